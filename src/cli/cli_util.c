@@ -1,0 +1,182 @@
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+
+int kc_cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    fputs("kcube: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return KC_EXIT_USAGE;
+}
+
+int kc_cli_report(const kc_err *err)
+{
+    fprintf(stderr, "kcube: %s\n", err->msg[0] ? err->msg : kc_status_name(err->status));
+    return (err->status == KC_ENOMEM || err->status == KC_EIO) ? KC_EXIT_FAIL : KC_EXIT_USAGE;
+}
+
+int kc_cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
+{
+    const char *arg = argv[*i];
+    size_t len = strlen(name);
+    if (strncmp(arg, name, len) != 0)
+        return 0;
+    if (arg[len] == '=') {
+        *val = arg + len + 1;
+        return 1;
+    }
+    if (arg[len] != '\0')
+        return 0;
+    if (*i + 1 >= argc) {
+        kc_cli_error("option %s needs a value", name);
+        return -1;
+    }
+    *val = argv[++*i];
+    return 1;
+}
+
+int kc_cli_flag(const char *arg, const char *name) { return strcmp(arg, name) == 0; }
+
+int kc_cli_is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
+
+int kc_cli_int(const char *text, long lo, long hi, const char *what, long *out)
+{
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (end == text || *end != '\0' || errno == ERANGE) {
+        kc_cli_error("%s must be a whole number, got '%s'", what, text);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        kc_cli_error("%s = %ld is out of range %ld..%ld", what, v, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int kc_cli_double(const char *text, double lo, double hi, const char *what, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        kc_cli_error("%s must be a number, got '%s'", what, text);
+        return -1;
+    }
+    if (v < lo || v > hi) {
+        kc_cli_error("%s = %g is out of range %g..%g", what, v, lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int kc_cli_format_flag(const char *arg, kc_format *fmt)
+{
+    if (strcmp(arg, "--json") == 0) {
+        *fmt = KC_FMT_JSON;
+        return 1;
+    }
+    if (strcmp(arg, "--csv") == 0) {
+        *fmt = KC_FMT_CSV;
+        return 1;
+    }
+    return 0;
+}
+
+int kc_cli_print_json(cJSON *root)
+{
+    char *text = root ? cJSON_Print(root) : NULL;
+    cJSON_Delete(root);
+    if (!text) {
+        fprintf(stderr, "kcube: out of memory while writing JSON\n");
+        return KC_EXIT_FAIL;
+    }
+    puts(text);
+    free(text);
+    return KC_EXIT_OK;
+}
+
+cJSON *kc_cli_json_u64(uint64_t v)
+{
+    if (v <= (1ULL << 53))
+        return cJSON_CreateNumber((double)v);
+    char buf[32];
+    snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
+    return cJSON_CreateString(buf);
+}
+
+cJSON *kc_cli_json_u64_array(const uint64_t *v, int count)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < count; i++)
+        cJSON_AddItemToArray(a, kc_cli_json_u64(v[i]));
+    return a;
+}
+
+void kc_cli_progress_init(kc_cli_progress *p, const char *label)
+{
+    p->label = label;
+    p->active = isatty(STDERR_FILENO);
+    p->last_percent = -1;
+}
+
+void kc_cli_progress_cb(void *ctx, double done, double total)
+{
+    kc_cli_progress *p = ctx;
+    if (!p->active || total <= 0)
+        return;
+    int pct = (int)(100.0 * done / total);
+    if (pct == p->last_percent)
+        return;
+    p->last_percent = pct;
+    fprintf(stderr, "\r%s: %3d%%", p->label, pct);
+    fflush(stderr);
+}
+
+void kc_cli_progress_done(kc_cli_progress *p)
+{
+    if (p->active && p->last_percent >= 0)
+        fprintf(stderr, "\r%*s\r", (int)strlen(p->label) + 8, "");
+    p->last_percent = -1;
+}
+
+kc_status kc_cli_build_lcc(const kc_comm_spec *spec, int n, int scatter, kc_lcc *out, kc_err *err)
+{
+    if (spec->pattern) {
+        kc_status s = kc_lcc_named(out, spec->pattern, n, err);
+        if (s)
+            return s;
+        if (scatter && out->kind != KC_LCC_SCATTER)
+            return kc_fail(err, KC_EINVAL, "--scatter does not apply to pattern %s (a %s)", spec->pattern,
+                           kc_lcc_kind_name(out->kind));
+        return KC_OK;
+    }
+    kc_bitmat a;
+    uint64_t b = 0;
+    kc_status s = kc_bitmat_parse(&a, spec->matrix, n, err);
+    if (s)
+        return s;
+    if (spec->vector && (s = kc_vec_parse(&b, spec->vector, n, err)))
+        return s;
+    return kc_lcc_init(out, &a, b, scatter, err);
+}
+
+void kc_cli_print_patterns(FILE *out)
+{
+    const kc_pattern_info *p;
+    for (size_t i = 0; (p = kc_lcc_pattern(i)); i++)
+        fprintf(out, "  %-22s %s\n", p->name, p->summary);
+}

@@ -1,0 +1,123 @@
+#include "elim.h"
+
+#include <string.h>
+
+void kc_elim_reset(kc_elim *e)
+{
+    e->set = 0;
+    e->npiv = e->nnull = 0;
+    e->grow = e->dep = 0;
+}
+
+void kc_elim_copy(kc_elim *dst, const kc_elim *src)
+{
+    dst->set = src->set;
+    dst->npiv = src->npiv;
+    dst->nnull = src->nnull;
+    dst->grow = src->grow;
+    dst->dep = src->dep;
+    size_t np = (size_t)src->npiv, nn = (size_t)src->nnull;
+    memcpy(dst->pval, src->pval, np * sizeof(uint64_t));
+    memcpy(dst->phist, src->phist, np * sizeof(uint64_t));
+    memcpy(dst->prow, src->prow, np * sizeof(int));
+    memcpy(dst->nval, src->nval, nn * sizeof(uint64_t));
+    memcpy(dst->nhist, src->nhist, nn * sizeof(uint64_t));
+}
+
+static void add_pivot(kc_elim *e, uint64_t v, uint64_t h, int row)
+{
+    e->pval[e->npiv] = v;
+    e->phist[e->npiv] = h;
+    e->prow[e->npiv] = row;
+    e->npiv++;
+}
+
+void kc_elim_add(kc_elim *e, int m, uint64_t col_m)
+{
+    uint64_t bit = 1ULL << m;
+    e->set |= bit;
+
+    /* Row m joins S: null columns must vanish on it. If one does not, it
+     * becomes the pivot of row m and clears bit m everywhere else. */
+    int k = -1;
+    for (int i = 0; i < e->nnull; i++)
+        if (e->nval[i] & bit) {
+            k = i;
+            break;
+        }
+    if (k >= 0) {
+        uint64_t v = e->nval[k], h = e->nhist[k];
+        e->nnull--;
+        e->nval[k] = e->nval[e->nnull];
+        e->nhist[k] = e->nhist[e->nnull];
+        for (int i = 0; i < e->nnull; i++)
+            if (e->nval[i] & bit) {
+                e->nval[i] ^= v;
+                e->nhist[i] ^= h;
+            }
+        for (int i = 0; i < e->npiv; i++)
+            if (e->pval[i] & bit) {
+                e->pval[i] ^= v;
+                e->phist[i] ^= h;
+            }
+        add_pivot(e, v, h, m);
+    }
+
+    /* Column m joins: reduce it on the pivot rows; what is left on S makes a
+     * new pivot, otherwise it is a null column. */
+    uint64_t v = col_m, h = bit;
+    for (int i = 0; i < e->npiv; i++)
+        if ((v >> e->prow[i]) & 1) {
+            v ^= e->pval[i];
+            h ^= e->phist[i];
+        }
+    uint64_t w = v & e->set;
+    if (w) {
+        int q = __builtin_ctzll(w);
+        for (int i = 0; i < e->npiv; i++)
+            if ((e->pval[i] >> q) & 1) {
+                e->pval[i] ^= v;
+                e->phist[i] ^= h;
+            }
+        add_pivot(e, v, h, q);
+    } else {
+        e->nval[e->nnull] = v;
+        e->nhist[e->nnull] = h;
+        e->nnull++;
+    }
+
+    uint64_t grow = 0, dep = 0;
+    for (int i = 0; i < e->nnull; i++) {
+        grow |= e->nval[i];
+        dep |= e->nhist[i];
+    }
+    e->grow = grow & ~e->set;
+    e->dep = dep;
+}
+
+void kc_elim_walk_init(kc_elim_walk *w, const uint64_t *cols, int n)
+{
+    w->n = n;
+    w->depth = 0;
+    memcpy(w->col, cols, (size_t)n * sizeof(uint64_t));
+    kc_elim_reset(&w->frame[0]);
+}
+
+const kc_elim *kc_elim_walk_goto(kc_elim_walk *w, uint64_t target)
+{
+    uint64_t cur = w->frame[w->depth].set;
+    if (cur == target)
+        return &w->frame[w->depth];
+    int h = 63 - __builtin_clzll(cur ^ target);
+    /* Elements above h are shared; keep the frames that hold only them. */
+    w->depth = h == 63 ? 0 : __builtin_popcountll(cur >> (h + 1));
+    uint64_t rest = target & (h == 63 ? ~0ULL : ((1ULL << (h + 1)) - 1));
+    while (rest) {
+        int m = 63 - __builtin_clzll(rest);
+        rest ^= 1ULL << m;
+        kc_elim_copy(&w->frame[w->depth + 1], &w->frame[w->depth]);
+        w->depth++;
+        kc_elim_add(&w->frame[w->depth], m, w->col[m]);
+    }
+    return &w->frame[w->depth];
+}

@@ -1,0 +1,49 @@
+/* Incremental column elimination over a growing set of dimensions.
+ *
+ * For a set S of dimensions the frame holds the columns of A with index in S
+ * (each as a mask over all n rows), transformed by column operations so that
+ *   - pivot columns have distinct pivot rows in S, a 1 on their own pivot row
+ *     and 0 on every other pivot row;
+ *   - the remaining ("null") columns are 0 on every row of S.
+ * Then rank A[S,S] = npiv, and each column carries its history: the set of
+ * original columns it is the sum of. Two facts follow, for j not in S:
+ *   rank A[S+j, S] = rank A[S,S] + 1   iff  j is in grow = OR of null columns;
+ *   the null histories span the kernel of A[S,S], so column j of A[S,S] is a
+ *   combination of the others iff j is in dep = OR of null histories.
+ * Adding one dimension costs O(|S|) word operations. */
+#ifndef KC_MAPPING_ELIM_H
+#define KC_MAPPING_ELIM_H
+
+#include <stdint.h>
+
+typedef struct kc_elim {
+    uint64_t set;
+    int npiv, nnull;
+    uint64_t pval[64], phist[64];
+    int prow[64];
+    uint64_t nval[64], nhist[64];
+    uint64_t grow; /* OR of null column values, rows outside S only */
+    uint64_t dep;  /* OR of null column histories */
+} kc_elim;
+
+void kc_elim_reset(kc_elim *e);
+/* Add dimension m (not yet in the set); col_m is column m of A as a row mask. */
+void kc_elim_add(kc_elim *e, int m, uint64_t col_m);
+/* Copy only the live part of a frame (frames are large, mostly unused). */
+void kc_elim_copy(kc_elim *dst, const kc_elim *src);
+
+/* A stack of frames that moves between sets cheaply when the sets are visited
+ * in increasing or decreasing numeric order: frame k holds the k highest
+ * elements of the current set, so a step re-adds only the low elements that
+ * changed (amortised O(1) additions per visited set). */
+typedef struct kc_elim_walk {
+    int n, depth;
+    uint64_t col[64];
+    kc_elim frame[65];
+} kc_elim_walk;
+
+void kc_elim_walk_init(kc_elim_walk *w, const uint64_t *cols, int n);
+/* Make the top frame describe `target`; returns it. */
+const kc_elim *kc_elim_walk_goto(kc_elim_walk *w, uint64_t target);
+
+#endif
