@@ -88,6 +88,7 @@ typedef struct dp {
     kc_objective obj;
     dp_comm *c;
     step_info *info; /* m entries, for the set being expanded */
+    uint64_t weight; /* pass 2 prices T of communication r as T * (weight + r), or T when 0 */
     uint64_t *f;
     uint8_t *pred;
 } dp;
@@ -115,16 +116,17 @@ static void describe(dp *d, uint64_t S, step_info *info)
 
 static inline uint64_t step_cost(const dp *d, const step_info *info, int j, uint64_t *sum_out)
 {
-    uint64_t step = 0, sum = 0;
+    uint64_t step = 0, sum = 0, wsum = 0;
     for (int r = 0; r < d->m; r++) {
         if ((info[r].idle >> j) & 1)
             continue;
         uint64_t t = 1ULL << (info[r].kd - (int)((info[r].minus >> j) & 1));
         sum += t;
+        wsum += t * (d->weight + (uint64_t)r);
         if (t > step)
             step = t;
     }
-    *sum_out = sum;
+    *sum_out = d->weight ? wsum : sum;
     return d->obj == KC_OBJ_MAX ? step : sum;
 }
 
@@ -211,7 +213,13 @@ kc_status kc_mapset_optimal(const kc_lcc *comms, int m, kc_objective obj, kc_map
     dp_pass(&d, UINT64_MAX, progress, 0.0);
     uint64_t value = d.f[count - 1];
     if (obj != KC_OBJ_SUM) {
-        /* Paths with every step <= value are exactly those of optimal value. */
+        /* Paths with every step <= value are exactly those of optimal value.
+         * Among them, least total; remaining ties favour communications
+         * listed later (weight + r per unit of T, with weight large enough
+         * to keep the total first), which reproduces seed 000 Example 6. */
+        uint64_t tmax = (uint64_t)m * (uint64_t)n << (n - 1);
+        uint64_t w = (uint64_t)(m - 1) * tmax + 1;
+        d.weight = (m > 1 && tmax < (1ULL << 40) && w < (1ULL << 62) / (tmax + 1)) ? w : 0;
         dp_pass(&d, value, progress, (double)count);
     }
     dp_order(&d, &out->order);
