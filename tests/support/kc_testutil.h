@@ -1,0 +1,18 @@
+/* Helpers shared by the foundation's tests: random communications. */
+#ifndef KC_TESTUTIL_H
+#define KC_TESTUTIL_H
+
+#include <stdint.h>
+
+#include "kcube/lcc.h"
+#include "kcube/rng.h"
+
+/* A random LCC of the given kind on the n-cube (gathers and scatters get a
+ * random rank below n); with probability 1/3 some dimensions are made idle
+ * (row i = e_i, b_i = 0) so that the idle-dimension rules are exercised. */
+void kc_test_random_lcc(kc_lcc *c, int n, kc_lcc_kind kind, kc_rng *rng);
+
+/* A random dimension order of n dimensions. */
+void kc_test_random_order(int *order, int n, kc_rng *rng);
+
+#endif
