@@ -2,7 +2,7 @@
 # Install what kcube needs to build, test and plot, from Debian's packages.
 # Idempotent: packages already present are not fetched again.
 set -euo pipefail
-pkgs=(build-essential cmake ninja-build pkg-config libcmocka-dev libcjson-dev gnuplot-nox)
+pkgs=(build-essential cmake ninja-build pkg-config libcmocka-dev libcjson-dev gnuplot-nox python3)
 # Later subsystems append their needs here (one list, one place).
 if [ -f "$(dirname "$0")/deps.extra" ]; then
   while read -r p; do [ -n "$p" ] && [ "${p#\#}" = "$p" ] && pkgs+=("$p"); done < "$(dirname "$0")/deps.extra"

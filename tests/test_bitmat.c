@@ -153,6 +153,21 @@ static void test_conjugate_is_qaq_inverse(void **state)
     }
 }
 
+static void test_transpose(void **state)
+{
+    kc_rng rng;
+    kc_rng_seed(&rng, 7);
+    for (int n = 1; n <= 64; n++) {
+        kc_bitmat a, t;
+        kc_bitmat_random(&a, n, &rng);
+        kc_bitmat_transpose(&t, &a);
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++)
+                assert_int_equal(kc_bitmat_get(&t, i, j), kc_bitmat_get(&a, j, i));
+        assert_true(t.row[0] == kc_bitmat_col(&a, 0));
+    }
+}
+
 static void test_parse_and_format(void **state)
 {
     kc_bitmat a;
@@ -183,7 +198,7 @@ int main(void)
         cmocka_unit_test(test_rank_matches_brute_force), cmocka_unit_test(test_random_rank_exact),
         cmocka_unit_test(test_inverse_and_product),      cmocka_unit_test(test_kernel),
         cmocka_unit_test(test_rank_sub_and_dependent_cols), cmocka_unit_test(test_conjugate_is_qaq_inverse),
-        cmocka_unit_test(test_parse_and_format),
+        cmocka_unit_test(test_transpose),                cmocka_unit_test(test_parse_and_format),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

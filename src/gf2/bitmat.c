@@ -63,11 +63,24 @@ uint64_t kc_bitmat_col(const kc_bitmat *a, int j)
 
 void kc_bitmat_transpose(kc_bitmat *out, const kc_bitmat *a)
 {
-    kc_bitmat r;
-    kc_bitmat_zero(&r, a->n);
-    for (int j = 0; j < a->n; j++)
-        r.row[j] = kc_bitmat_col(a, j);
-    *out = r;
+    /* Recursive block transpose of the 64 x 64 bit square (rows past n and
+     * bits past n are zero): at block size j, swap the upper-right and
+     * lower-left j x j blocks of every 2j x 2j block. 6 rounds of 32 swaps. */
+    uint64_t r[64];
+    uint64_t keep = kc_mask(a->n);
+    for (int i = 0; i < 64; i++)
+        r[i] = i < a->n ? a->row[i] & keep : 0;
+    uint64_t m = 0x00000000FFFFFFFFULL;
+    for (int j = 32; j; j >>= 1, m ^= m << j)
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            uint64_t t = ((r[k] >> j) ^ r[k | j]) & m;
+            r[k] ^= t << j;
+            r[k | j] ^= t;
+        }
+    int n = a->n;
+    kc_bitmat_zero(out, n);
+    for (int i = 0; i < n; i++)
+        out->row[i] = r[i];
 }
 
 int kc_rank_rows(const uint64_t *rows, int count, uint64_t cols)

@@ -5,6 +5,7 @@
 void kc_elim_reset(kc_elim *e)
 {
     e->set = 0;
+    e->pivrows = 0;
     e->npiv = e->nnull = 0;
     e->grow = e->dep = 0;
 }
@@ -12,6 +13,7 @@ void kc_elim_reset(kc_elim *e)
 void kc_elim_copy(kc_elim *dst, const kc_elim *src)
 {
     dst->set = src->set;
+    dst->pivrows = src->pivrows;
     dst->npiv = src->npiv;
     dst->nnull = src->nnull;
     dst->grow = src->grow;
@@ -19,16 +21,24 @@ void kc_elim_copy(kc_elim *dst, const kc_elim *src)
     size_t np = (size_t)src->npiv, nn = (size_t)src->nnull;
     memcpy(dst->pval, src->pval, np * sizeof(uint64_t));
     memcpy(dst->phist, src->phist, np * sizeof(uint64_t));
-    memcpy(dst->prow, src->prow, np * sizeof(int));
     memcpy(dst->nval, src->nval, nn * sizeof(uint64_t));
     memcpy(dst->nhist, src->nhist, nn * sizeof(uint64_t));
+    memcpy(dst->pidx, src->pidx, sizeof dst->pidx);
 }
 
+/* Add a pivot that is 0 on every existing pivot row, after clearing its
+ * row from the existing pivots (branch-free: the loop vectorises). */
 static void add_pivot(kc_elim *e, uint64_t v, uint64_t h, int row)
 {
+    for (int i = 0; i < e->npiv; i++) {
+        uint64_t sel = -((e->pval[i] >> row) & 1);
+        e->pval[i] ^= v & sel;
+        e->phist[i] ^= h & sel;
+    }
     e->pval[e->npiv] = v;
     e->phist[e->npiv] = h;
-    e->prow[e->npiv] = row;
+    e->pidx[row] = (uint8_t)e->npiv;
+    e->pivrows |= 1ULL << row;
     e->npiv++;
 }
 
@@ -38,7 +48,7 @@ void kc_elim_add(kc_elim *e, int m, uint64_t col_m)
     e->set |= bit;
 
     /* Row m joins S: null columns must vanish on it. If one does not, it
-     * becomes the pivot of row m and clears bit m everywhere else. */
+     * becomes the pivot of row m (it is 0 on every other row of S). */
     int k = -1;
     for (int i = 0; i < e->nnull; i++)
         if (e->nval[i] & bit) {
@@ -50,36 +60,26 @@ void kc_elim_add(kc_elim *e, int m, uint64_t col_m)
         e->nnull--;
         e->nval[k] = e->nval[e->nnull];
         e->nhist[k] = e->nhist[e->nnull];
-        for (int i = 0; i < e->nnull; i++)
-            if (e->nval[i] & bit) {
-                e->nval[i] ^= v;
-                e->nhist[i] ^= h;
-            }
-        for (int i = 0; i < e->npiv; i++)
-            if (e->pval[i] & bit) {
-                e->pval[i] ^= v;
-                e->phist[i] ^= h;
-            }
+        for (int i = 0; i < e->nnull; i++) {
+            uint64_t sel = -((e->nval[i] >> m) & 1);
+            e->nval[i] ^= v & sel;
+            e->nhist[i] ^= h & sel;
+        }
         add_pivot(e, v, h, m);
     }
 
-    /* Column m joins: reduce it on the pivot rows; what is left on S makes a
-     * new pivot, otherwise it is a null column. */
+    /* Column m joins. Pivots are fully reduced, so the pivots to subtract
+     * are read off the column's bits on pivot rows, all at once. What is
+     * left on S makes a new pivot, otherwise a null column. */
     uint64_t v = col_m, h = bit;
-    for (int i = 0; i < e->npiv; i++)
-        if ((v >> e->prow[i]) & 1) {
-            v ^= e->pval[i];
-            h ^= e->phist[i];
-        }
+    for (uint64_t sel = v & e->pivrows; sel; sel &= sel - 1) {
+        int i = e->pidx[__builtin_ctzll(sel)];
+        v ^= e->pval[i];
+        h ^= e->phist[i];
+    }
     uint64_t w = v & e->set;
     if (w) {
-        int q = __builtin_ctzll(w);
-        for (int i = 0; i < e->npiv; i++)
-            if ((e->pval[i] >> q) & 1) {
-                e->pval[i] ^= v;
-                e->phist[i] ^= h;
-            }
-        add_pivot(e, v, h, q);
+        add_pivot(e, v, h, __builtin_ctzll(w));
     } else {
         e->nval[e->nnull] = v;
         e->nhist[e->nnull] = h;

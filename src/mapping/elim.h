@@ -3,7 +3,7 @@
  * For a set S of dimensions the frame holds the columns of A with index in S
  * (each as a mask over all n rows), transformed by column operations so that
  *   - pivot columns have distinct pivot rows in S, a 1 on their own pivot row
- *     and 0 on every other pivot row;
+ *     and 0 on every other pivot row (fully reduced);
  *   - the remaining ("null") columns are 0 on every row of S.
  * Then rank A[S,S] = npiv, and each column carries its history: the set of
  * original columns it is the sum of. Two facts follow, for j not in S:
@@ -18,9 +18,10 @@
 
 typedef struct kc_elim {
     uint64_t set;
+    uint64_t pivrows; /* the pivot rows */
     int npiv, nnull;
     uint64_t pval[64], phist[64];
-    int prow[64];
+    uint8_t pidx[64]; /* pivot row -> index into pval */
     uint64_t nval[64], nhist[64];
     uint64_t grow; /* OR of null column values, rows outside S only */
     uint64_t dep;  /* OR of null column histories */

@@ -29,6 +29,8 @@ static void swap_int(int *a, int *b)
 static kc_status order_permutation(const kc_lcc *c, int *ord, int s, kc_err *err)
 {
     kc_elim f;
+    kc_bitmat cols;
+    kc_bitmat_transpose(&cols, &c->a);
     kc_elim_reset(&f);
     for (int t = 0; t < s; t++) {
         if (f.npiv < t) {
@@ -39,7 +41,7 @@ static kc_status order_permutation(const kc_lcc *c, int *ord, int s, kc_err *err
                 return kc_fail(err, KC_ESINGULAR, "internal: no independent row at position %d", t);
             swap_int(&ord[t], &ord[u]);
         }
-        kc_elim_add(&f, ord[t], kc_bitmat_col(&c->a, ord[t]));
+        kc_elim_add(&f, ord[t], cols.row[ord[t]]);
     }
     return KC_OK;
 }
