@@ -38,6 +38,22 @@ for obj in max simultaneous sum; do
 done
 "$K" map --n 30 --pattern bit-reverse --json | json 'd["value"], "to_physical" in d' | grep -qx "1 False" && ok || bad "map n=30 single"
 "$K" map --n 6 --pattern transpose --pattern shuffle --method exhaustive --json | json 'd["method"]' | grep -qx exhaustive && ok || bad "exhaustive method"
+# --emit-c: the arrays compile and are inverse permutations.
+tmpd=$(mktemp -d)
+if "$K" map --n 6 --pattern bit-reverse --emit-c > "$tmpd/map.h"; then
+  cat > "$tmpd/main.c" <<'C'
+#include "map.h"
+int main(void) {
+    for (unsigned v = 0; v < 64; v++)
+        if (kc_to_virtual[kc_to_physical[v]] != v) return 1;
+    return 0;
+}
+C
+  cc -o "$tmpd/check" "$tmpd/main.c" -I"$tmpd" && "$tmpd/check" && ok || bad "emit-c arrays"
+else bad "emit-c exit"; fi
+rm -rf "$tmpd"
+"$K" analyze --n 8 --pattern transpose --json | json 'len(d["worst_channels"]), d["worst_channels"][3]' | grep -qx "8 {'dim': 3, 'from': 8, 'to': 0}" && ok || bad "worst_channels"
+
 "$K" demo | grep -q "One reordering for all three" && ok || bad "demo"
 "$K" --help | grep -q analyze && ok || bad "help"
 "$K" map --help | grep -q objective && ok || bad "map help"
@@ -74,6 +90,7 @@ expect_usage map --n 8 --vector 00000000
 expect_usage map --n 8 --pattern transpose --pattern bit-reverse --method optimizer
 expect_usage map --n 12 --pattern transpose --method exhaustive
 expect_usage map --n 8
+expect_usage map --n 20 --pattern transpose --emit-c
 expect_usage frobnicate
 
 echo "$pass passed, $fail failed"

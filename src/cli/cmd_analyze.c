@@ -131,6 +131,10 @@ static int run(int argc, char **argv)
             cJSON_AddItemToObject(o, "worst_channel", channel_json(best->witness[best->max_dim], best->max_dim));
         else
             cJSON_AddNullToObject(o, "worst_channel");
+        /* One channel per dimension that carries T_i (null where idle). */
+        cJSON *wc = cJSON_AddArrayToObject(o, "worst_channels");
+        for (int i = 0; i < c.a.n; i++)
+            cJSON_AddItemToArray(wc, best->per_dim[i] ? channel_json(best->witness[i], i) : cJSON_CreateNull());
         return kc_cli_print_json(o);
     }
     if (fmt == KC_FMT_CSV) {

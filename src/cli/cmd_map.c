@@ -18,7 +18,7 @@ static void help(FILE *out)
     fprintf(out,
             "usage: kcube map --n N (--pattern NAME | --matrix M [--vector V] [--scatter])...\n"
             "                 [--objective max|simultaneous|sum] [--method auto|optimizer|dp|exhaustive]\n"
-            "                 [--no-verify] [--json | --csv]\n\n"
+            "                 [--no-verify] [--json | --csv | --emit-c]\n\n"
             "Finds a processor reordering mapping (a permutation of address bits) that\n"
             "minimises channel contention under e-cube routing.\n"
             "One communication: seed 000's O(n^3) optimiser (any n <= 64). Several: exact\n"
@@ -31,11 +31,13 @@ static void help(FILE *out)
             "  --method      optimizer: single communication only; dp: dynamic programme;\n"
             "                exhaustive: all n! orders (n <= %d); auto (default) picks\n"
             "  --no-verify   skip the exact re-count of the mapped communications\n"
-            "                (done by default for n <= %d)\n\n"
+            "                (done by default for n <= %d)\n"
+            "  --emit-c      print the mapping as C arrays for an SPMD node program\n"
+            "                (to_physical[], to_virtual[], n <= %d) instead of the table\n\n"
             "Output: the order R (new dimension t is old dimension R[t]), Q and Q^-1,\n"
             "each communication before and after (Q A Q^-1, Q b), and the node arrays\n"
             "to_physical / to_virtual (JSON, n <= %d).\n\npatterns:\n",
-            KC_MAPSET_MAX_N, KC_EXHAUSTIVE_MAX_N, VERIFY_MAX_N, NODEMAP_MAX_N);
+            KC_MAPSET_MAX_N, KC_EXHAUSTIVE_MAX_N, VERIFY_MAX_N, NODEMAP_MAX_N, NODEMAP_MAX_N);
     kc_cli_print_patterns(out);
 }
 
@@ -142,6 +144,30 @@ static int output_text(const kc_order *o, const char *method, kc_objective obj, 
     return KC_EXIT_OK;
 }
 
+/* The compiler's view (seed 000 Fig. 1d): the node program indexes these
+ * arrays instead of calling the mapping. */
+static int output_c(const kc_order *o, const mapped *mp, int m)
+{
+    int n = o->n;
+    uint64_t count = 1ULL << n;
+    printf("/* kcube map: processor reordering for the %d-cube (%llu nodes).\n", n, (unsigned long long)count);
+    for (int r = 0; r < m; r++)
+        printf(" * %s: contention %llu -> %llu\n", mp[r].before.name, (unsigned long long)mp[r].cb.max,
+               (unsigned long long)mp[r].ca.max);
+    printf(" * order R (physical dimension t = virtual dimension R[t]):");
+    for (int t = 0; t < n; t++)
+        printf(" %d", o->dim[t]);
+    printf("\n * Virtual processor v runs on physical node kc_to_physical[v]. */\n");
+    for (int dir = 0; dir < 2; dir++) {
+        printf("static const unsigned int kc_to_%s[%llu] = {", dir ? "virtual" : "physical", (unsigned long long)count);
+        for (uint64_t v = 0; v < count; v++)
+            printf("%s%s%llu", v ? "," : "", v % 16 ? " " : "\n    ",
+                   (unsigned long long)(dir ? kc_order_to_virtual(o, v) : kc_order_to_physical(o, v)));
+        printf("\n};\n");
+    }
+    return KC_EXIT_OK;
+}
+
 static int output_csv(const kc_order *o, const mapped *mp, int m)
 {
     puts("communication,dim,order,before,after");
@@ -157,7 +183,7 @@ static int run(int argc, char **argv)
     long n = -1;
     kc_comm_spec specs[MAX_COMMS];
     int scat[MAX_COMMS] = {0};
-    int m = 0, verify = 1;
+    int m = 0, verify = 1, emit_c = 0;
     const char *method = "auto";
     kc_objective obj = KC_OBJ_MAX;
     kc_format fmt = KC_FMT_TEXT;
@@ -203,6 +229,8 @@ static int run(int argc, char **argv)
             method = v;
         } else if (kc_cli_flag(argv[i], "--no-verify")) {
             verify = 0;
+        } else if (kc_cli_flag(argv[i], "--emit-c")) {
+            emit_c = 1;
         } else if (!kc_cli_format_flag(argv[i], &fmt)) {
             return kc_cli_error("unknown option '%s' for map (see kcube map --help)", argv[i]);
         }
@@ -211,6 +239,8 @@ static int run(int argc, char **argv)
         return kc_cli_error("map needs --n N");
     if (m == 0)
         return kc_cli_error("map needs at least one --pattern or --matrix");
+    if (emit_c && n > NODEMAP_MAX_N)
+        return kc_cli_error("--emit-c writes node arrays for n <= %d, got n = %ld", NODEMAP_MAX_N, n);
 
     mapped *mp = calloc((size_t)m, sizeof *mp);
     kc_lcc *comms = calloc((size_t)m, sizeof *comms);
@@ -279,7 +309,9 @@ static int run(int argc, char **argv)
         }
     }
     if (rc == KC_EXIT_OK) {
-        if (fmt == KC_FMT_JSON)
+        if (emit_c)
+            rc = output_c(&res.order, mp, m);
+        else if (fmt == KC_FMT_JSON)
             rc = output_json(&res.order, method, obj, res.value, res.total, mp, m);
         else if (fmt == KC_FMT_CSV)
             rc = output_csv(&res.order, mp, m);
