@@ -306,9 +306,10 @@ static int run(int argc, char **argv)
         uint8_t *seen = calloc((size_t)1 << n, 1);
         for (uint64_t x = 0; seen && x < (1ULL << n); x++) {
             if (seen[dst[x]]) {
+                unsigned long twice = dst[x];
                 free(seen);
                 free(dst);
-                return kc_cli_error("--perm is not a permutation: %lu appears twice", (unsigned long)dst[x]);
+                return kc_cli_error("--perm is not a permutation: %lu appears twice", twice);
             }
             seen[dst[x]] = 1;
         }
