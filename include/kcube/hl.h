@@ -32,6 +32,16 @@
 
 /* ---- the tag-routing engine ---------------------------------------------- */
 
+/* Kept up to date by every step: how many processors hold one / two tags,
+ * and over two-tag processors the range of the least and most significant
+ * bit in which their tags differ, and the OR / AND of those differences
+ * (equal iff all pairs differ in the same bits, Lemma 3). */
+typedef struct kc_hl_summary {
+    uint64_t ones, twos;
+    int lsb_min, lsb_max, msb_min, msb_max;
+    uint32_t diff_or, diff_and;
+} kc_hl_summary;
+
 typedef struct kc_hl_engine {
     int n;
     uint64_t count_procs; /* 2^n */
@@ -49,6 +59,7 @@ typedef struct kc_hl_engine {
     uint32_t *sent_tag; /* [n * 2^n] */
     int8_t *sent_dim;   /* [n * 2^n] */
     uint32_t *start;    /* start[x] = initial tag of x (for paths) */
+    kc_hl_summary sum;
 } kc_hl_engine;
 
 /* Load a permutation (dst must be a permutation of 0..2^n-1). cap is the tag

@@ -5,6 +5,8 @@
 
 #include "kcube/hl.h"
 
+static void summarize(kc_hl_engine *e);
+
 kc_status kc_hl_engine_init(kc_hl_engine *e, int n, const uint32_t *dst, int cap, int record, kc_err *err)
 {
     memset(e, 0, sizeof *e);
@@ -56,6 +58,7 @@ kc_status kc_hl_engine_init(kc_hl_engine *e, int n, const uint32_t *dst, int cap
         memset(e->sent_tag, 0xff, (size_t)n * np * sizeof *e->sent_tag);
         memset(e->sent_dim, 0xff, (size_t)n * np);
     }
+    summarize(e);
     return KC_OK;
 }
 
@@ -70,6 +73,39 @@ void kc_hl_engine_free(kc_hl_engine *e)
     free(e->sent_tag);
     free(e->sent_dim);
     memset(e, 0, sizeof *e);
+}
+
+static void summary_reset(kc_hl_summary *m)
+{
+    m->ones = m->twos = 0;
+    m->lsb_min = m->msb_min = 64;
+    m->lsb_max = m->msb_max = -1;
+    m->diff_or = 0;
+    m->diff_and = ~0u;
+}
+
+static inline void summary_add(kc_hl_summary *m, int c, const uint32_t *t)
+{
+    if (c == 1) {
+        m->ones++;
+    } else if (c == 2) {
+        uint32_t diff = t[0] ^ t[1];
+        int lo = __builtin_ctz(diff), hi = 31 - __builtin_clz(diff);
+        m->twos++;
+        m->lsb_min = lo < m->lsb_min ? lo : m->lsb_min;
+        m->lsb_max = lo > m->lsb_max ? lo : m->lsb_max;
+        m->msb_min = hi < m->msb_min ? hi : m->msb_min;
+        m->msb_max = hi > m->msb_max ? hi : m->msb_max;
+        m->diff_or |= diff;
+        m->diff_and &= diff;
+    }
+}
+
+static void summarize(kc_hl_engine *e)
+{
+    summary_reset(&e->sum);
+    for (uint64_t x = 0; x < e->count_procs; x++)
+        summary_add(&e->sum, e->count[x], e->slot + x * (uint64_t)e->cap);
 }
 
 static void swap_buffers(kc_hl_engine *e)
@@ -101,6 +137,8 @@ kc_status kc_hl_engine_step(kc_hl_engine *e, int d)
     const int cap = e->cap;
     int max_moved = 0;
     uint64_t moved = 0;
+    kc_hl_summary sum;
+    summary_reset(&sum);
     for (uint64_t base = 0; base < np; base += 2 * bit) {
         for (uint64_t x = base; x < base + bit; x++) {
             uint64_t z = x | bit;
@@ -138,6 +176,8 @@ kc_status kc_hl_engine_step(kc_hl_engine *e, int d)
             }
             e->next_count[x] = (uint8_t)kx;
             e->next_count[z] = (uint8_t)kz;
+            summary_add(&sum, kx, nx);
+            summary_add(&sum, kz, nz);
             moved += (uint64_t)(outx + outz);
             if (outx > max_moved)
                 max_moved = outx;
@@ -153,6 +193,7 @@ kc_status kc_hl_engine_step(kc_hl_engine *e, int d)
         }
     }
     swap_buffers(e);
+    e->sum = sum;
     if (max_moved > e->max_moved)
         e->max_moved = max_moved;
     e->moved_last = moved;
@@ -198,6 +239,7 @@ kc_status kc_hl_engine_step_each(kc_hl_engine *e, const int8_t *dim)
             max_moved = out;
     }
     swap_buffers(e);
+    summarize(e);
     if (max_moved > e->max_moved)
         e->max_moved = max_moved;
     e->moved_last = moved;
@@ -231,16 +273,9 @@ char kc_hl_state_sub(const kc_hl_engine *e, uint64_t base, uint64_t free)
 char kc_hl_state(const kc_hl_engine *e)
 {
     const uint64_t np = e->count_procs;
-    uint64_t ones = 0, twos = 0, zeros = 0;
-    for (uint64_t x = 0; x < np; x++) {
-        int c = e->count[x];
-        ones += c == 1;
-        twos += c == 2;
-        zeros += c == 0;
-    }
-    if (ones == np)
+    if (e->sum.ones == np)
         return 'A';
-    if (twos * 2 == np && zeros * 2 == np)
+    if (e->sum.twos * 2 == np && e->sum.ones == 0)
         return 'B';
     return 'E';
 }

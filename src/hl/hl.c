@@ -68,8 +68,18 @@ kc_status kc_hl_run(kc_hl_engine *e, const kc_hl_opts *opts, kc_hl_result *res, 
             d = opts->msb_first ? high_bit(free) : low_bit(free);
         } else if (st == 'B') {
             uint64_t who = 0;
-            int other = -1;
-            int rc = state_b_choice(e, opts->msb_first, opts->require_lemma3, &other, &who, &res->lemma3_ok);
+            int other = -1, rc = 0;
+            /* the engine's running summary decides; the scan only names the
+             * processor that breaks the rule */
+            const kc_hl_summary *m = &e->sum;
+            int agree = opts->msb_first ? m->msb_min == m->msb_max : m->lsb_min == m->lsb_max;
+            int same = m->diff_or == m->diff_and;
+            if (!same)
+                res->lemma3_ok = 0;
+            if (agree && (same || !opts->require_lemma3))
+                other = opts->msb_first ? m->msb_min : m->lsb_min;
+            else
+                rc = state_b_choice(e, opts->msb_first, opts->require_lemma3, &other, &who, &res->lemma3_ok);
             if (rc == 1) {
                 res->failed_step = t;
                 snprintf(res->why, sizeof res->why,
