@@ -452,8 +452,10 @@ static int run(int argc, char **argv)
     }
 
     printf("HL (%s, %s) on the %ld-cube: %s", mode, msb ? "MSB-first" : "LSB-first", n, name);
-    if (is_lc)
+    if (is_lc && n <= 8)
         printf(", y = Ax + b with A = %s, b = %s", mbuf, vbuf);
+    else if (is_lc)
+        printf(" (linear-complement; A and b with --json)");
     putchar('\n');
     if (res.routed)
         printf("routed in %d steps; states %s\n", res.steps, res.states);
@@ -478,8 +480,8 @@ static int run(int argc, char **argv)
                circ.max_steps_per_pair,
                circ.max_paths_per_link <= 1 && circ.max_steps_per_pair <= 1 ? "holds" : "FAILS");
     if (have_ec)
-        printf("store-and-forward e-cube: %d steps, longest queue %d (HL: %d steps, no queues)\n", ec.steps,
-               ec.max_queue, res.steps);
+        printf("store-and-forward e-cube: %d steps, longest queue %d%s\n", ec.steps, ec.max_queue,
+               res.routed ? " (HL: n steps, no queues)" : "");
     else if (!detail)
         printf("(circuit paths and the e-cube comparison are done for n <= %d)\n", DETAIL_MAX_N);
     if (mesh) {
