@@ -190,6 +190,48 @@ static void test_engine_rejects_and_reports(void **state)
     assert_true(strchr(res.states, 'E') != NULL || strstr(res.why, "SIMD") || strstr(res.why, "destination"));
 }
 
+/* Outside HL's discipline the engine reports what goes wrong: error
+ * states, a processor sending two tags (Lemma 4(a)), capacity overflow. */
+static void test_engine_invariant_reports(void **state)
+{
+    kc_hl_engine e;
+    /* Q_2: processor 0 sends tag 1 to processor 1, which keeps tag 0 */
+    uint32_t p1[4] = {1, 0, 2, 3};
+    assert_int_equal(kc_hl_engine_init(&e, 2, p1, 2, 0, NULL), KC_OK);
+    int8_t s1[4] = {0, -1, -1, -1};
+    assert_int_equal(kc_hl_engine_step_each(&e, s1), KC_OK);
+    assert_int_equal(e.moved_last, 1);
+    assert_int_equal(kc_hl_state(&e), 'E');           /* counts 0, 2, 1, 1 */
+    assert_int_equal(kc_hl_state_sub(&e, 0, 1), 'B'); /* subcube {0, 1} */
+    assert_int_equal(kc_hl_state_sub(&e, 2, 1), 'A'); /* subcube {2, 3} */
+    kc_hl_engine_free(&e);
+
+    /* processor 0 collects tags 3 and 2, then both disagree in bit 1 */
+    uint32_t p2[4] = {3, 2, 0, 1};
+    assert_int_equal(kc_hl_engine_init(&e, 2, p2, 4, 0, NULL), KC_OK);
+    int8_t s2[4] = {-1, 0, -1, -1};
+    assert_int_equal(kc_hl_engine_step_each(&e, s2), KC_OK);
+    assert_int_equal(e.count[0], 2);
+    int8_t s3[4] = {1, -1, -1, -1};
+    assert_int_equal(kc_hl_engine_step_each(&e, s3), KC_OK);
+    assert_int_equal(e.max_moved, 2); /* Lemma 4(a) would be violated */
+    assert_int_equal(e.count[2], 3);
+    assert_int_equal(kc_hl_state(&e), 'E');
+    kc_hl_engine_free(&e);
+
+    /* with capacity 1 a processor cannot take a second tag */
+    uint32_t p3[8] = {2, 3, 0, 1, 4, 5, 6, 7};
+    assert_int_equal(kc_hl_engine_init(&e, 3, p3, 1, 0, NULL), KC_OK);
+    int8_t s4[8] = {1, -1, -1, -1, -1, -1, -1, -1}; /* 0 sends tag 2 to 2, which keeps 0 */
+    assert_int_equal(kc_hl_engine_step_each(&e, s4), KC_ERANGE);
+    assert_int_equal(e.overflow_at, 2);
+    assert_int_equal(kc_hl_engine_step(&e, 1), KC_OK); /* the exchange itself fits */
+    assert_int_equal(kc_hl_engine_step(&e, 0), KC_OK);
+    assert_int_equal(kc_hl_engine_step(&e, 2), KC_OK);
+    assert_true(kc_hl_routed(&e));
+    kc_hl_engine_free(&e);
+}
+
 static void test_is_lc(void **state)
 {
     kc_rng r;
@@ -217,6 +259,7 @@ int main(void)
         cmocka_unit_test(test_figure2_step_by_step),
         cmocka_unit_test(test_exhaustive_small),
         cmocka_unit_test(test_engine_rejects_and_reports),
+        cmocka_unit_test(test_engine_invariant_reports),
         cmocka_unit_test(test_is_lc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

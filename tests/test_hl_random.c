@@ -36,8 +36,14 @@ static void test_random_lc_up_to_20(void **state)
                 kc_hl_opts o = {.msb_first = msb, .check_affine = 1, .require_lemma3 = 1};
                 kc_hl_result res;
                 assert_int_equal(kc_hl_route(n, dst, &o, &res, NULL), KC_OK);
-                if (!res.routed)
-                    fail_msg("n=%d trial %d msb=%d not routed: %s", n, k, msb, res.why);
+                if (!res.routed || !res.affine_ok || !res.lemma3_ok || res.max_moved > 1) {
+                    kc_bitmat a;
+                    uint64_t b;
+                    char mb[64 * 65 + 1], vb[65];
+                    assert_true(kc_hl_is_lc(n, dst, &a, &b));
+                    fail_msg("n=%d msb=%d: HL fails on A=%s b=%s: %s", n, msb, kc_bitmat_format(&a, mb, sizeof mb),
+                             kc_vec_format(b, n, vb, sizeof vb), res.why);
+                }
                 assert_int_equal(res.steps, n);
                 assert_true(res.max_moved <= 1 && res.affine_ok && res.lemma3_ok);
                 free(dst);
@@ -133,12 +139,41 @@ static void test_ecube_comparison(void **state)
     assert_int_equal(ec.max_queue, 1);
 }
 
+/* The conclusion: LSB-first HL routes inverse omega permutations and
+ * MSB-first HL omega permutations, in state A all along. */
+static void test_dimension_order_classes(void **state)
+{
+    kc_rng r;
+    kc_rng_seed(&r, 404);
+    int other_fails = 0;
+    for (int n = 2; n <= 12; n++) {
+        uint32_t *dst = malloc(sizeof *dst << n);
+        for (int k = 0; k < 20; k++)
+            for (int msb = 0; msb <= 1; msb++) {
+                kc_hl_random_dimension_order(n, msb, &r, dst);
+                kc_hl_opts o = {.msb_first = msb};
+                kc_hl_result res;
+                assert_int_equal(kc_hl_route(n, dst, &o, &res, NULL), KC_OK);
+                assert_true(res.routed);
+                assert_int_equal(strspn(res.states, "A"), (size_t)n);
+                for (int t = 0; t < n; t++)
+                    assert_int_equal(res.dims[t], msb ? n - 1 - t : t);
+                o.msb_first = !msb; /* the other variant usually fails */
+                assert_int_equal(kc_hl_route(n, dst, &o, &res, NULL), KC_OK);
+                other_fails += !res.routed;
+            }
+        free(dst);
+    }
+    assert_true(other_fails > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_lc_up_to_20),
         cmocka_unit_test(test_lemma5_random),
         cmocka_unit_test(test_ecube_comparison),
+        cmocka_unit_test(test_dimension_order_classes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,6 +112,8 @@ typedef struct kc_hl_result {
     char final_state; /* state after the last step */
     int dims[64];     /* bit corrected in each step */
     uint64_t moved[64]; /* tags moved in each step */
+    uint64_t twos[64];  /* processors holding two tags after each step */
+    uint64_t others[64]; /* processors holding neither one nor two (0 only in state B) */
     int max_moved;    /* most tags any processor sent in one step (Lemma 4(a): <= 1) */
     int affine_ok;    /* Lemma 4(b) held after every step (when checked) */
     int lemma3_ok;    /* in every state B the two tags differed in the same bits */
@@ -131,6 +133,12 @@ kc_status kc_hl_route(int n, const uint32_t *dst, const kc_hl_opts *opts, kc_hl_
 kc_status kc_hl_perm_from_lcc(const kc_lcc *c, uint32_t *dst, kc_err *err);
 /* A uniformly random LC permutation (random nonsingular A, random b). */
 void kc_hl_random_lc(int n, kc_rng *r, kc_bitmat *a, uint64_t *b);
+/* A random permutation of the class HL routes "trivially" (seed 004,
+ * conclusion): set the 2^{n-1} exchange switches of each dimension at random
+ * and apply the dimensions in order, 0 first (msb_first = 0: the inverse
+ * omega class, routed by LSB-first HL) or n-1 first (msb_first = 1: the
+ * omega class, routed by MSB-first HL). HL stays in state A throughout. */
+void kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t *dst);
 /* A uniformly random permutation of 0..2^n-1 (Fisher-Yates). */
 void kc_hl_random_perm(int n, kc_rng *r, uint32_t *dst);
 /* 1 if dst is a linear-complement permutation (y = Ax + b); fills A, b. */

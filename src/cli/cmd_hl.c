@@ -409,6 +409,7 @@ static int run(int argc, char **argv)
         }
         cJSON_AddItemToObject(o, "dims", dims);
         cJSON_AddItemToObject(o, "tags_moved_per_step", moved);
+        cJSON_AddItemToObject(o, "two_tag_processors_per_step", kc_cli_json_u64_array(res.twos, res.steps));
         cJSON_AddNumberToObject(o, "max_tags_moved_per_processor", res.max_moved);
         if (simd && is_lc)
             cJSON_AddBoolToObject(o, "affine_after_every_step", res.affine_ok);

@@ -234,6 +234,8 @@ kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err 
             break;
         }
         res->moved[t] = e.moved_last;
+        res->twos[t] = e.sum.twos;
+        res->others[t] = e.count_procs - e.sum.ones - e.sum.twos;
         res->steps = t + 1;
     }
     res->states[res->failed_step >= 0 ? res->failed_step + 1 : res->steps] = '\0';
@@ -302,6 +304,8 @@ kc_status kc_hl_mimd_greedy(int n, const uint32_t *dst, kc_hl_result *res, int *
         if (s)
             break; /* cannot happen with cap n + 1 */
         res->moved[t] = e.moved_last;
+        res->twos[t] = e.sum.twos;
+        res->others[t] = e.count_procs - e.sum.ones - e.sum.twos;
         res->steps = t + 1;
         for (uint64_t x = 0; x < np; x++)
             if (e.count[x] > held)

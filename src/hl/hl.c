@@ -119,6 +119,8 @@ kc_status kc_hl_run(kc_hl_engine *e, const kc_hl_opts *opts, kc_hl_result *res, 
         used |= 1ULL << d;
         res->dims[t] = d;
         res->moved[t] = e->moved_last;
+        res->twos[t] = e->sum.twos;
+        res->others[t] = e->count_procs - e->sum.ones - e->sum.twos;
         res->steps = t + 1;
         if (opts->check_affine && !kc_hl_affine(e))
             res->affine_ok = 0;
@@ -170,6 +172,29 @@ void kc_hl_random_lc(int n, kc_rng *r, kc_bitmat *a, uint64_t *b)
 {
     kc_bitmat_random_nonsingular(a, n, r);
     *b = kc_rng_next(r) & kc_mask(n);
+}
+
+void kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t *dst)
+{
+    /* at[s] is where the message of source s is; stage by stage, each pair
+     * (p, p + 2^d) exchanges its two messages or not */
+    uint64_t np = 1ULL << n;
+    uint32_t *who = malloc(np * sizeof *who); /* message at position p */
+    for (uint64_t p = 0; p < np; p++)
+        who[p] = (uint32_t)p;
+    for (int i = 0; i < n; i++) {
+        int d = msb_first ? n - 1 - i : i;
+        uint64_t bit = 1ULL << d;
+        for (uint64_t p = 0; p < np; p++)
+            if (!(p & bit) && (kc_rng_next(r) >> 63)) {
+                uint32_t t = who[p];
+                who[p] = who[p | bit];
+                who[p | bit] = t;
+            }
+    }
+    for (uint64_t p = 0; p < np; p++)
+        dst[who[p]] = (uint32_t)p;
+    free(who);
 }
 
 void kc_hl_random_perm(int n, kc_rng *r, uint32_t *dst)
