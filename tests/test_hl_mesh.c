@@ -14,7 +14,7 @@
 
 static const char *shapes[] = {"2",    "4",    "2x2",   "4x4",     "2x8",   "8x2",     "16",
                                "8x8",  "4x4x4", "2x32", "4x8x2",  "2x2x2x2x2x2", "16x16", "32x32",
-                               "64x4", "8x8x8"};
+                               "64x4", "8x8x8", "64x64", "16x16x16", "2x2048", "4x2x8x16"};
 
 static uint32_t *lcc_perm(const char *name, int n)
 {
