@@ -33,6 +33,9 @@ static void test_census_q2_q3(void **state)
     /* MIMD: every permutation has a 3-step schedule with one tag sent per
      * processor per step and at most two tags held (the paper's claim) */
     assert_int_equal(c.mimd_any, c.total);
+    /* ... even with every directed link on at most one path: a circuit
+     * switched Q_3 is rearrangeable (the conclusion) */
+    assert_int_equal(c.mimd_circuit, c.total);
     /* measured by this census (the paper gives no numbers) */
     assert_int_equal(c.plc, 2432);
     assert_int_equal(c.simd, 7040);
@@ -50,13 +53,18 @@ static void test_mimd_schedule_replays(void **state)
     int8_t dims[3 * 8];
     for (int trial = 0; trial < 200; trial++) {
         kc_hl_random_perm(3, &r, dst);
-        assert_true(kc_hl_mimd_search(3, dst, 2, dims));
+        assert_true(kc_hl_mimd_search(3, dst, 2, trial & 1, dims));
         kc_hl_engine e;
-        assert_int_equal(kc_hl_engine_init(&e, 3, dst, 2, 0, NULL), KC_OK);
+        assert_int_equal(kc_hl_engine_init(&e, 3, dst, 2, 1, NULL), KC_OK);
         for (int t = 0; t < 3; t++)
             assert_int_equal(kc_hl_engine_step_each(&e, dims + t * 8), KC_OK);
         assert_true(kc_hl_routed(&e));
         assert_true(e.max_moved <= 1);
+        kc_hl_circuit c;
+        assert_int_equal(kc_hl_circuit_check(&e, &c, NULL, NULL, NULL), KC_OK);
+        assert_true(c.all_minimal);
+        if (trial & 1)
+            assert_true(c.max_paths_per_link <= 1);
         kc_hl_engine_free(&e);
     }
 }

@@ -42,8 +42,9 @@ kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err 
 /* MIMD, greedy per-processor HL (tags may pile up to n + 1 per processor). */
 kc_status kc_hl_mimd_greedy(int n, const uint32_t *dst, kc_hl_result *res, int *max_held, kc_err *err);
 /* MIMD, any schedule (n <= 4): 1 and fills dims[t * 2^n + x] (-1 idle) when
- * one exists with at most cap tags per processor. */
-int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int8_t *dims);
+ * one exists with at most cap tags per processor. circuit: also no directed
+ * link on two paths (so the paths can be held as circuits, Section 3.2). */
+int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int circuit, int8_t *dims);
 
 /* PLC membership (n <= KC_HL_CLASS_MAX_N) and a random PLC permutation. */
 int kc_hl_is_plc(int n, const uint32_t *dst);
@@ -75,6 +76,7 @@ typedef struct kc_hl_census {
     uint64_t mimd_greedy; /* greedy per-processor HL */
     uint64_t mimd_any;    /* some MIMD schedule, <= 1 tag sent per step, <= 2 held */
     uint64_t mimd_any3;   /* ... <= 3 held */
+    uint64_t mimd_circuit; /* ... <= 2 held and every directed link on at most one path */
     int mimd_greedy_max_held;
     /* claims */
     int lc_in_simd, simd_in_msimd, plc_in_msimd;

@@ -153,6 +153,7 @@ static int run_census(long n, kc_format fmt)
         cJSON_AddItemToObject(o, "msimd", kc_cli_json_u64(c.msimd));
         cJSON_AddItemToObject(o, "mimd_greedy", kc_cli_json_u64(c.mimd_greedy));
         cJSON_AddItemToObject(o, "mimd_any_schedule", kc_cli_json_u64(c.mimd_any));
+        cJSON_AddItemToObject(o, "mimd_circuit_schedule", kc_cli_json_u64(c.mimd_circuit));
         cJSON_AddBoolToObject(o, "all_lc_routed_simd", c.lc_in_simd);
         cJSON_AddBoolToObject(o, "simd_within_msimd", c.simd_in_msimd);
         cJSON_AddBoolToObject(o, "all_plc_routed_msimd", c.plc_in_msimd);
@@ -166,6 +167,7 @@ static int run_census(long n, kc_format fmt)
     printf("  %-44s %8llu\n", "routed by HL, M-SIMD (cuts along top bits)", (unsigned long long)c.msimd);
     printf("  %-44s %8llu\n", "routed by greedy per-processor HL (MIMD)", (unsigned long long)c.mimd_greedy);
     printf("  %-44s %8llu\n", "some MIMD schedule (n steps, 1 sent, 2 held)", (unsigned long long)c.mimd_any);
+    printf("  %-44s %8llu\n", "... also each directed link on one path only", (unsigned long long)c.mimd_circuit);
     printf("claims: every LC routed in SIMD: %s; SIMD within M-SIMD: %s, M-SIMD larger: %s; every PLC routed "
            "in M-SIMD: %s\n",
            c.lc_in_simd ? "yes" : "NO", c.simd_in_msimd ? "yes" : "NO", c.msimd > c.simd ? "yes" : "no",

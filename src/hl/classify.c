@@ -328,7 +328,8 @@ kc_status kc_hl_mimd_greedy(int n, const uint32_t *dst, kc_hl_result *res, int *
 /* Exhaustive MIMD schedules. pos[tag] is the tag's processor (tags are
  * destinations). Processors decide one after another within a step. */
 typedef struct msearch {
-    int n, cap;
+    int n, cap, circuit;
+    uint8_t link_used[16 * 4]; /* circuit: directed link x -> x ^ 2^d already on a path */
     uint64_t np;
     uint32_t pos[16], npos[16];
     int8_t *dims;
@@ -375,10 +376,17 @@ static int msearch_proc(msearch *m, int t, uint64_t x)
             continue;
         if (!ok)
             continue;
+        size_t link = (size_t)x * (size_t)m->n + (size_t)(d < 0 ? 0 : d);
+        if (d >= 0 && m->circuit && m->link_used[link])
+            continue;
         if (m->dims)
             m->dims[(size_t)t * m->np + x] = (int8_t)d;
+        if (d >= 0 && m->circuit)
+            m->link_used[link] = 1;
         if (msearch_proc(m, t, x + 1))
             return 1;
+        if (d >= 0 && m->circuit)
+            m->link_used[link] = 0;
     }
     return 0;
 }
@@ -394,11 +402,11 @@ static int msearch_step(msearch *m, int t)
     return msearch_proc(m, t, 0);
 }
 
-int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int8_t *dims)
+int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int circuit, int8_t *dims)
 {
     if (n < 1 || n > 4)
         return 0;
-    msearch m = {.n = n, .cap = cap, .np = 1ULL << n, .dims = dims};
+    msearch m = {.n = n, .cap = cap, .circuit = circuit, .np = 1ULL << n, .dims = dims};
     for (uint64_t x = 0; x < m.np; x++) {
         m.pos[dst[x]] = (uint32_t)x;
         if (__builtin_popcount(dst[x] ^ (uint32_t)x) > n)
@@ -463,8 +471,9 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_err *err)
         if ((s = kc_hl_mimd_greedy(n, p, &r, &held, err)))
             return s;
         int greedy = r.routed;
-        int any2 = kc_hl_mimd_search(n, p, 2, NULL);
-        int any3 = any2 || kc_hl_mimd_search(n, p, 3, NULL);
+        int any2 = kc_hl_mimd_search(n, p, 2, 0, NULL);
+        int any3 = any2 || kc_hl_mimd_search(n, p, 3, 0, NULL);
+        int circ = kc_hl_mimd_search(n, p, 2, 1, NULL);
         c->lc += (uint64_t)lc;
         c->plc += (uint64_t)plc;
         c->simd += (uint64_t)simd;
@@ -473,6 +482,7 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_err *err)
         c->mimd_greedy += (uint64_t)greedy;
         c->mimd_any += (uint64_t)any2;
         c->mimd_any3 += (uint64_t)any3;
+        c->mimd_circuit += (uint64_t)circ;
         if (greedy && held > c->mimd_greedy_max_held)
             c->mimd_greedy_max_held = held;
         if (lc && !(simd && simd_msb))
