@@ -27,7 +27,7 @@
 #include "kcube/error.h"
 #include "kcube/lcc.h"
 
-#define KC_HL_MAX_N 24 /* 16 M processors; memory is about 40 bytes per processor */
+#define KC_HL_MAX_N 24 /* 16 M processors; the engine needs about 22 bytes per processor */
 #define KC_HL_NONE UINT32_MAX
 
 /* ---- the tag-routing engine ---------------------------------------------- */
@@ -167,7 +167,7 @@ kc_status kc_hl_circuit_check(const kc_hl_engine *e, kc_hl_circuit *out, uint32_
 typedef struct kc_hl_ecube {
     int steps;           /* until the last message arrives */
     int max_queue;       /* longest queue at one output link */
-    int max_link_per_step; /* 1 by construction (one message per link per step) */
+    uint64_t max_links_busy; /* most directed links used in one step */
     uint64_t hops;
 } kc_hl_ecube;
 

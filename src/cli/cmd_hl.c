@@ -432,6 +432,7 @@ static int run(int argc, char **argv)
             cJSON *c = cJSON_AddObjectToObject(o, "ecube");
             cJSON_AddNumberToObject(c, "steps", ec.steps);
             cJSON_AddNumberToObject(c, "max_queue", ec.max_queue);
+            cJSON_AddItemToObject(c, "max_links_busy_per_step", kc_cli_json_u64(ec.max_links_busy));
             cJSON_AddItemToObject(c, "hops", kc_cli_json_u64(ec.hops));
         }
         if (mesh) {
@@ -482,11 +483,18 @@ static int run(int argc, char **argv)
                circ.all_minimal ? "all minimal" : "NOT all minimal", circ.max_paths_per_link,
                circ.max_steps_per_pair,
                circ.max_paths_per_link <= 1 && circ.max_steps_per_pair <= 1 ? "holds" : "FAILS");
-    if (have_ec)
-        printf("store-and-forward e-cube: %d steps, longest queue %d%s\n", ec.steps, ec.max_queue,
-               res.routed ? " (HL: n steps, no queues)" : "");
-    else if (!detail)
+    if (have_ec) {
+        uint64_t hl_busy = 0;
+        for (int t = 0; t < res.steps; t++)
+            hl_busy = res.moved[t] > hl_busy ? res.moved[t] : hl_busy;
+        printf("store-and-forward e-cube: %d steps, longest queue %d, at most %llu links busy in a step",
+               ec.steps, ec.max_queue, (unsigned long long)ec.max_links_busy);
+        if (res.routed)
+            printf(" (HL: %d steps, no queues, at most %llu)", res.steps, (unsigned long long)hl_busy);
+        putchar('\n');
+    } else if (!detail) {
         printf("(circuit paths and the e-cube comparison are done for n <= %d)\n", DETAIL_MAX_N);
+    }
     if (mesh) {
         char sb[128];
         printf("mesh %s: %llu mesh steps (sum_a (2^n_a - 1) = %llu), phases:", kc_hl_mesh_format(&shape, sb, sizeof sb),

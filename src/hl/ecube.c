@@ -72,6 +72,8 @@ kc_status kc_hl_ecube_simulate(int n, const uint32_t *dst, kc_hl_ecube *out, kc_
         nactive = keep;
         out->steps++;
         out->hops += nmoved;
+        if (nmoved > out->max_links_busy) /* one message per busy link */
+            out->max_links_busy = nmoved;
         for (size_t i = 0; i < nmoved; i++) {
             uint32_t m = moved[i];
             if (at[m] == dst[m])
@@ -81,7 +83,6 @@ kc_status kc_hl_ecube_simulate(int n, const uint32_t *dst, kc_hl_ecube *out, kc_
         }
     }
 #undef PUSH
-    out->max_link_per_step = out->steps ? 1 : 0;
     free(head), free(tail), free(qlen), free(next), free(at), free(active), free(moved), free(listed);
     return KC_OK;
 }
