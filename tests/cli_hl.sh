@@ -57,6 +57,13 @@ has '"enumerated":[[:space:]]*2432' "$tmp/c"
 "$K" hl --n 20 --pattern bit-reverse --json >"$tmp/big" 2>&1; rc=$?; ok "n = 20"
 has '"steps":[[:space:]]*20' "$tmp/big"
 
+# verification at scale
+"$K" hl --verify --n 3 --json >"$tmp/v" 2>&1; rc=$?; ok "verify n = 3"
+has '"checked":[[:space:]]*1344' "$tmp/v"
+has '"failures":[[:space:]]*0' "$tmp/v"
+"$K" hl --verify --n 14 --count 3 --seed 9 --msb-first >"$tmp/v" 2>&1; rc=$?; ok "verify n = 14"
+has '0 failures' "$tmp/v"
+
 # bad input
 bad "singular matrix" --n 3 --matrix "100;100;001"
 bad "matrix of the wrong size" --n 3 --matrix "10;01"
@@ -76,5 +83,7 @@ bad "unknown option" --n 3 --pattern complement --frobnicate
 bad "unknown mode" --n 3 --pattern complement --mode sisd
 bad "unknown pattern" --n 3 --pattern nope
 bad "census too large" --census 4
+bad "verify without n" --verify
+bad "bad count" --verify --n 5 --count 0
 bad "missing value" --n
 exit $fail

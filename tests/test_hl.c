@@ -167,6 +167,22 @@ static void test_exhaustive_small(void **state)
     }
 }
 
+static void test_verify_api(void **state)
+{
+    kc_hl_verify_report rep;
+    for (int n = 1; n <= 4; n++)
+        for (int msb = 0; msb <= 1; msb++) {
+            assert_int_equal(kc_hl_verify(n, msb, 0, 0, &rep, NULL, NULL), KC_OK);
+            assert_true(rep.exhaustive);
+            assert_int_equal(rep.checked, (1ULL << n) * gl_order(n));
+            assert_int_equal(rep.failures, 0);
+        }
+    assert_int_equal(kc_hl_verify(9, 0, 25, 7, &rep, NULL, NULL), KC_OK);
+    assert_false(rep.exhaustive);
+    assert_int_equal(rep.checked, 25);
+    assert_int_equal(rep.failures, 0);
+}
+
 static void test_engine_rejects_and_reports(void **state)
 {
     uint32_t bad[4] = {0, 1, 1, 3};
@@ -258,6 +274,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_figure2_step_by_step),
         cmocka_unit_test(test_exhaustive_small),
+        cmocka_unit_test(test_verify_api),
         cmocka_unit_test(test_engine_rejects_and_reports),
         cmocka_unit_test(test_engine_invariant_reports),
         cmocka_unit_test(test_is_lc),

@@ -144,6 +144,23 @@ void kc_hl_random_perm(int n, kc_rng *r, uint32_t *dst);
 /* 1 if dst is a linear-complement permutation (y = Ax + b); fills A, b. */
 int kc_hl_is_lc(int n, const uint32_t *dst, kc_bitmat *a, uint64_t *b);
 
+/* ---- verification at scale ------------------------------------------------ */
+
+typedef struct kc_hl_verify_report {
+    int n, msb_first, exhaustive;
+    uint64_t checked;  /* permutations routed */
+    uint64_t failures; /* runs breaking Theorem 1 / Lemma 4 */
+    kc_bitmat a;       /* the first failure, if any */
+    uint64_t b;
+    char why[160];
+} kc_hl_verify_report;
+
+/* Route LC permutations with every check on (n steps, each bit once, states
+ * A/B, <= 1 tag sent per processor per step, affine map, Lemma 3): all
+ * 2^n |GL(n,2)| of them when n <= 4, else `count` random ones from `seed`. */
+kc_status kc_hl_verify(int n, int msb_first, uint64_t count, uint64_t seed, kc_hl_verify_report *rep,
+                       const kc_progress *progress, kc_err *err);
+
 /* ---- circuit switching (Section 3.2) ------------------------------------- */
 
 typedef struct kc_hl_circuit {

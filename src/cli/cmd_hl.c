@@ -17,6 +17,8 @@ static void help(FILE *out)
             "usage: kcube hl --n N (--pattern NAME | --matrix M [--vector V] | --perm LIST)\n"
             "                [--msb-first] [--mode simd|msimd|mimd] [--mesh SIDES] [--trace]\n"
             "                [--json]\n"
+            "       kcube hl --verify --n N [--count C] [--seed S] [--msb-first]\n"
+            "                                    (all LC permutations for N <= 4, else C random)\n"
             "       kcube hl --census N          (N = 1..3: every permutation of Q_N)\n"
             "       kcube hl --plc-count N       (|PLC_N| by recurrence (3), N <= %d)\n\n"
             "Routes the permutation x -> y = Ax + b (or an explicit one) with algorithm HL:\n"
@@ -42,6 +44,9 @@ static void help(FILE *out)
             "                 e.g. 4x4 or 2x8 (powers of two multiplying to 2^n; n <= %d)\n"
             "  --trace        the tags of every processor before and after each step\n"
             "                 (n <= %d)\n"
+            "  --verify       check Theorem 1 and Lemma 4 on many LC permutations:\n"
+            "                 --count C random ones (default 10) from --seed S (default 1);\n"
+            "                 all 2^N |GL(N,2)| of them when N <= 4\n"
             "  --json         machine-readable output\n\n"
             "Exit status 0 when every tag arrived, 1 when HL could not route it, 2 on bad\n"
             "input.\n\npatterns:\n",
@@ -204,12 +209,60 @@ static int run_plc_count(long n, kc_format fmt)
     return KC_EXIT_OK;
 }
 
+static int run_verify(long n, int msb, long count, long seed, kc_format fmt)
+{
+    kc_hl_verify_report rep;
+    kc_err err = {0};
+    kc_cli_progress prog;
+    kc_cli_progress_init(&prog, "verifying");
+    kc_progress p = {kc_cli_progress_cb, &prog};
+    kc_status s = kc_hl_verify((int)n, msb, (uint64_t)count, (uint64_t)seed, &rep, &p, &err);
+    kc_cli_progress_done(&prog);
+    if (s)
+        return kc_cli_report(&err);
+    char mb[64 * 65 + 1] = "", vb[65] = "";
+    if (rep.failures) {
+        kc_bitmat_format(&rep.a, mb, sizeof mb);
+        kc_vec_format(rep.b, (int)n, vb, sizeof vb);
+    }
+    if (fmt == KC_FMT_JSON) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "n", (double)n);
+        cJSON_AddStringToObject(o, "variant", msb ? "msb-first" : "lsb-first");
+        cJSON_AddBoolToObject(o, "exhaustive", rep.exhaustive);
+        if (!rep.exhaustive)
+            cJSON_AddNumberToObject(o, "seed", (double)seed);
+        cJSON_AddItemToObject(o, "checked", kc_cli_json_u64(rep.checked));
+        cJSON_AddItemToObject(o, "failures", kc_cli_json_u64(rep.failures));
+        if (rep.failures) {
+            cJSON *f = cJSON_AddObjectToObject(o, "first_failure");
+            cJSON_AddStringToObject(f, "matrix", mb);
+            cJSON_AddStringToObject(f, "vector", vb);
+            cJSON_AddStringToObject(f, "why", rep.why);
+        }
+        int rc = kc_cli_print_json(o);
+        return rc ? rc : rep.failures ? KC_EXIT_FAIL : KC_EXIT_OK;
+    }
+    printf("%s %llu linear-complement permutations of Q_%ld (%s HL)", rep.exhaustive ? "all" : "random:",
+           (unsigned long long)rep.checked, n, msb ? "MSB-first" : "LSB-first");
+    if (!rep.exhaustive)
+        printf(", seed %ld", seed);
+    printf(": %llu failures\n", (unsigned long long)rep.failures);
+    if (rep.failures)
+        printf("first failure: --matrix \"%s\" --vector %s: %s\n", mb, vb, rep.why);
+    else
+        printf("every one routed in %ld steps, states A/B only, at most one tag sent per processor per step, "
+               "tag map affine after every step\n", n);
+    return rep.failures ? KC_EXIT_FAIL : KC_EXIT_OK;
+}
+
 static int run(int argc, char **argv)
 {
     long n = -1, census = -1, plc_count = -1;
     kc_comm_spec spec = {0};
     const char *perm = NULL, *mesh = NULL, *mode = "simd";
-    int msb = 0, trace = 0;
+    int msb = 0, trace = 0, verify = 0;
+    long count = 10, seed = 1;
     kc_format fmt = KC_FMT_TEXT;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -261,6 +314,14 @@ static int run(int argc, char **argv)
         } else if ((r = kc_cli_opt(argc, argv, &i, "--plc-count", &v))) {
             if (r < 0 || kc_cli_int(v, 0, KC_HL_CLASS_MAX_N, "--plc-count N", &plc_count))
                 return KC_EXIT_USAGE;
+        } else if (kc_cli_flag(argv[i], "--verify")) {
+            verify = 1;
+        } else if ((r = kc_cli_opt(argc, argv, &i, "--count", &v))) {
+            if (r < 0 || kc_cli_int(v, 1, 1000000000L, "--count", &count))
+                return KC_EXIT_USAGE;
+        } else if ((r = kc_cli_opt(argc, argv, &i, "--seed", &v))) {
+            if (r < 0 || kc_cli_int(v, 0, 2147483647L, "--seed", &seed))
+                return KC_EXIT_USAGE;
         } else if (kc_cli_flag(argv[i], "--msb-first")) {
             msb = 1;
         } else if (kc_cli_flag(argv[i], "--trace")) {
@@ -277,6 +338,8 @@ static int run(int argc, char **argv)
         return run_plc_count(plc_count, fmt);
     if (n < 0)
         return kc_cli_error("hl needs --n N");
+    if (verify)
+        return run_verify(n, msb, count, seed, fmt);
     if (!spec.pattern && !spec.matrix && !perm)
         return kc_cli_error("hl needs --pattern NAME, --matrix M or --perm LIST");
     int simd = strcmp(mode, "simd") == 0;
