@@ -81,6 +81,18 @@ typedef struct kc_hl_census {
     /* claims */
     int lc_in_simd, simd_in_msimd, plc_in_msimd;
 } kc_hl_census;
-kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_err *err);
+/* Per-permutation classes handed to the optional callback of the census. */
+enum {
+    KC_HL_IS_LC = 1,
+    KC_HL_IS_PLC = 2,
+    KC_HL_ROUTES_SIMD = 4,
+    KC_HL_ROUTES_SIMD_MSB = 8,
+    KC_HL_ROUTES_MSIMD = 16,
+    KC_HL_ROUTES_MIMD_GREEDY = 32,
+    KC_HL_ROUTES_MIMD_ANY = 64,
+    KC_HL_ROUTES_MIMD_CIRCUIT = 128
+};
+typedef void (*kc_hl_census_fn)(void *ctx, const uint32_t *dst, unsigned classes);
+kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *ctx, kc_err *err);
 
 #endif

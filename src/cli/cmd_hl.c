@@ -19,7 +19,8 @@ static void help(FILE *out)
             "                [--json]\n"
             "       kcube hl --verify --n N [--count C] [--seed S] [--msb-first]\n"
             "                                    (all LC permutations for N <= 4, else C random)\n"
-            "       kcube hl --census N          (N = 1..3: every permutation of Q_N)\n"
+            "       kcube hl --census N [--csv]  (N = 1..3: every permutation of Q_N;\n"
+            "                                    --csv: one row per permutation)\n"
             "       kcube hl --plc-count N       (|PLC_N| by recurrence (3), N <= %d)\n\n"
             "Routes the permutation x -> y = Ax + b (or an explicit one) with algorithm HL:\n"
             "in state A (one tag per processor) every processor corrects the least\n"
@@ -141,12 +142,28 @@ static int parse_perm(const char *text, int n, uint32_t *dst)
     return 0;
 }
 
+static void census_row(void *ctx, const uint32_t *dst, unsigned k)
+{
+    int len = *(const int *)ctx;
+    putchar('"');
+    for (int i = 0; i < len; i++)
+        printf("%s%u", i ? " " : "", dst[i]);
+    printf("\",%d,%d,%d,%d,%d,%d,%d,%d\n", !!(k & KC_HL_IS_LC), !!(k & KC_HL_IS_PLC), !!(k & KC_HL_ROUTES_SIMD),
+           !!(k & KC_HL_ROUTES_SIMD_MSB), !!(k & KC_HL_ROUTES_MSIMD), !!(k & KC_HL_ROUTES_MIMD_GREEDY),
+           !!(k & KC_HL_ROUTES_MIMD_ANY), !!(k & KC_HL_ROUTES_MIMD_CIRCUIT));
+}
+
 static int run_census(long n, kc_format fmt)
 {
     kc_hl_census c;
     kc_err err = {0};
-    if (kc_hl_census_run((int)n, &c, &err))
+    int len = 1 << n;
+    if (fmt == KC_FMT_CSV)
+        puts("perm,lc,plc,simd,simd_msb_first,msimd,mimd_greedy,mimd_any,mimd_circuit");
+    if (kc_hl_census_run((int)n, &c, fmt == KC_FMT_CSV ? census_row : NULL, &len, &err))
         return kc_cli_report(&err);
+    if (fmt == KC_FMT_CSV)
+        return KC_EXIT_OK;
     if (fmt == KC_FMT_JSON) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "n", (double)n);
@@ -330,10 +347,10 @@ static int run(int argc, char **argv)
             return kc_cli_error("unknown option '%s' for hl (see kcube hl --help)", argv[i]);
         }
     }
-    if (fmt == KC_FMT_CSV)
-        return kc_cli_error("hl has no CSV output; use --json");
     if (census >= 0)
         return run_census(census, fmt);
+    if (fmt == KC_FMT_CSV)
+        return kc_cli_error("hl has CSV output only for --census (one row per permutation); use --json");
     if (plc_count >= 0)
         return run_plc_count(plc_count, fmt);
     if (n < 0)

@@ -438,7 +438,7 @@ static int next_perm(uint32_t *a, int len)
     return 1;
 }
 
-kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_err *err)
+kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *ctx, kc_err *err)
 {
     if (n < 1 || n > 3)
         return kc_fail(err, KC_ERANGE, "the census covers n = 1..3 ((2^n)! permutations), got %d", n);
@@ -483,6 +483,12 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_err *err)
         c->mimd_any += (uint64_t)any2;
         c->mimd_any3 += (uint64_t)any3;
         c->mimd_circuit += (uint64_t)circ;
+        if (each)
+            each(ctx, p,
+                 (unsigned)(lc * KC_HL_IS_LC | plc * KC_HL_IS_PLC | simd * KC_HL_ROUTES_SIMD |
+                            simd_msb * KC_HL_ROUTES_SIMD_MSB | ms * KC_HL_ROUTES_MSIMD |
+                            greedy * KC_HL_ROUTES_MIMD_GREEDY | any2 * KC_HL_ROUTES_MIMD_ANY |
+                            circ * KC_HL_ROUTES_MIMD_CIRCUIT));
         if (greedy && held > c->mimd_greedy_max_held)
             c->mimd_greedy_max_held = held;
         if (lc && !(simd && simd_msb))
