@@ -209,6 +209,9 @@ static int find_step(const kc_gf *f, const kc_gfmat *s, const int *need, int nne
             ok = form(f, &s[need[q]], w, v) != 0;                                                                     \
     } while (0)
     int ok;
+    /* Index 0 is dimension h itself: w = e_0 keeps it (the paper's "no
+     * swap needed"), w = e_a brings dimension h+a forward, and adding c
+     * times another row b is the paper's second move. */
     for (int a = 0; a < t; a++) {
         memset(w, 0, (size_t)t);
         memset(v, 0, (size_t)t);
@@ -216,20 +219,23 @@ static int find_step(const kc_gf *f, const kc_gfmat *s, const int *need, int nne
         ALL_NONZERO(ok);
         if (ok)
             return 1;
+        for (int b = 0; b < t; b++)
+            for (int c = 1; c < k && b != a; c++) {
+                memset(w, 0, (size_t)t);
+                w[a] = 1;
+                w[b] = (uint8_t)c;
+                ALL_NONZERO(ok);
+                if (ok)
+                    return 1;
+            }
     }
+    /* The dual moves: add a multiple of a column instead. */
     for (int a = 0; a < t; a++)
         for (int b = 0; b < t; b++)
             for (int c = 1; c < k && b != a; c++) {
                 memset(w, 0, (size_t)t);
                 memset(v, 0, (size_t)t);
-                w[a] = 1;
-                w[b] = (uint8_t)c;
-                v[a] = 1;
-                ALL_NONZERO(ok);
-                if (ok)
-                    return 1;
-                memset(w, 0, (size_t)t);
-                w[a] = 1;
+                w[a] = v[a] = 1;
                 v[b] = (uint8_t)c;
                 ALL_NONZERO(ok);
                 if (ok)
