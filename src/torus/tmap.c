@@ -651,7 +651,9 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
         int nops = count_ops(n, k);
         kc_tmap cur = best;
         uint64_t cv = bv, ct = bt;
-        while (se.evals < budget) {
+        /* Stop early after a long run without a new best. */
+        uint64_t stall_limit = (uint64_t)nops * 50 > 20000 ? (uint64_t)nops * 50 : 20000, last_gain = se.evals;
+        while (se.evals < budget && se.evals - last_gain < stall_limit) {
             kc_tmap step = cur;
             uint64_t sv = cv, stt = ct;
             int improved = 0;
@@ -679,6 +681,7 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
                     bv = cv;
                     bt = ct;
                     best = cur;
+                    last_gain = se.evals;
                 }
                 continue;
             }
