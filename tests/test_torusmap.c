@@ -307,6 +307,18 @@ static void test_mapping_errors(void **state)
     kc_tcomm u;
     kc_tcomm_named(&u, 4, 4, "uniform", NULL);
     assert_int_equal(kc_tmap_linear(&u, 1, 0, &m, &err), KC_EINVAL);
+    /* Over GF(2) no linear mapping serves both the swap and the all-ones
+     * gather (checked by hand over the four admissible first steps). */
+    kc_gf f2;
+    kc_gf_init(&f2, 2, NULL);
+    kc_tcomm pair[2];
+    kc_tcomm_named(&pair[0], 2, 2, "transpose", NULL);
+    kc_gfmat ones;
+    parse(&f2, &ones, "11;11", 2);
+    kc_tcomm_init(&pair[1], &f2, &ones, NULL, 0, NULL);
+    assert_int_equal(kc_tmap_linear(pair, 2, 0, &m, &err), KC_ERANGE);
+    assert_int_equal(kc_tmap_linear(pair, 2, 1, &m, &err), KC_EINVAL);
+    assert_non_null(strstr(err.msg, "no linear mapping"));
     /* Scatters and gathers together. */
     kc_gfmat a;
     kc_gfmat_zero(&a, 4);
