@@ -243,6 +243,13 @@ static void test_theorem3_random(void **state)
         assert_int_equal(kc_tcontention_pairs(&t, src, dst, t.nodes, &p, NULL), KC_OK);
         for (int i = 0; i < n; i++)
             assert_int_equal(p.per_dim[i], x.per_dim[i]);
+        /* kc_tmap_endpoints gives the same physical messages. */
+        uint32_t *ps = malloc(t.nodes * sizeof *ps), *pd = malloc(t.nodes * sizeof *pd);
+        assert_int_equal(kc_tmap_endpoints(&m, &c, ps, pd, NULL, NULL), KC_OK);
+        assert_memory_equal(ps, src, t.nodes * sizeof *ps);
+        assert_memory_equal(pd, dst, t.nodes * sizeof *pd);
+        free(ps);
+        free(pd);
         uint64_t v;
         kc_tcontention per[1];
         assert_int_equal(kc_tmap_evaluate(&t, &c, 1, &m, &v, NULL, per, NULL), KC_OK);

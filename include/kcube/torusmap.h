@@ -56,6 +56,13 @@ uint64_t kc_tmap_to_virtual(const kc_tmap *map, uint64_t p);
 /* Both node arrays (N = k^n <= 2^32). Free with kc_nodemap_free. */
 kc_status kc_tmap_nodemap(const kc_tmap *map, kc_nodemap *out, kc_err *err);
 
+/* Physical endpoints of every message of c under the mapping: message m
+ * (numbered as in kc_tcomm_endpoints) runs from Q src_m to Q dst_m. Works
+ * for uniform traffic too (rng draws the virtual destinations), which is how
+ * a simulator checks that a mapping does not hurt random traffic. N <= 2^32. */
+kc_status kc_tmap_endpoints(const kc_tmap *map, const kc_tcomm *c, uint32_t *src, uint32_t *dst, kc_rng *rng,
+                            kc_err *err);
+
 /* The communication as the physical machine sees it: (Q A Q^-1, Q b). */
 kc_status kc_tmap_apply(const kc_tmap *map, const kc_tcomm *c, kc_tcomm *out, kc_err *err);
 

@@ -95,6 +95,28 @@ kc_status kc_tmap_nodemap(const kc_tmap *map, kc_nodemap *out, kc_err *err)
     return s;
 }
 
+kc_status kc_tmap_endpoints(const kc_tmap *map, const kc_tcomm *c, uint32_t *src, uint32_t *dst, kc_rng *rng,
+                            kc_err *err)
+{
+    if (c->f.k != map->f.k || c->a.n != map->n)
+        return kc_fail(err, KC_EINVAL, "mapping is for GF(%d)^%d, communication for GF(%d)^%d", map->f.k, map->n,
+                       c->f.k, c->a.n);
+    if (!src || !dst)
+        return kc_fail(err, KC_EINVAL, "kc_tmap_endpoints needs both tables");
+    kc_status s = kc_tcomm_endpoints(c, src, dst, rng, err);
+    if (s)
+        return s;
+    kc_nodemap nm;
+    if ((s = kc_tmap_nodemap(map, &nm, err)))
+        return s;
+    for (uint64_t j = 0; j < nm.count; j++) {
+        src[j] = nm.to_physical[src[j]];
+        dst[j] = nm.to_physical[dst[j]];
+    }
+    kc_nodemap_free(&nm);
+    return KC_OK;
+}
+
 kc_status kc_tmap_apply(const kc_tmap *map, const kc_tcomm *c, kc_tcomm *out, kc_err *err)
 {
     if (c->f.k != map->f.k || c->a.n != map->n)
