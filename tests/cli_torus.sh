@@ -50,7 +50,7 @@ good '"mapping":"linear"|"matrix":[[1,0,1,0],[0,1,0,1],[0,0,1,0],[0,0,0,1]]|"con
 good '"method":"theorem4"|"contention_after":2' map --k 4 --n 4 --pattern transpose --pattern digit-reverse --json
 good '"mapping":"reorder"|"order":[' map --k 4 --n 4 --pattern transpose --mapping reorder --json
 good '"exhaustive":true|"start_value":8|"value":4' map --k 16 --n 2 --pattern transpose --search --json
-good '"contention_after":4|"exhaustive":true' map --k 16 --n 2 --pattern transpose --mapping reorder --search --json
+good '"contention_after":8|"exhaustive":true|"mapping":"reorder"|"permutation_matrix":true' map --k 16 --n 2 --pattern transpose --mapping reorder --search --json
 good 'theorem4' map --k 4 --n 4 --pattern transpose --pattern digit-reverse --pattern digit-complement
 good '"method":"theorem4-beyond-limit"' map --k 2 --n 4 --pattern transpose --pattern bit-reverse --fallback --json
 # No linear mapping serves the swap and the all-ones gather over GF(2).

@@ -431,7 +431,7 @@ static void test_search(void **state)
     kc_tcomm_named(&c, 16, 2, "transpose", NULL);
     kc_tmap start, best;
     kc_tmap_linear(&c, 1, 0, &start, NULL);
-    kc_tsearch_opts o = {1, 0};
+    kc_tsearch_opts o = {1, 0, 0};
     kc_tsearch_stats st;
     assert_int_equal(kc_tmap_search(&t, &c, 1, &start, &o, &best, &st, NULL, NULL), KC_OK);
     assert_true(st.exhaustive);
@@ -451,6 +451,19 @@ static void test_search(void **state)
     assert_false(st.exhaustive);
     assert_true(st.value < st.start_value || (st.value == st.start_value && st.total <= st.start_total));
     assert_true(st.evals <= 3000 + 1);
+
+    /* Orders only: all 4! orders, the same optimum as the dynamic programme. */
+    kc_tmap ro;
+    uint64_t rv, rt;
+    int exact;
+    assert_int_equal(kc_tmap_reorder(&t, both, 2, &ro, &rv, &rt, &exact, NULL, NULL), KC_OK);
+    kc_tsearch_opts oo = {1, 0, 1};
+    assert_int_equal(kc_tmap_search(&t, both, 2, &ro, &oo, &best, &st, NULL, NULL), KC_OK);
+    assert_true(st.exhaustive);
+    assert_int_equal(st.evals, 24 + 1);
+    assert_int_equal(best.kind, KC_TMAP_REORDER);
+    assert_int_equal(st.value, rv);
+    assert_int_equal(st.total, rt);
 }
 
 /* Digit-reverse on the 8-ary 3-cube: every mapped matrix QAQ^-1 is an

@@ -92,19 +92,21 @@ kc_status kc_tmap_reorder(const kc_torus *t, const kc_tcomm *comms, int count, k
 typedef struct kc_tsearch_opts {
     uint64_t seed;       /* stream for the random moves */
     uint64_t max_evals;  /* budget of exact evaluations (0: a default) */
+    int reorder_only;    /* search dimension orders only (permutation matrices) */
 } kc_tsearch_opts;
 
 typedef struct kc_tsearch_stats {
     uint64_t evals;       /* exact evaluations made */
     uint64_t start_value, start_total;
     uint64_t value, total; /* of the returned mapping */
-    int exhaustive;       /* 1 if every nonsingular Q was tried (then optimal) */
+    int exhaustive;       /* 1 if every candidate was tried (then optimal) */
 } kc_tsearch_stats;
 
 /* Improve `start` by exact evaluation: every Q in GL(n, k) when that is
  * small enough, else steepest descent over elementary operators (row swaps,
  * row scalings, row additions) with seeded random restarts from the best.
- * Never worse than `start`. */
+ * With reorder_only, only dimension orders: all n! when n <= 8, else
+ * descent over swaps. Never worse than `start`. */
 kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, const kc_tmap *start,
                          const kc_tsearch_opts *opts, kc_tmap *out, kc_tsearch_stats *stats,
                          const kc_progress *progress, kc_err *err);

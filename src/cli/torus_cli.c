@@ -447,8 +447,9 @@ static void map_help(FILE *out)
             "  reorder  the best permutation of dimensions (exact dynamic programme,\n"
             "           n <= %d); neighbours stay neighbours\n"
             "  --search improve the mapping by exact evaluation (every Q when GF(k)^(n x n)\n"
-            "           is small, else local search over elementary operators); never\n"
-            "           worse than the starting mapping; --evals caps the evaluations\n"
+            "           is small, else local search over elementary operators; with\n"
+            "           --mapping reorder only dimension orders); never worse than the\n"
+            "           starting mapping; --evals caps the evaluations\n"
             "  --fallback  with more than k-1 communications, try the construction anyway\n"
             "           and fall back to the best reordering if it fails\n"
             "The objective is the largest contention of any communication, ties broken\n"
@@ -621,7 +622,7 @@ int kc_torus_cli_map(int argc, char **argv)
         kc_cli_progress prog;
         kc_cli_progress_init(&prog, "searching");
         kc_progress p = {kc_cli_progress_cb, &prog};
-        kc_tsearch_opts so = {o.seed, (uint64_t)evals};
+        kc_tsearch_opts so = {o.seed, (uint64_t)evals, want == KC_TMAP_REORDER};
         kc_tmap start = map;
         kc_status s = kc_tmap_search(&t, lin, nlin, &start, &so, &map, &stats, &p, &err);
         kc_cli_progress_done(&prog);
@@ -669,7 +670,8 @@ int kc_torus_cli_map(int argc, char **argv)
     if (o.fmt == KC_FMT_JSON) {
         cJSON *j = cJSON_CreateObject();
         add_topology(j, &t);
-        cJSON_AddStringToObject(j, "mapping", kc_tmap_kind_name(map.kind));
+        cJSON_AddStringToObject(j, "mapping", kc_tmap_kind_name(want));
+        cJSON_AddBoolToObject(j, "permutation_matrix", map.kind == KC_TMAP_REORDER);
         cJSON_AddStringToObject(j, "method", method);
         cJSON_AddItemToObject(j, "matrix", matrix_json(&map.q));
         cJSON_AddItemToObject(j, "matrix_inverse", matrix_json(&map.qinv));
@@ -760,7 +762,7 @@ int kc_torus_cli_map(int argc, char **argv)
     }
     char topo[128], buf[KC_GFMAT_MAX * KC_GFMAT_MAX * 4 + 1];
     describe(&t, topo, sizeof topo);
-    printf("%s mapping (%s) for %d communication%s on the %s, GF(%d) mod %u\n", kc_tmap_kind_name(map.kind), method,
+    printf("%s mapping (%s) for %d communication%s on the %s, GF(%d) mod %u\n", kc_tmap_kind_name(want), method,
            m, m > 1 ? "s" : "", topo, t.k, kc_gf_polynomial(t.k));
     if (map.kind == KC_TMAP_REORDER) {
         printf("order (new dimension t is old dimension order[t]):");
