@@ -55,6 +55,9 @@ good 'theorem4' map --k 4 --n 4 --pattern transpose --pattern digit-reverse --pa
 good '"method":"theorem4-beyond-limit"' map --k 2 --n 4 --pattern transpose --pattern bit-reverse --fallback --json
 # No linear mapping serves the swap and the all-ones gather over GF(2).
 good '"method":"fallback-reorder"|"mapping":"reorder"' map --k 2 --n 2 --pattern transpose --matrix "1 1;1 1" --fallback --json
+# Example 5's Q (GF(4) mod x^2+x+1): both patterns 8 -> 2, and the paper's (1').
+good '"method":"given"|"matrix_after":[[1,1,2,0],[2,1,0,2],[1,0,1,1],[0,1,2,1]]|"contention_after":2' \
+    map --k 4 --n 4 --pattern transpose --pattern digit-reverse --q "1 0 1 1;0 1 2 1;0 0 1 0;0 0 0 1" --json
 # Without --mesh, --k 2 is the hypercube command, unchanged.
 "$K" analyze --n 4 --pattern transpose --json >"$tmp/a" || fail "hypercube analyze"
 "$K" analyze --k 2 --n 4 --pattern transpose --json >"$tmp/b" || fail "hypercube analyze --k 2"
@@ -85,6 +88,8 @@ bad 'unknown mapping' map --k 4 --n 2 --pattern transpose --mapping best
 bad 'scatter' analyze --k 4 --n 2 --matrix "1 0;0 1" --scatter
 bad 'scatters together with gathers' map --k 4 --n 2 --matrix "1 0;0 0" --matrix "1 0;0 0" --scatter
 bad 'uniform alone' map --k 4 --n 2 --pattern uniform
+bad 'singular' map --k 4 --n 2 --pattern transpose --q "1 2;1 2"
+bad 'not an element of GF(4)' map --k 4 --n 2 --pattern transpose --q "1 7;0 1"
 bad 'unknown option' analyze --k 4 --n 2 --pattern transpose --frobnicate
 bad 'needs a value' analyze --k 4 --n 2 --pattern
 

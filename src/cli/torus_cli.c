@@ -16,7 +16,7 @@
 
 int kc_torus_cli_wanted(int argc, char **argv)
 {
-    static const char *const torus_only[] = {"--mesh", "--tie", "--mapping", "--search", "--fallback"};
+    static const char *const torus_only[] = {"--mesh", "--tie", "--mapping", "--search", "--fallback", "--q"};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--k") == 0) {
@@ -437,7 +437,7 @@ static void map_help(FILE *out)
 {
     fprintf(out,
             "usage: kcube map --k K --n N (--pattern NAME | --matrix M [--vector V] [--scatter])...\n"
-            "                 [--mapping linear|reorder] [--search [--evals E] [--seed S]]\n"
+            "                 [--mapping linear|reorder | --q Q] [--search [--evals E] [--seed S]]\n"
             "                 [--fallback] [--mesh] [--tie plus|minus|split]\n"
             "                 [--exact | --no-exact] [--json | --csv]\n\n"
             "A processor mapping for linear-constant communications on the k-ary n-cube.\n"
@@ -450,6 +450,8 @@ static void map_help(FILE *out)
             "           is small, else local search over elementary operators; with\n"
             "           --mapping reorder only dimension orders); never worse than the\n"
             "           starting mapping; --evals caps the evaluations\n"
+            "  --q Q    use this nonsingular mapping matrix (same syntax as --matrix) instead\n"
+            "           of computing one, e.g. the Q of seed 002 Example 5\n"
             "  --fallback  with more than k-1 communications, try the construction anyway\n"
             "           and fall back to the best reordering if it fails\n"
             "The objective is the largest contention of any communication, ties broken\n"
@@ -505,6 +507,7 @@ int kc_torus_cli_map(int argc, char **argv)
     int scat[MAX_COMMS] = {0};
     int m = 0, search = 0, fallback = 0;
     long evals = 0;
+    const char *given_q = NULL;
     kc_tmap_kind want = KC_TMAP_LINEAR;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -543,6 +546,10 @@ int kc_torus_cli_map(int argc, char **argv)
                 want = KC_TMAP_REORDER;
             else
                 return kc_cli_error("unknown mapping '%s' (use linear or reorder)", v);
+        } else if ((r = kc_cli_opt(argc, argv, &i, "--q", &v))) {
+            if (r < 0)
+                return KC_EXIT_USAGE;
+            given_q = v;
         } else if ((r = kc_cli_opt(argc, argv, &i, "--evals", &v))) {
             if (r < 0 || kc_cli_int(v, 1, 100000000L, "evals", &evals))
                 return KC_EXIT_USAGE;
@@ -589,7 +596,16 @@ int kc_torus_cli_map(int argc, char **argv)
     const char *method = NULL;
     uint64_t value = 0, total = 0;
     int reorder_exact = 1;
-    if (rc == KC_EXIT_OK && want == KC_TMAP_LINEAR) {
+    if (rc == KC_EXIT_OK && given_q) {
+        kc_gfmat q;
+        kc_status s = kc_gfmat_parse(&lin[0].f, &q, given_q, t.n, &err);
+        if (!s)
+            s = kc_tmap_from_matrix(&map, &lin[0].f, &q, &err);
+        if (s)
+            rc = kc_cli_report(&err);
+        want = rc ? want : map.kind;
+        method = "given";
+    } else if (rc == KC_EXIT_OK && want == KC_TMAP_LINEAR) {
         kc_status s = kc_tmap_linear(lin, nlin, fallback, &map, &err);
         if (s == KC_ERANGE && !fallback) {
             fprintf(stderr, "kcube: %s; add --fallback to try anyway (falling back to the best reordering), or use "
@@ -622,7 +638,7 @@ int kc_torus_cli_map(int argc, char **argv)
         kc_cli_progress prog;
         kc_cli_progress_init(&prog, "searching");
         kc_progress p = {kc_cli_progress_cb, &prog};
-        kc_tsearch_opts so = {o.seed, (uint64_t)evals, want == KC_TMAP_REORDER};
+        kc_tsearch_opts so = {o.seed, (uint64_t)evals, want == KC_TMAP_REORDER && !given_q};
         kc_tmap start = map;
         kc_status s = kc_tmap_search(&t, lin, nlin, &start, &so, &map, &stats, &p, &err);
         kc_cli_progress_done(&prog);
