@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/mapset.h"
 #include "kcube/torusmap.h"
 
 static void parse(const kc_gf *f, kc_gfmat *a, const char *text, int n)
@@ -421,6 +422,46 @@ static void test_reorder_exhaustive(void **state)
     }
 }
 
+/* k = 2: the best reordering agrees with the hypercube module's exact
+ * dynamic programme (objective max, ties by the total). */
+static void test_reorder_k2_matches_mapset(void **state)
+{
+    kc_rng r;
+    kc_rng_seed(&r, 6006);
+    kc_gf f;
+    kc_gf_init(&f, 2, NULL);
+    for (int trial = 0; trial < 60; trial++) {
+        int n = 2 + (int)kc_rng_below(&r, 7), count = 1 + (int)kc_rng_below(&r, 3);
+        kc_lcc l[3];
+        kc_tcomm c[3];
+        for (int j = 0; j < count; j++) {
+            kc_bitmat bm;
+            kc_bitmat_random_rank(&bm, n, j % 2 ? n : (int)kc_rng_below(&r, (uint64_t)n + 1), &r);
+            uint64_t bv = kc_rng_next(&r) & kc_mask(n);
+            assert_int_equal(kc_lcc_init(&l[j], &bm, bv, 0, NULL), KC_OK);
+            kc_gfmat a;
+            uint8_t b[KC_GFMAT_MAX] = {0};
+            kc_gfmat_zero(&a, n);
+            for (int i = 0; i < n; i++) {
+                b[i] = (uint8_t)((bv >> i) & 1);
+                for (int q = 0; q < n; q++)
+                    a.e[i][q] = (uint8_t)kc_bitmat_get(&bm, i, q);
+            }
+            assert_int_equal(kc_tcomm_init(&c[j], &f, &a, b, 0, NULL), KC_OK);
+        }
+        kc_mapset_result hr;
+        assert_int_equal(kc_mapset_optimal(l, count, KC_OBJ_MAX, &hr, NULL, NULL), KC_OK);
+        kc_torus t;
+        kc_torus_init(&t, 2, n, 0, KC_TIE_PLUS, NULL);
+        kc_tmap m;
+        uint64_t v, tot;
+        int exact;
+        assert_int_equal(kc_tmap_reorder(&t, c, count, &m, &v, &tot, &exact, NULL, NULL), KC_OK);
+        assert_int_equal(v, hr.value);
+        assert_int_equal(tot, hr.total);
+    }
+}
+
 /* The search never returns anything worse than its start; on the 16-ary
  * 2-cube it tries every nonsingular Q. */
 static void test_search(void **state)
@@ -516,6 +557,7 @@ int main(void)
         cmocka_unit_test(test_theorem3_random),   cmocka_unit_test(test_theorem4_random),
         cmocka_unit_test(test_mapping_errors),    cmocka_unit_test(test_idle_kept),
         cmocka_unit_test(test_reorder_exhaustive), cmocka_unit_test(test_search),
+        cmocka_unit_test(test_reorder_k2_matches_mapset),
         cmocka_unit_test(test_digit_reverse_8ary_optimum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
