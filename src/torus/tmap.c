@@ -251,6 +251,23 @@ static int find_step(const kc_gf *f, const kc_gfmat *s, const int *need, int nne
                     return 1;
             }
     }
+    /* Adding multiples of two rows at once (Example 5's first row is
+     * e_0 + e_2 + e_3), while the family stays small. */
+    if ((uint64_t)t * (uint64_t)t * (uint64_t)t * (uint64_t)k * (uint64_t)k <= 200000)
+        for (int a = 0; a < t; a++)
+            for (int b = 0; b < t; b++)
+                for (int d = b + 1; d < t; d++)
+                    for (int c = 1; c < k && b != a && d != a; c++)
+                        for (int e = 1; e < k; e++) {
+                            memset(w, 0, (size_t)t);
+                            memset(v, 0, (size_t)t);
+                            w[a] = v[a] = 1;
+                            w[b] = (uint8_t)c;
+                            w[d] = (uint8_t)e;
+                            ALL_NONZERO(ok);
+                            if (ok)
+                                return 1;
+                        }
     /* The dual moves: add a multiple of a column instead. */
     for (int a = 0; a < t; a++)
         for (int b = 0; b < t; b++)
