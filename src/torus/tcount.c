@@ -253,6 +253,11 @@ static inline void add_message(const counter *ct, const dimctx *dc, uint64_t src
     int k = dc->k, sh = dc->sh;
     uint64_t ring = (dst & dc->low) | (src & dc->high);
     int mv = ct->move[(s << dc->m) | d];
+    if (k == 2) {
+        /* One hop over the link at position s: count it directly. */
+        (mv > 0 ? ct->plus : ct->minus)[ring | ((uint64_t)s << sh)]++;
+        return;
+    }
     if (mv > 0) {
         /* Links s, s+1, ..., s+mv-1 (mod k) of the + direction. */
         int e = (int)s + mv;
@@ -285,7 +290,10 @@ static uint64_t collect(const counter *ct, int i, kc_link *witness)
     uint64_t stride = 1ULL << (i * t->m), block = stride * (uint64_t)t->k, count = t->nodes;
     uint64_t best = 0;
     kc_link w = {0, i, 1};
-    for (int pass = 0; pass < 2; pass++) {
+    /* k = 2 counts loads directly (no prefix sums); a k = 2 torus never
+     * uses the - array. */
+    int direct = t->k == 2, passes = direct && !t->mesh ? 1 : 2;
+    for (int pass = 0; pass < passes; pass++) {
         uint32_t *a = pass ? ct->minus : ct->plus;
         for (uint64_t base = 0; base < count; base += block) {
             for (uint64_t l = 0; l < stride; l++)
@@ -294,7 +302,8 @@ static uint64_t collect(const counter *ct, int i, kc_link *witness)
                     w = (kc_link){base + l, i, pass ? -1 : 1};
                 }
             for (uint64_t z = base + stride; z < base + block; z++) {
-                a[z] += a[z - stride];
+                if (!direct)
+                    a[z] += a[z - stride];
                 if (a[z] > best) {
                     best = a[z];
                     w = (kc_link){z, i, pass ? -1 : 1};
