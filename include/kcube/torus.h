@@ -157,7 +157,7 @@ typedef struct kc_tcontention {
     uint64_t per_dim[KC_GFMAT_MAX]; /* T_i (an upper bound if !exact_dim[i]) */
     uint64_t lower[KC_GFMAT_MAX];   /* a lower bound (== per_dim when exact_dim[i]) */
     uint8_t exact_dim[KC_GFMAT_MAX];/* 1 if per_dim[i] is the value, 0 if a bound */
-    kc_tcase tcase[KC_GFMAT_MAX];   /* Theorem 1 case (filled by the formula) */
+    kc_tcase tcase[KC_GFMAT_MAX];   /* Theorem 1 case (filled by the formula only) */
     int exponent[KC_GFMAT_MAX];     /* i - rank(A_{L_i,L_{i+1}}) (mirrored for scatters) */
     kc_link witness[KC_GFMAT_MAX];  /* a link carrying per_dim[i] (exact counts only) */
     uint64_t max;                   /* max_i per_dim[i] */
@@ -174,7 +174,7 @@ typedef struct kc_tcontention {
 void kc_tcontention_formula(const kc_torus *t, const kc_tcomm *c, kc_tcontention *out);
 
 /* Exact count: routes every message, one dimension at a time, with a
- * difference array per ring: time O(n N), memory 8 N bytes (N <= 2^32).
+ * difference array per ring: time O(n N), memory 8 N bytes (N <= 2^30).
  * Any kind; uniform draws its destinations from rng. */
 kc_status kc_tcontention_exact(const kc_torus *t, const kc_tcomm *c, kc_rng *rng, kc_tcontention *out,
                                const kc_progress *progress, kc_err *err);
