@@ -245,6 +245,31 @@ static void test_theorem1_random(void **state)
     assert_true(trials == 900);
 }
 
+/* The closed form against the exact count on larger random networks
+ * (up to 65536 nodes and 8 dimensions). */
+static void test_formula_larger(void **state)
+{
+    kc_rng r;
+    kc_rng_seed(&r, 2024);
+    const int ks[] = {4, 8, 16}, ns[] = {8, 5, 4};
+    for (int trial = 0; trial < 45; trial++) {
+        int w = trial % 3, k = ks[w], n = ns[w];
+        kc_torus t;
+        torus(&t, k, n, trial % 4 == 0, (kc_tie)(trial % 3));
+        kc_gf f;
+        kc_gf_init(&f, k, NULL);
+        kc_tcomm c;
+        random_comm(&c, &f, n, &r);
+        kc_tcontention fo, ex;
+        kc_tcontention_formula(&t, &c, &fo);
+        assert_int_equal(kc_tcontention_exact(&t, &c, NULL, &ex, NULL, NULL), KC_OK);
+        for (int i = 0; i < n; i++) {
+            assert_true(fo.exact_dim[i]);
+            assert_int_equal(fo.per_dim[i], ex.per_dim[i]);
+        }
+    }
+}
+
 /* Case 4b, where Theorem 1 gives only 1..k/2 groups: y = x + 2 on the
  * 4-ring moves distance 2 (T = 2 with plus ties, 1 with split ties),
  * y = x + 1 moves one step (T = 1). kcube's exact 4b value (alpha, beta
@@ -365,7 +390,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_init_and_routing),   cmocka_unit_test(test_patterns),
         cmocka_unit_test(test_example3),           cmocka_unit_test(test_section4_before),
-        cmocka_unit_test(test_16ary_4cube),
+        cmocka_unit_test(test_16ary_4cube),        cmocka_unit_test(test_formula_larger),
         cmocka_unit_test(test_theorem1_random),    cmocka_unit_test(test_case4b_examples),
         cmocka_unit_test(test_k2_matches_hypercube), cmocka_unit_test(test_uniform_and_pairs),
     };
