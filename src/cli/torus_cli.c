@@ -756,10 +756,17 @@ int kc_torus_cli_map(int argc, char **argv)
                 cJSON_AddItemToObject(p, "vector_after", vector_json(x->after.b, n));
             }
             const kc_tcontention *b = o.exact ? &x->xb : &x->fb, *a = o.exact ? &x->xa : &x->fa;
-            cJSON_AddItemToObject(p, "contention_before", kc_cli_json_u64(b->max));
-            cJSON_AddItemToObject(p, "contention_after", kc_cli_json_u64(a->max));
-            cJSON_AddItemToObject(p, "per_dim_before", kc_cli_json_u64_array(b->per_dim, n));
-            cJSON_AddItemToObject(p, "per_dim_after", kc_cli_json_u64_array(a->per_dim, n));
+            if (uni && !o.exact) { /* random traffic has no formula */
+                cJSON_AddNullToObject(p, "contention_before");
+                cJSON_AddNullToObject(p, "contention_after");
+                cJSON_AddNullToObject(p, "per_dim_before");
+                cJSON_AddNullToObject(p, "per_dim_after");
+            } else {
+                cJSON_AddItemToObject(p, "contention_before", kc_cli_json_u64(b->max));
+                cJSON_AddItemToObject(p, "contention_after", kc_cli_json_u64(a->max));
+                cJSON_AddItemToObject(p, "per_dim_before", kc_cli_json_u64_array(b->per_dim, n));
+                cJSON_AddItemToObject(p, "per_dim_after", kc_cli_json_u64_array(a->per_dim, n));
+            }
             if (uni) {
                 cJSON_AddNullToObject(p, "per_dim_after_formula");
                 cJSON_AddNullToObject(p, "per_dim_after_case");
@@ -792,6 +799,8 @@ int kc_torus_cli_map(int argc, char **argv)
         for (int r = 0; r < m; r++) {
             const mapped *x = &mp[r];
             const kc_tcontention *b = o.exact ? &x->xb : &x->fb, *a = o.exact ? &x->xa : &x->fa;
+            if (x->before.kind == KC_TCOMM_UNIFORM && !o.exact)
+                continue;
             for (int i = 0; i < n; i++)
                 printf("%s,%d,%llu,%llu,%llu,%s\n", x->before.name, i, (unsigned long long)b->per_dim[i],
                        (unsigned long long)a->per_dim[i], (unsigned long long)x->fa.per_dim[i],
@@ -823,6 +832,10 @@ int kc_torus_cli_map(int argc, char **argv)
     for (int r = 0; r < m; r++) {
         const mapped *x = &mp[r];
         const kc_tcontention *b = o.exact ? &x->xb : &x->fb, *a = o.exact ? &x->xa : &x->fa;
+        if (x->before.kind == KC_TCOMM_UNIFORM && !o.exact) {
+            printf("%-20s %-12s %7s %7s  (needs the exact count)\n", x->before.name, "uniform", "-", "-");
+            continue;
+        }
         printf("%-20s %-12s %7llu %7llu  ", x->before.name, kc_tcomm_kind_name(x->before.kind),
                (unsigned long long)b->max, (unsigned long long)a->max);
         print_dims(a->per_dim, n);
