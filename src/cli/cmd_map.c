@@ -34,7 +34,9 @@ static void help(FILE *out)
             "  --no-verify   skip the exact re-count of the mapped communications\n"
             "                (done by default for n <= %d)\n"
             "  --emit-c      print the mapping as C arrays for an SPMD node program\n"
-            "                (to_physical[], to_virtual[], n <= %d) instead of the table\n\n"
+            "                (to_physical[], to_virtual[], n <= %d) instead of the table\n"
+            "  --k K, --mesh k-ary n-cubes (tori, k = 4..256) and meshes: see\n"
+            "                kcube map --k 4 --help (--k 2 is this binary n-cube)\n\n"
             "Output: the order R (new dimension t is old dimension R[t]), Q and Q^-1,\n"
             "each communication before and after (Q A Q^-1, Q b), and the node arrays\n"
             "to_physical / to_virtual (JSON, n <= %d).\n\npatterns:\n",
