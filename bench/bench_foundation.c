@@ -6,28 +6,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "kcube/contention.h"
 #include "kcube/mapset.h"
 #include "kcube/reorder.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int k)
-{
-    qsort(v, (size_t)k, sizeof *v, cmp_double);
-    return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
 
 /* Naive LCP optimiser: at each position try candidates, recomputing the rank
  * of the submatrix from scratch (O(n^4 / 64)). */
@@ -66,20 +49,20 @@ static void bench_lcp(void)
     }
     double fast[REPS], slow[REPS];
     for (int r = 0; r < REPS; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         for (int i = 0; i < MATS; i++) {
             kc_order o;
             kc_reorder_optimal(&c[i], &o, NULL);
             sink += (uint64_t)o.dim[63];
         }
-        fast[r] = (now() - t0) / MATS;
-        t0 = now();
+        fast[r] = (bench_now() - t0) / MATS;
+        t0 = bench_now();
         for (int i = 0; i < MATS / 8; i++) {
             int ord[64];
             naive_lcp(&c[i], ord);
             sink += (uint64_t)ord[63];
         }
-        slow[r] = (now() - t0) / (MATS / 8);
+        slow[r] = (bench_now() - t0) / (MATS / 8);
     }
     /* Every optimised order is contention-free (checked outside the timing). */
     for (int i = 0; i < MATS; i++) {
@@ -88,7 +71,7 @@ static void bench_lcp(void)
         if (kc_reorder_value(&c[i], &o) != 1)
             printf("  ERROR: matrix %d not contention-free after mapping\n", i);
     }
-    double mf = median(fast, REPS), ms = median(slow, REPS);
+    double mf = bench_median(fast, REPS), ms = bench_median(slow, REPS);
     printf("LCP optimiser, n = 64, random nonsingular: %.2f us/call (median of %d x %d); "
            "naive rank-from-scratch: %.1f us/call; ratio %.0fx\n",
            mf * 1e6, REPS, MATS, ms * 1e6, ms / mf);
@@ -109,20 +92,20 @@ static void bench_exact(int quick)
         double t[5];
         kc_contention x;
         for (int r = 0; r < reps; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             kc_contention_exact(&c, &x, NULL, NULL);
-            t[r] = now() - t0;
+            t[r] = bench_now() - t0;
         }
-        double mt = median(t, reps);
+        double mt = bench_median(t, reps);
         printf("exact count, n = %d (%llu messages, %d dimensions): %.3f s (median of %d), %.1f M message-hops/s, "
                "memory %.0f MiB",
                n, 1ULL << n, n, mt, reps, (double)(1ULL << n) * n / 2 / mt / 1e6,
                (double)(8ULL << n) / (1 << 20));
         if (n == 16) {
             kc_contention p;
-            double t0 = now();
+            double t0 = bench_now();
             kc_contention_paths(&c, &p, NULL);
-            double tp = now() - t0;
+            double tp = bench_now() - t0;
             printf("; path-walking counter (O(n 2^n) memory) %.3f s", tp);
         }
         putchar('\n');
@@ -139,17 +122,17 @@ static void bench_dp(int quick)
         for (int r = 0; r < 4; r++)
             kc_lcc_named(&c[r], names[r], n, NULL);
         kc_mapset_result res;
-        double t0 = now();
+        double t0 = bench_now();
         kc_mapset_optimal(c, 4, KC_OBJ_MAX, &res, NULL, NULL);
-        double tf = now() - t0;
+        double tf = bench_now() - t0;
         printf("set DP, n = %d, 4 communications (transpose, bit-reverse, reverse-flip, shuffle), objective max: "
                "%.3f s (both passes), value %llu",
                n, tf, (unsigned long long)res.value);
         if (n == 16) {
             kc_mapset_result nv;
-            t0 = now();
+            t0 = bench_now();
             kc_mapset_naive(c, 4, KC_OBJ_MAX, &nv, NULL);
-            double tn = now() - t0;
+            double tn = bench_now() - t0;
             printf("; paper's DP with ranks from scratch %.3f s (value %llu); ratio %.0fx", tn,
                    (unsigned long long)nv.value, tn / tf);
         }

@@ -9,28 +9,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "kcube/hl.h"
 
 #define RUNS 7
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int k)
-{
-    qsort(v, (size_t)k, sizeof *v, cmp);
-    return v[k / 2];
-}
 
 /* The naive way: pos[tag]; per step count tags per processor, find the two
  * tags of each two-tag processor, choose the bit, move the tags. */
@@ -108,16 +91,16 @@ int main(int argc, char **argv)
     for (int run = 0; run < RUNS; run++) {
         for (int checked = 0; checked <= 1; checked++) {
             kc_hl_engine e;
-            double t0 = now();
+            double t0 = bench_now();
             if (kc_hl_engine_init(&e, n, dst, 2, 0, NULL)) {
                 fprintf(stderr, "bench_hl: out of memory\n");
                 return 1;
             }
-            double t1 = now();
+            double t1 = bench_now();
             kc_hl_opts o = {.check_affine = checked};
             kc_hl_result res;
             kc_hl_run(&e, &o, &res, NULL);
-            double t2 = now();
+            double t2 = bench_now();
             if (!res.routed || res.max_moved != 1 || (checked && !res.affine_ok)) {
                 fprintf(stderr, "bench_hl: HL failed: %s\n", res.why);
                 return 1;
@@ -131,18 +114,18 @@ int main(int argc, char **argv)
                 t_load[run] = t1 - t0;
             }
         }
-        double t0 = now();
+        double t0 = bench_now();
         int ok = naive_hl(n, dst, pos, first, second, cnt);
-        t_naive[run] = (now() - t0) / n;
+        t_naive[run] = (bench_now() - t0) / n;
         if (!ok) {
             fprintf(stderr, "bench_hl: the naive simulator failed\n");
             return 1;
         }
     }
-    double p = median(t_plain, RUNS), ch = median(t_checked, RUNS), nv = median(t_naive, RUNS);
+    double p = bench_median(t_plain, RUNS), ch = bench_median(t_checked, RUNS), nv = bench_median(t_naive, RUNS);
     printf("HL on a random LC permutation of Q_%d (%llu tags), states %s, medians of %d runs\n", n,
            (unsigned long long)np, states, RUNS);
-    printf("  %-46s %9.3f ms\n", "engine: load the permutation", 1e3 * median(t_load, RUNS));
+    printf("  %-46s %9.3f ms\n", "engine: load the permutation", 1e3 * bench_median(t_load, RUNS));
     printf("  %-46s %9.3f ms/step  %6.2f ns/tag\n", "engine: one routing step (state, choice, move)", 1e3 * p,
            1e9 * p / (double)np);
     printf("  %-46s %9.3f ms/step  %6.2f ns/tag\n", "engine + Lemma 4(b) affine check every step", 1e3 * ch,

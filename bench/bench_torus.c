@@ -6,28 +6,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench_util.h"
+
 #include "kcube/contention.h"
 #include "kcube/torus.h"
 #include "kcube/torusmap.h"
-
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, cmp_double);
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 static void exact_case(int k, int n, const char *pattern, int runs, int with_paths)
 {
@@ -41,23 +24,23 @@ static void exact_case(int k, int n, const char *pattern, int runs, int with_pat
     double v[9], w[9];
     kc_tcontention x, p;
     for (int r = 0; r < runs; r++) {
-        double t0 = now();
+        double t0 = bench_now();
         if (kc_tcontention_exact(&t, &c, NULL, &x, NULL, &err)) {
             printf("  %s\n", err.msg);
             return;
         }
-        v[r] = now() - t0;
+        v[r] = bench_now() - t0;
     }
-    double mx = median(v, runs);
+    double mx = bench_median(v, runs);
     printf("  %3d-ary %2d-cube  N = 2^%-2d %-14s T = %-6llu exact %8.3f s  (%5.1f ns/message/dim)", k, n, n * t.m,
            pattern, (unsigned long long)x.max, mx, 1e9 * mx / ((double)t.nodes * n));
     if (with_paths) {
         for (int r = 0; r < runs; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             kc_tcontention_paths(&t, &c, NULL, &p, &err);
-            w[r] = now() - t0;
+            w[r] = bench_now() - t0;
         }
-        double mp = median(w, runs);
+        double mp = bench_median(w, runs);
         printf("   paths %7.3f s (x%.1f)%s", mp, mp / mx, p.max == x.max ? "" : "  MISMATCH");
     }
     putchar('\n');
@@ -86,12 +69,12 @@ int main(int argc, char **argv)
         kc_lcc_named(&l, "transpose", 24, NULL);
         double v[3];
         for (int r = 0; r < runs; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             kc_contention_exact(&l, &hx, NULL, NULL);
-            v[r] = now() - t0;
+            v[r] = bench_now() - t0;
         }
         printf("  (hypercube module, 24-cube transpose: T = %llu in %.3f s)\n", (unsigned long long)hx.max,
-               median(v, runs));
+               bench_median(v, runs));
     }
 
     printf("Theorem 1 (ranks of submatrices):\n");
@@ -109,13 +92,13 @@ int main(int argc, char **argv)
         double v[5];
         kc_tcontention fo;
         for (int r = 0; r < 5; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             for (int rep = 0; rep < 100; rep++)
                 kc_tcontention_formula(&t, &c, &fo);
-            v[r] = (now() - t0) / 100;
+            v[r] = (bench_now() - t0) / 100;
         }
         printf("  16-ary 15-cube, random rank-11 gather: T = %llu (bound) in %.1f us\n", (unsigned long long)fo.max,
-               1e6 * median(v, 5));
+               1e6 * bench_median(v, 5));
     }
 
     printf("mapping time, n = 16 over GF(16):\n");
@@ -131,11 +114,11 @@ int main(int argc, char **argv)
             double v[5];
             kc_tmap m;
             for (int r = 0; r < 5; r++) {
-                double t0 = now();
+                double t0 = bench_now();
                 kc_tmap_linear(comms, 1, 0, &m, NULL);
-                v[r] = now() - t0;
+                v[r] = bench_now() - t0;
             }
-            printf("  Theorem 3, %-36s %8.3f ms\n", names[i], 1e3 * median(v, 5));
+            printf("  Theorem 3, %-36s %8.3f ms\n", names[i], 1e3 * bench_median(v, 5));
         }
         for (int i = 0; i < 15; i++) {
             kc_gfmat a;
@@ -149,17 +132,17 @@ int main(int argc, char **argv)
         kc_tmap m;
         kc_status s = KC_OK;
         for (int r = 0; r < 5; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             s = kc_tmap_linear(comms, 1, 0, &m, NULL);
-            v[r] = now() - t0;
+            v[r] = bench_now() - t0;
         }
-        printf("  Theorem 3, %-36s %8.3f ms\n", "random rank-8 gather", 1e3 * median(v, 5));
+        printf("  Theorem 3, %-36s %8.3f ms\n", "random rank-8 gather", 1e3 * bench_median(v, 5));
         for (int r = 0; r < 3; r++) {
-            double t0 = now();
+            double t0 = bench_now();
             s = kc_tmap_linear(comms, 15, 0, &m, NULL);
-            v[r] = now() - t0;
+            v[r] = bench_now() - t0;
         }
-        printf("  Theorem 4, %-36s %8.3f ms%s\n", "15 = k-1 random communications", 1e3 * median(v, 3),
+        printf("  Theorem 4, %-36s %8.3f ms%s\n", "15 = k-1 random communications", 1e3 * bench_median(v, 3),
                s ? "  (FAILED)" : "");
     }
     return 0;
