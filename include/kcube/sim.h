@@ -28,6 +28,7 @@
 #ifndef KCUBE_SIM_H
 #define KCUBE_SIM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kcube/error.h"
@@ -84,6 +85,10 @@ typedef struct kc_simresult {
 kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
                      const kc_simconfig *cfg, kc_simresult *out, kc_err *err);
 void kc_simresult_free(kc_simresult *r);
+
+/* Bytes of fixed engine state for a network (channels, links, nodes);
+ * worms and source queues grow with the traffic on top of this. */
+size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg);
 
 /* The zero-load latency formula above. */
 int64_t kc_sim_zero_load(const kc_simconfig *cfg, int hops);
