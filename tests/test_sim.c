@@ -1,0 +1,387 @@
+/* Wormhole simulator: zero-load formula, hand-computed one-shot permutations,
+ * conservation, the deadlock watchdog, reproducibility, and small fast
+ * versions of the seeds' qualitative results. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/lcc.h"
+#include "kcube/mapset.h"
+#include "kcube/reorder.h"
+#include "kcube/rng.h"
+#include "kcube/sim.h"
+#include "kcube/simscenario.h"
+#include "kcube/simstats.h"
+#include "kcube/simsweep.h"
+
+static void net_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs, int depth)
+{
+    kc_err err;
+    assert_int_equal(kc_simnet_init(net, topo, k, n, vcs, 1, 1, depth, &err), KC_OK);
+}
+
+/* One message alone in the network. */
+static kc_simresult single(const kc_simnet *net, const kc_simroute *r, const kc_simconfig *c, uint32_t s, uint32_t d)
+{
+    kc_err err;
+    kc_simtraffic tr;
+    kc_simresult res;
+    assert_int_equal(kc_simtraffic_pairs(&tr, net->nodes, &s, &d, 1, NULL, &err), KC_OK);
+    assert_int_equal(kc_sim_run(net, r, &tr, c, &res, &err), KC_OK);
+    kc_simtraffic_free(&tr);
+    return res;
+}
+
+static void check_zero_load(kc_simtopo topo, int k, int n, int vcs, kc_simalgo algo, kc_simvcrule rule)
+{
+    kc_simnet net;
+    kc_simroute r = {algo, rule};
+    kc_rng rng;
+    kc_rng_seed(&rng, (uint64_t)(k * 100 + n));
+    /* default timing, then the knobs with buffers deep enough to stream */
+    int knobs[4][4] = {{0, 0, 1, 1}, {2, 0, 1, 1}, {1, 1, 2, 3}, {0, 3, 1, 4}};
+    for (int kn = 0; kn < 4; kn++) {
+        net_init(&net, topo, k, n, vcs, knobs[kn][3]);
+        kc_simconfig c;
+        kc_simconfig_default(&c);
+        c.oneshot = 1;
+        c.route_delay = knobs[kn][0];
+        c.switch_delay = knobs[kn][1];
+        c.link_latency = knobs[kn][2];
+        for (int t = 0; t < 12; t++) {
+            uint32_t s = (uint32_t)kc_rng_below(&rng, net.nodes), d = (uint32_t)kc_rng_below(&rng, net.nodes);
+            if (t == 0) {
+                s = 0;
+                d = net.nodes - 1;
+            }
+            if (s == d)
+                continue;
+            c.msg_flits = 1 + (int)kc_rng_below(&rng, 30);
+            kc_simresult res = single(&net, &r, &c, s, d);
+            int h = kc_simnet_distance(&net, s, d);
+            assert_int_equal(res.messages, 1);
+            assert_int_equal((int64_t)res.latency_avg, kc_sim_zero_load(&c, h));
+            assert_int_equal(res.completion, kc_sim_zero_load(&c, h));
+            assert_int_equal(res.link_traversals, (uint64_t)h * (uint64_t)c.msg_flits);
+            assert_true(res.network_latency_avg == res.latency_avg);
+        }
+        kc_simnet_free(&net);
+    }
+}
+
+static void test_zero_load_formula(void **state)
+{
+    (void)state;
+    check_zero_load(KC_SIM_HYPERCUBE, 2, 8, 1, KC_ROUTE_ECUBE, KC_VC_NONE);
+    check_zero_load(KC_SIM_HYPERCUBE, 2, 6, 1, KC_ROUTE_PCUBE, KC_VC_NONE);
+    check_zero_load(KC_SIM_HYPERCUBE, 2, 6, 2, KC_ROUTE_DUATO, KC_VC_NONE);
+    check_zero_load(KC_SIM_TORUS, 4, 4, 2, KC_ROUTE_DOR, KC_VC_HIGHLOW);
+    check_zero_load(KC_SIM_TORUS, 5, 3, 2, KC_ROUTE_DOR, KC_VC_DATELINE);
+    check_zero_load(KC_SIM_TORUS, 8, 2, 2, KC_ROUTE_DOR, KC_VC_HIGHLOW);
+    check_zero_load(KC_SIM_MESH, 4, 3, 1, KC_ROUTE_DOR, KC_VC_NONE);
+    check_zero_load(KC_SIM_MESH, 3, 2, 2, KC_ROUTE_DOR, KC_VC_NONE);
+}
+
+static kc_simresult oneshot(const kc_simnet *net, const kc_simroute *r, const kc_simtraffic *tr, int flits)
+{
+    kc_err err;
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.oneshot = 1;
+    c.msg_flits = flits;
+    kc_simresult res;
+    assert_int_equal(kc_sim_run(net, r, tr, &c, &res, &err), KC_OK);
+    return res;
+}
+
+/* 2-cube, messages 0 -> 3 and 1 -> 3 (e-cube, 20 flits). B = 1 -> 3 takes
+ * channel 1 -> 3 at cycle 1 and ejects its tail at cycle 21 (arrival 22).
+ * A = 0 -> 3 reaches node 1 at cycle 2 and waits; it gets 1 -> 3 at cycle 22,
+ * the ejection channel at 23, and its tail arrives at 24 + 19 = 43. */
+static void test_oneshot_hand_computed(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simnet net;
+    net_init(&net, KC_SIM_HYPERCUBE, 2, 2, 1, 1);
+    kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE};
+    uint32_t s[2] = {0, 1}, d[2] = {3, 3};
+    kc_simtraffic tr;
+    assert_int_equal(kc_simtraffic_pairs(&tr, 4, s, d, 2, NULL, &err), KC_OK);
+    kc_simresult res = oneshot(&net, &r, &tr, 20);
+    assert_int_equal(res.completion, 43);
+    assert_int_equal(res.messages, 2);
+    assert_true(res.latency_avg == (22.0 + 43.0) / 2);
+    kc_simtraffic_free(&tr);
+    /* The same on a 4-node ring (torus k = 4, n = 1): 0 -> 2 and 1 -> 2 share 1 -> 2. */
+    kc_simnet_free(&net);
+    net_init(&net, KC_SIM_TORUS, 4, 1, 2, 1);
+    kc_simroute rr = {KC_ROUTE_DOR, KC_VC_HIGHLOW};
+    uint32_t s2[2] = {0, 1}, d2[2] = {2, 2};
+    assert_int_equal(kc_simtraffic_pairs(&tr, 4, s2, d2, 2, NULL, &err), KC_OK);
+    res = oneshot(&net, &rr, &tr, 20);
+    assert_int_equal(res.completion, 43);
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
+}
+
+static uint64_t order_phys(const void *ctx, uint64_t v) { return kc_order_to_physical(ctx, v); }
+
+/* Contention-free mapped transpose (M-S): every message finishes at its own
+ * zero-load time, so the completion is the longest distance + L + 1 = 29. */
+static void test_oneshot_mapped_contention_free(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simnet net;
+    net_init(&net, KC_SIM_HYPERCUBE, 2, 8, 1, 1);
+    kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE};
+    const char *names[3] = {"transpose", "bit-reverse", "reverse-flip"};
+    for (int p = 0; p < 3; p++) {
+        kc_lcc c;
+        kc_order o;
+        kc_nodemap m;
+        kc_simtraffic tr;
+        assert_int_equal(kc_lcc_named(&c, names[p], 8, &err), KC_OK);
+        assert_int_equal(kc_reorder_optimal(&c, &o, &err), KC_OK);
+        assert_int_equal(kc_nodemap_build(&m, 256, order_phys, &o, &err), KC_OK);
+        assert_int_equal(kc_simtraffic_lcc(&tr, &c, &m, &err), KC_OK);
+        long long cont;
+        assert_int_equal(kc_simtraffic_contention(&net, &r, &tr, &cont, &err), KC_OK);
+        assert_int_equal(cont, 1);
+        int maxh = 0;
+        double sum = 0;
+        uint64_t msgs = 0;
+        for (uint32_t x = 0; x < 256; x++)
+            for (uint32_t j = tr.start[x]; j < tr.start[x + 1]; j++) {
+                int h = kc_simnet_distance(&net, x, tr.dest[j]);
+                maxh = h > maxh ? h : maxh;
+                sum += h + 21;
+                msgs++;
+            }
+        kc_simresult res = oneshot(&net, &r, &tr, 20);
+        assert_int_equal(res.completion, maxh + 21);
+        assert_int_equal(res.messages, msgs);
+        assert_true(res.latency_avg > sum / (double)msgs - 1e-9 && res.latency_avg < sum / (double)msgs + 1e-9);
+        kc_simtraffic_free(&tr);
+        /* unmapped: contention 8 shows in the completion time */
+        assert_int_equal(kc_simtraffic_lcc(&tr, &c, NULL, &err), KC_OK);
+        assert_int_equal(kc_simtraffic_contention(&net, &r, &tr, &cont, &err), KC_OK);
+        assert_int_equal(cont, 8);
+        res = oneshot(&net, &r, &tr, 20);
+        assert_true(res.completion >= 8 * 20);
+        kc_simtraffic_free(&tr);
+        kc_nodemap_free(&m);
+    }
+    kc_simnet_free(&net);
+}
+
+static void check_conservation(kc_simtopo topo, int k, int n, int vcs, kc_simroute r, const char *pattern,
+                               double load)
+{
+    kc_err err;
+    kc_simspec sp;
+    kc_simspec_default(&sp);
+    sp.topo = topo;
+    sp.k = k;
+    sp.n = n;
+    sp.vcs = vcs;
+    sp.route = r;
+    sp.pattern = pattern;
+    kc_simscenario sc;
+    assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.warmup = 300;
+    c.measure = 1500;
+    c.drain = 500;
+    c.load = load;
+    kc_simresult res;
+    assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+    assert_false(res.deadlock);
+    assert_true(res.flits_generated > 0);
+    assert_true(res.flits_generated == res.flits_delivered + res.flits_queued + res.flits_in_network);
+    /* a flit crosses each channel once: traversals = delivered flits x hops, bounded */
+    assert_true(res.link_traversals >= res.flits_delivered);
+    kc_simresult_free(&res);
+    kc_simscenario_free(&sc);
+}
+
+static void test_conservation(void **state)
+{
+    (void)state;
+    kc_simroute ec = {KC_ROUTE_ECUBE, KC_VC_NONE}, pc = {KC_ROUTE_PCUBE, KC_VC_NONE},
+                du = {KC_ROUTE_DUATO, KC_VC_NONE}, hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW},
+                dl = {KC_ROUTE_DOR, KC_VC_DATELINE}, me = {KC_ROUTE_DOR, KC_VC_NONE};
+    check_conservation(KC_SIM_HYPERCUBE, 2, 6, 1, ec, "transpose", 0.5);
+    check_conservation(KC_SIM_HYPERCUBE, 2, 6, 1, ec, "uniform", 0.3);
+    check_conservation(KC_SIM_HYPERCUBE, 2, 6, 1, pc, "bit-reverse", 0.3);
+    check_conservation(KC_SIM_HYPERCUBE, 2, 6, 2, du, "uniform", 0.6);
+    check_conservation(KC_SIM_TORUS, 4, 3, 2, hl, "digit-reverse", 0.5);
+    check_conservation(KC_SIM_TORUS, 5, 2, 2, dl, "uniform", 0.5);
+    check_conservation(KC_SIM_MESH, 4, 2, 1, me, "transpose", 0.5);
+}
+
+/* A ring without virtual channels: every node sends two hops ahead; the four
+ * worms each hold one channel and wait for the next one. */
+static void test_watchdog_finds_deadlock(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simnet net;
+    net_init(&net, KC_SIM_TORUS, 4, 1, 1, 1);
+    kc_simroute r = {KC_ROUTE_DOR, KC_VC_NONE};
+    uint32_t s[4] = {0, 1, 2, 3}, d[4] = {2, 3, 0, 1};
+    kc_simtraffic tr;
+    assert_int_equal(kc_simtraffic_pairs(&tr, 4, s, d, 4, NULL, &err), KC_OK);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.oneshot = 1;
+    c.watchdog = 50;
+    kc_simresult res;
+    assert_int_equal(kc_sim_run(&net, &r, &tr, &c, &res, &err), KC_OK);
+    assert_true(res.deadlock);
+    assert_int_equal(res.cycle_len, 4);
+    /* the cycle is the four + channels of the ring, in ring order */
+    for (int i = 0; i < 4; i++) {
+        kc_simchan ch, nx;
+        kc_simnet_channel(&net, res.cycle[i], &ch);
+        kc_simnet_channel(&net, res.cycle[(i + 1) % 4], &nx);
+        assert_int_equal(ch.kind, KC_CH_NETWORK);
+        assert_int_equal(ch.port, 0);
+        assert_int_equal(nx.node, (ch.node + 1) % 4);
+    }
+    assert_true(res.flits_generated == res.flits_delivered + res.flits_queued + res.flits_in_network);
+    char buf[64];
+    assert_string_equal(kc_simnet_channel_name(&net, kc_simnet_netch(&net, 2, 0, 0), buf, sizeof buf), "2>d0+ vc0");
+    /* with the seed's high/low rule, or a dateline, it completes */
+    kc_simnet_free(&net);
+    net_init(&net, KC_SIM_TORUS, 4, 1, 2, 1);
+    kc_simvcrule rules[2] = {KC_VC_HIGHLOW, KC_VC_DATELINE};
+    for (int i = 0; i < 2; i++) {
+        kc_simroute rv = {KC_ROUTE_DOR, rules[i]};
+        assert_int_equal(kc_sim_run(&net, &rv, &tr, &c, &res, &err), KC_OK);
+        assert_false(res.deadlock);
+        assert_int_equal(res.messages, 4);
+    }
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
+}
+
+static void test_reproducible_and_parallel(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simspec sp;
+    kc_simspec_default(&sp);
+    sp.n = 6;
+    sp.pattern = "uniform";
+    kc_simscenario sc;
+    assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.warmup = 200;
+    c.measure = 1000;
+    c.seed = 77;
+    double loads[5] = {0.1, 0.2, 0.3, 0.5, 0.8};
+    kc_simsweep a, b;
+    assert_int_equal(kc_sim_sweep(&sc.net, &sp.route, &sc.traffic, &c, loads, 5, 1, 1, &a, NULL, &err), KC_OK);
+    assert_int_equal(kc_sim_sweep(&sc.net, &sp.route, &sc.traffic, &c, loads, 5, 2, 1, &b, NULL, &err), KC_OK);
+    assert_int_equal(a.count, b.count);
+    assert_true(a.saturated && a.count < 5); /* 0.8 on the 6-cube is past saturation */
+    for (int i = 0; i < a.count; i++) {
+        assert_true(a.points[i].latency_avg == b.points[i].latency_avg);
+        assert_true(a.points[i].throughput == b.points[i].throughput);
+        assert_true(a.points[i].link_traversals == b.points[i].link_traversals);
+    }
+    assert_true(a.saturation_throughput == b.saturation_throughput);
+    kc_simsweep_free(&a);
+    kc_simsweep_free(&b);
+    kc_simscenario_free(&sc);
+}
+
+static void test_sample_quantile(void **state)
+{
+    (void)state;
+    kc_simsample s;
+    kc_simsample_init(&s);
+    for (uint32_t i = 100; i >= 1; i--)
+        assert_int_equal(kc_simsample_add(&s, i), KC_OK);
+    assert_true(kc_simsample_mean(&s) == 50.5);
+    assert_int_equal(kc_simsample_quantile(&s, 0.99), 99);
+    assert_int_equal(kc_simsample_quantile(&s, 0.5), 50);
+    assert_int_equal(kc_simsample_quantile(&s, 1.0), 100);
+    kc_simsample_free(&s);
+}
+
+/* Fast versions of the seeds' results: one load each, short windows. */
+static kc_simresult point(const char *pattern, const char *mapping, kc_simalgo algo, int vcs, double load)
+{
+    kc_err err;
+    kc_simspec sp;
+    kc_simspec_default(&sp);
+    sp.pattern = pattern;
+    sp.mapping = mapping;
+    sp.route.algo = algo;
+    sp.vcs = vcs;
+    kc_simscenario sc;
+    assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.warmup = 1000;
+    c.measure = 3000;
+    c.load = load;
+    kc_simresult res;
+    assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+    kc_simscenario_free(&sc);
+    return res;
+}
+
+static void test_seed_results_fast(void **state)
+{
+    (void)state;
+    const char *names[3] = {"transpose", "bit-reverse", "reverse-flip"};
+    for (int p = 0; p < 3; p++) {
+        assert_false(point(names[p], NULL, KC_ROUTE_ECUBE, 1, 0.15).sustainable);
+        assert_true(point(names[p], "optimal", KC_ROUTE_ECUBE, 1, 0.5).sustainable);
+    }
+    kc_simresult r = point("transpose", "set:transpose,bit-reverse,reverse-flip", KC_ROUTE_ECUBE, 1, 0.3);
+    assert_true(r.sustainable);
+    /* P-cube: good on reverse-flip, poor on bit-reverse (seed 000 Section 6.1) */
+    assert_true(point("reverse-flip", NULL, KC_ROUTE_PCUBE, 1, 0.3).sustainable);
+    assert_false(point("bit-reverse", NULL, KC_ROUTE_PCUBE, 1, 0.15).sustainable);
+}
+
+static void test_bad_config(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simnet net;
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, 1, 3, 1, 1, 1, 1, &err), KC_ERANGE);
+    net_init(&net, KC_SIM_TORUS, 4, 2, 1, 1);
+    kc_simroute r = {KC_ROUTE_DOR, KC_VC_HIGHLOW};
+    assert_int_equal(kc_simroute_check(&r, &net, &err), KC_EINVAL);
+    r.algo = KC_ROUTE_ECUBE;
+    assert_int_equal(kc_simroute_check(&r, &net, &err), KC_EINVAL);
+    kc_simalgo a;
+    assert_int_equal(kc_simalgo_parse("mixab3", &a, &err), KC_EINVAL);
+    assert_non_null(strstr(err.msg, "could not be established"));
+    kc_simnet_free(&net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zero_load_formula),     cmocka_unit_test(test_oneshot_hand_computed),
+        cmocka_unit_test(test_oneshot_mapped_contention_free), cmocka_unit_test(test_conservation),
+        cmocka_unit_test(test_watchdog_finds_deadlock), cmocka_unit_test(test_reproducible_and_parallel),
+        cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_seed_results_fast),
+        cmocka_unit_test(test_bad_config),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
