@@ -1,0 +1,489 @@
+/* Link contention on k-ary n-cubes: Theorem 1 of seed 002 by ranks of
+ * submatrices, and exact counters. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/torus.h"
+#include "teval.h"
+#include "tinternal.h"
+
+#define EXACT_MAX_BITS 30 /* exact counting keeps 8 N bytes of counters */
+
+/* ---- evaluator ----------------------------------------------------------- */
+
+static uint64_t *column_table(const kc_tcomm *c, int first, int count, uint64_t base)
+{
+    int m = c->f.m, n = c->a.n;
+    uint64_t size = 1ULL << (count * m);
+    uint64_t *t = malloc(size * sizeof *t);
+    if (!t)
+        return NULL;
+    /* prod[j][d] = d * column (first + j), packed. */
+    t[0] = base;
+    for (uint64_t v = 1; v < size; v++) {
+        int j = __builtin_ctzll(v) / m; /* lowest nonzero digit */
+        unsigned d = (unsigned)(v >> (j * m)) & (unsigned)(c->f.k - 1);
+        uint64_t rest = v ^ ((uint64_t)d << (j * m));
+        uint64_t col = 0;
+        for (int i = n - 1; i >= 0; i--)
+            col = (col << m) | kc_gf_mul(&c->f, d, c->a.e[i][first + j]);
+        t[v] = t[rest] ^ col;
+    }
+    return t;
+}
+
+kc_status kc_teval_init(kc_teval *ev, const kc_tcomm *c, kc_err *err)
+{
+    int n = c->a.n, m = c->f.m;
+    memset(ev, 0, sizeof *ev);
+    int low_digits = n / 2;
+    ev->low_bits = low_digits * m;
+    ev->low_mask = (1ULL << ev->low_bits) - 1;
+    uint8_t bz[KC_GFMAT_MAX] = {0};
+    memcpy(bz, c->b, (size_t)n);
+    ev->lo = column_table(c, 0, low_digits, kc_gfvec_pack(bz, n, m));
+    ev->hi = column_table(c, low_digits, n - low_digits, 0);
+    if (!ev->lo || !ev->hi) {
+        kc_teval_free(ev);
+        return kc_fail(err, KC_ENOMEM, "out of memory for evaluation tables");
+    }
+    return KC_OK;
+}
+
+void kc_teval_free(kc_teval *ev)
+{
+    free(ev->lo);
+    free(ev->hi);
+    ev->lo = ev->hi = NULL;
+}
+
+kc_status kc_tcomm_endpoints(const kc_tcomm *c, uint32_t *src, uint32_t *dst, kc_rng *rng, kc_err *err)
+{
+    int bits = c->a.n * c->f.m;
+    if (bits > 32)
+        return kc_fail(err, KC_ERANGE, "endpoint tables need N <= 2^32, got %d bits", bits);
+    uint64_t count = 1ULL << bits;
+    if (c->kind == KC_TCOMM_UNIFORM) {
+        if (!rng)
+            return kc_fail(err, KC_EINVAL, "the uniform pattern needs a random stream");
+        for (uint64_t x = 0; x < count; x++) {
+            uint64_t d = kc_rng_below(rng, count);
+            if (src)
+                src[x] = (uint32_t)x;
+            if (dst)
+                dst[x] = (uint32_t)d;
+        }
+        return KC_OK;
+    }
+    kc_teval ev;
+    kc_status s = kc_teval_init(&ev, c, err);
+    if (s)
+        return s;
+    int scatter = c->kind == KC_TCOMM_SCATTER;
+    for (uint64_t x = 0; x < count; x++) {
+        uint32_t other = (uint32_t)kc_teval_apply(&ev, x);
+        if (src)
+            src[x] = scatter ? other : (uint32_t)x;
+        if (dst)
+            dst[x] = scatter ? (uint32_t)x : other;
+    }
+    kc_teval_free(&ev);
+    return KC_OK;
+}
+
+/* ---- Theorem 1 ----------------------------------------------------------- */
+
+const char *kc_tcase_name(kc_tcase c)
+{
+    switch (c) {
+    case KC_TCASE_IDLE: return "idle";
+    case KC_TCASE_1: return "1";
+    case KC_TCASE_2: return "2";
+    case KC_TCASE_3: return "3";
+    case KC_TCASE_4A: return "4a";
+    case KC_TCASE_4B: return "4b";
+    }
+    return "?";
+}
+
+static uint64_t ipow(uint64_t k, int e)
+{
+    uint64_t r = 1;
+    while (e-- > 0)
+        r *= k;
+    return r;
+}
+
+static void finish(kc_tcontention *out)
+{
+    out->max = 0;
+    out->max_dim = -1;
+    out->exact = 1;
+    for (int i = 0; i < out->n; i++) {
+        if (out->per_dim[i] > out->max) {
+            out->max = out->per_dim[i];
+            out->max_dim = i;
+        }
+        if (!out->exact_dim[i])
+            out->exact = 0;
+    }
+}
+
+void kc_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, int j, kc_tcase *tcase, int *exponent,
+                       uint64_t *lower, uint64_t *upper)
+{
+    int n = c->a.n;
+    uint64_t k = (uint64_t)c->f.k;
+    const kc_gf *f = &c->f;
+    /* A scatter routed dimension 0 first is, read backwards, a gather routed
+     * dimension n-1 first: its "earlier" dimensions are the later ones. */
+    uint64_t s = before;
+    if (c->kind == KC_TCOMM_SCATTER)
+        s = kc_gf_low(n) & ~(before | (1ULL << j));
+    uint64_t sj = s | (1ULL << j);
+    int ra = kc_gfmat_rank_sub(f, &c->a, s, s);
+    int rb = kc_gfmat_rank_sub(f, &c->a, s, sj);
+    int rc = kc_gfmat_rank_sub(f, &c->a, sj, sj);
+    int rd = kc_gfmat_rank_sub(f, &c->a, sj, s);
+    int e = __builtin_popcountll(s) - rb;
+    uint64_t ke = ipow(k, e);
+    kc_tcase tc;
+    if (rb == ra + 1)
+        tc = rc == rb ? KC_TCASE_1 : KC_TCASE_2;
+    else
+        tc = rc == rb ? KC_TCASE_3 : (rd == rc ? KC_TCASE_4A : KC_TCASE_4B);
+    *exponent = e;
+    if ((kc_tcomm_idle_dims(c) >> j) & 1) {
+        *tcase = KC_TCASE_IDLE;
+        *lower = *upper = 0;
+        return;
+    }
+    *tcase = tc;
+    uint64_t lo, hi;
+    switch (tc) {
+    case KC_TCASE_1:
+        lo = hi = k * ke;
+        break;
+    case KC_TCASE_2:
+    case KC_TCASE_3:
+        /* Torus: the k exits (entries) split the ring's paths into k groups
+         * of k^e, k/2 of which share the link next to the single entry
+         * (exit). Mesh: with the entry (exit) at position s, max(s, k-1-s)
+         * groups, between k/2 and k-1. */
+        lo = k / 2 * ke;
+        hi = t->mesh ? (k - 1) * ke : lo;
+        break;
+    case KC_TCASE_4A:
+        /* Every entry reaches every exit, k^(e-1) paths per pair. Pairs over
+         * one link: torus sum_{d=1}^{k/2} d = k(k+2)/8 with plus/minus ties,
+         * k^2/8 with split ties (k >= 4); mesh (k/2)^2 at the middle link. */
+        if (t->mesh)
+            lo = hi = ke / k * (k * k / 4);
+        else if (t->tie == KC_TIE_SPLIT && k >= 4)
+            lo = hi = ke / k * (k * k / 8);
+        else
+            lo = hi = ke / k * (k * (k + 2) / 8);
+        break;
+    default:
+        /* 4b: each ring maps its k entries one-to-one onto its k exits, in
+         * groups of k^e paths; a group that moves loads a link, and no link
+         * carries more than k/2 groups. */
+        lo = ke;
+        hi = k / 2 * ke;
+        break;
+    }
+    *lower = lo;
+    *upper = hi;
+}
+
+void kc_tcontention_formula(const kc_torus *t, const kc_tcomm *c, kc_tcontention *out)
+{
+    int n = c->a.n;
+    memset(out, 0, sizeof *out);
+    out->n = n;
+    for (int i = 0; i < n; i++)
+        out->witness[i].dim = i;
+    if (c->kind == KC_TCOMM_UNIFORM) {
+        finish(out);
+        out->exact = 0;
+        return;
+    }
+    for (int i = 0; i < n; i++) {
+        kc_tformula_place(t, c, kc_gf_low(i), i, &out->tcase[i], &out->exponent[i], &out->lower[i],
+                          &out->per_dim[i]);
+        out->exact_dim[i] = out->lower[i] == out->per_dim[i];
+    }
+    finish(out);
+}
+
+/* ---- exact counting ------------------------------------------------------ */
+
+typedef struct counter {
+    const kc_torus *t;
+    uint32_t *plus, *minus; /* difference arrays, then loads, per node */
+} counter;
+
+/* Record the dimension-i part of the route src -> dst. */
+static inline void add_message(const counter *ct, int i, uint64_t src, uint64_t dst)
+{
+    const kc_torus *t = ct->t;
+    int m = t->m, k = t->k;
+    unsigned s = kc_torus_digit(t, src, i), d = kc_torus_digit(t, dst, i);
+    if (s == d)
+        return;
+    uint64_t low = (1ULL << (i * m)) - 1, high = ~((1ULL << ((i + 1) * m)) - 1);
+    uint64_t ring = (dst & low) | (src & high);
+    int sh = i * m;
+    int mv = kc_torus_ring_move(t, s, d);
+    if (mv > 0) {
+        /* Links s, s+1, ..., s+mv-1 (mod k) of the + direction. */
+        int e = (int)s + mv;
+        ct->plus[ring | ((uint64_t)s << sh)]++;
+        if (e < k) {
+            ct->plus[ring | ((uint64_t)e << sh)]--;
+        } else if (e > k) {
+            ct->plus[ring]++;
+            ct->plus[ring | ((uint64_t)(e - k) << sh)]--;
+        }
+    } else {
+        /* Links s, s-1, ..., s+mv+1 of the - direction: positions [lo, s]. */
+        int lo = (int)s + mv + 1;
+        if (lo >= 0) {
+            ct->minus[ring | ((uint64_t)lo << sh)]++;
+        } else {
+            ct->minus[ring | ((uint64_t)(lo + k) << sh)]++;
+            ct->minus[ring]++;
+        }
+        if ((int)s + 1 < k)
+            ct->minus[ring | ((uint64_t)(s + 1) << sh)]--;
+    }
+}
+
+/* Prefix sums along dimension i turn differences into loads; returns the
+ * largest load and its link, and clears both arrays. */
+static uint64_t collect(const counter *ct, int i, kc_link *witness)
+{
+    const kc_torus *t = ct->t;
+    uint64_t stride = 1ULL << (i * t->m), block = stride * (uint64_t)t->k, count = t->nodes;
+    uint64_t best = 0;
+    kc_link w = {0, i, 1};
+    for (int pass = 0; pass < 2; pass++) {
+        uint32_t *a = pass ? ct->minus : ct->plus;
+        for (uint64_t base = 0; base < count; base += block) {
+            for (uint64_t l = 0; l < stride; l++)
+                if (a[base + l] > best) {
+                    best = a[base + l];
+                    w = (kc_link){base + l, i, pass ? -1 : 1};
+                }
+            for (uint64_t z = base + stride; z < base + block; z++) {
+                a[z] += a[z - stride];
+                if (a[z] > best) {
+                    best = a[z];
+                    w = (kc_link){z, i, pass ? -1 : 1};
+                }
+            }
+        }
+        memset(a, 0, count * sizeof *a);
+    }
+    if (witness)
+        *witness = w;
+    return best;
+}
+
+typedef struct source {
+    const kc_tcomm *c;
+    kc_teval ev;
+    kc_rng start; /* uniform: replayed for every dimension */
+    kc_rng *rng;
+    const uint32_t *src, *dst; /* explicit pairs */
+    uint64_t count;
+} source;
+
+static void count_dim(const counter *ct, source *so, int i)
+{
+    if (so->src) {
+        for (uint64_t j = 0; j < so->count; j++)
+            add_message(ct, i, so->src[j], so->dst[j]);
+        return;
+    }
+    uint64_t count = ct->t->nodes;
+    if (so->c->kind == KC_TCOMM_UNIFORM) {
+        kc_rng r = so->start;
+        for (uint64_t x = 0; x < count; x++)
+            add_message(ct, i, x, kc_rng_below(&r, count));
+        *so->rng = r;
+        return;
+    }
+    if (so->c->kind == KC_TCOMM_SCATTER) {
+        for (uint64_t y = 0; y < count; y++)
+            add_message(ct, i, kc_teval_apply(&so->ev, y), y);
+    } else {
+        for (uint64_t x = 0; x < count; x++)
+            add_message(ct, i, x, kc_teval_apply(&so->ev, x));
+    }
+}
+
+static kc_status setup(const kc_torus *t, const kc_tcomm *c, kc_rng *rng, counter *ct, source *so, kc_err *err)
+{
+    memset(ct, 0, sizeof *ct);
+    memset(so, 0, sizeof *so);
+    if (t->n * t->m > EXACT_MAX_BITS)
+        return kc_fail(err, KC_ERANGE, "exact counting supports N <= 2^%d nodes, the %d-ary %d-cube has 2^%d",
+                       EXACT_MAX_BITS, t->k, t->n, t->n * t->m);
+    if (c) {
+        if (c->f.k != t->k || c->a.n != t->n)
+            return kc_fail(err, KC_EINVAL, "communication is for the %d-ary %d-cube, network is the %d-ary %d-cube",
+                           c->f.k, c->a.n, t->k, t->n);
+        so->c = c;
+        if (c->kind == KC_TCOMM_UNIFORM) {
+            if (!rng)
+                return kc_fail(err, KC_EINVAL, "the uniform pattern needs a random stream");
+            so->rng = rng;
+            so->start = *rng;
+        } else {
+            kc_status s = kc_teval_init(&so->ev, c, err);
+            if (s)
+                return s;
+        }
+    }
+    ct->t = t;
+    ct->plus = calloc(t->nodes, sizeof *ct->plus);
+    ct->minus = calloc(t->nodes, sizeof *ct->minus);
+    if (!ct->plus || !ct->minus) {
+        free(ct->plus);
+        free(ct->minus);
+        kc_teval_free(&so->ev);
+        return kc_fail(err, KC_ENOMEM, "out of memory for 2 x %llu link counters", (unsigned long long)t->nodes);
+    }
+    return KC_OK;
+}
+
+static void teardown(counter *ct, source *so)
+{
+    free(ct->plus);
+    free(ct->minus);
+    kc_teval_free(&so->ev);
+}
+
+static kc_status run_all(const kc_torus *t, counter *ct, source *so, kc_tcontention *out, const kc_progress *progress)
+{
+    memset(out, 0, sizeof *out);
+    out->n = t->n;
+    for (int i = 0; i < t->n; i++) {
+        count_dim(ct, so, i);
+        out->per_dim[i] = out->lower[i] = collect(ct, i, &out->witness[i]);
+        out->exact_dim[i] = 1;
+        out->tcase[i] = KC_TCASE_IDLE;
+        kc_progress_report(progress, i + 1, t->n);
+    }
+    finish(out);
+    return KC_OK;
+}
+
+kc_status kc_tcontention_exact(const kc_torus *t, const kc_tcomm *c, kc_rng *rng, kc_tcontention *out,
+                               const kc_progress *progress, kc_err *err)
+{
+    counter ct;
+    source so;
+    kc_status s = setup(t, c, rng, &ct, &so, err);
+    if (s)
+        return s;
+    run_all(t, &ct, &so, out, progress);
+    teardown(&ct, &so);
+    return KC_OK;
+}
+
+kc_status kc_tcontention_exact_dim(const kc_torus *t, const kc_tcomm *c, int i, uint64_t *load, kc_link *witness,
+                                   kc_err *err)
+{
+    if (i < 0 || i >= t->n)
+        return kc_fail(err, KC_EINVAL, "dimension %d out of range", i);
+    if (c->kind == KC_TCOMM_UNIFORM)
+        return kc_fail(err, KC_EINVAL, "one-dimension counting needs a linear communication");
+    counter ct;
+    source so;
+    kc_status s = setup(t, c, NULL, &ct, &so, err);
+    if (s)
+        return s;
+    count_dim(&ct, &so, i);
+    *load = collect(&ct, i, witness);
+    teardown(&ct, &so);
+    return KC_OK;
+}
+
+kc_status kc_tcontention_pairs(const kc_torus *t, const uint32_t *src, const uint32_t *dst, uint64_t count,
+                               kc_tcontention *out, kc_err *err)
+{
+    counter ct;
+    source so;
+    kc_status s = setup(t, NULL, NULL, &ct, &so, err);
+    if (s)
+        return s;
+    for (uint64_t j = 0; j < count; j++)
+        if (src[j] >= t->nodes || dst[j] >= t->nodes) {
+            teardown(&ct, &so);
+            return kc_fail(err, KC_EINVAL, "message %llu has an endpoint outside the network",
+                           (unsigned long long)j);
+        }
+    so.src = src;
+    so.dst = dst;
+    so.count = count;
+    run_all(t, &ct, &so, out, NULL);
+    teardown(&ct, &so);
+    return KC_OK;
+}
+
+/* ---- reference: hop by hop ----------------------------------------------- */
+
+typedef struct walk {
+    const kc_torus *t;
+    uint32_t *cnt;
+} walk;
+
+static void walk_link(void *ctx, kc_link l)
+{
+    walk *w = ctx;
+    uint64_t idx = (l.from * (uint64_t)w->t->n + (uint64_t)l.dim) * 2 + (l.dir < 0);
+    w->cnt[idx]++;
+}
+
+kc_status kc_tcontention_paths(const kc_torus *t, const kc_tcomm *c, kc_rng *rng, kc_tcontention *out, kc_err *err)
+{
+    if (t->n * t->m > 20)
+        return kc_fail(err, KC_ERANGE, "path walking supports N <= 2^20");
+    if (c->f.k != t->k || c->a.n != t->n)
+        return kc_fail(err, KC_EINVAL, "communication and network sizes differ");
+    if (c->kind == KC_TCOMM_UNIFORM && !rng)
+        return kc_fail(err, KC_EINVAL, "the uniform pattern needs a random stream");
+    walk w = {t, calloc(t->nodes * (uint64_t)t->n * 2, sizeof(uint32_t))};
+    if (!w.cnt)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    for (uint64_t msg = 0; msg < t->nodes; msg++) {
+        uint64_t s, d;
+        if (c->kind == KC_TCOMM_UNIFORM) {
+            s = msg;
+            d = kc_rng_below(rng, t->nodes);
+        } else {
+            kc_tcomm_message(c, msg, &s, &d);
+        }
+        kc_torus_route(t, s, d, walk_link, &w);
+    }
+    memset(out, 0, sizeof *out);
+    out->n = t->n;
+    for (int i = 0; i < t->n; i++) {
+        out->exact_dim[i] = 1;
+        out->witness[i] = (kc_link){0, i, 1};
+    }
+    for (uint64_t z = 0; z < t->nodes; z++)
+        for (int i = 0; i < t->n; i++)
+            for (int dir = 0; dir < 2; dir++) {
+                uint32_t v = w.cnt[(z * (uint64_t)t->n + (uint64_t)i) * 2 + (uint64_t)dir];
+                if (v > out->per_dim[i]) {
+                    out->per_dim[i] = out->lower[i] = v;
+                    out->witness[i] = (kc_link){z, i, dir ? -1 : 1};
+                }
+            }
+    free(w.cnt);
+    finish(out);
+    return KC_OK;
+}

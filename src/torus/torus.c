@@ -1,0 +1,276 @@
+/* k-ary n-cube topology, dimension-ordered routing, and linear-constant
+ * communications over GF(k). */
+#include "kcube/torus.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *kc_tie_name(kc_tie tie)
+{
+    switch (tie) {
+    case KC_TIE_PLUS: return "plus";
+    case KC_TIE_MINUS: return "minus";
+    case KC_TIE_SPLIT: return "split";
+    }
+    return "?";
+}
+
+kc_status kc_tie_parse(const char *text, kc_tie *tie, kc_err *err)
+{
+    static const kc_tie all[] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
+    for (size_t i = 0; i < 3; i++)
+        if (strcmp(text, kc_tie_name(all[i])) == 0) {
+            *tie = all[i];
+            return KC_OK;
+        }
+    return kc_fail(err, KC_EINVAL, "unknown tie rule '%s' (use plus, minus or split)", text);
+}
+
+kc_status kc_torus_init(kc_torus *t, int k, int n, int mesh, kc_tie tie, kc_err *err)
+{
+    if (kc_gf_polynomial(k) == 0)
+        return kc_fail(err, KC_EINVAL, "k = %d must be a power of two in 2..256", k);
+    int m = 0;
+    while ((1 << m) < k)
+        m++;
+    if (n < 1 || n > KC_GFMAT_MAX || n * m > KC_TORUS_MAX_BITS)
+        return kc_fail(err, KC_ERANGE, "the %d-ary %d-cube is too large (need 1 <= n and n*log2(k) <= %d)", k, n,
+                       KC_TORUS_MAX_BITS);
+    memset(t, 0, sizeof *t);
+    t->k = k;
+    t->m = m;
+    t->n = n;
+    t->mesh = mesh ? 1 : 0;
+    t->tie = tie;
+    t->nodes = 1ULL << (n * m);
+    return KC_OK;
+}
+
+int kc_torus_ring_move(const kc_torus *t, unsigned s, unsigned d)
+{
+    int k = t->k;
+    if (s == d)
+        return 0;
+    if (t->mesh)
+        return (int)d - (int)s;
+    int up = (int)((d + (unsigned)k - s) % (unsigned)k); /* hops going + */
+    if (k == 2)
+        return 1; /* the single link between the two nodes */
+    if (2 * up < k)
+        return up;
+    if (2 * up > k)
+        return up - k;
+    switch (t->tie) {
+    case KC_TIE_MINUS: return -up;
+    case KC_TIE_SPLIT: return (s & 1) ? -up : up;
+    default: return up;
+    }
+}
+
+uint64_t kc_torus_link_to(const kc_torus *t, kc_link l)
+{
+    unsigned w = kc_torus_digit(t, l.from, l.dim);
+    unsigned next = (w + (unsigned)t->k + (unsigned)l.dir) % (unsigned)t->k;
+    return kc_torus_set_digit(t, l.from, l.dim, next);
+}
+
+int kc_torus_route(const kc_torus *t, uint64_t src, uint64_t dst, void (*fn)(void *ctx, kc_link l), void *ctx)
+{
+    uint64_t at = src;
+    int hops = 0;
+    for (int i = 0; i < t->n; i++) {
+        unsigned s = kc_torus_digit(t, at, i), d = kc_torus_digit(t, dst, i);
+        int mv = kc_torus_ring_move(t, s, d);
+        int dir = mv > 0 ? 1 : -1, len = mv > 0 ? mv : -mv;
+        for (int h = 0; h < len; h++) {
+            kc_link l = {at, i, dir};
+            if (fn)
+                fn(ctx, l);
+            at = kc_torus_link_to(t, l);
+            hops++;
+        }
+    }
+    return hops;
+}
+
+/* ---- communications ------------------------------------------------------ */
+
+const char *kc_tcomm_kind_name(kc_tcomm_kind kind)
+{
+    switch (kind) {
+    case KC_TCOMM_PERMUTATION: return "permutation";
+    case KC_TCOMM_GATHER: return "gather";
+    case KC_TCOMM_SCATTER: return "scatter";
+    case KC_TCOMM_UNIFORM: return "uniform";
+    }
+    return "?";
+}
+
+kc_status kc_tcomm_init(kc_tcomm *c, const kc_gf *f, const kc_gfmat *a, const uint8_t *b, int scatter, kc_err *err)
+{
+    int n = a->n;
+    if (n < 1 || n > KC_GFMAT_MAX)
+        return kc_fail(err, KC_ERANGE, "n = %d is out of range 1..%d", n, KC_GFMAT_MAX);
+    for (int i = 0; i < n; i++) {
+        if (b && b[i] >= f->k)
+            return kc_fail(err, KC_EINVAL, "vector entry %d is %u, not an element of GF(%d)", i, b[i], f->k);
+        for (int j = 0; j < n; j++)
+            if (a->e[i][j] >= f->k)
+                return kc_fail(err, KC_EINVAL, "matrix entry (%d,%d) is %u, not an element of GF(%d)", i, j,
+                               a->e[i][j], f->k);
+    }
+    int rank = kc_gfmat_rank(f, a);
+    if (scatter && rank == n)
+        return kc_fail(err, KC_EINVAL,
+                       "--scatter needs a singular matrix (rank < n), but this one has rank %d = n: it is a permutation",
+                       rank);
+    memset(c, 0, sizeof *c);
+    c->f = *f;
+    c->a = *a;
+    if (b)
+        memcpy(c->b, b, (size_t)n);
+    c->rank = rank;
+    c->kind = rank == n ? KC_TCOMM_PERMUTATION : scatter ? KC_TCOMM_SCATTER : KC_TCOMM_GATHER;
+    snprintf(c->name, sizeof c->name, "matrix");
+    return KC_OK;
+}
+
+typedef struct tbuilder {
+    kc_tpattern_info info;
+    const char *alias; /* the hypercube module's name, or NULL */
+    int needs_even;
+    int arg;           /* 0: none; 1: ":i" with 0 <= i < n; 2: 1 <= i < n */
+    int uniform;
+} tbuilder;
+
+static const tbuilder tbuilders[] = {
+    {{"transpose", "n even: y = x with its two halves of digits swapped (matrix transpose)"}, NULL, 1, 0, 0},
+    {{"digit-reverse", "y_i = x_{n-1-i} (radix-k FFT reordering)"}, "bit-reverse", 0, 0, 0},
+    {{"digit-complement", "y_i = (k-1) - x_i, i.e. y = x + (k-1,...,k-1)"}, "complement", 0, 0, 0},
+    {{"butterfly:i", "y = x + e_i: the partner across dimension i"}, NULL, 0, 1, 0},
+    {{"digit-swap:i", "y = x with digits 0 and i exchanged (1 <= i < n)"}, "bit-swap", 0, 2, 0},
+    {{"uniform", "each node sends to a uniformly random node (not linear)"}, NULL, 0, 0, 1},
+};
+#define NTB (sizeof tbuilders / sizeof tbuilders[0])
+
+const kc_tpattern_info *kc_tcomm_pattern(size_t i) { return i < NTB ? &tbuilders[i].info : NULL; }
+
+kc_status kc_tcomm_named(kc_tcomm *c, int k, int n, const char *name, kc_err *err)
+{
+    kc_gf f;
+    kc_status s = kc_gf_init(&f, k, err);
+    if (s)
+        return s;
+    if (n < 1 || n > KC_GFMAT_MAX)
+        return kc_fail(err, KC_ERANGE, "n = %d is out of range 1..%d", n, KC_GFMAT_MAX);
+    const char *colon = strchr(name, ':');
+    size_t base = colon ? (size_t)(colon - name) : strlen(name);
+    for (size_t p = 0; p < NTB; p++) {
+        const tbuilder *bd = &tbuilders[p];
+        size_t len = strcspn(bd->info.name, ":");
+        int match = len == base && strncmp(bd->info.name, name, len) == 0;
+        if (!match && bd->alias)
+            match = strlen(bd->alias) == base && strncmp(bd->alias, name, base) == 0;
+        if (!match)
+            continue;
+        long arg = 0;
+        if (bd->arg) {
+            char *end = NULL;
+            arg = colon ? strtol(colon + 1, &end, 10) : -1;
+            if (!colon || end == colon + 1 || *end != '\0')
+                return kc_fail(err, KC_EINVAL, "pattern %.*s needs a dimension, e.g. %.*s:1", (int)base, name,
+                               (int)base, name);
+            long lo = bd->arg == 2 ? 1 : 0;
+            if (arg < lo || arg >= n)
+                return kc_fail(err, KC_EINVAL, "pattern %s: dimension %ld is out of range %ld..%d", name, arg, lo,
+                               n - 1);
+        } else if (colon) {
+            return kc_fail(err, KC_EINVAL, "pattern %.*s takes no argument", (int)base, name);
+        }
+        if (bd->needs_even && n % 2)
+            return kc_fail(err, KC_EINVAL, "pattern %s needs an even n, got n = %d", name, n);
+        kc_gfmat a;
+        uint8_t b[KC_GFMAT_MAX] = {0};
+        kc_gfmat_zero(&a, n);
+        const char *id = bd->info.name;
+        if (strncmp(id, "transpose", 9) == 0) {
+            for (int i = 0; i < n; i++)
+                a.e[i][(i + n / 2) % n] = 1;
+        } else if (strncmp(id, "digit-reverse", 13) == 0) {
+            for (int i = 0; i < n; i++)
+                a.e[i][n - 1 - i] = 1;
+        } else if (strncmp(id, "digit-complement", 16) == 0) {
+            kc_gfmat_identity(&a, n);
+            memset(b, k - 1, (size_t)n);
+        } else if (strncmp(id, "butterfly", 9) == 0) {
+            kc_gfmat_identity(&a, n);
+            b[arg] = 1;
+        } else if (strncmp(id, "digit-swap", 10) == 0) {
+            kc_gfmat_identity(&a, n);
+            a.e[0][0] = a.e[arg][arg] = 0;
+            a.e[0][arg] = a.e[arg][0] = 1;
+        } else { /* uniform */
+            kc_gfmat_zero(&a, n);
+        }
+        s = kc_tcomm_init(c, &f, &a, b, 0, err);
+        if (s)
+            return s;
+        if (bd->uniform) {
+            c->kind = KC_TCOMM_UNIFORM;
+            c->rank = 0;
+        }
+        snprintf(c->name, sizeof c->name, "%s", name);
+        return KC_OK;
+    }
+    return kc_fail(err, KC_EINVAL, "unknown pattern '%s' for the k-ary n-cube (see kcube analyze --k 4 --help)",
+                   name);
+}
+
+void kc_tcomm_message(const kc_tcomm *c, uint64_t msg, uint64_t *src, uint64_t *dst)
+{
+    uint8_t x[KC_GFMAT_MAX] = {0}, y[KC_GFMAT_MAX] = {0};
+    int n = c->a.n, m = c->f.m;
+    kc_gfvec_unpack(msg, x, n, m);
+    kc_gfmat_mul_vec(&c->f, &c->a, x, y);
+    for (int i = 0; i < n; i++)
+        y[i] ^= c->b[i];
+    uint64_t other = kc_gfvec_pack(y, n, m);
+    if (c->kind == KC_TCOMM_SCATTER) {
+        *src = other;
+        *dst = msg;
+    } else {
+        *src = msg;
+        *dst = other;
+    }
+}
+
+uint64_t kc_tcomm_idle_dims(const kc_tcomm *c)
+{
+    if (c->kind == KC_TCOMM_UNIFORM)
+        return 0;
+    uint64_t idle = 0;
+    for (int i = 0; i < c->a.n; i++) {
+        int unit = c->b[i] == 0;
+        for (int j = 0; j < c->a.n && unit; j++)
+            unit = c->a.e[i][j] == (i == j);
+        if (unit)
+            idle |= 1ULL << i;
+    }
+    return idle;
+}
+
+kc_status kc_tcomm_map(kc_tcomm *out, const kc_tcomm *c, const kc_gfmat *q, kc_err *err)
+{
+    kc_tcomm r = *c;
+    if (c->kind == KC_TCOMM_UNIFORM) {
+        *out = r;
+        return KC_OK;
+    }
+    kc_status s = kc_gfmat_conjugate(&c->f, &r.a, q, &c->a, err);
+    if (s)
+        return s;
+    kc_gfmat_mul_vec(&c->f, q, c->b, r.b);
+    *out = r;
+    return KC_OK;
+}
