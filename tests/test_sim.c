@@ -357,6 +357,46 @@ static void test_seed_results_fast(void **state)
     assert_false(point("bit-reverse", NULL, KC_ROUTE_PCUBE, 1, 0.15).sustainable);
 }
 
+static kc_simresult tpoint(const char *pattern, const char *mapping, double load)
+{
+    kc_err err;
+    kc_simspec sp;
+    kc_simspec_default(&sp);
+    sp.topo = KC_SIM_TORUS;
+    sp.k = 4;
+    sp.n = 4;
+    sp.vcs = 2;
+    sp.route.algo = KC_ROUTE_DOR;
+    sp.pattern = pattern;
+    sp.mapping = mapping;
+    kc_simscenario sc;
+    assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+    if (strcmp(pattern, "uniform"))
+        assert_int_equal(sc.contention, mapping ? 2 : 8);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.warmup = 1000;
+    c.measure = 3000;
+    c.load = load;
+    kc_simresult res;
+    assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+    kc_simscenario_free(&sc);
+    return res;
+}
+
+/* Seed 002 on the 4-ary 4-cube, one load each. */
+static void test_seed002_fast(void **state)
+{
+    (void)state;
+    assert_false(tpoint("transpose", NULL, 0.15).sustainable);
+    assert_false(tpoint("digit-reverse", NULL, 0.15).sustainable);
+    assert_true(tpoint("transpose", "optimal", 0.25).sustainable);
+    assert_true(tpoint("digit-reverse", "set:transpose,digit-reverse", 0.25).sustainable);
+    kc_simresult a = tpoint("uniform", NULL, 0.2), b = tpoint("uniform", "set:transpose,digit-reverse", 0.2);
+    assert_true(a.sustainable && b.sustainable);
+    assert_true(b.latency_avg < 1.1 * a.latency_avg && b.latency_avg > 0.9 * a.latency_avg);
+}
+
 static void test_bad_config(void **state)
 {
     (void)state;
@@ -381,7 +421,7 @@ int main(void)
         cmocka_unit_test(test_oneshot_mapped_contention_free), cmocka_unit_test(test_conservation),
         cmocka_unit_test(test_watchdog_finds_deadlock), cmocka_unit_test(test_reproducible_and_parallel),
         cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_seed_results_fast),
-        cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

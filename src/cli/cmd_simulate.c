@@ -114,9 +114,11 @@ static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, int onesho
 static void print_deadlock(const kc_simresult *p, const kc_simnet *net, const char *label, int64_t watchdog)
 {
     char buf[64];
-    fprintf(stderr, "kcube: deadlock in %s at offered load %.4g: no flit moved for %lld cycles (cycle %lld); "
-                    "blocked cycle:",
-            label, p->offered, (long long)watchdog, (long long)p->cycles);
+    char at[48] = "the one-shot run";
+    if (p->offered > 0)
+        snprintf(at, sizeof at, "offered load %.4g", p->offered);
+    fprintf(stderr, "kcube: deadlock in %s at %s: no flit moved for %lld cycles (cycle %lld); blocked cycle:", label,
+            at, (long long)watchdog, (long long)p->cycles);
     for (int i = 0; i < p->cycle_len; i++)
         fprintf(stderr, " %s ->", kc_simnet_channel_name(net, p->cycle[i], buf, sizeof buf));
     if (p->cycle_len)
@@ -453,7 +455,8 @@ static int run(int argc, char **argv)
     int rc = KC_EXIT_OK;
     for (int s = 0; s < ns; s++) {
         if (kc_simscenario_build(&ser[s].sc, &ser[s].spec, &err)) {
-            rc = kc_cli_report(&err);
+            /* unreadable input files are bad input too */
+            rc = err.status == KC_EIO ? kc_cli_error("%s", err.msg) : kc_cli_report(&err);
             goto out;
         }
         ser[s].built = 1;

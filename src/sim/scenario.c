@@ -9,6 +9,8 @@
 #include "kcube/lcc.h"
 #include "kcube/mapset.h"
 #include "kcube/reorder.h"
+#include "kcube/torus.h"
+#include "kcube/torusmap.h"
 
 void kc_simspec_default(kc_simspec *s)
 {
@@ -99,14 +101,71 @@ static kc_status hypercube_lcc(const kc_simspec *s, kc_lcc *c, kc_err *err)
     return kc_lcc_named(c, name, s->n, err);
 }
 
-static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_lcc *lcc, kc_err *err)
+static int power_of_two(int k) { return k >= 2 && (k & (k - 1)) == 0; }
+
+/* A linear-constant communication over GF(k) on the k-ary n-cube. */
+static kc_status torus_comm(const kc_simspec *s, int k, kc_tcomm *c, kc_err *err)
+{
+    if (s->matrix) {
+        kc_gf f;
+        kc_gfmat a;
+        uint8_t b[KC_GFMAT_MAX] = {0};
+        kc_status st = kc_gf_init(&f, k, err);
+        if (st == KC_OK)
+            st = kc_gfmat_parse(&f, &a, s->matrix, s->n, err);
+        if (st == KC_OK && s->vector)
+            st = kc_gfvec_parse(&f, b, s->vector, s->n, err);
+        return st ? st : kc_tcomm_init(c, &f, &a, b, s->scatter, err);
+    }
+    return kc_tcomm_named(c, k, s->n, s->pattern, err);
+}
+
+static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_tcomm *comm, kc_err *err)
+{
+    const char *m = s->mapping;
+    kc_tcomm comms[16];
+    int cnt = 0;
+    if (!strcmp(m, "optimal")) {
+        if (!comm)
+            return kc_fail(err, KC_EINVAL, "--mapping optimal needs a linear pattern (not uniform or a pairs file)");
+        comms[cnt++] = *comm;
+    } else {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", m + 4);
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (cnt == 16)
+                return kc_fail(err, KC_ERANGE, "at most 16 patterns in a mapping set");
+            kc_simspec one = *s;
+            one.pattern = tok;
+            one.matrix = NULL;
+            kc_status st = torus_comm(&one, sc->net.k, &comms[cnt++], err);
+            if (st)
+                return st;
+        }
+        if (!cnt)
+            return kc_fail(err, KC_EINVAL, "--mapping set: needs at least one pattern");
+    }
+    kc_tmap map;
+    kc_status st = kc_tmap_linear(comms, cnt, 0, &map, err);
+    if (st)
+        return st;
+    char q[64 * 66];
+    snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "%s Q = %.120s", cnt == 1 && !strcmp(m, "optimal") ? "Map-S" : "Map-G",
+             kc_gfmat_format(&map.q, q, sizeof q));
+    return kc_tmap_nodemap(&map, &sc->map, err);
+}
+
+static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_lcc *lcc, const kc_tcomm *tcomm,
+                             kc_err *err)
 {
     const char *m = s->mapping;
     kc_order order;
+    if (sc->net.topo != KC_SIM_HYPERCUBE && (!strcmp(m, "optimal") || !strncmp(m, "set:", 4))) {
+        if (!power_of_two(sc->net.k))
+            return kc_fail(err, KC_EINVAL, "linear mappings need k a power of two (GF(k)); give a mapping file");
+        return torus_mapping(sc, s, tcomm, err);
+    }
     if (!strcmp(m, "optimal")) {
-        if (sc->net.topo != KC_SIM_HYPERCUBE)
-            return kc_fail(err, KC_EINVAL, "--mapping optimal on k-ary n-cubes needs the GF(k) mapping layer, "
-                                           "not available in this build; give a mapping file");
         if (!lcc)
             return kc_fail(err, KC_EINVAL, "--mapping optimal needs a linear pattern (not uniform or a pairs file)");
         kc_status st = kc_reorder_optimal(lcc, &order, err);
@@ -114,9 +173,6 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
             return st;
         snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "M-S order");
     } else if (!strncmp(m, "set:", 4)) {
-        if (sc->net.topo != KC_SIM_HYPERCUBE)
-            return kc_fail(err, KC_EINVAL, "--mapping set: on k-ary n-cubes needs the GF(k) mapping layer, "
-                                           "not available in this build; give a mapping file");
         kc_lcc comms[16];
         int cnt = 0;
         char buf[512];
@@ -170,30 +226,43 @@ kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *s, kc_err *
     int cube = sc->net.topo == KC_SIM_HYPERCUBE;
     int uniform = s->pattern && !strcmp(s->pattern, "uniform");
     kc_lcc lcc;
-    int have_lcc = 0;
+    kc_tcomm tcomm;
+    int have_lcc = 0, have_tcomm = 0;
     if (cube && !uniform && !s->pairs) {
         if ((st = hypercube_lcc(s, &lcc, err)))
             goto fail;
         have_lcc = 1;
+    } else if (!cube && !uniform && !s->pairs && power_of_two(sc->net.k)) {
+        if ((st = torus_comm(s, sc->net.k, &tcomm, err)))
+            goto fail;
+        have_tcomm = 1;
     } else if (!cube && s->matrix) {
-        st = kc_fail(err, KC_EINVAL, "matrix patterns on k-ary n-cubes need the GF(k) layer, not available in "
-                                     "this build; use a digit pattern or a pairs file");
+        st = kc_fail(err, KC_EINVAL, "matrix patterns on k-ary n-cubes need k a power of two (GF(k))");
         goto fail;
     }
     const kc_nodemap *map = NULL;
     if (s->mapping && strcmp(s->mapping, "none")) {
-        if ((st = set_mapping(sc, s, have_lcc ? &lcc : NULL, err)))
+        if ((st = set_mapping(sc, s, have_lcc ? &lcc : NULL, have_tcomm ? &tcomm : NULL, err)))
             goto fail;
         map = &sc->map;
     }
-    if (uniform)
+    if (uniform) {
         st = kc_simtraffic_uniform(&sc->traffic, sc->net.nodes, map, err);
-    else if (s->pairs)
+    } else if (s->pairs) {
         st = kc_simtraffic_read(&sc->traffic, sc->net.nodes, s->pairs, map, err);
-    else if (have_lcc)
+    } else if (have_lcc) {
         st = kc_simtraffic_lcc(&sc->traffic, &lcc, map, err);
-    else
+    } else if (have_tcomm) {
+        uint32_t *src = malloc(sc->net.nodes * sizeof *src), *dst = malloc(sc->net.nodes * sizeof *dst);
+        if (!src || !dst)
+            st = kc_fail(err, KC_ENOMEM, "out of memory");
+        else if ((st = kc_tcomm_endpoints(&tcomm, src, dst, NULL, err)) == KC_OK)
+            st = kc_simtraffic_pairs(&sc->traffic, sc->net.nodes, src, dst, sc->net.nodes, map, err);
+        free(src);
+        free(dst);
+    } else {
         st = kc_simtraffic_digits(&sc->traffic, sc->net.k, sc->net.n, s->pattern, map, err);
+    }
     if (st)
         goto fail;
     if (!uniform && (s->route.algo == KC_ROUTE_ECUBE || s->route.algo == KC_ROUTE_DOR))
