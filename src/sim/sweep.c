@@ -13,21 +13,46 @@ uint64_t kc_simsweep_seed(uint64_t seed, int i)
     return z ^ (z >> 31);
 }
 
-typedef struct job {
+typedef struct shared {
     const kc_simnet *net;
     const kc_simroute *route;
     const kc_simtraffic *traffic;
-    kc_simconfig cfg;
-    kc_simresult *out;
-    kc_status st;
-    kc_err err;
-} job;
+    const kc_simconfig *cfg;
+    const double *loads;
+    int count, stop_at_saturation;
+    kc_simresult *points;
+    kc_status *status;
+    kc_err *errs;
+    pthread_mutex_t lock;
+    int next;      /* next point to start */
+    int first_end; /* lowest index that ends the sweep (failure or saturation) */
+    int done;
+    const kc_progress *progress;
+} shared;
 
-static void *run_job(void *arg)
+/* Workers take the next load point as soon as they are free. A point past
+ * the first one that ends the sweep is never kept, so the result does not
+ * depend on the number of threads or their timing. */
+static void *worker(void *arg)
 {
-    job *j = arg;
-    j->st = kc_sim_run(j->net, j->route, j->traffic, &j->cfg, j->out, &j->err);
-    return NULL;
+    shared *sh = arg;
+    for (;;) {
+        pthread_mutex_lock(&sh->lock);
+        int i = sh->next < sh->count && sh->next <= sh->first_end ? sh->next++ : -1;
+        pthread_mutex_unlock(&sh->lock);
+        if (i < 0)
+            return NULL;
+        kc_simconfig c = *sh->cfg;
+        c.load = sh->loads[i];
+        c.seed = kc_simsweep_seed(sh->cfg->seed, i);
+        sh->status[i] = kc_sim_run(sh->net, sh->route, sh->traffic, &c, &sh->points[i], &sh->errs[i]);
+        pthread_mutex_lock(&sh->lock);
+        if ((sh->status[i] != KC_OK || (sh->stop_at_saturation && !sh->points[i].sustainable)) && i < sh->first_end)
+            sh->first_end = i;
+        sh->done++;
+        kc_progress_report(sh->progress, sh->done, sh->count);
+        pthread_mutex_unlock(&sh->lock);
+    }
 }
 
 kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
@@ -41,73 +66,59 @@ kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_
         threads = 1;
     if (threads > 64)
         threads = 64;
-    out->points = calloc((size_t)count, sizeof *out->points);
-    job *jobs = calloc((size_t)threads, sizeof *jobs);
+    if (threads > count)
+        threads = count;
+    shared sh = {net, route, traffic, cfg, loads, count, stop_at_saturation, NULL, NULL, NULL,
+                 PTHREAD_MUTEX_INITIALIZER, 0, count, 0, progress};
+    sh.points = calloc((size_t)count, sizeof *sh.points);
+    sh.status = calloc((size_t)count, sizeof *sh.status);
+    sh.errs = calloc((size_t)count, sizeof *sh.errs);
     pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    if (!out->points || !jobs || !tid) {
-        free(jobs);
+    int *created = calloc((size_t)threads, sizeof *created);
+    if (!sh.points || !sh.status || !sh.errs || !tid || !created) {
+        free(sh.points);
+        free(sh.status);
+        free(sh.errs);
         free(tid);
-        kc_simsweep_free(out);
+        free(created);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
+    /* points never started stay "not run" */
+    for (int i = 0; i < count; i++)
+        sh.status[i] = KC_EINVAL;
+    for (int t = 1; t < threads; t++)
+        created[t] = pthread_create(&tid[t], NULL, worker, &sh) == 0;
+    worker(&sh);
+    for (int t = 1; t < threads; t++)
+        if (created[t])
+            pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&sh.lock);
     kc_status st = KC_OK;
-    int done = 0, stop = 0;
-    while (done < count && !stop && st == KC_OK) {
-        int wave = count - done < threads ? count - done : threads;
-        for (int t = 0; t < wave; t++) {
-            job *j = &jobs[t];
-            j->net = net;
-            j->route = route;
-            j->traffic = traffic;
-            j->cfg = *cfg;
-            j->cfg.load = loads[done + t];
-            j->cfg.seed = kc_simsweep_seed(cfg->seed, done + t);
-            j->out = &out->points[done + t];
-            j->st = KC_OK;
-        }
-        int created[64] = {0};
-        for (int t = 1; t < wave; t++) {
-            created[t] = pthread_create(&tid[t], NULL, run_job, &jobs[t]) == 0;
-            if (!created[t])
-                run_job(&jobs[t]);
-        }
-        run_job(&jobs[0]);
-        for (int t = 1; t < wave; t++)
-            if (created[t])
-                pthread_join(tid[t], NULL);
-        /* Keep points up to the first failure or unsustainable point, in order. */
-        for (int t = 0; t < wave; t++) {
-            if (stop || st != KC_OK) {
-                kc_simresult_free(&out->points[done + t]);
-                continue;
-            }
-            if (jobs[t].st != KC_OK) {
-                st = jobs[t].st;
-                if (err)
-                    *err = jobs[t].err;
-                kc_simresult_free(&out->points[done + t]);
-                continue;
-            }
-            out->count = done + t + 1;
-            if (!out->points[done + t].sustainable) {
-                out->saturated = 1;
-                if (stop_at_saturation)
-                    stop = 1;
-            }
-        }
-        done += wave;
-        kc_progress_report(progress, done, count);
+    int keep = sh.first_end < count ? sh.first_end + 1 : count;
+    if (sh.first_end < count && sh.status[sh.first_end] != KC_OK) {
+        st = sh.status[sh.first_end];
+        if (err)
+            *err = sh.errs[sh.first_end];
+        keep = 0;
     }
-    for (int i = 0; i < out->count; i++)
-        if (out->points[i].sustainable && out->points[i].throughput > out->saturation_throughput)
+    for (int i = keep; i < count; i++)
+        if (sh.status[i] == KC_OK)
+            kc_simresult_free(&sh.points[i]);
+    out->points = sh.points;
+    out->count = keep;
+    for (int i = 0; i < keep; i++) {
+        if (!out->points[i].sustainable)
+            out->saturated = 1;
+        else if (out->points[i].throughput > out->saturation_throughput)
             out->saturation_throughput = out->points[i].throughput;
-    free(jobs);
-    free(tid);
-    if (st != KC_OK) {
-        kc_simsweep_free(out);
-        return st;
     }
-    return KC_OK;
+    free(sh.status);
+    free(sh.errs);
+    free(tid);
+    free(created);
+    if (st != KC_OK)
+        kc_simsweep_free(out);
+    return st;
 }
 
 void kc_simsweep_free(kc_simsweep *s)
