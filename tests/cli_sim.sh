@@ -70,4 +70,10 @@ bad --n 8 --pairs /nonexistent --oneshot
 bad --n 8 --pattern transpose --rate 0.1 --bogus
 bad --n 8 --pattern transpose --oneshot --rate 0.1
 bad --n 3 --pairs <(printf '0 9\n') --oneshot
+# kcube figures: bad input
+"$KC" figures --bogus > /dev/null 2> "$T/err"; [ $? -eq 2 ] || fail "figures bad arg"
+[ "$(wc -l < "$T/err")" -eq 1 ] || fail "figures stderr"
+touch "$T/file"
+"$KC" figures --out "$T/file" > /dev/null 2> "$T/err"; [ $? -eq 2 ] || fail "figures out is a file"
+"$KC" figures --help | grep -q "Figures 5, 6 and 7" || fail "figures help"
 echo ok
