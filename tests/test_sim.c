@@ -128,6 +128,36 @@ static void test_oneshot_hand_computed(void **state)
     assert_int_equal(res.completion, 43);
     kc_simtraffic_free(&tr);
     kc_simnet_free(&net);
+
+    /* 2-cube gather 0 -> 3, 1 -> 3, 2 -> 3. B = 1 -> 3 and C = 2 -> 3 reach
+     * node 3 together at cycle 2; B's input channel (1>d1, id 3) is below C's
+     * (2>d0, id 4), so B ejects first: tail at 22, ejection free after cycle
+     * 21. C ejects from cycle 22: tail at 42. A = 0 -> 3 gets 1>d1 at 22
+     * (B's tail left it at 21), is at node 3 at 23, waits for C's ejection to
+     * end (cycle 41), ejects from 42: tail at 43 + 19 = 62. */
+    net_init(&net, KC_SIM_HYPERCUBE, 2, 2, 1, 1);
+    uint32_t s3[3] = {0, 1, 2}, d3[3] = {3, 3, 3};
+    assert_int_equal(kc_simtraffic_pairs(&tr, 4, s3, d3, 3, NULL, &err), KC_OK);
+    res = oneshot(&net, &r, &tr, 20);
+    assert_int_equal(res.completion, 62);
+    assert_true(res.latency_avg == (22.0 + 42.0 + 62.0) / 3);
+    kc_simtraffic_free(&tr);
+    /* complement on the 2-cube and a shift on a 4-ring: no shared channel,
+     * so every message takes H + L + 1 */
+    uint32_t s4[4] = {0, 1, 2, 3}, d4[4] = {3, 2, 1, 0};
+    assert_int_equal(kc_simtraffic_pairs(&tr, 4, s4, d4, 4, NULL, &err), KC_OK);
+    res = oneshot(&net, &r, &tr, 20);
+    assert_int_equal(res.completion, 2 + 21);
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
+    net_init(&net, KC_SIM_TORUS, 4, 1, 2, 1);
+    uint32_t d5[4] = {1, 2, 3, 0};
+    assert_int_equal(kc_simtraffic_pairs(&tr, 4, s4, d5, 4, NULL, &err), KC_OK);
+    res = oneshot(&net, &rr, &tr, 20);
+    assert_int_equal(res.completion, 1 + 21);
+    assert_true(res.latency_avg == 22.0);
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
 }
 
 static uint64_t order_phys(const void *ctx, uint64_t v) { return kc_order_to_physical(ctx, v); }

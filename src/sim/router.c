@@ -626,7 +626,8 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         if (e.nomem)
             break;
         if (!e.progress && e.nactive > 0) {
-            if (++idle >= cfg->watchdog) {
+            /* a header may legitimately sit R cycles, a flit S + W */
+            if (++idle >= cfg->watchdog + (int64_t)e.rdelay + (int64_t)e.dnet) {
                 out->deadlock = 1;
                 find_cycle(&e, out);
                 t++;
