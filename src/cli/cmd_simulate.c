@@ -54,7 +54,8 @@ static void help(FILE *out)
             "  --channel-util  per-link utilisation in the measurement window\n"
             "  --compare       several configurations over the same loads; --configs takes a\n"
             "                  list of ecube, dor, pcube, duato, M-S, M-G or ROUTING@MAPPING\n"
-            "                  (default ecube,M-S,M-G,pcube,duato on the hypercube); M-G maps\n"
+            "                  (default ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G\n"
+            "                  on tori with k a power of two); M-G maps\n"
             "                  with the set given by --set (default transpose,bit-reverse,\n"
             "                  reverse-flip on the hypercube)\n"
             "  --plot FILE     latency against throughput through gnuplot (.png or .svg)\n"
@@ -434,7 +435,11 @@ static int run(int argc, char **argv)
     int ns = 0;
     if (compare) {
         char list[512];
-        snprintf(list, sizeof list, "%s", configs ? configs : cube ? "ecube,M-S,M-G,pcube,duato" : "dor");
+        snprintf(list, sizeof list, "%s",
+                 configs ? configs
+                 : cube  ? "ecube,M-S,M-G,pcube,duato"
+                 : spec.topo == KC_SIM_TORUS && (k & (k - 1)) == 0 ? "dor,M-S,M-G"
+                                                                   : "dor");
         for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (ns == MAX_SERIES)
                 return kc_cli_error("at most %d configurations", MAX_SERIES);
