@@ -41,7 +41,7 @@ typedef struct ref_result {
 static int is_eject(const kc_simnet *net, uint32_t c) { return c >= net->net_channels + net->nodes * (uint32_t)net->inj; }
 
 static ref_result reference(const kc_simnet *net, const kc_simroute *route, const uint32_t *src, const uint32_t *dst,
-                            int count, int L, int R, int S, int W)
+                            int count, int L, int R, int S, int W, int indep)
 {
     rmsg *m = calloc((size_t)count, sizeof *m);
     int32_t *owner = malloc(net->channels * sizeof *owner);
@@ -151,7 +151,7 @@ static ref_result reference(const kc_simnet *net, const kc_simroute *route, cons
                 if (!ej && fill[c] >= net->depth)
                     continue;
                 if (c < net->net_channels) {
-                    uint32_t link = c / (uint32_t)net->vcs;
+                    uint32_t link = indep ? c : c / (uint32_t)net->vcs;
                     if (lused[link] == now)
                         continue;
                     lused[link] = now;
@@ -217,12 +217,14 @@ static void compare_random(kc_rng *rng, kc_simtopo topo, int k, int n, int vcs, 
     c.route_delay = (int)kc_rng_below(rng, 3);
     c.switch_delay = (int)kc_rng_below(rng, 2);
     c.link_latency = 1 + (int)kc_rng_below(rng, 2);
+    c.vc_independent = (int)kc_rng_below(rng, 2);
     kc_simtraffic tr;
     assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, s, d, (size_t)count, NULL, &err), KC_OK);
     kc_simresult res;
     assert_int_equal(kc_sim_run(&net, &route, &tr, &c, &res, &err), KC_OK);
     assert_false(res.deadlock);
-    ref_result ref = reference(&net, &route, s, d, count, c.msg_flits, c.route_delay, c.switch_delay, c.link_latency);
+    ref_result ref = reference(&net, &route, s, d, count, c.msg_flits, c.route_delay, c.switch_delay, c.link_latency,
+                              c.vc_independent);
     assert_int_equal(res.completion, ref.completion);
     assert_true(res.latency_avg == ref.lat_avg);
     assert_int_equal((uint32_t)res.latency_p99, ref.p99);

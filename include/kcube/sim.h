@@ -7,7 +7,8 @@
  *  - among headers waiting for the same free output, the one that arrived at
  *    the router first wins; ties go to the lower input channel id;
  *  - a physical link carries one flit per cycle, shared by its VCs (the
- *    oldest message first);
+ *    oldest message first); with vc_independent every VC carries one flit
+ *    per cycle (one reading of seed 002's model);
  *  - messages are generated with exponential gaps (Poisson) or by a Bernoulli
  *    trial per cycle, at `load` flits per node per cycle, and wait in a FIFO
  *    source queue for an injection channel.
@@ -51,6 +52,7 @@ typedef struct kc_simconfig {
     int oneshot;            /* every table entry sends one message at cycle 0, no generation */
     int channel_util;       /* count flits per network link during the window */
     double queue_cap;       /* give up (unsustainable) past this many queued messages per node (64) */
+    int vc_independent;     /* 1: every VC moves a flit per cycle (no sharing of the link) */
 } kc_simconfig;
 
 void kc_simconfig_default(kc_simconfig *c);

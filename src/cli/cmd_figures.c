@@ -18,7 +18,7 @@
 static void help(FILE *out)
 {
     fprintf(out,
-            "usage: kcube figures [--out DIR] [--quick] [--torus] [--seed S]\n\n"
+            "usage: kcube figures [--out DIR] [--quick] [--torus] [--vc-link shared|independent] [--seed S]\n\n"
             "Reproduces seed 000 Figures 5, 6 and 7 on the 8-cube: matrix-transpose,\n"
             "bit-reverse and reverse-flip, 20-flit messages, one-flit buffers, Poisson\n"
             "injection; e-cube unmapped, e-cube with the mapping of each pattern (M-S),\n"
@@ -31,6 +31,8 @@ static void help(FILE *out)
             "              fig6_bit-reverse.png, fig7_reverse-flip.png, figures.csv,\n"
             "              summary.txt\n"
             "  --quick     shorter runs and fewer load points (a few seconds)\n"
+            "  --vc-link   independent: each VC of a torus link moves a flit per cycle\n"
+            "              (one reading of seed 002's model; default shared)\n"
             "  --seed S    random seed (default 1)\n");
 }
 
@@ -114,7 +116,7 @@ static void bprintf(buf *b, const char *fmt, ...)
 static int run(int argc, char **argv)
 {
     const char *out = "kcube-figures";
-    int quick = 0, torus = 0;
+    int quick = 0, torus = 0, indep = 0;
     unsigned long long seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -135,6 +137,13 @@ static int run(int argc, char **argv)
             seed = strtoull(v, &end, 10);
             if (!*v || *end || errno || *v == '-')
                 return kc_cli_error("--seed takes a whole number, got '%s'", v);
+        } else if ((r = kc_cli_opt(argc, argv, &i, "--vc-link", &v))) {
+            if (r < 0)
+                return KC_EXIT_USAGE;
+            if (!strcmp(v, "independent"))
+                indep = 1;
+            else if (strcmp(v, "shared"))
+                return kc_cli_error("--vc-link takes shared or independent, got '%s'", v);
         } else if (kc_cli_flag(argv[i], "--quick")) {
             quick = 1;
         } else if (kc_cli_flag(argv[i], "--torus")) {
@@ -154,6 +163,7 @@ static int run(int argc, char **argv)
     kc_simconfig cfg;
     kc_simconfig_default(&cfg);
     cfg.seed = seed;
+    cfg.vc_independent = indep;
     double loads[MAX_LOADS];
     int nloads = 0;
     if (quick) {
@@ -174,11 +184,11 @@ static int run(int argc, char **argv)
     buf csv = {0}, sum = {0};
     bprintf(&csv, "figure,config,routing,mapping,offered,generated,throughput,latency_avg,latency_p99,"
                   "network_latency_avg,sustainable\n");
-    bprintf(&sum, "kcube figures%s: 20-flit messages, one-flit buffers, Poisson injection, seed %llu\n"
+    bprintf(&sum, "kcube figures%s%s: 20-flit messages, one-flit buffers, Poisson injection, seed %llu\n"
                   "warm-up %lld, measurement %lld cycles per load point; a curve stops at the first\n"
                   "unsustainable load. Saturation = the largest throughput of a sustainable point;\n"
                   "low-load lat = average latency at the lowest load (%.2f flits/node/cycle).\n\n",
-            quick ? " --quick" : "", seed, (long long)cfg.warmup, (long long)cfg.measure, loads[0]);
+            quick ? " --quick" : "", indep ? " --vc-link independent" : "", seed, (long long)cfg.warmup, (long long)cfg.measure, loads[0]);
     bprintf(&sum, "%-28s %-14s %10s %12s %14s\n", "figure", "config", "contention", "saturation", "low-load lat");
     kc_cli_progress prog;
     kc_cli_progress_init(&prog, "figures");

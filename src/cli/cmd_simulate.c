@@ -20,7 +20,8 @@ static void help(FILE *out)
             "usage: kcube simulate [--topology hypercube|torus|mesh] --k K --n N\n"
             "         (--pattern NAME | --uniform | --matrix M [--vector V] [--scatter] | --pairs FILE)\n"
             "         [--mapping none|optimal|set:P1,P2,...|FILE] [--routing ecube|dor|pcube|duato]\n"
-            "         [--vc-rule highlow|dateline|none] [--vcs V] [--inj I] [--ej E] [--depth B]\n"
+            "         [--vc-rule highlow|dateline|none] [--vcs V] [--vc-link shared|independent]\n"
+            "         [--inj I] [--ej E] [--depth B]\n"
             "         (--rate R | --sweep FROM:TO:STEP [--no-stop] | --oneshot)\n"
             "         [--msg-flits 20] [--injection poisson|bernoulli] [--seed S] [--threads T]\n"
             "         [--warmup C] [--measure C] [--drain C] [--watchdog C]\n"
@@ -43,6 +44,8 @@ static void help(FILE *out)
             "  --routing       ecube (hypercube), dor (tori, meshes), pcube, duato (adds a VC)\n"
             "  --vc-rule       torus VCs: highlow (seed 002, default), dateline, none\n"
             "  --vcs V         virtual channels per link (default 1; 2 on tori and for duato)\n"
+            "  --vc-link       shared: the VCs of a link share one flit per cycle (default);\n"
+            "                  independent: each VC moves a flit per cycle\n"
             "  --inj, --ej     injection / ejection channels per node (1)\n"
             "  --depth B       flits per channel buffer (1)\n"
             "  --sweep A:B:S   offered loads A, A+S, ..., B; stops past saturation unless --no-stop\n"
@@ -347,6 +350,14 @@ static int run(int argc, char **argv)
             if (kc_cli_int(val, 1, 1000, "link-latency", &v))
                 return KC_EXIT_USAGE;
             cfg.link_latency = (int)v;
+        } else if (OPT("--vc-link")) {
+            NEED();
+            if (!strcmp(val, "shared"))
+                cfg.vc_independent = 0;
+            else if (!strcmp(val, "independent"))
+                cfg.vc_independent = 1;
+            else
+                return kc_cli_error("--vc-link takes shared or independent, got '%s'", val);
         } else if (kc_cli_flag(argv[i], "--channel-util")) {
             cfg.channel_util = 1;
         } else if (kc_cli_flag(argv[i], "--compare")) {

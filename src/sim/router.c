@@ -81,6 +81,7 @@ typedef struct engine {
     const kc_simtraffic *tr;
     const kc_simconfig *cfg;
     uint32_t L, depth, dnet, dej, rdelay, vcs;
+    int vc_independent;
     uint32_t now;
     /* channels */
     int32_t *owner;
@@ -362,10 +363,10 @@ static int move_worm(engine *e, uint32_t wi)
         if (!eject && e->cnt[c] >= depth)
             continue;
         if (c < net->net_channels) {
-            uint32_t link = c / e->vcs;
-            if (e->link_used[link] == now + 1)
+            uint32_t link = c / e->vcs, lane = e->vc_independent ? c : link;
+            if (e->link_used[lane] == now + 1)
                 continue;
-            e->link_used[link] = now + 1;
+            e->link_used[lane] = now + 1;
             e->link_traversals++;
             if (e->link_flits && e->in_window)
                 e->link_flits[link]++;
@@ -514,6 +515,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->L = (uint32_t)cfg->msg_flits;
     e->depth = (uint32_t)net->depth;
     e->vcs = (uint32_t)net->vcs;
+    e->vc_independent = cfg->vc_independent;
     e->dnet = (uint32_t)(cfg->switch_delay + cfg->link_latency);
     e->dej = (uint32_t)(cfg->switch_delay + 1);
     e->rdelay = (uint32_t)cfg->route_delay;
@@ -528,7 +530,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->rhead = calloc(ch, sizeof *e->rhead);
     e->passed = calloc(ch, sizeof *e->passed);
     e->rtime = calloc(ch * e->depth, sizeof *e->rtime);
-    e->link_used = calloc(links ? links : 1, sizeof *e->link_used);
+    e->link_used = calloc(cfg->vc_independent ? net->net_channels + 1 : links + 1, sizeof *e->link_used);
     e->qhead = malloc(net->nodes * sizeof *e->qhead);
     e->qtail = malloc(net->nodes * sizeof *e->qtail);
     e->senders = malloc(net->nodes * sizeof *e->senders);
