@@ -135,6 +135,26 @@ static void test_section4_before(void **state)
     }
 }
 
+/* A larger case: 16-ary 4-cube (65536 nodes), formula, exact, path walking. */
+static void test_16ary_4cube(void **state)
+{
+    kc_torus t;
+    torus(&t, 16, 4, 0, KC_TIE_PLUS);
+    const char *names[] = {"transpose", "digit-reverse", "digit-complement", "butterfly:3"};
+    for (int j = 0; j < 4; j++) {
+        kc_tcomm c;
+        assert_int_equal(kc_tcomm_named(&c, 16, 4, names[j], NULL), KC_OK);
+        kc_tcontention f, x, p;
+        kc_tcontention_formula(&t, &c, &f);
+        assert_int_equal(kc_tcontention_exact(&t, &c, NULL, &x, NULL, NULL), KC_OK);
+        assert_int_equal(kc_tcontention_paths(&t, &c, NULL, &p, NULL), KC_OK);
+        for (int i = 0; i < 4; i++) {
+            assert_int_equal(x.per_dim[i], p.per_dim[i]);
+            assert_true(x.per_dim[i] >= f.lower[i] && x.per_dim[i] <= f.per_dim[i]);
+        }
+    }
+}
+
 /* Random (A, b): sparse or low-rank so that every case of Theorem 1 shows up. */
 static void random_comm(kc_tcomm *c, const kc_gf *f, int n, kc_rng *r)
 {
@@ -326,6 +346,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_init_and_routing),   cmocka_unit_test(test_patterns),
         cmocka_unit_test(test_example3),           cmocka_unit_test(test_section4_before),
+        cmocka_unit_test(test_16ary_4cube),
         cmocka_unit_test(test_theorem1_random),    cmocka_unit_test(test_case4b_examples),
         cmocka_unit_test(test_k2_matches_hypercube), cmocka_unit_test(test_uniform_and_pairs),
     };

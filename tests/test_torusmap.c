@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/mapset.h"
 #include "kcube/torusmap.h"
 
 static void parse(const kc_gf *f, kc_gfmat *a, const char *text, int n)
@@ -243,6 +244,13 @@ static void test_theorem3_random(void **state)
         assert_int_equal(kc_tcontention_pairs(&t, src, dst, t.nodes, &p, NULL), KC_OK);
         for (int i = 0; i < n; i++)
             assert_int_equal(p.per_dim[i], x.per_dim[i]);
+        /* kc_tmap_endpoints gives the same physical messages. */
+        uint32_t *ps = malloc(t.nodes * sizeof *ps), *pd = malloc(t.nodes * sizeof *pd);
+        assert_int_equal(kc_tmap_endpoints(&m, &c, ps, pd, NULL, NULL), KC_OK);
+        assert_memory_equal(ps, src, t.nodes * sizeof *ps);
+        assert_memory_equal(pd, dst, t.nodes * sizeof *pd);
+        free(ps);
+        free(pd);
         uint64_t v;
         kc_tcontention per[1];
         assert_int_equal(kc_tmap_evaluate(&t, &c, 1, &m, &v, NULL, per, NULL), KC_OK);
@@ -307,6 +315,18 @@ static void test_mapping_errors(void **state)
     kc_tcomm u;
     kc_tcomm_named(&u, 4, 4, "uniform", NULL);
     assert_int_equal(kc_tmap_linear(&u, 1, 0, &m, &err), KC_EINVAL);
+    /* Over GF(2) no linear mapping serves both the swap and the all-ones
+     * gather (checked by hand over the four admissible first steps). */
+    kc_gf f2;
+    kc_gf_init(&f2, 2, NULL);
+    kc_tcomm pair[2];
+    kc_tcomm_named(&pair[0], 2, 2, "transpose", NULL);
+    kc_gfmat ones;
+    parse(&f2, &ones, "11;11", 2);
+    kc_tcomm_init(&pair[1], &f2, &ones, NULL, 0, NULL);
+    assert_int_equal(kc_tmap_linear(pair, 2, 0, &m, &err), KC_ERANGE);
+    assert_int_equal(kc_tmap_linear(pair, 2, 1, &m, &err), KC_EINVAL);
+    assert_non_null(strstr(err.msg, "no linear mapping"));
     /* Scatters and gathers together. */
     kc_gfmat a;
     kc_gfmat_zero(&a, 4);
@@ -402,6 +422,46 @@ static void test_reorder_exhaustive(void **state)
     }
 }
 
+/* k = 2: the best reordering agrees with the hypercube module's exact
+ * dynamic programme (objective max, ties by the total). */
+static void test_reorder_k2_matches_mapset(void **state)
+{
+    kc_rng r;
+    kc_rng_seed(&r, 6006);
+    kc_gf f;
+    kc_gf_init(&f, 2, NULL);
+    for (int trial = 0; trial < 60; trial++) {
+        int n = 2 + (int)kc_rng_below(&r, 7), count = 1 + (int)kc_rng_below(&r, 3);
+        kc_lcc l[3];
+        kc_tcomm c[3];
+        for (int j = 0; j < count; j++) {
+            kc_bitmat bm;
+            kc_bitmat_random_rank(&bm, n, j % 2 ? n : (int)kc_rng_below(&r, (uint64_t)n + 1), &r);
+            uint64_t bv = kc_rng_next(&r) & kc_mask(n);
+            assert_int_equal(kc_lcc_init(&l[j], &bm, bv, 0, NULL), KC_OK);
+            kc_gfmat a;
+            uint8_t b[KC_GFMAT_MAX] = {0};
+            kc_gfmat_zero(&a, n);
+            for (int i = 0; i < n; i++) {
+                b[i] = (uint8_t)((bv >> i) & 1);
+                for (int q = 0; q < n; q++)
+                    a.e[i][q] = (uint8_t)kc_bitmat_get(&bm, i, q);
+            }
+            assert_int_equal(kc_tcomm_init(&c[j], &f, &a, b, 0, NULL), KC_OK);
+        }
+        kc_mapset_result hr;
+        assert_int_equal(kc_mapset_optimal(l, count, KC_OBJ_MAX, &hr, NULL, NULL), KC_OK);
+        kc_torus t;
+        kc_torus_init(&t, 2, n, 0, KC_TIE_PLUS, NULL);
+        kc_tmap m;
+        uint64_t v, tot;
+        int exact;
+        assert_int_equal(kc_tmap_reorder(&t, c, count, &m, &v, &tot, &exact, NULL, NULL), KC_OK);
+        assert_int_equal(v, hr.value);
+        assert_int_equal(tot, hr.total);
+    }
+}
+
 /* The search never returns anything worse than its start; on the 16-ary
  * 2-cube it tries every nonsingular Q. */
 static void test_search(void **state)
@@ -412,7 +472,7 @@ static void test_search(void **state)
     kc_tcomm_named(&c, 16, 2, "transpose", NULL);
     kc_tmap start, best;
     kc_tmap_linear(&c, 1, 0, &start, NULL);
-    kc_tsearch_opts o = {1, 0};
+    kc_tsearch_opts o = {1, 0, 0};
     kc_tsearch_stats st;
     assert_int_equal(kc_tmap_search(&t, &c, 1, &start, &o, &best, &st, NULL, NULL), KC_OK);
     assert_true(st.exhaustive);
@@ -432,6 +492,61 @@ static void test_search(void **state)
     assert_false(st.exhaustive);
     assert_true(st.value < st.start_value || (st.value == st.start_value && st.total <= st.start_total));
     assert_true(st.evals <= 3000 + 1);
+
+    /* Orders only: all 4! orders, the same optimum as the dynamic programme. */
+    kc_tmap ro;
+    uint64_t rv, rt;
+    int exact;
+    assert_int_equal(kc_tmap_reorder(&t, both, 2, &ro, &rv, &rt, &exact, NULL, NULL), KC_OK);
+    kc_tsearch_opts oo = {1, 0, 1};
+    assert_int_equal(kc_tmap_search(&t, both, 2, &ro, &oo, &best, &st, NULL, NULL), KC_OK);
+    assert_true(st.exhaustive);
+    assert_int_equal(st.evals, 24 + 1);
+    assert_int_equal(best.kind, KC_TMAP_REORDER);
+    assert_int_equal(st.value, rv);
+    assert_int_equal(st.total, rt);
+}
+
+/* Digit-reverse on the 8-ary 3-cube: every mapped matrix QAQ^-1 is an
+ * involution with rank(A' + I) = 1, i.e. A' = I + u v^T with v.u = 0 (and
+ * b' = 0), and each such matrix is reachable. Enumerating all of them shows
+ * the search's value 2 is the optimum (the paper's mapping keeps 4). */
+static void test_digit_reverse_8ary_optimum(void **state)
+{
+    kc_gf f;
+    kc_gf_init(&f, 8, NULL);
+    kc_torus t;
+    kc_torus_init(&t, 8, 3, 0, KC_TIE_PLUS, NULL);
+    uint64_t best = UINT64_MAX;
+    int members = 0;
+    for (unsigned u = 1; u < 512; u++)
+        for (unsigned v = 1; v < 512; v++) {
+            uint8_t uu[3], vv[3];
+            kc_gfvec_unpack(u, uu, 3, 3);
+            kc_gfvec_unpack(v, vv, 3, 3);
+            /* One representative per (u, v) ~ (cu, v/c): u's first nonzero digit is 1. */
+            int lead = uu[0] ? 0 : uu[1] ? 1 : 2;
+            if (uu[lead] != 1)
+                continue;
+            unsigned dot = 0;
+            for (int i = 0; i < 3; i++)
+                dot ^= kc_gf_mul(&f, uu[i], vv[i]);
+            if (dot)
+                continue;
+            kc_gfmat a;
+            kc_gfmat_identity(&a, 3);
+            for (int i = 0; i < 3; i++)
+                for (int j = 0; j < 3; j++)
+                    a.e[i][j] ^= (uint8_t)kc_gf_mul(&f, uu[i], vv[j]);
+            kc_tcomm c;
+            kc_tcomm_init(&c, &f, &a, NULL, 0, NULL);
+            uint64_t x = exact_of(&t, &c).max;
+            if (x < best)
+                best = x;
+            members++;
+        }
+    assert_int_equal(members, 511 * 63 / 7);
+    assert_int_equal(best, 2);
 }
 
 int main(void)
@@ -442,6 +557,8 @@ int main(void)
         cmocka_unit_test(test_theorem3_random),   cmocka_unit_test(test_theorem4_random),
         cmocka_unit_test(test_mapping_errors),    cmocka_unit_test(test_idle_kept),
         cmocka_unit_test(test_reorder_exhaustive), cmocka_unit_test(test_search),
+        cmocka_unit_test(test_reorder_k2_matches_mapset),
+        cmocka_unit_test(test_digit_reverse_8ary_optimum),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

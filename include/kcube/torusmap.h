@@ -56,6 +56,13 @@ uint64_t kc_tmap_to_virtual(const kc_tmap *map, uint64_t p);
 /* Both node arrays (N = k^n <= 2^32). Free with kc_nodemap_free. */
 kc_status kc_tmap_nodemap(const kc_tmap *map, kc_nodemap *out, kc_err *err);
 
+/* Physical endpoints of every message of c under the mapping: message m
+ * (numbered as in kc_tcomm_endpoints) runs from Q src_m to Q dst_m. Works
+ * for uniform traffic too (rng draws the virtual destinations), which is how
+ * a simulator checks that a mapping does not hurt random traffic. N <= 2^32. */
+kc_status kc_tmap_endpoints(const kc_tmap *map, const kc_tcomm *c, uint32_t *src, uint32_t *dst, kc_rng *rng,
+                            kc_err *err);
+
 /* The communication as the physical machine sees it: (Q A Q^-1, Q b). */
 kc_status kc_tmap_apply(const kc_tmap *map, const kc_tcomm *c, kc_tcomm *out, kc_err *err);
 
@@ -85,19 +92,21 @@ kc_status kc_tmap_reorder(const kc_torus *t, const kc_tcomm *comms, int count, k
 typedef struct kc_tsearch_opts {
     uint64_t seed;       /* stream for the random moves */
     uint64_t max_evals;  /* budget of exact evaluations (0: a default) */
+    int reorder_only;    /* search dimension orders only (permutation matrices) */
 } kc_tsearch_opts;
 
 typedef struct kc_tsearch_stats {
     uint64_t evals;       /* exact evaluations made */
     uint64_t start_value, start_total;
     uint64_t value, total; /* of the returned mapping */
-    int exhaustive;       /* 1 if every nonsingular Q was tried (then optimal) */
+    int exhaustive;       /* 1 if every candidate was tried (then optimal) */
 } kc_tsearch_stats;
 
 /* Improve `start` by exact evaluation: every Q in GL(n, k) when that is
  * small enough, else steepest descent over elementary operators (row swaps,
  * row scalings, row additions) with seeded random restarts from the best.
- * Never worse than `start`. */
+ * With reorder_only, only dimension orders: all n! when n <= 8, else
+ * descent over swaps. Never worse than `start`. */
 kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, const kc_tmap *start,
                          const kc_tsearch_opts *opts, kc_tmap *out, kc_tsearch_stats *stats,
                          const kc_progress *progress, kc_err *err);

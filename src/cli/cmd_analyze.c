@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "torus_cli.h"
 #include "kcube/contention.h"
 
 static void help(FILE *out)
@@ -39,6 +40,10 @@ static cJSON *channel_json(uint64_t from, int dim)
 
 static int run(int argc, char **argv)
 {
+    /* k-ary n-cubes and meshes live in torus_cli.c; --k 2 is the hypercube. */
+    if (kc_torus_cli_wanted(argc, argv))
+        return kc_torus_cli_analyze(argc, argv);
+    argc = kc_torus_cli_strip_k2(argc, argv);
     long n = -1;
     kc_comm_spec spec = {0};
     int scatter = 0, exact = -1; /* -1: automatic */

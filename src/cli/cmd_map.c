@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "torus_cli.h"
 #include "kcube/contention.h"
 #include "kcube/mapset.h"
 #include "kcube/nodemap.h"
@@ -154,6 +155,10 @@ static int output_csv(const kc_order *o, const mapped *mp, int m)
 
 static int run(int argc, char **argv)
 {
+    /* k-ary n-cubes and meshes live in torus_cli.c; --k 2 is the hypercube. */
+    if (kc_torus_cli_wanted(argc, argv))
+        return kc_torus_cli_map(argc, argv);
+    argc = kc_torus_cli_strip_k2(argc, argv);
     long n = -1;
     kc_comm_spec specs[MAX_COMMS];
     int scat[MAX_COMMS] = {0};

@@ -221,20 +221,38 @@ void kc_tcontention_formula(const kc_torus *t, const kc_tcomm *c, kc_tcontention
 typedef struct counter {
     const kc_torus *t;
     uint32_t *plus, *minus; /* difference arrays, then loads, per node */
+    int16_t *move;          /* move[s * k + d]: kc_torus_ring_move(s, d) */
 } counter;
 
-/* Record the dimension-i part of the route src -> dst. */
-static inline void add_message(const counter *ct, int i, uint64_t src, uint64_t dst)
+/* Per-dimension constants of the hot loop. */
+typedef struct dimctx {
+    int sh;             /* i * m */
+    unsigned kmask;     /* k - 1 */
+    int k, m;
+    uint64_t low, high; /* digits below i, digits above i */
+} dimctx;
+
+static dimctx dim_context(const kc_torus *t, int i)
 {
-    const kc_torus *t = ct->t;
-    int m = t->m, k = t->k;
-    unsigned s = kc_torus_digit(t, src, i), d = kc_torus_digit(t, dst, i);
+    dimctx dc;
+    dc.sh = i * t->m;
+    dc.kmask = (unsigned)t->k - 1;
+    dc.k = t->k;
+    dc.m = t->m;
+    dc.low = (1ULL << dc.sh) - 1;
+    dc.high = ~((1ULL << (dc.sh + t->m)) - 1);
+    return dc;
+}
+
+/* Record the dimension-i part of the route src -> dst. */
+static inline void add_message(const counter *ct, const dimctx *dc, uint64_t src, uint64_t dst)
+{
+    unsigned s = (unsigned)(src >> dc->sh) & dc->kmask, d = (unsigned)(dst >> dc->sh) & dc->kmask;
     if (s == d)
         return;
-    uint64_t low = (1ULL << (i * m)) - 1, high = ~((1ULL << ((i + 1) * m)) - 1);
-    uint64_t ring = (dst & low) | (src & high);
-    int sh = i * m;
-    int mv = kc_torus_ring_move(t, s, d);
+    int k = dc->k, sh = dc->sh;
+    uint64_t ring = (dst & dc->low) | (src & dc->high);
+    int mv = ct->move[(s << dc->m) | d];
     if (mv > 0) {
         /* Links s, s+1, ..., s+mv-1 (mod k) of the + direction. */
         int e = (int)s + mv;
@@ -301,25 +319,33 @@ typedef struct source {
 
 static void count_dim(const counter *ct, source *so, int i)
 {
+    dimctx dc = dim_context(ct->t, i);
     if (so->src) {
         for (uint64_t j = 0; j < so->count; j++)
-            add_message(ct, i, so->src[j], so->dst[j]);
+            add_message(ct, &dc, so->src[j], so->dst[j]);
         return;
     }
     uint64_t count = ct->t->nodes;
     if (so->c->kind == KC_TCOMM_UNIFORM) {
         kc_rng r = so->start;
         for (uint64_t x = 0; x < count; x++)
-            add_message(ct, i, x, kc_rng_below(&r, count));
+            add_message(ct, &dc, x, kc_rng_below(&r, count));
         *so->rng = r;
         return;
     }
-    if (so->c->kind == KC_TCOMM_SCATTER) {
-        for (uint64_t y = 0; y < count; y++)
-            add_message(ct, i, kc_teval_apply(&so->ev, y), y);
-    } else {
-        for (uint64_t x = 0; x < count; x++)
-            add_message(ct, i, x, kc_teval_apply(&so->ev, x));
+    /* x = high part | low part: one table lookup per high part, one per message. */
+    const kc_teval *ev = &so->ev;
+    uint64_t lows = ev->low_mask + 1;
+    int scatter = so->c->kind == KC_TCOMM_SCATTER;
+    for (uint64_t h = 0; h < count; h += lows) {
+        uint64_t hv = ev->hi[h >> ev->low_bits];
+        for (uint64_t l = 0; l < lows; l++) {
+            uint64_t x = h | l, y = hv ^ ev->lo[l];
+            if (scatter)
+                add_message(ct, &dc, y, x);
+            else
+                add_message(ct, &dc, x, y);
+        }
     }
 }
 
@@ -349,9 +375,15 @@ static kc_status setup(const kc_torus *t, const kc_tcomm *c, kc_rng *rng, counte
     ct->t = t;
     ct->plus = calloc(t->nodes, sizeof *ct->plus);
     ct->minus = calloc(t->nodes, sizeof *ct->minus);
-    if (!ct->plus || !ct->minus) {
+    ct->move = malloc((size_t)t->k * (size_t)t->k * sizeof *ct->move);
+    if (ct->move)
+        for (unsigned a = 0; a < (unsigned)t->k; a++)
+            for (unsigned b = 0; b < (unsigned)t->k; b++)
+                ct->move[(a << t->m) | b] = (int16_t)kc_torus_ring_move(t, a, b);
+    if (!ct->plus || !ct->minus || !ct->move) {
         free(ct->plus);
         free(ct->minus);
+        free(ct->move);
         kc_teval_free(&so->ev);
         return kc_fail(err, KC_ENOMEM, "out of memory for 2 x %llu link counters", (unsigned long long)t->nodes);
     }
@@ -362,6 +394,7 @@ static void teardown(counter *ct, source *so)
 {
     free(ct->plus);
     free(ct->minus);
+    free(ct->move);
     kc_teval_free(&so->ev);
 }
 

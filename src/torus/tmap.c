@@ -95,6 +95,28 @@ kc_status kc_tmap_nodemap(const kc_tmap *map, kc_nodemap *out, kc_err *err)
     return s;
 }
 
+kc_status kc_tmap_endpoints(const kc_tmap *map, const kc_tcomm *c, uint32_t *src, uint32_t *dst, kc_rng *rng,
+                            kc_err *err)
+{
+    if (c->f.k != map->f.k || c->a.n != map->n)
+        return kc_fail(err, KC_EINVAL, "mapping is for GF(%d)^%d, communication for GF(%d)^%d", map->f.k, map->n,
+                       c->f.k, c->a.n);
+    if (!src || !dst)
+        return kc_fail(err, KC_EINVAL, "kc_tmap_endpoints needs both tables");
+    kc_status s = kc_tcomm_endpoints(c, src, dst, rng, err);
+    if (s)
+        return s;
+    kc_nodemap nm;
+    if ((s = kc_tmap_nodemap(map, &nm, err)))
+        return s;
+    for (uint64_t j = 0; j < nm.count; j++) {
+        src[j] = nm.to_physical[src[j]];
+        dst[j] = nm.to_physical[dst[j]];
+    }
+    kc_nodemap_free(&nm);
+    return KC_OK;
+}
+
 kc_status kc_tmap_apply(const kc_tmap *map, const kc_tcomm *c, kc_tcomm *out, kc_err *err)
 {
     if (c->f.k != map->f.k || c->a.n != map->n)
@@ -333,7 +355,11 @@ kc_status kc_tmap_linear(const kc_tcomm *comms, int count, int beyond_limit, kc_
         kc_gfmat_conjugate(f, &mats[r], &q, &mats[r], NULL);
         /* The active block of a matrix with unit rows for the idle
          * dimensions: its rank is the rank of A minus the idle count. */
-        mats[r].n = active;
+        kc_gfmat block;
+        kc_gfmat_zero(&block, active);
+        for (int i = 0; i < active; i++)
+            memcpy(block.e[i], mats[r].e[i], (size_t)active);
+        mats[r] = block;
         target[r] -= n - active;
         if (target[r] < 0)
             target[r] = 0;
@@ -564,6 +590,28 @@ static kc_status score(searcher *se, const kc_tmap *map, uint64_t *v, uint64_t *
     return kc_tmap_evaluate(se->t, se->comms, se->count, map, v, tot, NULL, err);
 }
 
+/* Next permutation in lexicographic order; 0 after the last. */
+static int next_order(int *p, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && p[i] > p[i + 1])
+        i--;
+    if (i < 0)
+        return 0;
+    int j = n - 1;
+    while (p[j] < p[i])
+        j--;
+    int tmp = p[i];
+    p[i] = p[j];
+    p[j] = tmp;
+    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+        tmp = p[a];
+        p[a] = p[b];
+        p[b] = tmp;
+    }
+    return 1;
+}
+
 /* Left-multiply Q by the elementary operator number `op` (0 <= op < nops). */
 static int count_ops(int n, int k) { return n * (n - 1) / 2 + n * (k - 2) + n * (n - 1) * (k - 1); }
 
@@ -617,9 +665,32 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
     st0.start_total = bt;
     kc_tmap best = *start;
 
-    /* Exhaustive when every matrix fits the budget: k^(n^2) candidates. */
+    int reorder_only = opts && opts->reorder_only;
+    /* Exhaustive when every candidate fits the budget: k^(n^2) matrices, or
+     * n! orders. */
     int bits = n * n * t->m;
-    if (bits <= 24 && (1ULL << bits) <= budget * 2) {
+    if (reorder_only && n <= 8) {
+        int p[KC_GFMAT_MAX];
+        for (int i = 0; i < n; i++)
+            p[i] = i;
+        uint64_t all = 1;
+        for (int i = 2; i <= n; i++)
+            all *= (uint64_t)i;
+        se.budget = all;
+        do {
+            kc_tmap cand;
+            kc_tmap_from_order(&cand, f, p, n, NULL);
+            uint64_t v, tot;
+            if ((s = score(&se, &cand, &v, &tot, err)))
+                return s;
+            if (better(v, tot, bv, bt)) {
+                bv = v;
+                bt = tot;
+                best = cand;
+            }
+        } while (next_order(p, n));
+        st0.exhaustive = 1;
+    } else if (!reorder_only && bits <= 24 && (1ULL << bits) <= budget * 2) {
         uint64_t all = 1ULL << bits;
         se.budget = all;
         for (uint64_t code = 0; code < all; code++) {
@@ -648,10 +719,12 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
          * best with a few random operators when stuck. */
         kc_rng rng;
         kc_rng_seed(&rng, opts ? opts->seed : 1);
-        int nops = count_ops(n, k);
+        int nops = reorder_only ? n * (n - 1) / 2 : count_ops(n, k); /* swaps come first */
         kc_tmap cur = best;
         uint64_t cv = bv, ct = bt;
-        while (se.evals < budget) {
+        /* Stop early after a long run without a new best. */
+        uint64_t stall_limit = (uint64_t)nops * 50 > 20000 ? (uint64_t)nops * 50 : 20000, last_gain = se.evals;
+        while (se.evals < budget && se.evals - last_gain < stall_limit) {
             kc_tmap step = cur;
             uint64_t sv = cv, stt = ct;
             int improved = 0;
@@ -679,6 +752,7 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
                     bv = cv;
                     bt = ct;
                     best = cur;
+                    last_gain = se.evals;
                 }
                 continue;
             }

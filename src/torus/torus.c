@@ -125,11 +125,16 @@ kc_status kc_tcomm_init(kc_tcomm *c, const kc_gf *f, const kc_gfmat *a, const ui
         return kc_fail(err, KC_EINVAL,
                        "--scatter needs a singular matrix (rank < n), but this one has rank %d = n: it is a permutation",
                        rank);
-    memset(c, 0, sizeof *c);
-    c->f = *f;
-    c->a = *a;
+    /* Copy first: the inputs may live inside *c. */
+    kc_gf fc = *f;
+    kc_gfmat ac = *a;
+    uint8_t bc[KC_GFMAT_MAX] = {0};
     if (b)
-        memcpy(c->b, b, (size_t)n);
+        memcpy(bc, b, (size_t)n);
+    memset(c, 0, sizeof *c);
+    c->f = fc;
+    c->a = ac;
+    memcpy(c->b, bc, sizeof bc);
     c->rank = rank;
     c->kind = rank == n ? KC_TCOMM_PERMUTATION : scatter ? KC_TCOMM_SCATTER : KC_TCOMM_GATHER;
     snprintf(c->name, sizeof c->name, "matrix");
