@@ -77,7 +77,7 @@ typedef struct series {
     int built;
 } series;
 
-static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, int oneshot)
+static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, int oneshot, int64_t window)
 {
     cJSON *o = cJSON_CreateObject();
     if (!oneshot)
@@ -106,11 +106,10 @@ static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, int onesho
     if (p->link_flits) {
         uint32_t links = net->nodes * (uint32_t)net->ports;
         cJSON *u = cJSON_CreateArray();
-        double window = (double)(p->cycles > 0 ? p->cycles : 1);
-        (void)window;
+        cJSON_AddNumberToObject(o, "window_cycles", (double)(oneshot ? p->cycles : window));
         for (uint32_t l = 0; l < links; l++)
             cJSON_AddItemToArray(u, cJSON_CreateNumber((double)p->link_flits[l]));
-        cJSON_AddItemToObject(o, "link_flits", u);
+        cJSON_AddItemToObject(o, "link_flits", u); /* per link (node * ports + port), in the window */
     }
     return o;
 }
@@ -523,7 +522,7 @@ static int run(int argc, char **argv)
                 cJSON_AddNumberToObject(o, "contention", (double)se->sc.contention);
             cJSON *pts = cJSON_CreateArray();
             for (int i = 0; i < se->sweep.count; i++)
-                cJSON_AddItemToArray(pts, point_json(&se->sweep.points[i], &se->sc.net, cfg.oneshot));
+                cJSON_AddItemToArray(pts, point_json(&se->sweep.points[i], &se->sc.net, cfg.oneshot, cfg.measure));
             cJSON_AddItemToObject(o, "points", pts);
             if (sweep) {
                 cJSON_AddNumberToObject(o, "saturation_throughput", se->sweep.saturation_throughput);
