@@ -335,6 +335,33 @@ static void test_reproducible_and_parallel(void **state)
     kc_simscenario_free(&sc);
 }
 
+/* Far past saturation the run gives up once the source queues pass the cap;
+ * the throughput is measured over the part of the window simulated. */
+static void test_gives_up_past_saturation(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simspec sp;
+    kc_simspec_default(&sp);
+    sp.pattern = "transpose";
+    kc_simscenario sc;
+    assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.load = 1.0;
+    c.warmup = 50;
+    c.measure = 20000;
+    c.queue_cap = 16;
+    kc_simresult res;
+    assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+    assert_false(res.sustainable);
+    assert_true(res.cycles < c.warmup + c.measure);
+    assert_true(res.throughput > 0.06 && res.throughput < 0.125);
+    assert_true(res.generated > 0.8);
+    assert_true(res.flits_generated == res.flits_delivered + res.flits_queued + res.flits_in_network);
+    kc_simscenario_free(&sc);
+}
+
 static void test_sample_quantile(void **state)
 {
     (void)state;
@@ -450,7 +477,7 @@ int main(void)
         cmocka_unit_test(test_zero_load_formula),     cmocka_unit_test(test_oneshot_hand_computed),
         cmocka_unit_test(test_oneshot_mapped_contention_free), cmocka_unit_test(test_conservation),
         cmocka_unit_test(test_watchdog_finds_deadlock), cmocka_unit_test(test_reproducible_and_parallel),
-        cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_seed_results_fast),
+        cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
         cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -675,7 +675,10 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
                        (unsigned long long)e.flits_generated, (unsigned long long)e.flits_delivered,
                        (unsigned long long)at_source, (unsigned long long)buffered);
     }
-    int64_t window = cfg->oneshot ? (t > 0 ? t : 1) : cfg->measure;
+    /* the part of the window actually simulated (a run that gives up stops early) */
+    int64_t window = (t < wend ? t : wend) - wstart;
+    if (window < 1)
+        window = 1;
     out->offered = cfg->oneshot ? 0 : cfg->load;
     out->generated = (double)e.gen_window / ((double)net->nodes * (double)window);
     out->throughput = (double)e.del_window / ((double)net->nodes * (double)window);
