@@ -454,6 +454,66 @@ static void test_seed002_fast(void **state)
     assert_true(b.latency_avg < 1.1 * a.latency_avg && b.latency_avg > 0.9 * a.latency_avg);
 }
 
+/* The VC rules on one ring of 4 (ports: 0 = +, 1 = -). */
+static void test_vc_rules(void **state)
+{
+    (void)state;
+    kc_simnet net;
+    net_init(&net, KC_SIM_TORUS, 4, 1, 2, 1);
+    kc_simroute hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW}, dl = {KC_ROUTE_DOR, KC_VC_DATELINE};
+    uint32_t out[KC_SIMROUTE_MAX];
+    /* 3 -> 1: distance 2, a tie, taken in + and through the wraparound: low */
+    assert_int_equal(kc_simroute_candidates(&hl, &net, 3, 1, kc_simnet_injch(&net, 3, 0), out), 1);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 3, 0, 0));
+    /* ... and it stays low after the wrap (3 -> 0 came in on VC 0) */
+    assert_int_equal(kc_simroute_candidates(&hl, &net, 0, 1, kc_simnet_netch(&net, 3, 0, 0), out), 1);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 0, 0, 0));
+    /* 0 -> 2 does not wrap: high */
+    kc_simroute_candidates(&hl, &net, 0, 2, kc_simnet_injch(&net, 0, 0), out);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 0, 0, 1));
+    /* 1 -> 0 goes - without wrapping: high; 0 -> 3 goes - through the wrap: low */
+    kc_simroute_candidates(&hl, &net, 1, 0, kc_simnet_injch(&net, 1, 0), out);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 1, 1, 1));
+    kc_simroute_candidates(&hl, &net, 0, 3, kc_simnet_injch(&net, 0, 0), out);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 0, 1, 0));
+    /* dateline: VC 0 before the wrap, VC 1 after it */
+    kc_simroute_candidates(&dl, &net, 3, 1, kc_simnet_injch(&net, 3, 0), out);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 3, 0, 0));
+    kc_simroute_candidates(&dl, &net, 0, 1, kc_simnet_netch(&net, 3, 0, 0), out);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 0, 0, 1));
+    kc_simroute_candidates(&dl, &net, 1, 2, kc_simnet_netch(&net, 0, 0, 0), out);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 1, 0, 0));
+    kc_simnet_free(&net);
+    /* P-cube on the 3-cube from 6 (110) to 1 (001): first the 1 -> 0 dimensions 1, 2 */
+    net_init(&net, KC_SIM_HYPERCUBE, 2, 3, 1, 1);
+    kc_simroute pc = {KC_ROUTE_PCUBE, KC_VC_NONE}, du = {KC_ROUTE_DUATO, KC_VC_NONE};
+    assert_int_equal(kc_simroute_candidates(&pc, &net, 6, 1, kc_simnet_injch(&net, 6, 0), out), 2);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 6, 1, 0));
+    assert_int_equal(out[1], kc_simnet_netch(&net, 6, 2, 0));
+    assert_int_equal(kc_simroute_candidates(&pc, &net, 0, 1, kc_simnet_injch(&net, 0, 0), out), 1);
+    kc_simnet_free(&net);
+    /* Duato: adaptive VC 1 on dimensions 0, 1, 2, then the e-cube escape (dim 0, VC 0) */
+    net_init(&net, KC_SIM_HYPERCUBE, 2, 3, 2, 1);
+    assert_int_equal(kc_simroute_candidates(&du, &net, 0, 7, kc_simnet_injch(&net, 0, 0), out), 4);
+    assert_int_equal(out[0], kc_simnet_netch(&net, 0, 0, 1));
+    assert_int_equal(out[2], kc_simnet_netch(&net, 0, 2, 1));
+    assert_int_equal(out[3], kc_simnet_netch(&net, 0, 0, 0));
+    kc_simnet_free(&net);
+}
+
+/* Heavy overload with the deadlock-free rules: the watchdog never fires. */
+static void test_no_deadlock_under_overload(void **state)
+{
+    (void)state;
+    kc_simroute hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW}, dl = {KC_ROUTE_DOR, KC_VC_DATELINE},
+                du = {KC_ROUTE_DUATO, KC_VC_NONE}, pc = {KC_ROUTE_PCUBE, KC_VC_NONE};
+    check_conservation(KC_SIM_TORUS, 4, 2, 2, hl, "uniform", 2.0);
+    check_conservation(KC_SIM_TORUS, 6, 2, 2, dl, "uniform", 2.0);
+    check_conservation(KC_SIM_TORUS, 3, 3, 2, hl, "uniform", 2.0);
+    check_conservation(KC_SIM_HYPERCUBE, 2, 5, 2, du, "uniform", 2.0);
+    check_conservation(KC_SIM_HYPERCUBE, 2, 5, 1, pc, "uniform", 2.0);
+}
+
 static void test_bad_config(void **state)
 {
     (void)state;
@@ -478,6 +538,7 @@ int main(void)
         cmocka_unit_test(test_oneshot_mapped_contention_free), cmocka_unit_test(test_conservation),
         cmocka_unit_test(test_watchdog_finds_deadlock), cmocka_unit_test(test_reproducible_and_parallel),
         cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
+        cmocka_unit_test(test_vc_rules),              cmocka_unit_test(test_no_deadlock_under_overload),
         cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
