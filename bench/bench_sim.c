@@ -28,7 +28,7 @@ static void measure(const char *label, kc_simtopo topo, int k, int n, int vcs, k
         fprintf(stderr, "bench_sim: %s\n", err.msg);
         exit(1);
     }
-    kc_simroute r = {algo, KC_VC_HIGHLOW};
+    kc_simroute r = {algo, KC_VC_HIGHLOW, KC_TIE_PLUS};
     kc_simconfig c;
     kc_simconfig_default(&c);
     c.load = load;
@@ -85,7 +85,7 @@ static void versus_reference(kc_simtopo topo, int k, int n, int vcs, kc_simalgo 
         s[i] = (uint32_t)(i % net.nodes);
         d[i] = (uint32_t)kc_rng_below(&rng, net.nodes);
     }
-    kc_simroute r = {algo, KC_VC_HIGHLOW};
+    kc_simroute r = {algo, KC_VC_HIGHLOW, KC_TIE_PLUS};
     kc_simconfig c;
     kc_simconfig_default(&c);
     c.oneshot = 1;

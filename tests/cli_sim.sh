@@ -27,8 +27,8 @@ head -1 "$T/c1" | grep -q '^series,offered,generated,throughput' || fail "csv he
     | grep -q "channel contention 2" || fail "torus Map-G"
 "$KC" simulate --k 4 --n 2 --topology mesh --uniform --rate 0.1 --measure 1000 --channel-util | grep -q "link utilisation" || fail "mesh util"
 # a matrix pattern (transpose of the 4-cube as a matrix) agrees with the named one
-a=$("$KC" simulate --n 4 --matrix '0010;0001;1000;0100' --oneshot --csv | tail -1 | cut -d, -f2-)
-b=$("$KC" simulate --n 4 --pattern transpose --oneshot --csv | tail -1 | cut -d, -f2-)
+a=$("$KC" simulate --n 4 --matrix '0010;0001;1000;0100' --oneshot --csv | tail -1 | cut -d, -f2-11)
+b=$("$KC" simulate --n 4 --pattern transpose --oneshot --csv | tail -1 | cut -d, -f2-11)
 [ "$a" = "$b" ] || fail "matrix vs named transpose: $a / $b"
 "$KC" simulate --n 6 --uniform --rate 0.1 --measure 500 --channel-util --json | grep -q '"window_cycles"' || fail "util json"
 # a pairs file

@@ -18,6 +18,7 @@
 #include "kcube/simscenario.h"
 #include "kcube/simstats.h"
 #include "kcube/simsweep.h"
+#include "kcube/torus.h"
 
 static void net_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs, int depth)
 {
@@ -40,7 +41,7 @@ static kc_simresult single(const kc_simnet *net, const kc_simroute *r, const kc_
 static void check_zero_load(kc_simtopo topo, int k, int n, int vcs, kc_simalgo algo, kc_simvcrule rule)
 {
     kc_simnet net;
-    kc_simroute r = {algo, rule};
+    kc_simroute r = {algo, rule, KC_TIE_PLUS};
     kc_rng rng;
     kc_rng_seed(&rng, (uint64_t)(k * 100 + n));
     /* default timing, then the knobs with buffers deep enough to stream */
@@ -109,7 +110,7 @@ static void test_oneshot_hand_computed(void **state)
     kc_err err;
     kc_simnet net;
     net_init(&net, KC_SIM_HYPERCUBE, 2, 2, 1, 1);
-    kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE};
+    kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
     uint32_t s[2] = {0, 1}, d[2] = {3, 3};
     kc_simtraffic tr;
     assert_int_equal(kc_simtraffic_pairs(&tr, 4, s, d, 2, NULL, &err), KC_OK);
@@ -121,7 +122,7 @@ static void test_oneshot_hand_computed(void **state)
     /* The same on a 4-node ring (torus k = 4, n = 1): 0 -> 2 and 1 -> 2 share 1 -> 2. */
     kc_simnet_free(&net);
     net_init(&net, KC_SIM_TORUS, 4, 1, 2, 1);
-    kc_simroute rr = {KC_ROUTE_DOR, KC_VC_HIGHLOW};
+    kc_simroute rr = {KC_ROUTE_DOR, KC_VC_HIGHLOW, KC_TIE_PLUS};
     uint32_t s2[2] = {0, 1}, d2[2] = {2, 2};
     assert_int_equal(kc_simtraffic_pairs(&tr, 4, s2, d2, 2, NULL, &err), KC_OK);
     res = oneshot(&net, &rr, &tr, 20);
@@ -170,7 +171,7 @@ static void test_oneshot_mapped_contention_free(void **state)
     kc_err err;
     kc_simnet net;
     net_init(&net, KC_SIM_HYPERCUBE, 2, 8, 1, 1);
-    kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE};
+    kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
     const char *names[3] = {"transpose", "bit-reverse", "reverse-flip"};
     for (int p = 0; p < 3; p++) {
         kc_lcc c;
@@ -245,9 +246,9 @@ static void check_conservation(kc_simtopo topo, int k, int n, int vcs, kc_simrou
 static void test_conservation(void **state)
 {
     (void)state;
-    kc_simroute ec = {KC_ROUTE_ECUBE, KC_VC_NONE}, pc = {KC_ROUTE_PCUBE, KC_VC_NONE},
-                du = {KC_ROUTE_DUATO, KC_VC_NONE}, hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW},
-                dl = {KC_ROUTE_DOR, KC_VC_DATELINE}, me = {KC_ROUTE_DOR, KC_VC_NONE};
+    kc_simroute ec = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS}, pc = {KC_ROUTE_PCUBE, KC_VC_NONE, KC_TIE_PLUS},
+                du = {KC_ROUTE_DUATO, KC_VC_NONE, KC_TIE_PLUS}, hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW, KC_TIE_PLUS},
+                dl = {KC_ROUTE_DOR, KC_VC_DATELINE, KC_TIE_PLUS}, me = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
     check_conservation(KC_SIM_HYPERCUBE, 2, 6, 1, ec, "transpose", 0.5);
     check_conservation(KC_SIM_HYPERCUBE, 2, 6, 1, ec, "uniform", 0.3);
     check_conservation(KC_SIM_HYPERCUBE, 2, 6, 1, pc, "bit-reverse", 0.3);
@@ -265,7 +266,7 @@ static void test_watchdog_finds_deadlock(void **state)
     kc_err err;
     kc_simnet net;
     net_init(&net, KC_SIM_TORUS, 4, 1, 1, 1);
-    kc_simroute r = {KC_ROUTE_DOR, KC_VC_NONE};
+    kc_simroute r = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
     uint32_t s[4] = {0, 1, 2, 3}, d[4] = {2, 3, 0, 1};
     kc_simtraffic tr;
     assert_int_equal(kc_simtraffic_pairs(&tr, 4, s, d, 4, NULL, &err), KC_OK);
@@ -294,7 +295,7 @@ static void test_watchdog_finds_deadlock(void **state)
     net_init(&net, KC_SIM_TORUS, 4, 1, 2, 1);
     kc_simvcrule rules[2] = {KC_VC_HIGHLOW, KC_VC_DATELINE};
     for (int i = 0; i < 2; i++) {
-        kc_simroute rv = {KC_ROUTE_DOR, rules[i]};
+        kc_simroute rv = {KC_ROUTE_DOR, rules[i], KC_TIE_PLUS};
         assert_int_equal(kc_sim_run(&net, &rv, &tr, &c, &res, &err), KC_OK);
         assert_false(res.deadlock);
         assert_int_equal(res.messages, 4);
@@ -460,7 +461,7 @@ static void test_vc_rules(void **state)
     (void)state;
     kc_simnet net;
     net_init(&net, KC_SIM_TORUS, 4, 1, 2, 1);
-    kc_simroute hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW}, dl = {KC_ROUTE_DOR, KC_VC_DATELINE};
+    kc_simroute hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW, KC_TIE_PLUS}, dl = {KC_ROUTE_DOR, KC_VC_DATELINE, KC_TIE_PLUS};
     uint32_t out[KC_SIMROUTE_MAX];
     /* 3 -> 1: distance 2, a tie, taken in + and through the wraparound: low */
     assert_int_equal(kc_simroute_candidates(&hl, &net, 3, 1, kc_simnet_injch(&net, 3, 0), out), 1);
@@ -486,7 +487,7 @@ static void test_vc_rules(void **state)
     kc_simnet_free(&net);
     /* P-cube on the 3-cube from 6 (110) to 1 (001): first the 1 -> 0 dimensions 1, 2 */
     net_init(&net, KC_SIM_HYPERCUBE, 2, 3, 1, 1);
-    kc_simroute pc = {KC_ROUTE_PCUBE, KC_VC_NONE}, du = {KC_ROUTE_DUATO, KC_VC_NONE};
+    kc_simroute pc = {KC_ROUTE_PCUBE, KC_VC_NONE, KC_TIE_PLUS}, du = {KC_ROUTE_DUATO, KC_VC_NONE, KC_TIE_PLUS};
     assert_int_equal(kc_simroute_candidates(&pc, &net, 6, 1, kc_simnet_injch(&net, 6, 0), out), 2);
     assert_int_equal(out[0], kc_simnet_netch(&net, 6, 1, 0));
     assert_int_equal(out[1], kc_simnet_netch(&net, 6, 2, 0));
@@ -505,13 +506,62 @@ static void test_vc_rules(void **state)
 static void test_no_deadlock_under_overload(void **state)
 {
     (void)state;
-    kc_simroute hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW}, dl = {KC_ROUTE_DOR, KC_VC_DATELINE},
-                du = {KC_ROUTE_DUATO, KC_VC_NONE}, pc = {KC_ROUTE_PCUBE, KC_VC_NONE};
+    kc_simroute hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW, KC_TIE_PLUS}, dl = {KC_ROUTE_DOR, KC_VC_DATELINE, KC_TIE_PLUS},
+                du = {KC_ROUTE_DUATO, KC_VC_NONE, KC_TIE_PLUS}, pc = {KC_ROUTE_PCUBE, KC_VC_NONE, KC_TIE_PLUS};
     check_conservation(KC_SIM_TORUS, 4, 2, 2, hl, "uniform", 2.0);
     check_conservation(KC_SIM_TORUS, 6, 2, 2, dl, "uniform", 2.0);
     check_conservation(KC_SIM_TORUS, 3, 3, 2, hl, "uniform", 2.0);
     check_conservation(KC_SIM_HYPERCUBE, 2, 5, 2, du, "uniform", 2.0);
     check_conservation(KC_SIM_HYPERCUBE, 2, 5, 1, pc, "uniform", 2.0);
+}
+
+/* The simulator's dimension-ordered routes against the torus module's
+ * exact contention counter (an independent implementation of the same
+ * routing): the largest number of messages on one link must agree, for
+ * every tie rule, on tori and meshes, for patterns and random pairs. */
+static void test_routes_match_torus_module(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_rng rng;
+    kc_rng_seed(&rng, 31);
+    int ks[3] = {4, 8, 4}, ns[3] = {3, 2, 2};
+    kc_tie ties[3] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
+    for (int g = 0; g < 3; g++)
+        for (int mesh = 0; mesh < 2; mesh++)
+            for (int ti = 0; ti < 3; ti++) {
+                kc_simnet net;
+                net_init(&net, mesh ? KC_SIM_MESH : KC_SIM_TORUS, ks[g], ns[g], 1, 1);
+                kc_torus tor;
+                assert_int_equal(kc_torus_init(&tor, ks[g], ns[g], mesh, ties[ti], &err), KC_OK);
+                kc_simroute r = {KC_ROUTE_DOR, KC_VC_NONE, ties[ti]};
+                for (int p = 0; p < 4; p++) {
+                    uint32_t cnt = net.nodes;
+                    uint32_t *s = malloc(cnt * sizeof *s), *d = malloc(cnt * sizeof *d);
+                    if (p < 3) {
+                        kc_tcomm c;
+                        const char *names[3] = {"digit-reverse", "digit-complement", "butterfly:1"};
+                        assert_int_equal(kc_tcomm_named(&c, ks[g], ns[g], names[p], &err), KC_OK);
+                        assert_int_equal(kc_tcomm_endpoints(&c, s, d, NULL, &err), KC_OK);
+                    } else {
+                        for (uint32_t i = 0; i < cnt; i++) {
+                            s[i] = (uint32_t)kc_rng_below(&rng, net.nodes);
+                            d[i] = (uint32_t)kc_rng_below(&rng, net.nodes);
+                        }
+                    }
+                    kc_tcontention tc;
+                    assert_int_equal(kc_tcontention_pairs(&tor, s, d, cnt, &tc, &err), KC_OK);
+                    kc_simtraffic tr;
+                    assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, s, d, cnt, NULL, &err), KC_OK);
+                    long long mine;
+                    assert_int_equal(kc_simtraffic_contention(&net, &r, &tr, &mine, &err), KC_OK);
+                    assert_int_equal((uint64_t)mine, tc.max);
+                    kc_simtraffic_free(&tr);
+                    free(s);
+                    free(d);
+                }
+                kc_simnet_free(&net);
+            }
 }
 
 static void test_bad_config(void **state)
@@ -521,7 +571,7 @@ static void test_bad_config(void **state)
     kc_simnet net;
     assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, 1, 3, 1, 1, 1, 1, &err), KC_ERANGE);
     net_init(&net, KC_SIM_TORUS, 4, 2, 1, 1);
-    kc_simroute r = {KC_ROUTE_DOR, KC_VC_HIGHLOW};
+    kc_simroute r = {KC_ROUTE_DOR, KC_VC_HIGHLOW, KC_TIE_PLUS};
     assert_int_equal(kc_simroute_check(&r, &net, &err), KC_EINVAL);
     r.algo = KC_ROUTE_ECUBE;
     assert_int_equal(kc_simroute_check(&r, &net, &err), KC_EINVAL);
@@ -539,7 +589,7 @@ int main(void)
         cmocka_unit_test(test_watchdog_finds_deadlock), cmocka_unit_test(test_reproducible_and_parallel),
         cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
         cmocka_unit_test(test_vc_rules),              cmocka_unit_test(test_no_deadlock_under_overload),
-        cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_routes_match_torus_module),          cmocka_unit_test(test_bad_config),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

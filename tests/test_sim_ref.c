@@ -66,7 +66,7 @@ static void test_reference_deadlock(void **state)
     kc_err err;
     kc_simnet net;
     assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, 4, 1, 1, 1, 1, 1, &err), KC_OK);
-    kc_simroute r = {KC_ROUTE_DOR, KC_VC_NONE};
+    kc_simroute r = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
     uint32_t s[4] = {0, 1, 2, 3}, d[4] = {2, 3, 0, 1};
     kc_simconfig c;
     kc_simconfig_default(&c);
@@ -81,9 +81,9 @@ static void test_engine_matches_reference(void **state)
     (void)state;
     kc_rng rng;
     kc_rng_seed(&rng, 4242);
-    kc_simroute ec = {KC_ROUTE_ECUBE, KC_VC_NONE}, pc = {KC_ROUTE_PCUBE, KC_VC_NONE},
-                du = {KC_ROUTE_DUATO, KC_VC_NONE}, hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW},
-                dl = {KC_ROUTE_DOR, KC_VC_DATELINE}, me = {KC_ROUTE_DOR, KC_VC_NONE};
+    kc_simroute ec = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS}, pc = {KC_ROUTE_PCUBE, KC_VC_NONE, KC_TIE_PLUS},
+                du = {KC_ROUTE_DUATO, KC_VC_NONE, KC_TIE_PLUS}, hl = {KC_ROUTE_DOR, KC_VC_HIGHLOW, KC_TIE_PLUS},
+                dl = {KC_ROUTE_DOR, KC_VC_DATELINE, KC_TIE_PLUS}, me = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
     for (int t = 0; t < 40; t++) {
         compare_random(&rng, KC_SIM_HYPERCUBE, 2, 3 + t % 4, 1, ec);
         compare_random(&rng, KC_SIM_HYPERCUBE, 2, 3 + t % 3, 1 + t % 2, pc);

@@ -7,7 +7,7 @@
  *   ecube  binary n-cube: the lowest dimension still to correct (any VC,
  *          lowest free first); deadlock-free.
  *   dor    tori and meshes: dimension-ordered (dimension 0 first), shortest
- *          ring path, a tie (distance k/2) in the + direction. On tori the
+ *          ring path, a tie (distance k/2) by `tie` (+ by default). On tori the
  *          virtual channel follows `vcrule`; on meshes any VC. On the
  *          hypercube, dor is ecube.
  *   pcube  Glass and Ni's P-cube (turn model for hypercubes): first correct,
@@ -32,6 +32,7 @@
 
 #include "kcube/error.h"
 #include "kcube/simnet.h"
+#include "kcube/torus.h" /* kc_tie */
 
 typedef enum kc_simalgo { KC_ROUTE_ECUBE, KC_ROUTE_DOR, KC_ROUTE_PCUBE, KC_ROUTE_DUATO } kc_simalgo;
 typedef enum kc_simvcrule { KC_VC_HIGHLOW, KC_VC_DATELINE, KC_VC_NONE } kc_simvcrule;
@@ -39,6 +40,8 @@ typedef enum kc_simvcrule { KC_VC_HIGHLOW, KC_VC_DATELINE, KC_VC_NONE } kc_simvc
 typedef struct kc_simroute {
     kc_simalgo algo;
     kc_simvcrule vcrule;
+    kc_tie tie;   /* torus rings at distance k/2: plus (default), minus, or split
+                     (+ from an even coordinate, - from an odd one), as kcube/torus.h */
 } kc_simroute;
 
 /* Most candidates any routing lists (ports * vcs, or ej). */

@@ -21,7 +21,7 @@ static void help(FILE *out)
             "         (--pattern NAME | --uniform | --matrix M [--vector V] [--scatter] | --pairs FILE)\n"
             "         [--mapping none|optimal|set:P1,P2,...|FILE] [--routing ecube|dor|pcube|duato]\n"
             "         [--vc-rule highlow|dateline|none] [--vcs V] [--vc-link shared|independent]\n"
-            "         [--inj I] [--ej E] [--depth B]\n"
+            "         [--tie plus|minus|split] [--inj I] [--ej E] [--depth B]\n"
             "         (--rate R | --sweep FROM:TO:STEP [--no-stop] | --oneshot)\n"
             "         [--msg-flits 20] [--injection poisson|bernoulli] [--seed S] [--threads T]\n"
             "         [--warmup C] [--measure C] [--drain C] [--watchdog C]\n"
@@ -44,6 +44,8 @@ static void help(FILE *out)
             "  --routing       ecube (hypercube), dor (tori, meshes), pcube, duato (adds a VC)\n"
             "  --vc-rule       torus VCs: highlow (seed 002, default), dateline, none\n"
             "  --vcs V         virtual channels per link (default 1; 2 on tori and for duato)\n"
+            "  --tie           torus rings at distance k/2: plus (default), minus, split\n"
+            "                  (+ from an even coordinate, - from an odd one)\n"
             "  --vc-link       shared: the VCs of a link share one flit per cycle (default);\n"
             "                  independent: each VC moves a flit per cycle\n"
             "  --inj, --ej     injection / ejection channels per node (1)\n"
@@ -349,6 +351,11 @@ static int run(int argc, char **argv)
             if (kc_cli_int(val, 1, 1000, "link-latency", &v))
                 return KC_EXIT_USAGE;
             cfg.link_latency = (int)v;
+        } else if (OPT("--tie")) {
+            NEED();
+            kc_err e2;
+            if (kc_tie_parse(val, &spec.route.tie, &e2))
+                return kc_cli_error("%s", e2.msg);
         } else if (OPT("--vc-link")) {
             NEED();
             if (!strcmp(val, "shared"))

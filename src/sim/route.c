@@ -133,7 +133,9 @@ static int grid_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
         return all_vcs(net, node, port, out);
     }
     int fwd = (t - c + k) % k;
-    int plus = fwd <= k - fwd; /* a tie goes in the + direction */
+    int plus = fwd < k - fwd;
+    if (fwd == k - fwd) /* a tie: the tie rule decides (the coordinate here is the one the ring was entered at) */
+        plus = r->tie == KC_TIE_PLUS || (r->tie == KC_TIE_SPLIT && c % 2 == 0);
     port = plus ? 2 * d : 2 * d + 1;
     if (r->vcrule == KC_VC_NONE)
         return all_vcs(net, node, port, out);
