@@ -521,8 +521,10 @@ static int run(int argc, char **argv)
             cJSON *o = cJSON_CreateObject();
             cJSON_AddStringToObject(o, "label", se->label);
             cJSON_AddStringToObject(o, "routing", kc_simalgo_name(se->spec.route.algo));
-            if (se->sc.net.topo == KC_SIM_TORUS)
+            if (se->sc.net.topo == KC_SIM_TORUS) {
                 cJSON_AddStringToObject(o, "vc_rule", kc_simvcrule_name(se->spec.route.vcrule));
+                cJSON_AddStringToObject(o, "tie", kc_tie_name(se->spec.route.tie));
+            }
             cJSON_AddNumberToObject(o, "vcs", se->sc.net.vcs);
             cJSON_AddStringToObject(o, "mapping", se->sc.mapping_desc);
             if (se->sc.contention >= 0)
@@ -578,7 +580,7 @@ static int run(int argc, char **argv)
             series *se = &ser[s];
             printf("\n[%s] routing %s", se->label, kc_simalgo_name(se->spec.route.algo));
             if (se->sc.net.topo == KC_SIM_TORUS)
-                printf(" (%s VCs)", kc_simvcrule_name(se->spec.route.vcrule));
+                printf(" (%s VCs, ties %s)", kc_simvcrule_name(se->spec.route.vcrule), kc_tie_name(se->spec.route.tie));
             printf(", %d VC%s/link, mapping %s", se->sc.net.vcs, se->sc.net.vcs == 1 ? "" : "s", se->sc.mapping_desc);
             if (se->sc.contention >= 0)
                 printf(", channel contention %lld", se->sc.contention);
