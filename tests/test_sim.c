@@ -363,6 +363,39 @@ static void test_gives_up_past_saturation(void **state)
     kc_simscenario_free(&sc);
 }
 
+/* Both injection processes generate the offered load (within 3%) and, below
+ * saturation, deliver it; fixed points of a permutation send nothing. */
+static void test_injection_rate(void **state)
+{
+    (void)state;
+    kc_err err;
+    for (int proc = 0; proc < 2; proc++)
+        for (int p = 0; p < 2; p++) {
+            kc_simspec sp;
+            kc_simspec_default(&sp);
+            sp.n = 6;
+            sp.pattern = p ? "transpose" : "uniform";
+            sp.mapping = p ? "optimal" : NULL;
+            kc_simscenario sc;
+            assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+            kc_simconfig c;
+            kc_simconfig_default(&c);
+            c.process = proc ? KC_INJECT_BERNOULLI : KC_INJECT_POISSON;
+            c.load = 0.2;
+            c.warmup = 500;
+            c.measure = 20000;
+            kc_simresult res;
+            assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+            /* transpose on the 6-cube: 8 of 64 nodes are fixed points */
+            double expect = p ? 0.2 * 56.0 / 64.0 : 0.2;
+            assert_true(res.generated > 0.97 * expect && res.generated < 1.03 * expect);
+            assert_true(res.sustainable);
+            assert_true(res.throughput > 0.97 * res.generated && res.throughput < 1.03 * res.generated);
+            assert_true(res.network_latency_avg <= res.latency_avg);
+            kc_simscenario_free(&sc);
+        }
+}
+
 static void test_sample_quantile(void **state)
 {
     (void)state;
@@ -587,7 +620,7 @@ int main(void)
         cmocka_unit_test(test_zero_load_formula),     cmocka_unit_test(test_oneshot_hand_computed),
         cmocka_unit_test(test_oneshot_mapped_contention_free), cmocka_unit_test(test_conservation),
         cmocka_unit_test(test_watchdog_finds_deadlock), cmocka_unit_test(test_reproducible_and_parallel),
-        cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
+        cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_injection_rate),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
         cmocka_unit_test(test_vc_rules),              cmocka_unit_test(test_no_deadlock_under_overload),
         cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_routes_match_torus_module),          cmocka_unit_test(test_bad_config),
     };
