@@ -112,9 +112,9 @@ static void test_seed002_4ary4cube(void **state)
     }
     curve u = sweep(4, 4, "uniform", NULL, 0.025, 1.0), um = sweep(4, 4, "uniform", set, 0.025, 1.0);
     assert_true(um.sat >= 0.9 * u.sat && um.sat <= 1.1 * u.sat);
-    /* Reading seed 002's "the flit at the buffer [of each VC] is transmitted
-     * in a cycle" as VCs that do not share the link: mapped curves reach
-     * about 0.45, as the seed's "about 0.4", unmapped stay below 1/8. */
+    /* Reading seed 002's model as VCs that do not share the link (each VC's
+     * one-flit buffer sends its flit in a cycle): mapped curves reach about
+     * 0.45, near the seed's 0.4; unmapped stay below 1/8. */
     for (int p = 0; p < 2; p++) {
         curve e = sweep_vc(4, 4, names[p], NULL, 0.0125, 0.3, 1);
         curve mg = sweep_vc(4, 4, names[p], set, 0.025, 0.8, 1);
