@@ -160,6 +160,8 @@ static int run(int argc, char **argv)
     if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
         return kc_cli_error("'%s' is not a directory", out);
 
+    int threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    threads = threads < 1 ? 1 : threads > 8 ? 8 : threads;
     kc_simconfig cfg;
     kc_simconfig_default(&cfg);
     cfg.seed = seed;
@@ -217,7 +219,7 @@ static int run(int argc, char **argv)
             }
             kc_simsweep sw;
             kc_cli_progress_cb(&prog, done, total);
-            if (kc_sim_sweep(&sc.net, &sp.route, &sc.traffic, &cfg, loads, nloads, 2, 1, &sw, NULL, &err)) {
+            if (kc_sim_sweep(&sc.net, &sp.route, &sc.traffic, &cfg, loads, nloads, threads, 1, &sw, NULL, &err)) {
                 kc_simscenario_free(&sc);
                 rc = kc_cli_report(&err);
                 break;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "kcube/sim.h"
@@ -64,7 +65,8 @@ static void help(FILE *out)
             "                  with the set given by --set (default transpose,bit-reverse,\n"
             "                  reverse-flip on the hypercube)\n"
             "  --plot FILE     latency against throughput through gnuplot (.png or .svg)\n"
-            "  --threads T     load points in parallel (default 2); results do not depend on it\n\n"
+            "  --threads T     load points in parallel (default: the cores, at most 8); results\n"
+            "                  do not depend on it\n\n"
             "Messages to oneself are not injected: fixed points of a pattern send nothing and\n"
             "uniform traffic picks among the other nodes.\n\npatterns (hypercube):\n");
     kc_cli_print_patterns(out);
@@ -211,7 +213,11 @@ static int run(int argc, char **argv)
     const char *topo = NULL, *routing = NULL, *vcrule = NULL, *plot = NULL, *configs = NULL, *set = NULL;
     double rate = -1, loads[MAX_POINTS];
     int nloads = 0, compare = 0, no_stop = 0, uniform = 0;
-    long threads = 2;
+    long threads = sysconf(_SC_NPROCESSORS_ONLN);
+    if (threads < 1)
+        threads = 1;
+    if (threads > 8)
+        threads = 8;
     kc_format fmt = KC_FMT_TEXT;
     for (int i = 1; i < argc; i++) {
         const char *val;
