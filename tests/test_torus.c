@@ -225,6 +225,9 @@ static void test_theorem1_random(void **state)
             }
             if (!fo.exact_dim[i] && ex.per_dim[i] < fo.per_dim[i])
                 bounded_strict++;
+            /* Every case is exact on tori and meshes (4b by the alpha/beta
+             * analysis, mesh cases 2 and 3 by the entry/exit positions). */
+            assert_true(fo.exact_dim[i]);
         }
         if (trial % 5 == 0) {
             kc_tcontention p;
@@ -238,13 +241,39 @@ static void test_theorem1_random(void **state)
         print_message("case %-4s torus %4d  mesh %4d\n", kc_tcase_name((kc_tcase)tc), seen[tc][0], seen[tc][1]);
         assert_true(seen[tc][0] >= 5);
     }
-    assert_true(bounded_strict > 0); /* case 4b's bound is not always reached */
+    assert_int_equal(bounded_strict, 0);
     assert_true(trials == 900);
 }
 
-/* Case 4b with plus ties is exact for k = 2 and a real bound for k = 4:
- * y = x + 2 on the 4-ring uses distance-2 moves (T = 2 with plus ties, 1
- * with split ties), y = x + 1 moves one step (T = 1). */
+/* The closed form against the exact count on larger random networks
+ * (up to 65536 nodes and 8 dimensions). */
+static void test_formula_larger(void **state)
+{
+    kc_rng r;
+    kc_rng_seed(&r, 2024);
+    const int ks[] = {4, 8, 16}, ns[] = {8, 5, 4};
+    for (int trial = 0; trial < 45; trial++) {
+        int w = trial % 3, k = ks[w], n = ns[w];
+        kc_torus t;
+        torus(&t, k, n, trial % 4 == 0, (kc_tie)(trial % 3));
+        kc_gf f;
+        kc_gf_init(&f, k, NULL);
+        kc_tcomm c;
+        random_comm(&c, &f, n, &r);
+        kc_tcontention fo, ex;
+        kc_tcontention_formula(&t, &c, &fo);
+        assert_int_equal(kc_tcontention_exact(&t, &c, NULL, &ex, NULL, NULL), KC_OK);
+        for (int i = 0; i < n; i++) {
+            assert_true(fo.exact_dim[i]);
+            assert_int_equal(fo.per_dim[i], ex.per_dim[i]);
+        }
+    }
+}
+
+/* Case 4b, where Theorem 1 gives only 1..k/2 groups: y = x + 2 on the
+ * 4-ring moves distance 2 (T = 2 with plus ties, 1 with split ties),
+ * y = x + 1 moves one step (T = 1). kcube's exact 4b value (alpha, beta
+ * analysis) matches the count in each case. */
 static void test_case4b_examples(void **state)
 {
     kc_torus t;
@@ -260,15 +289,30 @@ static void test_case4b_examples(void **state)
     torus(&t, 4, 1, 0, KC_TIE_PLUS);
     kc_tcontention_formula(&t, &c2, &fo);
     assert_int_equal(fo.tcase[0], KC_TCASE_4B);
+    assert_true(fo.exact_dim[0]);
     assert_int_equal(fo.per_dim[0], 2);
-    assert_int_equal(fo.lower[0], 1);
     kc_tcontention_exact(&t, &c2, NULL, &ex, NULL, NULL);
     assert_int_equal(ex.per_dim[0], 2);
+    kc_tcontention_formula(&t, &c1, &fo);
+    assert_int_equal(fo.per_dim[0], 1);
     kc_tcontention_exact(&t, &c1, NULL, &ex, NULL, NULL);
     assert_int_equal(ex.per_dim[0], 1);
     t.tie = KC_TIE_SPLIT;
+    kc_tcontention_formula(&t, &c2, &fo);
+    assert_int_equal(fo.per_dim[0], 1);
     kc_tcontention_exact(&t, &c2, NULL, &ex, NULL, NULL);
     assert_int_equal(ex.per_dim[0], 1);
+    /* Example 4's mapped transpose: dimensions 2 and 3 are 4b, exactly 2. */
+    kc_gfmat m;
+    kc_gfmat_parse(&f, &m, "1000;0100;1010;0101", 4, NULL);
+    kc_tcomm c;
+    kc_tcomm_init(&c, &f, &m, NULL, 0, NULL);
+    torus(&t, 4, 4, 0, KC_TIE_PLUS);
+    kc_tcontention_formula(&t, &c, &fo);
+    assert_int_equal(fo.tcase[2], KC_TCASE_4B);
+    assert_true(fo.exact);
+    assert_int_equal(fo.per_dim[2], 2);
+    assert_int_equal(fo.per_dim[3], 2);
 }
 
 /* k = 2: the torus module agrees with the hypercube module. */
@@ -346,7 +390,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_init_and_routing),   cmocka_unit_test(test_patterns),
         cmocka_unit_test(test_example3),           cmocka_unit_test(test_section4_before),
-        cmocka_unit_test(test_16ary_4cube),
+        cmocka_unit_test(test_16ary_4cube),        cmocka_unit_test(test_formula_larger),
         cmocka_unit_test(test_theorem1_random),    cmocka_unit_test(test_case4b_examples),
         cmocka_unit_test(test_k2_matches_hypercube), cmocka_unit_test(test_uniform_and_pairs),
     };

@@ -147,17 +147,17 @@ typedef enum kc_tcase {
     KC_TCASE_2,        /* one entry, k exits */
     KC_TCASE_3,        /* k entries, one exit */
     KC_TCASE_4A,       /* k-to-k scatter-gather */
-    KC_TCASE_4B        /* k-to-k permutation: only bounds */
+    KC_TCASE_4B        /* k-to-k permutation: the paper only bounds it */
 } kc_tcase;
 
 const char *kc_tcase_name(kc_tcase c); /* "idle", "1", "2", "3", "4a", "4b" */
 
 typedef struct kc_tcontention {
     int n;
-    uint64_t per_dim[KC_GFMAT_MAX]; /* T_i, or its upper bound when !exact_dim[i] */
+    uint64_t per_dim[KC_GFMAT_MAX]; /* T_i (an upper bound if !exact_dim[i]) */
     uint64_t lower[KC_GFMAT_MAX];   /* a lower bound (== per_dim when exact_dim[i]) */
     uint8_t exact_dim[KC_GFMAT_MAX];/* 1 if per_dim[i] is the value, 0 if a bound */
-    kc_tcase tcase[KC_GFMAT_MAX];   /* Theorem 1 case (filled by the formula) */
+    kc_tcase tcase[KC_GFMAT_MAX];   /* Theorem 1 case (filled by the formula only) */
     int exponent[KC_GFMAT_MAX];     /* i - rank(A_{L_i,L_{i+1}}) (mirrored for scatters) */
     kc_link witness[KC_GFMAT_MAX];  /* a link carrying per_dim[i] (exact counts only) */
     uint64_t max;                   /* max_i per_dim[i] */
@@ -165,15 +165,16 @@ typedef struct kc_tcontention {
     int exact;                      /* 1 if every per_dim[i] is exact */
 } kc_tcontention;
 
-/* Theorem 1 per dimension, from ranks of submatrices (O(n^4) at most).
- * Tori with the plus or minus tie rule: cases 1, 2, 3, 4a are exact, 4b is
- * the bound 0..(k/2) k^e. With split ties, 4a becomes a bound too. Meshes
- * (derived here, not in the paper): cases 1 and 4a ((k/4) k^e) exact, 2 and
- * 3 bounded by (k-1) k^e, 4b by (k/2) k^e. Linear kinds only. */
+/* Theorem 1 per dimension, from ranks of submatrices (O(n^4), plus O(k^2)
+ * per case-4b dimension). The paper's cases 1, 2, 3, 4a for tori with plus
+ * or minus ties, extended here to exact values in every case: case 4b
+ * (where the paper gives only 1..(k/2) k^e), split ties, meshes, scatters.
+ * per_dim[i] == lower[i] and exact_dim[i] = 1 throughout; the fields stay
+ * so that a future bound-only extension fits. Linear kinds only. */
 void kc_tcontention_formula(const kc_torus *t, const kc_tcomm *c, kc_tcontention *out);
 
 /* Exact count: routes every message, one dimension at a time, with a
- * difference array per ring: time O(n N), memory 8 N bytes (N <= 2^32).
+ * difference array per ring: time O(n N), memory 8 N bytes (N <= 2^30).
  * Any kind; uniform draws its destinations from rng. */
 kc_status kc_tcontention_exact(const kc_torus *t, const kc_tcomm *c, kc_rng *rng, kc_tcontention *out,
                                const kc_progress *progress, kc_err *err);

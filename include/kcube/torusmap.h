@@ -102,7 +102,8 @@ typedef struct kc_tsearch_stats {
     int exhaustive;       /* 1 if every candidate was tried (then optimal) */
 } kc_tsearch_stats;
 
-/* Improve `start` by exact evaluation: every Q in GL(n, k) when that is
+/* Improve `start` by exact evaluation (the closed form of
+ * kc_tcontention_formula, exact in every case, so any N works): every Q in GL(n, k) when that is
  * small enough, else steepest descent over elementary operators (row swaps,
  * row scalings, row additions) with seeded random restarts from the best.
  * With reorder_only, only dimension orders: all n! when n <= 8, else

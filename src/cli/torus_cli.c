@@ -205,11 +205,29 @@ static cJSON *cases_json(const kc_tcontention *f)
     return a;
 }
 
+/* Where the paper's Theorem 1 gives only a bound (case 4b): 1..(k/2) k^e. */
 static cJSON *bounded_json(const kc_tcontention *f)
 {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < f->n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateBool(!f->exact_dim[i]));
+        cJSON_AddItemToArray(a, cJSON_CreateBool(f->tcase[i] == KC_TCASE_4B || !f->exact_dim[i]));
+    return a;
+}
+
+static cJSON *paper_range_json(const kc_torus *t, const kc_tcontention *f)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < f->n; i++) {
+        if (f->tcase[i] != KC_TCASE_4B) {
+            cJSON_AddItemToArray(a, cJSON_CreateNull());
+            continue;
+        }
+        uint64_t ke = 1;
+        for (int e = 0; e < f->exponent[i]; e++)
+            ke *= (uint64_t)t->k;
+        uint64_t r[2] = {ke, (uint64_t)t->k / 2 * ke};
+        cJSON_AddItemToArray(a, kc_cli_json_u64_array(r, 2));
+    }
     return a;
 }
 
@@ -341,6 +359,7 @@ int kc_torus_cli_analyze(int argc, char **argv)
             cJSON_AddNullToObject(j, "per_dim_lower");
             cJSON_AddNullToObject(j, "per_dim_case");
             cJSON_AddNullToObject(j, "per_dim_bound");
+            cJSON_AddNullToObject(j, "per_dim_paper_range");
         } else {
             cJSON_AddNumberToObject(j, "rank", c.rank);
             cJSON_AddItemToObject(j, "matrix", matrix_json(&c.a));
@@ -349,6 +368,7 @@ int kc_torus_cli_analyze(int argc, char **argv)
             cJSON_AddItemToObject(j, "per_dim_lower", kc_cli_json_u64_array(f.lower, n));
             cJSON_AddItemToObject(j, "per_dim_case", cases_json(&f));
             cJSON_AddItemToObject(j, "per_dim_bound", bounded_json(&f));
+            cJSON_AddItemToObject(j, "per_dim_paper_range", paper_range_json(&t, &f));
         }
         if (o.exact)
             cJSON_AddItemToObject(j, "per_dim_exact", kc_cli_json_u64_array(x.per_dim, n));
@@ -397,17 +417,24 @@ int kc_torus_cli_analyze(int argc, char **argv)
         printf("A = %s", kc_gfmat_format(&c.a, buf, sizeof buf));
         printf("   b = %s\n", kc_gfvec_format(c.b, n, buf, sizeof buf));
     }
-    printf("%4s  %5s  %16s  %12s  %s\n", "dim", "case", "T_i Theorem 1", o.exact ? "T_i exact" : "",
+    printf("%4s  %5s  %22s  %12s  %s\n", "dim", "case", "T_i Theorem 1", o.exact ? "T_i exact" : "",
            o.exact ? "a worst link" : "");
     for (int i = 0; i < n; i++) {
-        char th[48] = "-";
+        char th[64] = "-";
         if (!uniform) {
-            if (f.exact_dim[i])
-                snprintf(th, sizeof th, "%llu", (unsigned long long)f.per_dim[i]);
-            else
+            if (!f.exact_dim[i])
                 snprintf(th, sizeof th, "%llu..%llu", (unsigned long long)f.lower[i], (unsigned long long)f.per_dim[i]);
+            else if (f.tcase[i] == KC_TCASE_4B) {
+                uint64_t ke = 1;
+                for (int e = 0; e < f.exponent[i]; e++)
+                    ke *= (uint64_t)t.k;
+                snprintf(th, sizeof th, "%llu (paper %llu..%llu)", (unsigned long long)f.per_dim[i],
+                         (unsigned long long)ke, (unsigned long long)((uint64_t)t.k / 2 * ke));
+            }
+            else
+                snprintf(th, sizeof th, "%llu", (unsigned long long)f.per_dim[i]);
         }
-        printf("%4d  %5s  %16s  ", i, uniform ? "-" : kc_tcase_name(f.tcase[i]), th);
+        printf("%4d  %5s  %22s  ", i, uniform ? "-" : kc_tcase_name(f.tcase[i]), th);
         if (o.exact) {
             printf("%12llu  ", (unsigned long long)x.per_dim[i]);
             if (x.per_dim[i])
@@ -423,7 +450,7 @@ int kc_torus_cli_analyze(int argc, char **argv)
     if (best->max_dim >= 0)
         printf(" (dimension %d)", best->max_dim);
     if (!o.exact)
-        puts(f.exact ? ", by Theorem 1" : ", an upper bound by Theorem 1 (use --exact for the value)");
+        puts(f.exact ? ", by Theorem 1 (extended to exact values)" : ", an upper bound by Theorem 1 (use --exact)");
     else if (uniform)
         puts(", exact count");
     else
@@ -568,8 +595,6 @@ int kc_torus_cli_map(int argc, char **argv)
     if (m == 0)
         return kc_cli_error("map needs at least one --pattern or --matrix");
     int bits = t.n * t.m;
-    if (search && bits > EXACT_MAX_BITS)
-        return kc_cli_error("--search evaluates exactly and supports N <= 2^%d nodes", EXACT_MAX_BITS);
 
     kc_err err = {0};
     mapped *mp = calloc((size_t)m, sizeof *mp);
@@ -589,7 +614,7 @@ int kc_torus_cli_map(int argc, char **argv)
     }
     if (rc == KC_EXIT_OK && nlin == 0)
         rc = kc_cli_error("map needs at least one linear communication (uniform alone has nothing to map for)");
-    if (rc == KC_EXIT_OK && (search || o.exact) && bits > EXACT_MAX_BITS)
+    if (rc == KC_EXIT_OK && o.exact && bits > EXACT_MAX_BITS)
         rc = kc_cli_error("exact evaluation supports N <= 2^%d nodes", EXACT_MAX_BITS);
 
     kc_tmap map;
@@ -731,10 +756,17 @@ int kc_torus_cli_map(int argc, char **argv)
                 cJSON_AddItemToObject(p, "vector_after", vector_json(x->after.b, n));
             }
             const kc_tcontention *b = o.exact ? &x->xb : &x->fb, *a = o.exact ? &x->xa : &x->fa;
-            cJSON_AddItemToObject(p, "contention_before", kc_cli_json_u64(b->max));
-            cJSON_AddItemToObject(p, "contention_after", kc_cli_json_u64(a->max));
-            cJSON_AddItemToObject(p, "per_dim_before", kc_cli_json_u64_array(b->per_dim, n));
-            cJSON_AddItemToObject(p, "per_dim_after", kc_cli_json_u64_array(a->per_dim, n));
+            if (uni && !o.exact) { /* random traffic has no formula */
+                cJSON_AddNullToObject(p, "contention_before");
+                cJSON_AddNullToObject(p, "contention_after");
+                cJSON_AddNullToObject(p, "per_dim_before");
+                cJSON_AddNullToObject(p, "per_dim_after");
+            } else {
+                cJSON_AddItemToObject(p, "contention_before", kc_cli_json_u64(b->max));
+                cJSON_AddItemToObject(p, "contention_after", kc_cli_json_u64(a->max));
+                cJSON_AddItemToObject(p, "per_dim_before", kc_cli_json_u64_array(b->per_dim, n));
+                cJSON_AddItemToObject(p, "per_dim_after", kc_cli_json_u64_array(a->per_dim, n));
+            }
             if (uni) {
                 cJSON_AddNullToObject(p, "per_dim_after_formula");
                 cJSON_AddNullToObject(p, "per_dim_after_case");
@@ -767,6 +799,8 @@ int kc_torus_cli_map(int argc, char **argv)
         for (int r = 0; r < m; r++) {
             const mapped *x = &mp[r];
             const kc_tcontention *b = o.exact ? &x->xb : &x->fb, *a = o.exact ? &x->xa : &x->fa;
+            if (x->before.kind == KC_TCOMM_UNIFORM && !o.exact)
+                continue;
             for (int i = 0; i < n; i++)
                 printf("%s,%d,%llu,%llu,%llu,%s\n", x->before.name, i, (unsigned long long)b->per_dim[i],
                        (unsigned long long)a->per_dim[i], (unsigned long long)x->fa.per_dim[i],
@@ -798,6 +832,10 @@ int kc_torus_cli_map(int argc, char **argv)
     for (int r = 0; r < m; r++) {
         const mapped *x = &mp[r];
         const kc_tcontention *b = o.exact ? &x->xb : &x->fb, *a = o.exact ? &x->xa : &x->fa;
+        if (x->before.kind == KC_TCOMM_UNIFORM && !o.exact) {
+            printf("%-20s %-12s %7s %7s  (needs the exact count)\n", x->before.name, "uniform", "-", "-");
+            continue;
+        }
         printf("%-20s %-12s %7llu %7llu  ", x->before.name, kc_tcomm_kind_name(x->before.kind),
                (unsigned long long)b->max, (unsigned long long)a->max);
         print_dims(a->per_dim, n);

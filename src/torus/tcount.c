@@ -129,6 +129,127 @@ static void finish(kc_tcontention *out)
     }
 }
 
+/* ---- case 4b exactly (derived here, not in the paper) ---------------------
+ * In case 4b the column of dimension j restricted to the rows S (the
+ * dimensions routed before j) is A[S,S] u for some u, so moving a message
+ * within its ring changes x_j by t and x_S by t u; its exit then changes by
+ * alpha t with alpha = A[j][j] + A[j,S] u (the same for every ring). The
+ * offset beta of a ring is y_j of its message with x_j = 0: the constant b_j
+ * when row j of A is zero outside column j, otherwise every value of GF(k)
+ * occurs. A scatter is the mirrored gather read backwards: its rings map
+ * s -> alpha^-1 (s + beta). */
+
+/* Solve A[S,S] u = A[S,j] (consistent in case 4b); u is indexed by dimension. */
+static void solve_case4b(const kc_gf *f, const kc_gfmat *a, uint64_t set, int j, uint8_t *u)
+{
+    int idx[KC_GFMAT_MAX], m = 0;
+    for (int d = 0; d < a->n; d++)
+        if ((set >> d) & 1)
+            idx[m++] = d;
+    uint8_t aug[KC_GFMAT_MAX][KC_GFMAT_MAX + 1];
+    for (int r = 0; r < m; r++) {
+        for (int c = 0; c < m; c++)
+            aug[r][c] = a->e[idx[r]][idx[c]];
+        aug[r][m] = a->e[idx[r]][j];
+    }
+    int pivot_col[KC_GFMAT_MAX], rank = 0;
+    for (int c = 0; c < m && rank < m; c++) {
+        int p = -1;
+        for (int r = rank; r < m; r++)
+            if (aug[r][c]) {
+                p = r;
+                break;
+            }
+        if (p < 0)
+            continue;
+        for (int x = 0; x <= m; x++) {
+            uint8_t tmp = aug[p][x];
+            aug[p][x] = aug[rank][x];
+            aug[rank][x] = tmp;
+        }
+        unsigned inv = f->inv[aug[rank][c]];
+        for (int x = 0; x <= m; x++)
+            aug[rank][x] = (uint8_t)kc_gf_mul(f, aug[rank][x], inv);
+        for (int r = 0; r < m; r++) {
+            unsigned factor = aug[r][c];
+            if (r == rank || !factor)
+                continue;
+            for (int x = 0; x <= m; x++)
+                aug[r][x] ^= (uint8_t)kc_gf_mul(f, factor, aug[rank][x]);
+        }
+        pivot_col[rank++] = c;
+    }
+    memset(u, 0, KC_GFMAT_MAX);
+    for (int r = 0; r < rank; r++)
+        u[idx[pivot_col[r]]] = aug[r][m]; /* free variables stay 0 */
+}
+
+/* Largest number of groups over one link when ring position s goes to
+ * alpha s + beta, over the betas that occur; difference arrays per beta. */
+static uint64_t case4b_groups(const kc_torus *t, const kc_tcomm *c, uint64_t set, int j)
+{
+    const kc_gf *f = &c->f;
+    const kc_gfmat *a = &c->a;
+    int k = t->k;
+    uint8_t u[KC_GFMAT_MAX];
+    solve_case4b(f, a, set, j, u);
+    unsigned alpha = a->e[j][j];
+    for (int d = 0; d < a->n; d++)
+        if ((set >> d) & 1)
+            alpha ^= kc_gf_mul(f, a->e[j][d], u[d]);
+    int row_zero = 1;
+    for (int d = 0; d < a->n; d++)
+        if (d != j && a->e[j][d])
+            row_zero = 0;
+    int scatter = c->kind == KC_TCOMM_SCATTER;
+    unsigned mul = alpha, first = 0, last = (unsigned)k - 1;
+    if (scatter)
+        mul = f->inv[alpha]; /* s -> alpha^-1 s + alpha^-1 beta */
+    if (row_zero) {
+        first = last = scatter ? kc_gf_mul(f, f->inv[alpha], c->b[j]) : c->b[j];
+    }
+    int plus[KC_GF_MAX_K + 1], minus[KC_GF_MAX_K + 1];
+    uint64_t best = 0;
+    for (unsigned beta = first; beta <= last; beta++) {
+        memset(plus, 0, sizeof plus);
+        memset(minus, 0, sizeof minus);
+        for (unsigned s0 = 0; s0 < (unsigned)k; s0++) {
+            unsigned d = kc_gf_mul(f, mul, s0) ^ beta;
+            int mv = kc_torus_ring_move(t, s0, d);
+            if (mv > 0) { /* links s0 .. s0+mv-1 of the + direction, mod k */
+                int e = (int)s0 + mv;
+                plus[s0]++;
+                if (e <= k) {
+                    plus[e]--;
+                } else {
+                    plus[k]--;
+                    plus[0]++;
+                    plus[e - k]--;
+                }
+            } else if (mv < 0) { /* links s0+mv+1 .. s0 of the - direction */
+                int lo = (int)s0 + mv + 1;
+                if (lo >= 0) {
+                    minus[lo]++;
+                } else {
+                    minus[lo + k]++;
+                    minus[0]++;
+                }
+                minus[s0 + 1]--;
+            }
+        }
+        int rp = 0, rm = 0;
+        for (int w = 0; w < k; w++) {
+            rp += plus[w];
+            rm += minus[w];
+            if ((uint64_t)rp > best)
+                best = (uint64_t)rp;
+            if ((uint64_t)rm > best)
+                best = (uint64_t)rm;
+        }
+    }
+    return best;
+}
+
 void kc_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, int j, kc_tcase *tcase, int *exponent,
                        uint64_t *lower, uint64_t *upper)
 {
@@ -169,9 +290,25 @@ void kc_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, in
         /* Torus: the k exits (entries) split the ring's paths into k groups
          * of k^e, k/2 of which share the link next to the single entry
          * (exit). Mesh: with the entry (exit) at position s, max(s, k-1-s)
-         * groups, between k/2 and k-1. */
-        lo = k / 2 * ke;
-        hi = t->mesh ? (k - 1) * ke : lo;
+         * groups. */
+        lo = hi = k / 2 * ke;
+        if (t->mesh) {
+            /* Every source has some ring, so in case 2 (and, mirrored, for
+             * scatters) the single entry takes every position, 0 included:
+             * k-1 groups. In case 3 the single exit is y_j, every position
+             * unless row j of A is zero, when it is b_j. (Scatters: the same
+             * with the roles read backwards.) */
+            uint64_t worst = k - 1;
+            int row_zero = 1;
+            for (int d = 0; d < n; d++)
+                if (c->a.e[j][d])
+                    row_zero = 0;
+            if (tc == KC_TCASE_3 && row_zero) {
+                uint64_t at = c->b[j];
+                worst = at > k - 1 - at ? at : k - 1 - at;
+            }
+            lo = hi = worst * ke;
+        }
         break;
     case KC_TCASE_4A:
         /* Every entry reaches every exit, k^(e-1) paths per pair. Pairs over
@@ -186,10 +323,11 @@ void kc_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, in
         break;
     default:
         /* 4b: each ring maps its k entries one-to-one onto its k exits, in
-         * groups of k^e paths; a group that moves loads a link, and no link
-         * carries more than k/2 groups. */
-        lo = ke;
-        hi = k / 2 * ke;
+         * groups of k^e paths; Theorem 1 only bounds it (a moving group loads
+         * a link, no link carries more than k/2 groups). The map is affine,
+         * exit = alpha * entry + beta, with alpha the same in every ring, so
+         * routing one ring per beta gives the exact value. */
+        lo = hi = ke * case4b_groups(t, c, s, j);
         break;
     }
     *lower = lo;
@@ -253,6 +391,11 @@ static inline void add_message(const counter *ct, const dimctx *dc, uint64_t src
     int k = dc->k, sh = dc->sh;
     uint64_t ring = (dst & dc->low) | (src & dc->high);
     int mv = ct->move[(s << dc->m) | d];
+    if (k == 2) {
+        /* One hop over the link at position s: count it directly. */
+        (mv > 0 ? ct->plus : ct->minus)[ring | ((uint64_t)s << sh)]++;
+        return;
+    }
     if (mv > 0) {
         /* Links s, s+1, ..., s+mv-1 (mod k) of the + direction. */
         int e = (int)s + mv;
@@ -285,7 +428,10 @@ static uint64_t collect(const counter *ct, int i, kc_link *witness)
     uint64_t stride = 1ULL << (i * t->m), block = stride * (uint64_t)t->k, count = t->nodes;
     uint64_t best = 0;
     kc_link w = {0, i, 1};
-    for (int pass = 0; pass < 2; pass++) {
+    /* k = 2 counts loads directly (no prefix sums); a k = 2 torus never
+     * uses the - array. */
+    int direct = t->k == 2, passes = direct && !t->mesh ? 1 : 2;
+    for (int pass = 0; pass < passes; pass++) {
         uint32_t *a = pass ? ct->minus : ct->plus;
         for (uint64_t base = 0; base < count; base += block) {
             for (uint64_t l = 0; l < stride; l++)
@@ -294,7 +440,8 @@ static uint64_t collect(const counter *ct, int i, kc_link *witness)
                     w = (kc_link){base + l, i, pass ? -1 : 1};
                 }
             for (uint64_t z = base + stride; z < base + block; z++) {
-                a[z] += a[z - stride];
+                if (!direct)
+                    a[z] += a[z - stride];
                 if (a[z] > best) {
                     best = a[z];
                     w = (kc_link){z, i, pass ? -1 : 1};

@@ -251,6 +251,23 @@ static int find_step(const kc_gf *f, const kc_gfmat *s, const int *need, int nne
                     return 1;
             }
     }
+    /* Adding multiples of two rows at once (Example 5's first row is
+     * e_0 + e_2 + e_3), while the family stays small. */
+    if ((uint64_t)t * (uint64_t)t * (uint64_t)t * (uint64_t)k * (uint64_t)k <= 200000)
+        for (int a = 0; a < t; a++)
+            for (int b = 0; b < t; b++)
+                for (int d = b + 1; d < t; d++)
+                    for (int c = 1; c < k && b != a && d != a; c++)
+                        for (int e = 1; e < k; e++) {
+                            memset(w, 0, (size_t)t);
+                            memset(v, 0, (size_t)t);
+                            w[a] = v[a] = 1;
+                            w[b] = (uint8_t)c;
+                            w[d] = (uint8_t)e;
+                            ALL_NONZERO(ok);
+                            if (ok)
+                                return 1;
+                        }
     /* The dual moves: add a multiple of a column instead. */
     for (int a = 0; a < t; a++)
         for (int b = 0; b < t; b++)
@@ -583,11 +600,30 @@ typedef struct searcher {
     const kc_progress *progress;
 } searcher;
 
+/* Exact value and total of a mapping: by the closed form (exact in every
+ * case, O(n^4) whatever N), or by counting where it would only bound. */
 static kc_status score(searcher *se, const kc_tmap *map, uint64_t *v, uint64_t *tot, kc_err *err)
 {
     se->evals++;
     kc_progress_report(se->progress, (double)se->evals, (double)se->budget);
-    return kc_tmap_evaluate(se->t, se->comms, se->count, map, v, tot, NULL, err);
+    uint64_t value = 0, total = 0;
+    for (int r = 0; r < se->count; r++) {
+        kc_tcomm mc;
+        kc_tcontention ct;
+        kc_status s = kc_tmap_apply(map, &se->comms[r], &mc, err);
+        if (s)
+            return s;
+        kc_tcontention_formula(se->t, &mc, &ct);
+        if (!ct.exact && (s = kc_tcontention_exact(se->t, &mc, NULL, &ct, NULL, err)))
+            return s;
+        if (ct.max > value)
+            value = ct.max;
+        for (int i = 0; i < ct.n; i++)
+            total += ct.per_dim[i];
+    }
+    *v = value;
+    *tot = total;
+    return KC_OK;
 }
 
 /* Next permutation in lexicographic order; 0 after the last. */
@@ -644,12 +680,13 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
                          const kc_tsearch_opts *opts, kc_tmap *out, kc_tsearch_stats *stats,
                          const kc_progress *progress, kc_err *err)
 {
-    if (t->n * t->m > 30)
-        return kc_fail(err, KC_ERANGE, "the search evaluates exactly: N <= 2^30");
     int n = t->n, k = t->k;
+    for (int r = 0; r < count; r++)
+        if (comms[r].kind == KC_TCOMM_UNIFORM)
+            return kc_fail(err, KC_EINVAL, "the search needs linear communications");
     const kc_gf *f = &start->f;
-    uint64_t per_eval = t->nodes * (uint64_t)n * (uint64_t)count + 1;
-    uint64_t budget = opts && opts->max_evals ? opts->max_evals : 400000000ULL / per_eval;
+    uint64_t n2 = (uint64_t)n * (uint64_t)n, per_eval = n2 * n2 * (uint64_t)count + 1;
+    uint64_t budget = opts && opts->max_evals ? opts->max_evals : 2000000000ULL / per_eval;
     if (budget < 50)
         budget = 50;
     if (budget > 200000)
