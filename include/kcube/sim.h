@@ -1,0 +1,98 @@
+/* kcube/sim.h - the flit-level wormhole router engine and one simulation run.
+ *
+ * Model (defaults are the seeds' model):
+ *  - a message is msg_flits flits, the first the header; a flit crosses a
+ *    channel in one cycle; each channel buffers `depth` flits; a header that
+ *    cannot get an output waits in its buffer and its worm stays in place;
+ *  - among headers waiting for the same free output, the one that arrived at
+ *    the router first wins; ties go to the lower input channel id;
+ *  - a physical link carries one flit per cycle, shared by its VCs (the
+ *    oldest message first); with vc_independent every VC carries one flit
+ *    per cycle (one reading of seed 002's model);
+ *  - messages are generated with exponential gaps (Poisson) or by a Bernoulli
+ *    trial per cycle, at `load` flits per node per cycle, and wait in a FIFO
+ *    source queue for an injection channel.
+ * Timing knobs: routing delay R (a header waits R cycles in each router
+ * before it can take an output), switch delay S and link latency W (a flit
+ * leaving a router's input buffer reaches the next buffer S + W cycles
+ * later). Injection takes 1 cycle, ejection S + 1. Buffer space is reserved
+ * when a flit departs, so a worm streams at full rate when depth >= S + W.
+ * Zero-load latency of an H-hop message of L flits (from generation to the
+ * arrival of the tail, depth >= S + W):
+ *      T0 = H (R + S + W) + R + S + L + 1
+ * which is H + L + 1 with the defaults R = S = 0, W = 1.
+ *
+ * Every run checks: flit conservation (generated = delivered + queued + in
+ * the network), no buffer overflow, and a deadlock watchdog (no flit moved
+ * for `watchdog` cycles while worms are in the network), which reports the
+ * cycle of blocked channels. Runs are reproducible from `seed`. */
+#ifndef KCUBE_SIM_H
+#define KCUBE_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kcube/error.h"
+#include "kcube/simnet.h"
+#include "kcube/simroute.h"
+#include "kcube/simtraffic.h"
+
+typedef enum kc_siminject { KC_INJECT_POISSON, KC_INJECT_BERNOULLI } kc_siminject;
+
+typedef struct kc_simconfig {
+    int msg_flits;          /* flits per message, header included (20) */
+    double load;            /* offered flits per node per cycle */
+    kc_siminject process;
+    uint64_t seed;
+    int64_t warmup;         /* cycles before measuring (3000) */
+    int64_t measure;        /* measurement window (10000) */
+    int64_t drain;          /* at most this many cycles to deliver measured messages (20000) */
+    int route_delay, switch_delay, link_latency; /* R, S, W (0, 0, 1) */
+    int64_t watchdog;       /* deadlock after this many cycles without progress (1000) */
+    int oneshot;            /* every table entry sends one message at cycle 0, no generation */
+    int channel_util;       /* count flits per network link during the window */
+    double queue_cap;       /* give up (unsustainable) past this many queued messages per node (64) */
+    int vc_independent;     /* 1: every VC moves a flit per cycle (no sharing of the link) */
+} kc_simconfig;
+
+void kc_simconfig_default(kc_simconfig *c);
+
+#define KC_SIM_CYCLE_MAX 64
+
+typedef struct kc_simresult {
+    double offered;             /* the configured load */
+    double generated;           /* flits generated per node per cycle in the window */
+    double throughput;          /* flits delivered per node per cycle in the window */
+    double latency_avg;         /* generation to tail arrival, measured messages */
+    double latency_p99;
+    double network_latency_avg; /* leaving the source queue to tail arrival */
+    uint64_t messages;          /* measured messages delivered */
+    int64_t cycles;             /* simulated */
+    uint64_t link_traversals;   /* flits that crossed a router-to-router channel */
+    double wall_seconds;
+    int sustainable;
+    double queue_avg;           /* mean source-queue length per node at the end of the window */
+    /* one-shot runs */
+    int64_t completion;         /* cycle at which the last tail arrived */
+    /* invariants */
+    uint64_t flits_generated, flits_delivered, flits_queued, flits_in_network;
+    int deadlock;               /* 1: the watchdog fired */
+    int cycle_len;              /* blocked cycle of channels (head channels of the worms) */
+    uint32_t cycle[KC_SIM_CYCLE_MAX];
+    uint64_t *link_flits;       /* [net_channels / vcs] with channel_util: flits per link in the window */
+} kc_simresult;
+
+/* One run. Returns KC_OK also for a deadlock (result->deadlock says so);
+ * KC_EINVAL for bad configurations or a violated invariant. */
+kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                     const kc_simconfig *cfg, kc_simresult *out, kc_err *err);
+void kc_simresult_free(kc_simresult *r);
+
+/* Bytes of fixed engine state for a network (channels, links, nodes);
+ * worms and source queues grow with the traffic on top of this. */
+size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg);
+
+/* The zero-load latency formula above. */
+int64_t kc_sim_zero_load(const kc_simconfig *cfg, int hops);
+
+#endif

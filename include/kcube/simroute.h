@@ -1,0 +1,64 @@
+/* kcube/simroute.h - routing functions for the wormhole simulator.
+ *
+ * A routing function lists, for a header at a router, the output channels it
+ * may take in order of preference; the router gives it the first free one.
+ * Adaptive choices prefer the lowest dimension (seed 000 Section 6).
+ *
+ *   ecube  binary n-cube: the lowest dimension still to correct (any VC,
+ *          lowest free first); deadlock-free.
+ *   dor    tori and meshes: dimension-ordered (dimension 0 first), shortest
+ *          ring path, a tie (distance k/2) by `tie` (+ by default). On tori the
+ *          virtual channel follows `vcrule`; on meshes any VC. On the
+ *          hypercube, dor is ecube.
+ *   pcube  Glass and Ni's P-cube (turn model for hypercubes): first correct,
+ *          in any order, the dimensions where the current address has 1 and
+ *          the destination 0; then those with 0 -> 1. Minimal, no extra VCs.
+ *   duato  fully adaptive minimal routing on VCs 1..vcs-1 of every dimension
+ *          still to correct, with VC 0 as an e-cube escape channel (Duato's
+ *          method); needs vcs >= 2.
+ *
+ * Torus VC rules (2 VCs per link):
+ *   highlow   seed 002 (Cray T3D): on entering a dimension, a message that
+ *             will not cross the wraparound link of that ring takes the high
+ *             channel (VC 1), one that will, the low channel (VC 0), and keeps
+ *             it for the whole dimension;
+ *   dateline  VC 0 until the message crosses the wraparound link of the ring,
+ *             VC 1 after it;
+ *   none      no rule: any VC (with 1 VC this deadlocks on rings, on purpose). */
+#ifndef KCUBE_SIMROUTE_H
+#define KCUBE_SIMROUTE_H
+
+#include <stdint.h>
+
+#include "kcube/error.h"
+#include "kcube/simnet.h"
+#include "kcube/torus.h" /* kc_tie */
+
+typedef enum kc_simalgo { KC_ROUTE_ECUBE, KC_ROUTE_DOR, KC_ROUTE_PCUBE, KC_ROUTE_DUATO } kc_simalgo;
+typedef enum kc_simvcrule { KC_VC_HIGHLOW, KC_VC_DATELINE, KC_VC_NONE } kc_simvcrule;
+
+typedef struct kc_simroute {
+    kc_simalgo algo;
+    kc_simvcrule vcrule;
+    kc_tie tie;   /* torus rings at distance k/2: plus (default), minus, or split
+                     (+ from an even coordinate, - from an odd one), as kcube/torus.h */
+} kc_simroute;
+
+/* Most candidates any routing lists (ports * vcs, or ej). */
+#define KC_SIMROUTE_MAX (2 * KC_SIMNET_MAX_N * KC_SIMNET_MAX_VCS + 16)
+
+kc_status kc_simalgo_parse(const char *text, kc_simalgo *algo, kc_err *err);
+const char *kc_simalgo_name(kc_simalgo algo);
+kc_status kc_simvcrule_parse(const char *text, kc_simvcrule *rule, kc_err *err);
+const char *kc_simvcrule_name(kc_simvcrule rule);
+
+/* Check that the routing suits the network (topology, VC count). */
+kc_status kc_simroute_check(const kc_simroute *r, const kc_simnet *net, kc_err *err);
+
+/* Candidate output channels for a header at `node` bound for `dst`, which
+ * arrived through channel `in` (a network or injection channel). At the
+ * destination these are the ejection channels. Returns the count. */
+int kc_simroute_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
+                           uint32_t *out);
+
+#endif

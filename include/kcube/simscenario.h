@@ -1,0 +1,55 @@
+/* kcube/simscenario.h - a simulation set up from a textual description:
+ * the network, the routing, the pattern and the processor mapping.
+ *
+ * Patterns: on the binary n-cube every kcube LCC pattern by name (see
+ * kc_lcc_pattern) or a matrix; on k-ary n-cubes the digit permutations
+ * transpose, digit-reverse, digit-complement; everywhere "uniform" and a file
+ * of (source, destination) pairs.
+ * Mappings: "none"; "optimal" (M-S: seed 000's optimal reordering for this
+ * one pattern, binary n-cube); "set:P1,P2,..." (M-G: the reordering chosen by
+ * the dynamic programme over those patterns with the max objective, binary
+ * n-cube); or a file of N node ids, to_physical[v] for v = 0, 1, ... */
+#ifndef KCUBE_SIMSCENARIO_H
+#define KCUBE_SIMSCENARIO_H
+
+#include <stdint.h>
+
+#include "kcube/error.h"
+#include "kcube/nodemap.h"
+#include "kcube/simnet.h"
+#include "kcube/simroute.h"
+#include "kcube/simtraffic.h"
+
+typedef struct kc_simspec {
+    kc_simtopo topo;
+    int k, n;
+    int vcs, inj, ej, depth;
+    kc_simroute route;
+    const char *pattern;    /* a pattern name or "uniform" (NULL with matrix or pairs) */
+    const char *matrix;     /* binary n-cube: rows of A, row 0 first */
+    const char *vector;     /* b */
+    int scatter;
+    const char *pairs;      /* file of (source, destination) lines */
+    const char *mapping;    /* NULL, "none", "optimal", "set:...", or a file */
+} kc_simspec;
+
+void kc_simspec_default(kc_simspec *s);
+
+typedef struct kc_simscenario {
+    kc_simnet net;
+    kc_simtraffic traffic;
+    kc_nodemap map;          /* count 0: no mapping */
+    char mapping_desc[160];  /* e.g. "M-S order 4 5 6 7 0 1 2 3" */
+    long long contention;    /* analysed channel contention of the (mapped) pattern under the
+                                deterministic routing, -1 when not defined (uniform, adaptive) */
+} kc_simscenario;
+
+kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_err *err);
+void kc_simscenario_free(kc_simscenario *sc);
+
+/* Largest number of messages of a traffic table whose routes (the first
+ * candidate at every hop) share a channel: the degree of contention. */
+kc_status kc_simtraffic_contention(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *t,
+                                   long long *out, kc_err *err);
+
+#endif

@@ -1,0 +1,53 @@
+/* kcube/simtraffic.h - where simulated messages go.
+ *
+ * Traffic is a table of destinations per physical source node (any number
+ * each, picked uniformly per message), or uniform random. Patterns are given
+ * on virtual nodes and seen through a mapping f (kc_nodemap): virtual x
+ * sending to y becomes physical f(x) sending to f(y). Messages to oneself are
+ * never injected: such table entries are dropped, so a fixed point of a
+ * permutation generates no traffic, and uniform traffic draws among the
+ * other N - 1 nodes. */
+#ifndef KCUBE_SIMTRAFFIC_H
+#define KCUBE_SIMTRAFFIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kcube/error.h"
+#include "kcube/lcc.h"
+#include "kcube/nodemap.h"
+
+typedef struct kc_simtraffic {
+    uint32_t nodes;
+    int uniform;        /* destinations uniformly random */
+    uint32_t *start;    /* [nodes + 1]: physical source s sends to dest[start[s] .. start[s+1]) */
+    uint32_t *dest;     /* physical destinations */
+    uint32_t *to_phys;  /* uniform with a mapping: the mapping (else NULL) */
+    uint32_t *to_virt;
+} kc_simtraffic;
+
+/* Uniform random destinations (through the mapping if map is not NULL). */
+kc_status kc_simtraffic_uniform(kc_simtraffic *t, uint32_t nodes, const kc_nodemap *map, kc_err *err);
+/* Virtual (src, dst) pairs through an optional mapping. */
+kc_status kc_simtraffic_pairs(kc_simtraffic *t, uint32_t nodes, const uint32_t *src, const uint32_t *dst,
+                              size_t count, const kc_nodemap *map, kc_err *err);
+/* One destination per virtual node (KC_SIM_NONE: none). */
+kc_status kc_simtraffic_table(kc_simtraffic *t, uint32_t nodes, const uint32_t *dst, const kc_nodemap *map,
+                              kc_err *err);
+/* Every message of a binary-cube LCC (permutation, gather or scatter). */
+kc_status kc_simtraffic_lcc(kc_simtraffic *t, const kc_lcc *c, const kc_nodemap *map, kc_err *err);
+/* Digit permutations on the k-ary n-cube: "transpose" (digit i <-> i + n/2, n
+ * even), "digit-reverse" (d_i -> d_{n-1-i}), "digit-complement" (k-1-d_i).
+ * On k = 2 they are transpose, bit-reverse and complement. */
+kc_status kc_simtraffic_digits(kc_simtraffic *t, int k, int n, const char *name, const kc_nodemap *map,
+                               kc_err *err);
+/* A text file of "source destination" lines (virtual node ids; '#' starts a
+ * comment), through an optional mapping. */
+kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path, const kc_nodemap *map,
+                             kc_err *err);
+void kc_simtraffic_free(kc_simtraffic *t);
+
+/* Number of physical nodes that send anything. */
+uint32_t kc_simtraffic_senders(const kc_simtraffic *t);
+
+#endif

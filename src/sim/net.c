@@ -1,0 +1,159 @@
+/* The simulated network: node digits, neighbours and channel ids. */
+#include "kcube/simnet.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+kc_status kc_simtopo_parse(const char *text, kc_simtopo *topo, kc_err *err)
+{
+    if (!strcmp(text, "hypercube") || !strcmp(text, "cube"))
+        *topo = KC_SIM_HYPERCUBE;
+    else if (!strcmp(text, "torus"))
+        *topo = KC_SIM_TORUS;
+    else if (!strcmp(text, "mesh"))
+        *topo = KC_SIM_MESH;
+    else
+        return kc_fail(err, KC_EINVAL, "unknown topology '%s' (hypercube, torus, mesh)", text);
+    return KC_OK;
+}
+
+const char *kc_simtopo_name(kc_simtopo topo)
+{
+    switch (topo) {
+    case KC_SIM_HYPERCUBE: return "hypercube";
+    case KC_SIM_TORUS: return "torus";
+    case KC_SIM_MESH: return "mesh";
+    }
+    return "?";
+}
+
+kc_status kc_simnet_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs, int inj, int ej, int depth,
+                         kc_err *err)
+{
+    memset(net, 0, sizeof *net);
+    if (topo == KC_SIM_TORUS && k == 2)
+        topo = KC_SIM_HYPERCUBE;
+    if (topo == KC_SIM_HYPERCUBE)
+        k = 2;
+    if (k < 2 || k > 256)
+        return kc_fail(err, KC_ERANGE, "radix k must be 2..256, got %d", k);
+    if (n < 1 || n > KC_SIMNET_MAX_N)
+        return kc_fail(err, KC_ERANGE, "dimension n must be 1..%d, got %d", KC_SIMNET_MAX_N, n);
+    uint64_t nodes = 1;
+    for (int i = 0; i < n; i++) {
+        nodes *= (uint64_t)k;
+        if (nodes > KC_SIMNET_MAX_NODES)
+            return kc_fail(err, KC_ERANGE, "network too large: at most %u nodes", KC_SIMNET_MAX_NODES);
+    }
+    if (vcs < 1 || vcs > KC_SIMNET_MAX_VCS)
+        return kc_fail(err, KC_ERANGE, "virtual channels per link must be 1..%d", KC_SIMNET_MAX_VCS);
+    if (inj < 1 || inj > 8 || ej < 1 || ej > 8)
+        return kc_fail(err, KC_ERANGE, "injection and ejection channels per node must be 1..8");
+    if (depth < 1 || depth > KC_SIMNET_MAX_DEPTH)
+        return kc_fail(err, KC_ERANGE, "buffer depth must be 1..%d flits", KC_SIMNET_MAX_DEPTH);
+    net->topo = topo;
+    net->k = k;
+    net->n = n;
+    net->nodes = (uint32_t)nodes;
+    net->ports = topo == KC_SIM_HYPERCUBE ? n : 2 * n;
+    net->vcs = vcs;
+    net->inj = inj;
+    net->ej = ej;
+    net->depth = depth;
+    uint64_t netch = nodes * (uint64_t)net->ports * (uint64_t)vcs;
+    uint64_t all = netch + nodes * (uint64_t)(inj + ej);
+    if (all > UINT32_MAX / 2)
+        return kc_fail(err, KC_ERANGE, "too many channels");
+    net->net_channels = (uint32_t)netch;
+    net->channels = (uint32_t)all;
+    net->max_hops = topo == KC_SIM_HYPERCUBE ? n : topo == KC_SIM_TORUS ? n * (k / 2) : n * (k - 1);
+    net->next_node = malloc(nodes * (size_t)net->ports * sizeof *net->next_node);
+    net->digit = malloc(nodes * (size_t)n);
+    if (!net->next_node || !net->digit) {
+        kc_simnet_free(net);
+        return kc_fail(err, KC_ENOMEM, "out of memory for the network");
+    }
+    for (uint32_t x = 0; x < net->nodes; x++) {
+        uint32_t rest = x, weight = 1;
+        for (int d = 0; d < n; d++) {
+            int dig = (int)(rest % (uint32_t)k);
+            rest /= (uint32_t)k;
+            net->digit[(size_t)x * n + d] = (uint8_t)dig;
+            uint32_t *nx = &net->next_node[(size_t)x * net->ports];
+            if (topo == KC_SIM_HYPERCUBE) {
+                nx[d] = x ^ weight;
+            } else {
+                int up = dig + 1, down = dig - 1;
+                if (topo == KC_SIM_TORUS) {
+                    up %= k;
+                    down = (down + k) % k;
+                }
+                nx[2 * d] = up < k ? x - (uint32_t)dig * weight + (uint32_t)up * weight : KC_SIM_NONE;
+                nx[2 * d + 1] = down >= 0 ? x - (uint32_t)dig * weight + (uint32_t)down * weight : KC_SIM_NONE;
+            }
+            weight *= (uint32_t)k;
+        }
+    }
+    return KC_OK;
+}
+
+void kc_simnet_free(kc_simnet *net)
+{
+    free(net->next_node);
+    free(net->digit);
+    net->next_node = NULL;
+    net->digit = NULL;
+}
+
+int kc_simnet_distance(const kc_simnet *net, uint32_t a, uint32_t b)
+{
+    int h = 0;
+    for (int d = 0; d < net->n; d++) {
+        int da = net->digit[(size_t)a * net->n + d], db = net->digit[(size_t)b * net->n + d];
+        int diff = da > db ? da - db : db - da;
+        if (net->topo == KC_SIM_TORUS && net->k - diff < diff)
+            diff = net->k - diff;
+        h += diff;
+    }
+    return h;
+}
+
+void kc_simnet_channel(const kc_simnet *net, uint32_t c, kc_simchan *out)
+{
+    memset(out, 0, sizeof *out);
+    if (c < net->net_channels) {
+        out->kind = KC_CH_NETWORK;
+        out->vc = (int)(c % (uint32_t)net->vcs);
+        uint32_t link = c / (uint32_t)net->vcs;
+        out->port = (int)(link % (uint32_t)net->ports);
+        out->node = link / (uint32_t)net->ports;
+        return;
+    }
+    c -= net->net_channels;
+    if (c < net->nodes * (uint32_t)net->inj) {
+        out->kind = KC_CH_INJECTION;
+        out->node = c / (uint32_t)net->inj;
+        out->index = (int)(c % (uint32_t)net->inj);
+        return;
+    }
+    c -= net->nodes * (uint32_t)net->inj;
+    out->kind = KC_CH_EJECTION;
+    out->node = c / (uint32_t)net->ej;
+    out->index = (int)(c % (uint32_t)net->ej);
+}
+
+char *kc_simnet_channel_name(const kc_simnet *net, uint32_t c, char *buf, size_t size)
+{
+    kc_simchan ch;
+    kc_simnet_channel(net, c, &ch);
+    if (ch.kind == KC_CH_INJECTION)
+        snprintf(buf, size, "inj %u.%d", ch.node, ch.index);
+    else if (ch.kind == KC_CH_EJECTION)
+        snprintf(buf, size, "ej %u.%d", ch.node, ch.index);
+    else if (net->topo == KC_SIM_HYPERCUBE)
+        snprintf(buf, size, "%u>d%d vc%d", ch.node, ch.port, ch.vc);
+    else
+        snprintf(buf, size, "%u>d%d%c vc%d", ch.node, ch.port / 2, ch.port % 2 ? '-' : '+', ch.vc);
+    return buf;
+}

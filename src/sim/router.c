@@ -1,0 +1,707 @@
+/* The wormhole router engine: one synchronous cycle at a time.
+ *
+ * State is flat arrays indexed by channel id (owner worm, flits buffered,
+ * flits that have entered, a ring of ready times) and by worm (the path of
+ * channels it holds, oldest first). A cycle does, in order:
+ *   1. generation      new messages join their node's FIFO source queue;
+ *   2. injection       a queued message takes a free injection channel;
+ *   3. allocation      waiting headers, oldest arrival first, take the first
+ *                      free channel their routing function lists;
+ *   4. movement        each active worm, head end first, moves at most one
+ *                      flit into each channel it holds (space freed by the
+ *                      flit ahead in the same cycle is reused, so a worm
+ *                      streams one flit per cycle); a physical link carries
+ *                      one flit per cycle.
+ * Only active worms and waiting headers are visited; nothing is allocated
+ * per flit. */
+#include "kcube/sim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "kcube/rng.h"
+#include "kcube/simstats.h"
+
+void kc_simconfig_default(kc_simconfig *c)
+{
+    memset(c, 0, sizeof *c);
+    c->msg_flits = 20;
+    c->load = 0.1;
+    c->process = KC_INJECT_POISSON;
+    c->seed = 1;
+    c->warmup = 3000;
+    c->measure = 10000;
+    c->drain = 20000;
+    c->route_delay = 0;
+    c->switch_delay = 0;
+    c->link_latency = 1;
+    c->watchdog = 1000;
+    c->queue_cap = 64;
+}
+
+int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
+{
+    int64_t r = c->route_delay, s = c->switch_delay, w = c->link_latency;
+    return (int64_t)hops * (r + s + w) + r + s + c->msg_flits + 1;
+}
+
+size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
+{
+    (void)cfg;
+    size_t ch = net->channels, links = net->net_channels / (uint32_t)net->vcs;
+    size_t per_channel = sizeof(int32_t) + 2 * sizeof(uint16_t) + sizeof(uint32_t) + (size_t)net->depth * sizeof(uint32_t);
+    size_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) +
+                      (size_t)net->ports * sizeof(uint32_t) + (size_t)net->n;
+    return ch * per_channel + links * sizeof(uint32_t) + net->nodes * per_node;
+}
+
+typedef struct worm {
+    uint32_t src, dst;
+    uint32_t gen, inj;    /* generation cycle, cycle it left the source queue */
+    uint32_t src_left;    /* flits not yet injected */
+    uint16_t np, ptail;   /* path entries; first entry still held */
+    uint8_t measured;
+} worm;
+
+typedef struct qmsg {
+    uint32_t gen, dst;
+    int32_t next;
+} qmsg;
+
+typedef struct waiter {
+    uint64_t key; /* ready cycle << 32 | channel: first come, then channel id */
+    uint32_t w;
+} waiter;
+
+typedef struct engine {
+    const kc_simnet *net;
+    const kc_simroute *route;
+    const kc_simtraffic *tr;
+    const kc_simconfig *cfg;
+    uint32_t L, depth, dnet, dej, rdelay, vcs;
+    int vc_independent;
+    uint32_t now;
+    /* channels */
+    int32_t *owner;
+    uint16_t *cnt, *rhead;
+    uint32_t *passed, *rtime, *link_used;
+    /* worms */
+    worm *w;
+    uint32_t *path, pmax, wcap, *wfree, nfree;
+    uint32_t *active, nactive, *active2;
+    waiter *waiting, *arrivals, *merged;
+    uint32_t nwaiting, narrivals, wait_cap;
+    /* sources */
+    qmsg *q;
+    uint32_t qcap;
+    int32_t qfree, *qhead, *qtail;
+    uint64_t queued;
+    uint32_t *senders, nsenders;
+    double *next_gen;
+    kc_rng rng;
+    /* bookkeeping */
+    uint64_t flits_generated, flits_delivered, link_traversals;
+    uint64_t gen_window, del_window, outstanding;
+    uint64_t *link_flits;
+    int in_window, progress, overflow;
+    int64_t last_arrival;
+    kc_simsample lat;
+    double net_lat_sum;
+    int nomem;
+} engine;
+
+static void engine_free(engine *e)
+{
+    free(e->owner);
+    free(e->cnt);
+    free(e->rhead);
+    free(e->passed);
+    free(e->rtime);
+    free(e->link_used);
+    free(e->w);
+    free(e->path);
+    free(e->wfree);
+    free(e->active);
+    free(e->active2);
+    free(e->waiting);
+    free(e->arrivals);
+    free(e->merged);
+    free(e->q);
+    free(e->qhead);
+    free(e->qtail);
+    free(e->senders);
+    free(e->next_gen);
+    kc_simsample_free(&e->lat);
+}
+
+static int grow_worms(engine *e)
+{
+    uint32_t cap = e->wcap ? 2 * e->wcap : 1024;
+    worm *w = realloc(e->w, cap * sizeof *w);
+    if (!w)
+        return -1;
+    e->w = w;
+    uint32_t *p = realloc(e->path, (size_t)cap * e->pmax * sizeof *p);
+    if (!p)
+        return -1;
+    e->path = p;
+    uint32_t *f = realloc(e->wfree, cap * sizeof *f);
+    uint32_t *a = f ? realloc(e->active, cap * sizeof *a) : NULL;
+    if (f)
+        e->wfree = f;
+    if (a)
+        e->active = a;
+    uint32_t *a2 = a ? realloc(e->active2, cap * sizeof *a2) : NULL;
+    if (a2)
+        e->active2 = a2;
+    waiter *wt = a2 ? realloc(e->waiting, cap * sizeof *wt) : NULL;
+    if (wt)
+        e->waiting = wt;
+    waiter *ar = wt ? realloc(e->arrivals, cap * sizeof *ar) : NULL;
+    if (ar)
+        e->arrivals = ar;
+    waiter *mg = ar ? realloc(e->merged, cap * sizeof *mg) : NULL;
+    if (mg)
+        e->merged = mg;
+    if (!mg)
+        return -1;
+    for (uint32_t i = cap; i > e->wcap; i--)
+        e->wfree[e->nfree++] = i - 1;
+    e->wcap = cap;
+    return 0;
+}
+
+static int enqueue(engine *e, uint32_t node, uint32_t dst)
+{
+    if (e->qfree < 0) {
+        uint32_t cap = e->qcap ? 2 * e->qcap : 4096;
+        qmsg *q = realloc(e->q, cap * sizeof *q);
+        if (!q)
+            return -1;
+        e->q = q;
+        for (uint32_t i = cap; i > e->qcap; i--) {
+            q[i - 1].next = e->qfree;
+            e->qfree = (int32_t)(i - 1);
+        }
+        e->qcap = cap;
+    }
+    int32_t m = e->qfree;
+    e->qfree = e->q[m].next;
+    e->q[m].gen = e->now;
+    e->q[m].dst = dst;
+    e->q[m].next = -1;
+    if (e->qtail[node] >= 0)
+        e->q[e->qtail[node]].next = m;
+    else
+        e->qhead[node] = m;
+    e->qtail[node] = m;
+    e->queued++;
+    e->flits_generated += e->L;
+    if (e->in_window && !e->cfg->oneshot) {
+        e->gen_window += e->L;
+        e->outstanding++;
+    }
+    return 0;
+}
+
+static uint32_t pick_dest(engine *e, uint32_t node)
+{
+    const kc_simtraffic *t = e->tr;
+    if (t->uniform) {
+        uint32_t v = t->to_virt ? t->to_virt[node] : node;
+        uint32_t y = (uint32_t)kc_rng_below(&e->rng, t->nodes - 1);
+        if (y >= v)
+            y++;
+        return t->to_phys ? t->to_phys[y] : y;
+    }
+    uint32_t a = t->start[node], b = t->start[node + 1];
+    return b - a == 1 ? t->dest[a] : t->dest[a + (uint32_t)kc_rng_below(&e->rng, b - a)];
+}
+
+static void generate(engine *e)
+{
+    const kc_simconfig *c = e->cfg;
+    double mean = (double)e->L / c->load;
+    double p = c->load / (double)e->L;
+    for (uint32_t i = 0; i < e->nsenders; i++) {
+        uint32_t x = e->senders[i];
+        if (c->process == KC_INJECT_POISSON) {
+            while (e->next_gen[x] < (double)e->now + 1.0) {
+                if (enqueue(e, x, pick_dest(e, x)))
+                    e->nomem = 1;
+                e->next_gen[x] += kc_rng_exponential(&e->rng, mean);
+            }
+        } else if (kc_rng_unit(&e->rng) < p) {
+            if (enqueue(e, x, pick_dest(e, x)))
+                e->nomem = 1;
+        }
+    }
+}
+
+static inline uint32_t front_ready(const engine *e, uint32_t c) { return e->rtime[(size_t)c * e->depth + e->rhead[c]]; }
+
+static void inject(engine *e)
+{
+    const kc_simnet *net = e->net;
+    uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
+    for (uint32_t i = 0; i < e->nsenders; i++) {
+        uint32_t x = e->senders[i];
+        for (int j = 0; j < net->inj && e->qhead[x] >= 0; j++) {
+            uint32_t c = kc_simnet_injch(net, x, j);
+            if (e->owner[c] >= 0)
+                continue;
+            if (!e->nfree && grow_worms(e)) {
+                e->nomem = 1;
+                return;
+            }
+            uint32_t wi = e->wfree[--e->nfree];
+            int32_t m = e->qhead[x];
+            worm *w = &e->w[wi];
+            w->src = x;
+            w->dst = e->q[m].dst;
+            w->gen = e->q[m].gen;
+            w->inj = e->now;
+            w->src_left = e->L;
+            w->np = 1;
+            w->ptail = 0;
+            w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
+            e->path[(size_t)wi * e->pmax] = c;
+            e->owner[c] = (int32_t)wi;
+            e->passed[c] = 0;
+            e->cnt[c] = 0;
+            e->rhead[c] = 0;
+            e->qhead[x] = e->q[m].next;
+            if (e->qhead[x] < 0)
+                e->qtail[x] = -1;
+            e->q[m].next = e->qfree;
+            e->qfree = m;
+            e->queued--;
+            e->active[e->nactive++] = wi;
+        }
+    }
+}
+
+/* The router a channel leads to. */
+static inline uint32_t channel_head_node(const kc_simnet *net, uint32_t c)
+{
+    if (c < net->net_channels)
+        return net->next_node[c / (uint32_t)net->vcs];
+    return (c - net->net_channels) / (uint32_t)net->inj; /* injection channel */
+}
+
+static void allocate(engine *e)
+{
+    uint32_t cand[KC_SIMROUTE_MAX];
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < e->nwaiting; i++) {
+        waiter wt = e->waiting[i];
+        if ((wt.key >> 32) + e->rdelay > e->now) {
+            /* Sorted by arrival: nobody after this one is ready either. */
+            memmove(&e->waiting[keep], &e->waiting[i], (e->nwaiting - i) * sizeof *e->waiting);
+            keep += e->nwaiting - i;
+            break;
+        }
+        worm *w = &e->w[wt.w];
+        uint32_t in = (uint32_t)wt.key;
+        uint32_t node = channel_head_node(e->net, in);
+        int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
+        int got = 0;
+        for (int j = 0; j < nc; j++) {
+            uint32_t c = cand[j];
+            if (e->owner[c] < 0) {
+                e->owner[c] = (int32_t)wt.w;
+                e->passed[c] = 0;
+                e->cnt[c] = 0;
+                e->rhead[c] = 0;
+                e->path[(size_t)wt.w * e->pmax + w->np++] = c;
+                got = 1;
+                e->progress = 1;
+                break;
+            }
+        }
+        if (!got)
+            e->waiting[keep++] = wt;
+    }
+    e->nwaiting = keep;
+}
+
+static void finish(engine *e, worm *w, uint32_t arrival)
+{
+    if (w->measured) {
+        if (kc_simsample_add(&e->lat, arrival - w->gen))
+            e->nomem = 1;
+        e->net_lat_sum += (double)(arrival - w->inj);
+        e->outstanding--;
+    }
+    if ((int64_t)arrival > e->last_arrival)
+        e->last_arrival = arrival;
+}
+
+/* Move flits of worm wi; returns 1 when its tail has been delivered. */
+static int move_worm(engine *e, uint32_t wi)
+{
+    const kc_simnet *net = e->net;
+    worm *w = &e->w[wi];
+    uint32_t *path = &e->path[(size_t)wi * e->pmax];
+    uint32_t now = e->now, depth = e->depth, ejbase = net->net_channels + net->nodes * (uint32_t)net->inj;
+    for (int i = (int)w->np - 1; i >= (int)w->ptail; i--) {
+        uint32_t c = path[i];
+        uint32_t u = 0;
+        if (i == 0) {
+            if (!w->src_left)
+                continue;
+        } else {
+            if (i - 1 < (int)w->ptail)
+                continue;
+            u = path[i - 1];
+            if (!e->cnt[u] || front_ready(e, u) > now)
+                continue;
+        }
+        int eject = c >= ejbase;
+        if (!eject && e->cnt[c] >= depth)
+            continue;
+        if (c < net->net_channels) {
+            uint32_t link = c / e->vcs, lane = e->vc_independent ? c : link;
+            if (e->link_used[lane] == now + 1)
+                continue;
+            e->link_used[lane] = now + 1;
+            e->link_traversals++;
+            if (e->link_flits && e->in_window)
+                e->link_flits[link]++;
+        }
+        /* take the flit from upstream */
+        if (i == 0) {
+            w->src_left--;
+        } else {
+            e->rhead[u] = (uint16_t)((uint32_t)e->rhead[u] + 1 == depth ? 0 : e->rhead[u] + 1);
+            if (--e->cnt[u] == 0 && e->passed[u] == e->L) {
+                e->owner[u] = -1;
+                w->ptail = (uint16_t)i;
+            }
+        }
+        e->progress = 1;
+        uint32_t seq = e->passed[c]++;
+        if (eject) {
+            e->flits_delivered++;
+            if (e->in_window)
+                e->del_window++;
+            if (seq + 1 == e->L) {
+                e->owner[c] = -1;
+                finish(e, w, now + e->dej);
+                return 1;
+            }
+            continue;
+        }
+        if (e->cnt[c] >= depth)
+            e->overflow = 1;
+        uint32_t slot = e->rhead[c] + e->cnt[c];
+        if (slot >= depth)
+            slot -= depth;
+        uint32_t ready = now + (c < net->net_channels ? e->dnet : 1);
+        e->rtime[(size_t)c * depth + slot] = ready;
+        e->cnt[c]++;
+        if (seq == 0) {
+            waiter *a = &e->arrivals[e->narrivals++];
+            a->key = (uint64_t)ready << 32 | c;
+            a->w = wi;
+        }
+    }
+    return 0;
+}
+
+static int cmp_waiter(const void *a, const void *b)
+{
+    uint64_t x = ((const waiter *)a)->key, y = ((const waiter *)b)->key;
+    return (x > y) - (x < y);
+}
+
+static void move_all(engine *e)
+{
+    uint32_t keep = 0;
+    e->narrivals = 0;
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        uint32_t wi = e->active[i];
+        if (move_worm(e, wi))
+            e->wfree[e->nfree++] = wi;
+        else
+            e->active2[keep++] = wi;
+    }
+    uint32_t *t = e->active;
+    e->active = e->active2;
+    e->active2 = t;
+    e->nactive = keep;
+    if (!e->narrivals)
+        return;
+    /* Merge the new headers into the waiting list, keeping arrival order. */
+    if (e->narrivals > 1)
+        qsort(e->arrivals, e->narrivals, sizeof *e->arrivals, cmp_waiter);
+    uint32_t a = 0, b = 0, m = 0;
+    while (a < e->nwaiting || b < e->narrivals) {
+        if (b == e->narrivals || (a < e->nwaiting && e->waiting[a].key <= e->arrivals[b].key))
+            e->merged[m++] = e->waiting[a++];
+        else
+            e->merged[m++] = e->arrivals[b++];
+    }
+    waiter *tw = e->waiting;
+    e->waiting = e->merged;
+    e->merged = tw;
+    e->nwaiting = m;
+}
+
+/* Follow "waits for a channel held by" from the oldest waiting header. */
+static void find_cycle(engine *e, kc_simresult *out)
+{
+    uint32_t cand[KC_SIMROUTE_MAX];
+    out->cycle_len = 0;
+    if (!e->nwaiting)
+        return;
+    int32_t *step = malloc(e->wcap * sizeof *step);
+    uint32_t *req = malloc(e->wcap * sizeof *req);
+    if (!step || !req) {
+        free(step);
+        free(req);
+        return;
+    }
+    for (uint32_t i = 0; i < e->wcap; i++)
+        step[i] = -1;
+    /* index waiting headers by worm */
+    uint32_t *inch = malloc(e->wcap * sizeof *inch);
+    if (!inch) {
+        free(step);
+        free(req);
+        return;
+    }
+    for (uint32_t i = 0; i < e->wcap; i++)
+        inch[i] = KC_SIM_NONE;
+    for (uint32_t i = 0; i < e->nwaiting; i++)
+        inch[e->waiting[i].w] = (uint32_t)e->waiting[i].key;
+    uint32_t wi = e->waiting[0].w;
+    for (int s = 0;; s++) {
+        if (inch[wi] == KC_SIM_NONE)
+            break;
+        step[wi] = s;
+        uint32_t node = channel_head_node(e->net, inch[wi]);
+        int nc = kc_simroute_candidates(e->route, e->net, node, e->w[wi].dst, inch[wi], cand);
+        int32_t next = -1;
+        for (int j = 0; j < nc && next < 0; j++)
+            if (e->owner[cand[j]] >= 0) {
+                next = e->owner[cand[j]];
+                req[s] = cand[j];
+            }
+        if (next < 0)
+            break;
+        if (step[next] >= 0) {
+            for (int t = step[next]; t <= s && out->cycle_len < KC_SIM_CYCLE_MAX; t++)
+                out->cycle[out->cycle_len++] = req[t];
+            break;
+        }
+        wi = (uint32_t)next;
+    }
+    free(step);
+    free(req);
+    free(inch);
+}
+
+static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
+                             const kc_simconfig *cfg, kc_err *err)
+{
+    memset(e, 0, sizeof *e);
+    e->net = net;
+    e->route = route;
+    e->tr = tr;
+    e->cfg = cfg;
+    e->L = (uint32_t)cfg->msg_flits;
+    e->depth = (uint32_t)net->depth;
+    e->vcs = (uint32_t)net->vcs;
+    e->vc_independent = cfg->vc_independent;
+    e->dnet = (uint32_t)(cfg->switch_delay + cfg->link_latency);
+    e->dej = (uint32_t)(cfg->switch_delay + 1);
+    e->rdelay = (uint32_t)cfg->route_delay;
+    e->pmax = (uint32_t)net->max_hops + 2;
+    e->qfree = -1;
+    e->last_arrival = 0;
+    kc_simsample_init(&e->lat);
+    kc_rng_seed(&e->rng, cfg->seed);
+    size_t ch = net->channels, links = net->net_channels / (uint32_t)net->vcs;
+    e->owner = malloc(ch * sizeof *e->owner);
+    e->cnt = calloc(ch, sizeof *e->cnt);
+    e->rhead = calloc(ch, sizeof *e->rhead);
+    e->passed = calloc(ch, sizeof *e->passed);
+    e->rtime = calloc(ch * e->depth, sizeof *e->rtime);
+    e->link_used = calloc(cfg->vc_independent ? net->net_channels + 1 : links + 1, sizeof *e->link_used);
+    e->qhead = malloc(net->nodes * sizeof *e->qhead);
+    e->qtail = malloc(net->nodes * sizeof *e->qtail);
+    e->senders = malloc(net->nodes * sizeof *e->senders);
+    e->next_gen = malloc(net->nodes * sizeof *e->next_gen);
+    if (!e->owner || !e->cnt || !e->rhead || !e->passed || !e->rtime || !e->link_used || !e->qhead || !e->qtail ||
+        !e->senders || !e->next_gen || grow_worms(e))
+        return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
+    for (size_t c = 0; c < ch; c++)
+        e->owner[c] = -1;
+    for (uint32_t x = 0; x < net->nodes; x++) {
+        e->qhead[x] = e->qtail[x] = -1;
+        if (tr->uniform || tr->start[x + 1] > tr->start[x])
+            e->senders[e->nsenders++] = x;
+    }
+    double mean = (double)e->L / (cfg->load > 0 ? cfg->load : 1);
+    for (uint32_t i = 0; i < e->nsenders; i++)
+        e->next_gen[e->senders[i]] = kc_rng_exponential(&e->rng, mean);
+    return KC_OK;
+}
+
+static kc_status check_config(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
+                              const kc_simconfig *c, kc_err *err)
+{
+    if (tr->nodes != net->nodes)
+        return kc_fail(err, KC_EINVAL, "the traffic is for %u nodes, the network has %u", tr->nodes, net->nodes);
+    if (c->msg_flits < 1 || c->msg_flits > 65535)
+        return kc_fail(err, KC_ERANGE, "message length must be 1..65535 flits");
+    if (!c->oneshot && !(c->load > 0 && c->load <= (double)c->msg_flits))
+        return kc_fail(err, KC_ERANGE, "offered load must be > 0 flits/node/cycle");
+    if (c->process == KC_INJECT_BERNOULLI && !c->oneshot && c->load > (double)c->msg_flits)
+        return kc_fail(err, KC_ERANGE, "Bernoulli injection needs load <= message length");
+    if (c->route_delay < 0 || c->switch_delay < 0 || c->link_latency < 1 || c->route_delay > 1000 ||
+        c->switch_delay > 1000 || c->link_latency > 1000)
+        return kc_fail(err, KC_ERANGE, "router delays must be 0..1000 cycles and link latency 1..1000");
+    if (c->warmup < 0 || c->measure < 1 || c->drain < 0 || c->watchdog < 1 ||
+        c->warmup + c->measure + c->drain > 2000000000LL)
+        return kc_fail(err, KC_ERANGE, "bad warm-up / measurement / drain / watchdog cycles");
+    if (net->max_hops + 2 > 65535)
+        return kc_fail(err, KC_ERANGE, "routes too long for the simulator");
+    return kc_simroute_check(route, net, err);
+}
+
+kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                     const kc_simconfig *cfg, kc_simresult *out, kc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    kc_status st = check_config(net, route, traffic, cfg, err);
+    if (st)
+        return st;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    engine e;
+    if ((st = engine_init(&e, net, route, traffic, cfg, err))) {
+        engine_free(&e);
+        return st;
+    }
+    if (cfg->channel_util) {
+        out->link_flits = calloc(net->net_channels / (uint32_t)net->vcs + 1, sizeof *out->link_flits);
+        if (!out->link_flits) {
+            engine_free(&e);
+            return kc_fail(err, KC_ENOMEM, "out of memory");
+        }
+        e.link_flits = out->link_flits;
+    }
+    int64_t wstart = cfg->oneshot ? 0 : cfg->warmup, wend = cfg->oneshot ? INT64_MAX : cfg->warmup + cfg->measure;
+    int64_t limit = cfg->oneshot ? 2000000000LL : wend + cfg->drain;
+    if (cfg->oneshot) {
+        for (uint32_t x = 0; x < net->nodes; x++)
+            if (!traffic->uniform)
+                for (uint32_t j = traffic->start[x]; j < traffic->start[x + 1]; j++)
+                    if (enqueue(&e, x, traffic->dest[j]))
+                        e.nomem = 1;
+        e.outstanding = e.queued;
+    }
+    double cap = cfg->queue_cap * (double)net->nodes;
+    int64_t idle = 0, t;
+    int gave_up = 0;
+    double queue_at_end = -1;
+    for (t = 0; t < limit; t++) {
+        e.now = (uint32_t)t;
+        e.in_window = t >= wstart && t < wend;
+        if (!cfg->oneshot) {
+            if (t == wend)
+                queue_at_end = (double)e.queued;
+            if (t >= wend && e.outstanding == 0)
+                break;
+            generate(&e);
+        } else if (e.outstanding == 0) {
+            break;
+        }
+        inject(&e);
+        e.progress = 0;
+        allocate(&e);
+        move_all(&e);
+        if (e.nomem)
+            break;
+        if (!e.progress && e.nactive > 0) {
+            /* a header may legitimately sit R cycles, a flit S + W */
+            if (++idle >= cfg->watchdog + (int64_t)e.rdelay + (int64_t)e.dnet) {
+                out->deadlock = 1;
+                find_cycle(&e, out);
+                t++;
+                break;
+            }
+        } else {
+            idle = 0;
+        }
+        if (!cfg->oneshot && (double)e.queued > cap) {
+            gave_up = 1;
+            t++;
+            break;
+        }
+    }
+    out->cycles = t;
+    if (e.nomem) {
+        engine_free(&e);
+        kc_simresult_free(out);
+        return kc_fail(err, KC_ENOMEM, "out of memory during the simulation");
+    }
+    /* invariants */
+    uint64_t buffered = 0, at_source = e.queued * e.L;
+    for (uint32_t c = 0; c < net->channels; c++) {
+        if (e.cnt[c] > e.depth || (e.owner[c] < 0 && e.cnt[c]))
+            e.overflow = 1;
+        buffered += e.cnt[c];
+    }
+    for (uint32_t i = 0; i < e.nactive; i++)
+        at_source += e.w[e.active[i]].src_left;
+    out->flits_generated = e.flits_generated;
+    out->flits_delivered = e.flits_delivered;
+    out->flits_queued = at_source;
+    out->flits_in_network = buffered;
+    if (e.overflow) {
+        engine_free(&e);
+        kc_simresult_free(out);
+        return kc_fail(err, KC_EINVAL, "invariant violated: a buffer held more flits than its depth");
+    }
+    if (e.flits_generated != e.flits_delivered + at_source + buffered) {
+        engine_free(&e);
+        kc_simresult_free(out);
+        return kc_fail(err, KC_EINVAL, "invariant violated: %llu flits generated, %llu delivered, %llu queued, %llu in the network",
+                       (unsigned long long)e.flits_generated, (unsigned long long)e.flits_delivered,
+                       (unsigned long long)at_source, (unsigned long long)buffered);
+    }
+    /* the part of the window actually simulated (a run that gives up stops early) */
+    int64_t window = (t < wend ? t : wend) - wstart;
+    if (window < 1)
+        window = 1;
+    out->offered = cfg->oneshot ? 0 : cfg->load;
+    out->generated = (double)e.gen_window / ((double)net->nodes * (double)window);
+    out->throughput = (double)e.del_window / ((double)net->nodes * (double)window);
+    out->messages = e.lat.count;
+    out->latency_avg = kc_simsample_mean(&e.lat);
+    out->network_latency_avg = e.lat.count ? e.net_lat_sum / (double)e.lat.count : 0;
+    out->latency_p99 = kc_simsample_quantile(&e.lat, 0.99);
+    out->link_traversals = e.link_traversals;
+    out->completion = e.last_arrival;
+    out->queue_avg = (queue_at_end >= 0 ? queue_at_end : (double)e.queued) / (double)net->nodes;
+    if (cfg->oneshot)
+        out->sustainable = !out->deadlock && e.outstanding == 0;
+    else
+        out->sustainable = !gave_up && !out->deadlock && e.outstanding == 0 &&
+                           out->throughput >= 0.97 * out->generated;
+    engine_free(&e);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    out->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    return KC_OK;
+}
+
+void kc_simresult_free(kc_simresult *r)
+{
+    free(r->link_flits);
+    r->link_flits = NULL;
+}

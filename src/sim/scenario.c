@@ -1,0 +1,303 @@
+/* Scenarios: network + routing + pattern + mapping from their names. */
+#include "kcube/simscenario.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/lcc.h"
+#include "kcube/mapset.h"
+#include "kcube/reorder.h"
+#include "kcube/torus.h"
+#include "kcube/torusmap.h"
+
+void kc_simspec_default(kc_simspec *s)
+{
+    memset(s, 0, sizeof *s);
+    s->topo = KC_SIM_HYPERCUBE;
+    s->k = 2;
+    s->n = 8;
+    s->vcs = 1;
+    s->inj = 1;
+    s->ej = 1;
+    s->depth = 1;
+    s->route.algo = KC_ROUTE_ECUBE;
+    s->route.vcrule = KC_VC_HIGHLOW;
+}
+
+void kc_simscenario_free(kc_simscenario *sc)
+{
+    kc_simnet_free(&sc->net);
+    kc_simtraffic_free(&sc->traffic);
+    if (sc->map.count)
+        kc_nodemap_free(&sc->map);
+    memset(sc, 0, sizeof *sc);
+}
+
+static uint64_t order_phys(const void *ctx, uint64_t v) { return kc_order_to_physical(ctx, v); }
+
+static kc_status read_map(kc_nodemap *m, uint32_t nodes, const char *path, kc_err *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return kc_fail(err, KC_EIO, "cannot open mapping file '%s': %s", path, strerror(errno));
+    uint32_t *a = malloc((size_t)nodes * sizeof *a);
+    if (!a) {
+        fclose(f);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    uint32_t got = 0;
+    int ch;
+    kc_status st = KC_OK;
+    while ((ch = fgetc(f)) != EOF) {
+        if (ch == '#') {
+            while ((ch = fgetc(f)) != EOF && ch != '\n')
+                ;
+            continue;
+        }
+        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == ',')
+            continue;
+        if (ch < '0' || ch > '9') {
+            st = kc_fail(err, KC_EINVAL, "mapping file '%s': unexpected character '%c'", path, ch);
+            break;
+        }
+        unsigned long long v = (unsigned long long)(ch - '0');
+        while ((ch = fgetc(f)) != EOF && ch >= '0' && ch <= '9')
+            if ((v = v * 10 + (unsigned long long)(ch - '0')) > UINT32_MAX)
+                break;
+        if (got == nodes) {
+            st = kc_fail(err, KC_EINVAL, "mapping file '%s' has more than %u entries", path, nodes);
+            break;
+        }
+        a[got++] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
+        if (ch == '#')
+            ungetc(ch, f);
+    }
+    fclose(f);
+    if (st == KC_OK && got != nodes)
+        st = kc_fail(err, KC_EINVAL, "mapping file '%s' has %u entries, the network %u nodes", path, got, nodes);
+    if (st == KC_OK)
+        st = kc_nodemap_from_array(m, a, nodes, err);
+    free(a);
+    return st;
+}
+
+static kc_status hypercube_lcc(const kc_simspec *s, kc_lcc *c, kc_err *err)
+{
+    if (s->matrix) {
+        kc_bitmat a;
+        uint64_t b = 0;
+        kc_status st = kc_bitmat_parse(&a, s->matrix, s->n, err);
+        if (st == KC_OK && s->vector)
+            st = kc_vec_parse(&b, s->vector, s->n, err);
+        return st ? st : kc_lcc_init(c, &a, b, s->scatter, err);
+    }
+    const char *name = s->pattern;
+    if (!strcmp(name, "digit-reverse"))
+        name = "bit-reverse";
+    else if (!strcmp(name, "digit-complement"))
+        name = "complement";
+    return kc_lcc_named(c, name, s->n, err);
+}
+
+static int power_of_two(int k) { return k >= 2 && (k & (k - 1)) == 0; }
+
+/* A linear-constant communication over GF(k) on the k-ary n-cube. */
+static kc_status torus_comm(const kc_simspec *s, int k, kc_tcomm *c, kc_err *err)
+{
+    if (s->matrix) {
+        kc_gf f;
+        kc_gfmat a;
+        uint8_t b[KC_GFMAT_MAX] = {0};
+        kc_status st = kc_gf_init(&f, k, err);
+        if (st == KC_OK)
+            st = kc_gfmat_parse(&f, &a, s->matrix, s->n, err);
+        if (st == KC_OK && s->vector)
+            st = kc_gfvec_parse(&f, b, s->vector, s->n, err);
+        return st ? st : kc_tcomm_init(c, &f, &a, b, s->scatter, err);
+    }
+    return kc_tcomm_named(c, k, s->n, s->pattern, err);
+}
+
+static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_tcomm *comm, kc_err *err)
+{
+    const char *m = s->mapping;
+    kc_tcomm comms[16];
+    int cnt = 0;
+    if (!strcmp(m, "optimal")) {
+        if (!comm)
+            return kc_fail(err, KC_EINVAL, "--mapping optimal needs a linear pattern (not uniform or a pairs file)");
+        comms[cnt++] = *comm;
+    } else {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", m + 4);
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (cnt == 16)
+                return kc_fail(err, KC_ERANGE, "at most 16 patterns in a mapping set");
+            kc_simspec one = *s;
+            one.pattern = tok;
+            one.matrix = NULL;
+            kc_status st = torus_comm(&one, sc->net.k, &comms[cnt++], err);
+            if (st)
+                return st;
+        }
+        if (!cnt)
+            return kc_fail(err, KC_EINVAL, "--mapping set: needs at least one pattern");
+    }
+    kc_tmap map;
+    kc_status st = kc_tmap_linear(comms, cnt, 0, &map, err);
+    if (st)
+        return st;
+    char q[64 * 66];
+    snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "%s Q = %.120s", cnt == 1 && !strcmp(m, "optimal") ? "Map-S" : "Map-G",
+             kc_gfmat_format(&map.q, q, sizeof q));
+    return kc_tmap_nodemap(&map, &sc->map, err);
+}
+
+static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_lcc *lcc, const kc_tcomm *tcomm,
+                             kc_err *err)
+{
+    const char *m = s->mapping;
+    kc_order order;
+    if (sc->net.topo != KC_SIM_HYPERCUBE && (!strcmp(m, "optimal") || !strncmp(m, "set:", 4))) {
+        if (!power_of_two(sc->net.k))
+            return kc_fail(err, KC_EINVAL, "linear mappings need k a power of two (GF(k)); give a mapping file");
+        return torus_mapping(sc, s, tcomm, err);
+    }
+    if (!strcmp(m, "optimal")) {
+        if (!lcc)
+            return kc_fail(err, KC_EINVAL, "--mapping optimal needs a linear pattern (not uniform or a pairs file)");
+        kc_status st = kc_reorder_optimal(lcc, &order, err);
+        if (st)
+            return st;
+        snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "M-S order");
+    } else if (!strncmp(m, "set:", 4)) {
+        kc_lcc comms[16];
+        int cnt = 0;
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", m + 4);
+        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            if (cnt == 16)
+                return kc_fail(err, KC_ERANGE, "at most 16 patterns in a mapping set");
+            kc_simspec one = *s;
+            one.pattern = tok;
+            one.matrix = NULL;
+            kc_status st = hypercube_lcc(&one, &comms[cnt++], err);
+            if (st)
+                return st;
+        }
+        if (!cnt)
+            return kc_fail(err, KC_EINVAL, "--mapping set: needs at least one pattern");
+        kc_mapset_result r;
+        kc_status st = kc_mapset_optimal(comms, cnt, KC_OBJ_MAX, &r, NULL, err);
+        if (st)
+            return st;
+        order = r.order;
+        snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "M-G order");
+    } else {
+        kc_status st = read_map(&sc->map, sc->net.nodes, m, err);
+        if (st)
+            return st;
+        snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %.140s", m);
+        return KC_OK;
+    }
+    size_t len = strlen(sc->mapping_desc);
+    for (int t = 0; t < order.n && len + 4 < sizeof sc->mapping_desc; t++)
+        len += (size_t)snprintf(sc->mapping_desc + len, sizeof sc->mapping_desc - len, " %d", order.dim[t]);
+    return kc_nodemap_build(&sc->map, sc->net.nodes, order_phys, &order, err);
+}
+
+kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *s, kc_err *err)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->contention = -1;
+    snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "none");
+    kc_status st = kc_simnet_init(&sc->net, s->topo, s->k, s->n, s->vcs, s->inj, s->ej, s->depth, err);
+    if (st)
+        return st;
+    if ((st = kc_simroute_check(&s->route, &sc->net, err)))
+        goto fail;
+    int sources = (s->pattern != NULL) + (s->matrix != NULL) + (s->pairs != NULL);
+    if (sources != 1) {
+        st = kc_fail(err, KC_EINVAL, "give exactly one of a pattern, a matrix or a pairs file");
+        goto fail;
+    }
+    int cube = sc->net.topo == KC_SIM_HYPERCUBE;
+    int uniform = s->pattern && !strcmp(s->pattern, "uniform");
+    kc_lcc lcc;
+    kc_tcomm tcomm;
+    int have_lcc = 0, have_tcomm = 0;
+    if (cube && !uniform && !s->pairs) {
+        if ((st = hypercube_lcc(s, &lcc, err)))
+            goto fail;
+        have_lcc = 1;
+    } else if (!cube && !uniform && !s->pairs && power_of_two(sc->net.k)) {
+        if ((st = torus_comm(s, sc->net.k, &tcomm, err)))
+            goto fail;
+        have_tcomm = 1;
+    } else if (!cube && s->matrix) {
+        st = kc_fail(err, KC_EINVAL, "matrix patterns on k-ary n-cubes need k a power of two (GF(k))");
+        goto fail;
+    }
+    const kc_nodemap *map = NULL;
+    if (s->mapping && strcmp(s->mapping, "none")) {
+        if ((st = set_mapping(sc, s, have_lcc ? &lcc : NULL, have_tcomm ? &tcomm : NULL, err)))
+            goto fail;
+        map = &sc->map;
+    }
+    if (uniform) {
+        st = kc_simtraffic_uniform(&sc->traffic, sc->net.nodes, map, err);
+    } else if (s->pairs) {
+        st = kc_simtraffic_read(&sc->traffic, sc->net.nodes, s->pairs, map, err);
+    } else if (have_lcc) {
+        st = kc_simtraffic_lcc(&sc->traffic, &lcc, map, err);
+    } else if (have_tcomm) {
+        uint32_t *src = malloc(sc->net.nodes * sizeof *src), *dst = malloc(sc->net.nodes * sizeof *dst);
+        if (!src || !dst)
+            st = kc_fail(err, KC_ENOMEM, "out of memory");
+        else if ((st = kc_tcomm_endpoints(&tcomm, src, dst, NULL, err)) == KC_OK)
+            st = kc_simtraffic_pairs(&sc->traffic, sc->net.nodes, src, dst, sc->net.nodes, map, err);
+        free(src);
+        free(dst);
+    } else {
+        st = kc_simtraffic_digits(&sc->traffic, sc->net.k, sc->net.n, s->pattern, map, err);
+    }
+    if (st)
+        goto fail;
+    if (!uniform && (s->route.algo == KC_ROUTE_ECUBE || s->route.algo == KC_ROUTE_DOR))
+        if ((st = kc_simtraffic_contention(&sc->net, &s->route, &sc->traffic, &sc->contention, err)))
+            goto fail;
+    return KC_OK;
+fail:
+    kc_simscenario_free(sc);
+    return st;
+}
+
+kc_status kc_simtraffic_contention(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *t,
+                                   long long *out, kc_err *err)
+{
+    *out = -1;
+    if (t->uniform)
+        return KC_OK;
+    uint32_t *load = calloc(net->channels, sizeof *load);
+    if (!load)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    uint32_t cand[KC_SIMROUTE_MAX], best = 0;
+    for (uint32_t s = 0; s < net->nodes; s++)
+        for (uint32_t j = t->start[s]; j < t->start[s + 1]; j++) {
+            uint32_t node = s, in = kc_simnet_injch(net, s, 0), dst = t->dest[j];
+            while (node != dst) {
+                kc_simroute_candidates(route, net, node, dst, in, cand);
+                in = cand[0];
+                /* count per physical link: VCs share the link's bandwidth */
+                uint32_t link = in / (uint32_t)net->vcs;
+                if (++load[link] > best)
+                    best = load[link];
+                node = net->next_node[link];
+            }
+        }
+    free(load);
+    *out = best;
+    return KC_OK;
+}

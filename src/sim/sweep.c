@@ -1,0 +1,131 @@
+/* Sweeps: independent load points on worker threads, in waves. */
+#include "kcube/simsweep.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t kc_simsweep_seed(uint64_t seed, int i)
+{
+    uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+typedef struct shared {
+    const kc_simnet *net;
+    const kc_simroute *route;
+    const kc_simtraffic *traffic;
+    const kc_simconfig *cfg;
+    const double *loads;
+    int count, stop_at_saturation;
+    kc_simresult *points;
+    kc_status *status;
+    kc_err *errs;
+    pthread_mutex_t lock;
+    int next;      /* next point to start */
+    int first_end; /* lowest index that ends the sweep (failure or saturation) */
+    int done;
+    const kc_progress *progress;
+} shared;
+
+/* Workers take the next load point as soon as they are free. A point past
+ * the first one that ends the sweep is never kept, so the result does not
+ * depend on the number of threads or their timing. */
+static void *worker(void *arg)
+{
+    shared *sh = arg;
+    for (;;) {
+        pthread_mutex_lock(&sh->lock);
+        int i = sh->next < sh->count && sh->next <= sh->first_end ? sh->next++ : -1;
+        pthread_mutex_unlock(&sh->lock);
+        if (i < 0)
+            return NULL;
+        kc_simconfig c = *sh->cfg;
+        c.load = sh->loads[i];
+        c.seed = kc_simsweep_seed(sh->cfg->seed, i);
+        sh->status[i] = kc_sim_run(sh->net, sh->route, sh->traffic, &c, &sh->points[i], &sh->errs[i]);
+        pthread_mutex_lock(&sh->lock);
+        if ((sh->status[i] != KC_OK || (sh->stop_at_saturation && !sh->points[i].sustainable)) && i < sh->first_end)
+            sh->first_end = i;
+        sh->done++;
+        kc_progress_report(sh->progress, sh->done, sh->count);
+        pthread_mutex_unlock(&sh->lock);
+    }
+}
+
+kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                       const kc_simconfig *cfg, const double *loads, int count, int threads,
+                       int stop_at_saturation, kc_simsweep *out, const kc_progress *progress, kc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if (count < 1)
+        return kc_fail(err, KC_EINVAL, "a sweep needs at least one load");
+    if (threads < 1)
+        threads = 1;
+    if (threads > 64)
+        threads = 64;
+    if (threads > count)
+        threads = count;
+    shared sh = {net, route, traffic, cfg, loads, count, stop_at_saturation, NULL, NULL, NULL,
+                 PTHREAD_MUTEX_INITIALIZER, 0, count, 0, progress};
+    sh.points = calloc((size_t)count, sizeof *sh.points);
+    sh.status = calloc((size_t)count, sizeof *sh.status);
+    sh.errs = calloc((size_t)count, sizeof *sh.errs);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    int *created = calloc((size_t)threads, sizeof *created);
+    if (!sh.points || !sh.status || !sh.errs || !tid || !created) {
+        free(sh.points);
+        free(sh.status);
+        free(sh.errs);
+        free(tid);
+        free(created);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    /* points never started stay "not run" */
+    for (int i = 0; i < count; i++)
+        sh.status[i] = KC_EINVAL;
+    for (int t = 1; t < threads; t++)
+        created[t] = pthread_create(&tid[t], NULL, worker, &sh) == 0;
+    worker(&sh);
+    for (int t = 1; t < threads; t++)
+        if (created[t])
+            pthread_join(tid[t], NULL);
+    pthread_mutex_destroy(&sh.lock);
+    kc_status st = KC_OK;
+    int keep = sh.first_end < count ? sh.first_end + 1 : count;
+    if (sh.first_end < count && sh.status[sh.first_end] != KC_OK) {
+        st = sh.status[sh.first_end];
+        if (err)
+            *err = sh.errs[sh.first_end];
+        keep = 0;
+    }
+    for (int i = keep; i < count; i++)
+        if (sh.status[i] == KC_OK)
+            kc_simresult_free(&sh.points[i]);
+    out->points = sh.points;
+    out->count = keep;
+    for (int i = 0; i < keep; i++) {
+        if (!out->points[i].sustainable)
+            out->saturated = 1;
+        else if (out->points[i].throughput > out->saturation_throughput)
+            out->saturation_throughput = out->points[i].throughput;
+    }
+    free(sh.status);
+    free(sh.errs);
+    free(tid);
+    free(created);
+    if (st != KC_OK)
+        kc_simsweep_free(out);
+    return st;
+}
+
+void kc_simsweep_free(kc_simsweep *s)
+{
+    if (s->points)
+        for (int i = 0; i < s->count; i++)
+            kc_simresult_free(&s->points[i]);
+    free(s->points);
+    memset(s, 0, sizeof *s);
+}

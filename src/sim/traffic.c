@@ -1,0 +1,252 @@
+/* Traffic tables: destinations per physical source, through a mapping. */
+#include "kcube/simtraffic.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/simnet.h"
+
+void kc_simtraffic_free(kc_simtraffic *t)
+{
+    free(t->start);
+    free(t->dest);
+    free(t->to_phys);
+    free(t->to_virt);
+    memset(t, 0, sizeof *t);
+}
+
+static kc_status check_map(uint32_t nodes, const kc_nodemap *map, kc_err *err)
+{
+    if (map && map->count != nodes)
+        return kc_fail(err, KC_EINVAL, "the mapping has %llu nodes, the network %u",
+                       (unsigned long long)map->count, nodes);
+    return KC_OK;
+}
+
+kc_status kc_simtraffic_uniform(kc_simtraffic *t, uint32_t nodes, const kc_nodemap *map, kc_err *err)
+{
+    memset(t, 0, sizeof *t);
+    if (nodes < 2)
+        return kc_fail(err, KC_EINVAL, "uniform traffic needs at least 2 nodes");
+    if (check_map(nodes, map, err))
+        return err ? err->status : KC_EINVAL;
+    t->nodes = nodes;
+    t->uniform = 1;
+    if (map) {
+        t->to_phys = malloc(nodes * sizeof *t->to_phys);
+        t->to_virt = malloc(nodes * sizeof *t->to_virt);
+        if (!t->to_phys || !t->to_virt) {
+            kc_simtraffic_free(t);
+            return kc_fail(err, KC_ENOMEM, "out of memory");
+        }
+        memcpy(t->to_phys, map->to_physical, nodes * sizeof *t->to_phys);
+        memcpy(t->to_virt, map->to_virtual, nodes * sizeof *t->to_virt);
+    }
+    return KC_OK;
+}
+
+kc_status kc_simtraffic_pairs(kc_simtraffic *t, uint32_t nodes, const uint32_t *src, const uint32_t *dst,
+                              size_t count, const kc_nodemap *map, kc_err *err)
+{
+    memset(t, 0, sizeof *t);
+    if (check_map(nodes, map, err))
+        return err ? err->status : KC_EINVAL;
+    for (size_t i = 0; i < count; i++)
+        if (src[i] >= nodes || dst[i] >= nodes)
+            return kc_fail(err, KC_EINVAL, "pair %zu (%u, %u) names a node outside 0..%u", i + 1, src[i], dst[i],
+                           nodes - 1);
+    t->nodes = nodes;
+    t->start = calloc((size_t)nodes + 1, sizeof *t->start);
+    t->dest = malloc((count ? count : 1) * sizeof *t->dest);
+    if (!t->start || !t->dest) {
+        kc_simtraffic_free(t);
+        return kc_fail(err, KC_ENOMEM, "out of memory for the traffic table");
+    }
+    /* Counting sort by physical source keeps the pairs' order per source. */
+    for (size_t i = 0; i < count; i++) {
+        uint32_t ps = map ? map->to_physical[src[i]] : src[i];
+        uint32_t pd = map ? map->to_physical[dst[i]] : dst[i];
+        if (ps != pd)
+            t->start[ps + 1]++;
+    }
+    for (uint32_t s = 0; s < nodes; s++)
+        t->start[s + 1] += t->start[s];
+    uint32_t *fill = malloc((size_t)nodes * sizeof *fill);
+    if (!fill) {
+        kc_simtraffic_free(t);
+        return kc_fail(err, KC_ENOMEM, "out of memory for the traffic table");
+    }
+    memcpy(fill, t->start, (size_t)nodes * sizeof *fill);
+    for (size_t i = 0; i < count; i++) {
+        uint32_t ps = map ? map->to_physical[src[i]] : src[i];
+        uint32_t pd = map ? map->to_physical[dst[i]] : dst[i];
+        if (ps != pd)
+            t->dest[fill[ps]++] = pd;
+    }
+    free(fill);
+    return KC_OK;
+}
+
+kc_status kc_simtraffic_table(kc_simtraffic *t, uint32_t nodes, const uint32_t *dst, const kc_nodemap *map,
+                              kc_err *err)
+{
+    uint32_t *src = malloc((size_t)nodes * sizeof *src), *d = malloc((size_t)nodes * sizeof *d);
+    if (!src || !d) {
+        free(src);
+        free(d);
+        memset(t, 0, sizeof *t);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    size_t m = 0;
+    for (uint32_t x = 0; x < nodes; x++)
+        if (dst[x] != KC_SIM_NONE) {
+            src[m] = x;
+            d[m++] = dst[x];
+        }
+    kc_status st = kc_simtraffic_pairs(t, nodes, src, d, m, map, err);
+    free(src);
+    free(d);
+    return st;
+}
+
+kc_status kc_simtraffic_lcc(kc_simtraffic *t, const kc_lcc *c, const kc_nodemap *map, kc_err *err)
+{
+    int n = c->a.n;
+    memset(t, 0, sizeof *t);
+    if (n > KC_SIMNET_MAX_N)
+        return kc_fail(err, KC_ERANGE, "at most %d dimensions", KC_SIMNET_MAX_N);
+    uint32_t nodes = 1u << n;
+    uint32_t *src = malloc((size_t)nodes * sizeof *src), *d = malloc((size_t)nodes * sizeof *d);
+    if (!src || !d) {
+        free(src);
+        free(d);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    for (uint32_t m = 0; m < nodes; m++) {
+        uint64_t s, y;
+        kc_lcc_message(c, m, &s, &y);
+        src[m] = (uint32_t)s;
+        d[m] = (uint32_t)y;
+    }
+    kc_status st = kc_simtraffic_pairs(t, nodes, src, d, nodes, map, err);
+    free(src);
+    free(d);
+    return st;
+}
+
+kc_status kc_simtraffic_digits(kc_simtraffic *t, int k, int n, const char *name, const kc_nodemap *map,
+                               kc_err *err)
+{
+    memset(t, 0, sizeof *t);
+    int kind;
+    if (!strcmp(name, "transpose"))
+        kind = 0;
+    else if (!strcmp(name, "digit-reverse") || !strcmp(name, "bit-reverse"))
+        kind = 1;
+    else if (!strcmp(name, "digit-complement") || !strcmp(name, "complement"))
+        kind = 2;
+    else
+        return kc_fail(err, KC_EINVAL, "unknown digit pattern '%s' (transpose, digit-reverse, digit-complement)",
+                       name);
+    if (kind == 0 && n % 2)
+        return kc_fail(err, KC_EINVAL, "transpose needs an even number of dimensions (n = %d)", n);
+    if (k < 2 || n < 1 || n > KC_SIMNET_MAX_N)
+        return kc_fail(err, KC_ERANGE, "bad k-ary n-cube %d-ary %d-cube", k, n);
+    uint64_t nodes64 = 1;
+    for (int i = 0; i < n; i++)
+        if ((nodes64 *= (uint64_t)k) > KC_SIMNET_MAX_NODES)
+            return kc_fail(err, KC_ERANGE, "network too large");
+    uint32_t nodes = (uint32_t)nodes64;
+    uint32_t *dst = malloc((size_t)nodes * sizeof *dst);
+    if (!dst)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    int dig[KC_SIMNET_MAX_N], out[KC_SIMNET_MAX_N];
+    for (uint32_t x = 0; x < nodes; x++) {
+        uint32_t r = x;
+        for (int i = 0; i < n; i++) {
+            dig[i] = (int)(r % (uint32_t)k);
+            r /= (uint32_t)k;
+        }
+        for (int i = 0; i < n; i++)
+            out[i] = kind == 0 ? dig[(i + n / 2) % n] : kind == 1 ? dig[n - 1 - i] : k - 1 - dig[i];
+        uint32_t y = 0;
+        for (int i = n - 1; i >= 0; i--)
+            y = y * (uint32_t)k + (uint32_t)out[i];
+        dst[x] = y;
+    }
+    kc_status st = kc_simtraffic_table(t, nodes, dst, map, err);
+    free(dst);
+    return st;
+}
+
+kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path, const kc_nodemap *map,
+                             kc_err *err)
+{
+    memset(t, 0, sizeof *t);
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return kc_fail(err, KC_EIO, "cannot open traffic file '%s': %s", path, strerror(errno));
+    size_t count = 0, cap = 0;
+    uint32_t *src = NULL, *dst = NULL;
+    char line[512];
+    long lineno = 0;
+    kc_status st = KC_OK;
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *hash = strchr(line, '#');
+        if (hash)
+            *hash = 0;
+        unsigned long a, b;
+        char extra;
+        int got = sscanf(line, "%lu %lu %c", &a, &b, &extra);
+        if (got <= 0) {
+            char *p = line;
+            while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+                p++;
+            if (!*p)
+                continue;
+        }
+        if (got != 2 || a >= nodes || b >= nodes) {
+            st = kc_fail(err, KC_EINVAL, "%s:%ld: expected 'source destination' with nodes 0..%u", path, lineno,
+                         nodes - 1);
+            break;
+        }
+        if (count == cap) {
+            cap = cap ? 2 * cap : 1024;
+            uint32_t *ns = realloc(src, cap * sizeof *ns);
+            if (ns)
+                src = ns;
+            uint32_t *nd = realloc(dst, cap * sizeof *nd);
+            if (nd)
+                dst = nd;
+            if (!ns || !nd) {
+                st = kc_fail(err, KC_ENOMEM, "out of memory reading '%s'", path);
+                break;
+            }
+        }
+        src[count] = (uint32_t)a;
+        dst[count++] = (uint32_t)b;
+    }
+    if (st == KC_OK && ferror(f))
+        st = kc_fail(err, KC_EIO, "error reading '%s'", path);
+    fclose(f);
+    if (st == KC_OK && count == 0)
+        st = kc_fail(err, KC_EINVAL, "traffic file '%s' has no pairs", path);
+    if (st == KC_OK)
+        st = kc_simtraffic_pairs(t, nodes, src, dst, count, map, err);
+    free(src);
+    free(dst);
+    return st;
+}
+
+uint32_t kc_simtraffic_senders(const kc_simtraffic *t)
+{
+    if (t->uniform)
+        return t->nodes;
+    uint32_t s = 0;
+    for (uint32_t x = 0; x < t->nodes; x++)
+        s += t->start[x + 1] > t->start[x];
+    return s;
+}
