@@ -52,10 +52,14 @@ typedef struct kc_simconfig {
     int oneshot;            /* every table entry sends one message at cycle 0, no generation */
     int channel_util;       /* count flits per network link during the window */
     double queue_cap;       /* give up (unsustainable) past this many queued messages per node (64) */
-    int vc_independent;     /* 1: every VC moves a flit per cycle (no sharing of the link) */
+    int vc_independent;     /* 1: every VC moves a flit per cycle (seed 002's tori); 0: the VCs
+                               of a link share one flit per cycle; -1 (default): 1 on k-ary
+                               n-cubes with k > 2, 0 on the binary cube */
 } kc_simconfig;
 
 void kc_simconfig_default(kc_simconfig *c);
+/* Whether the VCs of a link move a flit each per cycle (resolves -1). */
+int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c);
 
 #define KC_SIM_CYCLE_MAX 64
 

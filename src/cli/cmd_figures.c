@@ -31,8 +31,8 @@ static void help(FILE *out)
             "              fig6_bit-reverse.png, fig7_reverse-flip.png, figures.csv,\n"
             "              summary.txt\n"
             "  --quick     shorter runs and fewer load points (a few seconds)\n"
-            "  --vc-link   independent: each VC of a torus link moves a flit per cycle\n"
-            "              (one reading of seed 002's model; default shared)\n"
+            "  --vc-link   independent (default on tori, seed 002's model): each VC of\n"
+            "              a link moves a flit per cycle; shared: the VCs take turns\n"
             "  --seed S    random seed (default 1)\n");
 }
 
@@ -116,7 +116,7 @@ static void bprintf(buf *b, const char *fmt, ...)
 static int run(int argc, char **argv)
 {
     const char *out = "kcube-figures";
-    int quick = 0, torus = 0, indep = 0;
+    int quick = 0, torus = 0, indep = -1;
     unsigned long long seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -140,9 +140,9 @@ static int run(int argc, char **argv)
         } else if ((r = kc_cli_opt(argc, argv, &i, "--vc-link", &v))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-            if (!strcmp(v, "independent"))
-                indep = 1;
-            else if (strcmp(v, "shared"))
+            if (!strcmp(v, "independent") || !strcmp(v, "shared"))
+                indep = !strcmp(v, "independent");
+            else
                 return kc_cli_error("--vc-link takes shared or independent, got '%s'", v);
         } else if (kc_cli_flag(argv[i], "--quick")) {
             quick = 1;
@@ -190,7 +190,7 @@ static int run(int argc, char **argv)
                   "warm-up %lld, measurement %lld cycles per load point; a curve stops at the first\n"
                   "unsustainable load. Saturation = the largest throughput of a sustainable point;\n"
                   "low-load lat = average latency at the lowest load (%.2f flits/node/cycle).\n\n",
-            quick ? " --quick" : "", indep ? " --vc-link independent" : "", seed, (long long)cfg.warmup, (long long)cfg.measure, loads[0]);
+            quick ? " --quick" : "", indep < 0 ? "" : indep ? " --vc-link independent" : " --vc-link shared", seed, (long long)cfg.warmup, (long long)cfg.measure, loads[0]);
     bprintf(&sum, "%-28s %-14s %10s %12s %14s\n", "figure", "config", "contention", "saturation", "low-load lat");
     kc_cli_progress prog;
     kc_cli_progress_init(&prog, "figures");

@@ -143,7 +143,7 @@ kc_status kc_simref_run(const kc_simnet *net, const kc_simroute *route, const ui
                 if (got[c] == now || (!ej && fill[c] >= net->depth))
                     continue;
                 if (c < net->net_channels) {
-                    uint32_t lane = cfg->vc_independent ? c : c / (uint32_t)net->vcs;
+                    uint32_t lane = kc_sim_vcs_independent(net, cfg) ? c : c / (uint32_t)net->vcs;
                     if (lused[lane] == now)
                         continue;
                     lused[lane] = now;

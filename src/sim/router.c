@@ -39,6 +39,19 @@ void kc_simconfig_default(kc_simconfig *c)
     c->link_latency = 1;
     c->watchdog = 1000;
     c->queue_cap = 64;
+    c->vc_independent = -1; /* automatic: see kc_sim_vcs_independent */
+}
+
+int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c)
+{
+    if (c->vc_independent >= 0)
+        return c->vc_independent;
+    /* Seed 002's tori give every virtual channel its own one-flit buffer whose
+     * flit crosses the link in a cycle; its figures (mapped tori near 0.4,
+     * uniform above 0.4) need the VCs not to take turns. On the binary cube
+     * the seeds have no VCs: extra VCs there (Duato's escape channel) share
+     * the link, so adaptive routing gets no extra bandwidth. */
+    return net->k > 2;
 }
 
 int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
@@ -515,7 +528,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->L = (uint32_t)cfg->msg_flits;
     e->depth = (uint32_t)net->depth;
     e->vcs = (uint32_t)net->vcs;
-    e->vc_independent = cfg->vc_independent;
+    e->vc_independent = kc_sim_vcs_independent(net, cfg);
     e->dnet = (uint32_t)(cfg->switch_delay + cfg->link_latency);
     e->dej = (uint32_t)(cfg->switch_delay + 1);
     e->rdelay = (uint32_t)cfg->route_delay;
@@ -530,7 +543,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->rhead = calloc(ch, sizeof *e->rhead);
     e->passed = calloc(ch, sizeof *e->passed);
     e->rtime = calloc(ch * e->depth, sizeof *e->rtime);
-    e->link_used = calloc(cfg->vc_independent ? net->net_channels + 1 : links + 1, sizeof *e->link_used);
+    e->link_used = calloc(e->vc_independent ? net->net_channels + 1 : links + 1, sizeof *e->link_used);
     e->qhead = malloc(net->nodes * sizeof *e->qhead);
     e->qtail = malloc(net->nodes * sizeof *e->qtail);
     e->senders = malloc(net->nodes * sizeof *e->senders);
