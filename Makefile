@@ -19,6 +19,7 @@ build: deps $(BUILD)/build.ninja
 
 demo: build
 	./$(BUILD)/kcube demo
+	./$(BUILD)/kcube figures --out kcube-figures
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
