@@ -70,6 +70,24 @@ typedef struct kc_comm_spec {
     const char *vector;  /* or NULL */
 } kc_comm_spec;
 
+/* The communications named on a command line: --pattern P, or --matrix M
+ * with an optional --vector V after it; with allow_scatter, --scatter marks
+ * the preceding --matrix (or, for a single communication, the one given). */
+#define KC_CLI_MAX_COMMS 256
+typedef struct kc_comm_list {
+    const char *command; /* for messages, e.g. "analyze" */
+    int single;          /* exactly one communication may be given */
+    int allow_scatter;
+    int count;
+    kc_comm_spec spec[KC_CLI_MAX_COMMS];
+    int scatter[KC_CLI_MAX_COMMS];
+} kc_comm_list;
+
+void kc_comm_list_init(kc_comm_list *l, const char *command, int single, int allow_scatter);
+/* 1 if argv[*i] was one of these options (consumed, *i advanced past its
+ * value), 0 if it is another argument, -1 after printing an error. */
+int kc_cli_comm_opt(int argc, char **argv, int *i, kc_comm_list *l);
+
 /* Build an LCC from a spec on the n-cube. */
 kc_status kc_cli_build_lcc(const kc_comm_spec *spec, int n, int scatter, kc_lcc *out, kc_err *err);
 

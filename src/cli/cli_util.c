@@ -153,6 +153,69 @@ void kc_cli_progress_done(kc_cli_progress *p)
     p->last_percent = -1;
 }
 
+void kc_comm_list_init(kc_comm_list *l, const char *command, int single, int allow_scatter)
+{
+    l->command = command;
+    l->single = single;
+    l->allow_scatter = allow_scatter;
+    l->count = 0;
+    l->scatter[0] = 0;
+}
+
+static int add_spec(kc_comm_list *l, const char *pattern, const char *matrix)
+{
+    if (l->single && l->count == 1) {
+        kc_cli_error("%s takes one communication: give --pattern or --matrix once", l->command);
+        return -1;
+    }
+    if (l->count == KC_CLI_MAX_COMMS) {
+        kc_cli_error("at most %d communications", KC_CLI_MAX_COMMS);
+        return -1;
+    }
+    if (!l->single || l->count == 0) {
+        l->spec[l->count] = (kc_comm_spec){pattern, matrix, NULL};
+        if (!l->single)
+            l->scatter[l->count] = 0;
+    }
+    l->count++;
+    return 1;
+}
+
+int kc_cli_comm_opt(int argc, char **argv, int *i, kc_comm_list *l)
+{
+    const char *v;
+    int r;
+    if ((r = kc_cli_opt(argc, argv, i, "--pattern", &v)))
+        return r < 0 ? -1 : add_spec(l, v, NULL);
+    if ((r = kc_cli_opt(argc, argv, i, "--matrix", &v)))
+        return r < 0 ? -1 : add_spec(l, NULL, v);
+    if ((r = kc_cli_opt(argc, argv, i, "--vector", &v))) {
+        if (r < 0)
+            return -1;
+        kc_comm_spec *last = l->count ? &l->spec[l->count - 1] : NULL;
+        if (!last || !last->matrix || last->vector) {
+            kc_cli_error("--vector must follow a --matrix");
+            return -1;
+        }
+        last->vector = v;
+        return 1;
+    }
+    if (l->allow_scatter && kc_cli_flag(argv[*i], "--scatter")) {
+        /* A single communication takes --scatter anywhere on the line. */
+        if (l->single) {
+            l->scatter[0] = 1;
+            return 1;
+        }
+        if (!l->count || !l->spec[l->count - 1].matrix) {
+            kc_cli_error("--scatter must follow a --matrix");
+            return -1;
+        }
+        l->scatter[l->count - 1] = 1;
+        return 1;
+    }
+    return 0;
+}
+
 kc_status kc_cli_build_lcc(const kc_comm_spec *spec, int n, int scatter, kc_lcc *out, kc_err *err)
 {
     if (spec->pattern) {

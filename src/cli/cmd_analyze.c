@@ -47,8 +47,9 @@ static int run(int argc, char **argv)
         return kc_torus_cli_analyze(argc, argv);
     argc = kc_torus_cli_strip_k2(argc, argv);
     long n = -1;
-    kc_comm_spec spec = {0};
-    int scatter = 0, exact = -1; /* -1: automatic */
+    kc_comm_list comms;
+    kc_comm_list_init(&comms, "analyze", 1, 1);
+    int exact = -1; /* -1: automatic */
     kc_format fmt = KC_FMT_TEXT;
     for (int i = 1; i < argc; i++) {
         const char *v;
@@ -60,26 +61,9 @@ static int run(int argc, char **argv)
         if ((r = kc_cli_opt(argc, argv, &i, "--n", &v))) {
             if (r < 0 || kc_cli_int(v, 1, 64, "n", &n))
                 return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--pattern", &v))) {
+        } else if ((r = kc_cli_comm_opt(argc, argv, &i, &comms))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-            if (spec.pattern || spec.matrix)
-                return kc_cli_error("analyze takes one communication: give --pattern or --matrix once");
-            spec.pattern = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--matrix", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (spec.pattern || spec.matrix)
-                return kc_cli_error("analyze takes one communication: give --pattern or --matrix once");
-            spec.matrix = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--vector", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (!spec.matrix)
-                return kc_cli_error("--vector must follow --matrix");
-            spec.vector = v;
-        } else if (kc_cli_flag(argv[i], "--scatter")) {
-            scatter = 1;
         } else if (kc_cli_flag(argv[i], "--exact")) {
             exact = 1;
         } else if (kc_cli_flag(argv[i], "--no-exact")) {
@@ -90,7 +74,7 @@ static int run(int argc, char **argv)
     }
     if (n < 0)
         return kc_cli_error("analyze needs --n N");
-    if (!spec.pattern && !spec.matrix)
+    if (!comms.count)
         return kc_cli_error("analyze needs --pattern NAME or --matrix M");
     if (exact == 1 && n > KC_EXACT_MAX_N)
         return kc_cli_error("exact counting supports n <= %d, got n = %ld", KC_EXACT_MAX_N, n);
@@ -99,7 +83,7 @@ static int run(int argc, char **argv)
 
     kc_err err = {0};
     kc_lcc c;
-    if (kc_cli_build_lcc(&spec, (int)n, scatter, &c, &err))
+    if (kc_cli_build_lcc(&comms.spec[0], (int)n, comms.scatter[0], &c, &err))
         return kc_cli_report(&err);
 
     kc_contention f, x;

@@ -276,7 +276,8 @@ static int run_verify(long n, int msb, long count, long seed, kc_format fmt)
 static int run(int argc, char **argv)
 {
     long n = -1, census = -1, plc_count = -1;
-    kc_comm_spec spec = {0};
+    kc_comm_list comms;
+    kc_comm_list_init(&comms, "hl", 1, 0);
     const char *perm = NULL, *mesh = NULL, *mode = "simd";
     int msb = 0, trace = 0, verify = 0;
     long count = 10, seed = 1;
@@ -291,28 +292,15 @@ static int run(int argc, char **argv)
         if ((r = kc_cli_opt(argc, argv, &i, "--n", &v))) {
             if (r < 0 || kc_cli_int(v, 1, KC_HL_MAX_N, "n", &n))
                 return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--pattern", &v))) {
+        } else if ((r = kc_cli_comm_opt(argc, argv, &i, &comms))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-            if (spec.pattern || spec.matrix || perm)
+            if (perm)
                 return kc_cli_error("hl routes one permutation: give --pattern, --matrix or --perm once");
-            spec.pattern = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--matrix", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (spec.pattern || spec.matrix || perm)
-                return kc_cli_error("hl routes one permutation: give --pattern, --matrix or --perm once");
-            spec.matrix = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--vector", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (!spec.matrix)
-                return kc_cli_error("--vector must follow --matrix");
-            spec.vector = v;
         } else if ((r = kc_cli_opt(argc, argv, &i, "--perm", &v))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-            if (spec.pattern || spec.matrix || perm)
+            if (comms.count || perm)
                 return kc_cli_error("hl routes one permutation: give --pattern, --matrix or --perm once");
             perm = v;
         } else if ((r = kc_cli_opt(argc, argv, &i, "--mesh", &v))) {
@@ -357,7 +345,7 @@ static int run(int argc, char **argv)
         return kc_cli_error("hl needs --n N");
     if (verify)
         return run_verify(n, msb, count, seed, fmt);
-    if (!spec.pattern && !spec.matrix && !perm)
+    if (!comms.count && !perm)
         return kc_cli_error("hl needs --pattern NAME, --matrix M or --perm LIST");
     int simd = strcmp(mode, "simd") == 0;
     if (trace && n > TRACE_MAX_N)
@@ -404,7 +392,7 @@ static int run(int argc, char **argv)
         }
     } else {
         kc_lcc c;
-        if (kc_cli_build_lcc(&spec, (int)n, 0, &c, &err) || kc_hl_perm_from_lcc(&c, dst, &err)) {
+        if (kc_cli_build_lcc(&comms.spec[0], (int)n, 0, &c, &err) || kc_hl_perm_from_lcc(&c, dst, &err)) {
             free(dst);
             return kc_cli_report(&err);
         }

@@ -10,7 +10,6 @@
 #include "kcube/nodemap.h"
 #include "kcube/reorder.h"
 
-#define MAX_COMMS 256
 #define VERIFY_MAX_N 20   /* exact re-count of every mapped communication up to here */
 #define NODEMAP_MAX_N 16  /* node arrays in JSON up to here */
 
@@ -188,9 +187,9 @@ static int run(int argc, char **argv)
         return kc_torus_cli_map(argc, argv);
     argc = kc_torus_cli_strip_k2(argc, argv);
     long n = -1;
-    kc_comm_spec specs[MAX_COMMS];
-    int scat[MAX_COMMS] = {0};
-    int m = 0, verify = 1, emit_c = 0;
+    kc_comm_list comms;
+    kc_comm_list_init(&comms, "map", 0, 1);
+    int verify = 1, emit_c = 0;
     const char *method = "auto";
     kc_objective obj = KC_OBJ_MAX;
     kc_format fmt = KC_FMT_TEXT;
@@ -205,24 +204,9 @@ static int run(int argc, char **argv)
         if ((r = kc_cli_opt(argc, argv, &i, "--n", &v))) {
             if (r < 0 || kc_cli_int(v, 1, 64, "n", &n))
                 return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--pattern", &v))) {
-            if (r < 0 || m == MAX_COMMS)
-                return r < 0 ? KC_EXIT_USAGE : kc_cli_error("at most %d communications", MAX_COMMS);
-            specs[m++] = (kc_comm_spec){v, NULL, NULL};
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--matrix", &v))) {
-            if (r < 0 || m == MAX_COMMS)
-                return r < 0 ? KC_EXIT_USAGE : kc_cli_error("at most %d communications", MAX_COMMS);
-            specs[m++] = (kc_comm_spec){NULL, v, NULL};
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--vector", &v))) {
+        } else if ((r = kc_cli_comm_opt(argc, argv, &i, &comms))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-            if (m == 0 || !specs[m - 1].matrix || specs[m - 1].vector)
-                return kc_cli_error("--vector must follow a --matrix");
-            specs[m - 1].vector = v;
-        } else if (kc_cli_flag(argv[i], "--scatter")) {
-            if (m == 0 || !specs[m - 1].matrix)
-                return kc_cli_error("--scatter must follow a --matrix");
-            scat[m - 1] = 1;
         } else if ((r = kc_cli_opt(argc, argv, &i, "--objective", &v))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
@@ -242,6 +226,7 @@ static int run(int argc, char **argv)
             return kc_cli_error("unknown option '%s' for map (see kcube map --help)", argv[i]);
         }
     }
+    int m = comms.count;
     if (n < 0)
         return kc_cli_error("map needs --n N");
     if (m == 0)
@@ -250,20 +235,20 @@ static int run(int argc, char **argv)
         return kc_cli_error("--emit-c writes node arrays for n <= %d, got n = %ld", NODEMAP_MAX_N, n);
 
     mapped *mp = calloc((size_t)m, sizeof *mp);
-    kc_lcc *comms = calloc((size_t)m, sizeof *comms);
-    if (!mp || !comms) {
+    kc_lcc *lccs = calloc((size_t)m, sizeof *lccs);
+    if (!mp || !lccs) {
         free(mp);
-        free(comms);
+        free(lccs);
         return kc_cli_error("out of memory");
     }
     int rc = KC_EXIT_OK;
     for (int r = 0; r < m && rc == KC_EXIT_OK; r++)
-        if (kc_cli_build_lcc(&specs[r], (int)n, scat[r], &comms[r], &err))
+        if (kc_cli_build_lcc(&comms.spec[r], (int)n, comms.scatter[r], &lccs[r], &err))
             rc = kc_cli_report(&err);
 
     /* Pick the method: the O(n^3) optimiser is exact for one communication
      * under max/simultaneous, and for permutations under every objective. */
-    int single_ok = m == 1 && (obj != KC_OBJ_SUM || comms[0].kind == KC_LCC_PERMUTATION);
+    int single_ok = m == 1 && (obj != KC_OBJ_SUM || lccs[0].kind == KC_LCC_PERMUTATION);
     if (rc == KC_EXIT_OK && strcmp(method, "auto") == 0)
         method = single_ok ? "optimizer" : "dp";
     if (rc == KC_EXIT_OK && strcmp(method, "optimizer") == 0 && !single_ok)
@@ -279,25 +264,25 @@ static int run(int argc, char **argv)
     if (rc == KC_EXIT_OK) {
         kc_status s;
         if (strcmp(method, "optimizer") == 0) {
-            s = kc_reorder_optimal(&comms[0], &res.order, &err);
+            s = kc_reorder_optimal(&lccs[0], &res.order, &err);
             if (!s)
-                res.value = kc_objective_value(comms, m, obj, &res.order, &res.total);
+                res.value = kc_objective_value(lccs, m, obj, &res.order, &res.total);
         } else if (strcmp(method, "dp") == 0) {
             kc_cli_progress prog;
             kc_cli_progress_init(&prog, "mapping");
             kc_progress p = {n >= 18 ? kc_cli_progress_cb : NULL, &prog};
-            s = kc_mapset_optimal(comms, m, obj, &res, &p, &err);
+            s = kc_mapset_optimal(lccs, m, obj, &res, &p, &err);
             kc_cli_progress_done(&prog);
         } else {
-            s = kc_mapset_exhaustive(comms, m, obj, &res, &err);
+            s = kc_mapset_exhaustive(lccs, m, obj, &res, &err);
         }
         if (s)
             rc = kc_cli_report(&err);
     }
     for (int r = 0; r < m && rc == KC_EXIT_OK; r++) {
         mapped *x = &mp[r];
-        x->before = comms[r];
-        kc_lcc_reorder(&x->after, &comms[r], res.order.dim);
+        x->before = lccs[r];
+        kc_lcc_reorder(&x->after, &lccs[r], res.order.dim);
         kc_contention_formula(&x->before, &x->cb);
         kc_contention_formula(&x->after, &x->ca);
         if (verify && n <= VERIFY_MAX_N) {
@@ -326,7 +311,7 @@ static int run(int argc, char **argv)
             rc = output_text(&res.order, method, obj, res.value, res.total, mp, m);
     }
     free(mp);
-    free(comms);
+    free(lccs);
     return rc;
 }
 

@@ -279,10 +279,9 @@ static void analyze_help(FILE *out)
 int kc_torus_cli_analyze(int argc, char **argv)
 {
     topts o = {2, -1, 0, KC_TIE_PLUS, -1, 1, KC_FMT_TEXT};
-    kc_comm_spec spec = {0};
-    int scatter = 0;
+    kc_comm_list comms;
+    kc_comm_list_init(&comms, "analyze", 1, 1);
     for (int i = 1; i < argc; i++) {
-        const char *v;
         int r;
         if (kc_cli_is_help(argv[i])) {
             analyze_help(stdout);
@@ -291,26 +290,9 @@ int kc_torus_cli_analyze(int argc, char **argv)
         if ((r = common_opt(argc, argv, &i, &o))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--pattern", &v))) {
+        } else if ((r = kc_cli_comm_opt(argc, argv, &i, &comms))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-            if (spec.pattern || spec.matrix)
-                return kc_cli_error("analyze takes one communication: give --pattern or --matrix once");
-            spec.pattern = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--matrix", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (spec.pattern || spec.matrix)
-                return kc_cli_error("analyze takes one communication: give --pattern or --matrix once");
-            spec.matrix = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--vector", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (!spec.matrix)
-                return kc_cli_error("--vector must follow --matrix");
-            spec.vector = v;
-        } else if (kc_cli_flag(argv[i], "--scatter")) {
-            scatter = 1;
         } else {
             return kc_cli_error("unknown option '%s' for analyze --k (see kcube analyze --k 4 --help)", argv[i]);
         }
@@ -319,11 +301,11 @@ int kc_torus_cli_analyze(int argc, char **argv)
     int rc = check_sizes(&o, &t);
     if (rc)
         return rc;
-    if (!spec.pattern && !spec.matrix)
+    if (!comms.count)
         return kc_cli_error("analyze needs --pattern NAME or --matrix M");
     kc_err err = {0};
     kc_tcomm c;
-    if (build_comm(&spec, &t, scatter, &c, &err))
+    if (build_comm(&comms.spec[0], &t, comms.scatter[0], &c, &err))
         return kc_cli_report(&err);
     int uniform = c.kind == KC_TCOMM_UNIFORM;
     if (uniform && !o.exact)
@@ -530,9 +512,9 @@ static kc_status uniform_counts(const kc_torus *t, const kc_tmap *map, uint64_t 
 int kc_torus_cli_map(int argc, char **argv)
 {
     topts o = {2, -1, 0, KC_TIE_PLUS, -1, 1, KC_FMT_TEXT};
-    kc_comm_spec specs[MAX_COMMS];
-    int scat[MAX_COMMS] = {0};
-    int m = 0, search = 0, fallback = 0;
+    kc_comm_list comms;
+    kc_comm_list_init(&comms, "map", 0, 1);
+    int search = 0, fallback = 0;
     long evals = 0;
     const char *given_q = NULL;
     kc_tmap_kind want = KC_TMAP_LINEAR;
@@ -546,24 +528,9 @@ int kc_torus_cli_map(int argc, char **argv)
         if ((r = common_opt(argc, argv, &i, &o))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--pattern", &v))) {
-            if (r < 0 || m == MAX_COMMS)
-                return r < 0 ? KC_EXIT_USAGE : kc_cli_error("at most %d communications", MAX_COMMS);
-            specs[m++] = (kc_comm_spec){v, NULL, NULL};
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--matrix", &v))) {
-            if (r < 0 || m == MAX_COMMS)
-                return r < 0 ? KC_EXIT_USAGE : kc_cli_error("at most %d communications", MAX_COMMS);
-            specs[m++] = (kc_comm_spec){NULL, v, NULL};
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--vector", &v))) {
+        } else if ((r = kc_cli_comm_opt(argc, argv, &i, &comms))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-            if (m == 0 || !specs[m - 1].matrix || specs[m - 1].vector)
-                return kc_cli_error("--vector must follow a --matrix");
-            specs[m - 1].vector = v;
-        } else if (kc_cli_flag(argv[i], "--scatter")) {
-            if (m == 0 || !specs[m - 1].matrix)
-                return kc_cli_error("--scatter must follow a --matrix");
-            scat[m - 1] = 1;
         } else if ((r = kc_cli_opt(argc, argv, &i, "--mapping", &v))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
@@ -592,8 +559,11 @@ int kc_torus_cli_map(int argc, char **argv)
     int rc = check_sizes(&o, &t);
     if (rc)
         return rc;
+    int m = comms.count;
     if (m == 0)
         return kc_cli_error("map needs at least one --pattern or --matrix");
+    if (m > MAX_COMMS)
+        return kc_cli_error("at most %d communications on a k-ary n-cube", MAX_COMMS);
     int bits = t.n * t.m;
 
     kc_err err = {0};
@@ -607,7 +577,7 @@ int kc_torus_cli_map(int argc, char **argv)
     int nlin = 0;
     rc = KC_EXIT_OK;
     for (int r = 0; r < m && rc == KC_EXIT_OK; r++) {
-        if (build_comm(&specs[r], &t, scat[r], &mp[r].before, &err))
+        if (build_comm(&comms.spec[r], &t, comms.scatter[r], &mp[r].before, &err))
             rc = kc_cli_report(&err);
         else if (mp[r].before.kind != KC_TCOMM_UNIFORM)
             lin[nlin++] = mp[r].before;
