@@ -200,7 +200,7 @@ static int run(int argc, char **argv)
     for (int f = 0; f < nfigs && rc == KC_EXIT_OK; f++) {
         const figure *fg = &FIGS[f];
         kc_simseries series[6];
-        static double thr[6][MAX_LOADS], lat[6][MAX_LOADS];
+        double thr[6][MAX_LOADS], lat[6][MAX_LOADS]; /* 6 KiB */
         for (int c = 0; c < fg->nconf && rc == KC_EXIT_OK; c++) {
             kc_err err;
             kc_simspec sp;

@@ -197,11 +197,15 @@ static int run_census(long n, kc_format fmt)
     return KC_EXIT_OK;
 }
 
-static int run_plc_count(long n, kc_format fmt)
+/* Room for |PLC_n| in decimal: the counts grow like 2^(n^2), n <= 12. */
+#define PLC_DIGITS 200000
+
+static int run_plc_count_into(long n, kc_format fmt, char *paper, char *unique)
 {
-    static char paper[200000], unique[200000];
     kc_err err = {0};
-    if (kc_hl_plc_count((int)n, 0, paper, sizeof paper, &err) || kc_hl_plc_count((int)n, 1, unique, sizeof unique, &err))
+    if (!paper || !unique)
+        return kc_cli_error("out of memory");
+    if (kc_hl_plc_count((int)n, 0, paper, PLC_DIGITS, &err) || kc_hl_plc_count((int)n, 1, unique, PLC_DIGITS, &err))
         return kc_cli_report(&err);
     uint64_t enumerated = 0;
     int have_enum = n <= 4;
@@ -224,6 +228,15 @@ static int run_plc_count(long n, kc_format fmt)
     if (have_enum)
         printf("  by enumeration:                                  %llu\n", (unsigned long long)enumerated);
     return KC_EXIT_OK;
+}
+
+static int run_plc_count(long n, kc_format fmt)
+{
+    char *paper = malloc(PLC_DIGITS), *unique = malloc(PLC_DIGITS);
+    int rc = run_plc_count_into(n, fmt, paper, unique);
+    free(paper);
+    free(unique);
+    return rc;
 }
 
 static int run_verify(long n, int msb, long count, long seed, kc_format fmt)

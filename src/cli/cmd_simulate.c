@@ -455,8 +455,10 @@ static int run(int argc, char **argv)
         set = cube ? "transpose,bit-reverse,reverse-flip" : "transpose,digit-reverse";
 
     /* The configurations to run. */
-    static series ser[MAX_SERIES];
-    int ns = 0;
+    series *ser = calloc(MAX_SERIES, sizeof *ser);
+    if (!ser)
+        return kc_cli_error("out of memory");
+    int ns = 0, rc = KC_EXIT_OK;
     if (compare) {
         char list[512];
         snprintf(list, sizeof list, "%s",
@@ -465,14 +467,20 @@ static int run(int argc, char **argv)
                  : spec.topo == KC_SIM_TORUS && (k & (k - 1)) == 0 ? "dor,M-S,M-G"
                                                                    : "dor");
         for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (ns == MAX_SERIES)
-                return kc_cli_error("at most %d configurations", MAX_SERIES);
-            if (make_series(&ser[ns], tok, &spec, set))
-                return KC_EXIT_USAGE;
+            if (ns == MAX_SERIES) {
+                rc = kc_cli_error("at most %d configurations", MAX_SERIES);
+                goto out;
+            }
+            if (make_series(&ser[ns], tok, &spec, set)) {
+                rc = KC_EXIT_USAGE;
+                goto out;
+            }
             ns++;
         }
-        if (!ns)
-            return kc_cli_error("--configs lists no configuration");
+        if (!ns) {
+            rc = kc_cli_error("--configs lists no configuration");
+            goto out;
+        }
     } else {
         memset(&ser[0], 0, sizeof ser[0]);
         ser[0].spec = spec;
@@ -481,7 +489,6 @@ static int run(int argc, char **argv)
                  spec.mapping && strcmp(spec.mapping, "none") ? spec.mapping : "");
         ns = 1;
     }
-    int rc = KC_EXIT_OK;
     for (int s = 0; s < ns; s++) {
         if (kc_simscenario_build(&ser[s].sc, &ser[s].spec, &err)) {
             /* unreadable input files are bad input too */
@@ -617,18 +624,23 @@ static int run(int argc, char **argv)
     }
     if (plot && rc == KC_EXIT_OK) {
         kc_simseries ps[MAX_SERIES];
-        static double thr[MAX_SERIES][MAX_POINTS], lat[MAX_SERIES][MAX_POINTS];
+        double *xy = malloc(sizeof *xy * 2 * MAX_SERIES * MAX_POINTS);
+        if (!xy) {
+            rc = kc_cli_error("out of memory");
+            goto out;
+        }
         for (int s = 0; s < ns; s++) {
+            double *thr = xy + (size_t)(2 * s) * MAX_POINTS, *lat = thr + MAX_POINTS;
             int m = 0;
             for (int i = 0; i < ser[s].sweep.count; i++)
                 if (ser[s].sweep.points[i].sustainable) {
-                    thr[s][m] = ser[s].sweep.points[i].throughput;
-                    lat[s][m++] = ser[s].sweep.points[i].latency_avg;
+                    thr[m] = ser[s].sweep.points[i].throughput;
+                    lat[m++] = ser[s].sweep.points[i].latency_avg;
                 }
             ps[s].label = ser[s].label;
             ps[s].count = m;
-            ps[s].throughput = thr[s];
-            ps[s].latency = lat[s];
+            ps[s].throughput = thr;
+            ps[s].latency = lat;
         }
         char title[200];
         snprintf(title, sizeof title, "%s on the %s k=%d n=%d, %d-flit messages",
@@ -636,6 +648,7 @@ static int run(int argc, char **argv)
                  ser[0].sc.net.n, cfg.msg_flits);
         if (kc_simplot_write(plot, title, ps, ns, &err))
             rc = kc_cli_report(&err);
+        free(xy);
     }
     if (deadlocked && rc == KC_EXIT_OK)
         rc = KC_EXIT_FAIL;
@@ -645,6 +658,7 @@ out:
             kc_simscenario_free(&ser[s].sc);
         kc_simsweep_free(&ser[s].sweep);
     }
+    free(ser);
     return rc;
 }
 
