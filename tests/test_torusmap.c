@@ -358,27 +358,6 @@ static void test_idle_kept(void **state)
 
 /* The best reordering by the dynamic programme equals the best of all n!
  * orders by exact evaluation. */
-static int next_perm(int *p, int n)
-{
-    int i = n - 2;
-    while (i >= 0 && p[i] > p[i + 1])
-        i--;
-    if (i < 0)
-        return 0;
-    int j = n - 1;
-    while (p[j] < p[i])
-        j--;
-    int t = p[i];
-    p[i] = p[j];
-    p[j] = t;
-    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
-        t = p[a];
-        p[a] = p[b];
-        p[b] = t;
-    }
-    return 1;
-}
-
 static void test_reorder_exhaustive(void **state)
 {
     kc_rng r;
@@ -416,7 +395,7 @@ static void test_reorder_exhaustive(void **state)
                 bv = a;
                 bt = b;
             }
-        } while (next_perm(p, n));
+        } while (kc_order_next(p, n));
         assert_int_equal(v, bv);
         assert_int_equal(tot, bt);
     }

@@ -267,6 +267,27 @@ int kc_order_valid(const int *order, int n)
     return 1;
 }
 
+int kc_order_next(int *p, int n)
+{
+    int i = n - 2;
+    while (i >= 0 && p[i] > p[i + 1])
+        i--;
+    if (i < 0)
+        return 0;
+    int j = n - 1;
+    while (p[j] < p[i])
+        j--;
+    int t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+        t = p[a];
+        p[a] = p[b];
+        p[b] = t;
+    }
+    return 1;
+}
+
 void kc_bitmat_random(kc_bitmat *a, int n, kc_rng *r)
 {
     kc_bitmat_zero(a, n);

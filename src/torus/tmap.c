@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/bitmat.h"
 #include "kcube/torusmap.h"
 #include "teval.h"
 #include "tinternal.h"
@@ -626,26 +627,20 @@ static kc_status score(searcher *se, const kc_tmap *map, uint64_t *v, uint64_t *
     return KC_OK;
 }
 
-/* Next permutation in lexicographic order; 0 after the last. */
-static int next_order(int *p, int n)
+/* Score a candidate; if it beats (*bv, *bt), take it into *keep. */
+static kc_status try_keep(searcher *se, const kc_tmap *cand, uint64_t *bv, uint64_t *bt, kc_tmap *keep, int *taken,
+                          kc_err *err)
 {
-    int i = n - 2;
-    while (i >= 0 && p[i] > p[i + 1])
-        i--;
-    if (i < 0)
-        return 0;
-    int j = n - 1;
-    while (p[j] < p[i])
-        j--;
-    int tmp = p[i];
-    p[i] = p[j];
-    p[j] = tmp;
-    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
-        tmp = p[a];
-        p[a] = p[b];
-        p[b] = tmp;
+    uint64_t v, tot;
+    kc_status s = score(se, cand, &v, &tot, err);
+    if (!s && better(v, tot, *bv, *bt)) {
+        *bv = v;
+        *bt = tot;
+        *keep = *cand;
+        if (taken)
+            *taken = 1;
     }
-    return 1;
+    return s;
 }
 
 /* Left-multiply Q by the elementary operator number `op` (0 <= op < nops). */
@@ -717,15 +712,9 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
         do {
             kc_tmap cand;
             kc_tmap_from_order(&cand, f, p, n, NULL);
-            uint64_t v, tot;
-            if ((s = score(&se, &cand, &v, &tot, err)))
+            if ((s = try_keep(&se, &cand, &bv, &bt, &best, NULL, err)))
                 return s;
-            if (better(v, tot, bv, bt)) {
-                bv = v;
-                bt = tot;
-                best = cand;
-            }
-        } while (next_order(p, n));
+        } while (kc_order_next(p, n));
         st0.exhaustive = 1;
     } else if (!reorder_only && bits <= 24 && (1ULL << bits) <= budget * 2) {
         uint64_t all = 1ULL << bits;
@@ -741,14 +730,8 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
                 continue;
             kc_tmap cand;
             kc_tmap_from_matrix(&cand, f, &q, NULL);
-            uint64_t v, tot;
-            if ((s = score(&se, &cand, &v, &tot, err)))
+            if ((s = try_keep(&se, &cand, &bv, &bt, &best, NULL, err)))
                 return s;
-            if (better(v, tot, bv, bt)) {
-                bv = v;
-                bt = tot;
-                best = cand;
-            }
         }
         st0.exhaustive = 1;
     } else {
@@ -771,15 +754,8 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
                 kc_gfmat_mul(f, &q, &e, &cur.q);
                 kc_tmap cand;
                 kc_tmap_from_matrix(&cand, f, &q, NULL);
-                uint64_t v, tot;
-                if ((s = score(&se, &cand, &v, &tot, err)))
+                if ((s = try_keep(&se, &cand, &sv, &stt, &step, &improved, err)))
                     return s;
-                if (better(v, tot, sv, stt)) {
-                    sv = v;
-                    stt = tot;
-                    step = cand;
-                    improved = 1;
-                }
             }
             if (improved) {
                 cur = step;
