@@ -417,7 +417,7 @@ int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int circuit, int8_t *
 
 /* ---- census ---------------------------------------------------------------- */
 
-static int next_perm(uint32_t *a, int len)
+int kc_hl_perm_next(uint32_t *a, int len)
 {
     int i = len - 2;
     while (i >= 0 && a[i] >= a[i + 1])
@@ -497,6 +497,6 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
             c->simd_in_msimd = 0;
         if (plc && !ms)
             c->plc_in_msimd = 0;
-    } while (next_perm(p, len));
+    } while (kc_hl_perm_next(p, len));
     return KC_OK;
 }

@@ -294,23 +294,8 @@ static uint32_t *plc_list(int m, uint64_t *count)
     for (;;) {
         if (kc_hl_is_plc(m, p))
             memcpy(list + (*count)++ * (uint64_t)len, p, (size_t)len * sizeof *p);
-        /* next permutation in lexicographic order */
-        int i = len - 2;
-        while (i >= 0 && p[i] >= p[i + 1])
-            i--;
-        if (i < 0)
+        if (!kc_hl_perm_next(p, len))
             break;
-        int j = len - 1;
-        while (p[j] <= p[i])
-            j--;
-        uint32_t t = p[i];
-        p[i] = p[j];
-        p[j] = t;
-        for (int l = i + 1, r = len - 1; l < r; l++, r--) {
-            t = p[l];
-            p[l] = p[r];
-            p[r] = t;
-        }
     }
     return list;
 }
