@@ -13,17 +13,34 @@ typedef enum kc_status {
     KC_ERANGE,    /* a size outside what the function supports */
     KC_ESINGULAR, /* a nonsingular matrix was required */
     KC_ENOMEM,    /* allocation failed */
-    KC_EIO        /* reading or writing a file failed */
+    KC_EIO,       /* reading or writing a file failed */
+    KC_EINTERNAL  /* a broken invariant inside kcube: a bug, never the input's fault */
 } kc_status;
 
+/* msg is one line meant for people; param, when not NULL, is the stable id of
+ * the parameter at fault (a string constant such as "k", "mapping_file",
+ * "vcs"), which a front end turns into its own spelling (a command-line
+ * option, a config key). Library messages never name front-end options. */
 typedef struct kc_err {
     kc_status status;
+    const char *param;
     char msg[256];
 } kc_err;
 
 /* Record an error (printf-style) in err, if err is not NULL; returns status. */
 kc_status kc_fail(kc_err *err, kc_status status, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* The same, naming the parameter at fault (a string constant, see kc_err). */
+kc_status kc_fail_param(kc_err *err, kc_status status, const char *param, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+/* Is this status the input's fault (exit 2 on the command line) rather than
+ * a failure of the run (memory, i/o, internal: exit 1)? */
+static inline int kc_status_is_input(kc_status s)
+{
+    return s == KC_EINVAL || s == KC_ERANGE || s == KC_ESINGULAR;
+}
 
 /* A short name for a status ("invalid input", "singular matrix", ...). */
 const char *kc_status_name(kc_status status);

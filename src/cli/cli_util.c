@@ -22,7 +22,7 @@ int kc_cli_error(const char *fmt, ...)
 int kc_cli_report(const kc_err *err)
 {
     fprintf(stderr, "kcube: %s\n", err->msg[0] ? err->msg : kc_status_name(err->status));
-    return (err->status == KC_ENOMEM || err->status == KC_EIO) ? KC_EXIT_FAIL : KC_EXIT_USAGE;
+    return kc_status_is_input(err->status) ? KC_EXIT_USAGE : KC_EXIT_FAIL;
 }
 
 int kc_cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
