@@ -10,13 +10,7 @@
 #include "kcube/error.h"
 #include "kcube/lcc.h"
 
-/* One subcommand; src/cli/cmd_<name>.c defines kc_command_<name>. */
-struct kc_command {
-    const char *name;
-    const char *summary; /* one line for `kcube --help` */
-    int order;           /* position in the help listing */
-    int (*run)(int argc, char **argv); /* argv[0] is the command name */
-};
+#include "opt.h" /* cli_command: one subcommand, defined in src/cli/cmd_<name>.c */
 
 /* Exit statuses: 0 success, 1 a run that failed for other reasons, 2 bad input. */
 #define KC_EXIT_OK 0
@@ -77,6 +71,7 @@ typedef struct kc_comm_spec {
 typedef struct kc_comm_list {
     const char *command; /* for messages, e.g. "analyze" */
     int single;          /* exactly one communication may be given */
+    int single_scatter;  /* single: --scatter was given somewhere on the line */
     int allow_scatter;
     int count;
     kc_comm_spec spec[KC_CLI_MAX_COMMS];

@@ -159,6 +159,7 @@ void kc_comm_list_init(kc_comm_list *l, const char *command, int single, int all
     l->single = single;
     l->allow_scatter = allow_scatter;
     l->count = 0;
+    l->single_scatter = 0;
     l->scatter[0] = 0;
 }
 

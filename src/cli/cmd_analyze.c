@@ -170,5 +170,4 @@ static int run(int argc, char **argv)
     return KC_EXIT_OK;
 }
 
-const struct kc_command kc_command_analyze = {"analyze", "contention of one communication under e-cube routing", 10,
-                                              run};
+const cli_command kc_command_analyze = {.name = "analyze", .summary = "contention of one communication under e-cube routing", .order = 10, .run_argv = run};

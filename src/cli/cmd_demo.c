@@ -96,5 +96,4 @@ static int run(int argc, char **argv)
     return KC_EXIT_OK;
 }
 
-const struct kc_command kc_command_demo = {"demo", "a guided tour on built-in defaults (the README's first command)",
-                                           0, run};
+const cli_command kc_command_demo = {.name = "demo", .summary = "a guided tour on built-in defaults (the README's first command)", .order = 0, .run_argv = run};

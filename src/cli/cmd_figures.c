@@ -286,5 +286,4 @@ static int run(int argc, char **argv)
     return rc;
 }
 
-const struct kc_command kc_command_figures = {"figures", "reproduce the seeds' simulation figures (latency vs throughput)",
-                                              45, run};
+const cli_command kc_command_figures = {.name = "figures", .summary = "reproduce the seeds' simulation figures (latency vs throughput)", .order = 45, .run_argv = run};

@@ -587,4 +587,4 @@ static int run(int argc, char **argv)
     return rc;
 }
 
-const struct kc_command kc_command_hl = {"hl", "self-routing of permutations by algorithm HL (seed 004)", 50, run};
+const cli_command kc_command_hl = {.name = "hl", .summary = "self-routing of permutations by algorithm HL (seed 004)", .order = 50, .run_argv = run};

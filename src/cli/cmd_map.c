@@ -315,5 +315,4 @@ static int run(int argc, char **argv)
     return rc;
 }
 
-const struct kc_command kc_command_map = {"map", "optimal processor reordering for one or more communications", 20,
-                                          run};
+const cli_command kc_command_map = {.name = "map", .summary = "optimal processor reordering for one or more communications", .order = 20, .run_argv = run};

@@ -662,5 +662,4 @@ out:
     return rc;
 }
 
-const struct kc_command kc_command_simulate = {"simulate", "flit-level wormhole simulation: latency and throughput", 40,
-                                               run};
+const cli_command kc_command_simulate = {.name = "simulate", .summary = "flit-level wormhole simulation: latency and throughput", .order = 40, .run_argv = run};

@@ -1,0 +1,79 @@
+/* The command table (generated from the cmd_*.c file names) and the
+ * top-level dispatch: kcube COMMAND [options]. */
+#include "dispatch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "text.h"
+#include "kc_commands.inc"
+
+static const cli_command *const commands[] = {KC_COMMAND_TABLE NULL};
+
+const cli_command *const *cli_commands(void) { return commands; }
+
+static void usage(FILE *out)
+{
+    fputs("kcube - plan, analyse and simulate regular communication on hypercubes,\n"
+          "k-ary n-cubes and meshes.\n\n"
+          "usage: kcube COMMAND [options]     (kcube COMMAND --help for its options)\n\n"
+          "commands:\n",
+          out);
+    /* Listed by their declared order, not by file name. */
+    for (int ord = 0; ord < 100; ord++)
+        for (size_t i = 0; commands[i]; i++)
+            if (commands[i]->order == ord)
+                fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+    fputs("\nConventions: node x has address digits x_0 (least significant) .. x_{n-1};\n"
+          "matrices are written row 0 first, rows separated by ';', column 0 first.\n"
+          "Exit status: 0 success, 1 failure (including a failed write), 2 bad input.\n",
+          out);
+}
+
+const cli_command *cli_find_command(const char *name)
+{
+    for (size_t i = 0; commands[i]; i++)
+        if (strcmp(name, commands[i]->name) == 0)
+            return commands[i];
+    return NULL;
+}
+
+int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_only)
+{
+    if (cmd->run_argv)
+        return check_only ? 0 : cmd->run_argv(argc, argv);
+    cli_args a;
+    int r = cli_parse(cmd, argc, argv, &a, stdout);
+    if (r == 1)
+        return KC_EXIT_OK; /* help printed */
+    if (r)
+        return r;
+    int (*fn)(const cli_args *) = check_only ? a.cmd->check : a.cmd->run;
+    r = fn ? fn(&a) : KC_EXIT_OK;
+    cli_args_free(&a);
+    return r;
+}
+
+int cli_dispatch(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return KC_EXIT_USAGE;
+    }
+    if (kc_cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        usage(stdout);
+        return KC_EXIT_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        puts("kcube 0.1.0");
+        return KC_EXIT_OK;
+    }
+    const cli_command *cmd = cli_find_command(argv[1]);
+    if (!cmd) {
+        cli_quoted q;
+        fprintf(stderr, "kcube: unknown command '%s' (kcube --help lists the commands)\n", cli_quote(&q, argv[1]));
+        return KC_EXIT_USAGE;
+    }
+    return cli_run_command(cmd, argc - 1, argv + 1, 0);
+}

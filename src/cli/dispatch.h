@@ -1,0 +1,16 @@
+/* dispatch.h - the command table and top-level dispatch of kcube. */
+#ifndef KC_CLI_DISPATCH_H
+#define KC_CLI_DISPATCH_H
+
+#include "opt.h"
+
+/* All commands, NULL-terminated. */
+const cli_command *const *cli_commands(void);
+const cli_command *cli_find_command(const char *name);
+/* Parse argv (argv[0] the command name) and run the command, or with
+ * check_only only resolve its options (no computation, no output files). */
+int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_only);
+/* kcube COMMAND ...: the whole tool; returns the exit status. */
+int cli_dispatch(int argc, char **argv);
+
+#endif

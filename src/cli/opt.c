@@ -1,0 +1,589 @@
+/* The declarative option layer (opt.h): one parser, generated help, typed
+ * values checked once against the option's definition. */
+#include "opt.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "text.h"
+
+static const cli_use *find_use(const cli_command *cmd, const char *name, size_t len)
+{
+    for (const cli_use *u = cmd->opts; u && u->opt; u++)
+        if (strlen(u->opt->name) == len && strncmp(u->opt->name, name, len) == 0)
+            return u;
+    return NULL;
+}
+
+static const cli_alias *find_alias(const cli_command *cmd, const char *name, size_t len)
+{
+    for (const cli_alias *al = cmd->aliases; al && al->name; al++)
+        if (strlen(al->name) == len && strncmp(al->name, name, len) == 0)
+            return al;
+    return NULL;
+}
+
+static const cli_opt *find_shared(const char *name, size_t len)
+{
+    for (size_t i = 0; cli_shared_options[i]; i++)
+        if (strlen(cli_shared_options[i]->name) == len && strncmp(cli_shared_options[i]->name, name, len) == 0)
+            return cli_shared_options[i];
+    return NULL;
+}
+
+static int bad(const cli_opt *o, const char *fmt, const char *text)
+{
+    cli_quoted q;
+    char what[96];
+    snprintf(what, sizeof what, "--%s: ", o->name);
+    fprintf(stderr, "kcube: %s", what);
+    fprintf(stderr, fmt, cli_quote(&q, text));
+    fputc('\n', stderr);
+    return 2;
+}
+
+/* strtod with the whole text consumed, no leading space, finite. */
+static int parse_real(const char *text, double *out)
+{
+    char *end;
+    if (!*text || *text == ' ' || *text == '\t')
+        return -1;
+    errno = 0;
+    double v = strtod(text, &end);
+    if (*end != '\0' || !isfinite(v) || errno == ERANGE)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int all_digits(const char *s, int allow_sign)
+{
+    if (allow_sign && (*s == '-' || *s == '+'))
+        s++;
+    if (!*s)
+        return 0;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9')
+            return 0;
+    return 1;
+}
+
+static int parse_int(const cli_opt *o, const char *text, cli_value *out)
+{
+    if (!all_digits(text, 1))
+        return bad(o, "'%s' is not a whole number", text);
+    errno = 0;
+    long long v = strtoll(text, NULL, 10);
+    if (errno == ERANGE || v < o->lo || v > o->hi) {
+        cli_quoted q;
+        fprintf(stderr, "kcube: --%s: %s is out of range %lld..%lld\n", o->name, cli_quote(&q, text), o->lo,
+                o->hi);
+        return 2;
+    }
+    out->v.i = v;
+    return 0;
+}
+
+static int parse_u64(const cli_opt *o, const char *text, cli_value *out)
+{
+    if (text[0] == '-' && all_digits(text + 1, 0))
+        return bad(o, "%s is negative: give 0..18446744073709551615", text);
+    if (!all_digits(text, 0))
+        return bad(o, "'%s' is not a whole number", text);
+    errno = 0;
+    unsigned long long v = strtoull(text, NULL, 10);
+    if (errno == ERANGE)
+        return bad(o, "%s is too large: give 0..18446744073709551615", text);
+    out->v.u = v;
+    return 0;
+}
+
+static int parse_choice(const cli_opt *o, const char *text, cli_value *out)
+{
+    if (kc_names_parse(o->choices, text, &out->v.choice) == 0)
+        return 0;
+    char list[512];
+    cli_quoted q;
+    fprintf(stderr, "kcube: --%s: unknown %s '%s' (one of %s)\n", o->name, o->choices->what,
+            cli_quote(&q, text), kc_names_join(o->choices, list, sizeof list));
+    return 2;
+}
+
+static int parse_range(const cli_opt *o, const char *text, cli_value *out)
+{
+    const char *c1 = strchr(text, ':');
+    const char *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+    if (!c1 || !c2 || strchr(c2 + 1, ':'))
+        return bad(o, "'%s' is not FROM:TO:STEP", text);
+    size_t len = strlen(text);
+    char *copy = malloc(len + 1);
+    if (!copy) {
+        fprintf(stderr, "kcube: out of memory\n");
+        return 1;
+    }
+    memcpy(copy, text, len + 1);
+    copy[c1 - text] = '\0';
+    copy[c2 - text] = '\0';
+    double from, to, step;
+    int ok = parse_real(copy, &from) == 0 && parse_real(copy + (c1 - text) + 1, &to) == 0 &&
+             parse_real(copy + (c2 - text) + 1, &step) == 0;
+    free(copy);
+    if (!ok)
+        return bad(o, "'%s' is not FROM:TO:STEP with three finite numbers", text);
+    if (!(step > 0) || from > to)
+        return bad(o, "'%s' needs FROM <= TO and STEP > 0", text);
+    if (from < o->rlo || to > o->rhi) {
+        cli_quoted q;
+        fprintf(stderr, "kcube: --%s: %s leaves the range %g..%g\n", o->name, cli_quote(&q, text), o->rlo, o->rhi);
+        return 2;
+    }
+    /* Counted in double: a huge quotient must not reach an int conversion. */
+    double points = floor((to - from) / step * (1 + 1e-12)) + 1;
+    if (!(points <= CLI_RANGE_MAX)) {
+        cli_quoted q;
+        fprintf(stderr, "kcube: --%s: %s asks for %.4g points; at most %d\n", o->name, cli_quote(&q, text),
+                points, CLI_RANGE_MAX);
+        return 2;
+    }
+    out->v.range.from = from;
+    out->v.range.to = to;
+    out->v.range.step = step;
+    out->v.range.count = (long long)points;
+    return 0;
+}
+
+static int parse_bytes(const cli_opt *o, const char *text, cli_value *out)
+{
+    size_t digits = strspn(text, "0123456789");
+    const char *suffix = text + digits;
+    int shift = 0;
+    if (*suffix) {
+        const char *units = "KMGT";
+        const char *u = strchr(units, suffix[0]);
+        if (!u || !suffix[0])
+            return bad(o, "'%s' is not a size (a whole number of bytes, optionally with K, M, G or T)", text);
+        shift = 10 * (int)(u - units + 1);
+        const char *rest = suffix + 1;
+        if (strcmp(rest, "") != 0 && strcmp(rest, "B") != 0 && strcmp(rest, "iB") != 0)
+            return bad(o, "'%s' is not a size (a whole number of bytes, optionally with K, M, G or T)", text);
+    }
+    if (digits == 0)
+        return bad(o, "'%s' is not a size (a whole number of bytes, optionally with K, M, G or T)", text);
+    errno = 0;
+    unsigned long long v = strtoull(text, NULL, 10);
+    if (errno == ERANGE || (shift && v > (UINT64_MAX >> shift)))
+        return bad(o, "%s is too large", text);
+    out->v.bytes = (uint64_t)v << shift;
+    return 0;
+}
+
+int cli_parse_value(const cli_opt *o, const char *text, cli_value *out)
+{
+    out->opt = o;
+    out->text = text;
+    switch (o->type) {
+    case CLI_FLAG:
+        return 0;
+    case CLI_INT:
+        return parse_int(o, text, out);
+    case CLI_U64:
+        return parse_u64(o, text, out);
+    case CLI_REAL: {
+        double v;
+        if (parse_real(text, &v))
+            return bad(o, "'%s' is not a finite number", text);
+        if (v < o->rlo || v > o->rhi) {
+            cli_quoted q;
+            fprintf(stderr, "kcube: --%s: %s is out of range %g..%g\n", o->name, cli_quote(&q, text), o->rlo,
+                    o->rhi);
+            return 2;
+        }
+        out->v.r = v;
+        return 0;
+    }
+    case CLI_TEXT:
+        if (!*text)
+            return bad(o, "needs a value%s", "");
+        return 0;
+    case CLI_CHOICE:
+        return parse_choice(o, text, out);
+    case CLI_RANGE:
+        return parse_range(o, text, out);
+    case CLI_BYTES:
+        return parse_bytes(o, text, out);
+    }
+    return 1;
+}
+
+/* ---- parsing ---------------------------------------------------------- */
+
+typedef struct parser {
+    cli_args *a;
+    size_t cap;
+} parser;
+
+static int push(parser *p, const cli_opt *o, const char *text, int from_user)
+{
+    if (from_user && !(o->flags & CLI_REPEAT) && cli_given(p->a, o)) {
+        fprintf(stderr, "kcube: --%s is given twice (give it once)\n", o->name);
+        return 2;
+    }
+    if (p->a->nvals == p->cap) {
+        size_t cap = p->cap ? 2 * p->cap : 16;
+        cli_value *v = realloc(p->a->vals, cap * sizeof *v);
+        if (!v) {
+            fprintf(stderr, "kcube: out of memory\n");
+            return 1;
+        }
+        p->a->vals = v;
+        p->cap = cap;
+    }
+    cli_value *v = &p->a->vals[p->a->nvals];
+    memset(v, 0, sizeof *v);
+    int r = cli_parse_value(o, text ? text : "", v);
+    if (r)
+        return r;
+    v->from_user = from_user;
+    p->a->nvals++;
+    if (from_user)
+        p->a->nuser = p->a->nvals;
+    return 0;
+}
+
+/* Does this argument look like a mesh shape (16x16, 4x2x8)? */
+static int looks_like_shape(const char *s)
+{
+    if (!(*s >= '0' && *s <= '9'))
+        return 0;
+    return strspn(s, "0123456789x") == strlen(s) && strchr(s, 'x') != NULL;
+}
+
+static int is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
+
+static const cli_command *find_sub(const cli_command *cmd, const char *name)
+{
+    for (size_t i = 0; cmd->subs && cmd->subs[i]; i++)
+        if (strcmp(cmd->subs[i]->name, name) == 0)
+            return cmd->subs[i];
+    return NULL;
+}
+
+static char *join_path(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 2);
+    if (!s)
+        return NULL;
+    memcpy(s, a, la);
+    s[la] = ' ';
+    memcpy(s + la + 1, b, lb + 1);
+    return s;
+}
+
+static int parse_option(parser *p, const cli_command *cmd, int argc, char **argv, int *i)
+{
+    const char *arg = argv[*i] + 2;
+    const char *eq = strchr(arg, '=');
+    size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
+    const cli_use *use = find_use(cmd, arg, len);
+    const cli_alias *al = use ? NULL : find_alias(cmd, arg, len);
+    const cli_opt *o = use ? use->opt : al ? al->target : NULL;
+    cli_quoted q;
+    if (!o) {
+        const cli_opt *shared = find_shared(arg, len);
+        char *name = strndup(argv[*i], eq ? (size_t)(eq - argv[*i]) : strlen(argv[*i]));
+        if (!name)
+            return 1;
+        if (shared)
+            fprintf(stderr, "kcube: %s does not apply to %s (kcube %s --help lists its options)\n",
+                    cli_quote(&q, name), p->a->path, p->a->path);
+        else
+            fprintf(stderr, "kcube: unknown option '%s' for %s (kcube %s --help lists its options)\n",
+                    cli_quote(&q, name), p->a->path, p->a->path);
+        free(name);
+        return 2;
+    }
+    if (al && al->value) {
+        /* A flag alias: --mesh means --topology mesh (and maybe a shape). */
+        if (eq && !al->shape_target) {
+            fprintf(stderr, "kcube: --%s takes no value\n", al->name);
+            return 2;
+        }
+        int r = push(p, o, al->value, 1);
+        if (r)
+            return r;
+        if (al->shape_target) {
+            if (eq)
+                return push(p, al->shape_target, eq + 1, 1);
+            if (*i + 1 < argc && looks_like_shape(argv[*i + 1]))
+                return push(p, al->shape_target, argv[++*i], 1);
+        }
+        return 0;
+    }
+    if (o->type == CLI_FLAG) {
+        if (eq) {
+            fprintf(stderr, "kcube: --%s takes no value\n", o->name);
+            return 2;
+        }
+        return push(p, o, NULL, 1);
+    }
+    const char *val;
+    if (eq)
+        val = eq + 1;
+    else if (*i + 1 < argc)
+        val = argv[++*i];
+    else {
+        fprintf(stderr, "kcube: --%s needs a value\n", al ? al->name : o->name);
+        return 2;
+    }
+    return push(p, o, val, 1);
+}
+
+static int add_defaults(parser *p, const cli_command *cmd)
+{
+    for (const cli_use *u = cmd->opts; u && u->opt; u++) {
+        const char *def = u->def ? u->def : u->opt->def;
+        if (def && u->opt->type != CLI_FLAG && !cli_given(p->a, u->opt)) {
+            int r = push(p, u->opt, def, 0);
+            if (r) {
+                fprintf(stderr, "kcube: internal error: bad default for --%s\n", u->opt->name);
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, cli_args *out, FILE *help_out)
+{
+    parser p = {out, 0};
+    memset(out, 0, sizeof *out);
+    out->cmd = cmd;
+    out->path = path;
+    out->pos = calloc((size_t)argc + 1, sizeof *out->pos);
+    if (!out->pos) {
+        free(path);
+        fprintf(stderr, "kcube: out of memory\n");
+        return 1;
+    }
+    int only_pos = 0, r = 0;
+    for (int i = 1; i < argc && !r; i++) {
+        const char *arg = argv[i];
+        if (!only_pos && is_help(arg)) {
+            cli_help(cmd, path, help_out);
+            cli_args_free(out);
+            return 1;
+        }
+        if (!only_pos && strcmp(arg, "--") == 0) {
+            only_pos = 1;
+        } else if (!only_pos && cmd->subs && out->npos == 0 && arg[0] != '-') {
+            const cli_command *sub = find_sub(cmd, arg);
+            if (!sub) {
+                cli_quoted q;
+                fprintf(stderr, "kcube: unknown subcommand '%s' for %s (kcube %s --help lists them)\n",
+                        cli_quote(&q, arg), path, path);
+                cli_args_free(out);
+                return 2;
+            }
+            if (out->nuser) {
+                fprintf(stderr, "kcube: options go after the subcommand: kcube %s %s ...\n", path, arg);
+                cli_args_free(out);
+                return 2;
+            }
+            char *sub_path = join_path(path, sub->name);
+            cli_args_free(out);
+            if (!sub_path) {
+                fprintf(stderr, "kcube: out of memory\n");
+                return 1;
+            }
+            return parse_cmd(sub, sub_path, argc - i, argv + i, out, help_out);
+        } else if (!only_pos && arg[0] == '-' && arg[1] == '-') {
+            r = parse_option(&p, cmd, argc, argv, &i);
+        } else if (!only_pos && arg[0] == '-' && arg[1] != '\0') {
+            cli_quoted q;
+            fprintf(stderr, "kcube: unknown option '%s' for %s (options are spelled --name)\n", cli_quote(&q, arg),
+                    path);
+            r = 2;
+        } else {
+            out->pos[out->npos++] = arg;
+        }
+    }
+    if (!r && cmd->subs && !cmd->run && out->npos == 0) {
+        fprintf(stderr, "kcube: %s needs a subcommand (kcube %s --help lists them)\n", path, path);
+        r = 2;
+    }
+    if (!r && ((int)out->npos < cmd->min_pos || (int)out->npos > cmd->max_pos)) {
+        if (cmd->max_pos == 0) {
+            cli_quoted q;
+            fprintf(stderr, "kcube: unexpected argument '%s' for %s\n", cli_quote(&q, out->pos[0]), path);
+        } else if ((int)out->npos < cmd->min_pos)
+            fprintf(stderr, "kcube: %s needs %s\n", path, cmd->positional ? cmd->positional : "an argument");
+        else
+            fprintf(stderr, "kcube: %s takes at most %d %s\n", path, cmd->max_pos,
+                    cmd->max_pos == 1 ? "argument" : "arguments");
+        r = 2;
+    }
+    if (!r)
+        r = add_defaults(&p, cmd);
+    if (r)
+        cli_args_free(out);
+    return r;
+}
+
+int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out, FILE *help_out)
+{
+    char *path = strdup(cmd->name);
+    if (!path) {
+        fprintf(stderr, "kcube: out of memory\n");
+        return 1;
+    }
+    return parse_cmd(cmd, path, argc, argv, out, help_out);
+}
+
+void cli_args_free(cli_args *a)
+{
+    free(a->vals);
+    free(a->pos);
+    free((char *)a->path);
+    memset(a, 0, sizeof *a);
+}
+
+/* ---- lookup ----------------------------------------------------------- */
+
+const cli_value *cli_get(const cli_args *a, const cli_opt *o)
+{
+    for (size_t i = a->nuser; i-- > 0;)
+        if (a->vals[i].opt == o)
+            return &a->vals[i];
+    for (size_t i = a->nuser; i < a->nvals; i++)
+        if (a->vals[i].opt == o)
+            return &a->vals[i];
+    return NULL;
+}
+
+int cli_given(const cli_args *a, const cli_opt *o)
+{
+    for (size_t i = 0; i < a->nuser; i++)
+        if (a->vals[i].opt == o)
+            return 1;
+    return 0;
+}
+
+int cli_flag(const cli_args *a, const cli_opt *o) { return cli_given(a, o); }
+
+long long cli_int(const cli_args *a, const cli_opt *o, long long fallback)
+{
+    const cli_value *v = cli_get(a, o);
+    return v ? v->v.i : fallback;
+}
+
+uint64_t cli_u64(const cli_args *a, const cli_opt *o, uint64_t fallback)
+{
+    const cli_value *v = cli_get(a, o);
+    return v ? (o->type == CLI_BYTES ? v->v.bytes : v->v.u) : fallback;
+}
+
+double cli_real(const cli_args *a, const cli_opt *o, double fallback)
+{
+    const cli_value *v = cli_get(a, o);
+    return v ? v->v.r : fallback;
+}
+
+int cli_choice(const cli_args *a, const cli_opt *o, int fallback)
+{
+    const cli_value *v = cli_get(a, o);
+    return v ? v->v.choice : fallback;
+}
+
+const char *cli_text(const cli_args *a, const cli_opt *o, const char *fallback)
+{
+    const cli_value *v = cli_get(a, o);
+    return v ? v->text : fallback;
+}
+
+int cli_reject(const cli_args *a, const cli_opt *o, const char *why)
+{
+    if (!cli_given(a, o))
+        return 0;
+    fprintf(stderr, "kcube: --%s does not apply %s\n", o->name, why);
+    return 2;
+}
+
+int cli_report(const cli_args *a, const kc_err *err)
+{
+    const char *msg = err->msg[0] ? err->msg : kc_status_name(err->status);
+    const cli_opt *o = NULL;
+    if (err->param && a && a->cmd)
+        for (const cli_use *u = a->cmd->opts; u && u->opt && !o; u++)
+            if ((u->opt->param && strcmp(u->opt->param, err->param) == 0) || strcmp(u->opt->name, err->param) == 0)
+                o = u->opt;
+    if (err->status == KC_EINTERNAL)
+        fprintf(stderr, "kcube: internal error (please report): %s\n", msg);
+    else if (o)
+        fprintf(stderr, "kcube: --%s: %s\n", o->name, msg);
+    else
+        fprintf(stderr, "kcube: %s\n", msg);
+    return kc_status_is_input(err->status) ? 2 : 1;
+}
+
+/* ---- help ------------------------------------------------------------- */
+
+static void meta_of(const cli_opt *o, char *buf, size_t size)
+{
+    if (o->type == CLI_FLAG)
+        buf[0] = '\0';
+    else if (o->type == CLI_CHOICE)
+        kc_names_join(o->choices, buf, size);
+    else
+        snprintf(buf, size, "%s", o->meta ? o->meta : "VALUE");
+}
+
+void cli_help(const cli_command *cmd, const char *path, FILE *out)
+{
+    fprintf(out, "usage: kcube %s", path);
+    if (cmd->subs)
+        fputs(" SUBCOMMAND", out);
+    if (cmd->opts && cmd->opts[0].opt)
+        fputs(" [options]", out);
+    if (cmd->positional)
+        fprintf(out, " %s", cmd->positional);
+    fprintf(out, "\n\n%s\n", cmd->summary);
+    if (cmd->description)
+        fprintf(out, "\n%s\n", cmd->description);
+    if (cmd->subs) {
+        fputs("\nsubcommands:\n", out);
+        for (size_t i = 0; cmd->subs[i]; i++)
+            fprintf(out, "  %-14s %s\n", cmd->subs[i]->name, cmd->subs[i]->summary);
+    }
+    if (cmd->opts && cmd->opts[0].opt) {
+        fputs("\noptions:\n", out);
+        for (const cli_use *u = cmd->opts; u->opt; u++) {
+            char meta[256], head[320];
+            meta_of(u->opt, meta, sizeof meta);
+            snprintf(head, sizeof head, "--%s%s%s", u->opt->name, meta[0] ? " " : "", meta);
+            const char *def = u->def ? u->def : u->opt->def;
+            fprintf(out, "  %-26s %s", head, u->help ? u->help : u->opt->help);
+            if (def)
+                fprintf(out, " (default %s)", def);
+            if (u->opt->flags & CLI_REPEAT)
+                fputs(" [repeatable]", out);
+            fputc('\n', out);
+            if (u->opt->type == CLI_CHOICE)
+                for (const kc_name *e = u->opt->choices->entries; e->name; e++)
+                    if (e->help)
+                        fprintf(out, "  %-26s   %-12s %s\n", "", e->name, e->help);
+        }
+        fputs("  --help                     this text\n", out);
+    }
+    if (cmd->aliases && cmd->aliases[0].name) {
+        fputs("\nold spellings (still accepted):\n", out);
+        for (const cli_alias *al = cmd->aliases; al->name; al++)
+            fprintf(out, "  --%-24s %s\n", al->name, al->note);
+    }
+    if (cmd->epilog)
+        fprintf(out, "\n%s\n", cmd->epilog);
+}

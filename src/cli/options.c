@@ -1,0 +1,164 @@
+/* The shared option definitions (options.h). */
+#include "options.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "kcube/mapset.h"
+#include "kcube/torus.h"
+#include "text.h"
+
+/* Until the library exports these tables (kc_names), the CLI holds them. */
+static const kc_name topology_entries[] = {
+    {0, "hypercube", "binary n-cube (k = 2)"},
+    {1, "torus", "k-ary n-cube with wraparound links"},
+    {2, "mesh", "k-ary n-dimensional mesh, or --shape AxBx.. with unequal sides"},
+    {0, NULL, NULL},
+};
+const kc_names cli_topology_names = {"topology", topology_entries};
+
+static const kc_name kind_entries[] = {
+    {0, "auto", "the best mapping kcube finds among the kinds that apply"},
+    {1, "reorder", "renumber dimensions only (neighbours stay neighbours)"},
+    {2, "linear", "a linear map over GF(k) (may not keep neighbours)"},
+    {0, NULL, NULL},
+};
+const kc_names cli_kind_names = {"mapping kind", kind_entries};
+
+static const kc_name tie_entries[] = {
+    {KC_TIE_PLUS, "plus", "a ring distance of exactly k/2 goes in the + direction"},
+    {KC_TIE_MINUS, "minus", "... in the - direction"},
+    {KC_TIE_SPLIT, "split", "+ from even coordinates, - from odd ones"},
+    {0, NULL, NULL},
+};
+static const kc_names tie_names = {"tie rule", tie_entries};
+
+static const kc_name objective_entries[] = {
+    {KC_OBJ_MAX, "max", "minimise the largest contention of any communication"},
+    {KC_OBJ_SIMULTANEOUS, "simultaneous", "minimise the contention of all communications at once"},
+    {KC_OBJ_SUM, "sum", "minimise the sum of the contentions"},
+    {0, NULL, NULL},
+};
+static const kc_names objective_names = {"objective", objective_entries};
+
+const cli_opt OPT_N = {.name = "n", .type = CLI_INT, .meta = "N", .help = "dimensions (the network has k^N nodes)",
+                       .lo = 1, .hi = 64, .param = "n"};
+const cli_opt OPT_K = {.name = "k", .type = CLI_INT, .meta = "K", .help = "nodes per dimension (2..256)",
+                       .def = "2", .lo = 2, .hi = 256, .param = "k"};
+const cli_opt OPT_TOPOLOGY = {.name = "topology", .type = CLI_CHOICE, .choices = &cli_topology_names,
+                              .help = "network (default: hypercube when k = 2, torus otherwise)",
+                              .param = "topology"};
+const cli_opt OPT_SHAPE = {.name = "shape", .type = CLI_TEXT, .meta = "AxBx..",
+                           .help = "mesh sides, axis 0 first (implies --topology mesh)", .param = "shape"};
+const cli_opt OPT_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &tie_names, .def = "plus",
+                         .help = "ring tie rule on tori", .param = "tie"};
+
+const cli_opt OPT_PATTERN = {.name = "pattern", .type = CLI_TEXT, .meta = "NAME",
+                             .help = "a built-in communication (see the list below)", .flags = CLI_REPEAT,
+                             .param = "pattern"};
+const cli_opt OPT_MATRIX = {.name = "matrix", .type = CLI_TEXT, .meta = "ROWS",
+                            .help = "y = Ax + b: A row 0 first, rows separated by ';'", .flags = CLI_REPEAT,
+                            .param = "matrix"};
+const cli_opt OPT_VECTOR = {.name = "vector", .type = CLI_TEXT, .meta = "DIGITS",
+                            .help = "b for the --matrix before it (digit 0 first; default 0)", .flags = CLI_REPEAT,
+                            .param = "vector"};
+const cli_opt OPT_SCATTER = {.name = "scatter", .type = CLI_FLAG,
+                             .help = "the --matrix before it is a scatter (each y receives from Ay + b)",
+                             .flags = CLI_REPEAT};
+
+const cli_opt OPT_JSON = {.name = "json", .type = CLI_FLAG, .help = "machine-readable JSON on standard output"};
+const cli_opt OPT_CSV = {.name = "csv", .type = CLI_FLAG, .help = "CSV on standard output"};
+const cli_opt OPT_PLOT = {.name = "plot", .type = CLI_TEXT, .meta = "FILE",
+                          .help = "also draw a plot with gnuplot (.png or .svg)", .param = "plot"};
+const cli_opt OPT_OUT = {.name = "out", .type = CLI_TEXT, .meta = "DIR", .help = "output directory",
+                         .param = "out"};
+
+const cli_opt OPT_SEED = {.name = "seed", .type = CLI_U64, .meta = "S",
+                          .help = "random seed (0..2^64-1); the same seed gives the same result", .def = "1",
+                          .param = "seed"};
+const cli_opt OPT_THREADS = {.name = "threads", .type = CLI_INT, .meta = "T",
+                             .help = "parallel runs (default: the machine's cores, at most 8)", .lo = 1, .hi = 64,
+                             .param = "threads"};
+const cli_opt OPT_MAX_MEMORY = {.name = "max-memory", .type = CLI_BYTES, .meta = "BYTES",
+                                .help = "memory a run may use (default: what the machine and its control group "
+                                        "allow); K, M, G suffixes",
+                                .param = "max_memory"};
+const cli_opt OPT_SWEEP = {.name = "sweep", .type = CLI_RANGE, .meta = "FROM:TO:STEP",
+                           .help = "offered loads to simulate", .rlo = 1e-9, .rhi = 1e6, .param = "sweep"};
+const cli_opt OPT_EXACT = {.name = "exact", .type = CLI_FLAG, .help = "count contention exactly even when large"};
+const cli_opt OPT_NO_EXACT = {.name = "no-exact", .type = CLI_FLAG, .help = "skip the exact count (formula only)"};
+
+const cli_opt OPT_KIND = {.name = "kind", .type = CLI_CHOICE, .choices = &cli_kind_names, .def = "auto",
+                          .help = "which family of mappings map may use", .param = "kind"};
+const cli_opt OPT_OBJECTIVE = {.name = "objective", .type = CLI_CHOICE, .choices = &objective_names,
+                               .def = "max", .help = "what a set of communications minimises",
+                               .param = "objective"};
+const cli_opt OPT_SEARCH = {.name = "search", .type = CLI_FLAG,
+                            .help = "also run the (seeded, bounded) local search over linear mappings"};
+const cli_opt OPT_MAPPING = {.name = "mapping", .type = CLI_TEXT, .meta = "none|optimal|set:P1,P2..|FILE",
+                             .help = "the mapping a simulation applies", .def = "none", .param = "mapping"};
+const cli_opt OPT_CONFIGS = {.name = "configs", .type = CLI_TEXT, .meta = "LIST",
+                             .help = "configurations to compare, comma-separated", .param = "configs"};
+
+const cli_opt *const cli_shared_options[] = {
+    &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
+    &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
+    &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
+    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, NULL,
+};
+
+int cli_format(const cli_args *a, kc_format *fmt)
+{
+    int json = cli_given(a, &OPT_JSON), csv = cli_given(a, &OPT_CSV);
+    if (json && csv) {
+        fprintf(stderr, "kcube: give --json or --csv, not both\n");
+        return 2;
+    }
+    *fmt = json ? KC_FMT_JSON : csv ? KC_FMT_CSV : KC_FMT_TEXT;
+    return 0;
+}
+
+int cli_comm_list(const cli_args *a, kc_comm_list *l)
+{
+    for (size_t i = 0; i < a->nuser; i++) {
+        const cli_value *v = &a->vals[i];
+        kc_comm_spec *last = l->count ? &l->spec[l->count - 1] : NULL;
+        if (v->opt == &OPT_PATTERN || v->opt == &OPT_MATRIX) {
+            if (l->single && l->count == 1) {
+                fprintf(stderr, "kcube: %s takes one communication: give --pattern or --matrix once\n", a->path);
+                return 2;
+            }
+            if (l->count == KC_CLI_MAX_COMMS) {
+                fprintf(stderr, "kcube: at most %d communications\n", KC_CLI_MAX_COMMS);
+                return 2;
+            }
+            int pat = v->opt == &OPT_PATTERN;
+            l->spec[l->count] = (kc_comm_spec){pat ? v->text : NULL, pat ? NULL : v->text, NULL};
+            l->scatter[l->count] = 0;
+            l->count++;
+        } else if (v->opt == &OPT_VECTOR) {
+            if (!last || !last->matrix || last->vector) {
+                fprintf(stderr, "kcube: --vector must follow a --matrix\n");
+                return 2;
+            }
+            last->vector = v->text;
+        } else if (v->opt == &OPT_SCATTER) {
+            if (!l->allow_scatter) {
+                fprintf(stderr, "kcube: --scatter does not apply to %s\n", a->path);
+                return 2;
+            }
+            /* One communication takes --scatter anywhere on the line. */
+            if (l->single && l->count <= 1) {
+                l->scatter[0] = 1;
+                l->single_scatter = 1;
+            } else if (!last || !last->matrix) {
+                fprintf(stderr, "kcube: --scatter must follow a --matrix\n");
+                return 2;
+            } else
+                l->scatter[l->count - 1] = 1;
+        }
+    }
+    if (l->single && l->single_scatter && l->count == 1)
+        l->scatter[0] = 1;
+    return 0;
+}

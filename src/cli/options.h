@@ -1,0 +1,37 @@
+/* options.h - the options shared by several commands, each defined once.
+ *
+ * A command-specific option may live in its command's file; an option used
+ * by two commands lives here, so a name means one thing everywhere. */
+#ifndef KC_CLI_OPTIONS_H
+#define KC_CLI_OPTIONS_H
+
+#include "cli.h"
+#include "opt.h"
+
+/* Topology. */
+extern const cli_opt OPT_N, OPT_K, OPT_TOPOLOGY, OPT_SHAPE, OPT_TIE;
+/* Communications: --pattern P | --matrix M [--vector V] [--scatter], in order. */
+extern const cli_opt OPT_PATTERN, OPT_MATRIX, OPT_VECTOR, OPT_SCATTER;
+/* Output. */
+extern const cli_opt OPT_JSON, OPT_CSV, OPT_PLOT, OPT_OUT;
+/* Runs. */
+extern const cli_opt OPT_SEED, OPT_THREADS, OPT_MAX_MEMORY, OPT_SWEEP, OPT_EXACT, OPT_NO_EXACT;
+/* Mapping: which family `map` may use; which mapping a simulation applies;
+ * configurations to compare. */
+extern const cli_opt OPT_KIND, OPT_OBJECTIVE, OPT_SEARCH, OPT_MAPPING, OPT_CONFIGS;
+
+/* Every shared option, NULL-terminated: the parser names an option that
+ * exists but does not apply to a command differently from a typo. */
+extern const cli_opt *const cli_shared_options[];
+
+/* Name tables the option layer shows in help. */
+extern const kc_names cli_topology_names, cli_kind_names;
+
+/* Output format from --json / --csv (both: an error, exit 2 returned). */
+int cli_format(const cli_args *a, kc_format *fmt);
+
+/* The communications given by --pattern / --matrix / --vector / --scatter, in
+ * command-line order. Returns 0 or an exit status after printing. */
+int cli_comm_list(const cli_args *a, kc_comm_list *l);
+
+#endif
