@@ -241,6 +241,7 @@ kc_status kc_cli_build_lcc(const kc_comm_spec *spec, int n, int scatter, kc_lcc 
 void kc_cli_print_patterns(FILE *out)
 {
     const kc_pattern_info *p;
+    fputs("patterns:\n", out);
     for (size_t i = 0; (p = kc_lcc_pattern(i)); i++)
         fprintf(out, "  %-22s %s\n", p->name, p->summary);
 }

@@ -25,8 +25,7 @@ static void help(FILE *out)
             "  --no-exact    skip it (the default skips it only when n > %d)\n"
             "  --json, --csv machine-readable output\n"
             "  --k K, --mesh k-ary n-cubes (tori, k = 4..256) and meshes: see\n"
-            "                kcube analyze --k 4 --help (--k 2 is this binary n-cube)\n\n"
-            "patterns:\n",
+            "                kcube analyze --k 4 --help (--k 2 is this binary n-cube)\n\n",
             KC_EXACT_MAX_N, KC_EXACT_MAX_N, KC_EXACT_MAX_N);
     kc_cli_print_patterns(out);
 }

@@ -4,56 +4,13 @@
 #include <string.h>
 
 #include "cli.h"
+#include "options.h"
 #include "kcube/hl.h"
 #include "kcube/hl_class.h"
 #include "kcube/hl_mesh.h"
 
 #define TRACE_MAX_N 6    /* --trace prints every processor */
 #define DETAIL_MAX_N 16  /* circuit paths and the e-cube comparison up to here */
-
-static void help(FILE *out)
-{
-    fprintf(out,
-            "usage: kcube hl --n N (--pattern NAME | --matrix M [--vector V] | --perm LIST)\n"
-            "                [--msb-first] [--mode simd|msimd|mimd] [--mesh SIDES] [--trace]\n"
-            "                [--json]\n"
-            "       kcube hl --verify --n N [--count C] [--seed S] [--msb-first]\n"
-            "                                    (all LC permutations for N <= 4, else C random)\n"
-            "       kcube hl --census N [--csv]  (N = 1..3: every permutation of Q_N;\n"
-            "                                    --csv: one row per permutation)\n"
-            "       kcube hl --plc-count N       (|PLC_N| by recurrence (3), N <= %d)\n\n"
-            "Routes the permutation x -> y = Ax + b (or an explicit one) with algorithm HL:\n"
-            "in state A (one tag per processor) every processor corrects the least\n"
-            "significant bit not used yet; in state B (two tags on half the processors)\n"
-            "each two-tag processor corrects the least significant bit in which its tags\n"
-            "differ. Linear-complement permutations finish in n steps, one tag moved per\n"
-            "processor per step; the run checks Lemma 4 (states, moves, affine tag map),\n"
-            "Lemma 5 (circuit switching) and compares store-and-forward e-cube routing\n"
-            "(both for n <= %d).\n\n"
-            "  --n N          cube dimension, 1..%d\n"
-            "  --pattern P    a built-in pattern (below)\n"
-            "  --matrix M     rows separated by ';', row 0 (y_0) first, column 0 first;\n"
-            "                 must be nonsingular\n"
-            "  --vector V     b as n digits 0/1, b_0 first (default all 0)\n"
-            "  --perm LIST    any permutation: 2^n destinations, comma separated, of\n"
-            "                 processors 0, 1, ... in order\n"
-            "  --msb-first    correct the most significant bit whenever there is a choice\n"
-            "  --mode M       simd (default); msimd: subcubes cut along the top bits choose\n"
-            "                 their own bits (Lemma 7); mimd: every processor applies HL's\n"
-            "                 rules alone (n <= %d)\n"
-            "  --mesh SIDES   also route on a mesh, sides most significant axis first,\n"
-            "                 e.g. 4x4 or 2x8 (powers of two multiplying to 2^n; n <= %d)\n"
-            "  --trace        the tags of every processor before and after each step\n"
-            "                 (n <= %d)\n"
-            "  --verify       check Theorem 1 and Lemma 4 on many LC permutations:\n"
-            "                 --count C random ones (default 10) from --seed S (default 1);\n"
-            "                 all 2^N |GL(N,2)| of them when N <= 4\n"
-            "  --json         machine-readable output\n\n"
-            "Exit status 0 when every tag arrived, 1 when HL could not route it, 2 on bad\n"
-            "input.\n\npatterns:\n",
-            KC_HL_CLASS_MAX_N, DETAIL_MAX_N, KC_HL_MAX_N, KC_HL_CLASS_MAX_N, KC_HL_MESH_MAX_N, TRACE_MAX_N);
-    kc_cli_print_patterns(out);
-}
 
 static void bits(char *buf, uint64_t v, int n)
 {
@@ -114,32 +71,6 @@ static void on_step(void *vctx, const kc_hl_engine *e, int step, int dim, char s
     }
     printf("after step %d (state %c before, bit %d corrected), state %c:\n", step + 1, state, dim, kc_hl_state(e));
     print_tags(e);
-}
-
-static int parse_perm(const char *text, int n, uint32_t *dst)
-{
-    uint64_t np = 1ULL << n, k = 0;
-    const char *p = text;
-    while (*p) {
-        char *end;
-        while (*p == ' ' || *p == ',')
-            p++;
-        if (!*p)
-            break;
-        unsigned long v = strtoul(p, &end, 10);
-        if (end == p)
-            return kc_cli_error("--perm: '%s' is not a list of node numbers", text);
-        if (k == np)
-            return kc_cli_error("--perm has more than 2^%d = %llu entries", n, (unsigned long long)np);
-        if (v >= np)
-            return kc_cli_error("--perm: %lu is not a node of the %d-cube", v, n);
-        dst[k++] = (uint32_t)v;
-        p = end;
-    }
-    if (k != np)
-        return kc_cli_error("--perm needs 2^%d = %llu entries, got %llu", n, (unsigned long long)np,
-                            (unsigned long long)k);
-    return 0;
 }
 
 static void census_row(void *ctx, const uint32_t *dst, unsigned k)
@@ -239,7 +170,7 @@ static int run_plc_count(long n, kc_format fmt)
     return rc;
 }
 
-static int run_verify(long n, int msb, long count, long seed, kc_format fmt)
+static int run_verify(long n, int msb, long count, uint64_t seed, kc_format fmt)
 {
     kc_hl_verify_report rep;
     kc_err err = {0};
@@ -261,7 +192,7 @@ static int run_verify(long n, int msb, long count, long seed, kc_format fmt)
         cJSON_AddStringToObject(o, "variant", msb ? "msb-first" : "lsb-first");
         cJSON_AddBoolToObject(o, "exhaustive", rep.exhaustive);
         if (!rep.exhaustive)
-            cJSON_AddNumberToObject(o, "seed", (double)seed);
+            cJSON_AddItemToObject(o, "seed", kc_cli_json_u64(seed));
         cJSON_AddItemToObject(o, "checked", kc_cli_json_u64(rep.checked));
         cJSON_AddItemToObject(o, "failures", kc_cli_json_u64(rep.failures));
         if (rep.failures) {
@@ -276,7 +207,7 @@ static int run_verify(long n, int msb, long count, long seed, kc_format fmt)
     printf("%s %llu linear-complement permutations of Q_%ld (%s HL)", rep.exhaustive ? "all" : "random:",
            (unsigned long long)rep.checked, n, msb ? "MSB-first" : "LSB-first");
     if (!rep.exhaustive)
-        printf(", seed %ld", seed);
+        printf(", seed %llu", (unsigned long long)seed);
     printf(": %llu failures\n", (unsigned long long)rep.failures);
     if (rep.failures)
         printf("first failure: --matrix \"%s\" --vector %s: %s\n", mb, vb, rep.why);
@@ -286,305 +217,525 @@ static int run_verify(long n, int msb, long count, long seed, kc_format fmt)
     return rep.failures ? KC_EXIT_FAIL : KC_EXIT_OK;
 }
 
-static int run(int argc, char **argv)
+/* ---- options ------------------------------------------------------------ */
+
+enum { MODE_SIMD, MODE_MSIMD, MODE_MIMD };
+static const kc_name mode_entries[] = {
+    {MODE_SIMD, "simd", "every processor corrects the same bit (the paper's algorithm)"},
+    {MODE_MSIMD, "msimd", "subcubes cut along the top bits choose their own bits (Lemma 7)"},
+    {MODE_MIMD, "mimd", "every processor applies HL's rules alone (n <= 12)"},
+    {0, NULL, NULL},
+};
+static const kc_names mode_names = {"mode", mode_entries};
+
+static const cli_opt OPT_PERM = {.name = "perm", .type = CLI_TEXT, .meta = "LIST",
+                                 .help = "any permutation: the 2^n destinations of processors 0, 1, ... "
+                                         "(comma or space separated)",
+                                 .param = "perm"};
+static const cli_opt OPT_MSB = {.name = "msb-first", .type = CLI_FLAG,
+                                .help = "correct the most significant bit whenever there is a choice"};
+static const cli_opt OPT_MODE = {.name = "mode", .type = CLI_CHOICE, .choices = &mode_names, .def = "simd",
+                                 .help = "how processors choose their bits"};
+static const cli_opt OPT_TRACE = {.name = "trace", .type = CLI_FLAG,
+                                  .help = "the tags of every processor before and after each step (n <= 6)"};
+static const cli_opt OPT_VERIFY = {.name = "verify", .type = CLI_FLAG,
+                                   .help = "check Theorem 1 and Lemma 4 on all LC permutations (n <= 4) or "
+                                           "--count random ones"};
+static const cli_opt OPT_COUNT = {.name = "count", .type = CLI_INT, .meta = "C",
+                                  .help = "random permutations for --verify", .def = "10", .lo = 1,
+                                  .hi = 1000000000LL};
+static const cli_opt OPT_CENSUS = {.name = "census", .type = CLI_INT, .meta = "N",
+                                   .help = "classify every permutation of Q_N (N = 1..3; --csv: a row each)",
+                                   .lo = 1, .hi = 3};
+static const cli_opt OPT_PLC_COUNT = {.name = "plc-count", .type = CLI_INT, .meta = "N",
+                                      .help = "|PLC_N| by recurrence (3), both readings (N <= 12)", .lo = 0,
+                                      .hi = KC_HL_CLASS_MAX_N};
+
+static const cli_use hl_opts[] = {
+    {&OPT_N, "cube dimension, 1..24", NULL},
+    {&OPT_PATTERN, NULL, NULL},
+    {&OPT_MATRIX, "y = Ax + b, A nonsingular, row 0 first, rows separated by ';'", NULL},
+    {&OPT_VECTOR, NULL, NULL},
+    {&OPT_PERM, NULL, NULL},
+    {&OPT_MSB, NULL, NULL},
+    {&OPT_MODE, NULL, NULL},
+    {&OPT_TOPOLOGY, "also route on a mesh (--topology mesh --shape AxB..)", NULL},
+    {&OPT_SHAPE, "mesh sides, axis 0 first, powers of two multiplying to 2^n (n <= 20)", NULL},
+    {&OPT_TRACE, NULL, NULL},
+    {&OPT_VERIFY, NULL, NULL},
+    {&OPT_COUNT, NULL, NULL},
+    {&OPT_SEED, NULL, NULL},
+    {&OPT_CENSUS, NULL, NULL},
+    {&OPT_PLC_COUNT, NULL, NULL},
+    {&OPT_JSON, NULL, NULL},
+    {&OPT_CSV, "one row per permutation (with --census only)", NULL},
+    {NULL, NULL, NULL},
+};
+
+/* The old spelling gave the sides most significant axis first. */
+static const cli_opt OPT_MESH_MSB = {.name = "mesh", .type = CLI_TEXT, .meta = "SIDES", .param = "shape",
+                                     .help = "mesh sides, most significant axis first (old spelling)"};
+static const cli_alias hl_aliases[] = {
+    {"mesh", &OPT_TOPOLOGY, "mesh", &OPT_MESH_MSB,
+     "SIDES: old spelling of --topology mesh --shape, sides most significant axis first (16x16, 2x8)"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+/* ---- resolve ------------------------------------------------------------ */
+
+enum { ACT_ROUTE, ACT_VERIFY, ACT_CENSUS, ACT_PLC_COUNT };
+
+typedef struct hl_job {
+    int action, n, msb, mode, trace, is_lc, mesh;
+    kc_format fmt;
+    kc_hl_mesh_shape shape;
+    uint32_t *dst; /* [2^n] for ACT_ROUTE */
+    char name[64], mbuf[64 * 65 + 1], vbuf[65];
+} hl_job;
+
+/* "AxBxC" with axis 0 first into the paper's order (most significant first). */
+static char *reverse_sides(const char *text)
 {
-    long n = -1, census = -1, plc_count = -1;
+    size_t len = strlen(text);
+    char *out = malloc(len + 1), *o = out;
+    if (!out)
+        return NULL;
+    const char *end = text + len;
+    while (end > text) {
+        const char *x = end;
+        while (x > text && !strchr("xX,", x[-1]))
+            x--;
+        memcpy(o, x, (size_t)(end - x));
+        o += end - x;
+        if (x > text)
+            *o++ = 'x';
+        end = x > text ? x - 1 : text;
+    }
+    *o = '\0';
+    return out;
+}
+
+static int resolve_mesh(const cli_args *a, hl_job *j)
+{
+    const char *msb = cli_text(a, &OPT_MESH_MSB, NULL), *shape = cli_text(a, &OPT_SHAPE, NULL);
+    int topo = cli_choice(a, &OPT_TOPOLOGY, 0);
+    if (topo == 1)
+        return kc_cli_error("hl routes on the hypercube and, optionally, a mesh: --topology torus is not supported");
+    j->mesh = topo == 2 || msb || shape;
+    if (!j->mesh)
+        return 0;
+    if (msb && shape)
+        return kc_cli_error("give the mesh sides once (--shape, axis 0 first)");
+    if (!msb && !shape)
+        return kc_cli_error("a mesh needs its sides: --shape AxB.. (axis 0 first)");
+    if (j->n > KC_HL_MESH_MAX_N)
+        return kc_cli_error("the mesh simulation supports n <= %d, got n = %d", KC_HL_MESH_MAX_N, j->n);
+    char *text = msb ? strdup(msb) : reverse_sides(shape);
+    if (!text)
+        return kc_cli_error("out of memory");
+    kc_err err = {0};
+    kc_status s = kc_hl_mesh_parse(&j->shape, text, j->n, &err);
+    free(text);
+    return s ? cli_report(a, &err) : 0;
+}
+
+/* TEMPORARY until the strict reader lands. */
+static kc_status kc_parse_nodelist_text(const char *text, uint64_t np, uint64_t **list, size_t *count, kc_err *err)
+{
+    *list = malloc(sizeof **list * (np + 1));
+    *count = 0;
+    if (!*list)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    const char *p = text;
+    while (*p) {
+        while (*p == ' ' || *p == ',')
+            p++;
+        if (!*p)
+            break;
+        size_t len = strcspn(p, " ,");
+        char *end;
+        unsigned long long v = strtoull(p, &end, 10);
+        if (*p == '-' || end != p + len || *count == np || v >= np) {
+            free(*list);
+            return kc_fail(err, KC_EINVAL, "'%.*s' is not a node of this cube", (int)(len > 40 ? 40 : len), p);
+        }
+        (*list)[(*count)++] = v;
+        p += len;
+    }
+    return KC_OK;
+}
+
+static int resolve_perm(const char *text, hl_job *j)
+{
+    uint64_t np = 1ULL << j->n;
+    kc_err err = {0};
+    uint64_t *list = NULL;
+    size_t count = 0;
+    if (kc_parse_nodelist_text(text, np, &list, &count, &err))
+        return kc_cli_error("--perm: %s", err.msg);
+    if (count != np) {
+        free(list);
+        return kc_cli_error("--perm needs 2^%d = %llu entries, got %zu", j->n, (unsigned long long)np, count);
+    }
+    for (uint64_t x = 0; x < np; x++)
+        j->dst[x] = (uint32_t)list[x];
+    free(list);
+    kc_bitmat m;
+    uint64_t b;
+    if ((j->is_lc = kc_hl_is_lc(j->n, j->dst, &m, &b))) {
+        kc_bitmat_format(&m, j->mbuf, sizeof j->mbuf);
+        kc_vec_format(b, j->n, j->vbuf, sizeof j->vbuf);
+    }
+    snprintf(j->name, sizeof j->name, "perm");
+    return 0;
+}
+
+static int resolve_permutation(const cli_args *a, hl_job *j)
+{
     kc_comm_list comms;
     kc_comm_list_init(&comms, "hl", 1, 0);
-    const char *perm = NULL, *mesh = NULL, *mode = "simd";
-    int msb = 0, trace = 0, verify = 0;
-    long count = 10, seed = 1;
-    kc_format fmt = KC_FMT_TEXT;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (kc_cli_is_help(argv[i])) {
-            help(stdout);
-            return KC_EXIT_OK;
-        }
-        if ((r = kc_cli_opt(argc, argv, &i, "--n", &v))) {
-            if (r < 0 || kc_cli_int(v, 1, KC_HL_MAX_N, "n", &n))
-                return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_comm_opt(argc, argv, &i, &comms))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (perm)
-                return kc_cli_error("hl routes one permutation: give --pattern, --matrix or --perm once");
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--perm", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (comms.count || perm)
-                return kc_cli_error("hl routes one permutation: give --pattern, --matrix or --perm once");
-            perm = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--mesh", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            mesh = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--mode", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (strcmp(v, "simd") && strcmp(v, "msimd") && strcmp(v, "mimd"))
-                return kc_cli_error("unknown mode '%s' (use simd, msimd or mimd)", v);
-            mode = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--census", &v))) {
-            if (r < 0 || kc_cli_int(v, 1, 3, "census size N", &census))
-                return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--plc-count", &v))) {
-            if (r < 0 || kc_cli_int(v, 0, KC_HL_CLASS_MAX_N, "--plc-count N", &plc_count))
-                return KC_EXIT_USAGE;
-        } else if (kc_cli_flag(argv[i], "--verify")) {
-            verify = 1;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--count", &v))) {
-            if (r < 0 || kc_cli_int(v, 1, 1000000000L, "--count", &count))
-                return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--seed", &v))) {
-            if (r < 0 || kc_cli_int(v, 0, 2147483647L, "--seed", &seed))
-                return KC_EXIT_USAGE;
-        } else if (kc_cli_flag(argv[i], "--msb-first")) {
-            msb = 1;
-        } else if (kc_cli_flag(argv[i], "--trace")) {
-            trace = 1;
-        } else if (!kc_cli_format_flag(argv[i], &fmt)) {
-            return kc_cli_error("unknown option '%s' for hl (see kcube hl --help)", argv[i]);
-        }
-    }
-    if (census >= 0)
-        return run_census(census, fmt);
-    if (fmt == KC_FMT_CSV)
-        return kc_cli_error("hl has CSV output only for --census (one row per permutation); use --json");
-    if (plc_count >= 0)
-        return run_plc_count(plc_count, fmt);
-    if (n < 0)
-        return kc_cli_error("hl needs --n N");
-    if (verify)
-        return run_verify(n, msb, count, seed, fmt);
-    if (!comms.count && !perm)
-        return kc_cli_error("hl needs --pattern NAME, --matrix M or --perm LIST");
-    int simd = strcmp(mode, "simd") == 0;
-    if (trace && n > TRACE_MAX_N)
-        return kc_cli_error("--trace prints every processor; it supports n <= %d, got n = %ld", TRACE_MAX_N, n);
-    if (!simd && (trace || mesh || msb))
-        return kc_cli_error("--trace, --mesh and --msb-first go with --mode simd");
-    if (!simd && n > KC_HL_CLASS_MAX_N)
-        return kc_cli_error("--mode %s supports n <= %d, got n = %ld", mode, KC_HL_CLASS_MAX_N, n);
-    kc_hl_mesh_shape shape;
-    kc_err err = {0};
-    if (mesh) {
-        if (kc_hl_mesh_parse(&shape, mesh, (int)n, &err))
-            return kc_cli_report(&err);
-        if (n > KC_HL_MESH_MAX_N)
-            return kc_cli_error("the mesh simulation supports n <= %d, got n = %ld", KC_HL_MESH_MAX_N, n);
-    }
-
-    uint32_t *dst = malloc(sizeof *dst << n);
-    if (!dst)
+    int r = cli_comm_list(a, &comms);
+    if (r)
+        return r;
+    const char *perm = cli_text(a, &OPT_PERM, NULL);
+    if (comms.count + (perm != NULL) != 1)
+        return kc_cli_error("hl routes one permutation: give --pattern NAME, --matrix M or --perm LIST once");
+    j->dst = malloc(sizeof *j->dst << j->n);
+    if (!j->dst)
         return kc_cli_error("out of memory");
-    char name[64] = "perm", mbuf[64 * 65 + 1] = "", vbuf[65] = "";
-    int is_lc = 0;
-    if (perm) {
-        if (parse_perm(perm, (int)n, dst)) {
-            free(dst);
-            return KC_EXIT_USAGE;
-        }
-        uint8_t *seen = calloc((size_t)1 << n, 1);
-        for (uint64_t x = 0; seen && x < (1ULL << n); x++) {
-            if (seen[dst[x]]) {
-                unsigned long twice = dst[x];
-                free(seen);
-                free(dst);
-                return kc_cli_error("--perm is not a permutation: %lu appears twice", twice);
-            }
-            seen[dst[x]] = 1;
-        }
-        free(seen);
-        kc_bitmat a;
-        uint64_t b;
-        if ((is_lc = kc_hl_is_lc((int)n, dst, &a, &b))) {
-            kc_bitmat_format(&a, mbuf, sizeof mbuf);
-            kc_vec_format(b, (int)n, vbuf, sizeof vbuf);
-        }
-    } else {
-        kc_lcc c;
-        if (kc_cli_build_lcc(&comms.spec[0], (int)n, 0, &c, &err) || kc_hl_perm_from_lcc(&c, dst, &err)) {
-            free(dst);
-            return kc_cli_report(&err);
-        }
-        snprintf(name, sizeof name, "%s", c.name);
-        kc_bitmat_format(&c.a, mbuf, sizeof mbuf);
-        kc_vec_format(c.b, (int)n, vbuf, sizeof vbuf);
-        is_lc = 1;
-    }
+    if (perm)
+        return resolve_perm(perm, j);
+    kc_lcc c;
+    kc_err err = {0};
+    if (kc_cli_build_lcc(&comms.spec[0], j->n, 0, &c, &err) || kc_hl_perm_from_lcc(&c, j->dst, &err))
+        return cli_report(a, &err);
+    snprintf(j->name, sizeof j->name, "%s", c.name);
+    kc_bitmat_format(&c.a, j->mbuf, sizeof j->mbuf);
+    kc_vec_format(c.b, j->n, j->vbuf, sizeof j->vbuf);
+    j->is_lc = 1;
+    return 0;
+}
 
-    /* the run */
+static int resolve_route(const cli_args *a, hl_job *j)
+{
+    j->msb = cli_flag(a, &OPT_MSB);
+    j->mode = cli_choice(a, &OPT_MODE, MODE_SIMD);
+    j->trace = cli_flag(a, &OPT_TRACE);
+    if (j->trace && j->n > TRACE_MAX_N)
+        return kc_cli_error("--trace prints every processor; it supports n <= %d, got n = %d", TRACE_MAX_N, j->n);
+    int r = resolve_mesh(a, j);
+    if (r)
+        return r;
+    if (j->mode != MODE_SIMD && (j->trace || j->mesh || j->msb))
+        return kc_cli_error("--trace, a mesh and --msb-first go with --mode simd");
+    if (j->mode != MODE_SIMD && j->n > KC_HL_CLASS_MAX_N)
+        return kc_cli_error("--mode %s supports n <= %d, got n = %d", kc_names_name(&mode_names, j->mode),
+                            KC_HL_CLASS_MAX_N, j->n);
+    return resolve_permutation(a, j);
+}
+
+static int resolve(const cli_args *a, hl_job *j)
+{
+    memset(j, 0, sizeof *j);
+    int r = cli_format(a, &j->fmt);
+    if (r)
+        return r;
+    j->n = (int)cli_int(a, &OPT_N, -1);
+    if (cli_given(a, &OPT_CENSUS)) {
+        j->action = ACT_CENSUS;
+        j->n = (int)cli_int(a, &OPT_CENSUS, 0);
+        return 0;
+    }
+    if (j->fmt == KC_FMT_CSV)
+        return kc_cli_error("hl has CSV output only for --census (one row per permutation); use --json");
+    if (cli_given(a, &OPT_PLC_COUNT)) {
+        j->action = ACT_PLC_COUNT;
+        j->n = (int)cli_int(a, &OPT_PLC_COUNT, 0);
+        return 0;
+    }
+    if (j->n < 0)
+        return kc_cli_error("hl needs --n N");
+    if (j->n > KC_HL_MAX_N)
+        return kc_cli_error("--n: hl supports n <= %d, got %d", KC_HL_MAX_N, j->n);
+    if (cli_flag(a, &OPT_VERIFY)) {
+        j->action = ACT_VERIFY;
+        j->msb = cli_flag(a, &OPT_MSB);
+        return 0;
+    }
+    j->action = ACT_ROUTE;
+    return resolve_route(a, j);
+}
+
+/* ---- compute ------------------------------------------------------------ */
+
+typedef struct hl_out {
     kc_hl_result res;
     kc_hl_circuit circ;
     kc_hl_ecube ec;
     kc_hl_mesh_result mr;
-    int detail = n <= DETAIL_MAX_N, have_circ = 0, have_ec = 0, max_held = 0;
-    trace_ctx tc = {fmt == KC_FMT_JSON, NULL};
-    cJSON *initial = NULL;
-    kc_status s = KC_OK;
-    if (simd) {
-        kc_hl_engine e;
-        kc_hl_opts o = {.msb_first = msb, .check_affine = is_lc, .require_lemma3 = 0};
-        if (trace) {
-            o.on_step = on_step;
-            o.ctx = &tc;
-            if (tc.json)
-                tc.steps = cJSON_CreateArray();
-        }
-        s = kc_hl_engine_init(&e, (int)n, dst, 2, detail, &err);
-        if (!s && trace) {
-            if (tc.json) {
-                initial = tags_json(&e);
-            } else {
-                printf("before routing, state %c:\n", kc_hl_state(&e));
-                print_tags(&e);
-            }
-        }
-        if (!s)
-            s = kc_hl_run(&e, &o, &res, &err);
-        if (!s && detail && res.routed) {
-            s = kc_hl_circuit_check(&e, &circ, NULL, NULL, &err);
-            have_circ = !s;
-        }
-        if (e.slot)
-            kc_hl_engine_free(&e);
-        kc_hl_opts mo = {.msb_first = msb}; /* no trace callback the second time */
-        if (!s && mesh)
-            s = kc_hl_mesh_route(&shape, dst, &mo, NULL, &mr, &err);
-    } else if (strcmp(mode, "msimd") == 0) {
-        s = kc_hl_msimd_run((int)n, dst, &res, &err);
-    } else {
-        s = kc_hl_mimd_greedy((int)n, dst, &res, &max_held, &err);
-    }
-    if (!s && detail) {
-        s = kc_hl_ecube_simulate((int)n, dst, &ec, &err);
-        have_ec = !s;
-    }
-    free(dst);
-    if (s) {
-        cJSON_Delete(tc.steps);
-        cJSON_Delete(initial);
-        return kc_cli_report(&err);
-    }
+    int detail, have_circ, have_ec, max_held;
+    trace_ctx tc;
+    cJSON *initial;
+} hl_out;
 
-    int rc = res.routed ? KC_EXIT_OK : KC_EXIT_FAIL;
-    if (fmt == KC_FMT_JSON) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "n", (double)n);
-        cJSON_AddStringToObject(o, "pattern", name);
-        cJSON_AddBoolToObject(o, "linear_complement", is_lc);
-        if (is_lc) {
-            cJSON_AddStringToObject(o, "matrix", mbuf);
-            cJSON_AddStringToObject(o, "vector", vbuf);
-        }
-        cJSON_AddStringToObject(o, "mode", mode);
-        cJSON_AddStringToObject(o, "variant", msb ? "msb-first" : "lsb-first");
-        cJSON_AddBoolToObject(o, "routed", res.routed);
-        cJSON_AddNumberToObject(o, "steps", res.steps);
-        cJSON_AddStringToObject(o, "states", res.states);
-        cJSON_AddStringToObject(o, "final_state", (char[]){res.final_state, 0});
-        cJSON *dims = cJSON_CreateArray(), *moved = cJSON_CreateArray();
-        for (int t = 0; t < res.steps; t++) {
-            cJSON_AddItemToArray(dims, cJSON_CreateNumber(res.dims[t]));
-            cJSON_AddItemToArray(moved, cJSON_CreateNumber((double)res.moved[t]));
-        }
-        cJSON_AddItemToObject(o, "dims", dims);
-        cJSON_AddItemToObject(o, "tags_moved_per_step", moved);
-        cJSON_AddItemToObject(o, "two_tag_processors_per_step", kc_cli_json_u64_array(res.twos, res.steps));
-        cJSON_AddNumberToObject(o, "max_tags_moved_per_processor", res.max_moved);
-        if (simd && is_lc)
-            cJSON_AddBoolToObject(o, "affine_after_every_step", res.affine_ok);
-        if (!simd && strcmp(mode, "mimd") == 0)
-            cJSON_AddNumberToObject(o, "max_tags_held", max_held);
-        if (!res.routed)
-            cJSON_AddStringToObject(o, "why", res.why);
-        if (have_circ) {
-            cJSON *c = cJSON_AddObjectToObject(o, "circuit");
-            cJSON_AddItemToObject(c, "paths", kc_cli_json_u64(circ.paths));
-            cJSON_AddItemToObject(c, "hops", kc_cli_json_u64(circ.hops));
-            cJSON_AddBoolToObject(c, "all_minimal", circ.all_minimal);
-            cJSON_AddNumberToObject(c, "max_paths_per_directed_link", circ.max_paths_per_link);
-            cJSON_AddNumberToObject(c, "max_steps_per_neighbour_pair", circ.max_steps_per_pair);
-            cJSON_AddBoolToObject(c, "lemma5", circ.max_paths_per_link <= 1 && circ.max_steps_per_pair <= 1);
-        }
-        if (have_ec) {
-            cJSON *c = cJSON_AddObjectToObject(o, "ecube");
-            cJSON_AddNumberToObject(c, "steps", ec.steps);
-            cJSON_AddNumberToObject(c, "max_queue", ec.max_queue);
-            cJSON_AddItemToObject(c, "max_links_busy_per_step", kc_cli_json_u64(ec.max_links_busy));
-            cJSON_AddItemToObject(c, "hops", kc_cli_json_u64(ec.hops));
-        }
-        if (mesh) {
-            char sb[128];
-            cJSON_AddItemToObject(o, "mesh_steps", kc_cli_json_u64(mr.mesh_steps));
-            cJSON *m = cJSON_AddObjectToObject(o, "mesh");
-            cJSON_AddStringToObject(m, "sides", kc_hl_mesh_format(&shape, sb, sizeof sb));
-            cJSON_AddItemToObject(m, "steps", kc_cli_json_u64(mr.mesh_steps));
-            cJSON_AddItemToObject(m, "bound", kc_cli_json_u64(mr.bound));
-            cJSON_AddItemToObject(m, "phase_steps", kc_cli_json_u64_array(mr.phase_steps, mr.phases));
-            cJSON_AddNumberToObject(m, "max_messages_per_link_per_step", mr.max_link_load);
-            cJSON_AddItemToObject(m, "waits", kc_cli_json_u64(mr.waits));
-        }
-        if (trace) {
-            cJSON *t = cJSON_AddObjectToObject(o, "trace");
-            cJSON_AddItemToObject(t, "initial", initial);
-            cJSON_AddItemToObject(t, "steps", tc.steps);
-        }
-        int prc = kc_cli_print_json(o);
-        return prc ? prc : rc;
+static kc_status route_simd(const hl_job *j, hl_out *o, kc_err *err)
+{
+    kc_hl_engine e;
+    kc_hl_opts opts = {.msb_first = j->msb, .check_affine = j->is_lc, .require_lemma3 = 0};
+    if (j->trace) {
+        opts.on_step = on_step;
+        opts.ctx = &o->tc;
     }
-
-    printf("HL (%s, %s) on the %ld-cube: %s", mode, msb ? "MSB-first" : "LSB-first", n, name);
-    if (is_lc && n <= 8)
-        printf(", y = Ax + b with A = %s, b = %s", mbuf, vbuf);
-    else if (is_lc)
-        printf(" (linear-complement; A and b with --json)");
-    putchar('\n');
-    if (res.routed)
-        printf("routed in %d steps; states %s\n", res.steps, res.states);
-    else
-        printf("NOT routed: %s (states %s)\n", res.why, res.states);
-    printf("bits corrected:");
-    for (int t = 0; t < res.steps; t++)
-        printf(res.dims[t] >= 0 ? " %d" : " mixed", res.dims[t]);
-    printf("\ntags moved per step:");
-    for (int t = 0; t < res.steps; t++)
-        printf(" %llu", (unsigned long long)res.moved[t]);
-    printf("\nmost tags moved by one processor in one step: %d (Lemma 4a: at most 1)\n", res.max_moved);
-    if (simd && is_lc)
-        printf("tag -> processor map affine after every step (Lemma 4b): %s\n", res.affine_ok ? "yes" : "NO");
-    if (!simd && strcmp(mode, "mimd") == 0)
-        printf("most tags held by one processor: %d\n", max_held);
-    if (have_circ)
-        printf("circuit switching: %llu paths, %llu hops, %s; at most %d path per directed link, neighbours "
-               "talk in at most %d step (Lemma 5 %s)\n",
-               (unsigned long long)circ.paths, (unsigned long long)circ.hops,
-               circ.all_minimal ? "all minimal" : "NOT all minimal", circ.max_paths_per_link,
-               circ.max_steps_per_pair,
-               circ.max_paths_per_link <= 1 && circ.max_steps_per_pair <= 1 ? "holds" : "FAILS");
-    if (have_ec) {
-        uint64_t hl_busy = 0;
-        for (int t = 0; t < res.steps; t++)
-            hl_busy = res.moved[t] > hl_busy ? res.moved[t] : hl_busy;
-        printf("store-and-forward e-cube: %d steps, longest queue %d, at most %llu links busy in a step",
-               ec.steps, ec.max_queue, (unsigned long long)ec.max_links_busy);
-        if (res.routed)
-            printf(" (HL: %d steps, no queues, at most %llu)", res.steps, (unsigned long long)hl_busy);
-        putchar('\n');
-    } else if (!detail) {
-        printf("(circuit paths and the e-cube comparison are done for n <= %d)\n", DETAIL_MAX_N);
+    kc_status s = kc_hl_engine_init(&e, j->n, j->dst, 2, o->detail, err);
+    if (s)
+        return s;
+    if (j->trace && o->tc.json) {
+        o->initial = tags_json(&e);
+    } else if (j->trace) {
+        printf("before routing, state %c:\n", kc_hl_state(&e));
+        print_tags(&e);
     }
-    if (mesh) {
-        char sb[128];
-        printf("mesh %s: %llu mesh steps (sum_a (2^n_a - 1) = %llu), phases:", kc_hl_mesh_format(&shape, sb, sizeof sb),
-               (unsigned long long)mr.mesh_steps, (unsigned long long)mr.bound);
-        for (int t = 0; t < mr.phases; t++)
-            printf(" %llu", (unsigned long long)mr.phase_steps[t]);
-        printf("; at most %d message per link per step\n", mr.max_link_load);
+    s = kc_hl_run(&e, &opts, &o->res, err);
+    if (!s && o->detail && o->res.routed) {
+        s = kc_hl_circuit_check(&e, &o->circ, NULL, NULL, err);
+        o->have_circ = !s;
     }
-    return rc;
+    kc_hl_engine_free(&e);
+    kc_hl_opts mesh_opts = {.msb_first = j->msb}; /* no trace the second time */
+    if (!s && j->mesh)
+        s = kc_hl_mesh_route(&j->shape, j->dst, &mesh_opts, NULL, &o->mr, err);
+    return s;
 }
 
-const cli_command kc_command_hl = {.name = "hl", .summary = "self-routing of permutations by algorithm HL (seed 004)", .order = 50, .run_argv = run};
+static kc_status compute(const hl_job *j, hl_out *o, kc_err *err)
+{
+    memset(o, 0, sizeof *o);
+    o->detail = j->n <= DETAIL_MAX_N;
+    o->tc.json = j->fmt == KC_FMT_JSON;
+    if (j->trace && o->tc.json && !(o->tc.steps = cJSON_CreateArray()))
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    kc_status s;
+    if (j->mode == MODE_SIMD)
+        s = route_simd(j, o, err);
+    else if (j->mode == MODE_MSIMD)
+        s = kc_hl_msimd_run(j->n, j->dst, &o->res, err);
+    else
+        s = kc_hl_mimd_greedy(j->n, j->dst, &o->res, &o->max_held, err);
+    if (!s && o->detail) {
+        s = kc_hl_ecube_simulate(j->n, j->dst, &o->ec, err);
+        o->have_ec = !s;
+    }
+    return s;
+}
+
+/* ---- render ------------------------------------------------------------- */
+
+static void json_circuit_and_ecube(cJSON *o, const hl_out *r)
+{
+    if (r->have_circ) {
+        cJSON *c = cJSON_AddObjectToObject(o, "circuit");
+        cJSON_AddItemToObject(c, "paths", kc_cli_json_u64(r->circ.paths));
+        cJSON_AddItemToObject(c, "hops", kc_cli_json_u64(r->circ.hops));
+        cJSON_AddBoolToObject(c, "all_minimal", r->circ.all_minimal);
+        cJSON_AddNumberToObject(c, "max_paths_per_directed_link", r->circ.max_paths_per_link);
+        cJSON_AddNumberToObject(c, "max_steps_per_neighbour_pair", r->circ.max_steps_per_pair);
+        cJSON_AddBoolToObject(c, "lemma5", r->circ.max_paths_per_link <= 1 && r->circ.max_steps_per_pair <= 1);
+    }
+    if (r->have_ec) {
+        cJSON *c = cJSON_AddObjectToObject(o, "ecube");
+        cJSON_AddNumberToObject(c, "steps", r->ec.steps);
+        cJSON_AddNumberToObject(c, "max_queue", r->ec.max_queue);
+        cJSON_AddItemToObject(c, "max_links_busy_per_step", kc_cli_json_u64(r->ec.max_links_busy));
+        cJSON_AddItemToObject(c, "hops", kc_cli_json_u64(r->ec.hops));
+    }
+}
+
+static void json_mesh(cJSON *o, const hl_job *j, const hl_out *r)
+{
+    char sb[128];
+    cJSON_AddItemToObject(o, "mesh_steps", kc_cli_json_u64(r->mr.mesh_steps));
+    cJSON *m = cJSON_AddObjectToObject(o, "mesh");
+    cJSON_AddStringToObject(m, "sides", kc_hl_mesh_format(&j->shape, sb, sizeof sb));
+    cJSON_AddItemToObject(m, "steps", kc_cli_json_u64(r->mr.mesh_steps));
+    cJSON_AddItemToObject(m, "bound", kc_cli_json_u64(r->mr.bound));
+    cJSON_AddItemToObject(m, "phase_steps", kc_cli_json_u64_array(r->mr.phase_steps, r->mr.phases));
+    cJSON_AddNumberToObject(m, "max_messages_per_link_per_step", r->mr.max_link_load);
+    cJSON_AddItemToObject(m, "waits", kc_cli_json_u64(r->mr.waits));
+}
+
+static int render_json(const hl_job *j, hl_out *r)
+{
+    const kc_hl_result *res = &r->res;
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddNumberToObject(o, "n", j->n);
+    cJSON_AddStringToObject(o, "pattern", j->name);
+    cJSON_AddBoolToObject(o, "linear_complement", j->is_lc);
+    if (j->is_lc) {
+        cJSON_AddStringToObject(o, "matrix", j->mbuf);
+        cJSON_AddStringToObject(o, "vector", j->vbuf);
+    }
+    cJSON_AddStringToObject(o, "mode", kc_names_name(&mode_names, j->mode));
+    cJSON_AddStringToObject(o, "variant", j->msb ? "msb-first" : "lsb-first");
+    cJSON_AddBoolToObject(o, "routed", res->routed);
+    cJSON_AddNumberToObject(o, "steps", res->steps);
+    cJSON_AddStringToObject(o, "states", res->states);
+    cJSON_AddStringToObject(o, "final_state", (char[]){res->final_state, 0});
+    cJSON *dims = cJSON_AddArrayToObject(o, "dims"), *moved = cJSON_AddArrayToObject(o, "tags_moved_per_step");
+    for (int t = 0; t < res->steps; t++) {
+        cJSON_AddItemToArray(dims, cJSON_CreateNumber(res->dims[t]));
+        cJSON_AddItemToArray(moved, cJSON_CreateNumber((double)res->moved[t]));
+    }
+    cJSON_AddItemToObject(o, "two_tag_processors_per_step", kc_cli_json_u64_array(res->twos, res->steps));
+    cJSON_AddNumberToObject(o, "max_tags_moved_per_processor", res->max_moved);
+    if (j->mode == MODE_SIMD && j->is_lc)
+        cJSON_AddBoolToObject(o, "affine_after_every_step", res->affine_ok);
+    if (j->mode == MODE_MIMD)
+        cJSON_AddNumberToObject(o, "max_tags_held", r->max_held);
+    if (!res->routed)
+        cJSON_AddStringToObject(o, "why", res->why);
+    json_circuit_and_ecube(o, r);
+    if (j->mesh)
+        json_mesh(o, j, r);
+    if (j->trace) {
+        cJSON *t = cJSON_AddObjectToObject(o, "trace");
+        cJSON_AddItemToObject(t, "initial", r->initial);
+        cJSON_AddItemToObject(t, "steps", r->tc.steps);
+        r->initial = r->tc.steps = NULL; /* now owned by o */
+    }
+    return kc_cli_print_json(o);
+}
+
+static void text_steps(const hl_job *j, const kc_hl_result *res)
+{
+    printf("HL (%s, %s) on the %d-cube: %s", kc_names_name(&mode_names, j->mode), j->msb ? "MSB-first" : "LSB-first",
+           j->n, j->name);
+    if (j->is_lc && j->n <= 8)
+        printf(", y = Ax + b with A = %s, b = %s", j->mbuf, j->vbuf);
+    else if (j->is_lc)
+        printf(" (linear-complement; A and b with --json)");
+    putchar('\n');
+    if (res->routed)
+        printf("routed in %d steps; states %s\n", res->steps, res->states);
+    else
+        printf("NOT routed: %s (states %s)\n", res->why, res->states);
+    printf("bits corrected:");
+    for (int t = 0; t < res->steps; t++)
+        printf(res->dims[t] >= 0 ? " %d" : " mixed", res->dims[t]);
+    printf("\ntags moved per step:");
+    for (int t = 0; t < res->steps; t++)
+        printf(" %llu", (unsigned long long)res->moved[t]);
+    printf("\nmost tags moved by one processor in one step: %d (Lemma 4a: at most 1)\n", res->max_moved);
+}
+
+static void text_comparisons(const hl_job *j, const hl_out *r)
+{
+    const kc_hl_result *res = &r->res;
+    if (r->have_circ)
+        printf("circuit switching: %llu paths, %llu hops, %s; at most %d path per directed link, neighbours "
+               "talk in at most %d step (Lemma 5 %s)\n",
+               (unsigned long long)r->circ.paths, (unsigned long long)r->circ.hops,
+               r->circ.all_minimal ? "all minimal" : "NOT all minimal", r->circ.max_paths_per_link,
+               r->circ.max_steps_per_pair,
+               r->circ.max_paths_per_link <= 1 && r->circ.max_steps_per_pair <= 1 ? "holds" : "FAILS");
+    if (r->have_ec) {
+        uint64_t hl_busy = 0;
+        for (int t = 0; t < res->steps; t++)
+            hl_busy = res->moved[t] > hl_busy ? res->moved[t] : hl_busy;
+        printf("store-and-forward e-cube: %d steps, longest queue %d, at most %llu links busy in a step",
+               r->ec.steps, r->ec.max_queue, (unsigned long long)r->ec.max_links_busy);
+        if (res->routed)
+            printf(" (HL: %d steps, no queues, at most %llu)", res->steps, (unsigned long long)hl_busy);
+        putchar('\n');
+    } else if (!r->detail) {
+        printf("(circuit paths and the e-cube comparison are done for n <= %d)\n", DETAIL_MAX_N);
+    }
+    if (j->mesh) {
+        char sb[128];
+        printf("mesh %s: %llu mesh steps (sum_a (2^n_a - 1) = %llu), phases:",
+               kc_hl_mesh_format(&j->shape, sb, sizeof sb), (unsigned long long)r->mr.mesh_steps,
+               (unsigned long long)r->mr.bound);
+        for (int t = 0; t < r->mr.phases; t++)
+            printf(" %llu", (unsigned long long)r->mr.phase_steps[t]);
+        printf("; at most %d message per link per step\n", r->mr.max_link_load);
+    }
+}
+
+static void render_text(const hl_job *j, const hl_out *r)
+{
+    text_steps(j, &r->res);
+    if (j->mode == MODE_SIMD && j->is_lc)
+        printf("tag -> processor map affine after every step (Lemma 4b): %s\n", r->res.affine_ok ? "yes" : "NO");
+    if (j->mode == MODE_MIMD)
+        printf("most tags held by one processor: %d\n", r->max_held);
+    text_comparisons(j, r);
+}
+
+/* ---- the command -------------------------------------------------------- */
+
+static int route(const cli_args *a, const hl_job *j)
+{
+    hl_out o;
+    kc_err err = {0};
+    kc_status s = compute(j, &o, &err);
+    int rc;
+    if (s)
+        rc = cli_report(a, &err);
+    else if (j->fmt == KC_FMT_JSON)
+        rc = render_json(j, &o);
+    else {
+        render_text(j, &o);
+        rc = KC_EXIT_OK;
+    }
+    cJSON_Delete(o.tc.steps);
+    cJSON_Delete(o.initial);
+    /* Exit 1 when HL could not route the permutation. */
+    return rc ? rc : o.res.routed ? KC_EXIT_OK : KC_EXIT_FAIL;
+}
+
+static int check(const cli_args *a)
+{
+    hl_job j;
+    int r = resolve(a, &j);
+    free(j.dst);
+    return r;
+}
+
+static int run(const cli_args *a)
+{
+    hl_job j;
+    int r = resolve(a, &j);
+    if (!r) {
+        switch (j.action) {
+        case ACT_CENSUS: r = run_census(j.n, j.fmt); break;
+        case ACT_PLC_COUNT: r = run_plc_count(j.n, j.fmt); break;
+        case ACT_VERIFY: r = run_verify(j.n, j.msb, cli_int(a, &OPT_COUNT, 10), cli_u64(a, &OPT_SEED, 1), j.fmt); break;
+        default: r = route(a, &j); break;
+        }
+    }
+    free(j.dst);
+    return r;
+}
+
+const cli_command kc_command_hl = {
+    .name = "hl",
+    .summary = "self-routing of permutations by algorithm HL (seed 004)",
+    .order = 50,
+    .description =
+        "Routes the permutation x -> y = Ax + b (or any --perm) with algorithm HL: in state A (one tag per\n"
+        "processor) every processor corrects the least significant bit not used yet; in state B (two tags on\n"
+        "half the processors) each two-tag processor corrects the least significant bit in which its tags\n"
+        "differ. Linear-complement permutations finish in n steps, one tag moved per processor per step; the\n"
+        "run checks Lemma 4 (states, moves, affine tag map), Lemma 5 (circuit switching) and compares\n"
+        "store-and-forward e-cube routing (both for n <= 16).\n"
+        "Other actions: --verify (many LC permutations), --census N (every permutation of Q_N), --plc-count N.\n"
+        "Exit status 0 when every tag arrived, 1 when HL could not route it, 2 on bad input.",
+    .opts = hl_opts,
+    .aliases = hl_aliases,
+    .check = check,
+    .run = run,
+    .more_help = kc_cli_print_patterns,
+    .epilog = "examples:\n"
+              "  kcube hl --n 3 --matrix \"010;101;110\" --vector 110 --trace\n"
+              "  kcube hl --n 16 --pattern transpose --topology mesh --shape 256x256 --json\n"
+              "  kcube hl --census 3",
+};

@@ -38,7 +38,7 @@ static void help(FILE *out)
             "                kcube map --k 4 --help (--k 2 is this binary n-cube)\n\n"
             "Output: the order R (new dimension t is old dimension R[t]), Q and Q^-1,\n"
             "each communication before and after (Q A Q^-1, Q b), and the node arrays\n"
-            "to_physical / to_virtual (JSON, n <= %d).\n\npatterns:\n",
+            "to_physical / to_virtual (JSON, n <= %d).\n\n",
             KC_MAPSET_MAX_N, KC_EXHAUSTIVE_MAX_N, VERIFY_MAX_N, NODEMAP_MAX_N, NODEMAP_MAX_N);
     kc_cli_print_patterns(out);
 }

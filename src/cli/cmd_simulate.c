@@ -69,7 +69,7 @@ static void help(FILE *out)
             "  --threads T     load points in parallel (default: the cores, at most 8); results\n"
             "                  do not depend on it\n\n"
             "Messages to oneself are not injected: fixed points of a pattern send nothing and\n"
-            "uniform traffic picks among the other nodes.\n\npatterns (hypercube):\n");
+            "uniform traffic picks among the other nodes.\n\n");
     kc_cli_print_patterns(out);
 }
 

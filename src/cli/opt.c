@@ -254,12 +254,12 @@ static int push(parser *p, const cli_opt *o, const char *text, int from_user)
     return 0;
 }
 
-/* Does this argument look like a mesh shape (16x16, 4x2x8)? */
+/* Does this argument look like a mesh shape (16x16, 4x2x8, 2,32, 64)? */
 static int looks_like_shape(const char *s)
 {
     if (!(*s >= '0' && *s <= '9'))
         return 0;
-    return strspn(s, "0123456789x") == strlen(s) && strchr(s, 'x') != NULL;
+    return strspn(s, "0123456789xX,") == strlen(s);
 }
 
 static int is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
@@ -566,11 +566,13 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
             meta_of(u->opt, meta, sizeof meta);
             snprintf(head, sizeof head, "--%s%s%s", u->opt->name, meta[0] ? " " : "", meta);
             const char *def = u->def ? u->def : u->opt->def;
-            fprintf(out, "  %-26s %s", head, u->help ? u->help : u->opt->help);
+            /* A long head gets its help on the next line. */
+            if (strlen(head) > 26)
+                fprintf(out, "  %s\n  %-26s %s", head, "", u->help ? u->help : u->opt->help);
+            else
+                fprintf(out, "  %-26s %s", head, u->help ? u->help : u->opt->help);
             if (def)
                 fprintf(out, " (default %s)", def);
-            if (u->opt->flags & CLI_REPEAT)
-                fputs(" [repeatable]", out);
             fputc('\n', out);
             if (u->opt->type == CLI_CHOICE)
                 for (const kc_name *e = u->opt->choices->entries; e->name; e++)
@@ -586,4 +588,8 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
     }
     if (cmd->epilog)
         fprintf(out, "\n%s\n", cmd->epilog);
+    if (cmd->more_help) {
+        fputc('\n', out);
+        cmd->more_help(out);
+    }
 }
