@@ -19,11 +19,7 @@ int kc_cli_error(const char *fmt, ...)
     return KC_EXIT_USAGE;
 }
 
-int kc_cli_report(const kc_err *err)
-{
-    fprintf(stderr, "kcube: %s\n", err->msg[0] ? err->msg : kc_status_name(err->status));
-    return kc_status_is_input(err->status) ? KC_EXIT_USAGE : KC_EXIT_FAIL;
-}
+int kc_cli_report(const kc_err *err) { return cli_report(NULL, err); }
 
 int kc_cli_opt(int argc, char **argv, int *i, const char *name, const char **val)
 {

@@ -21,38 +21,24 @@ static void order_line(const char *label, const kc_order *o)
     putchar('\n');
 }
 
-static int run(int argc, char **argv)
-{
-    int n = 8;
-    for (int i = 1; i < argc; i++) {
-        if (kc_cli_is_help(argv[i])) {
-            puts("usage: kcube demo\n\nShows, for the 8-cube, transpose, bit-reverse and reverse-flip: contention per\n"
-                 "dimension under e-cube routing (Theorem 1 and exact count), the optimal\n"
-                 "reordering of each, and the best single reordering for all three.");
-            return KC_EXIT_OK;
-        }
-        return kc_cli_error("unknown option '%s' for demo", argv[i]);
-    }
-    const char *names[] = {"transpose", "bit-reverse", "reverse-flip"};
-    enum { M = 3 };
-    kc_lcc comms[M];
-    kc_err err = {0};
-    for (int r = 0; r < M; r++)
-        if (kc_lcc_named(&comms[r], names[r], n, &err))
-            return kc_cli_report(&err);
+enum { DEMO_N = 8, DEMO_M = 3 };
+static const char *const demo_names[DEMO_M] = {"transpose", "bit-reverse", "reverse-flip"};
 
-    printf("kcube demo: linear-complement communication on the %d-cube (%d nodes), e-cube routing\n\n", n, 1 << n);
+static kc_status show_contention(const kc_lcc *comms, kc_err *err)
+{
+    int n = DEMO_N;
     printf("1. Contention per dimension, T_i = largest number of messages on one channel\n");
     printf("   %-14s %-8s", "pattern", "source");
     for (int i = 0; i < n; i++)
         printf("%3d", i);
     printf("   max\n");
-    for (int r = 0; r < M; r++) {
+    for (int r = 0; r < DEMO_M; r++) {
         kc_contention f, x;
         kc_contention_formula(&comms[r], &f);
-        if (kc_contention_exact(&comms[r], &x, NULL, &err))
-            return kc_cli_report(&err);
-        printf("   %-14s %-8s", names[r], "formula");
+        kc_status s = kc_contention_exact(&comms[r], &x, NULL, err);
+        if (s)
+            return s;
+        printf("   %-14s %-8s", demo_names[r], "formula");
         dims(f.per_dim, n);
         printf("   %3llu\n", (unsigned long long)f.max);
         printf("   %-14s %-8s", "", "exact");
@@ -61,39 +47,74 @@ static int run(int argc, char **argv)
                (unsigned long long)x.witness[x.max_dim],
                (unsigned long long)(x.witness[x.max_dim] ^ (1ULL << x.max_dim)));
     }
+    return KC_OK;
+}
 
+static kc_status show_reorderings(const kc_lcc *comms, kc_err *err)
+{
     printf("\n2. Optimal reordering for each (seed 000 Fig. 3), new dimension t = old R[t]\n");
-    for (int r = 0; r < M; r++) {
-        kc_order o;
-        if (kc_reorder_optimal(&comms[r], &o, &err))
-            return kc_cli_report(&err);
+    for (int r = 0; r < DEMO_M; r++) {
+        kc_order o, id;
+        kc_status s = kc_reorder_optimal(&comms[r], &o, err);
+        if (s)
+            return s;
+        kc_order_identity(&id, DEMO_N);
         char label[64];
-        kc_order id;
-        kc_order_identity(&id, n);
-        snprintf(label, sizeof label, "%-13s %llu -> %llu   R =", names[r],
-                 (unsigned long long)kc_reorder_value(&comms[r], &id), (unsigned long long)kc_reorder_value(&comms[r], &o));
+        snprintf(label, sizeof label, "%-13s %llu -> %llu   R =", demo_names[r],
+                 (unsigned long long)kc_reorder_value(&comms[r], &id),
+                 (unsigned long long)kc_reorder_value(&comms[r], &o));
         order_line(label, &o);
     }
+    return KC_OK;
+}
 
+static kc_status show_set(const kc_lcc *comms, kc_err *err)
+{
     printf("\n3. One reordering for all three (dynamic programming, objective max)\n");
     kc_mapset_result res;
-    if (kc_mapset_optimal(comms, M, KC_OBJ_MAX, &res, NULL, &err))
-        return kc_cli_report(&err);
+    kc_status s = kc_mapset_optimal(comms, DEMO_M, KC_OBJ_MAX, &res, NULL, err);
+    if (s)
+        return s;
     order_line("R =", &res.order);
     printf("   %-14s %6s %6s   T_i after\n", "pattern", "before", "after");
-    for (int r = 0; r < M; r++) {
+    for (int r = 0; r < DEMO_M; r++) {
         kc_lcc after;
         kc_contention b, a;
         kc_lcc_reorder(&after, &comms[r], res.order.dim);
         kc_contention_formula(&comms[r], &b);
         kc_contention_formula(&after, &a);
-        printf("   %-14s %6llu %6llu  ", names[r], (unsigned long long)b.max, (unsigned long long)a.max);
-        dims(a.per_dim, n);
+        printf("   %-14s %6llu %6llu  ", demo_names[r], (unsigned long long)b.max, (unsigned long long)a.max);
+        dims(a.per_dim, DEMO_N);
         putchar('\n');
     }
+    return KC_OK;
+}
+
+static int run(const cli_args *a)
+{
+    kc_lcc comms[DEMO_M];
+    kc_err err = {0};
+    for (int r = 0; r < DEMO_M; r++)
+        if (kc_lcc_named(&comms[r], demo_names[r], DEMO_N, &err))
+            return cli_report(a, &err);
+    printf("kcube demo: linear-complement communication on the %d-cube (%d nodes), e-cube routing\n\n", DEMO_N,
+           1 << DEMO_N);
+    if (show_contention(comms, &err) || show_reorderings(comms, &err) || show_set(comms, &err))
+        return cli_report(a, &err);
     printf("\nTry: kcube analyze --n 8 --pattern transpose\n"
            "     kcube map --n 8 --pattern transpose --pattern bit-reverse --objective simultaneous --json\n");
     return KC_EXIT_OK;
 }
 
-const cli_command kc_command_demo = {.name = "demo", .summary = "a guided tour on built-in defaults (the README's first command)", .order = 0, .run_argv = run};
+static const cli_use demo_opts[] = {{NULL, NULL, NULL}};
+
+const cli_command kc_command_demo = {
+    .name = "demo",
+    .summary = "a guided tour on built-in defaults (the README's first command)",
+    .order = 0,
+    .description = "Shows, for the 8-cube, transpose, bit-reverse and reverse-flip: contention per dimension\n"
+                   "under e-cube routing (Theorem 1 and exact count), the optimal reordering of each, and the\n"
+                   "best single reordering for all three.",
+    .opts = demo_opts,
+    .run = run,
+};
