@@ -358,6 +358,50 @@ static int add_defaults(parser *p, const cli_command *cmd)
     return 0;
 }
 
+static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, cli_args *out, FILE *help_out);
+
+/* argv[0] names a subcommand of cmd: parse the rest for it. */
+static int enter_sub(const cli_command *cmd, int argc, char **argv, cli_args *out, FILE *help_out)
+{
+    const cli_command *sub = find_sub(cmd, argv[0]);
+    cli_quoted q;
+    int r = 0;
+    if (!sub) {
+        fprintf(stderr, "kcube: unknown subcommand '%s' for %s (kcube %s --help lists them)\n",
+                cli_quote(&q, argv[0]), out->path, out->path);
+        r = 2;
+    } else if (out->nuser) {
+        fprintf(stderr, "kcube: options go after the subcommand: kcube %s %s ...\n", out->path, sub->name);
+        r = 2;
+    }
+    char *sub_path = r ? NULL : join_path(out->path, sub->name);
+    if (!r && !sub_path) {
+        fprintf(stderr, "kcube: out of memory\n");
+        r = 1;
+    }
+    cli_args_free(out);
+    return r ? r : parse_cmd(sub, sub_path, argc, argv, out, help_out);
+}
+
+static int check_positionals(const cli_command *cmd, const cli_args *out)
+{
+    cli_quoted q;
+    if (cmd->subs && !cmd->run && out->npos == 0)
+        fprintf(stderr, "kcube: %s needs a subcommand (kcube %s --help lists them)\n", out->path, out->path);
+    else if ((int)out->npos >= cmd->min_pos && (int)out->npos <= cmd->max_pos)
+        return 0;
+    else if (cmd->max_pos == 0)
+        fprintf(stderr, "kcube: unexpected argument '%s' for %s\n", cli_quote(&q, out->pos[0]), out->path);
+    else if ((int)out->npos < cmd->min_pos)
+        fprintf(stderr, "kcube: %s needs %s\n", out->path, cmd->positional ? cmd->positional : "an argument");
+    else
+        fprintf(stderr, "kcube: %s takes at most %d %s\n", out->path, cmd->max_pos,
+                cmd->max_pos == 1 ? "argument" : "arguments");
+    return 2;
+}
+
+/* Returns 0, 1 (help printed), 2 (bad input) or 1 (no memory); out is
+ * freed on anything but 0. */
 static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, cli_args *out, FILE *help_out)
 {
     parser p = {out, 0};
@@ -373,37 +417,18 @@ static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, 
     int only_pos = 0, r = 0;
     for (int i = 1; i < argc && !r; i++) {
         const char *arg = argv[i];
-        if (!only_pos && is_help(arg)) {
+        if (only_pos) {
+            out->pos[out->npos++] = arg;
+        } else if (is_help(arg)) {
             cli_help(cmd, path, help_out);
-            cli_args_free(out);
-            return 1;
-        }
-        if (!only_pos && strcmp(arg, "--") == 0) {
+            r = 1;
+        } else if (strcmp(arg, "--") == 0) {
             only_pos = 1;
-        } else if (!only_pos && cmd->subs && out->npos == 0 && arg[0] != '-') {
-            const cli_command *sub = find_sub(cmd, arg);
-            if (!sub) {
-                cli_quoted q;
-                fprintf(stderr, "kcube: unknown subcommand '%s' for %s (kcube %s --help lists them)\n",
-                        cli_quote(&q, arg), path, path);
-                cli_args_free(out);
-                return 2;
-            }
-            if (out->nuser) {
-                fprintf(stderr, "kcube: options go after the subcommand: kcube %s %s ...\n", path, arg);
-                cli_args_free(out);
-                return 2;
-            }
-            char *sub_path = join_path(path, sub->name);
-            cli_args_free(out);
-            if (!sub_path) {
-                fprintf(stderr, "kcube: out of memory\n");
-                return 1;
-            }
-            return parse_cmd(sub, sub_path, argc - i, argv + i, out, help_out);
-        } else if (!only_pos && arg[0] == '-' && arg[1] == '-') {
+        } else if (cmd->subs && out->npos == 0 && arg[0] != '-') {
+            return enter_sub(cmd, argc - i, argv + i, out, help_out);
+        } else if (arg[0] == '-' && arg[1] == '-') {
             r = parse_option(&p, cmd, argc, argv, &i);
-        } else if (!only_pos && arg[0] == '-' && arg[1] != '\0') {
+        } else if (arg[0] == '-' && arg[1] != '\0') {
             cli_quoted q;
             fprintf(stderr, "kcube: unknown option '%s' for %s (options are spelled --name)\n", cli_quote(&q, arg),
                     path);
@@ -412,21 +437,8 @@ static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, 
             out->pos[out->npos++] = arg;
         }
     }
-    if (!r && cmd->subs && !cmd->run && out->npos == 0) {
-        fprintf(stderr, "kcube: %s needs a subcommand (kcube %s --help lists them)\n", path, path);
-        r = 2;
-    }
-    if (!r && ((int)out->npos < cmd->min_pos || (int)out->npos > cmd->max_pos)) {
-        if (cmd->max_pos == 0) {
-            cli_quoted q;
-            fprintf(stderr, "kcube: unexpected argument '%s' for %s\n", cli_quote(&q, out->pos[0]), path);
-        } else if ((int)out->npos < cmd->min_pos)
-            fprintf(stderr, "kcube: %s needs %s\n", path, cmd->positional ? cmd->positional : "an argument");
-        else
-            fprintf(stderr, "kcube: %s takes at most %d %s\n", path, cmd->max_pos,
-                    cmd->max_pos == 1 ? "argument" : "arguments");
-        r = 2;
-    }
+    if (!r)
+        r = check_positionals(cmd, out);
     if (!r)
         r = add_defaults(&p, cmd);
     if (r)
