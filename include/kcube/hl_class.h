@@ -95,8 +95,4 @@ enum {
 typedef void (*kc_hl_census_fn)(void *ctx, const uint32_t *dst, unsigned classes);
 kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *ctx, kc_err *err);
 
-/* Step a node permutation of len entries to the next one in lexicographic
- * order; 0 after the last. Used to enumerate all (2^n)! permutations. */
-int kc_hl_perm_next(uint32_t *a, int len);
-
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kcube/hl_class.h"
+#include "kcube/perm.h"
 
 /* ---- cuts along the top bits ------------------------------------------- */
 
@@ -417,27 +418,6 @@ int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int circuit, int8_t *
 
 /* ---- census ---------------------------------------------------------------- */
 
-int kc_hl_perm_next(uint32_t *a, int len)
-{
-    int i = len - 2;
-    while (i >= 0 && a[i] >= a[i + 1])
-        i--;
-    if (i < 0)
-        return 0;
-    int j = len - 1;
-    while (a[j] <= a[i])
-        j--;
-    uint32_t t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-    for (int l = i + 1, r = len - 1; l < r; l++, r--) {
-        t = a[l];
-        a[l] = a[r];
-        a[r] = t;
-    }
-    return 1;
-}
-
 kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *ctx, kc_err *err)
 {
     if (n < 1 || n > 3)
@@ -447,8 +427,7 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
     c->lc_in_simd = c->simd_in_msimd = c->plc_in_msimd = 1;
     int len = 1 << n;
     uint32_t p[8];
-    for (int i = 0; i < len; i++)
-        p[i] = (uint32_t)i;
+    kc_perm_identity(p, (size_t)len);
     do {
         c->total++;
         int lc = kc_hl_is_lc(n, p, NULL, NULL), plc = kc_hl_is_plc(n, p);
@@ -497,6 +476,6 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
             c->simd_in_msimd = 0;
         if (plc && !ms)
             c->plc_in_msimd = 0;
-    } while (kc_hl_perm_next(p, len));
+    } while (kc_perm_next(p, (size_t)len));
     return KC_OK;
 }
