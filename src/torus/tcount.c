@@ -93,18 +93,18 @@ kc_status kc_tcomm_endpoints(const kc_tcomm *c, uint32_t *src, uint32_t *dst, kc
 
 /* ---- Theorem 1 ----------------------------------------------------------- */
 
-const char *kc_tcase_name(kc_tcase c)
-{
-    switch (c) {
-    case KC_TCASE_IDLE: return "idle";
-    case KC_TCASE_1: return "1";
-    case KC_TCASE_2: return "2";
-    case KC_TCASE_3: return "3";
-    case KC_TCASE_4A: return "4a";
-    case KC_TCASE_4B: return "4b";
-    }
-    return "?";
-}
+static const kc_name tcase_entries[] = {
+    {KC_TCASE_IDLE, "idle", "no message moves in this dimension"},
+    {KC_TCASE_1, "1", "one entry node, one exit node per ring"},
+    {KC_TCASE_2, "2", "one entry, k exits"},
+    {KC_TCASE_3, "3", "k entries, one exit"},
+    {KC_TCASE_4A, "4a", "k-to-k scatter-gather"},
+    {KC_TCASE_4B, "4b", "k-to-k permutation (the paper only bounds it)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_tcase_names = {"Theorem 1 case", tcase_entries};
+
+const char *kc_tcase_name(kc_tcase c) { return kc_names_name(&kc_tcase_names, (int)c); }
 
 static uint64_t ipow(uint64_t k, int e)
 {

@@ -10,7 +10,14 @@
 #include "teval.h"
 #include "tinternal.h"
 
-const char *kc_tmap_kind_name(kc_tmap_kind kind) { return kind == KC_TMAP_REORDER ? "reorder" : "linear"; }
+static const kc_name tmap_kind_entries[] = {
+    {KC_TMAP_LINEAR, "linear", "x' = Qx for a nonsingular Q over GF(k)"},
+    {KC_TMAP_REORDER, "reorder", "a permutation of the dimensions (keeps neighbours)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_tmap_kind_names = {"mapping kind", tmap_kind_entries};
+
+const char *kc_tmap_kind_name(kc_tmap_kind kind) { return kc_names_name(&kc_tmap_kind_names, (int)kind); }
 
 void kc_tmap_identity(kc_tmap *map, const kc_gf *f, int n)
 {
