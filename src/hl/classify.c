@@ -437,11 +437,8 @@ int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int circuit, int8_t *
     if (n < 1 || n > 4)
         return 0;
     msearch m = {.n = n, .cap = cap, .circuit = circuit, .np = 1ULL << n, .dims = dims};
-    for (uint64_t x = 0; x < m.np; x++) {
-        m.pos[dst[x]] = (uint32_t)x;
-        if (__builtin_popcount(dst[x] ^ (uint32_t)x) > n)
-            return 0;
-    }
+    if (kc_perm_invert(dst, m.pos, m.np, NULL, NULL)) /* not a permutation: no schedule */
+        return 0;
     return msearch_step(&m, 0);
 }
 
