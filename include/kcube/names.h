@@ -2,7 +2,8 @@
  *
  * Every enum that users name on the command line or see in output has one
  * const table of {value, name, help}; parsing, printing and help listings all
- * read the same table, so the spellings cannot drift apart. */
+ * read the same table, so the spellings cannot drift apart. Every lookup is a
+ * linear scan of the table, O(entries). */
 #ifndef KCUBE_NAMES_H
 #define KCUBE_NAMES_H
 
