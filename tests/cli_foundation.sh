@@ -36,6 +36,9 @@ out=$("$K" map --n 8 --pattern transpose --pattern bit-reverse --pattern reverse
 for obj in max simultaneous sum; do
   "$K" map --n 6 --matrix "001000;000100;000010;000001;100000;010000" --vector 100000 --pattern bit-reverse --objective $obj --json | json 'd["objective"]' | grep -qx $obj && ok || bad "objective $obj"
 done
+# issue 9: one gather, the least total among optimal orders (19 before)
+"$K" map --n 6 --matrix '000011;000000;000000;001000;000011;000001' --vector 000101 --json | json 'd["value"], d["total"], d["total_minimised"]' | grep -qx "4 10 True" && ok || bad "map single gather least total"
+"$K" map --n 30 --matrix "$(python3 -c "print(';'.join(['1'*30]*30))")" --json | json 'd["total_minimised"]' | grep -qx False && ok || bad "map n=30 gather total not minimised"
 "$K" map --n 30 --pattern bit-reverse --json | json 'd["value"], "to_physical" in d' | grep -qx "1 False" && ok || bad "map n=30 single"
 "$K" map --n 6 --pattern transpose --pattern shuffle --method exhaustive --json | json 'd["method"]' | grep -qx exhaustive && ok || bad "exhaustive method"
 # --emit-c: the arrays compile and are inverse permutations.

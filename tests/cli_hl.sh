@@ -52,9 +52,10 @@ has '"routed":[[:space:]]*false' "$tmp/p"
 "$K" hl --n 3 --perm 0,2,3,4,5,6,7,1 --mode mimd >"$tmp/p" 2>&1; rc=$?
 "$K" hl --census 3 >"$tmp/c" 2>&1; rc=$?; ok "census"
 has 'M-SIMD larger: yes' "$tmp/c"
+has 'M-SIMD split \(per subcube\) +[0-9]+$' "$tmp/c"
 "$K" hl --census 3 --csv >"$tmp/c" 2>&1; rc=$?; ok "census csv"
 if [ "$(wc -l <"$tmp/c")" -ne 40321 ]; then echo "FAIL: census csv rows"; fail=1; fi
-has '^"0 1 2 3 4 5 6 7",1,1,1,1,1,1,1,1$' "$tmp/c"
+has '^"0 1 2 3 4 5 6 7",1,1,1,1,1,1,1,1,1$' "$tmp/c"
 "$K" hl --plc-count 3 --json >"$tmp/c" 2>&1; rc=$?; ok "plc count"
 has '"enumerated":[[:space:]]*2432' "$tmp/c"
 "$K" hl --n 20 --pattern bit-reverse --json >"$tmp/big" 2>&1; rc=$?; ok "n = 20"

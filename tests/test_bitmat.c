@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "kcube/bitmat.h"
+#include "kcube/perm.h"
 
 /* Rank by brute force: the number of distinct vectors Ax is 2^rank. */
 static int rank_brute(const kc_bitmat *a)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kcube/mapset.h"
+#include "kcube/perm.h"
 #include "kcube/torusmap.h"
 
 static void parse(const kc_gf *f, kc_gfmat *a, const char *text, int n)

@@ -73,10 +73,6 @@ void kc_bitmat_conjugate(kc_bitmat *out, const kc_bitmat *a, const int *order);
 uint64_t kc_vec_permute(uint64_t v, const int *order, int n);
 /* Q^-1 v: bit R[t] of the result is bit t of v. */
 uint64_t kc_vec_unpermute(uint64_t v, const int *order, int n);
-/* 1 if order is a permutation of 0..n-1. */
-int kc_order_valid(const int *order, int n);
-/* Step order to the next permutation in lexicographic order; 0 after the last. */
-int kc_order_next(int *order, int n);
 
 /* Random matrices for tests and benchmarks, from an explicit stream. */
 void kc_bitmat_random(kc_bitmat *a, int n, kc_rng *r);

@@ -42,8 +42,12 @@ static inline int kc_status_is_input(kc_status s)
     return s == KC_EINVAL || s == KC_ERANGE || s == KC_ESINGULAR;
 }
 
-/* A short name for a status ("invalid input", "singular matrix", ...). */
+/* A short name for a status ("invalid input", "singular matrix", ...);
+ * "unknown error" for a value outside the enum. The names live in the table
+ * kc_status_names (kcube/names.h). */
 const char *kc_status_name(kc_status status);
+struct kc_names;
+extern const struct kc_names kc_status_names;
 
 /* Progress callback for long computations: done out of total units. */
 typedef void (*kc_progress_fn)(void *ctx, double done, double total);

@@ -3,8 +3,10 @@
  * operation, and the partitioned linear-complement permutations PLC.
  *
  * SIMD    HL exactly as in kcube/hl.h: one dimension per step for everyone.
- * M-SIMD  the cube is cut into subcubes along its most significant bits, as
- *         in Lemmas 6 and 7: if the top k bits of the destination depend only
+ * M-SIMD  subcubes may choose different dimensions. Section 3.3 allows two
+ *         readings, both implemented (kc_hl_msimd_reading, docs/hl.md):
+ *   cut   (the lemmas' schedule) the cube is cut along its most significant
+ *         bits, as in Lemmas 6 and 7: if the top k bits of the destination depend only
  *         on the top k bits of the source (a permutation sigma of the 2^k
  *         partitions, and inside partition h a permutation tau_h of the low
  *         n - k bits), every partition first runs HL on tau_h over the low
@@ -12,6 +14,12 @@
  *         of fixed low bits runs HL on sigma over the top bits; recursively
  *         for sigma and each tau_h. A permutation is M-SIMD routable if some
  *         such recursive cut ends in pieces that SIMD HL routes.
+ *   split (the mode as the section's opening describes it) HL starts on the
+ *         whole cube; a step that corrects bit d splits every subcube in two
+ *         along d (no tag crosses again), and from then on each half runs HL
+ *         alone: its own state A or B, its own least uncorrected bit in state
+ *         A, its own agreement on the least differing bit in state B. No
+ *         plan is chosen in advance.
  * MIMD    every processor decides alone. Two rules are offered: the greedy
  *         one (HL's rules applied per processor, a tag remembering which
  *         bits it has had corrected), and an exhaustive search for any
@@ -28,14 +36,27 @@
 
 #include "kcube/error.h"
 #include "kcube/hl.h"
+#include "kcube/names.h"
 #include "kcube/rng.h"
 
 #define KC_HL_CLASS_MAX_N 12 /* the recursive deciders */
 
-/* M-SIMD: decide, and run the schedule step by step on the engine
- * (per-processor dimensions; Lemma 4(a) and the subcube states checked).
- * res->states has 'A' or 'B' when every subcube is in that state, 'M' when
- * subcubes differ; res->dims[t] is -1 when subcubes chose different bits. */
+typedef enum kc_hl_msimd_reading {
+    KC_HL_MSIMD_CUT,  /* recursive cuts along the top bits (Lemmas 6, 7) */
+    KC_HL_MSIMD_SPLIT /* subcubes split along each corrected bit, then alone */
+} kc_hl_msimd_reading;
+extern const kc_names kc_hl_msimd_names; /* "cut", "split" */
+
+/* M-SIMD under either reading: run the schedule step by step on the engine
+ * (per-processor dimensions, at most 2 tags per processor; Lemma 4(a) and
+ * the subcube states checked). res->states has 'A' or 'B' when every
+ * subcube is in that state, 'M' when subcubes differ; res->dims[t] is -1
+ * when subcubes chose different bits. A permutation the reading cannot route
+ * is not an error: res->routed = 0 and res->why says where it stopped.
+ * n <= KC_HL_CLASS_MAX_N; O(n 2^n) for split, plus the cut search for cut. */
+kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *dst, kc_hl_result *res,
+                            kc_err *err);
+/* The cut reading: decide only (no run), and decide-and-run. */
 int kc_hl_msimd_routable(int n, const uint32_t *dst);
 kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err *err);
 
@@ -72,7 +93,9 @@ typedef struct kc_hl_census {
     uint64_t plc;         /* partitioned linear-complement */
     uint64_t simd;        /* HL routes in SIMD mode (LSB-first) */
     uint64_t simd_msb;    /* ... MSB-first */
-    uint64_t msimd;       /* in M-SIMD mode */
+    uint64_t msimd;       /* in M-SIMD mode, cut reading */
+    uint64_t msimd_split; /* in M-SIMD mode, split reading */
+    uint64_t msimd_either; /* by at least one of the two readings */
     uint64_t mimd_greedy; /* greedy per-processor HL */
     uint64_t mimd_any;    /* some MIMD schedule, <= 1 tag sent per step, <= 2 held */
     uint64_t mimd_any3;   /* ... <= 3 held */
@@ -80,6 +103,7 @@ typedef struct kc_hl_census {
     int mimd_greedy_max_held;
     /* claims */
     int lc_in_simd, simd_in_msimd, plc_in_msimd;
+    int simd_in_split, plc_in_split; /* the same claims for the split reading */
 } kc_hl_census;
 /* Per-permutation classes handed to the optional callback of the census. */
 enum {
@@ -90,13 +114,10 @@ enum {
     KC_HL_ROUTES_MSIMD = 16,
     KC_HL_ROUTES_MIMD_GREEDY = 32,
     KC_HL_ROUTES_MIMD_ANY = 64,
-    KC_HL_ROUTES_MIMD_CIRCUIT = 128
+    KC_HL_ROUTES_MIMD_CIRCUIT = 128,
+    KC_HL_ROUTES_MSIMD_SPLIT = 256
 };
 typedef void (*kc_hl_census_fn)(void *ctx, const uint32_t *dst, unsigned classes);
 kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *ctx, kc_err *err);
-
-/* Step a node permutation of len entries to the next one in lexicographic
- * order; 0 after the last. Used to enumerate all (2^n)! permutations. */
-int kc_hl_perm_next(uint32_t *a, int len);
 
 #endif

@@ -17,6 +17,7 @@
 
 #include "kcube/bitmat.h"
 #include "kcube/error.h"
+#include "kcube/names.h"
 
 typedef enum kc_lcc_kind {
     KC_LCC_PERMUTATION,
@@ -50,6 +51,7 @@ typedef struct kc_pattern_info {
 const kc_pattern_info *kc_lcc_pattern(size_t i);
 
 const char *kc_lcc_kind_name(kc_lcc_kind kind);
+extern const kc_names kc_lcc_kind_names; /* "permutation", "gather", "scatter" */
 
 /* Dimensions with no traffic: y_i = x_i for every message (row i of A is the
  * unit row e_i and b_i = 0). */

@@ -12,6 +12,7 @@
 #include "kcube/bitmat.h"
 #include "kcube/error.h"
 #include "kcube/lcc.h"
+#include "kcube/perm.h"
 
 typedef struct kc_order {
     int n;
@@ -32,6 +33,25 @@ static inline uint64_t kc_order_to_virtual(const kc_order *o, uint64_t p) { retu
  * Idle dimensions (no traffic) are moved to the end (to the front for
  * scatters) and keep their relative order. */
 kc_status kc_reorder_optimal(const kc_lcc *c, kc_order *out, kc_err *err);
+
+/* The single-communication optimiser with the seed 000 Section 5 tie-break:
+ * among the orders of least maximum contention, one of least total (sum of
+ * T_i over dimensions). */
+typedef struct kc_reorder_result {
+    kc_order order;
+    uint64_t value;      /* the maximum contention after the order (optimal) */
+    uint64_t total;      /* sum over dimensions of T_i after the order */
+    int total_minimised; /* 1: no optimal order has a smaller total; 0: not
+                          * searched (a gather or scatter with n > KC_MAPSET_MAX_N) */
+} kc_reorder_result;
+
+/* Permutations: kc_reorder_optimal already gives T = 1 on every dimension
+ * with traffic, so its total is the least; O(n^2). Gathers and scatters with
+ * n <= KC_MAPSET_MAX_N (24): the exact least-total pass of the subset dynamic
+ * programme (kcube/mapset.h), O(2^n n) time and 9 * 2^n bytes; above that the
+ * O(n^3) order of kc_reorder_optimal with total_minimised = 0. progress may
+ * be NULL. */
+kc_status kc_reorder_best(const kc_lcc *c, kc_reorder_result *out, const kc_progress *progress, kc_err *err);
 
 /* Contention of c after the order, by formula: a shortcut for
  * kc_lcc_reorder + kc_contention_formula's maximum. */

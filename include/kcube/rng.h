@@ -11,6 +11,12 @@ typedef struct kc_rng {
     uint64_t s[4];
 } kc_rng;
 
+/* A 64-bit seed for sub-stream `stream` of `seed` (splitmix64: the seed
+ * advanced by stream golden-ratio steps, then mixed). Every place that turns
+ * one seed into several (the four words of a kc_rng, one seed per sweep
+ * point) uses this, so equal (seed, stream) always give equal values. O(1). */
+uint64_t kc_seed_derive(uint64_t seed, uint64_t stream);
+
 /* Seed the stream; distinct seeds give independent-looking streams. */
 void kc_rng_seed(kc_rng *r, uint64_t seed);
 

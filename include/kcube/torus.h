@@ -29,13 +29,16 @@
 
 #include "kcube/error.h"
 #include "kcube/gfk.h"
+#include "kcube/names.h"
 #include "kcube/rng.h"
 
 /* ---- topology and routing ------------------------------------------------ */
 
 typedef enum kc_tie { KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT } kc_tie;
 
+extern const kc_names kc_tie_names; /* "plus", "minus", "split" */
 const char *kc_tie_name(kc_tie tie);
+/* KC_EINVAL (parameter "tie") for an unknown name. */
 kc_status kc_tie_parse(const char *text, kc_tie *tie, kc_err *err);
 
 typedef struct kc_torus {
@@ -96,6 +99,7 @@ typedef struct kc_tcomm {
     char name[40];  /* the pattern's name, or "matrix" */
 } kc_tcomm;
 
+extern const kc_names kc_tcomm_kind_names; /* "permutation", "gather", "scatter", "uniform" */
 const char *kc_tcomm_kind_name(kc_tcomm_kind kind);
 
 /* Classify (A, b) over f: rank n is a permutation, rank < n a gather or, with
@@ -150,6 +154,7 @@ typedef enum kc_tcase {
     KC_TCASE_4B        /* k-to-k permutation: the paper only bounds it */
 } kc_tcase;
 
+extern const kc_names kc_tcase_names;
 const char *kc_tcase_name(kc_tcase c); /* "idle", "1", "2", "3", "4a", "4b" */
 
 typedef struct kc_tcontention {

@@ -41,7 +41,8 @@ typedef struct kc_tmap {
     int order[KC_GFMAT_MAX]; /* reorderings: new dimension t is old order[t] */
 } kc_tmap;
 
-const char *kc_tmap_kind_name(kc_tmap_kind kind); /* "linear", "reorder" */
+extern const kc_names kc_tmap_kind_names; /* "linear", "reorder" */
+const char *kc_tmap_kind_name(kc_tmap_kind kind);
 
 void kc_tmap_identity(kc_tmap *map, const kc_gf *f, int n);
 /* From a matrix (KC_ESINGULAR if singular); a permutation matrix becomes a reordering. */

@@ -79,9 +79,9 @@ static void census_row(void *ctx, const uint32_t *dst, unsigned k)
     putchar('"');
     for (int i = 0; i < len; i++)
         printf("%s%u", i ? " " : "", dst[i]);
-    printf("\",%d,%d,%d,%d,%d,%d,%d,%d\n", !!(k & KC_HL_IS_LC), !!(k & KC_HL_IS_PLC), !!(k & KC_HL_ROUTES_SIMD),
+    printf("\",%d,%d,%d,%d,%d,%d,%d,%d,%d\n", !!(k & KC_HL_IS_LC), !!(k & KC_HL_IS_PLC), !!(k & KC_HL_ROUTES_SIMD),
            !!(k & KC_HL_ROUTES_SIMD_MSB), !!(k & KC_HL_ROUTES_MSIMD), !!(k & KC_HL_ROUTES_MIMD_GREEDY),
-           !!(k & KC_HL_ROUTES_MIMD_ANY), !!(k & KC_HL_ROUTES_MIMD_CIRCUIT));
+           !!(k & KC_HL_ROUTES_MIMD_ANY), !!(k & KC_HL_ROUTES_MIMD_CIRCUIT), !!(k & KC_HL_ROUTES_MSIMD_SPLIT));
 }
 
 static int run_census(long n, kc_format fmt)
@@ -90,7 +90,7 @@ static int run_census(long n, kc_format fmt)
     kc_err err = {0};
     int len = 1 << n;
     if (fmt == KC_FMT_CSV)
-        puts("perm,lc,plc,simd,simd_msb_first,msimd,mimd_greedy,mimd_any,mimd_circuit");
+        puts("perm,lc,plc,simd,simd_msb_first,msimd,mimd_greedy,mimd_any,mimd_circuit,msimd_split");
     if (kc_hl_census_run((int)n, &c, fmt == KC_FMT_CSV ? census_row : NULL, &len, &err))
         return kc_cli_report(&err);
     if (fmt == KC_FMT_CSV)
@@ -104,12 +104,16 @@ static int run_census(long n, kc_format fmt)
         cJSON_AddItemToObject(o, "simd", kc_cli_json_u64(c.simd));
         cJSON_AddItemToObject(o, "simd_msb_first", kc_cli_json_u64(c.simd_msb));
         cJSON_AddItemToObject(o, "msimd", kc_cli_json_u64(c.msimd));
+        cJSON_AddItemToObject(o, "msimd_split", kc_cli_json_u64(c.msimd_split));
+        cJSON_AddItemToObject(o, "msimd_either", kc_cli_json_u64(c.msimd_either));
         cJSON_AddItemToObject(o, "mimd_greedy", kc_cli_json_u64(c.mimd_greedy));
         cJSON_AddItemToObject(o, "mimd_any_schedule", kc_cli_json_u64(c.mimd_any));
         cJSON_AddItemToObject(o, "mimd_circuit_schedule", kc_cli_json_u64(c.mimd_circuit));
         cJSON_AddBoolToObject(o, "all_lc_routed_simd", c.lc_in_simd);
         cJSON_AddBoolToObject(o, "simd_within_msimd", c.simd_in_msimd);
         cJSON_AddBoolToObject(o, "all_plc_routed_msimd", c.plc_in_msimd);
+        cJSON_AddBoolToObject(o, "simd_within_msimd_split", c.simd_in_split);
+        cJSON_AddBoolToObject(o, "all_plc_routed_msimd_split", c.plc_in_split);
         return kc_cli_print_json(o);
     }
     printf("all %llu permutations of Q_%ld\n", (unsigned long long)c.total, n);
@@ -117,7 +121,9 @@ static int run_census(long n, kc_format fmt)
     printf("  %-44s %8llu\n", "partitioned LC (PLC, Definition 3)", (unsigned long long)c.plc);
     printf("  %-44s %8llu\n", "routed by HL, SIMD, LSB-first", (unsigned long long)c.simd);
     printf("  %-44s %8llu\n", "routed by HL, SIMD, MSB-first", (unsigned long long)c.simd_msb);
-    printf("  %-44s %8llu\n", "routed by HL, M-SIMD (cuts along top bits)", (unsigned long long)c.msimd);
+    printf("  %-44s %8llu\n", "routed by HL, M-SIMD cut (Lemmas 6, 7)", (unsigned long long)c.msimd);
+    printf("  %-44s %8llu\n", "routed by HL, M-SIMD split (per subcube)", (unsigned long long)c.msimd_split);
+    printf("  %-44s %8llu\n", "routed by HL, M-SIMD cut or split", (unsigned long long)c.msimd_either);
     printf("  %-44s %8llu\n", "routed by greedy per-processor HL (MIMD)", (unsigned long long)c.mimd_greedy);
     printf("  %-44s %8llu\n", "some MIMD schedule (n steps, 1 sent, 2 held)", (unsigned long long)c.mimd_any);
     printf("  %-44s %8llu\n", "... also each directed link on one path only", (unsigned long long)c.mimd_circuit);
@@ -125,6 +131,8 @@ static int run_census(long n, kc_format fmt)
            "in M-SIMD: %s\n",
            c.lc_in_simd ? "yes" : "NO", c.simd_in_msimd ? "yes" : "NO", c.msimd > c.simd ? "yes" : "no",
            c.plc_in_msimd ? "yes" : "NO");
+    printf("split reading: SIMD within it: %s; every PLC routed: %s (see docs/hl.md)\n",
+           c.simd_in_split ? "yes" : "no", c.plc_in_split ? "yes" : "no");
     return KC_EXIT_OK;
 }
 

@@ -1,4 +1,5 @@
 #include "kcube/error.h"
+#include "kcube/names.h"
 
 #include <stdio.h>
 
@@ -31,16 +32,22 @@ kc_status kc_fail_param(kc_err *err, kc_status status, const char *param, const 
     return status;
 }
 
+static const kc_name status_entries[] = {
+    {KC_OK, "ok", NULL},
+    {KC_EINVAL, "invalid input", "malformed or inconsistent input"},
+    {KC_ERANGE, "out of range", "a size outside what the function supports"},
+    {KC_ESINGULAR, "singular matrix", "a nonsingular matrix was required"},
+    {KC_ENOMEM, "out of memory", NULL},
+    {KC_EIO, "i/o error", "reading or writing a file failed"},
+    {KC_EINTERNAL, "internal error", "a broken invariant inside kcube"},
+    {0, NULL, NULL},
+};
+const kc_names kc_status_names = {"status", status_entries};
+
 const char *kc_status_name(kc_status status)
 {
-    switch (status) {
-    case KC_OK: return "ok";
-    case KC_EINVAL: return "invalid input";
-    case KC_ERANGE: return "out of range";
-    case KC_ESINGULAR: return "singular matrix";
-    case KC_ENOMEM: return "out of memory";
-    case KC_EIO: return "i/o error";
-    case KC_EINTERNAL: return "internal error";
-    }
+    for (const kc_name *e = status_entries; e->name; e++)
+        if (e->value == (int)status)
+            return e->name;
     return "unknown error";
 }

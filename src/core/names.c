@@ -13,6 +13,15 @@ int kc_names_parse(const kc_names *t, const char *text, int *value)
     return -1;
 }
 
+kc_status kc_names_lookup(const kc_names *t, const char *text, int *value, const char *param, kc_err *err)
+{
+    if (kc_names_parse(t, text, value) == 0)
+        return KC_OK;
+    char list[256];
+    return kc_fail_param(err, KC_EINVAL, param, "unknown %s '%s' (use %s)", t->what, text,
+                         kc_names_join(t, list, sizeof list));
+}
+
 const char *kc_names_name(const kc_names *t, int value)
 {
     for (const kc_name *e = t->entries; e->name; e++)

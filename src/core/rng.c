@@ -2,9 +2,9 @@
 
 #include <math.h>
 
-static uint64_t splitmix64(uint64_t *x)
+uint64_t kc_seed_derive(uint64_t seed, uint64_t stream)
 {
-    uint64_t z = (*x += 0x9e3779b97f4a7c15ULL);
+    uint64_t z = seed + 0x9e3779b97f4a7c15ULL * stream;
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
     return z ^ (z >> 31);
@@ -12,9 +12,9 @@ static uint64_t splitmix64(uint64_t *x)
 
 void kc_rng_seed(kc_rng *r, uint64_t seed)
 {
-    uint64_t x = seed;
+    /* streams 1..4: the first four outputs of splitmix64 started at seed */
     for (int i = 0; i < 4; i++)
-        r->s[i] = splitmix64(&x);
+        r->s[i] = kc_seed_derive(seed, (uint64_t)i + 1);
 }
 
 static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }

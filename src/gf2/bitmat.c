@@ -256,38 +256,6 @@ void kc_bitmat_conjugate(kc_bitmat *out, const kc_bitmat *a, const int *order)
     *out = r;
 }
 
-int kc_order_valid(const int *order, int n)
-{
-    uint64_t seen = 0;
-    for (int t = 0; t < n; t++) {
-        if (order[t] < 0 || order[t] >= n || ((seen >> order[t]) & 1))
-            return 0;
-        seen |= 1ULL << order[t];
-    }
-    return 1;
-}
-
-int kc_order_next(int *p, int n)
-{
-    int i = n - 2;
-    while (i >= 0 && p[i] > p[i + 1])
-        i--;
-    if (i < 0)
-        return 0;
-    int j = n - 1;
-    while (p[j] < p[i])
-        j--;
-    int t = p[i];
-    p[i] = p[j];
-    p[j] = t;
-    for (int a = i + 1, b = n - 1; a < b; a++, b--) {
-        t = p[a];
-        p[a] = p[b];
-        p[b] = t;
-    }
-    return 1;
-}
-
 void kc_bitmat_random(kc_bitmat *a, int n, kc_rng *r)
 {
     kc_bitmat_zero(a, n);

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "kcube/hl_class.h"
+#include "kcube/names.h"
+#include "kcube/perm.h"
 
 /* ---- cuts along the top bits ------------------------------------------- */
 
@@ -133,17 +135,35 @@ static const cut *leaf_at(const cut *c, int lo, int hi, int t, uint64_t x, int *
     return c;
 }
 
+static const kc_name msimd_entries[] = {
+    {KC_HL_MSIMD_CUT, "cut", "Lemmas 6, 7: cuts along the top bits fixed by the permutation, SIMD HL in each piece"},
+    {KC_HL_MSIMD_SPLIT, "split", "every step splits each subcube along the bit it corrected; halves go on alone"},
+    {0, NULL, NULL},
+};
+const kc_names kc_hl_msimd_names = {"M-SIMD reading", msimd_entries};
+
 kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err *err)
 {
+    return kc_hl_msimd_route(KC_HL_MSIMD_CUT, n, dst, res, err);
+}
+
+kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *dst, kc_hl_result *res,
+                            kc_err *err)
+{
     if (n < 1 || n > KC_HL_CLASS_MAX_N)
-        return kc_fail(err, KC_ERANGE, "M-SIMD routing supports n = 1..%d, got %d", KC_HL_CLASS_MAX_N, n);
+        return kc_fail_param(err, KC_ERANGE, "n", "M-SIMD routing supports n = 1..%d, got %d", KC_HL_CLASS_MAX_N,
+                             n);
+    if (reading != KC_HL_MSIMD_CUT && reading != KC_HL_MSIMD_SPLIT)
+        return kc_fail_param(err, KC_EINVAL, "reading", "unknown M-SIMD reading %d", (int)reading);
     memset(res, 0, sizeof *res);
     res->n = n;
     res->failed_step = -1;
     res->affine_ok = 1;
     res->lemma3_ok = 1;
-    cut *c = decide(n, dst, base_simd);
-    if (!c) {
+    /* cut: the recursive cut decided first; split: no plan, the subcubes
+     * are whatever the steps taken so far leave */
+    cut *c = NULL;
+    if (reading == KC_HL_MSIMD_CUT && !(c = decide(n, dst, base_simd))) {
         /* say why: SIMD HL's own failure */
         kc_hl_result r;
         kc_status s = kc_hl_route(n, dst, NULL, &r, err);
@@ -171,13 +191,20 @@ kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err 
         int as = 0, bs = 0, d0 = -2;
         memset(dim, 0xff, np);
         for (uint64_t x = 0; x < np && res->failed_step < 0; x++) {
-            int lo, hi, lt;
-            leaf_at(c, 0, n, t, x, &lo, &hi, &lt);
-            uint64_t dmask = kc_mask(hi) & ~kc_mask(lo);
+            /* dmask: the bits x's subcube may still correct; used: those of
+             * them it has corrected (split: none, they left dmask) */
+            uint64_t dmask = kc_mask(n) & ~used[x];
+            int fresh = 0;
+            if (c) {
+                int lo, hi, lt;
+                leaf_at(c, 0, n, t, x, &lo, &hi, &lt);
+                dmask = kc_mask(hi) & ~kc_mask(lo);
+                fresh = lt == 0;
+            }
             if (x & dmask)
                 continue; /* not the lowest processor of its subcube */
             uint64_t sub = 0;
-            if (lt == 0)
+            if (fresh)
                 do {
                     used[x | sub] = 0;
                     sub = (sub - dmask) & dmask;
@@ -216,7 +243,6 @@ kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err 
             sub = 0;
             do {
                 dim[x | sub] = (int8_t)d;
-                used[x | sub] |= 1ULL << d;
                 sub = (sub - dmask) & dmask;
             } while (sub);
             d0 = d0 == -2 ? d : d0 == d ? d : -1;
@@ -225,6 +251,10 @@ kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err 
             res->states[t] = 'E';
             break;
         }
+        /* only now: the split reading reads its subcubes off used[] */
+        for (uint64_t x = 0; x < np; x++)
+            if (dim[x] >= 0)
+                used[x] |= 1ULL << dim[x];
         res->states[t] = bs == 0 ? 'A' : as == 0 ? 'B' : 'M';
         res->dims[t] = d0;
         if (kc_hl_engine_step_each(&e, dim) != KC_OK) {
@@ -407,36 +437,12 @@ int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int circuit, int8_t *
     if (n < 1 || n > 4)
         return 0;
     msearch m = {.n = n, .cap = cap, .circuit = circuit, .np = 1ULL << n, .dims = dims};
-    for (uint64_t x = 0; x < m.np; x++) {
-        m.pos[dst[x]] = (uint32_t)x;
-        if (__builtin_popcount(dst[x] ^ (uint32_t)x) > n)
-            return 0;
-    }
+    if (kc_perm_invert(dst, m.pos, m.np, NULL, NULL)) /* not a permutation: no schedule */
+        return 0;
     return msearch_step(&m, 0);
 }
 
 /* ---- census ---------------------------------------------------------------- */
-
-int kc_hl_perm_next(uint32_t *a, int len)
-{
-    int i = len - 2;
-    while (i >= 0 && a[i] >= a[i + 1])
-        i--;
-    if (i < 0)
-        return 0;
-    int j = len - 1;
-    while (a[j] <= a[i])
-        j--;
-    uint32_t t = a[i];
-    a[i] = a[j];
-    a[j] = t;
-    for (int l = i + 1, r = len - 1; l < r; l++, r--) {
-        t = a[l];
-        a[l] = a[r];
-        a[r] = t;
-    }
-    return 1;
-}
 
 kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *ctx, kc_err *err)
 {
@@ -444,11 +450,10 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
         return kc_fail(err, KC_ERANGE, "the census covers n = 1..3 ((2^n)! permutations), got %d", n);
     memset(c, 0, sizeof *c);
     c->n = n;
-    c->lc_in_simd = c->simd_in_msimd = c->plc_in_msimd = 1;
+    c->lc_in_simd = c->simd_in_msimd = c->plc_in_msimd = c->simd_in_split = c->plc_in_split = 1;
     int len = 1 << n;
     uint32_t p[8];
-    for (int i = 0; i < len; i++)
-        p[i] = (uint32_t)i;
+    kc_perm_identity(p, (size_t)len);
     do {
         c->total++;
         int lc = kc_hl_is_lc(n, p, NULL, NULL), plc = kc_hl_is_plc(n, p);
@@ -466,7 +471,12 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
         if ((s = kc_hl_msimd_run(n, p, &r, err)))
             return s;
         if (r.routed != ms || (ms && r.max_moved > 1))
-            return kc_fail(err, KC_EINVAL, "internal: M-SIMD decision and run disagree");
+            return kc_fail(err, KC_EINTERNAL, "internal: M-SIMD decision and run disagree");
+        if ((s = kc_hl_msimd_route(KC_HL_MSIMD_SPLIT, n, p, &r, err)))
+            return s;
+        if (r.routed && r.max_moved > 1)
+            return kc_fail(err, KC_EINTERNAL, "internal: a split M-SIMD step sent two tags from one processor");
+        int split = r.routed;
         int held = 0;
         if ((s = kc_hl_mimd_greedy(n, p, &r, &held, err)))
             return s;
@@ -479,6 +489,8 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
         c->simd += (uint64_t)simd;
         c->simd_msb += (uint64_t)simd_msb;
         c->msimd += (uint64_t)ms;
+        c->msimd_split += (uint64_t)split;
+        c->msimd_either += (uint64_t)(ms || split);
         c->mimd_greedy += (uint64_t)greedy;
         c->mimd_any += (uint64_t)any2;
         c->mimd_any3 += (uint64_t)any3;
@@ -488,7 +500,7 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
                  (unsigned)(lc * KC_HL_IS_LC | plc * KC_HL_IS_PLC | simd * KC_HL_ROUTES_SIMD |
                             simd_msb * KC_HL_ROUTES_SIMD_MSB | ms * KC_HL_ROUTES_MSIMD |
                             greedy * KC_HL_ROUTES_MIMD_GREEDY | any2 * KC_HL_ROUTES_MIMD_ANY |
-                            circ * KC_HL_ROUTES_MIMD_CIRCUIT));
+                            circ * KC_HL_ROUTES_MIMD_CIRCUIT | split * KC_HL_ROUTES_MSIMD_SPLIT));
         if (greedy && held > c->mimd_greedy_max_held)
             c->mimd_greedy_max_held = held;
         if (lc && !(simd && simd_msb))
@@ -497,6 +509,10 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
             c->simd_in_msimd = 0;
         if (plc && !ms)
             c->plc_in_msimd = 0;
-    } while (kc_hl_perm_next(p, len));
+        if (simd && !split)
+            c->simd_in_split = 0;
+        if (plc && !split)
+            c->plc_in_split = 0;
+    } while (kc_perm_next(p, (size_t)len));
     return KC_OK;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kcube/hl.h"
+#include "kcube/perm.h"
 
 static void summarize(kc_hl_engine *e);
 
@@ -29,18 +30,13 @@ kc_status kc_hl_engine_init(kc_hl_engine *e, int n, const uint32_t *dst, int cap
         kc_hl_engine_free(e);
         return kc_fail(err, KC_ENOMEM, "out of memory for %llu processors", (unsigned long long)np);
     }
-    /* host[] doubles as a "seen" table while validating */
-    memset(e->host, 0xff, np * sizeof *e->host);
+    /* the starting tag -> processor map is the inverse of dst */
+    kc_status st = kc_perm_invert(dst, e->host, np, "perm", err);
+    if (st) {
+        kc_hl_engine_free(e);
+        return st;
+    }
     for (uint64_t x = 0; x < np; x++) {
-        if (dst[x] >= np || e->host[dst[x]] != KC_HL_NONE) {
-            kc_status s = kc_fail(err, KC_EINVAL,
-                                  dst[x] >= np ? "destination %lu of processor %llu is not a node of the %d-cube"
-                                               : "destination %lu appears twice (processor %llu): not a permutation",
-                                  (unsigned long)dst[x], (unsigned long long)x, n);
-            kc_hl_engine_free(e);
-            return s;
-        }
-        e->host[dst[x]] = (uint32_t)x;
         e->slot[x * cap] = dst[x];
         e->count[x] = 1;
         if (record)

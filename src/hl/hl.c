@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "kcube/hl.h"
+#include "kcube/perm.h"
 
 static int low_bit(uint64_t v) { return __builtin_ctzll(v); }
 static int high_bit(uint64_t v) { return 63 - __builtin_clzll(v); }
@@ -192,8 +193,7 @@ void kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t *dst
                 who[p | bit] = t;
             }
     }
-    for (uint64_t p = 0; p < np; p++)
-        dst[who[p]] = (uint32_t)p;
+    kc_perm_invert(who, dst, np, NULL, NULL); /* who is a permutation by construction */
     free(who);
 }
 

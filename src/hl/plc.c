@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kcube/hl_class.h"
+#include "kcube/perm.h"
 
 void kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst)
 {
@@ -288,13 +289,12 @@ static uint32_t *plc_list(int m, uint64_t *count)
     if (!list)
         return NULL;
     uint32_t p[8];
-    for (int i = 0; i < len; i++)
-        p[i] = (uint32_t)i;
+    kc_perm_identity(p, (size_t)len);
     *count = 0;
     for (;;) {
         if (kc_hl_is_plc(m, p))
             memcpy(list + (*count)++ * (uint64_t)len, p, (size_t)len * sizeof *p);
-        if (!kc_hl_perm_next(p, len))
+        if (!kc_perm_next(p, (size_t)len))
             break;
     }
     return list;

@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-void kc_elim_reset(kc_elim *e)
+void kci_elim_reset(kci_elim *e)
 {
     e->set = 0;
     e->pivrows = 0;
@@ -10,7 +10,7 @@ void kc_elim_reset(kc_elim *e)
     e->grow = e->dep = 0;
 }
 
-void kc_elim_copy(kc_elim *dst, const kc_elim *src)
+void kci_elim_copy(kci_elim *dst, const kci_elim *src)
 {
     dst->set = src->set;
     dst->pivrows = src->pivrows;
@@ -28,7 +28,7 @@ void kc_elim_copy(kc_elim *dst, const kc_elim *src)
 
 /* Add a pivot that is 0 on every existing pivot row, after clearing its
  * row from the existing pivots (branch-free: the loop vectorises). */
-static void add_pivot(kc_elim *e, uint64_t v, uint64_t h, int row)
+static void add_pivot(kci_elim *e, uint64_t v, uint64_t h, int row)
 {
     for (int i = 0; i < e->npiv; i++) {
         uint64_t sel = -((e->pval[i] >> row) & 1);
@@ -42,7 +42,7 @@ static void add_pivot(kc_elim *e, uint64_t v, uint64_t h, int row)
     e->npiv++;
 }
 
-void kc_elim_add(kc_elim *e, int m, uint64_t col_m)
+void kci_elim_add(kci_elim *e, int m, uint64_t col_m)
 {
     uint64_t bit = 1ULL << m;
     e->set |= bit;
@@ -95,15 +95,15 @@ void kc_elim_add(kc_elim *e, int m, uint64_t col_m)
     e->dep = dep;
 }
 
-void kc_elim_walk_init(kc_elim_walk *w, const uint64_t *cols, int n)
+void kci_elim_walk_init(kci_elim_walk *w, const uint64_t *cols, int n)
 {
     w->n = n;
     w->depth = 0;
     memcpy(w->col, cols, (size_t)n * sizeof(uint64_t));
-    kc_elim_reset(&w->frame[0]);
+    kci_elim_reset(&w->frame[0]);
 }
 
-const kc_elim *kc_elim_walk_goto(kc_elim_walk *w, uint64_t target)
+const kci_elim *kci_elim_walk_goto(kci_elim_walk *w, uint64_t target)
 {
     uint64_t cur = w->frame[w->depth].set;
     if (cur == target)
@@ -115,9 +115,9 @@ const kc_elim *kc_elim_walk_goto(kc_elim_walk *w, uint64_t target)
     while (rest) {
         int m = 63 - __builtin_clzll(rest);
         rest ^= 1ULL << m;
-        kc_elim_copy(&w->frame[w->depth + 1], &w->frame[w->depth]);
+        kci_elim_copy(&w->frame[w->depth + 1], &w->frame[w->depth]);
         w->depth++;
-        kc_elim_add(&w->frame[w->depth], m, w->col[m]);
+        kci_elim_add(&w->frame[w->depth], m, w->col[m]);
     }
     return &w->frame[w->depth];
 }

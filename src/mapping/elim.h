@@ -16,7 +16,7 @@
 
 #include <stdint.h>
 
-typedef struct kc_elim {
+typedef struct kci_elim {
     uint64_t set;
     uint64_t pivrows; /* the pivot rows */
     int npiv, nnull;
@@ -25,26 +25,26 @@ typedef struct kc_elim {
     uint64_t nval[64], nhist[64];
     uint64_t grow; /* OR of null column values, rows outside S only */
     uint64_t dep;  /* OR of null column histories */
-} kc_elim;
+} kci_elim;
 
-void kc_elim_reset(kc_elim *e);
+void kci_elim_reset(kci_elim *e);
 /* Add dimension m (not yet in the set); col_m is column m of A as a row mask. */
-void kc_elim_add(kc_elim *e, int m, uint64_t col_m);
+void kci_elim_add(kci_elim *e, int m, uint64_t col_m);
 /* Copy only the live part of a frame (frames are large, mostly unused). */
-void kc_elim_copy(kc_elim *dst, const kc_elim *src);
+void kci_elim_copy(kci_elim *dst, const kci_elim *src);
 
 /* A stack of frames that moves between sets cheaply when the sets are visited
  * in increasing or decreasing numeric order: frame k holds the k highest
  * elements of the current set, so a step re-adds only the low elements that
  * changed (amortised O(1) additions per visited set). */
-typedef struct kc_elim_walk {
+typedef struct kci_elim_walk {
     int n, depth;
     uint64_t col[64];
-    kc_elim frame[65];
-} kc_elim_walk;
+    kci_elim frame[65];
+} kci_elim_walk;
 
-void kc_elim_walk_init(kc_elim_walk *w, const uint64_t *cols, int n);
+void kci_elim_walk_init(kci_elim_walk *w, const uint64_t *cols, int n);
 /* Make the top frame describe `target`; returns it. */
-const kc_elim *kc_elim_walk_goto(kc_elim_walk *w, uint64_t target);
+const kci_elim *kci_elim_walk_goto(kci_elim_walk *w, uint64_t target);
 
 #endif

@@ -7,24 +7,23 @@
 #include "elim.h"
 #include "kcube/contention.h"
 
-const char *kc_objective_name(kc_objective obj)
-{
-    switch (obj) {
-    case KC_OBJ_MAX: return "max";
-    case KC_OBJ_SIMULTANEOUS: return "simultaneous";
-    case KC_OBJ_SUM: return "sum";
-    }
-    return "?";
-}
+static const kc_name objective_entries[] = {
+    {KC_OBJ_MAX, "max", "the largest contention of any one communication"},
+    {KC_OBJ_SIMULTANEOUS, "simultaneous", "the largest, over dimensions, of the summed contention"},
+    {KC_OBJ_SUM, "sum", "the sum over communications and dimensions"},
+    {0, NULL, NULL},
+};
+const kc_names kc_objective_names = {"objective", objective_entries};
+
+const char *kc_objective_name(kc_objective obj) { return kc_names_name(&kc_objective_names, (int)obj); }
 
 kc_status kc_objective_parse(const char *text, kc_objective *obj, kc_err *err)
 {
-    for (int o = KC_OBJ_MAX; o <= KC_OBJ_SUM; o++)
-        if (strcmp(text, kc_objective_name((kc_objective)o)) == 0) {
-            *obj = (kc_objective)o;
-            return KC_OK;
-        }
-    return kc_fail(err, KC_EINVAL, "unknown objective '%s' (use max, simultaneous or sum)", text);
+    int v;
+    kc_status s = kc_names_lookup(&kc_objective_names, text, &v, "objective", err);
+    if (!s)
+        *obj = (kc_objective)v;
+    return s;
 }
 
 /* Per-position costs are combined over communications (step) and over
@@ -70,7 +69,7 @@ static kc_status check_set(const kc_lcc *comms, int m, int max_n, kc_err *err)
 /* ---- the fast dynamic programme ----------------------------------------- */
 
 typedef struct dp_comm {
-    kc_elim_walk walk; /* over S for permutations/gathers, over the complement for scatters */
+    kci_elim_walk walk; /* over S for permutations/gathers, over the complement for scatters */
     int scatter;
     uint64_t idle;
 } dp_comm;
@@ -99,14 +98,14 @@ static void describe(dp *d, uint64_t S, step_info *info)
     for (int r = 0; r < d->m; r++) {
         dp_comm *c = &d->c[r];
         if (!c->scatter) {
-            const kc_elim *e = kc_elim_walk_goto(&c->walk, S);
+            const kci_elim *e = kci_elim_walk_goto(&c->walk, S);
             info[r].kd = __builtin_popcountll(S) - e->npiv;
             info[r].minus = e->grow;
         } else {
             /* Placing j after S leaves U = complement(S) behind it:
              * T = 2^((n-1-|S|) - rank A[U, U-j]) = 2^(kd(U) - [j dependent]). */
             uint64_t U = full & ~S;
-            const kc_elim *e = kc_elim_walk_goto(&c->walk, U);
+            const kci_elim *e = kci_elim_walk_goto(&c->walk, U);
             info[r].kd = __builtin_popcountll(U) - e->npiv;
             info[r].minus = e->dep;
         }
@@ -143,7 +142,7 @@ static void dp_pass(dp *d, uint64_t cap, const kc_progress *progress, double bas
     d->f[0] = 0;
     for (int r = 0; r < d->m; r++) {
         d->c[r].walk.depth = 0;
-        kc_elim_reset(&d->c[r].walk.frame[0]);
+        kci_elim_reset(&d->c[r].walk.frame[0]);
     }
     for (uint64_t S = 0; S < full; S++) {
         uint64_t fs = d->f[S];
@@ -206,7 +205,7 @@ kc_status kc_mapset_optimal(const kc_lcc *comms, int m, kc_objective obj, kc_map
         uint64_t cols[KC_BITMAT_MAX];
         for (int j = 0; j < n; j++)
             cols[j] = kc_bitmat_col(&comms[r].a, j);
-        kc_elim_walk_init(&d.c[r].walk, cols, n);
+        kci_elim_walk_init(&d.c[r].walk, cols, n);
         d.c[r].scatter = comms[r].kind == KC_LCC_SCATTER;
         d.c[r].idle = kc_lcc_idle_dims(&comms[r]);
     }

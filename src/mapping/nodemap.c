@@ -1,22 +1,15 @@
 #include "kcube/nodemap.h"
+#include "kcube/perm.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static kc_status fill_inverse(kc_nodemap *m, kc_err *err)
 {
-    for (uint64_t p = 0; p < m->count; p++)
-        m->to_virtual[p] = UINT32_MAX;
-    for (uint64_t v = 0; v < m->count; v++) {
-        uint32_t p = m->to_physical[v];
-        if (p >= m->count || m->to_virtual[p] != UINT32_MAX) {
-            kc_nodemap_free(m);
-            return kc_fail(err, KC_EINVAL, "mapping is not a permutation (virtual %llu -> physical %lu)",
-                           (unsigned long long)v, (unsigned long)p);
-        }
-        m->to_virtual[p] = (uint32_t)v;
-    }
-    return KC_OK;
+    kc_status s = kc_perm_invert(m->to_physical, m->to_virtual, m->count, "mapping", err);
+    if (s)
+        kc_nodemap_free(m);
+    return s;
 }
 
 static kc_status alloc_map(kc_nodemap *m, uint64_t count, kc_err *err)

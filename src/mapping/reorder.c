@@ -5,6 +5,7 @@
 
 #include "elim.h"
 #include "kcube/contention.h"
+#include "kcube/mapset.h"
 
 void kc_order_identity(kc_order *o, int n)
 {
@@ -28,20 +29,20 @@ static void swap_int(int *a, int *b)
  * otherwise the first qualifying later one is swapped in. O(n^2) words. */
 static kc_status order_permutation(const kc_lcc *c, int *ord, int s, kc_err *err)
 {
-    kc_elim f;
+    kci_elim f;
     kc_bitmat cols;
     kc_bitmat_transpose(&cols, &c->a);
-    kc_elim_reset(&f);
+    kci_elim_reset(&f);
     for (int t = 0; t < s; t++) {
         if (f.npiv < t) {
             int u = t;
             while (u < s && !((f.grow >> ord[u]) & 1))
                 u++;
             if (u == s) /* impossible for a nonsingular matrix (Theorem 3) */
-                return kc_fail(err, KC_ESINGULAR, "internal: no independent row at position %d", t);
+                return kc_fail(err, KC_EINTERNAL, "internal: no independent row at position %d", t);
             swap_int(&ord[t], &ord[u]);
         }
-        kc_elim_add(&f, ord[t], cols.row[ord[t]]);
+        kci_elim_add(&f, ord[t], cols.row[ord[t]]);
     }
     return KC_OK;
 }
@@ -132,6 +133,35 @@ kc_status kc_reorder_optimal(const kc_lcc *c, kc_order *out, kc_err *err)
     }
     out->n = n;
     memcpy(out->dim, ord, sizeof(int) * (size_t)n);
+    return KC_OK;
+}
+
+kc_status kc_reorder_best(const kc_lcc *c, kc_reorder_result *out, const kc_progress *progress, kc_err *err)
+{
+    kc_status st = kc_reorder_optimal(c, &out->order, err);
+    if (st)
+        return st;
+    out->value = kc_objective_value(c, 1, KC_OBJ_MAX, &out->order, &out->total);
+    /* T_i >= 1 on every dimension with traffic, and a permutation's optimal
+     * order reaches 1 everywhere: nothing is left to minimise. */
+    out->total_minimised = c->kind == KC_LCC_PERMUTATION;
+    if (out->total_minimised || c->a.n > KC_MAPSET_MAX_N)
+        return KC_OK;
+    /* The closed form's order is optimal for the maximum but not always for
+     * the total (Theorem 4 says nothing about the other dimensions); the
+     * dynamic programme's second pass is exact for both. */
+    kc_mapset_result r;
+    if ((st = kc_mapset_optimal(c, 1, KC_OBJ_MAX, &r, progress, err)))
+        return st;
+    if (r.value != out->value || r.total > out->total)
+        return kc_fail(err, KC_EINTERNAL,
+                       "internal: the subset programme (max %llu, total %llu) disagrees with the optimiser (max %llu, "
+                       "total %llu)",
+                       (unsigned long long)r.value, (unsigned long long)r.total, (unsigned long long)out->value,
+                       (unsigned long long)out->total);
+    out->order = r.order;
+    out->total = r.total;
+    out->total_minimised = 1;
     return KC_OK;
 }
 

@@ -4,15 +4,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *kc_lcc_kind_name(kc_lcc_kind kind)
-{
-    switch (kind) {
-    case KC_LCC_PERMUTATION: return "permutation";
-    case KC_LCC_GATHER: return "gather";
-    case KC_LCC_SCATTER: return "scatter";
-    }
-    return "?";
-}
+static const kc_name lcc_kind_entries[] = {
+    {KC_LCC_PERMUTATION, "permutation", "A nonsingular: every node sends and receives once"},
+    {KC_LCC_GATHER, "gather", "A singular: y = Ax + b, several sources per destination"},
+    {KC_LCC_SCATTER, "scatter", "A singular: y receives from Ay + b, several destinations per source"},
+    {0, NULL, NULL},
+};
+const kc_names kc_lcc_kind_names = {"communication kind", lcc_kind_entries};
+
+const char *kc_lcc_kind_name(kc_lcc_kind kind) { return kc_names_name(&kc_lcc_kind_names, (int)kind); }
 
 kc_status kc_lcc_init(kc_lcc *c, const kc_bitmat *a, uint64_t b, int scatter, kc_err *err)
 {

@@ -7,10 +7,7 @@
 
 uint64_t kc_simsweep_seed(uint64_t seed, int i)
 {
-    uint64_t z = seed + 0x9e3779b97f4a7c15ULL * (uint64_t)(i + 1);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return kc_seed_derive(seed, (uint64_t)(i + 1));
 }
 
 typedef struct shared {

@@ -32,7 +32,7 @@ static uint64_t *column_table(const kc_tcomm *c, int first, int count, uint64_t 
     return t;
 }
 
-kc_status kc_teval_init(kc_teval *ev, const kc_tcomm *c, kc_err *err)
+kc_status kci_teval_init(kci_teval *ev, const kc_tcomm *c, kc_err *err)
 {
     int n = c->a.n, m = c->f.m;
     memset(ev, 0, sizeof *ev);
@@ -44,13 +44,13 @@ kc_status kc_teval_init(kc_teval *ev, const kc_tcomm *c, kc_err *err)
     ev->lo = column_table(c, 0, low_digits, kc_gfvec_pack(bz, n, m));
     ev->hi = column_table(c, low_digits, n - low_digits, 0);
     if (!ev->lo || !ev->hi) {
-        kc_teval_free(ev);
+        kci_teval_free(ev);
         return kc_fail(err, KC_ENOMEM, "out of memory for evaluation tables");
     }
     return KC_OK;
 }
 
-void kc_teval_free(kc_teval *ev)
+void kci_teval_free(kci_teval *ev)
 {
     free(ev->lo);
     free(ev->hi);
@@ -75,36 +75,36 @@ kc_status kc_tcomm_endpoints(const kc_tcomm *c, uint32_t *src, uint32_t *dst, kc
         }
         return KC_OK;
     }
-    kc_teval ev;
-    kc_status s = kc_teval_init(&ev, c, err);
+    kci_teval ev;
+    kc_status s = kci_teval_init(&ev, c, err);
     if (s)
         return s;
     int scatter = c->kind == KC_TCOMM_SCATTER;
     for (uint64_t x = 0; x < count; x++) {
-        uint32_t other = (uint32_t)kc_teval_apply(&ev, x);
+        uint32_t other = (uint32_t)kci_teval_apply(&ev, x);
         if (src)
             src[x] = scatter ? other : (uint32_t)x;
         if (dst)
             dst[x] = scatter ? (uint32_t)x : other;
     }
-    kc_teval_free(&ev);
+    kci_teval_free(&ev);
     return KC_OK;
 }
 
 /* ---- Theorem 1 ----------------------------------------------------------- */
 
-const char *kc_tcase_name(kc_tcase c)
-{
-    switch (c) {
-    case KC_TCASE_IDLE: return "idle";
-    case KC_TCASE_1: return "1";
-    case KC_TCASE_2: return "2";
-    case KC_TCASE_3: return "3";
-    case KC_TCASE_4A: return "4a";
-    case KC_TCASE_4B: return "4b";
-    }
-    return "?";
-}
+static const kc_name tcase_entries[] = {
+    {KC_TCASE_IDLE, "idle", "no message moves in this dimension"},
+    {KC_TCASE_1, "1", "one entry node, one exit node per ring"},
+    {KC_TCASE_2, "2", "one entry, k exits"},
+    {KC_TCASE_3, "3", "k entries, one exit"},
+    {KC_TCASE_4A, "4a", "k-to-k scatter-gather"},
+    {KC_TCASE_4B, "4b", "k-to-k permutation (the paper only bounds it)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_tcase_names = {"Theorem 1 case", tcase_entries};
+
+const char *kc_tcase_name(kc_tcase c) { return kc_names_name(&kc_tcase_names, (int)c); }
 
 static uint64_t ipow(uint64_t k, int e)
 {
@@ -250,7 +250,7 @@ static uint64_t case4b_groups(const kc_torus *t, const kc_tcomm *c, uint64_t set
     return best;
 }
 
-void kc_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, int j, kc_tcase *tcase, int *exponent,
+void kci_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, int j, kc_tcase *tcase, int *exponent,
                        uint64_t *lower, uint64_t *upper)
 {
     int n = c->a.n;
@@ -347,7 +347,7 @@ void kc_tcontention_formula(const kc_torus *t, const kc_tcomm *c, kc_tcontention
         return;
     }
     for (int i = 0; i < n; i++) {
-        kc_tformula_place(t, c, kc_gf_low(i), i, &out->tcase[i], &out->exponent[i], &out->lower[i],
+        kci_tformula_place(t, c, kc_gf_low(i), i, &out->tcase[i], &out->exponent[i], &out->lower[i],
                           &out->per_dim[i]);
         out->exact_dim[i] = out->lower[i] == out->per_dim[i];
     }
@@ -457,7 +457,7 @@ static uint64_t collect(const counter *ct, int i, kc_link *witness)
 
 typedef struct source {
     const kc_tcomm *c;
-    kc_teval ev;
+    kci_teval ev;
     kc_rng start; /* uniform: replayed for every dimension */
     kc_rng *rng;
     const uint32_t *src, *dst; /* explicit pairs */
@@ -481,7 +481,7 @@ static void count_dim(const counter *ct, source *so, int i)
         return;
     }
     /* x = high part | low part: one table lookup per high part, one per message. */
-    const kc_teval *ev = &so->ev;
+    const kci_teval *ev = &so->ev;
     uint64_t lows = ev->low_mask + 1;
     int scatter = so->c->kind == KC_TCOMM_SCATTER;
     for (uint64_t h = 0; h < count; h += lows) {
@@ -514,7 +514,7 @@ static kc_status setup(const kc_torus *t, const kc_tcomm *c, kc_rng *rng, counte
             so->rng = rng;
             so->start = *rng;
         } else {
-            kc_status s = kc_teval_init(&so->ev, c, err);
+            kc_status s = kci_teval_init(&so->ev, c, err);
             if (s)
                 return s;
         }
@@ -531,7 +531,7 @@ static kc_status setup(const kc_torus *t, const kc_tcomm *c, kc_rng *rng, counte
         free(ct->plus);
         free(ct->minus);
         free(ct->move);
-        kc_teval_free(&so->ev);
+        kci_teval_free(&so->ev);
         return kc_fail(err, KC_ENOMEM, "out of memory for 2 x %llu link counters", (unsigned long long)t->nodes);
     }
     return KC_OK;
@@ -542,7 +542,7 @@ static void teardown(counter *ct, source *so)
     free(ct->plus);
     free(ct->minus);
     free(ct->move);
-    kc_teval_free(&so->ev);
+    kci_teval_free(&so->ev);
 }
 
 static kc_status run_all(const kc_torus *t, counter *ct, source *so, kc_tcontention *out, const kc_progress *progress)

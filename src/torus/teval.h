@@ -12,17 +12,17 @@
 #include "kcube/error.h"
 #include "kcube/torus.h"
 
-typedef struct kc_teval {
+typedef struct kci_teval {
     int low_bits;
     uint64_t low_mask;
     uint64_t *lo; /* includes b */
     uint64_t *hi;
-} kc_teval;
+} kci_teval;
 
-kc_status kc_teval_init(kc_teval *ev, const kc_tcomm *c, kc_err *err);
-void kc_teval_free(kc_teval *ev);
+kc_status kci_teval_init(kci_teval *ev, const kc_tcomm *c, kc_err *err);
+void kci_teval_free(kci_teval *ev);
 
-static inline uint64_t kc_teval_apply(const kc_teval *ev, uint64_t x)
+static inline uint64_t kci_teval_apply(const kci_teval *ev, uint64_t x)
 {
     return ev->lo[x & ev->low_mask] ^ ev->hi[x >> ev->low_bits];
 }

@@ -11,7 +11,7 @@
  * and bounds lower <= T <= upper (equal when the formula is exact). The
  * ranks of submatrices do not depend on the order of rows and columns, so
  * this prices dimension j of any dimension order. Linear kinds only. */
-void kc_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, int j, kc_tcase *tcase, int *exponent,
+void kci_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, int j, kc_tcase *tcase, int *exponent,
                        uint64_t *lower, uint64_t *upper);
 
 #endif

@@ -5,11 +5,19 @@
 #include <string.h>
 
 #include "kcube/bitmat.h"
+#include "kcube/perm.h"
 #include "kcube/torusmap.h"
 #include "teval.h"
 #include "tinternal.h"
 
-const char *kc_tmap_kind_name(kc_tmap_kind kind) { return kind == KC_TMAP_REORDER ? "reorder" : "linear"; }
+static const kc_name tmap_kind_entries[] = {
+    {KC_TMAP_LINEAR, "linear", "x' = Qx for a nonsingular Q over GF(k)"},
+    {KC_TMAP_REORDER, "reorder", "a permutation of the dimensions (keeps neighbours)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_tmap_kind_names = {"mapping kind", tmap_kind_entries};
+
+const char *kc_tmap_kind_name(kc_tmap_kind kind) { return kc_names_name(&kc_tmap_kind_names, (int)kind); }
 
 void kc_tmap_identity(kc_tmap *map, const kc_gf *f, int n)
 {
@@ -79,18 +87,18 @@ kc_status kc_tmap_nodemap(const kc_tmap *map, kc_nodemap *out, kc_err *err)
     kc_status s = kc_tcomm_init(&c, &map->f, &map->q, zero, 0, err);
     if (s)
         return s;
-    kc_teval ev;
-    if ((s = kc_teval_init(&ev, &c, err)))
+    kci_teval ev;
+    if ((s = kci_teval_init(&ev, &c, err)))
         return s;
     uint64_t count = 1ULL << bits;
     uint32_t *phys = malloc(count * sizeof *phys);
     if (!phys) {
-        kc_teval_free(&ev);
+        kci_teval_free(&ev);
         return kc_fail(err, KC_ENOMEM, "out of memory for a %llu-node mapping", (unsigned long long)count);
     }
     for (uint64_t v = 0; v < count; v++)
-        phys[v] = (uint32_t)kc_teval_apply(&ev, v);
-    kc_teval_free(&ev);
+        phys[v] = (uint32_t)kci_teval_apply(&ev, v);
+    kci_teval_free(&ev);
     s = kc_nodemap_from_array(out, phys, count, err);
     free(phys);
     return s;
@@ -499,7 +507,7 @@ kc_status kc_tmap_reorder(const kc_torus *t, const kc_tcomm *comms, int count, k
                 kc_tcase tc;
                 int e;
                 uint64_t lo, hi;
-                kc_tformula_place(t, &comms[r], s, j, &tc, &e, &lo, &hi);
+                kci_tformula_place(t, &comms[r], s, j, &tc, &e, &lo, &hi);
                 if (lo != hi)
                     inexact++;
                 if (hi > p.value)
@@ -522,7 +530,7 @@ kc_status kc_tmap_reorder(const kc_torus *t, const kc_tcomm *comms, int count, k
                     kc_tcase tc;
                     int e;
                     uint64_t lo, hi, load = 0;
-                    kc_tformula_place(t, &comms[r], s, j, &tc, &e, &lo, &hi);
+                    kci_tformula_place(t, &comms[r], s, j, &tc, &e, &lo, &hi);
                     if (lo != hi) {
                         int ord[KC_GFMAT_MAX], at = 0;
                         for (int d = 0; d < n; d++)

@@ -6,25 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *kc_tie_name(kc_tie tie)
-{
-    switch (tie) {
-    case KC_TIE_PLUS: return "plus";
-    case KC_TIE_MINUS: return "minus";
-    case KC_TIE_SPLIT: return "split";
-    }
-    return "?";
-}
+static const kc_name tie_entries[] = {
+    {KC_TIE_PLUS, "plus", "a message k/2 hops away goes the + way round"},
+    {KC_TIE_MINUS, "minus", "such a message goes the - way round"},
+    {KC_TIE_SPLIT, "split", "+ from even ring positions, - from odd ones"},
+    {0, NULL, NULL},
+};
+const kc_names kc_tie_names = {"tie rule", tie_entries};
+
+const char *kc_tie_name(kc_tie tie) { return kc_names_name(&kc_tie_names, (int)tie); }
 
 kc_status kc_tie_parse(const char *text, kc_tie *tie, kc_err *err)
 {
-    static const kc_tie all[] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
-    for (size_t i = 0; i < 3; i++)
-        if (strcmp(text, kc_tie_name(all[i])) == 0) {
-            *tie = all[i];
-            return KC_OK;
-        }
-    return kc_fail(err, KC_EINVAL, "unknown tie rule '%s' (use plus, minus or split)", text);
+    int v;
+    kc_status s = kc_names_lookup(&kc_tie_names, text, &v, "tie", err);
+    if (!s)
+        *tie = (kc_tie)v;
+    return s;
 }
 
 kc_status kc_torus_init(kc_torus *t, int k, int n, int mesh, kc_tie tie, kc_err *err)
@@ -96,16 +94,16 @@ int kc_torus_route(const kc_torus *t, uint64_t src, uint64_t dst, void (*fn)(voi
 
 /* ---- communications ------------------------------------------------------ */
 
-const char *kc_tcomm_kind_name(kc_tcomm_kind kind)
-{
-    switch (kind) {
-    case KC_TCOMM_PERMUTATION: return "permutation";
-    case KC_TCOMM_GATHER: return "gather";
-    case KC_TCOMM_SCATTER: return "scatter";
-    case KC_TCOMM_UNIFORM: return "uniform";
-    }
-    return "?";
-}
+static const kc_name tcomm_kind_entries[] = {
+    {KC_TCOMM_PERMUTATION, "permutation", "A nonsingular over GF(k)"},
+    {KC_TCOMM_GATHER, "gather", "A singular: y = Ax + b"},
+    {KC_TCOMM_SCATTER, "scatter", "A singular: y receives from Ay + b"},
+    {KC_TCOMM_UNIFORM, "uniform", "uniform random traffic (not linear)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_tcomm_kind_names = {"communication kind", tcomm_kind_entries};
+
+const char *kc_tcomm_kind_name(kc_tcomm_kind kind) { return kc_names_name(&kc_tcomm_kind_names, (int)kind); }
 
 kc_status kc_tcomm_init(kc_tcomm *c, const kc_gf *f, const kc_gfmat *a, const uint8_t *b, int scatter, kc_err *err)
 {
