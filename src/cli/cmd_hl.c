@@ -1,9 +1,11 @@
 /* kcube hl: self-routing of a permutation by algorithm HL (seed 004). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "text.h"
 #include "kcube/hl.h"
 #include "kcube/hl_class.h"
 #include "kcube/hl_mesh.h"
@@ -126,13 +128,18 @@ static int parse_perm(const char *text, int n, uint32_t *dst)
             p++;
         if (!*p)
             break;
+        errno = 0;
         unsigned long v = strtoul(p, &end, 10);
+        cli_quoted q;
         if (end == p)
-            return kc_cli_error("--perm: '%s' is not a list of node numbers", text);
+            return kc_cli_error("--perm: '%s' is not a list of node numbers", cli_quote(&q, text));
         if (k == np)
             return kc_cli_error("--perm has more than 2^%d = %llu entries", n, (unsigned long long)np);
-        if (v >= np)
-            return kc_cli_error("--perm: %lu is not a node of the %d-cube", v, n);
+        /* strtoul accepts "-7" (as 2^64 - 7): echo the entry as written. */
+        if (v >= np || errno == ERANGE || *p == '-') {
+            kc_escape(q.s, sizeof q.s, p, (size_t)(end - p));
+            return kc_cli_error("--perm: %s is not a node of the %d-cube", q.s, n);
+        }
         dst[k++] = (uint32_t)v;
         p = end;
     }

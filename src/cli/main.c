@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "cli.h"
+#include "out.h"
+#include "text.h"
 #include "kc_commands.inc"
 
 static const struct kc_command *const commands[] = {KC_COMMAND_TABLE};
@@ -27,7 +29,7 @@ static void usage(FILE *out)
           out);
 }
 
-int main(int argc, char **argv)
+static int dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
@@ -44,5 +46,14 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < NCOMMANDS; i++)
         if (strcmp(argv[1], commands[i]->name) == 0)
             return commands[i]->run(argc - 1, argv + 1);
-    return kc_cli_error("unknown command '%s' (kcube --help lists the commands)", argv[1]);
+    cli_quoted q;
+    return kc_cli_error("unknown command '%s' (kcube --help lists the commands)", cli_quote(&q, argv[1]));
+}
+
+int main(int argc, char **argv)
+{
+    /* Before anything is opened: a closed stdout must not become a file. */
+    cli_std_open();
+    /* Every command's output, --help included, is checked once at the end. */
+    return cli_finish(dispatch(argc, argv));
 }
