@@ -36,8 +36,16 @@ int cli_finish(int rc)
     errno = 0;
     int bad = ferror(stdout);
     int e = 0;
-    if (fflush(stdout) != 0)
+    if (fflush(stdout) != 0) {
         bad = 1, e = errno;
+    } else if (bad) {
+        /* An earlier write failed and its errno is gone; the output is lost
+         * already, so one more byte may be tried to learn the reason. */
+        clearerr(stdout);
+        errno = 0;
+        if (fputc('\n', stdout) == EOF || fflush(stdout) != 0)
+            e = errno;
+    }
     if (fclose(stdout) != 0) {
         bad = 1;
         if (!e)
@@ -102,9 +110,17 @@ int cli_atomic_commit(cli_atomic *a)
     int e = 0;
     if (a->f) {
         errno = 0;
-        if (fflush(a->f) != 0 || ferror(a->f))
-            e = errno ? errno : EIO;
-        else if (fsync(fileno(a->f)) != 0)
+        if (fflush(a->f) != 0)
+            e = errno;
+        else if (ferror(a->f)) {
+            /* An earlier write failed and its errno is gone: write one more
+             * byte to the doomed temporary to learn the reason again. */
+            clearerr(a->f);
+            errno = 0;
+            e = fputc('\n', a->f) == EOF || fflush(a->f) != 0 ? errno : 0;
+            if (!e)
+                e = EIO;
+        } else if (fsync(fileno(a->f)) != 0)
             e = errno;
         if (fclose(a->f) != 0 && !e)
             e = errno;
