@@ -104,8 +104,24 @@ static char *script(const cli_plot *p, const char *out, int png, size_t *len)
         fputs("set logscale x\n", f);
     if (p->logy)
         fputs("set logscale y\n", f);
-    put_range(f, "x", p->xmin, p->xmax);
-    put_range(f, "y", p->ymin, p->ymax);
+    /* With no point at all gnuplot cannot autoscale and fails: give the
+     * automatic ends a unit range, so an empty chart is still drawn. */
+    int points = 0;
+    for (int s = 0; s < p->nseries; s++)
+        points += p->series[s].count;
+    double xlo = p->xmin, xhi = p->xmax, ylo = p->ymin, yhi = p->ymax;
+    if (!points) {
+        xlo = isnan(xlo) ? (isnan(xhi) ? 0 : xhi - 1) : xlo;
+        xhi = isnan(xhi) ? xlo + 1 : xhi;
+        ylo = isnan(ylo) ? (isnan(yhi) ? 0 : yhi - 1) : ylo;
+        yhi = isnan(yhi) ? ylo + 1 : yhi;
+        if (p->logx && xlo <= 0)
+            xlo = 1, xhi = 10;
+        if (p->logy && ylo <= 0)
+            ylo = 1, yhi = 10;
+    }
+    put_range(f, "x", xlo, xhi);
+    put_range(f, "y", ylo, yhi);
     for (int s = 0; s < p->nseries; s++) {
         fprintf(f, "$d%d << EOD\n", s);
         for (int i = 0; i < p->series[s].count; i++)
