@@ -48,7 +48,7 @@ static kc_status read_map(kc_nodemap *m, uint32_t nodes, const char *path, kc_er
     if (!a)
         st = kc_fail_param(err, KC_ENOMEM, "mapping_file", "out of memory");
     if (st == KC_OK)
-        st = kc_read_nodelist(r, a, nodes, 0, err);
+        st = kc_read_nodelist(r, a, nodes, 1, err);
     kc_reader_close(r);
     if (st == KC_OK)
         st = kc_nodemap_from_array(m, a, nodes, err);
