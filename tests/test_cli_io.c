@@ -131,7 +131,7 @@ static void test_quote(void **state)
 static void test_utf8_fix(void **state)
 {
     (void)state;
-    char *s = cli_utf8_fix("ok \xc3\xa9 \xf0\x9f\x98\x80", 12);
+    char *s = cli_utf8_fix("ok \xc3\xa9 \xf0\x9f\x98\x80", 10);
     assert_string_equal(s, "ok \xc3\xa9 \xf0\x9f\x98\x80");
     free(s);
     s = cli_utf8_fix("a\xffz\xc3", 4);
@@ -222,6 +222,28 @@ static void test_atomic_writer(void **state)
     remove_dir(d);
 }
 
+/* A file size limit makes writes fail half-way, as a full disk would;
+ * SIGXFSZ is ignored so the write returns EFBIG instead of killing us. */
+typedef struct fsize_limit {
+    struct rlimit old;
+    void (*prev)(int);
+} fsize_limit;
+
+static void fsize_limit_set(fsize_limit *l, rlim_t bytes)
+{
+    getrlimit(RLIMIT_FSIZE, &l->old);
+    struct rlimit lim = l->old;
+    lim.rlim_cur = bytes;
+    l->prev = signal(SIGXFSZ, SIG_IGN);
+    setrlimit(RLIMIT_FSIZE, &lim);
+}
+
+static void fsize_limit_end(fsize_limit *l)
+{
+    setrlimit(RLIMIT_FSIZE, &l->old);
+    signal(SIGXFSZ, l->prev);
+}
+
 /* A write that fails half-way (file size limit, as a full disk would) leaves
  * neither the temporary nor a partial target, and prints one line. */
 static void test_atomic_failure_leaves_nothing(void **state)
@@ -233,18 +255,13 @@ static void test_atomic_failure_leaves_nothing(void **state)
     size_t n = 1 << 20;
     char *data = malloc(n);
     memset(data, 'x', n);
-    struct rlimit old, lim;
-    getrlimit(RLIMIT_FSIZE, &old);
-    lim = old;
-    lim.rlim_cur = 4096;
-    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
-    setrlimit(RLIMIT_FSIZE, &lim);
+    fsize_limit l;
+    fsize_limit_set(&l, 4096);
     capture c;
     capture_begin(&c);
     int rc = cli_write_file(path, data, n);
     const char *e = capture_end(&c);
-    setrlimit(RLIMIT_FSIZE, &old);
-    signal(SIGXFSZ, prev);
+    fsize_limit_end(&l);
     assert_int_equal(rc, KC_EXIT_FAIL);
     assert_int_equal(lines(e), 1);
     assert_non_null(strstr(e, "kcube: cannot write "));
@@ -327,18 +344,13 @@ static void test_plot(void **state)
     assert_int_equal(dir_entries(d), before);
     /* gnuplot killed half-way (file size limit): nothing left, one line. */
     if (have_gnuplot()) {
-        struct rlimit old, lim;
-        getrlimit(RLIMIT_FSIZE, &old);
-        lim = old;
-        lim.rlim_cur = 1024;
-        void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
-        setrlimit(RLIMIT_FSIZE, &lim);
+        fsize_limit l;
+        fsize_limit_set(&l, 1024);
         snprintf(path, sizeof path, "%s/big.png", d);
         capture_begin(&c);
         int rc = cli_plot_write(&p, path);
         e = capture_end(&c);
-        setrlimit(RLIMIT_FSIZE, &old);
-        signal(SIGXFSZ, prev);
+        fsize_limit_end(&l);
         assert_int_equal(rc, KC_EXIT_FAIL);
         assert_int_equal(lines(e), 1);
         assert_non_null(strstr(e, "big.png"));
