@@ -49,6 +49,11 @@ expect_stderr_contains "cannot write standard output: Bad file descriptor"
 expect_one_stderr_line
 CLI_STDOUT=closed expect_exit 1 "simulate --json >&-" -- "$KC" "${SIM[@]}" --rate 0.1 --json
 expect_one_stderr_line
+# a closed stdout is not reused by the plot's files: the chart stays whole
+CLI_STDOUT=closed expect_exit 1 "simulate --plot >&-" -- "$KC" "${SIM[@]}" --rate 0.1 --plot closed.svg
+expect_one_stderr_line
+check "chart intact with stdout closed" -- sh -c 'head -c 200 closed.svg | grep -q "<?xml\|<svg" && ! grep -q "network   hypercube" closed.svg'
+expect_exit 0 "closed stdin is harmless" -- sh -c '"$0" analyze --n 4 --pattern transpose <&-' "$KC"
 
 # 3. Plots: an unwritable place fails before the simulation, leaves nothing.
 touch afile
