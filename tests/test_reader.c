@@ -326,6 +326,32 @@ static void test_random_round_trips(void **state)
     }
 }
 
+/* A file much larger than the 64 KiB read buffer: lines cross its borders. */
+static void test_large_file(void **state)
+{
+    (void)state;
+    uint32_t n = 60000;
+    size_t cap = 16 * (size_t)n, len = 0;
+    char *text = malloc(cap);
+    for (uint32_t i = 0; i < n; i++)
+        len += (size_t)sprintf(text + len, "%u%s", n - 1 - i, i % 7 == 6 ? "\n" : i % 5 ? ", " : " # c\n");
+    char *path = write_temp(text, len);
+    uint32_t *got = malloc(n * sizeof *got);
+    kc_reader *r;
+    kc_err err = {0};
+    assert_int_equal(kc_reader_open(&r, path, "f", "mapping_file", NULL, &err), KC_OK);
+    kc_status s = kc_read_nodelist(r, got, n, 1, &err);
+    if (s)
+        fail_msg("%s", err.msg);
+    kc_reader_close(r);
+    for (uint32_t i = 0; i < n; i++)
+        assert_int_equal(got[i], n - 1 - i);
+    unlink(path);
+    free(path);
+    free(got);
+    free(text);
+}
+
 /* Random bytes never crash the reader and every error names a line. */
 static void test_random_garbage(void **state)
 {
@@ -366,6 +392,7 @@ int main(void)
         cmocka_unit_test(test_directory_and_missing),
         cmocka_unit_test(test_dev_zero_bounded),
         cmocka_unit_test(test_random_round_trips),
+        cmocka_unit_test(test_large_file),
         cmocka_unit_test(test_random_garbage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
