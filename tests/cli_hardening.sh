@@ -99,10 +99,10 @@ expect_exit 2 "mapping file is a directory" -- "$KC" "${SIM[@]}" --rate 0.1 --ma
 expect_stderr_contains "is a directory"
 expect_one_stderr_line
 expect_exit 2 "mapping file /dev/zero" -- timeout 10 "$KC" "${SIM[@]}" --rate 0.1 --mapping /dev/zero
-expect_stderr_contains "line 1 is longer than"
+expect_stderr_contains "line 1 longer than"
 expect_one_stderr_line
 expect_exit 2 "pairs /dev/zero fails fast" -- timeout 10 "$KC" simulate --n 4 --rate 0.1 --pairs /dev/zero
-expect_stderr_contains "line 1 is longer than"
+expect_stderr_contains "line 1 longer than"
 expect_one_stderr_line
 { printf '#%510s 1 2\n' '' | tr ' ' c; printf '0 99\n'; } > pairs.txt
 expect_exit 2 "pairs after a 511-character comment" -- "$KC" simulate --n 3 --pairs pairs.txt --oneshot

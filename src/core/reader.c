@@ -210,10 +210,10 @@ static kc_status read_line(kc_reader *r, kc_err *err)
         size_t take = nl ? (size_t)(nl - p) : avail;
         started = 1;
         if (r->total + take + (nl != NULL) > r->lim.max_bytes)
-            return kc_fail_param(err, KC_EINVAL, r->param, "%s is larger than %zu bytes", r->name,
+            return kc_fail_param(err, KC_EINVAL, r->param, "%s: file larger than %zu bytes", r->name,
                                  r->lim.max_bytes);
         if (r->line_len + take > r->lim.max_line)
-            return kc_fail_param(err, KC_EINVAL, r->param, "%s: line %ld is longer than %zu bytes", r->name,
+            return kc_fail_param(err, KC_EINVAL, r->param, "%s: line %ld longer than %zu bytes", r->name,
                                  r->lineno + 1, r->lim.max_line);
         if (r->line_len + take + 1 > r->line_cap) {
             size_t cap = r->line_cap ? r->line_cap : 256;
