@@ -19,6 +19,8 @@
 
 /* Print "kcube: <message>" on stderr; returns KC_EXIT_USAGE. */
 int kc_cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "kcube: <msg>" on stderr as one line: control bytes are escaped. */
+void kc_cli_emit(const char *msg);
 /* Print a library error; returns KC_EXIT_USAGE for input errors, else KC_EXIT_FAIL. */
 int kc_cli_report(const kc_err *err);
 

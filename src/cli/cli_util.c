@@ -7,15 +7,50 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "text.h"
+
+/* One line on stderr whatever the message holds: control bytes (say, a
+ * newline inside an echoed argument) are escaped like cli_quote does, but
+ * nothing is cut. */
+static int needs_escape(const char *msg, size_t len)
+{
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)msg[i];
+        size_t u = kc_utf8_char(msg + i, len - i);
+        if (c < 0x20 || c == 0x7f || !u)
+            return 1;
+        i += u;
+    }
+    return 0;
+}
+
+void kc_cli_emit(const char *msg)
+{
+    /* Text already quoted by cli_quote has no control bytes: print it as is
+     * (escaping again would double its backslashes). */
+    size_t len = strlen(msg), size = 4 * len + 8;
+    char *esc = needs_escape(msg, len) ? malloc(size) : NULL;
+    fputs("kcube: ", stderr);
+    fputs(esc ? kc_escape(esc, size, msg, len) : msg, stderr);
+    fputc('\n', stderr);
+    free(esc);
+}
 
 int kc_cli_error(const char *fmt, ...)
 {
     va_list ap;
-    fputs("kcube: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    char small[512], *msg = small;
+    int need = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    if (need >= (int)sizeof small && (msg = malloc((size_t)need + 1))) {
+        va_start(ap, fmt);
+        vsnprintf(msg, (size_t)need + 1, fmt, ap);
+        va_end(ap);
+    }
+    kc_cli_emit(msg ? msg : small);
+    if (msg != small)
+        free(msg);
     return KC_EXIT_USAGE;
 }
 
@@ -50,14 +85,12 @@ int kc_cli_int(const char *text, long lo, long hi, const char *what, long *out)
     char *end;
     errno = 0;
     long v = strtol(text, &end, 10);
-    if (end == text || *end != '\0' || errno == ERANGE) {
-        kc_cli_error("%s must be a whole number, got '%s'", what, text);
-        return -1;
-    }
-    if (v < lo || v > hi) {
-        kc_cli_error("%s = %ld is out of range %ld..%ld", what, v, lo, hi);
-        return -1;
-    }
+    cli_quoted q;
+    if (end == text || *end != '\0')
+        return kc_cli_error("%s must be a whole number, got '%s'", what, cli_quote(&q, text)), -1;
+    /* Out-of-range values are echoed as given, not as strtol clamped them. */
+    if (errno == ERANGE || v < lo || v > hi)
+        return kc_cli_error("%s = %s is out of range %ld..%ld", what, cli_quote(&q, text), lo, hi), -1;
     *out = v;
     return 0;
 }
@@ -67,14 +100,11 @@ int kc_cli_double(const char *text, double lo, double hi, const char *what, doub
     char *end;
     errno = 0;
     double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
-        kc_cli_error("%s must be a number, got '%s'", what, text);
-        return -1;
-    }
-    if (v < lo || v > hi) {
-        kc_cli_error("%s = %g is out of range %g..%g", what, v, lo, hi);
-        return -1;
-    }
+    cli_quoted q;
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return kc_cli_error("%s must be a number, got '%s'", what, cli_quote(&q, text)), -1;
+    if (v < lo || v > hi)
+        return kc_cli_error("%s = %s is out of range %g..%g", what, cli_quote(&q, text), lo, hi), -1;
     *out = v;
     return 0;
 }
@@ -96,12 +126,17 @@ int kc_cli_print_json(cJSON *root)
 {
     char *text = root ? cJSON_Print(root) : NULL;
     cJSON_Delete(root);
-    if (!text) {
-        fprintf(stderr, "kcube: out of memory while writing JSON\n");
+    /* cJSON copies bytes >= 0x80 as they are: make the document valid UTF-8. */
+    char *fixed = text ? cli_utf8_fix(text, strlen(text)) : NULL;
+    free(text);
+    if (!fixed) {
+        kc_cli_error("out of memory while writing JSON");
         return KC_EXIT_FAIL;
     }
-    puts(text);
-    free(text);
+    /* Errors are sticky on stdout; cli_finish() reports them once, at the end. */
+    fputs(fixed, stdout);
+    fputc('\n', stdout);
+    free(fixed);
     return KC_EXIT_OK;
 }
 

@@ -9,7 +9,8 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "kcube/simplot.h"
+#include "out.h"
+#include "plot.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 
@@ -66,24 +67,6 @@ static const figure FIGS[] = {
     {"seed002_fig6_uniform", "Seed 002 Fig. 6: uniform-random on the 4-ary 4-cube", 4, 4, "uniform", 2,
      {"DOR", "Map-G"}, {"dor", "dor"}, {"none", "set:transpose,digit-reverse"}},
 };
-
-/* Write text to path through a temporary file renamed into place. */
-static int write_file(const char *path, const char *text)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "w");
-    if (!f)
-        return kc_cli_error("cannot write '%s': %s", path, strerror(errno));
-    fputs(text, f);
-    int bad = ferror(f);
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
-        remove(tmp);
-        return kc_cli_error("cannot write '%s'", path);
-    }
-    return 0;
-}
 
 typedef struct buf {
     char *s;
@@ -159,6 +142,12 @@ static int run(int argc, char **argv)
     struct stat st;
     if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
         return kc_cli_error("'%s' is not a directory", out);
+    /* Before the simulations: the charts can be written there. */
+    char probe[4200];
+    snprintf(probe, sizeof probe, "%s/%s.png", out, FIGS[0].file);
+    int prc = cli_plot_check(probe);
+    if (prc)
+        return prc;
 
     int threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
     threads = threads < 1 ? 1 : threads > 8 ? 8 : threads;
@@ -199,7 +188,7 @@ static int run(int argc, char **argv)
         total += FIGS[f].nconf;
     for (int f = 0; f < nfigs && rc == KC_EXIT_OK; f++) {
         const figure *fg = &FIGS[f];
-        kc_simseries series[6];
+        cli_plot_series series[6];
         double thr[6][MAX_LOADS], lat[6][MAX_LOADS]; /* 6 KiB */
         for (int c = 0; c < fg->nconf && rc == KC_EXIT_OK; c++) {
             kc_err err;
@@ -245,10 +234,7 @@ static int run(int argc, char **argv)
             char satx[32];
             snprintf(satx, sizeof satx, "%.3f%s", sw.saturation_throughput, sw.saturated ? "" : "+");
             bprintf(&sum, "%-28s %-14s %10s %12s %14.1f\n", fg->file, fg->label[c], cont, satx, lat05);
-            series[c].label = fg->label[c];
-            series[c].count = m;
-            series[c].throughput = thr[c];
-            series[c].latency = lat[c];
+            series[c] = (cli_plot_series){fg->label[c], m, thr[c], lat[c]};
             kc_simsweep_free(&sw);
             kc_simscenario_free(&sc);
         }
@@ -256,11 +242,8 @@ static int run(int argc, char **argv)
             break;
         char path[4200];
         snprintf(path, sizeof path, "%s/%s.png", out, fg->file);
-        kc_err err;
-        if (kc_simplot_write(path, fg->title, series, fg->nconf, &err)) {
-            rc = kc_cli_report(&err);
+        if ((rc = cli_plot_latency(path, fg->title, series, fg->nconf)))
             break;
-        }
     }
     kc_cli_progress_done(&prog);
     if (rc == KC_EXIT_OK) {
@@ -268,10 +251,10 @@ static int run(int argc, char **argv)
                       "MIXbb3 - their routing rules could not be established from published descriptions.\n");
         char path[4200];
         snprintf(path, sizeof path, "%s/figures.csv", out);
-        if (!csv.s || write_file(path, csv.s))
+        if (!csv.s || cli_write_file(path, csv.s, strlen(csv.s)))
             rc = KC_EXIT_FAIL;
         snprintf(path, sizeof path, "%s/summary.txt", out);
-        if (rc == KC_EXIT_OK && (!sum.s || write_file(path, sum.s)))
+        if (rc == KC_EXIT_OK && (!sum.s || cli_write_file(path, sum.s, strlen(sum.s))))
             rc = KC_EXIT_FAIL;
         if (rc == KC_EXIT_OK) {
             fputs(sum.s, stdout);

@@ -1,10 +1,12 @@
 /* kcube hl: self-routing of a permutation by algorithm HL (seed 004). */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "options.h"
+#include "kcube/reader.h"
 #include "kcube/hl.h"
 #include "kcube/hl_class.h"
 #include "kcube/hl_mesh.h"
@@ -347,47 +349,16 @@ static int resolve_mesh(const cli_args *a, hl_job *j)
     return s ? cli_report(a, &err) : 0;
 }
 
-/* TEMPORARY until the strict reader lands. */
-static kc_status kc_parse_nodelist_text(const char *text, uint64_t np, uint64_t **list, size_t *count, kc_err *err)
+static int resolve_perm(const cli_args *a, const char *text, hl_job *j)
 {
-    *list = malloc(sizeof **list * (np + 1));
-    *count = 0;
-    if (!*list)
-        return kc_fail(err, KC_ENOMEM, "out of memory");
-    const char *p = text;
-    while (*p) {
-        while (*p == ' ' || *p == ',')
-            p++;
-        if (!*p)
-            break;
-        size_t len = strcspn(p, " ,");
-        char *end;
-        unsigned long long v = strtoull(p, &end, 10);
-        if (*p == '-' || end != p + len || *count == np || v >= np) {
-            free(*list);
-            return kc_fail(err, KC_EINVAL, "'%.*s' is not a node of this cube", (int)(len > 40 ? 40 : len), p);
-        }
-        (*list)[(*count)++] = v;
-        p += len;
-    }
-    return KC_OK;
-}
-
-static int resolve_perm(const char *text, hl_job *j)
-{
-    uint64_t np = 1ULL << j->n;
     kc_err err = {0};
-    uint64_t *list = NULL;
-    size_t count = 0;
-    if (kc_parse_nodelist_text(text, np, &list, &count, &err))
-        return kc_cli_error("--perm: %s", err.msg);
-    if (count != np) {
-        free(list);
-        return kc_cli_error("--perm needs 2^%d = %llu entries, got %zu", j->n, (unsigned long long)np, count);
-    }
-    for (uint64_t x = 0; x < np; x++)
-        j->dst[x] = (uint32_t)list[x];
-    free(list);
+    kc_reader *r = NULL;
+    kc_status s = kc_reader_open_mem(&r, text, strlen(text), "the list", "perm", NULL, &err);
+    if (!s)
+        s = kc_read_nodelist(r, j->dst, (uint32_t)(1u << j->n), 1, &err);
+    kc_reader_close(r);
+    if (s)
+        return cli_report(a, &err);
     kc_bitmat m;
     uint64_t b;
     if ((j->is_lc = kc_hl_is_lc(j->n, j->dst, &m, &b))) {
@@ -412,7 +383,7 @@ static int resolve_permutation(const cli_args *a, hl_job *j)
     if (!j->dst)
         return kc_cli_error("out of memory");
     if (perm)
-        return resolve_perm(perm, j);
+        return resolve_perm(a, perm, j);
     kc_lcc c;
     kc_err err = {0};
     if (kc_cli_build_lcc(&comms.spec[0], j->n, 0, &c, &err) || kc_hl_perm_from_lcc(&c, j->dst, &err))

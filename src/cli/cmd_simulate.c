@@ -7,8 +7,8 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "plot.h"
 #include "kcube/sim.h"
-#include "kcube/simplot.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 
@@ -447,8 +447,10 @@ static int run(int argc, char **argv)
     for (int i = 0; i < nloads && !cfg.oneshot; i++)
         if (loads[i] > cfg.msg_flits)
             return kc_cli_error("offered load %g is more than one message per cycle", loads[i]);
-    if (plot && !kc_simplot_supported(plot))
-        return kc_cli_error("--plot FILE must end in .png or .svg, got '%s'", plot);
+    /* Before the simulation: a plot that cannot be written fails now. */
+    int prc;
+    if (plot && (prc = cli_plot_check(plot)))
+        return prc;
     if ((configs || set) && !compare)
         return kc_cli_error("--configs and --set go with --compare");
     if (!set)
@@ -623,7 +625,7 @@ static int run(int argc, char **argv)
         }
     }
     if (plot && rc == KC_EXIT_OK) {
-        kc_simseries ps[MAX_SERIES];
+        cli_plot_series ps[MAX_SERIES];
         double *xy = malloc(sizeof *xy * 2 * MAX_SERIES * MAX_POINTS);
         if (!xy) {
             rc = kc_cli_error("out of memory");
@@ -637,17 +639,13 @@ static int run(int argc, char **argv)
                     thr[m] = ser[s].sweep.points[i].throughput;
                     lat[m++] = ser[s].sweep.points[i].latency_avg;
                 }
-            ps[s].label = ser[s].label;
-            ps[s].count = m;
-            ps[s].throughput = thr;
-            ps[s].latency = lat;
+            ps[s] = (cli_plot_series){ser[s].label, m, thr, lat};
         }
         char title[200];
         snprintf(title, sizeof title, "%s on the %s k=%d n=%d, %d-flit messages",
                  spec.pattern ? spec.pattern : "traffic", kc_simtopo_name(ser[0].sc.net.topo), ser[0].sc.net.k,
                  ser[0].sc.net.n, cfg.msg_flits);
-        if (kc_simplot_write(plot, title, ps, ns, &err))
-            rc = kc_cli_report(&err);
+        rc = cli_plot_latency(plot, title, ps, ns);
         free(xy);
     }
     if (deadlocked && rc == KC_EXIT_OK)

@@ -533,12 +533,14 @@ int cli_report(const cli_args *a, const kc_err *err)
         for (const cli_use *u = a->cmd->opts; u && u->opt && !o; u++)
             if ((u->opt->param && strcmp(u->opt->param, err->param) == 0) || strcmp(u->opt->name, err->param) == 0)
                 o = u->opt;
+    char line[sizeof err->msg + 128];
     if (err->status == KC_EINTERNAL)
-        fprintf(stderr, "kcube: internal error (please report): %s\n", msg);
+        snprintf(line, sizeof line, "internal error (please report): %s", msg);
     else if (o)
-        fprintf(stderr, "kcube: --%s: %s\n", o->name, msg);
+        snprintf(line, sizeof line, "--%s: %s", o->name, msg);
     else
-        fprintf(stderr, "kcube: %s\n", msg);
+        snprintf(line, sizeof line, "%s", msg);
+    kc_cli_emit(line);
     return kc_status_is_input(err->status) ? 2 : 1;
 }
 

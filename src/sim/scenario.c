@@ -8,6 +8,7 @@
 
 #include "kcube/lcc.h"
 #include "kcube/mapset.h"
+#include "kcube/reader.h"
 #include "kcube/reorder.h"
 #include "kcube/torus.h"
 #include "kcube/torusmap.h"
@@ -39,44 +40,16 @@ static uint64_t order_phys(const void *ctx, uint64_t v) { return kc_order_to_phy
 
 static kc_status read_map(kc_nodemap *m, uint32_t nodes, const char *path, kc_err *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return kc_fail(err, KC_EIO, "cannot open mapping file '%s': %s", path, strerror(errno));
+    kc_reader *r;
+    kc_status st = kc_reader_open(&r, path, "mapping file", "mapping_file", NULL, err);
+    if (st)
+        return st;
     uint32_t *a = malloc((size_t)nodes * sizeof *a);
-    if (!a) {
-        fclose(f);
-        return kc_fail(err, KC_ENOMEM, "out of memory");
-    }
-    uint32_t got = 0;
-    int ch;
-    kc_status st = KC_OK;
-    while ((ch = fgetc(f)) != EOF) {
-        if (ch == '#') {
-            while ((ch = fgetc(f)) != EOF && ch != '\n')
-                ;
-            continue;
-        }
-        if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == ',')
-            continue;
-        if (ch < '0' || ch > '9') {
-            st = kc_fail(err, KC_EINVAL, "mapping file '%s': unexpected character '%c'", path, ch);
-            break;
-        }
-        unsigned long long v = (unsigned long long)(ch - '0');
-        while ((ch = fgetc(f)) != EOF && ch >= '0' && ch <= '9')
-            if ((v = v * 10 + (unsigned long long)(ch - '0')) > UINT32_MAX)
-                break;
-        if (got == nodes) {
-            st = kc_fail(err, KC_EINVAL, "mapping file '%s' has more than %u entries", path, nodes);
-            break;
-        }
-        a[got++] = v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-        if (ch == '#')
-            ungetc(ch, f);
-    }
-    fclose(f);
-    if (st == KC_OK && got != nodes)
-        st = kc_fail(err, KC_EINVAL, "mapping file '%s' has %u entries, the network %u nodes", path, got, nodes);
+    if (!a)
+        st = kc_fail_param(err, KC_ENOMEM, "mapping_file", "out of memory");
+    if (st == KC_OK)
+        st = kc_read_nodelist(r, a, nodes, 1, err);
+    kc_reader_close(r);
     if (st == KC_OK)
         st = kc_nodemap_from_array(m, a, nodes, err);
     free(a);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/reader.h"
 #include "kcube/simnet.h"
 
 void kc_simtraffic_free(kc_simtraffic *t)
@@ -185,34 +186,18 @@ kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path,
                              kc_err *err)
 {
     memset(t, 0, sizeof *t);
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return kc_fail(err, KC_EIO, "cannot open traffic file '%s': %s", path, strerror(errno));
+    kc_reader *r;
+    kc_status st = kc_reader_open(&r, path, "pairs file", "pairs_file", NULL, err);
+    if (st)
+        return st;
     size_t count = 0, cap = 0;
     uint32_t *src = NULL, *dst = NULL;
-    char line[512];
-    long lineno = 0;
-    kc_status st = KC_OK;
-    while (fgets(line, sizeof line, f)) {
-        lineno++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = 0;
-        unsigned long a, b;
-        char extra;
-        int got = sscanf(line, "%lu %lu %c", &a, &b, &extra);
-        if (got <= 0) {
-            char *p = line;
-            while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
-                p++;
-            if (!*p)
-                continue;
-        }
-        if (got != 2 || a >= nodes || b >= nodes) {
-            st = kc_fail(err, KC_EINVAL, "%s:%ld: expected 'source destination' with nodes 0..%u", path, lineno,
-                         nodes - 1);
+    kc_token tok[2];
+    int have;
+    while (!(st = kc_reader_record(r, tok, 2, "source destination", &have, err)) && have) {
+        if ((st = kc_reader_check(r, &tok[0], nodes - 1, "node", err)) ||
+            (st = kc_reader_check(r, &tok[1], nodes - 1, "node", err)))
             break;
-        }
         if (count == cap) {
             cap = cap ? 2 * cap : 1024;
             uint32_t *ns = realloc(src, cap * sizeof *ns);
@@ -222,18 +207,16 @@ kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path,
             if (nd)
                 dst = nd;
             if (!ns || !nd) {
-                st = kc_fail(err, KC_ENOMEM, "out of memory reading '%s'", path);
+                st = kc_fail_param(err, KC_ENOMEM, "pairs_file", "out of memory reading the pairs file");
                 break;
             }
         }
-        src[count] = (uint32_t)a;
-        dst[count++] = (uint32_t)b;
+        src[count] = (uint32_t)tok[0].value;
+        dst[count++] = (uint32_t)tok[1].value;
     }
-    if (st == KC_OK && ferror(f))
-        st = kc_fail(err, KC_EIO, "error reading '%s'", path);
-    fclose(f);
     if (st == KC_OK && count == 0)
-        st = kc_fail(err, KC_EINVAL, "traffic file '%s' has no pairs", path);
+        st = kc_fail_param(err, KC_EINVAL, "pairs_file", "%s has no pairs", kc_reader_name(r));
+    kc_reader_close(r);
     if (st == KC_OK)
         st = kc_simtraffic_pairs(t, nodes, src, dst, count, map, err);
     free(src);

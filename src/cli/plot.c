@@ -1,0 +1,285 @@
+/* Safe gnuplot charts (plot.h): script built in memory, fed to gnuplot's
+ * standard input through a socket pair, output renamed into place. */
+#include "plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "out.h"
+#include "text.h"
+
+static const char *ext(const char *path)
+{
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    return dot && (!slash || dot > slash) ? dot + 1 : "";
+}
+
+int cli_plot_supported(const char *path) { return !strcmp(ext(path), "png") || !strcmp(ext(path), "svg"); }
+
+void cli_plot_init(cli_plot *p)
+{
+    memset(p, 0, sizeof *p);
+    p->xmin = p->xmax = p->ymin = p->ymax = NAN;
+}
+
+static int has_control(const char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            return 1;
+    return 0;
+}
+
+int cli_plot_check(const char *path)
+{
+    cli_quoted q;
+    if (!cli_plot_supported(path))
+        return kc_cli_error("plot file '%s' must end in .png or .svg", cli_quote(&q, path));
+    if (has_control(path))
+        return kc_cli_error("plot file name '%s' holds control characters", cli_quote(&q, path));
+    return cli_check_output(path);
+}
+
+/* A gnuplot single-quoted string: only '' is special inside. Text is first
+ * made printable (control bytes and invalid UTF-8 shown escaped). */
+static void put_quoted(FILE *f, const char *s)
+{
+    size_t len = strlen(s), size = 4 * len + 8;
+    char *esc = malloc(size);
+    const char *t = esc ? kc_escape(esc, size, s, len) : "?";
+    fputc('\'', f);
+    for (; *t; t++) {
+        if (*t == '\'')
+            fputc('\'', f);
+        fputc(*t, f);
+    }
+    fputc('\'', f);
+    free(esc);
+}
+
+static void put_range(FILE *f, const char *axis, double lo, double hi)
+{
+    fprintf(f, "set %srange [", axis);
+    if (isnan(lo))
+        fputc('*', f);
+    else
+        fprintf(f, "%.17g", lo);
+    fputc(':', f);
+    if (isnan(hi))
+        fputc('*', f);
+    else
+        fprintf(f, "%.17g", hi);
+    fputs("]\n", f);
+}
+
+/* The whole gnuplot script; NULL when memory ran out. */
+static char *script(const cli_plot *p, const char *out, int png, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f)
+        return NULL;
+    fputs(png ? "set terminal pngcairo size 900,640 font 'sans,11' noenhanced\n"
+              : "set terminal svg size 900,640 dynamic font 'sans,11' noenhanced\n",
+          f);
+    fputs("set output ", f);
+    put_quoted(f, out);
+    fputs("\nset title ", f);
+    put_quoted(f, p->title ? p->title : "");
+    fputs(" noenhanced\nset xlabel ", f);
+    put_quoted(f, p->xlabel ? p->xlabel : "");
+    fputs(" noenhanced\nset ylabel ", f);
+    put_quoted(f, p->ylabel ? p->ylabel : "");
+    fputs(" noenhanced\nset key top left noenhanced\nset grid\n", f);
+    if (p->logx)
+        fputs("set logscale x\n", f);
+    if (p->logy)
+        fputs("set logscale y\n", f);
+    /* With no point at all gnuplot cannot autoscale and fails: give the
+     * automatic ends a unit range, so an empty chart is still drawn. */
+    int points = 0;
+    for (int s = 0; s < p->nseries; s++)
+        points += p->series[s].count;
+    double xlo = p->xmin, xhi = p->xmax, ylo = p->ymin, yhi = p->ymax;
+    if (!points) {
+        xlo = isnan(xlo) ? (isnan(xhi) ? 0 : xhi - 1) : xlo;
+        xhi = isnan(xhi) ? xlo + 1 : xhi;
+        ylo = isnan(ylo) ? (isnan(yhi) ? 0 : yhi - 1) : ylo;
+        yhi = isnan(yhi) ? ylo + 1 : yhi;
+        if (p->logx && xlo <= 0)
+            xlo = 1, xhi = 10;
+        if (p->logy && ylo <= 0)
+            ylo = 1, yhi = 10;
+    }
+    put_range(f, "x", xlo, xhi);
+    put_range(f, "y", ylo, yhi);
+    for (int s = 0; s < p->nseries; s++) {
+        fprintf(f, "$d%d << EOD\n", s);
+        for (int i = 0; i < p->series[s].count; i++)
+            fprintf(f, "%.17g %.17g\n", p->series[s].x[i], p->series[s].y[i]);
+        if (!p->series[s].count)
+            fputs("NaN NaN\n", f);
+        fputs("EOD\n", f);
+    }
+    static const char *const with[] = {"linespoints lw 2", "lines lw 2", "points"};
+    fputs("plot ", f);
+    for (int s = 0; s < p->nseries; s++) {
+        fprintf(f, "%s$d%d using 1:2 with %s pt %d title ", s ? ", " : "", s, with[p->style], 5 + s);
+        put_quoted(f, p->series[s].label ? p->series[s].label : "");
+        fputs(" noenhanced", f);
+    }
+    if (!p->nseries)
+        fputs("NaN notitle", f);
+    fputs("\nunset output\n", f);
+    if (fclose(f) != 0) {
+        free(text);
+        return NULL;
+    }
+    return text;
+}
+
+/* Run gnuplot on the script. 0 when it exited 0; else -1 with *why set. */
+static int run_gnuplot(const char *text, size_t len, const char **why)
+{
+    int sv[2];
+    int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
+    if (devnull < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        if (devnull >= 0)
+            close(devnull);
+        *why = strerror(errno);
+        return -1;
+    }
+    pid_t pid = fork();
+    if (pid < 0) {
+        *why = strerror(errno);
+        close(devnull), close(sv[0]), close(sv[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        /* Only async-signal-safe calls between fork and exec. */
+        if (dup2(sv[1], 0) < 0 || dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)
+            _exit(126);
+        char *argv[] = {"gnuplot", NULL};
+        execvp("gnuplot", argv);
+        _exit(127);
+    }
+    close(sv[1]);
+    close(devnull);
+    /* MSG_NOSIGNAL: a gnuplot that stops reading must not kill us (SIGPIPE). */
+    int failed = 0;
+    for (size_t off = 0; off < len;) {
+        ssize_t w = send(sv[0], text + off, len - off, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0) {
+            failed = 1;
+            break;
+        }
+        off += (size_t)w;
+    }
+    close(sv[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR) {
+            *why = strerror(errno);
+            return -1;
+        }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
+        *why = "cannot run gnuplot (is it installed?)";
+        return -1;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || failed) {
+        *why = WIFSIGNALED(status) ? "gnuplot was killed" : "gnuplot failed";
+        return -1;
+    }
+    return 0;
+}
+
+/* Did gnuplot finish the file? PNG ends with the IEND chunk, SVG with </svg>. */
+static int complete(const char *tmp, int png)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    FILE *f = fopen(tmp, "rb");
+    if (!f)
+        return 0;
+    unsigned char tail[64];
+    size_t got = 0;
+    int ok = 0;
+    if (fseek(f, -(long)sizeof tail, SEEK_END) != 0)
+        rewind(f);
+    got = fread(tail, 1, sizeof tail, f);
+    fclose(f);
+    if (png)
+        ok = got >= sizeof iend && !memcmp(tail + got - sizeof iend, iend, sizeof iend);
+    else
+        for (size_t i = 0; i + 6 <= got; i++)
+            ok |= !memcmp(tail + i, "</svg>", 6);
+    return ok;
+}
+
+int cli_plot_write(const cli_plot *p, const char *path)
+{
+    cli_quoted q;
+    if (!cli_plot_supported(path))
+        return kc_cli_error("plot file '%s' must end in .png or .svg", cli_quote(&q, path));
+    if (has_control(path))
+        return kc_cli_error("plot file name '%s' holds control characters", cli_quote(&q, path));
+    cli_atomic a;
+    if (cli_atomic_open(&a, path))
+        return KC_EXIT_FAIL;
+    fclose(a.f); /* gnuplot writes the temporary file by name */
+    a.f = NULL;
+    int png = !strcmp(ext(path), "png");
+    size_t len;
+    char *text = script(p, a.tmp, png, &len);
+    const char *why = NULL;
+    if (!text)
+        why = strerror(ENOMEM);
+    else if (run_gnuplot(text, len, &why) == 0 && !complete(a.tmp, png))
+        why = "gnuplot left an incomplete image";
+    free(text);
+    if (why) {
+        fprintf(stderr, "kcube: cannot draw %s: %s\n", cli_quote(&q, path), why);
+        cli_atomic_abort(&a);
+        return KC_EXIT_FAIL;
+    }
+    return cli_atomic_commit(&a);
+}
+
+double cli_plot_ycap(const cli_plot *p, double factor)
+{
+    double lo = 0, hi = 0;
+    for (int s = 0; s < p->nseries; s++)
+        for (int i = 0; i < p->series[s].count; i++) {
+            double y = p->series[s].y[i];
+            if (y > 0 && (lo == 0 || y < lo))
+                lo = y;
+            if (y > hi)
+                hi = y;
+        }
+    return lo > 0 && hi > factor * lo ? factor * lo : NAN;
+}
+
+int cli_plot_latency(const char *path, const char *title, const cli_plot_series *series, int count)
+{
+    cli_plot p;
+    cli_plot_init(&p);
+    p.title = title;
+    p.xlabel = "throughput (flits/node/cycle)";
+    p.ylabel = "average latency (cycles)";
+    p.series = series;
+    p.nseries = count;
+    p.xmin = p.ymin = 0;
+    /* Near saturation latency explodes; keep the interesting part in view. */
+    p.ymax = cli_plot_ycap(&p, 12);
+    return cli_plot_write(&p, path);
+}

@@ -1,0 +1,62 @@
+/* Charts through gnuplot for the command line (moved out of libkcube).
+ *
+ * A generic x/y chart: title, axis labels, optional log scales, N series each
+ * with a label and x/y arrays. The image format follows the file name (.png
+ * through pngcairo, .svg). Safety:
+ *  - gnuplot is started without a shell (fork + execvp) and reads its script,
+ *    data included (`$dN << EOD` blocks), on its standard input;
+ *  - every user string is passed as a single-quoted gnuplot string (no
+ *    backquote or backslash processing there; a quote is doubled) and drawn
+ *    `noenhanced`, so `_` and `@` are literal;
+ *  - title and labels with control bytes or invalid UTF-8 are SANITISED (shown
+ *    escaped as \n, \xNN, like cli_quote, without the length cut); an output
+ *    path with such bytes is REJECTED (exit 2), since it names a real file;
+ *  - the image is drawn into a temporary file next to the target and renamed
+ *    into place only when gnuplot exited 0 and the file is complete (PNG ends
+ *    with its IEND chunk, SVG with </svg>); otherwise it is removed and one
+ *    line names the file: nothing partial is left behind. */
+#ifndef KC_CLI_PLOT_H
+#define KC_CLI_PLOT_H
+
+typedef struct cli_plot_series {
+    const char *label;
+    int count;
+    const double *x, *y;
+} cli_plot_series;
+
+typedef enum cli_plot_style { CLI_PLOT_LINESPOINTS, CLI_PLOT_LINES, CLI_PLOT_POINTS } cli_plot_style;
+
+typedef struct cli_plot {
+    const char *title, *xlabel, *ylabel;
+    int logx, logy;
+    cli_plot_style style;
+    /* Axis ranges; NAN leaves an end to gnuplot. */
+    double xmin, xmax, ymin, ymax;
+    const cli_plot_series *series;
+    int nseries;
+} cli_plot;
+
+/* A chart with everything automatic (no series yet). */
+void cli_plot_init(cli_plot *p);
+
+/* Is the file name one we can draw (.png, .svg)? */
+int cli_plot_supported(const char *path);
+
+/* Before long work: the name ends in .png/.svg, holds no control bytes and
+ * its directory takes a new file. 0, or an exit status after one line. */
+int cli_plot_check(const char *path);
+
+/* Draw. 0, or an exit status (1: gnuplot or the file system failed, 2: bad
+ * file name) after one line on stderr. */
+int cli_plot_write(const cli_plot *p, const char *path);
+
+/* factor times the smallest positive y of all series when the largest is
+ * beyond it, else NAN: keeps the readable part of a curve that explodes
+ * (latency near saturation). */
+double cli_plot_ycap(const cli_plot *p, double factor);
+
+/* The simulator's chart (seed 000's figures): average latency against
+ * accepted throughput, one series per configuration, x = throughput. */
+int cli_plot_latency(const char *path, const char *title, const cli_plot_series *series, int count);
+
+#endif

@@ -1,0 +1,407 @@
+/* The strict, bounded token reader (kcube/reader.h) and the escaping of
+ * echoed text. Lines are assembled in a growable buffer up to the line limit,
+ * then tokenised, so every error knows its line and column. */
+#include "kcube/reader.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define CHUNK ((size_t)1 << 16)
+
+struct kc_reader {
+    FILE *f;                  /* NULL for memory input */
+    const unsigned char *mem; /* memory input, or the chunk buffer */
+    size_t mem_len, mem_pos;
+    unsigned char *chunk;
+    size_t total; /* bytes consumed so far */
+    int eof;
+    kc_reader_limits lim;
+    const char *param;
+    char name[2 * KC_ESCAPE_SIZE + 32]; /* "mapping file 'x'" for messages */
+    char *line;                         /* current line, NUL-terminated copy */
+    size_t line_len, line_cap, pos;     /* pos: next byte of line to scan */
+    long lineno;
+    int have_line;
+};
+
+size_t kc_utf8_char(const char *str, size_t len)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    if (len == 0)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    size_t n;
+    uint32_t cp;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        n = 2, cp = s[0] & 0x1fu;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef)
+        n = 3, cp = s[0] & 0x0fu;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+        n = 4, cp = s[0] & 0x07u;
+    else
+        return 0;
+    if (len < n)
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (s[i] & 0x3fu);
+    }
+    /* Overlong forms, surrogates and code points past U+10FFFF. */
+    if ((n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return n;
+}
+
+const char *kc_escape(char *out, size_t size, const char *text, size_t len)
+{
+    size_t o = 0, keep = size - 4; /* room for "..." and the NUL */
+    for (size_t i = 0; i < len;) {
+        unsigned char c = (unsigned char)text[i];
+        char piece[8];
+        size_t plen = 0, adv = 1;
+        if (c == '\n' || c == '\t' || c == '\r' || c == '\\') {
+            piece[0] = '\\';
+            piece[1] = c == '\n' ? 'n' : c == '\t' ? 't' : c == '\r' ? 'r' : '\\';
+            plen = 2;
+        } else if (c >= 0x20 && c < 0x7f) {
+            piece[0] = (char)c;
+            plen = 1;
+        } else {
+            size_t u = c >= 0x80 ? kc_utf8_char(text + i, len - i) : 0;
+            /* Keep valid UTF-8 except the C1 controls (encoded c2 80..c2 9f). */
+            if (u > 1 && !(u == 2 && c == 0xc2 && (unsigned char)text[i + 1] < 0xa0)) {
+                memcpy(piece, text + i, u);
+                plen = adv = u;
+            } else {
+                snprintf(piece, sizeof piece, "\\x%02x", c);
+                plen = 4;
+            }
+        }
+        if (o + plen > keep) {
+            memcpy(out + o, "...", 3);
+            o += 3;
+            break;
+        }
+        memcpy(out + o, piece, plen);
+        o += plen;
+        i += adv;
+    }
+    out[o] = '\0';
+    return out;
+}
+
+static kc_status alloc_reader(kc_reader **out, const char *param, const kc_reader_limits *limits, kc_err *err)
+{
+    kc_reader *r = calloc(1, sizeof *r);
+    if (!r)
+        return kc_fail_param(err, KC_ENOMEM, param, "out of memory");
+    r->param = param;
+    r->lim.max_line = limits && limits->max_line ? limits->max_line : KC_READER_MAX_LINE;
+    r->lim.max_bytes = limits && limits->max_bytes ? limits->max_bytes : KC_READER_MAX_BYTES;
+    *out = r;
+    return KC_OK;
+}
+
+kc_status kc_reader_open(kc_reader **out, const char *path, const char *what, const char *param,
+                         const kc_reader_limits *limits, kc_err *err)
+{
+    *out = NULL;
+    char q[KC_ESCAPE_SIZE];
+    kc_escape(q, sizeof q, path, strlen(path));
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return kc_fail_param(err, KC_EIO, param, "cannot open %s '%s': %s", what, q, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
+        fclose(f);
+        return kc_fail_param(err, KC_EINVAL, param, "%s '%s' is a directory, not a regular file", what, q);
+    }
+    kc_reader *r = NULL;
+    kc_status s = alloc_reader(&r, param, limits, err);
+    if (s) {
+        fclose(f);
+        return s;
+    }
+    if (!(r->chunk = malloc(CHUNK))) {
+        fclose(f);
+        free(r);
+        return kc_fail_param(err, KC_ENOMEM, param, "out of memory");
+    }
+    r->f = f;
+    r->mem = r->chunk;
+    snprintf(r->name, sizeof r->name, "%s '%s'", what, q);
+    *out = r;
+    return KC_OK;
+}
+
+kc_status kc_reader_open_mem(kc_reader **out, const void *data, size_t len, const char *name, const char *param,
+                             const kc_reader_limits *limits, kc_err *err)
+{
+    *out = NULL;
+    kc_reader *r = NULL;
+    kc_status s = alloc_reader(&r, param, limits, err);
+    if (s)
+        return s;
+    r->mem = data;
+    r->mem_len = len;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    *out = r;
+    return KC_OK;
+}
+
+void kc_reader_close(kc_reader *r)
+{
+    if (!r)
+        return;
+    if (r->f)
+        fclose(r->f);
+    free(r->chunk);
+    free(r->line);
+    free(r);
+}
+
+const char *kc_reader_name(const kc_reader *r) { return r->name; }
+
+/* Make more input available in mem[mem_pos..mem_len). 0 at the end. */
+static kc_status refill(kc_reader *r, int *more, kc_err *err)
+{
+    *more = 0;
+    if (r->mem_pos < r->mem_len) {
+        *more = 1;
+        return KC_OK;
+    }
+    if (!r->f || r->eof)
+        return KC_OK;
+    size_t got = fread(r->chunk, 1, CHUNK, r->f);
+    if (got == 0) {
+        if (ferror(r->f))
+            return kc_fail_param(err, KC_EIO, r->param, "cannot read %s: %s", r->name, strerror(errno));
+        r->eof = 1;
+        return KC_OK;
+    }
+    r->mem_len = got;
+    r->mem_pos = 0;
+    *more = 1;
+    return KC_OK;
+}
+
+/* Read the next line (without its '\n') into r->line. have_line = 0 at end. */
+static kc_status read_line(kc_reader *r, kc_err *err)
+{
+    r->line_len = r->pos = 0;
+    r->have_line = 0;
+    int started = 0;
+    for (;;) {
+        int more;
+        kc_status s = refill(r, &more, err);
+        if (s)
+            return s;
+        if (!more)
+            break;
+        const unsigned char *p = r->mem + r->mem_pos;
+        size_t avail = r->mem_len - r->mem_pos;
+        const unsigned char *nl = memchr(p, '\n', avail);
+        size_t take = nl ? (size_t)(nl - p) : avail;
+        started = 1;
+        if (r->total + take + (nl != NULL) > r->lim.max_bytes)
+            return kc_fail_param(err, KC_EINVAL, r->param, "%s: file larger than %zu bytes", r->name,
+                                 r->lim.max_bytes);
+        if (r->line_len + take > r->lim.max_line)
+            return kc_fail_param(err, KC_EINVAL, r->param, "%s: line %ld longer than %zu bytes", r->name,
+                                 r->lineno + 1, r->lim.max_line);
+        if (r->line_len + take + 1 > r->line_cap) {
+            size_t cap = r->line_cap ? r->line_cap : 256;
+            while (cap < r->line_len + take + 1)
+                cap *= 2;
+            char *nb = realloc(r->line, cap);
+            if (!nb)
+                return kc_fail_param(err, KC_ENOMEM, r->param, "out of memory reading %s", r->name);
+            r->line = nb;
+            r->line_cap = cap;
+        }
+        memcpy(r->line + r->line_len, p, take);
+        r->line_len += take;
+        r->total += take + (nl != NULL);
+        r->mem_pos += take + (nl != NULL);
+        if (nl)
+            break;
+    }
+    if (!started)
+        return KC_OK;
+    r->line[r->line_len] = '\0';
+    r->lineno++;
+    r->have_line = 1;
+    return KC_OK;
+}
+
+static kc_status fail_at(const kc_reader *r, long column, kc_err *err, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+static kc_status fail_at(const kc_reader *r, long column, kc_err *err, const char *fmt, ...)
+{
+    char what[2 * KC_ESCAPE_SIZE + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    return kc_fail_param(err, KC_EINVAL, r->param, "%s, line %ld, column %ld: %s", r->name, r->lineno, column, what);
+}
+
+kc_status kc_reader_fail_token(const kc_reader *r, const kc_token *tok, kc_status status, kc_err *err,
+                               const char *fmt, ...)
+{
+    char what[160], q[KC_ESCAPE_SIZE];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(what, sizeof what, fmt, ap);
+    va_end(ap);
+    kc_escape(q, sizeof q, tok->text, tok->len);
+    return kc_fail_param(err, status, r->param, "%s, line %ld, column %ld: '%s' %s", r->name, tok->line,
+                         tok->column, q, what);
+}
+
+static int separator(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == ','; }
+
+/* The next token on the current line; *have = 0 at the end of the line. */
+static kc_status scan_line(kc_reader *r, kc_token *tok, int *have, kc_err *err)
+{
+    *have = 0;
+    const unsigned char *l = (const unsigned char *)r->line;
+    size_t i = r->pos;
+    while (i < r->line_len && separator(l[i]))
+        i++;
+    if (i < r->line_len && l[i] == '#') {
+        /* Comments may hold text in any encoding, but not NUL bytes. */
+        const unsigned char *z = memchr(l + i, '\0', r->line_len - i);
+        if (z)
+            return fail_at(r, (long)(z - l) + 1, err, "NUL byte (a binary file?)");
+        i = r->line_len;
+    }
+    if (i == r->line_len) {
+        r->pos = i;
+        return KC_OK;
+    }
+    size_t start = i;
+    while (i < r->line_len && !separator(l[i]) && l[i] != '#')
+        i++;
+    r->pos = i;
+    for (size_t j = start; j < i; j++) {
+        char q[8];
+        if (l[j] == 0)
+            return fail_at(r, (long)j + 1, err, "NUL byte (a binary file?)");
+        if (l[j] < 0x20 || l[j] >= 0x7f)
+            return fail_at(r, (long)j + 1, err, "byte '%s' is not printable ASCII",
+                           kc_escape(q, sizeof q, (const char *)l + j, 1));
+    }
+    tok->text = r->line + start;
+    tok->len = i - start;
+    tok->line = r->lineno;
+    tok->column = (long)start + 1;
+    tok->negative = l[start] == '-';
+    size_t d = start + (size_t)tok->negative;
+    if (d == i)
+        return kc_reader_fail_token(r, tok, KC_EINVAL, err, "is not a whole number");
+    uint64_t v = 0;
+    int over = 0;
+    for (size_t j = d; j < i; j++) {
+        if (l[j] < '0' || l[j] > '9')
+            return kc_reader_fail_token(r, tok, KC_EINVAL, err, "is not a whole number");
+        unsigned dig = (unsigned)(l[j] - '0');
+        if (v > (UINT64_MAX - dig) / 10)
+            over = 1;
+        else
+            v = v * 10 + dig;
+    }
+    if (over)
+        return kc_reader_fail_token(r, tok, KC_EINVAL, err, "is too large");
+    tok->value = v;
+    *have = 1;
+    return KC_OK;
+}
+
+kc_status kc_reader_next(kc_reader *r, kc_token *tok, int *have, kc_err *err)
+{
+    for (;;) {
+        if (r->have_line) {
+            kc_status s = scan_line(r, tok, have, err);
+            if (s || *have)
+                return s;
+        }
+        kc_status s = read_line(r, err);
+        if (s)
+            return s;
+        if (!r->have_line) {
+            *have = 0;
+            return KC_OK;
+        }
+    }
+}
+
+kc_status kc_reader_record(kc_reader *r, kc_token *toks, int count, const char *fields, int *have, kc_err *err)
+{
+    *have = 0;
+    for (;;) {
+        kc_status s = read_line(r, err);
+        if (s || !r->have_line)
+            return s;
+        int got = 0, one;
+        kc_token extra;
+        while (got < count && !(s = scan_line(r, &toks[got], &one, err)) && one)
+            got++;
+        if (s)
+            return s;
+        if (got == 0)
+            continue; /* blank or comment line */
+        if (got == count && (s = scan_line(r, &extra, &one, err)))
+            return s;
+        if (got < count || one)
+            return kc_fail_param(err, KC_EINVAL, r->param, "%s, line %ld: expected %d numbers (%s), found %s",
+                                 r->name, r->lineno, count, fields, got < count ? "fewer" : "more");
+        r->have_line = 0;
+        *have = 1;
+        return KC_OK;
+    }
+}
+
+kc_status kc_reader_check(const kc_reader *r, const kc_token *tok, uint64_t max, const char *what, kc_err *err)
+{
+    if (tok->negative || tok->value > max)
+        return kc_reader_fail_token(r, tok, KC_EINVAL, err, "is not a %s (0..%llu)", what, (unsigned long long)max);
+    return KC_OK;
+}
+
+kc_status kc_read_nodelist(kc_reader *r, uint32_t *out, uint32_t count, int distinct, kc_err *err)
+{
+    if (count == 0)
+        return kc_fail_param(err, KC_EINVAL, r->param, "%s: no nodes to list", r->name);
+    unsigned char *seen = distinct ? calloc(count, 1) : NULL;
+    if (distinct && !seen)
+        return kc_fail_param(err, KC_ENOMEM, r->param, "out of memory");
+    uint32_t got = 0;
+    kc_status s;
+    kc_token t;
+    int have;
+    while (!(s = kc_reader_next(r, &t, &have, err)) && have) {
+        if ((s = kc_reader_check(r, &t, count - 1, "node", err)))
+            break;
+        if (got == count) {
+            s = kc_reader_fail_token(r, &t, KC_EINVAL, err, "is one entry too many (%u nodes)", count);
+            break;
+        }
+        if (distinct && seen[t.value]++) {
+            s = kc_reader_fail_token(r, &t, KC_EINVAL, err, "appears twice (a permutation lists each node once)");
+            break;
+        }
+        out[got++] = (uint32_t)t.value;
+    }
+    free(seen);
+    if (s == KC_OK && got != count)
+        s = kc_fail_param(err, KC_EINVAL, r->param, "%s has %u entries, expected %u (one per node)", r->name, got,
+                          count);
+    return s;
+}
