@@ -1,10 +1,15 @@
 # Top-level wrapper: `make demo` and `make test` are the two commands the README gives.
 # Each installs what it needs (scripts/deps.sh), configures CMake and builds.
+# `make fuzz` (docs/fuzzing.md) also installs clang and libFuzzer, which the
+# other targets do not need.
 BUILD      ?= build
 BUILD_SAN  ?= build-san
+BUILD_FUZZ ?= build-fuzz
+# Seconds per fuzz harness; empty: 25, or less so all harnesses fit in 270 s.
+FUZZ_SECONDS ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build demo test test-sanitize bench clean
+.PHONY: all deps build demo test test-sanitize fuzz bench clean
 
 all: build
 
@@ -32,8 +37,12 @@ test-sanitize: deps $(BUILD_SAN)/build.ninja
 	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE slow
 
+fuzz:
+	@bash scripts/deps.sh scripts/deps-fuzz.extra
+	BUILD_FUZZ=$(BUILD_FUZZ) FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) bash scripts/fuzz.sh
+
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_FUZZ)
