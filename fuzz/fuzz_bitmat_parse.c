@@ -5,15 +5,10 @@
 #include "fuzz_input.h"
 #include "kcube/bitmat.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void kcf_run(kcf_input *in)
 {
-    if (size > KCF_MAX_TEXT)
-        return 0;
-    kcf_input in = {data, size};
-    int n = kcf_int(&in, -3, 67);
-    char *text = kcf_rest(&in);
+    int n = kcf_int(in, -3, 67);
+    char *text = kcf_rest(in);
     kc_bitmat a;
     kc_err err = {0};
     kc_status s = kc_bitmat_parse(&a, text, n, &err);
@@ -29,5 +24,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kcf_check_failure(s, &err);
     }
     free(text);
-    return 0;
 }

@@ -6,18 +6,13 @@
 #include "cli.h"
 #include "fuzz_input.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void kcf_run(kcf_input *in)
 {
-    if (size > KCF_MAX_TEXT)
-        return 0;
-    kcf_input in = {data, size};
-    int n = kcf_int(&in, -3, 67);
-    unsigned mode = kcf_byte(&in);
+    int n = kcf_int(in, -3, 67);
+    unsigned mode = kcf_byte(in);
     int scatter = (mode >> 1) & 1;
-    char *first = kcf_line(&in);
-    char *vector = (mode & 4) ? kcf_line(&in) : NULL;
+    char *first = kcf_line(in);
+    char *vector = (mode & 4) ? kcf_line(in) : NULL;
     kc_comm_spec spec = {0};
     if (mode & 1) {
         spec.matrix = first;
@@ -36,5 +31,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     free(first);
     free(vector);
-    return 0;
 }

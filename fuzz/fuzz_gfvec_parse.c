@@ -4,27 +4,17 @@
 #include "fuzz_input.h"
 #include "kcube/gfk.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void kcf_run(kcf_input *in)
 {
-    if (size > KCF_MAX_TEXT)
-        return 0;
-    kcf_input in = {data, size};
-    unsigned kb = kcf_byte(&in);
-    int k = (kb & 0x80) ? (int)(kb & 0x7f) : 1 << (1 + kb % 8);
-    int n = kcf_int(&in, -3, 67);
     static kc_gf f;
+    if (!kcf_field(in, &f))
+        return;
+    int k = f.k, n = kcf_int(in, -3, 67);
     kc_err err = {0};
-    kc_status s = kc_gf_init(&f, k, &err);
-    if (s != KC_OK) {
-        kcf_check_failure(s, &err);
-        return 0;
-    }
-    char *text = kcf_rest(&in);
+    char *text = kcf_rest(in);
     uint8_t v[KC_GFMAT_MAX], w[KC_GFMAT_MAX];
     char buf[KC_GFMAT_MAX * 4 + 1];
-    s = kc_gfvec_parse(&f, v, text, n, &err);
+    kc_status s = kc_gfvec_parse(&f, v, text, n, &err);
     if (s == KC_OK) {
         KCF_CHECK(n >= 1 && n <= KC_GFMAT_MAX);
         for (int i = 0; i < n; i++)
@@ -35,5 +25,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kcf_check_failure(s, &err);
     }
     free(text);
-    return 0;
 }

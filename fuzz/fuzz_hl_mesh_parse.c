@@ -4,15 +4,10 @@
 #include "fuzz_input.h"
 #include "kcube/hl_mesh.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void kcf_run(kcf_input *in)
 {
-    if (size > KCF_MAX_TEXT)
-        return 0;
-    kcf_input in = {data, size};
-    int n = kcf_int(&in, -3, 40);
-    char *text = kcf_rest(&in);
+    int n = kcf_int(in, -3, 40);
+    char *text = kcf_rest(in);
     kc_hl_mesh_shape shape, again;
     kc_err err = {0};
     kc_status s = kc_hl_mesh_parse(&shape, text, n, &err);
@@ -31,5 +26,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kcf_check_failure(s, &err);
     }
     free(text);
-    return 0;
 }

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kcube/error.h"
+#include "kcube/gfk.h"
 
 #define KCF_MAX_TEXT 6000 /* room for a 64 x 64 matrix written with separators */
 
@@ -37,6 +38,14 @@ static inline unsigned kcf_byte(kcf_input *in)
 static inline int kcf_int(kcf_input *in, int lo, int hi)
 {
     return lo + (int)(kcf_byte(in) % (unsigned)(hi - lo + 1));
+}
+
+/* A field size k from the next byte: a power of two 2..256, or, when the
+ * byte's top bit is set, any value 0..127 (so kc_gf_init's check is hit). */
+static inline int kcf_field_size(kcf_input *in)
+{
+    unsigned b = kcf_byte(in);
+    return (b & 0x80) ? (int)(b & 0x7f) : 1 << (1 + b % 8);
 }
 
 /* The bytes up to the first '\n' (or the end) as a new string; the input
@@ -84,6 +93,32 @@ static inline char *kcf_rest(kcf_input *in)
 static inline void kcf_check_failure(int status, const kc_err *err)
 {
     KCF_CHECK(status != KC_OK && (int)err->status == status && err->msg[0] != '\0');
+}
+
+/* GF(k) for a k from kcf_field_size: 1 when it is set up, 0 (after checking
+ * the failure) when k is not a field size. */
+static inline int kcf_field(kcf_input *in, kc_gf *f)
+{
+    kc_err err = {0};
+    kc_status s = kc_gf_init(f, kcf_field_size(in), &err);
+    if (s != KC_OK)
+        kcf_check_failure(s, &err);
+    return s == KC_OK;
+}
+
+/* Each harness defines kcf_run(); this entry point drops inputs longer than
+ * KCF_MAX_TEXT and hands the rest over. */
+static void kcf_run(kcf_input *in);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    if (size <= KCF_MAX_TEXT) {
+        kcf_input in = {data, size};
+        kcf_run(&in);
+    }
+    return 0;
 }
 
 #endif

@@ -4,15 +4,10 @@
 #include "fuzz_input.h"
 #include "kcube/lcc.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void kcf_run(kcf_input *in)
 {
-    if (size > KCF_MAX_TEXT)
-        return 0;
-    kcf_input in = {data, size};
-    int n = kcf_int(&in, -3, 67);
-    char *name = kcf_rest(&in);
+    int n = kcf_int(in, -3, 67);
+    char *name = kcf_rest(in);
     kc_lcc c, again;
     kc_err err = {0};
     kc_status s = kc_lcc_named(&c, name, n, &err);
@@ -25,5 +20,4 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         kcf_check_failure(s, &err);
     }
     free(name);
-    return 0;
 }
