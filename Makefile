@@ -1,10 +1,15 @@
 # Top-level wrapper: `make demo` and `make test` are the two commands the README gives.
 # Each installs what it needs (scripts/deps.sh), configures CMake and builds.
+# `make fuzz` (docs/fuzzing.md) also installs clang and libFuzzer, which the
+# other targets do not need.
 BUILD      ?= build
 BUILD_SAN  ?= build-san
+BUILD_FUZZ ?= build-fuzz
+# Seconds per fuzz harness; empty: up to 25, fitted to CI's 5 minutes (scripts/fuzz.sh).
+FUZZ_SECONDS ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 
-.PHONY: all deps build demo test test-sanitize bench clean
+.PHONY: all deps build demo test test-sanitize fuzz bench clean
 
 all: build
 
@@ -32,8 +37,11 @@ test-sanitize: deps $(BUILD_SAN)/build.ninja
 	cd $(BUILD_SAN) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  ctest --output-on-failure -j $(JOBS) -LE slow
 
+fuzz:
+	BUILD_FUZZ=$(BUILD_FUZZ) FUZZ_SECONDS=$(FUZZ_SECONDS) JOBS=$(JOBS) bash scripts/fuzz.sh
+
 bench: build
 	@for b in $(BUILD)/bench_*; do echo "== $$b"; $$b; done
 
 clean:
-	rm -rf $(BUILD) $(BUILD_SAN)
+	rm -rf $(BUILD) $(BUILD_SAN) $(BUILD_FUZZ)

@@ -193,9 +193,30 @@ static void test_parse_and_format(void **state)
     assert_int_equal(kc_vec_parse(&v, "110", 4, &err), KC_EINVAL);
 }
 
+/* Found by fuzz/fuzz_vec_parse: the vector size was not checked, so n = 65
+ * accepted 65 components and dropped the last one (a uint64_t holds 64), and
+ * n = 0 accepted an empty vector. */
+static void test_vec_parse_size_range(void **state)
+{
+    (void)state;
+    char text[66];
+    memset(text, '1', 65);
+    text[65] = '\0';
+    uint64_t v = 0;
+    kc_err err = {0};
+    assert_int_equal(kc_vec_parse(&v, text, 65, &err), KC_ERANGE);
+    assert_string_equal(err.param, "n");
+    assert_int_equal(kc_vec_parse(&v, "", 0, &err), KC_ERANGE);
+    assert_int_equal(kc_vec_parse(&v, ",,", 0, &err), KC_ERANGE);
+    text[64] = '\0';
+    assert_int_equal(kc_vec_parse(&v, text, 64, &err), KC_OK);
+    assert_true(v == ~0ULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_vec_parse_size_range),
         cmocka_unit_test(test_rank_matches_brute_force), cmocka_unit_test(test_random_rank_exact),
         cmocka_unit_test(test_inverse_and_product),      cmocka_unit_test(test_kernel),
         cmocka_unit_test(test_rank_sub_and_dependent_cols), cmocka_unit_test(test_conjugate_is_qaq_inverse),

@@ -247,6 +247,35 @@ static void test_parse_format(void **state)
     assert_memory_equal(d, back, 3);
 }
 
+/* Found by fuzz/fuzz_gfvec_parse: the vector size was not checked, so
+ * n = 65 wrote a 65th digit past the KC_GFMAT_MAX-digit buffer. */
+static void test_gfvec_parse_size_range(void **state)
+{
+    (void)state;
+    kc_gf f;
+    kc_gf_init(&f, 4, NULL);
+    struct {
+        uint8_t v[KC_GFMAT_MAX];
+        uint8_t guard[8];
+    } buf;
+    memset(buf.guard, 0xAA, sizeof buf.guard);
+    char text[2 * 65 + 1];
+    for (int i = 0; i < 65; i++) {
+        text[2 * i] = '3';
+        text[2 * i + 1] = ',';
+    }
+    text[2 * 65 - 1] = '\0';
+    kc_err err = {0};
+    assert_int_equal(kc_gfvec_parse(&f, buf.v, text, 65, &err), KC_ERANGE);
+    assert_string_equal(err.param, "n");
+    for (size_t i = 0; i < sizeof buf.guard; i++)
+        assert_int_equal(buf.guard[i], 0xAA);
+    assert_int_equal(kc_gfvec_parse(&f, buf.v, "", 0, &err), KC_ERANGE);
+    text[2 * 64 - 1] = '\0';
+    assert_int_equal(kc_gfvec_parse(&f, buf.v, text, 64, &err), KC_OK);
+    assert_int_equal(buf.v[63], 3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -258,6 +287,7 @@ int main(void)
         cmocka_unit_test(test_inverse_product_conjugate),
         cmocka_unit_test(test_elementary_operators),
         cmocka_unit_test(test_parse_format),
+        cmocka_unit_test(test_gfvec_parse_size_range),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -364,6 +364,9 @@ char *kc_bitmat_format(const kc_bitmat *a, char *buf, size_t size)
 
 kc_status kc_vec_parse(uint64_t *v, const char *text, int n, kc_err *err)
 {
+    /* The vector is one word: a 65th component would be dropped silently. */
+    if (n < 1 || n > KC_BITMAT_MAX)
+        return kc_fail_param(err, KC_ERANGE, "n", "vector size %d out of range 1..%d", n, KC_BITMAT_MAX);
     return parse_bits(v, text, strlen(text), n, "vector", -1, err);
 }
 

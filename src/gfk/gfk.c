@@ -412,6 +412,9 @@ char *kc_gfmat_format(const kc_gfmat *a, char *buf, size_t size)
 
 kc_status kc_gfvec_parse(const kc_gf *f, uint8_t *v, const char *text, int n, kc_err *err)
 {
+    /* v holds KC_GFMAT_MAX digits: a larger n would write past its end. */
+    if (n < 1 || n > KC_GFMAT_MAX)
+        return kc_fail_param(err, KC_ERANGE, "n", "n = %d is out of range 1..%d", n, KC_GFMAT_MAX);
     if (strchr(text, ';'))
         return kc_fail(err, KC_EINVAL, "a vector is one row: no ';' allowed");
     memset(v, 0, KC_GFMAT_MAX);
