@@ -16,6 +16,7 @@
 
 #include "kcube/error.h"
 #include "kcube/lcc.h"
+#include "kcube/names.h"
 #include "kcube/reorder.h"
 
 #define KC_MAPSET_MAX_N 24
@@ -27,6 +28,8 @@ typedef enum kc_objective {
     KC_OBJ_SUM
 } kc_objective;
 
+/* max | simultaneous | sum (parse, print, help). */
+extern const kc_names kc_objective_names;
 const char *kc_objective_name(kc_objective obj);
 kc_status kc_objective_parse(const char *text, kc_objective *obj, kc_err *err);
 

@@ -29,12 +29,15 @@
 
 #include "kcube/error.h"
 #include "kcube/gfk.h"
+#include "kcube/names.h"
 #include "kcube/rng.h"
 
 /* ---- topology and routing ------------------------------------------------ */
 
 typedef enum kc_tie { KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT } kc_tie;
 
+/* plus | minus | split (parse, print, help). */
+extern const kc_names kc_tie_names;
 const char *kc_tie_name(kc_tie tie);
 kc_status kc_tie_parse(const char *text, kc_tie *tie, kc_err *err);
 

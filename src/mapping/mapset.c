@@ -7,24 +7,24 @@
 #include "elim.h"
 #include "kcube/contention.h"
 
-const char *kc_objective_name(kc_objective obj)
-{
-    switch (obj) {
-    case KC_OBJ_MAX: return "max";
-    case KC_OBJ_SIMULTANEOUS: return "simultaneous";
-    case KC_OBJ_SUM: return "sum";
-    }
-    return "?";
-}
+static const kc_name objective_entries[] = {
+    {KC_OBJ_MAX, "max", "the largest contention of any one communication"},
+    {KC_OBJ_SIMULTANEOUS, "simultaneous", "the largest, over dimensions, of the contention summed over communications"},
+    {KC_OBJ_SUM, "sum", "the sum over communications and dimensions"},
+    {0, NULL, NULL},
+};
+const kc_names kc_objective_names = {"objective", objective_entries};
+
+const char *kc_objective_name(kc_objective obj) { return kc_names_name(&kc_objective_names, (int)obj); }
 
 kc_status kc_objective_parse(const char *text, kc_objective *obj, kc_err *err)
 {
-    for (int o = KC_OBJ_MAX; o <= KC_OBJ_SUM; o++)
-        if (strcmp(text, kc_objective_name((kc_objective)o)) == 0) {
-            *obj = (kc_objective)o;
-            return KC_OK;
-        }
-    return kc_fail(err, KC_EINVAL, "unknown objective '%s' (use max, simultaneous or sum)", text);
+    int v;
+    if (kc_names_parse(&kc_objective_names, text, &v))
+        return kc_fail_param(err, KC_EINVAL, "objective", "unknown objective '%s' (use max, simultaneous or sum)",
+                             text);
+    *obj = (kc_objective)v;
+    return KC_OK;
 }
 
 /* Per-position costs are combined over communications (step) and over

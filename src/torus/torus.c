@@ -6,25 +6,23 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *kc_tie_name(kc_tie tie)
-{
-    switch (tie) {
-    case KC_TIE_PLUS: return "plus";
-    case KC_TIE_MINUS: return "minus";
-    case KC_TIE_SPLIT: return "split";
-    }
-    return "?";
-}
+static const kc_name tie_entries[] = {
+    {KC_TIE_PLUS, "plus", "a move of exactly k/2 goes + (the convention of seed 002 Theorem 1)"},
+    {KC_TIE_MINUS, "minus", "a move of exactly k/2 goes -"},
+    {KC_TIE_SPLIT, "split", "+ from an even coordinate, - from an odd one"},
+    {0, NULL, NULL},
+};
+const kc_names kc_tie_names = {"tie rule", tie_entries};
+
+const char *kc_tie_name(kc_tie tie) { return kc_names_name(&kc_tie_names, (int)tie); }
 
 kc_status kc_tie_parse(const char *text, kc_tie *tie, kc_err *err)
 {
-    static const kc_tie all[] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
-    for (size_t i = 0; i < 3; i++)
-        if (strcmp(text, kc_tie_name(all[i])) == 0) {
-            *tie = all[i];
-            return KC_OK;
-        }
-    return kc_fail(err, KC_EINVAL, "unknown tie rule '%s' (use plus, minus or split)", text);
+    int v;
+    if (kc_names_parse(&kc_tie_names, text, &v))
+        return kc_fail_param(err, KC_EINVAL, "tie", "unknown tie rule '%s' (use plus, minus or split)", text);
+    *tie = (kc_tie)v;
+    return KC_OK;
 }
 
 kc_status kc_torus_init(kc_torus *t, int k, int n, int mesh, kc_tie tie, kc_err *err)
