@@ -94,42 +94,35 @@ kc_status kc_comm_from_lcc(kc_comm *c, const kc_topology *t, const kc_lcc *l, kc
     return kc_comm_from_tcomm(c, t, &tc, err);
 }
 
+/* The i-th pattern name of a family (hypercube or GF(k)), NULL past the last. */
+static const char *pattern_name(int binary, size_t i)
+{
+    if (binary) {
+        const kc_pattern_info *info = kc_lcc_pattern(i);
+        return info ? info->name : NULL;
+    }
+    const kc_tpattern_info *info = kc_tcomm_pattern(i);
+    return info ? info->name : NULL;
+}
+
 /* Is `name` (its part before ':') listed by the family's pattern table? */
 static int listed(const char *name, int binary)
 {
     size_t base = strcspn(name, ":");
-    for (size_t i = 0;; i++) {
-        const char *p;
-        if (binary) {
-            const kc_pattern_info *info = kc_lcc_pattern(i);
-            p = info ? info->name : NULL;
-        } else {
-            const kc_tpattern_info *info = kc_tcomm_pattern(i);
-            p = info ? info->name : NULL;
-        }
-        if (!p)
-            return 0;
+    const char *p;
+    for (size_t i = 0; (p = pattern_name(binary, i)); i++)
         if (strcspn(p, ":") == base && strncmp(p, name, base) == 0)
             return 1;
-    }
+    return 0;
 }
 
 /* "a, b, c" of the family's names into buf (cut with "..." if needed). */
 static void family_list(int binary, char *buf, size_t size)
 {
     size_t used = 0;
+    const char *p;
     buf[0] = '\0';
-    for (size_t i = 0;; i++) {
-        const char *p;
-        if (binary) {
-            const kc_pattern_info *info = kc_lcc_pattern(i);
-            p = info ? info->name : NULL;
-        } else {
-            const kc_tpattern_info *info = kc_tcomm_pattern(i);
-            p = info ? info->name : NULL;
-        }
-        if (!p)
-            return;
+    for (size_t i = 0; (p = pattern_name(binary, i)); i++) {
         int w = snprintf(buf + used, size - used, "%s%s", used ? ", " : "", p);
         if (w < 0 || used + (size_t)w >= size) {
             if (size >= 4)

@@ -186,6 +186,16 @@ static kc_status run_search(const planner *p, const kc_tmap *start, int reorder_
     return KC_OK;
 }
 
+/* A search over dimension orders from the identity (beyond the exact methods). */
+static kc_status reorder_search(const planner *p, cand *c, const char **method, kc_err *err)
+{
+    kc_tmap id;
+    kc_tmap_identity(&id, &p->f, p->n);
+    c->map = id;
+    *method = "reorder-search";
+    return run_search(p, &id, 1, c, err);
+}
+
 /* The best reordering: exact where the engines have an exact method. */
 static kc_status reorder_candidate(const planner *p, int search, cand *c, int *ok, kc_err *err)
 {
@@ -209,12 +219,8 @@ static kc_status reorder_candidate(const planner *p, int search, cand *c, int *o
             map_from_order(p, res.order.dim, &c->map);
             method = "dp";
         } else if (p->have_torus) {
-            kc_tmap id;
-            kc_tmap_identity(&id, &p->f, n);
-            c->map = id;
-            if ((s = run_search(p, &id, 1, c, err)))
+            if ((s = reorder_search(p, c, &method, err)))
                 return s;
-            method = "reorder-search";
         } else {
             return KC_OK; /* n = 64 and several communications: no method */
         }
@@ -223,13 +229,8 @@ static kc_status reorder_candidate(const planner *p, int search, cand *c, int *o
                                            p->o.progress, err)))
             return s;
         method = "dp-gfk";
-    } else {
-        kc_tmap id;
-        kc_tmap_identity(&id, &p->f, n);
-        c->map = id;
-        if ((s = run_search(p, &id, 1, c, err)))
-            return s;
-        method = "reorder-search";
+    } else if ((s = reorder_search(p, c, &method, err))) {
+        return s;
     }
     c->map.kind = KC_TMAP_REORDER;
     uint64_t ev = c->info.evaluations;
