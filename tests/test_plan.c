@@ -567,6 +567,63 @@ static void test_tie_prefers_reorder(void **state)
     kc_map_result_free(&r);
 }
 
+/* Issue 9 item 7a: a single gather gets the least total among optimal orders. */
+static void test_single_gather_total(void **state)
+{
+    (void)state;
+    kc_topology t = cube(6);
+    kc_comm c;
+    kc_err err = {0};
+    assert_int_equal(kc_comm_parse(&c, &t, "000011;000000;000000;001000;000011;000001", "000101", 0, &err), KC_OK);
+    assert_string_equal(kc_comm_kind_name(&c), "gather");
+    kc_map_opts o = opts_kind(KC_MAP_REORDER);
+    kc_map_result r;
+    map_ok(&t, &c, 1, &o, &r);
+    assert_string_equal(r.method, "dp");
+    assert_int_equal(r.total, 10);
+    uint64_t bv, bt;
+    brute_best(&t, &c, 1, KC_OBJ_MAX, 0, &bv, &bt);
+    assert_int_equal(r.value, bv);
+    assert_int_equal(r.total, bt);
+    kc_map_result_free(&r);
+}
+
+/* Meshes, split ties, and uniform traffic on the binary cube: replayed. */
+static void test_other_networks(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 99);
+    kc_topology nets[3];
+    assert_int_equal(kc_topology_mesh(&nets[0], 4, 3, NULL), KC_OK);
+    assert_int_equal(kc_topology_torus(&nets[1], 4, 3, KC_TIE_SPLIT, NULL), KC_OK);
+    assert_int_equal(kc_topology_mesh(&nets[2], 8, 2, NULL), KC_OK);
+    for (int ni = 0; ni < 3; ni++)
+        for (int s = 0; s < 4; s++) {
+            const kc_topology *t = &nets[ni];
+            kc_comm c[2] = {random_comm(t, &rng), random_comm(t, &rng)};
+            kc_map_result r;
+            kc_map_opts o = opts_kind(KC_MAP_REORDER);
+            map_ok(t, c, 2, &o, &r);
+            uint64_t bv, bt;
+            brute_best(t, c, 2, KC_OBJ_MAX, 0, &bv, &bt);
+            assert_int_equal(r.value, bv);
+            assert_int_equal(r.total, bt);
+            kc_map_result_free(&r);
+            o = opts_kind(KC_MAP_AUTO);
+            map_ok(t, c, 2, &o, &r);
+            assert_false(lex_less(bv, bt, r.value, r.total));
+            kc_map_result_free(&r);
+        }
+    kc_topology c8 = cube(8);
+    kc_comm cu[2] = {named(&c8, "transpose"), named(&c8, "uniform")};
+    kc_map_result r;
+    kc_map_opts o = opts_kind(KC_MAP_AUTO);
+    map_ok(&c8, cu, 2, &o, &r);
+    assert_true(r.comms[1].exact);
+    kc_map_result_free(&r);
+}
+
 static void test_map_errors(void **state)
 {
     (void)state;
@@ -594,7 +651,8 @@ int main(void)
         cmocka_unit_test(test_transpose_order), cmocka_unit_test(test_seed002_theorem4),
         cmocka_unit_test(test_random_vs_brute_force), cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_large_auto),      cmocka_unit_test(test_map_errors),
-        cmocka_unit_test(test_tie_prefers_reorder),
+        cmocka_unit_test(test_tie_prefers_reorder), cmocka_unit_test(test_single_gather_total),
+        cmocka_unit_test(test_other_networks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
