@@ -31,7 +31,7 @@
 
 #define KC_TOPO_MAX_DIMS 64
 #define KC_TOPO_MAX_SIDE 256
-#define KC_TOPO_MAX_BITS 63 /* nodes < 2^63 */
+#define KC_TOPO_MAX_BITS 63 /* nodes <= 2^63, so the hypercube has n <= 63 here */
 
 typedef enum kc_topo_kind { KC_TOPO_HYPERCUBE, KC_TOPO_TORUS, KC_TOPO_MESH } kc_topo_kind;
 
