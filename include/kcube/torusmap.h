@@ -27,6 +27,7 @@
 
 #include "kcube/error.h"
 #include "kcube/gfk.h"
+#include "kcube/mapset.h"
 #include "kcube/nodemap.h"
 #include "kcube/torus.h"
 
@@ -90,6 +91,12 @@ kc_status kc_tmap_evaluate(const kc_torus *t, const kc_tcomm *comms, int count, 
 kc_status kc_tmap_reorder(const kc_torus *t, const kc_tcomm *comms, int count, kc_tmap *out, uint64_t *value,
                           uint64_t *total, int *exact, const kc_progress *progress, kc_err *err);
 
+/* The same programme for any objective of kcube/mapset.h (max, simultaneous,
+ * sum); total is the tie-break among equal values. */
+kc_status kc_tmap_reorder_objective(const kc_torus *t, const kc_tcomm *comms, int count, kc_objective obj,
+                                    kc_tmap *out, uint64_t *value, uint64_t *total, int *exact,
+                                    const kc_progress *progress, kc_err *err);
+
 typedef struct kc_tsearch_opts {
     uint64_t seed;       /* stream for the random moves */
     uint64_t max_evals;  /* budget of exact evaluations (0: a default) */
@@ -112,5 +119,11 @@ typedef struct kc_tsearch_stats {
 kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, const kc_tmap *start,
                          const kc_tsearch_opts *opts, kc_tmap *out, kc_tsearch_stats *stats,
                          const kc_progress *progress, kc_err *err);
+
+/* The same search for any objective of kcube/mapset.h ("value" is then that
+ * objective; kc_tmap_search is this with KC_OBJ_MAX). */
+kc_status kc_tmap_search_objective(const kc_torus *t, const kc_tcomm *comms, int count, kc_objective obj,
+                                   const kc_tmap *start, const kc_tsearch_opts *opts, kc_tmap *out,
+                                   kc_tsearch_stats *stats, const kc_progress *progress, kc_err *err);
 
 #endif

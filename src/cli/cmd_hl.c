@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "options.h"
 #include "kcube/reader.h"
+#include "kcube/topology.h"
 #include "kcube/hl.h"
 #include "kcube/hl_class.h"
 #include "kcube/hl_mesh.h"
@@ -329,9 +330,9 @@ static int resolve_mesh(const cli_args *a, hl_job *j)
 {
     const char *msb = cli_text(a, &OPT_MESH_MSB, NULL), *shape = cli_text(a, &OPT_SHAPE, NULL);
     int topo = cli_choice(a, &OPT_TOPOLOGY, 0);
-    if (topo == 1)
+    if (topo == KC_TOPO_TORUS)
         return kc_cli_error("hl routes on the hypercube and, optionally, a mesh: --topology torus is not supported");
-    j->mesh = topo == 2 || msb || shape;
+    j->mesh = topo == KC_TOPO_MESH || msb || shape;
     if (!j->mesh)
         return 0;
     if (msb && shape)

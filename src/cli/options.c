@@ -5,52 +5,21 @@
 #include <string.h>
 
 #include "kcube/mapset.h"
+#include "kcube/plan.h"
+#include "kcube/topology.h"
 #include "kcube/torus.h"
 #include "text.h"
-
-/* Until the library exports these tables (kc_names), the CLI holds them. */
-static const kc_name topology_entries[] = {
-    {0, "hypercube", "binary n-cube (k = 2)"},
-    {1, "torus", "k-ary n-cube with wraparound links"},
-    {2, "mesh", "k-ary n-dimensional mesh, or --shape AxBx.. with unequal sides"},
-    {0, NULL, NULL},
-};
-const kc_names cli_topology_names = {"topology", topology_entries};
-
-static const kc_name kind_entries[] = {
-    {0, "auto", "the best mapping kcube finds among the kinds that apply"},
-    {1, "reorder", "renumber dimensions only (neighbours stay neighbours)"},
-    {2, "linear", "a linear map over GF(k) (may not keep neighbours)"},
-    {0, NULL, NULL},
-};
-const kc_names cli_kind_names = {"mapping kind", kind_entries};
-
-static const kc_name tie_entries[] = {
-    {KC_TIE_PLUS, "plus", "a ring distance of exactly k/2 goes in the + direction"},
-    {KC_TIE_MINUS, "minus", "... in the - direction"},
-    {KC_TIE_SPLIT, "split", "+ from even coordinates, - from odd ones"},
-    {0, NULL, NULL},
-};
-static const kc_names tie_names = {"tie rule", tie_entries};
-
-static const kc_name objective_entries[] = {
-    {KC_OBJ_MAX, "max", "minimise the largest contention of any communication"},
-    {KC_OBJ_SIMULTANEOUS, "simultaneous", "minimise the contention of all communications at once"},
-    {KC_OBJ_SUM, "sum", "minimise the sum of the contentions"},
-    {0, NULL, NULL},
-};
-static const kc_names objective_names = {"objective", objective_entries};
 
 const cli_opt OPT_N = {.name = "n", .type = CLI_INT, .meta = "N", .help = "dimensions (the network has k^N nodes)",
                        .lo = 1, .hi = 64, .param = "n"};
 const cli_opt OPT_K = {.name = "k", .type = CLI_INT, .meta = "K", .help = "nodes per dimension (2..256)",
                        .def = "2", .lo = 2, .hi = 256, .param = "k"};
-const cli_opt OPT_TOPOLOGY = {.name = "topology", .type = CLI_CHOICE, .choices = &cli_topology_names,
+const cli_opt OPT_TOPOLOGY = {.name = "topology", .type = CLI_CHOICE, .choices = &kc_topo_kind_names,
                               .help = "network (default: hypercube when k = 2, torus otherwise)",
                               .param = "topology"};
 const cli_opt OPT_SHAPE = {.name = "shape", .type = CLI_TEXT, .meta = "AxBx..",
                            .help = "mesh sides, axis 0 first (implies --topology mesh)", .param = "shape"};
-const cli_opt OPT_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &tie_names, .def = "plus",
+const cli_opt OPT_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &kc_tie_names, .def = "plus",
                          .help = "ring tie rule on tori", .param = "tie"};
 
 const cli_opt OPT_PATTERN = {.name = "pattern", .type = CLI_TEXT, .meta = "NAME",
@@ -88,9 +57,9 @@ const cli_opt OPT_SWEEP = {.name = "sweep", .type = CLI_RANGE, .meta = "FROM:TO:
 const cli_opt OPT_EXACT = {.name = "exact", .type = CLI_FLAG, .help = "count contention exactly even when large"};
 const cli_opt OPT_NO_EXACT = {.name = "no-exact", .type = CLI_FLAG, .help = "skip the exact count (formula only)"};
 
-const cli_opt OPT_KIND = {.name = "kind", .type = CLI_CHOICE, .choices = &cli_kind_names, .def = "auto",
+const cli_opt OPT_KIND = {.name = "kind", .type = CLI_CHOICE, .choices = &kc_map_kind_names, .def = "auto",
                           .help = "which family of mappings map may use", .param = "kind"};
-const cli_opt OPT_OBJECTIVE = {.name = "objective", .type = CLI_CHOICE, .choices = &objective_names,
+const cli_opt OPT_OBJECTIVE = {.name = "objective", .type = CLI_CHOICE, .choices = &kc_objective_names,
                                .def = "max", .help = "what a set of communications minimises",
                                .param = "objective"};
 const cli_opt OPT_SEARCH = {.name = "search", .type = CLI_FLAG,

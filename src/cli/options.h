@@ -24,9 +24,6 @@ extern const cli_opt OPT_KIND, OPT_OBJECTIVE, OPT_SEARCH, OPT_MAPPING, OPT_CONFI
  * exists but does not apply to a command differently from a typo. */
 extern const cli_opt *const cli_shared_options[];
 
-/* Name tables the option layer shows in help. */
-extern const kc_names cli_topology_names, cli_kind_names;
-
 /* Output format from --json / --csv (both: an error, exit 2 returned). */
 int cli_format(const cli_args *a, kc_format *fmt);
 

@@ -477,6 +477,24 @@ static int better(uint64_t v1, uint64_t t1, uint64_t v2, uint64_t t2) { return v
 kc_status kc_tmap_reorder(const kc_torus *t, const kc_tcomm *comms, int count, kc_tmap *out, uint64_t *value,
                           uint64_t *total, int *exact, const kc_progress *progress, kc_err *err)
 {
+    return kc_tmap_reorder_objective(t, comms, count, KC_OBJ_MAX, out, value, total, exact, progress, err);
+}
+
+/* The objective's value of a path that ends with a step: the step's own
+ * value is max_r T (max) or sum_r T (the other two); paths take the max
+ * over steps, except sum which adds them. */
+static uint64_t path_value(kc_objective obj, uint64_t path, price step)
+{
+    uint64_t v = obj == KC_OBJ_MAX ? step.value : step.total;
+    if (obj == KC_OBJ_SUM)
+        return path + v;
+    return path > v ? path : v;
+}
+
+kc_status kc_tmap_reorder_objective(const kc_torus *t, const kc_tcomm *comms, int count, kc_objective obj,
+                                    kc_tmap *out, uint64_t *value, uint64_t *total, int *exact,
+                                    const kc_progress *progress, kc_err *err)
+{
     int n = t->n;
     if (n > KC_TMAP_REORDER_MAX_N)
         return kc_fail(err, KC_ERANGE, "the best reordering is searched for n <= %d, got n = %d",
@@ -569,7 +587,7 @@ kc_status kc_tmap_reorder(const kc_torus *t, const kc_tcomm *comms, int count, k
                 uint64_t prev = s & ~(1ULL << j);
                 price c = cost[prev * (uint64_t)n + (uint64_t)j];
                 price b = best[prev];
-                uint64_t v = b.value > c.value ? b.value : c.value, tot = b.total + c.total;
+                uint64_t v = path_value(obj, b.value, c), tot = b.total + c.total;
                 /* Strict improvement keeps the lowest j on ties: the identity
                  * order wins when nothing is better. */
                 if (better(v, tot, best[s].value, best[s].total) || last[s] < 0) {
@@ -605,6 +623,7 @@ typedef struct searcher {
     const kc_torus *t;
     const kc_tcomm *comms;
     int count;
+    kc_objective obj;
     uint64_t evals, budget;
     const kc_progress *progress;
 } searcher;
@@ -615,7 +634,7 @@ static kc_status score(searcher *se, const kc_tmap *map, uint64_t *v, uint64_t *
 {
     se->evals++;
     kc_progress_report(se->progress, (double)se->evals, (double)se->budget);
-    uint64_t value = 0, total = 0;
+    uint64_t value = 0, total = 0, sums[KC_GFMAT_MAX] = {0};
     for (int r = 0; r < se->count; r++) {
         kc_tcomm mc;
         kc_tcontention ct;
@@ -627,9 +646,16 @@ static kc_status score(searcher *se, const kc_tmap *map, uint64_t *v, uint64_t *
             return s;
         if (ct.max > value)
             value = ct.max;
-        for (int i = 0; i < ct.n; i++)
+        for (int i = 0; i < ct.n; i++) {
             total += ct.per_dim[i];
+            sums[i] += ct.per_dim[i];
+        }
     }
+    if (se->obj == KC_OBJ_SUM)
+        value = total;
+    else if (se->obj == KC_OBJ_SIMULTANEOUS)
+        for (int i = value = 0; i < se->t->n; i++)
+            value = sums[i] > value ? sums[i] : value;
     *v = value;
     *tot = total;
     return KC_OK;
@@ -683,6 +709,13 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
                          const kc_tsearch_opts *opts, kc_tmap *out, kc_tsearch_stats *stats,
                          const kc_progress *progress, kc_err *err)
 {
+    return kc_tmap_search_objective(t, comms, count, KC_OBJ_MAX, start, opts, out, stats, progress, err);
+}
+
+kc_status kc_tmap_search_objective(const kc_torus *t, const kc_tcomm *comms, int count, kc_objective obj,
+                                   const kc_tmap *start, const kc_tsearch_opts *opts, kc_tmap *out,
+                                   kc_tsearch_stats *stats, const kc_progress *progress, kc_err *err)
+{
     int n = t->n, k = t->k;
     for (int r = 0; r < count; r++)
         if (comms[r].kind == KC_TCOMM_UNIFORM)
@@ -694,7 +727,7 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
         budget = 50;
     if (budget > 200000)
         budget = 200000;
-    searcher se = {t, comms, count, 0, budget, progress};
+    searcher se = {t, comms, count, obj, 0, budget, progress};
     kc_tsearch_stats st0;
     memset(&st0, 0, sizeof st0);
     uint64_t bv, bt;

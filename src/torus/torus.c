@@ -7,9 +7,9 @@
 #include <string.h>
 
 static const kc_name tie_entries[] = {
-    {KC_TIE_PLUS, "plus", "a message k/2 hops away goes the + way round"},
-    {KC_TIE_MINUS, "minus", "such a message goes the - way round"},
-    {KC_TIE_SPLIT, "split", "+ from even ring positions, - from odd ones"},
+    {KC_TIE_PLUS, "plus", "a move of exactly k/2 goes + (the convention of seed 002 Theorem 1)"},
+    {KC_TIE_MINUS, "minus", "a move of exactly k/2 goes -"},
+    {KC_TIE_SPLIT, "split", "+ from an even coordinate, - from an odd one"},
     {0, NULL, NULL},
 };
 const kc_names kc_tie_names = {"tie rule", tie_entries};

@@ -1,0 +1,168 @@
+/* kcube/plan.h - the library's front door: analyse one communication, or
+ * map a set of them, on any topology, with one result type each.
+ *
+ * kc_analyze: contention per dimension under dimension-ordered routing, by
+ *   the closed form (seed 000 Theorem 1 and its scatter mirror on the binary
+ *   hypercube; seed 002 Theorem 1, extended to exact values in every case,
+ *   on k-ary n-cubes and meshes) and by an exact count of every message.
+ *   Cost: formula O(n^3) (binary) or O(n^4) (GF(k)); exact count O(n N).
+ *
+ * kc_map: a processor mapping x' = Qx for a set of communications. Kinds:
+ *   reorder  Q a permutation of dimensions: neighbours stay neighbours
+ *            (seed 000 Fig. 3 / Theorem 4 for one communication, the exact
+ *            subset DP of Section 5 for sets; the GF(k) subset DP for k > 2);
+ *   linear   any nonsingular Q over GF(k), k = 2 included (seed 002
+ *            Theorems 3 and 4, attempted beyond k - 1 communications, then
+ *            a seeded local search bounded by an evaluation budget).
+ *   With kind auto every kind that applies is tried; the best by (objective
+ *   value, total) wins and ties go to reorder. Every kind tried is listed in
+ *   `candidates`. The result is never worse than the identity mapping.
+ *   Cost: reorder O(n^3) (one permutation), O(2^n m n) (binary DP, n <= 24),
+ *   O(2^n n^5 m) (GF(k) DP, n <= 14); linear construction O(m n^4); search
+ *   budget x O(m n^4) (see docs/plan.md for measured times).
+ *
+ * The binary hypercube (and a k = 2 torus) runs on the fast GF(2) engine
+ * (kcube/contention.h, reorder.h, mapset.h); everything else on the GF(k)
+ * engine (kcube/torus.h, torusmap.h). Library only: never prints. */
+#ifndef KCUBE_PLAN_H
+#define KCUBE_PLAN_H
+
+#include <stdint.h>
+
+#include "kcube/comm.h"
+#include "kcube/error.h"
+#include "kcube/mapset.h"
+#include "kcube/names.h"
+#include "kcube/nodemap.h"
+#include "kcube/topology.h"
+#include "kcube/torus.h"
+#include "kcube/torusmap.h"
+
+#define KC_PLAN_MAX_N 64
+#define KC_PLAN_EXACT_AUTO_BITS 24  /* exact counts by default up to N = 2^24 */
+#define KC_PLAN_EXACT_MAX_BITS 30   /* on request up to 2^30 (binary: 2^24) */
+#define KC_PLAN_NODEMAP_MAX_BITS 24 /* node arrays in the map result up to N = 2^24 */
+#define KC_PLAN_MAX_COMMS 256
+
+/* Exact counting: automatic (N <= 2^KC_PLAN_EXACT_AUTO_BITS), off, on. */
+#define KC_EXACT_AUTO (-1)
+
+/* ---- analyze ------------------------------------------------------------- */
+
+typedef struct kc_analyze_opts {
+    int exact;                  /* KC_EXACT_AUTO, 0 or 1 */
+    uint64_t seed;              /* stream for uniform traffic (default 1) */
+    const kc_progress *progress;/* NULL: no reports */
+} kc_analyze_opts;
+
+void kc_analyze_opts_default(kc_analyze_opts *o);
+
+typedef struct kc_analysis {
+    kc_topology topo;
+    int n;
+    int binary;                          /* 1: computed by the GF(2) engine */
+    int linear;                          /* 0: uniform traffic, no formula */
+    uint64_t formula[KC_PLAN_MAX_N];     /* T_i by the closed form (linear only) */
+    int has_cases;                       /* GF(k) engine: tcase/exponent are filled */
+    kc_tcase tcase[KC_PLAN_MAX_N];       /* seed 002 Theorem 1 case of dimension i */
+    int exponent[KC_PLAN_MAX_N];         /* its exponent e (T_i is a multiple of k^e) */
+    int exact;                           /* 1: exact_per_dim holds an exact count */
+    uint64_t exact_per_dim[KC_PLAN_MAX_N];
+    kc_link worst[KC_PLAN_MAX_N];        /* a link carrying T_i (valid when T_i > 0; from the exact
+                                            count, or the formula's witness on the binary hypercube) */
+    int has_worst;                       /* 0 when no link is known (GF(k) formula only) */
+    uint64_t value;                      /* max_i T_i: exact when counted, else the formula */
+    uint64_t value_formula;              /* max_i of the formula */
+    int value_dim;                       /* lowest i with T_i = value, -1 without traffic */
+    int agree;                           /* formula and exact count equal in every dimension
+                                            (1 when only one of them was computed) */
+} kc_analysis;
+
+/* opts may be NULL (defaults). Errors: KC_EINVAL/KC_ERANGE naming "k",
+ * "shape", "n" or "exact"; KC_EINTERNAL if formula and count disagree. */
+kc_status kc_analyze(const kc_topology *t, const kc_comm *c, const kc_analyze_opts *opts, kc_analysis *out,
+                     kc_err *err);
+
+/* ---- map ----------------------------------------------------------------- */
+
+typedef enum kc_map_kind { KC_MAP_AUTO, KC_MAP_REORDER, KC_MAP_LINEAR } kc_map_kind;
+
+/* auto | reorder | linear (parse, print, help). */
+extern const kc_names kc_map_kind_names;
+
+/* Search: default (on, bounded, inside auto; off for reorder / linear), off, on. */
+#define KC_SEARCH_DEFAULT (-1)
+
+/* Default evaluation budget of the search: KC_PLAN_BUDGET evaluations,
+ * lowered so that budget x n^4 x m stays under KC_PLAN_BUDGET_WORK (about
+ * half a second on one core), never below KC_PLAN_BUDGET_MIN. */
+#define KC_PLAN_BUDGET 2000
+#define KC_PLAN_BUDGET_WORK 200000000ULL
+#define KC_PLAN_BUDGET_MIN 50
+
+typedef struct kc_map_opts {
+    kc_objective objective;     /* default KC_OBJ_MAX */
+    kc_map_kind kind;           /* default KC_MAP_AUTO */
+    int search;                 /* KC_SEARCH_DEFAULT, 0 or 1 */
+    uint64_t seed;              /* search and uniform traffic (default 1) */
+    uint64_t budget;            /* search evaluations; 0: the default above */
+    int exact;                  /* re-count every mapped communication exactly: KC_EXACT_AUTO, 0 or 1 */
+    const kc_progress *progress;/* NULL: no reports */
+} kc_map_opts;
+
+void kc_map_opts_default(kc_map_opts *o);
+
+/* Effective budget for (n, m) under opts (what kc_map will use). */
+uint64_t kc_map_budget(const kc_map_opts *o, int n, int m);
+
+#define KC_MAP_MAX_CANDIDATES 4
+
+typedef struct kc_map_candidate {
+    kc_map_kind kind;     /* reorder or linear */
+    const char *method;   /* "optimizer", "dp", "dp-gfk", "reorder-search", "theorem3", "theorem4",
+                             "theorem4-beyond-limit", "search", "identity" */
+    uint64_t value;       /* objective value */
+    uint64_t total;       /* sum over communications and dimensions of T_i */
+    uint64_t evaluations; /* search evaluations spent (0: no search) */
+    int exhaustive;       /* 1: every mapping of the kind was tried (optimal within the kind) */
+} kc_map_candidate;
+
+typedef struct kc_map_comm {
+    kc_comm before;                         /* as given (virtual) */
+    kc_comm after;                          /* (Q A Q^-1, Q b): as the physical machine sees it */
+    int known;                              /* 0: uniform traffic not counted (exact off) */
+    uint64_t value_before, value_after;     /* max_i T_i */
+    uint64_t per_dim_before[KC_PLAN_MAX_N];
+    uint64_t per_dim_after[KC_PLAN_MAX_N];
+    int exact;                              /* 1: the after values were re-counted exactly (and agree) */
+} kc_map_comm;
+
+typedef struct kc_map_result {
+    kc_map_kind kind;          /* the chosen kind: KC_MAP_REORDER or KC_MAP_LINEAR */
+    const char *method;        /* how it was found (candidate methods above) */
+    kc_objective objective;
+    uint64_t value, total;     /* of the chosen mapping (linear communications only) */
+    int n, k;
+    kc_tmap map;               /* Q, Q^-1 over GF(k) (GF(2) on the hypercube); map.kind ==
+                                  KC_TMAP_REORDER when Q is a permutation matrix */
+    int is_order;              /* 1: order[] is valid (Q is a permutation matrix) */
+    int order[KC_PLAN_MAX_N];  /* R: new (physical) dimension t is old (virtual) dimension R[t] */
+    kc_nodemap nodes;          /* to_physical[v] / to_virtual[p]; count 0 when N > 2^KC_PLAN_NODEMAP_MAX_BITS
+                                  (use kc_map_to_physical / kc_map_to_virtual) */
+    int count;                 /* communications, in the order given */
+    kc_map_comm *comms;
+    int ncandidates;
+    kc_map_candidate candidates[KC_MAP_MAX_CANDIDATES];
+} kc_map_result;
+
+/* comms[0..count-1] share the topology. opts may be NULL (defaults).
+ * out must be freed with kc_map_result_free (also after an error). */
+kc_status kc_map(const kc_topology *t, const kc_comm *comms, int count, const kc_map_opts *opts, kc_map_result *out,
+                 kc_err *err);
+void kc_map_result_free(kc_map_result *r);
+
+/* Virtual node -> physical node under the chosen mapping, and back (any N). */
+uint64_t kc_map_to_physical(const kc_map_result *r, uint64_t v);
+uint64_t kc_map_to_virtual(const kc_map_result *r, uint64_t p);
+
+#endif
