@@ -6,7 +6,9 @@
 #       the environment of the call redirects its standard output instead;
 #   expect_stdout_contains TEXT [DESCRIPTION]   about the last command
 #   expect_stderr_contains TEXT [DESCRIPTION]   about the last command
+#   expect_stdout_matches ERE [DESCRIPTION]     a line of stdout matches the extended regex
 #   expect_one_stderr_line [DESCRIPTION]        exactly one line, "kcube: ..."
+#   expect_bad DESCRIPTION -- cmd args...       exit 2, one stderr line, nothing on stdout
 #   check DESCRIPTION -- cmd args...            passes when cmd succeeds
 #   summary                                     "N passed, N failed"; exit 1 on failures
 # $CLI_TMP is a fresh temporary directory, removed at exit.
@@ -48,6 +50,18 @@ expect_stderr_contains() {
     if grep -qF -- "$1" "$CLI_ERR"; then cli_pass; else cli_fail "${2:-$CLI_LAST}: stderr lacks '$1'"; fi
 }
 
+expect_stdout_matches() {
+    if grep -Eq -- "$1" "$CLI_OUT"; then cli_pass; else cli_fail "${2:-$CLI_LAST}: stdout does not match '$1'"; fi
+}
+
+expect_bad() {
+    local desc=$1
+    shift
+    expect_exit 2 "$desc" "$@"
+    expect_one_stderr_line "$desc"
+    if [ -s "$CLI_OUT" ]; then cli_fail "$desc: wrote to stdout"; else cli_pass; fi
+}
+
 expect_one_stderr_line() {
     local n
     n=$(wc -l < "$CLI_ERR")
@@ -59,7 +73,7 @@ check() {
     local desc=$1
     shift
     [ "$1" = "--" ] && shift
-    if "$@"; then cli_pass; else cli_fail "$desc"; fi
+    if "$@" >/dev/null 2>&1; then cli_pass; else cli_fail "$desc"; fi
 }
 
 summary() {
