@@ -37,6 +37,9 @@ expect_stdout_contains '32 mesh steps'
 # other modes and explicit permutations
 expect_exit 1 "an unroutable permutation exits 1" -- "$K" hl --n 3 --perm 0,2,3,4,5,6,7,1 --json
 expect_stdout_matches "\"routed\":${J}false"
+# the two readings of M-SIMD (docs/hl.md): a PLC permutation the cut reading routes and the split one does not
+expect_exit 0 "msimd cut reading routes a PLC permutation" -- "$K" hl --n 3 --perm 0,1,2,3,4,6,5,7 --mode msimd
+expect_exit 1 "msimd split reading does not" -- "$K" hl --n 3 --perm 0,1,2,3,4,6,5,7 --mode msimd-split
 check "mimd mode runs" -- "$K" hl --n 3 --perm 0,1,2,3,4,5,6,7 --mode mimd
 expect_exit 0 "census" -- "$K" hl --census 3
 expect_stdout_contains 'M-SIMD larger: yes'

@@ -230,10 +230,12 @@ static int run_verify(long n, int msb, long count, uint64_t seed, kc_format fmt)
 
 /* ---- options ------------------------------------------------------------ */
 
-enum { MODE_SIMD, MODE_MSIMD, MODE_MIMD };
+enum { MODE_SIMD, MODE_MSIMD, MODE_MSIMD_SPLIT, MODE_MIMD };
 static const kc_name mode_entries[] = {
     {MODE_SIMD, "simd", "every processor corrects the same bit (the paper's algorithm)"},
-    {MODE_MSIMD, "msimd", "subcubes cut along the top bits choose their own bits (Lemma 7)"},
+    {MODE_MSIMD, "msimd", "M-SIMD, cut reading: subcubes cut along the top bits run HL alone (Lemma 7)"},
+    {MODE_MSIMD_SPLIT, "msimd-split",
+     "M-SIMD, split reading: after each step the subcubes split along the corrected bits"},
     {MODE_MIMD, "mimd", "every processor applies HL's rules alone (n <= 12)"},
     {0, NULL, NULL},
 };
@@ -497,8 +499,8 @@ static kc_status compute(const hl_job *j, hl_out *o, kc_err *err)
     kc_status s;
     if (j->mode == MODE_SIMD)
         s = route_simd(j, o, err);
-    else if (j->mode == MODE_MSIMD)
-        s = kc_hl_msimd_run(j->n, j->dst, &o->res, err);
+    else if (j->mode == MODE_MSIMD || j->mode == MODE_MSIMD_SPLIT)
+        s = kc_hl_msimd_route(j->mode == MODE_MSIMD ? KC_HL_MSIMD_CUT : KC_HL_MSIMD_SPLIT, j->n, j->dst, &o->res, err);
     else
         s = kc_hl_mimd_greedy(j->n, j->dst, &o->res, &o->max_held, err);
     if (!s && o->detail) {
