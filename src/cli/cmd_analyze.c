@@ -186,7 +186,10 @@ static void text_row(const kc_analysis *r, int linear, int i)
                  (unsigned long long)range[0], (unsigned long long)range[1]);
     else if (linear)
         snprintf(th, sizeof th, "%llu", (unsigned long long)r->formula[i]);
-    printf("%4d  %5s  %22s  ", i, r->has_cases ? kc_tcase_name(r->tcase[i]) : "-", th);
+    if (r->has_cases) /* the seed 002 case column exists on the GF(k) engine only */
+        printf("%4d  %5s  %22s  ", i, kc_tcase_name(r->tcase[i]), th);
+    else
+        printf("%4d  %12s  ", i, th);
     if (r->exact)
         printf("%12llu  ", (unsigned long long)r->exact_per_dim[i]);
     else
@@ -206,7 +209,11 @@ static int render_text(const analyze_job *j, const kc_analysis *r)
 {
     int linear = j->in.comms[0].linear;
     text_header(j, r);
-    printf("%4s  %5s  %22s  %12s  %s\n", "dim", "case", "T_i formula", r->exact ? "T_i exact" : "", "a worst link");
+    if (r->has_cases)
+        printf("%4s  %5s  %22s  ", "dim", "case", "T_i Theorem 1");
+    else
+        printf("%4s  %12s  ", "dim", "T_i formula");
+    printf("%12s  %s\n", r->exact ? "T_i exact" : "", "a worst link");
     for (int i = 0; i < r->n; i++)
         text_row(r, linear, i);
     printf("contention %llu", (unsigned long long)r->value);
