@@ -375,6 +375,48 @@ static void test_seed002_theorem4(void **state)
     kc_map_result_free(&r);
 }
 
+/* opts.given: seed 002 Example 5's Q is only evaluated (8, 8 -> 2, 2); a
+ * permutation matrix reads as a reordering; a singular Q names its parameter.
+ * replay() recounts every claim by routing the mapped traffic. */
+static void test_given_mapping(void **state)
+{
+    (void)state;
+    kc_topology t = torus(4, 4);
+    kc_comm c[2] = {named(&t, "transpose"), named(&t, "digit-reverse")};
+    kc_gf f;
+    kc_gfmat q;
+    kc_err err = {0};
+    assert_int_equal(kc_gf_init(&f, 4, NULL), KC_OK);
+    assert_int_equal(kc_gfmat_parse(&f, &q, "1 0 1 1;0 1 2 1;0 0 1 0;0 0 0 1", 4, &err), KC_OK);
+    kc_map_opts o = opts_kind(KC_MAP_AUTO);
+    o.given = &q;
+    kc_map_result r;
+    map_ok(&t, c, 2, &o, &r);
+    assert_string_equal(r.method, "given");
+    assert_int_equal(r.kind, KC_MAP_LINEAR);
+    assert_int_equal(r.ncandidates, 1);
+    assert_int_equal(r.comms[0].value_after, 2);
+    assert_int_equal(r.comms[1].value_after, 2);
+    kc_map_result_free(&r);
+
+    kc_topology h = cube(4);
+    kc_comm tr = named(&h, "transpose");
+    kc_gf f2;
+    assert_int_equal(kc_gf_init(&f2, 2, NULL), KC_OK);
+    assert_int_equal(kc_gfmat_parse(&f2, &q, "0100;1000;0001;0010", 4, &err), KC_OK);
+    o.given = &q;
+    map_ok(&h, &tr, 1, &o, &r);
+    assert_int_equal(r.kind, KC_MAP_REORDER);
+    assert_true(r.is_order);
+    assert_int_equal(r.order[0], 1);
+    kc_map_result_free(&r);
+
+    assert_int_equal(kc_gfmat_parse(&f2, &q, "1100;1100;0010;0001", 4, &err), KC_OK);
+    assert_int_equal(kc_map(&h, &tr, 1, &o, &r, &err), KC_ESINGULAR);
+    assert_string_equal(err.param, "mapping_matrix");
+    kc_map_result_free(&r);
+}
+
 /* ---- brute force ------------------------------------------------------------ */
 
 /* Random linear communication over GF(k) on t: permutation or gather. */
@@ -668,7 +710,7 @@ int main(void)
         cmocka_unit_test(test_random_vs_brute_force), cmocka_unit_test(test_reproducible),
         cmocka_unit_test(test_large_auto),      cmocka_unit_test(test_map_errors),
         cmocka_unit_test(test_tie_prefers_reorder), cmocka_unit_test(test_single_gather_total),
-        cmocka_unit_test(test_other_networks),
+        cmocka_unit_test(test_other_networks),  cmocka_unit_test(test_given_mapping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

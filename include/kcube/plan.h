@@ -107,6 +107,9 @@ typedef struct kc_map_opts {
     uint64_t seed;              /* search and uniform traffic (default 1) */
     uint64_t budget;            /* search evaluations; 0: the default above */
     int exact;                  /* re-count every mapped communication exactly: KC_EXACT_AUTO, 0 or 1 */
+    const kc_gfmat *given;      /* evaluate this Q (over GF(k)) instead of computing one: the result's
+                                   kind is reorder when Q is a permutation matrix, its method "given";
+                                   errors name "mapping_matrix". NULL: compute. */
     const kc_progress *progress;/* NULL: no reports */
 } kc_map_opts;
 
@@ -120,7 +123,7 @@ uint64_t kc_map_budget(const kc_map_opts *o, int n, int m);
 typedef struct kc_map_candidate {
     kc_map_kind kind;     /* reorder or linear */
     const char *method;   /* "optimizer", "dp", "dp-gfk", "reorder-search", "theorem3", "theorem4",
-                             "theorem4-beyond-limit", "search", "identity" */
+                             "theorem4-beyond-limit", "search", "identity", "given" */
     uint64_t value;       /* objective value */
     uint64_t total;       /* sum over communications and dimensions of T_i */
     uint64_t evaluations; /* search evaluations spent (0: no search) */

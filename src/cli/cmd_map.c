@@ -1,326 +1,450 @@
-/* kcube map: the best reordering mapping for one or several LCCs. */
+/* kcube map: the best processor mapping for one or more communications, on
+ * any topology, through kc_map (kcube/plan.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
-#include "torus_cli.h"
-#include "kcube/contention.h"
+#include "options.h"
+#include "plan_cli.h"
 #include "kcube/mapset.h"
-#include "kcube/nodemap.h"
-#include "kcube/reorder.h"
+#include "kcube/plan.h"
 
-#define VERIFY_MAX_N 20   /* exact re-count of every mapped communication up to here */
-#define NODEMAP_MAX_N 16  /* node arrays in JSON up to here */
+#define NODES_MAX 65536ULL /* node arrays in JSON and --emit-c up to N = 2^16 */
+#define TEXT_NODES_MAX 16  /* and in the text output */
 
-static void help(FILE *out)
+enum { METHOD_AUTO, METHOD_OPTIMIZER, METHOD_DP, METHOD_EXHAUSTIVE };
+static const kc_name method_entries[] = {
+    {METHOD_AUTO, "auto", "no restriction (the same as --kind auto)"},
+    {METHOD_OPTIMIZER, "optimizer", "reordering by seed 000's O(n^3) optimiser (one communication)"},
+    {METHOD_DP, "dp", "reordering by the exact subset dynamic programme"},
+    {METHOD_EXHAUSTIVE, "exhaustive", "reordering, checked against all n! orders (hypercube, n <= 10)"},
+    {0, NULL, NULL},
+};
+static const kc_names method_names = {"method", method_entries};
+
+static const cli_opt OPT_METHOD = {.name = "method", .type = CLI_CHOICE, .choices = &method_names, .def = "auto",
+                                   .help = "old hypercube methods; every value but auto means --kind reorder"};
+static const cli_opt OPT_EVALS = {.name = "evals", .type = CLI_U64, .meta = "E", .param = "budget",
+                                  .help = "evaluations the search may spend (default: 2000, fewer for large n)"};
+static const cli_opt OPT_Q = {.name = "q", .type = CLI_TEXT, .meta = "Q", .param = "mapping_matrix",
+                              .help = "evaluate this nonsingular mapping matrix (syntax of --matrix) instead"};
+static const cli_opt OPT_EMIT_C = {.name = "emit-c", .type = CLI_FLAG,
+                                   .help = "print to_physical[] / to_virtual[] as C arrays (N <= 65536)"};
+
+static const cli_use map_opts[] = {
+    {&OPT_N, NULL, NULL},
+    {&OPT_K, "nodes per dimension (2..256; mappings need a power of two)", NULL},
+    {&OPT_TOPOLOGY, NULL, NULL},
+    {&OPT_SHAPE, NULL, NULL},
+    {&OPT_TIE, NULL, NULL},
+    {&OPT_PATTERN, NULL, NULL},
+    {&OPT_MATRIX, "y = Ax + b: A row 0 first, rows separated by ';' (bit rows or GF(k) entries)", NULL},
+    {&OPT_VECTOR, NULL, NULL},
+    {&OPT_SCATTER, NULL, NULL},
+    {&OPT_KIND, "reorder keeps neighbours; linear may not; auto: the best of both (ties: reorder)", NULL},
+    {&OPT_OBJECTIVE, "max (largest T_i of any one), simultaneous (largest summed T_i), sum", NULL},
+    {&OPT_SEARCH, "also search with --kind reorder/linear (auto searches within the default budget)", NULL},
+    {&OPT_EVALS, NULL, NULL},
+    {&OPT_SEED, "seed of the search and of uniform traffic", NULL},
+    {&OPT_METHOD, NULL, NULL},
+    {&OPT_Q, NULL, NULL},
+    {&OPT_EXACT, "re-count every mapped communication exactly", NULL},
+    {&OPT_NO_EXACT, "skip the exact re-count (by default done up to N = 2^20)", NULL},
+    {&OPT_EMIT_C, NULL, NULL},
+    {&OPT_JSON, NULL, NULL},
+    {&OPT_CSV, NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
+static const cli_alias map_aliases[] = {
+    {"mesh", &OPT_TOPOLOGY, "mesh", NULL, "old spelling of --topology mesh"},
+    {"mapping", &OPT_KIND, NULL, NULL, "linear|reorder: old spelling of --kind"},
+    {"fallback", &OPT_KIND, "auto", NULL, "old spelling of --kind auto (linear if it is better, else reorder)"},
+    {"no-verify", &OPT_NO_EXACT, NULL, NULL, "old spelling of --no-exact"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+typedef struct map_job {
+    plan_input in;
+    kc_map_opts opts;
+    int method, emit_c, has_q;
+    kc_gfmat q;
+} map_job;
+
+/* ---- resolve -------------------------------------------------------------- */
+
+static int resolve_method(const cli_args *a, map_job *j)
 {
-    fprintf(out,
-            "usage: kcube map --n N (--pattern NAME | --matrix M [--vector V] [--scatter])...\n"
-            "                 [--objective max|simultaneous|sum] [--method auto|optimizer|dp|exhaustive]\n"
-            "                 [--no-verify] [--json | --csv | --emit-c]\n\n"
-            "Finds a processor reordering mapping (a permutation of address bits) that\n"
-            "minimises channel contention under e-cube routing.\n"
-            "One communication: seed 000's O(n^3) optimiser (any n <= 64), then for a\n"
-            "gather or scatter the least total among optimal orders (exact for n <= 24;\n"
-            "above, the output says the total is not minimised). Several: exact\n"
-            "dynamic programming over subsets of dimensions (n <= %d), objectives\n"
-            "  max           the largest contention of any one communication\n"
-            "  simultaneous  the largest, over dimensions, of the summed contention\n"
-            "  sum           the sum over communications and dimensions\n"
-            "(for max and simultaneous, ties are broken by the least total).\n\n"
-            "  --scatter     the preceding --matrix is a scatter (y receives from Ay + b)\n"
-            "  --method      optimizer: single communication only; dp: dynamic programme;\n"
-            "                exhaustive: all n! orders (n <= %d); auto (default) picks\n"
-            "  --no-verify   skip the exact re-count of the mapped communications\n"
-            "                (done by default for n <= %d)\n"
-            "  --emit-c      print the mapping as C arrays for an SPMD node program\n"
-            "                (to_physical[], to_virtual[], n <= %d) instead of the table\n"
-            "  --k K, --mesh k-ary n-cubes (tori, k = 4..256) and meshes: see\n"
-            "                kcube map --k 4 --help (--k 2 is this binary n-cube)\n\n"
-            "Output: the order R (new dimension t is old dimension R[t]), Q and Q^-1,\n"
-            "each communication before and after (Q A Q^-1, Q b), and the node arrays\n"
-            "to_physical / to_virtual (JSON, n <= %d).\n\n",
-            KC_MAPSET_MAX_N, KC_EXHAUSTIVE_MAX_N, VERIFY_MAX_N, NODEMAP_MAX_N, NODEMAP_MAX_N);
-    kc_cli_print_patterns(out);
+    j->method = cli_choice(a, &OPT_METHOD, METHOD_AUTO);
+    if (j->method == METHOD_AUTO)
+        return 0;
+    if (cli_given(a, &OPT_KIND) && j->opts.kind != KC_MAP_REORDER)
+        return kc_cli_error("--method %s finds a reordering: it does not go with --kind %s",
+                            kc_names_name(&method_names, j->method), kc_names_name(&kc_map_kind_names, j->opts.kind));
+    j->opts.kind = KC_MAP_REORDER;
+    int binary = kc_topology_is_binary(&j->in.topo), n = j->in.topo.n;
+    if (j->method == METHOD_OPTIMIZER && j->in.count > 1)
+        return kc_cli_error("the optimizer maps one communication; use --method dp for a set");
+    if (j->method == METHOD_DP && binary && j->in.count > 1 && n > KC_MAPSET_MAX_N)
+        return kc_cli_error("the dynamic programme supports n <= %d, got n = %d", KC_MAPSET_MAX_N, n);
+    if (j->method == METHOD_EXHAUSTIVE && (!binary || n > KC_EXHAUSTIVE_MAX_N))
+        return kc_cli_error("exhaustive search supports the hypercube with n <= %d", KC_EXHAUSTIVE_MAX_N);
+    return 0;
 }
 
-typedef struct mapped {
-    kc_lcc before, after;
-    kc_contention cb, ca;
-    int verified;
-} mapped;
+static int resolve_given(const cli_args *a, map_job *j)
+{
+    const char *text = cli_text(a, &OPT_Q, NULL);
+    int r;
+    if (!text)
+        return 0;
+    if ((r = cli_reject(a, &OPT_SEARCH, "with --q (the given Q is only evaluated)")) ||
+        (r = cli_reject(a, &OPT_KIND, "with --q (the given Q decides the kind)")) ||
+        (r = cli_reject(a, &OPT_METHOD, "with --q (the given Q is only evaluated)")))
+        return r;
+    kc_gf f;
+    kc_err err = {0};
+    if (kc_topology_need_gf(&j->in.topo, "a given mapping", &err) || kc_gf_init(&f, j->in.topo.k, &err) ||
+        kc_gfmat_parse(&f, &j->q, text, j->in.topo.n, &err)) {
+        err.param = err.param ? err.param : "mapping_matrix";
+        return cli_report(a, &err);
+    }
+    j->has_q = 1;
+    return 0;
+}
 
-static cJSON *order_json(const kc_order *o)
+static int resolve(const cli_args *a, map_job *j)
+{
+    memset(j, 0, sizeof *j);
+    int r = plan_resolve(a, 0, &j->in);
+    if (r)
+        return r;
+    kc_map_opts_default(&j->opts);
+    j->opts.kind = (kc_map_kind)cli_choice(a, &OPT_KIND, KC_MAP_AUTO);
+    j->opts.objective = (kc_objective)cli_choice(a, &OPT_OBJECTIVE, KC_OBJ_MAX);
+    j->opts.seed = cli_u64(a, &OPT_SEED, 1);
+    j->opts.budget = cli_u64(a, &OPT_EVALS, 0);
+    j->opts.search = cli_given(a, &OPT_SEARCH) ? 1 : KC_SEARCH_DEFAULT;
+    if (cli_given(a, &OPT_EXACT) && cli_given(a, &OPT_NO_EXACT))
+        return kc_cli_error("give --exact or --no-exact, not both");
+    j->opts.exact = cli_given(a, &OPT_EXACT) ? 1 : cli_given(a, &OPT_NO_EXACT) ? 0 : KC_EXACT_AUTO;
+    j->emit_c = cli_flag(a, &OPT_EMIT_C);
+    if (j->emit_c && j->in.fmt != KC_FMT_TEXT)
+        return kc_cli_error("--emit-c is an output of its own: give it without --json or --csv");
+    if (j->emit_c && j->in.topo.nodes > NODES_MAX)
+        return kc_cli_error("--emit-c writes node arrays for N <= %llu nodes, the network has %llu",
+                            (unsigned long long)NODES_MAX, (unsigned long long)j->in.topo.nodes);
+    if ((r = resolve_method(a, j)) || (r = resolve_given(a, j)))
+        return r;
+    if (j->opts.kind != KC_MAP_AUTO && !cli_given(a, &OPT_SEARCH))
+        return cli_reject(a, &OPT_EVALS, "without a search (add --search, or use --kind auto)");
+    j->opts.given = j->has_q ? &j->q : NULL;
+    return 0;
+}
+
+/* ---- compute -------------------------------------------------------------- */
+
+/* --method exhaustive: every one of the n! orders must not beat the result. */
+static kc_status check_exhaustive(const map_job *j, kc_map_result *r, kc_err *err)
+{
+    kc_lcc lccs[KC_PLAN_MAX_COMMS];
+    int m = 0;
+    for (int i = 0; i < j->in.count; i++)
+        if (j->in.comms[i].has_lcc)
+            lccs[m++] = j->in.comms[i].lcc;
+    kc_mapset_result ex;
+    kc_status s = kc_mapset_exhaustive(lccs, m, j->opts.objective, &ex, err);
+    if (s)
+        return s;
+    if (ex.value != r->value || ex.total != r->total)
+        return kc_fail(err, KC_EINTERNAL, "exhaustive search found %llu/%llu, the planner %llu/%llu",
+                       (unsigned long long)ex.value, (unsigned long long)ex.total, (unsigned long long)r->value,
+                       (unsigned long long)r->total);
+    r->method = "exhaustive";
+    return KC_OK;
+}
+
+static kc_status compute(map_job *j, kc_map_result *r, kc_err *err)
+{
+    kc_cli_progress prog;
+    kc_cli_progress_init(&prog, "mapping");
+    kc_progress p = {j->in.topo.n >= 18 ? kc_cli_progress_cb : NULL, &prog};
+    j->opts.progress = &p;
+    kc_status s = kc_map(&j->in.topo, j->in.comms, j->in.count, &j->opts, r, err);
+    kc_cli_progress_done(&prog);
+    if (!s && j->method == METHOD_OPTIMIZER && strcmp(r->method, "optimizer") != 0)
+        s = kc_fail_param(err, KC_EINVAL, "method", "the optimizer minimises the largest contention; objective "
+                                                    "sum on a gather or scatter needs --method dp");
+    if (!s && j->method == METHOD_EXHAUSTIVE)
+        s = check_exhaustive(j, r, err);
+    return s;
+}
+
+/* The exact total among optimal orders is not searched for one gather or
+ * scatter beyond the dynamic programme (issue 9, 7a). */
+static int total_minimised(const map_job *j, const kc_map_result *r)
+{
+    const kc_comm *c = &j->in.comms[0];
+    return !(r->kind == KC_MAP_REORDER && strcmp(r->method, "optimizer") == 0 && c->has_lcc &&
+             c->lcc.kind != KC_LCC_PERMUTATION && j->in.topo.n > KC_MAPSET_MAX_N);
+}
+
+/* ---- renderers ------------------------------------------------------------ */
+
+static const char *kind_name(kc_map_kind k) { return kc_names_name(&kc_map_kind_names, k); }
+
+static cJSON *json_candidates(const kc_map_result *r)
 {
     cJSON *a = cJSON_CreateArray();
-    for (int t = 0; t < o->n; t++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(o->dim[t]));
+    for (int i = 0; i < r->ncandidates; i++) {
+        const kc_map_candidate *c = &r->candidates[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "kind", kind_name(c->kind));
+        cJSON_AddStringToObject(o, "method", c->method);
+        cJSON_AddItemToObject(o, "value", kc_cli_json_u64(c->value));
+        cJSON_AddItemToObject(o, "total", kc_cli_json_u64(c->total));
+        cJSON_AddItemToObject(o, "evaluations", kc_cli_json_u64(c->evaluations));
+        cJSON_AddBoolToObject(o, "exhaustive", c->exhaustive);
+        cJSON_AddItemToArray(a, o);
+    }
     return a;
 }
 
-static uint64_t order_phys(const void *ctx, uint64_t v) { return kc_order_to_physical(ctx, v); }
-
-static int output_json(const kc_order *o, const char *method, kc_objective obj, uint64_t value, uint64_t total,
-                       int total_minimised, const mapped *mp, int m)
+static cJSON *json_comm(const kc_map_comm *x, int n)
 {
-    int n = o->n;
-    char buf[64 * 65 + 1], vbuf[65];
-    kc_bitmat q, qi;
-    kc_bitmat_from_order(&q, o->dim, n);
-    kc_bitmat_inverse(&qi, &q, NULL);
-    cJSON *root = cJSON_CreateObject();
-    cJSON_AddNumberToObject(root, "n", n);
-    cJSON_AddStringToObject(root, "objective", kc_objective_name(obj));
-    cJSON_AddStringToObject(root, "method", method);
-    cJSON_AddItemToObject(root, "value", kc_cli_json_u64(value));
-    cJSON_AddItemToObject(root, "total", kc_cli_json_u64(total));
-    cJSON_AddBoolToObject(root, "total_minimised", total_minimised);
-    cJSON_AddItemToObject(root, "order", order_json(o));
-    cJSON_AddStringToObject(root, "Q", kc_bitmat_format(&q, buf, sizeof buf));
-    cJSON_AddStringToObject(root, "Q_inverse", kc_bitmat_format(&qi, buf, sizeof buf));
-    if (n <= NODEMAP_MAX_N) {
-        kc_nodemap nm;
-        if (kc_nodemap_build(&nm, 1ULL << n, order_phys, o, NULL) == KC_OK) {
-            cJSON *tp = cJSON_CreateArray(), *tv = cJSON_CreateArray();
-            for (uint64_t v = 0; v < nm.count; v++) {
-                cJSON_AddItemToArray(tp, cJSON_CreateNumber(nm.to_physical[v]));
-                cJSON_AddItemToArray(tv, cJSON_CreateNumber(nm.to_virtual[v]));
-            }
-            cJSON_AddItemToObject(root, "to_physical", tp);
-            cJSON_AddItemToObject(root, "to_virtual", tv);
-            kc_nodemap_free(&nm);
+    cJSON *p = cJSON_CreateObject();
+    cJSON_AddStringToObject(p, "name", x->before.name);
+    cJSON_AddStringToObject(p, "kind", kc_comm_kind_name(&x->before));
+    if (x->before.linear) {
+        cJSON_AddNumberToObject(p, "rank", kc_comm_rank(&x->before));
+        cJSON_AddItemToObject(p, "matrix", plan_json_matrix(&x->before.t.a));
+        cJSON_AddItemToObject(p, "vector", plan_json_vector(x->before.t.b, n));
+        cJSON_AddItemToObject(p, "matrix_after", plan_json_matrix(&x->after.t.a));
+        cJSON_AddItemToObject(p, "vector_after", plan_json_vector(x->after.t.b, n));
+    }
+    if (x->known) {
+        cJSON_AddItemToObject(p, "contention_before", kc_cli_json_u64(x->value_before));
+        cJSON_AddItemToObject(p, "contention_after", kc_cli_json_u64(x->value_after));
+        cJSON_AddItemToObject(p, "per_dim_before", kc_cli_json_u64_array(x->per_dim_before, n));
+        cJSON_AddItemToObject(p, "per_dim_after", kc_cli_json_u64_array(x->per_dim_after, n));
+    } else { /* uniform traffic without the exact count */
+        cJSON_AddNullToObject(p, "contention_before");
+        cJSON_AddNullToObject(p, "contention_after");
+        cJSON_AddNullToObject(p, "per_dim_before");
+        cJSON_AddNullToObject(p, "per_dim_after");
+    }
+    cJSON_AddBoolToObject(p, "verified_exact", x->exact);
+    return p;
+}
+
+static void json_mapping(cJSON *o, const kc_map_result *r)
+{
+    char buf[PLAN_TEXT_SIZE];
+    cJSON_AddBoolToObject(o, "permutation_matrix", r->is_order);
+    if (r->is_order) {
+        cJSON *ord = cJSON_AddArrayToObject(o, "order");
+        for (int i = 0; i < r->n; i++)
+            cJSON_AddItemToArray(ord, cJSON_CreateNumber(r->order[i]));
+    } else {
+        cJSON_AddNullToObject(o, "order");
+    }
+    cJSON_AddStringToObject(o, "Q", plan_gfmat_text(&r->map.q, r->k, buf, sizeof buf));
+    cJSON_AddStringToObject(o, "Q_inverse", plan_gfmat_text(&r->map.qinv, r->k, buf, sizeof buf));
+    cJSON_AddItemToObject(o, "matrix", plan_json_matrix(&r->map.q));
+    cJSON_AddItemToObject(o, "matrix_inverse", plan_json_matrix(&r->map.qinv));
+    if (r->nodes.count && r->nodes.count <= NODES_MAX) {
+        cJSON *tp = cJSON_AddArrayToObject(o, "to_physical"), *tv = cJSON_AddArrayToObject(o, "to_virtual");
+        for (uint64_t v = 0; v < r->nodes.count; v++) {
+            cJSON_AddItemToArray(tp, cJSON_CreateNumber((double)r->nodes.to_physical[v]));
+            cJSON_AddItemToArray(tv, cJSON_CreateNumber((double)r->nodes.to_virtual[v]));
         }
     }
-    cJSON *pats = cJSON_AddArrayToObject(root, "patterns");
-    for (int r = 0; r < m; r++) {
-        const mapped *x = &mp[r];
-        cJSON *p = cJSON_CreateObject();
-        cJSON_AddStringToObject(p, "name", x->before.name);
-        cJSON_AddStringToObject(p, "kind", kc_lcc_kind_name(x->before.kind));
-        cJSON_AddStringToObject(p, "matrix", kc_bitmat_format(&x->before.a, buf, sizeof buf));
-        cJSON_AddStringToObject(p, "vector", kc_vec_format(x->before.b, n, vbuf, sizeof vbuf));
-        cJSON_AddStringToObject(p, "matrix_after", kc_bitmat_format(&x->after.a, buf, sizeof buf));
-        cJSON_AddStringToObject(p, "vector_after", kc_vec_format(x->after.b, n, vbuf, sizeof vbuf));
-        cJSON_AddItemToObject(p, "contention_before", kc_cli_json_u64(x->cb.max));
-        cJSON_AddItemToObject(p, "contention_after", kc_cli_json_u64(x->ca.max));
-        cJSON_AddItemToObject(p, "per_dim_before", kc_cli_json_u64_array(x->cb.per_dim, n));
-        cJSON_AddItemToObject(p, "per_dim_after", kc_cli_json_u64_array(x->ca.per_dim, n));
-        cJSON_AddBoolToObject(p, "verified_exact", x->verified);
-        cJSON_AddItemToArray(pats, p);
-    }
-    return kc_cli_print_json(root);
 }
 
-static void print_dims(const uint64_t *v, int n)
+static int render_json(const map_job *j, const kc_map_result *r)
 {
-    for (int i = 0; i < n; i++)
-        printf("%s%llu", i ? " " : "", (unsigned long long)v[i]);
+    cJSON *o = cJSON_CreateObject();
+    plan_json_topology(o, &j->in.topo);
+    cJSON_AddStringToObject(o, "kind", kind_name(r->kind));
+    cJSON_AddStringToObject(o, "mapping", kind_name(r->kind)); /* the old torus field */
+    cJSON_AddStringToObject(o, "method", r->method);
+    cJSON_AddStringToObject(o, "objective", kc_objective_name(r->objective));
+    cJSON_AddItemToObject(o, "value", kc_cli_json_u64(r->value));
+    cJSON_AddItemToObject(o, "total", kc_cli_json_u64(r->total));
+    cJSON_AddBoolToObject(o, "total_minimised", total_minimised(j, r));
+    cJSON_AddItemToObject(o, "candidates", json_candidates(r));
+    json_mapping(o, r);
+    cJSON *pats = cJSON_AddArrayToObject(o, "patterns");
+    for (int i = 0; i < r->count; i++)
+        cJSON_AddItemToArray(pats, json_comm(&r->comms[i], r->n));
+    return kc_cli_print_json(o);
 }
 
-static int output_text(const kc_order *o, const char *method, kc_objective obj, uint64_t value, uint64_t total,
-                       int total_minimised, const mapped *mp, int m)
+static int render_csv(const kc_map_result *r)
 {
-    int n = o->n;
-    printf("%d communication%s on the %d-cube, objective %s (%s): value %llu, total %llu%s\n", m, m > 1 ? "s" : "", n,
-           kc_objective_name(obj), method, (unsigned long long)value, (unsigned long long)total,
-           total_minimised ? "" : " (total not minimised among optimal orders)");
-    printf("order R (new dimension t is old dimension R[t]): ");
-    for (int t = 0; t < n; t++)
-        printf("%s%d", t ? " " : "", o->dim[t]);
-    printf("\n%-22s %-12s %7s %7s  %s\n", "communication", "kind", "before", "after", "T_i after (dim 0 first)");
-    for (int r = 0; r < m; r++) {
-        const mapped *x = &mp[r];
-        printf("%-22s %-12s %7llu %7llu  ", x->before.name, kc_lcc_kind_name(x->before.kind),
-               (unsigned long long)x->cb.max, (unsigned long long)x->ca.max);
-        print_dims(x->ca.per_dim, n);
-        puts(x->verified ? "" : "  (formula)");
+    puts("communication,dim,order,before,after");
+    for (int c = 0; c < r->count; c++) {
+        const kc_map_comm *x = &r->comms[c];
+        if (!x->known)
+            continue;
+        for (int i = 0; i < r->n; i++) {
+            printf("%s,%d,", x->before.name, i);
+            if (r->is_order)
+                printf("%d", r->order[i]);
+            printf(",%llu,%llu\n", (unsigned long long)x->per_dim_before[i], (unsigned long long)x->per_dim_after[i]);
+        }
     }
-    if (n <= 4) {
-        printf("to_physical:");
-        for (uint64_t v = 0; v < (1ULL << n); v++)
-            printf(" %llu", (unsigned long long)kc_order_to_physical(o, v));
-        printf("\nto_virtual: ");
-        for (uint64_t p = 0; p < (1ULL << n); p++)
-            printf(" %llu", (unsigned long long)kc_order_to_virtual(o, p));
+    return KC_EXIT_OK;
+}
+
+static void text_candidates(const kc_map_result *r)
+{
+    if (r->kind == KC_MAP_REORDER || r->ncandidates < 2)
+        return;
+    printf("candidates (a reordering keeps neighbours, a linear mapping may not):\n");
+    for (int i = 0; i < r->ncandidates; i++) {
+        const kc_map_candidate *c = &r->candidates[i];
+        printf("  %-8s %-22s value %llu, total %llu%s\n", kind_name(c->kind), c->method,
+               (unsigned long long)c->value, (unsigned long long)c->total, c->kind == r->kind ? "  (chosen)" : "");
+    }
+}
+
+static void text_mapping(const kc_map_result *r)
+{
+    char buf[PLAN_TEXT_SIZE];
+    if (r->is_order) {
+        printf("order R (new dimension t is old dimension R[t]):");
+        for (int t = 0; t < r->n; t++)
+            printf(" %d", r->order[t]);
         putchar('\n');
-    } else {
-        puts("(node arrays to_physical / to_virtual: use --json)");
     }
+    if (!r->is_order || r->k > 2) {
+        printf("Q    = %s\n", plan_gfmat_text(&r->map.q, r->k, buf, sizeof buf));
+        printf("Q^-1 = %s\n", plan_gfmat_text(&r->map.qinv, r->k, buf, sizeof buf));
+    }
+}
+
+static void text_comms(const kc_map_result *r)
+{
+    printf("%-22s %-12s %7s %7s  %s\n", "communication", "kind", "before", "after", "T_i after (dim 0 first)");
+    for (int c = 0; c < r->count; c++) {
+        const kc_map_comm *x = &r->comms[c];
+        if (!x->known) {
+            printf("%-22s %-12s %7s %7s  (needs the exact count)\n", x->before.name, "uniform", "-", "-");
+            continue;
+        }
+        printf("%-22s %-12s %7llu %7llu  ", x->before.name, kc_comm_kind_name(&x->before),
+               (unsigned long long)x->value_before, (unsigned long long)x->value_after);
+        plan_print_dims(x->per_dim_after, r->n);
+        puts(x->exact ? "" : "  (formula)");
+    }
+}
+
+static void text_nodes(const kc_map_result *r)
+{
+    if (!r->nodes.count || r->nodes.count > TEXT_NODES_MAX) {
+        puts("(node arrays to_physical / to_virtual: use --json or --emit-c)");
+        return;
+    }
+    printf("to_physical:");
+    for (uint64_t v = 0; v < r->nodes.count; v++)
+        printf(" %llu", (unsigned long long)r->nodes.to_physical[v]);
+    printf("\nto_virtual: ");
+    for (uint64_t p = 0; p < r->nodes.count; p++)
+        printf(" %llu", (unsigned long long)r->nodes.to_virtual[p]);
+    putchar('\n');
+}
+
+static int render_text(const map_job *j, const kc_map_result *r)
+{
+    char topo[128];
+    kc_topology_format(&j->in.topo, topo, sizeof topo);
+    printf("%s mapping (%s) for %d communication%s on the %s, objective %s: value %llu, total %llu%s\n",
+           kind_name(r->kind), r->method, r->count, r->count > 1 ? "s" : "", topo, kc_objective_name(r->objective),
+           (unsigned long long)r->value, (unsigned long long)r->total,
+           total_minimised(j, r) ? "" : " (total not minimised among optimal orders)");
+    text_candidates(r);
+    text_mapping(r);
+    text_comms(r);
+    text_nodes(r);
     return KC_EXIT_OK;
 }
 
 /* The compiler's view (seed 000 Fig. 1d): the node program indexes these
  * arrays instead of calling the mapping. */
-static int output_c(const kc_order *o, const mapped *mp, int m)
+static int render_c(const map_job *j, const kc_map_result *r)
 {
-    int n = o->n;
-    uint64_t count = 1ULL << n;
-    printf("/* kcube map: processor reordering for the %d-cube (%llu nodes).\n", n, (unsigned long long)count);
-    for (int r = 0; r < m; r++)
-        printf(" * %s: contention %llu -> %llu\n", mp[r].before.name, (unsigned long long)mp[r].cb.max,
-               (unsigned long long)mp[r].ca.max);
-    printf(" * order R (physical dimension t = virtual dimension R[t]):");
-    for (int t = 0; t < n; t++)
-        printf(" %d", o->dim[t]);
-    printf("\n * Virtual processor v runs on physical node kc_to_physical[v]. */\n");
+    char topo[128];
+    uint64_t count = r->nodes.count;
+    printf("/* kcube map: %s mapping (%s) for the %s (%llu nodes).\n", kind_name(r->kind), r->method,
+           kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)count);
+    for (int c = 0; c < r->count; c++)
+        if (r->comms[c].known)
+            printf(" * %s: contention %llu -> %llu\n", r->comms[c].before.name,
+                   (unsigned long long)r->comms[c].value_before, (unsigned long long)r->comms[c].value_after);
+    printf(" * Virtual processor v runs on physical node kc_to_physical[v]. */\n");
     for (int dir = 0; dir < 2; dir++) {
+        const uint32_t *v = dir ? r->nodes.to_virtual : r->nodes.to_physical;
         printf("static const unsigned int kc_to_%s[%llu] = {", dir ? "virtual" : "physical", (unsigned long long)count);
-        for (uint64_t v = 0; v < count; v++)
-            printf("%s%s%llu", v ? "," : "", v % 16 ? " " : "\n    ",
-                   (unsigned long long)(dir ? kc_order_to_virtual(o, v) : kc_order_to_physical(o, v)));
+        for (uint64_t i = 0; i < count; i++)
+            printf("%s%s%llu", i ? "," : "", i % 16 ? " " : "\n    ", (unsigned long long)v[i]);
         printf("\n};\n");
     }
     return KC_EXIT_OK;
 }
 
-static int output_csv(const kc_order *o, const mapped *mp, int m)
+/* ---- the command ---------------------------------------------------------- */
+
+static int check(const cli_args *a)
 {
-    puts("communication,dim,order,before,after");
-    for (int r = 0; r < m; r++)
-        for (int i = 0; i < o->n; i++)
-            printf("%s,%d,%d,%llu,%llu\n", mp[r].before.name, i, o->dim[i], (unsigned long long)mp[r].cb.per_dim[i],
-                   (unsigned long long)mp[r].ca.per_dim[i]);
-    return KC_EXIT_OK;
+    map_job j;
+    int r = resolve(a, &j);
+    plan_input_free(&j.in);
+    return r;
 }
 
-static int run(int argc, char **argv)
+static int run(const cli_args *a)
 {
-    /* k-ary n-cubes and meshes live in torus_cli.c; --k 2 is the hypercube. */
-    if (kc_torus_cli_wanted(argc, argv))
-        return kc_torus_cli_map(argc, argv);
-    argc = kc_torus_cli_strip_k2(argc, argv);
-    long n = -1;
-    kc_comm_list comms;
-    kc_comm_list_init(&comms, "map", 0, 1);
-    int verify = 1, emit_c = 0;
-    const char *method = "auto";
-    kc_objective obj = KC_OBJ_MAX;
-    kc_format fmt = KC_FMT_TEXT;
+    map_job j;
+    kc_map_result res;
     kc_err err = {0};
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (kc_cli_is_help(argv[i])) {
-            help(stdout);
-            return KC_EXIT_OK;
-        }
-        if ((r = kc_cli_opt(argc, argv, &i, "--n", &v))) {
-            if (r < 0 || kc_cli_int(v, 1, 64, "n", &n))
-                return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_comm_opt(argc, argv, &i, &comms))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--objective", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (kc_objective_parse(v, &obj, &err))
-                return kc_cli_report(&err);
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--method", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (strcmp(v, "auto") && strcmp(v, "optimizer") && strcmp(v, "dp") && strcmp(v, "exhaustive"))
-                return kc_cli_error("unknown method '%s' (use auto, optimizer, dp or exhaustive)", v);
-            method = v;
-        } else if (kc_cli_flag(argv[i], "--no-verify")) {
-            verify = 0;
-        } else if (kc_cli_flag(argv[i], "--emit-c")) {
-            emit_c = 1;
-        } else if (!kc_cli_format_flag(argv[i], &fmt)) {
-            return kc_cli_error("unknown option '%s' for map (see kcube map --help)", argv[i]);
-        }
+    memset(&res, 0, sizeof res);
+    int r = resolve(a, &j);
+    if (!r) {
+        kc_status s = compute(&j, &res, &err);
+        r = s                           ? cli_report(a, &err)
+            : j.emit_c                  ? render_c(&j, &res)
+            : j.in.fmt == KC_FMT_JSON   ? render_json(&j, &res)
+            : j.in.fmt == KC_FMT_CSV    ? render_csv(&res)
+                                        : render_text(&j, &res);
     }
-    int m = comms.count;
-    if (n < 0)
-        return kc_cli_error("map needs --n N");
-    if (m == 0)
-        return kc_cli_error("map needs at least one --pattern or --matrix");
-    if (emit_c && n > NODEMAP_MAX_N)
-        return kc_cli_error("--emit-c writes node arrays for n <= %d, got n = %ld", NODEMAP_MAX_N, n);
-
-    mapped *mp = calloc((size_t)m, sizeof *mp);
-    kc_lcc *lccs = calloc((size_t)m, sizeof *lccs);
-    if (!mp || !lccs) {
-        free(mp);
-        free(lccs);
-        return kc_cli_error("out of memory");
-    }
-    int rc = KC_EXIT_OK;
-    for (int r = 0; r < m && rc == KC_EXIT_OK; r++)
-        if (kc_cli_build_lcc(&comms.spec[r], (int)n, comms.scatter[r], &lccs[r], &err))
-            rc = kc_cli_report(&err);
-
-    /* Pick the method: the O(n^3) optimiser is exact for one communication
-     * under max/simultaneous, and for permutations under every objective. */
-    int single_ok = m == 1 && (obj != KC_OBJ_SUM || lccs[0].kind == KC_LCC_PERMUTATION);
-    if (rc == KC_EXIT_OK && strcmp(method, "auto") == 0)
-        method = single_ok ? "optimizer" : "dp";
-    if (rc == KC_EXIT_OK && strcmp(method, "optimizer") == 0 && !single_ok)
-        rc = kc_cli_error(m > 1 ? "the optimizer maps one communication; use --method dp for a set"
-                                : "the optimizer minimises the largest contention; objective sum on a gather or "
-                                  "scatter needs --method dp");
-    if (rc == KC_EXIT_OK && strcmp(method, "dp") == 0 && n > KC_MAPSET_MAX_N)
-        rc = kc_cli_error("mapping a set of communications supports n <= %d, got n = %ld", KC_MAPSET_MAX_N, n);
-    if (rc == KC_EXIT_OK && strcmp(method, "exhaustive") == 0 && n > KC_EXHAUSTIVE_MAX_N)
-        rc = kc_cli_error("exhaustive search supports n <= %d, got n = %ld", KC_EXHAUSTIVE_MAX_N, n);
-
-    kc_mapset_result res;
-    int total_minimised = 1;
-    if (rc == KC_EXIT_OK) {
-        kc_status s;
-        if (strcmp(method, "optimizer") == 0) {
-            kc_reorder_result rb;
-            s = kc_reorder_best(&lccs[0], &rb, NULL, &err);
-            if (!s)
-                res.value = kc_objective_value(lccs, m, obj, &rb.order, &res.total);
-            res.order = rb.order;
-            total_minimised = rb.total_minimised;
-        } else if (strcmp(method, "dp") == 0) {
-            kc_cli_progress prog;
-            kc_cli_progress_init(&prog, "mapping");
-            kc_progress p = {n >= 18 ? kc_cli_progress_cb : NULL, &prog};
-            s = kc_mapset_optimal(lccs, m, obj, &res, &p, &err);
-            kc_cli_progress_done(&prog);
-        } else {
-            s = kc_mapset_exhaustive(lccs, m, obj, &res, &err);
-        }
-        if (s)
-            rc = kc_cli_report(&err);
-    }
-    for (int r = 0; r < m && rc == KC_EXIT_OK; r++) {
-        mapped *x = &mp[r];
-        x->before = lccs[r];
-        kc_lcc_reorder(&x->after, &lccs[r], res.order.dim);
-        kc_contention_formula(&x->before, &x->cb);
-        kc_contention_formula(&x->after, &x->ca);
-        if (verify && n <= VERIFY_MAX_N) {
-            kc_contention ex;
-            if (kc_contention_exact(&x->after, &ex, NULL, &err)) {
-                rc = kc_cli_report(&err);
-                break;
-            }
-            if (memcmp(ex.per_dim, x->ca.per_dim, sizeof ex.per_dim) != 0) {
-                fprintf(stderr, "kcube: internal error: exact count of mapped %s differs from the formula\n",
-                        x->before.name);
-                rc = KC_EXIT_FAIL;
-                break;
-            }
-            x->verified = 1;
-        }
-    }
-    if (rc == KC_EXIT_OK) {
-        if (emit_c)
-            rc = output_c(&res.order, mp, m);
-        else if (fmt == KC_FMT_JSON)
-            rc = output_json(&res.order, method, obj, res.value, res.total, total_minimised, mp, m);
-        else if (fmt == KC_FMT_CSV)
-            rc = output_csv(&res.order, mp, m);
-        else
-            rc = output_text(&res.order, method, obj, res.value, res.total, total_minimised, mp, m);
-    }
-    free(mp);
-    free(lccs);
-    return rc;
+    kc_map_result_free(&res);
+    plan_input_free(&j.in);
+    return r;
 }
 
-const cli_command kc_command_map = {.name = "map", .summary = "optimal processor reordering for one or more communications", .order = 20, .run_argv = run};
+const cli_command kc_command_map = {
+    .name = "map",
+    .summary = "the best processor mapping for one or more communications",
+    .order = 20,
+    .description =
+        "Finds a processor mapping x' = Qx that lowers link contention under dimension-ordered routing, on\n"
+        "the hypercube, a k-ary n-cube torus or a mesh. Kinds: reorder (a permutation of dimensions, so\n"
+        "neighbours stay neighbours: seed 000 Fig. 3 / Theorem 4 for one communication, the exact subset\n"
+        "dynamic programme for sets) and linear (any nonsingular Q over GF(k): seed 002 Theorems 3 and 4, then\n"
+        "a seeded local search bounded by --evals). --kind auto (the default) tries both and keeps the best by\n"
+        "(objective value, total), ties going to reorder; when linear wins the text lists both candidates.\n"
+        "For one gather or scatter beyond n = 24 the total among optimal orders is not minimised (said in\n"
+        "the output). Output: the order R or Q and Q^-1, each communication before and after (Q A Q^-1, Q b),\n"
+        "the candidates, and the node arrays to_physical / to_virtual (JSON and --emit-c, N <= 65536).",
+    .opts = map_opts,
+    .aliases = map_aliases,
+    .check = check,
+    .run = run,
+    .more_help = kc_cli_print_patterns,
+    .epilog = "examples:\n"
+              "  kcube map --n 8 --pattern transpose --pattern bit-reverse\n"
+              "  kcube map --n 8 --pattern transpose --pattern bit-reverse --kind reorder --json\n"
+              "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c",
+};

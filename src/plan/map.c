@@ -430,6 +430,29 @@ static kc_status fill_result(const planner *p, const kc_comm *comms, int count, 
     return KC_OK;
 }
 
+/* A mapping the caller chose (e.g. a paper's Q), only evaluated. */
+static kc_status given_candidate(const planner *p, cand *c, kc_err *err)
+{
+    memset(c, 0, sizeof *c);
+    if (!p->have_torus)
+        return kc_fail_param(err, KC_ERANGE, "mapping_matrix", "a given mapping needs n log2 k <= %d",
+                             KC_TORUS_MAX_BITS);
+    if (p->o.given->n != p->n)
+        return kc_fail_param(err, KC_EINVAL, "mapping_matrix", "the mapping matrix is %d x %d, expected n = %d",
+                             p->o.given->n, p->o.given->n, p->n);
+    kc_status s = kc_tmap_from_matrix(&c->map, &p->f, p->o.given, err);
+    if (s) {
+        if (err)
+            err->param = "mapping_matrix";
+        return s;
+    }
+    int order[KC_PLAN_MAX_N];
+    c->map.kind = kc_gfmat_to_order(&c->map.q, order) ? KC_TMAP_REORDER : KC_TMAP_LINEAR;
+    if (c->map.kind == KC_TMAP_REORDER)
+        memcpy(c->map.order, order, sizeof c->map.order);
+    return set_cand(p, c, c->map.kind == KC_TMAP_REORDER ? KC_MAP_REORDER : KC_MAP_LINEAR, "given", err);
+}
+
 static kc_status setup(planner *p, const kc_topology *t, const kc_comm *comms, int count, kc_err *err)
 {
     kc_status s = kci_plan_check(t, comms, count, "a processor mapping", err);
@@ -494,6 +517,16 @@ kc_status kc_map(const kc_topology *t, const kc_comm *comms, int count, const kc
     int search = p.o.search == KC_SEARCH_DEFAULT ? p.o.kind == KC_MAP_AUTO : p.o.search != 0;
     cand rc, lc;
     int have_r = 0, have_l = 0;
+    if (!s && p.o.given) {
+        s = given_candidate(&p, &rc, err);
+        if (!s)
+            out->candidates[out->ncandidates++] = rc.info;
+        if (!s)
+            s = fill_result(&p, comms, count, &rc, exact, out, err);
+        free(p.lccs);
+        free(p.tcs);
+        return s;
+    }
     if (!s && p.o.kind != KC_MAP_LINEAR) {
         s = reorder_candidate(&p, search, &rc, &have_r, err);
         if (!s && !have_r && p.o.kind == KC_MAP_REORDER)

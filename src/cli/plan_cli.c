@@ -1,0 +1,163 @@
+/* Shared resolve and render pieces of analyze and map (plan_cli.h). */
+#include "plan_cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "options.h"
+#include "text.h"
+
+/* The topology from --shape, or --topology (default: hypercube for k = 2,
+ * torus otherwise) with --k and --n. */
+static int resolve_topology(const cli_args *a, kc_topology *t)
+{
+    kc_err err = {0};
+    int k = (int)cli_int(a, &OPT_K, 2);
+    const char *shape = cli_text(a, &OPT_SHAPE, NULL);
+    int kind = cli_choice(a, &OPT_TOPOLOGY, k == 2 ? KC_TOPO_HYPERCUBE : KC_TOPO_TORUS);
+    if (shape) {
+        int sides[KC_TOPO_MAX_DIMS], count = 0;
+        if (cli_given(a, &OPT_TOPOLOGY) && kind != KC_TOPO_MESH)
+            return cli_reject(a, &OPT_SHAPE, "to a hypercube or torus (sides of a mesh)");
+        int r = cli_reject(a, &OPT_K, "with --shape (the shape gives the sides)");
+        if (r)
+            return r;
+        if (kc_topology_parse_shape(shape, sides, &count, &err) || kc_topology_mesh_shape(t, sides, count, &err))
+            return cli_report(a, &err);
+        if (cli_given(a, &OPT_N) && cli_int(a, &OPT_N, 0) != count) {
+            fprintf(stderr, "kcube: --n %lld does not match --shape (%d axes)\n", cli_int(a, &OPT_N, 0), count);
+            return KC_EXIT_USAGE;
+        }
+    } else {
+        if (!cli_given(a, &OPT_N)) {
+            fprintf(stderr, "kcube: %s needs --n N (the number of dimensions)\n", a->path);
+            return KC_EXIT_USAGE;
+        }
+        if (kc_topology_init(t, (kc_topo_kind)kind, k, (int)cli_int(a, &OPT_N, 1), cli_choice(a, &OPT_TIE, 0), &err))
+            return cli_report(a, &err);
+    }
+    if (t->kind != KC_TOPO_TORUS)
+        return cli_reject(a, &OPT_TIE, t->kind == KC_TOPO_MESH ? "to a mesh (ties happen on rings only)"
+                                                               : "to a hypercube (ties happen on rings of k > 2)");
+    return 0;
+}
+
+static int build_comm(const cli_args *a, const kc_topology *t, const kc_comm_spec *sp, int scatter, kc_comm *c)
+{
+    kc_err err = {0};
+    if (sp->pattern && scatter) {
+        cli_quoted q;
+        fprintf(stderr, "kcube: --scatter does not apply to pattern %s (it reads a --matrix as a scatter)\n",
+                cli_quote(&q, sp->pattern));
+        return KC_EXIT_USAGE;
+    }
+    kc_status s = sp->pattern ? kc_comm_named(c, t, sp->pattern, &err)
+                              : kc_comm_parse(c, t, sp->matrix, sp->vector, scatter, &err);
+    return s ? cli_report(a, &err) : 0;
+}
+
+int plan_resolve(const cli_args *a, int single, plan_input *in)
+{
+    memset(in, 0, sizeof *in);
+    int r = cli_format(a, &in->fmt);
+    if (!r)
+        r = resolve_topology(a, &in->topo);
+    if (r)
+        return r;
+    kc_comm_list *l = calloc(1, sizeof *l);
+    if (!l)
+        return kc_cli_error("out of memory");
+    kc_comm_list_init(l, a->path, single, 1);
+    r = cli_comm_list(a, l);
+    if (!r && !l->count)
+        r = kc_cli_error("%s needs %s", a->path, single ? "--pattern NAME or --matrix M"
+                                                        : "at least one --pattern or --matrix");
+    if (!r && !(in->comms = calloc((size_t)l->count, sizeof *in->comms)))
+        r = kc_cli_error("out of memory");
+    for (int i = 0; !r && i < l->count; i++, in->count++)
+        r = build_comm(a, &in->topo, &l->spec[i], l->scatter[i], &in->comms[i]);
+    free(l);
+    return r;
+}
+
+void plan_input_free(plan_input *in)
+{
+    free(in->comms);
+    in->comms = NULL;
+    in->count = 0;
+}
+
+void plan_json_topology(cJSON *o, const kc_topology *t)
+{
+    cJSON_AddNumberToObject(o, "k", t->k);
+    cJSON_AddNumberToObject(o, "n", t->n);
+    cJSON_AddItemToObject(o, "nodes", kc_cli_json_u64(t->nodes));
+    cJSON_AddStringToObject(o, "topology", kc_names_name(&kc_topo_kind_names, t->kind));
+    if (t->kind == KC_TOPO_TORUS)
+        cJSON_AddStringToObject(o, "tie", kc_tie_name(t->tie));
+    if (t->k)
+        cJSON_AddNumberToObject(o, "polynomial", kc_gf_polynomial(t->k));
+}
+
+cJSON *plan_json_matrix(const kc_gfmat *a)
+{
+    cJSON *rows = cJSON_CreateArray();
+    for (int i = 0; i < a->n; i++) {
+        cJSON *row = cJSON_CreateArray();
+        for (int j = 0; j < a->n; j++)
+            cJSON_AddItemToArray(row, cJSON_CreateNumber(a->e[i][j]));
+        cJSON_AddItemToArray(rows, row);
+    }
+    return rows;
+}
+
+cJSON *plan_json_vector(const uint8_t *v, int n)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < n; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+cJSON *plan_json_link(const kc_topology *t, kc_link l, int dir)
+{
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddNumberToObject(c, "dim", l.dim);
+    if (dir)
+        cJSON_AddNumberToObject(c, "dir", l.dir);
+    cJSON_AddItemToObject(c, "from", kc_cli_json_u64(l.from));
+    cJSON_AddItemToObject(c, "to", kc_cli_json_u64(kc_topology_link_to(t, l)));
+    return c;
+}
+
+const char *plan_gfmat_text(const kc_gfmat *a, int k, char *buf, size_t size)
+{
+    if (k != 2 || size < (size_t)a->n * (size_t)(a->n + 1) + 1)
+        return kc_gfmat_format(a, buf, size);
+    char *p = buf; /* bit rows, as --matrix takes them on the hypercube */
+    for (int i = 0; i < a->n; i++) {
+        if (i)
+            *p++ = ';';
+        for (int j = 0; j < a->n; j++)
+            *p++ = (char)('0' + a->e[i][j]);
+    }
+    *p = '\0';
+    return buf;
+}
+
+const char *plan_matrix_text(const kc_comm *c, char *buf, size_t size)
+{
+    return c->has_lcc ? kc_bitmat_format(&c->lcc.a, buf, size) : kc_gfmat_format(&c->t.a, buf, size);
+}
+
+const char *plan_vector_text(const kc_comm *c, char *buf, size_t size)
+{
+    return c->has_lcc ? kc_vec_format(c->lcc.b, c->n, buf, size) : kc_gfvec_format(c->t.b, c->n, buf, size);
+}
+
+void plan_print_dims(const uint64_t *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        printf("%s%llu", i ? " " : "", (unsigned long long)v[i]);
+}

@@ -1,0 +1,42 @@
+/* plan_cli.h - what `kcube analyze` and `kcube map` share: the topology and
+ * communications resolved from the shared options, and the JSON/text
+ * pieces both renderers print (one code path for every topology). */
+#ifndef KC_CLI_PLAN_CLI_H
+#define KC_CLI_PLAN_CLI_H
+
+#include <stddef.h>
+
+#include "cli.h"
+#include "kcube/comm.h"
+#include "kcube/topology.h"
+
+typedef struct plan_input {
+    kc_topology topo;
+    kc_format fmt;
+    int count;
+    kc_comm *comms; /* count communications, in command-line order */
+} plan_input;
+
+/* --n/--k/--topology/--shape/--tie, the format and the communications
+ * (single: exactly one). Returns 0 or an exit status after one line. */
+int plan_resolve(const cli_args *a, int single, plan_input *in);
+void plan_input_free(plan_input *in);
+
+/* k, n, nodes, topology, tie (tori), polynomial. */
+void plan_json_topology(cJSON *o, const kc_topology *t);
+/* Rows of entries (row 0 first) and the vector b of a linear communication. */
+cJSON *plan_json_matrix(const kc_gfmat *a);
+cJSON *plan_json_vector(const uint8_t *v, int n);
+/* {"dim", "from", "to"} and, with dir, also "dir". */
+cJSON *plan_json_link(const kc_topology *t, kc_link l, int dir);
+
+/* A as text: bit rows on the binary engine ("0010;0001"), GF(k) rows else. */
+const char *plan_matrix_text(const kc_comm *c, char *buf, size_t size);
+/* Q and the like: bit rows for k = 2, kc_gfmat_format otherwise. */
+const char *plan_gfmat_text(const kc_gfmat *a, int k, char *buf, size_t size);
+const char *plan_vector_text(const kc_comm *c, char *buf, size_t size);
+#define PLAN_TEXT_SIZE (KC_GFMAT_MAX * KC_GFMAT_MAX * 4 + 1)
+
+void plan_print_dims(const uint64_t *v, int n);
+
+#endif
