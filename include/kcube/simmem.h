@@ -13,8 +13,10 @@
  *   source queues  at most queue_cap messages per node (a run gives up past
  *                  that) and no more than the load generates in the run;
  *   latency sample the messages the load generates in the window;
- *   worms          every injection channel busy plus one worm per 2 network
- *                  channels (measured peaks are below this, docs/sim.md);
+ *   worms          a live worm owns an injection or an ejection channel, or
+ *                  has all msg_flits flits in network buffers of its own
+ *                  (at least msg_flits / depth channels): at most
+ *                  nodes x (inj + ej) + network channels x depth / msg_flits;
  * each rounded up to the power-of-two capacity the engine grows to.
  * Reading the available memory costs two small file reads. */
 #ifndef KCUBE_SIMMEM_H

@@ -65,9 +65,11 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     }
     uint64_t queued = (uint64_t)(per_node_run * (double)N) + 1;
     uint64_t measured = (uint64_t)(per_node_window * (double)N) + 1;
-    /* Live worms: each holds at least one channel; at saturation every
-     * injection channel is busy and worms span two or more network channels. */
-    uint64_t worms = N * (uint64_t)sh.inj + net_channels / 2;
+    /* Live worms, a bound rather than a guess: a worm still being injected
+     * owns an injection channel, one being delivered owns an ejection
+     * channel, and any other has all its flits in network buffers, so it
+     * holds at least msg_flits / depth channels of its own. */
+    uint64_t worms = N * (uint64_t)(sh.inj + sh.ej) + net_channels * (uint64_t)sh.depth / (uint64_t)L;
     uint64_t msgs = cfg->oneshot ? N : queued + N * (uint64_t)sh.inj;
     if (worms > msgs)
         worms = msgs;
