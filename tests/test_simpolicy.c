@@ -150,23 +150,23 @@ static void test_resolve_keeps_explicit(void **state)
 static void test_resolve_errors(void **state)
 {
     (void)state;
-    kc_err err;
-    kc_simspec s = spec_of(KC_SIM_HYPERCUBE, 4, 3);
-    assert_int_equal(kc_simspec_resolve(&s, NULL, &err), KC_EINVAL);
-    assert_string_equal(err.param, "k");
-    s = spec_of(KC_SIM_TORUS, 0, 3);
-    assert_int_equal(kc_simspec_resolve(&s, NULL, &err), KC_EINVAL);
-    assert_string_equal(err.param, "k");
-    s = spec_of(KC_SIM_MESH, 300, 3);
-    assert_int_equal(kc_simspec_resolve(&s, NULL, &err), KC_ERANGE);
-    assert_string_equal(err.param, "k");
-    s = spec_of(KC_SIM_TOPO_AUTO, 0, 0);
-    assert_int_equal(kc_simspec_resolve(&s, NULL, &err), KC_EINVAL);
-    assert_string_equal(err.param, "n");
-    s = spec_of(KC_SIM_TOPO_AUTO, 0, 25);
-    assert_int_equal(kc_simspec_resolve(&s, NULL, &err), KC_ERANGE);
-    assert_string_equal(err.param, "n");
-    assert_null(strstr(err.msg, "--"));
+    static const struct {
+        kc_simtopo topo;
+        int k, n;
+        kc_status st;
+        const char *param;
+    } rows[] = {
+        {KC_SIM_HYPERCUBE, 4, 3, KC_EINVAL, "k"}, {KC_SIM_TORUS, 0, 3, KC_EINVAL, "k"},
+        {KC_SIM_MESH, 300, 3, KC_ERANGE, "k"},    {KC_SIM_TOPO_AUTO, 0, 0, KC_EINVAL, "n"},
+        {KC_SIM_TOPO_AUTO, 0, 25, KC_ERANGE, "n"},
+    };
+    for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+        kc_err err;
+        kc_simspec s = spec_of(rows[i].topo, rows[i].k, rows[i].n);
+        assert_int_equal(kc_simspec_resolve(&s, NULL, &err), rows[i].st);
+        assert_string_equal(err.param, rows[i].param);
+        assert_null(strstr(err.msg, "--"));
+    }
 }
 
 static void test_compare_defaults(void **state)
