@@ -233,7 +233,7 @@ static void check_conservation(kc_simtopo topo, int k, int n, int vcs, kc_simrou
     c.drain = 500;
     c.load = load;
     kc_simresult res;
-    assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+    assert_int_equal(kc_sim_run(&sc.net, &sc.route, &sc.traffic, &c, &res, &err), KC_OK);
     assert_false(res.deadlock);
     assert_true(res.flits_generated > 0);
     assert_true(res.flits_generated == res.flits_delivered + res.flits_queued + res.flits_in_network);
@@ -321,8 +321,9 @@ static void test_reproducible_and_parallel(void **state)
     c.seed = 77;
     double loads[5] = {0.1, 0.2, 0.3, 0.5, 0.8};
     kc_simsweep a, b;
-    assert_int_equal(kc_sim_sweep(&sc.net, &sp.route, &sc.traffic, &c, loads, 5, 1, 1, &a, NULL, &err), KC_OK);
-    assert_int_equal(kc_sim_sweep(&sc.net, &sp.route, &sc.traffic, &c, loads, 5, 2, 1, &b, NULL, &err), KC_OK);
+    kc_simsweep_opts o1 = {loads, 5, 1, 1, NULL}, o2 = {loads, 5, 2, 1, NULL};
+    assert_int_equal(kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &c, &o1, &a, &err), KC_OK);
+    assert_int_equal(kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &c, &o2, &b, &err), KC_OK);
     assert_int_equal(a.count, b.count);
     assert_true(a.saturated && a.count < 5); /* 0.8 on the 6-cube is past saturation */
     for (int i = 0; i < a.count; i++) {
@@ -344,6 +345,7 @@ static void test_gives_up_past_saturation(void **state)
     kc_err err;
     kc_simspec sp;
     kc_simspec_default(&sp);
+    sp.n = 8;
     sp.pattern = "transpose";
     kc_simscenario sc;
     assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
@@ -354,7 +356,7 @@ static void test_gives_up_past_saturation(void **state)
     c.measure = 20000;
     c.queue_cap = 16;
     kc_simresult res;
-    assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+    assert_int_equal(kc_sim_run(&sc.net, &sc.route, &sc.traffic, &c, &res, &err), KC_OK);
     assert_false(res.sustainable);
     assert_true(res.cycles < c.warmup + c.measure);
     assert_true(res.throughput > 0.06 && res.throughput < 0.125);
@@ -385,7 +387,7 @@ static void test_injection_rate(void **state)
             c.warmup = 500;
             c.measure = 20000;
             kc_simresult res;
-            assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+            assert_int_equal(kc_sim_run(&sc.net, &sc.route, &sc.traffic, &c, &res, &err), KC_OK);
             /* transpose on the 6-cube: 8 of 64 nodes are fixed points */
             double expect = p ? 0.2 * 56.0 / 64.0 : 0.2;
             assert_true(res.generated > 0.97 * expect && res.generated < 1.03 * expect);
@@ -416,6 +418,7 @@ static kc_simresult point(const char *pattern, const char *mapping, kc_simalgo a
     kc_err err;
     kc_simspec sp;
     kc_simspec_default(&sp);
+    sp.n = 8;
     sp.pattern = pattern;
     sp.mapping = mapping;
     sp.route.algo = algo;
@@ -428,7 +431,7 @@ static kc_simresult point(const char *pattern, const char *mapping, kc_simalgo a
     c.measure = 3000;
     c.load = load;
     kc_simresult res;
-    assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+    assert_int_equal(kc_sim_run(&sc.net, &sc.route, &sc.traffic, &c, &res, &err), KC_OK);
     kc_simscenario_free(&sc);
     return res;
 }
@@ -470,7 +473,7 @@ static kc_simresult tpoint(const char *pattern, const char *mapping, double load
     c.measure = 3000;
     c.load = load;
     kc_simresult res;
-    assert_int_equal(kc_sim_run(&sc.net, &sp.route, &sc.traffic, &c, &res, &err), KC_OK);
+    assert_int_equal(kc_sim_run(&sc.net, &sc.route, &sc.traffic, &c, &res, &err), KC_OK);
     kc_simscenario_free(&sc);
     return res;
 }

@@ -33,11 +33,17 @@
 #include <stdint.h>
 
 #include "kcube/error.h"
+#include "kcube/names.h"
 #include "kcube/simnet.h"
 #include "kcube/simroute.h"
 #include "kcube/simtraffic.h"
 
 typedef enum kc_siminject { KC_INJECT_POISSON, KC_INJECT_BERNOULLI } kc_siminject;
+/* "poisson", "bernoulli". */
+extern const kc_names kc_siminject_names;
+/* How the VCs of a link share it (kc_simconfig.vc_independent): "shared" (0),
+ * "independent" (1). */
+extern const kc_names kc_simvclink_names;
 
 typedef struct kc_simconfig {
     int msg_flits;          /* flits per message, header included (20) */
@@ -58,6 +64,9 @@ typedef struct kc_simconfig {
 } kc_simconfig;
 
 void kc_simconfig_default(kc_simconfig *c);
+/* The one rule for vc_independent = -1: 1 on k-ary n-cubes with k > 2 (tori
+ * and meshes), 0 on the binary cube. kc_simspec_resolve applies it. */
+int kc_sim_vc_link_default(kc_simtopo topo, int k);
 /* Whether the VCs of a link move a flit each per cycle (resolves -1). */
 int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c);
 
@@ -87,13 +96,15 @@ typedef struct kc_simresult {
 } kc_simresult;
 
 /* One run. Returns KC_OK also for a deadlock (result->deadlock says so);
- * KC_EINVAL for bad configurations or a violated invariant. */
+ * KC_EINVAL / KC_ERANGE (with the parameter's id) for bad configurations,
+ * KC_EINTERNAL for a violated invariant (conservation, buffer overflow: a bug). */
 kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
                      const kc_simconfig *cfg, kc_simresult *out, kc_err *err);
 void kc_simresult_free(kc_simresult *r);
 
 /* Bytes of fixed engine state for a network (channels, links, nodes);
- * worms and source queues grow with the traffic on top of this. */
+ * worms and source queues grow with the traffic on top of this (a whole-run
+ * estimate, before anything is built: kcube/simmem.h). */
 size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg);
 
 /* The zero-load latency formula above. */

@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "kcube/error.h"
+#include "kcube/names.h"
 
 #define KC_SIMNET_MAX_NODES (1u << 24)
 #define KC_SIMNET_MAX_N 24
@@ -27,6 +28,7 @@
 #define KC_SIM_NONE UINT32_MAX
 
 typedef enum kc_simtopo {
+    KC_SIM_TOPO_AUTO = -1, /* unset in a kc_simspec: kc_simspec_resolve picks it from k */
     KC_SIM_HYPERCUBE,
     KC_SIM_TORUS,
     KC_SIM_MESH
@@ -51,7 +53,9 @@ kc_status kc_simnet_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs,
                          kc_err *err);
 void kc_simnet_free(kc_simnet *net);
 
-/* Parse "hypercube", "torus", "mesh". */
+/* Names: "hypercube" (alias "cube"), "torus", "mesh". */
+extern const kc_names kc_simtopo_names;
+/* Thin wrappers over the table; a parse failure names the parameter "topology". */
 kc_status kc_simtopo_parse(const char *text, kc_simtopo *topo, kc_err *err);
 const char *kc_simtopo_name(kc_simtopo topo);
 

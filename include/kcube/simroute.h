@@ -31,11 +31,14 @@
 #include <stdint.h>
 
 #include "kcube/error.h"
+#include "kcube/names.h"
 #include "kcube/simnet.h"
 #include "kcube/torus.h" /* kc_tie */
 
-typedef enum kc_simalgo { KC_ROUTE_ECUBE, KC_ROUTE_DOR, KC_ROUTE_PCUBE, KC_ROUTE_DUATO } kc_simalgo;
-typedef enum kc_simvcrule { KC_VC_HIGHLOW, KC_VC_DATELINE, KC_VC_NONE } kc_simvcrule;
+/* The _AUTO values mean "unset" in a kc_simspec (kc_simspec_resolve fills
+ * them per topology); a kc_simroute given to the engine never holds them. */
+typedef enum kc_simalgo { KC_ROUTE_AUTO = -1, KC_ROUTE_ECUBE, KC_ROUTE_DOR, KC_ROUTE_PCUBE, KC_ROUTE_DUATO } kc_simalgo;
+typedef enum kc_simvcrule { KC_VC_AUTO = -1, KC_VC_HIGHLOW, KC_VC_DATELINE, KC_VC_NONE } kc_simvcrule;
 
 typedef struct kc_simroute {
     kc_simalgo algo;
@@ -47,6 +50,13 @@ typedef struct kc_simroute {
 /* Most candidates any routing lists (ports * vcs, or ej). */
 #define KC_SIMROUTE_MAX (2 * KC_SIMNET_MAX_N * KC_SIMNET_MAX_VCS + 16)
 
+/* Name tables (parse, print, help lists): routings ("e-cube" and "p-cube"
+ * are aliases) and torus VC rules. */
+extern const kc_names kc_simalgo_names;
+extern const kc_names kc_simvcrule_names;
+/* Thin wrappers over the tables; failures name the parameter "routing" or
+ * "vc_rule". kc_simalgo_parse also recognises the routings the seeds cite
+ * that are not implemented (min, chiu, mixab3, mixbb3) and says so. */
 kc_status kc_simalgo_parse(const char *text, kc_simalgo *algo, kc_err *err);
 const char *kc_simalgo_name(kc_simalgo algo);
 kc_status kc_simvcrule_parse(const char *text, kc_simvcrule *rule, kc_err *err);

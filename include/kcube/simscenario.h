@@ -8,23 +8,33 @@
  * Mappings: "none"; "optimal" (M-S: seed 000's optimal reordering for this
  * one pattern, binary n-cube); "set:P1,P2,..." (M-G: the reordering chosen by
  * the dynamic programme over those patterns with the max objective, binary
- * n-cube); or a file of N node ids, to_physical[v] for v = 0, 1, ... */
+ * n-cube); or a file of N node ids, to_physical[v] for v = 0, 1, ...
+ *
+ * Defaults that depend on the topology are decided in one place,
+ * kc_simspec_resolve (O(1)); kc_simspec_default leaves them unset. */
 #ifndef KCUBE_SIMSCENARIO_H
 #define KCUBE_SIMSCENARIO_H
 
 #include <stdint.h>
 
 #include "kcube/error.h"
+#include "kcube/names.h"
 #include "kcube/nodemap.h"
+#include "kcube/sim.h"
 #include "kcube/simnet.h"
 #include "kcube/simroute.h"
 #include "kcube/simtraffic.h"
 
+/* An unset tie rule in a kc_simspec (kc_tie is the torus module's enum). */
+#define KC_SIM_TIE_AUTO ((kc_tie)-1)
+
 typedef struct kc_simspec {
-    kc_simtopo topo;
-    int k, n;
-    int vcs, inj, ej, depth;
-    kc_simroute route;
+    kc_simtopo topo;        /* KC_SIM_TOPO_AUTO: the hypercube when k is unset or 2, else the torus */
+    int k, n;               /* 0: unset (k: 2 on the hypercube, required on tori and meshes; n: required) */
+    int vcs;                /* 0: unset (2 on tori with a VC rule and for duato, else 1) */
+    int inj, ej, depth;     /* 1, 1, 1 */
+    kc_simroute route;      /* algo KC_ROUTE_AUTO (ecube on the hypercube, dor elsewhere), vcrule
+                               KC_VC_AUTO (highlow on tori, none elsewhere), tie KC_SIM_TIE_AUTO (plus) */
     const char *pattern;    /* a pattern name or "uniform" (NULL with matrix or pairs) */
     const char *matrix;     /* binary n-cube: rows of A, row 0 first */
     const char *vector;     /* b */
@@ -33,10 +43,31 @@ typedef struct kc_simspec {
     const char *mapping;    /* NULL, "none", "optimal", "set:...", or a file */
 } kc_simspec;
 
+/* Everything topology-dependent unset (see the fields), inj = ej = depth = 1. */
 void kc_simspec_default(kc_simspec *s);
+
+/* Fill every unset field by the one rule per topology; explicit values are
+ * kept. With cfg (may be NULL) also cfg->vc_independent = -1 becomes
+ * kc_sim_vc_link_default(topo, k). Idempotent. Fails (KC_EINVAL/KC_ERANGE,
+ * param "k", "n", "topology") on a hypercube with k != 2, a torus or mesh
+ * without k, or no n. Resolution table (docs/sim.md):
+ *                 topology   routing  vc rule   vcs             tie   vc link
+ *   hypercube     k unset/2  ecube    none      2 duato, else 1 plus  shared
+ *   torus (k > 2) k > 2      dor      highlow   2 (1 rule none) plus  independent
+ *   mesh          -          dor      none      1 (2 duato)     plus  k > 2 */
+kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err);
+
+/* Compare-mode defaults of a resolved spec: the configurations
+ * ("ecube,M-S,M-G,pcube,duato" on the hypercube, "dor,M-S,M-G" on tori with
+ * k a power of two, else "dor") and the M-G pattern set
+ * ("transpose,bit-reverse,reverse-flip" on the hypercube, else
+ * "transpose,digit-reverse"). */
+const char *kc_simspec_compare_configs(const kc_simspec *resolved);
+const char *kc_simspec_mapping_set(const kc_simspec *resolved);
 
 typedef struct kc_simscenario {
     kc_simnet net;
+    kc_simroute route;       /* resolved */
     kc_simtraffic traffic;
     kc_nodemap map;          /* count 0: no mapping */
     char mapping_desc[160];  /* e.g. "M-S order 4 5 6 7 0 1 2 3" */
@@ -44,6 +75,8 @@ typedef struct kc_simscenario {
                                 deterministic routing, -1 when not defined (uniform, adaptive) */
 } kc_simscenario;
 
+/* Builds from a copy of spec resolved by kc_simspec_resolve (so unset fields
+ * are allowed); sc->route is the resolved routing to give the engine. */
 kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_err *err);
 void kc_simscenario_free(kc_simscenario *sc);
 

@@ -15,6 +15,7 @@
 
 #include "kcube/error.h"
 #include "kcube/lcc.h"
+#include "kcube/names.h"
 #include "kcube/nodemap.h"
 
 typedef struct kc_simtraffic {
@@ -36,6 +37,8 @@ kc_status kc_simtraffic_table(kc_simtraffic *t, uint32_t nodes, const uint32_t *
                               kc_err *err);
 /* Every message of a binary-cube LCC (permutation, gather or scatter). */
 kc_status kc_simtraffic_lcc(kc_simtraffic *t, const kc_lcc *c, const kc_nodemap *map, kc_err *err);
+/* The digit patterns below ("bit-reverse", "complement": aliases). */
+extern const kc_names kc_simdigits_names;
 /* Digit permutations on the k-ary n-cube: "transpose" (digit i <-> i + n/2, n
  * even), "digit-reverse" (d_i -> d_{n-1-i}), "digit-complement" (k-1-d_i).
  * On k = 2 they are transpose, bit-reverse and complement. */

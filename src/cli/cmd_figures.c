@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "out.h"
 #include "plot.h"
+#include "kcube/simmem.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 
@@ -19,7 +20,8 @@
 static void help(FILE *out)
 {
     fprintf(out,
-            "usage: kcube figures [--out DIR] [--quick] [--torus] [--vc-link shared|independent] [--seed S]\n\n"
+            "usage: kcube figures [--out DIR] [--quick] [--torus] [--vc-link shared|independent] [--seed S]\n"
+            "                     [--max-memory BYTES]\n\n"
             "Reproduces seed 000 Figures 5, 6 and 7 on the 8-cube: matrix-transpose,\n"
             "bit-reverse and reverse-flip, 20-flit messages, one-flit buffers, Poisson\n"
             "injection; e-cube unmapped, e-cube with the mapping of each pattern (M-S),\n"
@@ -34,7 +36,9 @@ static void help(FILE *out)
             "  --quick     shorter runs and fewer load points (a few seconds)\n"
             "  --vc-link   independent (default on tori, seed 002's model): each VC of\n"
             "              a link moves a flit per cycle; shared: the VCs take turns\n"
-            "  --seed S    random seed (default 1)\n");
+            "  --seed S    random seed (default 1)\n"
+            "  --max-memory B  memory budget (suffix K, M, G; default: the memory available):\n"
+            "              fewer load points at once when the estimate does not fit\n");
 }
 
 typedef struct figure {
@@ -101,6 +105,7 @@ static int run(int argc, char **argv)
     const char *out = "kcube-figures";
     int quick = 0, torus = 0, indep = -1;
     unsigned long long seed = 1;
+    uint64_t max_memory = 0;
     for (int i = 1; i < argc; i++) {
         const char *v;
         int r;
@@ -123,10 +128,11 @@ static int run(int argc, char **argv)
         } else if ((r = kc_cli_opt(argc, argv, &i, "--vc-link", &v))) {
             if (r < 0)
                 return KC_EXIT_USAGE;
-            if (!strcmp(v, "independent") || !strcmp(v, "shared"))
-                indep = !strcmp(v, "independent");
-            else
+            if (kc_names_parse(&kc_simvclink_names, v, &indep))
                 return kc_cli_error("--vc-link takes shared or independent, got '%s'", v);
+        } else if ((r = kc_cli_opt(argc, argv, &i, "--max-memory", &v))) {
+            if (r < 0 || kc_cli_bytes(v, "--max-memory", &max_memory))
+                return KC_EXIT_USAGE;
         } else if (kc_cli_flag(argv[i], "--quick")) {
             quick = 1;
         } else if (kc_cli_flag(argv[i], "--torus")) {
@@ -154,7 +160,7 @@ static int run(int argc, char **argv)
     kc_simconfig cfg;
     kc_simconfig_default(&cfg);
     cfg.seed = seed;
-    cfg.vc_independent = indep;
+    cfg.vc_independent = indep; /* -1: resolved per figure (kc_simspec_resolve) */
     double loads[MAX_LOADS];
     int nloads = 0;
     if (quick) {
@@ -196,11 +202,18 @@ static int run(int argc, char **argv)
             kc_simspec_default(&sp);
             sp.k = fg->k;
             sp.n = fg->n;
-            sp.topo = fg->k == 2 ? KC_SIM_HYPERCUBE : KC_SIM_TORUS;
             sp.pattern = fg->pattern;
             sp.mapping = fg->mapping[c];
-            kc_simalgo_parse(fg->routing[c], &sp.route.algo, NULL);
-            sp.vcs = sp.topo == KC_SIM_TORUS || sp.route.algo == KC_ROUTE_DUATO ? 2 : 1;
+            kc_simconfig cc = cfg;
+            kc_simmem mem;
+            int run_threads;
+            if (kc_simalgo_parse(fg->routing[c], &sp.route.algo, &err) || kc_simspec_resolve(&sp, &cc, &err) ||
+                (cc.load = loads[nloads - 1], kc_simmem_estimate(&sp, &cc, &mem, &err))) {
+                rc = kc_cli_report(&err);
+                break;
+            }
+            if ((rc = kc_cli_memory_threads(mem.shared, mem.per_point, threads, max_memory, &run_threads)))
+                break;
             kc_simscenario sc;
             if (kc_simscenario_build(&sc, &sp, &err)) {
                 rc = kc_cli_report(&err);
@@ -208,7 +221,8 @@ static int run(int argc, char **argv)
             }
             kc_simsweep sw;
             kc_cli_progress_cb(&prog, done, total);
-            if (kc_sim_sweep(&sc.net, &sp.route, &sc.traffic, &cfg, loads, nloads, threads, 1, &sw, NULL, &err)) {
+            kc_simsweep_opts so = {loads, nloads, run_threads, 1, NULL};
+            if (kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &cc, &so, &sw, &err)) {
                 kc_simscenario_free(&sc);
                 rc = kc_cli_report(&err);
                 break;

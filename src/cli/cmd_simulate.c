@@ -9,10 +9,11 @@
 #include "cli.h"
 #include "plot.h"
 #include "kcube/sim.h"
+#include "kcube/simmem.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 
-#define MAX_POINTS 1000
+#define MAX_POINTS KC_SIMSWEEP_MAX_POINTS
 #define MAX_SERIES 12
 
 static void help(FILE *out)
@@ -28,7 +29,7 @@ static void help(FILE *out)
             "         [--warmup C] [--measure C] [--drain C] [--watchdog C]\n"
             "         [--route-delay R] [--switch-delay S] [--link-latency W] [--channel-util]\n"
             "         [--compare [--configs LIST] [--set P1,P2,...]] [--plot FILE.png|FILE.svg]\n"
-            "         [--json | --csv]\n\n"
+            "         [--max-memory BYTES] [--json | --csv]\n\n"
             "Flit-level wormhole simulation (seed 000 Section 6, seed 002 Section 4): one-flit\n"
             "buffers, a header that cannot advance blocks its worm in place, first-come\n"
             "arbitration, lowest free dimension first for adaptive choices, Poisson injection\n"
@@ -67,7 +68,10 @@ static void help(FILE *out)
             "                  reverse-flip on the hypercube)\n"
             "  --plot FILE     latency against throughput through gnuplot (.png or .svg)\n"
             "  --threads T     load points in parallel (default: the cores, at most 8); results\n"
-            "                  do not depend on it\n\n"
+            "                  do not depend on it\n"
+            "  --max-memory B  memory budget (suffix K, M, G; default: the memory available):\n"
+            "                  fewer threads when the estimate does not fit, refused when one\n"
+            "                  load point does not\n\n"
             "Messages to oneself are not injected: fixed points of a pattern send nothing and\n"
             "uniform traffic picks among the other nodes.\n\n");
     kc_cli_print_patterns(out);
@@ -163,23 +167,18 @@ static int parse_sweep(const char *text, double *loads, int *count)
 {
     double a, b, s;
     char extra;
-    if (sscanf(text, "%lf:%lf:%lf%c", &a, &b, &s, &extra) != 3 || !(s > 0) || !(a > 0) || b < a)
+    if (sscanf(text, "%lf:%lf:%lf%c", &a, &b, &s, &extra) != 3)
         return kc_cli_error("--sweep takes FROM:TO:STEP with 0 < FROM <= TO and STEP > 0, got '%s'", text);
-    int n = (int)floor((b - a) / s + 1e-9) + 1;
-    if (n > MAX_POINTS)
-        return kc_cli_error("--sweep gives %d points; at most %d", n, MAX_POINTS);
-    for (int i = 0; i < n; i++)
-        loads[i] = a + s * i;
-    *count = n;
-    return 0;
+    kc_err err;
+    return kc_simsweep_points(a, b, s, loads, count, &err) ? kc_cli_report(&err) : 0;
 }
 
+/* One configuration of a comparison: the user's (unresolved) spec with the
+ * routing and mapping the token names, resolved on its own. */
 static int make_series(series *s, const char *token, const kc_simspec *base, const char *set)
 {
     memset(s, 0, sizeof *s);
     s->spec = *base;
-    int cube = base->topo == KC_SIM_HYPERCUBE;
-    kc_simalgo det = cube ? KC_ROUTE_ECUBE : KC_ROUTE_DOR;
     char name[64];
     snprintf(name, sizeof name, "%s", token);
     char *at = strchr(name, '@');
@@ -187,10 +186,10 @@ static int make_series(series *s, const char *token, const kc_simspec *base, con
         *at = 0;
     kc_err err;
     if (!strcmp(name, "M-S") || !strcmp(name, "ms")) {
-        s->spec.route.algo = det;
+        s->spec.route.algo = KC_ROUTE_AUTO; /* the deterministic routing of the topology */
         snprintf(s->mapping, sizeof s->mapping, "optimal");
     } else if (!strcmp(name, "M-G") || !strcmp(name, "mg")) {
-        s->spec.route.algo = det;
+        s->spec.route.algo = KC_ROUTE_AUTO;
         snprintf(s->mapping, sizeof s->mapping, "set:%s", set);
     } else {
         if (kc_simalgo_parse(name, &s->spec.route.algo, &err))
@@ -198,8 +197,8 @@ static int make_series(series *s, const char *token, const kc_simspec *base, con
         snprintf(s->mapping, sizeof s->mapping, "%s", at ? at + 1 : base->mapping ? base->mapping : "none");
     }
     s->spec.mapping = s->mapping;
-    if (s->spec.route.algo == KC_ROUTE_DUATO && s->spec.vcs < 2)
-        s->spec.vcs = 2;
+    if (kc_simspec_resolve(&s->spec, NULL, &err))
+        return kc_cli_report(&err);
     snprintf(s->label, sizeof s->label, "%s", token);
     return 0;
 }
@@ -211,6 +210,7 @@ static int run(int argc, char **argv)
     kc_simconfig cfg;
     kc_simconfig_default(&cfg);
     long k = 2, n = -1, vcs = -1, v;
+    uint64_t max_memory = 0;
     const char *topo = NULL, *routing = NULL, *vcrule = NULL, *plot = NULL, *configs = NULL, *set = NULL;
     double rate = -1, loads[MAX_POINTS];
     int nloads = 0, compare = 0, no_stop = 0, uniform = 0;
@@ -305,12 +305,10 @@ static int run(int argc, char **argv)
             cfg.msg_flits = (int)v;
         } else if (OPT("--injection")) {
             NEED();
-            if (!strcmp(val, "poisson"))
-                cfg.process = KC_INJECT_POISSON;
-            else if (!strcmp(val, "bernoulli"))
-                cfg.process = KC_INJECT_BERNOULLI;
-            else
+            int p;
+            if (kc_names_parse(&kc_siminject_names, val, &p))
                 return kc_cli_error("--injection takes poisson or bernoulli, got '%s'", val);
+            cfg.process = (kc_siminject)p;
         } else if (OPT("--seed")) {
             NEED();
             char *end;
@@ -365,11 +363,7 @@ static int run(int argc, char **argv)
                 return kc_cli_error("%s", e2.msg);
         } else if (OPT("--vc-link")) {
             NEED();
-            if (!strcmp(val, "shared"))
-                cfg.vc_independent = 0;
-            else if (!strcmp(val, "independent"))
-                cfg.vc_independent = 1;
-            else
+            if (kc_names_parse(&kc_simvclink_names, val, &cfg.vc_independent))
                 return kc_cli_error("--vc-link takes shared or independent, got '%s'", val);
         } else if (kc_cli_flag(argv[i], "--channel-util")) {
             cfg.channel_util = 1;
@@ -384,6 +378,10 @@ static int run(int argc, char **argv)
         } else if (OPT("--plot")) {
             NEED();
             plot = val;
+        } else if (OPT("--max-memory")) {
+            NEED();
+            if (kc_cli_bytes(val, "--max-memory", &max_memory))
+                return KC_EXIT_USAGE;
         } else {
             return kc_cli_error("simulate: unknown argument '%s' (see kcube simulate --help)", argv[i]);
         }
@@ -395,29 +393,18 @@ static int run(int argc, char **argv)
         return kc_cli_error("simulate needs --n");
     spec.k = (int)k;
     spec.n = (int)n;
-    if (topo) {
-        if (kc_simtopo_parse(topo, &spec.topo, &err))
-            return kc_cli_report(&err);
-        if (spec.topo == KC_SIM_HYPERCUBE && k != 2)
-            return kc_cli_error("the hypercube has k = 2 (got --k %ld)", k);
-    } else {
-        spec.topo = k == 2 ? KC_SIM_HYPERCUBE : KC_SIM_TORUS;
-    }
-    if (spec.topo == KC_SIM_TORUS && k == 2)
-        spec.topo = KC_SIM_HYPERCUBE;
-    int cube = spec.topo == KC_SIM_HYPERCUBE;
-    if (cube && n > 24)
-        return kc_cli_error("the simulator handles at most 2^24 nodes");
-    spec.route.algo = cube ? KC_ROUTE_ECUBE : KC_ROUTE_DOR;
+    if (topo && kc_simtopo_parse(topo, &spec.topo, &err))
+        return kc_cli_report(&err);
     if (routing && kc_simalgo_parse(routing, &spec.route.algo, &err))
         return kc_cli_report(&err);
     if (vcrule && kc_simvcrule_parse(vcrule, &spec.route.vcrule, &err))
         return kc_cli_report(&err);
     if (vcs > 0)
         spec.vcs = (int)vcs;
-    else
-        spec.vcs = (spec.topo == KC_SIM_TORUS && spec.route.vcrule != KC_VC_NONE) ||
-                           spec.route.algo == KC_ROUTE_DUATO ? 2 : 1;
+    /* configurations of a comparison resolve the user's spec each on their own */
+    kc_simspec user = spec;
+    if (kc_simspec_resolve(&spec, &cfg, &err))
+        return kc_cli_report(&err);
     if (uniform) {
         if (spec.pattern && strcmp(spec.pattern, "uniform"))
             return kc_cli_error("give either --uniform or --pattern");
@@ -454,7 +441,7 @@ static int run(int argc, char **argv)
     if ((configs || set) && !compare)
         return kc_cli_error("--configs and --set go with --compare");
     if (!set)
-        set = cube ? "transpose,bit-reverse,reverse-flip" : "transpose,digit-reverse";
+        set = kc_simspec_mapping_set(&spec);
 
     /* The configurations to run. */
     series *ser = calloc(MAX_SERIES, sizeof *ser);
@@ -463,17 +450,13 @@ static int run(int argc, char **argv)
     int ns = 0, rc = KC_EXIT_OK;
     if (compare) {
         char list[512];
-        snprintf(list, sizeof list, "%s",
-                 configs ? configs
-                 : cube  ? "ecube,M-S,M-G,pcube,duato"
-                 : spec.topo == KC_SIM_TORUS && (k & (k - 1)) == 0 ? "dor,M-S,M-G"
-                                                                   : "dor");
+        snprintf(list, sizeof list, "%s", configs ? configs : kc_simspec_compare_configs(&spec));
         for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (ns == MAX_SERIES) {
                 rc = kc_cli_error("at most %d configurations", MAX_SERIES);
                 goto out;
             }
-            if (make_series(&ser[ns], tok, &spec, set)) {
+            if (make_series(&ser[ns], tok, &user, set)) {
                 rc = KC_EXIT_USAGE;
                 goto out;
             }
@@ -491,6 +474,26 @@ static int run(int argc, char **argv)
                  spec.mapping && strcmp(spec.mapping, "none") ? spec.mapping : "");
         ns = 1;
     }
+    /* Memory before work: every configuration is built before the sweeps,
+     * and each of the threads runs its own engine. */
+    kc_simconfig at_max = cfg;
+    for (int i = 0; i < nloads; i++)
+        if (loads[i] > at_max.load || i == 0)
+            at_max.load = loads[i];
+    uint64_t shared = 0, per_point = 0;
+    for (int s = 0; s < ns; s++) {
+        kc_simmem m;
+        if (kc_simmem_estimate(&ser[s].spec, &at_max, &m, &err)) {
+            rc = kc_cli_report(&err);
+            goto out;
+        }
+        shared += m.shared;
+        per_point = m.per_point > per_point ? m.per_point : per_point;
+    }
+    int run_threads;
+    if ((rc = kc_cli_memory_threads(shared, per_point, (int)(threads < nloads ? threads : nloads), max_memory,
+                                    &run_threads)))
+        goto out;
     for (int s = 0; s < ns; s++) {
         if (kc_simscenario_build(&ser[s].sc, &ser[s].spec, &err)) {
             /* unreadable input files are bad input too */
@@ -503,8 +506,8 @@ static int run(int argc, char **argv)
     kc_cli_progress_init(&prog, "simulate");
     for (int s = 0; s < ns; s++) {
         kc_cli_progress_cb(&prog, s, ns);
-        if (kc_sim_sweep(&ser[s].sc.net, &ser[s].spec.route, &ser[s].sc.traffic, &cfg, loads, nloads, (int)threads,
-                         !no_stop, &ser[s].sweep, NULL, &err)) {
+        kc_simsweep_opts so = {loads, nloads, run_threads, !no_stop, NULL};
+        if (kc_sim_sweep(&ser[s].sc.net, &ser[s].sc.route, &ser[s].sc.traffic, &cfg, &so, &ser[s].sweep, &err)) {
             kc_cli_progress_done(&prog);
             rc = kc_cli_report(&err);
             goto out;

@@ -5,28 +5,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+static const kc_name topo_entries[] = {
+    {KC_SIM_HYPERCUBE, "hypercube", "binary n-cube (k = 2)"},
+    {KC_SIM_TORUS, "torus", "k-ary n-cube with wraparound links"},
+    {KC_SIM_MESH, "mesh", "k-ary n-cube without wraparound links"},
+    {KC_SIM_HYPERCUBE, "cube", NULL}, /* alias */
+    {0, NULL, NULL},
+};
+const kc_names kc_simtopo_names = {"topology", topo_entries};
+
 kc_status kc_simtopo_parse(const char *text, kc_simtopo *topo, kc_err *err)
 {
-    if (!strcmp(text, "hypercube") || !strcmp(text, "cube"))
-        *topo = KC_SIM_HYPERCUBE;
-    else if (!strcmp(text, "torus"))
-        *topo = KC_SIM_TORUS;
-    else if (!strcmp(text, "mesh"))
-        *topo = KC_SIM_MESH;
-    else
-        return kc_fail(err, KC_EINVAL, "unknown topology '%s' (hypercube, torus, mesh)", text);
+    int v;
+    if (kc_names_parse(&kc_simtopo_names, text, &v))
+        return kc_fail_param(err, KC_EINVAL, "topology", "unknown topology '%s' (hypercube, torus, mesh)", text);
+    *topo = (kc_simtopo)v;
     return KC_OK;
 }
 
-const char *kc_simtopo_name(kc_simtopo topo)
-{
-    switch (topo) {
-    case KC_SIM_HYPERCUBE: return "hypercube";
-    case KC_SIM_TORUS: return "torus";
-    case KC_SIM_MESH: return "mesh";
-    }
-    return "?";
-}
+const char *kc_simtopo_name(kc_simtopo topo) { return kc_names_name(&kc_simtopo_names, (int)topo); }
 
 kc_status kc_simnet_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs, int inj, int ej, int depth,
                          kc_err *err)
@@ -37,21 +34,23 @@ kc_status kc_simnet_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs,
     if (topo == KC_SIM_HYPERCUBE)
         k = 2;
     if (k < 2 || k > 256)
-        return kc_fail(err, KC_ERANGE, "radix k must be 2..256, got %d", k);
+        return kc_fail_param(err, KC_ERANGE, "k", "radix k must be 2..256, got %d", k);
     if (n < 1 || n > KC_SIMNET_MAX_N)
-        return kc_fail(err, KC_ERANGE, "dimension n must be 1..%d, got %d", KC_SIMNET_MAX_N, n);
+        return kc_fail_param(err, KC_ERANGE, "n", "dimension n must be 1..%d, got %d", KC_SIMNET_MAX_N, n);
     uint64_t nodes = 1;
     for (int i = 0; i < n; i++) {
         nodes *= (uint64_t)k;
         if (nodes > KC_SIMNET_MAX_NODES)
-            return kc_fail(err, KC_ERANGE, "network too large: at most %u nodes", KC_SIMNET_MAX_NODES);
+            return kc_fail_param(err, KC_ERANGE, "n", "network too large: at most %u nodes", KC_SIMNET_MAX_NODES);
     }
     if (vcs < 1 || vcs > KC_SIMNET_MAX_VCS)
-        return kc_fail(err, KC_ERANGE, "virtual channels per link must be 1..%d", KC_SIMNET_MAX_VCS);
-    if (inj < 1 || inj > 8 || ej < 1 || ej > 8)
-        return kc_fail(err, KC_ERANGE, "injection and ejection channels per node must be 1..8");
+        return kc_fail_param(err, KC_ERANGE, "vcs", "virtual channels per link must be 1..%d", KC_SIMNET_MAX_VCS);
+    if (inj < 1 || inj > 8)
+        return kc_fail_param(err, KC_ERANGE, "inj", "injection channels per node must be 1..8, got %d", inj);
+    if (ej < 1 || ej > 8)
+        return kc_fail_param(err, KC_ERANGE, "ej", "ejection channels per node must be 1..8, got %d", ej);
     if (depth < 1 || depth > KC_SIMNET_MAX_DEPTH)
-        return kc_fail(err, KC_ERANGE, "buffer depth must be 1..%d flits", KC_SIMNET_MAX_DEPTH);
+        return kc_fail_param(err, KC_ERANGE, "depth", "buffer depth must be 1..%d flits", KC_SIMNET_MAX_DEPTH);
     net->topo = topo;
     net->k = k;
     net->n = n;

@@ -29,10 +29,10 @@ kc_status kc_simref_run(const kc_simnet *net, const kc_simroute *route, const ui
         return st;
     int L = cfg->msg_flits, R = cfg->route_delay, S = cfg->switch_delay, W = cfg->link_latency;
     if (L < 1 || L > 65535 || R < 0 || S < 0 || W < 1)
-        return kc_fail(err, KC_ERANGE, "bad message length or timing");
+        return kc_fail_param(err, KC_ERANGE, "timing", "bad message length or timing");
     for (size_t i = 0; i < count; i++)
         if (src[i] >= net->nodes || dst[i] >= net->nodes)
-            return kc_fail(err, KC_EINVAL, "pair %zu names a node outside the network", i + 1);
+            return kc_fail_param(err, KC_EINVAL, "pairs", "pair %zu names a node outside the network", i + 1);
     size_t pmax = (size_t)net->max_hops + 2;
     rmsg *m = calloc(count ? count : 1, sizeof *m);
     int32_t *owner = malloc(net->channels * sizeof *owner);

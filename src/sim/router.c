@@ -23,6 +23,7 @@
 
 #include "kcube/rng.h"
 #include "kcube/simstats.h"
+#include "sim_internal.h"
 
 void kc_simconfig_default(kc_simconfig *c)
 {
@@ -42,32 +43,39 @@ void kc_simconfig_default(kc_simconfig *c)
     c->vc_independent = -1; /* automatic: see kc_sim_vcs_independent */
 }
 
-int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c)
+static const kc_name inject_entries[] = {
+    {KC_INJECT_POISSON, "poisson", "exponential gaps between messages"},
+    {KC_INJECT_BERNOULLI, "bernoulli", "one trial per cycle"},
+    {0, NULL, NULL},
+};
+const kc_names kc_siminject_names = {"injection process", inject_entries};
+
+static const kc_name vclink_entries[] = {
+    {0, "shared", "the VCs of a link take turns: one flit per cycle per link"},
+    {1, "independent", "every VC moves a flit per cycle"},
+    {0, NULL, NULL},
+};
+const kc_names kc_simvclink_names = {"VC link sharing", vclink_entries};
+
+int kc_sim_vc_link_default(kc_simtopo topo, int k)
 {
-    if (c->vc_independent >= 0)
-        return c->vc_independent;
     /* Seed 002's tori give every virtual channel its own one-flit buffer whose
      * flit crosses the link in a cycle; its figures (mapped tori near 0.4,
      * uniform above 0.4) need the VCs not to take turns. On the binary cube
      * the seeds have no VCs: extra VCs there (Duato's escape channel) share
      * the link, so adaptive routing gets no extra bandwidth. */
-    return net->k > 2;
+    return topo != KC_SIM_HYPERCUBE && k > 2;
+}
+
+int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c)
+{
+    return c->vc_independent >= 0 ? c->vc_independent : kc_sim_vc_link_default(net->topo, net->k);
 }
 
 int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
 {
     int64_t r = c->route_delay, s = c->switch_delay, w = c->link_latency;
     return (int64_t)hops * (r + s + w) + r + s + c->msg_flits + 1;
-}
-
-size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
-{
-    (void)cfg;
-    size_t ch = net->channels, links = net->net_channels / (uint32_t)net->vcs;
-    size_t per_channel = sizeof(int32_t) + 2 * sizeof(uint16_t) + sizeof(uint32_t) + (size_t)net->depth * sizeof(uint32_t);
-    size_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) +
-                      (size_t)net->ports * sizeof(uint32_t) + (size_t)net->n;
-    return ch * per_channel + links * sizeof(uint32_t) + net->nodes * per_node;
 }
 
 typedef struct worm {
@@ -463,6 +471,40 @@ static void move_all(engine *e)
     e->nwaiting = m;
 }
 
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent)
+{
+    uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
+    uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
+    uint64_t links = net_channels / (uint64_t)s->vcs;
+    /* owner, cnt, rhead, passed, rtime ring */
+    uint64_t per_channel = sizeof(int32_t) + 2 * sizeof(uint16_t) + sizeof(uint32_t) + (uint64_t)s->depth * sizeof(uint32_t);
+    /* qhead, qtail, senders, next_gen */
+    uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double);
+    uint64_t link_used = ((vc_independent ? net_channels : links) + 1) * sizeof(uint32_t);
+    return channels * per_channel + link_used + s->nodes * per_node;
+}
+
+uint64_t kci_sim_worm_bytes(const kci_simshape *s)
+{
+    /* record, path of max_hops + 2 channels, free list, two active lists, three waiting lists */
+    return sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
+}
+
+uint64_t kci_sim_queue_entry_bytes(void) { return sizeof(qmsg); }
+
+static kci_simshape shape_of(const kc_simnet *net)
+{
+    kci_simshape s = {net->nodes, net->n, net->ports, net->vcs, net->inj, net->ej, net->depth, net->max_hops};
+    return s;
+}
+
+size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
+{
+    kci_simshape s = shape_of(net);
+    uint64_t network = (uint64_t)net->nodes * ((uint64_t)net->ports * sizeof(uint32_t) + (uint64_t)net->n);
+    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg)) + network);
+}
+
 /* Follow "waits for a channel held by" from the oldest waiting header. */
 static void find_cycle(engine *e, kc_simresult *out)
 {
@@ -568,21 +610,21 @@ static kc_status check_config(const kc_simnet *net, const kc_simroute *route, co
                               const kc_simconfig *c, kc_err *err)
 {
     if (tr->nodes != net->nodes)
-        return kc_fail(err, KC_EINVAL, "the traffic is for %u nodes, the network has %u", tr->nodes, net->nodes);
+        return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic is for %u nodes, the network has %u", tr->nodes, net->nodes);
     if (c->msg_flits < 1 || c->msg_flits > 65535)
-        return kc_fail(err, KC_ERANGE, "message length must be 1..65535 flits");
+        return kc_fail_param(err, KC_ERANGE, "msg_flits", "message length must be 1..65535 flits, got %d", c->msg_flits);
     if (!c->oneshot && !(c->load > 0 && c->load <= (double)c->msg_flits))
-        return kc_fail(err, KC_ERANGE, "offered load must be > 0 flits/node/cycle");
+        return kc_fail_param(err, KC_ERANGE, "load", "offered load must be > 0 and at most one message per cycle (%d flits/node/cycle), got %g", c->msg_flits, c->load);
     if (c->process == KC_INJECT_BERNOULLI && !c->oneshot && c->load > (double)c->msg_flits)
-        return kc_fail(err, KC_ERANGE, "Bernoulli injection needs load <= message length");
+        return kc_fail_param(err, KC_ERANGE, "load", "Bernoulli injection needs load <= message length");
     if (c->route_delay < 0 || c->switch_delay < 0 || c->link_latency < 1 || c->route_delay > 1000 ||
         c->switch_delay > 1000 || c->link_latency > 1000)
-        return kc_fail(err, KC_ERANGE, "router delays must be 0..1000 cycles and link latency 1..1000");
+        return kc_fail_param(err, KC_ERANGE, "timing", "router delays must be 0..1000 cycles and link latency 1..1000");
     if (c->warmup < 0 || c->measure < 1 || c->drain < 0 || c->watchdog < 1 ||
         c->warmup + c->measure + c->drain > 2000000000LL)
-        return kc_fail(err, KC_ERANGE, "bad warm-up / measurement / drain / watchdog cycles");
+        return kc_fail_param(err, KC_ERANGE, "cycles", "bad warm-up / measurement / drain / watchdog cycles");
     if (net->max_hops + 2 > 65535)
-        return kc_fail(err, KC_ERANGE, "routes too long for the simulator");
+        return kc_fail_param(err, KC_ERANGE, "k", "routes too long for the simulator");
     return kc_simroute_check(route, net, err);
 }
 
@@ -679,12 +721,12 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
     if (e.overflow) {
         engine_free(&e);
         kc_simresult_free(out);
-        return kc_fail(err, KC_EINVAL, "invariant violated: a buffer held more flits than its depth");
+        return kc_fail(err, KC_EINTERNAL, "invariant violated: a buffer held more flits than its depth");
     }
     if (e.flits_generated != e.flits_delivered + at_source + buffered) {
         engine_free(&e);
         kc_simresult_free(out);
-        return kc_fail(err, KC_EINVAL, "invariant violated: %llu flits generated, %llu delivered, %llu queued, %llu in the network",
+        return kc_fail(err, KC_EINTERNAL, "invariant violated: %llu flits generated, %llu delivered, %llu queued, %llu in the network",
                        (unsigned long long)e.flits_generated, (unsigned long long)e.flits_delivered,
                        (unsigned long long)at_source, (unsigned long long)buffered);
     }

@@ -16,15 +16,66 @@
 void kc_simspec_default(kc_simspec *s)
 {
     memset(s, 0, sizeof *s);
-    s->topo = KC_SIM_HYPERCUBE;
-    s->k = 2;
-    s->n = 8;
-    s->vcs = 1;
+    s->topo = KC_SIM_TOPO_AUTO;
     s->inj = 1;
     s->ej = 1;
     s->depth = 1;
-    s->route.algo = KC_ROUTE_ECUBE;
-    s->route.vcrule = KC_VC_HIGHLOW;
+    s->route.algo = KC_ROUTE_AUTO;
+    s->route.vcrule = KC_VC_AUTO;
+    s->route.tie = KC_SIM_TIE_AUTO;
+}
+
+static int power_of_two(int k) { return k >= 2 && (k & (k - 1)) == 0; }
+
+kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err)
+{
+    if (s->topo == KC_SIM_TOPO_AUTO)
+        s->topo = s->k == 0 || s->k == 2 ? KC_SIM_HYPERCUBE : KC_SIM_TORUS;
+    if ((int)s->topo < KC_SIM_HYPERCUBE || s->topo > KC_SIM_MESH)
+        return kc_fail_param(err, KC_EINVAL, "topology", "unknown topology %d", (int)s->topo);
+    /* a 2-ary torus is the binary n-cube (one link per neighbour pair) */
+    if (s->topo == KC_SIM_TORUS && s->k == 2)
+        s->topo = KC_SIM_HYPERCUBE;
+    if (s->topo == KC_SIM_HYPERCUBE) {
+        if (s->k == 0)
+            s->k = 2;
+        else if (s->k != 2)
+            return kc_fail_param(err, KC_EINVAL, "k", "the hypercube has k = 2 (got k = %d)", s->k);
+    } else if (s->k == 0) {
+        return kc_fail_param(err, KC_EINVAL, "k", "a %s needs the radix k", kc_simtopo_name(s->topo));
+    }
+    if (s->k < 2 || s->k > 256)
+        return kc_fail_param(err, KC_ERANGE, "k", "radix k must be 2..256, got %d", s->k);
+    if (s->n == 0)
+        return kc_fail_param(err, KC_EINVAL, "n", "the dimension n is not set");
+    if (s->n < 1 || s->n > KC_SIMNET_MAX_N)
+        return kc_fail_param(err, KC_ERANGE, "n", "dimension n must be 1..%d, got %d", KC_SIMNET_MAX_N, s->n);
+    int torus = s->topo == KC_SIM_TORUS;
+    if (s->route.algo == KC_ROUTE_AUTO)
+        s->route.algo = s->topo == KC_SIM_HYPERCUBE ? KC_ROUTE_ECUBE : KC_ROUTE_DOR;
+    /* VC rules only mean something on rings */
+    if (s->route.vcrule == KC_VC_AUTO)
+        s->route.vcrule = torus ? KC_VC_HIGHLOW : KC_VC_NONE;
+    if (s->route.tie == KC_SIM_TIE_AUTO)
+        s->route.tie = KC_TIE_PLUS;
+    /* Two VCs where something needs them: a torus VC rule, Duato's escape channel. */
+    if (s->vcs == 0)
+        s->vcs = (torus && s->route.vcrule != KC_VC_NONE) || s->route.algo == KC_ROUTE_DUATO ? 2 : 1;
+    if (cfg && cfg->vc_independent < 0)
+        cfg->vc_independent = kc_sim_vc_link_default(s->topo, s->k);
+    return KC_OK;
+}
+
+const char *kc_simspec_compare_configs(const kc_simspec *s)
+{
+    if (s->topo == KC_SIM_HYPERCUBE)
+        return "ecube,M-S,M-G,pcube,duato";
+    return s->topo == KC_SIM_TORUS && power_of_two(s->k) ? "dor,M-S,M-G" : "dor";
+}
+
+const char *kc_simspec_mapping_set(const kc_simspec *s)
+{
+    return s->topo == KC_SIM_HYPERCUBE ? "transpose,bit-reverse,reverse-flip" : "transpose,digit-reverse";
 }
 
 void kc_simscenario_free(kc_simscenario *sc)
@@ -74,8 +125,6 @@ static kc_status hypercube_lcc(const kc_simspec *s, kc_lcc *c, kc_err *err)
     return kc_lcc_named(c, name, s->n, err);
 }
 
-static int power_of_two(int k) { return k >= 2 && (k & (k - 1)) == 0; }
-
 /* A linear-constant communication over GF(k) on the k-ary n-cube. */
 static kc_status torus_comm(const kc_simspec *s, int k, kc_tcomm *c, kc_err *err)
 {
@@ -100,14 +149,15 @@ static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc
     int cnt = 0;
     if (!strcmp(m, "optimal")) {
         if (!comm)
-            return kc_fail(err, KC_EINVAL, "--mapping optimal needs a linear pattern (not uniform or a pairs file)");
+            return kc_fail_param(err, KC_EINVAL, "mapping",
+                                 "the optimal mapping needs a linear pattern (not uniform or a pairs file)");
         comms[cnt++] = *comm;
     } else {
         char buf[512];
         snprintf(buf, sizeof buf, "%s", m + 4);
         for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (cnt == 16)
-                return kc_fail(err, KC_ERANGE, "at most 16 patterns in a mapping set");
+                return kc_fail_param(err, KC_ERANGE, "mapping", "at most 16 patterns in a mapping set");
             kc_simspec one = *s;
             one.pattern = tok;
             one.matrix = NULL;
@@ -116,7 +166,7 @@ static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc
                 return st;
         }
         if (!cnt)
-            return kc_fail(err, KC_EINVAL, "--mapping set: needs at least one pattern");
+            return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
     }
     kc_tmap map;
     kc_status st = kc_tmap_linear(comms, cnt, 0, &map, err);
@@ -135,12 +185,13 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
     kc_order order;
     if (sc->net.topo != KC_SIM_HYPERCUBE && (!strcmp(m, "optimal") || !strncmp(m, "set:", 4))) {
         if (!power_of_two(sc->net.k))
-            return kc_fail(err, KC_EINVAL, "linear mappings need k a power of two (GF(k)); give a mapping file");
+            return kc_fail_param(err, KC_EINVAL, "mapping", "linear mappings need k a power of two (GF(k)); give a mapping file");
         return torus_mapping(sc, s, tcomm, err);
     }
     if (!strcmp(m, "optimal")) {
         if (!lcc)
-            return kc_fail(err, KC_EINVAL, "--mapping optimal needs a linear pattern (not uniform or a pairs file)");
+            return kc_fail_param(err, KC_EINVAL, "mapping",
+                                 "the optimal mapping needs a linear pattern (not uniform or a pairs file)");
         kc_status st = kc_reorder_optimal(lcc, &order, err);
         if (st)
             return st;
@@ -152,7 +203,7 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
         snprintf(buf, sizeof buf, "%s", m + 4);
         for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
             if (cnt == 16)
-                return kc_fail(err, KC_ERANGE, "at most 16 patterns in a mapping set");
+                return kc_fail_param(err, KC_ERANGE, "mapping", "at most 16 patterns in a mapping set");
             kc_simspec one = *s;
             one.pattern = tok;
             one.matrix = NULL;
@@ -161,7 +212,7 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
                 return st;
         }
         if (!cnt)
-            return kc_fail(err, KC_EINVAL, "--mapping set: needs at least one pattern");
+            return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
         kc_mapset_result r;
         kc_status st = kc_mapset_optimal(comms, cnt, KC_OBJ_MAX, &r, NULL, err);
         if (st)
@@ -181,19 +232,24 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
     return kc_nodemap_build(&sc->map, sc->net.nodes, order_phys, &order, err);
 }
 
-kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *s, kc_err *err)
+kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_err *err)
 {
     memset(sc, 0, sizeof *sc);
     sc->contention = -1;
     snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "none");
-    kc_status st = kc_simnet_init(&sc->net, s->topo, s->k, s->n, s->vcs, s->inj, s->ej, s->depth, err);
+    kc_simspec resolved = *spec;
+    const kc_simspec *s = &resolved;
+    kc_status st = kc_simspec_resolve(&resolved, NULL, err);
     if (st)
+        return st;
+    sc->route = s->route;
+    if ((st = kc_simnet_init(&sc->net, s->topo, s->k, s->n, s->vcs, s->inj, s->ej, s->depth, err)))
         return st;
     if ((st = kc_simroute_check(&s->route, &sc->net, err)))
         goto fail;
     int sources = (s->pattern != NULL) + (s->matrix != NULL) + (s->pairs != NULL);
     if (sources != 1) {
-        st = kc_fail(err, KC_EINVAL, "give exactly one of a pattern, a matrix or a pairs file");
+        st = kc_fail_param(err, KC_EINVAL, "pattern", "give exactly one of a pattern, a matrix or a pairs file");
         goto fail;
     }
     int cube = sc->net.topo == KC_SIM_HYPERCUBE;
@@ -210,7 +266,7 @@ kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *s, kc_err *
             goto fail;
         have_tcomm = 1;
     } else if (!cube && s->matrix) {
-        st = kc_fail(err, KC_EINVAL, "matrix patterns on k-ary n-cubes need k a power of two (GF(k))");
+        st = kc_fail_param(err, KC_EINVAL, "matrix", "matrix patterns on k-ary n-cubes need k a power of two (GF(k))");
         goto fail;
     }
     const kc_nodemap *map = NULL;

@@ -1,6 +1,7 @@
 /* Sweeps: independent load points on worker threads, in waves. */
 #include "kcube/simsweep.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,6 +9,33 @@
 uint64_t kc_simsweep_seed(uint64_t seed, int i)
 {
     return kc_seed_derive(seed, (uint64_t)(i + 1));
+}
+
+kc_status kc_simsweep_points(double from, double to, double step, double *loads, int *count, kc_err *err)
+{
+    *count = 0;
+    if (!isfinite(from) || !isfinite(to) || !isfinite(step) || !(from > 0) || !(step > 0) || to < from)
+        return kc_fail_param(err, KC_EINVAL, "sweep",
+                             "a sweep needs finite numbers with 0 < FROM <= TO and STEP > 0, got %g:%g:%g", from, to,
+                             step);
+    /* Count in double first: the quotient may be far beyond any integer type. */
+    double span = (to - from) / step;
+    if (!isfinite(span) || span + 1e-9 >= (double)KC_SIMSWEEP_MAX_POINTS)
+        return kc_fail_param(err, KC_ERANGE, "sweep", "the sweep %g:%g:%g asks for %.4g load points; at most %d",
+                             from, to, step, isfinite(span) ? floor(span + 1e-9) + 1 : span, KC_SIMSWEEP_MAX_POINTS);
+    int64_t n = (int64_t)floor(span + 1e-9) + 1; /* span is in [0, max]: the conversion is exact */
+    if (loads)
+        for (int64_t i = 0; i < n; i++)
+            loads[i] = from + step * (double)i;
+    *count = (int)n;
+    return KC_OK;
+}
+
+void kc_simsweep_opts_default(kc_simsweep_opts *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threads = 1;
+    o->stop_at_saturation = 1;
 }
 
 typedef struct shared {
@@ -53,12 +81,14 @@ static void *worker(void *arg)
 }
 
 kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
-                       const kc_simconfig *cfg, const double *loads, int count, int threads,
-                       int stop_at_saturation, kc_simsweep *out, const kc_progress *progress, kc_err *err)
+                       const kc_simconfig *cfg, const kc_simsweep_opts *opts, kc_simsweep *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
-    if (count < 1)
-        return kc_fail(err, KC_EINVAL, "a sweep needs at least one load");
+    const double *loads = opts->loads;
+    int count = opts->count, threads = opts->threads, stop_at_saturation = opts->stop_at_saturation;
+    const kc_progress *progress = opts->progress;
+    if (count < 1 || !loads)
+        return kc_fail_param(err, KC_EINVAL, "sweep", "a sweep needs at least one load");
     if (threads < 1)
         threads = 1;
     if (threads > 64)

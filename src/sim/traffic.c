@@ -21,7 +21,7 @@ void kc_simtraffic_free(kc_simtraffic *t)
 static kc_status check_map(uint32_t nodes, const kc_nodemap *map, kc_err *err)
 {
     if (map && map->count != nodes)
-        return kc_fail(err, KC_EINVAL, "the mapping has %llu nodes, the network %u",
+        return kc_fail_param(err, KC_EINVAL, "mapping", "the mapping has %llu nodes, the network %u",
                        (unsigned long long)map->count, nodes);
     return KC_OK;
 }
@@ -30,7 +30,7 @@ kc_status kc_simtraffic_uniform(kc_simtraffic *t, uint32_t nodes, const kc_nodem
 {
     memset(t, 0, sizeof *t);
     if (nodes < 2)
-        return kc_fail(err, KC_EINVAL, "uniform traffic needs at least 2 nodes");
+        return kc_fail_param(err, KC_EINVAL, "n", "uniform traffic needs at least 2 nodes");
     if (check_map(nodes, map, err))
         return err ? err->status : KC_EINVAL;
     t->nodes = nodes;
@@ -117,7 +117,7 @@ kc_status kc_simtraffic_lcc(kc_simtraffic *t, const kc_lcc *c, const kc_nodemap 
     int n = c->a.n;
     memset(t, 0, sizeof *t);
     if (n > KC_SIMNET_MAX_N)
-        return kc_fail(err, KC_ERANGE, "at most %d dimensions", KC_SIMNET_MAX_N);
+        return kc_fail_param(err, KC_ERANGE, "n", "at most %d dimensions", KC_SIMNET_MAX_N);
     uint32_t nodes = 1u << n;
     uint32_t *src = malloc((size_t)nodes * sizeof *src), *d = malloc((size_t)nodes * sizeof *d);
     if (!src || !d) {
@@ -137,28 +137,33 @@ kc_status kc_simtraffic_lcc(kc_simtraffic *t, const kc_lcc *c, const kc_nodemap 
     return st;
 }
 
+enum { DIGITS_TRANSPOSE, DIGITS_REVERSE, DIGITS_COMPLEMENT };
+static const kc_name digit_entries[] = {
+    {DIGITS_TRANSPOSE, "transpose", "digit i <-> digit i + n/2"},
+    {DIGITS_REVERSE, "digit-reverse", "d_i -> d_{n-1-i}"},
+    {DIGITS_COMPLEMENT, "digit-complement", "d_i -> k-1-d_i"},
+    {DIGITS_REVERSE, "bit-reverse", NULL}, /* the k = 2 names */
+    {DIGITS_COMPLEMENT, "complement", NULL},
+    {0, NULL, NULL},
+};
+const kc_names kc_simdigits_names = {"digit pattern", digit_entries};
+
 kc_status kc_simtraffic_digits(kc_simtraffic *t, int k, int n, const char *name, const kc_nodemap *map,
                                kc_err *err)
 {
     memset(t, 0, sizeof *t);
     int kind;
-    if (!strcmp(name, "transpose"))
-        kind = 0;
-    else if (!strcmp(name, "digit-reverse") || !strcmp(name, "bit-reverse"))
-        kind = 1;
-    else if (!strcmp(name, "digit-complement") || !strcmp(name, "complement"))
-        kind = 2;
-    else
-        return kc_fail(err, KC_EINVAL, "unknown digit pattern '%s' (transpose, digit-reverse, digit-complement)",
-                       name);
-    if (kind == 0 && n % 2)
-        return kc_fail(err, KC_EINVAL, "transpose needs an even number of dimensions (n = %d)", n);
+    if (kc_names_parse(&kc_simdigits_names, name, &kind))
+        return kc_fail_param(err, KC_EINVAL, "pattern",
+                             "unknown digit pattern '%s' (transpose, digit-reverse, digit-complement)", name);
+    if (kind == DIGITS_TRANSPOSE && n % 2)
+        return kc_fail_param(err, KC_EINVAL, "pattern", "transpose needs an even number of dimensions (n = %d)", n);
     if (k < 2 || n < 1 || n > KC_SIMNET_MAX_N)
-        return kc_fail(err, KC_ERANGE, "bad k-ary n-cube %d-ary %d-cube", k, n);
+        return kc_fail_param(err, KC_ERANGE, "n", "bad k-ary n-cube %d-ary %d-cube", k, n);
     uint64_t nodes64 = 1;
     for (int i = 0; i < n; i++)
         if ((nodes64 *= (uint64_t)k) > KC_SIMNET_MAX_NODES)
-            return kc_fail(err, KC_ERANGE, "network too large");
+            return kc_fail_param(err, KC_ERANGE, "n", "network too large");
     uint32_t nodes = (uint32_t)nodes64;
     uint32_t *dst = malloc((size_t)nodes * sizeof *dst);
     if (!dst)
@@ -171,7 +176,7 @@ kc_status kc_simtraffic_digits(kc_simtraffic *t, int k, int n, const char *name,
             r /= (uint32_t)k;
         }
         for (int i = 0; i < n; i++)
-            out[i] = kind == 0 ? dig[(i + n / 2) % n] : kind == 1 ? dig[n - 1 - i] : k - 1 - dig[i];
+            out[i] = kind == DIGITS_TRANSPOSE ? dig[(i + n / 2) % n] : kind == DIGITS_REVERSE ? dig[n - 1 - i] : k - 1 - dig[i];
         uint32_t y = 0;
         for (int i = n - 1; i >= 0; i--)
             y = y * (uint32_t)k + (uint32_t)out[i];

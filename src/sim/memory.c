@@ -1,0 +1,181 @@
+/* Memory of a simulation before it runs; the memory available; the sweep's
+ * thread policy (kcube/simmem.h). */
+#include "kcube/simmem.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_internal.h"
+
+static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t mul_sat(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+/* The capacity a doubling array reaches to hold `need` entries. */
+static uint64_t grown(uint64_t need, uint64_t first)
+{
+    uint64_t cap = first;
+    while (cap < need && cap < (UINT64_MAX >> 1))
+        cap *= 2;
+    return cap;
+}
+
+kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_simmem *out, kc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    if ((int)s->topo < 0 || s->k < 2 || s->n < 1 || s->n > KC_SIMNET_MAX_N || s->vcs < 1 || (int)s->route.algo < 0)
+        return kc_fail_param(err, KC_EINVAL, "spec", "the memory estimate needs a resolved spec (kc_simspec_resolve)");
+    kci_simshape sh = {1, s->n, s->topo == KC_SIM_HYPERCUBE ? s->n : 2 * s->n, s->vcs, s->inj, s->ej, s->depth, 0};
+    for (int i = 0; i < s->n; i++)
+        if ((sh.nodes *= (uint64_t)s->k) > KC_SIMNET_MAX_NODES)
+            return kc_fail_param(err, KC_ERANGE, "n", "network too large: at most %u nodes", KC_SIMNET_MAX_NODES);
+    sh.max_hops = s->topo == KC_SIM_HYPERCUBE ? s->n : s->topo == KC_SIM_TORUS ? s->n * (s->k / 2) : s->n * (s->k - 1);
+    uint64_t N = sh.nodes;
+    uint64_t net_channels = N * (uint64_t)sh.ports * (uint64_t)sh.vcs;
+    uint64_t channels = net_channels + N * (uint64_t)(sh.inj + sh.ej);
+    int uniform = s->pattern && !strcmp(s->pattern, "uniform");
+    int mapped = s->mapping && strcmp(s->mapping, "none");
+
+    /* Shared: neighbour table and digits, the traffic table (about one
+     * destination per node), the lists it is built from, the mapping and its
+     * inverse, and the contention count over every channel. */
+    uint64_t shared = N * ((uint64_t)sh.ports * 4 + (uint64_t)sh.n);
+    shared += (N + 1) * 4 + N * 4 + N * 16;
+    if (mapped)
+        shared += N * 16;
+    if (!uniform)
+        shared += channels * 4;
+
+    int indep = cfg->vc_independent >= 0 ? cfg->vc_independent : kc_sim_vc_link_default(s->topo, s->k);
+    uint64_t point = kci_sim_fixed_bytes(&sh, indep);
+    if (cfg->channel_util)
+        point += (net_channels / (uint64_t)sh.vcs + 1) * sizeof(uint64_t);
+    double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
+    double per_node_run, per_node_window;
+    if (cfg->oneshot) {
+        per_node_run = per_node_window = 1; /* one message per table entry */
+    } else {
+        double rate = cfg->load > 0 ? cfg->load / L : 0;
+        per_node_run = rate * (double)(cfg->warmup + cfg->measure + cfg->drain) + 1;
+        per_node_window = rate * (double)cfg->measure + 1;
+        /* a run gives up once the queues pass queue_cap messages per node */
+        if (per_node_run > cfg->queue_cap + 1)
+            per_node_run = cfg->queue_cap + 1;
+    }
+    uint64_t queued = (uint64_t)(per_node_run * (double)N) + 1;
+    uint64_t measured = (uint64_t)(per_node_window * (double)N) + 1;
+    /* Live worms, a bound rather than a guess: a worm still being injected
+     * owns an injection channel, one being delivered owns an ejection
+     * channel, and any other has all its flits in network buffers, so it
+     * holds at least msg_flits / depth channels of its own. */
+    uint64_t worms = N * (uint64_t)(sh.inj + sh.ej) + net_channels * (uint64_t)sh.depth / (uint64_t)L;
+    uint64_t msgs = cfg->oneshot ? N : queued + N * (uint64_t)sh.inj;
+    if (worms > msgs)
+        worms = msgs;
+    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh)));
+    point = add_sat(point, mul_sat(grown(queued, 4096), kci_sim_queue_entry_bytes()));
+    point = add_sat(point, mul_sat(grown(measured, 4096), sizeof(uint32_t)));
+    out->shared = shared;
+    out->per_point = point;
+    return KC_OK;
+}
+
+uint64_t kc_simmem_total(const kc_simmem *m, int threads)
+{
+    return add_sat(m->shared, mul_sat(m->per_point, (uint64_t)(threads < 1 ? 1 : threads)));
+}
+
+char *kc_simmem_format(uint64_t bytes, char *buf, size_t size)
+{
+    static const char *unit[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    double v = (double)bytes;
+    int u = 0;
+    while (v >= 1024 && u < 6) {
+        v /= 1024;
+        u++;
+    }
+    if (u == 0)
+        snprintf(buf, size, "%" PRIu64 " B", bytes);
+    else
+        snprintf(buf, size, "%.*f %s", v < 10 ? 1 : 0, v, unit[u]);
+    return buf;
+}
+
+kc_status kc_simmem_plan(uint64_t shared, uint64_t per_point, int threads, uint64_t budget, int *threads_out,
+                         kc_err *err)
+{
+    kc_simmem m = {shared, per_point};
+    if (threads < 1)
+        threads = 1;
+    for (int t = threads; t >= 1; t--)
+        if (kc_simmem_total(&m, t) <= budget) {
+            *threads_out = t;
+            return KC_OK;
+        }
+    *threads_out = 0;
+    char need[32], have[32], pp[32];
+    return kc_fail_param(err, KC_ERANGE, "max_memory",
+                         "the simulation needs about %s (%s per load point), more than the memory budget of %s",
+                         kc_simmem_format(kc_simmem_total(&m, 1), need, sizeof need),
+                         kc_simmem_format(per_point, pp, sizeof pp), kc_simmem_format(budget, have, sizeof have));
+}
+
+/* First line of a small file, or 0 when it cannot be read. */
+static int first_line(const char *path, char *buf, size_t size)
+{
+    FILE *f = path ? fopen(path, "r") : NULL;
+    if (!f)
+        return 0;
+    int ok = fgets(buf, (int)size, f) != NULL;
+    fclose(f);
+    return ok;
+}
+
+uint64_t kc_simmem_available_from(const char *meminfo_path, const char *memory_max_path)
+{
+    uint64_t best = UINT64_MAX;
+    FILE *f = meminfo_path ? fopen(meminfo_path, "r") : NULL;
+    if (f) {
+        char line[256];
+        unsigned long long kb;
+        while (fgets(line, sizeof line, f))
+            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+                best = mul_sat(kb, 1024);
+                break;
+            }
+        fclose(f);
+    }
+    char line[64];
+    if (first_line(memory_max_path, line, sizeof line) && strncmp(line, "max", 3) != 0) {
+        char *end;
+        unsigned long long v = strtoull(line, &end, 10);
+        if (end != line && v < best)
+            best = v;
+    }
+    return best;
+}
+
+uint64_t kc_simmem_available(void)
+{
+    /* The process's own cgroup v2 group ("0::/path" in /proc/self/cgroup);
+     * the root file when that cannot be found. */
+    char line[512], path[600];
+    const char *max_path = "/sys/fs/cgroup/memory.max";
+    FILE *f = fopen("/proc/self/cgroup", "r");
+    if (f) {
+        while (fgets(line, sizeof line, f))
+            if (!strncmp(line, "0::", 3)) {
+                line[strcspn(line, "\n")] = 0;
+                int len = snprintf(path, sizeof path, "/sys/fs/cgroup%s/memory.max", line + 3);
+                FILE *g = len > 0 && (size_t)len < sizeof path ? fopen(path, "r") : NULL;
+                if (g) {
+                    fclose(g);
+                    max_path = path;
+                }
+                break;
+            }
+        fclose(f);
+    }
+    return kc_simmem_available_from("/proc/meminfo", max_path);
+}
