@@ -461,6 +461,56 @@ static void test_name_tables(void **state)
     assert_string_equal(kc_simalgo_name(KC_ROUTE_AUTO), "?");
 }
 
+/* A mapping set is read whole, however long its text (no fixed buffer):
+ * empty entries padding it past 512 characters change nothing, on the cube
+ * and on a torus; more than 16 patterns is an error, not a cut. */
+static void build_mapping(int k, int n, const char *pattern, const char *mapping, kc_simscenario *sc,
+                          kc_status want)
+{
+    kc_simspec sp;
+    kc_simspec_default(&sp);
+    sp.k = k;
+    sp.n = n;
+    sp.pattern = pattern;
+    sp.mapping = mapping;
+    kc_err err = {0};
+    kc_status st = kc_simscenario_build(sc, &sp, &err);
+    if (st != want)
+        fail_msg("%s: %s", mapping, err.msg);
+}
+
+static void test_long_mapping_set(void **state)
+{
+    char padded[1200], many[1200];
+    const char *sets[2][3] = {{"set:transpose,bit-reverse", "transpose", "bit-reverse"},
+                              {"set:transpose,digit-reverse", "transpose", "digit-reverse"}};
+    for (int t = 0; t < 2; t++) {
+        int k = t ? 4 : 2, n = t ? 4 : 6;
+        snprintf(padded, sizeof padded, "set:%s%s,%s", sets[t][1],
+                 ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+                 ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+                 ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+                 ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+                 ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,"
+                 ",,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,,",
+                 sets[t][2]);
+        assert_true(strlen(padded) > 600);
+        kc_simscenario a, b;
+        build_mapping(k, n, "transpose", sets[t][0], &a, KC_OK);
+        build_mapping(k, n, "transpose", padded, &b, KC_OK);
+        assert_string_equal(a.mapping_desc, b.mapping_desc);
+        assert_int_equal(a.map.count, b.map.count);
+        assert_memory_equal(a.map.to_physical, b.map.to_physical, a.map.count * sizeof *a.map.to_physical);
+        kc_simscenario_free(&a);
+        kc_simscenario_free(&b);
+    }
+    strcpy(many, "set:transpose");
+    for (int i = 0; i < 16; i++)
+        strcat(many, ",bit-reverse");
+    kc_simscenario c;
+    build_mapping(2, 6, "transpose", many, &c, KC_ERANGE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -470,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_sweep_points),      cmocka_unit_test(test_sweep_opts),
         cmocka_unit_test(test_memory_estimate),   cmocka_unit_test(test_memory_plan),
         cmocka_unit_test(test_memory_available),  cmocka_unit_test(test_name_tables),
+        cmocka_unit_test(test_long_mapping_set),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,10 +142,45 @@ static kc_status torus_comm(const kc_simspec *s, int k, kc_tcomm *c, kc_err *err
     return kc_tcomm_named(c, k, s->n, s->pattern, err);
 }
 
+#define SET_MAX 16
+
+/* The patterns of a mapping set "P1,P2,..." (the text after "set:"), as
+ * hypercube LCCs (lccs) or GF(k) communications (tcomms, k > 2): the one
+ * reader of that list, of any length. */
+static kc_status set_patterns(const char *list, const kc_simspec *s, int k, kc_lcc *lccs, kc_tcomm *tcomms,
+                              int *cnt, kc_err *err)
+{
+    *cnt = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len) {
+            if (*cnt == SET_MAX)
+                return kc_fail_param(err, KC_ERANGE, "mapping", "at most %d patterns in a mapping set", SET_MAX);
+            char *name = malloc(len + 1);
+            if (!name)
+                return kc_fail(err, KC_ENOMEM, "out of memory");
+            memcpy(name, p, len);
+            name[len] = '\0';
+            kc_simspec one = *s;
+            one.pattern = name;
+            one.matrix = NULL;
+            kc_status st = lccs ? hypercube_lcc(&one, &lccs[*cnt], err) : torus_comm(&one, k, &tcomms[*cnt], err);
+            free(name);
+            if (st)
+                return st;
+            ++*cnt;
+        }
+        p += len + (p[len] == ',');
+    }
+    if (!*cnt)
+        return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+    return KC_OK;
+}
+
 static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_tcomm *comm, kc_err *err)
 {
     const char *m = s->mapping;
-    kc_tcomm comms[16];
+    kc_tcomm comms[SET_MAX];
     int cnt = 0;
     if (!strcmp(m, "optimal")) {
         if (!comm)
@@ -153,20 +188,9 @@ static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc
                                  "the optimal mapping needs a linear pattern (not uniform or a pairs file)");
         comms[cnt++] = *comm;
     } else {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", m + 4);
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (cnt == 16)
-                return kc_fail_param(err, KC_ERANGE, "mapping", "at most 16 patterns in a mapping set");
-            kc_simspec one = *s;
-            one.pattern = tok;
-            one.matrix = NULL;
-            kc_status st = torus_comm(&one, sc->net.k, &comms[cnt++], err);
-            if (st)
-                return st;
-        }
-        if (!cnt)
-            return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+        kc_status st = set_patterns(m + 4, s, sc->net.k, NULL, comms, &cnt, err);
+        if (st)
+            return st;
     }
     kc_tmap map;
     kc_status st = kc_tmap_linear(comms, cnt, 0, &map, err);
@@ -197,24 +221,13 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
             return st;
         snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "M-S order");
     } else if (!strncmp(m, "set:", 4)) {
-        kc_lcc comms[16];
+        kc_lcc comms[SET_MAX];
         int cnt = 0;
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", m + 4);
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (cnt == 16)
-                return kc_fail_param(err, KC_ERANGE, "mapping", "at most 16 patterns in a mapping set");
-            kc_simspec one = *s;
-            one.pattern = tok;
-            one.matrix = NULL;
-            kc_status st = hypercube_lcc(&one, &comms[cnt++], err);
-            if (st)
-                return st;
-        }
-        if (!cnt)
-            return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+        kc_status st = set_patterns(m + 4, s, 2, comms, NULL, &cnt, err);
+        if (st)
+            return st;
         kc_mapset_result r;
-        kc_status st = kc_mapset_optimal(comms, cnt, KC_OBJ_MAX, &r, NULL, err);
+        st = kc_mapset_optimal(comms, cnt, KC_OBJ_MAX, &r, NULL, err);
         if (st)
             return st;
         order = r.order;
