@@ -1,0 +1,611 @@
+/* Scheduling and replaying a butterfly plan with real data on the step
+ * engine (kcube/butterfly.h). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfly.h"
+
+/* ---- pieces and list scheduling ----------------------------------------- */
+
+enum { SUB_COMP = 0xffff };
+
+typedef struct piece {
+    uint32_t op, slot;
+    uint32_t step;
+    uint16_t sub; /* XC: hop number, or SUB_COMP */
+    uint8_t comm;
+} piece;
+
+typedef struct sched {
+    const kci_plan *pl;
+    uint64_t S;          /* slots per processor */
+    piece *pc;
+    size_t np, cap;
+    int64_t *last;       /* per resource (slot, copy-buffer slot): last piece touching it */
+    uint32_t **uf;       /* per dimension: union-find over steps, uf[d][t] = t when free */
+    uint64_t tcap;
+    uint32_t maxstep;
+} sched;
+
+static kc_status grow_steps(sched *s, uint64_t need, kc_err *err)
+{
+    uint64_t cap = s->tcap ? s->tcap : 1024;
+    while (cap <= need)
+        cap *= 2;
+    for (int d = 0; d < s->pl->n; d++) {
+        uint32_t *u = realloc(s->uf[d], cap * sizeof *u);
+        if (!u)
+            return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
+        for (uint64_t t = s->tcap; t < cap; t++)
+            u[t] = (uint32_t)t;
+        s->uf[d] = u;
+    }
+    s->tcap = cap;
+    return KC_OK;
+}
+
+static uint32_t uf_find(uint32_t *u, uint32_t t)
+{
+    uint32_t r = t;
+    while (u[r] != r)
+        r = u[r];
+    while (u[t] != r) {
+        uint32_t nx = u[t];
+        u[t] = r;
+        t = nx;
+    }
+    return r;
+}
+
+/* Earliest step >= lb where every dimension in dims is free. */
+static kc_status find_step(sched *s, uint32_t dims, uint32_t lb, uint32_t *out, kc_err *err)
+{
+    uint32_t t = lb;
+    for (;;) {
+        if (t + 2 >= s->tcap) {
+            kc_status st = grow_steps(s, (uint64_t)t + 2, err);
+            if (st)
+                return st;
+        }
+        int moved = 0;
+        for (uint32_t m = dims; m; m &= m - 1) {
+            uint32_t f = uf_find(s->uf[__builtin_ctz(m)], t);
+            if (f != t) {
+                t = f;
+                moved = 1;
+            }
+        }
+        if (!moved)
+            break;
+    }
+    for (uint32_t m = dims; m; m &= m - 1)
+        s->uf[__builtin_ctz(m)][t] = t + 1;
+    *out = t;
+    return KC_OK;
+}
+
+/* Append a piece touching resources res[0..nres), schedule it ASAP. */
+static kc_status add_piece(sched *s, piece p, uint32_t dims, const uint64_t *res, int nres, kc_err *err)
+{
+    if (s->np == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 4096;
+        piece *q = realloc(s->pc, cap * sizeof *q);
+        if (!q)
+            return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
+        s->pc = q;
+        s->cap = cap;
+    }
+    uint32_t lb = dims ? 1 : 0;
+    for (int i = 0; i < nres; i++) {
+        int64_t l = s->last[res[i]];
+        if (l >= 0) {
+            uint32_t t = s->pc[l].step + (dims ? 1 : 0);
+            lb = t > lb ? t : lb;
+        }
+    }
+    p.comm = dims != 0;
+    p.step = lb;
+    if (dims) {
+        kc_status st = find_step(s, dims, lb, &p.step, err);
+        if (st)
+            return st;
+    }
+    if (p.step > s->maxstep)
+        s->maxstep = p.step;
+    for (int i = 0; i < nres; i++)
+        s->last[res[i]] = (int64_t)s->np;
+    s->pc[s->np++] = p;
+    return KC_OK;
+}
+
+/* The pieces of op `oi` within the slots of one block (base | sub-slots of
+ * the block mask). */
+static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask, kc_err *err)
+{
+    const kci_bop *op = &s->pl->ops[oi];
+    uint64_t S = s->S, lowf = op->foot & (0 - op->foot);
+    kc_status st = KC_OK;
+    /* enumerate the slots of the block: sub runs over the subsets of bmask */
+    uint64_t sub = 0;
+    if (op->kind == KCI_OP_XC) {
+        int hops = __builtin_popcountll(op->pm);
+        do {
+            uint64_t sl = base | sub;
+            uint32_t dm = (uint32_t)op->pm;
+            for (int h = 0; !st && h < hops; h++, dm &= dm - 1) {
+                uint64_t res[2] = {h ? S * (1 + ((h - 1) & 1)) + sl : sl, S * (1 + (h & 1)) + sl};
+                st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = (uint16_t)h}, dm & (0 - dm), res, 2,
+                               err);
+            }
+            sub = (sub - bmask) & bmask;
+        } while (!st && sub);
+        sub = 0;
+        do {
+            uint64_t sl = base | sub;
+            uint64_t res[2] = {sl, S * (1 + ((hops - 1) & 1)) + (sl ^ op->mm)};
+            if (!hops) /* a local partner: plain butterfly */
+                res[1] = sl ^ op->mm;
+            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = SUB_COMP}, 0, res, 2, err);
+            sub = (sub - bmask) & bmask;
+        } while (!st && sub);
+        return st;
+    }
+    do {
+        uint64_t sl = base | sub;
+        if (!(sl & lowf)) {
+            uint64_t res[2] = {sl, op->kind == KCI_OP_REMAP ? sl | op->foot : sl ^ op->foot};
+            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl}, op->dims, res, op->foot ? 2 : 1, err);
+        }
+        sub = (sub - bmask) & bmask;
+    } while (!st && sub);
+    return st;
+}
+
+/* Emit every op: runs of ops that stay inside the block mask are emitted
+ * block by block (so later blocks fill the pipeline), others op by op over
+ * the whole memory. */
+static kc_status build_schedule(sched *s, kc_err *err)
+{
+    const kci_plan *pl = s->pl;
+    uint64_t all = s->S - 1, bm = pl->block & all;
+    size_t i = 0;
+    kc_status st = KC_OK;
+    while (!st && i < pl->nops) {
+        if ((pl->ops[i].foot & ~bm) != 0) {
+            st = op_pieces(s, (uint32_t)i, 0, all, err);
+            i++;
+            continue;
+        }
+        size_t e = i;
+        while (e < pl->nops && (pl->ops[e].foot & ~bm) == 0)
+            e++;
+        uint64_t outer = all & ~bm, base = 0;
+        do {
+            for (size_t k = i; !st && k < e; k++)
+                st = op_pieces(s, (uint32_t)k, base, bm, err);
+            base = (base - outer) & outer;
+        } while (!st && base);
+        i = e;
+    }
+    return st;
+}
+
+/* ---- replay ------------------------------------------------------------- */
+
+typedef struct machine {
+    const kci_plan *pl;
+    uint64_t N, S;
+    double _Complex *val;    /* [s * N + x], NULL: row indices only */
+    uint32_t *tag;
+    uint8_t *stg;
+    double _Complex *cval[2];
+    uint32_t *ctag[2];
+    uint8_t *cstg[2];
+    double _Complex *tval;   /* scratch for one piece: 2N */
+    uint32_t *ttag;
+    uint8_t *tstg;
+    double _Complex *tw_lo, *tw_hi;
+    int tw_bits;
+    kc_stepnet net;
+    kc_err *err;
+} machine;
+
+static double _Complex twiddle(const machine *m, uint64_t e)
+{
+    return m->tw_hi[e >> m->tw_bits] * m->tw_lo[e & ((1ULL << m->tw_bits) - 1)];
+}
+
+/* DIF butterfly of the pair (u upper, l lower) at row bit j. */
+static void dif(const machine *m, int j, uint32_t utag, double _Complex *u, double _Complex *l)
+{
+    uint64_t k = utag & ((1ULL << j) - 1);
+    double _Complex a = *u, b = *l;
+    *u = a + b;
+    *l = (a - b) * twiddle(m, k << (m->pl->p - 1 - j));
+}
+
+static kc_status bad(machine *m, const char *what, uint64_t x, uint64_t s)
+{
+    return kc_fail(m->err, KC_EINTERNAL, "butterfly replay: %s at processor %llu slot %llu", what,
+                   (unsigned long long)x, (unsigned long long)s);
+}
+
+static int pair_ok(const machine *m, int j, uint32_t t1, uint8_t s1, uint32_t t2, uint8_t s2)
+{
+    int want = m->pl->p - 1 - j;
+    return (t1 ^ t2) == (1u << j) && s1 == want && s2 == want;
+}
+
+static kc_status run_remap(machine *m, const kci_bop *op, uint64_t sl)
+{
+    int n = m->pl->n;
+    uint64_t N = m->N, sl2 = sl | op->foot, slots[2] = {sl, sl2};
+    int ns = op->foot ? 2 : 1;
+    for (int a = 0; a < ns; a++)
+        for (uint64_t x = 0; x < N; x++) {
+            uint64_t to = kci_xf_apply(&op->t, slots[a] << n | x), x2 = to & (N - 1), s2 = to >> n;
+            if (s2 != sl && s2 != sl2)
+                return bad(m, "a remap left its pair of slots", x, slots[a]);
+            if (x2 != x) {
+                uint64_t d = x ^ x2;
+                if (d & (d - 1))
+                    return bad(m, "a remap moved an element more than one hop", x, slots[a]);
+                kc_status st = kc_stepnet_send(&m->net, x, __builtin_ctzll(d), 1, m->err);
+                if (st)
+                    return st;
+            }
+            uint64_t from = slots[a] * N + x, dst = (s2 == sl ? 0 : N) + x2;
+            if (m->val)
+                m->tval[dst] = m->val[from];
+            m->ttag[dst] = m->tag[from];
+            m->tstg[dst] = m->stg[from];
+        }
+    for (int a = 0; a < ns; a++) {
+        if (m->val)
+            memcpy(m->val + slots[a] * N, m->tval + (uint64_t)a * N, N * sizeof *m->val);
+        memcpy(m->tag + slots[a] * N, m->ttag + (uint64_t)a * N, N * sizeof *m->tag);
+        memcpy(m->stg + slots[a] * N, m->tstg + (uint64_t)a * N, N * sizeof *m->stg);
+    }
+    return KC_OK;
+}
+
+static kc_status run_bfly(machine *m, const kci_bop *op, uint64_t sl)
+{
+    uint64_t N = m->N, s2 = sl ^ op->mm;
+    for (uint64_t x = 0; x < N; x++) {
+        uint64_t a = sl * N + x, b = s2 * N + x;
+        if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->tag[b], m->stg[b]))
+            return bad(m, "a butterfly pair is not in one processor", x, sl);
+        if (m->tag[a] >> op->j & 1) {
+            uint64_t t = a;
+            a = b;
+            b = t;
+        }
+        if (m->val)
+            dif(m, op->j, m->tag[a], &m->val[a], &m->val[b]);
+        m->stg[a]++;
+        m->stg[b]++;
+    }
+    return KC_OK;
+}
+
+static kc_status run_hop(machine *m, const kci_bop *op, uint64_t sl, int h)
+{
+    uint64_t N = m->N, pm = op->pm;
+    for (int i = 0; i < h; i++)
+        pm &= pm - 1;
+    int d = __builtin_ctzll(pm);
+    int src = (h - 1) & 1, dst = h & 1;
+    for (uint64_t x = 0; x < N; x++) {
+        kc_status st = kc_stepnet_send(&m->net, x, d, 1, m->err);
+        if (st)
+            return st;
+        uint64_t from = sl * N + x, to = sl * N + (x ^ (1ULL << d));
+        if (m->val)
+            m->cval[dst][to] = h ? m->cval[src][from] : m->val[from];
+        m->ctag[dst][to] = h ? m->ctag[src][from] : m->tag[from];
+        m->cstg[dst][to] = h ? m->cstg[src][from] : m->stg[from];
+    }
+    return KC_OK;
+}
+
+static kc_status run_xcomp(machine *m, const kci_bop *op, uint64_t sl)
+{
+    uint64_t N = m->N;
+    int hops = __builtin_popcountll(op->pm), b = (hops - 1) & 1;
+    for (uint64_t x = 0; x < N; x++) {
+        uint64_t a = sl * N + x, c = (sl ^ op->mm) * N + x;
+        if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->ctag[b][c], m->cstg[b][c]))
+            return bad(m, "a copy did not meet its partner", x, sl);
+        int own_upper = !(m->tag[a] >> op->j & 1);
+        if (m->val) {
+            double _Complex u = own_upper ? m->val[a] : m->cval[b][c], l = own_upper ? m->cval[b][c] : m->val[a];
+            dif(m, op->j, own_upper ? m->tag[a] : m->ctag[b][c], &u, &l);
+            m->val[a] = (own_upper ^ op->keep) ? u : l;
+        }
+        if (op->keep)
+            m->tag[a] = m->ctag[b][c];
+        m->stg[a]++;
+    }
+    return KC_OK;
+}
+
+static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
+{
+    uint64_t N = m->N;
+    int k = 63 - __builtin_clzll(op->pm), k2 = __builtin_ctzll(op->pm);
+    for (uint64_t x = 0; x < N; x++) {
+        kc_status st = kc_stepnet_send(&m->net, x, k, 1, m->err);
+        if (!st)
+            st = kc_stepnet_send(&m->net, x, k2, 1, m->err);
+        if (st)
+            return st;
+    }
+    for (uint64_t y = 0; y < N; y++) {
+        uint64_t a = sl * N + (y ^ (1ULL << k)), b = sl * N + (y ^ (1ULL << k2));
+        if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->tag[b], m->stg[b]))
+            return bad(m, "the two copies received are not a butterfly pair", y, sl);
+        uint64_t keep = op->keep ? a : b, up = (m->tag[a] >> op->j & 1) ? b : a, lo = up == a ? b : a;
+        if (m->val) {
+            double _Complex u = m->val[up], l = m->val[lo];
+            dif(m, op->j, m->tag[up], &u, &l);
+            m->tval[y] = keep == up ? u : l;
+        }
+        m->ttag[y] = m->tag[keep];
+        m->tstg[y] = (uint8_t)(m->stg[keep] + 1);
+    }
+    if (m->val)
+        memcpy(m->val + sl * N, m->tval, N * sizeof *m->val);
+    memcpy(m->tag + sl * N, m->ttag, N * sizeof *m->tag);
+    memcpy(m->stg + sl * N, m->tstg, N * sizeof *m->stg);
+    return KC_OK;
+}
+
+static kc_status run_piece(machine *m, const piece *pc)
+{
+    const kci_bop *op = &m->pl->ops[pc->op];
+    switch (op->kind) {
+    case KCI_OP_REMAP: return run_remap(m, op, pc->slot);
+    case KCI_OP_BFLY: return run_bfly(m, op, pc->slot);
+    case KCI_OP_REPL: return run_repl(m, op, pc->slot);
+    default:
+        if (pc->sub != SUB_COMP)
+            return run_hop(m, op, pc->slot, pc->sub);
+        if (!op->pm) {
+            kci_bop b = *op;
+            b.kind = KCI_OP_BFLY;
+            return run_bfly(m, &b, pc->slot);
+        }
+        return run_xcomp(m, op, pc->slot);
+    }
+}
+
+/* Pieces in replay order: by step, the exchanges of a step before its local
+ * work (which may use what arrived), then in planning order. */
+static kc_status replay_order(const sched *s, uint32_t **order, kc_err *err)
+{
+    uint64_t keys = 2 * ((uint64_t)s->maxstep + 1);
+    uint64_t *cnt = calloc(keys + 1, sizeof *cnt);
+    *order = malloc((s->np ? s->np : 1) * sizeof **order);
+    if (!cnt || !*order) {
+        free(cnt);
+        free(*order);
+        *order = NULL;
+        return kc_fail(err, KC_ENOMEM, "out of memory (replay order)");
+    }
+    for (size_t i = 0; i < s->np; i++)
+        cnt[2 * (uint64_t)s->pc[i].step + !s->pc[i].comm + 1]++;
+    for (uint64_t k = 0; k < keys; k++)
+        cnt[k + 1] += cnt[k];
+    for (size_t i = 0; i < s->np; i++)
+        (*order)[cnt[2 * (uint64_t)s->pc[i].step + !s->pc[i].comm]++] = (uint32_t)i;
+    free(cnt);
+    return KC_OK;
+}
+
+static kc_status replay(machine *m, const sched *s, uint64_t *emul_steps)
+{
+    uint32_t *order;
+    kc_status st = replay_order(s, &order, m->err);
+    uint32_t open = 1;
+    int any = 0;
+    *emul_steps = 0;
+    for (size_t i = 0; !st && i < s->np; i++) {
+        const piece *pc = &s->pc[order[i]];
+        if (pc->comm) {
+            for (; open < pc->step; open++)
+                kc_stepnet_end_step(&m->net);
+            any = 1;
+            if (!m->pl->ops[pc->op].conv && pc->step > *emul_steps)
+                *emul_steps = pc->step;
+        }
+        st = run_piece(m, pc);
+    }
+    if (!st && any)
+        kc_stepnet_end_step(&m->net);
+    free(order);
+    return st;
+}
+
+static void machine_free(machine *m)
+{
+    free(m->val);
+    free(m->tag);
+    free(m->stg);
+    for (int b = 0; b < 2; b++) {
+        free(m->cval[b]);
+        free(m->ctag[b]);
+        free(m->cstg[b]);
+    }
+    free(m->tval);
+    free(m->ttag);
+    free(m->tstg);
+    free(m->tw_lo);
+    free(m->tw_hi);
+    kc_stepnet_free(&m->net);
+}
+
+static kc_status machine_init(machine *m, const kci_plan *pl, int with_values, kc_err *err)
+{
+    memset(m, 0, sizeof *m);
+    m->pl = pl;
+    m->err = err;
+    m->N = 1ULL << pl->n;
+    m->S = 1ULL << (pl->p - pl->n);
+    uint64_t P = m->N * m->S;
+    int vals = with_values != 0, cb = pl->has_xc;
+    m->tag = malloc(P * sizeof *m->tag);
+    m->stg = calloc(P, 1);
+    m->ttag = malloc(2 * m->N * sizeof *m->ttag);
+    m->tstg = malloc(2 * m->N);
+    if (vals) {
+        m->val = malloc(P * sizeof *m->val);
+        m->tval = malloc(2 * m->N * sizeof *m->tval);
+        m->tw_bits = pl->p / 2;
+        m->tw_lo = malloc((1ULL << m->tw_bits) * sizeof *m->tw_lo);
+        m->tw_hi = malloc(((P >> m->tw_bits) + 1) * sizeof *m->tw_hi);
+    }
+    for (int b = 0; cb && b < 2; b++) {
+        m->ctag[b] = malloc(P * sizeof *m->ctag[b]);
+        m->cstg[b] = malloc(P);
+        if (vals)
+            m->cval[b] = malloc(P * sizeof *m->cval[b]);
+    }
+    int bad_alloc = !m->tag || !m->stg || !m->ttag || !m->tstg ||
+                    (vals && (!m->val || !m->tval || !m->tw_lo || !m->tw_hi)) ||
+                    (cb && (!m->ctag[0] || !m->ctag[1] || !m->cstg[0] || !m->cstg[1] ||
+                            (vals && (!m->cval[0] || !m->cval[1]))));
+    if (bad_alloc) {
+        machine_free(m);
+        return kc_fail(err, KC_ENOMEM, "out of memory: %llu elements", (unsigned long long)P);
+    }
+    if (vals) {
+        const double tau = -2.0 * 3.14159265358979323846 / (double)P;
+        for (uint64_t t = 0; t < 1ULL << m->tw_bits; t++)
+            m->tw_lo[t] = cexp(I * (tau * (double)t));
+        for (uint64_t t = 0; t <= P >> m->tw_bits; t++)
+            m->tw_hi[t] = cexp(I * (tau * (double)(t << m->tw_bits)));
+    }
+    kc_stepnet_topo topo;
+    kc_status st = kc_stepnet_topo_cube(&topo, pl->n < 1 ? 1 : pl->n, err);
+    if (!st)
+        st = kc_stepnet_init(&m->net, &topo, KC_STEPNET_ALL_PORT, err);
+    if (st)
+        machine_free(m);
+    return st;
+}
+
+static uint64_t map_of(const uint64_t *col, uint64_t c, int p, uint64_t i)
+{
+    for (int b = 0; b < p; b++)
+        if (i >> b & 1)
+            c ^= col[b];
+    return c;
+}
+
+/* Final processor-field encoding from the final map. */
+static kc_bfly_enc final_encoding(const kci_plan *pl, int *bit_of)
+{
+    int n = pl->n;
+    uint64_t rows[64];
+    for (int q = 0; q < n; q++) {
+        rows[q] = 0;
+        for (int b = 0; b < pl->p; b++)
+            rows[q] |= (pl->col[b] >> q & 1) << b;
+    }
+    int unit = (pl->c & ((1ULL << n) - 1)) == 0;
+    for (int q = 0; q < n; q++) {
+        unit &= __builtin_popcountll(rows[q]) == 1;
+        bit_of[q] = __builtin_popcountll(rows[q]) == 1 ? __builtin_ctzll(rows[q]) : -1;
+    }
+    if (unit)
+        return KC_BFLY_ENC_BINARY;
+    int gray = (pl->c & ((1ULL << n) - 1)) == 0;
+    uint64_t acc = 0;
+    for (int q = n - 1; q >= 0; q--) {
+        acc ^= rows[q];
+        gray &= __builtin_popcountll(acc) == 1;
+    }
+    return gray ? KC_BFLY_ENC_GRAY : KC_BFLY_ENC_OTHER;
+}
+
+static kc_status validate(const kc_bfly_opts *o, kc_err *err)
+{
+    int n = o->scheme.n, p = o->scheme.p;
+    if (n < 1 || n > KC_BFLY_MAX_N)
+        return kc_fail_param(err, KC_ERANGE, "n", "the emulation supports 1 <= n <= %d, got %d", KC_BFLY_MAX_N, n);
+    if (p < n || p > KC_BFLY_MAX_P)
+        return kc_fail_param(err, KC_ERANGE, "p", "the emulation needs n <= p <= %d, got p = %d", KC_BFLY_MAX_P, p);
+    int need = o->method == KC_BFLY_BISECT_LOCAL ? n + 2 : o->method == KC_BFLY_BISECT_INTERPROC ? n + 1 : n;
+    if (o->method == KC_BFLY_MULTISECT) {
+        if (o->r < 1 || o->r > 16)
+            return kc_fail_param(err, KC_ERANGE, "r", "multi-sectioning needs 1 <= r <= 16, got %d", o->r);
+        need = n + o->r;
+    }
+    if (p < need)
+        return kc_fail_param(err, KC_EINVAL, "p", "method %s needs p >= %d (n = %d), got p = %d",
+                             kc_names_name(&kc_bfly_method_names, (int)o->method), need, n, p);
+    return KC_OK;
+}
+
+kc_status kc_bfly_run(const kc_bfly_opts *o, double _Complex *data, kc_bfly_result *res, kc_err *err)
+{
+    memset(res, 0, sizeof *res);
+    kci_plan pl;
+    kc_status st = validate(o, err);
+    if (!st)
+        st = kci_bfly_plan(o, &pl, err);
+    if (st)
+        return st;
+    machine m;
+    sched s = {.pl = &pl};
+    if ((st = machine_init(&m, &pl, data != NULL, err))) {
+        kci_plan_free(&pl);
+        return st;
+    }
+    s.S = m.S;
+    s.last = malloc(3 * m.S * sizeof *s.last);
+    s.uf = calloc((size_t)pl.n, sizeof *s.uf);
+    if (!s.last || !s.uf)
+        st = kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
+    for (uint64_t r = 0; !st && r < 3 * m.S; r++)
+        s.last[r] = -1;
+    /* place the elements by the scheme */
+    for (uint64_t i = 0; !st && i < m.N * m.S; i++) {
+        uint64_t a = kc_scheme_machine(&o->scheme, i), at = (a >> pl.n) * m.N + (a & (m.N - 1));
+        m.tag[at] = (uint32_t)i;
+        if (data)
+            m.val[at] = data[i];
+    }
+    uint64_t emul = 0;
+    if (!st)
+        st = build_schedule(&s, err);
+    if (!st)
+        st = replay(&m, &s, &emul);
+    if (!st) {
+        res->net = m.net.st;
+        res->conv_transfers = res->net.transfers - emul;
+        res->pieces = s.np;
+        memcpy(res->final_col, pl.col, sizeof pl.col);
+        res->final_c = pl.c;
+        res->final_enc = final_encoding(&pl, res->proc_bit_of);
+        res->placement_ok = 1;
+        for (uint64_t sl = 0; sl < m.S; sl++)
+            for (uint64_t x = 0; x < m.N; x++) {
+                uint64_t at = sl * m.N + x, t = m.tag[at];
+                if (map_of(pl.col, pl.c, pl.p, t) != (sl << pl.n | x) || m.stg[at] != pl.p)
+                    res->placement_ok = 0;
+                if (data)
+                    data[t] = m.val[at];
+            }
+    }
+    free(s.pc);
+    free(s.last);
+    for (int d = 0; s.uf && d < pl.n; d++)
+        free(s.uf[d]);
+    free(s.uf);
+    machine_free(&m);
+    kci_plan_free(&pl);
+    return st;
+}

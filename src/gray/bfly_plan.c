@@ -1,0 +1,272 @@
+/* Planning the butterfly emulations as data motions on an affine placement
+ * (kcube/butterfly.h). The planner never touches data: it keeps the map
+ * machine(i) = A i xor c up to date as it appends motions, so each stage
+ * knows where the two rows of a pair are (col[j] = where they differ). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfly.h"
+
+uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
+{
+    switch (t->kind) {
+    case KCI_XF_ROWOP:
+        return a ^ ((uint64_t)((__builtin_parityll(a & t->mask) ^ t->e) & 1) << t->r);
+    case KCI_XF_SWAP: {
+        uint64_t b1 = a >> t->r & 1, b2 = a >> t->r2 & 1;
+        return b1 == b2 ? a : a ^ (1ULL << t->r) ^ (1ULL << t->r2);
+    }
+    default: { /* DIAG: the slot with m = x_k goes over dim k, the other over r2; both land as a pair */
+        uint64_t m = a >> t->r3 & 1, xk = a >> t->r & 1;
+        uint64_t nk = 1 ^ m, nk2 = (a >> t->r2 & 1) ^ m ^ xk, nm = m ^ xk;
+        a &= ~((1ULL << t->r) | (1ULL << t->r2) | (1ULL << t->r3));
+        return a | nk << t->r | nk2 << t->r2 | nm << t->r3;
+    }
+    }
+}
+
+static kc_status push(kci_plan *pl, const kci_bop *op, kc_err *err)
+{
+    if (pl->nops == pl->cap) {
+        size_t cap = pl->cap ? 2 * pl->cap : 64;
+        kci_bop *o = realloc(pl->ops, cap * sizeof *o);
+        if (!o)
+            return kc_fail(err, KC_ENOMEM, "out of memory (butterfly plan)");
+        pl->ops = o;
+        pl->cap = cap;
+    }
+    pl->ops[pl->nops++] = *op;
+    return KC_OK;
+}
+
+/* Append a remap and update the map. */
+static kc_status remap(kci_plan *pl, kci_xform t, int conv, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1, t0 = kci_xf_apply(&t, 0), moved = 0;
+    for (int b = 0; b < pl->p; b++) {
+        uint64_t nc = kci_xf_apply(&t, pl->col[b]) ^ t0;
+        moved |= nc ^ pl->col[b];
+        pl->col[b] = nc;
+    }
+    uint64_t nc = kci_xf_apply(&t, pl->c);
+    moved |= nc ^ pl->c;
+    pl->c = nc;
+    kci_bop op = {.kind = KCI_OP_REMAP, .j = -1, .conv = (uint8_t)conv, .t = t};
+    uint64_t touched = t.kind == KCI_XF_ROWOP ? 1ULL << t.r
+                     : t.kind == KCI_XF_SWAP  ? (1ULL << t.r) | (1ULL << t.r2)
+                                              : (1ULL << t.r) | (1ULL << t.r2) | (1ULL << t.r3);
+    (void)moved;
+    op.foot = (touched & ~pmask) >> n;
+    op.dims = (uint32_t)(touched & pmask);
+    return push(pl, &op, err);
+}
+
+static kc_status rowop(kci_plan *pl, int r, uint64_t mask, int conv, kc_err *err)
+{
+    return remap(pl, (kci_xform){.kind = KCI_XF_ROWOP, .r = (uint8_t)r, .mask = mask}, conv, err);
+}
+
+static kc_status bfly(kci_plan *pl, int j, kc_err *err)
+{
+    kci_bop op = {.kind = KCI_OP_BFLY, .j = (int8_t)j, .mm = pl->col[j] >> pl->n};
+    op.foot = op.mm;
+    return push(pl, &op, err);
+}
+
+static kc_status xc(kci_plan *pl, int j, int keep, kc_err *err)
+{
+    uint64_t pmask = (1ULL << pl->n) - 1;
+    kci_bop op = {.kind = KCI_OP_XC, .j = (int8_t)j, .keep = (uint8_t)keep, .mm = pl->col[j] >> pl->n,
+                  .pm = pl->col[j] & pmask};
+    op.foot = op.mm;
+    op.dims = (uint32_t)op.pm; /* one hop per piece; the replay splits the dims */
+    if (keep)
+        pl->c ^= pl->col[j];
+    pl->has_xc = 1;
+    return push(pl, &op, err);
+}
+
+/* The row (as a mask of row-index bits) held by machine bit q. */
+static uint64_t row_of(const kci_plan *pl, int q)
+{
+    uint64_t r = 0;
+    for (int b = 0; b < pl->p; b++)
+        r |= (pl->col[b] >> q & 1) << b;
+    return r;
+}
+
+/* Make machine rows single row-index bits (binary), memory rows first (free,
+ * local) then processor rows from the top (each a conditional exchange):
+ * a non-unit row is xored with a unit row that shares one of its bits. */
+static kc_status binarize(kci_plan *pl, int conv, int procs_only, kc_err *err)
+{
+    int n = pl->n, p = pl->p;
+    for (int round = 0; round < 4 * p + 4; round++) {
+        int done = 1;
+        for (int k = 0; k < p; k++) {
+            int q = k < p - n ? p - 1 - k : n - 1 - (k - (p - n)); /* memory rows top down, then processors */
+            if (procs_only && q >= n)
+                continue;
+            uint64_t rq = row_of(pl, q);
+            if (__builtin_popcountll(rq) == 1)
+                continue;
+            done = 0;
+            for (int r = p - 1; r >= 0; r--) {
+                uint64_t rr = row_of(pl, r);
+                if (r != q && __builtin_popcountll(rr) == 1 && (rr & rq)) {
+                    kc_status s = rowop(pl, q, 1ULL << r, conv, err);
+                    if (s)
+                        return s;
+                    break;
+                }
+            }
+        }
+        if (done)
+            return KC_OK;
+    }
+    return kc_fail(err, KC_EINTERNAL, "butterfly plan: the placement could not be converted to binary");
+}
+
+/* Move the processor bits of col[j] into local memory bits (the first
+ * `nmu` slot bits) by exchanges, after a free local reduction. */
+static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1;
+    kc_status s;
+    /* local reduction: a memory bit of the pair mask is cleared by xoring
+     * in a processor bit of it (a local exchange under processor control) */
+    while ((pl->col[j] & pmask) && (pl->col[j] >> n)) {
+        int mu = n + __builtin_ctzll(pl->col[j] >> n), k = 63 - __builtin_clzll(pl->col[j] & pmask);
+        if ((s = rowop(pl, mu, 1ULL << k, 0, err)))
+            return s;
+    }
+    uint64_t pm = pl->col[j] & pmask;
+    while (pm && nmu > 0) {
+        int k = 63 - __builtin_clzll(pm);
+        /* the local bit whose row is most finished (its lowest row bit highest) */
+        int best = -1, score = -1;
+        for (int u = 0; u < nmu; u++) {
+            if (pl->col[j] >> (n + u) & 1)
+                continue;
+            uint64_t r = row_of(pl, n + u);
+            int sc = r ? __builtin_ctzll(r) : 64;
+            if (sc > score) {
+                score = sc;
+                best = u;
+            }
+        }
+        if (best < 0)
+            break;
+        if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)(n + best)}, 0, err)))
+            return s;
+        pm = pl->col[j] & pmask;
+    }
+    /* leftovers: clear processor bits against a memory bit of the pair */
+    while ((pl->col[j] & pmask) && (pl->col[j] >> n)) {
+        int mu = n + __builtin_ctzll(pl->col[j] >> n), k = __builtin_ctzll(pl->col[j] & pmask);
+        if ((s = rowop(pl, k, 1ULL << mu, 0, err)))
+            return s;
+    }
+    if (pl->col[j] & pmask) { /* no local bit at all: exchange with slot bit 0 first */
+        int k = 63 - __builtin_clzll(pl->col[j] & pmask);
+        if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)n}, 0, err)))
+            return s;
+        return bring_local(pl, j, 0, err);
+    }
+    return KC_OK;
+}
+
+static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
+    kc_status s = KC_OK;
+    if (pm && !mm && __builtin_popcountll(pm) == 1)
+        s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)__builtin_ctzll(pm), .r2 = (uint8_t)n}, 0, err);
+    else if (pm && !mm && __builtin_popcountll(pm) == 2) {
+        int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
+        s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)n}, 0, err);
+    } else if (pm)
+        s = bring_local(pl, j, 0, err);
+    return s ? s : bfly(pl, j, err);
+}
+
+/* Section 5: replicate to both neighbours, keep one output; the choice of
+ * output alternates so that the Gray encoding is restored every two stages. */
+static kc_status stage_one_per_proc(kci_plan *pl, int j, uint64_t *pending, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
+    if (!pm)
+        return bfly(pl, j, err);
+    if (mm || __builtin_popcountll(pm) != 2) {
+        int keep = (*pending & pm) && pm == *pending;
+        if (keep)
+            *pending = 0;
+        return xc(pl, j, keep, err);
+    }
+    int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
+    int keep_k = (*pending >> k) & 1;
+    kci_bop op = {.kind = KCI_OP_REPL, .j = (int8_t)j, .keep = (uint8_t)keep_k, .pm = pm, .dims = (uint32_t)pm};
+    uint64_t tr = keep_k ? 1ULL << k : 1ULL << k2;
+    pl->c ^= tr;
+    *pending ^= tr;
+    return push(pl, &op, err);
+}
+
+static kc_status output_encoding(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
+{
+    if (o->out == KC_BFLY_OUT_NATIVE)
+        return KC_OK;
+    kc_status s = binarize(pl, 1, 1, err);
+    for (int q = 0; !s && o->out == KC_BFLY_OUT_GRAY && q < pl->n - 1; q++)
+        s = rowop(pl, q, 1ULL << (q + 1), 1, err);
+    return s;
+}
+
+kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->n = o->scheme.n;
+    pl->p = o->scheme.p;
+    kc_scheme_columns(&o->scheme, pl->col);
+    int m = pl->p - pl->n, nmu = 0;
+    switch (o->method) {
+    case KC_BFLY_BISECT_LOCAL: nmu = m < 2 ? m : 2; break;
+    case KC_BFLY_MULTISECT: nmu = o->r; break;
+    case KC_BFLY_BISECT_INTERPROC: nmu = m < 1 ? 0 : 1; break;
+    default: nmu = 0;
+    }
+    pl->block = (1ULL << nmu) - 1;
+    kc_status s = KC_OK;
+    if (o->method == KC_BFLY_CONVERT)
+        s = binarize(pl, 0, 0, err);
+    uint64_t pending = 0, pmask = (1ULL << pl->n) - 1;
+    for (int j = pl->p - 1; !s && j >= 0; j--) {
+        switch (o->method) {
+        case KC_BFLY_DIRECT:
+        case KC_BFLY_CONVERT: s = (pl->col[j] & pmask) ? xc(pl, j, 0, err) : bfly(pl, j, err); break;
+        case KC_BFLY_ONE_PER_PROC: s = stage_one_per_proc(pl, j, &pending, err); break;
+        case KC_BFLY_BISECT_INTERPROC: s = stage_interproc(pl, j, err); break;
+        default:
+            if (pl->col[j] & pmask)
+                s = bring_local(pl, j, nmu, err);
+            if (!s)
+                s = bfly(pl, j, err);
+        }
+    }
+    if (!s)
+        s = output_encoding(o, pl, err);
+    if (s)
+        kci_plan_free(pl);
+    return s;
+}
+
+void kci_plan_free(kci_plan *pl)
+{
+    free(pl->ops);
+    pl->ops = NULL;
+    pl->nops = pl->cap = 0;
+}
