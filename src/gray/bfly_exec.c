@@ -151,8 +151,16 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
         } while (!st && sub);
         return st;
     }
+    int n = s->pl->n;
+    /* an exchange controlled by memory bits only leaves some slots alone */
+    int slot_ctl = op->kind == KCI_OP_REMAP && op->t.kind == KCI_XF_ROWOP && op->t.r < n &&
+                   !(op->t.mask & ((1ULL << n) - 1));
     do {
         uint64_t sl = base | sub;
+        if (slot_ctl && !((__builtin_parityll(sl & (op->t.mask >> n)) ^ op->t.e) & 1)) {
+            sub = (sub - bmask) & bmask;
+            continue;
+        }
         if (!(sl & lowf)) {
             uint64_t res[2] = {sl, op->kind == KCI_OP_REMAP ? sl | op->foot : sl ^ op->foot};
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl}, op->dims, res, op->foot ? 2 : 1, err);

@@ -178,6 +178,30 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
     return KC_OK;
 }
 
+/* Local code conversion: a processor bit k of the pair mask is removed by
+ * a local exchange under processor control (mu ^= a_k, free) followed by
+ * one exchange in dimension k of the slots with mu = 1 (k ^= a_mu), where
+ * mu is a local memory bit outside the pair mask. Every exchange moves the
+ * same slots in every processor, so the pieces of different slots pipeline. */
+static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1;
+    kc_status s = KC_OK;
+    while (!s && (pl->col[j] & pmask)) {
+        int k = 63 - __builtin_clzll(pl->col[j] & pmask), mu = -1;
+        for (int u = 0; u < nmu && mu < 0; u++)
+            if (!(pl->col[j] >> (n + u) & 1))
+                mu = n + u;
+        if (mu < 0)
+            return bring_local(pl, j, nmu, err);
+        s = rowop(pl, mu, 1ULL << k, 0, err);
+        if (!s)
+            s = rowop(pl, k, 1ULL << mu, 0, err);
+    }
+    return s;
+}
+
 static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
 {
     int n = pl->n;
@@ -252,7 +276,7 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
         case KC_BFLY_BISECT_INTERPROC: s = stage_interproc(pl, j, err); break;
         default:
             if (pl->col[j] & pmask)
-                s = bring_local(pl, j, nmu, err);
+                s = reduce_local(pl, j, nmu, err);
             if (!s)
                 s = bfly(pl, j, err);
         }
