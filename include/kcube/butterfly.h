@@ -60,11 +60,17 @@ extern const kc_names kc_bfly_method_names, kc_bfly_out_names;
 #define KC_BFLY_MAX_N 20
 #define KC_BFLY_MAX_P 30
 
+/* Called with the placement before the first step (step 0) and after each
+ * step: tag[s * N + x] is the row index held in slot s of processor x. */
+typedef void (*kc_bfly_step_fn)(void *ctx, uint64_t step, const uint32_t *tag, uint64_t N, uint64_t S);
+
 typedef struct kc_bfly_opts {
     kc_scheme scheme;
     kc_bfly_method method;
     kc_bfly_out out; /* NATIVE: leave the processor field as the method ends */
     int r;           /* multisect: 2^r slots per block, 1 <= r <= p - n */
+    kc_bfly_step_fn on_step; /* or NULL */
+    void *ctx;
 } kc_bfly_opts;
 
 /* Final processor-field encoding: rows of the processor field as functions

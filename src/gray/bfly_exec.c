@@ -412,18 +412,27 @@ static kc_status replay_order(const sched *s, uint32_t **order, kc_err *err)
     return KC_OK;
 }
 
-static kc_status replay(machine *m, const sched *s, uint64_t *emul_steps)
+static void close_step(machine *m, const kc_bfly_opts *o, uint32_t step)
+{
+    kc_stepnet_end_step(&m->net);
+    if (o->on_step)
+        o->on_step(o->ctx, step, m->tag, m->N, m->S);
+}
+
+static kc_status replay(machine *m, const sched *s, const kc_bfly_opts *o, uint64_t *emul_steps)
 {
     uint32_t *order;
     kc_status st = replay_order(s, &order, m->err);
     uint32_t open = 1;
     int any = 0;
     *emul_steps = 0;
+    if (o->on_step)
+        o->on_step(o->ctx, 0, m->tag, m->N, m->S);
     for (size_t i = 0; !st && i < s->np; i++) {
         const piece *pc = &s->pc[order[i]];
         if (pc->comm) {
             for (; open < pc->step; open++)
-                kc_stepnet_end_step(&m->net);
+                close_step(m, o, open);
             any = 1;
             if (!m->pl->ops[pc->op].conv && pc->step > *emul_steps)
                 *emul_steps = pc->step;
@@ -431,7 +440,7 @@ static kc_status replay(machine *m, const sched *s, uint64_t *emul_steps)
         st = run_piece(m, pc);
     }
     if (!st && any)
-        kc_stepnet_end_step(&m->net);
+        close_step(m, o, open);
     free(order);
     return st;
 }
@@ -590,7 +599,7 @@ kc_status kc_bfly_run(const kc_bfly_opts *o, double _Complex *data, kc_bfly_resu
     if (!st)
         st = build_schedule(&s, err);
     if (!st)
-        st = replay(&m, &s, &emul);
+        st = replay(&m, &s, o, &emul);
     if (!st) {
         res->net = m.net.st;
         res->conv_transfers = res->net.transfers - emul;

@@ -96,36 +96,43 @@ static uint64_t row_of(const kci_plan *pl, int q)
     return r;
 }
 
-/* Make machine rows single row-index bits (binary), memory rows first (free,
- * local) then processor rows from the top (each a conditional exchange):
- * a non-unit row is xored with a unit row that shares one of its bits. */
-static kc_status binarize(kci_plan *pl, int conv, int procs_only, kc_err *err)
+/* Make every machine row a single row-index bit (a binary placement) by
+ * Gauss-Jordan elimination over GF(2), row-index bits from the top: the
+ * pivot is the lightest row holding the bit; adding it to a memory row is a
+ * free local move, to a processor row one conditional exchange. */
+static kc_status binarize(kci_plan *pl, int conv, kc_err *err)
 {
-    int n = pl->n, p = pl->p;
-    for (int round = 0; round < 4 * p + 4; round++) {
-        int done = 1;
-        for (int k = 0; k < p; k++) {
-            int q = k < p - n ? p - 1 - k : n - 1 - (k - (p - n)); /* memory rows top down, then processors */
-            if (procs_only && q >= n)
-                continue;
-            uint64_t rq = row_of(pl, q);
-            if (__builtin_popcountll(rq) == 1)
-                continue;
-            done = 0;
-            for (int r = p - 1; r >= 0; r--) {
-                uint64_t rr = row_of(pl, r);
-                if (r != q && __builtin_popcountll(rr) == 1 && (rr & rq)) {
-                    kc_status s = rowop(pl, q, 1ULL << r, conv, err);
-                    if (s)
-                        return s;
-                    break;
-                }
+    int p = pl->p;
+    uint64_t pivoted = 0;
+    for (int b = p - 1; b >= 0; b--) {
+        int piv = -1, w = 65;
+        for (int q = 0; q < p; q++) {
+            uint64_t r = row_of(pl, q);
+            int wq = __builtin_popcountll(r);
+            if (!(pivoted >> q & 1) && (r >> b & 1) && (wq < w || (wq == w && q > piv))) {
+                piv = q;
+                w = wq;
             }
         }
-        if (done)
-            return KC_OK;
+        if (piv < 0)
+            return kc_fail(err, KC_EINTERNAL, "butterfly plan: the placement is not invertible");
+        pivoted |= 1ULL << piv;
+        for (int q = 0; q < p; q++) {
+            if (q == piv || !(row_of(pl, q) >> b & 1))
+                continue;
+            kc_status s = rowop(pl, q, 1ULL << piv, conv, err);
+            if (s)
+                return s;
+        }
     }
-    return kc_fail(err, KC_EINTERNAL, "butterfly plan: the placement could not be converted to binary");
+    /* a complemented row: every element crosses that dimension (or moves locally) */
+    for (int q = 0; q < p; q++)
+        if (pl->c >> q & 1) {
+            kc_status s = remap(pl, (kci_xform){.kind = KCI_XF_ROWOP, .r = (uint8_t)q, .e = 1}, conv, err);
+            if (s)
+                return s;
+        }
+    return KC_OK;
 }
 
 /* Move the processor bits of col[j] into local memory bits (the first
@@ -244,7 +251,7 @@ static kc_status output_encoding(const kc_bfly_opts *o, kci_plan *pl, kc_err *er
 {
     if (o->out == KC_BFLY_OUT_NATIVE)
         return KC_OK;
-    kc_status s = binarize(pl, 1, 1, err);
+    kc_status s = binarize(pl, 1, err);
     for (int q = 0; !s && o->out == KC_BFLY_OUT_GRAY && q < pl->n - 1; q++)
         s = rowop(pl, q, 1ULL << (q + 1), 1, err);
     return s;
@@ -266,7 +273,7 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
     pl->block = (1ULL << nmu) - 1;
     kc_status s = KC_OK;
     if (o->method == KC_BFLY_CONVERT)
-        s = binarize(pl, 0, 0, err);
+        s = binarize(pl, 0, err);
     uint64_t pending = 0, pmask = (1ULL << pl->n) - 1;
     for (int j = pl->p - 1; !s && j >= 0; j--) {
         switch (o->method) {
