@@ -38,6 +38,7 @@ typedef struct kci_plan {
     kci_bop *ops;
     size_t nops, cap;
     uint64_t block; /* slot bits of one pipelined block */
+    int mu[64];     /* machine bits of the block's local memory bits */
     int has_xc;
 } kci_plan;
 

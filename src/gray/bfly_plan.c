@@ -155,9 +155,9 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
         /* the local bit whose row is most finished (its lowest row bit highest) */
         int best = -1, score = -1;
         for (int u = 0; u < nmu; u++) {
-            if (pl->col[j] >> (n + u) & 1)
+            if (pl->col[j] >> pl->mu[u] & 1)
                 continue;
-            uint64_t r = row_of(pl, n + u);
+            uint64_t r = row_of(pl, pl->mu[u]);
             int sc = r ? __builtin_ctzll(r) : 64;
             if (sc > score) {
                 score = sc;
@@ -166,7 +166,7 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
         }
         if (best < 0)
             break;
-        if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)(n + best)}, 0, err)))
+        if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)pl->mu[best]}, 0, err)))
             return s;
         pm = pl->col[j] & pmask;
     }
@@ -178,7 +178,7 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
     }
     if (pl->col[j] & pmask) { /* no local bit at all: exchange with slot bit 0 first */
         int k = 63 - __builtin_clzll(pl->col[j] & pmask);
-        if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)n}, 0, err)))
+        if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)pl->mu[0]}, 0, err)))
             return s;
         return bring_local(pl, j, 0, err);
     }
@@ -198,8 +198,8 @@ static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
     while (!s && (pl->col[j] & pmask)) {
         int k = 63 - __builtin_clzll(pl->col[j] & pmask), mu = -1;
         for (int u = 0; u < nmu && mu < 0; u++)
-            if (!(pl->col[j] >> (n + u) & 1))
-                mu = n + u;
+            if (!(pl->col[j] >> pl->mu[u] & 1))
+                mu = pl->mu[u];
         if (mu < 0)
             return bring_local(pl, j, nmu, err);
         s = rowop(pl, mu, 1ULL << k, 0, err);
@@ -215,10 +215,10 @@ static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
     uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
     kc_status s = KC_OK;
     if (pm && !mm && __builtin_popcountll(pm) == 1)
-        s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)__builtin_ctzll(pm), .r2 = (uint8_t)n}, 0, err);
+        s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)__builtin_ctzll(pm), .r2 = (uint8_t)pl->mu[0]}, 0, err);
     else if (pm && !mm && __builtin_popcountll(pm) == 2) {
         int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
-        s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)n}, 0, err);
+        s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)pl->mu[0]}, 0, err);
     } else if (pm)
         s = bring_local(pl, j, 0, err);
     return s ? s : bfly(pl, j, err);
@@ -270,7 +270,17 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
     case KC_BFLY_BISECT_INTERPROC: nmu = m < 1 ? 0 : 1; break;
     default: nmu = 0;
     }
-    pl->block = (1ULL << nmu) - 1;
+    /* the local memory bits of a block: the low slot bits for cyclic
+     * allocation (their rows' stages are done when the processor stages
+     * come), the high ones for consecutive (their stages come next) */
+    pl->block = 0;
+    for (int u = 0; u < nmu; u++) {
+        int bit = o->scheme.alloc == KC_ALLOC_CYCLIC ? u : m - 1 - u;
+        pl->mu[u] = pl->n + bit;
+        pl->block |= 1ULL << bit;
+    }
+    if (!nmu)
+        pl->mu[0] = pl->n; /* the fallback exchange partner (p > n) */
     kc_status s = KC_OK;
     if (o->method == KC_BFLY_CONVERT)
         s = binarize(pl, 0, err);
