@@ -19,13 +19,16 @@ typedef struct kci_xform {
 
 uint64_t kci_xf_apply(const kci_xform *t, uint64_t a);
 
-enum { KCI_OP_REMAP, KCI_OP_BFLY, KCI_OP_XC, KCI_OP_REPL };
+/* A2A: the all-to-all personalized exchange in a 2-cube (two exchanges of
+ * processor dims with local bits, t then t2) done in two steps that each use
+ * both dims, the diagonal element forwarded (Figures 4-5). */
+enum { KCI_OP_REMAP, KCI_OP_BFLY, KCI_OP_XC, KCI_OP_REPL, KCI_OP_A2A };
 typedef struct kci_bop {
     uint8_t kind;
     int8_t j;       /* row-index bit of the stage (BFLY, XC, REPL) */
     uint8_t keep;   /* XC: 1 = keep the partner's output; REPL: 1 = keep the output of the row received on dim k */
     uint8_t conv;   /* part of the output conversion */
-    kci_xform t;    /* REMAP */
+    kci_xform t, t2; /* REMAP: t; A2A: t then t2 */
     uint64_t mm;    /* BFLY, XC: slot mask from an element to its partner */
     uint64_t pm;    /* XC: processor mask (hops in ascending dimension); REPL: dims k and k2 */
     uint64_t foot;  /* slot bits a piece of this op spans */

@@ -151,6 +151,18 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
         } while (!st && sub);
         return st;
     }
+    if (op->kind == KCI_OP_A2A) {
+        do {
+            uint64_t sl = base | sub;
+            if (!(sl & op->foot)) {
+                uint64_t b0 = lowf, b1 = op->foot ^ lowf, res[4] = {sl, sl | b0, sl | b1, sl | b0 | b1};
+                for (uint16_t ph = 0; !st && ph < 2; ph++)
+                    st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = ph}, op->dims, res, 4, err);
+            }
+            sub = (sub - bmask) & bmask;
+        } while (!st && sub);
+        return st;
+    }
     int n = s->pl->n;
     /* an exchange controlled by memory bits only leaves some slots alone */
     int slot_ctl = op->kind == KCI_OP_REMAP && op->t.kind == KCI_XF_ROWOP && op->t.r < n &&
@@ -210,7 +222,7 @@ typedef struct machine {
     double _Complex *cval[2];
     uint32_t *ctag[2];
     uint8_t *cstg[2];
-    double _Complex *tval;   /* scratch for one piece: 2N */
+    double _Complex *tval;   /* scratch for one piece: 4N */
     uint32_t *ttag;
     uint8_t *tstg;
     double _Complex *tw_lo, *tw_hi;
@@ -370,6 +382,49 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
     return KC_OK;
 }
 
+/* Phase 0: the elements that cross only dim k1 go, the diagonal ones start
+ * over k2; phase 1: those that cross only k2 go, the diagonal ones are
+ * forwarded over k1, and the four slots take their final contents. */
+static kc_status run_a2a(machine *m, const kci_bop *op, uint64_t sl, int phase)
+{
+    int n = m->pl->n, k1 = op->t.r, k2 = op->t2.r;
+    uint64_t N = m->N, b0 = op->foot & (0 - op->foot), b1 = op->foot ^ b0;
+    uint64_t slots[4] = {sl, sl | b0, sl | b1, sl | b0 | b1};
+    for (int a = 0; a < 4; a++)
+        for (uint64_t x = 0; x < N; x++) {
+            uint64_t to = kci_xf_apply(&op->t2, kci_xf_apply(&op->t, slots[a] << n | x)), x2 = to & (N - 1);
+            uint64_t d = x ^ x2, s2 = to >> n, one = 1ULL << k1, two = 1ULL << k2;
+            int idx = s2 == slots[0] ? 0 : s2 == slots[1] ? 1 : s2 == slots[2] ? 2 : s2 == slots[3] ? 3 : -1;
+            if (idx < 0 || (d & ~(one | two)))
+                return bad(m, "an all-to-all left its 2-cube", x, slots[a]);
+            kc_status st = KC_OK;
+            if (phase == 0 && d == one)
+                st = kc_stepnet_send(&m->net, x, k1, 1, m->err);
+            else if (phase == 0 && d == (one | two))
+                st = kc_stepnet_send(&m->net, x, k2, 1, m->err);
+            else if (phase == 1 && d == two)
+                st = kc_stepnet_send(&m->net, x, k2, 1, m->err);
+            else if (phase == 1 && d == (one | two))
+                st = kc_stepnet_send(&m->net, x ^ two, k1, 1, m->err); /* forwarded by the middle node */
+            if (st)
+                return st;
+            if (phase == 0)
+                continue;
+            uint64_t from = slots[a] * N + x, dst = (uint64_t)idx * N + x2;
+            if (m->val)
+                m->tval[dst] = m->val[from];
+            m->ttag[dst] = m->tag[from];
+            m->tstg[dst] = m->stg[from];
+        }
+    for (int a = 0; phase == 1 && a < 4; a++) {
+        if (m->val)
+            memcpy(m->val + slots[a] * N, m->tval + (uint64_t)a * N, N * sizeof *m->val);
+        memcpy(m->tag + slots[a] * N, m->ttag + (uint64_t)a * N, N * sizeof *m->tag);
+        memcpy(m->stg + slots[a] * N, m->tstg + (uint64_t)a * N, N * sizeof *m->stg);
+    }
+    return KC_OK;
+}
+
 static kc_status run_piece(machine *m, const piece *pc)
 {
     const kci_bop *op = &m->pl->ops[pc->op];
@@ -377,6 +432,7 @@ static kc_status run_piece(machine *m, const piece *pc)
     case KCI_OP_REMAP: return run_remap(m, op, pc->slot);
     case KCI_OP_BFLY: return run_bfly(m, op, pc->slot);
     case KCI_OP_REPL: return run_repl(m, op, pc->slot);
+    case KCI_OP_A2A: return run_a2a(m, op, pc->slot, pc->sub);
     default:
         if (pc->sub != SUB_COMP)
             return run_hop(m, op, pc->slot, pc->sub);
@@ -474,11 +530,11 @@ static kc_status machine_init(machine *m, const kci_plan *pl, int with_values, k
     int vals = with_values != 0, cb = pl->has_xc;
     m->tag = malloc(P * sizeof *m->tag);
     m->stg = calloc(P, 1);
-    m->ttag = malloc(2 * m->N * sizeof *m->ttag);
-    m->tstg = malloc(2 * m->N);
+    m->ttag = malloc(4 * m->N * sizeof *m->ttag);
+    m->tstg = malloc(4 * m->N);
     if (vals) {
         m->val = malloc(P * sizeof *m->val);
-        m->tval = malloc(2 * m->N * sizeof *m->tval);
+        m->tval = malloc(4 * m->N * sizeof *m->tval);
         m->tw_bits = pl->p / 2;
         m->tw_lo = malloc((1ULL << m->tw_bits) * sizeof *m->tw_lo);
         m->tw_hi = malloc(((P >> m->tw_bits) + 1) * sizeof *m->tw_hi);

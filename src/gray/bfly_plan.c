@@ -185,6 +185,22 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
     return KC_OK;
 }
 
+/* Both processor bits of the pair mask into the two local bits at once,
+ * by an all-to-all exchange in the 2-cube of dims k1 and k2. */
+static kc_status a2a(kci_plan *pl, int k1, int k2, kc_err *err)
+{
+    int n = pl->n;
+    kci_xform t = {.kind = KCI_XF_SWAP, .r = (uint8_t)k1, .r2 = (uint8_t)pl->mu[0]};
+    kci_xform t2 = {.kind = KCI_XF_SWAP, .r = (uint8_t)k2, .r2 = (uint8_t)pl->mu[1]};
+    for (int b = 0; b < pl->p; b++)
+        pl->col[b] = kci_xf_apply(&t2, kci_xf_apply(&t, pl->col[b]));
+    pl->c = kci_xf_apply(&t2, kci_xf_apply(&t, pl->c));
+    kci_bop op = {.kind = KCI_OP_A2A, .j = -1, .t = t, .t2 = t2,
+                  .foot = (1ULL << (pl->mu[0] - n)) | (1ULL << (pl->mu[1] - n)),
+                  .dims = (uint32_t)((1u << k1) | (1u << k2))};
+    return push(pl, &op, err);
+}
+
 /* Local code conversion: a processor bit k of the pair mask is removed by
  * a local exchange under processor control (mu ^= a_k, free) followed by
  * one exchange in dimension k of the slots with mu = 1 (k ^= a_mu), where
@@ -195,6 +211,9 @@ static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
     int n = pl->n;
     uint64_t pmask = (1ULL << n) - 1;
     kc_status s = KC_OK;
+    uint64_t pm = pl->col[j] & pmask;
+    if (nmu >= 2 && !(pl->col[j] >> n) && __builtin_popcountll(pm) == 2)
+        return a2a(pl, 63 - __builtin_clzll(pm), __builtin_ctzll(pm), err);
     while (!s && (pl->col[j] & pmask)) {
         int k = 63 - __builtin_clzll(pl->col[j] & pmask), mu = -1;
         for (int u = 0; u < nmu && mu < 0; u++)
