@@ -257,6 +257,27 @@ static int pair_ok(const machine *m, int j, uint32_t t1, uint8_t s1, uint32_t t2
     return (t1 ^ t2) == (1u << j) && s1 == want && s2 == want;
 }
 
+/* Scratch slot `dst` (0..4N) takes the element at `from`. */
+static void to_scratch(machine *m, uint64_t dst, uint64_t from)
+{
+    if (m->val)
+        m->tval[dst] = m->val[from];
+    m->ttag[dst] = m->tag[from];
+    m->tstg[dst] = m->stg[from];
+}
+
+/* Memory slots slots[0..count) take scratch blocks 0..count of N elements. */
+static void from_scratch(machine *m, const uint64_t *slots, int count)
+{
+    uint64_t N = m->N;
+    for (int a = 0; a < count; a++) {
+        if (m->val)
+            memcpy(m->val + slots[a] * N, m->tval + (uint64_t)a * N, N * sizeof *m->val);
+        memcpy(m->tag + slots[a] * N, m->ttag + (uint64_t)a * N, N * sizeof *m->tag);
+        memcpy(m->stg + slots[a] * N, m->tstg + (uint64_t)a * N, N * sizeof *m->stg);
+    }
+}
+
 static kc_status run_remap(machine *m, const kci_bop *op, uint64_t sl)
 {
     int n = m->pl->n;
@@ -275,18 +296,9 @@ static kc_status run_remap(machine *m, const kci_bop *op, uint64_t sl)
                 if (st)
                     return st;
             }
-            uint64_t from = slots[a] * N + x, dst = (s2 == sl ? 0 : N) + x2;
-            if (m->val)
-                m->tval[dst] = m->val[from];
-            m->ttag[dst] = m->tag[from];
-            m->tstg[dst] = m->stg[from];
+            to_scratch(m, (s2 == sl ? 0 : N) + x2, slots[a] * N + x);
         }
-    for (int a = 0; a < ns; a++) {
-        if (m->val)
-            memcpy(m->val + slots[a] * N, m->tval + (uint64_t)a * N, N * sizeof *m->val);
-        memcpy(m->tag + slots[a] * N, m->ttag + (uint64_t)a * N, N * sizeof *m->tag);
-        memcpy(m->stg + slots[a] * N, m->tstg + (uint64_t)a * N, N * sizeof *m->stg);
-    }
+    from_scratch(m, slots, ns);
     return KC_OK;
 }
 
@@ -375,10 +387,7 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
         m->ttag[y] = m->tag[keep];
         m->tstg[y] = (uint8_t)(m->stg[keep] + 1);
     }
-    if (m->val)
-        memcpy(m->val + sl * N, m->tval, N * sizeof *m->val);
-    memcpy(m->tag + sl * N, m->ttag, N * sizeof *m->tag);
-    memcpy(m->stg + sl * N, m->tstg, N * sizeof *m->stg);
+    from_scratch(m, &sl, 1);
     return KC_OK;
 }
 
@@ -410,18 +419,10 @@ static kc_status run_a2a(machine *m, const kci_bop *op, uint64_t sl, int phase)
                 return st;
             if (phase == 0)
                 continue;
-            uint64_t from = slots[a] * N + x, dst = (uint64_t)idx * N + x2;
-            if (m->val)
-                m->tval[dst] = m->val[from];
-            m->ttag[dst] = m->tag[from];
-            m->tstg[dst] = m->stg[from];
+            to_scratch(m, (uint64_t)idx * N + x2, slots[a] * N + x);
         }
-    for (int a = 0; phase == 1 && a < 4; a++) {
-        if (m->val)
-            memcpy(m->val + slots[a] * N, m->tval + (uint64_t)a * N, N * sizeof *m->val);
-        memcpy(m->tag + slots[a] * N, m->ttag + (uint64_t)a * N, N * sizeof *m->tag);
-        memcpy(m->stg + slots[a] * N, m->tstg + (uint64_t)a * N, N * sizeof *m->stg);
-    }
+    if (phase == 1)
+        from_scratch(m, slots, 4);
     return KC_OK;
 }
 
