@@ -33,6 +33,11 @@ typedef struct kci_bop {
     uint64_t pm;    /* XC: processor mask (hops in ascending dimension); REPL: dims k and k2 */
     uint64_t foot;  /* slot bits a piece of this op spans */
     uint32_t dims;  /* dimensions used by one piece (0: local) */
+    uint8_t relabel; /* a local motion: only renames slots (no data moves, no piece) */
+    /* where the op finds its slots: logical machine address a (memory << n |
+     * processor) is held in physical memory slot rc xor (xor of rcol[b] over
+     * the bits b of a) of its processor */
+    uint32_t rcol[KC_BFLY_MAX_P], rc;
 } kci_bop;
 
 typedef struct kci_plan {
@@ -41,6 +46,7 @@ typedef struct kci_plan {
     kci_bop *ops;
     size_t nops, cap;
     uint64_t block; /* slot bits of one pipelined block */
+    uint32_t rcol[KC_BFLY_MAX_P], rc; /* the slot renaming in force (see kci_bop) */
     int mu[64];     /* machine bits of the block's local memory bits */
     int has_xc;
 } kci_plan;

@@ -6,6 +6,34 @@
 
 #include "bfly.h"
 
+/* ---- renaming of slots -------------------------------------------------- */
+
+/* Local motions only rename slots (kci_bop.rcol): an op finds logical slot
+ * s of processor x in physical slot slot_part(s) xor fx[x]. */
+typedef struct relab {
+    const kci_bop *op;
+    uint64_t *fx; /* [N] */
+    int n;
+} relab;
+
+static void relab_use(relab *r, const kci_bop *op, uint64_t N)
+{
+    if (r->op == op)
+        return;
+    r->op = op;
+    r->fx[0] = 0;
+    for (uint64_t x = 1; x < N; x++)
+        r->fx[x] = r->fx[x & (x - 1)] ^ op->rcol[__builtin_ctzll(x)];
+}
+
+static uint64_t slot_part(const relab *r, uint64_t s)
+{
+    uint64_t v = r->op->rc;
+    for (; s; s &= s - 1)
+        v ^= r->op->rcol[r->n + __builtin_ctzll(s)];
+    return v;
+}
+
 /* ---- pieces and list scheduling ----------------------------------------- */
 
 enum { SUB_COMP = 0xffff };
@@ -13,17 +41,19 @@ enum { SUB_COMP = 0xffff };
 typedef struct piece {
     uint32_t op, slot;
     uint32_t step;
-    uint16_t sub; /* XC: hop number, or SUB_COMP */
+    uint16_t sub; /* XC: hop number, or SUB_COMP; A2A: phase */
     uint8_t comm;
 } piece;
 
 typedef struct sched {
     const kci_plan *pl;
-    uint64_t S;          /* slots per processor */
+    uint64_t N, S;
     piece *pc;
     size_t np, cap;
-    int64_t *last;       /* per resource (slot, copy-buffer slot): last piece touching it */
-    uint32_t **uf;       /* per dimension: union-find over steps, uf[d][t] = t when free */
+    uint32_t *mem_last;   /* per (physical slot, processor): step of the last piece touching it */
+    uint32_t *cb_last[2]; /* per (logical slot, processor) of the copy buffers */
+    relab rl;
+    uint32_t **uf;        /* per dimension: union-find over steps, uf[d][t] = t when free */
     uint64_t tcap;
     uint32_t maxstep;
 } sched;
@@ -85,8 +115,62 @@ static kc_status find_step(sched *s, uint32_t dims, uint32_t lb, uint32_t *out, 
     return KC_OK;
 }
 
-/* Append a piece touching resources res[0..nres), schedule it ASAP. */
-static kc_status add_piece(sched *s, piece p, uint32_t dims, const uint64_t *res, int nres, kc_err *err)
+static void visit(uint32_t *a, uint64_t i, int store, uint32_t step, uint32_t *mx)
+{
+    if (store)
+        a[i] = step;
+    else if (a[i] > *mx)
+        *mx = a[i];
+}
+
+/* The logical memory slots a piece works on (1, 2 or 4); 0 for copy hops. */
+static int piece_slots(const kci_bop *op, const piece *pc, uint64_t *sl)
+{
+    uint64_t lowf = op->foot & (0 - op->foot);
+    sl[0] = pc->slot;
+    switch (op->kind) {
+    case KCI_OP_REMAP: sl[1] = pc->slot | op->foot; return op->foot ? 2 : 1;
+    case KCI_OP_BFLY: sl[1] = pc->slot ^ op->mm; return 2;
+    case KCI_OP_REPL: return 1;
+    case KCI_OP_A2A:
+        sl[1] = pc->slot | lowf;
+        sl[2] = pc->slot | (op->foot ^ lowf);
+        sl[3] = pc->slot | op->foot;
+        return 4;
+    default: return pc->sub == SUB_COMP || pc->sub == 0 ? 1 : 0; /* XC: memory read by hop 0 and the compute */
+    }
+}
+
+/* The latest step among everything the piece touches (store = 0), or mark
+ * it all with `step` (store = 1). Exact per processor, so a piece waits
+ * only for what its own processors hold. */
+static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
+{
+    const kci_bop *op = &s->pl->ops[pc->op];
+    uint64_t N = s->N, sl[4];
+    uint32_t mx = 0;
+    relab_use(&s->rl, op, N);
+    int ns = piece_slots(op, pc, sl);
+    for (int a = 0; a < ns; a++) {
+        uint64_t part = slot_part(&s->rl, sl[a]);
+        for (uint64_t x = 0; x < N; x++)
+            visit(s->mem_last, (part ^ s->rl.fx[x]) * N + x, store, step, &mx);
+    }
+    if (op->kind == KCI_OP_XC) {
+        int hops = __builtin_popcountll(op->pm);
+        uint64_t base = pc->slot * N;
+        if (pc->sub == SUB_COMP)
+            base = (pc->slot ^ op->mm) * N;
+        int bufs[2] = {pc->sub == SUB_COMP ? (hops - 1) & 1 : pc->sub & 1, pc->sub == SUB_COMP || !pc->sub ? -1 : (pc->sub - 1) & 1};
+        for (int i = 0; i < 2; i++)
+            for (uint64_t x = 0; bufs[i] >= 0 && x < N; x++)
+                visit(s->cb_last[bufs[i]], base + x, store, step, &mx);
+    }
+    return mx;
+}
+
+/* Append a piece and schedule it as early as its data and dimensions allow. */
+static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
 {
     if (s->np == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 4096;
@@ -96,15 +180,8 @@ static kc_status add_piece(sched *s, piece p, uint32_t dims, const uint64_t *res
         s->pc = q;
         s->cap = cap;
     }
-    uint32_t lb = dims ? 1 : 0;
-    for (int i = 0; i < nres; i++) {
-        int64_t l = s->last[res[i]];
-        if (l >= 0) {
-            uint32_t t = s->pc[l].step + (dims ? 1 : 0);
-            lb = t > lb ? t : lb;
-        }
-    }
     p.comm = dims != 0;
+    uint32_t lb = touch(s, &p, 0, 0) + (dims ? 1 : 0);
     p.step = lb;
     if (dims) {
         kc_status st = find_step(s, dims, lb, &p.step, err);
@@ -113,8 +190,7 @@ static kc_status add_piece(sched *s, piece p, uint32_t dims, const uint64_t *res
     }
     if (p.step > s->maxstep)
         s->maxstep = p.step;
-    for (int i = 0; i < nres; i++)
-        s->last[res[i]] = (int64_t)s->np;
+    touch(s, &p, 1, p.step);
     s->pc[s->np++] = p;
     return KC_OK;
 }
@@ -124,41 +200,23 @@ static kc_status add_piece(sched *s, piece p, uint32_t dims, const uint64_t *res
 static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask, kc_err *err)
 {
     const kci_bop *op = &s->pl->ops[oi];
-    uint64_t S = s->S, lowf = op->foot & (0 - op->foot);
+    uint64_t lowf = op->foot & (0 - op->foot);
     kc_status st = KC_OK;
+    if (op->relabel)
+        return KC_OK;
     /* enumerate the slots of the block: sub runs over the subsets of bmask */
     uint64_t sub = 0;
     if (op->kind == KCI_OP_XC) {
         int hops = __builtin_popcountll(op->pm);
         do {
-            uint64_t sl = base | sub;
             uint32_t dm = (uint32_t)op->pm;
-            for (int h = 0; !st && h < hops; h++, dm &= dm - 1) {
-                uint64_t res[2] = {h ? S * (1 + ((h - 1) & 1)) + sl : sl, S * (1 + (h & 1)) + sl};
-                st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = (uint16_t)h}, dm & (0 - dm), res, 2,
+            for (int h = 0; !st && h < hops; h++, dm &= dm - 1)
+                st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)(base | sub), .sub = (uint16_t)h}, dm & (0 - dm),
                                err);
-            }
             sub = (sub - bmask) & bmask;
         } while (!st && sub);
-        sub = 0;
         do {
-            uint64_t sl = base | sub;
-            uint64_t res[2] = {sl, S * (1 + ((hops - 1) & 1)) + (sl ^ op->mm)};
-            if (!hops) /* a local partner: plain butterfly */
-                res[1] = sl ^ op->mm;
-            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = SUB_COMP}, 0, res, 2, err);
-            sub = (sub - bmask) & bmask;
-        } while (!st && sub);
-        return st;
-    }
-    if (op->kind == KCI_OP_A2A) {
-        do {
-            uint64_t sl = base | sub;
-            if (!(sl & op->foot)) {
-                uint64_t b0 = lowf, b1 = op->foot ^ lowf, res[4] = {sl, sl | b0, sl | b1, sl | b0 | b1};
-                for (uint16_t ph = 0; !st && ph < 2; ph++)
-                    st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = ph}, op->dims, res, 4, err);
-            }
+            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)(base | sub), .sub = SUB_COMP}, 0, err);
             sub = (sub - bmask) & bmask;
         } while (!st && sub);
         return st;
@@ -169,14 +227,11 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
                    !(op->t.mask & ((1ULL << n) - 1));
     do {
         uint64_t sl = base | sub;
-        if (slot_ctl && !((__builtin_parityll(sl & (op->t.mask >> n)) ^ op->t.e) & 1)) {
-            sub = (sub - bmask) & bmask;
-            continue;
-        }
-        if (!(sl & lowf)) {
-            uint64_t res[2] = {sl, op->kind == KCI_OP_REMAP ? sl | op->foot : sl ^ op->foot};
-            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl}, op->dims, res, op->foot ? 2 : 1, err);
-        }
+        int skip = (slot_ctl && !((__builtin_parityll(sl & (op->t.mask >> n)) ^ op->t.e) & 1)) || (sl & lowf);
+        if (op->kind == KCI_OP_A2A)
+            skip = (sl & op->foot) != 0;
+        for (uint16_t ph = 0; !st && !skip && ph < (op->kind == KCI_OP_A2A ? 2 : 1); ph++)
+            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = ph}, op->dims, err);
         sub = (sub - bmask) & bmask;
     } while (!st && sub);
     return st;
@@ -227,6 +282,7 @@ typedef struct machine {
     uint8_t *tstg;
     double _Complex *tw_lo, *tw_hi;
     int tw_bits;
+    relab rl;
     kc_stepnet net;
     kc_err *err;
 } machine;
@@ -266,47 +322,74 @@ static void to_scratch(machine *m, uint64_t dst, uint64_t from)
     m->tstg[dst] = m->stg[from];
 }
 
-/* Memory slots slots[0..count) take scratch blocks 0..count of N elements. */
-static void from_scratch(machine *m, const uint64_t *slots, int count)
+/* Physical index of logical slot s in processor x for the op in m->rl. */
+static uint64_t at(const machine *m, uint64_t part, uint64_t x)
 {
-    uint64_t N = m->N;
+    return (part ^ m->rl.fx[x]) * m->N + x;
+}
+
+/* The logical slots sl[0..count) of every processor take scratch blocks
+ * 0..count (N elements each, by processor). */
+static void from_scratch(machine *m, const uint64_t *sl, int count)
+{
     for (int a = 0; a < count; a++) {
-        if (m->val)
-            memcpy(m->val + slots[a] * N, m->tval + (uint64_t)a * N, N * sizeof *m->val);
-        memcpy(m->tag + slots[a] * N, m->ttag + (uint64_t)a * N, N * sizeof *m->tag);
-        memcpy(m->stg + slots[a] * N, m->tstg + (uint64_t)a * N, N * sizeof *m->stg);
+        uint64_t part = slot_part(&m->rl, sl[a]);
+        for (uint64_t x = 0; x < m->N; x++) {
+            uint64_t i = at(m, part, x), t = (uint64_t)a * m->N + x;
+            if (m->val)
+                m->val[i] = m->tval[t];
+            m->tag[i] = m->ttag[t];
+            m->stg[i] = m->tstg[t];
+        }
     }
 }
 
-static kc_status run_remap(machine *m, const kci_bop *op, uint64_t sl)
+/* Exchanges (REMAP) and the all-to-all (A2A): every element of the piece's
+ * slots goes to its new logical address; sends are reported per hop. For
+ * the all-to-all, phase 0 sends the elements crossing only dim k1 and
+ * starts the diagonal ones over k2, phase 1 sends those crossing only k2,
+ * forwards the diagonal ones over k1 and moves the data. */
+static kc_status run_move(machine *m, const kci_bop *op, const piece *pc)
 {
-    int n = m->pl->n;
-    uint64_t N = m->N, sl2 = sl | op->foot, slots[2] = {sl, sl2};
-    int ns = op->foot ? 2 : 1;
-    for (int a = 0; a < ns; a++)
+    int n = m->pl->n, a2a = op->kind == KCI_OP_A2A;
+    uint64_t N = m->N, sl[4], one = 1ULL << op->t.r, two = a2a ? 1ULL << op->t2.r : 0;
+    int ns = piece_slots(op, pc, sl);
+    for (int a = 0; a < ns; a++) {
+        uint64_t part = slot_part(&m->rl, sl[a]);
         for (uint64_t x = 0; x < N; x++) {
-            uint64_t to = kci_xf_apply(&op->t, slots[a] << n | x), x2 = to & (N - 1), s2 = to >> n;
-            if (s2 != sl && s2 != sl2)
-                return bad(m, "a remap left its pair of slots", x, slots[a]);
-            if (x2 != x) {
-                uint64_t d = x ^ x2;
-                if (d & (d - 1))
-                    return bad(m, "a remap moved an element more than one hop", x, slots[a]);
-                kc_status st = kc_stepnet_send(&m->net, x, __builtin_ctzll(d), 1, m->err);
-                if (st)
-                    return st;
-            }
-            to_scratch(m, (s2 == sl ? 0 : N) + x2, slots[a] * N + x);
+            uint64_t to = kci_xf_apply(&op->t, sl[a] << n | x);
+            if (a2a)
+                to = kci_xf_apply(&op->t2, to);
+            uint64_t x2 = to & (N - 1), s2 = to >> n, d = x ^ x2;
+            int idx = -1;
+            for (int q = 0; q < ns; q++)
+                idx = sl[q] == s2 ? q : idx;
+            if (idx < 0 || (!a2a && (d & (d - 1))) || (a2a && (d & ~(one | two))))
+                return bad(m, "a motion left its slots or moved an element too far", x, sl[a]);
+            kc_status st = KC_OK;
+            if (!a2a && d)
+                st = kc_stepnet_send(&m->net, x, __builtin_ctzll(d), 1, m->err);
+            else if (a2a && pc->sub == 0 && (d == one || d == (one | two)))
+                st = kc_stepnet_send(&m->net, x, d == one ? op->t.r : op->t2.r, 1, m->err);
+            else if (a2a && pc->sub == 1 && (d == two || d == (one | two)))
+                st = d == two ? kc_stepnet_send(&m->net, x, op->t2.r, 1, m->err)
+                              : kc_stepnet_send(&m->net, x ^ two, op->t.r, 1, m->err); /* forwarded by the middle node */
+            if (st)
+                return st;
+            if (!a2a || pc->sub == 1)
+                to_scratch(m, (uint64_t)idx * N + x2, at(m, part, x));
         }
-    from_scratch(m, slots, ns);
+    }
+    if (!a2a || pc->sub == 1)
+        from_scratch(m, sl, ns);
     return KC_OK;
 }
 
 static kc_status run_bfly(machine *m, const kci_bop *op, uint64_t sl)
 {
-    uint64_t N = m->N, s2 = sl ^ op->mm;
-    for (uint64_t x = 0; x < N; x++) {
-        uint64_t a = sl * N + x, b = s2 * N + x;
+    uint64_t p1 = slot_part(&m->rl, sl), p2 = slot_part(&m->rl, sl ^ op->mm);
+    for (uint64_t x = 0; x < m->N; x++) {
+        uint64_t a = at(m, p1, x), b = at(m, p2, x);
         if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->tag[b], m->stg[b]))
             return bad(m, "a butterfly pair is not in one processor", x, sl);
         if (m->tag[a] >> op->j & 1) {
@@ -322,9 +405,10 @@ static kc_status run_bfly(machine *m, const kci_bop *op, uint64_t sl)
     return KC_OK;
 }
 
+/* Copies (indexed by logical slot) travel one hop per piece. */
 static kc_status run_hop(machine *m, const kci_bop *op, uint64_t sl, int h)
 {
-    uint64_t N = m->N, pm = op->pm;
+    uint64_t N = m->N, pm = op->pm, part = slot_part(&m->rl, sl);
     for (int i = 0; i < h; i++)
         pm &= pm - 1;
     int d = __builtin_ctzll(pm);
@@ -333,7 +417,7 @@ static kc_status run_hop(machine *m, const kci_bop *op, uint64_t sl, int h)
         kc_status st = kc_stepnet_send(&m->net, x, d, 1, m->err);
         if (st)
             return st;
-        uint64_t from = sl * N + x, to = sl * N + (x ^ (1ULL << d));
+        uint64_t from = h ? sl * N + x : at(m, part, x), to = sl * N + (x ^ (1ULL << d));
         if (m->val)
             m->cval[dst][to] = h ? m->cval[src][from] : m->val[from];
         m->ctag[dst][to] = h ? m->ctag[src][from] : m->tag[from];
@@ -344,10 +428,10 @@ static kc_status run_hop(machine *m, const kci_bop *op, uint64_t sl, int h)
 
 static kc_status run_xcomp(machine *m, const kci_bop *op, uint64_t sl)
 {
-    uint64_t N = m->N;
+    uint64_t N = m->N, part = slot_part(&m->rl, sl);
     int hops = __builtin_popcountll(op->pm), b = (hops - 1) & 1;
     for (uint64_t x = 0; x < N; x++) {
-        uint64_t a = sl * N + x, c = (sl ^ op->mm) * N + x;
+        uint64_t a = at(m, part, x), c = (sl ^ op->mm) * N + x;
         if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->ctag[b][c], m->cstg[b][c]))
             return bad(m, "a copy did not meet its partner", x, sl);
         int own_upper = !(m->tag[a] >> op->j & 1);
@@ -365,7 +449,7 @@ static kc_status run_xcomp(machine *m, const kci_bop *op, uint64_t sl)
 
 static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
 {
-    uint64_t N = m->N;
+    uint64_t N = m->N, part = slot_part(&m->rl, sl);
     int k = 63 - __builtin_clzll(op->pm), k2 = __builtin_ctzll(op->pm);
     for (uint64_t x = 0; x < N; x++) {
         kc_status st = kc_stepnet_send(&m->net, x, k, 1, m->err);
@@ -375,7 +459,7 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
             return st;
     }
     for (uint64_t y = 0; y < N; y++) {
-        uint64_t a = sl * N + (y ^ (1ULL << k)), b = sl * N + (y ^ (1ULL << k2));
+        uint64_t a = at(m, part, y ^ (1ULL << k)), b = at(m, part, y ^ (1ULL << k2));
         if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->tag[b], m->stg[b]))
             return bad(m, "the two copies received are not a butterfly pair", y, sl);
         uint64_t keep = op->keep ? a : b, up = (m->tag[a] >> op->j & 1) ? b : a, lo = up == a ? b : a;
@@ -391,57 +475,18 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
     return KC_OK;
 }
 
-/* Phase 0: the elements that cross only dim k1 go, the diagonal ones start
- * over k2; phase 1: those that cross only k2 go, the diagonal ones are
- * forwarded over k1, and the four slots take their final contents. */
-static kc_status run_a2a(machine *m, const kci_bop *op, uint64_t sl, int phase)
-{
-    int n = m->pl->n, k1 = op->t.r, k2 = op->t2.r;
-    uint64_t N = m->N, b0 = op->foot & (0 - op->foot), b1 = op->foot ^ b0;
-    uint64_t slots[4] = {sl, sl | b0, sl | b1, sl | b0 | b1};
-    for (int a = 0; a < 4; a++)
-        for (uint64_t x = 0; x < N; x++) {
-            uint64_t to = kci_xf_apply(&op->t2, kci_xf_apply(&op->t, slots[a] << n | x)), x2 = to & (N - 1);
-            uint64_t d = x ^ x2, s2 = to >> n, one = 1ULL << k1, two = 1ULL << k2;
-            int idx = s2 == slots[0] ? 0 : s2 == slots[1] ? 1 : s2 == slots[2] ? 2 : s2 == slots[3] ? 3 : -1;
-            if (idx < 0 || (d & ~(one | two)))
-                return bad(m, "an all-to-all left its 2-cube", x, slots[a]);
-            kc_status st = KC_OK;
-            if (phase == 0 && d == one)
-                st = kc_stepnet_send(&m->net, x, k1, 1, m->err);
-            else if (phase == 0 && d == (one | two))
-                st = kc_stepnet_send(&m->net, x, k2, 1, m->err);
-            else if (phase == 1 && d == two)
-                st = kc_stepnet_send(&m->net, x, k2, 1, m->err);
-            else if (phase == 1 && d == (one | two))
-                st = kc_stepnet_send(&m->net, x ^ two, k1, 1, m->err); /* forwarded by the middle node */
-            if (st)
-                return st;
-            if (phase == 0)
-                continue;
-            to_scratch(m, (uint64_t)idx * N + x2, slots[a] * N + x);
-        }
-    if (phase == 1)
-        from_scratch(m, slots, 4);
-    return KC_OK;
-}
-
 static kc_status run_piece(machine *m, const piece *pc)
 {
     const kci_bop *op = &m->pl->ops[pc->op];
+    relab_use(&m->rl, op, m->N);
     switch (op->kind) {
-    case KCI_OP_REMAP: return run_remap(m, op, pc->slot);
+    case KCI_OP_REMAP:
+    case KCI_OP_A2A: return run_move(m, op, pc);
     case KCI_OP_BFLY: return run_bfly(m, op, pc->slot);
     case KCI_OP_REPL: return run_repl(m, op, pc->slot);
-    case KCI_OP_A2A: return run_a2a(m, op, pc->slot, pc->sub);
     default:
         if (pc->sub != SUB_COMP)
             return run_hop(m, op, pc->slot, pc->sub);
-        if (!op->pm) {
-            kci_bop b = *op;
-            b.kind = KCI_OP_BFLY;
-            return run_bfly(m, &b, pc->slot);
-        }
         return run_xcomp(m, op, pc->slot);
     }
 }
@@ -517,6 +562,7 @@ static void machine_free(machine *m)
     free(m->tstg);
     free(m->tw_lo);
     free(m->tw_hi);
+    free(m->rl.fx);
     kc_stepnet_free(&m->net);
 }
 
@@ -533,6 +579,8 @@ static kc_status machine_init(machine *m, const kci_plan *pl, int with_values, k
     m->stg = calloc(P, 1);
     m->ttag = malloc(4 * m->N * sizeof *m->ttag);
     m->tstg = malloc(4 * m->N);
+    m->rl.fx = malloc(m->N * sizeof *m->rl.fx);
+    m->rl.n = pl->n;
     if (vals) {
         m->val = malloc(P * sizeof *m->val);
         m->tval = malloc(4 * m->N * sizeof *m->tval);
@@ -546,7 +594,7 @@ static kc_status machine_init(machine *m, const kci_plan *pl, int with_values, k
         if (vals)
             m->cval[b] = malloc(P * sizeof *m->cval[b]);
     }
-    int bad_alloc = !m->tag || !m->stg || !m->ttag || !m->tstg ||
+    int bad_alloc = !m->tag || !m->stg || !m->ttag || !m->tstg || !m->rl.fx ||
                     (vals && (!m->val || !m->tval || !m->tw_lo || !m->tw_hi)) ||
                     (cb && (!m->ctag[0] || !m->ctag[1] || !m->cstg[0] || !m->cstg[1] ||
                             (vals && (!m->cval[0] || !m->cval[1]))));
@@ -623,6 +671,56 @@ static kc_status validate(const kc_bfly_opts *o, kc_err *err)
     return KC_OK;
 }
 
+/* Every element where the final map and renaming say, every stage done;
+ * the values out by row. */
+static int check_final(const kci_plan *pl, machine *m, double _Complex *data)
+{
+    int ok = 1;
+    for (uint64_t ph = 0; ph < m->S; ph++)
+        for (uint64_t x = 0; x < m->N; x++) {
+            uint64_t i = ph * m->N + x, t = m->tag[i], a = map_of(pl->col, pl->c, pl->p, t);
+            uint32_t want = pl->rc;
+            for (uint64_t r = a; r; r &= r - 1)
+                want ^= pl->rcol[__builtin_ctzll(r)];
+            if ((a & (m->N - 1)) != x || want != ph || m->stg[i] != pl->p)
+                ok = 0;
+            if (data)
+                data[t] = m->val[i];
+        }
+    return ok;
+}
+
+static void sched_free(sched *s)
+{
+    free(s->pc);
+    free(s->mem_last);
+    free(s->cb_last[0]);
+    free(s->cb_last[1]);
+    free(s->rl.fx);
+    for (int d = 0; s->uf && d < s->pl->n; d++)
+        free(s->uf[d]);
+    free(s->uf);
+}
+
+static kc_status sched_init(sched *s, const kci_plan *pl, uint64_t N, uint64_t S, kc_err *err)
+{
+    memset(s, 0, sizeof *s);
+    s->pl = pl;
+    s->N = N;
+    s->S = S;
+    s->rl.n = pl->n;
+    s->rl.fx = malloc(N * sizeof *s->rl.fx);
+    s->mem_last = calloc(N * S, sizeof *s->mem_last);
+    s->uf = calloc((size_t)pl->n, sizeof *s->uf);
+    for (int b = 0; pl->has_xc && b < 2; b++)
+        s->cb_last[b] = calloc(N * S, sizeof *s->cb_last[b]);
+    if (!s->rl.fx || !s->mem_last || !s->uf || (pl->has_xc && (!s->cb_last[0] || !s->cb_last[1]))) {
+        sched_free(s);
+        return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
+    }
+    return KC_OK;
+}
+
 kc_status kc_bfly_run(const kc_bfly_opts *o, double _Complex *data, kc_bfly_result *res, kc_err *err)
 {
     memset(res, 0, sizeof *res);
@@ -633,28 +731,25 @@ kc_status kc_bfly_run(const kc_bfly_opts *o, double _Complex *data, kc_bfly_resu
     if (st)
         return st;
     machine m;
-    sched s = {.pl = &pl};
+    sched s;
     if ((st = machine_init(&m, &pl, data != NULL, err))) {
         kci_plan_free(&pl);
         return st;
     }
-    s.S = m.S;
-    s.last = malloc(3 * m.S * sizeof *s.last);
-    s.uf = calloc((size_t)pl.n, sizeof *s.uf);
-    if (!s.last || !s.uf)
-        st = kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
-    for (uint64_t r = 0; !st && r < 3 * m.S; r++)
-        s.last[r] = -1;
-    /* place the elements by the scheme */
-    for (uint64_t i = 0; !st && i < m.N * m.S; i++) {
-        uint64_t a = kc_scheme_machine(&o->scheme, i), at = (a >> pl.n) * m.N + (a & (m.N - 1));
-        m.tag[at] = (uint32_t)i;
+    if ((st = sched_init(&s, &pl, m.N, m.S, err))) {
+        machine_free(&m);
+        kci_plan_free(&pl);
+        return st;
+    }
+    /* place the elements by the scheme (no renaming yet) */
+    for (uint64_t i = 0; i < m.N * m.S; i++) {
+        uint64_t a = kc_scheme_machine(&o->scheme, i), ix = (a >> pl.n) * m.N + (a & (m.N - 1));
+        m.tag[ix] = (uint32_t)i;
         if (data)
-            m.val[at] = data[i];
+            m.val[ix] = data[i];
     }
     uint64_t emul = 0;
-    if (!st)
-        st = build_schedule(&s, err);
+    st = build_schedule(&s, err);
     if (!st)
         st = replay(&m, &s, o, &emul);
     if (!st) {
@@ -664,21 +759,9 @@ kc_status kc_bfly_run(const kc_bfly_opts *o, double _Complex *data, kc_bfly_resu
         memcpy(res->final_col, pl.col, sizeof pl.col);
         res->final_c = pl.c;
         res->final_enc = final_encoding(&pl, res->proc_bit_of);
-        res->placement_ok = 1;
-        for (uint64_t sl = 0; sl < m.S; sl++)
-            for (uint64_t x = 0; x < m.N; x++) {
-                uint64_t at = sl * m.N + x, t = m.tag[at];
-                if (map_of(pl.col, pl.c, pl.p, t) != (sl << pl.n | x) || m.stg[at] != pl.p)
-                    res->placement_ok = 0;
-                if (data)
-                    data[t] = m.val[at];
-            }
+        res->placement_ok = check_final(&pl, &m, data);
     }
-    free(s.pc);
-    free(s.last);
-    for (int d = 0; s.uf && d < pl.n; d++)
-        free(s.uf[d]);
-    free(s.uf);
+    sched_free(&s);
     machine_free(&m);
     kci_plan_free(&pl);
     return st;

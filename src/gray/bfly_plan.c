@@ -25,8 +25,31 @@ uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
     }
 }
 
-static kc_status push(kci_plan *pl, const kci_bop *op, kc_err *err)
+static uint32_t relabel_of(const kci_plan *pl, uint64_t a)
 {
+    uint32_t v = pl->rc;
+    for (; a; a &= a - 1)
+        v ^= pl->rcol[__builtin_ctzll(a)];
+    return v;
+}
+
+/* A local motion t renames slots instead of moving data: the element at
+ * logical address a is now called t(a) and stays where it was, so the new
+ * renaming is the old one composed with t^-1 = t (every local motion here
+ * is an involution). */
+static void compose_relabel(kci_plan *pl, const kci_xform *t)
+{
+    uint32_t col[KC_BFLY_MAX_P], c = relabel_of(pl, kci_xf_apply(t, 0));
+    for (int b = 0; b < pl->p; b++)
+        col[b] = relabel_of(pl, kci_xf_apply(t, 1ULL << b)) ^ c;
+    memcpy(pl->rcol, col, sizeof col);
+    pl->rc = c;
+}
+
+static kc_status push(kci_plan *pl, kci_bop *op, kc_err *err)
+{
+    memcpy(op->rcol, pl->rcol, sizeof op->rcol);
+    op->rc = pl->rc;
     if (pl->nops == pl->cap) {
         size_t cap = pl->cap ? 2 * pl->cap : 64;
         kci_bop *o = realloc(pl->ops, cap * sizeof *o);
@@ -59,6 +82,10 @@ static kc_status remap(kci_plan *pl, kci_xform t, int conv, kc_err *err)
     (void)moved;
     op.foot = (touched & ~pmask) >> n;
     op.dims = (uint32_t)(touched & pmask);
+    if (!op.dims) {
+        op.relabel = 1;
+        compose_relabel(pl, &t);
+    }
     return push(pl, &op, err);
 }
 
@@ -282,6 +309,8 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
     pl->n = o->scheme.n;
     pl->p = o->scheme.p;
     kc_scheme_columns(&o->scheme, pl->col);
+    for (int b = pl->n; b < pl->p; b++)
+        pl->rcol[b] = 1u << (b - pl->n);
     int m = pl->p - pl->n, nmu = 0;
     switch (o->method) {
     case KC_BFLY_BISECT_LOCAL: nmu = m < 2 ? m : 2; break;
