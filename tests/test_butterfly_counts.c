@@ -76,18 +76,24 @@ static void test_counts_vs_formulas(void **state)
             assert_int_equal(b.theorem, PN + n - 1);
             if (p < n + 2)
                 continue;
-            /* local conversion, Binary||Gray and Gray||Gray: P/2N + 2n - 4: Theorem 1 (P/2N + n - 2) holds
-             * at n = 2, Table 4 (P/2N + n - 1) at n <= 3, both exceeded by n - 2 and n - 3 beyond */
+            /* local conversion, Binary||Gray and Gray||Gray: P/2N + n - 2 + floor((n-1)/2): Theorem 1
+             * (P/2N + n - 2) met at n = 2, Table 4 (P/2N + n - 1) met up to n = 4, both exceeded beyond */
+            int64_t extra = (n - 1) / 2;
             t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, 0, &b);
-            assert_int_equal(t, PN / 2 + 2 * n - 4);
+            assert_int_equal(t, PN / 2 + n - 2 + extra);
             assert_int_equal(b.theorem, PN / 2 + n - 2);
             assert_int_equal(b.table4, PN / 2 + n - 1);
             assert_true(n > 2 || t == (uint64_t)b.theorem);
-            assert_true(n > 3 || t <= (uint64_t)b.table4);
+            assert_true(n > 4 || t <= (uint64_t)b.table4);
             assert_int_equal(run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY_GRAY, n, p, 0, NULL),
-                             PN / 2 + 2 * n - 4);
-            /* entire address Gray, local: P/2N + 2n - 2 (Theorem 4: P/2N + n - 1) */
-            assert_int_equal(run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY, n, p, 0, NULL), PN / 2 + 2 * n - 2);
+                             PN / 2 + n - 2 + extra);
+            /* 2^2-sectioning: the same schedule (Section 6's count P/2N + (n/2 - 1) 2 = Theorem 1's) */
+            assert_int_equal(run(KC_BFLY_MULTISECT, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, 2, NULL),
+                             PN / 2 + n - 2 + extra);
+            /* entire address Gray, local: P/2N + n - 1 + floor((n-1)/2) (Theorem 4: P/2N + n - 1, met at n = 2) */
+            t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY, n, p, 0, &b);
+            assert_int_equal(t, PN / 2 + n - 1 + extra);
+            assert_true(n > 2 || t == (uint64_t)b.theorem);
         }
 }
 

@@ -34,6 +34,7 @@ typedef struct kci_bop {
     uint64_t foot;  /* slot bits a piece of this op spans */
     uint32_t dims;  /* dimensions used by one piece (0: local) */
     uint8_t relabel; /* a local motion: only renames slots (no data moves, no piece) */
+    int8_t hbit;     /* >= 0: pieces are split into the processor halves of this bit */
     /* where the op finds its slots: logical machine address a (memory << n |
      * processor) is held in physical memory slot rc xor (xor of rcol[b] over
      * the bits b of a) of its processor */
@@ -49,6 +50,7 @@ typedef struct kci_plan {
     uint32_t rcol[KC_BFLY_MAX_P], rc; /* the slot renaming in force (see kci_bop) */
     int mu[64];     /* machine bits of the block's local memory bits */
     int has_xc;
+    int split; /* exchanges over one dimension may be split into processor halves */
 } kci_plan;
 
 /* Build the plan for o (validated). */

@@ -43,6 +43,7 @@ typedef struct piece {
     uint32_t step;
     uint16_t sub; /* XC: hop number, or SUB_COMP; A2A: phase */
     uint8_t comm;
+    int8_t cls;   /* -1: every processor; 0/1: only those with bit dim-1 equal to it (a half piece) */
 } piece;
 
 typedef struct sched {
@@ -53,7 +54,7 @@ typedef struct sched {
     uint32_t *mem_last;   /* per (physical slot, processor): step of the last piece touching it */
     uint32_t *cb_last[2]; /* per (logical slot, processor) of the copy buffers */
     relab rl;
-    uint32_t **uf;        /* per dimension: union-find over steps, uf[d][t] = t when free */
+    uint32_t **uf;        /* per lane (dimension d, half c: 2d + c): union-find over steps, uf[l][t] = t when free */
     uint64_t tcap;
     uint32_t maxstep;
 } sched;
@@ -63,7 +64,7 @@ static kc_status grow_steps(sched *s, uint64_t need, kc_err *err)
     uint64_t cap = s->tcap ? s->tcap : 1024;
     while (cap <= need)
         cap *= 2;
-    for (int d = 0; d < s->pl->n; d++) {
+    for (int d = 0; d < 2 * s->pl->n; d++) {
         uint32_t *u = realloc(s->uf[d], cap * sizeof *u);
         if (!u)
             return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
@@ -88,8 +89,10 @@ static uint32_t uf_find(uint32_t *u, uint32_t t)
     return r;
 }
 
-/* Earliest step >= lb where every dimension in dims is free. */
-static kc_status find_step(sched *s, uint32_t dims, uint32_t lb, uint32_t *out, kc_err *err)
+/* Earliest step >= lb where every lane is free. A lane is one dimension's
+ * links from the processors whose bit below it is 0 (or 1): half pieces
+ * of the same dimension share a step when they use different halves. */
+static kc_status find_step(sched *s, uint64_t lanes, uint32_t lb, uint32_t *out, kc_err *err)
 {
     uint32_t t = lb;
     for (;;) {
@@ -99,8 +102,8 @@ static kc_status find_step(sched *s, uint32_t dims, uint32_t lb, uint32_t *out, 
                 return st;
         }
         int moved = 0;
-        for (uint32_t m = dims; m; m &= m - 1) {
-            uint32_t f = uf_find(s->uf[__builtin_ctz(m)], t);
+        for (uint64_t m = lanes; m; m &= m - 1) {
+            uint32_t f = uf_find(s->uf[__builtin_ctzll(m)], t);
             if (f != t) {
                 t = f;
                 moved = 1;
@@ -109,8 +112,8 @@ static kc_status find_step(sched *s, uint32_t dims, uint32_t lb, uint32_t *out, 
         if (!moved)
             break;
     }
-    for (uint32_t m = dims; m; m &= m - 1)
-        s->uf[__builtin_ctz(m)][t] = t + 1;
+    for (uint64_t m = lanes; m; m &= m - 1)
+        s->uf[__builtin_ctzll(m)][t] = t + 1;
     *out = t;
     return KC_OK;
 }
@@ -151,10 +154,12 @@ static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
     uint32_t mx = 0;
     relab_use(&s->rl, op, N);
     int ns = piece_slots(op, pc, sl);
+    int h = op->hbit;
     for (int a = 0; a < ns; a++) {
         uint64_t part = slot_part(&s->rl, sl[a]);
         for (uint64_t x = 0; x < N; x++)
-            visit(s->mem_last, (part ^ s->rl.fx[x]) * N + x, store, step, &mx);
+            if (pc->cls < 0 || (int)(x >> h & 1) == pc->cls)
+                visit(s->mem_last, (part ^ s->rl.fx[x]) * N + x, store, step, &mx);
     }
     if (op->kind == KCI_OP_XC) {
         int hops = __builtin_popcountll(op->pm);
@@ -183,8 +188,11 @@ static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
     p.comm = dims != 0;
     uint32_t lb = touch(s, &p, 0, 0) + (dims ? 1 : 0);
     p.step = lb;
+    uint64_t lanes = 0;
+    for (uint32_t m = dims; m; m &= m - 1)
+        lanes |= (p.cls < 0 ? 3ULL : 1ULL << p.cls) << (2 * __builtin_ctz(m));
     if (dims) {
-        kc_status st = find_step(s, dims, lb, &p.step, err);
+        kc_status st = find_step(s, lanes, lb, &p.step, err);
         if (st)
             return st;
     }
@@ -211,12 +219,12 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
         do {
             uint32_t dm = (uint32_t)op->pm;
             for (int h = 0; !st && h < hops; h++, dm &= dm - 1)
-                st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)(base | sub), .sub = (uint16_t)h}, dm & (0 - dm),
+                st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)(base | sub), .sub = (uint16_t)h, .cls = -1}, dm & (0 - dm),
                                err);
             sub = (sub - bmask) & bmask;
         } while (!st && sub);
         do {
-            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)(base | sub), .sub = SUB_COMP}, 0, err);
+            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)(base | sub), .sub = SUB_COMP, .cls = -1}, 0, err);
             sub = (sub - bmask) & bmask;
         } while (!st && sub);
         return st;
@@ -225,15 +233,38 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
     /* an exchange controlled by memory bits only leaves some slots alone */
     int slot_ctl = op->kind == KCI_OP_REMAP && op->t.kind == KCI_XF_ROWOP && op->t.r < n &&
                    !(op->t.mask & ((1ULL << n) - 1));
+    /* half pieces: an exchange of single slots over one dimension d >= 1,
+     * split by processor bit d-1, half 0 of each slot paired with half 1 of
+     * the next so that both halves of a step serve different successors */
+    int split = op->hbit >= 0;
+    uint64_t list[64];
+    int nl = 0;
     do {
         uint64_t sl = base | sub;
         int skip = (slot_ctl && !((__builtin_parityll(sl & (op->t.mask >> n)) ^ op->t.e) & 1)) || (sl & lowf);
         if (op->kind == KCI_OP_A2A)
             skip = (sl & op->foot) != 0;
-        for (uint16_t ph = 0; !st && !skip && ph < (op->kind == KCI_OP_A2A ? 2 : 1); ph++)
-            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = ph}, op->dims, err);
+        if (!skip && split && nl < 64) {
+            list[nl++] = sl; /* paired below */
+        } else if (!skip && split) {
+            for (int8_t c = 0; !st && c < 2; c++)
+                st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .cls = c}, op->dims, err);
+        } else if (!skip) {
+            for (uint16_t ph = 0; !st && ph < (op->kind == KCI_OP_A2A ? 2 : 1); ph++)
+                st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)sl, .sub = ph, .cls = -1}, op->dims, err);
+        }
         sub = (sub - bmask) & bmask;
     } while (!st && sub);
+    for (int i = 0; !st && op->kind == KCI_OP_BFLY && i < nl; i++)
+        for (int8_t c = 0; !st && c < 2; c++)
+            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, 0, err);
+    for (int i = 0; !st && op->kind != KCI_OP_BFLY && i < nl; i++) {
+        int8_t c = (int8_t)(op->hbit & 1); /* which diagonal comes first; measured: either gives the same counts */
+        st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, op->dims, err);
+        if (!st)
+            st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[(i + 1) % nl], .cls = (int8_t)(1 - c)}, op->dims,
+                           err);
+    }
     return st;
 }
 
@@ -330,11 +361,13 @@ static uint64_t at(const machine *m, uint64_t part, uint64_t x)
 
 /* The logical slots sl[0..count) of every processor take scratch blocks
  * 0..count (N elements each, by processor). */
-static void from_scratch(machine *m, const uint64_t *sl, int count)
+static void from_scratch(machine *m, const uint64_t *sl, int count, int cls, int h)
 {
     for (int a = 0; a < count; a++) {
         uint64_t part = slot_part(&m->rl, sl[a]);
         for (uint64_t x = 0; x < m->N; x++) {
+            if (cls >= 0 && (int)(x >> h & 1) != cls)
+                continue; /* a half piece leaves the other half alone */
             uint64_t i = at(m, part, x), t = (uint64_t)a * m->N + x;
             if (m->val)
                 m->val[i] = m->tval[t];
@@ -354,9 +387,12 @@ static kc_status run_move(machine *m, const kci_bop *op, const piece *pc)
     int n = m->pl->n, a2a = op->kind == KCI_OP_A2A;
     uint64_t N = m->N, sl[4], one = 1ULL << op->t.r, two = a2a ? 1ULL << op->t2.r : 0;
     int ns = piece_slots(op, pc, sl);
+    int h = op->hbit;
     for (int a = 0; a < ns; a++) {
         uint64_t part = slot_part(&m->rl, sl[a]);
         for (uint64_t x = 0; x < N; x++) {
+            if (pc->cls >= 0 && (int)(x >> h & 1) != pc->cls)
+                continue;
             uint64_t to = kci_xf_apply(&op->t, sl[a] << n | x);
             if (a2a)
                 to = kci_xf_apply(&op->t2, to);
@@ -381,14 +417,16 @@ static kc_status run_move(machine *m, const kci_bop *op, const piece *pc)
         }
     }
     if (!a2a || pc->sub == 1)
-        from_scratch(m, sl, ns);
+        from_scratch(m, sl, ns, pc->cls, h);
     return KC_OK;
 }
 
-static kc_status run_bfly(machine *m, const kci_bop *op, uint64_t sl)
+static kc_status run_bfly(machine *m, const kci_bop *op, uint64_t sl, int cls)
 {
     uint64_t p1 = slot_part(&m->rl, sl), p2 = slot_part(&m->rl, sl ^ op->mm);
     for (uint64_t x = 0; x < m->N; x++) {
+        if (cls >= 0 && (int)(x >> op->hbit & 1) != cls)
+            continue;
         uint64_t a = at(m, p1, x), b = at(m, p2, x);
         if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->tag[b], m->stg[b]))
             return bad(m, "a butterfly pair is not in one processor", x, sl);
@@ -471,7 +509,7 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
         m->ttag[y] = m->tag[keep];
         m->tstg[y] = (uint8_t)(m->stg[keep] + 1);
     }
-    from_scratch(m, &sl, 1);
+    from_scratch(m, &sl, 1, -1, 0);
     return KC_OK;
 }
 
@@ -482,7 +520,7 @@ static kc_status run_piece(machine *m, const piece *pc)
     switch (op->kind) {
     case KCI_OP_REMAP:
     case KCI_OP_A2A: return run_move(m, op, pc);
-    case KCI_OP_BFLY: return run_bfly(m, op, pc->slot);
+    case KCI_OP_BFLY: return run_bfly(m, op, pc->slot, pc->cls);
     case KCI_OP_REPL: return run_repl(m, op, pc->slot);
     default:
         if (pc->sub != SUB_COMP)
@@ -697,7 +735,7 @@ static void sched_free(sched *s)
     free(s->cb_last[0]);
     free(s->cb_last[1]);
     free(s->rl.fx);
-    for (int d = 0; s->uf && d < s->pl->n; d++)
+    for (int d = 0; s->uf && d < 2 * s->pl->n; d++)
         free(s->uf[d]);
     free(s->uf);
 }
@@ -711,7 +749,7 @@ static kc_status sched_init(sched *s, const kci_plan *pl, uint64_t N, uint64_t S
     s->rl.n = pl->n;
     s->rl.fx = malloc(N * sizeof *s->rl.fx);
     s->mem_last = calloc(N * S, sizeof *s->mem_last);
-    s->uf = calloc((size_t)pl->n, sizeof *s->uf);
+    s->uf = calloc(2 * (size_t)pl->n, sizeof *s->uf);
     for (int b = 0; pl->has_xc && b < 2; b++)
         s->cb_last[b] = calloc(N * S, sizeof *s->cb_last[b]);
     if (!s->rl.fx || !s->mem_last || !s->uf || (pl->has_xc && (!s->cb_last[0] || !s->cb_last[1]))) {

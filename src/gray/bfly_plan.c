@@ -322,6 +322,7 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
      * allocation (their rows' stages are done when the processor stages
      * come), the high ones for consecutive (their stages come next) */
     pl->block = 0;
+    pl->split = o->method == KC_BFLY_BISECT_LOCAL || o->method == KC_BFLY_MULTISECT;
     for (int u = 0; u < nmu; u++) {
         int bit = o->scheme.alloc == KC_ALLOC_CYCLIC ? u : m - 1 - u;
         pl->mu[u] = pl->n + bit;
@@ -348,9 +349,28 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
     }
     if (!s)
         s = output_encoding(o, pl, err);
-    if (s)
+    if (s) {
         kci_plan_free(pl);
-    return s;
+        return s;
+    }
+    /* Split an exchange of single slots over dimension d >= 1 into the
+     * processor halves of bit d-1, and the butterflies after it likewise:
+     * each half then waits only for its own processors' data, so a half
+     * sequence can go on while the other half is still on the way. */
+    int last = -1;
+    for (size_t i = 0; i < pl->nops; i++) {
+        kci_bop *op = &pl->ops[i];
+        op->hbit = -1;
+        if (!pl->split || op->relabel)
+            continue;
+        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1 && op->dims > 1)
+            last = op->hbit = (int8_t)(__builtin_ctz(op->dims) - 1);
+        else if (op->kind == KCI_OP_BFLY)
+            op->hbit = (int8_t)last;
+        else
+            last = -1;
+    }
+    return KC_OK;
 }
 
 void kci_plan_free(kci_plan *pl)
