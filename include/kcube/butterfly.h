@@ -29,10 +29,16 @@
  *   one-per-proc      Section 5 (Theorem 5): copies to both neighbours
  *   multisect         2^r-sectioning (r local memory dimensions per block)
  *
- * Cost: planning O(p P/N) pieces, scheduling about O(pieces) with
- * union-find free-step search, replay O(P (p + steps-per-element)) time;
- * memory about 21 bytes per element (value, row index, stage), plus two
- * copy buffers for the copy-based methods. */
+ * Local motions (reorderings of a processor's memory under control of its
+ * address) move no data: they only rename slots. Exchanges of single slots
+ * in bisect-local and multisect are split into the two processor halves of
+ * the bit below their dimension (half sequences), each with its own lane.
+ *
+ * Cost: planning O(p^2) per motion; O(p P/N) pieces, each scheduled and
+ * replayed in O(N) (dependencies are tracked exactly per processor and
+ * physical slot), so O(P p) time in all; memory about 25 bytes per element
+ * (value, row index, stage, schedule stamp), plus two copy buffers with
+ * their stamps for the copy-based methods (direct, convert). */
 #ifndef KCUBE_BUTTERFLY_H
 #define KCUBE_BUTTERFLY_H
 
