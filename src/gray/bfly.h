@@ -53,6 +53,10 @@ typedef struct kci_plan {
     int split; /* exchanges over one dimension may be split into processor halves */
 } kci_plan;
 
+/* Make room for one more element in a doubling array (*buf, *cap of elem
+ * bytes each, n used). */
+kc_status kci_grow(void **buf, size_t *cap, size_t n, size_t elem, kc_err *err);
+
 /* Build the plan for o (validated). */
 kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err);
 void kci_plan_free(kci_plan *pl);

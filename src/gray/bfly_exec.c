@@ -177,14 +177,11 @@ static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
 /* Append a piece and schedule it as early as its data and dimensions allow. */
 static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
 {
-    if (s->np == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 4096;
-        piece *q = realloc(s->pc, cap * sizeof *q);
-        if (!q)
-            return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
-        s->pc = q;
-        s->cap = cap;
-    }
+    void *buf = s->pc;
+    kc_status gs = kci_grow(&buf, &s->cap, s->np, sizeof *s->pc, err);
+    s->pc = buf;
+    if (gs)
+        return gs;
     p.comm = dims != 0;
     uint32_t lb = touch(s, &p, 0, 0) + (dims ? 1 : 0);
     p.step = lb;
