@@ -274,6 +274,13 @@ static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
     else if (pm && !mm && __builtin_popcountll(pm) == 2) {
         int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
         s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)pl->mu[0]}, 0, err);
+    } else if (pm && mm) {
+        /* the pair already differs in memory: exchange the slots whose memory
+         * bit is 1 across each processor bit of the pair (Section 4.1's
+         * exchange in dimension n-1 for the odd memory rows) */
+        int mu = n + __builtin_ctzll(mm);
+        for (uint64_t q = pm; !s && q; q &= q - 1)
+            s = rowop(pl, __builtin_ctzll(q), 1ULL << mu, 0, err);
     } else if (pm)
         s = bring_local(pl, j, 0, err);
     return s ? s : bfly(pl, j, err);
