@@ -274,6 +274,7 @@ static kc_status build_schedule(sched *s, kc_err *err)
     uint64_t all = s->S - 1, bm = pl->block & all;
     size_t i = 0;
     kc_status st = KC_OK;
+    /* the output conversion, if any, is a run of its own after the emulation */
     while (!st && i < pl->nops) {
         if ((pl->ops[i].foot & ~bm) != 0) {
             st = op_pieces(s, (uint32_t)i, 0, all, err);
@@ -281,7 +282,7 @@ static kc_status build_schedule(sched *s, kc_err *err)
             continue;
         }
         size_t e = i;
-        while (e < pl->nops && (pl->ops[e].foot & ~bm) == 0)
+        while (e < pl->nops && (pl->ops[e].foot & ~bm) == 0 && pl->ops[e].conv == pl->ops[i].conv)
             e++;
         uint64_t outer = all & ~bm, base = 0;
         do {
