@@ -1,0 +1,121 @@
+/* kcube/butterfly.h - butterfly network emulation on Gray-coded data in a
+ * Boolean n-cube (seed 001, Johnsson & Ho, YALEU/DCS/TR-764, Sections 3-6),
+ * with real data: a radix-2 decimation-in-frequency FFT of complex doubles.
+ *
+ * The butterfly on P = 2^p rows: stage s (s = 0..p-1) pairs row i with row
+ * i xor 2^(p-1-s) (upper: that bit 0). The data flow computed is the DIF
+ * FFT: u' = u + l, l' = (u - l) W^k with W = exp(-2 pi i / 2^(b+1)),
+ * b = p-1-s and k = i mod 2^b; after the last stage row i holds X[rev_p(i)]
+ * (natural-order input, bit-reversed output). Placement is by row index.
+ *
+ * An emulation starts from one of the schemes of kcube/gray_alloc.h and is
+ * planned as a sequence of data motions that keep the placement an affine
+ * map over GF(2) (machine address = A i xor c): exchanges of a processor
+ * dimension with a local memory dimension, conditional exchanges (code
+ * conversion), copies for exchange-and-compute, and the one-point-per-
+ * processor replication of Section 5. The motions are split into
+ * independent pieces (pairs of memory slots), scheduled as soon as their
+ * data and links allow (list scheduling, at most one element per directed
+ * link per step), and replayed on the step engine (kcube/stepnet.h) with
+ * the real elements: every butterfly is computed in the processor that
+ * holds both inputs (or an input and a copy of its partner), and each
+ * element's row index travels with it so that every step is checked.
+ *
+ * Methods (the paper's bounds, where it gives one, in kc_bfly_bounds):
+ *   direct            straightforward: copies travel the two hops of Lemma 1
+ *   convert           Gray -> binary conversion, then the binary emulation
+ *   bisect-local      bi-sectioning with code conversion in local memory
+ *   bisect-interproc  bi-sectioning with code conversion by exchanges
+ *   one-per-proc      Section 5 (Theorem 5): copies to both neighbours
+ *   multisect         2^r-sectioning (r local memory dimensions per block)
+ *
+ * Local motions (reorderings of a processor's memory under control of its
+ * address) move no data: they only rename slots. Exchanges of single slots
+ * in bisect-local and multisect are split into the two processor halves of
+ * the bit below their dimension (half sequences), each with its own lane.
+ *
+ * Cost: planning O(p^2) per motion; O(p P/N) pieces, each scheduled and
+ * replayed in O(N) (dependencies are tracked exactly per processor and
+ * physical slot), so O(P p) time in all; memory about 25 bytes per element
+ * (value, row index, stage, schedule stamp), plus two copy buffers with
+ * their stamps for the copy-based methods (direct, convert). */
+#ifndef KCUBE_BUTTERFLY_H
+#define KCUBE_BUTTERFLY_H
+
+#include <complex.h>
+#include <stdint.h>
+
+#include "kcube/error.h"
+#include "kcube/gray_alloc.h"
+#include "kcube/names.h"
+#include "kcube/stepnet.h"
+
+typedef enum kc_bfly_method {
+    KC_BFLY_DIRECT,
+    KC_BFLY_CONVERT,
+    KC_BFLY_BISECT_LOCAL,
+    KC_BFLY_BISECT_INTERPROC,
+    KC_BFLY_ONE_PER_PROC,
+    KC_BFLY_MULTISECT
+} kc_bfly_method;
+
+typedef enum kc_bfly_out { KC_BFLY_OUT_NATIVE, KC_BFLY_OUT_BINARY, KC_BFLY_OUT_GRAY } kc_bfly_out;
+
+extern const kc_names kc_bfly_method_names, kc_bfly_out_names;
+
+#define KC_BFLY_MAX_N 20
+#define KC_BFLY_MAX_P 30
+
+/* Called with the placement before the first step (step 0) and after each
+ * step: tag[s * N + x] is the row index held in slot s of processor x. */
+typedef void (*kc_bfly_step_fn)(void *ctx, uint64_t step, const uint32_t *tag, uint64_t N, uint64_t S);
+
+typedef struct kc_bfly_opts {
+    kc_scheme scheme;
+    kc_bfly_method method;
+    kc_bfly_out out; /* NATIVE: leave the processor field as the method ends */
+    int r;           /* multisect: 2^r slots per block, 1 <= r <= p - n */
+    kc_bfly_step_fn on_step; /* or NULL */
+    void *ctx;
+} kc_bfly_opts;
+
+/* Final processor-field encoding: rows of the processor field as functions
+ * of the row index bits. */
+typedef enum kc_bfly_enc { KC_BFLY_ENC_BINARY, KC_BFLY_ENC_GRAY, KC_BFLY_ENC_OTHER } kc_bfly_enc;
+
+typedef struct kc_bfly_result {
+    kc_stepnet_stats net;   /* start-ups, transfers in sequence, elements moved, conflicts */
+    uint64_t conv_transfers; /* part of net.transfers spent on the output conversion (0 when none) */
+    uint64_t pieces;         /* scheduled pieces (pairs of slots) */
+    int placement_ok;        /* every element ended where the final map says */
+    kc_bfly_enc final_enc;
+    uint64_t final_col[64]; /* final map: machine(i) = xor of final_col[b] over bits b of i, xor final_c */
+    uint64_t final_c;
+    int proc_bit_of[64];    /* processor dimension q holds row bit proc_bit_of[q] (binary output), else -1 */
+} kc_bfly_result;
+
+/* Run the emulation. data (P values, by row index, may be NULL for a run
+ * that only moves row indices) is the input on entry and each row's final
+ * value on exit. Input errors: KC_EINVAL / KC_ERANGE naming "n", "p",
+ * "method", "r"; a failed check inside the replay is KC_EINTERNAL. */
+kc_status kc_bfly_run(const kc_bfly_opts *o, double complex *data, kc_bfly_result *res, kc_err *err);
+
+/* The paper's values for this case: the theorem's bound and Table 4's
+ * entry, or -1 where the paper gives none. *which names the source
+ * ("Theorem 1", ...) or is "" . */
+typedef struct kc_bfly_bounds {
+    int64_t theorem;
+    int64_t table4;
+    const char *which;
+} kc_bfly_bounds;
+
+void kc_bfly_get_bounds(const kc_bfly_opts *o, kc_bfly_bounds *b);
+
+/* Bit reversal of the low p bits. */
+uint64_t kc_bfly_bitrev(uint64_t i, int p);
+
+/* The DIF FFT sequentially, in place, rows in natural order (the reference
+ * data flow): after it data[i] = X[rev_p(i)]. O(P log P). */
+void kc_bfly_dif_serial(double complex *data, int p);
+
+#endif

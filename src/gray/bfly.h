@@ -1,0 +1,67 @@
+/* Private: the butterfly emulation's plan (a list of data motions on an
+ * affine placement) shared by the planner and the replay. */
+#ifndef KCI_BFLY_H
+#define KCI_BFLY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kcube/butterfly.h"
+
+/* A transformation of machine addresses (memory << n | processor). */
+enum { KCI_XF_ROWOP, KCI_XF_SWAP, KCI_XF_DIAG };
+typedef struct kci_xform {
+    uint8_t kind;
+    uint8_t r, r2, r3; /* ROWOP: bit r; SWAP: bits r, r2; DIAG: dims r (high), r2, memory bit r3 */
+    uint8_t e;         /* ROWOP constant */
+    uint64_t mask;     /* ROWOP: a_r ^= parity(a & mask) ^ e */
+} kci_xform;
+
+uint64_t kci_xf_apply(const kci_xform *t, uint64_t a);
+
+/* A2A: the all-to-all personalized exchange in a 2-cube (two exchanges of
+ * processor dims with local bits, t then t2) done in two steps that each use
+ * both dims, the diagonal element forwarded (Figures 4-5). */
+enum { KCI_OP_REMAP, KCI_OP_BFLY, KCI_OP_XC, KCI_OP_REPL, KCI_OP_A2A };
+typedef struct kci_bop {
+    uint8_t kind;
+    int8_t j;       /* row-index bit of the stage (BFLY, XC, REPL) */
+    uint8_t keep;   /* XC: 1 = keep the partner's output; REPL: 1 = keep the output of the row received on dim k */
+    uint8_t conv;   /* part of the output conversion */
+    kci_xform t, t2; /* REMAP: t; A2A: t then t2 */
+    uint64_t mm;    /* BFLY, XC: slot mask from an element to its partner */
+    uint64_t pm;    /* XC: processor mask (hops in ascending dimension); REPL: dims k and k2 */
+    uint64_t foot;  /* slot bits a piece of this op spans */
+    uint32_t dims;  /* dimensions used by one piece (0: local) */
+    uint8_t relabel; /* a local motion: only renames slots (no data moves, no piece) */
+    int8_t hbit;     /* >= 0: pieces are split into the processor halves of this bit */
+    /* where the op finds its slots: logical machine address a (memory << n |
+     * processor) is held in physical memory slot rc xor (xor of rcol[b] over
+     * the bits b of a) of its processor */
+    uint32_t rcol[KC_BFLY_MAX_P], rc;
+} kci_bop;
+
+typedef struct kci_plan {
+    int n, p;
+    uint64_t col[64], c; /* machine(i) = xor of col[b] over the bits b of i, xor c */
+    kci_bop *ops;
+    size_t nops, cap;
+    uint64_t block; /* slot bits of one pipelined block */
+    uint32_t rcol[KC_BFLY_MAX_P], rc; /* the slot renaming in force (see kci_bop) */
+    int mu[64];     /* machine bits of the block's local memory bits */
+    int has_xc;
+    int split; /* exchanges over one dimension may be split into processor halves */
+} kci_plan;
+
+/* Make room for one more element in a doubling array (*buf, *cap of elem
+ * bytes each, n used). */
+kc_status kci_grow(void **buf, size_t *cap, size_t n, size_t elem, kc_err *err);
+
+/* Build the plan for o (validated). */
+kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err);
+void kci_plan_free(kci_plan *pl);
+
+/* Schedule and replay the plan; see kc_bfly_run. */
+kc_status kci_bfly_replay(const kci_plan *pl, double _Complex *data, kc_bfly_result *res, kc_err *err);
+
+#endif

@@ -1,0 +1,397 @@
+/* Planning the butterfly emulations as data motions on an affine placement
+ * (kcube/butterfly.h). The planner never touches data: it keeps the map
+ * machine(i) = A i xor c up to date as it appends motions, so each stage
+ * knows where the two rows of a pair are (col[j] = where they differ). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "bfly.h"
+
+uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
+{
+    switch (t->kind) {
+    case KCI_XF_ROWOP:
+        return a ^ ((uint64_t)((__builtin_parityll(a & t->mask) ^ t->e) & 1) << t->r);
+    case KCI_XF_SWAP: {
+        uint64_t b1 = a >> t->r & 1, b2 = a >> t->r2 & 1;
+        return b1 == b2 ? a : a ^ (1ULL << t->r) ^ (1ULL << t->r2);
+    }
+    default: { /* DIAG: the slot with m = x_k goes over dim k, the other over r2; both land as a pair */
+        uint64_t m = a >> t->r3 & 1, xk = a >> t->r & 1;
+        uint64_t nk = 1 ^ m, nk2 = (a >> t->r2 & 1) ^ m ^ xk, nm = m ^ xk;
+        a &= ~((1ULL << t->r) | (1ULL << t->r2) | (1ULL << t->r3));
+        return a | nk << t->r | nk2 << t->r2 | nm << t->r3;
+    }
+    }
+}
+
+kc_status kci_grow(void **buf, size_t *cap, size_t n, size_t elem, kc_err *err)
+{
+    if (n < *cap)
+        return KC_OK;
+    size_t c = *cap ? 2 * *cap : 256;
+    void *b = realloc(*buf, c * elem);
+    if (!b)
+        return kc_fail(err, KC_ENOMEM, "out of memory (butterfly schedule)");
+    *buf = b;
+    *cap = c;
+    return KC_OK;
+}
+
+static uint32_t relabel_of(const kci_plan *pl, uint64_t a)
+{
+    uint32_t v = pl->rc;
+    for (; a; a &= a - 1)
+        v ^= pl->rcol[__builtin_ctzll(a)];
+    return v;
+}
+
+/* A local motion t renames slots instead of moving data: the element at
+ * logical address a is now called t(a) and stays where it was, so the new
+ * renaming is the old one composed with t^-1 = t (every local motion here
+ * is an involution). */
+static void compose_relabel(kci_plan *pl, const kci_xform *t)
+{
+    uint32_t col[KC_BFLY_MAX_P], c = relabel_of(pl, kci_xf_apply(t, 0));
+    for (int b = 0; b < pl->p; b++)
+        col[b] = relabel_of(pl, kci_xf_apply(t, 1ULL << b)) ^ c;
+    memcpy(pl->rcol, col, sizeof col);
+    pl->rc = c;
+}
+
+static kc_status push(kci_plan *pl, kci_bop *op, kc_err *err)
+{
+    memcpy(op->rcol, pl->rcol, sizeof op->rcol);
+    op->rc = pl->rc;
+    void *buf = pl->ops;
+    kc_status s = kci_grow(&buf, &pl->cap, pl->nops, sizeof *pl->ops, err);
+    pl->ops = buf;
+    if (!s)
+        pl->ops[pl->nops++] = *op;
+    return s;
+}
+
+/* Append a remap and update the map. */
+static kc_status remap(kci_plan *pl, kci_xform t, int conv, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1, t0 = kci_xf_apply(&t, 0), moved = 0;
+    for (int b = 0; b < pl->p; b++) {
+        uint64_t nc = kci_xf_apply(&t, pl->col[b]) ^ t0;
+        moved |= nc ^ pl->col[b];
+        pl->col[b] = nc;
+    }
+    uint64_t nc = kci_xf_apply(&t, pl->c);
+    moved |= nc ^ pl->c;
+    pl->c = nc;
+    kci_bop op = {.kind = KCI_OP_REMAP, .j = -1, .conv = (uint8_t)conv, .t = t};
+    uint64_t touched = t.kind == KCI_XF_ROWOP ? 1ULL << t.r
+                     : t.kind == KCI_XF_SWAP  ? (1ULL << t.r) | (1ULL << t.r2)
+                                              : (1ULL << t.r) | (1ULL << t.r2) | (1ULL << t.r3);
+    (void)moved;
+    op.foot = (touched & ~pmask) >> n;
+    op.dims = (uint32_t)(touched & pmask);
+    if (!op.dims) {
+        op.relabel = 1;
+        compose_relabel(pl, &t);
+    }
+    return push(pl, &op, err);
+}
+
+static kc_status rowop(kci_plan *pl, int r, uint64_t mask, int conv, kc_err *err)
+{
+    return remap(pl, (kci_xform){.kind = KCI_XF_ROWOP, .r = (uint8_t)r, .mask = mask}, conv, err);
+}
+
+static kc_status bfly(kci_plan *pl, int j, kc_err *err)
+{
+    kci_bop op = {.kind = KCI_OP_BFLY, .j = (int8_t)j, .mm = pl->col[j] >> pl->n};
+    op.foot = op.mm;
+    return push(pl, &op, err);
+}
+
+static kc_status xc(kci_plan *pl, int j, int keep, kc_err *err)
+{
+    uint64_t pmask = (1ULL << pl->n) - 1;
+    kci_bop op = {.kind = KCI_OP_XC, .j = (int8_t)j, .keep = (uint8_t)keep, .mm = pl->col[j] >> pl->n,
+                  .pm = pl->col[j] & pmask};
+    op.foot = op.mm;
+    op.dims = (uint32_t)op.pm; /* one hop per piece; the replay splits the dims */
+    if (keep)
+        pl->c ^= pl->col[j];
+    pl->has_xc = 1;
+    return push(pl, &op, err);
+}
+
+/* The row (as a mask of row-index bits) held by machine bit q. */
+static uint64_t row_of(const kci_plan *pl, int q)
+{
+    uint64_t r = 0;
+    for (int b = 0; b < pl->p; b++)
+        r |= (pl->col[b] >> q & 1) << b;
+    return r;
+}
+
+/* Make every machine row a single row-index bit (a binary placement) by
+ * Gauss-Jordan elimination over GF(2), row-index bits from the top: the
+ * pivot is the lightest row holding the bit; adding it to a memory row is a
+ * free local move, to a processor row one conditional exchange. */
+static kc_status binarize(kci_plan *pl, int conv, kc_err *err)
+{
+    int p = pl->p;
+    uint64_t pivoted = 0;
+    for (int b = p - 1; b >= 0; b--) {
+        int piv = -1, w = 65;
+        for (int q = 0; q < p; q++) {
+            uint64_t r = row_of(pl, q);
+            int wq = __builtin_popcountll(r);
+            if (!(pivoted >> q & 1) && (r >> b & 1) && (wq < w || (wq == w && q > piv))) {
+                piv = q;
+                w = wq;
+            }
+        }
+        if (piv < 0)
+            return kc_fail(err, KC_EINTERNAL, "butterfly plan: the placement is not invertible");
+        pivoted |= 1ULL << piv;
+        for (int q = 0; q < p; q++) {
+            if (q == piv || !(row_of(pl, q) >> b & 1))
+                continue;
+            kc_status s = rowop(pl, q, 1ULL << piv, conv, err);
+            if (s)
+                return s;
+        }
+    }
+    /* a complemented row: every element crosses that dimension (or moves locally) */
+    for (int q = 0; q < p; q++)
+        if (pl->c >> q & 1) {
+            kc_status s = remap(pl, (kci_xform){.kind = KCI_XF_ROWOP, .r = (uint8_t)q, .e = 1}, conv, err);
+            if (s)
+                return s;
+        }
+    return KC_OK;
+}
+
+/* Move the processor bits of col[j] into local memory bits (the first
+ * `nmu` slot bits) by exchanges, after a free local reduction. */
+static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1;
+    kc_status s;
+    /* local reduction: a memory bit of the pair mask is cleared by xoring
+     * in a processor bit of it (a local exchange under processor control) */
+    while ((pl->col[j] & pmask) && (pl->col[j] >> n)) {
+        int mu = n + __builtin_ctzll(pl->col[j] >> n), k = 63 - __builtin_clzll(pl->col[j] & pmask);
+        if ((s = rowop(pl, mu, 1ULL << k, 0, err)))
+            return s;
+    }
+    uint64_t pm = pl->col[j] & pmask;
+    while (pm && nmu > 0) {
+        int k = 63 - __builtin_clzll(pm);
+        /* the local bit whose row is most finished (its lowest row bit highest) */
+        int best = -1, score = -1;
+        for (int u = 0; u < nmu; u++) {
+            if (pl->col[j] >> pl->mu[u] & 1)
+                continue;
+            uint64_t r = row_of(pl, pl->mu[u]);
+            int sc = r ? __builtin_ctzll(r) : 64;
+            if (sc > score) {
+                score = sc;
+                best = u;
+            }
+        }
+        if (best < 0)
+            break;
+        if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)pl->mu[best]}, 0, err)))
+            return s;
+        pm = pl->col[j] & pmask;
+    }
+    /* leftovers: clear processor bits against a memory bit of the pair */
+    while ((pl->col[j] & pmask) && (pl->col[j] >> n)) {
+        int mu = n + __builtin_ctzll(pl->col[j] >> n), k = __builtin_ctzll(pl->col[j] & pmask);
+        if ((s = rowop(pl, k, 1ULL << mu, 0, err)))
+            return s;
+    }
+    if (pl->col[j] & pmask) { /* no local bit at all: exchange with slot bit 0 first */
+        int k = 63 - __builtin_clzll(pl->col[j] & pmask);
+        if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)pl->mu[0]}, 0, err)))
+            return s;
+        return bring_local(pl, j, 0, err);
+    }
+    return KC_OK;
+}
+
+/* Both processor bits of the pair mask into the two local bits at once,
+ * by an all-to-all exchange in the 2-cube of dims k1 and k2. */
+static kc_status a2a(kci_plan *pl, int k1, int k2, kc_err *err)
+{
+    int n = pl->n;
+    kci_xform t = {.kind = KCI_XF_SWAP, .r = (uint8_t)k1, .r2 = (uint8_t)pl->mu[0]};
+    kci_xform t2 = {.kind = KCI_XF_SWAP, .r = (uint8_t)k2, .r2 = (uint8_t)pl->mu[1]};
+    for (int b = 0; b < pl->p; b++)
+        pl->col[b] = kci_xf_apply(&t2, kci_xf_apply(&t, pl->col[b]));
+    pl->c = kci_xf_apply(&t2, kci_xf_apply(&t, pl->c));
+    kci_bop op = {.kind = KCI_OP_A2A, .j = -1, .t = t, .t2 = t2,
+                  .foot = (1ULL << (pl->mu[0] - n)) | (1ULL << (pl->mu[1] - n)),
+                  .dims = (uint32_t)((1u << k1) | (1u << k2))};
+    return push(pl, &op, err);
+}
+
+/* Local code conversion: a processor bit k of the pair mask is removed by
+ * a local exchange under processor control (mu ^= a_k, free) followed by
+ * one exchange in dimension k of the slots with mu = 1 (k ^= a_mu), where
+ * mu is a local memory bit outside the pair mask. Every exchange moves the
+ * same slots in every processor, so the pieces of different slots pipeline. */
+static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1;
+    kc_status s = KC_OK;
+    uint64_t pm = pl->col[j] & pmask;
+    if (nmu >= 2 && !(pl->col[j] >> n) && __builtin_popcountll(pm) == 2)
+        return a2a(pl, 63 - __builtin_clzll(pm), __builtin_ctzll(pm), err);
+    while (!s && (pl->col[j] & pmask)) {
+        int k = 63 - __builtin_clzll(pl->col[j] & pmask), mu = -1;
+        for (int u = 0; u < nmu && mu < 0; u++)
+            if (!(pl->col[j] >> pl->mu[u] & 1))
+                mu = pl->mu[u];
+        if (mu < 0)
+            return bring_local(pl, j, nmu, err);
+        s = rowop(pl, mu, 1ULL << k, 0, err);
+        if (!s)
+            s = rowop(pl, k, 1ULL << mu, 0, err);
+    }
+    return s;
+}
+
+static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
+    kc_status s = KC_OK;
+    if (pm && !mm && __builtin_popcountll(pm) == 1)
+        s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)__builtin_ctzll(pm), .r2 = (uint8_t)pl->mu[0]}, 0, err);
+    else if (pm && !mm && __builtin_popcountll(pm) == 2) {
+        int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
+        s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)pl->mu[0]}, 0, err);
+    } else if (pm && mm) {
+        /* the pair already differs in memory: exchange the slots whose memory
+         * bit is 1 across each processor bit of the pair (Section 4.1's
+         * exchange in dimension n-1 for the odd memory rows) */
+        int mu = n + __builtin_ctzll(mm);
+        for (uint64_t q = pm; !s && q; q &= q - 1)
+            s = rowop(pl, __builtin_ctzll(q), 1ULL << mu, 0, err);
+    } else if (pm)
+        s = bring_local(pl, j, 0, err);
+    return s ? s : bfly(pl, j, err);
+}
+
+/* Section 5: replicate to both neighbours, keep one output; the choice of
+ * output alternates so that the Gray encoding is restored every two stages. */
+static kc_status stage_one_per_proc(kci_plan *pl, int j, uint64_t *pending, kc_err *err)
+{
+    int n = pl->n;
+    uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
+    if (!pm)
+        return bfly(pl, j, err);
+    if (mm || __builtin_popcountll(pm) != 2) {
+        int keep = (*pending & pm) && pm == *pending;
+        if (keep)
+            *pending = 0;
+        return xc(pl, j, keep, err);
+    }
+    int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
+    int keep_k = (*pending >> k) & 1;
+    kci_bop op = {.kind = KCI_OP_REPL, .j = (int8_t)j, .keep = (uint8_t)keep_k, .pm = pm, .dims = (uint32_t)pm};
+    uint64_t tr = keep_k ? 1ULL << k : 1ULL << k2;
+    pl->c ^= tr;
+    *pending ^= tr;
+    return push(pl, &op, err);
+}
+
+static kc_status output_encoding(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
+{
+    if (o->out == KC_BFLY_OUT_NATIVE)
+        return KC_OK;
+    kc_status s = binarize(pl, 1, err);
+    for (int q = 0; !s && o->out == KC_BFLY_OUT_GRAY && q < pl->n - 1; q++)
+        s = rowop(pl, q, 1ULL << (q + 1), 1, err);
+    return s;
+}
+
+kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
+{
+    memset(pl, 0, sizeof *pl);
+    pl->n = o->scheme.n;
+    pl->p = o->scheme.p;
+    kc_scheme_columns(&o->scheme, pl->col);
+    for (int b = pl->n; b < pl->p; b++)
+        pl->rcol[b] = 1u << (b - pl->n);
+    int m = pl->p - pl->n, nmu = 0;
+    switch (o->method) {
+    case KC_BFLY_BISECT_LOCAL: nmu = m < 2 ? m : 2; break;
+    case KC_BFLY_MULTISECT: nmu = o->r; break;
+    case KC_BFLY_BISECT_INTERPROC: nmu = m < 1 ? 0 : 1; break;
+    default: nmu = 0;
+    }
+    /* the local memory bits of a block: the low slot bits for cyclic
+     * allocation (their rows' stages are done when the processor stages
+     * come), the high ones for consecutive (their stages come next) */
+    pl->block = 0;
+    pl->split = o->method == KC_BFLY_BISECT_LOCAL || o->method == KC_BFLY_MULTISECT;
+    for (int u = 0; u < nmu; u++) {
+        int bit = o->scheme.alloc == KC_ALLOC_CYCLIC ? u : m - 1 - u;
+        pl->mu[u] = pl->n + bit;
+        pl->block |= 1ULL << bit;
+    }
+    if (!nmu)
+        pl->mu[0] = pl->n; /* the fallback exchange partner (p > n) */
+    kc_status s = KC_OK;
+    if (o->method == KC_BFLY_CONVERT)
+        s = binarize(pl, 0, err);
+    uint64_t pending = 0, pmask = (1ULL << pl->n) - 1;
+    for (int j = pl->p - 1; !s && j >= 0; j--) {
+        switch (o->method) {
+        case KC_BFLY_DIRECT:
+        case KC_BFLY_CONVERT: s = (pl->col[j] & pmask) ? xc(pl, j, 0, err) : bfly(pl, j, err); break;
+        case KC_BFLY_ONE_PER_PROC: s = stage_one_per_proc(pl, j, &pending, err); break;
+        case KC_BFLY_BISECT_INTERPROC: s = stage_interproc(pl, j, err); break;
+        default:
+            if (pl->col[j] & pmask)
+                s = reduce_local(pl, j, nmu, err);
+            if (!s)
+                s = bfly(pl, j, err);
+        }
+    }
+    if (!s)
+        s = output_encoding(o, pl, err);
+    if (s) {
+        kci_plan_free(pl);
+        return s;
+    }
+    /* Split an exchange of single slots over dimension d >= 1 into the
+     * processor halves of bit d-1, and the butterflies after it likewise:
+     * each half then waits only for its own processors' data, so a half
+     * sequence can go on while the other half is still on the way. */
+    int last = -1;
+    for (size_t i = 0; i < pl->nops; i++) {
+        kci_bop *op = &pl->ops[i];
+        op->hbit = -1;
+        if (!pl->split || op->relabel)
+            continue;
+        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1 && op->dims > 1)
+            last = op->hbit = (int8_t)(__builtin_ctz(op->dims) - 1);
+        else if (op->kind == KCI_OP_BFLY)
+            op->hbit = (int8_t)last;
+        else
+            last = -1;
+    }
+    return KC_OK;
+}
+
+void kci_plan_free(kci_plan *pl)
+{
+    free(pl->ops);
+    pl->ops = NULL;
+    pl->nops = pl->cap = 0;
+}

@@ -1,0 +1,254 @@
+/* Butterfly emulation on Gray-coded data (seed 001): real FFTs through every
+ * method and scheme against a direct DFT and FFTW, placements, Theorem 5,
+ * Table 2's allocation, the paper's values. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <complex.h>
+#include <fftw3.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/butterfly.h"
+#include "kcube/gray.h"
+#include "kcube/rng.h"
+
+static void random_input(double complex *x, uint64_t P, uint64_t seed)
+{
+    kc_rng r;
+    kc_rng_seed(&r, seed);
+    for (uint64_t i = 0; i < P; i++) {
+        double a = (double)(kc_rng_next(&r) >> 11) / 9007199254740992.0 - 0.5;
+        double b = (double)(kc_rng_next(&r) >> 11) / 9007199254740992.0 - 0.5;
+        x[i] = a + I * b;
+    }
+}
+
+/* max |x[i] - X[rev(i)]| / max |X| with X the DFT of in, computed directly. */
+static double error_vs_dft(const double complex *in, const double complex *rows, int p)
+{
+    uint64_t P = 1ULL << p;
+    double num = 0, den = 0;
+    for (uint64_t k = 0; k < P; k++) {
+        long double complex acc = 0;
+        for (uint64_t t = 0; t < P; t++) {
+            long double ang = -2.0L * 3.14159265358979323846264338327950288L * (long double)((k * t) % P) / (long double)P;
+            acc += in[t] * (cosl(ang) + I * sinl(ang));
+        }
+        double complex X = (double complex)acc;
+        double d = cabs(rows[kc_bfly_bitrev(k, p)] - X);
+        num = d > num ? d : num;
+        den = cabs(X) > den ? cabs(X) : den;
+    }
+    return num / den;
+}
+
+static double error_vs_fftw(const double complex *in, const double complex *rows, int p)
+{
+    uint64_t P = 1ULL << p;
+    fftw_complex *a = fftw_malloc(sizeof *a * P), *b = fftw_malloc(sizeof *b * P);
+    memcpy(a, in, sizeof *a * P);
+    fftw_plan pl = fftw_plan_dft_1d((int)P, a, b, FFTW_FORWARD, FFTW_ESTIMATE);
+    fftw_execute(pl);
+    double num = 0, den = 0;
+    for (uint64_t k = 0; k < P; k++) {
+        double complex X = b[k]; /* complex.h first: fftw_complex is double complex */
+        double d = cabs(rows[kc_bfly_bitrev(k, p)] - X);
+        num = d > num ? d : num;
+        den = cabs(X) > den ? cabs(X) : den;
+    }
+    fftw_destroy_plan(pl);
+    fftw_free(a);
+    fftw_free(b);
+    return num / den;
+}
+
+static int method_min_p(kc_bfly_method m, int n)
+{
+    return m == KC_BFLY_BISECT_LOCAL ? n + 2 : m == KC_BFLY_BISECT_INTERPROC ? n + 1 : m == KC_BFLY_MULTISECT ? n + 2 : n;
+}
+
+/* Every method x allocation x encoding x output encoding on small cubes:
+ * the FFT is right, every element ends where the final map says, no link
+ * carries two messages in a step, and the asked output encoding holds. */
+static void test_fft_every_method(void **state)
+{
+    for (int n = 1; n <= 4; n++)
+        for (int m = 0; m < 6; m++)
+            for (int p = method_min_p((kc_bfly_method)m, n); p <= n + 3; p++)
+                for (int a = 0; a < 2; a++)
+                    for (int e = 0; e < 4; e++)
+                        for (int out = 0; out < 3; out++) {
+                            kc_bfly_opts o = {.method = (kc_bfly_method)m, .out = (kc_bfly_out)out, .r = 2};
+                            assert_int_equal(kc_scheme_init(&o.scheme, (kc_alloc)a, (kc_encoding)e, n, p, NULL), KC_OK);
+                            uint64_t P = 1ULL << p;
+                            double complex *in = malloc(sizeof *in * P), *x = malloc(sizeof *x * P);
+                            random_input(in, P, (uint64_t)(n * 1000 + p * 100 + m * 10 + e));
+                            memcpy(x, in, sizeof *x * P);
+                            kc_bfly_result r;
+                            kc_err err = {0};
+                            kc_status s = kc_bfly_run(&o, x, &r, &err);
+                            if (s)
+                                fail_msg("n=%d p=%d m=%d a=%d e=%d: %s", n, p, m, a, e, err.msg);
+                            assert_true(r.placement_ok);
+                            assert_int_equal(r.net.conflicts, 0);
+                            if ((out == KC_BFLY_OUT_BINARY && r.final_enc != KC_BFLY_ENC_BINARY) ||
+                                (out == KC_BFLY_OUT_GRAY && n > 1 && r.final_enc != KC_BFLY_ENC_GRAY))
+                                fail_msg("n=%d p=%d m=%d a=%d e=%d out=%d: encoding %d", n, p, m, a, e, out,
+                                         (int)r.final_enc);
+                            double ev = p <= 7 ? error_vs_dft(in, x, p) : error_vs_fftw(in, x, p);
+                            if (ev > 1e-9)
+                                fail_msg("n=%d p=%d m=%d a=%d e=%d: error %g", n, p, m, a, e, ev);
+                            free(in);
+                            free(x);
+                        }
+}
+
+/* Larger sizes against FFTW, one per method. */
+static void test_fft_fftw(void **state)
+{
+    for (int m = 0; m < 6; m++) {
+        int n = 5, p = 12;
+        kc_bfly_opts o = {.method = (kc_bfly_method)m, .out = KC_BFLY_OUT_NATIVE, .r = 3};
+        assert_int_equal(kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, NULL), KC_OK);
+        uint64_t P = 1ULL << p;
+        double complex *in = malloc(sizeof *in * P), *x = malloc(sizeof *x * P);
+        random_input(in, P, 77);
+        memcpy(x, in, sizeof *x * P);
+        kc_bfly_result r;
+        assert_int_equal(kc_bfly_run(&o, x, &r, NULL), KC_OK);
+        assert_true(r.placement_ok);
+        assert_true(error_vs_fftw(in, x, p) <= 1e-9);
+        free(in);
+        free(x);
+    }
+}
+
+/* Theorem 5: one point per processor, Gray-coded: n transfers in sequence,
+ * output in Gray code, n = 2..12. */
+static void test_theorem5(void **state)
+{
+    for (int n = 2; n <= 12; n++) {
+        kc_bfly_opts o = {.method = KC_BFLY_ONE_PER_PROC, .out = KC_BFLY_OUT_NATIVE};
+        assert_int_equal(kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, n, NULL), KC_OK);
+        kc_bfly_result r;
+        assert_int_equal(kc_bfly_run(&o, NULL, &r, NULL), KC_OK);
+        assert_true(r.placement_ok);
+        assert_int_equal(r.net.transfers, (uint64_t)n);
+        assert_int_equal(r.net.conflicts, 0);
+        assert_int_equal(r.final_enc, KC_BFLY_ENC_GRAY);
+        /* Gray encoding restored: the final map is the initial one */
+        for (int b = 0; b < n; b++)
+            assert_int_equal(r.final_col[b], kc_scheme_machine(&o.scheme, 1ULL << b));
+        assert_int_equal(r.final_c, 0);
+        kc_bfly_bounds bd;
+        kc_bfly_get_bounds(&o, &bd);
+        assert_int_equal(bd.theorem, n);
+    }
+}
+
+typedef struct table2 {
+    uint32_t initial[32];
+    uint64_t steps;
+    int ok;
+} table2;
+
+static void keep_initial(void *ctx, uint64_t step, const uint32_t *tag, uint64_t N, uint64_t S)
+{
+    table2 *t = ctx;
+    if (step == 0)
+        memcpy(t->initial, tag, sizeof t->initial);
+    t->steps = step;
+    /* every step: a permutation of the 32 rows */
+    uint32_t seen = 0;
+    for (uint64_t i = 0; i < N * S; i++)
+        seen |= 1u << tag[i];
+    t->ok &= seen == 0xffffffffu;
+}
+
+/* Table 2: 32 rows on a 3-cube, cyclic, entire address Gray coded. Its
+ * initial block (memory row m, processor G(c) in column c) and a step by
+ * step replay to a binary-coded processor field. */
+static void test_table2(void **state)
+{
+    static const char *rows[4][8] = {
+        {"00000", "00001", "00010", "00011", "00100", "00101", "00110", "00111"},
+        {"01111", "01110", "01101", "01100", "01011", "01010", "01001", "01000"},
+        {"11111", "11110", "11101", "11100", "11011", "11010", "11001", "11000"},
+        {"10000", "10001", "10010", "10011", "10100", "10101", "10110", "10111"},
+    };
+    table2 t = {.ok = 1};
+    kc_bfly_opts o = {.method = KC_BFLY_BISECT_LOCAL, .out = KC_BFLY_OUT_BINARY, .on_step = keep_initial, .ctx = &t};
+    assert_int_equal(kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_GRAY, 3, 5, NULL), KC_OK);
+    kc_bfly_result r;
+    assert_int_equal(kc_bfly_run(&o, NULL, &r, NULL), KC_OK);
+    for (int m = 0; m < 4; m++)
+        for (int c = 0; c < 8; c++)
+            assert_int_equal(t.initial[m * 8 + kc_gray((uint64_t)c)], strtoul(rows[m][c], NULL, 2));
+    assert_true(t.ok);
+    assert_int_equal(t.steps, r.net.steps);
+    assert_true(r.placement_ok);
+    assert_int_equal(r.final_enc, KC_BFLY_ENC_BINARY);
+}
+
+/* The paper's values as functions (Theorems 1-5, Table 4, Section 6). */
+static void test_bounds(void **state)
+{
+    kc_bfly_opts o = {.method = KC_BFLY_BISECT_LOCAL};
+    kc_bfly_bounds b;
+    kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, 4, 10, NULL); /* P/N = 64 */
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, 32 + 4 - 2);
+    assert_int_equal(b.table4, 32 + 4 - 1);
+    o.method = KC_BFLY_BISECT_INTERPROC;
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, 64 + 2);
+    assert_int_equal(b.table4, 64 + 2);
+    o.scheme.enc = KC_ENC_GRAY;
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, 64 + 3);
+    o.scheme.alloc = KC_ALLOC_CONSECUTIVE;
+    o.scheme.enc = KC_ENC_BINARY_GRAY;
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, 32 + 64);
+    o.method = KC_BFLY_BISECT_LOCAL;
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, 32 + 32);
+    o.method = KC_BFLY_DIRECT;
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, -1);
+    assert_int_equal(b.table4, -1);
+    o.method = KC_BFLY_MULTISECT;
+    o.r = 2;
+    o.scheme.alloc = KC_ALLOC_CYCLIC;
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, 32 + (4 / 2 - 1) * 2);
+}
+
+/* Bad input: too few elements for a method, r out of range. */
+static void test_bad_input(void **state)
+{
+    kc_bfly_opts o = {.method = KC_BFLY_BISECT_LOCAL};
+    kc_bfly_result r;
+    kc_err err = {0};
+    kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, 4, 5, NULL);
+    assert_int_equal(kc_bfly_run(&o, NULL, &r, &err), KC_EINVAL);
+    assert_string_equal(err.param, "p");
+    o.method = KC_BFLY_MULTISECT;
+    o.r = 0;
+    assert_int_equal(kc_bfly_run(&o, NULL, &r, &err), KC_ERANGE);
+    assert_string_equal(err.param, "r");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fft_every_method), cmocka_unit_test(test_fft_fftw), cmocka_unit_test(test_theorem5),
+        cmocka_unit_test(test_table2),           cmocka_unit_test(test_bounds),   cmocka_unit_test(test_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
