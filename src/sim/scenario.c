@@ -142,10 +142,42 @@ static kc_status torus_comm(const kc_simspec *s, int k, kc_tcomm *c, kc_err *err
     return kc_tcomm_named(c, k, s->n, s->pattern, err);
 }
 
+#define SET_MAX 16 /* patterns in a mapping set */
+
+/* The one reader of "set:P1,P2,...": the names point into a copy of the
+ * whole list (never cut to a buffer; empty entries are skipped). On
+ * success the caller frees l->copy. */
+typedef struct set_list {
+    char *copy;
+    const char *name[SET_MAX];
+    int count;
+} set_list;
+
+static kc_status split_set(const char *mapping, set_list *l, kc_err *err)
+{
+    l->count = 0;
+    l->copy = strdup(mapping + 4);
+    if (!l->copy)
+        return kc_fail_param(err, KC_ENOMEM, "mapping", "out of memory");
+    for (char *save = NULL, *tok = strtok_r(l->copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        if (l->count == SET_MAX) {
+            free(l->copy);
+            l->copy = NULL;
+            return kc_fail_param(err, KC_ERANGE, "mapping", "at most %d patterns in a mapping set", SET_MAX);
+        }
+        l->name[l->count++] = tok;
+    }
+    if (l->count)
+        return KC_OK;
+    free(l->copy);
+    l->copy = NULL;
+    return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+}
+
 static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_tcomm *comm, kc_err *err)
 {
     const char *m = s->mapping;
-    kc_tcomm comms[16];
+    kc_tcomm comms[SET_MAX];
     int cnt = 0;
     if (!strcmp(m, "optimal")) {
         if (!comm)
@@ -153,20 +185,17 @@ static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc
                                  "the optimal mapping needs a linear pattern (not uniform or a pairs file)");
         comms[cnt++] = *comm;
     } else {
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", m + 4);
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (cnt == 16)
-                return kc_fail_param(err, KC_ERANGE, "mapping", "at most 16 patterns in a mapping set");
+        set_list l;
+        kc_status st = split_set(m, &l, err);
+        for (int i = 0; st == KC_OK && i < l.count; i++) {
             kc_simspec one = *s;
-            one.pattern = tok;
+            one.pattern = l.name[i];
             one.matrix = NULL;
-            kc_status st = torus_comm(&one, sc->net.k, &comms[cnt++], err);
-            if (st)
-                return st;
+            st = torus_comm(&one, sc->net.k, &comms[cnt++], err);
         }
-        if (!cnt)
-            return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+        free(l.copy);
+        if (st)
+            return st;
     }
     kc_tmap map;
     kc_status st = kc_tmap_linear(comms, cnt, 0, &map, err);
@@ -197,24 +226,19 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
             return st;
         snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "M-S order");
     } else if (!strncmp(m, "set:", 4)) {
-        kc_lcc comms[16];
-        int cnt = 0;
-        char buf[512];
-        snprintf(buf, sizeof buf, "%s", m + 4);
-        for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (cnt == 16)
-                return kc_fail_param(err, KC_ERANGE, "mapping", "at most 16 patterns in a mapping set");
+        kc_lcc comms[SET_MAX];
+        set_list l;
+        kc_status st = split_set(m, &l, err);
+        for (int i = 0; st == KC_OK && i < l.count; i++) {
             kc_simspec one = *s;
-            one.pattern = tok;
+            one.pattern = l.name[i];
             one.matrix = NULL;
-            kc_status st = hypercube_lcc(&one, &comms[cnt++], err);
-            if (st)
-                return st;
+            st = hypercube_lcc(&one, &comms[i], err);
         }
-        if (!cnt)
-            return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+        free(l.copy);
         kc_mapset_result r;
-        kc_status st = kc_mapset_optimal(comms, cnt, KC_OBJ_MAX, &r, NULL, err);
+        if (st == KC_OK)
+            st = kc_mapset_optimal(comms, l.count, KC_OBJ_MAX, &r, NULL, err);
         if (st)
             return st;
         order = r.order;
@@ -223,7 +247,11 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
         kc_status st = read_map(&sc->map, sc->net.nodes, m, err);
         if (st)
             return st;
-        snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %.140s", m);
+        /* a long path is shortened visibly (the file itself was read as given) */
+        if (strlen(m) > 140)
+            snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %.137s...", m);
+        else
+            snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %s", m);
         return KC_OK;
     }
     size_t len = strlen(sc->mapping_desc);
