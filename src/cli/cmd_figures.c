@@ -36,9 +36,8 @@ static const cli_use figures_opts[] = {
     {&OPT_TORUS, NULL, NULL},
     {&OPT_VC_LINK, NULL, NULL},
     {&OPT_SEED, NULL, NULL},
-    {&OPT_THREADS, "load points in parallel (default: the cores, at most 8); results do not depend on it", NULL},
-    {&OPT_MAX_MEMORY, "memory budget: fewer load points at once when the estimate does not fit (default: the "
-                      "memory available)", NULL},
+    {&OPT_THREADS, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
 };
 

@@ -144,34 +144,43 @@ static kc_status torus_comm(const kc_simspec *s, int k, kc_tcomm *c, kc_err *err
 
 #define SET_MAX 16 /* patterns in a mapping set */
 
-/* The one reader of "set:P1,P2,...": the names point into a copy of the
- * whole list (never cut to a buffer; empty entries are skipped). On
- * success the caller frees l->copy. */
-typedef struct set_list {
-    char *copy;
-    const char *name[SET_MAX];
-    int count;
-} set_list;
+/* One communication of a mapping set: the spec with that pattern (resolved,
+ * so one->k is the network's), stored as out[i]. */
+typedef kc_status (*set_item_fn)(const kc_simspec *one, void *out, int i, kc_err *err);
 
-static kc_status split_set(const char *mapping, set_list *l, kc_err *err)
+/* The one reader of "set:P1,P2,...": the whole list is split in a copy
+ * (never cut to a buffer; empty entries are skipped) and fn gets each
+ * pattern in turn; *count is the number of patterns (1..SET_MAX). */
+static kc_status read_set(const kc_simspec *s, set_item_fn fn, void *out, int *count, kc_err *err)
 {
-    l->count = 0;
-    l->copy = strdup(mapping + 4);
-    if (!l->copy)
-        return kc_fail_param(err, KC_ENOMEM, "mapping", "out of memory");
-    for (char *save = NULL, *tok = strtok_r(l->copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-        if (l->count == SET_MAX) {
-            free(l->copy);
-            l->copy = NULL;
-            return kc_fail_param(err, KC_ERANGE, "mapping", "at most %d patterns in a mapping set", SET_MAX);
+    char *copy = strdup(s->mapping + 4);
+    kc_status st = copy ? KC_OK : kc_fail_param(err, KC_ENOMEM, "mapping", "out of memory");
+    *count = 0;
+    for (char *save = NULL, *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && st == KC_OK;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (*count == SET_MAX) {
+            st = kc_fail_param(err, KC_ERANGE, "mapping", "at most %d patterns in a mapping set", SET_MAX);
+            break;
         }
-        l->name[l->count++] = tok;
+        kc_simspec one = *s;
+        one.pattern = tok;
+        one.matrix = NULL;
+        st = fn(&one, out, (*count)++, err);
     }
-    if (l->count)
-        return KC_OK;
-    free(l->copy);
-    l->copy = NULL;
-    return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+    free(copy);
+    if (st == KC_OK && !*count)
+        st = kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+    return st;
+}
+
+static kc_status torus_item(const kc_simspec *one, void *out, int i, kc_err *err)
+{
+    return torus_comm(one, one->k, (kc_tcomm *)out + i, err);
+}
+
+static kc_status cube_item(const kc_simspec *one, void *out, int i, kc_err *err)
+{
+    return hypercube_lcc(one, (kc_lcc *)out + i, err);
 }
 
 static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_tcomm *comm, kc_err *err)
@@ -185,15 +194,7 @@ static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc
                                  "the optimal mapping needs a linear pattern (not uniform or a pairs file)");
         comms[cnt++] = *comm;
     } else {
-        set_list l;
-        kc_status st = split_set(m, &l, err);
-        for (int i = 0; st == KC_OK && i < l.count; i++) {
-            kc_simspec one = *s;
-            one.pattern = l.name[i];
-            one.matrix = NULL;
-            st = torus_comm(&one, sc->net.k, &comms[cnt++], err);
-        }
-        free(l.copy);
+        kc_status st = read_set(s, torus_item, comms, &cnt, err);
         if (st)
             return st;
     }
@@ -227,18 +228,11 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
         snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "M-S order");
     } else if (!strncmp(m, "set:", 4)) {
         kc_lcc comms[SET_MAX];
-        set_list l;
-        kc_status st = split_set(m, &l, err);
-        for (int i = 0; st == KC_OK && i < l.count; i++) {
-            kc_simspec one = *s;
-            one.pattern = l.name[i];
-            one.matrix = NULL;
-            st = hypercube_lcc(&one, &comms[i], err);
-        }
-        free(l.copy);
+        int cnt;
         kc_mapset_result r;
+        kc_status st = read_set(s, cube_item, comms, &cnt, err);
         if (st == KC_OK)
-            st = kc_mapset_optimal(comms, l.count, KC_OBJ_MAX, &r, NULL, err);
+            st = kc_mapset_optimal(comms, cnt, KC_OBJ_MAX, &r, NULL, err);
         if (st)
             return st;
         order = r.order;
