@@ -143,6 +143,10 @@ slow=(simulate --n 10 --pattern transpose --sweep 0.05:0.5:0.05 --measure 200000
 expect_exit 1 "plot into an unwritable directory" -- timeout 10 "$K" "${slow[@]}" --plot "$T/none/x.png"
 expect_one_stderr_line
 check "nothing simulated" -- test ! -s "$CLI_OUT"
+check "nothing left behind" -- test ! -e "$T/none"
+expect_exit 1 "plot below a regular file" -- timeout 10 "$K" "${slow[@]}" --plot "$T/pairs/x.svg"
+expect_one_stderr_line
+check "nothing simulated before the failure" -- test ! -s "$CLI_OUT"
 if [ "$(id -u)" -ne 0 ]; then
     mkdir "$T/ro" && chmod 555 "$T/ro"
     expect_exit 1 "plot into a read-only directory" -- timeout 10 "$K" "${slow[@]}" --plot "$T/ro/x.png"
