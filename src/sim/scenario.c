@@ -142,45 +142,39 @@ static kc_status torus_comm(const kc_simspec *s, int k, kc_tcomm *c, kc_err *err
     return kc_tcomm_named(c, k, s->n, s->pattern, err);
 }
 
-#define SET_MAX 16 /* patterns in a mapping set */
+#define SET_MAX 16
 
-/* One communication of a mapping set: the spec with that pattern (resolved,
- * so one->k is the network's), stored as out[i]. */
-typedef kc_status (*set_item_fn)(const kc_simspec *one, void *out, int i, kc_err *err);
-
-/* The one reader of "set:P1,P2,...": the whole list is split in a copy
- * (never cut to a buffer; empty entries are skipped) and fn gets each
- * pattern in turn; *count is the number of patterns (1..SET_MAX). */
-static kc_status read_set(const kc_simspec *s, set_item_fn fn, void *out, int *count, kc_err *err)
+/* The patterns of a mapping set "P1,P2,..." (the text after "set:"), as
+ * hypercube LCCs (lccs) or GF(k) communications (tcomms, k > 2): the one
+ * reader of that list, of any length. */
+static kc_status set_patterns(const char *list, const kc_simspec *s, int k, kc_lcc *lccs, kc_tcomm *tcomms,
+                              int *cnt, kc_err *err)
 {
-    char *copy = strdup(s->mapping + 4);
-    kc_status st = copy ? KC_OK : kc_fail_param(err, KC_ENOMEM, "mapping", "out of memory");
-    *count = 0;
-    for (char *save = NULL, *tok = copy ? strtok_r(copy, ",", &save) : NULL; tok && st == KC_OK;
-         tok = strtok_r(NULL, ",", &save)) {
-        if (*count == SET_MAX) {
-            st = kc_fail_param(err, KC_ERANGE, "mapping", "at most %d patterns in a mapping set", SET_MAX);
-            break;
+    *cnt = 0;
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (len) {
+            if (*cnt == SET_MAX)
+                return kc_fail_param(err, KC_ERANGE, "mapping", "at most %d patterns in a mapping set", SET_MAX);
+            char *name = malloc(len + 1);
+            if (!name)
+                return kc_fail(err, KC_ENOMEM, "out of memory");
+            memcpy(name, p, len);
+            name[len] = '\0';
+            kc_simspec one = *s;
+            one.pattern = name;
+            one.matrix = NULL;
+            kc_status st = lccs ? hypercube_lcc(&one, &lccs[*cnt], err) : torus_comm(&one, k, &tcomms[*cnt], err);
+            free(name);
+            if (st)
+                return st;
+            ++*cnt;
         }
-        kc_simspec one = *s;
-        one.pattern = tok;
-        one.matrix = NULL;
-        st = fn(&one, out, (*count)++, err);
+        p += len + (p[len] == ',');
     }
-    free(copy);
-    if (st == KC_OK && !*count)
-        st = kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
-    return st;
-}
-
-static kc_status torus_item(const kc_simspec *one, void *out, int i, kc_err *err)
-{
-    return torus_comm(one, one->k, (kc_tcomm *)out + i, err);
-}
-
-static kc_status cube_item(const kc_simspec *one, void *out, int i, kc_err *err)
-{
-    return hypercube_lcc(one, (kc_lcc *)out + i, err);
+    if (!*cnt)
+        return kc_fail_param(err, KC_EINVAL, "mapping", "a mapping set (set:P1,P2,...) needs at least one pattern");
+    return KC_OK;
 }
 
 static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_tcomm *comm, kc_err *err)
@@ -194,7 +188,7 @@ static kc_status torus_mapping(kc_simscenario *sc, const kc_simspec *s, const kc
                                  "the optimal mapping needs a linear pattern (not uniform or a pairs file)");
         comms[cnt++] = *comm;
     } else {
-        kc_status st = read_set(s, torus_item, comms, &cnt, err);
+        kc_status st = set_patterns(m + 4, s, sc->net.k, NULL, comms, &cnt, err);
         if (st)
             return st;
     }
@@ -228,11 +222,12 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
         snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "M-S order");
     } else if (!strncmp(m, "set:", 4)) {
         kc_lcc comms[SET_MAX];
-        int cnt;
+        int cnt = 0;
+        kc_status st = set_patterns(m + 4, s, 2, comms, NULL, &cnt, err);
+        if (st)
+            return st;
         kc_mapset_result r;
-        kc_status st = read_set(s, cube_item, comms, &cnt, err);
-        if (st == KC_OK)
-            st = kc_mapset_optimal(comms, cnt, KC_OBJ_MAX, &r, NULL, err);
+        st = kc_mapset_optimal(comms, cnt, KC_OBJ_MAX, &r, NULL, err);
         if (st)
             return st;
         order = r.order;
