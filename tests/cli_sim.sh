@@ -1,61 +1,74 @@
-#!/bin/bash
-# kcube simulate: outputs, plots, bad input (one line on stderr, exit 2, no
-# partial output files), the deadlock report.
-KC="$1"
-T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+#!/usr/bin/env bash
+# kcube simulate and kcube figures: outputs, plots, bad input (one line on
+# stderr, exit 2, no partial output files), the deadlock report, options
+# that do not apply, and user lists that must never be cut.
+set -u
+K="$1"
+. "$(dirname "$0")/support/cli_lib.sh"
+T="$CLI_TMP"
+J='[[:space:]]*'
+SHORT=(--measure 1000 --warmup 300)
 
 # JSON fields of a single point
-"$KC" simulate --n 6 --pattern transpose --rate 0.05 --measure 2000 --warmup 500 --json > "$T/a.json" || fail "json run"
+expect_exit 0 "json run" -- "$K" simulate --n 6 --pattern transpose --rate 0.05 --measure 2000 --warmup 500 --json
 for f in offered throughput latency_avg latency_p99 network_latency_avg sustainable cycles link_traversals wall_seconds; do
-    grep -q "\"$f\"" "$T/a.json" || fail "json lacks $f"
+    expect_stdout_contains "\"$f\"" "json has $f"
 done
 # a sweep reports the saturation throughput and stops past saturation
-"$KC" simulate --n 6 --pattern transpose --sweep 0.05:1:0.05 --measure 2000 --warmup 500 --json > "$T/s.json" || fail "sweep"
-grep -q '"saturation_throughput"' "$T/s.json" || fail "no saturation_throughput"
-n=$(grep -c '"offered"' "$T/s.json")
-[ "$n" -lt 20 ] || fail "sweep did not stop at saturation ($n points)"
+expect_exit 0 "sweep" -- "$K" simulate --n 6 --pattern transpose --sweep 0.05:1:0.05 --measure 2000 --warmup 500 --json
+expect_stdout_contains '"saturation_throughput"'
+check "sweep stops at saturation" -- test "$(grep -c '"offered"' "$CLI_OUT")" -lt 20
 # same seed, same numbers; threads do not matter
-"$KC" simulate --n 6 --uniform --sweep 0.1:0.3:0.1 --measure 1000 --warmup 200 --seed 9 --csv --threads 1 | cut -d, -f1-11 > "$T/c1"
-"$KC" simulate --n 6 --uniform --sweep 0.1:0.3:0.1 --measure 1000 --warmup 200 --seed 9 --csv --threads 2 | cut -d, -f1-11 > "$T/c2"
-cmp -s "$T/c1" "$T/c2" || fail "threads changed the results"
-head -1 "$T/c1" | grep -q '^series,offered,generated,throughput' || fail "csv header"
+U=(simulate --n 6 --uniform --sweep 0.1:0.3:0.1 --measure 1000 --warmup 200 --seed 9 --csv)
+expect_exit 0 "csv, 1 thread" -- "$K" "${U[@]}" --threads 1
+cut -d, -f1-11 "$CLI_OUT" > "$T/c1"
+expect_stdout_matches '^series,offered,generated,throughput' "csv header"
+expect_exit 0 "csv, 2 threads" -- "$K" "${U[@]}" --threads 2
+cut -d, -f1-11 "$CLI_OUT" > "$T/c2"
+check "threads do not change the results" -- cmp -s "$T/c1" "$T/c2"
+expect_exit 0 "--pattern uniform is --uniform" -- "$K" simulate --n 6 --pattern uniform --sweep 0.1:0.3:0.1 \
+    --measure 1000 --warmup 200 --seed 9 --csv --threads 1
+check "same numbers" -- cmp -s "$T/c1" <(cut -d, -f1-11 "$CLI_OUT")
+
 # one-shot, torus with mapping, mesh, channel utilisation
-"$KC" simulate --n 8 --pattern transpose --mapping optimal --oneshot | grep -q "last tail arrives at cycle 29" || fail "oneshot M-S"
-"$KC" simulate --k 4 --n 4 --pattern digit-reverse --mapping set:transpose,digit-reverse --rate 0.1 --measure 1000 \
-    | grep -q "channel contention 2" || fail "torus Map-G"
-"$KC" simulate --k 4 --n 2 --topology mesh --uniform --rate 0.1 --measure 1000 --channel-util | grep -q "link utilisation" || fail "mesh util"
+expect_exit 0 "oneshot M-S" -- "$K" simulate --n 8 --pattern transpose --mapping optimal --oneshot
+expect_stdout_contains "last tail arrives at cycle 29"
+expect_exit 0 "torus Map-G" -- "$K" simulate --k 4 --n 4 --pattern digit-reverse --mapping set:transpose,digit-reverse \
+    --rate 0.1 --measure 1000
+expect_stdout_contains "channel contention 2"
+expect_exit 0 "mesh util" -- "$K" simulate --k 4 --n 2 --topology mesh --uniform --rate 0.1 --measure 1000 --channel-util
+expect_stdout_contains "link utilisation"
 # a matrix pattern (transpose of the 4-cube as a matrix) agrees with the named one
-a=$("$KC" simulate --n 4 --matrix '0010;0001;1000;0100' --oneshot --csv | tail -1 | cut -d, -f2-11)
-b=$("$KC" simulate --n 4 --pattern transpose --oneshot --csv | tail -1 | cut -d, -f2-11)
-[ "$a" = "$b" ] || fail "matrix vs named transpose: $a / $b"
-"$KC" simulate --n 6 --uniform --rate 0.1 --measure 500 --channel-util --json | grep -q '"window_cycles"' || fail "util json"
+expect_exit 0 "matrix transpose" -- "$K" simulate --n 4 --matrix '0010;0001;1000;0100' --oneshot --csv
+a=$(tail -1 "$CLI_OUT" | cut -d, -f2-11)
+expect_exit 0 "named transpose" -- "$K" simulate --n 4 --pattern transpose --oneshot --csv
+b=$(tail -1 "$CLI_OUT" | cut -d, -f2-11)
+check "matrix vs named transpose: $a / $b" -- test "$a" = "$b"
+expect_exit 0 "util json" -- "$K" simulate --n 6 --uniform --rate 0.1 --measure 500 --channel-util --json
+expect_stdout_contains '"window_cycles"'
 # a pairs file
 printf '# src dst\n0 5\n3 1\n' > "$T/pairs"
-"$KC" simulate --n 3 --pairs "$T/pairs" --oneshot --json | grep -q '"completion"' || fail "pairs"
+expect_exit 0 "pairs" -- "$K" simulate --n 3 --pairs "$T/pairs" --oneshot --json
+expect_stdout_contains '"completion"'
 # compare + plot (svg and png)
-"$KC" simulate --n 6 --pattern bit-reverse --compare --configs ecube,M-S,pcube --set transpose,bit-reverse \
-    --sweep 0.05:0.4:0.05 --measure 1000 --warmup 300 --plot "$T/p.svg" > /dev/null || fail "compare"
-grep -q "<svg" "$T/p.svg" || fail "svg plot"
-"$KC" simulate --n 6 --pattern bit-reverse --rate 0.05 --measure 500 --plot "$T/p.png" > /dev/null || fail "png"
-[ -s "$T/p.png" ] || fail "png plot empty"
-ls "$T" | grep -q tmp && fail "temporary plot files left"
+expect_exit 0 "compare" -- "$K" simulate --n 6 --pattern bit-reverse --compare --configs ecube,M-S,pcube \
+    --set transpose,bit-reverse --sweep 0.05:0.4:0.05 "${SHORT[@]}" --plot "$T/p.svg"
+check "svg plot" -- grep -q "<svg" "$T/p.svg"
+expect_exit 0 "png" -- "$K" simulate --n 6 --pattern bit-reverse --rate 0.05 --measure 500 --plot "$T/p.png"
+check "png plot not empty" -- test -s "$T/p.png"
+check "no temporary plot files left" -- sh -c "! ls -A '$T' | grep -q tmp"
+expect_exit 0 "compare json" -- "$K" simulate --n 4 --pattern transpose --compare --configs ecube,M-G --rate 0.1 \
+    "${SHORT[@]}" --json
+expect_stdout_matches "\"label\":${J}\"M-G\""
+expect_stdout_matches "\"mapping\":${J}\"M-G order"
 
 # deadlock: a ring without virtual channels
-"$KC" simulate --k 4 --n 1 --vc-rule none --vcs 1 --pairs <(printf '0 2\n1 3\n2 0\n3 1\n') --oneshot --watchdog 50 \
-    > /dev/null 2> "$T/err"
-[ $? -eq 1 ] || fail "deadlock exit status"
-grep -q "blocked cycle:.*1>d0+ vc0 -> 2>d0+ vc0 -> 3>d0+ vc0" "$T/err" || { cat "$T/err"; fail "blocked cycle"; }
+expect_exit 1 "deadlock exit status" -- "$K" simulate --k 4 --n 1 --vc-rule none --vcs 1 \
+    --pairs <(printf '0 2\n1 3\n2 0\n3 1\n') --oneshot --watchdog 50
+expect_stderr_contains "blocked cycle: 1>d0+ vc0 -> 2>d0+ vc0 -> 3>d0+ vc0"
 
-# bad input: one line, exit 2, no output file
-bad() {
-    "$KC" simulate "$@" > "$T/out" 2> "$T/err"
-    rc=$?
-    [ $rc -eq 2 ] || fail "exit $rc for: $*"
-    [ "$(wc -l < "$T/err")" -eq 1 ] || fail "stderr not one line for: $*"
-    grep -q '^kcube: ' "$T/err" || fail "no kcube: prefix for: $*"
-}
+# bad input: one line, exit 2, nothing on stdout
+bad() { expect_bad "simulate $*" -- "$K" simulate "$@"; }
 bad --n 8 --pattern transpose
 bad --n 8 --rate 0.1
 bad --pattern transpose --rate 0.1
@@ -64,21 +77,90 @@ bad --n 8 --pattern transpose --sweep 0.5:0.1:0.1
 bad --n 8 --pattern transpose --sweep abc
 bad --n 8 --pattern transpose --rate -1
 bad --n 8 --pattern transpose --rate 0.1 --routing mixab3
+expect_stderr_contains "not implemented"
 bad --n 8 --pattern transpose --rate 0.1 --topology hypercube --k 4
 bad --k 4 --n 2 --pattern transpose --rate 0.1 --routing ecube
 bad --k 4 --n 2 --pattern transpose --rate 0.1 --vcs 1
 bad --n 8 --uniform --rate 0.1 --mapping optimal
 bad --n 8 --pattern transpose --rate 0.1 --mapping /nonexistent/map
 bad --n 8 --pattern transpose --rate 0.1 --plot "$T/x.gif"
-[ -e "$T/x.gif" ] && fail "plot file written on error"
+check "no plot file written on error" -- test ! -e "$T/x.gif"
 bad --n 8 --pairs /nonexistent --oneshot
 bad --n 8 --pattern transpose --rate 0.1 --bogus
 bad --n 8 --pattern transpose --oneshot --rate 0.1
 bad --n 3 --pairs <(printf '0 9\n') --oneshot
-# kcube figures: bad input
-"$KC" figures --bogus > /dev/null 2> "$T/err"; [ $? -eq 2 ] || fail "figures bad arg"
-[ "$(wc -l < "$T/err")" -eq 1 ] || fail "figures stderr"
+bad --n 8 --uniform --pattern transpose --rate 0.1
+bad --n 8 --pattern transpose --scatter --rate 0.1
+bad --n 8 --pattern transpose --rate 0.1 --shape 4x4
+
+# options that do not apply are refused with the reason
+bad --n 4 --pattern transpose --rate 0.1 --vc-rule dateline
+expect_stderr_contains "--vc-rule does not apply off tori"
+bad --k 4 --n 2 --topology mesh --uniform --rate 0.1 --vc-rule highlow
+expect_stderr_contains "--vc-rule does not apply"
+bad --n 4 --pattern transpose --rate 0.1 --tie minus
+expect_stderr_contains "--tie does not apply"
+bad --n 4 --pattern transpose --rate 0.1 --configs ecube,M-S
+expect_stderr_contains "--configs does not apply without --compare"
+bad --n 4 --pattern transpose --rate 0.1 --set transpose
+expect_stderr_contains "--set does not apply without --compare"
+bad --n 4 --pattern transpose --rate 0.1 --no-stop
+expect_stderr_contains "--no-stop does not apply without --sweep"
+check "--vc-rule on a torus is fine" -- "$K" simulate --k 4 --n 2 --uniform --rate 0.1 --vc-rule dateline "${SHORT[@]}"
+check "--tie on a torus is fine" -- "$K" simulate --k 4 --n 2 --uniform --rate 0.1 --tie split "${SHORT[@]}"
+
+# user lists are never cut (issue 8 item 5)
+long="$T/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})"
+mkdir -p "$long"
+seq 0 15 > "$long/map.txt"
+cfg="ecube@$long/map.txt"
+check "the path is longer than 600 characters" -- test "${#cfg}" -gt 600
+expect_exit 0 "--configs ecube@LONG_PATH is used as given" -- "$K" simulate --n 4 --pattern transpose --compare \
+    --configs "$cfg,M-S" --rate 0.1 "${SHORT[@]}" --json
+expect_stdout_contains "\"$cfg\"" "the label is the whole token"
+expect_stdout_matches '"mapping":[[:space:]]*"file .*\.\.\."'
+expect_bad "--configs ecube@LONG_PATH that does not exist is reported" -- "$K" simulate --n 4 --pattern transpose \
+    --compare --configs "$cfg.nope,M-S" --rate 0.1 "${SHORT[@]}"
+expect_stderr_contains "No such file"
+commas=$(printf ',%.0s' {1..600})
+expect_bad "a 600-character --configs list is read to its end" -- "$K" simulate --n 4 --pattern transpose --compare \
+    --configs "${commas}ecube,nosuch" --rate 0.1 "${SHORT[@]}"
+expect_stderr_contains "unknown routing 'nosuch'"
+expect_bad "a 600-character --set list is read to its end" -- "$K" simulate --n 4 --pattern transpose --compare \
+    --configs M-G --set "${commas}transpose,nosuch" --rate 0.1 "${SHORT[@]}"
+expect_stderr_contains "nosuch"
+expect_bad "a 600-character set: mapping is read to its end" -- "$K" simulate --n 4 --pattern transpose \
+    --mapping "set:${commas}transpose,nosuch" --rate 0.1 "${SHORT[@]}"
+expect_stderr_contains "nosuch"
+check "the same set without the bad entry works" -- "$K" simulate --n 4 --pattern transpose \
+    --mapping "set:${commas}transpose,bit-reverse" --rate 0.1 "${SHORT[@]}"
+many=$(printf 'transpose,%.0s' {1..17})
+expect_bad "more than 16 patterns in a set" -- "$K" simulate --n 4 --pattern transpose --mapping "set:$many" --rate 0.1
+expect_stderr_contains "at most 16 patterns"
+
+# --plot into a place that cannot be written: fails before simulating, leaves nothing
+slow=(simulate --n 10 --pattern transpose --sweep 0.05:0.5:0.05 --measure 200000)
+expect_exit 1 "plot into an unwritable directory" -- timeout 10 "$K" "${slow[@]}" --plot "$T/none/x.png"
+expect_one_stderr_line
+check "nothing simulated" -- test ! -s "$CLI_OUT"
+check "nothing left behind" -- test ! -e "$T/none"
+expect_exit 1 "plot below a regular file" -- timeout 10 "$K" "${slow[@]}" --plot "$T/pairs/x.svg"
+expect_one_stderr_line
+check "nothing simulated before the failure" -- test ! -s "$CLI_OUT"
+if [ "$(id -u)" -ne 0 ]; then
+    mkdir "$T/ro" && chmod 555 "$T/ro"
+    expect_exit 1 "plot into a read-only directory" -- timeout 10 "$K" "${slow[@]}" --plot "$T/ro/x.png"
+    check "read-only directory left empty" -- test -z "$(ls -A "$T/ro")"
+fi
+
+# kcube figures: bad input, help, an output that is a file
+expect_bad "figures bad arg" -- "$K" figures --bogus
 touch "$T/file"
-"$KC" figures --out "$T/file" > /dev/null 2> "$T/err"; [ $? -eq 2 ] || fail "figures out is a file"
-"$KC" figures --help | grep -q "Figures 5, 6 and 7" || fail "figures help"
-echo ok
+expect_exit 2 "figures out is a file" -- "$K" figures --out "$T/file"
+expect_one_stderr_line
+expect_exit 0 "figures help" -- "$K" figures --help
+expect_stdout_contains "Figures 5, 6 and 7"
+expect_bad "figures --pattern does not apply" -- "$K" figures --pattern transpose
+expect_stderr_contains "does not apply to figures"
+
+summary

@@ -70,7 +70,8 @@ typedef struct kc_simscenario {
     kc_simroute route;       /* resolved */
     kc_simtraffic traffic;
     kc_nodemap map;          /* count 0: no mapping */
-    char mapping_desc[160];  /* e.g. "M-S order 4 5 6 7 0 1 2 3" */
+    char mapping_desc[160];  /* e.g. "M-S order 4 5 6 7 0 1 2 3"; a file path over 140 bytes
+                                is shown shortened, ending in "..." */
     long long contention;    /* analysed channel contention of the (mapped) pattern under the
                                 deterministic routing, -1 when not defined (uniform, adaptive) */
 } kc_simscenario;

@@ -33,14 +33,6 @@ int kc_cli_flag(const char *arg, const char *name);
 /* Whole number in [lo, hi]; prints an error naming `what` on failure. */
 int kc_cli_int(const char *text, long lo, long hi, const char *what, long *out);
 int kc_cli_double(const char *text, double lo, double hi, const char *what, double *out);
-/* A byte count: digits with an optional K, M, G or T suffix (powers of
- * 1024, optionally followed by B or iB); prints an error naming `what`. */
-int kc_cli_bytes(const char *text, const char *what, uint64_t *out);
-/* The sweep's memory policy on the command line: how many load points may
- * run at once within max_memory (0: the memory available). Prints a note
- * when it lowers `threads`; prints the error and returns KC_EXIT_USAGE when
- * not even one fits, else 0. */
-int kc_cli_memory_threads(uint64_t shared, uint64_t per_point, int threads, uint64_t max_memory, int *out);
 /* Is this a request for help (-h or --help)? */
 int kc_cli_is_help(const char *arg);
 

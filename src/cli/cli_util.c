@@ -35,7 +35,6 @@ void kc_cli_emit(const char *msg)
     fputc('\n', stderr);
     free(esc);
 }
-#include "kcube/simmem.h"
 
 int kc_cli_error(const char *fmt, ...)
 {
@@ -107,51 +106,6 @@ int kc_cli_double(const char *text, double lo, double hi, const char *what, doub
     if (v < lo || v > hi)
         return kc_cli_error("%s = %s is out of range %g..%g", what, cli_quote(&q, text), lo, hi), -1;
     *out = v;
-    return 0;
-}
-
-int kc_cli_bytes(const char *text, const char *what, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    unsigned long long v = strtoull(text, &end, 10);
-    int shift = 0;
-    if (end != text && *end) {
-        const char *units = "KMGT";
-        const char *u = strchr(units, *end >= 'a' && *end <= 'z' ? *end - 'a' + 'A' : *end);
-        if (u && *u) {
-            shift = 10 * (int)(u - units + 1);
-            end++;
-            if (!strcmp(end, "B") || !strcmp(end, "iB"))
-                end += strlen(end);
-        }
-    }
-    if (end == text || *end || errno == ERANGE || *text == '-' || v == 0 || (shift && v > (UINT64_MAX >> shift))) {
-        kc_cli_error("%s takes a positive number of bytes with an optional K, M, G or T suffix, got '%s'", what,
-                     text);
-        return -1;
-    }
-    *out = (uint64_t)v << shift;
-    return 0;
-}
-
-int kc_cli_memory_threads(uint64_t shared, uint64_t per_point, int threads, uint64_t max_memory, int *out)
-{
-    uint64_t budget = max_memory ? max_memory : kc_simmem_available();
-    kc_err err;
-    if (kc_simmem_plan(shared, per_point, threads, budget, out, &err)) {
-        if (!max_memory)
-            kc_cli_error("%s (the memory available; --max-memory sets another budget)", err.msg);
-        else
-            kc_cli_error("%s (--max-memory)", err.msg);
-        return KC_EXIT_USAGE;
-    }
-    if (*out < threads) {
-        char pp[32], b[32];
-        fprintf(stderr, "kcube: note: running %d load point%s at once instead of %d to stay within %s (%s each)\n",
-                *out, *out == 1 ? "" : "s", threads, kc_simmem_format(budget, b, sizeof b),
-                kc_simmem_format(per_point, pp, sizeof pp));
-    }
     return 0;
 }
 

@@ -1,45 +1,45 @@
 /* kcube figures: seed 000 Figures 5-7 (and, with --torus, seed 002 Figures
- * 2, 3 and 6) from the simulator, as charts plus a CSV and a text summary. */
+ * 2, 3 and 6) from the simulator, as charts plus a CSV and a text summary.
+ * options -> resolve (every configuration's spec resolved by
+ * kc_simspec_resolve, memory planned) -> output directory checked -> run
+ * figure by figure -> charts, figures.csv and summary.txt written
+ * atomically. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "out.h"
 #include "plot.h"
-#include "kcube/simmem.h"
+#include "sim_cli.h"
+#include "text.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 
 #define MAX_LOADS 64
+#define MAX_CONF 6
+#define NFIGS 6
 
-static void help(FILE *out)
-{
-    fprintf(out,
-            "usage: kcube figures [--out DIR] [--quick] [--torus] [--vc-link shared|independent] [--seed S]\n"
-            "                     [--max-memory BYTES]\n\n"
-            "Reproduces seed 000 Figures 5, 6 and 7 on the 8-cube: matrix-transpose,\n"
-            "bit-reverse and reverse-flip, 20-flit messages, one-flit buffers, Poisson\n"
-            "injection; e-cube unmapped, e-cube with the mapping of each pattern (M-S),\n"
-            "e-cube with the mapping chosen for all three (M-G), P-cube, and Duato's fully\n"
-            "adaptive routing (2 VCs, e-cube escape). Li's Min, Chiu et al. and MIXab3/MIXbb3\n"
-            "are not drawn: their rules could not be established (docs/sim.md).\n"
-            "With --torus also seed 002 Figures 2, 3 and 6 on the 4-ary 4-cube\n"
-            "(dimension-ordered routing with two VCs, Map-S, Map-G; uniform traffic).\n\n"
-            "  --out DIR   where to write (default kcube-figures): fig5_transpose.png,\n"
-            "              fig6_bit-reverse.png, fig7_reverse-flip.png, figures.csv,\n"
-            "              summary.txt\n"
-            "  --quick     shorter runs and fewer load points (a few seconds)\n"
-            "  --vc-link   independent (default on tori, seed 002's model): each VC of\n"
-            "              a link moves a flit per cycle; shared: the VCs take turns\n"
-            "  --seed S    random seed (default 1)\n"
-            "  --max-memory B  memory budget (suffix K, M, G; default: the memory available):\n"
-            "              fewer load points at once when the estimate does not fit\n");
-}
+static const cli_opt OPT_QUICK = {.name = "quick", .type = CLI_FLAG,
+                                  .help = "shorter runs and fewer load points (a few seconds)"};
+static const cli_opt OPT_TORUS = {.name = "torus", .type = CLI_FLAG,
+                                  .help = "also seed 002 Figures 2, 3 and 6 on the 4-ary 4-cube"};
+
+static const cli_use figures_opts[] = {
+    {&OPT_OUT, "where to write fig5_transpose.png, fig6_bit-reverse.png, fig7_reverse-flip.png, figures.csv, "
+               "summary.txt", "kcube-figures"},
+    {&OPT_QUICK, NULL, NULL},
+    {&OPT_TORUS, NULL, NULL},
+    {&OPT_VC_LINK, NULL, NULL},
+    {&OPT_SEED, NULL, NULL},
+    {&OPT_THREADS, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
+    {NULL, NULL, NULL},
+};
 
 typedef struct figure {
     const char *file, *title;
@@ -100,187 +100,254 @@ static void bprintf(buf *b, const char *fmt, ...)
     }
 }
 
-static int run(int argc, char **argv)
-{
-    const char *out = "kcube-figures";
-    int quick = 0, torus = 0, indep = -1;
-    unsigned long long seed = 1;
-    uint64_t max_memory = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *v;
-        int r;
-        if (kc_cli_is_help(argv[i])) {
-            help(stdout);
-            return KC_EXIT_OK;
-        }
-        if ((r = kc_cli_opt(argc, argv, &i, "--out", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            out = v;
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--seed", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            char *end;
-            errno = 0;
-            seed = strtoull(v, &end, 10);
-            if (!*v || *end || errno || *v == '-')
-                return kc_cli_error("--seed takes a whole number, got '%s'", v);
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--vc-link", &v))) {
-            if (r < 0)
-                return KC_EXIT_USAGE;
-            if (kc_names_parse(&kc_simvclink_names, v, &indep))
-                return kc_cli_error("--vc-link takes shared or independent, got '%s'", v);
-        } else if ((r = kc_cli_opt(argc, argv, &i, "--max-memory", &v))) {
-            if (r < 0 || kc_cli_bytes(v, "--max-memory", &max_memory))
-                return KC_EXIT_USAGE;
-        } else if (kc_cli_flag(argv[i], "--quick")) {
-            quick = 1;
-        } else if (kc_cli_flag(argv[i], "--torus")) {
-            torus = 1;
-        } else {
-            return kc_cli_error("figures: unknown argument '%s' (see kcube figures --help)", argv[i]);
-        }
-    }
-    if (strlen(out) > 4000)
-        return kc_cli_error("--out path too long");
-    if (mkdir(out, 0777) != 0 && errno != EEXIST)
-        return kc_cli_error("cannot create directory '%s': %s", out, strerror(errno));
-    struct stat st;
-    if (stat(out, &st) != 0 || !S_ISDIR(st.st_mode))
-        return kc_cli_error("'%s' is not a directory", out);
-    /* Before the simulations: the charts can be written there. */
-    char probe[4200];
-    snprintf(probe, sizeof probe, "%s/%s.png", out, FIGS[0].file);
-    int prc = cli_plot_check(probe);
-    if (prc)
-        return prc;
-
-    int threads = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    threads = threads < 1 ? 1 : threads > 8 ? 8 : threads;
-    kc_simconfig cfg;
-    kc_simconfig_default(&cfg);
-    cfg.seed = seed;
-    cfg.vc_independent = indep; /* -1: resolved per figure (kc_simspec_resolve) */
+typedef struct fig_job {
+    const char *out;
+    int quick, torus, nfigs, threads;
+    int vc_link; /* --vc-link, -1 when not given (then resolved per figure) */
     double loads[MAX_LOADS];
-    int nloads = 0;
-    if (quick) {
-        cfg.warmup = 1000;
-        cfg.measure = 3000;
-        cfg.drain = 6000;
-        for (double l = 0.02; l < 0.1 + 1e-9; l += 0.02)
-            loads[nloads++] = l;
-        for (double l = 0.15; l < 1.0 + 1e-9; l += 0.05)
-            loads[nloads++] = l;
-    } else {
-        for (double l = 0.01; l < 0.1 + 1e-9; l += 0.01)
-            loads[nloads++] = l;
-        for (double l = 0.125; l < 1.0 + 1e-9; l += 0.025)
-            loads[nloads++] = l;
-    }
-    int nfigs = torus ? 6 : 3;
-    buf csv = {0}, sum = {0};
-    bprintf(&csv, "figure,config,routing,mapping,offered,generated,throughput,latency_avg,latency_p99,"
-                  "network_latency_avg,sustainable\n");
-    bprintf(&sum, "kcube figures%s%s: 20-flit messages, one-flit buffers, Poisson injection, seed %llu\n"
-                  "warm-up %lld, measurement %lld cycles per load point; a curve stops at the first\n"
-                  "unsustainable load. Saturation = the largest throughput of a sustainable point;\n"
-                  "low-load lat = average latency at the lowest load (%.2f flits/node/cycle).\n\n",
-            quick ? " --quick" : "", indep < 0 ? "" : indep ? " --vc-link independent" : " --vc-link shared", seed, (long long)cfg.warmup, (long long)cfg.measure, loads[0]);
-    bprintf(&sum, "%-28s %-14s %10s %12s %14s\n", "figure", "config", "contention", "saturation", "low-load lat");
-    kc_cli_progress prog;
-    kc_cli_progress_init(&prog, "figures");
-    int total = 0, done = 0, rc = KC_EXIT_OK;
-    for (int f = 0; f < nfigs; f++)
-        total += FIGS[f].nconf;
-    for (int f = 0; f < nfigs && rc == KC_EXIT_OK; f++) {
-        const figure *fg = &FIGS[f];
-        cli_plot_series series[6];
-        double thr[6][MAX_LOADS], lat[6][MAX_LOADS]; /* 6 KiB */
-        for (int c = 0; c < fg->nconf && rc == KC_EXIT_OK; c++) {
-            kc_err err;
-            kc_simspec sp;
-            kc_simspec_default(&sp);
-            sp.k = fg->k;
-            sp.n = fg->n;
-            sp.pattern = fg->pattern;
-            sp.mapping = fg->mapping[c];
-            kc_simconfig cc = cfg;
-            kc_simmem mem;
-            int run_threads;
-            if (kc_simalgo_parse(fg->routing[c], &sp.route.algo, &err) || kc_simspec_resolve(&sp, &cc, &err) ||
-                (cc.load = loads[nloads - 1], kc_simmem_estimate(&sp, &cc, &mem, &err))) {
-                rc = kc_cli_report(&err);
-                break;
-            }
-            if ((rc = kc_cli_memory_threads(mem.shared, mem.per_point, threads, max_memory, &run_threads)))
-                break;
-            kc_simscenario sc;
-            if (kc_simscenario_build(&sc, &sp, &err)) {
-                rc = kc_cli_report(&err);
-                break;
-            }
-            kc_simsweep sw;
-            kc_cli_progress_cb(&prog, done, total);
-            kc_simsweep_opts so = {loads, nloads, run_threads, 1, NULL};
-            if (kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &cc, &so, &sw, &err)) {
-                kc_simscenario_free(&sc);
-                rc = kc_cli_report(&err);
-                break;
-            }
-            done++;
-            int m = 0;
-            double lat05 = 0;
-            for (int i = 0; i < sw.count; i++) {
-                const kc_simresult *p = &sw.points[i];
-                bprintf(&csv, "%s,%s,%s,%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d\n", fg->file, fg->label[c],
-                        fg->routing[c], fg->mapping[c], p->offered, p->generated, p->throughput, p->latency_avg,
-                        p->latency_p99, p->network_latency_avg, p->sustainable);
-                if (i == 0)
-                    lat05 = p->latency_avg;
-                if (p->sustainable) {
-                    thr[c][m] = p->throughput;
-                    lat[c][m++] = p->latency_avg;
-                }
-            }
-            char cont[24] = "-";
-            if (sc.contention >= 0)
-                snprintf(cont, sizeof cont, "%lld", sc.contention);
-            char satx[32];
-            snprintf(satx, sizeof satx, "%.3f%s", sw.saturation_throughput, sw.saturated ? "" : "+");
-            bprintf(&sum, "%-28s %-14s %10s %12s %14.1f\n", fg->file, fg->label[c], cont, satx, lat05);
-            series[c] = (cli_plot_series){fg->label[c], m, thr[c], lat[c]};
-            kc_simsweep_free(&sw);
-            kc_simscenario_free(&sc);
-        }
-        if (rc != KC_EXIT_OK)
-            break;
-        char path[4200];
-        snprintf(path, sizeof path, "%s/%s.png", out, fg->file);
-        if ((rc = cli_plot_latency(path, fg->title, series, fg->nconf)))
-            break;
-    }
-    kc_cli_progress_done(&prog);
-    if (rc == KC_EXIT_OK) {
-        bprintf(&sum, "\n(+: not saturated within the loads tried.) Not drawn: Li's Min, Chiu et al., MIXab3,\n"
-                      "MIXbb3 - their routing rules could not be established from published descriptions.\n");
-        char path[4200];
-        snprintf(path, sizeof path, "%s/figures.csv", out);
-        if (!csv.s || cli_write_file(path, csv.s, strlen(csv.s)))
-            rc = KC_EXIT_FAIL;
-        snprintf(path, sizeof path, "%s/summary.txt", out);
-        if (rc == KC_EXIT_OK && (!sum.s || cli_write_file(path, sum.s, strlen(sum.s))))
-            rc = KC_EXIT_FAIL;
-        if (rc == KC_EXIT_OK) {
-            fputs(sum.s, stdout);
-            printf("\nwrote %s/{%s}.png, figures.csv, summary.txt\n", out,
-                   torus ? "fig5_transpose,fig6_bit-reverse,fig7_reverse-flip,seed002_fig2_transpose,"
-                           "seed002_fig3_digit-reverse,seed002_fig6_uniform"
-                         : "fig5_transpose,fig6_bit-reverse,fig7_reverse-flip");
-        }
-    }
-    free(csv.s);
-    free(sum.s);
-    return rc;
+    int nloads;
+    kc_simconfig cfg[NFIGS];         /* per figure: VC link sharing resolved for its network */
+    int run_threads[NFIGS];
+    sim_series ser[NFIGS][MAX_CONF]; /* specs resolved before any work; built one at a time */
+} fig_job;
+
+/* ---- resolve ------------------------------------------------------------------ */
+
+static void resolve_loads(fig_job *j)
+{
+    /* two resolutions: fine at low load, where the curves differ, coarse above */
+    double fine = j->quick ? 0.02 : 0.01, from = j->quick ? 0.15 : 0.125, step = j->quick ? 0.05 : 0.025;
+    j->nloads = 0;
+    for (double l = fine; l < 0.1 + 1e-9; l += fine)
+        j->loads[j->nloads++] = l;
+    for (double l = from; l < 1.0 + 1e-9; l += step)
+        j->loads[j->nloads++] = l;
 }
 
-const cli_command kc_command_figures = {.name = "figures", .summary = "reproduce the seeds' simulation figures (latency vs throughput)", .order = 45, .run_argv = run};
+static void resolve_config(const cli_args *a, const fig_job *j, kc_simconfig *c)
+{
+    kc_simconfig_default(c);
+    if (cli_given(a, &OPT_SEED))
+        c->seed = cli_u64(a, &OPT_SEED, 0);
+    c->vc_independent = j->vc_link; /* -1: kc_simspec_resolve decides per figure */
+    if (j->quick) {
+        c->warmup = 1000;
+        c->measure = 3000;
+        c->drain = 6000;
+    }
+}
+
+static int resolve_figure(const cli_args *a, fig_job *j, int f)
+{
+    const figure *fg = &FIGS[f];
+    kc_err err;
+    resolve_config(a, j, &j->cfg[f]);
+    for (int c = 0; c < fg->nconf; c++) {
+        sim_series *s = &j->ser[f][c];
+        kc_simspec_default(&s->spec);
+        s->spec.k = fg->k;
+        s->spec.n = fg->n;
+        s->spec.pattern = fg->pattern;
+        s->spec.mapping = fg->mapping[c];
+        if (kc_simalgo_parse(fg->routing[c], &s->spec.route.algo, &err) ||
+            kc_simspec_resolve(&s->spec, &j->cfg[f], &err))
+            return cli_report(a, &err);
+    }
+    return sim_plan_memory(a, j->ser[f], fg->nconf, 0, &j->cfg[f], j->loads, j->nloads, j->threads,
+                           &j->run_threads[f]);
+}
+
+static int resolve(const cli_args *a, fig_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->out = cli_text(a, &OPT_OUT, "kcube-figures");
+    j->quick = cli_flag(a, &OPT_QUICK);
+    j->torus = cli_flag(a, &OPT_TORUS);
+    j->nfigs = j->torus ? 6 : 3;
+    j->threads = sim_threads(a, &OPT_THREADS);
+    j->vc_link = cli_given(a, &OPT_VC_LINK) ? cli_choice(a, &OPT_VC_LINK, 0) : -1;
+    resolve_loads(j);
+    int r = 0;
+    for (int f = 0; f < j->nfigs && !r; f++)
+        r = resolve_figure(a, j, f);
+    return r;
+}
+
+static void job_free(fig_job *j)
+{
+    for (int f = 0; f < NFIGS; f++)
+        for (int c = 0; c < MAX_CONF; c++)
+            sim_series_free(&j->ser[f][c]);
+}
+
+/* ---- output place: checked before any simulation ---------------------------------- */
+
+static char *out_path(const fig_job *j, const char *name, const char *ext)
+{
+    return sim_strdupf("%s/%s%s", j->out, name, ext);
+}
+
+static int prepare_out(const fig_job *j)
+{
+    cli_quoted q;
+    struct stat st;
+    if (mkdir(j->out, 0777) != 0 && errno != EEXIST)
+        return kc_cli_error("cannot create directory '%s': %s", cli_quote(&q, j->out), strerror(errno));
+    if (stat(j->out, &st) != 0 || !S_ISDIR(st.st_mode))
+        return kc_cli_error("'%s' is not a directory", cli_quote(&q, j->out));
+    char *probe = out_path(j, FIGS[0].file, ".png");
+    int r = probe ? cli_plot_check(probe) : KC_EXIT_FAIL;
+    free(probe);
+    return r;
+}
+
+/* ---- compute and render, figure by figure ----------------------------------------- */
+
+typedef struct fig_out {
+    buf csv, sum;
+    kc_cli_progress prog;
+    int done, total;
+} fig_out;
+
+/* One configuration's rows; its sustainable points into thr/lat. Returns their count. */
+static int config_rows(fig_out *o, const figure *fg, int c, const sim_series *s, double *thr, double *lat)
+{
+    int m = 0;
+    for (int i = 0; i < s->sweep.count; i++) {
+        const kc_simresult *p = &s->sweep.points[i];
+        bprintf(&o->csv, "%s,%s,%s,%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d\n", fg->file, fg->label[c], fg->routing[c],
+                fg->mapping[c], p->offered, p->generated, p->throughput, p->latency_avg, p->latency_p99,
+                p->network_latency_avg, p->sustainable);
+        if (p->sustainable) {
+            thr[m] = p->throughput;
+            lat[m++] = p->latency_avg;
+        }
+    }
+    char cont[24] = "-", satx[32];
+    if (s->sc.contention >= 0)
+        snprintf(cont, sizeof cont, "%lld", s->sc.contention);
+    snprintf(satx, sizeof satx, "%.3f%s", s->sweep.saturation_throughput, s->sweep.saturated ? "" : "+");
+    bprintf(&o->sum, "%-28s %-14s %10s %12s %14.1f\n", fg->file, fg->label[c], cont, satx,
+            s->sweep.count ? s->sweep.points[0].latency_avg : 0.0);
+    return m;
+}
+
+static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
+{
+    const figure *fg = &FIGS[f];
+    cli_plot_series series[MAX_CONF];
+    double thr[MAX_CONF][MAX_LOADS], lat[MAX_CONF][MAX_LOADS]; /* 6 KiB */
+    kc_simsweep_opts so = {j->loads, j->nloads, j->run_threads[f], 1, NULL};
+    int r = 0;
+    for (int c = 0; c < fg->nconf && !r; c++) {
+        sim_series *s = &j->ser[f][c];
+        kc_cli_progress_cb(&o->prog, o->done++, o->total);
+        r = sim_series_build(a, s);
+        if (!r)
+            r = sim_series_sweep(a, s, &j->cfg[f], &so);
+        if (!r)
+            series[c] = (cli_plot_series){fg->label[c], config_rows(o, fg, c, s, thr[c], lat[c]), thr[c], lat[c]};
+        sim_series_free(s); /* one configuration in memory at a time */
+    }
+    char *path = r ? NULL : out_path(j, fg->file, ".png");
+    if (!r)
+        r = path ? cli_plot_latency(path, fg->title, series, fg->nconf) : KC_EXIT_FAIL;
+    free(path);
+    return r;
+}
+
+static void summary_head(const fig_job *j, buf *sum)
+{
+    const kc_simconfig *c = &j->cfg[0];
+    bprintf(sum, "kcube figures%s%s: 20-flit messages, one-flit buffers, Poisson injection, seed %llu\n"
+                 "warm-up %lld, measurement %lld cycles per load point; a curve stops at the first\n"
+                 "unsustainable load. Saturation = the largest throughput of a sustainable point;\n"
+                 "low-load lat = average latency at the lowest load (%.2f flits/node/cycle).\n\n",
+            j->quick ? " --quick" : "", j->vc_link < 0 ? "" : j->vc_link ? " --vc-link independent" : " --vc-link shared",
+            (unsigned long long)c->seed, (long long)c->warmup, (long long)c->measure, j->loads[0]);
+    bprintf(sum, "%-28s %-14s %10s %12s %14s\n", "figure", "config", "contention", "saturation", "low-load lat");
+}
+
+static int write_results(const fig_job *j, fig_out *o)
+{
+    bprintf(&o->sum, "\n(+: not saturated within the loads tried.) Not drawn: Li's Min, Chiu et al., MIXab3,\n"
+                     "MIXbb3 - their routing rules could not be established from published descriptions.\n");
+    char *csv = out_path(j, "figures", ".csv"), *sum = out_path(j, "summary", ".txt");
+    int r = !csv || !sum || !o->csv.s || !o->sum.s ? KC_EXIT_FAIL : cli_write_file(csv, o->csv.s, o->csv.len);
+    if (!r)
+        r = cli_write_file(sum, o->sum.s, o->sum.len);
+    free(csv);
+    free(sum);
+    if (r)
+        return r;
+    fputs(o->sum.s, stdout);
+    printf("\nwrote %s/{%s}.png, figures.csv, summary.txt\n", j->out,
+           j->torus ? "fig5_transpose,fig6_bit-reverse,fig7_reverse-flip,seed002_fig2_transpose,"
+                      "seed002_fig3_digit-reverse,seed002_fig6_uniform"
+                    : "fig5_transpose,fig6_bit-reverse,fig7_reverse-flip");
+    return KC_EXIT_OK;
+}
+
+/* ---- the command --------------------------------------------------------------- */
+
+static int check(const cli_args *a)
+{
+    fig_job *j = malloc(sizeof *j);
+    int r = j ? resolve(a, j) : KC_EXIT_FAIL;
+    if (j)
+        job_free(j);
+    free(j);
+    return r;
+}
+
+static int figures(const cli_args *a, fig_job *j)
+{
+    fig_out o = {0};
+    int r = prepare_out(j);
+    kc_cli_progress_init(&o.prog, "figures");
+    for (int f = 0; f < j->nfigs; f++)
+        o.total += FIGS[f].nconf;
+    bprintf(&o.csv, "figure,config,routing,mapping,offered,generated,throughput,latency_avg,latency_p99,"
+                    "network_latency_avg,sustainable\n");
+    summary_head(j, &o.sum);
+    for (int f = 0; f < j->nfigs && !r; f++)
+        r = run_figure(a, j, f, &o);
+    kc_cli_progress_done(&o.prog);
+    if (!r)
+        r = write_results(j, &o);
+    free(o.csv.s);
+    free(o.sum.s);
+    return r;
+}
+
+static int run(const cli_args *a)
+{
+    fig_job *j = malloc(sizeof *j);
+    int r = j ? resolve(a, j) : KC_EXIT_FAIL;
+    if (!r)
+        r = figures(a, j);
+    if (j)
+        job_free(j);
+    free(j);
+    return r;
+}
+
+const cli_command kc_command_figures = {
+    .name = "figures",
+    .summary = "reproduce the seeds' simulation figures (latency vs throughput)",
+    .order = 45,
+    .description =
+        "Reproduces seed 000 Figures 5, 6 and 7 on the 8-cube: matrix-transpose, bit-reverse and reverse-flip,\n"
+        "20-flit messages, one-flit buffers, Poisson injection; e-cube unmapped, e-cube with the mapping of each\n"
+        "pattern (M-S), e-cube with the mapping chosen for all three (M-G), P-cube, and Duato's fully adaptive\n"
+        "routing (2 VCs, e-cube escape). Li's Min, Chiu et al. and MIXab3/MIXbb3 are not drawn: their rules could\n"
+        "not be established (docs/sim.md). With --torus also seed 002 Figures 2, 3 and 6 on the 4-ary 4-cube\n"
+        "(dimension-ordered routing with two VCs, Map-S, Map-G; uniform traffic). The output directory is\n"
+        "checked before any simulation; every file is written whole or not at all.",
+    .opts = figures_opts,
+    .check = check,
+    .run = run,
+    .epilog = "examples:\n"
+              "  kcube figures --out kcube-figures\n"
+              "  kcube figures --quick --torus --out /tmp/figs",
+};

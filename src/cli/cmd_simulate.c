@@ -1,132 +1,388 @@
-/* kcube simulate: the flit-level wormhole simulator from the command line. */
-#include <errno.h>
-#include <math.h>
+/* kcube simulate: the flit-level wormhole simulator from the command line.
+ * options -> resolve (every default from kc_simspec_resolve and
+ * kc_simconfig_default) -> memory before work -> run -> render (text, JSON,
+ * CSV and the plot are separate functions over one result). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "plot.h"
+#include "sim_cli.h"
 #include "kcube/sim.h"
-#include "kcube/simmem.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
+#include "kcube/topology.h"
 
-#define MAX_POINTS KC_SIMSWEEP_MAX_POINTS
 #define MAX_SERIES 12
 
-static void help(FILE *out)
+/* ---- options (defaults in the help lines are the library's) --------------- */
+
+static const cli_opt OPT_PAIRS = {.name = "pairs", .type = CLI_TEXT, .meta = "FILE", .param = "pairs_file",
+                                  .help = "traffic from a file of 'source destination' lines (virtual ids, # comments)"};
+static const cli_opt OPT_ROUTING = {.name = "routing", .type = CLI_TEXT, .meta = "NAME", .param = "routing",
+                                    .help = "routing (see the list below; default ecube on the hypercube, dor elsewhere)"};
+static const cli_opt OPT_VC_RULE = {.name = "vc-rule", .type = CLI_CHOICE, .choices = &kc_simvcrule_names,
+                                    .param = "vc_rule", .help = "how torus routes use the VCs (default highlow)"};
+static const cli_opt OPT_VCS = {.name = "vcs", .type = CLI_INT, .meta = "V", .lo = 1, .hi = KC_SIMNET_MAX_VCS,
+                                .param = "vcs",
+                                .help = "virtual channels per link (default 2 on tori and for duato, else 1)"};
+static const cli_opt OPT_INJ = {.name = "inj", .type = CLI_INT, .meta = "I", .lo = 1, .hi = 8, .param = "inj",
+                                .help = "injection channels per node (default 1)"};
+static const cli_opt OPT_EJ = {.name = "ej", .type = CLI_INT, .meta = "E", .lo = 1, .hi = 8, .param = "ej",
+                               .help = "ejection channels per node (default 1)"};
+static const cli_opt OPT_DEPTH = {.name = "depth", .type = CLI_INT, .meta = "B", .lo = 1,
+                                  .hi = KC_SIMNET_MAX_DEPTH, .param = "depth",
+                                  .help = "flits per channel buffer (default 1)"};
+static const cli_opt OPT_RATE = {.name = "rate", .type = CLI_REAL, .meta = "R", .rlo = 1e-9, .rhi = 1e6,
+                                 .param = "load", .help = "one run at R offered flits per node per cycle"};
+static const cli_opt OPT_NO_STOP = {.name = "no-stop", .type = CLI_FLAG,
+                                    .help = "run every load of --sweep (by default it ends past saturation)"};
+static const cli_opt OPT_ONESHOT = {.name = "oneshot", .type = CLI_FLAG,
+                                    .help = "every source sends one message at cycle 0; prints the completion time"};
+static const cli_opt OPT_MSG_FLITS = {.name = "msg-flits", .type = CLI_INT, .meta = "F", .lo = 1, .hi = 65535,
+                                      .param = "msg_flits", .help = "flits per message, header included (default 20)"};
+static const cli_opt OPT_INJECTION = {.name = "injection", .type = CLI_CHOICE, .choices = &kc_siminject_names,
+                                      .help = "message generation (default poisson)"};
+static const cli_opt OPT_WARMUP = {.name = "warmup", .type = CLI_INT, .meta = "C", .lo = 0, .hi = 100000000,
+                                   .help = "cycles before measuring (default 3000)"};
+static const cli_opt OPT_MEASURE = {.name = "measure", .type = CLI_INT, .meta = "C", .lo = 1, .hi = 100000000,
+                                    .help = "measurement window in cycles (default 10000)"};
+static const cli_opt OPT_DRAIN = {.name = "drain", .type = CLI_INT, .meta = "C", .lo = 0, .hi = 100000000,
+                                  .help = "at most C cycles to deliver the measured messages (default 20000)"};
+static const cli_opt OPT_WATCHDOG = {.name = "watchdog", .type = CLI_INT, .meta = "C", .lo = 1, .hi = 100000000,
+                                     .help = "report a deadlock after C cycles without progress (default 1000)"};
+static const cli_opt OPT_ROUTE_DELAY = {.name = "route-delay", .type = CLI_INT, .meta = "R", .lo = 0, .hi = 1000,
+                                        .help = "cycles a header waits in each router (default 0)"};
+static const cli_opt OPT_SWITCH_DELAY = {.name = "switch-delay", .type = CLI_INT, .meta = "S", .lo = 0,
+                                         .hi = 1000, .help = "switch delay in cycles (default 0)"};
+static const cli_opt OPT_LINK_LATENCY = {.name = "link-latency", .type = CLI_INT, .meta = "W", .lo = 1,
+                                         .hi = 1000, .help = "link latency in cycles (default 1)"};
+static const cli_opt OPT_CHANNEL_UTIL = {.name = "channel-util", .type = CLI_FLAG,
+                                         .help = "per-link utilisation in the measurement window"};
+static const cli_opt OPT_COMPARE = {.name = "compare", .type = CLI_FLAG,
+                                    .help = "several configurations over the same loads (--configs, --set)"};
+static const cli_opt OPT_SET = {.name = "set", .type = CLI_TEXT, .meta = "P1,P2,..",
+                                .help = "the patterns M-G maps for (default transpose,bit-reverse,reverse-flip on "
+                                        "the hypercube, transpose,digit-reverse elsewhere)"};
+
+static const cli_use simulate_opts[] = {
+    {&OPT_N, NULL, NULL},
+    {&OPT_K, "nodes per dimension (2..256; 2 is the binary n-cube)", NULL},
+    {&OPT_TOPOLOGY, NULL, NULL},
+    {&OPT_PATTERN, "a pattern (list below; k-ary: transpose, digit-reverse, ...) or uniform", NULL},
+    {&OPT_MATRIX, NULL, NULL},
+    {&OPT_VECTOR, NULL, NULL},
+    {&OPT_SCATTER, NULL, NULL},
+    {&OPT_PAIRS, NULL, NULL},
+    {&OPT_MAPPING, "optimal (M-S), set:P1,P2,.. (M-G), or a file of node ids (to_physical)", NULL},
+    {&OPT_ROUTING, NULL, NULL},
+    {&OPT_VC_RULE, NULL, NULL},
+    {&OPT_VCS, NULL, NULL},
+    {&OPT_VC_LINK, NULL, NULL},
+    {&OPT_TIE, "torus rings at distance k/2", NULL},
+    {&OPT_INJ, NULL, NULL},
+    {&OPT_EJ, NULL, NULL},
+    {&OPT_DEPTH, NULL, NULL},
+    {&OPT_RATE, NULL, NULL},
+    {&OPT_SWEEP, "offered loads FROM, FROM+STEP, .., TO (at most 1000 points)", NULL},
+    {&OPT_NO_STOP, NULL, NULL},
+    {&OPT_ONESHOT, NULL, NULL},
+    {&OPT_MSG_FLITS, NULL, NULL},
+    {&OPT_INJECTION, NULL, NULL},
+    {&OPT_SEED, NULL, NULL},
+    {&OPT_THREADS, "load points in parallel (default: the cores, at most 8); results do not depend on it", NULL},
+    {&OPT_MAX_MEMORY, "memory budget: fewer threads when the estimate does not fit, refused when one point does "
+                      "not (default: the memory available)", NULL},
+    {&OPT_WARMUP, NULL, NULL},
+    {&OPT_MEASURE, NULL, NULL},
+    {&OPT_DRAIN, NULL, NULL},
+    {&OPT_WATCHDOG, NULL, NULL},
+    {&OPT_ROUTE_DELAY, NULL, NULL},
+    {&OPT_SWITCH_DELAY, NULL, NULL},
+    {&OPT_LINK_LATENCY, NULL, NULL},
+    {&OPT_CHANNEL_UTIL, NULL, NULL},
+    {&OPT_COMPARE, NULL, NULL},
+    {&OPT_CONFIGS, "with --compare: ecube, dor, pcube, duato, M-S, M-G or ROUTING@MAPPING (default "
+                   "ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G on tori with k a power of two)", NULL},
+    {&OPT_SET, NULL, NULL},
+    {&OPT_PLOT, "latency against throughput through gnuplot (.png or .svg), checked before simulating", NULL},
+    {&OPT_JSON, NULL, NULL},
+    {&OPT_CSV, NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
+static const cli_alias simulate_aliases[] = {
+    {"uniform", &OPT_PATTERN, "uniform", NULL, "the same as --pattern uniform"},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+typedef struct sim_job {
+    kc_simspec user; /* as given: each configuration of a comparison resolves it on its own */
+    kc_simspec spec; /* resolved */
+    kc_simconfig cfg;
+    double loads[KC_SIMSWEEP_MAX_POINTS];
+    int nloads, threads, compare, stop;
+    const char *plot, *traffic;
+    kc_format fmt;
+    sim_series ser[MAX_SERIES];
+    int ns;
+} sim_job;
+
+/* ---- resolve ------------------------------------------------------------------ */
+
+static void given_int(const cli_args *a, const cli_opt *o, int *field)
 {
-    fprintf(out,
-            "usage: kcube simulate [--topology hypercube|torus|mesh] --k K --n N\n"
-            "         (--pattern NAME | --uniform | --matrix M [--vector V] [--scatter] | --pairs FILE)\n"
-            "         [--mapping none|optimal|set:P1,P2,...|FILE] [--routing ecube|dor|pcube|duato]\n"
-            "         [--vc-rule highlow|dateline|none] [--vcs V] [--vc-link shared|independent]\n"
-            "         [--tie plus|minus|split] [--inj I] [--ej E] [--depth B]\n"
-            "         (--rate R | --sweep FROM:TO:STEP [--no-stop] | --oneshot)\n"
-            "         [--msg-flits 20] [--injection poisson|bernoulli] [--seed S] [--threads T]\n"
-            "         [--warmup C] [--measure C] [--drain C] [--watchdog C]\n"
-            "         [--route-delay R] [--switch-delay S] [--link-latency W] [--channel-util]\n"
-            "         [--compare [--configs LIST] [--set P1,P2,...]] [--plot FILE.png|FILE.svg]\n"
-            "         [--max-memory BYTES] [--json | --csv]\n\n"
-            "Flit-level wormhole simulation (seed 000 Section 6, seed 002 Section 4): one-flit\n"
-            "buffers, a header that cannot advance blocks its worm in place, first-come\n"
-            "arbitration, lowest free dimension first for adaptive choices, Poisson injection\n"
-            "at R flits/node/cycle. Latency counts from generation (source queueing included)\n"
-            "to the arrival of the tail; throughput is flits delivered per node per cycle.\n\n"
-            "  --k, --n        radix and dimension (k = 2: the binary n-cube; default k = 2)\n"
-            "  --topology      torus (default for k > 2) or mesh\n"
-            "  --pattern P     hypercube: any kcube pattern (below); k-ary: transpose,\n"
-            "                  digit-reverse, digit-complement; everywhere: uniform\n"
-            "  --pairs FILE    lines 'source destination' (virtual node ids)\n"
-            "  --mapping       optimal (M-S), set:P1,P2,... (M-G: the DP over the set, max\n"
-            "                  objective), or a file of N node ids (to_physical); physical\n"
-            "                  f(x) sends to f(y)\n"
-            "  --routing       ecube (hypercube), dor (tori, meshes), pcube, duato (adds a VC)\n"
-            "  --vc-rule       torus VCs: highlow (seed 002, default), dateline, none\n"
-            "  --vcs V         virtual channels per link (default 1; 2 on tori and for duato)\n"
-            "  --tie           torus rings at distance k/2: plus (default), minus, split\n"
-            "                  (+ from an even coordinate, - from an odd one)\n"
-            "  --vc-link       independent: each VC moves a flit per cycle (default on\n"
-            "                  k-ary n-cubes, seed 002's model); shared: the VCs of a link\n"
-            "                  share one flit per cycle (default on the binary cube)\n"
-            "  --inj, --ej     injection / ejection channels per node (1)\n"
-            "  --depth B       flits per channel buffer (1)\n"
-            "  --sweep A:B:S   offered loads A, A+S, ..., B; stops past saturation unless --no-stop\n"
-            "  --oneshot       every source sends one message at cycle 0; prints the completion time\n"
-            "  --warmup, --measure, --drain   cycles (3000, 10000, at most 20000)\n"
-            "  --watchdog C    report a deadlock after C cycles without progress (1000)\n"
-            "  --route-delay, --switch-delay, --link-latency   router timing (0, 0, 1);\n"
-            "                  zero-load latency H(R+S+W) + R + S + L + 1 for H hops\n"
-            "  --channel-util  per-link utilisation in the measurement window\n"
-            "  --compare       several configurations over the same loads; --configs takes a\n"
-            "                  list of ecube, dor, pcube, duato, M-S, M-G or ROUTING@MAPPING\n"
-            "                  (default ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G\n"
-            "                  on tori with k a power of two); M-G maps\n"
-            "                  with the set given by --set (default transpose,bit-reverse,\n"
-            "                  reverse-flip on the hypercube)\n"
-            "  --plot FILE     latency against throughput through gnuplot (.png or .svg)\n"
-            "  --threads T     load points in parallel (default: the cores, at most 8); results\n"
-            "                  do not depend on it\n"
-            "  --max-memory B  memory budget (suffix K, M, G; default: the memory available):\n"
-            "                  fewer threads when the estimate does not fit, refused when one\n"
-            "                  load point does not\n\n"
-            "Messages to oneself are not injected: fixed points of a pattern send nothing and\n"
-            "uniform traffic picks among the other nodes.\n\n");
-    kc_cli_print_patterns(out);
+    if (cli_given(a, o))
+        *field = (int)cli_int(a, o, 0);
 }
 
-typedef struct series {
-    char label[64];
-    kc_simspec spec;
-    char mapping[600];
-    kc_simscenario sc;
-    kc_simsweep sweep;
-    int built;
-} series;
-
-static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, int oneshot, int64_t window)
+static void given_i64(const cli_args *a, const cli_opt *o, int64_t *field)
 {
-    cJSON *o = cJSON_CreateObject();
-    if (!oneshot)
-        cJSON_AddNumberToObject(o, "offered", p->offered);
-    cJSON_AddNumberToObject(o, "generated", p->generated);
-    cJSON_AddNumberToObject(o, "throughput", p->throughput);
-    cJSON_AddNumberToObject(o, "latency_avg", p->latency_avg);
-    cJSON_AddNumberToObject(o, "latency_p99", p->latency_p99);
-    cJSON_AddNumberToObject(o, "network_latency_avg", p->network_latency_avg);
-    cJSON_AddBoolToObject(o, "sustainable", p->sustainable);
-    cJSON_AddItemToObject(o, "messages", kc_cli_json_u64(p->messages));
-    cJSON_AddNumberToObject(o, "cycles", (double)p->cycles);
-    cJSON_AddItemToObject(o, "link_traversals", kc_cli_json_u64(p->link_traversals));
-    cJSON_AddNumberToObject(o, "wall_seconds", p->wall_seconds);
-    cJSON_AddNumberToObject(o, "queue_avg", p->queue_avg);
-    if (oneshot)
-        cJSON_AddNumberToObject(o, "completion", (double)p->completion);
-    cJSON_AddBoolToObject(o, "deadlock", p->deadlock);
-    if (p->deadlock) {
-        cJSON *c = cJSON_CreateArray();
-        char buf[64];
-        for (int i = 0; i < p->cycle_len; i++)
-            cJSON_AddItemToArray(c, cJSON_CreateString(kc_simnet_channel_name(net, p->cycle[i], buf, sizeof buf)));
-        cJSON_AddItemToObject(o, "blocked_cycle", c);
-    }
-    if (p->link_flits) {
-        uint32_t links = net->nodes * (uint32_t)net->ports;
-        cJSON *u = cJSON_CreateArray();
-        cJSON_AddNumberToObject(o, "window_cycles", (double)(oneshot ? p->cycles : window));
-        for (uint32_t l = 0; l < links; l++)
-            cJSON_AddItemToArray(u, cJSON_CreateNumber((double)p->link_flits[l]));
-        cJSON_AddItemToObject(o, "link_flits", u); /* per link (node * ports + port), in the window */
-    }
-    return o;
+    if (cli_given(a, o))
+        *field = cli_int(a, o, 0);
 }
+
+static void given_choice(const cli_args *a, const cli_opt *o, int *field)
+{
+    if (cli_given(a, o))
+        *field = cli_choice(a, o, 0);
+}
+
+static int resolve_network(const cli_args *a, kc_simspec *u)
+{
+    kc_err err;
+    int rule = u->route.vcrule, tie = (int)u->route.tie;
+    given_int(a, &OPT_N, &u->n);
+    given_int(a, &OPT_K, &u->k);
+    given_int(a, &OPT_VCS, &u->vcs);
+    given_int(a, &OPT_INJ, &u->inj);
+    given_int(a, &OPT_EJ, &u->ej);
+    given_int(a, &OPT_DEPTH, &u->depth);
+    given_choice(a, &OPT_VC_RULE, &rule);
+    given_choice(a, &OPT_TIE, &tie);
+    u->route.vcrule = (kc_simvcrule)rule;
+    u->route.tie = (kc_tie)tie;
+    /* --topology reads the shared table; the simulator's has the same names */
+    if (cli_given(a, &OPT_TOPOLOGY) &&
+        kc_simtopo_parse(kc_names_name(&kc_topo_kind_names, cli_choice(a, &OPT_TOPOLOGY, 0)), &u->topo, &err))
+        return cli_report(a, &err);
+    if (cli_given(a, &OPT_ROUTING) && kc_simalgo_parse(cli_text(a, &OPT_ROUTING, ""), &u->route.algo, &err))
+        return cli_report(a, &err);
+    return 0;
+}
+
+static int resolve_traffic(const cli_args *a, kc_simspec *u)
+{
+    kc_comm_list l;
+    kc_comm_list_init(&l, "simulate", 1, 1);
+    int r = cli_comm_list(a, &l);
+    if (r)
+        return r;
+    if (l.count) {
+        u->pattern = l.spec[0].pattern;
+        u->matrix = l.spec[0].matrix;
+        u->vector = l.spec[0].vector;
+        u->scatter = l.scatter[0];
+    }
+    u->pairs = cli_text(a, &OPT_PAIRS, NULL);
+    u->mapping = cli_text(a, &OPT_MAPPING, NULL);
+    if (!l.count && !u->pairs)
+        return kc_cli_error("simulate needs --pattern NAME, --uniform, --matrix M or --pairs FILE");
+    if (l.count && u->pairs)
+        return kc_cli_error("give only one of --pattern, --uniform, --matrix and --pairs");
+    if (u->scatter && !u->matrix)
+        return kc_cli_error("--scatter goes with --matrix");
+    return 0;
+}
+
+static void resolve_config(const cli_args *a, kc_simconfig *c)
+{
+    kc_simconfig_default(c);
+    int process = (int)c->process;
+    given_int(a, &OPT_MSG_FLITS, &c->msg_flits);
+    given_choice(a, &OPT_INJECTION, &process);
+    c->process = (kc_siminject)process;
+    if (cli_given(a, &OPT_SEED))
+        c->seed = cli_u64(a, &OPT_SEED, 0);
+    given_i64(a, &OPT_WARMUP, &c->warmup);
+    given_i64(a, &OPT_MEASURE, &c->measure);
+    given_i64(a, &OPT_DRAIN, &c->drain);
+    given_i64(a, &OPT_WATCHDOG, &c->watchdog);
+    given_int(a, &OPT_ROUTE_DELAY, &c->route_delay);
+    given_int(a, &OPT_SWITCH_DELAY, &c->switch_delay);
+    given_int(a, &OPT_LINK_LATENCY, &c->link_latency);
+    given_choice(a, &OPT_VC_LINK, &c->vc_independent);
+    c->oneshot = cli_flag(a, &OPT_ONESHOT);
+    c->channel_util = cli_flag(a, &OPT_CHANNEL_UTIL);
+}
+
+static int resolve_loads(const cli_args *a, sim_job *j)
+{
+    int rate = cli_given(a, &OPT_RATE), sweep = cli_given(a, &OPT_SWEEP);
+    kc_err err;
+    if (j->cfg.oneshot && (rate || sweep))
+        return kc_cli_error("--oneshot takes no --rate or --sweep");
+    if (rate && sweep)
+        return kc_cli_error("give --rate or --sweep, not both");
+    if (!j->cfg.oneshot && !rate && !sweep)
+        return kc_cli_error("simulate needs --rate R, --sweep FROM:TO:STEP or --oneshot");
+    if (j->cfg.oneshot && j->user.pattern && !strcmp(j->user.pattern, "uniform"))
+        return kc_cli_error("--oneshot needs a pattern or pairs, not uniform traffic");
+    if (!sweep) {
+        j->loads[0] = rate ? cli_real(a, &OPT_RATE, 0) : 1;
+        j->nloads = 1;
+    } else {
+        const cli_value *v = cli_get(a, &OPT_SWEEP);
+        if (kc_simsweep_points(v->v.range.from, v->v.range.to, v->v.range.step, j->loads, &j->nloads, &err))
+            return cli_report(a, &err);
+    }
+    for (int i = 0; i < j->nloads && !j->cfg.oneshot; i++)
+        if (j->loads[i] > j->cfg.msg_flits)
+            return kc_cli_error("offered load %g is more than one message per cycle", j->loads[i]);
+    j->stop = !cli_flag(a, &OPT_NO_STOP);
+    return sweep ? 0 : cli_reject(a, &OPT_NO_STOP, "without --sweep (one load point)");
+}
+
+/* Options that the resolved network or the mode ignores are refused. */
+static int reject_unused(const cli_args *a, const sim_job *j)
+{
+    int r = 0;
+    if (j->spec.topo != KC_SIM_TORUS)
+        r = cli_reject(a, &OPT_VC_RULE, "off tori: VC rules split the VCs of a ring (hypercube and meshes have none)");
+    if (!r && j->spec.topo != KC_SIM_TORUS)
+        r = cli_reject(a, &OPT_TIE, "off tori: only torus rings have ties at distance k/2");
+    if (!r && !j->compare)
+        r = cli_reject(a, &OPT_CONFIGS, "without --compare");
+    if (!r && !j->compare)
+        r = cli_reject(a, &OPT_SET, "without --compare");
+    return r;
+}
+
+static int out_of_memory(void)
+{
+    fprintf(stderr, "kcube: out of memory\n");
+    return KC_EXIT_FAIL;
+}
+
+/* One configuration of a comparison: the user's spec with the routing and
+ * mapping the token names, resolved on its own. */
+static int make_series(const cli_args *a, sim_series *s, const char *token, const kc_simspec *user, const char *set)
+{
+    const char *at = strchr(token, '@');
+    char *name = strndup(token, at ? (size_t)(at - token) : strlen(token));
+    kc_err err;
+    int r = 0;
+    s->spec = *user;
+    s->label = strdup(token);
+    if (!name || !s->label)
+        r = out_of_memory();
+    else if (!strcmp(name, "M-S") || !strcmp(name, "ms") || !strcmp(name, "M-G") || !strcmp(name, "mg")) {
+        s->spec.route.algo = KC_ROUTE_AUTO; /* the deterministic routing of the topology */
+        s->mapping = name[1] == 'S' || name[1] == 's' ? strdup("optimal") : sim_strdupf("set:%s", set);
+    } else if (kc_simalgo_parse(name, &s->spec.route.algo, &err)) {
+        err.param = "configs"; /* the name came from --configs */
+        r = cli_report(a, &err);
+    } else
+        s->mapping = strdup(at ? at + 1 : user->mapping ? user->mapping : "none");
+    free(name);
+    if (!r && !s->mapping)
+        r = out_of_memory();
+    s->spec.mapping = s->mapping;
+    if (!r && kc_simspec_resolve(&s->spec, NULL, &err))
+        r = cli_report(a, &err);
+    return r;
+}
+
+static int resolve_compare(const cli_args *a, sim_job *j)
+{
+    char *list = strdup(cli_text(a, &OPT_CONFIGS, kc_simspec_compare_configs(&j->spec)));
+    const char *set = cli_text(a, &OPT_SET, kc_simspec_mapping_set(&j->spec));
+    int r = list ? 0 : out_of_memory();
+    for (char *save = NULL, *tok = list ? strtok_r(list, ",", &save) : NULL; tok && !r;
+         tok = strtok_r(NULL, ",", &save)) {
+        if (j->ns == MAX_SERIES)
+            r = kc_cli_error("--configs: at most %d configurations", MAX_SERIES);
+        else
+            r = make_series(a, &j->ser[j->ns++], tok, &j->user, set);
+    }
+    free(list);
+    if (!r && !j->ns)
+        r = kc_cli_error("--configs lists no configuration");
+    return r;
+}
+
+static int resolve_single(sim_job *j)
+{
+    sim_series *s = &j->ser[0];
+    const char *m = j->spec.mapping && strcmp(j->spec.mapping, "none") ? j->spec.mapping : NULL;
+    const char *algo = kc_simalgo_name(j->spec.route.algo);
+    j->ns = 1;
+    s->spec = j->spec;
+    s->label = m ? sim_strdupf("%s@%s", algo, m) : strdup(algo);
+    return s->label ? 0 : out_of_memory();
+}
+
+static int resolve(const cli_args *a, sim_job *j)
+{
+    memset(j, 0, sizeof *j);
+    kc_simspec_default(&j->user);
+    kc_err err;
+    int r = cli_format(a, &j->fmt);
+    if (!r)
+        r = resolve_network(a, &j->user);
+    if (!r)
+        r = resolve_traffic(a, &j->user);
+    if (r)
+        return r;
+    resolve_config(a, &j->cfg);
+    j->spec = j->user;
+    if (kc_simspec_resolve(&j->spec, &j->cfg, &err))
+        return cli_report(a, &err);
+    j->compare = cli_flag(a, &OPT_COMPARE);
+    j->threads = sim_threads(a, &OPT_THREADS);
+    j->plot = cli_text(a, &OPT_PLOT, NULL);
+    j->traffic = j->user.pattern ? j->user.pattern : j->user.matrix ? j->user.matrix : j->user.pairs;
+    if ((r = resolve_loads(a, j)) || (r = reject_unused(a, j)))
+        return r;
+    if (j->plot && !cli_plot_supported(j->plot))
+        return cli_plot_check(j->plot); /* says why, writes nothing */
+    return j->compare ? resolve_compare(a, j) : resolve_single(j);
+}
+
+static void job_free(sim_job *j)
+{
+    for (int s = 0; s < MAX_SERIES; s++)
+        sim_series_free(&j->ser[s]);
+}
+
+/* ---- compute --------------------------------------------------------------- */
+
+static int simulate(const cli_args *a, sim_job *j)
+{
+    int threads = 1, r = j->plot ? cli_plot_check(j->plot) : 0; /* before any work */
+    if (!r)
+        r = sim_plan_memory(a, j->ser, j->ns, 1, &j->cfg, j->loads, j->nloads, j->threads, &threads);
+    /* every configuration is built before the first sweep: bad input fails at once */
+    for (int s = 0; s < j->ns && !r; s++)
+        r = sim_series_build(a, &j->ser[s]);
+    kc_cli_progress prog;
+    kc_cli_progress_init(&prog, "simulate");
+    kc_simsweep_opts so = {j->loads, j->nloads, threads, j->stop, NULL};
+    for (int s = 0; s < j->ns && !r; s++) {
+        kc_cli_progress_cb(&prog, s, j->ns);
+        r = sim_series_sweep(a, &j->ser[s], &j->cfg, &so);
+    }
+    kc_cli_progress_done(&prog);
+    return r;
+}
+
+/* ---- render ------------------------------------------------------------------ */
 
 static void print_deadlock(const kc_simresult *p, const kc_simnet *net, const char *label, int64_t watchdog)
 {
-    char buf[64];
-    char at[48] = "the one-shot run";
+    char buf[64], at[48] = "the one-shot run";
     if (p->offered > 0)
         snprintf(at, sizeof at, "offered load %.4g", p->offered);
     fprintf(stderr, "kcube: deadlock in %s at %s: no flit moved for %lld cycles (cycle %lld); blocked cycle:", label,
@@ -139,22 +395,150 @@ static void print_deadlock(const kc_simresult *p, const kc_simnet *net, const ch
         fprintf(stderr, " (not found)\n");
 }
 
+/* Every deadlocked point on stderr; 1 if there was one. */
+static int report_deadlocks(const sim_job *j)
+{
+    int any = 0;
+    for (int s = 0; s < j->ns; s++)
+        for (int i = 0; i < j->ser[s].sweep.count; i++)
+            if (j->ser[s].sweep.points[i].deadlock) {
+                print_deadlock(&j->ser[s].sweep.points[i], &j->ser[s].sc.net, j->ser[s].label, j->cfg.watchdog);
+                any = 1;
+            }
+    return any;
+}
+
+static void json_deadlock(cJSON *o, const kc_simresult *p, const kc_simnet *net)
+{
+    cJSON_AddBoolToObject(o, "deadlock", p->deadlock);
+    if (!p->deadlock)
+        return;
+    cJSON *c = cJSON_AddArrayToObject(o, "blocked_cycle");
+    char buf[64];
+    for (int i = 0; i < p->cycle_len; i++)
+        cJSON_AddItemToArray(c, cJSON_CreateString(kc_simnet_channel_name(net, p->cycle[i], buf, sizeof buf)));
+}
+
+static void json_util(cJSON *o, const kc_simresult *p, const kc_simnet *net, int64_t window)
+{
+    uint32_t links = net->nodes * (uint32_t)net->ports;
+    cJSON_AddNumberToObject(o, "window_cycles", (double)window);
+    cJSON *u = cJSON_AddArrayToObject(o, "link_flits"); /* per link (node * ports + port), in the window */
+    for (uint32_t l = 0; l < links; l++)
+        cJSON_AddItemToArray(u, cJSON_CreateNumber((double)p->link_flits[l]));
+}
+
+static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, const kc_simconfig *cfg)
+{
+    cJSON *o = cJSON_CreateObject();
+    if (!cfg->oneshot)
+        cJSON_AddNumberToObject(o, "offered", p->offered);
+    cJSON_AddNumberToObject(o, "generated", p->generated);
+    cJSON_AddNumberToObject(o, "throughput", p->throughput);
+    cJSON_AddNumberToObject(o, "latency_avg", p->latency_avg);
+    cJSON_AddNumberToObject(o, "latency_p99", p->latency_p99);
+    cJSON_AddNumberToObject(o, "network_latency_avg", p->network_latency_avg);
+    cJSON_AddBoolToObject(o, "sustainable", p->sustainable);
+    cJSON_AddItemToObject(o, "messages", kc_cli_json_u64(p->messages));
+    cJSON_AddNumberToObject(o, "cycles", (double)p->cycles);
+    cJSON_AddItemToObject(o, "link_traversals", kc_cli_json_u64(p->link_traversals));
+    cJSON_AddNumberToObject(o, "wall_seconds", p->wall_seconds);
+    cJSON_AddNumberToObject(o, "queue_avg", p->queue_avg);
+    if (cfg->oneshot)
+        cJSON_AddNumberToObject(o, "completion", (double)p->completion);
+    json_deadlock(o, p, net);
+    if (p->link_flits)
+        json_util(o, p, net, cfg->oneshot ? p->cycles : cfg->measure);
+    return o;
+}
+
+static cJSON *series_json(const sim_job *j, const sim_series *se)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "label", se->label);
+    cJSON_AddStringToObject(o, "routing", kc_simalgo_name(se->spec.route.algo));
+    if (se->sc.net.topo == KC_SIM_TORUS) {
+        cJSON_AddStringToObject(o, "vc_rule", kc_simvcrule_name(se->spec.route.vcrule));
+        cJSON_AddStringToObject(o, "tie", kc_tie_name(se->spec.route.tie));
+    }
+    cJSON_AddNumberToObject(o, "vcs", se->sc.net.vcs);
+    cJSON_AddStringToObject(o, "mapping", se->sc.mapping_desc);
+    if (se->sc.contention >= 0)
+        cJSON_AddNumberToObject(o, "contention", (double)se->sc.contention);
+    cJSON *pts = cJSON_AddArrayToObject(o, "points");
+    for (int i = 0; i < se->sweep.count; i++)
+        cJSON_AddItemToArray(pts, point_json(&se->sweep.points[i], &se->sc.net, &j->cfg));
+    if (j->nloads > 1) {
+        cJSON_AddNumberToObject(o, "saturation_throughput", se->sweep.saturation_throughput);
+        cJSON_AddBoolToObject(o, "saturated", se->sweep.saturated);
+    }
+    return o;
+}
+
+/* One configuration: its fields at the top level. */
+static void hoist(cJSON *root, cJSON *one)
+{
+    for (cJSON *item = one->child, *next; item; item = next) {
+        next = item->next;
+        cJSON_AddItemToObject(root, item->string, cJSON_DetachItemViaPointer(one, item));
+    }
+    cJSON_Delete(one);
+}
+
+static int render_json(const sim_job *j)
+{
+    const kc_simnet *net0 = &j->ser[0].sc.net;
+    cJSON *root = cJSON_CreateObject(), *net = cJSON_AddObjectToObject(root, "network");
+    cJSON_AddStringToObject(net, "topology", kc_simtopo_name(net0->topo));
+    cJSON_AddNumberToObject(net, "k", net0->k);
+    cJSON_AddNumberToObject(net, "n", net0->n);
+    cJSON_AddNumberToObject(net, "nodes", net0->nodes);
+    cJSON_AddNumberToObject(net, "depth", j->spec.depth);
+    cJSON_AddNumberToObject(net, "msg_flits", j->cfg.msg_flits);
+    cJSON_AddStringToObject(root, "pattern", j->traffic);
+    cJSON_AddNumberToObject(root, "seed", (double)j->cfg.seed);
+    if (!j->compare) {
+        hoist(root, series_json(j, &j->ser[0]));
+        return kc_cli_print_json(root);
+    }
+    cJSON *arr = cJSON_AddArrayToObject(root, "series");
+    for (int s = 0; s < j->ns; s++)
+        cJSON_AddItemToArray(arr, series_json(j, &j->ser[s]));
+    return kc_cli_print_json(root);
+}
+
+static int render_csv(const sim_job *j)
+{
+    int oneshot = j->cfg.oneshot;
+    printf("series,offered,generated,throughput,latency_avg,latency_p99,network_latency_avg,sustainable,"
+           "messages,cycles,link_traversals,wall_seconds%s\n", oneshot ? ",completion" : "");
+    for (int s = 0; s < j->ns; s++)
+        for (int i = 0; i < j->ser[s].sweep.count; i++) {
+            const kc_simresult *p = &j->ser[s].sweep.points[i];
+            printf("%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d,%llu,%lld,%llu,%.4f", j->ser[s].label,
+                   oneshot ? 0.0 : p->offered, p->generated, p->throughput, p->latency_avg, p->latency_p99,
+                   p->network_latency_avg, p->sustainable, (unsigned long long)p->messages, (long long)p->cycles,
+                   (unsigned long long)p->link_traversals, p->wall_seconds);
+            if (oneshot)
+                printf(",%lld", (long long)p->completion);
+            printf("\n");
+        }
+    return KC_EXIT_OK;
+}
+
 static void print_util(const kc_simresult *p, const kc_simnet *net, int64_t window)
 {
     uint32_t links = net->nodes * (uint32_t)net->ports, used = 0;
     uint64_t max = 0, sum = 0;
-    for (uint32_t l = 0; l < links; l++) {
-        if (net->next_node[l] == KC_SIM_NONE)
-            continue;
-        used++;
-        sum += p->link_flits[l];
-        if (p->link_flits[l] > max)
-            max = p->link_flits[l];
-    }
-    printf("  link utilisation: mean %.4f, max %.4f flits/cycle over %u links; busiest:", 
+    for (uint32_t l = 0; l < links; l++)
+        if (net->next_node[l] != KC_SIM_NONE) {
+            used++;
+            sum += p->link_flits[l];
+            max = p->link_flits[l] > max ? p->link_flits[l] : max;
+        }
+    printf("  link utilisation: mean %.4f, max %.4f flits/cycle over %u links; busiest:",
            used ? (double)sum / used / (double)window : 0.0, (double)max / (double)window, used);
-    int shown = 0;
-    for (uint32_t l = 0; l < links && shown < 5; l++)
+    for (uint32_t l = 0, shown = 0; l < links && shown < 5; l++)
         if (max && p->link_flits[l] == max) {
             char buf[64];
             printf(" %s", kc_simnet_channel_name(net, l * (uint32_t)net->vcs, buf, sizeof buf));
@@ -163,504 +547,143 @@ static void print_util(const kc_simresult *p, const kc_simnet *net, int64_t wind
     printf("\n");
 }
 
-static int parse_sweep(const char *text, double *loads, int *count)
+static void text_points(const sim_job *j, const sim_series *se)
 {
-    double a, b, s;
-    char extra;
-    if (sscanf(text, "%lf:%lf:%lf%c", &a, &b, &s, &extra) != 3)
-        return kc_cli_error("--sweep takes FROM:TO:STEP with 0 < FROM <= TO and STEP > 0, got '%s'", text);
-    kc_err err;
-    return kc_simsweep_points(a, b, s, loads, count, &err) ? kc_cli_report(&err) : 0;
+    printf("  %8s %9s %10s %10s %8s %10s %4s %9s %12s %7s\n", "offered", "generated", "throughput", "latency", "p99",
+           "net_lat", "ok", "cycles", "traversals", "wall_s");
+    for (int i = 0; i < se->sweep.count; i++) {
+        const kc_simresult *p = &se->sweep.points[i];
+        printf("  %8.4f %9.4f %10.4f %10.2f %8.0f %10.2f %4s %9lld %12llu %7.3f\n", p->offered, p->generated,
+               p->throughput, p->latency_avg, p->latency_p99, p->network_latency_avg, p->sustainable ? "yes" : "NO",
+               (long long)p->cycles, (unsigned long long)p->link_traversals, p->wall_seconds);
+        if (p->link_flits)
+            print_util(p, &se->sc.net, j->cfg.measure);
+    }
+    if (j->nloads > 1)
+        printf("  saturation throughput %.4f%s\n", se->sweep.saturation_throughput,
+               se->sweep.saturated ? "" : " (not saturated in the sweep)");
 }
 
-/* One configuration of a comparison: the user's (unresolved) spec with the
- * routing and mapping the token names, resolved on its own. */
-static int make_series(series *s, const char *token, const kc_simspec *base, const char *set)
+static void text_series(const sim_job *j, const sim_series *se)
 {
-    memset(s, 0, sizeof *s);
-    s->spec = *base;
-    char name[64];
-    snprintf(name, sizeof name, "%s", token);
-    char *at = strchr(name, '@');
-    if (at)
-        *at = 0;
-    kc_err err;
-    if (!strcmp(name, "M-S") || !strcmp(name, "ms")) {
-        s->spec.route.algo = KC_ROUTE_AUTO; /* the deterministic routing of the topology */
-        snprintf(s->mapping, sizeof s->mapping, "optimal");
-    } else if (!strcmp(name, "M-G") || !strcmp(name, "mg")) {
-        s->spec.route.algo = KC_ROUTE_AUTO;
-        snprintf(s->mapping, sizeof s->mapping, "set:%s", set);
-    } else {
-        if (kc_simalgo_parse(name, &s->spec.route.algo, &err))
-            return kc_cli_report(&err);
-        snprintf(s->mapping, sizeof s->mapping, "%s", at ? at + 1 : base->mapping ? base->mapping : "none");
+    printf("\n[%s] routing %s", se->label, kc_simalgo_name(se->spec.route.algo));
+    if (se->sc.net.topo == KC_SIM_TORUS)
+        printf(" (%s VCs, ties %s)", kc_simvcrule_name(se->spec.route.vcrule), kc_tie_name(se->spec.route.tie));
+    printf(", %d VC%s/link, mapping %s", se->sc.net.vcs, se->sc.net.vcs == 1 ? "" : "s", se->sc.mapping_desc);
+    if (se->sc.contention >= 0)
+        printf(", channel contention %lld", se->sc.contention);
+    printf("\n");
+    if (!j->cfg.oneshot) {
+        text_points(j, se);
+        return;
     }
-    s->spec.mapping = s->mapping;
-    if (kc_simspec_resolve(&s->spec, NULL, &err))
-        return kc_cli_report(&err);
-    snprintf(s->label, sizeof s->label, "%s", token);
-    return 0;
+    const kc_simresult *p = &se->sweep.points[0];
+    printf("  one-shot: %llu messages, last tail arrives at cycle %lld, latency avg %.2f max %.0f\n",
+           (unsigned long long)p->messages, (long long)p->completion, p->latency_avg, p->latency_p99);
 }
 
-static int run(int argc, char **argv)
+static int render_text(const sim_job *j)
 {
-    kc_simspec spec;
-    kc_simspec_default(&spec);
-    kc_simconfig cfg;
-    kc_simconfig_default(&cfg);
-    long k = 2, n = -1, vcs = -1, v;
-    uint64_t max_memory = 0;
-    const char *topo = NULL, *routing = NULL, *vcrule = NULL, *plot = NULL, *configs = NULL, *set = NULL;
-    double rate = -1, loads[MAX_POINTS];
-    int nloads = 0, compare = 0, no_stop = 0, uniform = 0;
-    long threads = sysconf(_SC_NPROCESSORS_ONLN);
-    if (threads < 1)
-        threads = 1;
-    if (threads > 8)
-        threads = 8;
-    kc_format fmt = KC_FMT_TEXT;
-    for (int i = 1; i < argc; i++) {
-        const char *val;
-        int r;
-        if (kc_cli_is_help(argv[i])) {
-            help(stdout);
-            return KC_EXIT_OK;
-        }
-        if (kc_cli_format_flag(argv[i], &fmt))
-            continue;
-#define OPT(name) ((r = kc_cli_opt(argc, argv, &i, name, &val)) != 0)
-#define NEED() do { if (r < 0) return KC_EXIT_USAGE; } while (0)
-        if (OPT("--k")) {
-            NEED();
-            if (kc_cli_int(val, 2, 256, "k", &k))
-                return KC_EXIT_USAGE;
-        } else if (OPT("--n")) {
-            NEED();
-            if (kc_cli_int(val, 1, KC_SIMNET_MAX_N, "n", &n))
-                return KC_EXIT_USAGE;
-        } else if (OPT("--topology")) {
-            NEED();
-            topo = val;
-        } else if (OPT("--pattern")) {
-            NEED();
-            spec.pattern = val;
-        } else if (kc_cli_flag(argv[i], "--uniform")) {
-            uniform = 1;
-        } else if (OPT("--matrix")) {
-            NEED();
-            spec.matrix = val;
-        } else if (OPT("--vector")) {
-            NEED();
-            spec.vector = val;
-        } else if (kc_cli_flag(argv[i], "--scatter")) {
-            spec.scatter = 1;
-        } else if (OPT("--pairs")) {
-            NEED();
-            spec.pairs = val;
-        } else if (OPT("--mapping")) {
-            NEED();
-            spec.mapping = val;
-        } else if (OPT("--routing")) {
-            NEED();
-            routing = val;
-        } else if (OPT("--vc-rule")) {
-            NEED();
-            vcrule = val;
-        } else if (OPT("--vcs")) {
-            NEED();
-            if (kc_cli_int(val, 1, KC_SIMNET_MAX_VCS, "vcs", &vcs))
-                return KC_EXIT_USAGE;
-        } else if (OPT("--inj")) {
-            NEED();
-            if (kc_cli_int(val, 1, 8, "inj", &v))
-                return KC_EXIT_USAGE;
-            spec.inj = (int)v;
-        } else if (OPT("--ej")) {
-            NEED();
-            if (kc_cli_int(val, 1, 8, "ej", &v))
-                return KC_EXIT_USAGE;
-            spec.ej = (int)v;
-        } else if (OPT("--depth")) {
-            NEED();
-            if (kc_cli_int(val, 1, KC_SIMNET_MAX_DEPTH, "depth", &v))
-                return KC_EXIT_USAGE;
-            spec.depth = (int)v;
-        } else if (OPT("--rate")) {
-            NEED();
-            if (kc_cli_double(val, 1e-9, 1e6, "rate", &rate))
-                return KC_EXIT_USAGE;
-        } else if (OPT("--sweep")) {
-            NEED();
-            if (parse_sweep(val, loads, &nloads))
-                return KC_EXIT_USAGE;
-        } else if (kc_cli_flag(argv[i], "--no-stop")) {
-            no_stop = 1;
-        } else if (kc_cli_flag(argv[i], "--oneshot")) {
-            cfg.oneshot = 1;
-        } else if (OPT("--msg-flits")) {
-            NEED();
-            if (kc_cli_int(val, 1, 65535, "msg-flits", &v))
-                return KC_EXIT_USAGE;
-            cfg.msg_flits = (int)v;
-        } else if (OPT("--injection")) {
-            NEED();
-            int p;
-            if (kc_names_parse(&kc_siminject_names, val, &p))
-                return kc_cli_error("--injection takes poisson or bernoulli, got '%s'", val);
-            cfg.process = (kc_siminject)p;
-        } else if (OPT("--seed")) {
-            NEED();
-            char *end;
-            errno = 0;
-            unsigned long long s = strtoull(val, &end, 10);
-            if (!*val || *end || errno || *val == '-')
-                return kc_cli_error("--seed takes a whole number, got '%s'", val);
-            cfg.seed = s;
-        } else if (OPT("--threads")) {
-            NEED();
-            if (kc_cli_int(val, 1, 64, "threads", &threads))
-                return KC_EXIT_USAGE;
-        } else if (OPT("--warmup")) {
-            NEED();
-            if (kc_cli_int(val, 0, 100000000, "warmup", &v))
-                return KC_EXIT_USAGE;
-            cfg.warmup = v;
-        } else if (OPT("--measure")) {
-            NEED();
-            if (kc_cli_int(val, 1, 100000000, "measure", &v))
-                return KC_EXIT_USAGE;
-            cfg.measure = v;
-        } else if (OPT("--drain")) {
-            NEED();
-            if (kc_cli_int(val, 0, 100000000, "drain", &v))
-                return KC_EXIT_USAGE;
-            cfg.drain = v;
-        } else if (OPT("--watchdog")) {
-            NEED();
-            if (kc_cli_int(val, 1, 100000000, "watchdog", &v))
-                return KC_EXIT_USAGE;
-            cfg.watchdog = v;
-        } else if (OPT("--route-delay")) {
-            NEED();
-            if (kc_cli_int(val, 0, 1000, "route-delay", &v))
-                return KC_EXIT_USAGE;
-            cfg.route_delay = (int)v;
-        } else if (OPT("--switch-delay")) {
-            NEED();
-            if (kc_cli_int(val, 0, 1000, "switch-delay", &v))
-                return KC_EXIT_USAGE;
-            cfg.switch_delay = (int)v;
-        } else if (OPT("--link-latency")) {
-            NEED();
-            if (kc_cli_int(val, 1, 1000, "link-latency", &v))
-                return KC_EXIT_USAGE;
-            cfg.link_latency = (int)v;
-        } else if (OPT("--tie")) {
-            NEED();
-            kc_err e2;
-            if (kc_tie_parse(val, &spec.route.tie, &e2))
-                return kc_cli_error("%s", e2.msg);
-        } else if (OPT("--vc-link")) {
-            NEED();
-            if (kc_names_parse(&kc_simvclink_names, val, &cfg.vc_independent))
-                return kc_cli_error("--vc-link takes shared or independent, got '%s'", val);
-        } else if (kc_cli_flag(argv[i], "--channel-util")) {
-            cfg.channel_util = 1;
-        } else if (kc_cli_flag(argv[i], "--compare")) {
-            compare = 1;
-        } else if (OPT("--configs")) {
-            NEED();
-            configs = val;
-        } else if (OPT("--set")) {
-            NEED();
-            set = val;
-        } else if (OPT("--plot")) {
-            NEED();
-            plot = val;
-        } else if (OPT("--max-memory")) {
-            NEED();
-            if (kc_cli_bytes(val, "--max-memory", &max_memory))
-                return KC_EXIT_USAGE;
-        } else {
-            return kc_cli_error("simulate: unknown argument '%s' (see kcube simulate --help)", argv[i]);
-        }
-#undef OPT
-#undef NEED
-    }
-    kc_err err;
-    if (n < 0)
-        return kc_cli_error("simulate needs --n");
-    spec.k = (int)k;
-    spec.n = (int)n;
-    if (topo && kc_simtopo_parse(topo, &spec.topo, &err))
-        return kc_cli_report(&err);
-    if (routing && kc_simalgo_parse(routing, &spec.route.algo, &err))
-        return kc_cli_report(&err);
-    if (vcrule && kc_simvcrule_parse(vcrule, &spec.route.vcrule, &err))
-        return kc_cli_report(&err);
-    if (vcs > 0)
-        spec.vcs = (int)vcs;
-    /* configurations of a comparison resolve the user's spec each on their own */
-    kc_simspec user = spec;
-    if (kc_simspec_resolve(&spec, &cfg, &err))
-        return kc_cli_report(&err);
-    if (uniform) {
-        if (spec.pattern && strcmp(spec.pattern, "uniform"))
-            return kc_cli_error("give either --uniform or --pattern");
-        spec.pattern = "uniform";
-    }
-    if (!spec.pattern && !spec.matrix && !spec.pairs)
-        return kc_cli_error("simulate needs --pattern NAME, --uniform, --matrix M or --pairs FILE");
-    if ((spec.pattern != NULL) + (spec.matrix != NULL) + (spec.pairs != NULL) > 1)
-        return kc_cli_error("give only one of --pattern, --uniform, --matrix and --pairs");
-    if ((spec.vector || spec.scatter) && !spec.matrix)
-        return kc_cli_error("--vector and --scatter go with --matrix");
-    if (cfg.oneshot) {
-        if (rate > 0 || nloads)
-            return kc_cli_error("--oneshot takes no --rate or --sweep");
-        if (spec.pattern && !strcmp(spec.pattern, "uniform"))
-            return kc_cli_error("--oneshot needs a pattern or pairs, not uniform traffic");
-        loads[0] = 1;
-        nloads = 1;
-    } else if (rate > 0 && nloads) {
-        return kc_cli_error("give --rate or --sweep, not both");
-    } else if (rate > 0) {
-        loads[0] = rate;
-        nloads = 1;
-    } else if (!nloads) {
-        return kc_cli_error("simulate needs --rate R, --sweep FROM:TO:STEP or --oneshot");
-    }
-    for (int i = 0; i < nloads && !cfg.oneshot; i++)
-        if (loads[i] > cfg.msg_flits)
-            return kc_cli_error("offered load %g is more than one message per cycle", loads[i]);
-    /* Before the simulation: a plot that cannot be written fails now. */
-    int prc;
-    if (plot && (prc = cli_plot_check(plot)))
-        return prc;
-    if ((configs || set) && !compare)
-        return kc_cli_error("--configs and --set go with --compare");
-    if (!set)
-        set = kc_simspec_mapping_set(&spec);
-
-    /* The configurations to run. */
-    series *ser = calloc(MAX_SERIES, sizeof *ser);
-    if (!ser)
-        return kc_cli_error("out of memory");
-    int ns = 0, rc = KC_EXIT_OK;
-    if (compare) {
-        char list[512];
-        snprintf(list, sizeof list, "%s", configs ? configs : kc_simspec_compare_configs(&spec));
-        for (char *save = NULL, *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-            if (ns == MAX_SERIES) {
-                rc = kc_cli_error("at most %d configurations", MAX_SERIES);
-                goto out;
-            }
-            if (make_series(&ser[ns], tok, &user, set)) {
-                rc = KC_EXIT_USAGE;
-                goto out;
-            }
-            ns++;
-        }
-        if (!ns) {
-            rc = kc_cli_error("--configs lists no configuration");
-            goto out;
-        }
-    } else {
-        memset(&ser[0], 0, sizeof ser[0]);
-        ser[0].spec = spec;
-        snprintf(ser[0].label, sizeof ser[0].label, "%s%s%s", kc_simalgo_name(spec.route.algo),
-                 spec.mapping && strcmp(spec.mapping, "none") ? "@" : "",
-                 spec.mapping && strcmp(spec.mapping, "none") ? spec.mapping : "");
-        ns = 1;
-    }
-    /* Memory before work: every configuration is built before the sweeps,
-     * and each of the threads runs its own engine. */
-    kc_simconfig at_max = cfg;
-    for (int i = 0; i < nloads; i++)
-        if (loads[i] > at_max.load || i == 0)
-            at_max.load = loads[i];
-    uint64_t shared = 0, per_point = 0;
-    for (int s = 0; s < ns; s++) {
-        kc_simmem m;
-        if (kc_simmem_estimate(&ser[s].spec, &at_max, &m, &err)) {
-            rc = kc_cli_report(&err);
-            goto out;
-        }
-        shared += m.shared;
-        per_point = m.per_point > per_point ? m.per_point : per_point;
-    }
-    int run_threads;
-    if ((rc = kc_cli_memory_threads(shared, per_point, (int)(threads < nloads ? threads : nloads), max_memory,
-                                    &run_threads)))
-        goto out;
-    for (int s = 0; s < ns; s++) {
-        if (kc_simscenario_build(&ser[s].sc, &ser[s].spec, &err)) {
-            /* unreadable input files are bad input too */
-            rc = err.status == KC_EIO ? kc_cli_error("%s", err.msg) : kc_cli_report(&err);
-            goto out;
-        }
-        ser[s].built = 1;
-    }
-    kc_cli_progress prog;
-    kc_cli_progress_init(&prog, "simulate");
-    for (int s = 0; s < ns; s++) {
-        kc_cli_progress_cb(&prog, s, ns);
-        kc_simsweep_opts so = {loads, nloads, run_threads, !no_stop, NULL};
-        if (kc_sim_sweep(&ser[s].sc.net, &ser[s].sc.route, &ser[s].sc.traffic, &cfg, &so, &ser[s].sweep, &err)) {
-            kc_cli_progress_done(&prog);
-            rc = kc_cli_report(&err);
-            goto out;
-        }
-    }
-    kc_cli_progress_done(&prog);
-    int deadlocked = 0;
-    for (int s = 0; s < ns; s++)
-        for (int i = 0; i < ser[s].sweep.count; i++)
-            if (ser[s].sweep.points[i].deadlock) {
-                print_deadlock(&ser[s].sweep.points[i], &ser[s].sc.net, ser[s].label, cfg.watchdog);
-                deadlocked = 1;
-            }
-    int sweep = nloads > 1;
-    if (fmt == KC_FMT_JSON) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON *net = cJSON_CreateObject();
-        cJSON_AddStringToObject(net, "topology", kc_simtopo_name(ser[0].sc.net.topo));
-        cJSON_AddNumberToObject(net, "k", ser[0].sc.net.k);
-        cJSON_AddNumberToObject(net, "n", ser[0].sc.net.n);
-        cJSON_AddNumberToObject(net, "nodes", ser[0].sc.net.nodes);
-        cJSON_AddNumberToObject(net, "depth", spec.depth);
-        cJSON_AddNumberToObject(net, "msg_flits", cfg.msg_flits);
-        cJSON_AddItemToObject(root, "network", net);
-        cJSON_AddStringToObject(root, "pattern", spec.pattern ? spec.pattern : spec.matrix ? spec.matrix : spec.pairs);
-        cJSON_AddNumberToObject(root, "seed", (double)cfg.seed);
-        cJSON *arr = cJSON_CreateArray();
-        for (int s = 0; s < ns; s++) {
-            series *se = &ser[s];
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "label", se->label);
-            cJSON_AddStringToObject(o, "routing", kc_simalgo_name(se->spec.route.algo));
-            if (se->sc.net.topo == KC_SIM_TORUS) {
-                cJSON_AddStringToObject(o, "vc_rule", kc_simvcrule_name(se->spec.route.vcrule));
-                cJSON_AddStringToObject(o, "tie", kc_tie_name(se->spec.route.tie));
-            }
-            cJSON_AddNumberToObject(o, "vcs", se->sc.net.vcs);
-            cJSON_AddStringToObject(o, "mapping", se->sc.mapping_desc);
-            if (se->sc.contention >= 0)
-                cJSON_AddNumberToObject(o, "contention", (double)se->sc.contention);
-            cJSON *pts = cJSON_CreateArray();
-            for (int i = 0; i < se->sweep.count; i++)
-                cJSON_AddItemToArray(pts, point_json(&se->sweep.points[i], &se->sc.net, cfg.oneshot, cfg.measure));
-            cJSON_AddItemToObject(o, "points", pts);
-            if (sweep) {
-                cJSON_AddNumberToObject(o, "saturation_throughput", se->sweep.saturation_throughput);
-                cJSON_AddBoolToObject(o, "saturated", se->sweep.saturated);
-            }
-            cJSON_AddItemToArray(arr, o);
-        }
-        if (compare) {
-            cJSON_AddItemToObject(root, "series", arr);
-        } else {
-            /* one configuration: its fields at the top level */
-            cJSON *one = cJSON_DetachItemFromArray(arr, 0);
-            cJSON_Delete(arr);
-            cJSON *item = one->child;
-            while (item) {
-                cJSON *next = item->next;
-                cJSON_AddItemToObject(root, item->string, cJSON_DetachItemViaPointer(one, item));
-                item = next;
-            }
-            cJSON_Delete(one);
-        }
-        rc = kc_cli_print_json(root);
-    } else if (fmt == KC_FMT_CSV) {
-        printf("series,offered,generated,throughput,latency_avg,latency_p99,network_latency_avg,sustainable,"
-               "messages,cycles,link_traversals,wall_seconds%s\n", cfg.oneshot ? ",completion" : "");
-        for (int s = 0; s < ns; s++)
-            for (int i = 0; i < ser[s].sweep.count; i++) {
-                const kc_simresult *p = &ser[s].sweep.points[i];
-                printf("%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d,%llu,%lld,%llu,%.4f", ser[s].label,
-                       cfg.oneshot ? 0.0 : p->offered, p->generated, p->throughput, p->latency_avg, p->latency_p99,
-                       p->network_latency_avg, p->sustainable, (unsigned long long)p->messages,
-                       (long long)p->cycles, (unsigned long long)p->link_traversals, p->wall_seconds);
-                if (cfg.oneshot)
-                    printf(",%lld", (long long)p->completion);
-                printf("\n");
-            }
-    } else {
-        const kc_simnet *net0 = &ser[0].sc.net;
-        printf("network   %s, k = %d, n = %d (%u nodes), %d-flit messages, buffers of %d flit%s\n",
-               kc_simtopo_name(net0->topo), net0->k, net0->n, net0->nodes, cfg.msg_flits, spec.depth,
-               spec.depth == 1 ? "" : "s");
-        printf("traffic   %s, %s injection, seed %llu\n",
-               spec.pattern ? spec.pattern : spec.matrix ? spec.matrix : spec.pairs,
-               cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli", (unsigned long long)cfg.seed);
-        for (int s = 0; s < ns; s++) {
-            series *se = &ser[s];
-            printf("\n[%s] routing %s", se->label, kc_simalgo_name(se->spec.route.algo));
-            if (se->sc.net.topo == KC_SIM_TORUS)
-                printf(" (%s VCs, ties %s)", kc_simvcrule_name(se->spec.route.vcrule), kc_tie_name(se->spec.route.tie));
-            printf(", %d VC%s/link, mapping %s", se->sc.net.vcs, se->sc.net.vcs == 1 ? "" : "s", se->sc.mapping_desc);
-            if (se->sc.contention >= 0)
-                printf(", channel contention %lld", se->sc.contention);
-            printf("\n");
-            if (cfg.oneshot) {
-                const kc_simresult *p = &se->sweep.points[0];
-                printf("  one-shot: %llu messages, last tail arrives at cycle %lld, latency avg %.2f max %.0f\n",
-                       (unsigned long long)p->messages, (long long)p->completion, p->latency_avg,
-                       p->latency_p99);
-                continue;
-            }
-            printf("  %8s %9s %10s %10s %8s %10s %4s %9s %12s %7s\n", "offered", "generated", "throughput",
-                   "latency", "p99", "net_lat", "ok", "cycles", "traversals", "wall_s");
-            for (int i = 0; i < se->sweep.count; i++) {
-                const kc_simresult *p = &se->sweep.points[i];
-                printf("  %8.4f %9.4f %10.4f %10.2f %8.0f %10.2f %4s %9lld %12llu %7.3f\n", p->offered, p->generated,
-                       p->throughput, p->latency_avg, p->latency_p99, p->network_latency_avg,
-                       p->sustainable ? "yes" : "NO", (long long)p->cycles, (unsigned long long)p->link_traversals,
-                       p->wall_seconds);
-                if (p->link_flits)
-                    print_util(p, &se->sc.net, cfg.measure);
-            }
-            if (sweep)
-                printf("  saturation throughput %.4f%s\n", se->sweep.saturation_throughput,
-                       se->sweep.saturated ? "" : " (not saturated in the sweep)");
-        }
-    }
-    if (plot && rc == KC_EXIT_OK) {
-        cli_plot_series ps[MAX_SERIES];
-        double *xy = malloc(sizeof *xy * 2 * MAX_SERIES * MAX_POINTS);
-        if (!xy) {
-            rc = kc_cli_error("out of memory");
-            goto out;
-        }
-        for (int s = 0; s < ns; s++) {
-            double *thr = xy + (size_t)(2 * s) * MAX_POINTS, *lat = thr + MAX_POINTS;
-            int m = 0;
-            for (int i = 0; i < ser[s].sweep.count; i++)
-                if (ser[s].sweep.points[i].sustainable) {
-                    thr[m] = ser[s].sweep.points[i].throughput;
-                    lat[m++] = ser[s].sweep.points[i].latency_avg;
-                }
-            ps[s] = (cli_plot_series){ser[s].label, m, thr, lat};
-        }
-        char title[200];
-        snprintf(title, sizeof title, "%s on the %s k=%d n=%d, %d-flit messages",
-                 spec.pattern ? spec.pattern : "traffic", kc_simtopo_name(ser[0].sc.net.topo), ser[0].sc.net.k,
-                 ser[0].sc.net.n, cfg.msg_flits);
-        rc = cli_plot_latency(plot, title, ps, ns);
-        free(xy);
-    }
-    if (deadlocked && rc == KC_EXIT_OK)
-        rc = KC_EXIT_FAIL;
-out:
-    for (int s = 0; s < ns; s++) {
-        if (ser[s].built)
-            kc_simscenario_free(&ser[s].sc);
-        kc_simsweep_free(&ser[s].sweep);
-    }
-    free(ser);
-    return rc;
+    const kc_simnet *net0 = &j->ser[0].sc.net;
+    printf("network   %s, k = %d, n = %d (%u nodes), %d-flit messages, buffers of %d flit%s\n",
+           kc_simtopo_name(net0->topo), net0->k, net0->n, net0->nodes, j->cfg.msg_flits, j->spec.depth,
+           j->spec.depth == 1 ? "" : "s");
+    printf("traffic   %s, %s injection, seed %llu\n", j->traffic,
+           j->cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli", (unsigned long long)j->cfg.seed);
+    for (int s = 0; s < j->ns; s++)
+        text_series(j, &j->ser[s]);
+    return KC_EXIT_OK;
 }
 
-const cli_command kc_command_simulate = {.name = "simulate", .summary = "flit-level wormhole simulation: latency and throughput", .order = 40, .run_argv = run};
+/* Average latency against accepted throughput, sustainable points only. */
+static int render_plot(const sim_job *j)
+{
+    cli_plot_series ps[MAX_SERIES];
+    double *xy = malloc(sizeof *xy * 2 * MAX_SERIES * (size_t)j->nloads);
+    if (!xy)
+        return out_of_memory();
+    for (int s = 0; s < j->ns; s++) {
+        double *thr = xy + (size_t)(2 * s) * (size_t)j->nloads, *lat = thr + j->nloads;
+        int m = 0;
+        for (int i = 0; i < j->ser[s].sweep.count; i++)
+            if (j->ser[s].sweep.points[i].sustainable) {
+                thr[m] = j->ser[s].sweep.points[i].throughput;
+                lat[m++] = j->ser[s].sweep.points[i].latency_avg;
+            }
+        ps[s] = (cli_plot_series){j->ser[s].label, m, thr, lat};
+    }
+    const kc_simnet *net0 = &j->ser[0].sc.net;
+    char *title = sim_strdupf("%s on the %s k=%d n=%d, %d-flit messages", j->user.pattern ? j->user.pattern : "traffic",
+                              kc_simtopo_name(net0->topo), net0->k, net0->n, j->cfg.msg_flits);
+    int r = title ? cli_plot_latency(j->plot, title, ps, j->ns) : out_of_memory();
+    free(title);
+    free(xy);
+    return r;
+}
+
+/* ---- the command --------------------------------------------------------------- */
+
+static int check(const cli_args *a)
+{
+    sim_job *j = malloc(sizeof *j);
+    int r = j ? resolve(a, j) : out_of_memory();
+    if (j)
+        job_free(j);
+    free(j);
+    return r;
+}
+
+static int run(const cli_args *a)
+{
+    sim_job *j = malloc(sizeof *j);
+    int r = j ? resolve(a, j) : out_of_memory();
+    if (!r)
+        r = simulate(a, j);
+    int deadlocked = !r && report_deadlocks(j);
+    if (!r)
+        r = j->fmt == KC_FMT_JSON ? render_json(j) : j->fmt == KC_FMT_CSV ? render_csv(j) : render_text(j);
+    if (!r && j->plot)
+        r = render_plot(j);
+    if (!r && deadlocked)
+        r = KC_EXIT_FAIL;
+    if (j)
+        job_free(j);
+    free(j);
+    return r;
+}
+
+static void more_help(FILE *out)
+{
+    fputs("routings (--routing, --configs):\n", out);
+    for (const kc_name *e = kc_simalgo_names.entries; e->name; e++)
+        if (e->help)
+            fprintf(out, "  %-22s %s\n", e->name, e->help);
+    fputc('\n', out);
+    kc_cli_print_patterns(out);
+}
+
+const cli_command kc_command_simulate = {
+    .name = "simulate",
+    .summary = "flit-level wormhole simulation: latency and throughput",
+    .order = 40,
+    .description =
+        "Flit-level wormhole simulation (seed 000 Section 6, seed 002 Section 4): one-flit buffers, a header that\n"
+        "cannot advance blocks its worm in place, first-come arbitration, lowest free dimension first for adaptive\n"
+        "choices, Poisson injection at R flits/node/cycle. Latency counts from generation (source queueing\n"
+        "included) to the arrival of the tail; throughput is flits delivered per node per cycle. Zero-load latency\n"
+        "is H(R+S+W) + R + S + L + 1 for H hops (R, S, W: --route-delay, --switch-delay, --link-latency).\n"
+        "Give one traffic (--pattern, --uniform, --matrix or --pairs) and one of --rate, --sweep or --oneshot.\n"
+        "Messages to oneself are not injected: fixed points of a pattern send nothing and uniform traffic picks\n"
+        "among the other nodes. Every default that depends on the topology comes from kc_simspec_resolve.",
+    .opts = simulate_opts,
+    .aliases = simulate_aliases,
+    .check = check,
+    .run = run,
+    .more_help = more_help,
+    .epilog = "examples:\n"
+              "  kcube simulate --n 8 --pattern transpose --sweep 0.01:0.3:0.01\n"
+              "  kcube simulate --n 8 --pattern transpose --mapping optimal --rate 0.5 --json\n"
+              "  kcube simulate --n 8 --pattern bit-reverse --compare --sweep 0.02:1:0.02 --plot fig6.png\n"
+              "  kcube simulate --k 4 --n 4 --pattern transpose --mapping set:transpose,digit-reverse --sweep "
+              "0.025:0.6:0.025",
+};

@@ -6,6 +6,7 @@
 
 #include "kcube/mapset.h"
 #include "kcube/plan.h"
+#include "kcube/sim.h"
 #include "kcube/topology.h"
 #include "kcube/torus.h"
 #include "text.h"
@@ -69,11 +70,15 @@ const cli_opt OPT_MAPPING = {.name = "mapping", .type = CLI_TEXT, .meta = "none|
 const cli_opt OPT_CONFIGS = {.name = "configs", .type = CLI_TEXT, .meta = "LIST",
                              .help = "configurations to compare, comma-separated", .param = "configs"};
 
+const cli_opt OPT_VC_LINK = {.name = "vc-link", .type = CLI_CHOICE, .choices = &kc_simvclink_names,
+                             .help = "how the VCs of a link share it (default: independent on k-ary n-cubes, "
+                                     "seed 002's model; shared on the binary cube)"};
+
 const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
-    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, NULL,
+    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_VC_LINK, NULL,
 };
 
 int cli_format(const cli_args *a, kc_format *fmt)

@@ -19,6 +19,8 @@ extern const cli_opt OPT_SEED, OPT_THREADS, OPT_MAX_MEMORY, OPT_SWEEP, OPT_EXACT
 /* Mapping: which family `map` may use; which mapping a simulation applies;
  * configurations to compare. */
 extern const cli_opt OPT_KIND, OPT_OBJECTIVE, OPT_SEARCH, OPT_MAPPING, OPT_CONFIGS;
+/* Simulation (simulate, figures): how the VCs of a link share it. */
+extern const cli_opt OPT_VC_LINK;
 
 /* Every shared option, NULL-terminated: the parser names an option that
  * exists but does not apply to a command differently from a typo. */

@@ -236,7 +236,11 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
         kc_status st = read_map(&sc->map, sc->net.nodes, m, err);
         if (st)
             return st;
-        snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %.140s", m);
+        /* a long path is shortened visibly (the file itself was read as given) */
+        if (strlen(m) > 140)
+            snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %.137s...", m);
+        else
+            snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %s", m);
         return KC_OK;
     }
     size_t len = strlen(sc->mapping_desc);

@@ -1,0 +1,102 @@
+/* Shared by simulate and figures (sim_cli.h). */
+#include "sim_cli.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "options.h"
+#include "kcube/simmem.h"
+
+void sim_series_free(sim_series *s)
+{
+    if (s->built)
+        kc_simscenario_free(&s->sc);
+    kc_simsweep_free(&s->sweep);
+    free(s->label);
+    free(s->mapping);
+    memset(s, 0, sizeof *s);
+}
+
+char *sim_strdupf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int need = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *s = need < 0 ? NULL : malloc((size_t)need + 1);
+    if (!s)
+        return NULL;
+    va_start(ap, fmt);
+    vsnprintf(s, (size_t)need + 1, fmt, ap);
+    va_end(ap);
+    return s;
+}
+
+int sim_threads(const cli_args *a, const cli_opt *threads_opt)
+{
+    if (threads_opt && cli_given(a, threads_opt))
+        return (int)cli_int(a, threads_opt, 1);
+    long t = sysconf(_SC_NPROCESSORS_ONLN);
+    return t < 1 ? 1 : t > 8 ? 8 : (int)t;
+}
+
+static int plan_error(const cli_args *a, const kc_err *err)
+{
+    if (cli_given(a, &OPT_MAX_MEMORY))
+        return cli_report(a, err);
+    /* The budget was the machine's: say how to give another one. */
+    kc_cli_error("%s (the memory available; --max-memory sets another budget)", err->msg);
+    return KC_EXIT_USAGE;
+}
+
+int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int together, const kc_simconfig *cfg,
+                    const double *loads, int nloads, int threads, int *run_threads)
+{
+    kc_simconfig at_max = *cfg;
+    at_max.load = loads[0];
+    for (int i = 1; i < nloads; i++)
+        at_max.load = loads[i] > at_max.load ? loads[i] : at_max.load;
+    uint64_t shared = 0, per_point = 0;
+    kc_err err;
+    for (int i = 0; i < count; i++) {
+        kc_simmem m;
+        if (kc_simmem_estimate(&s[i].spec, &at_max, &m, &err))
+            return cli_report(a, &err);
+        shared = together ? shared + m.shared : m.shared > shared ? m.shared : shared;
+        per_point = m.per_point > per_point ? m.per_point : per_point;
+    }
+    threads = threads < nloads ? threads : nloads;
+    uint64_t budget = cli_given(a, &OPT_MAX_MEMORY) ? cli_u64(a, &OPT_MAX_MEMORY, 0) : kc_simmem_available();
+    if (kc_simmem_plan(shared, per_point, threads, budget, run_threads, &err))
+        return plan_error(a, &err);
+    if (*run_threads < threads) {
+        char pp[32], b[32];
+        fprintf(stderr, "kcube: note: running %d load point%s at once instead of %d to stay within %s (%s each)\n",
+                *run_threads, *run_threads == 1 ? "" : "s", threads, kc_simmem_format(budget, b, sizeof b),
+                kc_simmem_format(per_point, pp, sizeof pp));
+    }
+    return 0;
+}
+
+int sim_series_build(const cli_args *a, sim_series *s)
+{
+    kc_err err;
+    if (kc_simscenario_build(&s->sc, &s->spec, &err)) {
+        /* A data file that cannot be read is bad input, like a bad name. */
+        if (err.status == KC_EIO)
+            err.status = KC_EINVAL;
+        return cli_report(a, &err);
+    }
+    s->built = 1;
+    return 0;
+}
+
+int sim_series_sweep(const cli_args *a, sim_series *s, const kc_simconfig *cfg, const kc_simsweep_opts *so)
+{
+    kc_err err;
+    if (kc_sim_sweep(&s->sc.net, &s->sc.route, &s->sc.traffic, cfg, so, &s->sweep, &err))
+        return cli_report(a, &err);
+    return 0;
+}
