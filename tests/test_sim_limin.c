@@ -3,7 +3,8 @@
  * dimension order, an acyclic channel dependency graph on the 4-, 6- and
  * 8-cube (with e-cube and P-cube as acyclic and Duato's adaptive channels as
  * cyclic controls), seed 000's forced-path property (bit-reverse on the
- * 8-cube: exactly 8 pairs have every allowed path through channel 8 -> 0),
+ * 8-cube: exactly 8 pairs have every allowed path through channel 8 -> 0;
+ * transpose and reverse-flip also force 8 pairs onto one channel),
  * minimal delivered routes, no deadlock far past saturation, and the name
  * table. */
 #include <setjmp.h>
@@ -86,7 +87,9 @@ typedef struct walk {
     const kc_simnet *net;
     uint32_t src, dst, via; /* via: a channel to look for, or KC_SIM_NONE */
     uint64_t paths, through;
+    uint64_t *per_channel; /* NULL, or paths through each network channel */
     int dims[32];
+    uint32_t chans[32];
 } walk;
 
 /* Every path the routing allows from `node` (entered through `in`), as a
@@ -98,6 +101,8 @@ static void all_paths(walk *w, uint32_t node, uint32_t in, int len, int seen_via
         assert_true(rule_allows(w->src, w->dims, len));
         w->paths++;
         w->through += (uint64_t)seen_via;
+        for (int i = 0; w->per_channel && i < len; i++)
+            w->per_channel[w->chans[i]]++;
         return;
     }
     int dims[32];
@@ -105,13 +110,14 @@ static void all_paths(walk *w, uint32_t node, uint32_t in, int len, int seen_via
     for (int i = 0; i < m; i++) {
         uint32_t c = kc_simnet_netch(w->net, node, dims[i], 0);
         w->dims[len] = dims[i];
+        w->chans[len] = c;
         all_paths(w, node ^ (1u << dims[i]), c, len + 1, seen_via || c == w->via);
     }
 }
 
-static walk walk_all(const kc_simnet *net, uint32_t s, uint32_t d, uint32_t via)
+static walk walk_all(const kc_simnet *net, uint32_t s, uint32_t d, uint32_t via, uint64_t *per_channel)
 {
-    walk w = {.net = net, .src = s, .dst = d, .via = via};
+    walk w = {.net = net, .src = s, .dst = d, .via = via, .per_channel = per_channel};
     all_paths(&w, s, kc_simnet_injch(net, s, 0), 0, 0);
     return w;
 }
@@ -122,7 +128,7 @@ static walk walk_all(const kc_simnet *net, uint32_t s, uint32_t d, uint32_t via)
 static void check_pair(const kc_simnet *net, uint32_t s, uint32_t d)
 {
     int prefix[32];
-    walk w = walk_all(net, s, d, KC_SIM_NONE);
+    walk w = walk_all(net, s, d, KC_SIM_NONE, NULL);
     assert_true(w.paths >= 1);
     assert_int_equal(w.paths, brute_count(s, s ^ d, prefix, 0));
 }
@@ -323,7 +329,7 @@ static void test_forced_paths_bit_reverse(void **state)
         uint32_t d = bitrev8(s);
         if (s == d)
             continue;
-        walk w = walk_all(&net, s, d, via);
+        walk w = walk_all(&net, s, d, via, NULL);
         adaptive += w.paths > 1;
         touching += w.through > 0;
         if (w.through == w.paths) {
@@ -338,6 +344,52 @@ static void test_forced_paths_bit_reverse(void **state)
     assert_int_equal(forced, 8);
     assert_int_equal(touching, 8); /* no other pair can use the channel at all */
     assert_true(adaptive > 100);   /* yet most pairs have a choice */
+    kc_simnet_free(&net);
+}
+
+static uint32_t transpose8(uint32_t x) { return (x & 15) << 4 | x >> 4; }
+static uint32_t reverse_flip8(uint32_t x) { return bitrev8(x) ^ 255; }
+
+/* "Similar conditions also happen" for transpose and reverse-flip (seed 000
+ * Section 2): for each pattern the largest number of pairs forced onto one
+ * channel (every allowed path through it) is 8; for transpose it is the same
+ * channel 8 -> 0, for reverse-flip the channels 248 -> 240 and 240 -> 224. */
+static void test_forced_contention_patterns(void **state)
+{
+    (void)state;
+    kc_simnet net;
+    cube(&net, 8, 1);
+    uint32_t (*f[3])(uint32_t) = {bitrev8, transpose8, reverse_flip8};
+    uint32_t at[3][2] = {{kc_simnet_netch(&net, 8, 3, 0), KC_SIM_NONE},
+                         {kc_simnet_netch(&net, 8, 3, 0), KC_SIM_NONE},
+                         {kc_simnet_netch(&net, 248, 3, 0), kc_simnet_netch(&net, 240, 4, 0)}};
+    uint64_t *cnt = malloc(net.net_channels * sizeof *cnt);
+    uint32_t *forced = calloc(net.net_channels, sizeof *forced);
+    assert_non_null(cnt);
+    assert_non_null(forced);
+    for (int p = 0; p < 3; p++) {
+        memset(forced, 0, net.net_channels * sizeof *forced);
+        for (uint32_t s = 0; s < 256; s++) {
+            if (f[p](s) == s)
+                continue;
+            memset(cnt, 0, net.net_channels * sizeof *cnt);
+            walk w = walk_all(&net, s, f[p](s), KC_SIM_NONE, cnt);
+            for (uint32_t c = 0; c < net.net_channels; c++)
+                forced[c] += cnt[c] == w.paths;
+        }
+        uint32_t most = 0, nmost = 0;
+        for (uint32_t c = 0; c < net.net_channels; c++)
+            most = forced[c] > most ? forced[c] : most;
+        for (uint32_t c = 0; c < net.net_channels; c++)
+            nmost += forced[c] == most;
+        assert_int_equal(most, 8);
+        for (int i = 0; i < 2; i++)
+            if (at[p][i] != KC_SIM_NONE)
+                assert_int_equal(forced[at[p][i]], 8);
+        assert_int_equal(nmost, at[p][1] == KC_SIM_NONE ? 1 : 2);
+    }
+    free(cnt);
+    free(forced);
     kc_simnet_free(&net);
 }
 
@@ -528,10 +580,15 @@ static void test_names(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_rule_matches_brute_force), cmocka_unit_test(test_dependency_graph_acyclic),
-        cmocka_unit_test(test_forced_paths_bit_reverse), cmocka_unit_test(test_first_choice_is_ecube),
-        cmocka_unit_test(test_random_walks_minimal),     cmocka_unit_test(test_oneshot_delivered_minimal),
-        cmocka_unit_test(test_overload_no_deadlock),     cmocka_unit_test(test_names),
+        cmocka_unit_test(test_rule_matches_brute_force),
+        cmocka_unit_test(test_dependency_graph_acyclic),
+        cmocka_unit_test(test_forced_paths_bit_reverse),
+        cmocka_unit_test(test_forced_contention_patterns),
+        cmocka_unit_test(test_first_choice_is_ecube),
+        cmocka_unit_test(test_random_walks_minimal),
+        cmocka_unit_test(test_oneshot_delivered_minimal),
+        cmocka_unit_test(test_overload_no_deadlock),
+        cmocka_unit_test(test_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
