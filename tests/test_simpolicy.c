@@ -91,7 +91,7 @@ static void test_resolve_all_combinations(void **state)
 {
     (void)state;
     for (int t = KC_SIM_HYPERCUBE; t <= KC_SIM_MESH; t++)
-        for (int a = KC_ROUTE_AUTO; a <= KC_ROUTE_DUATO; a++)
+        for (int a = KC_ROUTE_AUTO; a <= KC_ROUTE_LIMIN; a++)
             for (int r = KC_VC_AUTO; r <= KC_VC_NONE; r++) {
                 kc_simspec s = spec_of((kc_simtopo)t, t == KC_SIM_HYPERCUBE ? 2 : 4, 2);
                 s.route.algo = (kc_simalgo)a;
@@ -103,7 +103,7 @@ static void test_resolve_all_combinations(void **state)
                 kc_status st = kc_simroute_check(&s.route, &net, &err);
                 /* only routings that do not exist on the topology are refused */
                 int cube_only = s.route.algo == KC_ROUTE_ECUBE || s.route.algo == KC_ROUTE_PCUBE ||
-                                s.route.algo == KC_ROUTE_DUATO;
+                                s.route.algo == KC_ROUTE_DUATO || s.route.algo == KC_ROUTE_LIMIN;
                 assert_int_equal(st != KC_OK, cube_only && t != KC_SIM_HYPERCUBE);
                 if (st)
                     assert_string_equal(err.param, "routing");

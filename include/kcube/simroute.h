@@ -16,6 +16,15 @@
  *   duato  fully adaptive minimal routing on VCs 1..vcs-1 of every dimension
  *          still to correct, with VC 0 as an e-cube escape channel (Duato's
  *          method); needs vcs >= 2.
+ *   li-min binary n-cube: a RECONSTRUCTION of Li's minimal deadlock-free
+ *          restriction (Q. Li, JPDC 15(2), 1992; seed 000 Section 6.1 calls it
+ *          Min), built from the paper's abstract and seed 000's statement that
+ *          bit-reverse on the 8-cube forces 8 paths onto the channel 8 -> 0:
+ *          a 0 -> 1 hop at any time; a 1 -> 0 hop in dimension j only as the
+ *          first hop or right after a hop in a lower dimension; only hops
+ *          after which the rest can still be routed so; lowest dimension
+ *          first. Minimal, adaptive, no extra VCs, deadlock-free (proof in
+ *          docs/sim.md). Needs the input channel to know the previous hop.
  *
  * Torus VC rules (2 VCs per link):
  *   highlow   seed 002 (Cray T3D): on entering a dimension, a message that
@@ -37,7 +46,8 @@
 
 /* The _AUTO values mean "unset" in a kc_simspec (kc_simspec_resolve fills
  * them per topology); a kc_simroute given to the engine never holds them. */
-typedef enum kc_simalgo { KC_ROUTE_AUTO = -1, KC_ROUTE_ECUBE, KC_ROUTE_DOR, KC_ROUTE_PCUBE, KC_ROUTE_DUATO } kc_simalgo;
+typedef enum kc_simalgo { KC_ROUTE_AUTO = -1, KC_ROUTE_ECUBE, KC_ROUTE_DOR, KC_ROUTE_PCUBE, KC_ROUTE_DUATO,
+                            KC_ROUTE_LIMIN } kc_simalgo;
 typedef enum kc_simvcrule { KC_VC_AUTO = -1, KC_VC_HIGHLOW, KC_VC_DATELINE, KC_VC_NONE } kc_simvcrule;
 
 typedef struct kc_simroute {
@@ -56,7 +66,8 @@ extern const kc_names kc_simalgo_names;
 extern const kc_names kc_simvcrule_names;
 /* Thin wrappers over the tables; failures name the parameter "routing" or
  * "vc_rule". kc_simalgo_parse also recognises the routings the seeds cite
- * that are not implemented (min, chiu, mixab3, mixbb3) and says so. */
+ * that are not implemented (min, chiu, mixab3, mixbb3) and says so; for
+ * min it points to li-min, the reconstruction. */
 kc_status kc_simalgo_parse(const char *text, kc_simalgo *algo, kc_err *err);
 const char *kc_simalgo_name(kc_simalgo algo);
 kc_status kc_simvcrule_parse(const char *text, kc_simvcrule *rule, kc_err *err);
@@ -67,7 +78,8 @@ kc_status kc_simroute_check(const kc_simroute *r, const kc_simnet *net, kc_err *
 
 /* Candidate output channels for a header at `node` bound for `dst`, which
  * arrived through channel `in` (a network or injection channel). At the
- * destination these are the ejection channels. Returns the count. */
+ * destination these are the ejection channels. Returns the count; O(n * vcs)
+ * on the cube. */
 int kc_simroute_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
                            uint32_t *out);
 

@@ -1,4 +1,5 @@
-/* Routing functions: e-cube, dimension-ordered with VC rules, P-cube, Duato. */
+/* Routing functions: e-cube, dimension-ordered with VC rules, P-cube, Duato,
+ * li-min (a reconstruction of Li's minimal restriction). */
 #include "kcube/simroute.h"
 
 #include <string.h>
@@ -8,13 +9,17 @@ static const kc_name algo_entries[] = {
     {KC_ROUTE_DOR, "dor", "tori and meshes: dimension-ordered, shortest ring path"},
     {KC_ROUTE_PCUBE, "pcube", "binary n-cube: P-cube (turn model), adaptive"},
     {KC_ROUTE_DUATO, "duato", "binary n-cube: fully adaptive, VC 0 as e-cube escape (>= 2 VCs)"},
+    {KC_ROUTE_LIMIN, "li-min",
+     "binary n-cube: Li's minimal restriction as reconstructed here (not the paper's text; docs/sim.md), adaptive"},
     {KC_ROUTE_ECUBE, "e-cube", NULL}, /* aliases */
     {KC_ROUTE_PCUBE, "p-cube", NULL},
     {0, NULL, NULL},
 };
 const kc_names kc_simalgo_names = {"routing", algo_entries};
 
-/* Cited by seed 000 but not implemented (docs/sim.md says why). */
+/* Cited by seed 000 but not implemented (docs/sim.md says why). "min" is
+ * Li's routing: only a reconstruction exists (li-min), so the seed's name is
+ * not taken as an alias for it. */
 static const kc_name missing_entries[] = {
     {0, "min", NULL}, {0, "chiu", NULL}, {0, "mixab3", NULL}, {0, "mixbb3", NULL}, {0, NULL, NULL},
 };
@@ -35,11 +40,17 @@ kc_status kc_simalgo_parse(const char *text, kc_simalgo *algo, kc_err *err)
         *algo = (kc_simalgo)v;
         return KC_OK;
     }
+    if (!strcmp(text, "min"))
+        return kc_fail_param(err, KC_EINVAL, "routing",
+                             "routing 'min' (Li's) is not implemented as published: its rule could not be "
+                             "established; 'li-min' is a reconstruction consistent with seed 000 (see docs/sim.md)");
     if (!kc_names_parse(&missing_algos, text, &v))
         return kc_fail_param(err, KC_EINVAL, "routing",
                              "routing '%s' is not implemented: its rules could not be established from a "
                              "published description (see docs/sim.md)", text);
-    return kc_fail_param(err, KC_EINVAL, "routing", "unknown routing '%s' (ecube, dor, pcube, duato)", text);
+    char list[128];
+    return kc_fail_param(err, KC_EINVAL, "routing", "unknown routing '%s' (%s)", text,
+                         kc_names_join(&kc_simalgo_names, list, sizeof list));
 }
 
 const char *kc_simalgo_name(kc_simalgo algo) { return kc_names_name(&kc_simalgo_names, (int)algo); }
@@ -77,6 +88,10 @@ kc_status kc_simroute_check(const kc_simroute *r, const kc_simnet *net, kc_err *
         if (net->topo != KC_SIM_HYPERCUBE)
             return kc_fail_param(err, KC_EINVAL, "routing", "pcube routing is for the binary n-cube");
         break;
+    case KC_ROUTE_LIMIN:
+        if (net->topo != KC_SIM_HYPERCUBE)
+            return kc_fail_param(err, KC_EINVAL, "routing", "li-min routing is for the binary n-cube");
+        break;
     case KC_ROUTE_DUATO:
         if (net->topo != KC_SIM_HYPERCUBE)
             return kc_fail_param(err, KC_EINVAL, "routing", "duato routing is implemented for the binary n-cube");
@@ -95,7 +110,33 @@ static int all_vcs(const kc_simnet *net, uint32_t node, int port, uint32_t *out)
     return net->vcs;
 }
 
-static int cube_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t *out)
+/* li-min (reconstruction, docs/sim.md): a 0 -> 1 hop is always allowed; a
+ * 1 -> 0 hop in dimension j only as the first hop (last < 0) or right after a
+ * hop in a lower dimension; and a hop only if the rest can still be finished
+ * under the rule. The rest can be finished from a state iff its lowest
+ * dimension still to correct m is 0 -> 1 or was entered from below (last < m):
+ * then increasing order works, and otherwise m, a 1 -> 0 hop, has no lower
+ * dimension left to follow. After a hop in j the new lowest remaining
+ * dimension m keeps its bit, so the test reads the current node. */
+static int limin_candidates(const kc_simnet *net, uint32_t node, uint32_t dst, int last, uint32_t *out)
+{
+    uint32_t diff = node ^ dst;
+    int m = 0;
+    for (int j = 0; j < net->n; j++) {
+        if (!(diff >> j & 1))
+            continue;
+        if ((node >> j & 1) && last >= j) /* 1 -> 0 not right after a lower dimension */
+            continue;
+        uint32_t rest = diff & ~(1u << j);
+        if (rest && (node >> __builtin_ctz(rest) & 1) && j > __builtin_ctz(rest))
+            continue; /* the lowest remaining 1 -> 0 hop could never be taken */
+        m += all_vcs(net, node, j, out + m);
+    }
+    return m;
+}
+
+static int cube_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
+                           uint32_t *out)
 {
     uint32_t diff = node ^ dst;
     int m = 0;
@@ -121,6 +162,11 @@ static int cube_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
                     out[m++] = kc_simnet_netch(net, node, d, v);
         out[m++] = kc_simnet_netch(net, node, __builtin_ctz(diff), 0);
         return m;
+    case KC_ROUTE_LIMIN: {
+        /* the dimension of the previous hop; -1 from the injection channel */
+        int last = in < net->net_channels ? (int)(in / (uint32_t)net->vcs % (uint32_t)net->ports) : -1;
+        return limin_candidates(net, node, dst, last, out);
+    }
     }
     return 0;
 }
@@ -178,6 +224,6 @@ int kc_simroute_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
         return net->ej;
     }
     if (net->topo == KC_SIM_HYPERCUBE)
-        return cube_candidates(r, net, node, dst, out);
+        return cube_candidates(r, net, node, dst, in, out);
     return grid_candidates(r, net, node, dst, in, out);
 }
