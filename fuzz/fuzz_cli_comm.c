@@ -1,4 +1,4 @@
-/* Fuzz kc_cli_build_lcc, the command line's way from --pattern, or --matrix
+/* Fuzz cli_build_lcc, the command line's way from --pattern, or --matrix
  * with an optional --vector and --scatter, to an LCC. Byte 0: n (-3..67);
  * byte 1: bit 0 chooses matrix (1) or pattern (0), bit 1 --scatter, bit 2
  * whether a vector is given. The rest: the pattern name, or the matrix and
@@ -13,7 +13,7 @@ static void kcf_run(kcf_input *in)
     int scatter = (mode >> 1) & 1;
     char *first = kcf_line(in);
     char *vector = (mode & 4) ? kcf_line(in) : NULL;
-    kc_comm_spec spec = {0};
+    cli_comm_spec spec = {0};
     if (mode & 1) {
         spec.matrix = first;
         spec.vector = vector;
@@ -22,7 +22,7 @@ static void kcf_run(kcf_input *in)
     }
     kc_lcc c;
     kc_err err = {0};
-    kc_status s = kc_cli_build_lcc(&spec, n, scatter, &c, &err);
+    kc_status s = cli_build_lcc(&spec, n, scatter, &c, &err);
     if (s == KC_OK) {
         KCF_CHECK(c.a.n == n && c.rank == kc_bitmat_rank(&c.a) && !(c.b & ~kc_mask(n)));
         KCF_CHECK(!scatter || c.kind == KC_LCC_SCATTER);

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "options.h"
 #include "out.h"
 #include "plot.h"
 #include "text.h"
@@ -144,7 +145,7 @@ static void test_utf8_fix(void **state)
     free(s);
 }
 
-/* kc_cli_print_json: a non-UTF-8 string in the tree comes out as U+FFFD. */
+/* cli_print_json: a non-UTF-8 string in the tree comes out as U+FFFD. */
 static void test_print_json_utf8(void **state)
 {
     (void)state;
@@ -155,7 +156,7 @@ static void test_print_json_utf8(void **state)
     dup2(fd, 1);
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "pairs", "/tmp/p\xff.txt");
-    assert_int_equal(kc_cli_print_json(o), KC_EXIT_OK);
+    assert_int_equal(cli_print_json(o), CLI_EXIT_OK);
     fflush(stdout);
     dup2(saved, 1);
     close(saved);
@@ -169,29 +170,30 @@ static void test_print_json_utf8(void **state)
 static void test_cli_int_messages(void **state)
 {
     (void)state;
-    long v;
+    static const cli_opt rate = {.name = "rate", .type = CLI_REAL, .rlo = 0, .rhi = 1};
+    cli_value v;
     capture c;
     capture_begin(&c);
-    assert_int_equal(kc_cli_int("4\nx", 1, 64, "--n", &v), -1);
+    assert_int_equal(cli_parse_value(&OPT_N, "4\nx", &v), 2);
     const char *e = capture_end(&c);
     assert_int_equal(lines(e), 1);
     assert_non_null(strstr(e, "'4\\nx'"));
     capture_begin(&c);
-    assert_int_equal(kc_cli_int("99999999999999999999999", 1, 64, "--n", &v), -1);
+    assert_int_equal(cli_parse_value(&OPT_N, "99999999999999999999999", &v), 2);
     e = capture_end(&c);
     assert_non_null(strstr(e, "99999999999999999999999 is out of range"));
     capture_begin(&c);
-    assert_int_equal(kc_cli_int("-7", 1, 64, "--n", &v), -1);
+    assert_int_equal(cli_parse_value(&OPT_N, "-7", &v), 2);
     e = capture_end(&c);
     assert_non_null(strstr(e, "-7 is out of range"));
     capture_begin(&c);
-    assert_int_equal(kc_cli_double("0.1\x1b", 0, 1, "--rate", &(double){0}), -1);
+    assert_int_equal(cli_parse_value(&rate, "0.1\x1b", &v), 2);
     e = capture_end(&c);
     assert_int_equal(lines(e), 1);
     assert_non_null(strstr(e, "0.1\\x1b"));
     /* Any message with a raw newline still makes one line. */
     capture_begin(&c);
-    kc_cli_error("unknown option '%s'", "a\nb");
+    cli_error("unknown option '%s'", "a\nb");
     e = capture_end(&c);
     assert_string_equal(e, "kcube: unknown option 'a\\nb'\n");
 }
@@ -262,7 +264,7 @@ static void test_atomic_failure_leaves_nothing(void **state)
     int rc = cli_write_file(path, data, n);
     const char *e = capture_end(&c);
     fsize_limit_end(&l);
-    assert_int_equal(rc, KC_EXIT_FAIL);
+    assert_int_equal(rc, CLI_EXIT_FAIL);
     assert_int_equal(lines(e), 1);
     assert_non_null(strstr(e, "kcube: cannot write "));
     if (!strstr(e, "big.csv: File too large"))
@@ -271,15 +273,15 @@ static void test_atomic_failure_leaves_nothing(void **state)
     free(data);
     /* A missing directory, a path that is a directory. */
     capture_begin(&c);
-    assert_int_equal(cli_write_file("/nonexistent/dir/x.csv", "a", 1), KC_EXIT_FAIL);
+    assert_int_equal(cli_write_file("/nonexistent/dir/x.csv", "a", 1), CLI_EXIT_FAIL);
     e = capture_end(&c);
     assert_string_equal(e, "kcube: cannot write /nonexistent/dir/x.csv: No such file or directory\n");
     capture_begin(&c);
-    assert_int_equal(cli_check_output(d), KC_EXIT_FAIL);
+    assert_int_equal(cli_check_output(d), CLI_EXIT_FAIL);
     e = capture_end(&c);
     assert_non_null(strstr(e, "Is a directory"));
     capture_begin(&c);
-    assert_int_equal(cli_check_output("/nonexistent/\n/x.png"), KC_EXIT_FAIL);
+    assert_int_equal(cli_check_output("/nonexistent/\n/x.png"), CLI_EXIT_FAIL);
     e = capture_end(&c);
     assert_int_equal(lines(e), 1);
     assert_non_null(strstr(e, "/nonexistent/\\n/x.png"));
@@ -335,10 +337,10 @@ static void test_plot(void **state)
     capture c;
     capture_begin(&c);
     snprintf(path, sizeof path, "%s/bad\n.png", d);
-    assert_int_equal(cli_plot_write(&p, path), KC_EXIT_USAGE);
+    assert_int_equal(cli_plot_write(&p, path), CLI_EXIT_USAGE);
     snprintf(path, sizeof path, "%s/x.gif", d);
-    assert_int_equal(cli_plot_check(path), KC_EXIT_USAGE);
-    assert_int_equal(cli_plot_check("/nonexistent/x.png"), KC_EXIT_FAIL);
+    assert_int_equal(cli_plot_check(path), CLI_EXIT_USAGE);
+    assert_int_equal(cli_plot_check("/nonexistent/x.png"), CLI_EXIT_FAIL);
     const char *e = capture_end(&c);
     assert_int_equal(lines(e), 3);
     assert_int_equal(dir_entries(d), before);
@@ -351,7 +353,7 @@ static void test_plot(void **state)
         int rc = cli_plot_write(&p, path);
         e = capture_end(&c);
         fsize_limit_end(&l);
-        assert_int_equal(rc, KC_EXIT_FAIL);
+        assert_int_equal(rc, CLI_EXIT_FAIL);
         assert_int_equal(lines(e), 1);
         assert_non_null(strstr(e, "big.png"));
         assert_int_equal(dir_entries(d), before);

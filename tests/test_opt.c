@@ -69,9 +69,9 @@ static void test_values_and_defaults(void **state)
     assert_false(cli_flag(&a, &OPT_CSV));
     assert_false(cli_given(&a, &OPT_N));
     assert_true(cli_given(&a, &OPT_K));
-    kc_format fmt;
+    cli_fmt fmt;
     assert_int_equal(cli_format(&a, &fmt), 0);
-    assert_int_equal(fmt, KC_FMT_JSON);
+    assert_int_equal(fmt, CLI_FMT_JSON);
     cli_args_free(&a);
 }
 
@@ -112,8 +112,8 @@ static void test_order_and_aliases(void **state)
                                            "--mapping linear FILE",
                                 &a),
                      0);
-    kc_comm_list l;
-    kc_comm_list_init(&l, "demo", 0, 1);
+    cli_comms l;
+    cli_comms_init(&l, "demo", 0, 1);
     assert_int_equal(cli_comm_list(&a, &l), 0);
     assert_int_equal(l.count, 2);
     assert_string_equal(l.spec[0].matrix, "01;10");
@@ -132,7 +132,7 @@ static void test_order_and_aliases(void **state)
     cli_args_free(&a);
     /* A vector with no matrix before it. */
     assert_int_equal(parse_line(&demo_cmd, "demo --vector 11", &a), 0);
-    kc_comm_list_init(&l, "demo", 0, 1);
+    cli_comms_init(&l, "demo", 0, 1);
     FILE *saved = stderr;
     stderr = fopen("/dev/null", "w");
     assert_int_equal(cli_comm_list(&a, &l), 2);

@@ -44,7 +44,7 @@ static int resolve(const cli_args *a, analyze_job *j)
     kc_analyze_opts_default(&j->opts);
     j->opts.seed = cli_u64(a, &OPT_SEED, 1);
     if (cli_given(a, &OPT_EXACT) && cli_given(a, &OPT_NO_EXACT))
-        return kc_cli_error("give --exact or --no-exact, not both");
+        return cli_error("give --exact or --no-exact, not both");
     j->opts.exact = cli_given(a, &OPT_EXACT) ? 1 : cli_given(a, &OPT_NO_EXACT) ? 0 : KC_EXACT_AUTO;
     if (j->in.comms[0].linear)
         return cli_reject(a, &OPT_SEED, "to a linear communication (it seeds the uniform pattern)");
@@ -81,7 +81,7 @@ static void json_cases(cJSON *o, const kc_analysis *r)
         paper_range(r, i, range);
         cJSON_AddItemToArray(c, cJSON_CreateString(kc_tcase_name(r->tcase[i])));
         cJSON_AddItemToArray(b, cJSON_CreateBool(bound));
-        cJSON_AddItemToArray(p, bound ? kc_cli_json_u64_array(range, 2) : cJSON_CreateNull());
+        cJSON_AddItemToArray(p, bound ? cli_json_u64_array(range, 2) : cJSON_CreateNull());
     }
 }
 
@@ -121,17 +121,17 @@ static int render_json(const analyze_job *j, const kc_analysis *r)
     plan_json_topology(o, &r->topo);
     json_comm(o, c);
     if (!c->linear)
-        cJSON_AddItemToObject(o, "seed", kc_cli_json_u64(j->opts.seed));
-    cJSON_AddItemToObject(o, "per_dim", c->linear ? kc_cli_json_u64_array(r->formula, r->n) : cJSON_CreateNull());
-    cJSON_AddItemToObject(o, "per_dim_exact", r->exact ? kc_cli_json_u64_array(r->exact_per_dim, r->n)
+        cJSON_AddItemToObject(o, "seed", cli_json_u64(j->opts.seed));
+    cJSON_AddItemToObject(o, "per_dim", c->linear ? cli_json_u64_array(r->formula, r->n) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "per_dim_exact", r->exact ? cli_json_u64_array(r->exact_per_dim, r->n)
                                                        : cJSON_CreateNull());
     json_cases(o, r);
     cJSON_AddBoolToObject(o, "exact", r->exact);
-    cJSON_AddItemToObject(o, "contention", kc_cli_json_u64(r->value));
-    cJSON_AddItemToObject(o, "contention_formula", c->linear ? kc_cli_json_u64(r->value_formula) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "contention", cli_json_u64(r->value));
+    cJSON_AddItemToObject(o, "contention_formula", c->linear ? cli_json_u64(r->value_formula) : cJSON_CreateNull());
     cJSON_AddBoolToObject(o, "formula_exact", c->linear);
     json_worst(o, r);
-    return kc_cli_print_json(o);
+    return cli_print_json(o);
 }
 
 static int render_csv(const analyze_job *j, const kc_analysis *r)
@@ -153,7 +153,7 @@ static int render_csv(const analyze_job *j, const kc_analysis *r)
             printf(",,,,");
         puts(r->has_cases ? kc_tcase_name(r->tcase[i]) : "");
     }
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 static void text_header(const analyze_job *j, const kc_analysis *r)
@@ -225,7 +225,7 @@ static int render_text(const analyze_job *j, const kc_analysis *r)
         puts(", exact count");
     else
         puts(", formula and exact count agree");
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* ---- the command ---------------------------------------------------------- */
@@ -245,15 +245,15 @@ static int run(const cli_args *a)
     kc_err err = {0};
     int r = resolve(a, &j);
     if (!r) {
-        kc_cli_progress prog;
-        kc_cli_progress_init(&prog, "counting");
-        kc_progress p = {j.in.topo.nodes >= (1ULL << 20) ? kc_cli_progress_cb : NULL, &prog};
+        cli_progress_bar prog;
+        cli_progress_init(&prog, "counting");
+        kc_progress p = {j.in.topo.nodes >= (1ULL << 20) ? cli_progress_cb : NULL, &prog};
         j.opts.progress = &p;
         kc_status s = kc_analyze(&j.in.topo, &j.in.comms[0], &j.opts, &res, &err);
-        kc_cli_progress_done(&prog);
+        cli_progress_done(&prog);
         r = s ? cli_report(a, &err)
-              : j.in.fmt == KC_FMT_JSON ? render_json(&j, &res)
-              : j.in.fmt == KC_FMT_CSV  ? render_csv(&j, &res)
+              : j.in.fmt == CLI_FMT_JSON ? render_json(&j, &res)
+              : j.in.fmt == CLI_FMT_CSV  ? render_csv(&j, &res)
                                         : render_text(&j, &res);
     }
     plan_input_free(&j.in);
@@ -274,7 +274,7 @@ const cli_command kc_command_analyze = {
     .aliases = analyze_aliases,
     .check = check,
     .run = run,
-    .more_help = kc_cli_print_patterns,
+    .more_help = cli_print_patterns,
     .epilog = "examples:\n"
               "  kcube analyze --n 8 --pattern transpose\n"
               "  kcube analyze --k 4 --n 4 --pattern transpose --topology mesh --json\n"

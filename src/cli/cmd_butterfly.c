@@ -58,7 +58,7 @@ static const cli_use bfly_opts[] = {
 
 typedef struct bfly_job {
     kc_bfly_opts o;
-    kc_format fmt;
+    cli_fmt fmt;
     int fft, trace;
     uint64_t seed;
 } bfly_job;
@@ -71,9 +71,9 @@ static int resolve(const cli_args *a, bfly_job *j)
         return r;
     int n = (int)cli_int(a, &OPT_N, 0), p = (int)cli_int(a, &OPT_P, 0);
     if (!n || !p || !cli_given(a, &OPT_METHOD))
-        return kc_cli_error("butterfly needs --n N, --p P and --method NAME");
+        return cli_error("butterfly needs --n N, --p P and --method NAME");
     if (n > KC_BFLY_MAX_N)
-        return kc_cli_error("--n: the emulation supports n <= %d, got %d", KC_BFLY_MAX_N, n);
+        return cli_error("--n: the emulation supports n <= %d, got %d", KC_BFLY_MAX_N, n);
     kc_err err = {0};
     if (kc_scheme_init(&j->o.scheme, (kc_alloc)cli_choice(a, &OPT_ALLOC, 0), (kc_encoding)cli_choice(a, &OPT_ENCODING, 0),
                        n, p, &err))
@@ -88,9 +88,9 @@ static int resolve(const cli_args *a, bfly_job *j)
     j->seed = cli_u64(a, &OPT_SEED, 1);
     j->trace = cli_flag(a, &OPT_TRACE);
     if (j->trace && p > TRACE_MAX_P)
-        return kc_cli_error("--trace prints every element; it supports p <= %d, got %d", TRACE_MAX_P, p);
-    if (j->trace && j->fmt != KC_FMT_TEXT)
-        return kc_cli_error("--trace is text output; leave out --json/--csv");
+        return cli_error("--trace prints every element; it supports p <= %d, got %d", TRACE_MAX_P, p);
+    if (j->trace && j->fmt != CLI_FMT_TEXT)
+        return cli_error("--trace is text output; leave out --json/--csv");
     return 0;
 }
 
@@ -242,12 +242,12 @@ static int render_json(const bfly_job *j, const bfly_out *r)
     json_scheme(o, j);
     cJSON_AddStringToObject(o, "final_encoding", enc_name(r->res.final_enc));
     cJSON_AddStringToObject(o, "placement_by", "row index (row i holds frequency bit-reverse(i))");
-    cJSON_AddItemToObject(o, "transfers", kc_cli_json_u64(st->transfers));
-    cJSON_AddItemToObject(o, "startups", kc_cli_json_u64(st->startups));
-    cJSON_AddItemToObject(o, "steps", kc_cli_json_u64(st->steps));
-    cJSON_AddItemToObject(o, "elements_moved", kc_cli_json_u64(st->elements));
-    cJSON_AddItemToObject(o, "conflicts", kc_cli_json_u64(st->conflicts));
-    cJSON_AddItemToObject(o, "output_conversion_transfers", kc_cli_json_u64(r->res.conv_transfers));
+    cJSON_AddItemToObject(o, "transfers", cli_json_u64(st->transfers));
+    cJSON_AddItemToObject(o, "startups", cli_json_u64(st->startups));
+    cJSON_AddItemToObject(o, "steps", cli_json_u64(st->steps));
+    cJSON_AddItemToObject(o, "elements_moved", cli_json_u64(st->elements));
+    cJSON_AddItemToObject(o, "conflicts", cli_json_u64(st->conflicts));
+    cJSON_AddItemToObject(o, "output_conversion_transfers", cli_json_u64(r->res.conv_transfers));
     cJSON_AddBoolToObject(o, "placement_ok", r->res.placement_ok);
     cJSON_AddItemToObject(o, "formula", num_or_null(r->b.theorem));
     cJSON_AddStringToObject(o, "formula_source", r->b.which);
@@ -260,7 +260,7 @@ static int render_json(const bfly_job *j, const bfly_out *r)
         cJSON_AddNumberToObject(o, "fft_max_error", r->fftw_err);
     if (r->dft_err >= 0)
         cJSON_AddNumberToObject(o, "dft_max_error", r->dft_err);
-    return kc_cli_print_json(o);
+    return cli_print_json(o);
 }
 
 static void render_csv(const bfly_job *j, const bfly_out *r)
@@ -334,14 +334,14 @@ static int run(const cli_args *a)
         return rc;
     if (compute(&j, &o, &err))
         return cli_report(a, &err);
-    if (j.fmt == KC_FMT_JSON)
+    if (j.fmt == CLI_FMT_JSON)
         rc = render_json(&j, &o);
-    else if (j.fmt == KC_FMT_CSV)
+    else if (j.fmt == CLI_FMT_CSV)
         render_csv(&j, &o);
     else
         render_text(&j, &o);
     int broken = !o.res.placement_ok || o.res.net.conflicts || o.fftw_err > 1e-9 || o.dft_err > 1e-9;
-    return rc ? rc : broken ? KC_EXIT_FAIL : KC_EXIT_OK;
+    return rc ? rc : broken ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 const cli_command kc_command_butterfly = {

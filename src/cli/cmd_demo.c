@@ -129,7 +129,7 @@ static int run(const cli_args *a)
         return cli_report(a, &err);
     printf("\nTry: kcube analyze --n 8 --pattern transpose\n"
            "     kcube map --n 8 --pattern transpose --pattern bit-reverse --objective simultaneous --json\n");
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 static const cli_use demo_opts[] = {{NULL, NULL, NULL}};

@@ -192,11 +192,11 @@ static int prepare_out(const fig_job *j)
     cli_quoted q;
     struct stat st;
     if (mkdir(j->out, 0777) != 0 && errno != EEXIST)
-        return kc_cli_error("cannot create directory '%s': %s", cli_quote(&q, j->out), strerror(errno));
+        return cli_error("cannot create directory '%s': %s", cli_quote(&q, j->out), strerror(errno));
     if (stat(j->out, &st) != 0 || !S_ISDIR(st.st_mode))
-        return kc_cli_error("'%s' is not a directory", cli_quote(&q, j->out));
+        return cli_error("'%s' is not a directory", cli_quote(&q, j->out));
     char *probe = out_path(j, FIGS[0].file, ".png");
-    int r = probe ? cli_plot_check(probe) : KC_EXIT_FAIL;
+    int r = probe ? cli_plot_check(probe) : CLI_EXIT_FAIL;
     free(probe);
     return r;
 }
@@ -205,7 +205,7 @@ static int prepare_out(const fig_job *j)
 
 typedef struct fig_out {
     buf csv, sum;
-    kc_cli_progress prog;
+    cli_progress_bar prog;
     int done, total;
 } fig_out;
 
@@ -241,7 +241,7 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
     int r = 0;
     for (int c = 0; c < fg->nconf && !r; c++) {
         sim_series *s = &j->ser[f][c];
-        kc_cli_progress_cb(&o->prog, o->done++, o->total);
+        cli_progress_cb(&o->prog, o->done++, o->total);
         r = sim_series_build(a, s);
         if (!r)
             r = sim_series_sweep(a, s, &j->cfg[f], &so);
@@ -251,7 +251,7 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
     }
     char *path = r ? NULL : out_path(j, fg->file, ".png");
     if (!r)
-        r = path ? cli_plot_latency(path, fg->title, series, fg->nconf) : KC_EXIT_FAIL;
+        r = path ? cli_plot_latency(path, fg->title, series, fg->nconf) : CLI_EXIT_FAIL;
     free(path);
     return r;
 }
@@ -273,7 +273,7 @@ static int write_results(const fig_job *j, fig_out *o)
     bprintf(&o->sum, "\n(+: not saturated within the loads tried.) Not drawn: Li's Min, Chiu et al., MIXab3,\n"
                      "MIXbb3 - their routing rules could not be established from published descriptions.\n");
     char *csv = out_path(j, "figures", ".csv"), *sum = out_path(j, "summary", ".txt");
-    int r = !csv || !sum || !o->csv.s || !o->sum.s ? KC_EXIT_FAIL : cli_write_file(csv, o->csv.s, o->csv.len);
+    int r = !csv || !sum || !o->csv.s || !o->sum.s ? CLI_EXIT_FAIL : cli_write_file(csv, o->csv.s, o->csv.len);
     if (!r)
         r = cli_write_file(sum, o->sum.s, o->sum.len);
     free(csv);
@@ -285,7 +285,7 @@ static int write_results(const fig_job *j, fig_out *o)
            j->torus ? "fig5_transpose,fig6_bit-reverse,fig7_reverse-flip,seed002_fig2_transpose,"
                       "seed002_fig3_digit-reverse,seed002_fig6_uniform"
                     : "fig5_transpose,fig6_bit-reverse,fig7_reverse-flip");
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* ---- the command --------------------------------------------------------------- */
@@ -293,7 +293,7 @@ static int write_results(const fig_job *j, fig_out *o)
 static int check(const cli_args *a)
 {
     fig_job *j = malloc(sizeof *j);
-    int r = j ? resolve(a, j) : KC_EXIT_FAIL;
+    int r = j ? resolve(a, j) : CLI_EXIT_FAIL;
     if (j)
         job_free(j);
     free(j);
@@ -304,7 +304,7 @@ static int figures(const cli_args *a, fig_job *j)
 {
     fig_out o = {0};
     int r = prepare_out(j);
-    kc_cli_progress_init(&o.prog, "figures");
+    cli_progress_init(&o.prog, "figures");
     for (int f = 0; f < j->nfigs; f++)
         o.total += FIGS[f].nconf;
     bprintf(&o.csv, "figure,config,routing,mapping,offered,generated,throughput,latency_avg,latency_p99,"
@@ -312,7 +312,7 @@ static int figures(const cli_args *a, fig_job *j)
     summary_head(j, &o.sum);
     for (int f = 0; f < j->nfigs && !r; f++)
         r = run_figure(a, j, f, &o);
-    kc_cli_progress_done(&o.prog);
+    cli_progress_done(&o.prog);
     if (!r)
         r = write_results(j, &o);
     free(o.csv.s);
@@ -323,7 +323,7 @@ static int figures(const cli_args *a, fig_job *j)
 static int run(const cli_args *a)
 {
     fig_job *j = malloc(sizeof *j);
-    int r = j ? resolve(a, j) : KC_EXIT_FAIL;
+    int r = j ? resolve(a, j) : CLI_EXIT_FAIL;
     if (!r)
         r = figures(a, j);
     if (j)

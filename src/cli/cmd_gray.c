@@ -31,7 +31,7 @@ static const cli_use gray_opts[] = {
 typedef struct gray_job {
     int n, conv;
     uint64_t from, count;
-    kc_format fmt;
+    cli_fmt fmt;
 } gray_job;
 
 /* ---- resolve ------------------------------------------------------------ */
@@ -43,24 +43,24 @@ static int resolve(const cli_args *a, gray_job *j)
         return r;
     j->n = (int)cli_int(a, &OPT_N, 0);
     if (!j->n)
-        return kc_cli_error("gray needs --n N");
+        return cli_error("gray needs --n N");
     j->conv = cli_choice(a, &OPT_CONVERT, -1);
     uint64_t size = kc_gray_mask(j->n);
     if (j->conv >= 0) {
         if (j->n > CONVERT_MAX_N)
-            return kc_cli_error("--convert prints every processor: it supports n <= %d, got %d", CONVERT_MAX_N, j->n);
+            return cli_error("--convert prints every processor: it supports n <= %d, got %d", CONVERT_MAX_N, j->n);
         if (cli_given(a, &OPT_FROM) || cli_given(a, &OPT_COUNT))
-            return kc_cli_error("--from/--count select rows of the table, not of --convert");
+            return cli_error("--from/--count select rows of the table, not of --convert");
         return 0;
     }
     int window = cli_given(a, &OPT_FROM) || cli_given(a, &OPT_COUNT);
     if (!window && j->n > TABLE_MAX_N)
-        return kc_cli_error("the whole table is printed for n <= %d; give --from I --count C for n = %d", TABLE_MAX_N,
+        return cli_error("the whole table is printed for n <= %d; give --from I --count C for n = %d", TABLE_MAX_N,
                             j->n);
     j->from = window ? cli_u64(a, &OPT_FROM, 0) : 0;
     j->count = window ? (uint64_t)cli_int(a, &OPT_COUNT, 16) : size + 1;
     if (j->from > size)
-        return kc_cli_error("--from %llu is not an %d-bit integer", (unsigned long long)j->from, j->n);
+        return cli_error("--from %llu is not an %d-bit integer", (unsigned long long)j->from, j->n);
     if (j->count - 1 > size - j->from)
         j->count = size - j->from + 1; /* the window stops at 2^n - 1 */
     return 0;
@@ -78,10 +78,10 @@ static void bits(char *buf, uint64_t v, int n)
 static int render_table(const gray_job *j)
 {
     char b[65], g[65];
-    cJSON *rows = j->fmt == KC_FMT_JSON ? cJSON_CreateArray() : NULL;
-    if (j->fmt == KC_FMT_CSV)
+    cJSON *rows = j->fmt == CLI_FMT_JSON ? cJSON_CreateArray() : NULL;
+    if (j->fmt == CLI_FMT_CSV)
         puts("integer,binary,gray");
-    else if (j->fmt == KC_FMT_TEXT)
+    else if (j->fmt == CLI_FMT_TEXT)
         printf("%-20s  %-*s  %s\n", "integer", j->n, "binary", "gray");
     for (uint64_t k = 0; k < j->count; k++) {
         uint64_t i = j->from + k;
@@ -89,22 +89,22 @@ static int render_table(const gray_job *j)
         bits(g, kc_gray(i), j->n);
         if (rows) {
             cJSON *r = cJSON_CreateObject();
-            cJSON_AddItemToObject(r, "integer", kc_cli_json_u64(i));
+            cJSON_AddItemToObject(r, "integer", cli_json_u64(i));
             cJSON_AddStringToObject(r, "binary", b);
             cJSON_AddStringToObject(r, "gray", g);
             cJSON_AddItemToArray(rows, r);
-        } else if (j->fmt == KC_FMT_CSV) {
+        } else if (j->fmt == CLI_FMT_CSV) {
             printf("%llu,%s,%s\n", (unsigned long long)i, b, g);
         } else {
             printf("%-20llu  %s  %s\n", (unsigned long long)i, b, g);
         }
     }
     if (!rows)
-        return KC_EXIT_OK;
+        return CLI_EXIT_OK;
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "n", j->n);
     cJSON_AddItemToObject(o, "rows", rows);
-    return kc_cli_print_json(o);
+    return cli_print_json(o);
 }
 
 typedef struct conv_out {
@@ -120,14 +120,14 @@ static void print_row(const conv_out *c, const char *label, int dim, const uint6
         cJSON_AddStringToObject(s, "step", label);
         if (dim >= 0)
             cJSON_AddNumberToObject(s, "dim", dim);
-        cJSON_AddItemToObject(s, "held", kc_cli_json_u64_array(data, (int)N));
+        cJSON_AddItemToObject(s, "held", cli_json_u64_array(data, (int)N));
         cJSON_AddItemToArray(c->steps, s);
         return;
     }
-    printf(c->j->fmt == KC_FMT_CSV ? "%s" : "%-8s", label);
+    printf(c->j->fmt == CLI_FMT_CSV ? "%s" : "%-8s", label);
     for (uint64_t x = 0; x < N; x++) { /* columns in Gray order of the processor address, as in Figure 2 */
         unsigned long long v = data[kc_gray(x)];
-        if (c->j->fmt == KC_FMT_CSV)
+        if (c->j->fmt == CLI_FMT_CSV)
             printf(",%llu", v);
         else
             printf(" %*llu", c->j->n, v);
@@ -147,17 +147,17 @@ static int run_convert(const gray_job *j)
     uint64_t N = 1ULL << j->n;
     uint64_t *data = malloc(N * sizeof *data);
     if (!data)
-        return kc_cli_error("out of memory");
+        return cli_error("out of memory");
     int to_bin = kc_gray_conv_to_binary((kc_gray_conv)j->conv);
     for (uint64_t i = 0; i < N; i++)
         data[to_bin ? kc_gray(i) : i] = i;
-    conv_out c = {.j = j, .steps = j->fmt == KC_FMT_JSON ? cJSON_CreateArray() : NULL};
+    conv_out c = {.j = j, .steps = j->fmt == CLI_FMT_JSON ? cJSON_CreateArray() : NULL};
     char b[65];
-    if (j->fmt != KC_FMT_JSON) {
-        printf(j->fmt == KC_FMT_CSV ? "paddr" : "%-8s", "paddr");
+    if (j->fmt != CLI_FMT_JSON) {
+        printf(j->fmt == CLI_FMT_CSV ? "paddr" : "%-8s", "paddr");
         for (uint64_t x = 0; x < N; x++) {
             bits(b, kc_gray(x), j->n);
-            printf(j->fmt == KC_FMT_CSV ? ",%s" : " %s", b);
+            printf(j->fmt == CLI_FMT_CSV ? ",%s" : " %s", b);
         }
         putchar('\n');
     }
@@ -175,22 +175,22 @@ static int run_convert(const gray_job *j)
     free(data);
     if (s) {
         cJSON_Delete(c.steps);
-        return kc_cli_report(&err);
+        return cli_report(NULL, &err);
     }
     if (!c.steps) {
-        if (j->fmt == KC_FMT_TEXT)
+        if (j->fmt == CLI_FMT_TEXT)
             printf("%d steps, %llu element transfers in sequence, no link used twice in a step: %s\n", j->n - 1,
                    (unsigned long long)net.st.transfers, net.st.conflicts ? "NO" : "yes");
-        return KC_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     cJSON *o = cJSON_CreateObject();
     cJSON_AddNumberToObject(o, "n", j->n);
     cJSON_AddStringToObject(o, "conversion", kc_names_name(&kc_gray_conv_names, j->conv));
     cJSON_AddStringToObject(o, "columns", "processors in Gray order: column c is processor G(c)");
     cJSON_AddItemToObject(o, "steps", c.steps);
-    cJSON_AddItemToObject(o, "transfers", kc_cli_json_u64(net.st.transfers));
-    cJSON_AddItemToObject(o, "conflicts", kc_cli_json_u64(net.st.conflicts));
-    return kc_cli_print_json(o);
+    cJSON_AddItemToObject(o, "transfers", cli_json_u64(net.st.transfers));
+    cJSON_AddItemToObject(o, "conflicts", cli_json_u64(net.st.conflicts));
+    return cli_print_json(o);
 }
 
 /* ---- the command -------------------------------------------------------- */

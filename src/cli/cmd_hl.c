@@ -87,37 +87,37 @@ static void census_row(void *ctx, const uint32_t *dst, unsigned k)
            !!(k & KC_HL_ROUTES_MIMD_ANY), !!(k & KC_HL_ROUTES_MIMD_CIRCUIT), !!(k & KC_HL_ROUTES_MSIMD_SPLIT));
 }
 
-static int run_census(long n, kc_format fmt)
+static int run_census(long n, cli_fmt fmt)
 {
     kc_hl_census c;
     kc_err err = {0};
     int len = 1 << n;
-    if (fmt == KC_FMT_CSV)
+    if (fmt == CLI_FMT_CSV)
         puts("perm,lc,plc,simd,simd_msb_first,msimd,mimd_greedy,mimd_any,mimd_circuit,msimd_split");
-    if (kc_hl_census_run((int)n, &c, fmt == KC_FMT_CSV ? census_row : NULL, &len, &err))
-        return kc_cli_report(&err);
-    if (fmt == KC_FMT_CSV)
-        return KC_EXIT_OK;
-    if (fmt == KC_FMT_JSON) {
+    if (kc_hl_census_run((int)n, &c, fmt == CLI_FMT_CSV ? census_row : NULL, &len, &err))
+        return cli_report(NULL, &err);
+    if (fmt == CLI_FMT_CSV)
+        return CLI_EXIT_OK;
+    if (fmt == CLI_FMT_JSON) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "n", (double)n);
-        cJSON_AddItemToObject(o, "permutations", kc_cli_json_u64(c.total));
-        cJSON_AddItemToObject(o, "lc", kc_cli_json_u64(c.lc));
-        cJSON_AddItemToObject(o, "plc", kc_cli_json_u64(c.plc));
-        cJSON_AddItemToObject(o, "simd", kc_cli_json_u64(c.simd));
-        cJSON_AddItemToObject(o, "simd_msb_first", kc_cli_json_u64(c.simd_msb));
-        cJSON_AddItemToObject(o, "msimd", kc_cli_json_u64(c.msimd));
-        cJSON_AddItemToObject(o, "msimd_split", kc_cli_json_u64(c.msimd_split));
-        cJSON_AddItemToObject(o, "msimd_either", kc_cli_json_u64(c.msimd_either));
-        cJSON_AddItemToObject(o, "mimd_greedy", kc_cli_json_u64(c.mimd_greedy));
-        cJSON_AddItemToObject(o, "mimd_any_schedule", kc_cli_json_u64(c.mimd_any));
-        cJSON_AddItemToObject(o, "mimd_circuit_schedule", kc_cli_json_u64(c.mimd_circuit));
+        cJSON_AddItemToObject(o, "permutations", cli_json_u64(c.total));
+        cJSON_AddItemToObject(o, "lc", cli_json_u64(c.lc));
+        cJSON_AddItemToObject(o, "plc", cli_json_u64(c.plc));
+        cJSON_AddItemToObject(o, "simd", cli_json_u64(c.simd));
+        cJSON_AddItemToObject(o, "simd_msb_first", cli_json_u64(c.simd_msb));
+        cJSON_AddItemToObject(o, "msimd", cli_json_u64(c.msimd));
+        cJSON_AddItemToObject(o, "msimd_split", cli_json_u64(c.msimd_split));
+        cJSON_AddItemToObject(o, "msimd_either", cli_json_u64(c.msimd_either));
+        cJSON_AddItemToObject(o, "mimd_greedy", cli_json_u64(c.mimd_greedy));
+        cJSON_AddItemToObject(o, "mimd_any_schedule", cli_json_u64(c.mimd_any));
+        cJSON_AddItemToObject(o, "mimd_circuit_schedule", cli_json_u64(c.mimd_circuit));
         cJSON_AddBoolToObject(o, "all_lc_routed_simd", c.lc_in_simd);
         cJSON_AddBoolToObject(o, "simd_within_msimd", c.simd_in_msimd);
         cJSON_AddBoolToObject(o, "all_plc_routed_msimd", c.plc_in_msimd);
         cJSON_AddBoolToObject(o, "simd_within_msimd_split", c.simd_in_split);
         cJSON_AddBoolToObject(o, "all_plc_routed_msimd_split", c.plc_in_split);
-        return kc_cli_print_json(o);
+        return cli_print_json(o);
     }
     printf("all %llu permutations of Q_%ld\n", (unsigned long long)c.total, n);
     printf("  %-44s %8llu\n", "linear-complement (LC)", (unsigned long long)c.lc);
@@ -136,43 +136,43 @@ static int run_census(long n, kc_format fmt)
            c.plc_in_msimd ? "yes" : "NO");
     printf("split reading: SIMD within it: %s; every PLC routed: %s (see docs/hl.md)\n",
            c.simd_in_split ? "yes" : "no", c.plc_in_split ? "yes" : "no");
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* Room for |PLC_n| in decimal: the counts grow like 2^(n^2), n <= 12. */
 #define PLC_DIGITS 200000
 
-static int run_plc_count_into(long n, kc_format fmt, char *paper, char *unique)
+static int run_plc_count_into(long n, cli_fmt fmt, char *paper, char *unique)
 {
     kc_err err = {0};
     if (!paper || !unique)
-        return kc_cli_error("out of memory");
+        return cli_error("out of memory");
     if (kc_hl_plc_count((int)n, 0, paper, PLC_DIGITS, &err) || kc_hl_plc_count((int)n, 1, unique, PLC_DIGITS, &err))
-        return kc_cli_report(&err);
+        return cli_report(NULL, &err);
     uint64_t enumerated = 0;
     int have_enum = n <= 4;
     if (have_enum && kc_hl_plc_enumerate((int)n, &enumerated, &err))
-        return kc_cli_report(&err);
-    if (fmt == KC_FMT_JSON) {
+        return cli_report(NULL, &err);
+    if (fmt == CLI_FMT_JSON) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "n", (double)n);
         cJSON_AddStringToObject(o, "recurrence_block_triangular", unique);
         cJSON_AddStringToObject(o, "recurrence_block_diagonal", paper);
         if (have_enum)
-            cJSON_AddItemToObject(o, "enumerated", kc_cli_json_u64(enumerated));
+            cJSON_AddItemToObject(o, "enumerated", cli_json_u64(enumerated));
         else
             cJSON_AddNullToObject(o, "enumerated");
-        return kc_cli_print_json(o);
+        return cli_print_json(o);
     }
     printf("|PLC_%ld| by recurrence (3):\n", n);
     printf("  LC'_k without block-triangular matrices (exact): %s\n", unique);
     printf("  LC'_k without block-diagonal ones (as printed):  %s\n", paper);
     if (have_enum)
         printf("  by enumeration:                                  %llu\n", (unsigned long long)enumerated);
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
-static int run_plc_count(long n, kc_format fmt)
+static int run_plc_count(long n, cli_fmt fmt)
 {
     char *paper = malloc(PLC_DIGITS), *unique = malloc(PLC_DIGITS);
     int rc = run_plc_count_into(n, fmt, paper, unique);
@@ -181,39 +181,39 @@ static int run_plc_count(long n, kc_format fmt)
     return rc;
 }
 
-static int run_verify(long n, int msb, long count, uint64_t seed, kc_format fmt)
+static int run_verify(long n, int msb, long count, uint64_t seed, cli_fmt fmt)
 {
     kc_hl_verify_report rep;
     kc_err err = {0};
-    kc_cli_progress prog;
-    kc_cli_progress_init(&prog, "verifying");
-    kc_progress p = {kc_cli_progress_cb, &prog};
+    cli_progress_bar prog;
+    cli_progress_init(&prog, "verifying");
+    kc_progress p = {cli_progress_cb, &prog};
     kc_status s = kc_hl_verify((int)n, msb, (uint64_t)count, (uint64_t)seed, &rep, &p, &err);
-    kc_cli_progress_done(&prog);
+    cli_progress_done(&prog);
     if (s)
-        return kc_cli_report(&err);
+        return cli_report(NULL, &err);
     char mb[64 * 65 + 1] = "", vb[65] = "";
     if (rep.failures) {
         kc_bitmat_format(&rep.a, mb, sizeof mb);
         kc_vec_format(rep.b, (int)n, vb, sizeof vb);
     }
-    if (fmt == KC_FMT_JSON) {
+    if (fmt == CLI_FMT_JSON) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "n", (double)n);
         cJSON_AddStringToObject(o, "variant", msb ? "msb-first" : "lsb-first");
         cJSON_AddBoolToObject(o, "exhaustive", rep.exhaustive);
         if (!rep.exhaustive)
-            cJSON_AddItemToObject(o, "seed", kc_cli_json_u64(seed));
-        cJSON_AddItemToObject(o, "checked", kc_cli_json_u64(rep.checked));
-        cJSON_AddItemToObject(o, "failures", kc_cli_json_u64(rep.failures));
+            cJSON_AddItemToObject(o, "seed", cli_json_u64(seed));
+        cJSON_AddItemToObject(o, "checked", cli_json_u64(rep.checked));
+        cJSON_AddItemToObject(o, "failures", cli_json_u64(rep.failures));
         if (rep.failures) {
             cJSON *f = cJSON_AddObjectToObject(o, "first_failure");
             cJSON_AddStringToObject(f, "matrix", mb);
             cJSON_AddStringToObject(f, "vector", vb);
             cJSON_AddStringToObject(f, "why", rep.why);
         }
-        int rc = kc_cli_print_json(o);
-        return rc ? rc : rep.failures ? KC_EXIT_FAIL : KC_EXIT_OK;
+        int rc = cli_print_json(o);
+        return rc ? rc : rep.failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
     }
     printf("%s %llu linear-complement permutations of Q_%ld (%s HL)", rep.exhaustive ? "all" : "random:",
            (unsigned long long)rep.checked, n, msb ? "MSB-first" : "LSB-first");
@@ -225,7 +225,7 @@ static int run_verify(long n, int msb, long count, uint64_t seed, kc_format fmt)
     else
         printf("every one routed in %ld steps, states A/B only, at most one tag sent per processor per step, "
                "tag map affine after every step\n", n);
-    return rep.failures ? KC_EXIT_FAIL : KC_EXIT_OK;
+    return rep.failures ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -300,7 +300,7 @@ enum { ACT_ROUTE, ACT_VERIFY, ACT_CENSUS, ACT_PLC_COUNT };
 
 typedef struct hl_job {
     int action, n, msb, mode, trace, is_lc, mesh;
-    kc_format fmt;
+    cli_fmt fmt;
     kc_hl_mesh_shape shape;
     uint32_t *dst; /* [2^n] for ACT_ROUTE */
     char name[64], mbuf[64 * 65 + 1], vbuf[65];
@@ -333,19 +333,19 @@ static int resolve_mesh(const cli_args *a, hl_job *j)
     const char *msb = cli_text(a, &OPT_MESH_MSB, NULL), *shape = cli_text(a, &OPT_SHAPE, NULL);
     int topo = cli_choice(a, &OPT_TOPOLOGY, 0);
     if (topo == KC_TOPO_TORUS)
-        return kc_cli_error("hl routes on the hypercube and, optionally, a mesh: --topology torus is not supported");
+        return cli_error("hl routes on the hypercube and, optionally, a mesh: --topology torus is not supported");
     j->mesh = topo == KC_TOPO_MESH || msb || shape;
     if (!j->mesh)
         return 0;
     if (msb && shape)
-        return kc_cli_error("give the mesh sides once (--shape, axis 0 first)");
+        return cli_error("give the mesh sides once (--shape, axis 0 first)");
     if (!msb && !shape)
-        return kc_cli_error("a mesh needs its sides: --shape AxB.. (axis 0 first)");
+        return cli_error("a mesh needs its sides: --shape AxB.. (axis 0 first)");
     if (j->n > KC_HL_MESH_MAX_N)
-        return kc_cli_error("the mesh simulation supports n <= %d, got n = %d", KC_HL_MESH_MAX_N, j->n);
+        return cli_error("the mesh simulation supports n <= %d, got n = %d", KC_HL_MESH_MAX_N, j->n);
     char *text = msb ? strdup(msb) : reverse_sides(shape);
     if (!text)
-        return kc_cli_error("out of memory");
+        return cli_error("out of memory");
     kc_err err = {0};
     kc_status s = kc_hl_mesh_parse(&j->shape, text, j->n, &err);
     free(text);
@@ -374,22 +374,22 @@ static int resolve_perm(const cli_args *a, const char *text, hl_job *j)
 
 static int resolve_permutation(const cli_args *a, hl_job *j)
 {
-    kc_comm_list comms;
-    kc_comm_list_init(&comms, "hl", 1, 0);
+    cli_comms comms;
+    cli_comms_init(&comms, "hl", 1, 0);
     int r = cli_comm_list(a, &comms);
     if (r)
         return r;
     const char *perm = cli_text(a, &OPT_PERM, NULL);
     if (comms.count + (perm != NULL) != 1)
-        return kc_cli_error("hl routes one permutation: give --pattern NAME, --matrix M or --perm LIST once");
+        return cli_error("hl routes one permutation: give --pattern NAME, --matrix M or --perm LIST once");
     j->dst = malloc(sizeof *j->dst << j->n);
     if (!j->dst)
-        return kc_cli_error("out of memory");
+        return cli_error("out of memory");
     if (perm)
         return resolve_perm(a, perm, j);
     kc_lcc c;
     kc_err err = {0};
-    if (kc_cli_build_lcc(&comms.spec[0], j->n, 0, &c, &err) || kc_hl_perm_from_lcc(&c, j->dst, &err))
+    if (cli_build_lcc(&comms.spec[0], j->n, 0, &c, &err) || kc_hl_perm_from_lcc(&c, j->dst, &err))
         return cli_report(a, &err);
     snprintf(j->name, sizeof j->name, "%s", c.name);
     kc_bitmat_format(&c.a, j->mbuf, sizeof j->mbuf);
@@ -404,14 +404,14 @@ static int resolve_route(const cli_args *a, hl_job *j)
     j->mode = cli_choice(a, &OPT_MODE, MODE_SIMD);
     j->trace = cli_flag(a, &OPT_TRACE);
     if (j->trace && j->n > TRACE_MAX_N)
-        return kc_cli_error("--trace prints every processor; it supports n <= %d, got n = %d", TRACE_MAX_N, j->n);
+        return cli_error("--trace prints every processor; it supports n <= %d, got n = %d", TRACE_MAX_N, j->n);
     int r = resolve_mesh(a, j);
     if (r)
         return r;
     if (j->mode != MODE_SIMD && (j->trace || j->mesh || j->msb))
-        return kc_cli_error("--trace, a mesh and --msb-first go with --mode simd");
+        return cli_error("--trace, a mesh and --msb-first go with --mode simd");
     if (j->mode != MODE_SIMD && j->n > KC_HL_CLASS_MAX_N)
-        return kc_cli_error("--mode %s supports n <= %d, got n = %d", kc_names_name(&mode_names, j->mode),
+        return cli_error("--mode %s supports n <= %d, got n = %d", kc_names_name(&mode_names, j->mode),
                             KC_HL_CLASS_MAX_N, j->n);
     return resolve_permutation(a, j);
 }
@@ -428,17 +428,17 @@ static int resolve(const cli_args *a, hl_job *j)
         j->n = (int)cli_int(a, &OPT_CENSUS, 0);
         return 0;
     }
-    if (j->fmt == KC_FMT_CSV)
-        return kc_cli_error("hl has CSV output only for --census (one row per permutation); use --json");
+    if (j->fmt == CLI_FMT_CSV)
+        return cli_error("hl has CSV output only for --census (one row per permutation); use --json");
     if (cli_given(a, &OPT_PLC_COUNT)) {
         j->action = ACT_PLC_COUNT;
         j->n = (int)cli_int(a, &OPT_PLC_COUNT, 0);
         return 0;
     }
     if (j->n < 0)
-        return kc_cli_error("hl needs --n N");
+        return cli_error("hl needs --n N");
     if (j->n > KC_HL_MAX_N)
-        return kc_cli_error("--n: hl supports n <= %d, got %d", KC_HL_MAX_N, j->n);
+        return cli_error("--n: hl supports n <= %d, got %d", KC_HL_MAX_N, j->n);
     if (cli_flag(a, &OPT_VERIFY)) {
         j->action = ACT_VERIFY;
         j->msb = cli_flag(a, &OPT_MSB);
@@ -493,7 +493,7 @@ static kc_status compute(const hl_job *j, hl_out *o, kc_err *err)
 {
     memset(o, 0, sizeof *o);
     o->detail = j->n <= DETAIL_MAX_N;
-    o->tc.json = j->fmt == KC_FMT_JSON;
+    o->tc.json = j->fmt == CLI_FMT_JSON;
     if (j->trace && o->tc.json && !(o->tc.steps = cJSON_CreateArray()))
         return kc_fail(err, KC_ENOMEM, "out of memory");
     kc_status s;
@@ -516,8 +516,8 @@ static void json_circuit_and_ecube(cJSON *o, const hl_out *r)
 {
     if (r->have_circ) {
         cJSON *c = cJSON_AddObjectToObject(o, "circuit");
-        cJSON_AddItemToObject(c, "paths", kc_cli_json_u64(r->circ.paths));
-        cJSON_AddItemToObject(c, "hops", kc_cli_json_u64(r->circ.hops));
+        cJSON_AddItemToObject(c, "paths", cli_json_u64(r->circ.paths));
+        cJSON_AddItemToObject(c, "hops", cli_json_u64(r->circ.hops));
         cJSON_AddBoolToObject(c, "all_minimal", r->circ.all_minimal);
         cJSON_AddNumberToObject(c, "max_paths_per_directed_link", r->circ.max_paths_per_link);
         cJSON_AddNumberToObject(c, "max_steps_per_neighbour_pair", r->circ.max_steps_per_pair);
@@ -527,22 +527,22 @@ static void json_circuit_and_ecube(cJSON *o, const hl_out *r)
         cJSON *c = cJSON_AddObjectToObject(o, "ecube");
         cJSON_AddNumberToObject(c, "steps", r->ec.steps);
         cJSON_AddNumberToObject(c, "max_queue", r->ec.max_queue);
-        cJSON_AddItemToObject(c, "max_links_busy_per_step", kc_cli_json_u64(r->ec.max_links_busy));
-        cJSON_AddItemToObject(c, "hops", kc_cli_json_u64(r->ec.hops));
+        cJSON_AddItemToObject(c, "max_links_busy_per_step", cli_json_u64(r->ec.max_links_busy));
+        cJSON_AddItemToObject(c, "hops", cli_json_u64(r->ec.hops));
     }
 }
 
 static void json_mesh(cJSON *o, const hl_job *j, const hl_out *r)
 {
     char sb[128];
-    cJSON_AddItemToObject(o, "mesh_steps", kc_cli_json_u64(r->mr.mesh_steps));
+    cJSON_AddItemToObject(o, "mesh_steps", cli_json_u64(r->mr.mesh_steps));
     cJSON *m = cJSON_AddObjectToObject(o, "mesh");
     cJSON_AddStringToObject(m, "sides", kc_hl_mesh_format(&j->shape, sb, sizeof sb));
-    cJSON_AddItemToObject(m, "steps", kc_cli_json_u64(r->mr.mesh_steps));
-    cJSON_AddItemToObject(m, "bound", kc_cli_json_u64(r->mr.bound));
-    cJSON_AddItemToObject(m, "phase_steps", kc_cli_json_u64_array(r->mr.phase_steps, r->mr.phases));
+    cJSON_AddItemToObject(m, "steps", cli_json_u64(r->mr.mesh_steps));
+    cJSON_AddItemToObject(m, "bound", cli_json_u64(r->mr.bound));
+    cJSON_AddItemToObject(m, "phase_steps", cli_json_u64_array(r->mr.phase_steps, r->mr.phases));
     cJSON_AddNumberToObject(m, "max_messages_per_link_per_step", r->mr.max_link_load);
-    cJSON_AddItemToObject(m, "waits", kc_cli_json_u64(r->mr.waits));
+    cJSON_AddItemToObject(m, "waits", cli_json_u64(r->mr.waits));
 }
 
 static int render_json(const hl_job *j, hl_out *r)
@@ -567,7 +567,7 @@ static int render_json(const hl_job *j, hl_out *r)
         cJSON_AddItemToArray(dims, cJSON_CreateNumber(res->dims[t]));
         cJSON_AddItemToArray(moved, cJSON_CreateNumber((double)res->moved[t]));
     }
-    cJSON_AddItemToObject(o, "two_tag_processors_per_step", kc_cli_json_u64_array(res->twos, res->steps));
+    cJSON_AddItemToObject(o, "two_tag_processors_per_step", cli_json_u64_array(res->twos, res->steps));
     cJSON_AddNumberToObject(o, "max_tags_moved_per_processor", res->max_moved);
     if (j->mode == MODE_SIMD && j->is_lc)
         cJSON_AddBoolToObject(o, "affine_after_every_step", res->affine_ok);
@@ -584,7 +584,7 @@ static int render_json(const hl_job *j, hl_out *r)
         cJSON_AddItemToObject(t, "steps", r->tc.steps);
         r->initial = r->tc.steps = NULL; /* now owned by o */
     }
-    return kc_cli_print_json(o);
+    return cli_print_json(o);
 }
 
 static void text_steps(const hl_job *j, const kc_hl_result *res)
@@ -662,16 +662,16 @@ static int route(const cli_args *a, const hl_job *j)
     int rc;
     if (s)
         rc = cli_report(a, &err);
-    else if (j->fmt == KC_FMT_JSON)
+    else if (j->fmt == CLI_FMT_JSON)
         rc = render_json(j, &o);
     else {
         render_text(j, &o);
-        rc = KC_EXIT_OK;
+        rc = CLI_EXIT_OK;
     }
     cJSON_Delete(o.tc.steps);
     cJSON_Delete(o.initial);
     /* Exit 1 when HL could not route the permutation. */
-    return rc ? rc : o.res.routed ? KC_EXIT_OK : KC_EXIT_FAIL;
+    return rc ? rc : o.res.routed ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 }
 
 static int check(const cli_args *a)
@@ -715,7 +715,7 @@ const cli_command kc_command_hl = {
     .aliases = hl_aliases,
     .check = check,
     .run = run,
-    .more_help = kc_cli_print_patterns,
+    .more_help = cli_print_patterns,
     .epilog = "examples:\n"
               "  kcube hl --n 3 --matrix \"010;101;110\" --vector 110 --trace\n"
               "  kcube hl --n 16 --pattern transpose --topology mesh --shape 256x256 --json\n"

@@ -80,16 +80,16 @@ static int resolve_method(const cli_args *a, map_job *j)
     if (j->method == METHOD_AUTO)
         return 0;
     if (cli_given(a, &OPT_KIND) && j->opts.kind != KC_MAP_REORDER)
-        return kc_cli_error("--method %s finds a reordering: it does not go with --kind %s",
+        return cli_error("--method %s finds a reordering: it does not go with --kind %s",
                             kc_names_name(&method_names, j->method), kc_names_name(&kc_map_kind_names, j->opts.kind));
     j->opts.kind = KC_MAP_REORDER;
     int binary = kc_topology_is_binary(&j->in.topo), n = j->in.topo.n;
     if (j->method == METHOD_OPTIMIZER && j->in.count > 1)
-        return kc_cli_error("the optimizer maps one communication; use --method dp for a set");
+        return cli_error("the optimizer maps one communication; use --method dp for a set");
     if (j->method == METHOD_DP && binary && j->in.count > 1 && n > KC_MAPSET_MAX_N)
-        return kc_cli_error("the dynamic programme supports n <= %d, got n = %d", KC_MAPSET_MAX_N, n);
+        return cli_error("the dynamic programme supports n <= %d, got n = %d", KC_MAPSET_MAX_N, n);
     if (j->method == METHOD_EXHAUSTIVE && (!binary || n > KC_EXHAUSTIVE_MAX_N))
-        return kc_cli_error("exhaustive search supports the hypercube with n <= %d", KC_EXHAUSTIVE_MAX_N);
+        return cli_error("exhaustive search supports the hypercube with n <= %d", KC_EXHAUSTIVE_MAX_N);
     return 0;
 }
 
@@ -127,13 +127,13 @@ static int resolve(const cli_args *a, map_job *j)
     j->opts.budget = cli_u64(a, &OPT_EVALS, 0);
     j->opts.search = cli_given(a, &OPT_SEARCH) ? 1 : KC_SEARCH_DEFAULT;
     if (cli_given(a, &OPT_EXACT) && cli_given(a, &OPT_NO_EXACT))
-        return kc_cli_error("give --exact or --no-exact, not both");
+        return cli_error("give --exact or --no-exact, not both");
     j->opts.exact = cli_given(a, &OPT_EXACT) ? 1 : cli_given(a, &OPT_NO_EXACT) ? 0 : KC_EXACT_AUTO;
     j->emit_c = cli_flag(a, &OPT_EMIT_C);
-    if (j->emit_c && j->in.fmt != KC_FMT_TEXT)
-        return kc_cli_error("--emit-c is an output of its own: give it without --json or --csv");
+    if (j->emit_c && j->in.fmt != CLI_FMT_TEXT)
+        return cli_error("--emit-c is an output of its own: give it without --json or --csv");
     if (j->emit_c && j->in.topo.nodes > NODES_MAX)
-        return kc_cli_error("--emit-c writes node arrays for N <= %llu nodes, the network has %llu",
+        return cli_error("--emit-c writes node arrays for N <= %llu nodes, the network has %llu",
                             (unsigned long long)NODES_MAX, (unsigned long long)j->in.topo.nodes);
     if ((r = resolve_method(a, j)) || (r = resolve_given(a, j)))
         return r;
@@ -167,12 +167,12 @@ static kc_status check_exhaustive(const map_job *j, kc_map_result *r, kc_err *er
 
 static kc_status compute(map_job *j, kc_map_result *r, kc_err *err)
 {
-    kc_cli_progress prog;
-    kc_cli_progress_init(&prog, "mapping");
-    kc_progress p = {j->in.topo.n >= 18 ? kc_cli_progress_cb : NULL, &prog};
+    cli_progress_bar prog;
+    cli_progress_init(&prog, "mapping");
+    kc_progress p = {j->in.topo.n >= 18 ? cli_progress_cb : NULL, &prog};
     j->opts.progress = &p;
     kc_status s = kc_map(&j->in.topo, j->in.comms, j->in.count, &j->opts, r, err);
-    kc_cli_progress_done(&prog);
+    cli_progress_done(&prog);
     if (!s && j->method == METHOD_OPTIMIZER && strcmp(r->method, "optimizer") != 0)
         s = kc_fail_param(err, KC_EINVAL, "method", "the optimizer minimises the largest contention; objective "
                                                     "sum on a gather or scatter needs --method dp");
@@ -202,9 +202,9 @@ static cJSON *json_candidates(const kc_map_result *r)
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "kind", kind_name(c->kind));
         cJSON_AddStringToObject(o, "method", c->method);
-        cJSON_AddItemToObject(o, "value", kc_cli_json_u64(c->value));
-        cJSON_AddItemToObject(o, "total", kc_cli_json_u64(c->total));
-        cJSON_AddItemToObject(o, "evaluations", kc_cli_json_u64(c->evaluations));
+        cJSON_AddItemToObject(o, "value", cli_json_u64(c->value));
+        cJSON_AddItemToObject(o, "total", cli_json_u64(c->total));
+        cJSON_AddItemToObject(o, "evaluations", cli_json_u64(c->evaluations));
         cJSON_AddBoolToObject(o, "exhaustive", c->exhaustive);
         cJSON_AddItemToArray(a, o);
     }
@@ -224,10 +224,10 @@ static cJSON *json_comm(const kc_map_comm *x, int n)
         cJSON_AddItemToObject(p, "vector_after", plan_json_vector(x->after.t.b, n));
     }
     if (x->known) {
-        cJSON_AddItemToObject(p, "contention_before", kc_cli_json_u64(x->value_before));
-        cJSON_AddItemToObject(p, "contention_after", kc_cli_json_u64(x->value_after));
-        cJSON_AddItemToObject(p, "per_dim_before", kc_cli_json_u64_array(x->per_dim_before, n));
-        cJSON_AddItemToObject(p, "per_dim_after", kc_cli_json_u64_array(x->per_dim_after, n));
+        cJSON_AddItemToObject(p, "contention_before", cli_json_u64(x->value_before));
+        cJSON_AddItemToObject(p, "contention_after", cli_json_u64(x->value_after));
+        cJSON_AddItemToObject(p, "per_dim_before", cli_json_u64_array(x->per_dim_before, n));
+        cJSON_AddItemToObject(p, "per_dim_after", cli_json_u64_array(x->per_dim_after, n));
     } else { /* uniform traffic without the exact count */
         cJSON_AddNullToObject(p, "contention_before");
         cJSON_AddNullToObject(p, "contention_after");
@@ -270,15 +270,15 @@ static int render_json(const map_job *j, const kc_map_result *r)
     cJSON_AddStringToObject(o, "mapping", kind_name(r->kind)); /* the old torus field */
     cJSON_AddStringToObject(o, "method", r->method);
     cJSON_AddStringToObject(o, "objective", kc_objective_name(r->objective));
-    cJSON_AddItemToObject(o, "value", kc_cli_json_u64(r->value));
-    cJSON_AddItemToObject(o, "total", kc_cli_json_u64(r->total));
+    cJSON_AddItemToObject(o, "value", cli_json_u64(r->value));
+    cJSON_AddItemToObject(o, "total", cli_json_u64(r->total));
     cJSON_AddBoolToObject(o, "total_minimised", total_minimised(j, r));
     cJSON_AddItemToObject(o, "candidates", json_candidates(r));
     json_mapping(o, r);
     cJSON *pats = cJSON_AddArrayToObject(o, "patterns");
     for (int i = 0; i < r->count; i++)
         cJSON_AddItemToArray(pats, json_comm(&r->comms[i], r->n));
-    return kc_cli_print_json(o);
+    return cli_print_json(o);
 }
 
 static int render_csv(const kc_map_result *r)
@@ -295,7 +295,7 @@ static int render_csv(const kc_map_result *r)
             printf(",%llu,%llu\n", (unsigned long long)x->per_dim_before[i], (unsigned long long)x->per_dim_after[i]);
         }
     }
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 static void text_candidates(const kc_map_result *r)
@@ -368,7 +368,7 @@ static int render_text(const map_job *j, const kc_map_result *r)
     text_mapping(r);
     text_comms(r);
     text_nodes(r);
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* The compiler's view (seed 000 Fig. 1d): the node program indexes these
@@ -391,7 +391,7 @@ static int render_c(const map_job *j, const kc_map_result *r)
             printf("%s%s%llu", i ? "," : "", i % 16 ? " " : "\n    ", (unsigned long long)v[i]);
         printf("\n};\n");
     }
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* ---- the command ---------------------------------------------------------- */
@@ -415,8 +415,8 @@ static int run(const cli_args *a)
         kc_status s = compute(&j, &res, &err);
         r = s                           ? cli_report(a, &err)
             : j.emit_c                  ? render_c(&j, &res)
-            : j.in.fmt == KC_FMT_JSON   ? render_json(&j, &res)
-            : j.in.fmt == KC_FMT_CSV    ? render_csv(&res)
+            : j.in.fmt == CLI_FMT_JSON   ? render_json(&j, &res)
+            : j.in.fmt == CLI_FMT_CSV    ? render_csv(&res)
                                         : render_text(&j, &res);
     }
     kc_map_result_free(&res);
@@ -442,7 +442,7 @@ const cli_command kc_command_map = {
     .aliases = map_aliases,
     .check = check,
     .run = run,
-    .more_help = kc_cli_print_patterns,
+    .more_help = cli_print_patterns,
     .epilog = "examples:\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse --kind reorder --json\n"

@@ -125,7 +125,7 @@ typedef struct sim_job {
     double loads[KC_SIMSWEEP_MAX_POINTS];
     int nloads, threads, compare, stop;
     const char *plot, *traffic;
-    kc_format fmt;
+    cli_fmt fmt;
     sim_series ser[MAX_SERIES];
     int ns;
 } sim_job;
@@ -175,8 +175,8 @@ static int resolve_network(const cli_args *a, kc_simspec *u)
 
 static int resolve_traffic(const cli_args *a, kc_simspec *u)
 {
-    kc_comm_list l;
-    kc_comm_list_init(&l, "simulate", 1, 1);
+    cli_comms l;
+    cli_comms_init(&l, "simulate", 1, 1);
     int r = cli_comm_list(a, &l);
     if (r)
         return r;
@@ -189,11 +189,11 @@ static int resolve_traffic(const cli_args *a, kc_simspec *u)
     u->pairs = cli_text(a, &OPT_PAIRS, NULL);
     u->mapping = cli_text(a, &OPT_MAPPING, NULL);
     if (!l.count && !u->pairs)
-        return kc_cli_error("simulate needs --pattern NAME, --uniform, --matrix M or --pairs FILE");
+        return cli_error("simulate needs --pattern NAME, --uniform, --matrix M or --pairs FILE");
     if (l.count && u->pairs)
-        return kc_cli_error("give only one of --pattern, --uniform, --matrix and --pairs");
+        return cli_error("give only one of --pattern, --uniform, --matrix and --pairs");
     if (u->scatter && !u->matrix)
-        return kc_cli_error("--scatter goes with --matrix");
+        return cli_error("--scatter goes with --matrix");
     return 0;
 }
 
@@ -223,13 +223,13 @@ static int resolve_loads(const cli_args *a, sim_job *j)
     int rate = cli_given(a, &OPT_RATE), sweep = cli_given(a, &OPT_SWEEP);
     kc_err err;
     if (j->cfg.oneshot && (rate || sweep))
-        return kc_cli_error("--oneshot takes no --rate or --sweep");
+        return cli_error("--oneshot takes no --rate or --sweep");
     if (rate && sweep)
-        return kc_cli_error("give --rate or --sweep, not both");
+        return cli_error("give --rate or --sweep, not both");
     if (!j->cfg.oneshot && !rate && !sweep)
-        return kc_cli_error("simulate needs --rate R, --sweep FROM:TO:STEP or --oneshot");
+        return cli_error("simulate needs --rate R, --sweep FROM:TO:STEP or --oneshot");
     if (j->cfg.oneshot && j->user.pattern && !strcmp(j->user.pattern, "uniform"))
-        return kc_cli_error("--oneshot needs a pattern or pairs, not uniform traffic");
+        return cli_error("--oneshot needs a pattern or pairs, not uniform traffic");
     if (!sweep) {
         j->loads[0] = rate ? cli_real(a, &OPT_RATE, 0) : 1;
         j->nloads = 1;
@@ -240,7 +240,7 @@ static int resolve_loads(const cli_args *a, sim_job *j)
     }
     for (int i = 0; i < j->nloads && !j->cfg.oneshot; i++)
         if (j->loads[i] > j->cfg.msg_flits)
-            return kc_cli_error("offered load %g is more than one message per cycle", j->loads[i]);
+            return cli_error("offered load %g is more than one message per cycle", j->loads[i]);
     j->stop = !cli_flag(a, &OPT_NO_STOP);
     return sweep ? 0 : cli_reject(a, &OPT_NO_STOP, "without --sweep (one load point)");
 }
@@ -263,7 +263,7 @@ static int reject_unused(const cli_args *a, const sim_job *j)
 static int out_of_memory(void)
 {
     fprintf(stderr, "kcube: out of memory\n");
-    return KC_EXIT_FAIL;
+    return CLI_EXIT_FAIL;
 }
 
 /* One configuration of a comparison: the user's spec with the routing and
@@ -303,13 +303,13 @@ static int resolve_compare(const cli_args *a, sim_job *j)
     for (char *save = NULL, *tok = list ? strtok_r(list, ",", &save) : NULL; tok && !r;
          tok = strtok_r(NULL, ",", &save)) {
         if (j->ns == MAX_SERIES)
-            r = kc_cli_error("--configs: at most %d configurations", MAX_SERIES);
+            r = cli_error("--configs: at most %d configurations", MAX_SERIES);
         else
             r = make_series(a, &j->ser[j->ns++], tok, &j->user, set);
     }
     free(list);
     if (!r && !j->ns)
-        r = kc_cli_error("--configs lists no configuration");
+        r = cli_error("--configs lists no configuration");
     return r;
 }
 
@@ -367,14 +367,14 @@ static int simulate(const cli_args *a, sim_job *j)
     /* every configuration is built before the first sweep: bad input fails at once */
     for (int s = 0; s < j->ns && !r; s++)
         r = sim_series_build(a, &j->ser[s]);
-    kc_cli_progress prog;
-    kc_cli_progress_init(&prog, "simulate");
+    cli_progress_bar prog;
+    cli_progress_init(&prog, "simulate");
     kc_simsweep_opts so = {j->loads, j->nloads, threads, j->stop, NULL};
     for (int s = 0; s < j->ns && !r; s++) {
-        kc_cli_progress_cb(&prog, s, j->ns);
+        cli_progress_cb(&prog, s, j->ns);
         r = sim_series_sweep(a, &j->ser[s], &j->cfg, &so);
     }
-    kc_cli_progress_done(&prog);
+    cli_progress_done(&prog);
     return r;
 }
 
@@ -439,9 +439,9 @@ static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, const kc_s
     cJSON_AddNumberToObject(o, "latency_p99", p->latency_p99);
     cJSON_AddNumberToObject(o, "network_latency_avg", p->network_latency_avg);
     cJSON_AddBoolToObject(o, "sustainable", p->sustainable);
-    cJSON_AddItemToObject(o, "messages", kc_cli_json_u64(p->messages));
+    cJSON_AddItemToObject(o, "messages", cli_json_u64(p->messages));
     cJSON_AddNumberToObject(o, "cycles", (double)p->cycles);
-    cJSON_AddItemToObject(o, "link_traversals", kc_cli_json_u64(p->link_traversals));
+    cJSON_AddItemToObject(o, "link_traversals", cli_json_u64(p->link_traversals));
     cJSON_AddNumberToObject(o, "wall_seconds", p->wall_seconds);
     cJSON_AddNumberToObject(o, "queue_avg", p->queue_avg);
     if (cfg->oneshot)
@@ -499,12 +499,12 @@ static int render_json(const sim_job *j)
     cJSON_AddNumberToObject(root, "seed", (double)j->cfg.seed);
     if (!j->compare) {
         hoist(root, series_json(j, &j->ser[0]));
-        return kc_cli_print_json(root);
+        return cli_print_json(root);
     }
     cJSON *arr = cJSON_AddArrayToObject(root, "series");
     for (int s = 0; s < j->ns; s++)
         cJSON_AddItemToArray(arr, series_json(j, &j->ser[s]));
-    return kc_cli_print_json(root);
+    return cli_print_json(root);
 }
 
 static int render_csv(const sim_job *j)
@@ -523,7 +523,7 @@ static int render_csv(const sim_job *j)
                 printf(",%lld", (long long)p->completion);
             printf("\n");
         }
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 static void print_util(const kc_simresult *p, const kc_simnet *net, int64_t window)
@@ -592,7 +592,7 @@ static int render_text(const sim_job *j)
            j->cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli", (unsigned long long)j->cfg.seed);
     for (int s = 0; s < j->ns; s++)
         text_series(j, &j->ser[s]);
-    return KC_EXIT_OK;
+    return CLI_EXIT_OK;
 }
 
 /* Average latency against accepted throughput, sustainable points only. */
@@ -641,11 +641,11 @@ static int run(const cli_args *a)
         r = simulate(a, j);
     int deadlocked = !r && report_deadlocks(j);
     if (!r)
-        r = j->fmt == KC_FMT_JSON ? render_json(j) : j->fmt == KC_FMT_CSV ? render_csv(j) : render_text(j);
+        r = j->fmt == CLI_FMT_JSON ? render_json(j) : j->fmt == CLI_FMT_CSV ? render_csv(j) : render_text(j);
     if (!r && j->plot)
         r = render_plot(j);
     if (!r && deadlocked)
-        r = KC_EXIT_FAIL;
+        r = CLI_EXIT_FAIL;
     if (j)
         job_free(j);
     free(j);
@@ -659,7 +659,7 @@ static void more_help(FILE *out)
         if (e->help)
             fprintf(out, "  %-22s %s\n", e->name, e->help);
     fputc('\n', out);
-    kc_cli_print_patterns(out);
+    cli_print_patterns(out);
 }
 
 const cli_command kc_command_simulate = {

@@ -41,16 +41,14 @@ const cli_command *cli_find_command(const char *name)
 
 int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_only)
 {
-    if (cmd->run_argv)
-        return check_only ? 0 : cmd->run_argv(argc, argv);
     cli_args a;
     int r = cli_parse(cmd, argc, argv, &a, stdout);
     if (r == 1)
-        return KC_EXIT_OK; /* help printed */
+        return CLI_EXIT_OK; /* help printed */
     if (r)
         return r;
     int (*fn)(const cli_args *) = check_only ? a.cmd->check : a.cmd->run;
-    r = fn ? fn(&a) : KC_EXIT_OK;
+    r = fn ? fn(&a) : CLI_EXIT_OK;
     cli_args_free(&a);
     return r;
 }
@@ -59,21 +57,21 @@ int cli_dispatch(int argc, char **argv)
 {
     if (argc < 2) {
         usage(stderr);
-        return KC_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
-    if (kc_cli_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+    if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
-        return KC_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
         puts("kcube 0.1.0");
-        return KC_EXIT_OK;
+        return CLI_EXIT_OK;
     }
     const cli_command *cmd = cli_find_command(argv[1]);
     if (!cmd) {
         cli_quoted q;
         fprintf(stderr, "kcube: unknown command '%s' (kcube --help lists the commands)\n", cli_quote(&q, argv[1]));
-        return KC_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     return cli_run_command(cmd, argc - 1, argv + 1, 0);
 }

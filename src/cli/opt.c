@@ -540,7 +540,7 @@ int cli_report(const cli_args *a, const kc_err *err)
         snprintf(line, sizeof line, "--%s: %s", o->name, msg);
     else
         snprintf(line, sizeof line, "%s", msg);
-    kc_cli_emit(line);
+    cli_emit(line);
     return kc_status_is_input(err->status) ? 2 : 1;
 }
 

@@ -119,9 +119,6 @@ typedef struct cli_command {
     int (*run)(const cli_args *a);
     const char *epilog; /* extra help text after the options (examples), or NULL */
     void (*more_help)(FILE *out); /* generated lists (patterns, routings) after the epilog, or NULL */
-    /* Transitional: a command not yet moved to the option layer parses its
-     * own argv (argv[0] is its name). Set only while it is being rewritten. */
-    int (*run_argv)(int argc, char **argv);
 } cli_command;
 
 /* Parse argv (argv[0] is the command's name) for cmd, descending into nested

@@ -81,33 +81,33 @@ const cli_opt *const cli_shared_options[] = {
     &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_VC_LINK, NULL,
 };
 
-int cli_format(const cli_args *a, kc_format *fmt)
+int cli_format(const cli_args *a, cli_fmt *fmt)
 {
     int json = cli_given(a, &OPT_JSON), csv = cli_given(a, &OPT_CSV);
     if (json && csv) {
         fprintf(stderr, "kcube: give --json or --csv, not both\n");
         return 2;
     }
-    *fmt = json ? KC_FMT_JSON : csv ? KC_FMT_CSV : KC_FMT_TEXT;
+    *fmt = json ? CLI_FMT_JSON : csv ? CLI_FMT_CSV : CLI_FMT_TEXT;
     return 0;
 }
 
-int cli_comm_list(const cli_args *a, kc_comm_list *l)
+int cli_comm_list(const cli_args *a, cli_comms *l)
 {
     for (size_t i = 0; i < a->nuser; i++) {
         const cli_value *v = &a->vals[i];
-        kc_comm_spec *last = l->count ? &l->spec[l->count - 1] : NULL;
+        cli_comm_spec *last = l->count ? &l->spec[l->count - 1] : NULL;
         if (v->opt == &OPT_PATTERN || v->opt == &OPT_MATRIX) {
             if (l->single && l->count == 1) {
                 fprintf(stderr, "kcube: %s takes one communication: give --pattern or --matrix once\n", a->path);
                 return 2;
             }
-            if (l->count == KC_CLI_MAX_COMMS) {
-                fprintf(stderr, "kcube: at most %d communications\n", KC_CLI_MAX_COMMS);
+            if (l->count == CLI_MAX_COMMS) {
+                fprintf(stderr, "kcube: at most %d communications\n", CLI_MAX_COMMS);
                 return 2;
             }
             int pat = v->opt == &OPT_PATTERN;
-            l->spec[l->count] = (kc_comm_spec){pat ? v->text : NULL, pat ? NULL : v->text, NULL};
+            l->spec[l->count] = (cli_comm_spec){pat ? v->text : NULL, pat ? NULL : v->text, NULL};
             l->scatter[l->count] = 0;
             l->count++;
         } else if (v->opt == &OPT_VECTOR) {

@@ -27,10 +27,10 @@ extern const cli_opt OPT_VC_LINK;
 extern const cli_opt *const cli_shared_options[];
 
 /* Output format from --json / --csv (both: an error, exit 2 returned). */
-int cli_format(const cli_args *a, kc_format *fmt);
+int cli_format(const cli_args *a, cli_fmt *fmt);
 
 /* The communications given by --pattern / --matrix / --vector / --scatter, in
  * command-line order. Returns 0 or an exit status after printing. */
-int cli_comm_list(const cli_args *a, kc_comm_list *l);
+int cli_comm_list(const cli_args *a, cli_comms *l);
 
 #endif

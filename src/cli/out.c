@@ -28,7 +28,7 @@ int cli_write_error(const char *path, int errnum)
 {
     cli_quoted q;
     fprintf(stderr, "kcube: cannot write %s: %s\n", cli_quote(&q, path), strerror(errnum));
-    return KC_EXIT_FAIL;
+    return CLI_EXIT_FAIL;
 }
 
 int cli_finish(int rc)
@@ -54,7 +54,7 @@ int cli_finish(int rc)
     if (!bad)
         return rc;
     fprintf(stderr, "kcube: cannot write standard output: %s\n", strerror(e ? e : EIO));
-    return rc ? rc : KC_EXIT_FAIL;
+    return rc ? rc : CLI_EXIT_FAIL;
 }
 
 int cli_atomic_open(cli_atomic *a, const char *path)
@@ -150,7 +150,7 @@ int cli_write_file(const char *path, const char *data, size_t len)
 {
     cli_atomic a;
     if (cli_atomic_open(&a, path))
-        return KC_EXIT_FAIL;
+        return CLI_EXIT_FAIL;
     fwrite(data, 1, len, a.f); /* errors surface in the checked flush */
     return cli_atomic_commit(&a);
 }
@@ -162,7 +162,7 @@ int cli_check_output(const char *path)
         return cli_write_error(path, EISDIR);
     cli_atomic a;
     if (cli_atomic_open(&a, path))
-        return KC_EXIT_FAIL;
+        return CLI_EXIT_FAIL;
     cli_atomic_abort(&a);
     return 0;
 }

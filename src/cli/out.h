@@ -30,21 +30,21 @@ typedef struct cli_atomic {
     char *tmp;  /* the temporary file's name */
 } cli_atomic;
 
-/* Create the temporary file. 0, or KC_EXIT_FAIL after printing. */
+/* Create the temporary file. 0, or CLI_EXIT_FAIL after printing. */
 int cli_atomic_open(cli_atomic *a, const char *path);
-/* Finish: check, sync, close and rename into place. 0, or KC_EXIT_FAIL after
+/* Finish: check, sync, close and rename into place. 0, or CLI_EXIT_FAIL after
  * printing (the temporary removed). Frees a's memory either way. */
 int cli_atomic_commit(cli_atomic *a);
 /* Give up: remove the temporary, print nothing. */
 void cli_atomic_abort(cli_atomic *a);
-/* Print the standard "cannot write PATH: <strerror(errnum)>" line; returns KC_EXIT_FAIL. */
+/* Print the standard "cannot write PATH: <strerror(errnum)>" line; returns CLI_EXIT_FAIL. */
 int cli_write_error(const char *path, int errnum);
 
-/* The whole file at once. 0, or KC_EXIT_FAIL after printing. */
+/* The whole file at once. 0, or CLI_EXIT_FAIL after printing. */
 int cli_write_file(const char *path, const char *data, size_t len);
 
 /* Can path be written (directory exists and takes a new file; path is not a
- * directory)? 0, or KC_EXIT_FAIL after printing. Leaves nothing behind. */
+ * directory)? 0, or CLI_EXIT_FAIL after printing. Leaves nothing behind. */
 int cli_check_output(const char *path);
 
 #endif

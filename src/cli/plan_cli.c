@@ -27,12 +27,12 @@ static int resolve_topology(const cli_args *a, kc_topology *t)
             return cli_report(a, &err);
         if (cli_given(a, &OPT_N) && cli_int(a, &OPT_N, 0) != count) {
             fprintf(stderr, "kcube: --n %lld does not match --shape (%d axes)\n", cli_int(a, &OPT_N, 0), count);
-            return KC_EXIT_USAGE;
+            return CLI_EXIT_USAGE;
         }
     } else {
         if (!cli_given(a, &OPT_N)) {
             fprintf(stderr, "kcube: %s needs --n N (the number of dimensions)\n", a->path);
-            return KC_EXIT_USAGE;
+            return CLI_EXIT_USAGE;
         }
         if (kc_topology_init(t, (kc_topo_kind)kind, k, (int)cli_int(a, &OPT_N, 1), cli_choice(a, &OPT_TIE, 0), &err))
             return cli_report(a, &err);
@@ -43,14 +43,14 @@ static int resolve_topology(const cli_args *a, kc_topology *t)
     return 0;
 }
 
-static int build_comm(const cli_args *a, const kc_topology *t, const kc_comm_spec *sp, int scatter, kc_comm *c)
+static int build_comm(const cli_args *a, const kc_topology *t, const cli_comm_spec *sp, int scatter, kc_comm *c)
 {
     kc_err err = {0};
     if (sp->pattern && scatter) {
         cli_quoted q;
         fprintf(stderr, "kcube: --scatter does not apply to pattern %s (it reads a --matrix as a scatter)\n",
                 cli_quote(&q, sp->pattern));
-        return KC_EXIT_USAGE;
+        return CLI_EXIT_USAGE;
     }
     kc_status s = sp->pattern ? kc_comm_named(c, t, sp->pattern, &err)
                               : kc_comm_parse(c, t, sp->matrix, sp->vector, scatter, &err);
@@ -65,16 +65,16 @@ int plan_resolve(const cli_args *a, int single, plan_input *in)
         r = resolve_topology(a, &in->topo);
     if (r)
         return r;
-    kc_comm_list *l = calloc(1, sizeof *l);
+    cli_comms *l = calloc(1, sizeof *l);
     if (!l)
-        return kc_cli_error("out of memory");
-    kc_comm_list_init(l, a->path, single, 1);
+        return cli_error("out of memory");
+    cli_comms_init(l, a->path, single, 1);
     r = cli_comm_list(a, l);
     if (!r && !l->count)
-        r = kc_cli_error("%s needs %s", a->path, single ? "--pattern NAME or --matrix M"
+        r = cli_error("%s needs %s", a->path, single ? "--pattern NAME or --matrix M"
                                                         : "at least one --pattern or --matrix");
     if (!r && !(in->comms = calloc((size_t)l->count, sizeof *in->comms)))
-        r = kc_cli_error("out of memory");
+        r = cli_error("out of memory");
     for (int i = 0; !r && i < l->count; i++, in->count++)
         r = build_comm(a, &in->topo, &l->spec[i], l->scatter[i], &in->comms[i]);
     free(l);
@@ -92,7 +92,7 @@ void plan_json_topology(cJSON *o, const kc_topology *t)
 {
     cJSON_AddNumberToObject(o, "k", t->k);
     cJSON_AddNumberToObject(o, "n", t->n);
-    cJSON_AddItemToObject(o, "nodes", kc_cli_json_u64(t->nodes));
+    cJSON_AddItemToObject(o, "nodes", cli_json_u64(t->nodes));
     cJSON_AddStringToObject(o, "topology", kc_names_name(&kc_topo_kind_names, t->kind));
     if (t->kind == KC_TOPO_TORUS)
         cJSON_AddStringToObject(o, "tie", kc_tie_name(t->tie));
@@ -126,8 +126,8 @@ cJSON *plan_json_link(const kc_topology *t, kc_link l, int dir)
     cJSON_AddNumberToObject(c, "dim", l.dim);
     if (dir)
         cJSON_AddNumberToObject(c, "dir", l.dir);
-    cJSON_AddItemToObject(c, "from", kc_cli_json_u64(l.from));
-    cJSON_AddItemToObject(c, "to", kc_cli_json_u64(kc_topology_link_to(t, l)));
+    cJSON_AddItemToObject(c, "from", cli_json_u64(l.from));
+    cJSON_AddItemToObject(c, "to", cli_json_u64(kc_topology_link_to(t, l)));
     return c;
 }
 

@@ -12,7 +12,7 @@
 
 typedef struct plan_input {
     kc_topology topo;
-    kc_format fmt;
+    cli_fmt fmt;
     int count;
     kc_comm *comms; /* count communications, in command-line order */
 } plan_input;

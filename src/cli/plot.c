@@ -43,9 +43,9 @@ int cli_plot_check(const char *path)
 {
     cli_quoted q;
     if (!cli_plot_supported(path))
-        return kc_cli_error("plot file '%s' must end in .png or .svg", cli_quote(&q, path));
+        return cli_error("plot file '%s' must end in .png or .svg", cli_quote(&q, path));
     if (has_control(path))
-        return kc_cli_error("plot file name '%s' holds control characters", cli_quote(&q, path));
+        return cli_error("plot file name '%s' holds control characters", cli_quote(&q, path));
     return cli_check_output(path);
 }
 
@@ -230,12 +230,12 @@ int cli_plot_write(const cli_plot *p, const char *path)
 {
     cli_quoted q;
     if (!cli_plot_supported(path))
-        return kc_cli_error("plot file '%s' must end in .png or .svg", cli_quote(&q, path));
+        return cli_error("plot file '%s' must end in .png or .svg", cli_quote(&q, path));
     if (has_control(path))
-        return kc_cli_error("plot file name '%s' holds control characters", cli_quote(&q, path));
+        return cli_error("plot file name '%s' holds control characters", cli_quote(&q, path));
     cli_atomic a;
     if (cli_atomic_open(&a, path))
-        return KC_EXIT_FAIL;
+        return CLI_EXIT_FAIL;
     fclose(a.f); /* gnuplot writes the temporary file by name */
     a.f = NULL;
     int png = !strcmp(ext(path), "png");
@@ -250,7 +250,7 @@ int cli_plot_write(const cli_plot *p, const char *path)
     if (why) {
         fprintf(stderr, "kcube: cannot draw %s: %s\n", cli_quote(&q, path), why);
         cli_atomic_abort(&a);
-        return KC_EXIT_FAIL;
+        return CLI_EXIT_FAIL;
     }
     return cli_atomic_commit(&a);
 }

@@ -47,8 +47,8 @@ static int plan_error(const cli_args *a, const kc_err *err)
     if (cli_given(a, &OPT_MAX_MEMORY))
         return cli_report(a, err);
     /* The budget was the machine's: say how to give another one. */
-    kc_cli_error("%s (the memory available; --max-memory sets another budget)", err->msg);
-    return KC_EXIT_USAGE;
+    cli_error("%s (the memory available; --max-memory sets another budget)", err->msg);
+    return CLI_EXIT_USAGE;
 }
 
 int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int together, const kc_simconfig *cfg,
