@@ -46,6 +46,13 @@ static int bad(const cli_opt *o, const char *fmt, const char *text)
     return 2;
 }
 
+static int out_of_range(const cli_opt *o, const char *text, const char *range)
+{
+    cli_quoted q;
+    fprintf(stderr, "kcube: --%s: %s is out of range %s\n", o->name, cli_quote(&q, text), range);
+    return 2;
+}
+
 /* strtod with the whole text consumed, no leading space, finite. */
 static int parse_real(const char *text, double *out)
 {
@@ -79,10 +86,9 @@ static int parse_int(const cli_opt *o, const char *text, cli_value *out)
     errno = 0;
     long long v = strtoll(text, NULL, 10);
     if (errno == ERANGE || v < o->lo || v > o->hi) {
-        cli_quoted q;
-        fprintf(stderr, "kcube: --%s: %s is out of range %lld..%lld\n", o->name, cli_quote(&q, text), o->lo,
-                o->hi);
-        return 2;
+        char range[64];
+        snprintf(range, sizeof range, "%lld..%lld", o->lo, o->hi);
+        return out_of_range(o, text, range);
     }
     out->v.i = v;
     return 0;
@@ -197,10 +203,9 @@ int cli_parse_value(const cli_opt *o, const char *text, cli_value *out)
         if (parse_real(text, &v))
             return bad(o, "'%s' is not a finite number", text);
         if (v < o->rlo || v > o->rhi) {
-            cli_quoted q;
-            fprintf(stderr, "kcube: --%s: %s is out of range %g..%g\n", o->name, cli_quote(&q, text), o->rlo,
-                    o->rhi);
-            return 2;
+            char range[64];
+            snprintf(range, sizeof range, "%g..%g", o->rlo, o->rhi);
+            return out_of_range(o, text, range);
         }
         out->v.r = v;
         return 0;
