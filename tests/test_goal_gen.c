@@ -16,6 +16,7 @@
 
 #include "kcube/goal.h"
 #include "kcube/rng.h"
+#include "kc_testutil.h"
 
 /* pair (src, dst) -> 1 for every message of phase `phase` with tag `tag`
  * (-2: any tag); returns the count. Checks every message carries `bytes`. */
@@ -131,13 +132,7 @@ static void test_fft_mapping(void **state)
     for (int n = 4; n <= 8; n += 2)
         for (int trial = 0; trial < 5; trial++) {
             int order[32];
-            for (int i = 0; i < n; i++)
-                order[i] = i;
-            for (int i = n - 1; i > 0; i--) {
-                int j = (int)kc_rng_below(&rng, (uint64_t)i + 1), t = order[i];
-                order[i] = order[j];
-                order[j] = t;
-            }
+            kc_test_random_order(order, n, &rng);
             uint32_t p = 1u << n, *to_phys = malloc(p * sizeof *to_phys);
             assert_non_null(to_phys);
             for (uint32_t v = 0; v < p; v++)
