@@ -58,6 +58,7 @@ typedef struct kc_goal_dep {
 
 typedef struct kc_goal {
     uint32_t num_ranks;
+    long num_ranks_line; /* where num_ranks was read, 0 if built */
     kc_goal_op *op;
     size_t nops, cap_ops;
     kc_goal_dep *dep;

@@ -604,6 +604,7 @@ static kc_status statement(rd *r)
             if (v == 0)
                 return fail(r, KC_EINVAL, "line %ld: num_ranks must be at least 1", r->lineno);
             r->g->num_ranks = (uint32_t)v;
+            r->g->num_ranks_line = r->lineno;
             r->have_num_ranks = 1;
             if (!(r->rank_seen = calloc((size_t)v, 1)))
                 return fail(r, KC_ENOMEM, "out of memory");

@@ -46,8 +46,8 @@ static kc_status check_ranges(const kc_goal *g, uint64_t nodes, kc_err *err)
 {
     int64_t p = g->num_ranks;
     if (nodes && (uint64_t)p > nodes)
-        return bad(err, "num_ranks %lld is larger than the %llu nodes of the network", (long long)p,
-                   (unsigned long long)nodes);
+        return bad(err, "line %ld: num_ranks %lld is larger than the %llu nodes of the network", g->num_ranks_line,
+                   (long long)p, (unsigned long long)nodes);
     for (size_t i = 0; i < g->nops; i++) {
         const kc_goal_op *o = &g->op[i];
         if (o->rank >= g->num_ranks)
