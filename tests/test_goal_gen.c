@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kcube/goal.h"
+#include "kcube/reorder.h"
 #include "kcube/rng.h"
 #include "kc_testutil.h"
 
@@ -133,6 +134,15 @@ static void test_fft_mapping(void **state)
         for (int trial = 0; trial < 5; trial++) {
             int order[32];
             kc_test_random_order(order, n, &rng);
+            if (trial == 0) { /* seed 000's mapping: the optimal reordering of the bit-reverse */
+                kc_lcc br;
+                kc_order best;
+                kc_err e = {0};
+                assert_int_equal(kc_lcc_named(&br, "bit-reverse", n, &e), KC_OK);
+                assert_int_equal(kc_reorder_optimal(&br, &best, &e), KC_OK);
+                assert_int_equal(kc_reorder_value(&br, &best), 1);
+                memcpy(order, best.dim, (size_t)n * sizeof *order);
+            }
             uint32_t p = 1u << n, *to_phys = malloc(p * sizeof *to_phys);
             assert_non_null(to_phys);
             for (uint32_t v = 0; v < p; v++)
