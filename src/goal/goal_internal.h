@@ -1,0 +1,11 @@
+/* Private to src/goal: shared helpers of the GOAL reader, validator,
+ * timing model and generators. */
+#ifndef KCUBE_GOAL_INTERNAL_H
+#define KCUBE_GOAL_INTERNAL_H
+
+#include "kcube/goal.h"
+
+/* The operations of each rank in index order: ord[first[r]..first[r+1]). */
+kc_status kci_goal_by_rank(const kc_goal *g, size_t **first, size_t **ord, kc_err *err);
+
+#endif

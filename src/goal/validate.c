@@ -1,0 +1,370 @@
+/* Validation of a GOAL schedule before any simulation (kcube/goal.h):
+ * ranges, dependency cycles, MPI-style matching and deadlocks across ranks.
+ *
+ * Matching is static: the k-th send from s to d that a receive can take is
+ * the one earliest in the file, so FIFO per (source, tag) is the file order
+ * (MPI's non-overtaking rule for sends issued in program order). A receive
+ * from any source takes the earliest unmatched send in the file that fits.
+ *
+ * A deadlock is a cycle in the graph of events "operation i starts" (S_i)
+ * and "operation i ends" (E_i): S_i -> E_i; `X requires Y`: E_Y -> S_X;
+ * `X irequires Y`: S_Y -> S_X; a matched pair: S_send -> E_recv (sends are
+ * eager: they never wait for their receive). A cycle without matching edges
+ * lies inside one rank and is reported as a dependency cycle. The processor
+ * running one operation at a time only delays operations, so it cannot close
+ * a cycle. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "goal_internal.h"
+
+static kc_status bad(kc_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static kc_status bad(kc_err *err, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return kc_fail_param(err, KC_EINVAL, "schedule", "%s", msg);
+}
+
+static kc_status nomem(kc_err *err) { return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory"); }
+
+void kc_goal_match_free(kc_goal_match *m)
+{
+    if (!m)
+        return;
+    free(m->send_of);
+    free(m->recv_of);
+    memset(m, 0, sizeof *m);
+}
+
+static kc_status check_ranges(const kc_goal *g, uint64_t nodes, kc_err *err)
+{
+    int64_t p = g->num_ranks;
+    if (nodes && (uint64_t)p > nodes)
+        return bad(err, "line %ld: num_ranks %lld is larger than the %llu nodes of the network", g->num_ranks_line,
+                   (long long)p, (unsigned long long)nodes);
+    for (size_t i = 0; i < g->nops; i++) {
+        const kc_goal_op *o = &g->op[i];
+        if (o->rank >= g->num_ranks)
+            return bad(err, "line %ld: rank %u is out of range (num_ranks %lld)", o->line, o->rank, (long long)p);
+        if (o->kind == KC_GOAL_CALC)
+            continue;
+        int recv = o->kind == KC_GOAL_RECV;
+        if (o->peer >= p || o->peer < (recv ? KC_GOAL_ANY : 0))
+            return bad(err, "line %ld: rank %lld is out of range (num_ranks %lld)", o->line, (long long)o->peer,
+                       (long long)p);
+        if (o->tag < (recv ? KC_GOAL_ANY : 0))
+            return bad(err, "line %ld: tag %lld is not allowed on a %s", o->line, (long long)o->tag,
+                       recv ? "recv" : "send");
+    }
+    return KC_OK;
+}
+
+/* ---- Graph of events ---- */
+
+enum { E_OP, E_DEP, E_MATCH };
+
+typedef struct graph {
+    size_t nodes, nedges;
+    size_t *first;  /* CSR: out-edges of v are first[v]..first[v+1] */
+    size_t *to;     /* target node */
+    size_t *eid;    /* edge id: < nops: op; < nops + ndeps: dep; else match (send op) */
+} graph;
+
+static void graph_free(graph *gr)
+{
+    free(gr->first);
+    free(gr->to);
+    free(gr->eid);
+}
+
+/* Edge `e` of the event graph as (from, to, kind); sends index the matches. */
+static void edge_of(const kc_goal *g, const kc_goal_match *m, size_t e, size_t *from, size_t *to)
+{
+    if (e < g->nops) {
+        *from = 2 * e, *to = 2 * e + 1;
+    } else if (e < g->nops + g->ndeps) {
+        const kc_goal_dep *d = &g->dep[e - g->nops];
+        *from = 2 * d->on + (d->start ? 0 : 1), *to = 2 * d->op;
+    } else {
+        size_t s = e - g->nops - g->ndeps;
+        *from = 2 * s, *to = 2 * m->recv_of[s] + 1;
+    }
+}
+
+static int edge_kind(const kc_goal *g, size_t e)
+{
+    return e < g->nops ? E_OP : e < g->nops + g->ndeps ? E_DEP : E_MATCH;
+}
+
+static kc_status graph_build(graph *gr, const kc_goal *g, const kc_goal_match *m, kc_err *err)
+{
+    memset(gr, 0, sizeof *gr);
+    size_t total = g->nops + g->ndeps + (m ? g->nops : 0);
+    gr->nodes = 2 * g->nops;
+    gr->first = calloc(gr->nodes + 2, sizeof *gr->first);
+    gr->to = malloc((total ? total : 1) * sizeof *gr->to);
+    gr->eid = malloc((total ? total : 1) * sizeof *gr->eid);
+    if (!gr->first || !gr->to || !gr->eid) {
+        graph_free(gr);
+        return nomem(err);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t e = 0; e < total; e++) {
+            if (e >= g->nops + g->ndeps && m->recv_of[e - g->nops - g->ndeps] == KC_GOAL_NONE)
+                continue;
+            size_t a, b;
+            edge_of(g, m, e, &a, &b);
+            if (pass == 0) {
+                gr->first[a + 2]++;
+            } else {
+                size_t k = gr->first[a + 1]++;
+                gr->to[k] = b;
+                gr->eid[k] = e;
+            }
+        }
+        if (pass == 0)
+            for (size_t v = 0; v < gr->nodes; v++)
+                gr->first[v + 2] += gr->first[v + 1];
+    }
+    gr->nedges = gr->first[gr->nodes];
+    return KC_OK;
+}
+
+/* Find a cycle by iterative depth-first search. On success *len edges of the
+ * cycle are in cyc (in order); *len = 0 if the graph is acyclic. */
+static kc_status find_cycle(const graph *gr, size_t *cyc, size_t *len, kc_err *err)
+{
+    *len = 0;
+    unsigned char *color = calloc(gr->nodes ? gr->nodes : 1, 1);
+    size_t *stack = malloc((gr->nodes ? gr->nodes : 1) * sizeof *stack);
+    size_t *pos = malloc((gr->nodes ? gr->nodes : 1) * sizeof *pos);
+    if (!color || !stack || !pos) {
+        free(color), free(stack), free(pos);
+        return nomem(err);
+    }
+    for (size_t root = 0; root < gr->nodes && !*len; root++) {
+        if (color[root])
+            continue;
+        size_t top = 0;
+        stack[top] = root;
+        pos[top] = gr->first[root];
+        color[root] = 1;
+        while (top != (size_t)-1 && !*len) {
+            size_t v = stack[top];
+            if (pos[top] == gr->first[v + 1]) {
+                color[v] = 2;
+                top--;
+                continue;
+            }
+            size_t k = pos[top]++;
+            size_t w = gr->to[k];
+            if (color[w] == 1) { /* a back edge closes a cycle through the stack */
+                size_t from = top;
+                while (stack[from] != w)
+                    from--;
+                for (size_t t = from; t <= top; t++)
+                    cyc[(*len)++] = gr->eid[pos[t] - 1];
+            } else if (color[w] == 0) {
+                color[w] = 1;
+                stack[++top] = w;
+                pos[top] = gr->first[w];
+            }
+        }
+    }
+    free(color), free(stack), free(pos);
+    return KC_OK;
+}
+
+static kc_status check_cycles(const kc_goal *g, const kc_goal_match *m, kc_err *err)
+{
+    graph gr;
+    kc_status s = graph_build(&gr, g, m, err);
+    if (s)
+        return s;
+    size_t *cyc = malloc((gr.nedges ? gr.nedges : 1) * sizeof *cyc), len = 0;
+    if (!cyc) {
+        graph_free(&gr);
+        return nomem(err);
+    }
+    s = find_cycle(&gr, cyc, &len, err);
+    if (!s && len) {
+        char chain[160] = "";
+        size_t used = 0;
+        long line = 0;
+        uint32_t rank = 0;
+        for (size_t i = 0; i < len; i++) {
+            size_t e = cyc[i];
+            if (edge_kind(g, e) == E_DEP) {
+                const kc_goal_dep *d = &g->dep[e - g->nops];
+                if (!line || (d->line && d->line < line))
+                    line = d->line, rank = g->op[d->op].rank;
+            } else if (edge_kind(g, e) == E_MATCH) {
+                size_t r = m->recv_of[e - g->nops - g->ndeps];
+                if (used < sizeof chain - 40)
+                    used += (size_t)snprintf(chain + used, sizeof chain - used, "%s rank %u line %ld waits for "
+                                             "rank %u line %ld;", used ? "" : ":", g->op[r].rank, g->op[r].line,
+                                             g->op[e - g->nops - g->ndeps].rank,
+                                             g->op[e - g->nops - g->ndeps].line);
+            }
+        }
+        if (!m)
+            s = bad(err, "line %ld: dependency cycle in rank %u (requires/irequires lead back to this operation)",
+                    line, rank);
+        else {
+            /* The receive with the smallest line names the deadlock. */
+            long rline = 0;
+            for (size_t i = 0; i < len; i++)
+                if (edge_kind(g, cyc[i]) == E_MATCH) {
+                    long l = g->op[m->recv_of[cyc[i] - g->nops - g->ndeps]].line;
+                    if (!rline || l < rline)
+                        rline = l;
+                }
+            if (used)
+                chain[used - 1] = '\0';
+            s = bad(err, "line %ld: deadlock across ranks%s", rline, chain);
+        }
+    }
+    free(cyc);
+    graph_free(&gr);
+    return s;
+}
+
+/* ---- Matching ---- */
+
+typedef struct skey {
+    uint32_t dest, src;
+    size_t op;
+} skey;
+
+static int cmp_skey(const void *a, const void *b)
+{
+    const skey *x = a, *y = b;
+    if (x->dest != y->dest)
+        return x->dest < y->dest ? -1 : 1;
+    if (x->src != y->src)
+        return x->src < y->src ? -1 : 1;
+    return x->op < y->op ? -1 : x->op > y->op;
+}
+
+typedef struct group {
+    uint32_t src;
+    size_t begin, end, head; /* sends key[begin..end), head: first maybe unmatched */
+} group;
+
+/* The first unmatched send of group q whose tag fits, or KC_GOAL_NONE. */
+static size_t group_take(group *q, const skey *key, const kc_goal *g, const kc_goal_match *m, int64_t tag)
+{
+    while (q->head < q->end && m->recv_of[key[q->head].op] != KC_GOAL_NONE)
+        q->head++;
+    for (size_t k = q->head; k < q->end; k++) {
+        size_t op = key[k].op;
+        if (m->recv_of[op] == KC_GOAL_NONE && (tag == KC_GOAL_ANY || g->op[op].tag == tag))
+            return op;
+    }
+    return KC_GOAL_NONE;
+}
+
+static kc_status match(const kc_goal *g, kc_goal_match *m, kc_err *err)
+{
+    size_t n = g->nops ? g->nops : 1, nsend = 0;
+    m->send_of = malloc(n * sizeof *m->send_of);
+    m->recv_of = malloc(n * sizeof *m->recv_of);
+    for (size_t i = 0; i < g->nops; i++)
+        nsend += g->op[i].kind == KC_GOAL_SEND;
+    skey *key = malloc((nsend ? nsend : 1) * sizeof *key);
+    group *grp = malloc((nsend ? nsend : 1) * sizeof *grp);
+    size_t *gfirst = calloc((size_t)g->num_ranks + 1, sizeof *gfirst);
+    if (!m->send_of || !m->recv_of || !key || !grp || !gfirst) {
+        free(key), free(grp), free(gfirst);
+        return nomem(err);
+    }
+    for (size_t i = 0; i < g->nops; i++)
+        m->send_of[i] = m->recv_of[i] = KC_GOAL_NONE;
+    size_t k = 0;
+    for (size_t i = 0; i < g->nops; i++)
+        if (g->op[i].kind == KC_GOAL_SEND)
+            key[k++] = (skey){(uint32_t)g->op[i].peer, g->op[i].rank, i};
+    qsort(key, nsend, sizeof *key, cmp_skey);
+    size_t ng = 0;
+    for (size_t i = 0; i < nsend; i++) {
+        if (i == 0 || key[i].dest != key[i - 1].dest || key[i].src != key[i - 1].src) {
+            grp[ng++] = (group){key[i].src, i, i, i};
+            gfirst[key[i].dest + 1] = ng;
+        }
+        grp[ng - 1].end = i + 1;
+    }
+    /* gfirst[d + 1] = groups up to dest d; fill the gaps of silent dests. */
+    for (uint32_t d = 0; d < g->num_ranks; d++)
+        if (gfirst[d + 1] < gfirst[d])
+            gfirst[d + 1] = gfirst[d];
+    kc_status s = KC_OK;
+    for (size_t i = 0; i < g->nops && !s; i++) {
+        const kc_goal_op *o = &g->op[i];
+        if (o->kind != KC_GOAL_RECV)
+            continue;
+        size_t lo = gfirst[o->rank], hi = gfirst[o->rank + 1], best = KC_GOAL_NONE;
+        if (o->peer != KC_GOAL_ANY) {
+            while (lo < hi) { /* the group of (dest, peer) */
+                size_t mid = lo + (hi - lo) / 2;
+                if (grp[mid].src < (uint32_t)o->peer)
+                    lo = mid + 1;
+                else
+                    hi = mid;
+            }
+            if (lo < gfirst[o->rank + 1] && grp[lo].src == (uint32_t)o->peer)
+                best = group_take(&grp[lo], key, g, m, o->tag);
+        } else {
+            for (size_t q = lo; q < hi; q++) {
+                size_t c = group_take(&grp[q], key, g, m, o->tag);
+                if (c < best)
+                    best = c;
+            }
+        }
+        if (best == KC_GOAL_NONE) {
+            char from[32], tag[32];
+            snprintf(from, sizeof from, o->peer == KC_GOAL_ANY ? "any rank" : "rank %lld", (long long)o->peer);
+            snprintf(tag, sizeof tag, o->tag == KC_GOAL_ANY ? "any tag" : "tag %lld", (long long)o->tag);
+            s = bad(err, "line %ld: the recv of rank %u from %s with %s has no matching send", o->line, o->rank,
+                    from, tag);
+            break;
+        }
+        if (g->op[best].amount != o->amount) {
+            s = bad(err, "line %ld: the recv of %llu bytes in rank %u is matched by a send of %llu bytes "
+                    "(rank %u, line %ld)", o->line, (unsigned long long)o->amount, o->rank,
+                    (unsigned long long)g->op[best].amount, g->op[best].rank, g->op[best].line);
+            break;
+        }
+        m->send_of[i] = best;
+        m->recv_of[best] = i;
+        m->messages++;
+    }
+    for (size_t i = 0; i < g->nops && !s; i++)
+        if (g->op[i].kind == KC_GOAL_SEND && m->recv_of[i] == KC_GOAL_NONE)
+            s = bad(err, "line %ld: the send of rank %u to rank %lld with tag %lld is never received",
+                    g->op[i].line, g->op[i].rank, (long long)g->op[i].peer, (long long)g->op[i].tag);
+    free(key), free(grp), free(gfirst);
+    return s;
+}
+
+kc_status kc_goal_validate(const kc_goal *g, uint64_t nodes, kc_goal_match *out, kc_err *err)
+{
+    kc_goal_match m = {0};
+    kc_status s = check_ranges(g, nodes, err);
+    if (!s)
+        s = check_cycles(g, NULL, err);
+    if (!s)
+        s = match(g, &m, err);
+    if (!s)
+        s = check_cycles(g, &m, err);
+    if (s || !out)
+        kc_goal_match_free(&m);
+    else
+        *out = m;
+    return s;
+}

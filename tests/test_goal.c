@@ -1,0 +1,420 @@
+/* GOAL schedules (kcube/goal.h, issue 10 items 1 and 3): the reader on
+ * LogGOPSim-shaped inputs, every rejection with its line, the writer's round
+ * trip, the contention-free timing on hand-computed cases, and seeded random
+ * schedules (generate, write, read, validate) as a property test. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/goal.h"
+#include "kcube/rng.h"
+
+/* tests/goal/<name> next to this file. */
+static void data_path(char *out, size_t size, const char *name)
+{
+    const char *slash = strrchr(__FILE__, '/');
+    int dir = slash ? (int)(slash - __FILE__) : 1;
+    snprintf(out, size, "%.*s/goal/%s", dir, slash ? __FILE__ : ".", name);
+}
+
+static kc_status parse(const char *text, kc_goal *g, kc_err *err)
+{
+    return kc_goal_read_mem(g, text, strlen(text), "test schedule", NULL, 0, err);
+}
+
+/* Read and validate text; returns the first failing status. */
+static kc_status check(const char *text, uint64_t nodes, kc_err *err)
+{
+    kc_goal g;
+    kc_status s = parse(text, &g, err);
+    if (s)
+        return s;
+    s = kc_goal_validate(&g, nodes, NULL, err);
+    kc_goal_free(&g);
+    return s;
+}
+
+static void expect_reject(const char *text, uint64_t nodes, const char *msg)
+{
+    kc_err err = {0};
+    kc_status s = check(text, nodes, &err);
+    if (s != KC_EINVAL)
+        fail_msg("expected a rejection containing '%s', got status %d: %s", msg, (int)s, err.msg);
+    assert_string_equal(err.param, "schedule");
+    if (!strstr(err.msg, msg))
+        fail_msg("got '%s', expected '%s'", err.msg, msg);
+}
+
+static void test_examples(void **state)
+{
+    (void)state;
+    const char *names[] = {"bcast_tree8.goal", "dissemination8.goal", "features.goal"};
+    size_t ops[] = {14, 48, 8}, msgs[] = {7, 24, 3};
+    /* Contention-free times by hand (164 us start-up, 0.57 us per byte): in
+     * the tree (8 bytes: 168.56 a hop) rank 0's third send ends at 3 x 164,
+     * but rank 3 gets its data at 2 x 168.56 and forwards it to rank 7 at
+     * once: 3 x 168.56; the dissemination is 3 rounds of 164.57. */
+    double want[] = {3 * 168.56, 3 * 164.57, 0};
+    for (int i = 0; i < 3; i++) {
+        char path[1024];
+        data_path(path, sizeof path, names[i]);
+        kc_goal g;
+        kc_goal_match m;
+        kc_err err = {0};
+        if (kc_goal_read_file(&g, path, NULL, 0, &err))
+            fail_msg("%s: %s", names[i], err.msg);
+        assert_int_equal(g.nops, ops[i]);
+        if (kc_goal_validate(&g, 8, &m, &err))
+            fail_msg("%s: %s", names[i], err.msg);
+        assert_int_equal(m.messages, msgs[i]);
+        double total;
+        assert_int_equal(kc_goal_loggp(&g, &m, NULL, &total, NULL, &err), KC_OK);
+        assert_true(total > 0);
+        if (want[i] > 0 && fabs(total - want[i]) > 1e-9)
+            fail_msg("%s: %.6f us, expected %.6f", names[i], total, want[i]);
+        kc_goal_match_free(&m);
+        kc_goal_free(&g);
+    }
+}
+
+static void test_features(void **state)
+{
+    (void)state;
+    char path[1024];
+    data_path(path, sizeof path, "features.goal");
+    kc_goal g;
+    kc_goal_match m;
+    kc_err err = {0};
+    assert_int_equal(kc_goal_read_file(&g, path, NULL, 0, &err), KC_OK);
+    assert_int_equal(g.num_ranks, 3);
+    assert_int_equal(g.warnings, 3); /* three operations carry cpu/nic */
+    assert_non_null(strstr(g.warning, "line 7: cpu and nic numbers are ignored"));
+    assert_int_equal(g.nphases, 3);
+    assert_string_equal(kc_goal_phase_name(&g, g.op[0].phase), "setup");
+    assert_string_equal(kc_goal_phase_name(&g, g.op[1].phase), "talk");
+    assert_string_equal(kc_goal_phase_name(&g, g.op[4].phase), ""); /* a new block starts unnamed */
+    assert_int_equal(g.op[0].kind, KC_GOAL_CALC);
+    assert_int_equal(g.op[0].amount, 1500);
+    assert_int_equal(g.op[2].amount, 32);
+    assert_int_equal(g.op[3].peer, KC_GOAL_ANY);
+    assert_int_equal(g.op[3].tag, KC_GOAL_ANY);
+    assert_string_equal(kc_goal_label(&g, 5), "y");
+    assert_null(kc_goal_label(&g, 7));
+    assert_int_equal(g.ndeps, 3);
+    assert_int_equal(g.dep[1].start, 1);
+    assert_int_equal(kc_goal_validate(&g, 0, &m, &err), KC_OK);
+    assert_int_equal(m.send_of[3], 5); /* the wildcard recv takes rank 1's send */
+    assert_int_equal(m.send_of[4], 1);
+    kc_goal_match_free(&m);
+    kc_goal_free(&g);
+}
+
+static const char *pingpong =
+    "num_ranks 2\n"
+    "rank 0 {\nl1: send 100b to 1 tag 0\nl2: recv 100b from 1 tag 0\nl2 requires l1\n}\n"
+    "rank 1 {\nl1: recv 100b from 0 tag 0\nl2: send 100b to 0 tag 0\nl2 requires l1\n}\n";
+
+static void test_rejections(void **state)
+{
+    (void)state;
+    /* syntax */
+    expect_reject("num_ranks 2\nrank 0 {\nl1: sned 4b to 1\n}\n", 0, "line 3, column 5: 'sned' is not an operation");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: send 4 to 1\n}\n", 0, "line 3, column 12: 'to' found where 'b'");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: send 4b to -1 tag 0\n}\n", 0, "line 3, column 16: '-1' is not a destination");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: calc 5 nic 0\n}\n", 0, "line 3, column 12: 'nic' is not expected");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: calc 5;\n}\n", 0, "line 3, column 11: unexpected character ';'");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: calc 99999999999999999999\n}\n", 0, "is not a time in nanoseconds");
+    expect_reject("rank 0 {\n}\n", 0, "line 1: a rank block comes before num_ranks");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: calc 5\n", 0, "line 2: the block of rank 0 is not closed");
+    expect_reject("num_ranks 2\n/* open\nrank 0 {\n}\n", 0, "line 2: the comment opened here is not closed");
+    expect_reject("num_ranks 2\nrank 0 {\n}\nrank 0 {\n}\n", 0, "line 4: rank 0 has a second block");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: calc 5\nl1: calc 6\n}\n", 0, "line 4: label 'l1' is defined twice");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: calc 5\n}\n}\n", 0, "line 5, column 1: '}' closes no rank block");
+    expect_reject("", 0, "no num_ranks line");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: calc 5 \xc3\xa9\n}\n", 0, "line 3, column 12: byte 0xc3");
+    expect_reject("num_ranks 2\nrank 0 {\n// caf\xc3\xa9 is fine in a comment\nl1: calc 5\x01\n}\n", 0,
+                  "line 4, column 11: byte 0x01");
+    {
+        kc_err err = {0};
+        kc_goal g;
+        const char text[] = "num_ranks 2\nrank 0 {\nl1: ca\0lc 5\n}\n";
+        assert_int_equal(kc_goal_read_mem(&g, text, sizeof text - 1, "t", NULL, 0, &err), KC_EINVAL);
+        assert_non_null(strstr(err.msg, "t, line 3, column 7: NUL byte"));
+        kc_reader_limits lim = {16, 0};
+        assert_int_equal(kc_goal_read_mem(&g, pingpong, strlen(pingpong), "t", &lim, 0, &err), KC_EINVAL);
+        assert_non_null(strstr(err.msg, "line 3 is longer than 16 bytes"));
+        lim = (kc_reader_limits){0, 40};
+        assert_int_equal(kc_goal_read_mem(&g, pingpong, strlen(pingpong), "t", &lim, 0, &err), KC_EINVAL);
+        assert_non_null(strstr(err.msg, "longer than 40 bytes"));
+        assert_int_equal(kc_goal_read_mem(&g, "num_ranks 99\n", 13, "t", NULL, 64, &err), KC_EINVAL);
+        assert_non_null(strstr(err.msg, "'99' is not a number of ranks (0..64)"));
+    }
+    /* unknown label (a forward reference is fine) */
+    expect_reject("num_ranks 1\nrank 0 {\nl2 requires l1\nl1: calc 5\nl2: calc 6\nl2 requires l9\n}\n", 0,
+                  "line 6: unknown label 'l9' in rank 0");
+    /* dependency cycle */
+    expect_reject("num_ranks 1\nrank 0 {\na: calc 1\nb: calc 2\nc: calc 3\nb requires a\nc requires b\n"
+                  "a irequires c\n}\n", 0, "line 6: dependency cycle in rank 0");
+    expect_reject("num_ranks 1\nrank 0 {\na: calc 1\na requires a\n}\n", 0, "line 4: dependency cycle");
+    /* ranks out of range and too many ranks for the machine */
+    expect_reject("num_ranks 2\nrank 2 {\n}\n", 0, "line 2, column 6: '2' is not a rank of this schedule (0..1)");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: send 4b to 2 tag 0\n}\n", 0, "line 3: rank 2 is out of range");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: recv 4b from 5 tag 0\n}\n", 0, "line 3: rank 5 is out of range");
+    expect_reject(pingpong, 1, "line 1: num_ranks 2 is larger than the 1 nodes");
+    /* matching */
+    expect_reject("num_ranks 2\nrank 0 {\nl1: send 4b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n", 0,
+                  "line 6: the recv of 8 bytes in rank 1 is matched by a send of 4 bytes (rank 0, line 3)");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: send 4b to 1 tag 0\n}\nrank 1 {\nl1: recv 4b from 0 tag 1\n}\n", 0,
+                  "line 6: the recv of rank 1 from rank 0 with tag 1 has no matching send");
+    expect_reject("num_ranks 2\nrank 0 {\nl1: send 4b to 1 tag 0\nl2: send 4b to 1 tag 0\n}\n"
+                  "rank 1 {\nl1: recv 4b from -1 tag -1\n}\n", 0,
+                  "line 4: the send of rank 0 to rank 1 with tag 0 is never received");
+    /* FIFO per (source, tag): the first recv takes the first send, so sizes must follow */
+    expect_reject("num_ranks 2\nrank 0 {\nl1: send 4b to 1 tag 0\nl2: send 8b to 1 tag 0\n}\n"
+                  "rank 1 {\nl1: recv 8b from 0 tag 0\nl2: recv 4b from 0 tag 0\n}\n", 0,
+                  "line 7: the recv of 8 bytes");
+    assert_int_equal(check("num_ranks 2\nrank 0 {\nl1: send 4b to 1 tag 0\nl2: send 8b to 1 tag 1\n}\n"
+                           "rank 1 {\nl1: recv 8b from 0 tag 1\nl2: recv 4b from 0 tag 0\n}\n", 0, NULL), KC_OK);
+    /* deadlock across ranks: each rank receives before it sends */
+    expect_reject("num_ranks 2\n"
+                  "rank 0 {\nl1: recv 4b from 1 tag 0\nl2: send 4b to 1 tag 0\nl2 requires l1\n}\n"
+                  "rank 1 {\nl1: recv 4b from 0 tag 0\nl2: send 4b to 0 tag 0\nl2 requires l1\n}\n", 0,
+                  "line 3: deadlock across ranks");
+    /* three ranks in a ring, and a deadlock through irequires */
+    expect_reject("num_ranks 3\n"
+                  "rank 0 {\nr: recv 1b from 2 tag 0\ns: send 1b to 1 tag 0\ns requires r\n}\n"
+                  "rank 1 {\nr: recv 1b from 0 tag 0\ns: send 1b to 2 tag 0\ns requires r\n}\n"
+                  "rank 2 {\ns: send 1b to 0 tag 0\nr: recv 1b from 1 tag 0\ns requires r\n}\n", 0,
+                  "line 3: deadlock across ranks");
+    /* irequires on a recv's start is no deadlock: the send may start when the recv is posted */
+    assert_int_equal(check("num_ranks 2\n"
+                           "rank 0 {\nl1: recv 4b from 1 tag 0\nl2: send 4b to 1 tag 0\nl2 irequires l1\n}\n"
+                           "rank 1 {\nl1: recv 4b from 0 tag 0\nl2: send 4b to 0 tag 0\nl2 irequires l1\n}\n",
+                           0, NULL),
+                     KC_OK);
+}
+
+static void test_files(void **state)
+{
+    (void)state;
+    kc_goal g;
+    kc_err err = {0};
+    assert_int_equal(kc_goal_read_file(&g, "/nonexistent/x.goal", NULL, 0, &err), KC_EIO);
+    assert_int_equal(kc_goal_read_file(&g, "/tmp", NULL, 0, &err), KC_EINVAL);
+    assert_non_null(strstr(err.msg, "is a directory"));
+    assert_int_equal(kc_goal_read_file(&g, "/dev/zero", NULL, 0, &err), KC_EINVAL);
+    assert_non_null(strstr(err.msg, "line 1, column 1: NUL byte"));
+}
+
+static double loggp(const char *text, const kc_goal_timing *t, double *finish)
+{
+    kc_goal g;
+    kc_goal_match m;
+    kc_err err = {0};
+    double total = -1;
+    if (parse(text, &g, &err) || kc_goal_validate(&g, 0, &m, &err) || kc_goal_loggp(&g, &m, t, &total, finish, &err))
+        fail_msg("%s", err.msg);
+    kc_goal_match_free(&m);
+    kc_goal_free(&g);
+    return total;
+}
+
+static void test_loggp_hand(void **state)
+{
+    (void)state;
+    double fin[3];
+    /* ping-pong, 100 bytes: 164 + 57 = 221 each way */
+    assert_true(fabs(loggp(pingpong, NULL, fin) - 442.0) < 1e-9);
+    assert_true(fabs(fin[0] - 442.0) < 1e-9 && fabs(fin[1] - 385.0) < 1e-9);
+    kc_goal_timing t = {10.0, 1.0};
+    assert_true(fabs(loggp(pingpong, &t, NULL) - 220.0) < 1e-9);
+    /* chain 0 -> 1 -> 2; rank 0 also computes 50 us (after its send: one
+     * processor, file order); rank 1 computes 100 us while its recv waits. */
+    const char *chain = "num_ranks 3\n"
+                        "rank 0 {\nl1: send 100b to 1 tag 0\nl2: calc 50000\n}\n"
+                        "rank 1 {\nc: calc 100000\nr: recv 100b from 0 tag 0\ns: send 200b to 2 tag 0\n"
+                        "s requires r\n}\n"
+                        "rank 2 {\nr: recv 200b from 1 tag 0\n}\n";
+    /* rank 0: send 0..164, calc 164..214; arrival at 1: 221; rank 1: calc
+     * 0..100, send 221..385, arrival at 2: 385 + 114 = 499. */
+    assert_true(fabs(loggp(chain, NULL, fin) - 499.0) < 1e-9);
+    assert_true(fabs(fin[0] - 214.0) < 1e-9 && fabs(fin[1] - 385.0) < 1e-9 && fabs(fin[2] - 499.0) < 1e-9);
+    /* the same with rank 1's calc after its recv: the processor does the
+     * calc (ready first, file order) before the send: 221..321, send
+     * 321..485, arrival 599. */
+    const char *chain2 = "num_ranks 3\n"
+                         "rank 0 {\nl1: send 100b to 1 tag 0\n}\n"
+                         "rank 1 {\nr: recv 100b from 0 tag 0\nc: calc 100000\ns: send 200b to 2 tag 0\n"
+                         "c requires r\ns requires r\n}\n"
+                         "rank 2 {\nr: recv 200b from 1 tag 0\n}\n";
+    assert_true(fabs(loggp(chain2, NULL, fin) - 599.0) < 1e-9);
+    assert_true(fabs(fin[1] - 485.0) < 1e-9);
+}
+
+/* ---- Round trip and random schedules ---- */
+
+/* Per rank, the operations in order and the dependencies by position. */
+static void canonical(const kc_goal *g, char **out)
+{
+    size_t cap = 64 + g->nops * 64 + g->ndeps * 48, len = 0;
+    char *s = malloc(cap);
+    assert_non_null(s);
+    size_t *pos = malloc((g->nops + 1) * sizeof *pos);
+    assert_non_null(pos);
+    len += (size_t)snprintf(s + len, cap - len, "P%u\n", g->num_ranks);
+    for (uint32_t r = 0; r < g->num_ranks; r++) {
+        size_t k = 0;
+        for (size_t i = 0; i < g->nops; i++)
+            if (g->op[i].rank == r) {
+                pos[i] = k++;
+                const kc_goal_op *o = &g->op[i];
+                len += (size_t)snprintf(s + len, cap - len, "%u:%zu %d %lld %lld %llu %s\n", r, pos[i], o->kind,
+                                        (long long)o->peer, (long long)o->tag, (unsigned long long)o->amount,
+                                        kc_goal_phase_name(g, o->phase));
+            }
+        /* dependencies in a canonical order: by (op position, on position, kind) */
+        for (size_t a = 0; a < k; a++)
+            for (size_t i = 0; i < g->ndeps; i++)
+                if (g->op[g->dep[i].op].rank == r && pos[g->dep[i].op] == a)
+                    len += (size_t)snprintf(s + len, cap - len, "%u:%zu<-%zu/%d\n", r, a, pos[g->dep[i].on],
+                                            g->dep[i].start);
+    }
+    free(pos);
+    *out = s;
+}
+
+static void round_trip(const kc_goal *g, kc_goal *back)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    kc_err err = {0};
+    assert_int_equal(kc_goal_write(g, f, &err), KC_OK);
+    fclose(f);
+    if (kc_goal_read_mem(back, buf, len, "written", NULL, 0, &err))
+        fail_msg("%s\n%s", err.msg, buf);
+    free(buf);
+}
+
+/* g and back hold the same operations per rank, phases and dependencies. */
+static void assert_same(const kc_goal *g, const kc_goal *back)
+{
+    char *a, *b;
+    canonical(g, &a);
+    canonical(back, &b);
+    assert_string_equal(a, b);
+    free(a), free(b);
+}
+
+static void test_round_trip_examples(void **state)
+{
+    (void)state;
+    const char *names[] = {"bcast_tree8.goal", "dissemination8.goal", "features.goal"};
+    for (int i = 0; i < 3; i++) {
+        char path[1024];
+        data_path(path, sizeof path, names[i]);
+        kc_goal g, back;
+        kc_err err = {0};
+        assert_int_equal(kc_goal_read_file(&g, path, NULL, 0, &err), KC_OK);
+        round_trip(&g, &back);
+        assert_same(&g, &back);
+        kc_goal_free(&g);
+        kc_goal_free(&back);
+    }
+}
+
+/* A random valid schedule: messages in a global order, each rank's new
+ * operation waiting (requires or irequires) on some earlier ones of its rank,
+ * so the graph of events is acyclic; no wildcards, so the matching survives
+ * the writer's grouping by rank. */
+static void random_schedule(kc_goal *g, kc_rng *rng)
+{
+    kc_err err = {0};
+    uint32_t p = 1 + (uint32_t)kc_rng_below(rng, 9);
+    assert_int_equal(kc_goal_init(g, p, &err), KC_OK);
+    size_t steps = kc_rng_below(rng, 40);
+    const char *phases[] = {"a", "b", "c"};
+    for (size_t k = 0; k < steps; k++) {
+        if (kc_rng_below(rng, 4) == 0)
+            assert_int_equal(kc_goal_set_phase(g, phases[kc_rng_below(rng, 3)], &err), KC_OK);
+        size_t ops[2];
+        int nnew = 1;
+        uint32_t src = (uint32_t)kc_rng_below(rng, p);
+        if (p > 1 && kc_rng_below(rng, 3)) {
+            uint32_t dst = (uint32_t)kc_rng_below(rng, p - 1);
+            dst += dst >= src;
+            int64_t tag = (int64_t)kc_rng_below(rng, 3);
+            uint64_t size = kc_rng_below(rng, 1000);
+            assert_int_equal(kc_goal_add(g, KC_GOAL_SEND, src, dst, tag, size, NULL, 0, &ops[0], &err), KC_OK);
+            assert_int_equal(kc_goal_add(g, KC_GOAL_RECV, dst, src, tag, size, NULL, 0, &ops[1], &err), KC_OK);
+            nnew = 2;
+        } else {
+            assert_int_equal(kc_goal_add(g, KC_GOAL_CALC, src, 0, 0, kc_rng_below(rng, 100000), NULL, 0, &ops[0],
+                                         &err),
+                             KC_OK);
+        }
+        for (int j = 0; j < nnew; j++)
+            for (size_t e = 0; e < ops[0]; e++)
+                if (g->op[e].rank == g->op[ops[j]].rank && kc_rng_below(rng, 4) == 0)
+                    assert_int_equal(kc_goal_depend(g, ops[j], e, (int)kc_rng_below(rng, 2), 0, &err), KC_OK);
+    }
+    g->cur_phase = 0;
+}
+
+static void test_random_property(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 20261123);
+    for (int trial = 0; trial < 300; trial++) {
+        kc_goal g, back;
+        kc_goal_match m, mb;
+        kc_err err = {0};
+        random_schedule(&g, &rng);
+        if (kc_goal_validate(&g, 0, &m, &err))
+            fail_msg("trial %d: %s", trial, err.msg);
+        round_trip(&g, &back);
+        if (kc_goal_validate(&back, 0, &mb, &err))
+            fail_msg("trial %d, read back: %s", trial, err.msg);
+        assert_int_equal(m.messages, mb.messages);
+        assert_same(&g, &back);
+        double t1, t2;
+        assert_int_equal(kc_goal_loggp(&g, &m, NULL, &t1, NULL, &err), KC_OK);
+        assert_int_equal(kc_goal_loggp(&back, &mb, NULL, &t2, NULL, &err), KC_OK);
+        assert_true(t1 == t2);
+        /* every message delivered exactly once */
+        size_t sends = 0;
+        for (size_t i = 0; i < g.nops; i++)
+            if (g.op[i].kind == KC_GOAL_SEND) {
+                sends++;
+                assert_int_equal(m.send_of[m.recv_of[i]], i);
+            }
+        assert_int_equal(sends, m.messages);
+        kc_goal_match_free(&m);
+        kc_goal_match_free(&mb);
+        kc_goal_free(&g);
+        kc_goal_free(&back);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_examples),
+        cmocka_unit_test(test_features),
+        cmocka_unit_test(test_rejections),
+        cmocka_unit_test(test_files),
+        cmocka_unit_test(test_loggp_hand),
+        cmocka_unit_test(test_round_trip_examples),
+        cmocka_unit_test(test_random_property),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
