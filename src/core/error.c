@@ -2,10 +2,14 @@
 #include "kcube/names.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static void record(kc_err *err, kc_status status, const char *param, const char *fmt, va_list ap)
 {
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    int need = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    /* A message longer than the buffer says so visibly rather than stopping mid-word. */
+    if (need >= (int)sizeof err->msg)
+        memcpy(err->msg + sizeof err->msg - 4, "...", 4);
     err->status = status;
     err->param = param;
 }

@@ -21,9 +21,10 @@ kc_status kc_lcc_init(kc_lcc *c, const kc_bitmat *a, uint64_t b, int scatter, kc
         return kc_fail(err, KC_ERANGE, "n = %d is out of range 1..%d", n, KC_BITMAT_MAX);
     int rank = kc_bitmat_rank(a);
     if (scatter && rank == n)
-        return kc_fail(err, KC_EINVAL,
-                       "--scatter needs a singular matrix (rank < n), but this one has rank %d = n: it is a permutation",
-                       rank);
+        return kc_fail_param(err, KC_EINVAL, "scatter",
+                             "a scatter needs a singular matrix (rank < n), but this one has rank %d = n: it is a "
+                             "permutation",
+                             rank);
     memset(c, 0, sizeof *c);
     c->a = *a;
     c->b = b & kc_mask(n);
@@ -266,5 +267,5 @@ kc_status kc_lcc_named(kc_lcc *c, const char *name, int n, kc_err *err)
         snprintf(c->name, sizeof c->name, "%s", name);
         return KC_OK;
     }
-    return kc_fail(err, KC_EINVAL, "unknown pattern '%s' (see kcube analyze --help for the list)", name);
+    return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s' (the command's --help lists them)", name);
 }

@@ -120,9 +120,10 @@ kc_status kc_tcomm_init(kc_tcomm *c, const kc_gf *f, const kc_gfmat *a, const ui
     }
     int rank = kc_gfmat_rank(f, a);
     if (scatter && rank == n)
-        return kc_fail(err, KC_EINVAL,
-                       "--scatter needs a singular matrix (rank < n), but this one has rank %d = n: it is a permutation",
-                       rank);
+        return kc_fail_param(err, KC_EINVAL, "scatter",
+                             "a scatter needs a singular matrix (rank < n), but this one has rank %d = n: it is a "
+                             "permutation",
+                             rank);
     /* Copy first: the inputs may live inside *c. */
     kc_gf fc = *f;
     kc_gfmat ac = *a;
@@ -226,8 +227,7 @@ kc_status kc_tcomm_named(kc_tcomm *c, int k, int n, const char *name, kc_err *er
         snprintf(c->name, sizeof c->name, "%s", name);
         return KC_OK;
     }
-    return kc_fail(err, KC_EINVAL, "unknown pattern '%s' for the k-ary n-cube (see kcube analyze --k 4 --help)",
-                   name);
+    return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s' for the k-ary n-cube", name);
 }
 
 void kc_tcomm_message(const kc_tcomm *c, uint64_t msg, uint64_t *src, uint64_t *dst)
