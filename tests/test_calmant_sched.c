@@ -1,0 +1,154 @@
+/* CALMANT schedules (seed 003, Sections 3.2 and 4.2) replayed by the
+ * verifier on the step engine: Figs. 4, 5, 7, decompositions, all tasks. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <string.h>
+
+#include "kcube/calmant_load.h"
+#include "kcube/calmant_sched.h"
+
+static void geom(kc_calmant *g, int d, int c, int torus, kc_tie tie)
+{
+    assert_int_equal(kc_calmant_init(g, d, c, torus, tie, KC_CALMANT_STANDARD, NULL), KC_OK);
+}
+
+static void verify_clean(const kc_calmant *g, kc_calmant_task t, const kc_calmant_sched *s, kc_calmant_verdict *v)
+{
+    kc_err err = {0};
+    assert_int_equal(kc_calmant_verify(g, t, s, v, &err), KC_OK);
+    if (v->conflicts || v->missing || v->unexpected)
+        fail_msg("d=%d c=%d torus=%d <%d,%d>: %llu conflicts (%s), %llu missing, %llu unexpected", g->d, g->c,
+                 g->torus, t.i, t.m, (unsigned long long)v->conflicts, v->first_conflict,
+                 (unsigned long long)v->missing, (unsigned long long)v->unexpected);
+}
+
+/* Fig. 4: <1,2>_1 on 16 nodes, white group (even nodes) in steps 0-1, gray
+ * (odd) in 2-3; dimension 2 goes first where bits 1 and 2 agree. */
+static void test_fig4(void **state)
+{
+    kc_calmant g;
+    kc_calmant_sched s = {0};
+    kc_calmant_verdict v;
+    geom(&g, 4, 1, 0, KC_TIE_PLUS);
+    assert_int_equal(kc_calmant_sched_line2(&g, 1, 0, &s, NULL), KC_OK);
+    verify_clean(&g, (kc_calmant_task){1, 2}, &s, &v);
+    assert_int_equal(v.steps, 4);
+    assert_int_equal(v.steps, kc_calmant_lower_bound(1, 2, 1));
+    for (size_t j = 0; j < s.count; j++) {
+        uint32_t m = s.msg[j].src;
+        assert_true(s.msg[j].step / 2 == (m & 1));
+        int same = ((m >> 1) & 1) == ((m >> 2) & 1), first = s.msg[j].step % 2 == 0;
+        assert_int_equal(s.msg[j].dst, m ^ ((same == first) ? 4u : 2u));
+    }
+    kc_calmant_sched_free(&s);
+}
+
+/* Fig. 5: <2,1>_1 on 16 nodes: four groups m mod 4, one step each. */
+static void test_fig5(void **state)
+{
+    kc_calmant g;
+    kc_calmant_sched s = {0};
+    kc_calmant_verdict v;
+    geom(&g, 4, 1, 0, KC_TIE_PLUS);
+    assert_int_equal(kc_calmant_sched_line1(&g, 2, 0, &s, NULL), KC_OK);
+    verify_clean(&g, (kc_calmant_task){2, 1}, &s, &v);
+    assert_int_equal(v.steps, 4);
+    assert_int_equal(v.steps, kc_calmant_lower_bound(2, 1, 1));
+    for (size_t j = 0; j < s.count; j++)
+        assert_int_equal(s.msg[j].step, s.msg[j].src % 4);
+    kc_calmant_sched_free(&s);
+}
+
+/* Figs. 6-7: <3,4>_2 on a 16x16 mesh takes LB = 8 steps; the node in group
+ * 2 of axis 0 and group 0 of axis 1 uses axis 1 in steps 2-3, axis 0 in 4-5. */
+static void test_fig7(void **state)
+{
+    kc_calmant g;
+    kc_calmant_sched s = {0};
+    kc_calmant_verdict v;
+    geom(&g, 8, 2, 0, KC_TIE_PLUS);
+    kc_calmant_task t = {3, 4};
+    assert_int_equal(kc_calmant_sched_subtask(&g, t, 0, &s, NULL), KC_OK);
+    verify_clean(&g, t, &s, &v);
+    assert_int_equal(kc_calmant_lower_bound(3, 4, 2), 8);
+    assert_int_equal(v.steps, 8);
+    uint64_t node = 2 | (0ULL << 4) | (6ULL << 4); /* m0 = 2 (group 2), m1 = 6 (group 0) */
+    uint32_t n = (uint32_t)kc_calmant_to_virtual(&g, node);
+    int got = 0;
+    for (size_t j = 0; j < s.count; j++)
+        if (s.msg[j].src == n) {
+            uint32_t k = (uint32_t)__builtin_ctz(s.msg[j].src ^ s.msg[j].dst);
+            if (kc_calmant_axis(&g, (int)k) == 1)
+                assert_true(s.msg[j].step == 2 || s.msg[j].step == 3);
+            else
+                assert_true(s.msg[j].step == 4 || s.msg[j].step == 5);
+            got++;
+        }
+    assert_int_equal(got, 4);
+    kc_calmant_sched_free(&s);
+}
+
+/* The verifier sees faults: a dropped message, a repeated one, a conflict. */
+static void test_verifier_faults(void **state)
+{
+    kc_calmant g;
+    kc_calmant_sched s = {0};
+    kc_calmant_verdict v;
+    geom(&g, 4, 1, 0, KC_TIE_PLUS);
+    assert_int_equal(kc_calmant_sched_line1(&g, 2, 0, &s, NULL), KC_OK);
+    s.msg[0].step = 1; /* 0 -> 4 moved into group 1's step: 1 -> 5 shares the links 1 -> 2 -> 3 -> 4 */
+    assert_int_equal(kc_calmant_verify(&g, (kc_calmant_task){2, 1}, &s, &v, NULL), KC_OK);
+    assert_true(v.conflicts > 0);
+    assert_int_equal(v.missing, 0);
+    s.msg[1].dst = 0; /* 1 -> 0 is dimension 0: outside the task */
+    assert_int_equal(kc_calmant_verify(&g, (kc_calmant_task){2, 1}, &s, &v, NULL), KC_OK);
+    assert_int_equal(v.unexpected, 1);
+    assert_int_equal(v.missing, 1);
+    s.msg[1].dst = 99;
+    kc_err err = {0};
+    assert_int_equal(kc_calmant_verify(&g, (kc_calmant_task){2, 1}, &s, &v, &err), KC_EINVAL);
+    kc_calmant_sched_free(&s);
+}
+
+/* Section 3.2: every task on lines up to d = 12 verifies with exactly LB
+ * steps, the decomposition example <0,6>_1 included. */
+static void test_lines_all_tasks(void **state)
+{
+    for (int d = 2; d <= 12; d++) {
+        kc_calmant g;
+        geom(&g, d, 1, 0, KC_TIE_PLUS);
+        for (int i = 0; i < d; i++)
+            for (int m = 1; i + m <= d; m++) {
+                kc_calmant_sched s = {0};
+                kc_calmant_verdict v;
+                kc_calmant_task t = {i, m};
+                assert_int_equal(kc_calmant_sched_task(&g, t, &s, NULL), KC_OK);
+                verify_clean(&g, t, &s, &v);
+                assert_int_equal(v.steps, kc_calmant_lower_bound(i, m, 1));
+                kc_calmant_sched_free(&s);
+            }
+    }
+    /* <0,6>_1 on 64 nodes: subtasks <4,2> <2,2> <0,2> take 32 + 8 + 2 = 42 = LB */
+    kc_calmant g;
+    kc_calmant_sched s = {0};
+    kc_calmant_verdict v;
+    geom(&g, 6, 1, 0, KC_TIE_PLUS);
+    assert_int_equal(kc_calmant_sched_task(&g, (kc_calmant_task){0, 6}, &s, NULL), KC_OK);
+    verify_clean(&g, (kc_calmant_task){0, 6}, &s, &v);
+    assert_int_equal(v.steps, 42);
+    kc_calmant_sched_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fig4),           cmocka_unit_test(test_fig5),
+        cmocka_unit_test(test_fig7),           cmocka_unit_test(test_verifier_faults),
+        cmocka_unit_test(test_lines_all_tasks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
