@@ -143,12 +143,68 @@ static void test_lines_all_tasks(void **state)
     kc_calmant_sched_free(&s);
 }
 
+/* Lemma 2 as reconstructed: sum of the subtasks' LB minus LB. */
+static uint64_t lemma2_bound(int i, int m, int c)
+{
+    if (c == 2 && m >= 7 && i <= 1)
+        return 2;
+    if (c == 3 && m >= 9 && i <= 4)
+        return 4;
+    return 0;
+}
+
+/* Section 4.2 on 2-D and 3-D meshes up to d = 12: every task verifies
+ * conflict-free; its steps are the subtasks' LB plus the extra step r of
+ * Property 3 (reconstructed rule: the remainder x = M mod 2c has c < x,
+ * LB<i,x>_c odd), plus 2 where c = 3, x = 4, LB<i,4>_3 = 4 (three axes need
+ * three two-step windows); Lemma 2 bounds the subtasks' LB sum. */
+static void test_meshes_all_tasks(void **state)
+{
+    for (int c = 2; c <= 3; c++)
+        for (int d = 2 * c; d <= 12; d += c) {
+            kc_calmant g;
+            geom(&g, d, c, 0, KC_TIE_PLUS);
+            for (int i = 0; i < d; i++)
+                for (int m = 1; i + m <= d; m++) {
+                    kc_calmant_sched s = {0};
+                    kc_calmant_verdict v;
+                    kc_calmant_task t = {i, m}, parts[KC_CALMANT_MAX_D + 1];
+                    assert_int_equal(kc_calmant_sched_task(&g, t, &s, NULL), KC_OK);
+                    verify_clean(&g, t, &s, &v);
+                    size_t np = kc_calmant_decompose(t, c, parts);
+                    uint64_t sum = 0, lb = kc_calmant_lower_bound(i, m, c), extra = 0;
+                    for (size_t j = 0; j < np; j++)
+                        sum += kc_calmant_lower_bound(parts[j].i, parts[j].m, c);
+                    int x = m % (2 * c);
+                    if (x > c) {
+                        uint64_t lx = kc_calmant_lower_bound(i, x, c);
+                        extra = lx % 2;
+                        if (c == 3 && x == 4 && lx == 4)
+                            extra = 2;
+                    }
+                    assert_true(sum - lb <= lemma2_bound(i, m, c));
+                    assert_int_equal(v.steps, sum + extra);
+                    kc_calmant_sched_free(&s);
+                }
+        }
+    /* <0,10>_2 on a 32x32 mesh: <6,4> <2,4> <0,2> take 16 + 4 + 2 = 22, LB 21 */
+    kc_calmant g;
+    kc_calmant_sched s = {0};
+    kc_calmant_verdict v;
+    geom(&g, 10, 2, 0, KC_TIE_PLUS);
+    assert_int_equal(kc_calmant_sched_task(&g, (kc_calmant_task){0, 10}, &s, NULL), KC_OK);
+    verify_clean(&g, (kc_calmant_task){0, 10}, &s, &v);
+    assert_int_equal(v.steps, 22);
+    assert_int_equal(kc_calmant_lower_bound(0, 10, 2), 21);
+    kc_calmant_sched_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig4),           cmocka_unit_test(test_fig5),
         cmocka_unit_test(test_fig7),           cmocka_unit_test(test_verifier_faults),
-        cmocka_unit_test(test_lines_all_tasks),
+        cmocka_unit_test(test_lines_all_tasks), cmocka_unit_test(test_meshes_all_tasks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

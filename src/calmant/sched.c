@@ -89,6 +89,11 @@ static kc_status sched_mesh_subtask(const kc_calmant *g, kc_calmant_task t, uint
     uint64_t lb = kc_calmant_lower_bound(t.i, x, c);
     int klo = x <= c ? t.i : t.i + x - 2 * c, khi = x <= c ? t.i + x - 1 : t.i + x - c - 1;
     uint64_t period = x <= c ? lb : (x == 2 * c ? lb / 2 : (lb + 1) / 2);
+    /* A node needs one two-step window per axis: with c = 3, x = 4 and
+     * LB = 4 the paper's ceil(LB/2) = 2 windows cannot hold three axes
+     * (docs/calmant.md), so take c windows there. */
+    if (x > c && period < (uint64_t)c)
+        period = (uint64_t)c;
     uint32_t used = x <= c ? (uint32_t)lb : 2 * (uint32_t)period;
     kc_status st = KC_OK;
     for (uint64_t n = 0; !st && n < g->nodes; n++) {
