@@ -26,18 +26,25 @@ static void verify_clean(const kc_calmant *g, kc_calmant_task t, const kc_calman
                  (unsigned long long)v->missing, (unsigned long long)v->unexpected);
 }
 
+/* Build the d-cube on a c-mesh, schedule subtask t, verify it, and check
+ * that it takes exactly LB steps. */
+static void subtask_at_lb(kc_calmant *g, kc_calmant_sched *s, int d, int c, kc_calmant_task t)
+{
+    kc_calmant_verdict v;
+    geom(g, d, c, 0, KC_TIE_PLUS);
+    assert_int_equal(kc_calmant_sched_subtask(g, t, 0, s, NULL), KC_OK);
+    verify_clean(g, t, s, &v);
+    assert_int_equal(v.steps, kc_calmant_lower_bound(t.i, t.m, c));
+}
+
 /* Fig. 4: <1,2>_1 on 16 nodes, white group (even nodes) in steps 0-1, gray
  * (odd) in 2-3; dimension 2 goes first where bits 1 and 2 agree. */
 static void test_fig4(void **state)
 {
     kc_calmant g;
     kc_calmant_sched s = {0};
-    kc_calmant_verdict v;
-    geom(&g, 4, 1, 0, KC_TIE_PLUS);
-    assert_int_equal(kc_calmant_sched_line2(&g, 1, 0, &s, NULL), KC_OK);
-    verify_clean(&g, (kc_calmant_task){1, 2}, &s, &v);
-    assert_int_equal(v.steps, 4);
-    assert_int_equal(v.steps, kc_calmant_lower_bound(1, 2, 1));
+    subtask_at_lb(&g, &s, 4, 1, (kc_calmant_task){1, 2}); /* kc_calmant_sched_line2 */
+    assert_int_equal(s.steps, 4);
     for (size_t j = 0; j < s.count; j++) {
         uint32_t m = s.msg[j].src;
         assert_true(s.msg[j].step / 2 == (m & 1));
@@ -52,12 +59,8 @@ static void test_fig5(void **state)
 {
     kc_calmant g;
     kc_calmant_sched s = {0};
-    kc_calmant_verdict v;
-    geom(&g, 4, 1, 0, KC_TIE_PLUS);
-    assert_int_equal(kc_calmant_sched_line1(&g, 2, 0, &s, NULL), KC_OK);
-    verify_clean(&g, (kc_calmant_task){2, 1}, &s, &v);
-    assert_int_equal(v.steps, 4);
-    assert_int_equal(v.steps, kc_calmant_lower_bound(2, 1, 1));
+    subtask_at_lb(&g, &s, 4, 1, (kc_calmant_task){2, 1}); /* kc_calmant_sched_line1 */
+    assert_int_equal(s.steps, 4);
     for (size_t j = 0; j < s.count; j++)
         assert_int_equal(s.msg[j].step, s.msg[j].src % 4);
     kc_calmant_sched_free(&s);
@@ -69,13 +72,8 @@ static void test_fig7(void **state)
 {
     kc_calmant g;
     kc_calmant_sched s = {0};
-    kc_calmant_verdict v;
-    geom(&g, 8, 2, 0, KC_TIE_PLUS);
-    kc_calmant_task t = {3, 4};
-    assert_int_equal(kc_calmant_sched_subtask(&g, t, 0, &s, NULL), KC_OK);
-    verify_clean(&g, t, &s, &v);
-    assert_int_equal(kc_calmant_lower_bound(3, 4, 2), 8);
-    assert_int_equal(v.steps, 8);
+    subtask_at_lb(&g, &s, 8, 2, (kc_calmant_task){3, 4});
+    assert_int_equal(s.steps, 8);
     uint64_t node = 2 | (0ULL << 4) | (6ULL << 4); /* m0 = 2 (group 2), m1 = 6 (group 0) */
     uint32_t n = (uint32_t)kc_calmant_to_virtual(&g, node);
     int got = 0;

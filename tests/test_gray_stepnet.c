@@ -64,14 +64,20 @@ static void test_one_port(void **state)
     kc_stepnet_free(&net);
 }
 
-/* A 4x4 mesh through kc_torus: the ends of a line have no outward link. */
+/* The 4x4 mesh through kc_torus. */
+static void mesh4(kc_torus *tor, kc_stepnet_topo *t)
+{
+    assert_int_equal(kc_torus_init(tor, 4, 2, 1, KC_TIE_PLUS, NULL), KC_OK);
+    assert_int_equal(kc_stepnet_topo_torus(t, tor, NULL), KC_OK);
+}
+
+/* A 4x4 mesh: the ends of a line have no outward link. */
 static void test_mesh(void **state)
 {
     kc_torus tor;
     kc_stepnet_topo t;
     kc_stepnet net;
-    assert_int_equal(kc_torus_init(&tor, 4, 2, 1, KC_TIE_PLUS, NULL), KC_OK);
-    assert_int_equal(kc_stepnet_topo_torus(&t, &tor, NULL), KC_OK);
+    mesh4(&tor, &t);
     assert_int_equal(t.ports, 4);
     assert_int_equal(t.neighbor(t.ctx, 0, 0), 1);
     assert_int_equal(t.neighbor(t.ctx, 0, 2), 4);
@@ -97,8 +103,7 @@ static void test_paths(void **state)
     kc_torus tor;
     kc_stepnet_topo t;
     kc_stepnet net;
-    assert_int_equal(kc_torus_init(&tor, 4, 2, 1, KC_TIE_PLUS, NULL), KC_OK);
-    assert_int_equal(kc_stepnet_topo_torus(&t, &tor, NULL), KC_OK);
+    mesh4(&tor, &t);
     assert_int_equal(kc_stepnet_init(&net, &t, KC_STEPNET_ONE_PORT, NULL), KC_OK);
     /* 0 -> 3 then up to 15 (axis 0 +3, axis 1 +3), and 12 -> 13 -> 14: disjoint links */
     kc_stepnet_leg a[] = {{0, 3}, {2, 3}}, b[] = {{0, 2}};

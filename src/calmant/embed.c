@@ -29,27 +29,30 @@ kc_status kc_calmant_init(kc_calmant *g, int d, int c, int torus, kc_tie tie, kc
 }
 
 /* Node bit (axis j, bit l) sits at j*b + l; under the standard embedding
- * it holds process bit j + l c, under Matic's process bit j*b + l. */
-uint64_t kc_calmant_to_physical(const kc_calmant *g, uint64_t process)
+ * it holds process bit j + l c, under Matic's process bit j*b + l (the
+ * identity). to_node: process -> node, else node -> process. */
+static uint64_t move_bits(const kc_calmant *g, uint64_t x, int to_node)
 {
     if (g->emb == KC_CALMANT_MATIC)
-        return process;
-    uint64_t m = 0;
+        return x;
+    uint64_t y = 0;
     for (int j = 0; j < g->c; j++)
-        for (int l = 0; l < g->b; l++)
-            m |= ((process >> (j + l * g->c)) & 1) << (j * g->b + l);
-    return m;
+        for (int l = 0; l < g->b; l++) {
+            int node_bit = j * g->b + l, proc_bit = j + l * g->c;
+            int from = to_node ? proc_bit : node_bit, to = to_node ? node_bit : proc_bit;
+            y |= ((x >> from) & 1) << to;
+        }
+    return y;
+}
+
+uint64_t kc_calmant_to_physical(const kc_calmant *g, uint64_t process)
+{
+    return move_bits(g, process, 1);
 }
 
 uint64_t kc_calmant_to_virtual(const kc_calmant *g, uint64_t node)
 {
-    if (g->emb == KC_CALMANT_MATIC)
-        return node;
-    uint64_t n = 0;
-    for (int j = 0; j < g->c; j++)
-        for (int l = 0; l < g->b; l++)
-            n |= ((node >> (j * g->b + l)) & 1) << (j + l * g->c);
-    return n;
+    return move_bits(g, node, 0);
 }
 
 int kc_calmant_axis(const kc_calmant *g, int dim)

@@ -46,14 +46,19 @@ static void add_message(const kc_calmant *g, int32_t *diff, uint64_t src, uint64
     }
 }
 
-kc_status kc_calmant_link_loads(const kc_calmant *g, kc_calmant_task t, uint32_t *load, kc_err *err)
+static kc_status check_input(const kc_calmant *g, kc_calmant_task t, kc_err *err)
 {
     kc_status s = kc_calmant_task_check(t, g->d, err);
+    if (!s && g->d > KC_CALMANT_LOAD_MAX_D)
+        s = kc_fail_param(err, KC_ERANGE, "d", "exact link loads need d <= %d, got %d", KC_CALMANT_LOAD_MAX_D, g->d);
+    return s;
+}
+
+kc_status kc_calmant_link_loads(const kc_calmant *g, kc_calmant_task t, uint32_t *load, kc_err *err)
+{
+    kc_status s = check_input(g, t, err);
     if (s)
         return s;
-    if (g->d > KC_CALMANT_LOAD_MAX_D)
-        return kc_fail_param(err, KC_ERANGE, "d", "exact link loads need d <= %d, got %d", KC_CALMANT_LOAD_MAX_D,
-                             g->d);
     uint64_t ports = 2 * (uint64_t)g->c, links = g->nodes * ports;
     int32_t *diff = (int32_t *)load; /* the table is reused in place */
     memset(diff, 0, links * sizeof *diff);
@@ -85,12 +90,9 @@ kc_status kc_calmant_link_loads(const kc_calmant *g, kc_calmant_task t, uint32_t
 kc_status kc_calmant_load_exact(const kc_calmant *g, kc_calmant_task t, kc_calmant_load *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
-    kc_status s = kc_calmant_task_check(t, g->d, err);
+    kc_status s = check_input(g, t, err);
     if (s)
         return s;
-    if (g->d > KC_CALMANT_LOAD_MAX_D)
-        return kc_fail_param(err, KC_ERANGE, "d", "exact link loads need d <= %d, got %d", KC_CALMANT_LOAD_MAX_D,
-                             g->d);
     uint64_t ports = 2 * (uint64_t)g->c, links = g->nodes * ports;
     uint32_t *load = malloc(links * sizeof *load);
     if (!load)
