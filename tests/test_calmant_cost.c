@@ -131,6 +131,8 @@ static void test_errors(void **state)
     p.beta = -1;
     assert_int_equal(kc_calmant_time_of(8, 2, 1, &p, &t, &err), KC_EINVAL);
     assert_string_equal(err.param, "startup");
+    assert_int_equal(kc_calmant_closed_load(30, 1, 1 << 21), UINT64_MAX);
+    assert_int_equal(kc_calmant_closed_load(8, 2, 0), UINT64_MAX);
 }
 
 int main(void)

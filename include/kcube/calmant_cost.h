@@ -57,7 +57,8 @@ kc_status kc_calmant_time_of(int d, int c, int q, const kc_calmant_cost_params *
                              kc_err *err);
 
 /* Appendix A.3's closed forms (T_shallow for Q < d, T_deep for Q >= d) as
- * step counts: the numerator over 18, without barriers. For d, c valid. */
+ * step counts: the numerator over 18, without barriers. For d, c valid and
+ * 1 <= Q <= 2^20 (otherwise UINT64_MAX: the numerator could overflow). */
 uint64_t kc_calmant_closed_load(int d, int c, int q);
 
 /* The degree Q in 1 .. qmax (qmax = 0: up to N) with the least time; ties

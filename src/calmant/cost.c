@@ -75,6 +75,8 @@ kc_status kc_calmant_time_of(int d, int c, int q, const kc_calmant_cost_params *
 /* Appendix A.3 with every minus sign restored (the extraction's 'ÿ'). */
 uint64_t kc_calmant_closed_load(int d, int c, int q)
 {
+    if (q < 1 || q > (1 << 20))
+        return UINT64_MAX;
     int64_t b = d / c, num;
     if (q < d) {
         int64_t cq = (q + c - 1) / c, r = (q - 1) % c;
