@@ -8,6 +8,7 @@
 
 #include <string.h>
 
+#include "kcube/calmant_cost.h"
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_sched.h"
 
@@ -197,12 +198,48 @@ static void test_meshes_all_tasks(void **state)
     kc_calmant_sched_free(&s);
 }
 
+/* Tori: the mesh schedules stay conflict-free on a torus (any tie rule) for
+ * tasks that do not use a top dimension (distance side/2: the only routes
+ * that change); <2,2>_1 on a 16-ring, which pairs the top dimension with
+ * dimension 2, conflicts (torus schedules are not built). */
+static void test_tori(void **state)
+{
+    static const kc_tie ties[] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
+    for (int ti = 0; ti < 3; ti++)
+        for (int c = 1; c <= 3; c++)
+            for (int d = 2 * c; d <= 9; d += c) {
+                kc_calmant g;
+                geom(&g, d, c, 1, ties[ti]);
+                for (int i = 0; i < d; i++)
+                    for (int m = 1; i + m <= d; m++) {
+                        if ((i + m - 1) / c == d / c - 1)
+                            continue; /* a top dimension */
+                        kc_calmant_sched s = {0};
+                        kc_calmant_verdict v;
+                        kc_calmant_task t = {i, m};
+                        assert_int_equal(kc_calmant_sched_task(&g, t, &s, NULL), KC_OK);
+                        verify_clean(&g, t, &s, &v);
+                        assert_int_equal(v.steps, kc_calmant_steps(i, m, c));
+                        kc_calmant_sched_free(&s);
+                    }
+            }
+    kc_calmant g;
+    kc_calmant_sched s = {0};
+    kc_calmant_verdict v;
+    geom(&g, 4, 1, 1, KC_TIE_PLUS);
+    assert_int_equal(kc_calmant_sched_task(&g, (kc_calmant_task){2, 2}, &s, NULL), KC_OK);
+    assert_int_equal(kc_calmant_verify(&g, (kc_calmant_task){2, 2}, &s, &v, NULL), KC_OK);
+    assert_true(v.conflicts > 0);
+    kc_calmant_sched_free(&s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig4),           cmocka_unit_test(test_fig5),
         cmocka_unit_test(test_fig7),           cmocka_unit_test(test_verifier_faults),
         cmocka_unit_test(test_lines_all_tasks), cmocka_unit_test(test_meshes_all_tasks),
+        cmocka_unit_test(test_tori),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
