@@ -27,6 +27,17 @@ static void verify_clean(const kc_calmant *g, kc_calmant_task t, const kc_calman
                  (unsigned long long)v->missing, (unsigned long long)v->unexpected);
 }
 
+/* Schedule the whole task t on g, verify it clean; its step count. */
+static uint64_t task_steps(const kc_calmant *g, kc_calmant_task t)
+{
+    kc_calmant_sched s = {0};
+    kc_calmant_verdict v;
+    assert_int_equal(kc_calmant_sched_task(g, t, &s, NULL), KC_OK);
+    verify_clean(g, t, &s, &v);
+    kc_calmant_sched_free(&s);
+    return v.steps;
+}
+
 /* Build the d-cube on a c-mesh, schedule subtask t, verify it, and check
  * that it takes exactly LB steps. */
 static void subtask_at_lb(kc_calmant *g, kc_calmant_sched *s, int d, int c, kc_calmant_task t)
@@ -122,24 +133,13 @@ static void test_lines_all_tasks(void **state)
         geom(&g, d, 1, 0, KC_TIE_PLUS);
         for (int i = 0; i < d; i++)
             for (int m = 1; i + m <= d; m++) {
-                kc_calmant_sched s = {0};
-                kc_calmant_verdict v;
-                kc_calmant_task t = {i, m};
-                assert_int_equal(kc_calmant_sched_task(&g, t, &s, NULL), KC_OK);
-                verify_clean(&g, t, &s, &v);
-                assert_int_equal(v.steps, kc_calmant_lower_bound(i, m, 1));
-                kc_calmant_sched_free(&s);
+                assert_int_equal(task_steps(&g, (kc_calmant_task){i, m}), kc_calmant_lower_bound(i, m, 1));
             }
     }
     /* <0,6>_1 on 64 nodes: subtasks <4,2> <2,2> <0,2> take 32 + 8 + 2 = 42 = LB */
     kc_calmant g;
-    kc_calmant_sched s = {0};
-    kc_calmant_verdict v;
     geom(&g, 6, 1, 0, KC_TIE_PLUS);
-    assert_int_equal(kc_calmant_sched_task(&g, (kc_calmant_task){0, 6}, &s, NULL), KC_OK);
-    verify_clean(&g, (kc_calmant_task){0, 6}, &s, &v);
-    assert_int_equal(v.steps, 42);
-    kc_calmant_sched_free(&s);
+    assert_int_equal(task_steps(&g, (kc_calmant_task){0, 6}), 42);
 }
 
 /* Lemma 2 as reconstructed: sum of the subtasks' LB minus LB. */
@@ -165,11 +165,8 @@ static void test_meshes_all_tasks(void **state)
             geom(&g, d, c, 0, KC_TIE_PLUS);
             for (int i = 0; i < d; i++)
                 for (int m = 1; i + m <= d; m++) {
-                    kc_calmant_sched s = {0};
-                    kc_calmant_verdict v;
                     kc_calmant_task t = {i, m}, parts[KC_CALMANT_MAX_D + 1];
-                    assert_int_equal(kc_calmant_sched_task(&g, t, &s, NULL), KC_OK);
-                    verify_clean(&g, t, &s, &v);
+                    uint64_t steps = task_steps(&g, t);
                     size_t np = kc_calmant_decompose(t, c, parts);
                     uint64_t sum = 0, lb = kc_calmant_lower_bound(i, m, c), extra = 0;
                     for (size_t j = 0; j < np; j++)
@@ -182,20 +179,14 @@ static void test_meshes_all_tasks(void **state)
                             extra = 2;
                     }
                     assert_true(sum - lb <= lemma2_bound(i, m, c));
-                    assert_int_equal(v.steps, sum + extra);
-                    kc_calmant_sched_free(&s);
+                    assert_int_equal(steps, sum + extra);
                 }
         }
     /* <0,10>_2 on a 32x32 mesh: <6,4> <2,4> <0,2> take 16 + 4 + 2 = 22, LB 21 */
     kc_calmant g;
-    kc_calmant_sched s = {0};
-    kc_calmant_verdict v;
     geom(&g, 10, 2, 0, KC_TIE_PLUS);
-    assert_int_equal(kc_calmant_sched_task(&g, (kc_calmant_task){0, 10}, &s, NULL), KC_OK);
-    verify_clean(&g, (kc_calmant_task){0, 10}, &s, &v);
-    assert_int_equal(v.steps, 22);
+    assert_int_equal(task_steps(&g, (kc_calmant_task){0, 10}), 22);
     assert_int_equal(kc_calmant_lower_bound(0, 10, 2), 21);
-    kc_calmant_sched_free(&s);
 }
 
 /* Tori: the mesh schedules stay conflict-free on a torus (any tie rule) for
@@ -214,13 +205,7 @@ static void test_tori(void **state)
                     for (int m = 1; i + m <= d; m++) {
                         if ((i + m - 1) / c == d / c - 1)
                             continue; /* a top dimension */
-                        kc_calmant_sched s = {0};
-                        kc_calmant_verdict v;
-                        kc_calmant_task t = {i, m};
-                        assert_int_equal(kc_calmant_sched_task(&g, t, &s, NULL), KC_OK);
-                        verify_clean(&g, t, &s, &v);
-                        assert_int_equal(v.steps, kc_calmant_steps(i, m, c));
-                        kc_calmant_sched_free(&s);
+                        assert_int_equal(task_steps(&g, (kc_calmant_task){i, m}), kc_calmant_steps(i, m, c));
                     }
             }
     kc_calmant g;
