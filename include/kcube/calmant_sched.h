@@ -21,7 +21,13 @@
  *                 LB<i,M>_1 steps (Theorem 2).
  *   mesh          Section 4.2's decomposition with <i,2c>_c (Property 1),
  *                 <i,x>_c for x <= c (Property 2) and c < x < 2c
- *                 (Property 3); every axis run as a line.
+ *                 (Property 3); every axis run as a line. Steps: the
+ *                 subtasks' LB, plus 1 for a c < x < 2c subtask with odd
+ *                 LB, plus 2 for <i,4>_3 with LB 4 (the paper's windows do
+ *                 not fit there; docs/calmant.md); kc_calmant_steps
+ *                 (kcube/calmant_cost.h) gives the count.
+ * The schedules are built for meshes; on a torus they hold only for tasks
+ * without a top dimension (distance side/2).
  *
  * Cost: generation O(M 2^d); verification O(sum of path lengths + 2^d M)
  * time and O(2^d (M + 2c)) memory. */
