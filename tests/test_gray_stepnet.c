@@ -64,14 +64,20 @@ static void test_one_port(void **state)
     kc_stepnet_free(&net);
 }
 
-/* A 4x4 mesh through kc_torus: the ends of a line have no outward link. */
+/* The 4x4 mesh through kc_torus. */
+static void mesh4(kc_torus *tor, kc_stepnet_topo *t)
+{
+    assert_int_equal(kc_torus_init(tor, 4, 2, 1, KC_TIE_PLUS, NULL), KC_OK);
+    assert_int_equal(kc_stepnet_topo_torus(t, tor, NULL), KC_OK);
+}
+
+/* A 4x4 mesh: the ends of a line have no outward link. */
 static void test_mesh(void **state)
 {
     kc_torus tor;
     kc_stepnet_topo t;
     kc_stepnet net;
-    assert_int_equal(kc_torus_init(&tor, 4, 2, 1, KC_TIE_PLUS, NULL), KC_OK);
-    assert_int_equal(kc_stepnet_topo_torus(&t, &tor, NULL), KC_OK);
+    mesh4(&tor, &t);
     assert_int_equal(t.ports, 4);
     assert_int_equal(t.neighbor(t.ctx, 0, 0), 1);
     assert_int_equal(t.neighbor(t.ctx, 0, 2), 4);
@@ -90,12 +96,57 @@ static void test_mesh(void **state)
     assert_int_equal(t.neighbor(t.ctx, 0, 1), 3);
 }
 
+/* Multi-hop DOR paths on a 4x4 mesh: every link of a path is held for the
+ * step; one-port counts only the two ends. */
+static void test_paths(void **state)
+{
+    kc_torus tor;
+    kc_stepnet_topo t;
+    kc_stepnet net;
+    mesh4(&tor, &t);
+    assert_int_equal(kc_stepnet_init(&net, &t, KC_STEPNET_ONE_PORT, NULL), KC_OK);
+    /* 0 -> 3 then up to 15 (axis 0 +3, axis 1 +3), and 12 -> 13 -> 14: disjoint links */
+    kc_stepnet_leg a[] = {{0, 3}, {2, 3}}, b[] = {{0, 2}};
+    assert_int_equal(kc_stepnet_send_path(&net, 0, a, 2, 1, NULL), KC_OK);
+    assert_int_equal(kc_stepnet_send_path(&net, 12, b, 1, 1, NULL), KC_OK);
+    kc_stepnet_end_step(&net);
+    assert_int_equal(net.st.conflicts, 0);
+    assert_int_equal(net.st.messages, 2);
+    /* 1 -> 2 passes through node 1 -> 2 which 0 -> 3 also uses */
+    kc_stepnet_leg c[] = {{0, 1}}, e[] = {{0, 3}};
+    assert_int_equal(kc_stepnet_send_path(&net, 0, e, 1, 1, NULL), KC_OK);
+    assert_int_equal(kc_stepnet_send_path(&net, 1, c, 1, 1, NULL), KC_OK);
+    kc_stepnet_end_step(&net);
+    assert_int_equal(net.st.conflicts, 1);
+    assert_int_equal(net.first_kind, KC_STEPNET_LINK_TWICE);
+    /* intermediate nodes are not ports' users: 0 -> 2 and 1 -> 0 share no link and no end */
+    kc_stepnet_leg f[] = {{0, 2}}, g[] = {{1, 1}};
+    assert_int_equal(kc_stepnet_send_path(&net, 0, f, 1, 1, NULL), KC_OK);
+    assert_int_equal(kc_stepnet_send_path(&net, 1, g, 1, 1, NULL), KC_OK);
+    kc_stepnet_end_step(&net);
+    assert_int_equal(net.st.conflicts, 1);
+    /* two messages into node 3: a receive conflict */
+    kc_stepnet_leg h[] = {{0, 1}};
+    assert_int_equal(kc_stepnet_send_path(&net, 2, h, 1, 1, NULL), KC_OK);
+    assert_int_equal(kc_stepnet_send_path(&net, 7, (kc_stepnet_leg[]){{3, 1}}, 1, 1, NULL), KC_OK);
+    kc_stepnet_end_step(&net);
+    assert_int_equal(net.st.conflicts, 2);
+    /* off the mesh, no legs, zero hops */
+    kc_err err = {0};
+    kc_stepnet_leg off[] = {{0, 4}}, zero[] = {{0, 0}};
+    assert_int_equal(kc_stepnet_send_path(&net, 0, off, 1, 1, &err), KC_EINVAL);
+    assert_int_equal(kc_stepnet_send_path(&net, 0, a, 0, 1, &err), KC_EINVAL);
+    assert_int_equal(kc_stepnet_send_path(&net, 0, zero, 1, 1, &err), KC_EINVAL);
+    kc_stepnet_free(&net);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counts),
         cmocka_unit_test(test_one_port),
         cmocka_unit_test(test_mesh),
+        cmocka_unit_test(test_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

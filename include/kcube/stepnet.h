@@ -19,7 +19,9 @@
  * elements moved = sum of all message sizes.
  *
  * The engine keeps no data: callers move their own elements and tell the
- * engine what they sent. Cost: kc_stepnet_send is O(1); memory is one
+ * engine what they sent. Messages of several hops (a DOR path held for a
+ * whole step, CALMANT's model) go through kc_stepnet_send_path.
+ * Cost: kc_stepnet_send is O(1); memory is one
  * 32-bit stamp per directed link (and two per node in one-port mode). */
 #ifndef KCUBE_STEPNET_H
 #define KCUBE_STEPNET_H
@@ -88,6 +90,23 @@ void kc_stepnet_free(kc_stepnet *net);
  * current step. KC_EINVAL for a node or port outside the network or a port
  * without a link; conflicts are recorded, not errors. O(1). */
 kc_status kc_stepnet_send(kc_stepnet *net, uint64_t node, int port, uint64_t count, kc_err *err);
+
+/* A run of hops through one port number: `hops` >= 1 links leaving the
+ * current node on `port`, then the node reached, on the same port again. */
+typedef struct kc_stepnet_leg {
+    int port;
+    uint64_t hops;
+} kc_stepnet_leg;
+
+/* Send one message of `count` elements from node along a multi-hop path
+ * (wormhole/DOR style: the whole path is held in this step): the legs are
+ * walked in order, every directed link on the path is used once in this
+ * step, and in one-port mode only the source sends and only the last node
+ * receives. Zero legs is an error. KC_EINVAL for a hop without a link
+ * (the links walked before it stay used in this step).
+ * O(total hops). */
+kc_status kc_stepnet_send_path(kc_stepnet *net, uint64_t node, const kc_stepnet_leg *legs, int nlegs, uint64_t count,
+                               kc_err *err);
 
 /* Close the current step (an empty step still counts in steps). O(1). */
 void kc_stepnet_end_step(kc_stepnet *net);

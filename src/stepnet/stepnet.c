@@ -77,31 +77,70 @@ static void conflict(kc_stepnet *net, kc_stepnet_conflict kind, uint64_t node, i
     }
 }
 
-kc_status kc_stepnet_send(kc_stepnet *net, uint64_t node, int port, uint64_t count, kc_err *err)
+/* Use the directed link (node, port) in this step; the node it leads to, or
+ * KC_STEPNET_NO_LINK. */
+static uint64_t use_link(kc_stepnet *net, uint64_t node, int port)
 {
-    if (node >= net->topo.nodes || port < 0 || port >= net->topo.ports || count == 0)
-        return kc_fail(err, KC_EINVAL, "step engine: node %llu port %d count %llu is not a message of this network",
-                       (unsigned long long)node, port, (unsigned long long)count);
     uint64_t to = net->topo.neighbor(net->topo.ctx, node, port);
     if (to == KC_STEPNET_NO_LINK)
-        return kc_fail(err, KC_EINVAL, "step engine: node %llu has no link on port %d", (unsigned long long)node,
-                       port);
+        return to;
     uint32_t *l = &net->link_stamp[node * (uint64_t)net->topo.ports + (uint64_t)port];
     if (*l == net->stamp)
         conflict(net, KC_STEPNET_LINK_TWICE, node, port);
     *l = net->stamp;
+    return to;
+}
+
+/* One-port bookkeeping and the step's counters for a message from -> to. */
+static void count_message(kc_stepnet *net, uint64_t from, uint64_t to, int port, uint64_t count)
+{
     if (net->mode == KC_STEPNET_ONE_PORT) {
-        if (net->send_stamp[node] == net->stamp)
-            conflict(net, KC_STEPNET_SEND_TWICE, node, port);
+        if (net->send_stamp[from] == net->stamp)
+            conflict(net, KC_STEPNET_SEND_TWICE, from, port);
         if (net->recv_stamp[to] == net->stamp)
             conflict(net, KC_STEPNET_RECV_TWICE, to, port);
-        net->send_stamp[node] = net->recv_stamp[to] = net->stamp;
+        net->send_stamp[from] = net->recv_stamp[to] = net->stamp;
     }
     if (count > net->step_max)
         net->step_max = count;
     net->step_msgs++;
     net->st.messages++;
     net->st.elements += count;
+}
+
+kc_status kc_stepnet_send(kc_stepnet *net, uint64_t node, int port, uint64_t count, kc_err *err)
+{
+    if (node >= net->topo.nodes || port < 0 || port >= net->topo.ports || count == 0)
+        return kc_fail(err, KC_EINVAL, "step engine: node %llu port %d count %llu is not a message of this network",
+                       (unsigned long long)node, port, (unsigned long long)count);
+    uint64_t to = use_link(net, node, port);
+    if (to == KC_STEPNET_NO_LINK)
+        return kc_fail(err, KC_EINVAL, "step engine: node %llu has no link on port %d", (unsigned long long)node,
+                       port);
+    count_message(net, node, to, port, count);
+    return KC_OK;
+}
+
+kc_status kc_stepnet_send_path(kc_stepnet *net, uint64_t node, const kc_stepnet_leg *legs, int nlegs, uint64_t count,
+                               kc_err *err)
+{
+    if (node >= net->topo.nodes || nlegs < 1 || count == 0)
+        return kc_fail(err, KC_EINVAL, "step engine: a path from node %llu with %d legs and count %llu is not a message",
+                       (unsigned long long)node, nlegs, (unsigned long long)count);
+    for (int j = 0; j < nlegs; j++)
+        if (legs[j].port < 0 || legs[j].port >= net->topo.ports || legs[j].hops == 0)
+            return kc_fail(err, KC_EINVAL, "step engine: leg %d (port %d, %llu hops) is not a path", j, legs[j].port,
+                           (unsigned long long)legs[j].hops);
+    uint64_t at = node;
+    for (int j = 0; j < nlegs; j++)
+        for (uint64_t h = 0; h < legs[j].hops; h++) {
+            uint64_t to = use_link(net, at, legs[j].port);
+            if (to == KC_STEPNET_NO_LINK)
+                return kc_fail(err, KC_EINVAL, "step engine: node %llu has no link on port %d",
+                               (unsigned long long)at, legs[j].port);
+            at = to;
+        }
+    count_message(net, node, at, legs[0].port, count);
     return KC_OK;
 }
 

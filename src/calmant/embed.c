@@ -1,0 +1,117 @@
+/* CALMANT geometry: embeddings and DOR routes (kcube/calmant_embed.h). */
+#include "kcube/calmant_embed.h"
+
+static const kc_name embedding_entries[] = {
+    {KC_CALMANT_STANDARD, "standard", "bit l of axis j is process bit j + l c (the paper's)"},
+    {KC_CALMANT_MATIC, "matic", "bit l of axis j is process bit (d/c) j + l (Matic's)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_calmant_embedding_names = {"embedding", embedding_entries};
+
+kc_status kc_calmant_init(kc_calmant *g, int d, int c, int torus, kc_tie tie, kc_calmant_embedding emb,
+                          kc_err *err)
+{
+    if (c < 1 || c > KC_CALMANT_MAX_C)
+        return kc_fail_param(err, KC_EINVAL, "c", "the mesh has 1, 2 or 3 axes, not %d", c);
+    if (d < 1 || d > KC_CALMANT_MAX_D)
+        return kc_fail_param(err, KC_EINVAL, "d", "the CC-cube dimension must be in 1..%d, got %d", KC_CALMANT_MAX_D,
+                             d);
+    if (d % c != 0)
+        return kc_fail_param(err, KC_EINVAL, "d", "d = %d is not a multiple of the mesh dimension c = %d", d, c);
+    if (d / c < 2)
+        return kc_fail_param(err, KC_EINVAL, "d", "d/c = %d: the side 2^(d/c) must be at least 4 (d/c >= 2)", d / c);
+    if (emb != KC_CALMANT_STANDARD && emb != KC_CALMANT_MATIC)
+        return kc_fail_param(err, KC_EINVAL, "embedding", "unknown embedding %d", (int)emb);
+    *g = (kc_calmant){.d = d, .c = c, .b = d / c, .torus = torus ? 1 : 0, .tie = tie, .emb = emb};
+    g->side = 1ULL << g->b;
+    g->nodes = 1ULL << d;
+    return KC_OK;
+}
+
+/* Node bit (axis j, bit l) sits at j*b + l; under the standard embedding
+ * it holds process bit j + l c, under Matic's process bit j*b + l (the
+ * identity). to_node: process -> node, else node -> process. */
+static uint64_t move_bits(const kc_calmant *g, uint64_t x, int to_node)
+{
+    if (g->emb == KC_CALMANT_MATIC)
+        return x;
+    uint64_t y = 0;
+    for (int j = 0; j < g->c; j++)
+        for (int l = 0; l < g->b; l++) {
+            int node_bit = j * g->b + l, proc_bit = j + l * g->c;
+            int from = to_node ? proc_bit : node_bit, to = to_node ? node_bit : proc_bit;
+            y |= ((x >> from) & 1) << to;
+        }
+    return y;
+}
+
+uint64_t kc_calmant_to_physical(const kc_calmant *g, uint64_t process)
+{
+    return move_bits(g, process, 1);
+}
+
+uint64_t kc_calmant_to_virtual(const kc_calmant *g, uint64_t node)
+{
+    return move_bits(g, node, 0);
+}
+
+int kc_calmant_axis(const kc_calmant *g, int dim)
+{
+    return g->emb == KC_CALMANT_MATIC ? dim / g->b : dim % g->c;
+}
+
+uint64_t kc_calmant_dilation(const kc_calmant *g, int dim)
+{
+    return 1ULL << (g->emb == KC_CALMANT_MATIC ? dim % g->b : dim / g->c);
+}
+
+int64_t kc_calmant_axis_move(const kc_calmant *g, uint64_t s, uint64_t t)
+{
+    if (s == t)
+        return 0;
+    if (!g->torus)
+        return (int64_t)t - (int64_t)s;
+    uint64_t k = g->side, up = (t + k - s) % k; /* hops going + */
+    if (2 * up < k)
+        return (int64_t)up;
+    if (2 * up > k)
+        return (int64_t)up - (int64_t)k;
+    switch (g->tie) {
+    case KC_TIE_MINUS: return -(int64_t)up;
+    case KC_TIE_SPLIT: return (s & 1) ? -(int64_t)up : (int64_t)up;
+    default: return (int64_t)up;
+    }
+}
+
+int kc_calmant_route(const kc_calmant *g, uint64_t src, uint64_t dst, kc_calmant_leg *legs)
+{
+    int n = 0;
+    for (int j = 0; j < g->c; j++) {
+        int64_t mv = kc_calmant_axis_move(g, kc_calmant_coord(g, src, j), kc_calmant_coord(g, dst, j));
+        if (mv)
+            legs[n++] = (kc_calmant_leg){.axis = j, .dir = mv > 0 ? 1 : -1, .hops = (uint64_t)(mv > 0 ? mv : -mv)};
+    }
+    return n;
+}
+
+void kc_calmant_check_dim(const kc_calmant *g, int dim, uint64_t *dilation, int *constant, unsigned *axes)
+{
+    kc_calmant_leg legs[KC_CALMANT_MAX_C];
+    uint64_t first = UINT64_MAX;
+    *constant = 1;
+    *axes = 0;
+    for (uint64_t n = 0; n < g->nodes; n++) {
+        uint64_t p = kc_calmant_to_physical(g, n), q = kc_calmant_to_physical(g, n ^ (1ULL << dim));
+        int nl = kc_calmant_route(g, p, q, legs);
+        uint64_t len = 0;
+        for (int j = 0; j < nl; j++) {
+            len += legs[j].hops;
+            *axes |= 1u << legs[j].axis;
+        }
+        if (first == UINT64_MAX)
+            first = len;
+        else if (len != first)
+            *constant = 0;
+    }
+    *dilation = first;
+}
