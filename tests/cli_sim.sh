@@ -163,4 +163,59 @@ expect_stdout_contains "Figures 5, 6 and 7"
 expect_bad "figures --pattern does not apply" -- "$K" figures --pattern transpose
 expect_stderr_contains "does not apply to figures"
 
+# kcube figures --quick --torus (a few seconds): every chart, the new series, and the
+# contention values of seed 002 Figs 4 and 5 (checked here against kcube map and simulate)
+F="$T/figs"
+expect_exit 0 "figures --quick --torus" -- "$K" figures --quick --torus --out "$F"
+for f in fig5_transpose fig6_bit-reverse fig7_reverse-flip seed002_fig2_transpose seed002_fig3_digit-reverse \
+    seed002_fig4_transpose seed002_fig5_digit-reverse seed002_fig6_uniform; do
+    check "$f.png written" -- test -s "$F/$f.png"
+done
+series() { check "figures.csv has $1" -- grep -qF "$1," "$F/figures.csv"; }
+for f in fig5_transpose fig6_bit-reverse fig7_reverse-flip; do
+    series "$f,li-min,li-min,none"
+    series "$f,e-cube,ecube,none"
+done
+for f in seed002_fig4_transpose seed002_fig5_digit-reverse; do
+    series "$f,DOR,dor,none"
+    series "$f,Map-S = Map-G,dor,optimal"
+    series "$f,kcube map,dor,${f}_kcube-map.txt"
+done
+row() { check "summary.txt: $1 / $2 has contention $3" -- grep -Eq "^$1 +$2 +$3 " "$F/summary.txt"; }
+row seed002_fig4_transpose DOR 8
+row seed002_fig4_transpose "Map-S = Map-G" 8
+row seed002_fig4_transpose "kcube map" 4
+row seed002_fig5_digit-reverse DOR 4
+row seed002_fig5_digit-reverse "Map-S = Map-G" 4
+row seed002_fig5_digit-reverse "kcube map" 2
+check "summary.txt: Fig. 4 kcube map 8 -> 4" -- grep -q "Q = 1,2;0,1, contention 8 -> 4" "$F/summary.txt"
+check "summary.txt: Fig. 5 kcube map 4 -> 2" -- grep -q "Q = 1,0,2;0,0,1;0,1,0, contention 4 -> 2" "$F/summary.txt"
+check "summary.txt: why Fig. 5 has no separate Map-G" -- grep -q "undefined for n = 3" "$F/summary.txt"
+sat() { awk -v f="$1" -v c="$2" 'index($0, f " ") == 1 && index($0, " " c " ") { print $(NF - 1) }' "$F/summary.txt"; }
+for f in seed002_fig4_transpose seed002_fig5_digit-reverse; do
+    check "$f: kcube map saturates above DOR" -- awk -v a="$(sat $f 'kcube map')" -v b="$(sat $f DOR)" \
+        'BEGIN { exit !(a + 0 > b + 0 && b + 0 > 0) }'
+done
+# the mapping files are what --mapping FILE reads, and kcube map finds the same Q
+expect_exit 0 "Fig. 4 mapping file" -- "$K" simulate --k 16 --n 2 --pattern transpose --oneshot \
+    --mapping "$F/seed002_fig4_transpose_kcube-map.txt"
+expect_stdout_contains "channel contention 4"
+expect_exit 0 "Fig. 5 mapping file" -- "$K" simulate --k 8 --n 3 --pattern digit-reverse --oneshot \
+    --mapping "$F/seed002_fig5_digit-reverse_kcube-map.txt"
+expect_stdout_contains "channel contention 2"
+expect_exit 0 "kcube map, 16-ary 2-cube transpose" -- "$K" map --k 16 --n 2 --pattern transpose --kind linear --search
+expect_stdout_matches "^transpose +permutation +8 +4 "
+expect_stdout_contains "Q    = 1,2;0,1"
+expect_exit 0 "kcube map, 8-ary 3-cube digit-reverse" -- "$K" map --k 8 --n 3 --pattern digit-reverse --kind linear --search
+expect_stdout_matches "^digit-reverse +permutation +4 +2 "
+expect_stdout_contains "Q    = 1,0,2;0,0,1;0,1,0"
+# Map-G is Map-S on both networks: the same Q on the 16-ary 2-cube; no transpose for n = 3
+for m in optimal set:transpose,digit-reverse; do
+    expect_exit 0 "16-ary 2-cube $m" -- "$K" simulate --k 16 --n 2 --pattern transpose --mapping "$m" --oneshot
+    expect_stdout_contains "Q = 1,1;0,1, channel contention 8"
+done
+expect_bad "8-ary 3-cube has no transpose" -- "$K" simulate --k 8 --n 3 --pattern digit-reverse --oneshot \
+    --mapping set:transpose,digit-reverse
+expect_stderr_contains "needs an even n"
+
 summary

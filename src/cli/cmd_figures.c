@@ -1,9 +1,9 @@
 /* kcube figures: seed 000 Figures 5-7 (and, with --torus, seed 002 Figures
- * 2, 3 and 6) from the simulator, as charts plus a CSV and a text summary.
+ * 2-6) from the simulator, as charts plus a CSV and a text summary.
  * options -> resolve (every configuration's spec resolved by
- * kc_simspec_resolve, memory planned) -> output directory checked -> run
- * figure by figure -> charts, figures.csv and summary.txt written
- * atomically. */
+ * kc_simspec_resolve, kcube's own mappings computed by kc_map, memory
+ * planned) -> output directory checked, mapping files written -> run figure
+ * by figure -> charts, figures.csv and summary.txt written atomically. */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -17,21 +17,29 @@
 #include "plot.h"
 #include "sim_cli.h"
 #include "text.h"
+#include "kcube/plan.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 
 #define MAX_LOADS 64
 #define MAX_CONF 6
-#define NFIGS 6
+#define NFIGS 8
+#define NFIGS_CUBE 3 /* the seed 000 figures come first; --torus adds the rest */
+
+/* A mapping entry of the table meaning: kcube's own mapping for the figure's
+ * pattern (kc_map, kind linear, with the search), written to
+ * DIR/<figure>MAP_SUFFIX and simulated from that file. */
+#define MAP_KCUBE "kcube-map"
+#define MAP_SUFFIX "_kcube-map.txt"
 
 static const cli_opt OPT_QUICK = {.name = "quick", .type = CLI_FLAG,
                                   .help = "shorter runs and fewer load points (a few seconds)"};
 static const cli_opt OPT_TORUS = {.name = "torus", .type = CLI_FLAG,
-                                  .help = "also seed 002 Figures 2, 3 and 6 on the 4-ary 4-cube"};
+                                  .help = "also seed 002 Figures 2-6 (4-ary 4-cube, 16-ary 2-cube, 8-ary 3-cube)"};
 
 static const cli_use figures_opts[] = {
-    {&OPT_OUT, "where to write fig5_transpose.png, fig6_bit-reverse.png, fig7_reverse-flip.png, figures.csv, "
-               "summary.txt", "kcube-figures"},
+    {&OPT_OUT, "where to write one PNG chart per figure, figures.csv, summary.txt and (--torus) kcube's mapping "
+               "files", "kcube-figures"},
     {&OPT_QUICK, NULL, NULL},
     {&OPT_TORUS, NULL, NULL},
     {&OPT_VC_LINK, NULL, NULL},
@@ -46,30 +54,36 @@ typedef struct figure {
     int k, n;
     const char *pattern;
     int nconf;
-    const char *label[6];
-    const char *routing[6];
-    const char *mapping[6];
+    const char *label[MAX_CONF];
+    const char *routing[MAX_CONF];
+    const char *mapping[MAX_CONF];
+    const char *note; /* for summary.txt (lines after the first indented): what is drawn and why */
 } figure;
 
-static const figure FIGS[] = {
-    {"fig5_transpose", "Seed 000 Fig. 5: matrix-transpose on the 8-cube", 2, 8, "transpose", 5,
-     {"e-cube", "M-S", "M-G", "P-cube", "Duato (2 VCs)"},
-     {"ecube", "ecube", "ecube", "pcube", "duato"},
-     {"none", "optimal", "set:transpose,bit-reverse,reverse-flip", "none", "none"}},
-    {"fig6_bit-reverse", "Seed 000 Fig. 6: bit-reverse on the 8-cube", 2, 8, "bit-reverse", 5,
-     {"e-cube", "M-S", "M-G", "P-cube", "Duato (2 VCs)"},
-     {"ecube", "ecube", "ecube", "pcube", "duato"},
-     {"none", "optimal", "set:transpose,bit-reverse,reverse-flip", "none", "none"}},
-    {"fig7_reverse-flip", "Seed 000 Fig. 7: reverse-flip on the 8-cube", 2, 8, "reverse-flip", 5,
-     {"e-cube", "M-S", "M-G", "P-cube", "Duato (2 VCs)"},
-     {"ecube", "ecube", "ecube", "pcube", "duato"},
-     {"none", "optimal", "set:transpose,bit-reverse,reverse-flip", "none", "none"}},
+#define CUBE_FIG(file, title, pattern)                                                                        \
+    {file, title, 2, 8, pattern, 6, {"e-cube", "M-S", "M-G", "P-cube", "Duato (2 VCs)", "li-min"},            \
+     {"ecube", "ecube", "ecube", "pcube", "duato", "li-min"},                                                 \
+     {"none", "optimal", "set:transpose,bit-reverse,reverse-flip", "none", "none", "none"}, NULL}
+
+static const figure FIGS[NFIGS] = {
+    CUBE_FIG("fig5_transpose", "Seed 000 Fig. 5: matrix-transpose on the 8-cube", "transpose"),
+    CUBE_FIG("fig6_bit-reverse", "Seed 000 Fig. 6: bit-reverse on the 8-cube", "bit-reverse"),
+    CUBE_FIG("fig7_reverse-flip", "Seed 000 Fig. 7: reverse-flip on the 8-cube", "reverse-flip"),
     {"seed002_fig2_transpose", "Seed 002 Fig. 2: matrix-transpose on the 4-ary 4-cube", 4, 4, "transpose", 3,
-     {"DOR", "Map-S", "Map-G"}, {"dor", "dor", "dor"}, {"none", "optimal", "set:transpose,digit-reverse"}},
+     {"DOR", "Map-S", "Map-G"}, {"dor", "dor", "dor"}, {"none", "optimal", "set:transpose,digit-reverse"}, NULL},
     {"seed002_fig3_digit-reverse", "Seed 002 Fig. 3: digit-reverse on the 4-ary 4-cube", 4, 4, "digit-reverse", 3,
-     {"DOR", "Map-S", "Map-G"}, {"dor", "dor", "dor"}, {"none", "optimal", "set:transpose,digit-reverse"}},
+     {"DOR", "Map-S", "Map-G"}, {"dor", "dor", "dor"}, {"none", "optimal", "set:transpose,digit-reverse"}, NULL},
+    {"seed002_fig4_transpose", "Seed 002 Fig. 4: matrix-transpose on the 16-ary 2-cube", 16, 2, "transpose", 3,
+     {"DOR", "Map-S = Map-G", "kcube map"}, {"dor", "dor", "dor"}, {"none", "optimal", MAP_KCUBE},
+     "digit-reverse is transpose on the 16-ary 2-cube, so Map-G (Theorem 4 for both) is Map-S\n   "
+     "(Theorem 3): one curve. The paper's linear mapping keeps contention 8 (its text says so)."},
+    {"seed002_fig5_digit-reverse", "Seed 002 Fig. 5: digit-reverse on the 8-ary 3-cube", 8, 3, "digit-reverse", 3,
+     {"DOR", "Map-S = Map-G", "kcube map"}, {"dor", "dor", "dor"}, {"none", "optimal", MAP_KCUBE},
+     "transpose swaps two halves of the digits and is undefined for n = 3, so Map-G's set\n   "
+     "{transpose, digit-reverse} is {digit-reverse} and Map-G is Map-S (Theorem 3): one curve (the\n   "
+     "paper's chart is not in its text). Its linear mapping keeps contention 4 (its text says so)."},
     {"seed002_fig6_uniform", "Seed 002 Fig. 6: uniform-random on the 4-ary 4-cube", 4, 4, "uniform", 2,
-     {"DOR", "Map-G"}, {"dor", "dor"}, {"none", "set:transpose,digit-reverse"}},
+     {"DOR", "Map-G"}, {"dor", "dor"}, {"none", "set:transpose,digit-reverse"}, NULL},
 };
 
 typedef struct buf {
@@ -109,6 +123,10 @@ typedef struct fig_job {
     kc_simconfig cfg[NFIGS];         /* per figure: VC link sharing resolved for its network */
     int run_threads[NFIGS];
     sim_series ser[NFIGS][MAX_CONF]; /* specs resolved before any work; built one at a time */
+    char *map_path[NFIGS];           /* kcube's mapping of the figure (MAP_KCUBE), NULL when none: */
+    char *map_file[NFIGS];           /* the file's text, written before any simulation */
+    char map_q[NFIGS][KC_GFMAT_MAX * KC_GFMAT_MAX * 4 + 1];
+    unsigned long long map_before[NFIGS], map_after[NFIGS]; /* contention by kc_map's exact count */
 } fig_job;
 
 /* ---- resolve ------------------------------------------------------------------ */
@@ -137,6 +155,52 @@ static void resolve_config(const cli_args *a, const fig_job *j, kc_simconfig *c)
     }
 }
 
+/* The file text of a mapping: a comment saying where it comes from, then
+ * to_physical[v] for v = 0, 1, ... (the format --mapping FILE reads). */
+static char *map_text(const figure *fg, const kc_map_result *r, const char *q)
+{
+    buf b = {0};
+    bprintf(&b, "# kcube map --k %d --n %d --pattern %s --kind linear --search: Q = %s,\n"
+                "# contention %llu -> %llu; to_physical[v] for v = 0, 1, ...\n",
+            fg->k, fg->n, fg->pattern, q, (unsigned long long)r->comms[0].value_before,
+            (unsigned long long)r->comms[0].value_after);
+    for (uint64_t v = 0; v < r->nodes.count; v++)
+        bprintf(&b, "%u%c", r->nodes.to_physical[v], v % 16 == 15 || v + 1 == r->nodes.count ? '\n' : ' ');
+    return b.s;
+}
+
+/* kcube's mapping for the figure's pattern, as `kcube map --kind linear
+ * --search` finds it (the map's own default seed, not --seed, so both agree). */
+static int resolve_kcube_map(const cli_args *a, fig_job *j, int f)
+{
+    const figure *fg = &FIGS[f];
+    kc_topology t;
+    kc_comm c;
+    kc_map_opts o;
+    kc_map_result r = {0};
+    kc_err err;
+    kc_map_opts_default(&o);
+    o.kind = KC_MAP_LINEAR;
+    o.search = 1;
+    o.exact = 1;
+    kc_status st = kc_topology_torus(&t, fg->k, fg->n, KC_TIE_PLUS, &err);
+    if (!st)
+        st = kc_comm_named(&c, &t, fg->pattern, &err);
+    if (!st)
+        st = kc_map(&t, &c, 1, &o, &r, &err);
+    if (!st) {
+        kc_gfmat_format(&r.map.q, j->map_q[f], sizeof j->map_q[f]);
+        j->map_before[f] = r.comms[0].value_before;
+        j->map_after[f] = r.comms[0].value_after;
+        j->map_file[f] = map_text(fg, &r, j->map_q[f]);
+        j->map_path[f] = sim_strdupf("%s/%s" MAP_SUFFIX, j->out, fg->file);
+    }
+    kc_map_result_free(&r);
+    if (st)
+        return cli_report(a, &err);
+    return j->map_file[f] && j->map_path[f] ? 0 : cli_error("out of memory");
+}
+
 static int resolve_figure(const cli_args *a, fig_job *j, int f)
 {
     const figure *fg = &FIGS[f];
@@ -144,11 +208,17 @@ static int resolve_figure(const cli_args *a, fig_job *j, int f)
     resolve_config(a, j, &j->cfg[f]);
     for (int c = 0; c < fg->nconf; c++) {
         sim_series *s = &j->ser[f][c];
+        int own = !strcmp(fg->mapping[c], MAP_KCUBE);
+        if (own && !j->map_path[f]) {
+            int r = resolve_kcube_map(a, j, f);
+            if (r)
+                return r;
+        }
         kc_simspec_default(&s->spec);
         s->spec.k = fg->k;
         s->spec.n = fg->n;
         s->spec.pattern = fg->pattern;
-        s->spec.mapping = fg->mapping[c];
+        s->spec.mapping = own ? j->map_path[f] : fg->mapping[c];
         if (kc_simalgo_parse(fg->routing[c], &s->spec.route.algo, &err) ||
             kc_simspec_resolve(&s->spec, &j->cfg[f], &err))
             return cli_report(a, &err);
@@ -163,7 +233,7 @@ static int resolve(const cli_args *a, fig_job *j)
     j->out = cli_text(a, &OPT_OUT, "kcube-figures");
     j->quick = cli_flag(a, &OPT_QUICK);
     j->torus = cli_flag(a, &OPT_TORUS);
-    j->nfigs = j->torus ? 6 : 3;
+    j->nfigs = j->torus ? NFIGS : NFIGS_CUBE;
     j->threads = sim_threads(a, &OPT_THREADS);
     j->vc_link = cli_given(a, &OPT_VC_LINK) ? cli_choice(a, &OPT_VC_LINK, 0) : -1;
     resolve_loads(j);
@@ -175,9 +245,12 @@ static int resolve(const cli_args *a, fig_job *j)
 
 static void job_free(fig_job *j)
 {
-    for (int f = 0; f < NFIGS; f++)
+    for (int f = 0; f < NFIGS; f++) {
         for (int c = 0; c < MAX_CONF; c++)
             sim_series_free(&j->ser[f][c]);
+        free(j->map_path[f]);
+        free(j->map_file[f]);
+    }
 }
 
 /* ---- output place: checked before any simulation ---------------------------------- */
@@ -198,6 +271,9 @@ static int prepare_out(const fig_job *j)
     char *probe = out_path(j, FIGS[0].file, ".png");
     int r = probe ? cli_plot_check(probe) : CLI_EXIT_FAIL;
     free(probe);
+    for (int f = 0; f < j->nfigs && !r; f++)
+        if (j->map_path[f])
+            r = cli_write_file(j->map_path[f], j->map_file[f], strlen(j->map_file[f]));
     return r;
 }
 
@@ -212,11 +288,11 @@ typedef struct fig_out {
 /* One configuration's rows; its sustainable points into thr/lat. Returns their count. */
 static int config_rows(fig_out *o, const figure *fg, int c, const sim_series *s, double *thr, double *lat)
 {
-    int m = 0;
+    int m = 0, own = !strcmp(fg->mapping[c], MAP_KCUBE);
     for (int i = 0; i < s->sweep.count; i++) {
         const kc_simresult *p = &s->sweep.points[i];
-        bprintf(&o->csv, "%s,%s,%s,%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d\n", fg->file, fg->label[c], fg->routing[c],
-                fg->mapping[c], p->offered, p->generated, p->throughput, p->latency_avg, p->latency_p99,
+        bprintf(&o->csv, "%s,%s,%s,%s%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d\n", fg->file, fg->label[c], fg->routing[c],
+                own ? fg->file : fg->mapping[c], own ? MAP_SUFFIX : "", p->offered, p->generated, p->throughput, p->latency_avg, p->latency_p99,
                 p->network_latency_avg, p->sustainable);
         if (p->sustainable) {
             thr[m] = p->throughput;
@@ -249,6 +325,12 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
             series[c] = (cli_plot_series){fg->label[c], config_rows(o, fg, c, s, thr[c], lat[c]), thr[c], lat[c]};
         sim_series_free(s); /* one configuration in memory at a time */
     }
+    if (!r && fg->note)
+        bprintf(&o->sum, "  (%s)\n", fg->note);
+    if (!r && j->map_path[f])
+        bprintf(&o->sum, "  kcube map: Q = %s, contention %llu -> %llu (kcube map --k %d --n %d --pattern %s\n"
+                         "  --kind linear --search), in %s" MAP_SUFFIX "\n",
+                j->map_q[f], j->map_before[f], j->map_after[f], fg->k, fg->n, fg->pattern, fg->file);
     char *path = r ? NULL : out_path(j, fg->file, ".png");
     if (!r)
         r = path ? cli_plot_latency(path, fg->title, series, fg->nconf) : CLI_EXIT_FAIL;
@@ -270,8 +352,9 @@ static void summary_head(const fig_job *j, buf *sum)
 
 static int write_results(const fig_job *j, fig_out *o)
 {
-    bprintf(&o->sum, "\n(+: not saturated within the loads tried.) Not drawn: Li's Min, Chiu et al., MIXab3,\n"
-                     "MIXbb3 - their routing rules could not be established from published descriptions.\n");
+    bprintf(&o->sum, "\n(+: not saturated within the loads tried.) li-min is kcube's reconstruction of Li's Min\n"
+                     "(docs/sim.md), not Li's published rule. Not drawn: Chiu et al., MIXab3, MIXbb3 - their\n"
+                     "routing rules could not be established from published descriptions.\n");
     char *csv = out_path(j, "figures", ".csv"), *sum = out_path(j, "summary", ".txt");
     int r = !csv || !sum || !o->csv.s || !o->sum.s ? CLI_EXIT_FAIL : cli_write_file(csv, o->csv.s, o->csv.len);
     if (!r)
@@ -281,10 +364,14 @@ static int write_results(const fig_job *j, fig_out *o)
     if (r)
         return r;
     fputs(o->sum.s, stdout);
-    printf("\nwrote %s/{%s}.png, figures.csv, summary.txt\n", j->out,
-           j->torus ? "fig5_transpose,fig6_bit-reverse,fig7_reverse-flip,seed002_fig2_transpose,"
-                      "seed002_fig3_digit-reverse,seed002_fig6_uniform"
-                    : "fig5_transpose,fig6_bit-reverse,fig7_reverse-flip");
+    printf("\nwrote %s/{", j->out);
+    for (int f = 0; f < j->nfigs; f++)
+        printf("%s%s", f ? "," : "", FIGS[f].file);
+    printf("}.png, figures.csv, summary.txt");
+    for (int f = 0; f < j->nfigs; f++)
+        if (j->map_path[f])
+            printf(", %s" MAP_SUFFIX, FIGS[f].file);
+    printf("\n");
     return CLI_EXIT_OK;
 }
 
@@ -339,11 +426,13 @@ const cli_command kc_command_figures = {
     .description =
         "Reproduces seed 000 Figures 5, 6 and 7 on the 8-cube: matrix-transpose, bit-reverse and reverse-flip,\n"
         "20-flit messages, one-flit buffers, Poisson injection; e-cube unmapped, e-cube with the mapping of each\n"
-        "pattern (M-S), e-cube with the mapping chosen for all three (M-G), P-cube, and Duato's fully adaptive\n"
-        "routing (2 VCs, e-cube escape). Li's Min, Chiu et al. and MIXab3/MIXbb3 are not drawn: their rules could\n"
-        "not be established (docs/sim.md). With --torus also seed 002 Figures 2, 3 and 6 on the 4-ary 4-cube\n"
-        "(dimension-ordered routing with two VCs, Map-S, Map-G; uniform traffic). The output directory is\n"
-        "checked before any simulation; every file is written whole or not at all.",
+        "pattern (M-S), e-cube with the mapping chosen for all three (M-G), P-cube, Duato's fully adaptive\n"
+        "routing (2 VCs, e-cube escape) and li-min, a reconstruction of Li's Min. Chiu et al. and MIXab3/MIXbb3\n"
+        "are not drawn: their rules could not be established (docs/sim.md). With --torus also seed 002 Figures\n"
+        "2-6 with dimension-ordered routing (two VCs), Map-S and Map-G: transpose and digit-reverse on the 4-ary\n"
+        "4-cube, transpose on the 16-ary 2-cube, digit-reverse on the 8-ary 3-cube (where Map-G is Map-S, and\n"
+        "kcube's own linear mapping, found by search, is added), uniform traffic on the 4-ary 4-cube. The\n"
+        "output directory is checked before any simulation; every file is written whole or not at all.",
     .opts = figures_opts,
     .check = check,
     .run = run,
