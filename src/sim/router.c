@@ -134,6 +134,7 @@ typedef struct engine {
     int nomem;
     /* driven runs (kc_simdrive): tails delivered in the current cycle */
     int driven;
+    uint8_t *listed; /* driven: node is in senders (its queue may be non-empty) */
     kc_simarrival *arr;
     size_t narr, arr_cap;
 } engine;
@@ -160,6 +161,7 @@ static void engine_free(engine *e)
     free(e->senders);
     free(e->next_gen);
     free(e->arr);
+    free(e->listed);
     kc_simsample_free(&e->lat);
 }
 
@@ -221,6 +223,10 @@ static int enqueue(engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_
     e->q[m].len = len;
     e->q[m].id = id;
     e->q[m].next = -1;
+    if (e->driven && !e->listed[node]) { /* driven runs visit only nodes with queued messages */
+        e->listed[node] = 1;
+        e->senders[e->nsenders++] = node;
+    }
     if (e->qtail[node] >= 0)
         e->q[e->qtail[node]].next = m;
     else
@@ -313,6 +319,17 @@ static void inject(engine *e)
             e->queued_flits -= w->len;
             e->active[e->nactive++] = wi;
         }
+    }
+    if (e->driven) {
+        uint32_t keep = 0;
+        for (uint32_t i = 0; i < e->nsenders; i++) {
+            uint32_t x = e->senders[i];
+            if (e->qhead[x] >= 0)
+                e->senders[keep++] = x;
+            else
+                e->listed[x] = 0;
+        }
+        e->nsenders = keep;
     }
 }
 
@@ -622,7 +639,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         e->owner[c] = -1;
     for (uint32_t x = 0; x < net->nodes; x++) {
         e->qhead[x] = e->qtail[x] = -1;
-        if (!tr || tr->uniform || tr->start[x + 1] > tr->start[x]) /* driven runs: every node */
+        if (tr && (tr->uniform || tr->start[x + 1] > tr->start[x])) /* driven runs: as messages come */
             e->senders[e->nsenders++] = x;
     }
     double mean = (double)e->L / (cfg->load > 0 ? cfg->load : 1);
@@ -840,8 +857,9 @@ kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const 
     }
     d->e.driven = 1;
     d->e.in_window = 1;
+    d->e.listed = calloc(net->nodes, sizeof *d->e.listed);
     d->res.link_flits = calloc(net->net_channels / (uint32_t)net->vcs + 1, sizeof *d->res.link_flits);
-    if (!d->res.link_flits) {
+    if (!d->res.link_flits || !d->e.listed) {
         engine_free(&d->e);
         free(d);
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
