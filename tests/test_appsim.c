@@ -204,6 +204,53 @@ static void test_random_schedules(void **state)
     }
 }
 
+/* The formula against the engine on random relays: one token passes between
+ * random nodes of the 6-cube, so only one message is ever in flight; with
+ * start-ups and sizes on cycle boundaries every hop is LogGP's plus
+ * H (R + S + W) + R + S + 1 cycles. */
+static void test_random_relays(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 7);
+    for (int trial = 0; trial < 60; trial++) {
+        machine mc;
+        int r = (int)kc_rng_below(&rng, 3), sw = (int)kc_rng_below(&rng, 3), w = 1 + (int)kc_rng_below(&rng, 3);
+        cube(&mc, 6, KC_ROUTE_ECUBE, 1, sw + w);
+        mc.cfg.route_delay = r;
+        mc.cfg.switch_delay = sw;
+        mc.cfg.link_latency = w;
+        kc_appsim_opts o = {0, 0.5, 1 + (int)kc_rng_below(&rng, 4)};
+        double cyc = o.byte_time_us * o.bytes_per_flit;
+        o.startup_us = cyc * (double)kc_rng_below(&rng, 50);
+        kc_goal g;
+        kc_err err = {0};
+        assert_int_equal(kc_goal_init(&g, 64, &err), KC_OK);
+        uint32_t at = (uint32_t)kc_rng_below(&rng, 64);
+        size_t last_recv = KC_GOAL_NONE, s, v;
+        double extra = 0;
+        for (int hop = 0; hop < 10; hop++) {
+            uint32_t to = (uint32_t)kc_rng_below(&rng, 63);
+            to += to >= at;
+            uint64_t bytes = (uint64_t)o.bytes_per_flit * (1 + kc_rng_below(&rng, 50));
+            assert_int_equal(kc_goal_add(&g, KC_GOAL_SEND, at, to, hop, bytes, NULL, 0, &s, &err), KC_OK);
+            assert_int_equal(kc_goal_add(&g, KC_GOAL_RECV, to, at, hop, bytes, NULL, 0, &v, &err), KC_OK);
+            if (last_recv != KC_GOAL_NONE)
+                assert_int_equal(kc_goal_depend(&g, s, last_recv, 0, 0, &err), KC_OK);
+            int h = __builtin_popcount(at ^ to);
+            extra += cyc * (h * (r + sw + w) + r + sw + 1);
+            last_recv = v;
+            at = to;
+        }
+        kc_appsim_result res;
+        replay_goal(&g, &mc, &o, &res);
+        NEAR(res.total_us, res.loggp_us + extra);
+        kc_appsim_result_free(&res);
+        kc_goal_free(&g);
+        kc_simnet_free(&mc.net);
+    }
+}
+
 static void test_rejects(void **state)
 {
     (void)state;
@@ -302,7 +349,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pingpong),         cmocka_unit_test(test_chain),
         cmocka_unit_test(test_contention),       cmocka_unit_test(test_random_schedules),
-        cmocka_unit_test(test_rejects),          cmocka_unit_test(test_fft),
+        cmocka_unit_test(test_rejects),          cmocka_unit_test(test_random_relays),          cmocka_unit_test(test_fft),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
