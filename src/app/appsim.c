@@ -173,6 +173,10 @@ typedef struct replay {
     uint64_t arrived;
 } replay;
 
+/* The first cycle boundary at or after t (a rounding error below a
+ * billionth of a cycle is no delay). */
+static int64_t cycle_of(const replay *x, double t) { return (int64_t)ceil(t / x->cyc - 1e-9); }
+
 /* Take the next processor event; a send whose start-up ended goes into the
  * network at the first cycle boundary at or after that time. */
 static kc_status take_event(replay *x, kc_err *err)
@@ -181,7 +185,7 @@ static kc_status take_event(replay *x, kc_err *err)
     size_t send = kci_goal_proc_step(&x->p);
     if (send == KC_GOAL_NONE)
         return KC_OK;
-    int64_t now = kc_simdrive_now(x->d), c = (int64_t)ceil(t / x->cyc - 1e-9);
+    int64_t now = kc_simdrive_now(x->d), c = cycle_of(x, t);
     kc_status st;
     if (c > now && (st = kc_simdrive_skip(x->d, c, err)))
         return st;
@@ -210,8 +214,7 @@ static kc_status run_loop(replay *x, kc_err *err)
     kc_status st = KC_OK;
     while (!st && !kc_simdrive_deadlock(x->d)) {
         int have = kci_goal_proc_pending(&x->p);
-        double edge = (double)kc_simdrive_now(x->d) * x->cyc;
-        if (have && kci_goal_proc_time(&x->p) <= edge + 1e-9 * (1 + edge))
+        if (have && cycle_of(x, kci_goal_proc_time(&x->p)) <= kc_simdrive_now(x->d))
             st = take_event(x, err);
         else if (kc_simdrive_busy(x->d))
             st = step_network(x, err);
