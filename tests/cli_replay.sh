@@ -104,6 +104,7 @@ printf '0 1 2\n' > "$CLI_TMP/short.map"
 expect_bad "short mapping" -- "$K" replay "$CLI_TMP/pp.goal" --n 2 --mapping "$CLI_TMP/short.map"
 expect_bad "zero byte time" -- "$K" replay "$CLI_TMP/pp.goal" --n 2 --byte-time 0
 expect_bad "negative start-up" -- "$K" replay "$CLI_TMP/pp.goal" --n 2 --startup -1
+expect_bad "mesh without k" -- "$K" replay "$CLI_TMP/pp.goal" --n 2 --topology mesh
 expect_bad "json and csv" -- "$K" replay "$CLI_TMP/pp.goal" --n 2 --json --csv
 
 summary

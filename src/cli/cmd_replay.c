@@ -61,8 +61,11 @@ static int resolve_network(const cli_args *a, replay_job *j)
     kc_simspec *s = &j->spec;
     kc_simspec_default(s);
     kc_simconfig_default(&j->cfg);
-    s->n = (int)cli_int(a, &OPT_N, 0);
-    s->k = (int)cli_int(a, &OPT_K, 0);
+    /* only what was given: kc_simspec_resolve decides the rest (--k's shared default is not for us) */
+    if (cli_given(a, &OPT_N))
+        s->n = (int)cli_int(a, &OPT_N, 0);
+    if (cli_given(a, &OPT_K))
+        s->k = (int)cli_int(a, &OPT_K, 0);
     s->pattern = "uniform"; /* the scenario's traffic is not used: the schedule is */
     const char *m = cli_text(a, &OPT_MAPPING, NULL);
     if (m && (!strcmp(m, "optimal") || !strncmp(m, "set:", 4)))
