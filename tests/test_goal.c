@@ -15,6 +15,7 @@
 
 #include "kcube/goal.h"
 #include "kcube/rng.h"
+#include "kc_testutil.h"
 
 /* tests/goal/<name> next to this file. */
 static void data_path(char *out, size_t size, const char *name)
@@ -331,44 +332,6 @@ static void test_round_trip_examples(void **state)
     }
 }
 
-/* A random valid schedule: messages in a global order, each rank's new
- * operation waiting (requires or irequires) on some earlier ones of its rank,
- * so the graph of events is acyclic; no wildcards, so the matching survives
- * the writer's grouping by rank. */
-static void random_schedule(kc_goal *g, kc_rng *rng)
-{
-    kc_err err = {0};
-    uint32_t p = 1 + (uint32_t)kc_rng_below(rng, 9);
-    assert_int_equal(kc_goal_init(g, p, &err), KC_OK);
-    size_t steps = kc_rng_below(rng, 40);
-    const char *phases[] = {"a", "b", "c"};
-    for (size_t k = 0; k < steps; k++) {
-        if (kc_rng_below(rng, 4) == 0)
-            assert_int_equal(kc_goal_set_phase(g, phases[kc_rng_below(rng, 3)], &err), KC_OK);
-        size_t ops[2];
-        int nnew = 1;
-        uint32_t src = (uint32_t)kc_rng_below(rng, p);
-        if (p > 1 && kc_rng_below(rng, 3)) {
-            uint32_t dst = (uint32_t)kc_rng_below(rng, p - 1);
-            dst += dst >= src;
-            int64_t tag = (int64_t)kc_rng_below(rng, 3);
-            uint64_t size = kc_rng_below(rng, 1000);
-            assert_int_equal(kc_goal_add(g, KC_GOAL_SEND, src, dst, tag, size, NULL, 0, &ops[0], &err), KC_OK);
-            assert_int_equal(kc_goal_add(g, KC_GOAL_RECV, dst, src, tag, size, NULL, 0, &ops[1], &err), KC_OK);
-            nnew = 2;
-        } else {
-            assert_int_equal(kc_goal_add(g, KC_GOAL_CALC, src, 0, 0, kc_rng_below(rng, 100000), NULL, 0, &ops[0],
-                                         &err),
-                             KC_OK);
-        }
-        for (int j = 0; j < nnew; j++)
-            for (size_t e = 0; e < ops[0]; e++)
-                if (g->op[e].rank == g->op[ops[j]].rank && kc_rng_below(rng, 4) == 0)
-                    assert_int_equal(kc_goal_depend(g, ops[j], e, (int)kc_rng_below(rng, 2), 0, &err), KC_OK);
-    }
-    g->cur_phase = 0;
-}
-
 static void test_random_property(void **state)
 {
     (void)state;
@@ -378,7 +341,7 @@ static void test_random_property(void **state)
         kc_goal g, back;
         kc_goal_match m, mb;
         kc_err err = {0};
-        random_schedule(&g, &rng);
+        kc_test_random_goal(&g, 9, &rng);
         if (kc_goal_validate(&g, 0, &m, &err))
             fail_msg("trial %d: %s", trial, err.msg);
         round_trip(&g, &back);

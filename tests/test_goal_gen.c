@@ -116,15 +116,6 @@ static void test_fft(void **state)
     kc_goal_free(&g);
 }
 
-/* physical bit t = virtual bit order[t] */
-static uint32_t reorder_node(uint32_t v, const int *order, int n)
-{
-    uint32_t y = 0;
-    for (int t = 0; t < n; t++)
-        y |= ((v >> order[t]) & 1u) << t;
-    return y;
-}
-
 static void test_fft_mapping(void **state)
 {
     (void)state;
@@ -146,7 +137,7 @@ static void test_fft_mapping(void **state)
             uint32_t p = 1u << n, *to_phys = malloc(p * sizeof *to_phys);
             assert_non_null(to_phys);
             for (uint32_t v = 0; v < p; v++)
-                to_phys[v] = reorder_node(v, order, n);
+                to_phys[v] = kc_test_reorder_node(v, order, n);
             kc_goal g;
             kc_goal_match m;
             kc_err err = {0};

@@ -110,4 +110,40 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg);
 /* The zero-load latency formula above. */
 int64_t kc_sim_zero_load(const kc_simconfig *cfg, int hops);
 
+/* ---- Driven runs: the same engine, messages injected by a caller ----
+ * For application-level simulation (kcube/appsim.h): the caller puts
+ * messages of any length (1..KC_SIMDRIVE_MAX_FLITS flits, the first the
+ * header, no extra header flit) into a node's FIFO source queue at the
+ * current cycle, steps the engine one cycle at a time and learns the cycle
+ * at which each tail arrives (the zero-load latency above with L = the
+ * message's flits). While nothing is queued or in flight it may skip ahead.
+ * cfg gives R, S, W, the watchdog and the VC link rule; msg_flits, load,
+ * warm-up and windows are ignored. Flits per network link are counted over
+ * the whole run. The invariants are those of kc_sim_run; a deadlock stops
+ * the run (kc_simdrive_deadlock, and the blocked cycle in the result).
+ * Costs: a step is O(active worms + waiting headers + nodes). */
+#define KC_SIMDRIVE_MAX_FLITS (UINT32_C(1) << 31)
+#define KC_SIMDRIVE_MAX_CYCLE 2000000000LL
+typedef struct kc_simdrive kc_simdrive;
+typedef struct kc_simarrival {
+    uint32_t id;   /* the caller's id of the message */
+    int64_t cycle; /* cycle at which its tail arrived */
+} kc_simarrival;
+kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
+                          kc_simdrive **out, kc_err *err);
+void kc_simdrive_free(kc_simdrive *d);
+int64_t kc_simdrive_now(const kc_simdrive *d); /* the next cycle to simulate */
+int kc_simdrive_busy(const kc_simdrive *d);    /* messages queued or in flight */
+int kc_simdrive_deadlock(const kc_simdrive *d);
+/* Move to a later cycle; only while not busy. */
+kc_status kc_simdrive_skip(kc_simdrive *d, int64_t cycle, kc_err *err);
+/* A message joins src's source queue at the current cycle. */
+kc_status kc_simdrive_send(kc_simdrive *d, uint32_t src, uint32_t dst, uint32_t flits, uint32_t id, kc_err *err);
+/* Simulate the current cycle; *arrivals (valid until the next step) lists
+ * the messages whose tails arrive (at cycles after this one). */
+kc_status kc_simdrive_step(kc_simdrive *d, const kc_simarrival **arrivals, size_t *count, kc_err *err);
+/* Check the invariants and fill out (flit counts, cycles, completion,
+ * messages, latency, link_flits over the run: free with kc_simresult_free). */
+kc_status kc_simdrive_finish(kc_simdrive *d, kc_simresult *out, kc_err *err);
+
 #endif

@@ -8,4 +8,49 @@
 /* The operations of each rank in index order: ord[first[r]..first[r+1]). */
 kc_status kci_goal_by_rank(const kc_goal *g, size_t **first, size_t **ord, kc_err *err);
 
+/* The processors of a schedule as an event-driven list schedule, shared by
+ * the contention-free time (kc_goal_loggp) and the flit-level replay
+ * (kcube/appsim.h), so both apply the same rules (docs/goal.md): a send or
+ * calc keeps its rank's processor busy (start-up, or its time), one at a
+ * time in the order they become ready; a recv costs no processor time and
+ * ends when it has started and its data has arrived. The network is the
+ * caller's: kci_goal_proc_step returns the send whose start-up ended at
+ * kci_goal_proc_time (its message leaves then), and the caller reports
+ * the arrival of its data with kci_goal_proc_arrive, at that time or later. */
+typedef struct kci_goal_ev {
+    double t;
+    int type;
+    size_t op;
+} kci_goal_ev;
+typedef struct kci_goal_heap {
+    kci_goal_ev *e;
+    size_t n;
+} kci_goal_heap;
+typedef struct kci_goal_opstate {
+    double ready, start, end, arrival; /* start: when the op began (a send's or calc's processor time) */
+    size_t waiting; /* unresolved dependencies */
+    unsigned char started, arrived, ended;
+} kci_goal_opstate;
+typedef struct kci_goal_proc {
+    const kc_goal *g;
+    const kc_goal_match *m;
+    double startup_us;
+    kci_goal_opstate *st; /* [nops] */
+    double *cpu;          /* [num_ranks]: processor busy until */
+    double *finish;       /* [num_ranks]: last end */
+    double total;
+    size_t *dfirst, *dlist, ended;
+    kci_goal_heap h;
+} kci_goal_proc;
+kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
+                             kc_err *err);
+void kci_goal_proc_free(kci_goal_proc *p);
+static inline int kci_goal_proc_pending(const kci_goal_proc *p) { return p->h.n > 0; }
+static inline double kci_goal_proc_time(const kci_goal_proc *p) { return p->h.e[0].t; } /* next event */
+/* Take the next event; the send op whose start-up just ended, or KC_GOAL_NONE. */
+size_t kci_goal_proc_step(kci_goal_proc *p);
+void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t);
+/* KC_EINVAL unless every operation ended (a schedule not validated). */
+kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err);
+
 #endif

@@ -82,12 +82,13 @@ typedef struct worm {
     uint32_t src, dst;
     uint32_t gen, inj;    /* generation cycle, cycle it left the source queue */
     uint32_t src_left;    /* flits not yet injected */
+    uint32_t len, id;     /* flits of this message; caller's id (driven runs) */
     uint16_t np, ptail;   /* path entries; first entry still held */
     uint8_t measured;
 } worm;
 
 typedef struct qmsg {
-    uint32_t gen, dst;
+    uint32_t gen, dst, len, id;
     int32_t next;
 } qmsg;
 
@@ -118,7 +119,7 @@ typedef struct engine {
     qmsg *q;
     uint32_t qcap;
     int32_t qfree, *qhead, *qtail;
-    uint64_t queued;
+    uint64_t queued, queued_flits;
     uint32_t *senders, nsenders;
     double *next_gen;
     kc_rng rng;
@@ -131,6 +132,11 @@ typedef struct engine {
     kc_simsample lat;
     double net_lat_sum;
     int nomem;
+    /* driven runs (kc_simdrive): tails delivered in the current cycle */
+    int driven;
+    uint8_t *listed; /* driven: node is in senders (its queue may be non-empty) */
+    kc_simarrival *arr;
+    size_t narr, arr_cap;
 } engine;
 
 static void engine_free(engine *e)
@@ -154,6 +160,8 @@ static void engine_free(engine *e)
     free(e->qtail);
     free(e->senders);
     free(e->next_gen);
+    free(e->arr);
+    free(e->listed);
     kc_simsample_free(&e->lat);
 }
 
@@ -194,7 +202,7 @@ static int grow_worms(engine *e)
     return 0;
 }
 
-static int enqueue(engine *e, uint32_t node, uint32_t dst)
+static int enqueue(engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id)
 {
     if (e->qfree < 0) {
         uint32_t cap = e->qcap ? 2 * e->qcap : 4096;
@@ -212,16 +220,23 @@ static int enqueue(engine *e, uint32_t node, uint32_t dst)
     e->qfree = e->q[m].next;
     e->q[m].gen = e->now;
     e->q[m].dst = dst;
+    e->q[m].len = len;
+    e->q[m].id = id;
     e->q[m].next = -1;
+    if (e->driven && !e->listed[node]) { /* driven runs visit only nodes with queued messages */
+        e->listed[node] = 1;
+        e->senders[e->nsenders++] = node;
+    }
     if (e->qtail[node] >= 0)
         e->q[e->qtail[node]].next = m;
     else
         e->qhead[node] = m;
     e->qtail[node] = m;
     e->queued++;
-    e->flits_generated += e->L;
+    e->queued_flits += len;
+    e->flits_generated += len;
     if (e->in_window && !e->cfg->oneshot) {
-        e->gen_window += e->L;
+        e->gen_window += len;
         e->outstanding++;
     }
     return 0;
@@ -250,12 +265,12 @@ static void generate(engine *e)
         uint32_t x = e->senders[i];
         if (c->process == KC_INJECT_POISSON) {
             while (e->next_gen[x] < (double)e->now + 1.0) {
-                if (enqueue(e, x, pick_dest(e, x)))
+                if (enqueue(e, x, pick_dest(e, x), e->L, 0))
                     e->nomem = 1;
                 e->next_gen[x] += kc_rng_exponential(&e->rng, mean);
             }
         } else if (kc_rng_unit(&e->rng) < p) {
-            if (enqueue(e, x, pick_dest(e, x)))
+            if (enqueue(e, x, pick_dest(e, x), e->L, 0))
                 e->nomem = 1;
         }
     }
@@ -284,7 +299,9 @@ static void inject(engine *e)
             w->dst = e->q[m].dst;
             w->gen = e->q[m].gen;
             w->inj = e->now;
-            w->src_left = e->L;
+            w->src_left = e->q[m].len;
+            w->len = e->q[m].len;
+            w->id = e->q[m].id;
             w->np = 1;
             w->ptail = 0;
             w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
@@ -299,8 +316,20 @@ static void inject(engine *e)
             e->q[m].next = e->qfree;
             e->qfree = m;
             e->queued--;
+            e->queued_flits -= w->len;
             e->active[e->nactive++] = wi;
         }
+    }
+    if (e->driven) {
+        uint32_t keep = 0;
+        for (uint32_t i = 0; i < e->nsenders; i++) {
+            uint32_t x = e->senders[i];
+            if (e->qhead[x] >= 0)
+                e->senders[keep++] = x;
+            else
+                e->listed[x] = 0;
+        }
+        e->nsenders = keep;
     }
 }
 
@@ -358,6 +387,19 @@ static void finish(engine *e, worm *w, uint32_t arrival)
     }
     if ((int64_t)arrival > e->last_arrival)
         e->last_arrival = arrival;
+    if (e->driven) {
+        if (e->narr == e->arr_cap) {
+            size_t cap = e->arr_cap ? 2 * e->arr_cap : 64;
+            kc_simarrival *a = realloc(e->arr, cap * sizeof *a);
+            if (!a) {
+                e->nomem = 1;
+                return;
+            }
+            e->arr = a;
+            e->arr_cap = cap;
+        }
+        e->arr[e->narr++] = (kc_simarrival){w->id, arrival};
+    }
 }
 
 /* Move flits of worm wi; returns 1 when its tail has been delivered. */
@@ -397,7 +439,7 @@ static int move_worm(engine *e, uint32_t wi)
             w->src_left--;
         } else {
             e->rhead[u] = (uint16_t)((uint32_t)e->rhead[u] + 1 == depth ? 0 : e->rhead[u] + 1);
-            if (--e->cnt[u] == 0 && e->passed[u] == e->L) {
+            if (--e->cnt[u] == 0 && e->passed[u] == w->len) {
                 e->owner[u] = -1;
                 w->ptail = (uint16_t)i;
             }
@@ -408,7 +450,7 @@ static int move_worm(engine *e, uint32_t wi)
             e->flits_delivered++;
             if (e->in_window)
                 e->del_window++;
-            if (seq + 1 == e->L) {
+            if (seq + 1 == w->len) {
                 e->owner[c] = -1;
                 finish(e, w, now + e->dej);
                 return 1;
@@ -597,12 +639,58 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         e->owner[c] = -1;
     for (uint32_t x = 0; x < net->nodes; x++) {
         e->qhead[x] = e->qtail[x] = -1;
-        if (tr->uniform || tr->start[x + 1] > tr->start[x])
+        if (tr && (tr->uniform || tr->start[x + 1] > tr->start[x])) /* driven runs: as messages come */
             e->senders[e->nsenders++] = x;
     }
     double mean = (double)e->L / (cfg->load > 0 ? cfg->load : 1);
     for (uint32_t i = 0; i < e->nsenders; i++)
         e->next_gen[e->senders[i]] = kc_rng_exponential(&e->rng, mean);
+    return KC_OK;
+}
+
+/* Steps 2-4 of a cycle and the watchdog; 1 when the run must stop (out of
+ * memory, or no progress for too long while worms are in the network). */
+static int engine_cycle(engine *e, int64_t *idle)
+{
+    inject(e);
+    e->progress = 0;
+    allocate(e);
+    move_all(e);
+    if (e->nomem)
+        return 1;
+    if (!e->progress && e->nactive > 0) {
+        /* a header may legitimately sit R cycles, a flit S + W */
+        if (++*idle >= e->cfg->watchdog + (int64_t)e->rdelay + (int64_t)e->dnet)
+            return 1;
+    } else {
+        *idle = 0;
+    }
+    return 0;
+}
+
+/* Conservation and buffer bounds at the end of a run; fills the flit counts
+ * of out. KC_EINTERNAL when broken. */
+static kc_status check_invariants(engine *e, kc_simresult *out, kc_err *err)
+{
+    const kc_simnet *net = e->net;
+    uint64_t buffered = 0, at_source = e->queued_flits;
+    for (uint32_t c = 0; c < net->channels; c++) {
+        if (e->cnt[c] > e->depth || (e->owner[c] < 0 && e->cnt[c]))
+            e->overflow = 1;
+        buffered += e->cnt[c];
+    }
+    for (uint32_t i = 0; i < e->nactive; i++)
+        at_source += e->w[e->active[i]].src_left;
+    out->flits_generated = e->flits_generated;
+    out->flits_delivered = e->flits_delivered;
+    out->flits_queued = at_source;
+    out->flits_in_network = buffered;
+    if (e->overflow)
+        return kc_fail(err, KC_EINTERNAL, "invariant violated: a buffer held more flits than its depth");
+    if (e->flits_generated != e->flits_delivered + at_source + buffered)
+        return kc_fail(err, KC_EINTERNAL, "invariant violated: %llu flits generated, %llu delivered, %llu queued, %llu in the network",
+                       (unsigned long long)e->flits_generated, (unsigned long long)e->flits_delivered,
+                       (unsigned long long)at_source, (unsigned long long)buffered);
     return KC_OK;
 }
 
@@ -656,7 +744,7 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         for (uint32_t x = 0; x < net->nodes; x++)
             if (!traffic->uniform)
                 for (uint32_t j = traffic->start[x]; j < traffic->start[x + 1]; j++)
-                    if (enqueue(&e, x, traffic->dest[j]))
+                    if (enqueue(&e, x, traffic->dest[j], e.L, 0))
                         e.nomem = 1;
         e.outstanding = e.queued;
     }
@@ -676,22 +764,13 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         } else if (e.outstanding == 0) {
             break;
         }
-        inject(&e);
-        e.progress = 0;
-        allocate(&e);
-        move_all(&e);
-        if (e.nomem)
-            break;
-        if (!e.progress && e.nactive > 0) {
-            /* a header may legitimately sit R cycles, a flit S + W */
-            if (++idle >= cfg->watchdog + (int64_t)e.rdelay + (int64_t)e.dnet) {
+        if (engine_cycle(&e, &idle)) {
+            if (!e.nomem) {
                 out->deadlock = 1;
                 find_cycle(&e, out);
                 t++;
-                break;
             }
-        } else {
-            idle = 0;
+            break;
         }
         if (!cfg->oneshot && (double)e.queued > cap) {
             gave_up = 1;
@@ -705,30 +784,10 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         kc_simresult_free(out);
         return kc_fail(err, KC_ENOMEM, "out of memory during the simulation");
     }
-    /* invariants */
-    uint64_t buffered = 0, at_source = e.queued * e.L;
-    for (uint32_t c = 0; c < net->channels; c++) {
-        if (e.cnt[c] > e.depth || (e.owner[c] < 0 && e.cnt[c]))
-            e.overflow = 1;
-        buffered += e.cnt[c];
-    }
-    for (uint32_t i = 0; i < e.nactive; i++)
-        at_source += e.w[e.active[i]].src_left;
-    out->flits_generated = e.flits_generated;
-    out->flits_delivered = e.flits_delivered;
-    out->flits_queued = at_source;
-    out->flits_in_network = buffered;
-    if (e.overflow) {
+    if ((st = check_invariants(&e, out, err))) {
         engine_free(&e);
         kc_simresult_free(out);
-        return kc_fail(err, KC_EINTERNAL, "invariant violated: a buffer held more flits than its depth");
-    }
-    if (e.flits_generated != e.flits_delivered + at_source + buffered) {
-        engine_free(&e);
-        kc_simresult_free(out);
-        return kc_fail(err, KC_EINTERNAL, "invariant violated: %llu flits generated, %llu delivered, %llu queued, %llu in the network",
-                       (unsigned long long)e.flits_generated, (unsigned long long)e.flits_delivered,
-                       (unsigned long long)at_source, (unsigned long long)buffered);
+        return st;
     }
     /* the part of the window actually simulated (a run that gives up stops early) */
     int64_t window = (t < wend ? t : wend) - wstart;
@@ -759,4 +818,136 @@ void kc_simresult_free(kc_simresult *r)
 {
     free(r->link_flits);
     r->link_flits = NULL;
+}
+
+/* ---- Driven runs: a caller injects messages cycle by cycle ---- */
+
+struct kc_simdrive {
+    engine e;
+    kc_simconfig cfg;
+    int64_t idle;
+    int stopped; /* deadlock or out of memory */
+    kc_simresult res;
+};
+
+kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
+                          kc_simdrive **out, kc_err *err)
+{
+    *out = NULL;
+    if (cfg->route_delay < 0 || cfg->switch_delay < 0 || cfg->link_latency < 1 || cfg->route_delay > 1000 ||
+        cfg->switch_delay > 1000 || cfg->link_latency > 1000)
+        return kc_fail_param(err, KC_ERANGE, "timing", "router delays must be 0..1000 cycles and link latency 1..1000");
+    if (cfg->watchdog < 1)
+        return kc_fail_param(err, KC_ERANGE, "cycles", "the watchdog must be at least one cycle");
+    if (net->max_hops + 2 > 65535)
+        return kc_fail_param(err, KC_ERANGE, "k", "routes too long for the simulator");
+    kc_status st = kc_simroute_check(route, net, err);
+    if (st)
+        return st;
+    kc_simdrive *d = calloc(1, sizeof *d);
+    if (!d)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
+    d->cfg = *cfg;
+    d->cfg.oneshot = 1; /* no generation, no measurement window: every message counts */
+    d->cfg.msg_flits = 1;
+    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, err))) {
+        engine_free(&d->e);
+        free(d);
+        return st;
+    }
+    d->e.driven = 1;
+    d->e.in_window = 1;
+    d->e.listed = calloc(net->nodes, sizeof *d->e.listed);
+    d->res.link_flits = calloc(net->net_channels / (uint32_t)net->vcs + 1, sizeof *d->res.link_flits);
+    if (!d->res.link_flits || !d->e.listed) {
+        engine_free(&d->e);
+        free(d);
+        return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
+    }
+    d->e.link_flits = d->res.link_flits;
+    *out = d;
+    return KC_OK;
+}
+
+void kc_simdrive_free(kc_simdrive *d)
+{
+    if (!d)
+        return;
+    engine_free(&d->e);
+    kc_simresult_free(&d->res);
+    free(d);
+}
+
+int64_t kc_simdrive_now(const kc_simdrive *d) { return d->e.now; }
+
+int kc_simdrive_busy(const kc_simdrive *d) { return d->e.nactive > 0 || d->e.queued > 0; }
+
+int kc_simdrive_deadlock(const kc_simdrive *d) { return d->res.deadlock; }
+
+kc_status kc_simdrive_skip(kc_simdrive *d, int64_t cycle, kc_err *err)
+{
+    if (cycle < d->e.now || cycle > KC_SIMDRIVE_MAX_CYCLE)
+        return kc_fail_param(err, KC_ERANGE, "cycle", "cannot move to cycle %lld from cycle %lld (limit %lld)",
+                             (long long)cycle, (long long)d->e.now, (long long)KC_SIMDRIVE_MAX_CYCLE);
+    if (cycle > d->e.now && kc_simdrive_busy(d))
+        return kc_fail(err, KC_EINTERNAL, "cannot skip cycles while messages are in flight");
+    d->e.now = (uint32_t)cycle;
+    return KC_OK;
+}
+
+kc_status kc_simdrive_send(kc_simdrive *d, uint32_t src, uint32_t dst, uint32_t flits, uint32_t id, kc_err *err)
+{
+    engine *e = &d->e;
+    if (src >= e->net->nodes || dst >= e->net->nodes)
+        return kc_fail_param(err, KC_ERANGE, "node", "node %u or %u out of range (%u nodes)", src, dst, e->net->nodes);
+    if (flits < 1 || flits > KC_SIMDRIVE_MAX_FLITS)
+        return kc_fail_param(err, KC_ERANGE, "flits", "a message must be 1..%u flits, got %u",
+                             (unsigned)KC_SIMDRIVE_MAX_FLITS, flits);
+    if (enqueue(e, src, dst, flits, id))
+        return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
+    e->outstanding++;
+    return KC_OK;
+}
+
+kc_status kc_simdrive_step(kc_simdrive *d, const kc_simarrival **arrivals, size_t *count, kc_err *err)
+{
+    engine *e = &d->e;
+    e->narr = 0;
+    *arrivals = e->arr;
+    *count = 0;
+    if (d->stopped)
+        return kc_fail(err, KC_EINTERNAL, "the simulation stopped (deadlock)");
+    if (e->now >= KC_SIMDRIVE_MAX_CYCLE)
+        return kc_fail_param(err, KC_ERANGE, "cycle", "the run passed %lld cycles", (long long)KC_SIMDRIVE_MAX_CYCLE);
+    if (engine_cycle(e, &d->idle)) {
+        d->stopped = 1;
+        if (e->nomem)
+            return kc_fail(err, KC_ENOMEM, "out of memory during the simulation");
+        d->res.deadlock = 1;
+        find_cycle(e, &d->res);
+    }
+    e->now++;
+    *arrivals = e->arr;
+    *count = e->narr;
+    return KC_OK;
+}
+
+kc_status kc_simdrive_finish(kc_simdrive *d, kc_simresult *out, kc_err *err)
+{
+    engine *e = &d->e;
+    kc_status st = check_invariants(e, &d->res, err);
+    if (st)
+        return st;
+    d->res.cycles = e->now;
+    d->res.completion = e->last_arrival;
+    d->res.messages = e->lat.count;
+    d->res.latency_avg = kc_simsample_mean(&e->lat);
+    d->res.latency_p99 = kc_simsample_quantile(&e->lat, 0.99);
+    d->res.network_latency_avg = e->lat.count ? e->net_lat_sum / (double)e->lat.count : 0;
+    d->res.link_traversals = e->link_traversals;
+    d->res.sustainable = !d->res.deadlock && !kc_simdrive_busy(d);
+    *out = d->res;
+    d->res.link_flits = NULL; /* now the caller's */
+    e->link_flits = NULL;
+    return KC_OK;
 }

@@ -4,6 +4,7 @@
 
 #include <stdint.h>
 
+#include "kcube/goal.h"
 #include "kcube/lcc.h"
 #include "kcube/rng.h"
 
@@ -14,5 +15,15 @@ void kc_test_random_lcc(kc_lcc *c, int n, kc_lcc_kind kind, kc_rng *rng);
 
 /* A random dimension order of n dimensions. */
 void kc_test_random_order(int *order, int n, kc_rng *rng);
+
+/* A random valid schedule of 1..max_ranks ranks: messages in a global order
+ * (no wildcards), calcs, phases "a", "b", "c", each new operation waiting
+ * (requires or irequires) on some earlier ones of its rank, so the events
+ * form no cycle. */
+void kc_test_random_goal(kc_goal *g, uint32_t max_ranks, kc_rng *rng);
+
+/* Virtual node v under a dimension reordering: physical bit t = virtual bit
+ * order[t]. */
+uint32_t kc_test_reorder_node(uint32_t v, const int *order, int n);
 
 #endif

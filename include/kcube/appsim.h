@@ -1,0 +1,72 @@
+/* kcube/appsim.h - application-level simulation: a GOAL schedule replayed on
+ * the flit-level wormhole engine (issue 10, items 2 and 4; seed 000
+ * Section 6.2 studies its parallel FFT this way on an nCUBE 2 model).
+ *
+ * Machine model (docs/appsim.md): rank r runs on node r, one processor per
+ * rank doing its own start-ups (startup_us per message, charged to the
+ * sender before injection) and calc operations one at a time, with the same
+ * list-scheduling rules as the contention-free time kc_goal_loggp (the two
+ * share one implementation). When a send's start-up ends, its message of
+ * ceil(bytes / bytes_per_flit) flits (at least one; no extra header flit)
+ * joins the source queue of its node at the first flit-cycle boundary at or
+ * after that time, in the engine of kcube/sim.h (kc_simdrive); the matched
+ * receive's data has arrived when the tail flit arrives. One flit-cycle is
+ * bytes_per_flit x byte_time_us microseconds.
+ *
+ * Alone in the network (no contention), a message whose start-up ends at a
+ * cycle boundary t arrives at t + (L + H (R + S + W) + R + S + 1) cycles,
+ * with L flits and H hops: the LogGP time L x cycle plus the wormhole
+ * pipeline latency (H + 1 cycles with the default R = S = 0, W = 1).
+ *
+ * Results: makespan, per-rank finish times, per-phase times (each µs of a
+ * node attributed to computing or to the phase of the message it sends or
+ * waits for; a phase's time is the largest over nodes), messages delivered
+ * (each exactly once, checked), link utilisation and the contention-free
+ * LogGP time of the same schedule. Costs: O((ops + deps) log ops) for the
+ * processors plus one engine step per flit-cycle while messages are in
+ * flight (O(active worms + waiting headers + nodes) each); idle cycles are
+ * skipped. Library code: never prints. */
+#ifndef KCUBE_APPSIM_H
+#define KCUBE_APPSIM_H
+
+#include <stdint.h>
+
+#include "kcube/error.h"
+#include "kcube/goal.h"
+#include "kcube/sim.h"
+
+typedef struct kc_appsim_opts {
+    double startup_us;   /* per message, on the sender's processor (164, nCUBE 2) */
+    double byte_time_us; /* channel time per byte (0.57) */
+    int bytes_per_flit;  /* 1: one flit-cycle = byte_time_us */
+} kc_appsim_opts;
+#define KC_APPSIM_OPTS_DEFAULT {164.0, 0.57, 1}
+
+typedef struct kc_appsim_result {
+    double total_us;        /* makespan */
+    double loggp_us;        /* kc_goal_loggp of the same schedule and timing */
+    double cycle_us;        /* one flit-cycle */
+    double *finish_us;      /* [num_ranks]: each rank's last end */
+    double *phase_us;       /* [g->nphases]: the largest time a node spends on the phase's messages */
+    double compute_us;      /* the largest computing time of a node */
+    uint32_t nphases;
+    uint64_t messages;      /* delivered (each exactly once) */
+    uint64_t flits;         /* flits of all messages */
+    double link_util_mean;  /* flits per link per cycle of the makespan, over existing links */
+    double link_util_max;
+    kc_simresult sim;       /* engine bookkeeping: cycles, invariants, deadlock and its cycle */
+} kc_appsim_result;
+
+/* Replay a validated schedule g with its matching m on net (num_ranks <=
+ * nodes) with routing `route`; cfg supplies R, S, W, the watchdog and the VC
+ * link rule (kc_simconfig_default for the seeds' model); o may be NULL for
+ * the defaults. A deadlock of the network is not an error: out->sim.deadlock
+ * is set and the times are those reached. KC_EINVAL / KC_ERANGE (param
+ * "startup", "byte_time", "bytes_per_flit", "schedule") for bad input,
+ * KC_EINTERNAL for a broken invariant (a message delivered twice, flits not
+ * conserved, time not accounted). */
+kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net, const kc_simroute *route,
+                        const kc_simconfig *cfg, const kc_appsim_opts *o, kc_appsim_result *out, kc_err *err);
+void kc_appsim_result_free(kc_appsim_result *r);
+
+#endif

@@ -1,0 +1,288 @@
+/* A GOAL schedule replayed on the flit-level engine (kcube/appsim.h).
+ *
+ * The processors are the list schedule of src/goal (kci_goal_proc, the same
+ * rules as kc_goal_loggp); the network is a driven engine (kc_simdrive).
+ * Before the engine simulates cycle E, every processor event at or before
+ * E x cycle_us has been taken, so every message whose start-up ends by then
+ * is in its source queue; a tail that arrives at cycle a becomes known
+ * while cycle a - 1 (or earlier) is simulated, before any event after
+ * (a - 1) x cycle_us is taken. While the network is empty the engine skips
+ * to the next injection. */
+#include "kcube/appsim.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../goal/goal_internal.h"
+
+void kc_appsim_result_free(kc_appsim_result *r)
+{
+    free(r->finish_us);
+    free(r->phase_us);
+    kc_simresult_free(&r->sim);
+    memset(r, 0, sizeof *r);
+}
+
+static kc_status check_opts(const kc_goal *g, const kc_simnet *net, const kc_appsim_opts *o, kc_err *err)
+{
+    if (!(o->startup_us >= 0) || !isfinite(o->startup_us))
+        return kc_fail_param(err, KC_EINVAL, "startup", "the start-up must be a non-negative number of µs");
+    if (!(o->byte_time_us > 0) || !isfinite(o->byte_time_us))
+        return kc_fail_param(err, KC_EINVAL, "byte_time", "the byte time must be a positive number of µs");
+    if (o->bytes_per_flit < 1 || o->bytes_per_flit > 65536)
+        return kc_fail_param(err, KC_ERANGE, "bytes_per_flit", "bytes per flit must be 1..65536, got %d",
+                             o->bytes_per_flit);
+    if (g->num_ranks > net->nodes)
+        return kc_fail_param(err, KC_EINVAL, "schedule", "%u ranks do not fit on %u nodes", g->num_ranks,
+                             net->nodes);
+    return KC_OK;
+}
+
+/* Each send's message id (its index among sends) and flits. */
+static kc_status number_messages(const kc_goal *g, const kc_goal_match *m, int bpf, uint32_t **id_of,
+                                 size_t **send_of_id, uint64_t *count, uint64_t *flits, kc_err *err)
+{
+    size_t n = g->nops, k = 0;
+    *id_of = malloc((n ? n : 1) * sizeof **id_of);
+    *send_of_id = malloc((m->messages ? m->messages : 1) * sizeof **send_of_id);
+    if (!*id_of || !*send_of_id)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    *flits = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (g->op[i].kind != KC_GOAL_SEND || m->recv_of[i] == KC_GOAL_NONE)
+            continue;
+        uint64_t f = g->op[i].amount / (uint64_t)bpf + (g->op[i].amount % (uint64_t)bpf != 0);
+        if (f > KC_SIMDRIVE_MAX_FLITS)
+            return kc_fail_param(err, KC_ERANGE, "schedule", "line %ld: a message of %llu bytes is more than %llu flits",
+                                 g->op[i].line, (unsigned long long)g->op[i].amount,
+                                 (unsigned long long)KC_SIMDRIVE_MAX_FLITS);
+        if (k >= UINT32_MAX || k >= m->messages)
+            return kc_fail_param(err, KC_ERANGE, "schedule", "too many messages");
+        *flits += f ? f : 1;
+        (*id_of)[i] = (uint32_t)k;
+        (*send_of_id)[k++] = i;
+    }
+    *count = k;
+    return KC_OK;
+}
+
+typedef struct item {
+    double t;
+    uint32_t rank;
+    int busy; /* 0: a recv ends at t; 1: a send or calc starts at t */
+    size_t op;
+} item;
+
+static int item_cmp(const void *a, const void *b)
+{
+    const item *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->busy != y->busy)
+        return x->busy - y->busy;
+    return (x->op > y->op) - (x->op < y->op);
+}
+
+/* Every µs of a rank up to its finish goes to computing (calc time, and a
+ * wait that ends with a calc starting) or to a message phase: a send's
+ * start-up and a wait that ends with a send starting go to the send's
+ * phase, a wait that ends with a receive completing to the receive's. */
+static kc_status attribute(const kc_goal *g, const kci_goal_proc *p, kc_appsim_result *out, kc_err *err)
+{
+    size_t n = g->nops;
+    uint32_t np = (uint32_t)g->nphases, COMPUTE = np;
+    item *it = malloc((n ? n : 1) * sizeof *it);
+    double *bucket = calloc((size_t)np + 1, sizeof *bucket);
+    uint32_t *touched = malloc(((size_t)np + 1) * sizeof *touched);
+    if (!it || !bucket || !touched) {
+        free(it), free(bucket), free(touched);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (!p->st[i].ended)
+            continue;
+        int busy = g->op[i].kind != KC_GOAL_RECV;
+        it[k++] = (item){busy ? p->st[i].start : p->st[i].end, g->op[i].rank, busy, i};
+    }
+    qsort(it, k, sizeof *it, item_cmp);
+    kc_status st = KC_OK;
+    for (size_t a = 0; a < k && !st;) {
+        uint32_t r = it[a].rank, nt = 0;
+        double mark = 0;
+        for (; a < k && it[a].rank == r; a++) {
+            const kc_goal_op *o = &g->op[it[a].op];
+            uint32_t b = o->kind == KC_GOAL_CALC ? COMPUTE : o->phase;
+            double upto = it[a].busy ? p->st[it[a].op].end : it[a].t;
+            if (upto <= mark)
+                continue; /* a receive completing while the processor is busy */
+            if (bucket[b] == 0)
+                touched[nt++] = b;
+            bucket[b] += upto - mark; /* the wait before, then the op itself */
+            mark = upto;
+        }
+        double sum = 0;
+        for (uint32_t j = 0; j < nt; j++) {
+            uint32_t b = touched[j];
+            sum += bucket[b];
+            double *best = b == COMPUTE ? &out->compute_us : &out->phase_us[b];
+            if (bucket[b] > *best)
+                *best = bucket[b];
+            bucket[b] = 0;
+        }
+        if (fabs(sum - p->finish[r]) > 1e-6 * (1 + p->finish[r]))
+            st = kc_fail(err, KC_EINTERNAL, "time of rank %u not accounted: %.9g µs attributed, finish %.9g µs", r,
+                         sum, p->finish[r]);
+    }
+    free(it), free(bucket), free(touched);
+    return st;
+}
+
+static void link_utilisation(const kc_simnet *net, kc_appsim_result *out)
+{
+    double cycles = out->total_us / out->cycle_us, sum = 0, max = 0;
+    uint32_t links = net->net_channels / (uint32_t)net->vcs, existing = 0;
+    if (cycles <= 0 || !out->sim.link_flits)
+        return;
+    for (uint32_t l = 0; l < links; l++) {
+        if (net->next_node[l] == KC_SIM_NONE)
+            continue;
+        double u = (double)out->sim.link_flits[l] / cycles;
+        existing++;
+        sum += u;
+        if (u > max)
+            max = u;
+    }
+    out->link_util_mean = existing ? sum / existing : 0;
+    out->link_util_max = max;
+}
+
+typedef struct replay {
+    const kc_goal *g;
+    const kc_goal_match *m;
+    kci_goal_proc p;
+    kc_simdrive *d;
+    double cyc;
+    int bpf;
+    uint32_t *id_of;
+    size_t *send_of_id;
+    unsigned char *delivered;
+    uint64_t arrived;
+} replay;
+
+/* The first cycle boundary at or after t (a rounding error below a
+ * billionth of a cycle is no delay). */
+static int64_t cycle_of(const replay *x, double t) { return (int64_t)ceil(t / x->cyc - 1e-9); }
+
+/* Take the next processor event; a send whose start-up ended goes into the
+ * network at the first cycle boundary at or after that time. */
+static kc_status take_event(replay *x, kc_err *err)
+{
+    double t = kci_goal_proc_time(&x->p);
+    size_t send = kci_goal_proc_step(&x->p);
+    if (send == KC_GOAL_NONE)
+        return KC_OK;
+    int64_t now = kc_simdrive_now(x->d), c = cycle_of(x, t);
+    kc_status st;
+    if (c > now && (st = kc_simdrive_skip(x->d, c, err)))
+        return st;
+    const kc_goal_op *o = &x->g->op[send];
+    uint64_t f = o->amount / (uint64_t)x->bpf + (o->amount % (uint64_t)x->bpf != 0);
+    return kc_simdrive_send(x->d, o->rank, (uint32_t)o->peer, f ? (uint32_t)f : 1, x->id_of[send], err);
+}
+
+static kc_status step_network(replay *x, kc_err *err)
+{
+    const kc_simarrival *a;
+    size_t na;
+    kc_status st = kc_simdrive_step(x->d, &a, &na, err);
+    for (size_t i = 0; i < na && !st; i++) {
+        if (x->delivered[a[i].id]++)
+            return kc_fail(err, KC_EINTERNAL, "message %u delivered twice", a[i].id);
+        x->arrived++;
+        size_t send = x->send_of_id[a[i].id];
+        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], (double)a[i].cycle * x->cyc);
+    }
+    return st;
+}
+
+static kc_status run_loop(replay *x, kc_err *err)
+{
+    kc_status st = KC_OK;
+    while (!st && !kc_simdrive_deadlock(x->d)) {
+        int have = kci_goal_proc_pending(&x->p);
+        if (have && cycle_of(x, kci_goal_proc_time(&x->p)) <= kc_simdrive_now(x->d))
+            st = take_event(x, err);
+        else if (kc_simdrive_busy(x->d))
+            st = step_network(x, err);
+        else if (have)
+            st = take_event(x, err);
+        else
+            break;
+    }
+    return st;
+}
+
+kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net, const kc_simroute *route,
+                        const kc_simconfig *cfg, const kc_appsim_opts *o, kc_appsim_result *out, kc_err *err)
+{
+    kc_appsim_opts def = KC_APPSIM_OPTS_DEFAULT;
+    if (!o)
+        o = &def;
+    kc_simconfig defcfg;
+    if (!cfg) {
+        kc_simconfig_default(&defcfg);
+        cfg = &defcfg;
+    }
+    memset(out, 0, sizeof *out);
+    kc_status st = check_opts(g, net, o, err);
+    if (st)
+        return st;
+    replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit};
+    out->cycle_us = x.cyc;
+    out->nphases = (uint32_t)g->nphases;
+    out->finish_us = calloc((size_t)g->num_ranks + 1, sizeof *out->finish_us);
+    out->phase_us = calloc(g->nphases + 1, sizeof *out->phase_us);
+    if (!out->finish_us || !out->phase_us) {
+        kc_appsim_result_free(out);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    kc_goal_timing tm = {o->startup_us, o->byte_time_us};
+    if ((st = kc_goal_loggp(g, m, &tm, &out->loggp_us, NULL, err)) ||
+        (st = number_messages(g, m, o->bytes_per_flit, &x.id_of, &x.send_of_id, &out->messages, &out->flits, err)))
+        goto done;
+    x.delivered = calloc(out->messages + 1, 1);
+    if (!x.delivered) {
+        st = kc_fail(err, KC_ENOMEM, "out of memory");
+        goto done;
+    }
+    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, err)) ||
+        (st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
+        (st = kc_simdrive_finish(x.d, &out->sim, err)))
+        goto done;
+    if (!out->sim.deadlock) {
+        if ((st = kci_goal_proc_check(&x.p, err)))
+            goto done;
+        if (x.arrived != out->messages) {
+            st = kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x.arrived,
+                         (unsigned long long)out->messages);
+            goto done;
+        }
+    }
+    out->messages = x.arrived;
+    out->total_us = x.p.total;
+    memcpy(out->finish_us, x.p.finish, g->num_ranks * sizeof *out->finish_us);
+    if ((st = attribute(g, &x.p, out, err)))
+        goto done;
+    link_utilisation(net, out);
+done:
+    kci_goal_proc_free(&x.p);
+    kc_simdrive_free(x.d);
+    free(x.id_of), free(x.send_of_id), free(x.delivered);
+    if (st)
+        kc_appsim_result_free(out);
+    return st;
+}

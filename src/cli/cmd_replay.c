@@ -1,0 +1,296 @@
+/* kcube replay: a GOAL schedule on the flit-level network (kcube/appsim.h).
+ * options -> resolve (read and validate the schedule; network defaults from
+ * kc_simspec_resolve) -> compute (build the network, apply the mapping,
+ * replay) -> render (text, JSON, CSV). `check` stops after resolve. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "kcube/appsim.h"
+#include "kcube/goal.h"
+#include "kcube/simscenario.h"
+#include "kcube/topology.h"
+
+/* ---- options ---------------------------------------------------------------- */
+
+/* Same meaning as simulate's --routing (that option is local to its command). */
+static const cli_opt OPT_ROUTING = {.name = "routing", .type = CLI_TEXT, .meta = "NAME", .param = "routing",
+                                    .help = "routing: ecube, pcube, duato, li-min on the hypercube; dor elsewhere "
+                                            "(default ecube on the hypercube, dor elsewhere)"};
+static const cli_opt OPT_STARTUP = {.name = "startup", .type = CLI_REAL, .meta = "US", .def = "164", .rlo = 0,
+                                    .rhi = 1e9, .param = "startup",
+                                    .help = "software start-up per message, on the sender (µs; nCUBE 2: 164)"};
+static const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "US", .def = "0.57",
+                                      .rlo = 1e-9, .rhi = 1e6, .param = "byte_time",
+                                      .help = "channel time per byte (µs; nCUBE 2: 0.57)"};
+static const cli_opt OPT_BYTES_PER_FLIT = {.name = "bytes-per-flit", .type = CLI_INT, .meta = "B", .def = "1",
+                                           .lo = 1, .hi = 65536, .param = "bytes_per_flit",
+                                           .help = "bytes per flit (a flit-cycle is B x byte time)"};
+
+static const cli_use replay_opts[] = {
+    {&OPT_N, NULL, NULL},
+    {&OPT_K, "nodes per dimension (tori and meshes; the hypercube when omitted)", NULL},
+    {&OPT_TOPOLOGY, "hypercube (k = 2), torus or mesh", NULL},
+    {&OPT_MAPPING, "none, or a file of node ids: rank r runs on node to_physical[r]", NULL},
+    {&OPT_ROUTING, NULL, NULL},
+    {&OPT_STARTUP, NULL, NULL},
+    {&OPT_BYTE_TIME, NULL, NULL},
+    {&OPT_BYTES_PER_FLIT, NULL, NULL},
+    {&OPT_JSON, NULL, NULL},
+    {&OPT_CSV, "one row per phase, then total, compute and loggp rows", NULL},
+    {NULL, NULL, NULL},
+};
+
+/* ---- resolve ------------------------------------------------------------------ */
+
+typedef struct replay_job {
+    const char *path;
+    cli_fmt fmt;
+    kc_simspec spec; /* resolved */
+    kc_simconfig cfg;
+    kc_appsim_opts opts;
+    kc_goal g;
+    int have_goal;
+} replay_job;
+
+static int resolve_network(const cli_args *a, replay_job *j)
+{
+    kc_err err = {0};
+    kc_simspec *s = &j->spec;
+    kc_simspec_default(s);
+    kc_simconfig_default(&j->cfg);
+    /* only what was given: kc_simspec_resolve decides the rest (--k's shared default is not for us) */
+    if (cli_given(a, &OPT_N))
+        s->n = (int)cli_int(a, &OPT_N, 0);
+    if (cli_given(a, &OPT_K))
+        s->k = (int)cli_int(a, &OPT_K, 0);
+    s->pattern = "uniform"; /* the scenario's traffic is not used: the schedule is */
+    const char *m = cli_text(a, &OPT_MAPPING, NULL);
+    if (m && (!strcmp(m, "optimal") || !strncmp(m, "set:", 4)))
+        return cli_error("--mapping: replay takes none or a mapping file (apply a reordering with a file)");
+    s->mapping = m;
+    if (cli_given(a, &OPT_TOPOLOGY) &&
+        kc_simtopo_parse(kc_names_name(&kc_topo_kind_names, cli_choice(a, &OPT_TOPOLOGY, 0)), &s->topo, &err))
+        return cli_report(a, &err);
+    if (cli_given(a, &OPT_ROUTING) && kc_simalgo_parse(cli_text(a, &OPT_ROUTING, ""), &s->route.algo, &err))
+        return cli_report(a, &err);
+    if (!cli_given(a, &OPT_N))
+        return cli_error("replay needs --n N (and --k K for a torus or mesh)");
+    if (kc_simspec_resolve(s, &j->cfg, &err))
+        return cli_report(a, &err);
+    return 0;
+}
+
+static int resolve(const cli_args *a, replay_job *j)
+{
+    memset(j, 0, sizeof *j);
+    int r = cli_format(a, &j->fmt);
+    if (r || (r = resolve_network(a, j)))
+        return r;
+    j->path = a->pos[0];
+    j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57),
+                               (int)cli_int(a, &OPT_BYTES_PER_FLIT, 1)};
+    double nodes = 1;
+    for (int i = 0; i < j->spec.n; i++)
+        nodes *= j->spec.k;
+    if (nodes > KC_SIMNET_MAX_NODES)
+        return cli_error("--n: the network has more than %u nodes", KC_SIMNET_MAX_NODES);
+    kc_err err = {0};
+    if (kc_goal_read_file(&j->g, j->path, NULL, 0, &err))
+        return cli_report(a, &err);
+    j->have_goal = 1;
+    if (kc_goal_validate(&j->g, (uint64_t)nodes, NULL, &err))
+        return cli_report(a, &err);
+    if (j->g.warnings && j->fmt == CLI_FMT_TEXT)
+        fprintf(stderr, "kcube: warning: %s\n", j->g.warning);
+    return 0;
+}
+
+/* ---- compute ------------------------------------------------------------------ */
+
+typedef struct replay_out {
+    kc_simscenario sc;
+    int built;
+    kc_appsim_result r;
+    double *finish; /* by rank as in the file */
+} replay_out;
+
+/* Rank r runs on node to_physical[r]: the schedule is widened to every node
+ * (empty ranks) and moved there, then validated again for its matching. */
+static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
+{
+    memset(o, 0, sizeof *o);
+    uint32_t ranks = j->g.num_ranks;
+    kc_status st = kc_simscenario_build(&o->sc, &j->spec, err);
+    if (st)
+        return st;
+    o->built = 1;
+    if (o->sc.map.count) {
+        j->g.num_ranks = o->sc.net.nodes;
+        if ((st = kc_goal_remap(&j->g, o->sc.map.to_physical, err)))
+            return st;
+    }
+    kc_goal_match m;
+    if ((st = kc_goal_validate(&j->g, o->sc.net.nodes, &m, err)))
+        return st;
+    st = kc_appsim_run(&j->g, &m, &o->sc.net, &o->sc.route, &j->cfg, &j->opts, &o->r, err);
+    kc_goal_match_free(&m);
+    if (st)
+        return st;
+    if (!(o->finish = malloc(((size_t)ranks + 1) * sizeof *o->finish)))
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    for (uint32_t v = 0; v < ranks; v++)
+        o->finish[v] = o->r.finish_us[o->sc.map.count ? o->sc.map.to_physical[v] : v];
+    j->g.num_ranks = ranks;
+    return KC_OK;
+}
+
+static void out_free(replay_out *o)
+{
+    kc_appsim_result_free(&o->r);
+    if (o->built)
+        kc_simscenario_free(&o->sc);
+    free(o->finish);
+}
+
+/* ---- render ------------------------------------------------------------------- */
+
+static const char *phase_label(const kc_goal *g, uint32_t p)
+{
+    const char *name = kc_goal_phase_name(g, p);
+    return *name ? name : "(unnamed)";
+}
+
+static int render_json(const replay_job *j, const replay_out *o)
+{
+    const kc_appsim_result *r = &o->r;
+    cJSON *root = cJSON_CreateObject();
+    cJSON_AddStringToObject(root, "schedule", j->path);
+    cJSON_AddStringToObject(root, "topology", kc_simtopo_name(o->sc.net.topo));
+    cJSON_AddNumberToObject(root, "k", o->sc.net.k);
+    cJSON_AddNumberToObject(root, "n", o->sc.net.n);
+    cJSON_AddStringToObject(root, "routing", kc_simalgo_name(o->sc.route.algo));
+    cJSON_AddStringToObject(root, "mapping", o->sc.mapping_desc);
+    cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
+    cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
+    cJSON_AddNumberToObject(root, "bytes_per_flit", j->opts.bytes_per_flit);
+    cJSON_AddNumberToObject(root, "total_us", r->total_us);
+    cJSON_AddNumberToObject(root, "loggp_us", r->loggp_us);
+    cJSON_AddNumberToObject(root, "compute_us", r->compute_us);
+    cJSON_AddItemToObject(root, "messages", cli_json_u64(r->messages));
+    cJSON_AddItemToObject(root, "flits", cli_json_u64(r->flits));
+    cJSON_AddItemToObject(root, "cycles", cli_json_u64((uint64_t)r->sim.cycles));
+    cJSON_AddBoolToObject(root, "deadlock", r->sim.deadlock);
+    cJSON *fin = cJSON_AddArrayToObject(root, "finish_us");
+    for (uint32_t v = 0; v < j->g.num_ranks; v++)
+        cJSON_AddItemToArray(fin, cJSON_CreateNumber(o->finish[v]));
+    cJSON *ph = cJSON_AddObjectToObject(root, "phases");
+    for (uint32_t p = 0; p < r->nphases; p++)
+        cJSON_AddNumberToObject(ph, phase_label(&j->g, p), r->phase_us[p]);
+    cJSON *lu = cJSON_AddObjectToObject(root, "link_utilisation");
+    cJSON_AddNumberToObject(lu, "mean", r->link_util_mean);
+    cJSON_AddNumberToObject(lu, "max", r->link_util_max);
+    return cli_print_json(root);
+}
+
+static void csv_field(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"')
+            putchar('"');
+        putchar(*s);
+    }
+    putchar('"');
+}
+
+static void render_csv(const replay_job *j, const replay_out *o)
+{
+    const kc_appsim_result *r = &o->r;
+    puts("item,us");
+    for (uint32_t p = 0; p < r->nphases; p++) {
+        printf("phase:");
+        csv_field(phase_label(&j->g, p));
+        printf(",%.6f\n", r->phase_us[p]);
+    }
+    printf("compute,%.6f\ntotal,%.6f\nloggp,%.6f\n", r->compute_us, r->total_us, r->loggp_us);
+}
+
+static void render_text(const replay_job *j, const replay_out *o)
+{
+    const kc_appsim_result *r = &o->r;
+    printf("%s on the %s (k = %d, n = %d), routing %s, mapping %s\n", j->path, kc_simtopo_name(o->sc.net.topo),
+           o->sc.net.k, o->sc.net.n, kc_simalgo_name(o->sc.route.algo), o->sc.mapping_desc);
+    printf("start-up %g us, %g us per byte, %d byte(s) per flit: one flit-cycle is %g us\n", j->opts.startup_us,
+           j->opts.byte_time_us, j->opts.bytes_per_flit, r->cycle_us);
+    printf("total %.2f us; contention-free LogGP time %.2f us (the difference: contention, pipeline latency and "
+           "injection at cycle boundaries, +%.1f %%)\n", r->total_us, r->loggp_us,
+           r->loggp_us > 0 ? 100 * (r->total_us / r->loggp_us - 1) : 0);
+    printf("%llu messages delivered, %llu flits, %lld cycles\n", (unsigned long long)r->messages,
+           (unsigned long long)r->flits, (long long)r->sim.cycles);
+    printf("phases (largest time a node spends on them):\n");
+    for (uint32_t p = 0; p < r->nphases; p++)
+        printf("  %-20s %12.2f us\n", phase_label(&j->g, p), r->phase_us[p]);
+    printf("  %-20s %12.2f us\n", "computing", r->compute_us);
+    printf("link utilisation: mean %.4f, max %.4f\n", r->link_util_mean, r->link_util_max);
+    if (r->sim.deadlock)
+        printf("DEADLOCK in the network: the times are those reached\n");
+}
+
+/* ---- the command --------------------------------------------------------------- */
+
+static int check(const cli_args *a)
+{
+    replay_job j;
+    int r = resolve(a, &j);
+    if (j.have_goal)
+        kc_goal_free(&j.g);
+    return r;
+}
+
+static int run(const cli_args *a)
+{
+    replay_job j;
+    int rc = resolve(a, &j);
+    if (!rc) {
+        replay_out o;
+        kc_err err = {0};
+        if (compute(&j, &o, &err))
+            rc = cli_report(a, &err);
+        else if (j.fmt == CLI_FMT_JSON)
+            rc = render_json(&j, &o);
+        else if (j.fmt == CLI_FMT_CSV)
+            render_csv(&j, &o);
+        else
+            render_text(&j, &o);
+        if (!rc && o.r.sim.deadlock)
+            rc = CLI_EXIT_FAIL;
+        out_free(&o);
+    }
+    if (j.have_goal)
+        kc_goal_free(&j.g);
+    return rc;
+}
+
+const cli_command kc_command_replay = {
+    .name = "replay",
+    .summary = "run a GOAL schedule (LogGOPSim format) on the flit-level network",
+    .order = 75,
+    .description =
+        "Replays a GOAL schedule on the flit-level wormhole network: one processor per rank does its start-ups\n"
+        "and computations one at a time; each message is one worm of ceil(bytes / bytes-per-flit) flits injected\n"
+        "when its start-up ends; a receive completes when the tail flit arrives. Reports the makespan, each\n"
+        "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
+        "contention-free LogGP time of the same schedule. Exit status 1 on a network deadlock, 2 on bad input.",
+    .opts = replay_opts,
+    .positional = "FILE",
+    .min_pos = 1,
+    .max_pos = 1,
+    .check = check,
+    .run = run,
+    .epilog = "examples:\n"
+              "  kcube replay fft.goal --n 8 --json\n"
+              "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57",
+};

@@ -1,0 +1,355 @@
+/* Application-level simulation (kcube/appsim.h): hand-computed timings of a
+ * ping-pong and a three-node chain on the binary cube (no contention: the
+ * LogGP time plus the wormhole pipeline latency, exactly), a contended case,
+ * every message delivered once on seeded random schedules, and seed 000's
+ * FFT on the 6-cube with and without the optimal reordering of its
+ * bit-reverse. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/appsim.h"
+#include "kcube/goal.h"
+#include "kcube/reorder.h"
+#include "kcube/rng.h"
+#include "kc_testutil.h"
+
+#define NEAR(a, b) assert_true(fabs((double)(a) - (double)(b)) < 1e-9 * (1 + fabs((double)(b))))
+
+typedef struct machine {
+    kc_simnet net;
+    kc_simroute route;
+    kc_simconfig cfg;
+} machine;
+
+static void cube(machine *mc, int n, kc_simalgo algo, int vcs, int depth)
+{
+    kc_err err = {0};
+    assert_int_equal(kc_simnet_init(&mc->net, KC_SIM_HYPERCUBE, 2, n, vcs, 1, 1, depth, &err), KC_OK);
+    mc->route = (kc_simroute){algo, KC_VC_NONE, KC_TIE_PLUS};
+    kc_simconfig_default(&mc->cfg);
+}
+
+/* Read, validate, replay; fails the test on any error. */
+static void replay_goal(kc_goal *g, machine *mc, const kc_appsim_opts *o, kc_appsim_result *r)
+{
+    kc_goal_match m;
+    kc_err err = {0};
+    if (kc_goal_validate(g, mc->net.nodes, &m, &err) || kc_appsim_run(g, &m, &mc->net, &mc->route, &mc->cfg, o, r, &err))
+        fail_msg("%s", err.msg);
+    assert_int_equal(r->messages, m.messages);
+    assert_false(r->sim.deadlock);
+    assert_int_equal(r->sim.flits_delivered, r->flits);
+    assert_int_equal(r->sim.flits_generated, r->flits);
+    kc_goal_match_free(&m);
+}
+
+static void replay_text(const char *text, machine *mc, const kc_appsim_opts *o, kc_appsim_result *r)
+{
+    kc_goal g;
+    kc_err err = {0};
+    if (kc_goal_read_mem(&g, text, strlen(text), "t", NULL, 0, &err))
+        fail_msg("%s", err.msg);
+    replay_goal(&g, mc, o, r);
+    kc_goal_free(&g);
+}
+
+static const char *pingpong = "num_ranks 2\n"
+                              "rank 0 {\n// kcube-phase ping\nl1: send 100b to 1 tag 0\n"
+                              "// kcube-phase pong\nl2: recv 100b from 1 tag 0\nl2 requires l1\n}\n"
+                              "rank 1 {\n// kcube-phase ping\nl1: recv 100b from 0 tag 0\n"
+                              "// kcube-phase pong\nl2: send 100b to 0 tag 0\nl2 requires l1\n}\n";
+
+/* With the defaults R = S = 0, W = 1 a message of L flits over H hops whose
+ * start-up ends at cycle t has its tail at cycle t + L + H + 1. */
+static void test_pingpong(void **state)
+{
+    (void)state;
+    machine mc;
+    cube(&mc, 1, KC_ROUTE_ECUBE, 1, 1);
+    kc_appsim_result r;
+    /* start-up 10 µs, 1 µs per byte, 1 byte per flit: each way 10 + 100 +
+     * (1 + 1) = 112 µs; LogGP says 110. */
+    kc_appsim_opts o = {10, 1, 1};
+    replay_text(pingpong, &mc, &o, &r);
+    NEAR(r.total_us, 224);
+    NEAR(r.loggp_us, 220);
+    NEAR(r.finish_us[0], 224);
+    NEAR(r.finish_us[1], 122);
+    /* phases (0 is the unnamed one): rank 0 spends 10 on ping (its send) and
+     * 214 waiting for pong; rank 1 waits 112 for ping, sends pong 10 */
+    assert_int_equal(r.nphases, 3);
+    NEAR(r.phase_us[1], 112);
+    NEAR(r.phase_us[2], 214);
+    NEAR(r.compute_us, 0);
+    assert_int_equal(r.messages, 2);
+    /* the one link in each direction carried 100 flits in 224 cycles */
+    NEAR(r.link_util_max, 100.0 / 224);
+    NEAR(r.link_util_mean, 100.0 / 224);
+    kc_appsim_result_free(&r);
+    /* 4 bytes per flit at 0.5 µs per byte: 2 µs cycles, 25 flits, start-up
+     * 5 cycles: 5 + 25 + 2 = 32 cycles each way; LogGP 2 (10 + 50) */
+    o = (kc_appsim_opts){10, 0.5, 4};
+    replay_text(pingpong, &mc, &o, &r);
+    NEAR(r.total_us, 128);
+    NEAR(r.loggp_us, 120);
+    kc_appsim_result_free(&r);
+    /* nCUBE 2 defaults, 0.57 µs cycles: the start-up (287.7 cycles) is
+     * injected at cycle 288, the tail at 288 + 102 = 390 (222.3 µs); rank
+     * 1's start-up ends at 386.3 µs, cycle 677.7: injected at 678, tail at
+     * 780 = 444.6 µs. */
+    replay_text(pingpong, &mc, NULL, &r);
+    NEAR(r.total_us, 780 * 0.57);
+    NEAR(r.loggp_us, 442);
+    NEAR(r.finish_us[1], 390 * 0.57 + 164);
+    kc_appsim_result_free(&r);
+    kc_simnet_free(&mc.net);
+}
+
+/* rank 0 -> 1 -> 2 on the 2-cube (node 1 to node 2 is two hops), with
+ * computation competing for the processors (as test_goal's LogGP case). */
+static const char *chain = "num_ranks 3\n"
+                           "rank 0 {\nl1: send 100b to 1 tag 0\nl2: calc 50000\n}\n"
+                           "rank 1 {\nc: calc 100000\nr: recv 100b from 0 tag 0\ns: send 200b to 2 tag 0\n"
+                           "s requires r\n}\n"
+                           "rank 2 {\nr: recv 200b from 1 tag 0\n}\n";
+
+static void test_chain(void **state)
+{
+    (void)state;
+    machine mc;
+    cube(&mc, 2, KC_ROUTE_ECUBE, 1, 4);
+    kc_appsim_result r;
+    kc_appsim_opts o = {10, 1, 1};
+    /* rank 0: send 0..10, calc 10..60; message 1 (H = 1) tail at 10 + 100 +
+     * 2 = 112; rank 1: calc 0..100, send 112..122; message 2 (H = 2) tail at
+     * 122 + 200 + 3 = 325. LogGP: 110, 120, 320. */
+    replay_text(chain, &mc, &o, &r);
+    NEAR(r.total_us, 325);
+    NEAR(r.loggp_us, 320);
+    NEAR(r.finish_us[0], 60);
+    NEAR(r.finish_us[1], 122);
+    NEAR(r.finish_us[2], 325);
+    NEAR(r.compute_us, 100);
+    NEAR(r.phase_us[0], 325); /* rank 2 waits for its message all the time */
+    kc_appsim_result_free(&r);
+    /* R = 1, S = 1, W = 2 (buffers of 4 >= S + W): the tail comes
+     * H (R + S + W) + R + S + L + 1 cycles after the start-up ends:
+     * 10 + 4 + 2 + 100 + 1 = 117, send 117..127, 127 + 8 + 2 + 200 + 1 = 338 */
+    mc.cfg.route_delay = 1;
+    mc.cfg.switch_delay = 1;
+    mc.cfg.link_latency = 2;
+    replay_text(chain, &mc, &o, &r);
+    NEAR(r.total_us, 338);
+    NEAR(r.finish_us[1], 127);
+    NEAR(r.loggp_us, 320);
+    kc_appsim_result_free(&r);
+    kc_simnet_free(&mc.net);
+}
+
+/* Nodes 0 and 1 both send 100 bytes to node 3: under e-cube both worms need
+ * the channel 1 -> 3, so one waits for the other. */
+static void test_contention(void **state)
+{
+    (void)state;
+    machine mc;
+    cube(&mc, 2, KC_ROUTE_ECUBE, 1, 1);
+    const char *text = "num_ranks 4\n"
+                       "rank 0 {\na: send 100b to 3 tag 0\n}\n"
+                       "rank 1 {\na: send 100b to 3 tag 1\n}\n"
+                       "rank 3 {\na: recv 100b from 0 tag 0\nb: recv 100b from 1 tag 1\n}\n";
+    kc_appsim_result r;
+    kc_appsim_opts o = {10, 1, 1};
+    replay_text(text, &mc, &o, &r);
+    NEAR(r.loggp_us, 110);
+    /* alone each would take 10 + 100 + H + 1 <= 113 µs; the second worm
+     * waits at least until the first tail has left the shared channel */
+    assert_true(r.total_us >= 210);
+    NEAR(r.link_util_max, 200 / (r.total_us / r.cycle_us));
+    kc_appsim_result_free(&r);
+    kc_simnet_free(&mc.net);
+}
+
+static void test_random_schedules(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 20261123);
+    kc_simalgo algos[] = {KC_ROUTE_ECUBE, KC_ROUTE_PCUBE, KC_ROUTE_LIMIN};
+    for (int trial = 0; trial < 150; trial++) {
+        machine mc;
+        cube(&mc, 4, algos[trial % 3], 1, 1 + trial % 3);
+        kc_goal g;
+        kc_test_random_goal(&g, 16, &rng);
+        kc_appsim_opts o = {(double)kc_rng_below(&rng, 200), 0.1 + (double)kc_rng_below(&rng, 10) / 10,
+                            1 + (int)kc_rng_below(&rng, 4)};
+        kc_appsim_result r;
+        replay_goal(&g, &mc, &o, &r); /* every message delivered once, flits conserved */
+        double last = 0;
+        for (uint32_t x = 0; x < g.num_ranks; x++)
+            last = r.finish_us[x] > last ? r.finish_us[x] : last;
+        NEAR(r.total_us, last);
+        for (uint32_t p = 0; p < r.nphases; p++)
+            assert_true(r.phase_us[p] <= r.total_us + 1e-9);
+        assert_true(r.link_util_max <= 1 + 1e-12);
+        kc_appsim_result_free(&r);
+        kc_goal_free(&g);
+        kc_simnet_free(&mc.net);
+    }
+}
+
+/* The formula against the engine on random relays: one token passes between
+ * random nodes of the 6-cube, so only one message is ever in flight; with
+ * start-ups and sizes on cycle boundaries every hop is LogGP's plus
+ * H (R + S + W) + R + S + 1 cycles. */
+static void test_random_relays(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 7);
+    for (int trial = 0; trial < 60; trial++) {
+        machine mc;
+        int r = (int)kc_rng_below(&rng, 3), sw = (int)kc_rng_below(&rng, 3), w = 1 + (int)kc_rng_below(&rng, 3);
+        cube(&mc, 6, KC_ROUTE_ECUBE, 1, sw + w);
+        mc.cfg.route_delay = r;
+        mc.cfg.switch_delay = sw;
+        mc.cfg.link_latency = w;
+        kc_appsim_opts o = {0, 0.5, 1 + (int)kc_rng_below(&rng, 4)};
+        double cyc = o.byte_time_us * o.bytes_per_flit;
+        o.startup_us = cyc * (double)kc_rng_below(&rng, 50);
+        kc_goal g;
+        kc_err err = {0};
+        assert_int_equal(kc_goal_init(&g, 64, &err), KC_OK);
+        uint32_t at = (uint32_t)kc_rng_below(&rng, 64);
+        size_t last_recv = KC_GOAL_NONE, s, v;
+        double extra = 0;
+        for (int hop = 0; hop < 10; hop++) {
+            uint32_t to = (uint32_t)kc_rng_below(&rng, 63);
+            to += to >= at;
+            uint64_t bytes = (uint64_t)o.bytes_per_flit * (1 + kc_rng_below(&rng, 50));
+            assert_int_equal(kc_goal_add(&g, KC_GOAL_SEND, at, to, hop, bytes, NULL, 0, &s, &err), KC_OK);
+            assert_int_equal(kc_goal_add(&g, KC_GOAL_RECV, to, at, hop, bytes, NULL, 0, &v, &err), KC_OK);
+            if (last_recv != KC_GOAL_NONE)
+                assert_int_equal(kc_goal_depend(&g, s, last_recv, 0, 0, &err), KC_OK);
+            int h = __builtin_popcount(at ^ to);
+            extra += cyc * (h * (r + sw + w) + r + sw + 1);
+            last_recv = v;
+            at = to;
+        }
+        kc_appsim_result res;
+        replay_goal(&g, &mc, &o, &res);
+        NEAR(res.total_us, res.loggp_us + extra);
+        kc_appsim_result_free(&res);
+        kc_goal_free(&g);
+        kc_simnet_free(&mc.net);
+    }
+}
+
+static void test_rejects(void **state)
+{
+    (void)state;
+    machine mc;
+    cube(&mc, 1, KC_ROUTE_ECUBE, 1, 1);
+    kc_goal g;
+    kc_goal_match m;
+    kc_err err = {0};
+    kc_appsim_result r;
+    assert_int_equal(kc_goal_read_mem(&g, pingpong, strlen(pingpong), "t", NULL, 0, &err), KC_OK);
+    assert_int_equal(kc_goal_validate(&g, 2, &m, &err), KC_OK);
+    kc_appsim_opts o = {10, 0, 1};
+    assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_EINVAL);
+    assert_string_equal(err.param, "byte_time");
+    o = (kc_appsim_opts){-1, 1, 1};
+    assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_EINVAL);
+    assert_string_equal(err.param, "startup");
+    o = (kc_appsim_opts){1, 1, 0};
+    assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_ERANGE);
+    assert_string_equal(err.param, "bytes_per_flit");
+    kc_goal_match_free(&m);
+    kc_goal_free(&g);
+    kc_simnet_free(&mc.net);
+}
+
+/* Seed 000 Section 6.2: the FFT on the 6-cube (d = 1 and 2), e-cube, with
+ * and without the optimal reordering of the bit-reverse. */
+static void fft(int n, int d, int mapped, kc_appsim_result *r)
+{
+    machine mc;
+    cube(&mc, n, KC_ROUTE_ECUBE, 1, 1);
+    kc_goal g;
+    kc_err err = {0};
+    uint32_t p = 1u << n;
+    assert_int_equal(kc_goal_init(&g, p, &err), KC_OK);
+    assert_int_equal(kc_goal_gen_fft(&g, n, d, 5120, 4470, &err), KC_OK);
+    if (mapped) {
+        kc_lcc br;
+        kc_order best;
+        assert_int_equal(kc_lcc_named(&br, "bit-reverse", n, &err), KC_OK);
+        assert_int_equal(kc_reorder_optimal(&br, &best, &err), KC_OK);
+        uint32_t *to_phys = malloc(p * sizeof *to_phys);
+        assert_non_null(to_phys);
+        for (uint32_t v = 0; v < p; v++)
+            to_phys[v] = kc_test_reorder_node(v, best.dim, n);
+        assert_int_equal(kc_goal_remap(&g, to_phys, &err), KC_OK);
+        free(to_phys);
+    }
+    replay_goal(&g, &mc, NULL, r);
+    kc_goal_free(&g);
+    kc_simnet_free(&mc.net);
+}
+
+static uint32_t phase_index(kc_goal *g, const char *name)
+{
+    for (uint32_t i = 0; i < g->nphases; i++)
+        if (!strcmp(kc_goal_phase_name(g, i), name))
+            return i;
+    fail_msg("no phase %s", name);
+    return 0;
+}
+
+static void test_fft(void **state)
+{
+    (void)state;
+    kc_goal g;
+    kc_err err = {0};
+    assert_int_equal(kc_goal_init(&g, 64, &err), KC_OK);
+    assert_int_equal(kc_goal_gen_fft(&g, 6, 1, 5120, 4470, &err), KC_OK);
+    uint32_t br = phase_index(&g, "bit-reverse"), nb = phase_index(&g, "neighbour");
+    kc_goal_free(&g);
+    for (int d = 1; d <= 2; d++) {
+        kc_appsim_result plain, mapped;
+        fft(6, d, 0, &plain);
+        fft(6, d, 1, &mapped);
+        assert_int_equal(plain.messages, mapped.messages);
+        NEAR(plain.loggp_us, mapped.loggp_us);
+        assert_true(mapped.phase_us[br] < plain.phase_us[br]);
+        assert_true(mapped.total_us < plain.total_us);
+        assert_true(plain.total_us > plain.loggp_us);
+        print_message("d = %d: bit-reverse %.2f / %.2f us, neighbour %.2f / %.2f us, total %.2f / %.2f us (LogGP %.2f)\n",
+                      d, plain.phase_us[br], mapped.phase_us[br], plain.phase_us[nb], mapped.phase_us[nb],
+                      plain.total_us, mapped.total_us, plain.loggp_us);
+        /* block of 16 x 4^d bytes; the mapped bit-reverse has no contention:
+         * start-up, L flits and at most 6 + 1 cycles of pipeline */
+        double block = 16.0 * (1 << (2 * d)), c = 0.57;
+        assert_true(mapped.phase_us[br] <= ceil(164 / c) * c + (block + 7) * c + 1e-9);
+        assert_true(plain.phase_us[br] > 164 + block * c * 2);
+        kc_appsim_result_free(&plain);
+        kc_appsim_result_free(&mapped);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pingpong),         cmocka_unit_test(test_chain),
+        cmocka_unit_test(test_contention),       cmocka_unit_test(test_random_schedules),
+        cmocka_unit_test(test_rejects),          cmocka_unit_test(test_random_relays),          cmocka_unit_test(test_fft),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
