@@ -16,9 +16,6 @@
 /* ---- options ---------------------------------------------------------------- */
 
 /* Same meaning as simulate's --routing (that option is local to its command). */
-static const cli_opt OPT_ROUTING = {.name = "routing", .type = CLI_TEXT, .meta = "NAME", .param = "routing",
-                                    .help = "routing: ecube, pcube, duato, li-min on the hypercube; dor elsewhere "
-                                            "(default ecube on the hypercube, dor elsewhere)"};
 static const cli_opt OPT_STARTUP = {.name = "startup", .type = CLI_REAL, .meta = "US", .def = "164", .rlo = 0,
                                     .rhi = 1e9, .param = "startup",
                                     .help = "software start-up per message, on the sender (µs; nCUBE 2: 164)"};
@@ -34,7 +31,7 @@ static const cli_use replay_opts[] = {
     {&OPT_K, "nodes per dimension (tori and meshes; the hypercube when omitted)", NULL},
     {&OPT_TOPOLOGY, "hypercube (k = 2), torus or mesh", NULL},
     {&OPT_MAPPING, "none, or a file of node ids: rank r runs on node to_physical[r]", NULL},
-    {&OPT_ROUTING, NULL, NULL},
+    {&OPT_ROUTING, "ecube, pcube, duato, li-min on the hypercube; dor elsewhere (default ecube / dor)", NULL},
     {&OPT_STARTUP, NULL, NULL},
     {&OPT_BYTE_TIME, NULL, NULL},
     {&OPT_BYTES_PER_FLIT, NULL, NULL},

@@ -74,11 +74,14 @@ const cli_opt OPT_VC_LINK = {.name = "vc-link", .type = CLI_CHOICE, .choices = &
                              .help = "how the VCs of a link share it (default: independent on k-ary n-cubes, "
                                      "seed 002's model; shared on the binary cube)"};
 
+const cli_opt OPT_ROUTING = {.name = "routing", .type = CLI_TEXT, .meta = "NAME", .param = "routing",
+                              .help = "routing (see the list below; default ecube on the hypercube, dor elsewhere)"};
+
 const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
-    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_VC_LINK, NULL,
+    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, NULL,
 };
 
 int cli_format(const cli_args *a, cli_fmt *fmt)

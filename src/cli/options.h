@@ -19,6 +19,8 @@ extern const cli_opt OPT_SEED, OPT_THREADS, OPT_MAX_MEMORY, OPT_SWEEP, OPT_EXACT
 /* Mapping: which family `map` may use; which mapping a simulation applies;
  * configurations to compare. */
 extern const cli_opt OPT_KIND, OPT_OBJECTIVE, OPT_SEARCH, OPT_MAPPING, OPT_CONFIGS;
+/* The simulator's routing (simulate, replay, figures). */
+extern const cli_opt OPT_ROUTING;
 /* Simulation (simulate, figures): how the VCs of a link share it. */
 extern const cli_opt OPT_VC_LINK;
 
