@@ -271,10 +271,10 @@ static void render_text(const cal_job *j, const cal_out *r)
         if (j->verbose && r->v.first_conflict[0])
             printf("first conflict: %s\n", r->v.first_conflict);
     } else {
-        printf("degree %d%s: %llu iterations, packets of %llu bytes, %llu steps (lower bound %llu)\n", r->t.degree,
-               j->degree ? "" : " (best)", (unsigned long long)r->t.iterations, (unsigned long long)r->t.packet,
+        printf("degree %d%s: %llu iterations, packets of %llu bytes, %llu steps (sum of lower bounds %llu)\n",
+               r->t.degree, j->degree ? "" : " (best)", (unsigned long long)r->t.iterations, (unsigned long long)r->t.packet,
                (unsigned long long)r->t.steps, (unsigned long long)r->t.lb_steps);
-        printf("time %.6g (with the lower bound's steps %.6g; not pipelined %.6g)\n", r->t.time, r->t.time_lb,
+        printf("time %.10g (with the lower bounds %.10g; not pipelined %.10g)\n", r->t.time, r->t.time_lb,
                r->unpiped.time);
     }
 }
