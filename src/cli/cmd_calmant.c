@@ -84,7 +84,9 @@ static int resolve_machine(const cli_args *a, cal_job *j, int tori, int embeddin
         if (!torus && (r = cli_reject(a, &OPT_TIE, "to a mesh (ties are a torus matter)")))
             return r;
     }
-    kc_calmant_embedding emb = embeddings ? (kc_calmant_embedding)cli_choice(a, &OPT_EMBEDDING, 0) : KC_CALMANT_STANDARD;
+    kc_calmant_embedding emb = KC_CALMANT_STANDARD;
+    if (embeddings)
+        emb = (kc_calmant_embedding)cli_choice(a, &OPT_EMBEDDING, 0);
     kc_err err = {0};
     if (kc_calmant_init(&j->g, (int)cli_int(a, &OPT_D, 0), (int)cli_int(a, &OPT_C, 0), torus, tie, emb, &err))
         return cli_report(a, &err);
@@ -272,8 +274,8 @@ static void render_text(const cal_job *j, const cal_out *r)
             printf("first conflict: %s\n", r->v.first_conflict);
     } else {
         printf("degree %d%s: %llu iterations, packets of %llu bytes, %llu steps (sum of lower bounds %llu)\n",
-               r->t.degree, j->degree ? "" : " (best)", (unsigned long long)r->t.iterations, (unsigned long long)r->t.packet,
-               (unsigned long long)r->t.steps, (unsigned long long)r->t.lb_steps);
+               r->t.degree, j->degree ? "" : " (best)", (unsigned long long)r->t.iterations,
+               (unsigned long long)r->t.packet, (unsigned long long)r->t.steps, (unsigned long long)r->t.lb_steps);
         printf("time %.10g (with the lower bounds %.10g; not pipelined %.10g)\n", r->t.time, r->t.time_lb,
                r->unpiped.time);
     }
@@ -372,7 +374,8 @@ static const cli_command cmd_cost = {
     .name = "cost",
     .summary = "communication time of the pipelined CC-cube, T = sum P (beta + L tau) + (d+Q-1) b",
     .description = "L = ceil(N/Q) bytes per message; P is the generated schedules' step count per iteration.\n"
-                   "Without --degree the degree 1..min(N, 65536) of least time is chosen. Times are in the unit of --startup.",
+                   "Without --degree the degree 1..min(N, 65536) of least time is chosen. Times are in the unit\n"
+                   "of --startup (microseconds).",
     .opts = cost_opts,
     .check = check_cost,
     .run = run_cost,
