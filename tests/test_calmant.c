@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -294,6 +295,39 @@ static void test_torus_loads(void **state)
         }
 }
 
+/* --task I,M: accepted exactly when kc_calmant_task_check accepts, for
+ * every I, M in a range around d's; malformed text fails with "task". */
+static void test_task_parse(void **state)
+{
+    (void)state;
+    for (int d = 1; d <= 8; d++)
+        for (int i = -2; i <= d + 1; i++)
+            for (int m = -1; m <= d + 2; m++) {
+                char buf[32];
+                snprintf(buf, sizeof buf, "%d,%d", i, m);
+                kc_calmant_task t = {-9, -9};
+                kc_err err = {0}, err2 = {0};
+                kc_status want = kc_calmant_task_check((kc_calmant_task){i, m}, d, &err2);
+                assert_int_equal(kc_calmant_task_parse(buf, d, &t, &err), want);
+                if (want == KC_OK)
+                    assert_true(t.i == i && t.m == m);
+                else
+                    assert_string_equal(err.param, "task");
+            }
+    const char *bad[] = {"", "1", "1,", ",2", "1,2,", " 1,2", "1,2 ", "1;2", "a,2", "1,b", "--1,2", "2147483648,1",
+                         "1,99999999999"};
+    for (size_t k = 0; k < sizeof bad / sizeof *bad; k++) {
+        kc_err err = {0};
+        kc_calmant_task t;
+        assert_int_equal(kc_calmant_task_parse(bad[k], 8, &t, &err), KC_EINVAL);
+        assert_string_equal(err.param, "task");
+    }
+    kc_calmant_task t;
+    assert_int_equal(kc_calmant_task_parse("+3,-0", 0, &t, NULL), KC_EINVAL); /* M < 1 even without d */
+    assert_int_equal(kc_calmant_task_parse("+3,+40", 0, &t, NULL), KC_OK);     /* d < 1: syntax only */
+    assert_true(t.i == 3 && t.m == 40);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -301,7 +335,7 @@ int main(void)
         cmocka_unit_test(test_dilation),        cmocka_unit_test(test_routing_matches_torus),
         cmocka_unit_test(test_iterations),      cmocka_unit_test(test_decompose),
         cmocka_unit_test(test_closed_forms),    cmocka_unit_test(test_counter_references),
-        cmocka_unit_test(test_torus_loads),
+        cmocka_unit_test(test_torus_loads),     cmocka_unit_test(test_task_parse),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,7 +17,8 @@
  * (the last part omitted when M mod 2c = 0); e.g. <0,6>_1 = <4,2> <2,2> <0,2>
  * and <0,10>_2 = <6,4> <2,4> <0,2>.
  *
- * Cost: kc_calmant_iterations O(d + Q); kc_calmant_decompose O(M / c). */
+ * Cost: kc_calmant_iterations O(d + Q); kc_calmant_decompose O(M / c);
+ * kc_calmant_task_parse O(length of the text). */
 #ifndef KCUBE_CALMANT_TASK_H
 #define KCUBE_CALMANT_TASK_H
 
@@ -32,6 +33,11 @@ typedef struct kc_calmant_task {
 
 /* KC_EINVAL (parameter "task") unless 0 <= i, 1 <= m, i + m <= d. */
 kc_status kc_calmant_task_check(kc_calmant_task t, int d, kc_err *err);
+
+/* Parse "I,M" (two decimal integers, an optional sign each, nothing else)
+ * and, when d >= 1, check the task against d: KC_EINVAL (parameter "task")
+ * for malformed text, I outside 0..d-1, M < 1 or I + M > d. */
+kc_status kc_calmant_task_parse(const char *text, int d, kc_calmant_task *out, kc_err *err);
 
 typedef enum kc_calmant_phase { KC_CALMANT_PROLOGUE, KC_CALMANT_KERNEL, KC_CALMANT_EPILOGUE } kc_calmant_phase;
 extern const kc_names kc_calmant_phase_names; /* "prologue", "kernel", "epilogue" */

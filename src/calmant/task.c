@@ -1,6 +1,8 @@
 /* Tasks, pipelined iterations and decompositions (kcube/calmant_task.h). */
 #include "kcube/calmant_task.h"
 
+#include <limits.h>
+
 static const kc_name phase_entries[] = {
     {KC_CALMANT_PROLOGUE, "prologue", "the pipeline fills"},
     {KC_CALMANT_KERNEL, "kernel", "steady state"},
@@ -14,6 +16,49 @@ kc_status kc_calmant_task_check(kc_calmant_task t, int d, kc_err *err)
     if (t.i < 0 || t.m < 1 || t.i > d - t.m)
         return kc_fail_param(err, KC_EINVAL, "task", "task <%d,%d> needs 0 <= i, 1 <= M and i + M <= d = %d", t.i, t.m,
                              d);
+    return KC_OK;
+}
+
+/* One signed decimal integer at *p (no spaces); 0 when malformed or out of
+ * int's range. */
+static int parse_int(const char **p, int *out)
+{
+    const char *s = *p;
+    int neg = *s == '-';
+    if (*s == '-' || *s == '+')
+        s++;
+    if (*s < '0' || *s > '9')
+        return 0;
+    long long v = 0;
+    for (; *s >= '0' && *s <= '9'; s++) {
+        v = v * 10 + (*s - '0');
+        if (v > (long long)INT_MAX + 1)
+            return 0;
+    }
+    v = neg ? -v : v;
+    if (v > INT_MAX || v < INT_MIN)
+        return 0;
+    *out = (int)v;
+    *p = s;
+    return 1;
+}
+
+kc_status kc_calmant_task_parse(const char *text, int d, kc_calmant_task *out, kc_err *err)
+{
+    const char *p = text;
+    kc_calmant_task t;
+    if (!parse_int(&p, &t.i) || *p++ != ',' || !parse_int(&p, &t.m) || *p != '\0')
+        return kc_fail_param(err, KC_EINVAL, "task", "a task is written I,M (first dimension, number of dimensions), "
+                             "e.g. 1,2");
+    if (d >= 1 && (t.i < 0 || t.i >= d))
+        return kc_fail_param(err, KC_EINVAL, "task", "the first dimension I = %d is outside 0..%d (d = %d)", t.i, d - 1,
+                             d);
+    if (t.m < 1)
+        return kc_fail_param(err, KC_EINVAL, "task", "a task uses M >= 1 dimensions, got M = %d", t.m);
+    if (d >= 1 && t.m > d - t.i)
+        return kc_fail_param(err, KC_EINVAL, "task", "dimensions %d..%lld exceed d - 1 = %d", t.i,
+                             (long long)t.i + t.m - 1, d - 1);
+    *out = t;
     return KC_OK;
 }
 

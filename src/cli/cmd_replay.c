@@ -15,13 +15,6 @@
 
 /* ---- options ---------------------------------------------------------------- */
 
-/* Same meaning as simulate's --routing (that option is local to its command). */
-static const cli_opt OPT_STARTUP = {.name = "startup", .type = CLI_REAL, .meta = "US", .def = "164", .rlo = 0,
-                                    .rhi = 1e9, .param = "startup",
-                                    .help = "software start-up per message, on the sender (µs; nCUBE 2: 164)"};
-static const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "US", .def = "0.57",
-                                      .rlo = 1e-9, .rhi = 1e6, .param = "byte_time",
-                                      .help = "channel time per byte (µs; nCUBE 2: 0.57)"};
 static const cli_opt OPT_BYTES_PER_FLIT = {.name = "bytes-per-flit", .type = CLI_INT, .meta = "B", .def = "1",
                                            .lo = 1, .hi = 65536, .param = "bytes_per_flit",
                                            .help = "bytes per flit (a flit-cycle is B x byte time)"};
@@ -32,8 +25,9 @@ static const cli_use replay_opts[] = {
     {&OPT_TOPOLOGY, "hypercube (k = 2), torus or mesh", NULL},
     {&OPT_MAPPING, "none, or a file of node ids: rank r runs on node to_physical[r]", NULL},
     {&OPT_ROUTING, "ecube, pcube, duato, li-min on the hypercube; dor elsewhere (default ecube / dor)", NULL},
-    {&OPT_STARTUP, NULL, NULL},
-    {&OPT_BYTE_TIME, NULL, NULL},
+    /* Defaults: seed 000's nCUBE 2, the numbers of KC_APPSIM_OPTS_DEFAULT. */
+    {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; nCUBE 2)", "164"},
+    {&OPT_BYTE_TIME, "channel time per byte (µs; nCUBE 2)", "0.57"},
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per phase, then total, compute and loggp rows", NULL},

@@ -76,12 +76,18 @@ const cli_opt OPT_VC_LINK = {.name = "vc-link", .type = CLI_CHOICE, .choices = &
 
 const cli_opt OPT_ROUTING = {.name = "routing", .type = CLI_TEXT, .meta = "NAME", .param = "routing",
                               .help = "routing (see the list below; default ecube on the hypercube, dor elsewhere)"};
+const cli_opt OPT_STARTUP = {.name = "startup", .type = CLI_REAL, .meta = "US",
+                              .help = "start-up time per message (beta) in microseconds; other times use this unit",
+                              .rlo = 0, .rhi = 1e12, .param = "startup"};
+const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "US",
+                               .help = "time per byte (tau), in the unit of --startup (microseconds)", .rlo = 0,
+                               .rhi = 1e12, .param = "byte_time"};
 
 const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
-    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, NULL,
+    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME, NULL,
 };
 
 int cli_format(const cli_args *a, cli_fmt *fmt)

@@ -24,6 +24,10 @@ extern const cli_opt OPT_ROUTING;
 /* Simulation (simulate, figures): how the VCs of a link share it. */
 extern const cli_opt OPT_VC_LINK;
 
+/* Message timing (calmant cost; the application-level simulator): beta and
+ * tau in microseconds, every other time of the command in the same unit. */
+extern const cli_opt OPT_STARTUP, OPT_BYTE_TIME;
+
 /* Every shared option, NULL-terminated: the parser names an option that
  * exists but does not apply to a command differently from a typo. */
 extern const cli_opt *const cli_shared_options[];

@@ -1,0 +1,397 @@
+/* kcube calmant: CC-cube algorithms on meshes (seed 003): link loads, message
+ * schedules and their verification, pipelined communication time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "kcube/calmant_cost.h"
+#include "kcube/calmant_embed.h"
+#include "kcube/calmant_load.h"
+#include "kcube/calmant_sched.h"
+#include "kcube/calmant_task.h"
+#include "kcube/topology.h"
+
+/* A schedule holds M 2^d messages and the verifier 2^d (M + 2c) words:
+ * d = 20 is a few hundred MB at most. */
+#define SCHED_MAX_D 20
+/* The best degree is searched in 1 .. min(N, this): each degree costs
+ * O(d^2 / c), and the optimum (where Q beta balances N tau / Q) lies far
+ * below unless tau/beta is extreme. */
+#define BEST_DEGREE_MAX 65536
+
+/* Wide ranges on purpose: the library judges d, c and Q and names the fault. */
+static const cli_opt OPT_D = {.name = "d", .type = CLI_INT, .meta = "D",
+                              .help = "CC-cube dimension (2^D processes; a multiple of --c, D/C >= 2)",
+                              .lo = -1000, .hi = 1000, .param = "d"};
+static const cli_opt OPT_C = {.name = "c", .type = CLI_INT, .meta = "C", .help = "mesh dimension (1, 2 or 3)",
+                              .lo = -1000, .hi = 1000, .param = "c"};
+static const cli_opt OPT_TASK = {.name = "task", .type = CLI_TEXT, .meta = "I,M",
+                                 .help = "task <I,M>_c: every process talks through dimensions I .. I+M-1",
+                                 .param = "task"};
+static const cli_opt OPT_EMBEDDING = {.name = "embedding", .type = CLI_CHOICE, .choices = &kc_calmant_embedding_names,
+                                      .def = "standard", .help = "how processes sit on the mesh",
+                                      .param = "embedding"};
+static const cli_opt OPT_VERIFY = {.name = "verify", .type = CLI_FLAG,
+                                   .help = "replay the schedule (one-port, DOR) and count conflicts"};
+static const cli_opt OPT_VERBOSE = {.name = "verbose", .type = CLI_FLAG,
+                                    .help = "with --verify: describe the conflict and coverage faults found"};
+static const cli_opt OPT_BYTES = {.name = "bytes", .type = CLI_BYTES, .meta = "N",
+                                  .help = "bytes each node sends per CC-cube iteration (K, M, G suffixes)",
+                                  .param = "bytes"};
+static const cli_opt OPT_BARRIER = {.name = "barrier", .type = CLI_REAL, .meta = "B", .def = "0",
+                                    .help = "barrier after each pipelined iteration, in the unit of --startup",
+                                    .rlo = 0, .rhi = 1e12, .param = "barrier"};
+static const cli_opt OPT_DEGREE = {.name = "degree", .type = CLI_INT, .meta = "Q",
+                                   .help = "pipelining degree (packets per message; 1: not pipelined)",
+                                   .lo = -1000000000, .hi = 1000000000, .param = "degree"};
+static const cli_opt OPT_BEST_DEGREE = {.name = "best-degree", .type = CLI_FLAG,
+                                        .help = "choose the degree 1..min(N, 65536) of least time (the default)"};
+
+/* ---- resolve ------------------------------------------------------------ */
+
+enum { ACT_LOAD, ACT_SCHEDULE, ACT_COST };
+
+typedef struct cal_job {
+    int action;
+    cli_fmt fmt;
+    kc_calmant g;
+    kc_calmant_task task;
+    int verify, verbose;
+    kc_calmant_cost_params cost;
+    int degree; /* 0: the best one */
+} cal_job;
+
+/* --d, --c, topology, tie and embedding into the geometry. */
+static int resolve_machine(const cli_args *a, cal_job *j, int tori, int embeddings)
+{
+    int r = cli_format(a, &j->fmt);
+    if (r)
+        return r;
+    if (j->fmt == CLI_FMT_CSV)
+        return cli_error("%s prints text or --json", a->path);
+    if (!cli_given(a, &OPT_D) || !cli_given(a, &OPT_C))
+        return cli_error("%s needs --d D (CC-cube dimension) and --c C (mesh dimension)", a->path);
+    int torus = 0;
+    kc_tie tie = KC_TIE_PLUS;
+    if (tori) {
+        int topo = cli_choice(a, &OPT_TOPOLOGY, KC_TOPO_MESH);
+        if (topo == KC_TOPO_HYPERCUBE)
+            return cli_error("--topology: calmant places the CC-cube on a mesh or a torus, not a hypercube");
+        torus = topo == KC_TOPO_TORUS;
+        tie = (kc_tie)cli_choice(a, &OPT_TIE, KC_TIE_PLUS);
+        if (!torus && (r = cli_reject(a, &OPT_TIE, "to a mesh (ties are a torus matter)")))
+            return r;
+    }
+    kc_calmant_embedding emb = KC_CALMANT_STANDARD;
+    if (embeddings)
+        emb = (kc_calmant_embedding)cli_choice(a, &OPT_EMBEDDING, 0);
+    kc_err err = {0};
+    if (kc_calmant_init(&j->g, (int)cli_int(a, &OPT_D, 0), (int)cli_int(a, &OPT_C, 0), torus, tie, emb, &err))
+        return cli_report(a, &err);
+    return 0;
+}
+
+static int resolve_task(const cli_args *a, cal_job *j)
+{
+    const char *text = cli_text(a, &OPT_TASK, NULL);
+    if (!text)
+        return cli_error("%s needs --task I,M", a->path);
+    kc_err err = {0};
+    return kc_calmant_task_parse(text, j->g.d, &j->task, &err) ? cli_report(a, &err) : 0;
+}
+
+static int resolve_load(const cli_args *a, cal_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->action = ACT_LOAD;
+    int r = resolve_machine(a, j, 1, 1);
+    if (!r && j->g.d > KC_CALMANT_LOAD_MAX_D)
+        r = cli_error("--d: exact link loads need d <= %d, got %d", KC_CALMANT_LOAD_MAX_D, j->g.d);
+    return r ? r : resolve_task(a, j);
+}
+
+static int resolve_schedule(const cli_args *a, cal_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->action = ACT_SCHEDULE;
+    int r = resolve_machine(a, j, 1, 0);
+    if (!r && j->g.d > SCHED_MAX_D)
+        r = cli_error("--d: schedules are generated for d <= %d (M 2^d messages), got %d", SCHED_MAX_D, j->g.d);
+    if (!r)
+        r = resolve_task(a, j);
+    j->verify = cli_flag(a, &OPT_VERIFY);
+    j->verbose = cli_flag(a, &OPT_VERBOSE);
+    if (!r && !j->verify)
+        r = cli_reject(a, &OPT_VERBOSE, "without --verify (it describes what the replay found)");
+    return r;
+}
+
+static int resolve_cost(const cli_args *a, cal_job *j)
+{
+    memset(j, 0, sizeof *j);
+    j->action = ACT_COST;
+    int r = resolve_machine(a, j, 0, 0);
+    if (r)
+        return r;
+    if (!cli_given(a, &OPT_BYTES) || !cli_given(a, &OPT_STARTUP) || !cli_given(a, &OPT_BYTE_TIME))
+        return cli_error("%s needs --bytes N, --startup US and --byte-time US", a->path);
+    if (cli_given(a, &OPT_DEGREE) && cli_given(a, &OPT_BEST_DEGREE))
+        return cli_error("give --degree Q or --best-degree, not both");
+    j->cost = (kc_calmant_cost_params){.beta = cli_real(a, &OPT_STARTUP, 0), .tau = cli_real(a, &OPT_BYTE_TIME, 0),
+                                       .barrier = cli_real(a, &OPT_BARRIER, 0), .bytes = cli_u64(a, &OPT_BYTES, 0)};
+    kc_err err = {0};
+    /* The library checks these when computing; resolve must fail alike. */
+    long long q = cli_int(a, &OPT_DEGREE, 0);
+    if (cli_given(a, &OPT_DEGREE) && q < 1)
+        kc_fail_param(&err, KC_EINVAL, "degree", "the pipelining degree must be at least 1, got %lld", q);
+    else if (j->cost.bytes == 0)
+        kc_fail_param(&err, KC_EINVAL, "bytes", "each node sends at least 1 byte per iteration");
+    j->degree = (int)q;
+    return err.status ? cli_report(a, &err) : 0;
+}
+
+/* ---- compute ------------------------------------------------------------ */
+
+typedef struct cal_out {
+    kc_calmant_load load;
+    uint64_t closed; /* Theorems 1, 3 (standard embedding, mesh), else 0 */
+    kc_calmant_sched sched;
+    kc_calmant_verdict v;
+    kc_calmant_time t, unpiped;
+    uint64_t lb;
+} cal_out;
+
+static kc_status compute(const cal_job *j, cal_out *o, kc_err *err)
+{
+    memset(o, 0, sizeof *o);
+    const kc_calmant *g = &j->g;
+    kc_status s = KC_OK;
+    if (j->action == ACT_LOAD) {
+        s = kc_calmant_load_exact(g, j->task, &o->load, err);
+        if (g->emb == KC_CALMANT_STANDARD && !g->torus)
+            o->closed = kc_calmant_load_mesh(j->task.i, j->task.m, g->c);
+    } else if (j->action == ACT_SCHEDULE) {
+        s = kc_calmant_sched_task(g, j->task, &o->sched, err);
+        if (!s && j->verify)
+            s = kc_calmant_verify(g, j->task, &o->sched, &o->v, err);
+        /* Theorem 4 holds for meshes; a torus's bound comes from the counter. */
+        if (!s && g->torus)
+            s = kc_calmant_load_exact(g, j->task, &o->load, err);
+        o->lb = g->torus ? o->load.lower_bound : kc_calmant_lower_bound(j->task.i, j->task.m, g->c);
+    } else {
+        int qmax = j->cost.bytes < BEST_DEGREE_MAX ? (int)j->cost.bytes : BEST_DEGREE_MAX;
+        s = j->degree ? kc_calmant_time_of(g->d, g->c, j->degree, &j->cost, &o->t, err)
+                      : kc_calmant_best_degree(g->d, g->c, &j->cost, qmax, &o->t, err);
+        if (!s)
+            s = kc_calmant_time_of(g->d, g->c, 1, &j->cost, &o->unpiped, err);
+    }
+    return s;
+}
+
+/* ---- render ------------------------------------------------------------- */
+
+static void json_head(cJSON *o, const cal_job *j)
+{
+    cJSON_AddNumberToObject(o, "d", j->g.d);
+    cJSON_AddNumberToObject(o, "c", j->g.c);
+    cJSON_AddItemToObject(o, "side", cli_json_u64(j->g.side));
+    cJSON_AddStringToObject(o, "topology", j->g.torus ? "torus" : "mesh");
+    if (j->g.torus)
+        cJSON_AddStringToObject(o, "tie", kc_tie_name(j->g.tie));
+    if (j->action != ACT_COST) {
+        cJSON_AddNumberToObject(o, "i", j->task.i);
+        cJSON_AddNumberToObject(o, "m", j->task.m);
+    }
+}
+
+static int render_json(const cal_job *j, const cal_out *r)
+{
+    cJSON *o = cJSON_CreateObject();
+    json_head(o, j);
+    if (j->action == ACT_LOAD) {
+        cJSON_AddStringToObject(o, "embedding", kc_names_name(&kc_calmant_embedding_names, j->g.emb));
+        cJSON_AddItemToObject(o, "max_load", cli_json_u64(r->load.max_load));
+        cJSON_AddItemToObject(o, "lower_bound", cli_json_u64(r->load.lower_bound));
+        if (r->closed)
+            cJSON_AddItemToObject(o, "closed_form_load", cli_json_u64(r->closed));
+        cJSON *l = cJSON_AddObjectToObject(o, "busiest_link");
+        cJSON_AddItemToObject(l, "node", cli_json_u64(r->load.node));
+        cJSON_AddNumberToObject(l, "axis", r->load.axis);
+        cJSON_AddNumberToObject(l, "dir", r->load.dir);
+    } else if (j->action == ACT_SCHEDULE) {
+        cJSON_AddItemToObject(o, "steps", cli_json_u64(j->verify ? r->v.steps : r->sched.steps));
+        cJSON_AddItemToObject(o, "lower_bound", cli_json_u64(r->lb));
+        cJSON_AddItemToObject(o, "messages", cli_json_u64(r->sched.count));
+        cJSON_AddBoolToObject(o, "verified", j->verify);
+        if (j->verify) {
+            cJSON_AddItemToObject(o, "conflicts", cli_json_u64(r->v.conflicts));
+            cJSON_AddItemToObject(o, "missing", cli_json_u64(r->v.missing));
+            cJSON_AddItemToObject(o, "unexpected", cli_json_u64(r->v.unexpected));
+        } else
+            cJSON_AddNullToObject(o, "conflicts");
+        if (j->verbose)
+            cJSON_AddStringToObject(o, "first_conflict", r->v.first_conflict);
+    } else {
+        cJSON_AddNumberToObject(o, "degree", r->t.degree);
+        cJSON_AddNumberToObject(o, "time", r->t.time);
+        cJSON_AddItemToObject(o, "packet_bytes", cli_json_u64(r->t.packet));
+        cJSON_AddItemToObject(o, "iterations", cli_json_u64(r->t.iterations));
+        cJSON_AddItemToObject(o, "steps", cli_json_u64(r->t.steps));
+        cJSON_AddItemToObject(o, "lb_steps", cli_json_u64(r->t.lb_steps));
+        cJSON_AddItemToObject(o, "rho_steps", cli_json_u64(r->t.rho_steps));
+        cJSON_AddNumberToObject(o, "time_lb", r->t.time_lb);
+        cJSON_AddNumberToObject(o, "time_unpipelined", r->unpiped.time);
+        cJSON_AddBoolToObject(o, "best_degree", j->degree == 0);
+    }
+    return cli_print_json(o);
+}
+
+static void render_text(const cal_job *j, const cal_out *r)
+{
+    const kc_calmant *g = &j->g;
+    printf("%d-dimensional CC-cube on a %s of side %llu (c = %d)", g->d, g->torus ? "torus" : "mesh",
+           (unsigned long long)g->side, g->c);
+    if (g->torus)
+        printf(", %s ties", kc_tie_name(g->tie));
+    if (j->action != ACT_COST)
+        printf(", task <%d,%d>_%d", j->task.i, j->task.m, g->c);
+    putchar('\n');
+    if (j->action == ACT_LOAD) {
+        printf("%s embedding: max link load %llu, lower bound %llu steps\n",
+               kc_names_name(&kc_calmant_embedding_names, g->emb), (unsigned long long)r->load.max_load,
+               (unsigned long long)r->load.lower_bound);
+        if (r->closed)
+            printf("closed form (Theorem %d): %llu\n", g->c == 1 ? 1 : 3, (unsigned long long)r->closed);
+    } else if (j->action == ACT_SCHEDULE) {
+        printf("schedule: %llu messages in %llu steps, lower bound %llu\n", (unsigned long long)r->sched.count,
+               (unsigned long long)(j->verify ? r->v.steps : r->sched.steps), (unsigned long long)r->lb);
+        if (j->verify)
+            printf("replay: %llu conflicts, %llu missing, %llu unexpected\n", (unsigned long long)r->v.conflicts,
+                   (unsigned long long)r->v.missing, (unsigned long long)r->v.unexpected);
+        if (j->verbose && r->v.first_conflict[0])
+            printf("first conflict: %s\n", r->v.first_conflict);
+    } else {
+        printf("degree %d%s: %llu iterations, packets of %llu bytes, %llu steps (sum of lower bounds %llu)\n",
+               r->t.degree, j->degree ? "" : " (best)", (unsigned long long)r->t.iterations,
+               (unsigned long long)r->t.packet, (unsigned long long)r->t.steps, (unsigned long long)r->t.lb_steps);
+        printf("time %.10g (with the lower bounds %.10g; not pipelined %.10g)\n", r->t.time, r->t.time_lb,
+               r->unpiped.time);
+    }
+}
+
+/* ---- the commands ------------------------------------------------------- */
+
+static int execute(const cli_args *a, const cal_job *j)
+{
+    cal_out o;
+    kc_err err = {0};
+    int rc;
+    if (compute(j, &o, &err))
+        rc = cli_report(a, &err);
+    else if (j->fmt == CLI_FMT_JSON)
+        rc = render_json(j, &o);
+    else {
+        render_text(j, &o);
+        rc = CLI_EXIT_OK;
+    }
+    kc_calmant_sched_free(&o.sched);
+    /* A replay that finds faults is a failed run. */
+    if (!rc && j->verify && (o.v.conflicts || o.v.missing || o.v.unexpected))
+        rc = CLI_EXIT_FAIL;
+    return rc;
+}
+
+#define CAL_ENTRY(name)                                                                                              \
+    static int check_##name(const cli_args *a)                                                                      \
+    {                                                                                                                \
+        cal_job j;                                                                                                   \
+        return resolve_##name(a, &j);                                                                                \
+    }                                                                                                                \
+    static int run_##name(const cli_args *a)                                                                        \
+    {                                                                                                                \
+        cal_job j;                                                                                                   \
+        int r = resolve_##name(a, &j);                                                                               \
+        return r ? r : execute(a, &j);                                                                               \
+    }
+CAL_ENTRY(load)
+CAL_ENTRY(schedule)
+CAL_ENTRY(cost)
+
+static const cli_use load_opts[] = {
+    {&OPT_D, NULL, NULL},        {&OPT_C, NULL, NULL},   {&OPT_TASK, NULL, NULL}, {&OPT_EMBEDDING, NULL, NULL},
+    {&OPT_TOPOLOGY, "mesh or torus (wraparound)", "mesh"}, {&OPT_TIE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
+    {NULL, NULL, NULL},
+};
+static const cli_use schedule_opts[] = {
+    {&OPT_D, NULL, NULL},
+    {&OPT_C, NULL, NULL},
+    {&OPT_TASK, NULL, NULL},
+    {&OPT_TOPOLOGY, "mesh, or torus (the mesh's schedule replayed with wraparound)", "mesh"},
+    {&OPT_TIE, NULL, NULL},
+    {&OPT_VERIFY, NULL, NULL},
+    {&OPT_VERBOSE, NULL, NULL},
+    {&OPT_JSON, NULL, NULL},
+    {NULL, NULL, NULL},
+};
+static const cli_use cost_opts[] = {
+    {&OPT_D, NULL, NULL},       {&OPT_C, NULL, NULL},     {&OPT_BYTES, NULL, NULL},
+    {&OPT_STARTUP, NULL, NULL}, {&OPT_BYTE_TIME, NULL, NULL}, {&OPT_BARRIER, NULL, NULL},
+    {&OPT_DEGREE, NULL, NULL},  {&OPT_BEST_DEGREE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
+static const cli_command cmd_load = {
+    .name = "load",
+    .summary = "exact maximum link load of a task <I,M>_c and its lower bound (Theorems 1-4)",
+    .description = "Counts the task's messages on every directed link (DOR routing). On a mesh with the standard\n"
+                   "embedding it also prints Theorem 1's (line) or Theorem 3's (mesh) closed form, which must agree.\n"
+                   "lower_bound = max(max_load, M) steps. d <= 24.",
+    .opts = load_opts,
+    .check = check_load,
+    .run = run_load,
+    .epilog = "examples:\n  kcube calmant load --d 4 --c 1 --task 1,2\n"
+              "  kcube calmant load --d 8 --c 2 --task 3,4 --topology torus --tie split --json",
+};
+
+static const cli_command cmd_schedule = {
+    .name = "schedule",
+    .summary = "the paper's message schedule of a task <I,M>_c, optionally replayed and verified",
+    .description = "Builds the schedule of Sections 3.2 and 4.2 (standard embedding). --verify replays it one-port\n"
+                   "with DOR routing and counts conflicts (a directed link, a sender or a receiver twice in one step)\n"
+                   "and messages missing or foreign to the task; the exit status is 1 when it finds any. On a torus\n"
+                   "the mesh's schedule is replayed: tasks through a top dimension may conflict. d <= 20.\n"
+                   "With --verbose the first conflict is described (the verifier keeps only the first).",
+    .opts = schedule_opts,
+    .check = check_schedule,
+    .run = run_schedule,
+    .epilog = "examples:\n  kcube calmant schedule --d 4 --c 1 --task 1,2 --verify\n"
+              "  kcube calmant schedule --d 8 --c 2 --task 3,4 --verify --json",
+};
+
+static const cli_command cmd_cost = {
+    .name = "cost",
+    .summary = "communication time of the pipelined CC-cube, T = sum P (beta + L tau) + (d+Q-1) b",
+    .description = "L = ceil(N/Q) bytes per message; P is the generated schedules' step count per iteration.\n"
+                   "Without --degree the degree 1..min(N, 65536) of least time is chosen. Times are in the unit\n"
+                   "of --startup (microseconds).",
+    .opts = cost_opts,
+    .check = check_cost,
+    .run = run_cost,
+    .epilog = "examples:\n  kcube calmant cost --d 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 4\n"
+              "  kcube calmant cost --d 12 --c 2 --bytes 64K --startup 164 --byte-time 0.57 --barrier 50 --json",
+};
+
+static const cli_command *const calmant_subs[] = {&cmd_load, &cmd_schedule, &cmd_cost, NULL};
+
+const cli_command kc_command_calmant = {
+    .name = "calmant",
+    .summary = "CC-cube (hypercube) algorithms on meshes: loads, schedules, cost (seed 003)",
+    .order = 62,
+    .description = "A d-dimensional CC-cube (2^d processes) on a c-dimensional mesh of side 2^(d/c), standard\n"
+                   "embedding. Task <I,M>_c: every process talks through dimensions I .. I+M-1 (docs/calmant.md).\n"
+                   "Not built yet: alltoall (complete exchange and the other all-to-all methods).",
+    .subs = calmant_subs,
+    .epilog = "examples:\n  kcube calmant load --d 4 --c 1 --task 1,2\n  kcube calmant schedule --help",
+};
