@@ -1,0 +1,480 @@
+/* kcube fft-study: seed 000 Section 6.2's parallel FFT (kc_goal_gen_fft)
+ * replayed on the flit-level network (kcube/appsim.h) for several sizes and
+ * routing configurations. options -> resolve (sizes and configurations; the
+ * plot and schedule file names checked) -> compute (one generated schedule
+ * per size and configuration, replayed) -> render (text, JSON, CSV, plot).
+ * `check` stops after resolve. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "out.h"
+#include "plot.h"
+#include "kcube/appsim.h"
+#include "kcube/goal.h"
+#include "kcube/lcc.h"
+#include "kcube/reorder.h"
+#include "kcube/simscenario.h"
+
+/* ---- options ---------------------------------------------------------------- */
+
+static const cli_opt OPT_POINTS = {.name = "points", .type = CLI_TEXT, .meta = "LIST",
+                                   .help = "FFT sizes m, comma-separated (4096 or 2^12); m = 2^(n+2d), d >= 1",
+                                   .param = "points"};
+static const cli_opt OPT_EMIT_GOAL = {.name = "emit-goal", .type = CLI_TEXT, .meta = "FILE",
+                                      .help = "write the schedule of the first size and configuration (GOAL)",
+                                      .param = "emit_goal"};
+
+static const cli_use fft_opts[] = {
+    {&OPT_N, "dimensions of the binary cube (1..16; 2^N processors)", NULL},
+    {&OPT_POINTS, NULL, NULL},
+    {&OPT_CONFIGS, "ecube, ecube+mapping (bit-reverse reordered optimally), pcube, li-min, duato",
+     "ecube,ecube+mapping,pcube,li-min"},
+    {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; nCUBE 2)", "164"},
+    {&OPT_BYTE_TIME, "channel time per byte (µs; nCUBE 2)", "0.57"},
+    {&OPT_JSON, NULL, NULL},
+    {&OPT_CSV, "one row per size and configuration", NULL},
+    {&OPT_PLOT, "total time against m, one curve per configuration (.png or .svg)", NULL},
+    {&OPT_EMIT_GOAL, NULL, NULL},
+    {NULL, NULL, NULL},
+};
+
+/* A configuration: a routing of the simulator, with or without the optimal
+ * reordering of the bit-reverse. */
+enum { CONF_ECUBE, CONF_MAPPED, CONF_PCUBE, CONF_LIMIN, CONF_DUATO };
+static const kc_name conf_entries[] = {
+    {CONF_ECUBE, "ecube", "e-cube routing, rank r on node r"},
+    {CONF_MAPPED, "ecube+mapping", "e-cube, ranks moved by the optimal reordering of the bit-reverse"},
+    {CONF_PCUBE, "pcube", "P-cube adaptive routing"},
+    {CONF_LIMIN, "li-min", "Li's minimal routing (a reconstruction, docs/sim.md)"},
+    {CONF_DUATO, "duato", "Duato's adaptive routing (2 VCs)"},
+    {0, NULL, NULL},
+};
+static const kc_names conf_names = {"configuration", conf_entries};
+static const char *const conf_algo[] = {"ecube", "ecube", "pcube", "li-min", "duato"};
+
+#define FFT_MAX_N 16       /* 2^16 ranks: beyond that a study takes too long to be useful */
+#define FFT_MAX_LOG_M 40   /* kc_goal_gen_fft's bound on n + 2d */
+#define FFT_BUTTERFLY_NS 5120
+#define FFT_HALF_NS 4470
+
+/* ---- resolve ------------------------------------------------------------------ */
+
+typedef struct fft_job {
+    int n;
+    cli_fmt fmt;
+    int *logm; /* sizes as log2 m */
+    size_t npoints;
+    int *conf;
+    size_t nconfs;
+    kc_appsim_opts opts;
+    const char *plot, *emit;
+} fft_job;
+
+static void job_free(fft_job *j)
+{
+    free(j->logm);
+    free(j->conf);
+}
+
+static int out_of_memory(void)
+{
+    fprintf(stderr, "kcube: out of memory\n");
+    return CLI_EXIT_FAIL;
+}
+
+static int push_int(int **v, size_t *count, int x)
+{
+    int *p = realloc(*v, (*count + 1) * sizeof *p);
+    if (!p)
+        return out_of_memory();
+    p[(*count)++] = x;
+    *v = p;
+    return 0;
+}
+
+/* One size: "2^K" or a decimal power of two; *end after it. */
+static int parse_point(const char *s, const char **end, int n, int *logm)
+{
+    char *e;
+    int lg = -1;
+    errno = 0;
+    if (s[0] == '2' && s[1] == '^') {
+        unsigned long long k = strtoull(s + 2, &e, 10);
+        if (e != s + 2 && !errno && k <= 63)
+            lg = (int)k;
+    } else {
+        unsigned long long m = strtoull(s, &e, 10);
+        if (e != s && !errno && m && !(m & (m - 1))) {
+            int b = 0;
+            while ((1ull << b) != m)
+                b++;
+            lg = b;
+        }
+    }
+    size_t len = strcspn(s, ",");
+    *end = s + len;
+    if (lg < 0 || e != *end)
+        return cli_error("--points: '%.*s' is not a power of two (give 4096 or 2^12)", (int)(len > 40 ? 40 : len),
+                         s);
+    if (lg < n + 2 || (lg - n) % 2 || lg > FFT_MAX_LOG_M)
+        return cli_error("--points: m = 2^%d is not 2^(n + 2d) with d >= 1 and n + 2d <= %d for n = %d", lg,
+                         FFT_MAX_LOG_M, n);
+    *logm = lg;
+    return 0;
+}
+
+static int resolve_points(const cli_args *a, fft_job *j)
+{
+    const char *s = cli_text(a, &OPT_POINTS, NULL);
+    int r = 0;
+    if (!s) { /* the valid sizes from 2^10 to 2^14 */
+        for (int lg = j->n + 2; lg <= 14 && !r; lg += 2)
+            if (lg >= 10)
+                r = push_int(&j->logm, &j->npoints, lg);
+        if (!r && !j->npoints)
+            return cli_error("--n %d: no size 2^(n + 2d) between 2^10 and 2^14; give --points", j->n);
+        return r;
+    }
+    while (*s && !r) {
+        const char *end;
+        int lg = 0;
+        if (!(r = parse_point(s, &end, j->n, &lg)))
+            r = push_int(&j->logm, &j->npoints, lg);
+        s = *end ? end + 1 : end;
+    }
+    if (!r && !j->npoints)
+        r = cli_error("--points lists no size");
+    return r;
+}
+
+static int resolve_configs(const cli_args *a, fft_job *j)
+{
+    const char *s = cli_text(a, &OPT_CONFIGS, "ecube,ecube+mapping,pcube,li-min");
+    int r = 0;
+    while (*s && !r) {
+        size_t len = strcspn(s, ",");
+        char *tok = strndup(s, len);
+        int c;
+        kc_err err = {0};
+        if (!tok)
+            r = out_of_memory();
+        else if (kc_names_lookup(&conf_names, tok, &c, "configs", &err))
+            r = cli_report(a, &err);
+        else
+            r = push_int(&j->conf, &j->nconfs, c);
+        free(tok);
+        s += len;
+        if (*s)
+            s++;
+    }
+    if (!r && !j->nconfs)
+        r = cli_error("--configs lists no configuration");
+    return r;
+}
+
+static int resolve(const cli_args *a, fft_job *j)
+{
+    memset(j, 0, sizeof *j);
+    int r = cli_format(a, &j->fmt);
+    if (r)
+        return r;
+    if (!cli_given(a, &OPT_N))
+        return cli_error("fft-study needs --n N");
+    j->n = (int)cli_int(a, &OPT_N, 0);
+    if (j->n > FFT_MAX_N)
+        return cli_error("--n: at most %d", FFT_MAX_N);
+    j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57), 1};
+    if (j->opts.byte_time_us <= 0)
+        return cli_error("--byte-time: must be positive (it is the flit-cycle)");
+    if ((r = resolve_points(a, j)) || (r = resolve_configs(a, j)))
+        return r;
+    j->plot = cli_text(a, &OPT_PLOT, NULL);
+    j->emit = cli_text(a, &OPT_EMIT_GOAL, NULL);
+    if (j->plot && (r = cli_plot_check(j->plot)))
+        return r;
+    if (j->emit && (r = cli_check_output(j->emit)))
+        return r;
+    return 0;
+}
+
+/* ---- compute ------------------------------------------------------------------ */
+
+typedef struct fft_row {
+    double bitrev, neighbour, compute, total;
+} fft_row;
+
+static uint32_t phase_of(const kc_goal *g, const char *name)
+{
+    for (uint32_t i = 0; i < g->nphases; i++)
+        if (!strcmp(kc_goal_phase_name(g, i), name))
+            return i;
+    return 0;
+}
+
+/* Rank v moves to the node the optimal reordering of the bit-reverse gives it
+ * (a reordering: the neighbour exchanges stay one hop). */
+static kc_status map_bitrev(kc_goal *g, int n, kc_err *err)
+{
+    kc_lcc br;
+    kc_order best;
+    kc_status st = kc_lcc_named(&br, "bit-reverse", n, err);
+    if (st || (st = kc_reorder_optimal(&br, &best, err)))
+        return st;
+    uint32_t *to = malloc(((size_t)1 << n) * sizeof *to);
+    if (!to)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    for (uint64_t v = 0; v < (1ull << n); v++)
+        to[v] = (uint32_t)kc_order_to_physical(&best, v);
+    st = kc_goal_remap(g, to, err);
+    free(to);
+    return st;
+}
+
+static kc_status gen(const fft_job *j, int logm, int conf, kc_goal *g, kc_err *err)
+{
+    kc_status st = kc_goal_init(g, 1u << j->n, err);
+    if (st)
+        return st;
+    if ((st = kc_goal_gen_fft(g, j->n, (logm - j->n) / 2, FFT_BUTTERFLY_NS, FFT_HALF_NS, err)) ||
+        (conf == CONF_MAPPED && (st = map_bitrev(g, j->n, err))))
+        kc_goal_free(g);
+    return st;
+}
+
+static kc_status emit_goal(const kc_goal *g, const char *path, int *rc, kc_err *err)
+{
+    cli_atomic at;
+    if ((*rc = cli_atomic_open(&at, path)))
+        return KC_OK;
+    kc_status st = kc_goal_write(g, at.f, err);
+    if (st)
+        cli_atomic_abort(&at);
+    else
+        *rc = cli_atomic_commit(&at);
+    return st;
+}
+
+static kc_status run_one(const fft_job *j, const kc_goal *g, int conf, fft_row *row, kc_err *err)
+{
+    kc_simspec spec;
+    kc_simconfig cfg;
+    kc_simspec_default(&spec);
+    kc_simconfig_default(&cfg);
+    spec.n = j->n;
+    spec.pattern = "uniform"; /* the schedule is the traffic */
+    kc_status st = kc_simalgo_parse(conf_algo[conf], &spec.route.algo, err);
+    if (st || (st = kc_simspec_resolve(&spec, &cfg, err)))
+        return st;
+    kc_simscenario sc;
+    if ((st = kc_simscenario_build(&sc, &spec, err)))
+        return st;
+    kc_goal_match m;
+    kc_appsim_result r;
+    if (!(st = kc_goal_validate(g, sc.net.nodes, &m, err))) {
+        st = kc_appsim_run(g, &m, &sc.net, &sc.route, &cfg, &j->opts, &r, err);
+        kc_goal_match_free(&m);
+    }
+    if (!st) {
+        if (r.sim.deadlock)
+            st = kc_fail(err, KC_EINTERNAL, "the network deadlocked under %s", conf_algo[conf]);
+        *row = (fft_row){r.phase_us[phase_of(g, "bit-reverse")], r.phase_us[phase_of(g, "neighbour")],
+                         r.compute_us, r.total_us};
+        kc_appsim_result_free(&r);
+    }
+    kc_simscenario_free(&sc);
+    return st;
+}
+
+/* rows[p * nconfs + c]. *rc: an exit status of writing the schedule file. */
+static kc_status compute(const fft_job *j, fft_row *rows, int *rc, kc_err *err)
+{
+    *rc = 0;
+    for (size_t p = 0; p < j->npoints; p++)
+        for (size_t c = 0; c < j->nconfs; c++) {
+            kc_goal g;
+            kc_status st = gen(j, j->logm[p], j->conf[c], &g, err);
+            if (st)
+                return st;
+            if (!p && !c && j->emit)
+                st = emit_goal(&g, j->emit, rc, err);
+            if (!st && !*rc)
+                st = run_one(j, &g, j->conf[c], &rows[p * j->nconfs + c], err);
+            kc_goal_free(&g);
+            if (st || *rc)
+                return st;
+        }
+    return KC_OK;
+}
+
+/* ---- render ------------------------------------------------------------------- */
+
+/* The index of configuration conf in the job, or -1. */
+static int conf_index(const fft_job *j, int conf)
+{
+    for (size_t c = 0; c < j->nconfs; c++)
+        if (j->conf[c] == conf)
+            return (int)c;
+    return -1;
+}
+
+static double m_of(int logm) { return ldexp(1, logm); }
+
+static int render_json(const fft_job *j, const fft_row *rows)
+{
+    cJSON *root = cJSON_CreateObject();
+    cJSON *ra = cJSON_AddArrayToObject(root, "rows"), *sa = cJSON_AddArrayToObject(root, "summary");
+    int e = conf_index(j, CONF_ECUBE), mp = conf_index(j, CONF_MAPPED);
+    for (size_t p = 0; p < j->npoints; p++) {
+        for (size_t c = 0; c < j->nconfs; c++) {
+            const fft_row *w = &rows[p * j->nconfs + c];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "m", m_of(j->logm[p]));
+            cJSON_AddStringToObject(o, "config", kc_names_name(&conf_names, j->conf[c]));
+            cJSON_AddNumberToObject(o, "bitrev_us", w->bitrev);
+            cJSON_AddNumberToObject(o, "neighbour_us", w->neighbour);
+            cJSON_AddNumberToObject(o, "compute_us", w->compute);
+            cJSON_AddNumberToObject(o, "total_us", w->total);
+            cJSON_AddItemToArray(ra, o);
+        }
+        if (e >= 0 && mp >= 0) {
+            const fft_row *we = &rows[p * j->nconfs + e], *wm = &rows[p * j->nconfs + mp];
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddNumberToObject(o, "m", m_of(j->logm[p]));
+            cJSON_AddNumberToObject(o, "bitrev_speedup", we->bitrev / wm->bitrev);
+            cJSON_AddNumberToObject(o, "total_gain", we->total / wm->total - 1);
+            cJSON_AddItemToArray(sa, o);
+        }
+    }
+    return cli_print_json(root);
+}
+
+static void render_csv(const fft_job *j, const fft_row *rows)
+{
+    puts("m,config,bitrev_us,neighbour_us,compute_us,total_us");
+    for (size_t p = 0; p < j->npoints; p++)
+        for (size_t c = 0; c < j->nconfs; c++) {
+            const fft_row *w = &rows[p * j->nconfs + c];
+            printf("%.0f,%s,%.6f,%.6f,%.6f,%.6f\n", m_of(j->logm[p]), kc_names_name(&conf_names, j->conf[c]),
+                   w->bitrev, w->neighbour, w->compute, w->total);
+        }
+}
+
+static void render_text(const fft_job *j, const fft_row *rows)
+{
+    printf("parallel FFT (seed 000 Section 6.2) on the %d-cube: start-up %g us, %g us per byte, butterfly "
+           "%.2f us, half butterfly %.2f us\n", j->n, j->opts.startup_us, j->opts.byte_time_us,
+           FFT_BUTTERFLY_NS / 1000.0, FFT_HALF_NS / 1000.0);
+    printf("%-6s %-14s %12s %12s %12s %12s\n", "m", "config", "bitrev_us", "neighbour_us", "compute_us",
+           "total_us");
+    for (size_t p = 0; p < j->npoints; p++)
+        for (size_t c = 0; c < j->nconfs; c++) {
+            const fft_row *w = &rows[p * j->nconfs + c];
+            printf("2^%-4d %-14s %12.2f %12.2f %12.2f %12.2f\n", j->logm[p],
+                   kc_names_name(&conf_names, j->conf[c]), w->bitrev, w->neighbour, w->compute, w->total);
+        }
+    int e = conf_index(j, CONF_ECUBE), mp = conf_index(j, CONF_MAPPED);
+    if (e < 0 || mp < 0)
+        return;
+    puts("the mapping against e-cube:");
+    for (size_t p = 0; p < j->npoints; p++) {
+        const fft_row *we = &rows[p * j->nconfs + e], *wm = &rows[p * j->nconfs + mp];
+        printf("  m = 2^%-3d bit-reverse %.2f times faster, whole FFT %+.1f %%\n", j->logm[p],
+               we->bitrev / wm->bitrev, 100 * (we->total / wm->total - 1));
+    }
+}
+
+static int render_plot(const fft_job *j, const fft_row *rows)
+{
+    cli_plot_series *s = calloc(j->nconfs, sizeof *s);
+    double *x = malloc(j->npoints * sizeof *x), *y = malloc(j->npoints * j->nconfs * sizeof *y);
+    int r = s && x && y ? 0 : out_of_memory();
+    for (size_t c = 0; c < j->nconfs && !r; c++) {
+        for (size_t p = 0; p < j->npoints; p++) {
+            x[p] = m_of(j->logm[p]);
+            y[c * j->npoints + p] = rows[p * j->nconfs + c].total;
+        }
+        s[c] = (cli_plot_series){kc_names_name(&conf_names, j->conf[c]), (int)j->npoints, x, y + c * j->npoints};
+    }
+    if (!r) {
+        cli_plot pl;
+        cli_plot_init(&pl);
+        pl.title = "parallel FFT (seed 000 Section 6.2)";
+        pl.xlabel = "points m";
+        pl.ylabel = "total time (us)";
+        pl.logx = 1;
+        pl.series = s;
+        pl.nseries = (int)j->nconfs;
+        r = cli_plot_write(&pl, j->plot);
+    }
+    free(s);
+    free(x);
+    free(y);
+    return r;
+}
+
+/* ---- the command --------------------------------------------------------------- */
+
+static int check(const cli_args *a)
+{
+    fft_job j;
+    int r = resolve(a, &j);
+    job_free(&j);
+    return r;
+}
+
+static int run(const cli_args *a)
+{
+    fft_job j;
+    int rc = resolve(a, &j);
+    fft_row *rows = rc ? NULL : calloc(j.npoints * j.nconfs, sizeof *rows);
+    if (!rc && !rows)
+        rc = out_of_memory();
+    if (!rc) {
+        kc_err err = {0};
+        if (compute(&j, rows, &rc, &err))
+            rc = cli_report(a, &err);
+        else if (!rc && j.fmt == CLI_FMT_JSON)
+            rc = render_json(&j, rows);
+        else if (!rc && j.fmt == CLI_FMT_CSV)
+            render_csv(&j, rows);
+        else if (!rc)
+            render_text(&j, rows);
+        if (!rc && j.plot)
+            rc = render_plot(&j, rows);
+    }
+    free(rows);
+    job_free(&j);
+    return rc;
+}
+
+static void fft_more_help(FILE *out)
+{
+    fputs("configurations (--configs):\n", out);
+    for (const kc_name *e = conf_entries; e->name; e++)
+        fprintf(out, "  %-14s %s\n", e->name, e->help);
+}
+
+const cli_command kc_command_fft_study = {
+    .name = "fft-study",
+    .summary = "seed 000's parallel FFT on the flit-level network, with and without the mapping",
+    .order = 76,
+    .description =
+        "Generates seed 000 Section 6.2's parallel FFT (m = 2^(n+2d) points of 16 bytes, 2^(2d) per processor:\n"
+        "a bit-reverse, d local stages, n neighbour exchanges, d local stages) for each size and replays it on\n"
+        "the flit-level network under each configuration (as `kcube replay`). Reports the bit-reverse, neighbour\n"
+        "and computing times and the total, and for ecube against ecube+mapping the bit-reverse speed-up and\n"
+        "the overall gain. Default sizes: the valid ones from 2^10 to 2^14.",
+    .opts = fft_opts,
+    .check = check,
+    .run = run,
+    .epilog = "examples:\n"
+              "  kcube fft-study --n 8\n"
+              "  kcube fft-study --n 8 --points 2^14 --configs ecube,ecube+mapping,duato --json\n"
+              "  kcube fft-study --n 6 --plot fft.png --emit-goal fft.goal",
+    .more_help = fft_more_help,
+};
