@@ -147,6 +147,64 @@ kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err 
     return kc_hl_msimd_route(KC_HL_MSIMD_CUT, n, dst, res, err);
 }
 
+/* The bit the subcube of x (x its lowest processor, dmask its free bits,
+ * `used` those already corrected) corrects in step t under HL's rules; *st
+ * gets its state. On an error state or a subcube whose two-tag processors
+ * disagree, res->failed_step and res->why are set (the return value is then
+ * meaningless). */
+static int subcube_bit(const kc_hl_engine *e, uint64_t x, uint64_t dmask, uint64_t used, int t, kc_hl_result *res,
+                       char *st)
+{
+    *st = kc_hl_state_sub(e, x, dmask);
+    if (*st == 'A')
+        return __builtin_ctzll(dmask & ~used);
+    if (*st != 'B') {
+        res->failed_step = t;
+        snprintf(res->why, sizeof res->why, "step %d: subcube of processor %llu in neither state A nor B", t + 1,
+                 (unsigned long long)x);
+        return -1;
+    }
+    int d = -1;
+    uint64_t sub = 0;
+    do {
+        const uint32_t *tg;
+        if (kc_hl_tags(e, x | sub, &tg) == 2) {
+            uint64_t diff = (tg[0] ^ tg[1]) & dmask;
+            int dm = diff ? __builtin_ctzll(diff) : -1;
+            if (dm < 0 || (d >= 0 && dm != d)) {
+                res->failed_step = t;
+                snprintf(res->why, sizeof res->why, "step %d: subcube of processor %llu cannot agree on a bit",
+                         t + 1, (unsigned long long)x);
+                return -1;
+            }
+            d = dm;
+        }
+        sub = (sub - dmask) & dmask;
+    } while (sub);
+    return d;
+}
+
+/* Step t with every processor's chosen bit (dim[x], -1: none), recorded in
+ * res; -1 (failed_step set) when a processor would hold three tags. */
+static int take_step(kc_hl_engine *e, const int8_t *dim, uint64_t *used, int t, kc_hl_result *res)
+{
+    /* only now: the split reading reads its subcubes off used[] */
+    for (uint64_t x = 0; x < e->count_procs; x++)
+        if (dim[x] >= 0)
+            used[x] |= 1ULL << dim[x];
+    if (kc_hl_engine_step_each(e, dim) != KC_OK) {
+        res->failed_step = t;
+        snprintf(res->why, sizeof res->why, "step %d: processor %llu would hold more than 2 tags", t + 1,
+                 (unsigned long long)e->overflow_at);
+        return -1;
+    }
+    res->moved[t] = e->moved_last;
+    res->twos[t] = e->sum.twos;
+    res->others[t] = e->count_procs - e->sum.ones - e->sum.twos;
+    res->steps = t + 1;
+    return 0;
+}
+
 kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *dst, kc_hl_result *res,
                             kc_err *err)
 {
@@ -209,35 +267,10 @@ kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *
                     used[x | sub] = 0;
                     sub = (sub - dmask) & dmask;
                 } while (sub);
-            char st = kc_hl_state_sub(&e, x, dmask);
-            int d = -1;
-            if (st == 'A') {
-                d = __builtin_ctzll(dmask & ~used[x]);
-                as++;
-            } else if (st == 'B') {
-                bs++;
-                sub = 0;
-                do {
-                    const uint32_t *tg;
-                    if (kc_hl_tags(&e, x | sub, &tg) == 2) {
-                        uint64_t diff = (tg[0] ^ tg[1]) & dmask;
-                        int dm = diff ? __builtin_ctzll(diff) : -1;
-                        if (dm < 0 || (d >= 0 && dm != d)) {
-                            res->failed_step = t;
-                            snprintf(res->why, sizeof res->why,
-                                     "step %d: subcube of processor %llu cannot agree on a bit", t + 1,
-                                     (unsigned long long)x);
-                            break;
-                        }
-                        d = dm;
-                    }
-                    sub = (sub - dmask) & dmask;
-                } while (sub);
-            } else {
-                res->failed_step = t;
-                snprintf(res->why, sizeof res->why, "step %d: subcube of processor %llu in neither state A nor B",
-                         t + 1, (unsigned long long)x);
-            }
+            char st;
+            int d = subcube_bit(&e, x, dmask, used[x], t, res, &st);
+            as += st == 'A';
+            bs += st == 'B';
             if (res->failed_step >= 0)
                 break;
             sub = 0;
@@ -251,22 +284,10 @@ kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *
             res->states[t] = 'E';
             break;
         }
-        /* only now: the split reading reads its subcubes off used[] */
-        for (uint64_t x = 0; x < np; x++)
-            if (dim[x] >= 0)
-                used[x] |= 1ULL << dim[x];
         res->states[t] = bs == 0 ? 'A' : as == 0 ? 'B' : 'M';
         res->dims[t] = d0;
-        if (kc_hl_engine_step_each(&e, dim) != KC_OK) {
-            res->failed_step = t;
-            snprintf(res->why, sizeof res->why, "step %d: processor %llu would hold more than 2 tags", t + 1,
-                     (unsigned long long)e.overflow_at);
+        if (take_step(&e, dim, used, t, res))
             break;
-        }
-        res->moved[t] = e.moved_last;
-        res->twos[t] = e.sum.twos;
-        res->others[t] = e.count_procs - e.sum.ones - e.sum.twos;
-        res->steps = t + 1;
     }
     res->states[res->failed_step >= 0 ? res->failed_step + 1 : res->steps] = '\0';
     res->final_state = kc_hl_state(&e);
