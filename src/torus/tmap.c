@@ -712,6 +712,108 @@ kc_status kc_tmap_search(const kc_torus *t, const kc_tcomm *comms, int count, co
     return kc_tmap_search_objective(t, comms, count, KC_OBJ_MAX, start, opts, out, stats, progress, err);
 }
 
+/* The search's three ways, each keeping the best in *bv, *bt, *best. */
+
+/* Every dimension order (n <= 8). */
+static kc_status search_orders(searcher *se, const kc_gf *f, int n, uint64_t *bv, uint64_t *bt, kc_tmap *best,
+                               kc_err *err)
+{
+    kc_status s;
+    int p[KC_GFMAT_MAX];
+    for (int i = 0; i < n; i++)
+        p[i] = i;
+    uint64_t all = 1;
+    for (int i = 2; i <= n; i++)
+        all *= (uint64_t)i;
+    se->budget = all;
+    do {
+        kc_tmap cand;
+        kc_tmap_from_order(&cand, f, p, n, NULL);
+        if ((s = try_keep(se, &cand, bv, bt, best, NULL, err)))
+            return s;
+    } while (kc_order_next(p, n));
+    return KC_OK;
+}
+
+/* Every nonsingular matrix (k^(n^2) <= 2^24 of them). */
+static kc_status search_matrices(searcher *se, const kc_gf *f, int n, int k, int m, uint64_t *bv, uint64_t *bt,
+                                 kc_tmap *best, kc_err *err)
+{
+    kc_status s;
+    int bits = n * n * m;
+    uint64_t all = 1ULL << bits;
+    se->budget = all;
+    for (uint64_t code = 0; code < all; code++) {
+        kc_gfmat q;
+        kc_gfmat_zero(&q, n);
+        uint64_t c = code;
+        for (int i = 0; i < n; i++)
+            for (int j = 0; j < n; j++, c >>= m)
+                q.e[i][j] = (uint8_t)(c & (uint64_t)(k - 1));
+        if (kc_gfmat_rank(f, &q) < n)
+            continue;
+        kc_tmap cand;
+        kc_tmap_from_matrix(&cand, f, &q, NULL);
+        if ((s = try_keep(se, &cand, bv, bt, best, NULL, err)))
+            return s;
+    }
+    return KC_OK;
+}
+
+/* Steepest descent over elementary operators, restarting from the best
+ * with a few random operators when stuck. */
+static kc_status search_descent(searcher *se, const kc_gf *f, int n, int k, const kc_tsearch_opts *opts,
+                                 int reorder_only, uint64_t *bv, uint64_t *bt, kc_tmap *best, kc_err *err)
+{
+    kc_status s;
+    uint64_t budget = se->budget;
+    kc_rng rng;
+    kc_rng_seed(&rng, opts ? opts->seed : 1);
+    int nops = reorder_only ? n * (n - 1) / 2 : count_ops(n, k); /* swaps come first */
+    kc_tmap cur = *best;
+    uint64_t cv = *bv, ct = *bt;
+    /* Stop early after a long run without a new best. */
+    uint64_t stall_limit = (uint64_t)nops * 50 > 20000 ? (uint64_t)nops * 50 : 20000, last_gain = se->evals;
+    while (se->evals < budget && se->evals - last_gain < stall_limit) {
+        kc_tmap step = cur;
+        uint64_t sv = cv, stt = ct;
+        int improved = 0;
+        for (int op = 0; op < nops && se->evals < budget; op++) {
+            kc_gfmat e, q;
+            make_op(f, n, op, &e);
+            kc_gfmat_mul(f, &q, &e, &cur.q);
+            kc_tmap cand;
+            kc_tmap_from_matrix(&cand, f, &q, NULL);
+            if ((s = try_keep(se, &cand, &sv, &stt, &step, &improved, err)))
+                return s;
+        }
+        if (improved) {
+            cur = step;
+            cv = sv;
+            ct = stt;
+            if (better(cv, ct, *bv, *bt)) {
+                *bv = cv;
+                *bt = ct;
+                *best = cur;
+                last_gain = se->evals;
+            }
+            continue;
+        }
+        /* Stuck: perturb the best. */
+        cur = *best;
+        int kicks = 1 + (int)kc_rng_below(&rng, 3);
+        for (int j = 0; j < kicks; j++) {
+            kc_gfmat e, q;
+            make_op(f, n, (int)kc_rng_below(&rng, (uint64_t)nops), &e);
+            kc_gfmat_mul(f, &q, &e, &cur.q);
+            kc_tmap_from_matrix(&cur, f, &q, NULL);
+        }
+        if ((s = score(se, &cur, &cv, &ct, err)))
+            return s;
+    }
+    return KC_OK;
+}
+
 kc_status kc_tmap_search_objective(const kc_torus *t, const kc_tcomm *comms, int count, kc_objective obj,
                                    const kc_tmap *start, const kc_tsearch_opts *opts, kc_tmap *out,
                                    kc_tsearch_stats *stats, const kc_progress *progress, kc_err *err)
@@ -743,86 +845,16 @@ kc_status kc_tmap_search_objective(const kc_torus *t, const kc_tcomm *comms, int
      * n! orders. */
     int bits = n * n * t->m;
     if (reorder_only && n <= 8) {
-        int p[KC_GFMAT_MAX];
-        for (int i = 0; i < n; i++)
-            p[i] = i;
-        uint64_t all = 1;
-        for (int i = 2; i <= n; i++)
-            all *= (uint64_t)i;
-        se.budget = all;
-        do {
-            kc_tmap cand;
-            kc_tmap_from_order(&cand, f, p, n, NULL);
-            if ((s = try_keep(&se, &cand, &bv, &bt, &best, NULL, err)))
-                return s;
-        } while (kc_order_next(p, n));
+        s = search_orders(&se, f, n, &bv, &bt, &best, err);
         st0.exhaustive = 1;
     } else if (!reorder_only && bits <= 24 && (1ULL << bits) <= budget * 2) {
-        uint64_t all = 1ULL << bits;
-        se.budget = all;
-        for (uint64_t code = 0; code < all; code++) {
-            kc_gfmat q;
-            kc_gfmat_zero(&q, n);
-            uint64_t c = code;
-            for (int i = 0; i < n; i++)
-                for (int j = 0; j < n; j++, c >>= t->m)
-                    q.e[i][j] = (uint8_t)(c & (uint64_t)(k - 1));
-            if (kc_gfmat_rank(f, &q) < n)
-                continue;
-            kc_tmap cand;
-            kc_tmap_from_matrix(&cand, f, &q, NULL);
-            if ((s = try_keep(&se, &cand, &bv, &bt, &best, NULL, err)))
-                return s;
-        }
+        s = search_matrices(&se, f, n, k, t->m, &bv, &bt, &best, err);
         st0.exhaustive = 1;
     } else {
-        /* Steepest descent over elementary operators, restarting from the
-         * best with a few random operators when stuck. */
-        kc_rng rng;
-        kc_rng_seed(&rng, opts ? opts->seed : 1);
-        int nops = reorder_only ? n * (n - 1) / 2 : count_ops(n, k); /* swaps come first */
-        kc_tmap cur = best;
-        uint64_t cv = bv, ct = bt;
-        /* Stop early after a long run without a new best. */
-        uint64_t stall_limit = (uint64_t)nops * 50 > 20000 ? (uint64_t)nops * 50 : 20000, last_gain = se.evals;
-        while (se.evals < budget && se.evals - last_gain < stall_limit) {
-            kc_tmap step = cur;
-            uint64_t sv = cv, stt = ct;
-            int improved = 0;
-            for (int op = 0; op < nops && se.evals < budget; op++) {
-                kc_gfmat e, q;
-                make_op(f, n, op, &e);
-                kc_gfmat_mul(f, &q, &e, &cur.q);
-                kc_tmap cand;
-                kc_tmap_from_matrix(&cand, f, &q, NULL);
-                if ((s = try_keep(&se, &cand, &sv, &stt, &step, &improved, err)))
-                    return s;
-            }
-            if (improved) {
-                cur = step;
-                cv = sv;
-                ct = stt;
-                if (better(cv, ct, bv, bt)) {
-                    bv = cv;
-                    bt = ct;
-                    best = cur;
-                    last_gain = se.evals;
-                }
-                continue;
-            }
-            /* Stuck: perturb the best. */
-            cur = best;
-            int kicks = 1 + (int)kc_rng_below(&rng, 3);
-            for (int j = 0; j < kicks; j++) {
-                kc_gfmat e, q;
-                make_op(f, n, (int)kc_rng_below(&rng, (uint64_t)nops), &e);
-                kc_gfmat_mul(f, &q, &e, &cur.q);
-                kc_tmap_from_matrix(&cur, f, &q, NULL);
-            }
-            if ((s = score(&se, &cur, &cv, &ct, err)))
-                return s;
-        }
+        s = search_descent(&se, f, n, k, opts, reorder_only, &bv, &bt, &best, err);
     }
+    if (s)
+        return s;
     *out = best;
     st0.evals = se.evals;
     st0.value = bv;
