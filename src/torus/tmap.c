@@ -491,32 +491,15 @@ static uint64_t path_value(kc_objective obj, uint64_t path, price step)
     return path > v ? path : v;
 }
 
-kc_status kc_tmap_reorder_objective(const kc_torus *t, const kc_tcomm *comms, int count, kc_objective obj,
-                                    kc_tmap *out, uint64_t *value, uint64_t *total, int *exact,
-                                    const kc_progress *progress, kc_err *err)
+/* Pass 1 of the reordering programme: cost[S * n + j] = the max over
+ * communications, and the sum, of T for dimension j placed after the set S,
+ * by the closed form (upper ends where it only bounds); returns how many
+ * places it only bounds. */
+static uint64_t reorder_price_formula(const kc_torus *t, const kc_tcomm *comms, int count, price *cost)
 {
     int n = t->n;
-    if (n > KC_TMAP_REORDER_MAX_N)
-        return kc_fail(err, KC_ERANGE, "the best reordering is searched for n <= %d, got n = %d",
-                       KC_TMAP_REORDER_MAX_N, n);
-    for (int r = 0; r < count; r++)
-        if (comms[r].kind == KC_TCOMM_UNIFORM)
-            return kc_fail(err, KC_EINVAL, "'%s' is not linear: nothing to reorder for", comms[r].name);
-    uint64_t subsets = 1ULL << n;
-    /* cost[(S * n + j)] = max over r, and sum over r, of T of dimension j
-     * placed after the set S. */
-    price *cost = malloc(subsets * (uint64_t)n * sizeof *cost);
-    price *best = malloc(subsets * sizeof *best);
-    int8_t *last = malloc(subsets);
-    if (!cost || !best || !last) {
-        free(cost);
-        free(best);
-        free(last);
-        return kc_fail(err, KC_ENOMEM, "out of memory for the reordering programme");
-    }
-    /* Pass 1: formula prices; count the places where it only bounds. */
     uint64_t inexact = 0;
-    for (uint64_t s = 0; s < subsets; s++)
+    for (uint64_t s = 0; s < 1ULL << n; s++)
         for (int j = 0; j < n; j++) {
             if ((s >> j) & 1)
                 continue;
@@ -534,80 +517,129 @@ kc_status kc_tmap_reorder_objective(const kc_torus *t, const kc_tcomm *comms, in
             }
             cost[s * (uint64_t)n + (uint64_t)j] = p;
         }
-    int use_exact = inexact == 0 || (t->n * t->m <= 30 && inexact * t->nodes <= REORDER_EXACT_BUDGET);
-    kc_status st = KC_OK;
-    if (inexact && use_exact) {
-        /* Pass 2: exact prices where the formula only bounds. */
-        uint64_t done = 0;
-        for (uint64_t s = 0; s < subsets && st == KC_OK; s++)
-            for (int j = 0; j < n && st == KC_OK; j++) {
-                if ((s >> j) & 1)
-                    continue;
-                price p = {0, 0};
-                for (int r = 0; r < count && st == KC_OK; r++) {
-                    kc_tcase tc;
-                    int e;
-                    uint64_t lo, hi, load = 0;
-                    kci_tformula_place(t, &comms[r], s, j, &tc, &e, &lo, &hi);
-                    if (lo != hi) {
-                        int ord[KC_GFMAT_MAX], at = 0;
-                        for (int d = 0; d < n; d++)
-                            if ((s >> d) & 1)
-                                ord[at++] = d;
-                        int pos = at;
-                        ord[at++] = j;
-                        for (int d = 0; d < n; d++)
-                            if (!((s >> d) & 1) && d != j)
-                                ord[at++] = d;
-                        kc_gfmat q;
-                        kc_tcomm mc;
-                        kc_gfmat_from_order(&q, ord, n);
-                        st = kc_tcomm_map(&mc, &comms[r], &q, err);
-                        if (!st)
-                            st = kc_tcontention_exact_dim(t, &mc, pos, &load, NULL, err);
-                        hi = load;
-                        kc_progress_report(progress, (double)++done, (double)inexact);
-                    }
-                    if (hi > p.value)
-                        p.value = hi;
-                    p.total += hi;
+    return inexact;
+}
+
+/* The exact T of dimension j placed right after the set S for one
+ * communication (the rest in increasing order after it). */
+static kc_status reorder_exact_place(const kc_torus *t, const kc_tcomm *c, uint64_t s, int j, uint64_t *load,
+                                     kc_err *err)
+{
+    int n = t->n, ord[KC_GFMAT_MAX], at = 0;
+    for (int d = 0; d < n; d++)
+        if ((s >> d) & 1)
+            ord[at++] = d;
+    int pos = at;
+    ord[at++] = j;
+    for (int d = 0; d < n; d++)
+        if (!((s >> d) & 1) && d != j)
+            ord[at++] = d;
+    kc_gfmat q;
+    kc_tcomm mc;
+    kc_gfmat_from_order(&q, ord, n);
+    *load = 0;
+    kc_status st = kc_tcomm_map(&mc, c, &q, err);
+    return st ? st : kc_tcontention_exact_dim(t, &mc, pos, load, NULL, err);
+}
+
+/* Pass 2: exact prices where the formula only bounds. */
+static kc_status reorder_price_exact(const kc_torus *t, const kc_tcomm *comms, int count, uint64_t inexact,
+                                     price *cost, const kc_progress *progress, kc_err *err)
+{
+    int n = t->n;
+    uint64_t done = 0;
+    for (uint64_t s = 0; s < 1ULL << n; s++)
+        for (int j = 0; j < n; j++) {
+            if ((s >> j) & 1)
+                continue;
+            price p = {0, 0};
+            for (int r = 0; r < count; r++) {
+                kc_tcase tc;
+                int e;
+                uint64_t lo, hi;
+                kci_tformula_place(t, &comms[r], s, j, &tc, &e, &lo, &hi);
+                if (lo != hi) {
+                    kc_status st = reorder_exact_place(t, &comms[r], s, j, &hi, err);
+                    if (st)
+                        return st;
+                    kc_progress_report(progress, (double)++done, (double)inexact);
                 }
-                cost[s * (uint64_t)n + (uint64_t)j] = p;
+                if (hi > p.value)
+                    p.value = hi;
+                p.total += hi;
             }
+            cost[s * (uint64_t)n + (uint64_t)j] = p;
+        }
+    return KC_OK;
+}
+
+/* Pass 3: the dynamic programme over subsets; ord gets the best order and
+ * *out its price. */
+static void reorder_dp(int n, kc_objective obj, const price *cost, price *best, int8_t *last, int *ord, price *out)
+{
+    uint64_t subsets = 1ULL << n;
+    best[0] = (price){0, 0};
+    last[0] = -1;
+    for (uint64_t s = 1; s < subsets; s++) {
+        best[s] = (price){UINT64_MAX, UINT64_MAX};
+        last[s] = -1;
+        for (int j = 0; j < n; j++) {
+            if (!((s >> j) & 1))
+                continue;
+            uint64_t prev = s & ~(1ULL << j);
+            price c = cost[prev * (uint64_t)n + (uint64_t)j];
+            price b = best[prev];
+            uint64_t v = path_value(obj, b.value, c), tot = b.total + c.total;
+            /* Strict improvement keeps the lowest j on ties: the identity
+             * order wins when nothing is better. */
+            if (better(v, tot, best[s].value, best[s].total) || last[s] < 0) {
+                best[s] = (price){v, tot};
+                last[s] = (int8_t)j;
+            }
+        }
     }
+    uint64_t s = subsets - 1;
+    for (int pos = n - 1; pos >= 0; pos--) {
+        ord[pos] = last[s];
+        s &= ~(1ULL << last[s]);
+    }
+    *out = best[subsets - 1];
+}
+
+kc_status kc_tmap_reorder_objective(const kc_torus *t, const kc_tcomm *comms, int count, kc_objective obj,
+                                    kc_tmap *out, uint64_t *value, uint64_t *total, int *exact,
+                                    const kc_progress *progress, kc_err *err)
+{
+    int n = t->n;
+    if (n > KC_TMAP_REORDER_MAX_N)
+        return kc_fail(err, KC_ERANGE, "the best reordering is searched for n <= %d, got n = %d",
+                       KC_TMAP_REORDER_MAX_N, n);
+    for (int r = 0; r < count; r++)
+        if (comms[r].kind == KC_TCOMM_UNIFORM)
+            return kc_fail(err, KC_EINVAL, "'%s' is not linear: nothing to reorder for", comms[r].name);
+    uint64_t subsets = 1ULL << n;
+    price *cost = malloc(subsets * (uint64_t)n * sizeof *cost);
+    price *best = malloc(subsets * sizeof *best);
+    int8_t *last = malloc(subsets);
+    if (!cost || !best || !last) {
+        free(cost);
+        free(best);
+        free(last);
+        return kc_fail(err, KC_ENOMEM, "out of memory for the reordering programme");
+    }
+    uint64_t inexact = reorder_price_formula(t, comms, count, cost);
+    int use_exact = inexact == 0 || (t->n * t->m <= 30 && inexact * t->nodes <= REORDER_EXACT_BUDGET);
+    kc_status st = inexact && use_exact ? reorder_price_exact(t, comms, count, inexact, cost, progress, err) : KC_OK;
     if (st == KC_OK) {
-        best[0] = (price){0, 0};
-        last[0] = -1;
-        for (uint64_t s = 1; s < subsets; s++) {
-            best[s] = (price){UINT64_MAX, UINT64_MAX};
-            last[s] = -1;
-            for (int j = 0; j < n; j++) {
-                if (!((s >> j) & 1))
-                    continue;
-                uint64_t prev = s & ~(1ULL << j);
-                price c = cost[prev * (uint64_t)n + (uint64_t)j];
-                price b = best[prev];
-                uint64_t v = path_value(obj, b.value, c), tot = b.total + c.total;
-                /* Strict improvement keeps the lowest j on ties: the identity
-                 * order wins when nothing is better. */
-                if (better(v, tot, best[s].value, best[s].total) || last[s] < 0) {
-                    best[s] = (price){v, tot};
-                    last[s] = (int8_t)j;
-                }
-            }
-        }
         int ord[KC_GFMAT_MAX];
-        uint64_t s = subsets - 1;
-        for (int pos = n - 1; pos >= 0; pos--) {
-            ord[pos] = last[s];
-            s &= ~(1ULL << last[s]);
-        }
+        price found;
+        reorder_dp(n, obj, cost, best, last, ord, &found);
         st = kc_tmap_from_order(out, &comms[0].f, ord, n, err);
         out->kind = KC_TMAP_REORDER;
         if (value)
-            *value = best[subsets - 1].value;
+            *value = found.value;
         if (total)
-            *total = best[subsets - 1].total;
+            *total = found.total;
         if (exact)
             *exact = use_exact;
     }
