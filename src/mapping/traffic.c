@@ -1,0 +1,64 @@
+/* traffic.c - the message list behind kcube/traffic.h: init, append, free.
+ * The readers and generators live in their own files. */
+#include "kcube/traffic.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+kc_status kc_traffic_init(kc_traffic *t, uint64_t ranks, kc_err *err)
+{
+    memset(t, 0, sizeof *t);
+    if (ranks < 1 || ranks > ((uint64_t)1 << 32))
+        return kc_fail_param(err, KC_ERANGE, "traffic", "traffic needs 1..2^32 ranks, not %llu",
+                             (unsigned long long)ranks);
+    t->ranks = ranks;
+    return KC_OK;
+}
+
+void kc_traffic_free(kc_traffic *t)
+{
+    free(t->src);
+    free(t->dst);
+    free(t->bytes);
+    memset(t, 0, sizeof *t);
+}
+
+/* Grow all three arrays together so they never disagree on capacity. */
+static kc_status traffic_grow(kc_traffic *t, kc_err *err)
+{
+    size_t cap = t->cap ? t->cap * 2 : 256;
+    if (cap > KC_TRAFFIC_MAX_MESSAGES)
+        cap = KC_TRAFFIC_MAX_MESSAGES;
+    uint32_t *s = realloc(t->src, cap * sizeof *s);
+    if (s)
+        t->src = s;
+    uint32_t *d = realloc(t->dst, cap * sizeof *d);
+    if (d)
+        t->dst = d;
+    uint64_t *b = realloc(t->bytes, cap * sizeof *b);
+    if (b)
+        t->bytes = b;
+    if (!s || !d || !b)
+        return kc_fail(err, KC_ENOMEM, "out of memory for %zu messages", cap);
+    t->cap = cap;
+    return KC_OK;
+}
+
+kc_status kc_traffic_add(kc_traffic *t, uint64_t src, uint64_t dst, uint64_t bytes, kc_err *err)
+{
+    if (src >= t->ranks || dst >= t->ranks)
+        return kc_fail_param(err, KC_ERANGE, "traffic", "rank %llu out of range 0..%llu",
+                             (unsigned long long)(src >= t->ranks ? src : dst), (unsigned long long)(t->ranks - 1));
+    if (t->count == t->cap) {
+        if (t->count >= KC_TRAFFIC_MAX_MESSAGES)
+            return kc_fail_param(err, KC_ERANGE, "traffic", "more than %u messages", KC_TRAFFIC_MAX_MESSAGES);
+        kc_status s = traffic_grow(t, err);
+        if (s != KC_OK)
+            return s;
+    }
+    t->src[t->count] = (uint32_t)src;
+    t->dst[t->count] = (uint32_t)dst;
+    t->bytes[t->count] = bytes;
+    t->count++;
+    return KC_OK;
+}
