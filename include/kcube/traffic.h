@@ -34,8 +34,7 @@ typedef struct kc_traffic {
 /* An empty traffic over `ranks` ranks (1..2^32). */
 kc_status kc_traffic_init(kc_traffic *t, uint64_t ranks, kc_err *err);
 void kc_traffic_free(kc_traffic *t);
-/* Append one message; src/dst < ranks (KC_ERANGE naming "traffic"), the
- * total stays below 2^64 bytes. */
+/* Append one message; src/dst < ranks (KC_ERANGE naming "traffic"). */
 kc_status kc_traffic_add(kc_traffic *t, uint64_t src, uint64_t dst, uint64_t bytes, kc_err *err);
 
 #endif
