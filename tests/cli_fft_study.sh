@@ -39,6 +39,15 @@ if [ ! -e "$CLI_TMP/g.goal" ]; then cli_pass; else cli_fail "bad input wrote a s
 expect_bad "bad input writes no schedule" -- "$K" fft-study --n 4 --points 2^7 --emit-goal "$CLI_TMP/g.goal"
 if [ ! -e "$CLI_TMP/g.goal" ]; then cli_pass; else cli_fail "bad input wrote a schedule"; fi
 
+# seed 000's Table 2 figures (8-cube, m = 2^14) under the reading with a
+# barrier after the bit-reverse: 6.43 times and about 41 %
+expect_exit 0 "seed 000 figures" -- "$K" fft-study --n 8 --points 2^14 --configs ecube,ecube+mapping --json
+if python3 -c '
+import json, sys
+s = json.load(open(sys.argv[1]))["summary"][0]
+ok = round(s["bitrev_speedup_apart"], 2) == 6.43 and 0.40 <= s["total_gain_apart"] <= 0.42
+sys.exit(0 if ok else 1)' "$CLI_OUT"; then cli_pass; else cli_fail "6.43 and 41 % with the barrier"; fi
+
 if command -v gnuplot > /dev/null; then
     expect_exit 0 "plot" -- "$K" fft-study --n 4 --points 2^6,2^8 --configs ecube,ecube+mapping --plot "$CLI_TMP/p.svg"
     if grep -q '</svg>' "$CLI_TMP/p.svg" 2> /dev/null; then cli_pass; else cli_fail "plot written"; fi

@@ -94,6 +94,26 @@ static void fft_case(int n, int d)
     assert_int_equal(kc_goal_loggp(&g, &m, NULL, &total, NULL, &err), KC_OK);
     if (fabs(total - expect) > 1e-6 * expect)
         fail_msg("n %d d %d: %.6f us, expected %.6f", n, d, total, expect);
+    /* The two parts together hold the whole programme's operations, and
+     * their LogGP times add up to the time with a barrier between them. */
+    size_t nparts = 0;
+    double apart = 0;
+    for (unsigned part = KC_GOAL_FFT_BITREV; part <= KC_GOAL_FFT_REST; part <<= 1) {
+        kc_goal h;
+        kc_goal_match hm;
+        double t;
+        assert_int_equal(kc_goal_init(&h, p, &err), KC_OK);
+        assert_int_equal(kc_goal_gen_fft_parts(&h, n, d, 5120, 4470, part, &err), KC_OK);
+        assert_int_equal(kc_goal_validate(&h, p, &hm, &err), KC_OK);
+        assert_int_equal(kc_goal_loggp(&h, &hm, NULL, &t, NULL, &err), KC_OK);
+        nparts += h.nops;
+        apart += t;
+        kc_goal_match_free(&hm);
+        kc_goal_free(&h);
+    }
+    assert_int_equal(nparts, g.nops);
+    if (fabs(apart - expect) > 1e-6 * expect)
+        fail_msg("n %d d %d: parts %.6f us, whole %.6f", n, d, apart, expect);
     free(seen);
     kc_goal_match_free(&m);
     kc_goal_free(&g);
@@ -113,6 +133,9 @@ static void test_fft(void **state)
     assert_int_equal(kc_goal_gen_fft(&g, 4, 0, 5120, 4470, &err), KC_ERANGE);
     assert_string_equal(err.param, "d");
     assert_int_equal(kc_goal_gen_fft(&g, 3, 1, 5120, 4470, &err), KC_EINVAL);
+    assert_int_equal(kc_goal_gen_fft_parts(&g, 4, 1, 5120, 4470, 0, &err), KC_EINVAL);
+    assert_string_equal(err.param, "parts");
+    assert_int_equal(kc_goal_gen_fft_parts(&g, 4, 1, 5120, 4470, 4, &err), KC_EINVAL);
     kc_goal_free(&g);
 }
 

@@ -152,6 +152,14 @@ kc_status kc_goal_loggp(const kc_goal *g, const kc_goal_match *m, const kc_goal_
  * whole blocks, then 2^(2d) half butterflies). g must be new with
  * num_ranks 2^n. Times in ns: butterfly_ns (5120), half_ns (4470). */
 kc_status kc_goal_gen_fft(kc_goal *g, int n, int d, uint64_t butterfly_ns, uint64_t half_ns, kc_err *err);
+/* Part of that schedule: the bit-reverse alone, the rest alone (local
+ * stages and exchanges, as after a barrier), or both (kc_goal_gen_fft).
+ * Replaying the parts one after the other is the programme with a barrier
+ * after the bit-reverse, the reading under which seed 000's Table 2 figures
+ * are reproduced (docs/appsim.md). */
+enum { KC_GOAL_FFT_BITREV = 1, KC_GOAL_FFT_REST = 2, KC_GOAL_FFT_ALL = 3 };
+kc_status kc_goal_gen_fft_parts(kc_goal *g, int n, int d, uint64_t butterfly_ns, uint64_t half_ns, unsigned parts,
+                                kc_err *err);
 
 typedef enum kc_goal_cx {
     KC_GOAL_CX_PAIRWISE, /* 2^n - 1 steps, step j exchanges one block with x ^ j */

@@ -105,6 +105,12 @@ static kc_status check_cube(const kc_goal *g, int n, kc_err *err)
 
 kc_status kc_goal_gen_fft(kc_goal *g, int n, int d, uint64_t butterfly_ns, uint64_t half_ns, kc_err *err)
 {
+    return kc_goal_gen_fft_parts(g, n, d, butterfly_ns, half_ns, KC_GOAL_FFT_ALL, err);
+}
+
+kc_status kc_goal_gen_fft_parts(kc_goal *g, int n, int d, uint64_t butterfly_ns, uint64_t half_ns, unsigned parts,
+                                kc_err *err)
+{
     kc_status s = check_cube(g, n, err);
     if (s)
         return s;
@@ -113,6 +119,8 @@ kc_status kc_goal_gen_fft(kc_goal *g, int n, int d, uint64_t butterfly_ns, uint6
                              "not %d", d);
     if (g->nops)
         return kc_fail_param(err, KC_EINVAL, "schedule", "the FFT is generated into an empty schedule");
+    if (!parts || (parts & ~(unsigned)KC_GOAL_FFT_ALL))
+        return kc_fail_param(err, KC_EINVAL, "parts", "no valid FFT part selected (0x%x)", parts);
     uint64_t per_proc = (uint64_t)1 << (2 * d);       /* points per processor */
     uint64_t block = 16 * per_proc;                    /* bytes of a whole block */
     uint64_t local = (per_proc / 2) * butterfly_ns;    /* one local stage */
@@ -122,8 +130,10 @@ kc_status kc_goal_gen_fft(kc_goal *g, int n, int d, uint64_t butterfly_ns, uint6
         uint32_t rev = reverse_bits(p, n);
         if ((s = kc_goal_set_phase(g, "bit-reverse", err)))
             break;
-        if (rev != p && (s = exchange(g, p, rev, 0, block, prev, 0, prev, err)))
+        if ((parts & KC_GOAL_FFT_BITREV) && rev != p && (s = exchange(g, p, rev, 0, block, prev, 0, prev, err)))
             break;
+        if (!(parts & KC_GOAL_FFT_REST))
+            continue;
         if ((s = kc_goal_set_phase(g, "compute", err)))
             break;
         for (int i = 0; i < d && !s; i++) {
