@@ -70,7 +70,7 @@ static kc_status grf_header(grf *g, uint64_t ranks, uint64_t *edgenbr)
 {
     kc_token tok;
     kc_status s;
-    if ((s = grf_next(g, &tok, 0, "graph file version (0)")) ||
+    if ((s = grf_next(g, &tok, 0, "graph file version")) ||
         (s = grf_next(g, &tok, ranks, "vertex count")))
         return s;
     g->vertnbr = tok.value;
@@ -79,10 +79,10 @@ static kc_status grf_header(grf *g, uint64_t ranks, uint64_t *edgenbr)
     if ((s = grf_next(g, &tok, KC_TRAFFIC_MAX_MESSAGES, "arc count")))
         return s;
     *edgenbr = tok.value;
-    if ((s = grf_next(g, &tok, 1, "base (0 or 1)")))
+    if ((s = grf_next(g, &tok, 1, "base")))
         return s;
     g->base = tok.value;
-    if ((s = grf_next(g, &tok, 111, "flag field (three digits 0 or 1)")))
+    if ((s = grf_next(g, &tok, 111, "flag field")))
         return s;
     unsigned f = (unsigned)tok.value;
     if (f % 10 > 1 || f / 10 % 10 > 1)
@@ -115,7 +115,7 @@ static kc_status grf_vertex_line(grf *g, kc_traffic *t, uint64_t pos, unsigned c
     for (uint64_t j = 0; j < degree; j++) {
         uint64_t bytes = 1;
         if (g->edge_weights) {
-            if ((s = grf_next(g, &tok, UINT64_MAX, "edge weight")))
+            if ((s = grf_next(g, &tok, UINT64_MAX, "weight of an edge")))
                 return s;
             bytes = tok.value;
         }
