@@ -248,19 +248,29 @@ static void test_silent(void **state)
 #endif
 }
 
-/* The repair: terminals taken twice or out of range go, in rank order, to
- * the free terminals in increasing order. */
+/* The repair: a rank whose terminal is taken (or out of range) goes, in
+ * rank order, to the unused terminal nearest in hops to Scotch's choice. */
 static void test_repair(void **state)
 {
     (void)state;
     if (skip_without_scotch())
         skip();
 #ifdef KC_HAVE_SCOTCH
-    SCOTCH_Num part[6] = {3, 3, 0, 9, 1, 0};
-    uint32_t term_node[6] = {5, 4, 3, 2, 1, 0}, map[6];
-    uint32_t want[6] = {term_node[3], term_node[2], term_node[0], term_node[4], term_node[1], term_node[5]};
+    kc_topology t;
     kc_err err = {0};
-    assert_int_equal(kci_scotch_to_nodes(part, term_node, 6, map, &err), KC_OK);
+    assert_int_equal(kc_topology_hypercube(&t, 3, &err), KC_OK);
+    /* Terminals 0, 3, 5 and 6 unused; terminal x is node 7 - x. */
+    SCOTCH_Num part[8] = {7, 7, 1, 2, 99, 4, 1, 4};
+    uint32_t term_node[8] = {7, 6, 5, 4, 3, 2, 1, 0}, map[8];
+    /* Unused terminals 0, 3, 5, 6 are nodes 7, 4, 2, 1. Rank 1 wants node
+     * 0 (terminal 7): nodes 4, 2, 1 are 1 hop away, terminal 3 (node 4)
+     * comes first; rank 4 is out of range: the first unused, node 7; rank 6
+     * wants node 6: node 2 (1 hop) before node 1 (3 hops); rank 7 gets the
+     * last, node 1. */
+    uint32_t want[8] = {0, 4, 6, 5, 7, 3, 2, 1};
+    uint64_t repaired = 0;
+    assert_int_equal(kci_scotch_to_nodes(&t, part, term_node, map, &repaired, &err), KC_OK);
+    assert_int_equal(repaired, 4);
     assert_memory_equal(map, want, sizeof want);
 #endif
 }
@@ -282,7 +292,10 @@ static void test_transpose_hops(void **state)
     assert_int_equal(kc_traffic_add_comm(&tr, &c, 1, NULL, &err), KC_OK);
     uint32_t map[256];
     uint64_t ident = 0, mapped = 0;
-    assert_int_equal(kc_scotch_map(&t, &tr, 1, map, &err), KC_OK);
+    kc_scotch_info info;
+    assert_int_equal(kc_scotch_map_info(&t, &tr, 1, map, &info, &err), KC_OK);
+    assert_string_equal(info.target, "hcub");
+    assert_int_equal(info.repaired, 0);
     assert_permutation(map, 256);
     for (size_t m = 0; m < tr.count; m++) {
         ident += tr.bytes[m] * hops(&t, tr.src[m], tr.dst[m]);

@@ -33,10 +33,15 @@ uint64_t kci_scotch_term_node(const kc_topology *t, const int *dims, uint64_t te
 /* Initialise *arch as the target of t (SCOTCH_archExit it after). */
 kc_status kci_scotch_arch(const kc_topology *t, SCOTCH_Arch *arch, kc_err *err);
 /* Scotch's part[v] (a terminal number) as to_physical[v] (a node, through
- * term_node[]), repaired into a permutation when Scotch puts two vertices on
- * one terminal (see scotchmap.c). O(P). */
-kc_status kci_scotch_to_nodes(const SCOTCH_Num *part, const uint32_t *term_node, uint64_t P, uint32_t *to_physical,
-                              kc_err *err);
+ * term_node[]), repaired into a permutation when Scotch puts two ranks on
+ * one terminal: the lowest rank keeps it; the others (and any rank with an
+ * out-of-range terminal), in rank order, take the unused terminal nearest
+ * in hops to the one Scotch chose (ties: the lowest unused terminal; plain
+ * lowest-first when more than 2^26 displaced x unused pairs would have to
+ * be priced). *repaired gets the number of ranks moved. O(P + D F n) for D
+ * displaced ranks and F unused terminals. */
+kc_status kci_scotch_to_nodes(const kc_topology *t, const SCOTCH_Num *part, const uint32_t *term_node,
+                              uint32_t *to_physical, uint64_t *repaired, kc_err *err);
 #endif
 
 #endif
