@@ -52,6 +52,14 @@ static int skip_without_scotch(void)
     return 1;
 }
 
+/* Each test starts with this: a test skips without Scotch. */
+#define NEED_SCOTCH()                                                                                      \
+    do {                                                                                                   \
+        (void)state;                                                                                       \
+        if (skip_without_scotch())                                                                         \
+            skip();                                                                                        \
+    } while (0)
+
 #ifdef KC_HAVE_SCOTCH
 /* Every pair of terminals: Scotch's distance equals the hop count between
  * the kcube nodes they are converted to; the conversion is a bijection. */
@@ -59,17 +67,15 @@ static void check_numbering(const kc_topology *t)
 {
     kc_err err = {0};
     SCOTCH_Arch arch;
-    int dims[KC_TOPO_MAX_DIMS];
-    kci_scotch_kind kind;
-    const char *name;
-    assert_int_equal(kci_scotch_target(t, dims, &kind, &name, &err), KC_OK);
-    assert_int_equal(kci_scotch_arch(t, &arch, &err), KC_OK);
+    kci_scotch_tgt tg;
+    assert_int_equal(kci_scotch_target(t, &tg, &err), KC_OK);
+    assert_int_equal(kci_scotch_arch(t, &tg, &arch, &err), KC_OK);
     uint64_t P = t->nodes;
     assert_int_equal((uint64_t)SCOTCH_archSize(&arch), P);
     SCOTCH_ArchDom *a = malloc((size_t)SCOTCH_archDomSizeof()), *b = malloc((size_t)SCOTCH_archDomSizeof());
     unsigned char *seen = calloc(P, 1);
     for (uint64_t x = 0; x < P; x++) {
-        uint64_t nx = kci_scotch_term_node(t, dims, x);
+        uint64_t nx = kci_scotch_term_node(t, tg.dims, x);
         assert_true(nx < P && !seen[nx]);
         seen[nx] = 1;
         SCOTCH_archDomTerm(&arch, a, (SCOTCH_Num)x);
@@ -77,7 +83,7 @@ static void check_numbering(const kc_topology *t)
         for (uint64_t y = 0; y < P; y++) {
             SCOTCH_archDomTerm(&arch, b, (SCOTCH_Num)y);
             uint64_t d = (uint64_t)SCOTCH_archDomDist(&arch, a, b);
-            uint64_t want = hops(t, nx, kci_scotch_term_node(t, dims, y));
+            uint64_t want = hops(t, nx, kci_scotch_term_node(t, tg.dims, y));
             if (d != want)
                 fail_msg("terminals %llu, %llu: Scotch distance %llu, kcube hops %llu", (unsigned long long)x,
                          (unsigned long long)y, (unsigned long long)d, (unsigned long long)want);
@@ -92,9 +98,7 @@ static void check_numbering(const kc_topology *t)
 
 static void test_numbering(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
 #ifdef KC_HAVE_SCOTCH
     kc_topology t;
     kc_err err = {0};
@@ -144,9 +148,7 @@ static void assert_permutation(const uint32_t *map, uint64_t P)
 
 static void test_permutation_and_determinism(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
     kc_topology tops[4];
     kc_err err = {0};
     int shape[3] = {4, 4, 2};
@@ -182,9 +184,7 @@ static void test_permutation_and_determinism(void **state)
  * targets (and Scotch's meshXD, which kcube avoids, wrapping around). */
 static void test_edges(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
     kc_topology t;
     kc_traffic tr;
     kc_err err = {0};
@@ -220,9 +220,7 @@ static void test_edges(void **state)
 /* Scotch's errors go to the silent hooks, not to stderr. */
 static void test_silent(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
 #ifdef KC_HAVE_SCOTCH
     char path[] = "/tmp/kc_scotch_stderrXXXXXX";
     int fd = mkstemp(path);
@@ -252,9 +250,7 @@ static void test_silent(void **state)
  * rank order, to the unused terminal nearest in hops to Scotch's choice. */
 static void test_repair(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
 #ifdef KC_HAVE_SCOTCH
     kc_topology t;
     kc_err err = {0};
@@ -279,9 +275,7 @@ static void test_repair(void **state)
  * more byte-hops than the identity (1024), counted here by coordinates. */
 static void test_transpose_hops(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
     kc_topology t;
     kc_comm c;
     kc_traffic tr;

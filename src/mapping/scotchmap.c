@@ -26,27 +26,26 @@
 
 #define MAX_SCOTCH_AXES 5 /* Scotch's torusX / meshX limit (ARCHMESHDIMNMAX) */
 
-kc_status kci_scotch_target(const kc_topology *t, int *dims, kci_scotch_kind *kind, const char **name,
-                            kc_err *err)
+kc_status kci_scotch_target(const kc_topology *t, kci_scotch_tgt *tg, kc_err *err)
 {
     int binary = 1;
     for (int i = 0; i < t->n; i++) {
         binary &= t->side[i] == 2;
-        dims[i] = t->side[i];
+        tg->dims[i] = t->side[i];
     }
     if (binary) {
-        *kind = KCI_SCOTCH_HCUB;
-        *name = "hcub";
+        tg->kind = KCI_SCOTCH_HCUB;
+        tg->name = "hcub";
     } else if (t->kind == KC_TOPO_MESH) {
-        *kind = KCI_SCOTCH_MESH;
-        *name = t->n == 3 ? "mesh3D" : "mesh2D";
+        tg->kind = KCI_SCOTCH_MESH;
+        tg->name = t->n == 3 ? "mesh3D" : "mesh2D";
         if (t->n > 3)
             return kc_fail_param(err, KC_EINVAL, "scotch",
                                  "Scotch has no mesh target of %d axes (its meshXD measures distances around a "
                                  "torus)", t->n);
     } else {
-        *kind = KCI_SCOTCH_TORUS;
-        *name = "torusXD";
+        tg->kind = KCI_SCOTCH_TORUS;
+        tg->name = "torusXD";
         if (t->n > MAX_SCOTCH_AXES)
             return kc_fail_param(err, KC_EINVAL, "scotch",
                                  "Scotch's torus target has at most %d axes, this torus has %d", MAX_SCOTCH_AXES,
@@ -100,26 +99,21 @@ const char *kc_scotch_version(void)
     return KC_STR(SCOTCH_VERSION) "." KC_STR(SCOTCH_RELEASE) "." KC_STR(SCOTCH_PATCHLEVEL);
 }
 
-kc_status kci_scotch_arch(const kc_topology *t, SCOTCH_Arch *arch, kc_err *err)
+kc_status kci_scotch_arch(const kc_topology *t, const kci_scotch_tgt *tg, SCOTCH_Arch *arch, kc_err *err)
 {
-    int dims[KC_TOPO_MAX_DIMS];
-    kci_scotch_kind kind;
-    const char *name;
-    kc_status s = kci_scotch_target(t, dims, &kind, &name, err);
-    if (s)
-        return s;
     if (SCOTCH_archInit(arch))
         return kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_archInit failed");
     SCOTCH_Num d[MAX_SCOTCH_AXES] = {1, 1, 1, 1, 1};
     for (int i = 0; i < t->n && i < MAX_SCOTCH_AXES; i++)
-        d[i] = dims[i];
-    int bad = kind == KCI_SCOTCH_HCUB    ? SCOTCH_archHcub(arch, t->n)
-              : kind == KCI_SCOTCH_TORUS ? SCOTCH_archTorusX(arch, t->n, d)
-              : t->n == 3                ? SCOTCH_archMesh3(arch, d[0], d[1], d[2])
-                                         : SCOTCH_archMesh2(arch, d[0], d[1]);
+        d[i] = tg->dims[i];
+    int bad = tg->kind == KCI_SCOTCH_HCUB    ? SCOTCH_archHcub(arch, t->n)
+              : tg->kind == KCI_SCOTCH_TORUS ? SCOTCH_archTorusX(arch, t->n, d)
+              : t->n == 3                    ? SCOTCH_archMesh3(arch, d[0], d[1], d[2])
+                                             : SCOTCH_archMesh2(arch, d[0], d[1]);
     if (bad) {
         SCOTCH_archExit(arch);
-        return kc_fail_param(err, KC_EINVAL, "scotch", "Scotch cannot build its %s target for %d axes", name, t->n);
+        return kc_fail_param(err, KC_EINVAL, "scotch", "Scotch cannot build its %s target for %d axes", tg->name,
+                             t->n);
     }
     return KC_OK;
 }
@@ -136,14 +130,13 @@ static SCOTCH_Num term_dist(SCOTCH_Arch *arch, SCOTCH_ArchDom *da, SCOTCH_ArchDo
 /* term_node[] for every terminal, checked: a bijection; every kcube link
  * joins terminals at Scotch distance 1; the two ends of each axis are as far
  * apart as in kcube (side - 1 on a line, 1 around a ring). O(P n). */
-static kc_status numbering(const kc_topology *t, SCOTCH_Arch *arch, uint32_t *term_node, kc_err *err)
+static kc_status numbering(const kc_topology *t, const kci_scotch_tgt *tg, SCOTCH_Arch *arch, uint32_t *term_node,
+                           kc_err *err)
 {
-    int dims[KC_TOPO_MAX_DIMS];
-    kci_scotch_kind kind;
-    const char *name;
-    kc_status s = kci_scotch_target(t, dims, &kind, &name, err);
-    if (s)
-        return s;
+    const int *dims = tg->dims;
+    kci_scotch_kind kind = tg->kind;
+    const char *name = tg->name;
+    kc_status s = KC_OK;
     uint64_t P = t->nodes;
     uint32_t *node_term = malloc(P * sizeof *node_term);
     SCOTCH_ArchDom *dom = malloc(2 * (size_t)SCOTCH_archDomSizeof());
@@ -402,7 +395,10 @@ kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_
         return kc_fail_param(err, KC_ERANGE, "scotch", "%llu nodes: more than Scotch maps here",
                              (unsigned long long)P);
     SCOTCH_Arch arch;
-    kc_status s = kci_scotch_arch(t, &arch, err);
+    kci_scotch_tgt tg;
+    kc_status s = kci_scotch_target(t, &tg, err);
+    if (!s)
+        s = kci_scotch_arch(t, &tg, &arch, err);
     if (s)
         return s;
     uint32_t *term_node = malloc(P * sizeof *term_node);
@@ -414,7 +410,7 @@ kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_
     if (!term_node || !part)
         s = kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
     if (!s)
-        s = numbering(t, &arch, term_node, err);
+        s = numbering(t, &tg, &arch, term_node, err);
     if (!s)
         s = build_csr(tr, P, &g, err);
     if (!s && (SCOTCH_graphInit(&graph) ||
@@ -426,9 +422,7 @@ kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_
     if (!s)
         s = kci_scotch_to_nodes(t, part, term_node, to_physical, &repaired, err);
     if (!s && info) {
-        int dims[KC_TOPO_MAX_DIMS];
-        kci_scotch_kind kind;
-        kci_scotch_target(t, dims, &kind, &info->target, err);
+        info->target = tg.name;
         info->repaired = repaired;
     }
     if (graph_built)
