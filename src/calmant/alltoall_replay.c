@@ -1,0 +1,217 @@
+/* Complete exchange: every method's schedule replayed one-port with DOR
+ * routing on the step engine, phase by phase (kcube/calmant_alltoall.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "alltoall_priv.h"
+#include "kcube/calmant_embed.h"
+#include "kcube/calmant_sched.h"
+#include "kcube/calmant_task.h"
+#include "kcube/stepnet.h"
+
+typedef struct a2a_msg {
+    uint32_t step, src, dst; /* nodes; step inside the phase */
+    uint64_t bytes;
+} a2a_msg;
+
+typedef struct replayer {
+    kc_calmant g;
+    kc_stepnet_topo topo;
+    kc_stepnet net;
+    uint64_t *link_bytes; /* per directed link: node * 2c + port */
+    a2a_msg *buf;         /* the current phase */
+    size_t n, cap;
+    kc_a2a_replay *out;
+} replayer;
+
+static kc_status push(replayer *r, uint32_t step, uint32_t src, uint32_t dst, uint64_t bytes, kc_err *err)
+{
+    if (r->n == r->cap) {
+        size_t cap = r->cap ? 2 * r->cap : 4096;
+        a2a_msg *m = realloc(r->buf, cap * sizeof *m);
+        if (!m)
+            return kc_fail(err, KC_ENOMEM, "out of memory (replay)");
+        r->buf = m;
+        r->cap = cap;
+    }
+    r->buf[r->n++] = (a2a_msg){step, src, dst, bytes};
+    return KC_OK;
+}
+
+/* One message on its DOR path: the engine's send and the link byte counts. */
+static kc_status send_one(replayer *r, const a2a_msg *m, uint64_t times, kc_err *err)
+{
+    kc_calmant_leg legs[KC_CALMANT_MAX_C];
+    kc_stepnet_leg path[KC_CALMANT_MAX_C];
+    int nl = kc_calmant_route(&r->g, m->src, m->dst, legs);
+    uint64_t at = m->src;
+    for (int l = 0; l < nl; l++) {
+        path[l] = (kc_stepnet_leg){.port = 2 * legs[l].axis + (legs[l].dir < 0), .hops = legs[l].hops};
+        for (uint64_t h = 0; h < legs[l].hops; h++) {
+            r->link_bytes[at * (uint64_t)r->topo.ports + (uint64_t)path[l].port] += m->bytes * times;
+            at = r->topo.neighbor(r->topo.ctx, at, path[l].port);
+        }
+    }
+    return nl ? kc_stepnet_send_path(&r->net, m->src, path, nl, m->bytes, err) : KC_OK;
+}
+
+static int by_step(const void *a, const void *b)
+{
+    const a2a_msg *x = a, *y = b;
+    return (x->step > y->step) - (x->step < y->step);
+}
+
+/* Replay the buffered phase of `steps` steps, counted `times` times (the
+ * identical kernel iterations of the pipelined CC-cube). Every message of a
+ * phase has the same size here. */
+static kc_status flush(replayer *r, uint64_t steps, uint64_t times, kc_err *err)
+{
+    qsort(r->buf, r->n, sizeof *r->buf, by_step);
+    kc_stepnet_stats before = r->net.st;
+    kc_status s = KC_OK;
+    size_t j = 0;
+    for (uint64_t q = 0; !s && q < steps; q++) {
+        for (; !s && j < r->n && r->buf[j].step == q; j++)
+            s = send_one(r, &r->buf[j], times, err);
+        kc_stepnet_end_step(&r->net);
+    }
+    if (!s && j < r->n)
+        s = kc_fail(err, KC_EINTERNAL, "a phase message lies beyond its %llu steps", (unsigned long long)steps);
+    /* Lockstep: every step of the phase is a slot of the phase's largest
+     * message, an empty one included (the paper's P (beta + L tau)). */
+    const kc_stepnet_stats *a = &r->net.st;
+    uint64_t largest = 0;
+    for (size_t k = 0; k < r->n; k++)
+        largest = r->buf[k].bytes > largest ? r->buf[k].bytes : largest;
+    r->out->steps += times * steps;
+    r->out->empty_steps += times * (steps - (a->startups - before.startups));
+    r->out->transfers += times * steps * largest;
+    r->out->messages += times * (a->messages - before.messages);
+    r->out->conflicts += times * (a->conflicts - before.conflicts);
+    r->n = 0;
+    return s;
+}
+
+/* ---- the pipelined CC-cube (calmant, cc-cube) ------------------------------- */
+
+static kc_status cc_iteration(replayer *r, kc_calmant_task t, uint64_t bytes, uint64_t times, kc_err *err)
+{
+    kc_calmant_sched s = {0};
+    kc_status st = kc_calmant_sched_task(&r->g, t, &s, err);
+    for (size_t m = 0; !st && m < s.count; m++)
+        st = push(r, s.msg[m].step, (uint32_t)kc_calmant_to_physical(&r->g, s.msg[m].src),
+                  (uint32_t)kc_calmant_to_physical(&r->g, s.msg[m].dst), bytes, err);
+    if (!st)
+        st = flush(r, s.steps, times, err);
+    kc_calmant_sched_free(&s);
+    return st;
+}
+
+/* The distinct iterations of kc_calmant_iterations, the kernel of deep
+ * pipelining once with its multiplicity (as kc_calmant_time_of counts). */
+static kc_status replay_pipelined(replayer *r, int q, uint64_t bytes, kc_err *err)
+{
+    int d = r->g.d, edge = (q < d ? q : d) - 1;
+    kc_status s = KC_OK;
+    for (int k = 1; !s && k <= edge; k++) {
+        s = cc_iteration(r, (kc_calmant_task){0, k}, bytes, 1, err);
+        if (!s)
+            s = cc_iteration(r, q < d ? (kc_calmant_task){d - q + k, q - k} : (kc_calmant_task){k, d - k}, bytes, 1,
+                             err);
+    }
+    if (q < d)
+        for (int k = 1; !s && k <= d - q + 1; k++)
+            s = cc_iteration(r, (kc_calmant_task){k - 1, q}, bytes, 1, err);
+    else if (!s)
+        s = cc_iteration(r, (kc_calmant_task){0, d}, bytes, (uint64_t)(q - d + 1), err);
+    r->out->iterations = (uint64_t)d + (uint64_t)q - 1;
+    return s;
+}
+
+/* ---- exchanges x <-> x xor k (recursive, direct) ---------------------------- */
+
+static uint64_t high_power(uint64_t v)
+{
+    return v ? 1ULL << (63 - __builtin_clzll(v)) : 0;
+}
+
+/* Node x's sub-step in the phase x <-> x xor k: on each axis j the pair's
+ * lower end modulo w(k_j) (distinct for the messages sharing a line of
+ * axis j in one block), summed over the axes modulo max_j w(k_j). */
+static uint32_t xor_substep(const kc_calmant *g, uint64_t x, uint64_t k, uint64_t period)
+{
+    uint64_t sum = 0;
+    for (int a = 0; a < g->c; a++) {
+        uint64_t kj = kc_calmant_coord(g, k, a), w = high_power(kj), xj = kc_calmant_coord(g, x, a);
+        if (w)
+            sum += ((xj & w) ? xj ^ kj : xj) & (w - 1);
+    }
+    return (uint32_t)(sum % period);
+}
+
+static kc_status xor_phase(replayer *r, uint64_t k, uint64_t bytes, kc_err *err)
+{
+    uint64_t period = 0;
+    for (int a = 0; a < r->g.c; a++) {
+        uint64_t w = high_power(kc_calmant_coord(&r->g, k, a));
+        period = w > period ? w : period;
+    }
+    kc_status s = KC_OK;
+    for (uint64_t x = 0; !s && x < r->g.nodes; x++)
+        s = push(r, xor_substep(&r->g, x, k, period), (uint32_t)x, (uint32_t)(x ^ k), bytes, err);
+    return s ? s : flush(r, period, 1, err);
+}
+
+/* ---- entry ------------------------------------------------------------------ */
+
+static kc_status replay_body(replayer *r, kc_a2a_method method, const kc_a2a_params *p, kc_err *err)
+{
+    int d = r->g.d;
+    uint64_t n_bytes = p->block << (d - 1);
+    kc_status s = KC_OK;
+    if (method == KC_A2A_CALMANT || method == KC_A2A_CCCUBE) {
+        kc_calmant_time t;
+        s = kci_a2a_calmant_time(d, r->g.c, method == KC_A2A_CCCUBE ? 1 : p->degree, p, &t, err);
+        if (!s)
+            s = replay_pipelined(r, t.degree, t.packet, err);
+    } else if (method == KC_A2A_RECURSIVE) {
+        for (int k = d - 1; !s && k >= 0; k--)
+            s = xor_phase(r, 1ULL << k, n_bytes, err);
+    } else
+        for (uint64_t k = 1; !s && k < r->g.nodes; k++)
+            s = xor_phase(r, k, p->block, err);
+    return s;
+}
+
+kc_status kc_a2a_replay_method(int d, int c, kc_a2a_method method, const kc_a2a_params *p, kc_a2a_replay *out,
+                               kc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    kc_status s = kci_a2a_check(d, c, method, p, err);
+    if (s)
+        return s;
+    if (d > KC_A2A_REPLAY_MAX_D)
+        return kc_fail_param(err, KC_ERANGE, "d", "replays walk every message: d <= %d, got %d", KC_A2A_REPLAY_MAX_D,
+                             d);
+    replayer r = {.out = out};
+    kc_calmant_init(&r.g, d, c, 0, KC_TIE_PLUS, KC_CALMANT_STANDARD, err);
+    kc_calmant_stepnet_topo(&r.g, &r.topo);
+    r.link_bytes = calloc(r.g.nodes * (uint64_t)r.topo.ports, sizeof *r.link_bytes);
+    if (!r.link_bytes)
+        s = kc_fail(err, KC_ENOMEM, "out of memory (replay)");
+    if (!s)
+        s = kc_stepnet_init(&r.net, &r.topo, KC_STEPNET_ONE_PORT, err);
+    if (!s)
+        s = replay_body(&r, method, p, err);
+    if (!s) {
+        for (uint64_t l = 0; l < r.g.nodes * (uint64_t)r.topo.ports; l++)
+            out->max_link_bytes = r.link_bytes[l] > out->max_link_bytes ? r.link_bytes[l] : out->max_link_bytes;
+        out->time = (double)out->steps * p->beta + (double)out->transfers * p->tau +
+                    (double)out->iterations * p->barrier;
+        kc_stepnet_conflict_text(&r.net, out->first_conflict, (int)sizeof out->first_conflict);
+    }
+    kc_stepnet_free(&r.net);
+    free(r.link_bytes);
+    free(r.buf);
+    return s;
+}

@@ -1,0 +1,184 @@
+/* kc-test: slow
+ * Complete exchange (seed 003, Section 5): the pipelined CC-cube run on real
+ * blocks delivers every block in place; every method's schedule replays
+ * conflict-free and its replayed time equals its formula; the method list
+ * parser. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdlib.h>
+
+#include "kcube/calmant_alltoall.h"
+#include "kcube/rng.h"
+
+/* Run with block id n 2^d + j in slot j of process n; check that block
+ * (n, j) ends in slot n of process j. */
+static uint64_t run_and_check(int d, int c, int q, kc_a2a_order order, int *delivered)
+{
+    uint64_t nodes = 1ULL << d, illegal = 0;
+    uint32_t *mem = malloc(nodes * nodes * sizeof *mem);
+    assert_non_null(mem);
+    for (uint64_t x = 0; x < nodes * nodes; x++)
+        mem[x] = (uint32_t)x;
+    assert_int_equal(kc_a2a_exchange_run(d, c, q, order, mem, &illegal, NULL), KC_OK);
+    *delivered = 1;
+    for (uint64_t n = 0; n < nodes; n++)
+        for (uint64_t j = 0; j < nodes; j++)
+            if (mem[(j << d) | n] != (uint32_t)((n << d) | j))
+                *delivered = 0;
+    free(mem);
+    return illegal;
+}
+
+static void test_fig8_delivery(void **state)
+{
+    (void)state;
+    int ok;
+    for (int c = 1; c <= 3; c++)
+        for (int d = 2 * c; d <= 10; d += c) {
+            int half = 1 << (d - 1);
+            int qs[] = {1, 2, 3, d - 1, d, d + 1, half / 2 + 1, half};
+            for (size_t k = 0; k < sizeof qs / sizeof qs[0]; k++) {
+                if (qs[k] < 1 || qs[k] > half)
+                    continue;
+                assert_int_equal(run_and_check(d, c, qs[k], KC_A2A_ORDER_REVERSE, &ok), 0);
+                assert_true(ok);
+            }
+        }
+    /* every degree on small cubes */
+    for (int d = 2; d <= 7; d++)
+        for (int q = 1; q <= 1 << (d - 1); q++) {
+            assert_int_equal(run_and_check(d, 1, q, KC_A2A_ORDER_REVERSE, &ok), 0);
+            assert_true(ok);
+        }
+}
+
+/* Ascending order breaks pipelining: some block leaves before it arrived
+ * (the paper's reason for the reverse order). Q = 1 is not pipelined and
+ * stays legal either way. */
+static void test_ascending_is_illegal(void **state)
+{
+    (void)state;
+    int ok;
+    assert_int_equal(run_and_check(4, 2, 1, KC_A2A_ORDER_ASCENDING, &ok), 0);
+    assert_true(ok);
+    assert_true(run_and_check(4, 2, 8, KC_A2A_ORDER_ASCENDING, &ok) > 0);
+    assert_true(run_and_check(6, 2, 32, KC_A2A_ORDER_ASCENDING, &ok) > 0);
+}
+
+static void check_method(int d, int c, kc_a2a_method m, const kc_a2a_params *p)
+{
+    kc_a2a_cost f;
+    kc_a2a_replay r;
+    assert_int_equal(kc_a2a_cost_of(d, c, m, p, &f, NULL), KC_OK);
+    assert_int_equal(kc_a2a_replay_method(d, c, m, p, &r, NULL), KC_OK);
+    assert_int_equal(r.conflicts, 0);
+    assert_int_equal(r.steps, f.steps);
+    assert_int_equal(r.transfers, f.steps * f.message);
+    assert_int_equal(r.iterations, f.iterations);
+    assert_true(fabs(r.time - f.time) <= 1e-9 * f.time);
+    /* no method beats the cut, and its busiest link carries at least the cut's share */
+    assert_true(f.time >= f.bisection * (1 - 1e-12));
+    assert_true((double)r.max_link_bytes * p->tau >= f.bisection * (1 - 1e-12));
+    /* every block crosses: 2^d (2^d - 1) block transfers at least */
+    assert_true(r.messages * f.message >= ((1ULL << d) - 1) * (1ULL << d) * p->block / (m == KC_A2A_DIRECT ? 1 : 2));
+}
+
+static void test_formula_equals_replay(void **state)
+{
+    (void)state;
+    uint64_t blocks[] = {1, 16, 1000};
+    for (int c = 1; c <= 3; c++)
+        for (int d = 2 * c; d <= 9; d += c)
+            for (size_t b = 0; b < 3; b++)
+                for (int m = 0; m < KC_A2A_NMETHODS; m++) {
+                    kc_a2a_params p = {.beta = 100, .tau = 1, .barrier = 7, .block = blocks[b]};
+                    check_method(d, c, (kc_a2a_method)m, &p);
+                }
+}
+
+/* Seeded random parameters and given degrees on the 2-D and 3-D meshes. */
+static void test_random_degrees(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 2003);
+    for (int t = 0; t < 12; t++) {
+        int c = 2 + (int)kc_rng_below(&rng, 2), d = c * (2 + (int)kc_rng_below(&rng, c == 2 ? 3 : 2));
+        kc_a2a_params p = {.beta = (double)kc_rng_below(&rng, 5000), .tau = 0.25 + (double)kc_rng_below(&rng, 4),
+                           .barrier = (double)kc_rng_below(&rng, 200), .block = 1 + kc_rng_below(&rng, 4096),
+                           .degree = 1 + (int)kc_rng_below(&rng, 3 * (unsigned)d)};
+        check_method(d, c, KC_A2A_CALMANT, &p);
+    }
+}
+
+/* The baseline is c (2^(d/c) - 1)(beta + N tau): 2 (2^(d/2) - 1) on a square mesh. */
+static void test_baseline_and_direct_forms(void **state)
+{
+    (void)state;
+    for (int d = 4; d <= 16; d += 2) {
+        kc_a2a_params p = {.beta = 500, .tau = 1, .block = 64};
+        kc_a2a_cost f;
+        assert_int_equal(kc_a2a_cost_of(d, 2, KC_A2A_CCCUBE, &p, &f, NULL), KC_OK);
+        double n = 64.0 * (double)(1ULL << (d - 1));
+        assert_true(fabs(f.time - 2.0 * ((double)(1ULL << (d / 2)) - 1) * (500 + n)) < 1e-6);
+        assert_true(fabs(f.bisection - pow(2, 1.5 * d) * 64 / 4) < 1e-6);
+    }
+    kc_a2a_params p = {.beta = 1, .tau = 1, .block = 1};
+    kc_a2a_cost f;
+    assert_int_equal(kc_a2a_cost_of(8, 2, KC_A2A_DIRECT, &p, &f, NULL), KC_OK);
+    assert_int_equal(f.steps, 1755); /* 3 (2^12 - 1) / 7 on 16x16 */
+}
+
+static void test_parser(void **state)
+{
+    (void)state;
+    unsigned mask;
+    kc_err err = {0};
+    assert_int_equal(kc_a2a_methods_parse("all", &mask, NULL), KC_OK);
+    assert_int_equal(mask, (1u << KC_A2A_NMETHODS) - 1);
+    assert_int_equal(kc_a2a_methods_parse("direct,calmant", &mask, NULL), KC_OK);
+    assert_int_equal(mask, (1u << KC_A2A_DIRECT) | (1u << KC_A2A_CALMANT));
+    const char *bad[] = {"", ",", "calmant,", ",direct", "calmant,,direct", "quadrant", "direct,direct", "all,direct",
+                         "Calmant"};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        assert_int_equal(kc_a2a_methods_parse(bad[k], &mask, &err), KC_EINVAL);
+        assert_string_equal(err.param, "methods");
+    }
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    kc_a2a_params p = {.beta = 1, .tau = 1, .block = 1};
+    kc_a2a_cost f;
+    kc_err err = {0};
+    assert_int_equal(kc_a2a_cost_of(5, 2, KC_A2A_DIRECT, &p, &f, &err), KC_EINVAL);
+    assert_int_equal(kc_a2a_cost_of(2, 2, KC_A2A_DIRECT, &p, &f, &err), KC_EINVAL);
+    p.block = 0;
+    assert_int_equal(kc_a2a_cost_of(4, 2, KC_A2A_DIRECT, &p, &f, &err), KC_EINVAL);
+    assert_string_equal(err.param, "block");
+    p.block = 1;
+    p.degree = -1;
+    assert_int_equal(kc_a2a_cost_of(4, 2, KC_A2A_CALMANT, &p, &f, &err), KC_EINVAL);
+    assert_string_equal(err.param, "degree");
+    uint64_t ill;
+    uint32_t mem[256];
+    assert_int_equal(kc_a2a_exchange_run(4, 2, 9, KC_A2A_ORDER_REVERSE, mem, &ill, &err), KC_EINVAL);
+    assert_string_equal(err.param, "degree");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fig8_delivery),       cmocka_unit_test(test_ascending_is_illegal),
+        cmocka_unit_test(test_formula_equals_replay), cmocka_unit_test(test_random_degrees),
+        cmocka_unit_test(test_baseline_and_direct_forms), cmocka_unit_test(test_parser),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
