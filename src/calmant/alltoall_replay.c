@@ -18,7 +18,7 @@ typedef struct replayer {
     kc_calmant g;
     kc_stepnet_topo topo;
     kc_stepnet net;
-    uint64_t *link_bytes; /* per directed link: node * 2c + port */
+    uint64_t *link_bytes; /* per directed link (node * 2c + port): differences along lines, then bytes */
     a2a_msg *buf;         /* the current phase */
     size_t n, cap;
     kc_a2a_replay *out;
@@ -38,6 +38,18 @@ static kc_status push(replayer *r, uint32_t step, uint32_t src, uint32_t dst, ui
     return KC_OK;
 }
 
+/* Add bytes to the directed links of one leg: a difference along the
+ * leg's line (prefix sums in link_totals). */
+static void add_leg(replayer *r, uint64_t at, const kc_calmant_leg *leg, uint64_t bytes)
+{
+    uint64_t stride = 1ULL << (leg->axis * r->g.b), x = kc_calmant_coord(&r->g, at, leg->axis);
+    uint64_t base = at - x * stride, lo = leg->dir > 0 ? x : x - leg->hops + 1, hi = lo + leg->hops;
+    uint64_t port = (uint64_t)(2 * leg->axis + (leg->dir < 0)), ports = (uint64_t)r->topo.ports;
+    r->link_bytes[(base + lo * stride) * ports + port] += bytes;
+    if (hi < r->g.side)
+        r->link_bytes[(base + hi * stride) * ports + port] -= bytes;
+}
+
 /* One message on its DOR path: the engine's send and the link byte counts. */
 static kc_status send_one(replayer *r, const a2a_msg *m, uint64_t times, kc_err *err)
 {
@@ -47,12 +59,30 @@ static kc_status send_one(replayer *r, const a2a_msg *m, uint64_t times, kc_err 
     uint64_t at = m->src;
     for (int l = 0; l < nl; l++) {
         path[l] = (kc_stepnet_leg){.port = 2 * legs[l].axis + (legs[l].dir < 0), .hops = legs[l].hops};
-        for (uint64_t h = 0; h < legs[l].hops; h++) {
-            r->link_bytes[at * (uint64_t)r->topo.ports + (uint64_t)path[l].port] += m->bytes * times;
-            at = r->topo.neighbor(r->topo.ctx, at, path[l].port);
-        }
+        add_leg(r, at, &legs[l], m->bytes * times);
+        uint64_t stride = 1ULL << (legs[l].axis * r->g.b);
+        at = legs[l].dir > 0 ? at + legs[l].hops * stride : at - legs[l].hops * stride;
     }
     return nl ? kc_stepnet_send_path(&r->net, m->src, path, nl, m->bytes, err) : KC_OK;
+}
+
+/* The differences of add_leg summed along every line; the largest total.
+ * (Unsigned wrap-around cancels: every total is a true, non-negative sum.) */
+static uint64_t link_totals(replayer *r)
+{
+    uint64_t ports = (uint64_t)r->topo.ports, best = 0;
+    for (int a = 0; a < r->g.c; a++) {
+        uint64_t stride = 1ULL << (a * r->g.b);
+        for (uint64_t n = 0; n < r->g.nodes; n++) {
+            if (kc_calmant_coord(&r->g, n, a) == 0)
+                continue;
+            for (uint64_t port = (uint64_t)(2 * a); port <= (uint64_t)(2 * a + 1); port++)
+                r->link_bytes[n * ports + port] += r->link_bytes[(n - stride) * ports + port];
+        }
+    }
+    for (uint64_t l = 0; l < r->g.nodes * ports; l++)
+        best = r->link_bytes[l] > best ? r->link_bytes[l] : best;
+    return best;
 }
 
 static int by_step(const void *a, const void *b)
@@ -204,8 +234,7 @@ kc_status kc_a2a_replay_method(int d, int c, kc_a2a_method method, const kc_a2a_
     if (!s)
         s = replay_body(&r, method, p, err);
     if (!s) {
-        for (uint64_t l = 0; l < r.g.nodes * (uint64_t)r.topo.ports; l++)
-            out->max_link_bytes = r.link_bytes[l] > out->max_link_bytes ? r.link_bytes[l] : out->max_link_bytes;
+        out->max_link_bytes = link_totals(&r);
         out->time = (double)out->steps * p->beta + (double)out->transfers * p->tau +
                     (double)out->iterations * p->barrier;
         kc_stepnet_conflict_text(&r.net, out->first_conflict, (int)sizeof out->first_conflict);
