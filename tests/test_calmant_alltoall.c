@@ -12,7 +12,11 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "kcube/appsim.h"
 #include "kcube/calmant_alltoall.h"
+#include "kcube/calmant_cost.h"
+#include "kcube/calmant_embed.h"
+#include "kcube/goal.h"
 #include "kcube/rng.h"
 
 /* Run with block id n 2^d + j in slot j of process n; check that block
@@ -172,13 +176,101 @@ static void test_errors(void **state)
     assert_string_equal(err.param, "degree");
 }
 
+/* The pipelined complete exchange as a GOAL schedule: operation counts, the
+ * packets add up to N per dimension, and it validates. */
+static void test_goal_generator(void **state)
+{
+    (void)state;
+    kc_err err = {0};
+    for (int n = 2; n <= 6; n += 2)
+        for (int q = 1; q <= 9; q += 4) {
+            if ((uint64_t)q > 3u << (n - 1))
+                continue;
+            kc_goal g;
+            kc_goal_match m;
+            assert_int_equal(kc_goal_init(&g, 1u << n, &err), KC_OK);
+            assert_int_equal(kc_goal_gen_complete_exchange_pipelined(&g, n, 3, q, "cx", 0, &err), KC_OK);
+            /* per rank: n dimensions, q packets each, a send and a recv */
+            assert_int_equal(g.nops, (size_t)(1u << n) * (size_t)n * (size_t)q * 2);
+            uint64_t sent = 0;
+            for (size_t k = 0; k < g.nops; k++)
+                if (g.op[k].kind == KC_GOAL_SEND && g.op[k].rank == 0)
+                    sent += g.op[k].amount;
+            assert_int_equal(sent, (uint64_t)n * 3 * (1u << (n - 1)));
+            assert_int_equal(kc_goal_validate(&g, 1u << n, &m, &err), KC_OK);
+            kc_goal_match_free(&m);
+            kc_goal_free(&g);
+        }
+    kc_goal g;
+    assert_int_equal(kc_goal_init(&g, 16, &err), KC_OK);
+    assert_int_equal(kc_goal_gen_complete_exchange_pipelined(&g, 4, 1, 9, "cx", 0, &err), KC_EINVAL);
+    assert_string_equal(err.param, "degree");
+    assert_int_equal(kc_goal_gen_complete_exchange_pipelined(&g, 4, 1, 0, "cx", 0, &err), KC_EINVAL);
+    kc_goal_free(&g);
+}
+
+/* Replayed on the flit-level mesh (standard embedding, DOR, one injection
+ * and one ejection channel per node) against the cost model: the ratio
+ * simulated / model is printed and bounded (docs/calmant.md has the
+ * numbers). */
+static double appsim_ratio(int d, int c, uint64_t block, int q, double beta, double tau)
+{
+    kc_err err = {0};
+    kc_goal g;
+    kc_goal_match m;
+    kc_calmant geo;
+    assert_int_equal(kc_calmant_init(&geo, d, c, 0, KC_TIE_PLUS, KC_CALMANT_STANDARD, &err), KC_OK);
+    uint32_t *to = malloc(geo.nodes * sizeof *to);
+    for (uint64_t x = 0; x < geo.nodes; x++)
+        to[x] = (uint32_t)kc_calmant_to_physical(&geo, x);
+    assert_int_equal(kc_goal_init(&g, (uint32_t)geo.nodes, &err), KC_OK);
+    assert_int_equal(kc_goal_gen_complete_exchange_pipelined(&g, d, block, q, "cx", 0, &err), KC_OK);
+    assert_int_equal(kc_goal_remap(&g, to, &err), KC_OK);
+    kc_simnet net;
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_MESH, (int)geo.side, c, 1, 1, 1, 2, &err), KC_OK);
+    kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+    kc_simconfig cfg;
+    kc_simconfig_default(&cfg);
+    kc_appsim_opts o = {beta, tau, 1};
+    kc_appsim_result r;
+    assert_int_equal(kc_goal_validate(&g, net.nodes, &m, &err), KC_OK);
+    if (kc_appsim_run(&g, &m, &net, &route, &cfg, &o, &r, &err))
+        fail_msg("%s", err.msg);
+    assert_false(r.sim.deadlock);
+    assert_int_equal(r.messages, m.messages);
+    kc_calmant_cost_params cp = {.beta = beta, .tau = tau, .bytes = block << (d - 1)};
+    kc_calmant_time t;
+    assert_int_equal(kc_calmant_time_of(d, c, q, &cp, &t, &err), KC_OK);
+    double ratio = r.total_us / t.time;
+    print_message("appsim d=%d c=%d B=%llu Q=%d beta=%g tau=%g: simulated %.1f, model %.1f, ratio %.3f\n", d, c,
+                  (unsigned long long)block, q, beta, tau, r.total_us, t.time, ratio);
+    kc_appsim_result_free(&r);
+    kc_goal_match_free(&m);
+    kc_simnet_free(&net);
+    kc_goal_free(&g);
+    free(to);
+    return ratio;
+}
+
+static void test_goal_replay(void **state)
+{
+    (void)state;
+    /* 4x4 and 8x8, start-up dominated and byte dominated */
+    double r1 = appsim_ratio(4, 2, 64, 4, 100, 1), r2 = appsim_ratio(4, 2, 64, 1, 100, 1);
+    double r3 = appsim_ratio(6, 2, 16, 4, 500, 1), r4 = appsim_ratio(6, 2, 256, 8, 10, 1);
+    double rs[] = {r1, r2, r3, r4};
+    for (int k = 0; k < 4; k++)
+        assert_true(rs[k] > 0.3 && rs[k] < 2.5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig8_delivery),       cmocka_unit_test(test_ascending_is_illegal),
         cmocka_unit_test(test_formula_equals_replay), cmocka_unit_test(test_random_degrees),
         cmocka_unit_test(test_baseline_and_direct_forms), cmocka_unit_test(test_parser),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_errors),           cmocka_unit_test(test_goal_generator),
+        cmocka_unit_test(test_goal_replay),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
