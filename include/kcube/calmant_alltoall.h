@@ -70,7 +70,7 @@ extern const kc_names kc_a2a_method_names; /* "calmant", "cc-cube", "recursive",
 
 /* "all" or a comma-separated list of method names (no spaces, no empty
  * item, no repeats) into a bit mask (bit m for method m). KC_EINVAL,
- * parameter "methods", otherwise. */
+ * parameter "methods", otherwise, with *mask = 0. */
 kc_status kc_a2a_methods_parse(const char *text, unsigned *mask, kc_err *err);
 
 typedef struct kc_a2a_params {

@@ -22,13 +22,14 @@ const kc_names kc_a2a_method_names = {"all-to-all method", method_entries};
 
 kc_status kc_a2a_methods_parse(const char *text, unsigned *mask, kc_err *err)
 {
-    *mask = 0;
+    *mask = 0; /* also on failure: the set is only filled once the whole list parsed */
     if (!text || !*text)
         return kc_fail_param(err, KC_EINVAL, "methods", "the method list is empty");
     if (!strcmp(text, "all")) {
         *mask = (1u << KC_A2A_NMETHODS) - 1;
         return KC_OK;
     }
+    unsigned set = 0;
     char name[32];
     for (const char *p = text;;) {
         size_t len = strcspn(p, ",");
@@ -40,11 +41,13 @@ kc_status kc_a2a_methods_parse(const char *text, unsigned *mask, kc_err *err)
         kc_status s = kc_names_lookup(&kc_a2a_method_names, name, &v, "methods", err);
         if (s)
             return s;
-        if (*mask & (1u << v))
+        if (set & (1u << v))
             return kc_fail_param(err, KC_EINVAL, "methods", "method '%s' is listed twice", name);
-        *mask |= 1u << v;
-        if (!p[len])
+        set |= 1u << v;
+        if (!p[len]) {
+            *mask = set;
             return KC_OK;
+        }
         p += len + 1;
     }
 }

@@ -31,9 +31,12 @@ static const cli_opt OPT_PLOT_BARRIER = {.name = "plot-barrier", .type = CLI_TEX
                                                  "(.png or .svg; needs --barrier > 0)",
                                          .param = "plot"};
 
+static const cli_opt OPT_NO_REPLAY = {.name = "no-replay", .type = CLI_FLAG,
+                                     .help = "formulas only: skip the schedule replays (conflicts, link bytes)"};
+
 typedef struct a2a_job {
     cli_fmt fmt;
-    int d, c;
+    int d, c, replay;
     unsigned mask;
     kc_a2a_params p;
     const char *plot, *plot_barrier;
@@ -69,6 +72,7 @@ static int resolve(const cli_args *a, a2a_job *j)
     if (!cli_given(a, &OPT_CALMANT_D) || !cli_given(a, &OPT_CALMANT_C) || !cli_given(a, &OPT_BLOCK))
         return cli_error("%s needs --d D, --c C and --block B", a->path);
     j->d = (int)cli_int(a, &OPT_CALMANT_D, 0);
+    j->replay = !cli_flag(a, &OPT_NO_REPLAY);
     j->c = (int)cli_int(a, &OPT_CALMANT_C, 0);
     long long q = cli_int(a, &OPT_CALMANT_DEGREE, 0);
     j->p = (kc_a2a_params){.beta = cli_real(a, &OPT_STARTUP, 500), .tau = cli_real(a, &OPT_BYTE_TIME, 1),
@@ -97,7 +101,7 @@ static kc_status compute(const a2a_job *j, a2a_row *rows, kc_err *err)
         a2a_row *w = &rows[m];
         s = kc_a2a_cost_of(j->d, j->c, (kc_a2a_method)m, &j->p, &w->f, err);
         w->speedup = base.time / w->f.time;
-        w->replayed = j->d <= A2A_REPLAY_MAX_D;
+        w->replayed = j->replay && j->d <= A2A_REPLAY_MAX_D;
         if (!s && w->replayed)
             s = kc_a2a_replay_method(j->d, j->c, (kc_a2a_method)m, &j->p, &w->r, err);
     }
@@ -178,6 +182,14 @@ static const char *degree_text(const a2a_row *w, char *buf, size_t size)
     return buf;
 }
 
+static const char *link_text(const a2a_row *w, char *buf, size_t size)
+{
+    if (!w->replayed)
+        return "-";
+    snprintf(buf, size, "%llu", (unsigned long long)w->r.max_link_bytes);
+    return buf;
+}
+
 static void render_rows(const a2a_job *j, const a2a_row *rows, int csv)
 {
     if (csv)
@@ -191,7 +203,7 @@ static void render_rows(const a2a_job *j, const a2a_row *rows, int csv)
         if (!(j->mask & (1u << m)))
             continue;
         const char *name = kc_names_name(&kc_a2a_method_names, m);
-        char q[16];
+        char q[16], links[24];
         if (csv && w->replayed)
             printf("%s,%.10g,%llu,%.10g,%.6f,%.6f,%d,%llu,%.10g,%llu,%llu,%llu,%.10g\n", name, w->f.time,
                    (unsigned long long)w->f.steps, w->f.bisection, w->f.time / w->f.bisection, w->speedup,
@@ -203,10 +215,10 @@ static void render_rows(const a2a_job *j, const a2a_row *rows, int csv)
                    w->f.bisection, w->f.time / w->f.bisection, w->speedup, w->f.degree,
                    (unsigned long long)w->f.message, w->f.barrier_time);
         else
-            printf("%-10s %14.10g %9llu %7.2f %9.3f %5s %11llu %9s %11llu\n", name, w->f.time,
+            printf("%-10s %14.10g %9llu %7.2f %9.3f %5s %11llu %9s %11s\n", name, w->f.time,
                    (unsigned long long)w->f.steps, w->f.time / w->f.bisection, w->speedup, degree_text(w, q, sizeof q),
                    (unsigned long long)w->f.message, w->replayed ? (w->r.conflicts ? "YES" : "0") : "-",
-                   (unsigned long long)w->r.max_link_bytes);
+                   link_text(w, links, sizeof links));
     }
 }
 
@@ -220,8 +232,8 @@ static void render_text(const a2a_job *j, const a2a_row *rows)
     printf("bisection bound %.10g; speed-up over cc-cube (unpipelined CC-cube); /bound = time / bisection bound\n",
            rows[first].f.bisection);
     render_rows(j, rows, 0);
-    if (j->d > A2A_REPLAY_MAX_D)
-        printf("not replayed (d > %d): conflicts and link bytes unknown\n", A2A_REPLAY_MAX_D);
+    if (!j->replay || j->d > A2A_REPLAY_MAX_D)
+        printf("not replayed (%s): conflicts and link bytes unknown\n", j->replay ? "d > 12" : "--no-replay");
 }
 
 static int draw(const char *path, const char *title, const char *ylabel, const cli_plot_series *s, int n)
@@ -308,6 +320,7 @@ static const cli_use alltoall_opts[] = {
     {&OPT_CALMANT_BARRIER, "barrier after each CC-cube iteration (calmant, cc-cube; the paper compares with 0)",
      NULL},
     {&OPT_CALMANT_DEGREE, "calmant's pipelining degree (default: the best in 1..min(N, 65536))", NULL},
+    {&OPT_NO_REPLAY, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per method", NULL},
     {&OPT_PLOT, "speed-up over the CC-cube against the block size, 16 B .. 64 KiB (Figs. 9-10)", NULL},
