@@ -69,13 +69,9 @@ kc_status kci_a2a_check(int d, int c, kc_a2a_method method, const kc_a2a_params 
                              (unsigned long long)p->block);
     if (p->degree < 0)
         return kc_fail_param(err, KC_EINVAL, "degree", "the pipelining degree must be at least 1, got %d", p->degree);
-    if (!(p->beta >= 0))
-        return kc_fail_param(err, KC_EINVAL, "startup", "the start-up time must be >= 0");
-    if (!(p->tau >= 0))
-        return kc_fail_param(err, KC_EINVAL, "byte_time", "the time per byte must be >= 0");
-    if (!(p->barrier >= 0))
-        return kc_fail_param(err, KC_EINVAL, "barrier", "the barrier cost must be >= 0");
-    return KC_OK;
+    /* beta, tau and b: the cost model's own checks, for every method */
+    kc_calmant_time t;
+    return kci_a2a_calmant_time(d, c, 1, p, &t, err);
 }
 
 /* The pipelined CC-cube's time with N = 2^(d-1) B (Q as the caller says,

@@ -9,34 +9,14 @@
 #include "kcube/calmant_task.h"
 #include "kcube/stepnet.h"
 
-typedef struct a2a_msg {
-    uint32_t step, src, dst; /* nodes; step inside the phase */
-    uint64_t bytes;
-} a2a_msg;
-
 typedef struct replayer {
     kc_calmant g;
     kc_stepnet_topo topo;
     kc_stepnet net;
     uint64_t *link_bytes; /* per directed link (node * 2c + port): differences along lines, then bytes */
-    a2a_msg *buf;         /* the current phase */
-    size_t n, cap;
+    kc_calmant_sched phase; /* the current phase's messages (nodes), all of one size */
     kc_a2a_replay *out;
 } replayer;
-
-static kc_status push(replayer *r, uint32_t step, uint32_t src, uint32_t dst, uint64_t bytes, kc_err *err)
-{
-    if (r->n == r->cap) {
-        size_t cap = r->cap ? 2 * r->cap : 4096;
-        a2a_msg *m = realloc(r->buf, cap * sizeof *m);
-        if (!m)
-            return kc_fail(err, KC_ENOMEM, "out of memory (replay)");
-        r->buf = m;
-        r->cap = cap;
-    }
-    r->buf[r->n++] = (a2a_msg){step, src, dst, bytes};
-    return KC_OK;
-}
 
 /* Add bytes to the directed links of one leg: a difference along the
  * leg's line (prefix sums in link_totals). */
@@ -51,7 +31,7 @@ static void add_leg(replayer *r, uint64_t at, const kc_calmant_leg *leg, uint64_
 }
 
 /* One message on its DOR path: the engine's send and the link byte counts. */
-static kc_status send_one(replayer *r, const a2a_msg *m, uint64_t times, kc_err *err)
+static kc_status send_one(replayer *r, const kc_calmant_msg *m, uint64_t bytes, uint64_t times, kc_err *err)
 {
     kc_calmant_leg legs[KC_CALMANT_MAX_C];
     kc_stepnet_leg path[KC_CALMANT_MAX_C];
@@ -59,11 +39,11 @@ static kc_status send_one(replayer *r, const a2a_msg *m, uint64_t times, kc_err 
     uint64_t at = m->src;
     for (int l = 0; l < nl; l++) {
         path[l] = (kc_stepnet_leg){.port = 2 * legs[l].axis + (legs[l].dir < 0), .hops = legs[l].hops};
-        add_leg(r, at, &legs[l], m->bytes * times);
+        add_leg(r, at, &legs[l], bytes * times);
         uint64_t stride = 1ULL << (legs[l].axis * r->g.b);
         at = legs[l].dir > 0 ? at + legs[l].hops * stride : at - legs[l].hops * stride;
     }
-    return nl ? kc_stepnet_send_path(&r->net, m->src, path, nl, m->bytes, err) : KC_OK;
+    return nl ? kc_stepnet_send_path(&r->net, m->src, path, nl, bytes, err) : KC_OK;
 }
 
 /* The differences of add_leg summed along every line; the largest total.
@@ -87,38 +67,34 @@ static uint64_t link_totals(replayer *r)
 
 static int by_step(const void *a, const void *b)
 {
-    const a2a_msg *x = a, *y = b;
+    const kc_calmant_msg *x = a, *y = b;
     return (x->step > y->step) - (x->step < y->step);
 }
 
-/* Replay the buffered phase of `steps` steps, counted `times` times (the
- * identical kernel iterations of the pipelined CC-cube). Every message of a
- * phase has the same size here. */
-static kc_status flush(replayer *r, uint64_t steps, uint64_t times, kc_err *err)
+/* Replay the buffered phase (messages of `bytes` each), counted `times`
+ * times (the identical kernel iterations of the pipelined CC-cube). */
+static kc_status flush(replayer *r, uint64_t bytes, uint64_t times, kc_err *err)
 {
-    qsort(r->buf, r->n, sizeof *r->buf, by_step);
+    kc_calmant_sched *ph = &r->phase;
+    qsort(ph->msg, ph->count, sizeof *ph->msg, by_step);
     kc_stepnet_stats before = r->net.st;
     kc_status s = KC_OK;
     size_t j = 0;
-    for (uint64_t q = 0; !s && q < steps; q++) {
-        for (; !s && j < r->n && r->buf[j].step == q; j++)
-            s = send_one(r, &r->buf[j], times, err);
+    for (uint64_t q = 0; !s && q < ph->steps; q++) {
+        for (; !s && j < ph->count && ph->msg[j].step == q; j++)
+            s = send_one(r, &ph->msg[j], bytes, times, err);
         kc_stepnet_end_step(&r->net);
     }
-    if (!s && j < r->n)
-        s = kc_fail(err, KC_EINTERNAL, "a phase message lies beyond its %llu steps", (unsigned long long)steps);
-    /* Lockstep: every step of the phase is a slot of the phase's largest
-     * message, an empty one included (the paper's P (beta + L tau)). */
+    /* Lockstep: every step of the phase is a slot of its message size, an
+     * empty one included (the paper's P (beta + L tau)). */
     const kc_stepnet_stats *a = &r->net.st;
-    uint64_t largest = 0;
-    for (size_t k = 0; k < r->n; k++)
-        largest = r->buf[k].bytes > largest ? r->buf[k].bytes : largest;
-    r->out->steps += times * steps;
-    r->out->empty_steps += times * (steps - (a->startups - before.startups));
-    r->out->transfers += times * steps * largest;
+    r->out->steps += times * ph->steps;
+    r->out->empty_steps += times * (ph->steps - (a->startups - before.startups));
+    r->out->transfers += times * ph->steps * bytes;
     r->out->messages += times * (a->messages - before.messages);
     r->out->conflicts += times * (a->conflicts - before.conflicts);
-    r->n = 0;
+    ph->count = 0;
+    ph->steps = 0;
     return s;
 }
 
@@ -128,13 +104,14 @@ static kc_status cc_iteration(replayer *r, kc_calmant_task t, uint64_t bytes, ui
 {
     kc_calmant_sched s = {0};
     kc_status st = kc_calmant_sched_task(&r->g, t, &s, err);
-    for (size_t m = 0; !st && m < s.count; m++)
-        st = push(r, s.msg[m].step, (uint32_t)kc_calmant_to_physical(&r->g, s.msg[m].src),
-                  (uint32_t)kc_calmant_to_physical(&r->g, s.msg[m].dst), bytes, err);
-    if (!st)
-        st = flush(r, s.steps, times, err);
-    kc_calmant_sched_free(&s);
-    return st;
+    /* processes to nodes; the schedule becomes the phase */
+    for (size_t m = 0; !st && m < s.count; m++) {
+        s.msg[m].src = (uint32_t)kc_calmant_to_physical(&r->g, s.msg[m].src);
+        s.msg[m].dst = (uint32_t)kc_calmant_to_physical(&r->g, s.msg[m].dst);
+    }
+    kc_calmant_sched_free(&r->phase);
+    r->phase = s;
+    return st ? st : flush(r, bytes, times, err);
 }
 
 /* The distinct iterations of kc_calmant_iterations, the kernel of deep
@@ -188,8 +165,9 @@ static kc_status xor_phase(replayer *r, uint64_t k, uint64_t bytes, kc_err *err)
     }
     kc_status s = KC_OK;
     for (uint64_t x = 0; !s && x < r->g.nodes; x++)
-        s = push(r, xor_substep(&r->g, x, k, period), (uint32_t)x, (uint32_t)(x ^ k), bytes, err);
-    return s ? s : flush(r, period, 1, err);
+        s = kc_calmant_sched_add(&r->phase, xor_substep(&r->g, x, k, period), (uint32_t)x, (uint32_t)(x ^ k), err);
+    r->phase.steps = (uint32_t)period;
+    return s ? s : flush(r, bytes, 1, err);
 }
 
 /* ---- entry ------------------------------------------------------------------ */
@@ -241,6 +219,6 @@ kc_status kc_a2a_replay_method(int d, int c, kc_a2a_method method, const kc_a2a_
     }
     kc_stepnet_free(&r.net);
     free(r.link_bytes);
-    free(r.buf);
+    kc_calmant_sched_free(&r.phase);
     return s;
 }
