@@ -129,11 +129,14 @@ static kc_status sweep(const a2a_job *j, double y[KC_A2A_NMETHODS][SWEEP_N], dou
 
 /* ---- render ------------------------------------------------------------- */
 
+/* "16x16 mesh", "8x8x8 mesh", "16-node line". */
 static void mesh_name(const a2a_job *j, char *buf, size_t size)
 {
     int n = snprintf(buf, size, "%llu", 1ULL << (j->d / j->c));
     for (int a = 1; a < j->c && n > 0 && (size_t)n < size; a++)
         n += snprintf(buf + n, size - (size_t)n, "x%llu", 1ULL << (j->d / j->c));
+    if (n > 0 && (size_t)n < size)
+        snprintf(buf + n, size - (size_t)n, "%s", j->c == 1 ? "-node line" : " mesh");
 }
 
 static int render_json(const a2a_job *j, const a2a_row *rows)
@@ -226,7 +229,7 @@ static void render_text(const a2a_job *j, const a2a_row *rows)
 {
     char mesh[64];
     mesh_name(j, mesh, sizeof mesh);
-    printf("complete exchange on the %s mesh (d = %d, c = %d), blocks of %llu bytes, beta %g, tau %g, barrier %g\n",
+    printf("complete exchange on the %s (d = %d, c = %d), blocks of %llu bytes, beta %g, tau %g, barrier %g\n",
            mesh, j->d, j->c, (unsigned long long)j->p.block, j->p.beta, j->p.tau, j->p.barrier);
     int first = __builtin_ctz(j->mask);
     printf("bisection bound %.10g; speed-up over cc-cube (unpipelined CC-cube); /bound = time / bisection bound\n",
@@ -264,11 +267,11 @@ static int render_plots(const a2a_job *j)
             s[n++] = (cli_plot_series){kc_names_name(&kc_a2a_method_names, m), SWEEP_N, x, y[m]};
     char mesh[64], title[160];
     mesh_name(j, mesh, sizeof mesh);
-    snprintf(title, sizeof title, "complete exchange, %s mesh, beta/tau = %g, b = %g", mesh, j->p.beta / j->p.tau,
+    snprintf(title, sizeof title, "complete exchange, %s, beta/tau = %g, b = %g", mesh, j->p.beta / j->p.tau,
              j->p.barrier);
     int r = j->plot ? draw(j->plot, title, "speed-up over the CC-cube", s, n) : 0;
     cli_plot_series b = {"calmant", SWEEP_N, x, share};
-    snprintf(title, sizeof title, "calmant on the %s mesh: barriers' share, beta/tau = %g, b/tau = %g", mesh,
+    snprintf(title, sizeof title, "calmant on the %s: barriers' share, beta/tau = %g, b/tau = %g", mesh,
              j->p.beta / j->p.tau, j->p.barrier / j->p.tau);
     if (!r && j->plot_barrier)
         r = draw(j->plot_barrier, title, "barrier time / total time", &b, 1);
