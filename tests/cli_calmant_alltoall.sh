@@ -55,6 +55,19 @@ if [ -s "$CLI_OUT" ]; then cli_fail "missing directory: wrote to stdout"; else c
 if [ ! -e "$CLI_TMP/no" ]; then cli_pass; else cli_fail "bad plot created something"; fi
 expect_bad "barrier plot without barrier" -- "$K" calmant alltoall --d 8 --c 2 --block 64 --plot-barrier "$CLI_TMP/b.svg"
 
+# the pipelined exchange as a GOAL schedule, replayed on the flit-level 4x4 mesh: every message
+# delivered; simulated 3573 against the model's 4332 (docs/calmant.md)
+expect_exit 0 "emit goal" -- "$K" calmant alltoall --d 4 --c 2 --block 64 --degree 4 --startup 100 --byte-time 1 \
+    --methods calmant --emit-goal "$CLI_TMP/cx.goal"
+expect_stdout_matches "^calmant +4332 +19 "
+if grep -q '^num_ranks 16$' "$CLI_TMP/cx.goal"; then cli_pass; else cli_fail "goal file written"; fi
+expect_exit 0 "replay goal" -- "$K" replay "$CLI_TMP/cx.goal" --topology mesh --k 4 --n 2 --startup 100 \
+    --byte-time 1 --json
+expect_stdout_matches "\"messages\":${J}256,"
+expect_stdout_matches "\"total_us\":${J}3573,"
+expect_bad "emit goal too large" -- "$K" calmant alltoall --d 14 --c 2 --block 64 --emit-goal "$CLI_TMP/big.goal"
+if [ ! -e "$CLI_TMP/big.goal" ]; then cli_pass; else cli_fail "bad input wrote a schedule"; fi
+
 # bad input: exit 2, one line
 expect_bad "d not a multiple of c" -- "$K" calmant alltoall --d 7 --c 2 --block 64
 expect_stderr_contains "--d: d = 7 is not a multiple"

@@ -10,9 +10,11 @@
 
 #include "calmant_alltoall.h"
 #include "options.h"
+#include "out.h"
 #include "plot.h"
 #include "kcube/calmant_alltoall.h"
 #include "kcube/calmant_embed.h"
+#include "kcube/goal.h"
 
 /* Replays walk every message (the direct exchange has 2^(2d)). */
 #define A2A_REPLAY_MAX_D 12
@@ -39,7 +41,7 @@ typedef struct a2a_job {
     int d, c, replay;
     unsigned mask;
     kc_a2a_params p;
-    const char *plot, *plot_barrier;
+    const char *plot, *plot_barrier, *emit;
 } a2a_job;
 
 typedef struct a2a_row {
@@ -51,8 +53,15 @@ typedef struct a2a_row {
 
 /* ---- resolve ------------------------------------------------------------ */
 
-static int resolve_plots(const cli_args *a, a2a_job *j)
+/* --plot, --plot-barrier, --emit-goal: named files checked before any work. */
+static int resolve_outputs(const cli_args *a, a2a_job *j)
 {
+    j->emit = cli_text(a, &OPT_EMIT_GOAL, NULL);
+    if (j->emit && j->d > A2A_REPLAY_MAX_D)
+        return cli_error("--emit-goal: the GOAL schedule has 2 d Q 2^d operations; d <= %d, got %d",
+                         A2A_REPLAY_MAX_D, j->d);
+    if (j->emit && cli_check_output(j->emit))
+        return 2;
     j->plot = cli_text(a, &OPT_PLOT, NULL);
     j->plot_barrier = cli_text(a, &OPT_PLOT_BARRIER, NULL);
     if (j->plot_barrier && !(j->p.barrier > 0))
@@ -86,7 +95,7 @@ static int resolve(const cli_args *a, a2a_job *j)
         kc_a2a_cost_of(j->d, j->c, KC_A2A_DIRECT, &j->p, &probe, &err); /* d, c, block, times */
     if (err.status)
         return cli_report(a, &err);
-    return resolve_plots(a, j);
+    return resolve_outputs(a, j);
 }
 
 /* ---- compute ------------------------------------------------------------ */
@@ -278,6 +287,37 @@ static int render_plots(const a2a_job *j)
     return r;
 }
 
+/* calmant's pipelined exchange (its degree) as a GOAL schedule, processes
+ * placed by the standard embedding, written atomically. */
+static int emit_goal(const cli_args *a, const a2a_job *j)
+{
+    kc_err err = {0};
+    kc_calmant g;
+    kc_goal gl = {0};
+    kc_a2a_cost f;
+    cli_atomic at;
+    int rc = 0;
+    kc_status st = kc_calmant_init(&g, j->d, j->c, 0, KC_TIE_PLUS, KC_CALMANT_STANDARD, &err);
+    uint32_t *to = st ? NULL : malloc(g.nodes * sizeof *to);
+    if (!st && !to)
+        st = kc_fail(&err, KC_ENOMEM, "out of memory (GOAL schedule)");
+    for (uint64_t x = 0; !st && x < g.nodes; x++)
+        to[x] = (uint32_t)kc_calmant_to_physical(&g, x);
+    if (!st && !(st = kc_a2a_cost_of(j->d, j->c, KC_A2A_CALMANT, &j->p, &f, &err)) &&
+        !(st = kc_goal_init(&gl, (uint32_t)g.nodes, &err)) &&
+        !(st = kc_goal_gen_complete_exchange_pipelined(&gl, j->d, j->p.block, f.degree, "complete-exchange", 0,
+                                                       &err)) &&
+        !(st = kc_goal_remap(&gl, to, &err)) && !(rc = cli_atomic_open(&at, j->emit))) {
+        if ((st = kc_goal_write(&gl, at.f, &err)))
+            cli_atomic_abort(&at);
+        else
+            rc = cli_atomic_commit(&at);
+    }
+    kc_goal_free(&gl);
+    free(to);
+    return st ? cli_report(a, &err) : rc;
+}
+
 /* ---- the subcommand ----------------------------------------------------- */
 
 static int check(const cli_args *a)
@@ -303,7 +343,8 @@ static int run(const cli_args *a)
         j.fmt == CLI_FMT_CSV ? render_rows(&j, rows, 1) : render_text(&j, rows);
         rc = CLI_EXIT_OK;
     }
-    return rc ? rc : render_plots(&j);
+    rc = rc ? rc : render_plots(&j);
+    return rc || !j.emit ? rc : emit_goal(a, &j);
 }
 
 static void methods_help(FILE *out)
@@ -328,6 +369,8 @@ static const cli_use alltoall_opts[] = {
     {&OPT_CSV, "one row per method", NULL},
     {&OPT_PLOT, "speed-up over the CC-cube against the block size, 16 B .. 64 KiB (Figs. 9-10)", NULL},
     {&OPT_PLOT_BARRIER, NULL, NULL},
+    {&OPT_EMIT_GOAL, "write calmant's pipelined exchange (its degree) as a GOAL schedule, ranks on the mesh "
+                     "nodes by the standard embedding (d <= 12; run it with kcube replay --topology mesh)", NULL},
     {NULL, NULL, NULL},
 };
 
@@ -344,6 +387,8 @@ const cli_command kc_calmant_alltoall_command = {
     .run = run,
     .epilog = "examples:\n  kcube calmant alltoall --d 8 --c 2 --block 64 --startup 500 --byte-time 1\n"
               "  kcube calmant alltoall --d 12 --c 3 --block 16 --methods calmant,direct --json\n"
-              "  kcube calmant alltoall --d 8 --c 2 --block 64 --plot fig9.png",
+              "  kcube calmant alltoall --d 8 --c 2 --block 64 --plot fig9.png\n"
+              "  kcube calmant alltoall --d 4 --c 2 --block 64 --degree 4 --emit-goal cx.goal &&\n"
+              "    kcube replay cx.goal --topology mesh --k 4 --n 2 --startup 500 --byte-time 1",
     .more_help = methods_help,
 };
