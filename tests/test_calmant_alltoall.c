@@ -229,7 +229,7 @@ static double appsim_ratio(int d, int c, uint64_t block, int q, double beta, dou
     assert_int_equal(kc_goal_gen_complete_exchange_pipelined(&g, d, block, q, "cx", 0, &err), KC_OK);
     assert_int_equal(kc_goal_remap(&g, to, &err), KC_OK);
     kc_simnet net;
-    assert_int_equal(kc_simnet_init(&net, KC_SIM_MESH, (int)geo.side, c, 1, 1, 1, 2, &err), KC_OK);
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_MESH, (int)geo.side, c, 1, 1, 1, 1, &err), KC_OK);
     kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
     kc_simconfig cfg;
     kc_simconfig_default(&cfg);
