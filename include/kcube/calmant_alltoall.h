@@ -14,10 +14,12 @@
  * block (m, n) in slot m of node n. Every iteration sends N = 2^(d-1) B
  * bytes, so the pipelined CC-cube of kcube/calmant_task.h applies; the
  * paper's "reverse order" (a message lists its slots from the highest down)
- * is what makes packet p of dimension i depend only on packets <= p+... of
- * the earlier dimensions. kc_a2a_exchange_run executes it on real block
- * ids through the generated schedules of every pipelined iteration and
- * counts illegal sends (a block sent before it has arrived).
+ * is what makes that legal: every block of packet p of dimension i (sent in
+ * iteration p + i) has crossed its lower dimensions in earlier iterations
+ * (the paper states it without proof; with ascending lists it fails).
+ * kc_a2a_exchange_run executes the exchange on real block ids through the
+ * generated schedules of every pipelined iteration and counts illegal sends
+ * (a block sent before it has arrived).
  *
  * Methods (names in kc_a2a_method_names; docs/calmant.md cites sources):
  *   calmant    pipelined CC-cube, degree Q (best one by default): the cost
