@@ -15,7 +15,7 @@ done
 expect_stdout_matches "\"method\":${J}\"cc-cube\","
 expect_stdout_matches "\"time\":${J}260760,"
 expect_stdout_matches "\"bisection_bound\":${J}65536,"
-expect_stdout_matches "\"steps\":${J}1755," "direct: 3 (2^12 - 1) / 7 steps"
+expect_stdout_matches "\"steps\":${J}1755," "pairwise: 3 (2^12 - 1) / 7 steps"
 if grep -Eq '"conflicts":[[:space:]]*[1-9]' "$CLI_OUT"; then cli_fail "a method conflicts"; else cli_pass; fi
 # every replayed time equals its formula
 times=$(sed -n 's/^[[:space:]]*"time":[[:space:]]*\([0-9.e+]*\),$/\1/p' "$CLI_OUT" | tr '\n' ' ')
@@ -26,13 +26,13 @@ if [ -n "$times" ] && [ "$times" = "$replays" ]; then cli_pass; else cli_fail "f
 expect_exit 0 "3-D" -- "$K" calmant alltoall --d 12 --c 3 --block 16 --methods calmant,cc-cube --json
 expect_stdout_matches "\"side\":${J}16,"
 expect_stdout_matches "\"method\":${J}\"calmant\","
-if grep -q '"direct"' "$CLI_OUT"; then cli_fail "--methods ignored"; else cli_pass; fi
+if grep -q '"pairwise"' "$CLI_OUT"; then cli_fail "--methods ignored"; else cli_pass; fi
 
 # CSV: a header and one row per method
 expect_exit 0 "csv" -- "$K" calmant alltoall --d 6 --c 2 --block 16 --csv
 expect_stdout_contains "method,time,steps,bisection_bound"
 if [ "$(wc -l < "$CLI_OUT")" -eq 5 ]; then cli_pass; else cli_fail "csv: expected 5 lines"; fi
-expect_stdout_matches "^direct,"
+expect_stdout_matches "^pairwise,"
 # a given degree
 expect_exit 0 "degree" -- "$K" calmant alltoall --d 6 --c 2 --block 16 --methods calmant --degree 3 --json
 expect_stdout_matches "\"degree\":${J}3,"
@@ -76,7 +76,7 @@ expect_bad "block 0" -- "$K" calmant alltoall --d 8 --c 2 --block 0
 expect_stderr_contains "--block:"
 expect_bad "unknown method" -- "$K" calmant alltoall --d 8 --c 2 --block 64 --methods calmant,quadrant
 expect_stderr_contains "--methods: unknown all-to-all method 'quadrant'"
-expect_bad "repeated method" -- "$K" calmant alltoall --d 8 --c 2 --block 64 --methods direct,direct
+expect_bad "repeated method" -- "$K" calmant alltoall --d 8 --c 2 --block 64 --methods pairwise,pairwise
 expect_bad "empty method" -- "$K" calmant alltoall --d 8 --c 2 --block 64 --methods calmant,
 expect_bad "degree 0" -- "$K" calmant alltoall --d 8 --c 2 --block 64 --degree 0
 expect_stderr_contains "--degree: the pipelining degree must be at least 1"

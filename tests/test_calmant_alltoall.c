@@ -89,7 +89,7 @@ static void check_method(int d, int c, kc_a2a_method m, const kc_a2a_params *p)
     assert_true(f.time >= f.bisection * (1 - 1e-12));
     assert_true((double)r.max_link_bytes * p->tau >= f.bisection * (1 - 1e-12));
     /* every block crosses: 2^d (2^d - 1) block transfers at least */
-    assert_true(r.messages * f.message >= ((1ULL << d) - 1) * (1ULL << d) * p->block / (m == KC_A2A_DIRECT ? 1 : 2));
+    assert_true(r.messages * f.message >= ((1ULL << d) - 1) * (1ULL << d) * p->block / (m == KC_A2A_PAIRWISE ? 1 : 2));
 }
 
 static void test_formula_equals_replay(void **state)
@@ -121,7 +121,7 @@ static void test_random_degrees(void **state)
 }
 
 /* The baseline is c (2^(d/c) - 1)(beta + N tau): 2 (2^(d/2) - 1) on a square mesh. */
-static void test_baseline_and_direct_forms(void **state)
+static void test_baseline_and_pairwise_forms(void **state)
 {
     (void)state;
     for (int d = 4; d <= 16; d += 2) {
@@ -134,7 +134,7 @@ static void test_baseline_and_direct_forms(void **state)
     }
     kc_a2a_params p = {.beta = 1, .tau = 1, .block = 1};
     kc_a2a_cost f;
-    assert_int_equal(kc_a2a_cost_of(8, 2, KC_A2A_DIRECT, &p, &f, NULL), KC_OK);
+    assert_int_equal(kc_a2a_cost_of(8, 2, KC_A2A_PAIRWISE, &p, &f, NULL), KC_OK);
     assert_int_equal(f.steps, 1755); /* 3 (2^12 - 1) / 7 on 16x16 */
 }
 
@@ -145,10 +145,10 @@ static void test_parser(void **state)
     kc_err err = {0};
     assert_int_equal(kc_a2a_methods_parse("all", &mask, NULL), KC_OK);
     assert_int_equal(mask, (1u << KC_A2A_NMETHODS) - 1);
-    assert_int_equal(kc_a2a_methods_parse("direct,calmant", &mask, NULL), KC_OK);
-    assert_int_equal(mask, (1u << KC_A2A_DIRECT) | (1u << KC_A2A_CALMANT));
-    const char *bad[] = {"", ",", "calmant,", ",direct", "calmant,,direct", "quadrant", "direct,direct", "all,direct",
-                         "Calmant"};
+    assert_int_equal(kc_a2a_methods_parse("pairwise,calmant", &mask, NULL), KC_OK);
+    assert_int_equal(mask, (1u << KC_A2A_PAIRWISE) | (1u << KC_A2A_CALMANT));
+    const char *bad[] = {"",         ",",      "calmant,",          ",pairwise",    "calmant,,pairwise",
+                         "quadrant", "direct", "pairwise,pairwise", "all,pairwise", "Calmant"};
     for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         mask = 99;
         assert_int_equal(kc_a2a_methods_parse(bad[k], &mask, &err), KC_EINVAL);
@@ -163,10 +163,10 @@ static void test_errors(void **state)
     kc_a2a_params p = {.beta = 1, .tau = 1, .block = 1};
     kc_a2a_cost f;
     kc_err err = {0};
-    assert_int_equal(kc_a2a_cost_of(5, 2, KC_A2A_DIRECT, &p, &f, &err), KC_EINVAL);
-    assert_int_equal(kc_a2a_cost_of(2, 2, KC_A2A_DIRECT, &p, &f, &err), KC_EINVAL);
+    assert_int_equal(kc_a2a_cost_of(5, 2, KC_A2A_PAIRWISE, &p, &f, &err), KC_EINVAL);
+    assert_int_equal(kc_a2a_cost_of(2, 2, KC_A2A_PAIRWISE, &p, &f, &err), KC_EINVAL);
     p.block = 0;
-    assert_int_equal(kc_a2a_cost_of(4, 2, KC_A2A_DIRECT, &p, &f, &err), KC_EINVAL);
+    assert_int_equal(kc_a2a_cost_of(4, 2, KC_A2A_PAIRWISE, &p, &f, &err), KC_EINVAL);
     assert_string_equal(err.param, "block");
     p.block = 1;
     p.degree = -1;
@@ -270,7 +270,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fig8_delivery),       cmocka_unit_test(test_ascending_is_illegal),
         cmocka_unit_test(test_formula_equals_replay), cmocka_unit_test(test_random_degrees),
-        cmocka_unit_test(test_baseline_and_direct_forms), cmocka_unit_test(test_parser),
+        cmocka_unit_test(test_baseline_and_pairwise_forms), cmocka_unit_test(test_parser),
         cmocka_unit_test(test_errors),           cmocka_unit_test(test_goal_generator),
         cmocka_unit_test(test_goal_replay),
     };

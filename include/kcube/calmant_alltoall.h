@@ -33,8 +33,9 @@
  *              blocks with node x xor 2^k, run as 2^(k mod (d/c))
  *              contention-free sub-steps: the same c (2^(d/c) - 1) steps of
  *              N bytes as the baseline, without barriers.
- *   direct     direct pairwise exchange: phase k = 1 .. 2^d - 1 exchanges one
- *              block with node x xor k; phase k is split into
+ *   pairwise   direct pairwise exchange (not Scott's direct exchange):
+ *              phase k = 1 .. 2^d - 1 exchanges one block with node
+ *              x xor k; phase k is split into
  *              max_j w(k_j) contention-free sub-steps, k_j the axis-j part of
  *              k and w(v) the highest power of two <= v (w(0) = 0). Steps:
  *              (2^c - 1)(2^((c+1) d/c) - 1) / (2^(c+1) - 1).
@@ -65,10 +66,10 @@ typedef enum kc_a2a_method {
     KC_A2A_CALMANT,
     KC_A2A_CCCUBE,
     KC_A2A_RECURSIVE,
-    KC_A2A_DIRECT,
+    KC_A2A_PAIRWISE,
     KC_A2A_NMETHODS
 } kc_a2a_method;
-extern const kc_names kc_a2a_method_names; /* "calmant", "cc-cube", "recursive", "direct" */
+extern const kc_names kc_a2a_method_names; /* "calmant", "cc-cube", "recursive", "pairwise" */
 
 /* "all" or a comma-separated list of method names (no spaces, no empty
  * item, no repeats) into a bit mask (bit m for method m). KC_EINVAL,

@@ -15,7 +15,7 @@ static const kc_name method_entries[] = {
     {KC_A2A_CALMANT, "calmant", "pipelined CC-cube of Section 5 (best degree unless one is given)"},
     {KC_A2A_CCCUBE, "cc-cube", "the unpipelined CC-cube, the paper's baseline"},
     {KC_A2A_RECURSIVE, "recursive", "recursive (binary) exchange, row-major numbering, top bit first"},
-    {KC_A2A_DIRECT, "direct", "direct pairwise exchange x <-> x xor k, contention-free sub-steps"},
+    {KC_A2A_PAIRWISE, "pairwise", "direct pairwise exchange x <-> x xor k in contention-free sub-steps"},
     {0, NULL, NULL},
 };
 const kc_names kc_a2a_method_names = {"all-to-all method", method_entries};
@@ -85,9 +85,9 @@ kc_status kci_a2a_calmant_time(int d, int c, int q, const kc_a2a_params *p, kc_c
     return kc_calmant_best_degree(d, c, &cp, qmax, t, err);
 }
 
-/* Steps of the direct exchange: sum over k != 0 of max_j w(k_j). With
+/* Steps of the pairwise exchange: sum over k != 0 of max_j w(k_j). With
  * h = the largest level, (2h)^c - h^c values of k have max w = h. */
-uint64_t kci_a2a_direct_steps(int d, int c)
+uint64_t kci_a2a_pairwise_steps(int d, int c)
 {
     int b = d / c;
     uint64_t sum = 0;
@@ -131,7 +131,7 @@ kc_status kc_a2a_cost_of(int d, int c, kc_a2a_method method, const kc_a2a_params
         out->steps = (uint64_t)c * (side - 1);
         out->message = n_bytes;
     } else {
-        out->steps = kci_a2a_direct_steps(d, c);
+        out->steps = kci_a2a_pairwise_steps(d, c);
         out->message = p->block;
     }
     out->time = (double)out->steps * (p->beta + (double)out->message * p->tau);

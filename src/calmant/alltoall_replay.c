@@ -135,7 +135,7 @@ static kc_status replay_pipelined(replayer *r, int q, uint64_t bytes, kc_err *er
     return s;
 }
 
-/* ---- exchanges x <-> x xor k (recursive, direct) ---------------------------- */
+/* ---- exchanges x <-> x xor k (recursive, pairwise) ---------------------------- */
 
 static uint64_t high_power(uint64_t v)
 {

@@ -16,7 +16,7 @@
 #include "kcube/calmant_embed.h"
 #include "kcube/goal.h"
 
-/* Replays walk every message (the direct exchange has 2^(2d)). */
+/* Replays walk every message (the pairwise exchange has 2^(2d)). */
 #define A2A_REPLAY_MAX_D 12
 /* The charts' block sizes: 16 B .. 64 KiB, powers of two (Figs. 9-10). */
 #define SWEEP_LO 4
@@ -92,7 +92,7 @@ static int resolve(const cli_args *a, a2a_job *j)
     if (cli_given(a, &OPT_CALMANT_DEGREE) && q < 1)
         kc_fail_param(&err, KC_EINVAL, "degree", "the pipelining degree must be at least 1, got %lld", q);
     else if (!kc_a2a_methods_parse(cli_text(a, &OPT_METHODS, "all"), &j->mask, &err))
-        kc_a2a_cost_of(j->d, j->c, KC_A2A_DIRECT, &j->p, &probe, &err); /* d, c, block, times */
+        kc_a2a_cost_of(j->d, j->c, KC_A2A_PAIRWISE, &j->p, &probe, &err); /* d, c, block, times */
     if (err.status)
         return cli_report(a, &err);
     return resolve_outputs(a, j);
@@ -386,7 +386,7 @@ const cli_command kc_calmant_alltoall_command = {
     .check = check,
     .run = run,
     .epilog = "examples:\n  kcube calmant alltoall --d 8 --c 2 --block 64 --startup 500 --byte-time 1\n"
-              "  kcube calmant alltoall --d 12 --c 3 --block 16 --methods calmant,direct --json\n"
+              "  kcube calmant alltoall --d 12 --c 3 --block 16 --methods calmant,pairwise --json\n"
               "  kcube calmant alltoall --d 8 --c 2 --block 64 --plot fig9.png\n"
               "  kcube calmant alltoall --d 4 --c 2 --block 64 --degree 4 --emit-goal cx.goal &&\n"
               "    kcube replay cx.goal --topology mesh --k 4 --n 2 --startup 500 --byte-time 1",
