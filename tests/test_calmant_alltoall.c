@@ -215,11 +215,36 @@ static void test_goal_generator(void **state)
  * and one ejection channel per node) against the cost model: the ratio
  * simulated / model is printed and bounded (docs/calmant.md has the
  * numbers). */
+/* Replay g (ranks already on their nodes) on the flit-level mesh of geo: the
+ * simulated time. */
+static double appsim_time(kc_goal *g, const kc_calmant *geo, double beta, double tau)
+{
+    kc_err err = {0};
+    kc_goal_match m;
+    kc_simnet net;
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_MESH, (int)geo->side, geo->c, 1, 1, 1, 1, &err), KC_OK);
+    kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+    kc_simconfig cfg;
+    kc_simconfig_default(&cfg);
+    kc_appsim_opts o = {beta, tau, 1};
+    kc_appsim_result r;
+    assert_int_equal(kc_goal_validate(g, net.nodes, &m, &err), KC_OK);
+    if (kc_appsim_run(g, &m, &net, &route, &cfg, &o, &r, &err))
+        fail_msg("%s", err.msg);
+    assert_false(r.sim.deadlock);
+    assert_int_equal(r.messages, m.messages);
+    double t = r.total_us;
+    kc_appsim_result_free(&r);
+    kc_goal_match_free(&m);
+    kc_simnet_free(&net);
+    return t;
+}
+
+/* calmant's pipelined exchange: processes placed by the standard embedding. */
 static double appsim_ratio(int d, int c, uint64_t block, int q, double beta, double tau)
 {
     kc_err err = {0};
     kc_goal g;
-    kc_goal_match m;
     kc_calmant geo;
     assert_int_equal(kc_calmant_init(&geo, d, c, 0, KC_TIE_PLUS, KC_CALMANT_STANDARD, &err), KC_OK);
     uint32_t *to = malloc(geo.nodes * sizeof *to);
@@ -228,30 +253,37 @@ static double appsim_ratio(int d, int c, uint64_t block, int q, double beta, dou
     assert_int_equal(kc_goal_init(&g, (uint32_t)geo.nodes, &err), KC_OK);
     assert_int_equal(kc_goal_gen_complete_exchange_pipelined(&g, d, block, q, "cx", 0, &err), KC_OK);
     assert_int_equal(kc_goal_remap(&g, to, &err), KC_OK);
-    kc_simnet net;
-    assert_int_equal(kc_simnet_init(&net, KC_SIM_MESH, (int)geo.side, c, 1, 1, 1, 1, &err), KC_OK);
-    kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
-    kc_simconfig cfg;
-    kc_simconfig_default(&cfg);
-    kc_appsim_opts o = {beta, tau, 1};
-    kc_appsim_result r;
-    assert_int_equal(kc_goal_validate(&g, net.nodes, &m, &err), KC_OK);
-    if (kc_appsim_run(&g, &m, &net, &route, &cfg, &o, &r, &err))
-        fail_msg("%s", err.msg);
-    assert_false(r.sim.deadlock);
-    assert_int_equal(r.messages, m.messages);
+    double sim = appsim_time(&g, &geo, beta, tau);
     kc_calmant_cost_params cp = {.beta = beta, .tau = tau, .bytes = block << (d - 1)};
     kc_calmant_time t;
     assert_int_equal(kc_calmant_time_of(d, c, q, &cp, &t, &err), KC_OK);
-    double ratio = r.total_us / t.time;
-    print_message("appsim d=%d c=%d B=%llu Q=%d beta=%g tau=%g: simulated %.1f, model %.1f, ratio %.3f\n", d, c,
-                  (unsigned long long)block, q, beta, tau, r.total_us, t.time, ratio);
-    kc_appsim_result_free(&r);
-    kc_goal_match_free(&m);
-    kc_simnet_free(&net);
+    print_message("appsim calmant d=%d c=%d B=%llu Q=%d beta=%g tau=%g: simulated %.1f, model %.1f, ratio %.3f\n", d,
+                  c, (unsigned long long)block, q, beta, tau, sim, t.time, sim / t.time);
     kc_goal_free(&g);
     free(to);
-    return ratio;
+    return sim / t.time;
+}
+
+/* The GOAL module's own complete exchanges (pairwise, recursive; rank = node,
+ * the row-major numbering of those two methods) against their formulas. */
+static double appsim_ratio_goal_cx(int d, int c, uint64_t block, kc_goal_cx cx, double beta, double tau)
+{
+    kc_err err = {0};
+    kc_goal g;
+    kc_calmant geo;
+    assert_int_equal(kc_calmant_init(&geo, d, c, 0, KC_TIE_PLUS, KC_CALMANT_STANDARD, &err), KC_OK);
+    assert_int_equal(kc_goal_init(&g, (uint32_t)geo.nodes, &err), KC_OK);
+    assert_int_equal(kc_goal_gen_complete_exchange(&g, d, block, cx, "cx", 0, &err), KC_OK);
+    double sim = appsim_time(&g, &geo, beta, tau);
+    kc_a2a_params p = {.beta = beta, .tau = tau, .block = block};
+    kc_a2a_cost f;
+    kc_a2a_method m = cx == KC_GOAL_CX_PAIRWISE ? KC_A2A_PAIRWISE : KC_A2A_RECURSIVE;
+    assert_int_equal(kc_a2a_cost_of(d, c, m, &p, &f, &err), KC_OK);
+    print_message("appsim %s d=%d c=%d B=%llu beta=%g tau=%g: simulated %.1f, model %.1f, ratio %.3f\n",
+                  kc_names_name(&kc_a2a_method_names, m), d, c, (unsigned long long)block, beta, tau, sim, f.time,
+                  sim / f.time);
+    kc_goal_free(&g);
+    return sim / f.time;
 }
 
 static void test_goal_replay(void **state)
@@ -260,8 +292,11 @@ static void test_goal_replay(void **state)
     /* 4x4 and 8x8, start-up dominated and byte dominated */
     double r1 = appsim_ratio(4, 2, 64, 4, 100, 1), r2 = appsim_ratio(4, 2, 64, 1, 100, 1);
     double r3 = appsim_ratio(6, 2, 16, 4, 500, 1), r4 = appsim_ratio(6, 2, 256, 8, 10, 1);
-    double rs[] = {r1, r2, r3, r4};
-    for (int k = 0; k < 4; k++)
+    double r5 = appsim_ratio_goal_cx(4, 2, 64, KC_GOAL_CX_PAIRWISE, 100, 1);
+    double r6 = appsim_ratio_goal_cx(4, 2, 64, KC_GOAL_CX_RECURSIVE, 100, 1);
+    double r7 = appsim_ratio_goal_cx(6, 2, 256, KC_GOAL_CX_PAIRWISE, 10, 1);
+    double rs[] = {r1, r2, r3, r4, r5, r6, r7};
+    for (int k = 0; k < 7; k++)
         assert_true(rs[k] > 0.3 && rs[k] < 2.5);
 }
 
