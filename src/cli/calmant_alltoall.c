@@ -60,15 +60,16 @@ static int resolve_outputs(const cli_args *a, a2a_job *j)
     if (j->emit && j->d > A2A_REPLAY_MAX_D)
         return cli_error("--emit-goal: the GOAL schedule has 2 d Q 2^d operations; d <= %d, got %d",
                          A2A_REPLAY_MAX_D, j->d);
-    if (j->emit && cli_check_output(j->emit))
-        return 2;
+    int r = j->emit ? cli_check_output(j->emit) : 0;
+    if (r)
+        return r;
     j->plot = cli_text(a, &OPT_PLOT, NULL);
     j->plot_barrier = cli_text(a, &OPT_PLOT_BARRIER, NULL);
     if (j->plot_barrier && !(j->p.barrier > 0))
         return cli_error("--plot-barrier: give --barrier B > 0 (the share is 0 without barriers)");
     if (j->plot_barrier && !(j->mask & (1u << KC_A2A_CALMANT)))
         return cli_error("--plot-barrier: the barrier share is calmant's; include it in --methods");
-    int r = j->plot ? cli_plot_check(j->plot) : 0;
+    r = j->plot ? cli_plot_check(j->plot) : 0;
     return r ? r : j->plot_barrier ? cli_plot_check(j->plot_barrier) : 0;
 }
 
