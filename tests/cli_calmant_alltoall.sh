@@ -67,6 +67,8 @@ expect_stdout_matches "\"messages\":${J}256,"
 expect_stdout_matches "\"total_us\":${J}3573,"
 expect_bad "emit goal too large" -- "$K" calmant alltoall --d 14 --c 2 --block 64 --emit-goal "$CLI_TMP/big.goal"
 if [ ! -e "$CLI_TMP/big.goal" ]; then cli_pass; else cli_fail "bad input wrote a schedule"; fi
+expect_bad "emit goal, degree above N" -- "$K" calmant alltoall --d 4 --c 2 --block 1 --degree 9 \
+    --emit-goal "$CLI_TMP/big.goal"
 
 # bad input: exit 2, one line
 expect_bad "d not a multiple of c" -- "$K" calmant alltoall --d 7 --c 2 --block 64

@@ -60,6 +60,9 @@ static int resolve_outputs(const cli_args *a, a2a_job *j)
     if (j->emit && j->d > A2A_REPLAY_MAX_D)
         return cli_error("--emit-goal: the GOAL schedule has 2 d Q 2^d operations; d <= %d, got %d",
                          A2A_REPLAY_MAX_D, j->d);
+    if (j->emit && (uint64_t)j->p.degree > j->p.block << (j->d - 1))
+        return cli_error("--emit-goal: the GOAL packets need a degree <= N = %llu bytes, got %d",
+                         (unsigned long long)(j->p.block << (j->d - 1)), j->p.degree);
     int r = j->emit ? cli_check_output(j->emit) : 0;
     if (r)
         return r;
@@ -87,7 +90,7 @@ static int resolve(const cli_args *a, a2a_job *j)
     long long q = cli_int(a, &OPT_CALMANT_DEGREE, 0);
     j->p = (kc_a2a_params){.beta = cli_real(a, &OPT_STARTUP, 500), .tau = cli_real(a, &OPT_BYTE_TIME, 1),
                            .barrier = cli_real(a, &OPT_CALMANT_BARRIER, 0), .block = cli_u64(a, &OPT_BLOCK, 0),
-                           .degree = q > 0 && q <= 1 << 30 ? (int)q : 0};
+                           .degree = q > 0 ? (int)q : 0};
     kc_err err = {0};
     kc_a2a_cost probe;
     if (cli_given(a, &OPT_CALMANT_DEGREE) && q < 1)
