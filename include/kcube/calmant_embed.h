@@ -83,4 +83,10 @@ int64_t kc_calmant_axis_move(const kc_calmant *g, uint64_t s, uint64_t t);
  * (*axes, bit j for axis j). O(2^d d). */
 void kc_calmant_check_dim(const kc_calmant *g, int dim, uint64_t *dilation, int *constant, unsigned *axes);
 
+/* The machine as a step-engine network (kcube/stepnet.h): node ids as
+ * above, port 2j the + link and 2j+1 the - link of axis j. g must outlive
+ * the topology. */
+struct kc_stepnet_topo;
+void kc_calmant_stepnet_topo(const kc_calmant *g, struct kc_stepnet_topo *t);
+
 #endif

@@ -171,6 +171,19 @@ extern const kc_names kc_goal_cx_names; /* "pairwise", "recursive" */
  * (g->num_ranks must be 2^n), in phase `phase`, tags tag0, tag0 + 1, ... */
 kc_status kc_goal_gen_complete_exchange(kc_goal *g, int n, uint64_t block, kc_goal_cx method, const char *phase,
                                         int64_t tag0, kc_err *err);
+/* The pipelined CC-cube complete exchange of seed 003 Section 5 with degree
+ * q (kcube/calmant_alltoall.h): each rank sends N = 2^(n-1) block bytes per
+ * dimension, cut into q packets (N mod q of them one byte longer, so
+ * 1 <= q <= N); in iteration t = 0 .. n+q-2 rank x exchanges packet t-k
+ * with x ^ 2^k for every dimension k in max(0, t-q+1) .. min(n-1, t), tag
+ * tag0 + t. Every operation of iteration t waits for all of the rank's
+ * operations of iteration t-1 (the per-rank form of the paper's barrier:
+ * packet t-k may carry blocks that arrived in iteration t-1). Ranks are
+ * CC-cube processes: kc_goal_remap places them (e.g. the standard
+ * embedding). KC_EINVAL ("degree") for q outside 1..N, KC_ERANGE ("block",
+ * "tag") when N or the tags overflow. */
+kc_status kc_goal_gen_complete_exchange_pipelined(kc_goal *g, int n, uint64_t block, int q, const char *phase,
+                                                  int64_t tag0, kc_err *err);
 /* One phase of an LCC: every message (src != dst) of c carries `bytes`. */
 kc_status kc_goal_gen_lcc(kc_goal *g, const kc_lcc *c, uint64_t bytes, const char *phase, int64_t tag,
                           kc_err *err);

@@ -1,5 +1,6 @@
 /* CALMANT geometry: embeddings and DOR routes (kcube/calmant_embed.h). */
 #include "kcube/calmant_embed.h"
+#include "kcube/stepnet.h"
 
 static const kc_name embedding_entries[] = {
     {KC_CALMANT_STANDARD, "standard", "bit l of axis j is process bit j + l c (the paper's)"},
@@ -114,4 +115,19 @@ void kc_calmant_check_dim(const kc_calmant *g, int dim, uint64_t *dilation, int 
             *constant = 0;
     }
     *dilation = first;
+}
+
+static uint64_t stepnet_neighbor(const void *ctx, uint64_t node, int port)
+{
+    const kc_calmant *g = ctx;
+    int a = port / 2, minus = port % 2;
+    uint64_t x = kc_calmant_coord(g, node, a), stride = 1ULL << (a * g->b);
+    if (!g->torus && ((!minus && x == g->side - 1) || (minus && x == 0)))
+        return KC_STEPNET_NO_LINK;
+    return node - x * stride + ((x + (minus ? g->side - 1 : 1)) % g->side) * stride;
+}
+
+void kc_calmant_stepnet_topo(const kc_calmant *g, kc_stepnet_topo *t)
+{
+    *t = (kc_stepnet_topo){.nodes = g->nodes, .ports = 2 * g->c, .neighbor = stepnet_neighbor, .ctx = g};
 }

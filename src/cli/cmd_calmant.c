@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calmant_alltoall.h"
 #include "cli.h"
 #include "options.h"
 #include "kcube/calmant_cost.h"
@@ -21,11 +22,17 @@
  * below unless tau/beta is extreme. */
 #define BEST_DEGREE_MAX 65536
 
-/* Wide ranges on purpose: the library judges d, c and Q and names the fault. */
-static const cli_opt OPT_D = {.name = "d", .type = CLI_INT, .meta = "D",
+/* Wide ranges on purpose: the library judges d, c and Q and names the fault.
+ * --d, --c, --barrier and --degree are shared with `calmant alltoall`
+ * (calmant_alltoall.c). */
+#define OPT_D OPT_CALMANT_D
+#define OPT_C OPT_CALMANT_C
+#define OPT_BARRIER OPT_CALMANT_BARRIER
+#define OPT_DEGREE OPT_CALMANT_DEGREE
+const cli_opt OPT_CALMANT_D = {.name = "d", .type = CLI_INT, .meta = "D",
                               .help = "CC-cube dimension (2^D processes; a multiple of --c, D/C >= 2)",
                               .lo = -1000, .hi = 1000, .param = "d"};
-static const cli_opt OPT_C = {.name = "c", .type = CLI_INT, .meta = "C", .help = "mesh dimension (1, 2 or 3)",
+const cli_opt OPT_CALMANT_C = {.name = "c", .type = CLI_INT, .meta = "C", .help = "mesh dimension (1, 2 or 3)",
                               .lo = -1000, .hi = 1000, .param = "c"};
 static const cli_opt OPT_TASK = {.name = "task", .type = CLI_TEXT, .meta = "I,M",
                                  .help = "task <I,M>_c: every process talks through dimensions I .. I+M-1",
@@ -40,10 +47,10 @@ static const cli_opt OPT_VERBOSE = {.name = "verbose", .type = CLI_FLAG,
 static const cli_opt OPT_BYTES = {.name = "bytes", .type = CLI_BYTES, .meta = "N",
                                   .help = "bytes each node sends per CC-cube iteration (K, M, G suffixes)",
                                   .param = "bytes"};
-static const cli_opt OPT_BARRIER = {.name = "barrier", .type = CLI_REAL, .meta = "B", .def = "0",
+const cli_opt OPT_CALMANT_BARRIER = {.name = "barrier", .type = CLI_REAL, .meta = "B", .def = "0",
                                     .help = "barrier after each pipelined iteration, in the unit of --startup",
                                     .rlo = 0, .rhi = 1e12, .param = "barrier"};
-static const cli_opt OPT_DEGREE = {.name = "degree", .type = CLI_INT, .meta = "Q",
+const cli_opt OPT_CALMANT_DEGREE = {.name = "degree", .type = CLI_INT, .meta = "Q",
                                    .help = "pipelining degree (packets per message; 1: not pipelined)",
                                    .lo = -1000000000, .hi = 1000000000, .param = "degree"};
 static const cli_opt OPT_BEST_DEGREE = {.name = "best-degree", .type = CLI_FLAG,
@@ -383,15 +390,15 @@ static const cli_command cmd_cost = {
               "  kcube calmant cost --d 12 --c 2 --bytes 64K --startup 164 --byte-time 0.57 --barrier 50 --json",
 };
 
-static const cli_command *const calmant_subs[] = {&cmd_load, &cmd_schedule, &cmd_cost, NULL};
+static const cli_command *const calmant_subs[] = {&cmd_load, &cmd_schedule, &cmd_cost, &kc_calmant_alltoall_command,
+                                                  NULL};
 
 const cli_command kc_command_calmant = {
     .name = "calmant",
-    .summary = "CC-cube (hypercube) algorithms on meshes: loads, schedules, cost (seed 003)",
+    .summary = "CC-cube (hypercube) algorithms on meshes: loads, schedules, cost, all-to-all (seed 003)",
     .order = 62,
     .description = "A d-dimensional CC-cube (2^d processes) on a c-dimensional mesh of side 2^(d/c), standard\n"
-                   "embedding. Task <I,M>_c: every process talks through dimensions I .. I+M-1 (docs/calmant.md).\n"
-                   "Not built yet: alltoall (complete exchange and the other all-to-all methods).",
+                   "embedding. Task <I,M>_c: every process talks through dimensions I .. I+M-1 (docs/calmant.md).",
     .subs = calmant_subs,
     .epilog = "examples:\n  kcube calmant load --d 4 --c 1 --task 1,2\n  kcube calmant schedule --help",
 };

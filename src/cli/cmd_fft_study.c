@@ -25,9 +25,6 @@
 static const cli_opt OPT_POINTS = {.name = "points", .type = CLI_TEXT, .meta = "LIST",
                                    .help = "FFT sizes m, comma-separated (4096 or 2^12); m = 2^(n+2d), d >= 1",
                                    .param = "points"};
-static const cli_opt OPT_EMIT_GOAL = {.name = "emit-goal", .type = CLI_TEXT, .meta = "FILE",
-                                      .help = "write the schedule of the first size and configuration (GOAL)",
-                                      .param = "emit_goal"};
 
 static const cli_use fft_opts[] = {
     {&OPT_N, "dimensions of the binary cube (1..16; 2^N processors)", NULL},
@@ -39,7 +36,7 @@ static const cli_use fft_opts[] = {
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per size and configuration", NULL},
     {&OPT_PLOT, "total time against m, one curve per configuration (.png or .svg)", NULL},
-    {&OPT_EMIT_GOAL, NULL, NULL},
+    {&OPT_EMIT_GOAL, "write the schedule of the first size and configuration (GOAL)", NULL},
     {NULL, NULL, NULL},
 };
 

@@ -40,6 +40,9 @@ const cli_opt OPT_JSON = {.name = "json", .type = CLI_FLAG, .help = "machine-rea
 const cli_opt OPT_CSV = {.name = "csv", .type = CLI_FLAG, .help = "CSV on standard output"};
 const cli_opt OPT_PLOT = {.name = "plot", .type = CLI_TEXT, .meta = "FILE",
                           .help = "also draw a plot with gnuplot (.png or .svg)", .param = "plot"};
+const cli_opt OPT_EMIT_GOAL = {.name = "emit-goal", .type = CLI_TEXT, .meta = "FILE",
+                               .help = "write the generated schedule as a GOAL file (for kcube replay)",
+                               .param = "emit_goal"};
 const cli_opt OPT_OUT = {.name = "out", .type = CLI_TEXT, .meta = "DIR", .help = "output directory",
                          .param = "out"};
 
@@ -87,7 +90,8 @@ const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
-    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME, NULL,
+    &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME,
+    &OPT_EMIT_GOAL, NULL,
 };
 
 int cli_format(const cli_args *a, cli_fmt *fmt)

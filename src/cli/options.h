@@ -14,6 +14,8 @@ extern const cli_opt OPT_N, OPT_K, OPT_TOPOLOGY, OPT_SHAPE, OPT_TIE;
 extern const cli_opt OPT_PATTERN, OPT_MATRIX, OPT_VECTOR, OPT_SCATTER;
 /* Output. */
 extern const cli_opt OPT_JSON, OPT_CSV, OPT_PLOT, OPT_OUT;
+/* A generated schedule written as a GOAL file (fft-study, calmant alltoall). */
+extern const cli_opt OPT_EMIT_GOAL;
 /* Runs. */
 extern const cli_opt OPT_SEED, OPT_THREADS, OPT_MAX_MEMORY, OPT_SWEEP, OPT_EXACT, OPT_NO_EXACT;
 /* Mapping: which family `map` may use; which mapping a simulation applies;

@@ -8,6 +8,9 @@
 
 #include "goal_internal.h"
 
+/* check_cube's largest n: a pipelined iteration has at most 2n operations. */
+#define KC_GOAL_CX_MAX_N 24
+
 static const kc_name cx_entries[] = {
     {KC_GOAL_CX_PAIRWISE, "pairwise", "2^n - 1 steps: at step j every node exchanges one block with node x ^ j"},
     {KC_GOAL_CX_RECURSIVE, "recursive", "n steps: at step i every node exchanges half its data across dimension i"},
@@ -95,7 +98,7 @@ static uint32_t reverse_bits(uint32_t x, int n)
 
 static kc_status check_cube(const kc_goal *g, int n, kc_err *err)
 {
-    if (n < 1 || n > 24)
+    if (n < 1 || n > KC_GOAL_CX_MAX_N)
         return kc_fail_param(err, KC_ERANGE, "n", "the cube dimension must be 1..24, not %d", n);
     if (g->num_ranks != (uint32_t)1 << n)
         return kc_fail_param(err, KC_EINVAL, "schedule", "the schedule has %u ranks, the %d-cube %u nodes",
@@ -182,6 +185,62 @@ kc_status kc_goal_gen_complete_exchange(kc_goal *g, int n, uint64_t block, kc_go
                 break;
             if (j == 0 && !(s = after_tails(g, &t, x, prev[0], err)))
                 s = after_tails(g, &t, x, prev[1], err);
+        }
+    }
+    tails_free(&t);
+    g->cur_phase = 0;
+    return s;
+}
+
+/* One pipelined iteration t of rank x: an exchange through every active
+ * dimension, each op after the previous iteration's ops prev[0..*nprev);
+ * the new ops replace them. */
+static kc_status pipelined_iteration(kc_goal *g, int n, uint32_t x, int t, int q, uint64_t total, int64_t tag,
+                                     size_t *prev, int *nprev, kc_err *err)
+{
+    size_t cur[2 * KC_GOAL_CX_MAX_N];
+    int ncur = 0, lo = t - q + 1 > 0 ? t - q + 1 : 0, hi = t < n - 1 ? t : n - 1;
+    kc_status s = KC_OK;
+    for (int k = lo; k <= hi && !s; k++) {
+        uint64_t p = (uint64_t)(t - k), bytes = total / (uint64_t)q + (p < total % (uint64_t)q);
+        uint32_t peer = x ^ (1u << k);
+        s = add_after(g, KC_GOAL_SEND, x, peer, tag, bytes, prev, *nprev, &cur[ncur++], err);
+        if (!s)
+            s = add_after(g, KC_GOAL_RECV, x, peer, tag, bytes, prev, *nprev, &cur[ncur++], err);
+    }
+    memcpy(prev, cur, (size_t)ncur * sizeof *cur);
+    *nprev = ncur;
+    return s;
+}
+
+kc_status kc_goal_gen_complete_exchange_pipelined(kc_goal *g, int n, uint64_t block, int q, const char *phase,
+                                                  int64_t tag0, kc_err *err)
+{
+    kc_status s = check_cube(g, n, err);
+    if (s)
+        return s;
+    uint64_t half = (uint64_t)1 << (n - 1);
+    if (block == 0 || block > UINT64_MAX / half)
+        return kc_fail_param(err, KC_ERANGE, "block", "2^%d blocks of %llu bytes do not fit", n - 1,
+                             (unsigned long long)block);
+    uint64_t total = block * half;
+    if (q < 1 || (uint64_t)q > total)
+        return kc_fail_param(err, KC_EINVAL, "degree", "the pipelining degree must be in 1..%llu, got %d",
+                             (unsigned long long)total, q);
+    int iters = n + q - 1;
+    if (tag0 < 0 || tag0 > INT32_MAX - (int64_t)iters)
+        return kc_fail_param(err, KC_ERANGE, "tag", "tags %lld.. do not fit 0..%d", (long long)tag0, INT32_MAX);
+    tails t;
+    if ((s = tails_get(g, &t, err)))
+        return s;
+    s = kc_goal_set_phase(g, phase, err);
+    for (uint32_t x = 0; x < g->num_ranks && !s; x++) {
+        size_t prev[2 * KC_GOAL_CX_MAX_N];
+        int nprev = 0;
+        for (int it = 0; it < iters && !s; it++) {
+            s = pipelined_iteration(g, n, x, it, q, total, tag0 + it, prev, &nprev, err);
+            for (int k = 0; it == 0 && k < nprev && !s; k++)
+                s = after_tails(g, &t, x, prev[k], err);
         }
     }
     tails_free(&t);

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Seed 003's Figures 9 and 10 redrawn: speed-up over the unpipelined CC-cube
+# against the block size (16 B .. 64 KiB) for every all-to-all method kcube
+# has, on the 16x16, 32x32, 64x64, 8x8x8 and 16x16x16 meshes, for
+# beta/tau = 100, 500, 1000, 5000 (tau = 1, b = 0 as the paper's comparison
+# assumes); then calmant's barrier share at b/tau = 100 (beta/tau = 500, the
+# ratio of the paper's 1.6 % remark) on every mesh. Everything goes through
+# `kcube calmant alltoall --plot` (gnuplot, written atomically).
+#   scripts/calmant_figures.sh [KCUBE] [OUTDIR]     (defaults: build/kcube, calmant-figures)
+set -eu
+K=${1:-build/kcube}
+OUT=${2:-calmant-figures}
+mkdir -p "$OUT"
+meshes="8:2:16x16 10:2:32x32 12:2:64x64 9:3:8x8x8 12:3:16x16x16"
+for m in $meshes; do
+    IFS=: read -r d c name <<< "$m"
+    for ratio in 100 500 1000 5000; do
+        "$K" calmant alltoall --d "$d" --c "$c" --block 16 --startup "$ratio" --byte-time 1 \
+            --no-replay --plot "$OUT/speedup-$name-beta$ratio.svg" --csv > "$OUT/speedup-$name-beta$ratio.csv"
+    done
+    "$K" calmant alltoall --d "$d" --c "$c" --block 16 --startup 500 --byte-time 1 --barrier 100 \
+        --methods calmant --no-replay --plot-barrier "$OUT/barrier-$name.svg" > /dev/null
+done
+echo "figures in $OUT"
