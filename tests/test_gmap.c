@@ -186,6 +186,42 @@ static void test_transpose_8cube(void **state)
     kc_traffic_free(&tr);
 }
 
+/* A 16 x 16 grid's 5-point halo (no wraparound) onto the 4-ary 4-cube:
+ * the identity folds rows badly (1152 hops); block reflections turn each
+ * 16-line into a boustrophedon through a 4 x 4 torus, every one of the 960
+ * messages one hop: the lower bound. */
+static void test_halo_4ary(void **state)
+{
+    kc_topology t;
+    assert_int_equal(kc_topology_torus(&t, 4, 4, KC_TIE_PLUS, NULL), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, 256, NULL), KC_OK);
+    for (uint32_t v = 0; v < 256; v++) {
+        uint32_t x = v % 16, y = v / 16;
+        if (x > 0)
+            assert_int_equal(kc_traffic_add(&tr, v, v - 1, 1, NULL), KC_OK);
+        if (x < 15)
+            assert_int_equal(kc_traffic_add(&tr, v, v + 1, 1, NULL), KC_OK);
+        if (y > 0)
+            assert_int_equal(kc_traffic_add(&tr, v, v - 16, 1, NULL), KC_OK);
+        if (y < 15)
+            assert_int_equal(kc_traffic_add(&tr, v, v + 16, 1, NULL), KC_OK);
+    }
+    uint32_t id[256];
+    kc_perm_identity(id, 256);
+    kc_gmap_start start = {"identity", id};
+    kc_gmap_opts o;
+    kc_gmap_opts_default(&o);
+    kc_gmap_result r;
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    check_result(&t, &tr, &r);
+    assert_int_equal(r.start_cost[0].hops, 1152);
+    assert_int_equal(r.cost.max, 1);
+    assert_int_equal(r.cost.hops, 960);
+    kc_gmap_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
 /* Per-communication maxima for the starts and the final mapping. */
 static void test_groups(void **state)
 {
@@ -241,7 +277,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_never_worse),     cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_exhaustive_3cube), cmocka_unit_test(test_transpose_8cube),
-        cmocka_unit_test(test_groups),          cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_halo_4ary),       cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,21 +10,29 @@
  *
  * Search. Every start mapping the caller supplies (identity, kcube's
  * algebraic mappings, Scotch's, ...) is evaluated exactly; the best one
- * (the first on ties) is improved in three phases over node swaps, each
- * swap evaluated by the counter's exact incremental update:
- *   1. descent   first-improvement in the lexicographic order, until a long
- *                run of failures or 20% of the budget;
- *   2. annealing Metropolis moves on the scalar energy sumsq + N max^2
+ * (the first on ties) is improved in four phases, every candidate evaluated
+ * by the counter's exact incremental update (fractions of the budget):
+ *   0. sweep     (to 30%) block reflections in a fixed order: axis i
+ *                mirrored (c -> r - c on a ring, any centre r; c -> side-1-c
+ *                on a line; a bit flip for side 2) on the nodes that hold
+ *                given values on 0, 1 or 2 other axes (blocks of at most
+ *                4096 nodes), each kept when lexicographically better,
+ *                passes repeated while one is kept. These carry structure a
+ *                swap cannot: Gray-code folds of lines and grids;
+ *   1. descent   (to 40%) first-improvement in the lexicographic order over
+ *                random candidates, until 40 N + 1000 failures in a row;
+ *   2. annealing (to 85%) Metropolis on the scalar energy sumsq + 4 max^2
  *                (bytes normalised by the mean pair weight), temperature
- *                falling geometrically from a seeded sample of move costs
- *                to 1/1000 of it, until 85% of the budget;
- *   3. descent   again from the best mapping seen, for the rest.
- * Candidate swaps: a uniformly random pair of ranks; "pull" moves, which put
- * one end of a communicating pair next to the other end (on a random
- * neighbour node of its partner, whose rank moves away) and favour pairs
- * whose route crosses the busiest channel; and an end of such a hot pair
- * exchanged with a random rank. The lexicographically best mapping seen is
- * kept throughout, so the result is never worse than the best start.
+ *                falling geometrically from the mean rise of 64 seeded
+ *                sample moves to 1/1000 of it;
+ *   3. descent   (to 100%) again from the best mapping seen.
+ * Candidates: two random ranks; "pulls", which put one end of a pair on a
+ * random neighbour node of the other end (7 in 16 from pairs whose route
+ * crosses the busiest channel, refreshed when it moves); a hot end against
+ * a random rank; a whole pair carried onto a random link; and, in the
+ * descents, 1 in 64 a random block reflection. The lexicographically best
+ * mapping seen is kept throughout, so the result is never worse than the
+ * best start.
  *
  * Determinism. The search is a function of (topology, traffic, starts,
  * seed, budget). A budget in seconds is turned into a fixed number of work
