@@ -72,33 +72,48 @@ static void swap_case(const char *name, const kc_topology *t, const kc_traffic *
     kc_chanload_free(cl);
 }
 
-static void transpose_search(void)
+/* 5-point halo of a 16 x 16 grid without wraparound. */
+static void halo16(kc_traffic *tr)
 {
-    kc_topology t;
-    kc_topology_hypercube(&t, 8, NULL);
-    kc_traffic tr;
-    transpose8(&tr);
+    kc_traffic_init(tr, 256, NULL);
+    for (uint32_t v = 0; v < 256; v++) {
+        uint32_t x = v % 16, y = v / 16;
+        if (x > 0)
+            kc_traffic_add(tr, v, v - 1, 1, NULL);
+        if (x < 15)
+            kc_traffic_add(tr, v, v + 1, 1, NULL);
+        if (y > 0)
+            kc_traffic_add(tr, v, v - 16, 1, NULL);
+        if (y < 15)
+            kc_traffic_add(tr, v, v + 16, 1, NULL);
+    }
+}
+
+/* Budgets doubling until the search reaches the lower bound (max 1,
+ * `hops` bytes x hops). */
+static void search_case(const char *title, const kc_topology *t, kc_traffic *tr, uint64_t hops)
+{
     uint32_t id[256];
     kc_perm_identity(id, 256);
     kc_gmap_start start = {"identity", id};
-    printf("8-cube transpose from the identity (target: max 1, 240 hops):\n");
-    for (double b = 0.005; b <= 2.0; b *= 2) {
+    printf("%s from the identity (target: max 1, %llu hops):\n", title, (unsigned long long)hops);
+    for (double b = 0.005; b <= 4.0; b *= 2) {
         kc_gmap_opts o;
         kc_gmap_opts_default(&o);
         o.budget_seconds = b;
         kc_gmap_result r;
         double t0 = bench_now();
-        if (kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL))
+        if (kc_gmap_run(t, tr, &start, 1, &o, &r, NULL))
             break;
         double dt = bench_now() - t0;
-        int hit = r.cost.max == 1 && r.cost.hops == 240;
-        printf("  budget %6.3f s: max %llu hops %4llu, %8llu swaps, %6.3f s%s\n", b, (unsigned long long)r.cost.max,
+        int hit = r.cost.max == 1 && r.cost.hops == hops;
+        printf("  budget %6.3f s: max %llu hops %4llu, %8llu candidates, %6.3f s%s\n", b, (unsigned long long)r.cost.max,
                (unsigned long long)r.cost.hops, (unsigned long long)r.iterations, dt, hit ? "  (lower bound)" : "");
         kc_gmap_result_free(&r);
         if (hit)
             break;
     }
-    kc_traffic_free(&tr);
+    kc_traffic_free(tr);
 }
 
 int main(int argc, char **argv)
@@ -126,6 +141,9 @@ int main(int argc, char **argv)
         swap_case("16-cube, 10^7 messages", &h16, &tr, sec);
         kc_traffic_free(&tr);
     }
-    transpose_search();
+    transpose8(&tr);
+    search_case("8-cube transpose", &h8, &tr, 240);
+    halo16(&tr);
+    search_case("16 x 16 grid halo on the 4-ary 4-cube", &q44, &tr, 960);
     return 0;
 }

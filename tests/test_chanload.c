@@ -13,6 +13,7 @@
 
 #include "kcube/chanload.h"
 #include "kcube/rng.h"
+#include "kc_testutil.h"
 
 typedef unsigned __int128 u128;
 
@@ -91,28 +92,6 @@ static kc_cost ref_count(const kc_topology *t, const kc_traffic *tr, const uint3
 
 /* ---- seeded inputs ------------------------------------------------------- */
 
-static void random_traffic(kc_traffic *tr, uint64_t nodes, size_t count, uint64_t maxbytes, kc_rng *rng)
-{
-    assert_int_equal(kc_traffic_init(tr, nodes, NULL), KC_OK);
-    for (size_t m = 0; m < count; m++) {
-        uint64_t s = kc_rng_below(rng, nodes), d = kc_rng_below(rng, nodes);
-        if (m % 7 == 3) /* repeat an earlier pair now and then */
-            d = tr->dst[m / 2], s = tr->src[m / 2];
-        assert_int_equal(kc_traffic_add(tr, s, d, 1 + kc_rng_below(rng, maxbytes), NULL), KC_OK);
-    }
-}
-
-static void random_perm(uint32_t *p, uint64_t n, kc_rng *rng)
-{
-    for (uint64_t i = 0; i < n; i++)
-        p[i] = (uint32_t)i;
-    for (uint64_t i = n - 1; i > 0; i--) {
-        uint64_t j = kc_rng_below(rng, i + 1);
-        uint32_t x = p[i];
-        p[i] = p[j];
-        p[j] = x;
-    }
-}
 
 static int topo_count(void) { return 13; }
 
@@ -173,12 +152,12 @@ static void test_counter_vs_walk(void **state)
             kc_rng rng;
             kc_rng_seed(&rng, seed * 100 + (uint64_t)w);
             kc_traffic tr;
-            random_traffic(&tr, t.nodes, (size_t)(3 * t.nodes), seed == 1 ? 1 : 1000, &rng);
+            kc_test_random_traffic(&tr, t.nodes, (size_t)(3 * t.nodes), seed == 1 ? 1 : 1000, &rng);
             kc_chanload *cl;
             assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
             check_against_ref(&t, &tr, cl); /* identity */
             uint32_t *p = malloc(t.nodes * sizeof *p);
-            random_perm(p, t.nodes, &rng);
+            kc_test_random_perm(p, t.nodes, &rng);
             assert_int_equal(kc_chanload_set(cl, p, NULL), KC_OK);
             check_against_ref(&t, &tr, cl);
             kc_cost one;
@@ -202,7 +181,7 @@ static void test_swaps_vs_recount(void **state)
             kc_rng rng;
             kc_rng_seed(&rng, seed * 7919 + (uint64_t)w);
             kc_traffic tr;
-            random_traffic(&tr, t.nodes, (size_t)(2 * t.nodes), 500, &rng);
+            kc_test_random_traffic(&tr, t.nodes, (size_t)(2 * t.nodes), 500, &rng);
             kc_chanload *cl, *fresh;
             assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
             assert_int_equal(kc_chanload_new(&fresh, &t, &tr, NULL), KC_OK);
@@ -243,11 +222,11 @@ static void test_pair_uses(void **state)
         kc_rng rng;
         kc_rng_seed(&rng, 55 + (uint64_t)w);
         kc_traffic tr;
-        random_traffic(&tr, t.nodes, 40, 1, &rng);
+        kc_test_random_traffic(&tr, t.nodes, 40, 1, &rng);
         kc_chanload *cl;
         assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
         uint32_t *p = malloc(t.nodes * sizeof *p);
-        random_perm(p, t.nodes, &rng);
+        kc_test_random_perm(p, t.nodes, &rng);
         assert_int_equal(kc_chanload_set(cl, p, NULL), KC_OK);
         for (size_t j = 0; j < kc_chanload_pairs(cl); j++) {
             uint32_t s, d;
@@ -277,14 +256,14 @@ static void test_group_max(void **state)
     kc_rng rng;
     kc_rng_seed(&rng, 3);
     kc_traffic tr;
-    random_traffic(&tr, t.nodes, 90, 50, &rng);
+    kc_test_random_traffic(&tr, t.nodes, 90, 50, &rng);
     uint32_t *group = malloc(tr.count * sizeof *group);
     for (size_t m = 0; m < tr.count; m++)
         group[m] = (uint32_t)kc_rng_below(&rng, 4); /* group 4 stays empty */
     kc_chanload *cl;
     assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
     uint32_t *p = malloc(t.nodes * sizeof *p);
-    random_perm(p, t.nodes, &rng);
+    kc_test_random_perm(p, t.nodes, &rng);
     assert_int_equal(kc_chanload_set(cl, p, NULL), KC_OK);
     uint64_t got[5];
     assert_int_equal(kc_chanload_group_max(cl, &tr, group, 5, got, NULL), KC_OK);

@@ -14,26 +14,8 @@
 #include "kcube/gmap.h"
 #include "kcube/perm.h"
 #include "kcube/rng.h"
+#include "kc_testutil.h"
 
-static void random_traffic(kc_traffic *tr, uint64_t nodes, size_t count, uint64_t maxbytes, kc_rng *rng)
-{
-    assert_int_equal(kc_traffic_init(tr, nodes, NULL), KC_OK);
-    for (size_t m = 0; m < count; m++)
-        assert_int_equal(kc_traffic_add(tr, kc_rng_below(rng, nodes), kc_rng_below(rng, nodes),
-                                        1 + kc_rng_below(rng, maxbytes), NULL),
-                         KC_OK);
-}
-
-static void random_perm(uint32_t *p, uint64_t n, kc_rng *rng)
-{
-    kc_perm_identity(p, n);
-    for (uint64_t i = n - 1; i > 0; i--) {
-        uint64_t j = kc_rng_below(rng, i + 1);
-        uint32_t x = p[i];
-        p[i] = p[j];
-        p[j] = x;
-    }
-}
 
 static kc_gmap_opts iters_opts(uint64_t seed, uint64_t iterations)
 {
@@ -75,10 +57,10 @@ static void test_never_worse(void **state)
             kc_rng rng;
             kc_rng_seed(&rng, seed * 31 + (uint64_t)w);
             kc_traffic tr;
-            random_traffic(&tr, t->nodes, 4 * t->nodes, 100, &rng);
+            kc_test_random_traffic(&tr, t->nodes, 4 * t->nodes, 100, &rng);
             uint32_t *id = malloc(t->nodes * sizeof *id), *rnd = malloc(t->nodes * sizeof *rnd);
             kc_perm_identity(id, t->nodes);
-            random_perm(rnd, t->nodes, &rng);
+            kc_test_random_perm(rnd, t->nodes, &rng);
             kc_gmap_start starts[2] = {{"identity", id}, {"random", rnd}};
             for (uint64_t iters = 0; iters <= 2000; iters += 1000) {
                 kc_gmap_opts o = iters_opts(seed, iters);
@@ -103,7 +85,7 @@ static void test_deterministic(void **state)
     kc_rng rng;
     kc_rng_seed(&rng, 9);
     kc_traffic tr;
-    random_traffic(&tr, t.nodes, 200, 10, &rng);
+    kc_test_random_traffic(&tr, t.nodes, 200, 10, &rng);
     uint32_t id[27];
     kc_perm_identity(id, 27);
     kc_gmap_start start = {"identity", id};
@@ -133,7 +115,7 @@ static void test_exhaustive_3cube(void **state)
         kc_rng rng;
         kc_rng_seed(&rng, seed);
         kc_traffic tr;
-        random_traffic(&tr, 8, 6 + 3 * seed, seed % 2 ? 1 : 20, &rng);
+        kc_test_random_traffic(&tr, 8, 6 + 3 * seed, seed % 2 ? 1 : 20, &rng);
         kc_chanload *cl;
         assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
         uint32_t p[8];
@@ -230,7 +212,7 @@ static void test_groups(void **state)
     kc_rng rng;
     kc_rng_seed(&rng, 4);
     kc_traffic tr;
-    random_traffic(&tr, 16, 60, 5, &rng);
+    kc_test_random_traffic(&tr, 16, 60, 5, &rng);
     uint32_t group[60];
     for (int m = 0; m < 60; m++)
         group[m] = (uint32_t)(m % 3);
