@@ -29,7 +29,9 @@
  * Candidates: two random ranks; "pulls", which put one end of a pair on a
  * random neighbour node of the other end (7 in 16 from pairs whose route
  * crosses the busiest channel, refreshed when it moves); a hot end against
- * a random rank; a whole pair carried onto a random link; and, in the
+ * a random rank; a cluster (a rank and the ranks reached through its
+ * pairs, breadth first, 2, 4 or 8 of them) carried onto the corners of a
+ * random box of side 2, first partners next to the first rank; and, in the
  * descents, 1 in 64 a random block reflection. The lexicographically best
  * mapping seen is kept throughout, so the result is never worse than the
  * best start.

@@ -142,17 +142,81 @@ static void random_two(search *s)
     add_swap(s, x, y >= x ? y + 1 : y);
 }
 
-/* Carry a pair whole onto a random link: its ends (on nodes p, q) go to
- * node x and a neighbour y of x, whose ranks go to p and q. */
-static void pair_move(search *s, uint32_t p, uint32_t q)
+/* The node reached from x by one + step on each axis of axes[] whose bit
+ * is set in b (a - step at the end of a mesh line). */
+static uint32_t corner(const search *s, uint32_t x, const int *axes, int d, uint32_t b)
 {
-    uint32_t x = (uint32_t)kc_rng_below(&s->rng, s->nodes), y = neighbour(s, x, &s->rng);
-    if (x == p || x == q || y == p || y == q) {
-        random_two(s);
-        return;
+    for (int k = 0; k < d; k++)
+        if (b >> k & 1) {
+            kc_link l = {x, axes[k], 1};
+            uint64_t y = kc_topology_link_to(s->t, l);
+            if (y == UINT64_MAX) {
+                l.dir = -1;
+                y = kc_topology_link_to(s->t, l);
+            }
+            x = (uint32_t)y;
+        }
+    return x;
+}
+
+/* Carry a cluster whole onto a small sub-box: the ranks reached from rank
+ * v through its pairs, breadth first (at most 2^d of them, d = 1..3), go
+ * to the corners of a random d-dimensional box of side 2 in binary order,
+ * so v's first partners land next to v. For a pair this is "carry the
+ * pair onto a link"; for the square orbits of two commuting involutions
+ * (transpose and bit-reverse) it places each orbit on a face. */
+static void cluster_move(search *s, uint32_t v)
+{
+    int d = 1 + (int)kc_rng_below(&s->rng, 3), axes[3];
+    if (d > s->t->n)
+        d = s->t->n;
+    for (int k = 0; k < d; k++) { /* d distinct random axes */
+        axes[k] = (int)kc_rng_below(&s->rng, (uint64_t)(s->t->n - k));
+        for (int j = 0; j < k; j++)
+            if (axes[k] >= axes[j])
+                axes[k]++;
     }
-    add_swap(s, p, x);
-    add_swap(s, q, y);
+    uint32_t rank[8], pos[8], target[8];
+    int size = 1;
+    rank[0] = v;
+    for (int head = 0; head < size && size < (1 << d); head++) {
+        size_t cnt;
+        const uint32_t *pl = kc_chanload_rank_pairs(s->cl, rank[head], &cnt);
+        for (size_t j = 0; j < cnt && size < (1 << d); j++) {
+            uint32_t src, dst, seen = 0;
+            uint64_t bytes;
+            kc_chanload_pair(s->cl, pl[j], &src, &dst, &bytes);
+            uint32_t u = src == rank[head] ? dst : src;
+            for (int k = 0; k < size; k++)
+                seen |= rank[k] == u;
+            if (!seen)
+                rank[size++] = u;
+        }
+    }
+    uint32_t x = (uint32_t)kc_rng_below(&s->rng, s->nodes);
+    const uint32_t *tophys = kc_chanload_to_physical(s->cl);
+    for (int k = 0; k < size; k++) {
+        target[k] = corner(s, x, axes, d, (uint32_t)k);
+        pos[k] = tophys[rank[k]];
+        for (int j = 0; j < k; j++)
+            if (target[j] == target[k]) { /* a box that folds onto itself (side 2 ring) */
+                random_two(s);
+                return;
+            }
+    }
+    /* Place rank k on target k; whoever sat there goes to rank k's node
+     * (tracked when it is a later cluster rank). */
+    for (int k = 0; k < size; k++) {
+        if (pos[k] == target[k])
+            continue;
+        for (int j = k + 1; j < size; j++)
+            if (pos[j] == target[k])
+                pos[j] = pos[k];
+        add_swap(s, pos[k], target[k]);
+        pos[k] = target[k];
+    }
+    if (s->nt == 0)
+        random_two(s);
 }
 
 /* A mirror image inside a block: axis i is reflected, c -> (r - c) mod side
@@ -239,7 +303,7 @@ static void gen_move(search *s)
     const uint32_t *tophys = kc_chanload_to_physical(s->cl);
     uint32_t p = tophys[src], q = tophys[dst];
     if (kind == 8) {
-        pair_move(s, p, q);
+        cluster_move(s, kc_rng_below(&s->rng, 2) ? src : dst);
         return;
     }
     if (kc_rng_below(&s->rng, 2)) { /* which end moves */
