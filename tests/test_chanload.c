@@ -143,6 +143,24 @@ static void check_against_ref(const kc_topology *t, const kc_traffic *tr, kc_cha
     free(r.load);
 }
 
+/* Swap two distinct random ranks. */
+static void swap_random(kc_chanload *cl, uint64_t nodes, kc_rng *rng)
+{
+    uint32_t a = (uint32_t)kc_rng_below(rng, nodes), b = (uint32_t)kc_rng_below(rng, nodes - 1);
+    kc_chanload_swap(cl, a, b >= a ? b + 1 : b);
+}
+
+/* cl's incremental state equals fresh's full recount of the same mapping. */
+static void assert_matches_recount(const kc_chanload *cl, kc_chanload *fresh, uint64_t nodes)
+{
+    size_t slots;
+    assert_int_equal(kc_chanload_set(fresh, kc_chanload_to_physical(cl), NULL), KC_OK);
+    assert_cost_equal(kc_chanload_cost(cl), kc_chanload_cost(fresh));
+    const uint64_t *l1 = kc_chanload_loads(cl, &slots), *l2 = kc_chanload_loads(fresh, &slots);
+    assert_memory_equal(l1, l2, slots * sizeof *l1);
+    assert_memory_equal(kc_chanload_to_virtual(cl), kc_chanload_to_virtual(fresh), nodes * sizeof(uint32_t));
+}
+
 static void test_counter_vs_walk(void **state)
 {
     for (int w = 0; w < topo_count(); w++) {
@@ -185,25 +203,15 @@ static void test_swaps_vs_recount(void **state)
             kc_chanload *cl, *fresh;
             assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
             assert_int_equal(kc_chanload_new(&fresh, &t, &tr, NULL), KC_OK);
-            size_t slots;
             for (int it = 0; it < 300; it++) {
-                uint32_t a = (uint32_t)kc_rng_below(&rng, t.nodes), b = (uint32_t)kc_rng_below(&rng, t.nodes - 1);
-                if (b >= a)
-                    b++;
                 kc_cost before = kc_chanload_cost(cl);
-                kc_chanload_swap(cl, a, b);
+                swap_random(cl, t.nodes, &rng);
                 if (it % 3 == 0) {
                     kc_chanload_undo(cl);
                     assert_cost_equal(kc_chanload_cost(cl), before);
                 }
-                if (it % 25 == 0 || it == 299) {
-                    assert_int_equal(kc_chanload_set(fresh, kc_chanload_to_physical(cl), NULL), KC_OK);
-                    assert_cost_equal(kc_chanload_cost(cl), kc_chanload_cost(fresh));
-                    const uint64_t *l1 = kc_chanload_loads(cl, &slots), *l2 = kc_chanload_loads(fresh, &slots);
-                    assert_memory_equal(l1, l2, slots * sizeof *l1);
-                    assert_memory_equal(kc_chanload_to_virtual(cl), kc_chanload_to_virtual(fresh),
-                                        t.nodes * sizeof(uint32_t));
-                }
+                if (it % 25 == 0 || it == 299)
+                    assert_matches_recount(cl, fresh, t.nodes);
             }
             check_against_ref(&t, &tr, cl);
             kc_chanload_free(cl);
@@ -307,13 +315,11 @@ static void test_layered(void **state)
         assert_int_equal(kc_chanload_new_layered(&cl, &t, &tr, group, 3, NULL), KC_OK);
         assert_int_equal(kc_chanload_new_layered(&fresh, &t, &tr, group, 3, NULL), KC_OK);
         for (int it = 0; it < 200; it++) {
-            uint32_t a = (uint32_t)kc_rng_below(&rng, t.nodes), b = (uint32_t)kc_rng_below(&rng, t.nodes - 1);
-            kc_chanload_swap(cl, a, b >= a ? b + 1 : b);
+            swap_random(cl, t.nodes, &rng);
             if (it % 4 == 1)
                 kc_chanload_undo(cl);
         }
-        assert_int_equal(kc_chanload_set(fresh, kc_chanload_to_physical(cl), NULL), KC_OK);
-        assert_cost_equal(kc_chanload_cost(cl), kc_chanload_cost(fresh));
+        assert_matches_recount(cl, fresh, t.nodes);
         size_t slots;
         const uint64_t *load = kc_chanload_loads(cl, &slots);
         size_t per = (size_t)t.nodes * (size_t)t.n * 2;

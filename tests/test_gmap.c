@@ -43,6 +43,16 @@ static void check_result(const kc_topology *t, const kc_traffic *tr, const kc_gm
     assert_true(kc_cost_cmp(&r->start_cost[r->best_start], &r->cost) >= 0);
 }
 
+/* Run the search from the identity mapping alone. */
+static void run_identity(const kc_topology *t, const kc_traffic *tr, const kc_gmap_opts *o, kc_gmap_result *r)
+{
+    uint32_t *id = malloc(t->nodes * sizeof *id);
+    kc_perm_identity(id, t->nodes);
+    kc_gmap_start start = {"identity", id};
+    assert_int_equal(kc_gmap_run(t, tr, &start, 1, o, r, NULL), KC_OK);
+    free(id);
+}
+
 static void test_never_worse(void **state)
 {
     kc_topology tops[4];
@@ -86,18 +96,15 @@ static void test_deterministic(void **state)
     kc_rng_seed(&rng, 9);
     kc_traffic tr;
     kc_test_random_traffic(&tr, t.nodes, 200, 10, &rng);
-    uint32_t id[27];
-    kc_perm_identity(id, 27);
-    kc_gmap_start start = {"identity", id};
     kc_gmap_result r1, r2;
     kc_gmap_opts o;
     kc_gmap_opts_default(&o);
     o.seed = 5;
     o.budget_seconds = 0.02; /* a fixed number of work units */
-    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r1, NULL), KC_OK);
-    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r2, NULL), KC_OK);
+    run_identity(&t, &tr, &o, &r1);
+    run_identity(&t, &tr, &o, &r2);
     assert_int_equal(r1.stopped_by_wall, 0);
-    assert_memory_equal(r1.to_physical, r2.to_physical, sizeof id);
+    assert_memory_equal(r1.to_physical, r2.to_physical, 27 * sizeof(uint32_t));
     assert_int_equal(r1.iterations, r2.iterations);
     assert_int_equal(r1.work, r2.work);
     kc_gmap_result_free(&r1);
@@ -128,11 +135,9 @@ static void test_exhaustive_3cube(void **state)
                 best = c;
         } while (kc_perm_next(p, 8));
         kc_chanload_free(cl);
-        kc_perm_identity(p, 8);
-        kc_gmap_start start = {"identity", p};
         kc_gmap_opts o = iters_opts(seed, 20000);
         kc_gmap_result r;
-        assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+        run_identity(&t, &tr, &o, &r);
         check_result(&t, &tr, &r);
         assert_int_equal(kc_cost_cmp(&r.cost, &best), 0);
         kc_gmap_result_free(&r);
@@ -151,15 +156,12 @@ static void test_transpose_8cube(void **state)
     assert_int_equal(kc_traffic_init(&tr, 256, NULL), KC_OK);
     for (uint32_t x = 0; x < 256; x++)
         assert_int_equal(kc_traffic_add(&tr, x, ((x & 15) << 4) | (x >> 4), 1, NULL), KC_OK);
-    uint32_t id[256];
-    kc_perm_identity(id, 256);
-    kc_gmap_start start = {"identity", id};
     kc_gmap_opts o;
     kc_gmap_opts_default(&o);
     o.seed = 1;
     o.budget_seconds = 1.0; /* 2 10^7 work units */
     kc_gmap_result r;
-    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    run_identity(&t, &tr, &o, &r);
     check_result(&t, &tr, &r);
     assert_int_equal(r.start_cost[0].hops, 1024);
     assert_int_equal(r.cost.max, 1);
@@ -189,13 +191,10 @@ static void test_halo_4ary(void **state)
         if (y < 15)
             assert_int_equal(kc_traffic_add(&tr, v, v + 16, 1, NULL), KC_OK);
     }
-    uint32_t id[256];
-    kc_perm_identity(id, 256);
-    kc_gmap_start start = {"identity", id};
     kc_gmap_opts o;
     kc_gmap_opts_default(&o);
     kc_gmap_result r;
-    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    run_identity(&t, &tr, &o, &r);
     check_result(&t, &tr, &r);
     assert_int_equal(r.start_cost[0].hops, 1152);
     assert_int_equal(r.cost.max, 1);
@@ -216,14 +215,11 @@ static void test_groups(void **state)
     uint32_t group[60];
     for (int m = 0; m < 60; m++)
         group[m] = (uint32_t)(m % 3);
-    uint32_t id[16];
-    kc_perm_identity(id, 16);
-    kc_gmap_start start = {"identity", id};
     kc_gmap_opts o = iters_opts(2, 500);
     o.group = group;
     o.groups = 3;
     kc_gmap_result r;
-    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    run_identity(&t, &tr, &o, &r);
     kc_chanload *cl;
     assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
     uint64_t want[3];
@@ -257,16 +253,13 @@ static void test_separate(void **state)
         group[2 * x + 1] = 1;
         assert_int_equal(kc_traffic_add(&tr, x, rev, 1, NULL), KC_OK);
     }
-    uint32_t id[256];
-    kc_perm_identity(id, 256);
-    kc_gmap_start start = {"identity", id};
     kc_gmap_opts o;
     kc_gmap_opts_default(&o);
     o.group = group;
     o.groups = 2;
     o.separate = 1;
     kc_gmap_result r;
-    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    run_identity(&t, &tr, &o, &r);
     assert_int_equal(r.start_cost[0].max, 8);
     assert_int_equal(r.start_group_max[0], 8);
     assert_int_equal(r.start_group_max[1], 8);

@@ -27,8 +27,9 @@
  *                sample moves to 1/1000 of it;
  *   3. descent   (to 100%) again from the best mapping seen.
  * Candidates: two random ranks; "pulls", which put one end of a pair on a
- * random neighbour node of the other end (7 in 16 from pairs whose route
- * crosses the busiest channel, refreshed when it moves); a hot end against
+ * random neighbour node of the other end (6 in 16 from pairs whose route
+ * crosses the busiest channel, a list refreshed when it moves, 7 in 16 from
+ * any pair); a hot end against
  * a random rank; a cluster (a rank and the ranks reached through its
  * pairs, breadth first, 2, 4 or 8 of them) carried onto the corners of a
  * random box of side 2, first partners next to the first rank; and, in the
@@ -38,15 +39,17 @@
  *
  * Determinism. The search is a function of (topology, traffic, starts,
  * seed, budget). A budget in seconds is turned into a fixed number of work
- * units (kc_chanload_swap's count: about one channel-hop update each):
- * KC_GMAP_WORK_PER_SECOND units per second, so
- * the same seed and budget give the same mapping on every machine; only the
+ * units (kc_chanload_swap's count: about one channel-hop update each),
+ * KC_GMAP_WORK_PER_SECOND per second, so the same seed and budget give the
+ * same mapping on every machine; only the
  * wall-clock safety cap (default 10 x budget + 5 s) can cut a run short on a
  * very slow machine, and the result says so (stopped_by_wall).
  *
  * Costs: evaluating the starts O(starts (E D + n N)); each candidate swap
  * O((deg a + deg b) D log(nN)) (kcube/chanload.h); memory that of the
- * counter plus 8 N bytes. Total time is the budget. */
+ * counter (times the groups with opts.separate) plus 8 N bytes. Time: the
+ * budget, plus the counter's construction, the starts' recounts and one
+ * final recount, which the budget does not count. */
 #ifndef KCUBE_GMAP_H
 #define KCUBE_GMAP_H
 #include <stdint.h>
