@@ -88,6 +88,21 @@ static void test_never_worse(void **state)
         }
 }
 
+typedef struct progress_log {
+    int calls;
+    double last;
+    int monotone;
+} progress_log;
+
+static void on_progress(void *ctx, double done, double total)
+{
+    progress_log *p = ctx;
+    if (done < p->last || done > total)
+        p->monotone = 0;
+    p->last = done;
+    p->calls++;
+}
+
 static void test_deterministic(void **state)
 {
     kc_topology t;
@@ -101,7 +116,14 @@ static void test_deterministic(void **state)
     kc_gmap_opts_default(&o);
     o.seed = 5;
     o.budget_seconds = 0.02; /* a fixed number of work units */
+    progress_log log = {0, 0.0, 1};
+    o.progress.fn = on_progress;
+    o.progress.ctx = &log;
     run_identity(&t, &tr, &o, &r1);
+    assert_true(log.calls > 1);
+    assert_true(log.monotone);
+    assert_true(log.last == 1.0);
+    o.progress.fn = NULL;
     run_identity(&t, &tr, &o, &r2);
     assert_int_equal(r1.stopped_by_wall, 0);
     assert_memory_equal(r1.to_physical, r2.to_physical, 27 * sizeof(uint32_t));
@@ -159,7 +181,7 @@ static void test_transpose_8cube(void **state)
     kc_gmap_opts o;
     kc_gmap_opts_default(&o);
     o.seed = 1;
-    o.budget_seconds = 1.0; /* 2 10^7 work units */
+    o.budget_seconds = 0.25; /* 10^7 work units: about 6 times what seed 1 needs */
     kc_gmap_result r;
     run_identity(&t, &tr, &o, &r);
     check_result(&t, &tr, &r);
@@ -193,6 +215,7 @@ static void test_halo_4ary(void **state)
     }
     kc_gmap_opts o;
     kc_gmap_opts_default(&o);
+    o.budget_seconds = 0.5; /* 2 10^7 work units: about 3 times what seed 1 needs */
     kc_gmap_result r;
     run_identity(&t, &tr, &o, &r);
     check_result(&t, &tr, &r);

@@ -42,7 +42,7 @@
  * units (kc_chanload_swap's count: about one channel-hop update each),
  * KC_GMAP_WORK_PER_SECOND per second, so the same seed and budget give the
  * same mapping on every machine; only the
- * wall-clock safety cap (default 10 x budget + 5 s) can cut a run short on a
+ * wall-clock safety cap (default 20 x budget + 10 s) can cut a run short on a
  * very slow machine, and the result says so (stopped_by_wall).
  *
  * Costs: evaluating the starts O(starts (E D + n N)); each candidate swap
@@ -60,11 +60,11 @@
 
 #define KC_GMAP_OBJECTIVE "max channel load (bytes), then total bytes x hops, then sum of squared channel loads"
 
-/* Work units per second of budget. bench/bench_gmap measures 9 to 40
- * million units per second on one shared x86-64 core (the low end for 2^16
- * nodes, whose tables leave the cache), so a run takes about 0.5 to 2 times
- * its budget there. */
-#define KC_GMAP_WORK_PER_SECOND 20000000.0
+/* Work units per second of budget. bench/bench_gmap measures 15 to 90
+ * million units per CPU second on one x86-64 core (the low end for 2^16
+ * nodes, whose tables leave the cache), so a run takes about 0.5 to 2.5
+ * times its budget in CPU time. */
+#define KC_GMAP_WORK_PER_SECOND 40000000.0
 
 typedef struct kc_gmap_start {
     const char *name;            /* "identity", "linear", "reorder", "scotch", ... (caller's string) */
@@ -75,7 +75,7 @@ typedef struct kc_gmap_opts {
     uint64_t seed;
     uint64_t iterations;     /* most candidate swaps; 0: no limit of this kind */
     double budget_seconds;   /* converted to work units; 0: no limit of this kind */
-    double wall_cap_seconds; /* safety cap; 0: 10 x budget_seconds + 5 (none without a seconds budget) */
+    double wall_cap_seconds; /* safety cap; 0: 20 x budget_seconds + 10 (none without a seconds budget) */
     kc_progress progress;    /* done/total in budget fractions */
     /* Optional: message m of the traffic belongs to communication group[m]
      * (< groups); the result then gives each communication's own maximum. */

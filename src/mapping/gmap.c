@@ -513,7 +513,7 @@ static void setup_budget(search *s, const kc_gmap_opts *o)
     s->iter_limit = o->iterations;
     s->work_limit = o->budget_seconds > 0 ? (uint64_t)(o->budget_seconds * KC_GMAP_WORK_PER_SECOND) + 1 : 0;
     s->wall_cap = o->wall_cap_seconds > 0 ? o->wall_cap_seconds
-                  : o->budget_seconds > 0 ? 10.0 * o->budget_seconds + 5.0
+                  : o->budget_seconds > 0 ? 20.0 * o->budget_seconds + 10.0
                                           : 0;
     s->t_start = now();
     s->hot_channel = SIZE_MAX;
