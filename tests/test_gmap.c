@@ -308,6 +308,13 @@ static void test_errors(void **state)
     assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, NULL, &r, &err), KC_EINVAL);
     assert_string_equal(err.param, "mapping");
     assert_null(r.to_physical);
+    /* no messages at all: nothing to improve, the start comes back */
+    kc_gmap_opts o = iters_opts(1, 100);
+    run_identity(&t, &tr, &o, &r);
+    assert_int_equal(r.cost.max, 0);
+    assert_int_equal(r.cost.hops, 0);
+    assert_int_equal(r.to_physical[3], 3);
+    kc_gmap_result_free(&r);
     kc_traffic_free(&tr);
 }
 
