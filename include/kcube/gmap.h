@@ -15,8 +15,9 @@
  *   0. sweep     (to 30%) block reflections in a fixed order: axis i
  *                mirrored (c -> r - c on a ring, any centre r; c -> side-1-c
  *                on a line; a bit flip for side 2) on the nodes that hold
- *                given values on 0, 1 or 2 other axes (blocks of at most
- *                4096 nodes), each kept when lexicographically better,
+ *                given values on 1 or 2 other axes (nearest axes first;
+ *                blocks of at most 4096 nodes; with no condition it would
+ *                be a symmetry of the network), each kept when better,
  *                passes repeated while one is kept. These carry structure a
  *                swap cannot: Gray-code folds of lines and grids;
  *   1. descent   (to 40%) first-improvement in the lexicographic order over

@@ -262,7 +262,9 @@ static int centres(const search *s, int i)
 static int centre(const search *s, int i, int k) { return centres(s, i) == 1 ? s->t->side[i] - 1 : k; }
 
 /* A random block reflection: conditions on random axes, added until the
- * block has at most BLOCK_NODES nodes, then each further one by a coin. */
+ * block has at most BLOCK_NODES nodes and is not the whole network (a
+ * reflection of everything is a symmetry of the network), then each
+ * further one by a coin. */
 static void block_move(search *s)
 {
     int n = s->t->n, i = (int)kc_rng_below(&s->rng, (uint64_t)n);
@@ -271,7 +273,7 @@ static void block_move(search *s)
     uint64_t size = s->nodes, base = 0;
     for (int j = 0; j < n; j++) {
         int a = (int)kc_rng_below(&s->rng, (uint64_t)n);
-        if (a == i || fixed[a] || (size <= BLOCK_NODES && kc_rng_below(&s->rng, 2)))
+        if (a == i || fixed[a] || (size <= BLOCK_NODES && size < s->nodes && kc_rng_below(&s->rng, 2)))
             continue;
         fixed[a] = 1;
         size /= (uint64_t)s->t->side[a];
@@ -359,15 +361,34 @@ static void descent(search *s, double upto)
     }
 }
 
-/* Block reflections of axis i with q = 0, 1 or 2 conditions (all values)
+/* Block reflections of axis i with q = 1 or 2 conditions (all values)
  * whose block fits BLOCK_NODES, each kept if lexicographically better.
  * Returns how many were kept, or -1 when the budget ran out. */
+/* The code-th set of q condition axes for axis i (j = -1: none); 0 when
+ * code names no valid set. One condition: the axes nearest i first (i+1,
+ * i-1, i+2, ...), since neighbouring digits of a rank are the ones a fold
+ * ties together (Gray codes, boustrophedons). */
+static int condition_axes(int i, int q, int code, int n, int *j1, int *j2)
+{
+    *j1 = *j2 = -1;
+    if (q == 0)
+        return code == 0;
+    if (q == 1) {
+        int d = code / 2 + 1;
+        *j1 = code % 2 ? i - d : i + d;
+        return *j1 >= 0 && *j1 < n;
+    }
+    *j1 = code / n;
+    *j2 = code % n;
+    return *j1 < *j2 && *j1 != i && *j2 != i && *j2 < n;
+}
+
 static int sweep_axis(search *s, int i, int q, double upto, kc_cost *cur)
 {
     int n = s->t->n, kept = 0;
     for (int code = 0; code < (n + 1) * (n + 1); code++) {
-        int j1 = code / (n + 1) - 1, j2 = code % (n + 1) - 1;
-        if (j1 == i || j2 == i || (j1 < 0 && j2 >= 0) || (j2 >= 0 && j2 <= j1) || (j1 >= 0) + (j2 >= 0) != q)
+        int j1, j2;
+        if (!condition_axes(i, q, code, n, &j1, &j2))
             continue;
         uint64_t s1 = j1 < 0 ? 1 : (uint64_t)s->t->side[j1], s2 = j2 < 0 ? 1 : (uint64_t)s->t->side[j2];
         if (s->nodes / s1 / s2 > BLOCK_NODES)
@@ -407,7 +428,7 @@ static void block_sweep(search *s, double upto)
     kc_cost cur = kc_chanload_cost(s->cl);
     for (int kept = 1; kept > 0;) {
         kept = 0;
-        for (int q = 0; q <= 2 && kept >= 0; q++)
+        for (int q = 1; q <= 2 && kept >= 0; q++) /* q = 0 would be a symmetry of the network */
             for (int i = 0; i < s->t->n && kept >= 0; i++) {
                 int k = sweep_axis(s, i, q, upto, &cur);
                 kept = k < 0 ? -1 : kept + k;
