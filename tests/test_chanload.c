@@ -150,6 +150,29 @@ static void swap_random(kc_chanload *cl, uint64_t nodes, kc_rng *rng)
     kc_chanload_swap(cl, a, b >= a ? b + 1 : b);
 }
 
+/* A move of 1..8 random node transpositions (nodes may repeat, x may
+ * equal y), checked against the same transpositions done one by one on a
+ * copy of the mapping. */
+static void move_random(kc_chanload *cl, uint64_t nodes, kc_rng *rng)
+{
+    uint32_t x[8], y[8];
+    size_t count = 1 + (size_t)kc_rng_below(rng, 8);
+    uint32_t *want = malloc(nodes * sizeof *want);
+    memcpy(want, kc_chanload_to_virtual(cl), nodes * sizeof *want);
+    for (size_t k = 0; k < count; k++) {
+        x[k] = (uint32_t)kc_rng_below(rng, nodes);
+        y[k] = (uint32_t)kc_rng_below(rng, nodes);
+        uint32_t r = want[x[k]];
+        want[x[k]] = want[y[k]];
+        want[y[k]] = r;
+    }
+    uint64_t work = 0;
+    assert_int_equal(kc_chanload_swaps(cl, x, y, count, &work, NULL), KC_OK);
+    assert_true(work > 0);
+    assert_memory_equal(kc_chanload_to_virtual(cl), want, nodes * sizeof *want);
+    free(want);
+}
+
 /* cl's incremental state equals fresh's full recount of the same mapping. */
 static void assert_matches_recount(const kc_chanload *cl, kc_chanload *fresh, uint64_t nodes)
 {
@@ -205,7 +228,10 @@ static void test_swaps_vs_recount(void **state)
             assert_int_equal(kc_chanload_new(&fresh, &t, &tr, NULL), KC_OK);
             for (int it = 0; it < 300; it++) {
                 kc_cost before = kc_chanload_cost(cl);
-                swap_random(cl, t.nodes, &rng);
+                if (it % 5 == 4)
+                    move_random(cl, t.nodes, &rng);
+                else
+                    swap_random(cl, t.nodes, &rng);
                 if (it % 3 == 0) {
                     kc_chanload_undo(cl);
                     assert_cost_equal(kc_chanload_cost(cl), before);
@@ -403,6 +429,12 @@ static void test_errors_and_limits(void **state)
     uint32_t bad[8] = {0, 1, 2, 3, 4, 5, 6, 6};
     assert_int_equal(kc_chanload_set(cl, bad, &err), KC_EINVAL);
     assert_string_equal(err.param, "mapping");
+    uint32_t x = 1, y = 8;
+    err.param = NULL;
+    assert_int_equal(kc_chanload_swaps(cl, &x, &y, 1, NULL, &err), KC_EINVAL);
+    assert_string_equal(err.param, "mapping");
+    kc_cost after = kc_chanload_cost(cl);
+    assert_int_equal(kc_cost_cmp(&after, &c), 0);
     kc_chanload_free(cl);
     kc_traffic_free(&tr);
 }

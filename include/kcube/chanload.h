@@ -87,7 +87,17 @@ kc_status kc_chanload_set(kc_chanload *cl, const uint32_t *to_physical, kc_err *
  * Returns the work done, in units of about one channel-hop update: hops
  * walked + 2 x channels touched + 16 (what budgets count, kcube/gmap.h). */
 uint64_t kc_chanload_swap(kc_chanload *cl, uint32_t a, uint32_t b);
-/* Revert the last swap (no-op if there is none or it was already undone). */
+/* One move made of node transpositions: for k = 0..count-1 in order, the
+ * ranks on nodes x[k] and y[k] trade places. Every pair of a displaced
+ * rank is walked out once and back in once (not once per transposition),
+ * and the whole move is one kc_chanload_undo. *work (may be NULL) gets the
+ * work as kc_chanload_swap counts it. KC_EINVAL naming "mapping" for a
+ * node out of range, KC_ENOMEM if the undo log cannot grow (state
+ * unchanged on error). O(sum of the displaced ranks' pairs x D log(nN)). */
+kc_status kc_chanload_swaps(kc_chanload *cl, const uint32_t *x, const uint32_t *y, size_t count, uint64_t *work,
+                            kc_err *err);
+/* Revert the last swap or move (no-op if there is none or it was already
+ * undone). O(channels it touched x log(nN)). */
 void kc_chanload_undo(kc_chanload *cl);
 
 /* Current objective, mapping and loads (arrays owned by cl, valid until the

@@ -45,7 +45,10 @@ struct kc_chanload {
     uint32_t *touched;
     uint64_t *oldload;
     size_t ntouched, captouched;
-    uint32_t ua, ub;
+    uint32_t *moved, *moved_from;    /* ranks the last move displaced, and their nodes before it */
+    size_t nmoved, capmoved;
+    uint32_t *rstamp, rcur;          /* marks the ranks of the move being made */
+    uint64_t diam;
     int can_undo;
     uint64_t old_max, old_hops;
     u128 old_sumsq;
@@ -407,7 +410,8 @@ static kc_status alloc_tables(kc_chanload *cl, kc_err *err)
     cl->bepoch = calloc(cl->tsize, sizeof *cl->bepoch);
     cl->tophys = malloc((size_t)cl->nodes * sizeof *cl->tophys);
     cl->tovirt = malloc((size_t)cl->nodes * sizeof *cl->tovirt);
-    if (!cl->load || !cl->epoch || !cl->tree || !cl->bepoch || !cl->tophys || !cl->tovirt)
+    cl->rstamp = calloc(cl->nodes, sizeof *cl->rstamp);
+    if (!cl->load || !cl->epoch || !cl->tree || !cl->bepoch || !cl->tophys || !cl->tovirt || !cl->rstamp)
         return kc_fail(err, KC_ENOMEM, "out of memory for %zu channel slots", cl->total);
     return KC_OK;
 }
@@ -428,6 +432,7 @@ kc_status kc_chanload_new_layered(kc_chanload **out, const kc_topology *t, const
     cl->nodes = (uint32_t)t->nodes;
     cl->slots = (size_t)cl->nodes * (size_t)cl->n * 2;
     cl->layers = group ? groups : 1;
+    cl->diam = diam;
     cl->total = cl->slots * cl->layers;
     s = check_groups(tr, group, group ? groups : 1, err);
     /* Slot ids are uint32 in the undo log; the limit also bounds memory. */
@@ -480,6 +485,9 @@ void kc_chanload_free(kc_chanload *cl)
     free(cl->tovirt);
     free(cl->touched);
     free(cl->oldload);
+    free(cl->moved);
+    free(cl->moved_from);
+    free(cl->rstamp);
     free(cl);
 }
 
@@ -521,16 +529,17 @@ static void bump_epoch(kc_chanload *cl)
     }
 }
 
-/* Walk (add or remove) every pair of rank a, and of rank b except those
- * already walked from a. Returns bytes x hops walked; *work gets hops. */
-static uint64_t walk_pairs(kc_chanload *cl, uint32_t a, uint32_t b, int add, uint64_t *work)
+/* Walk (add or remove) the pairs of every displaced rank, each pair once:
+ * from its source when the source is displaced, else from its destination.
+ * Returns bytes x hops walked; *work gets hops. */
+static uint64_t walk_moved(kc_chanload *cl, int add, uint64_t *work)
 {
     uint64_t bh = 0;
-    for (int side = 0; side < 2; side++) {
-        uint32_t v = side ? b : a;
+    for (size_t k = 0; k < cl->nmoved; k++) {
+        uint32_t v = cl->moved[k];
         for (size_t j = cl->rstart[v]; j < cl->rstart[v + 1]; j++) {
             uint32_t e = cl->radj[j], s = cl->psrc[e], d = cl->pdst[e];
-            if (side && (s == a || d == a))
+            if (s != v && cl->rstamp[s] == cl->rcur)
                 continue;
             uint64_t h = walk(cl, layer_of(cl, e), cl->tophys[s], cl->tophys[d], cl->pbytes[e], add, 1);
             bh += h * cl->pbytes[e];
@@ -540,38 +549,101 @@ static uint64_t walk_pairs(kc_chanload *cl, uint32_t a, uint32_t b, int add, uin
     return bh;
 }
 
-static void exchange(kc_chanload *cl, uint32_t a, uint32_t b)
+static kc_status grow(void **p, size_t *cap, size_t need, size_t elem, size_t elem2, void **p2, kc_err *err)
 {
-    uint32_t pa = cl->tophys[a], pb = cl->tophys[b];
-    cl->tophys[a] = pb;
-    cl->tophys[b] = pa;
-    cl->tovirt[pa] = b;
-    cl->tovirt[pb] = a;
+    if (need <= *cap)
+        return KC_OK;
+    void *a = realloc(*p, need * elem);
+    if (a)
+        *p = a;
+    void *b = p2 ? realloc(*p2, need * elem2) : a;
+    if (p2 && b)
+        *p2 = b;
+    if (!a || !b)
+        return kc_fail(err, KC_ENOMEM, "out of memory for a move of %zu entries", need);
+    *cap = need;
+    return KC_OK;
 }
 
-uint64_t kc_chanload_swap(kc_chanload *cl, uint32_t a, uint32_t b)
+/* Mark the ranks on the listed nodes (the only ones that move) and make
+ * room in the undo log for both walks of their pairs. */
+static kc_status mark_moved(kc_chanload *cl, const uint32_t *x, const uint32_t *y, size_t count, kc_err *err)
 {
+    kc_status s = grow((void **)&cl->moved, &cl->capmoved, 2 * count, sizeof *cl->moved, sizeof *cl->moved_from,
+                       (void **)&cl->moved_from, err);
+    if (s)
+        return s;
+    if (++cl->rcur == 0) {
+        memset(cl->rstamp, 0, (size_t)cl->nodes * sizeof *cl->rstamp);
+        cl->rcur = 1;
+    }
+    cl->nmoved = 0;
+    uint64_t need = 0;
+    for (size_t k = 0; k < 2 * count; k++) {
+        uint32_t node = k % 2 ? y[k / 2] : x[k / 2];
+        if (node >= cl->nodes)
+            return kc_fail_param(err, KC_EINVAL, "mapping", "node %u out of range 0..%u", node, cl->nodes - 1);
+        uint32_t v = cl->tovirt[node];
+        if (cl->rstamp[v] == cl->rcur)
+            continue;
+        cl->rstamp[v] = cl->rcur;
+        cl->moved[cl->nmoved] = v;
+        cl->moved_from[cl->nmoved++] = node;
+        need += (uint64_t)(cl->rstart[v + 1] - cl->rstart[v]) * 2 * cl->diam;
+    }
+    size_t want = need < cl->total ? (size_t)need : cl->total;
+    return grow((void **)&cl->touched, &cl->captouched, want, sizeof *cl->touched, sizeof *cl->oldload,
+                (void **)&cl->oldload, err);
+}
+
+static void exchange(kc_chanload *cl, uint32_t x, uint32_t y)
+{
+    uint32_t a = cl->tovirt[x], b = cl->tovirt[y];
+    cl->tophys[a] = y;
+    cl->tophys[b] = x;
+    cl->tovirt[x] = b;
+    cl->tovirt[y] = a;
+}
+
+kc_status kc_chanload_swaps(kc_chanload *cl, const uint32_t *x, const uint32_t *y, size_t count, uint64_t *work,
+                            kc_err *err)
+{
+    cl->can_undo = 0;
+    kc_status s = mark_moved(cl, x, y, count, err);
+    if (s)
+        return s;
     bump_epoch(cl);
     cl->ntouched = 0;
     cl->old_max = cl->max;
     cl->old_hops = cl->hops;
     cl->old_sumsq = cl->sumsq;
-    uint64_t work = 0;
-    uint64_t removed = walk_pairs(cl, a, b, 0, &work);
-    exchange(cl, a, b);
-    uint64_t added = walk_pairs(cl, a, b, 1, &work);
+    uint64_t w = 0;
+    uint64_t removed = walk_moved(cl, 0, &w);
+    for (size_t k = 0; k < count; k++)
+        exchange(cl, x[k], y[k]);
+    uint64_t added = walk_moved(cl, 1, &w);
     cl->hops = cl->hops - removed + added;
     for (size_t j = 0; j < cl->ntouched; j++) {
-        uint64_t o = cl->oldload[j], w = cl->load[cl->touched[j]];
-        cl->sumsq = cl->sumsq - (u128)o * o + (u128)w * w;
+        uint64_t o = cl->oldload[j], l = cl->load[cl->touched[j]];
+        cl->sumsq = cl->sumsq - (u128)o * o + (u128)l * l;
     }
     tree_repair(cl);
-    cl->ua = a;
-    cl->ub = b;
     cl->can_undo = 1;
     /* hop updates, plus the per-channel bookkeeping and a fixed overhead,
      * so that work tracks time across traffic shapes */
-    return work + 2 * cl->ntouched + 16;
+    if (work)
+        *work = w + 2 * cl->ntouched + 16 + 2 * cl->nmoved;
+    return KC_OK;
+}
+
+uint64_t kc_chanload_swap(kc_chanload *cl, uint32_t a, uint32_t b)
+{
+    uint32_t x = cl->tophys[a], y = cl->tophys[b];
+    uint64_t work = 0;
+    /* Cannot fail: ranks are in range and the log was sized at
+     * construction for the two busiest ranks. */
+    kc_chanload_swaps(cl, &x, &y, 1, &work, NULL);
+    return work;
 }
 
 void kc_chanload_undo(kc_chanload *cl)
@@ -580,7 +652,10 @@ void kc_chanload_undo(kc_chanload *cl)
         return;
     for (size_t j = 0; j < cl->ntouched; j++)
         cl->load[cl->touched[j]] = cl->oldload[j];
-    exchange(cl, cl->ua, cl->ub);
+    for (size_t k = 0; k < cl->nmoved; k++) {
+        cl->tophys[cl->moved[k]] = cl->moved_from[k];
+        cl->tovirt[cl->moved_from[k]] = cl->moved[k];
+    }
     /* A fresh stamp so the repair visits every touched block again. */
     bump_epoch(cl);
     tree_repair(cl);

@@ -37,6 +37,8 @@ typedef struct search {
     uint64_t stride[KC_TOPO_MAX_DIMS];
     uint32_t *tx, *ty; /* the candidate move's node transpositions */
     size_t nt;
+    kc_status status; /* a failure inside the search (KC_ENOMEM) */
+    kc_err err;
     int blocks; /* block moves allowed (descents only: annealing at high
                  * temperature would take them as large random jumps) */
 } search;
@@ -69,7 +71,7 @@ static double used(const search *s)
 /* Checked every 256 iterations: the budget, then the wall-clock cap. */
 static int over(search *s, double upto)
 {
-    if (!s->work_limit && !s->iter_limit)
+    if ((!s->work_limit && !s->iter_limit) || s->status)
         return 1;
     if (used(s) >= upto)
         return 1;
@@ -128,7 +130,7 @@ static uint32_t neighbour(const search *s, uint32_t x, kc_rng *rng)
 }
 
 /* A candidate move is a list of node transpositions (tx[i], ty[i]), done
- * in order: the ranks on the two nodes trade places. */
+ * in order: the ranks on the two nodes trade places (kc_chanload_swaps). */
 static void add_swap(search *s, uint32_t x, uint32_t y)
 {
     s->tx[s->nt] = x;
@@ -321,23 +323,19 @@ static void gen_move(search *s)
         add_swap(s, p, y);
 }
 
+/* Make the candidate as one counter move. On failure (memory for a large
+ * move's undo log) nothing changes, the search stops and reports it. */
 static void apply(search *s)
 {
-    const uint32_t *tovirt = kc_chanload_to_virtual(s->cl);
-    for (size_t k = 0; k < s->nt; k++)
-        s->work += kc_chanload_swap(s->cl, tovirt[s->tx[k]], tovirt[s->ty[k]]);
+    uint64_t w = 0;
+    kc_status st = kc_chanload_swaps(s->cl, s->tx, s->ty, s->nt, &w, &s->err);
+    if (st)
+        s->status = st;
+    s->work += w;
     s->iters++;
 }
 
-/* Undo the last transposition from the counter's log, the others by doing
- * them again in reverse order (exact: loads are integers). */
-static void revert(search *s)
-{
-    kc_chanload_undo(s->cl);
-    const uint32_t *tovirt = kc_chanload_to_virtual(s->cl);
-    for (size_t k = s->nt - 1; k-- > 0;)
-        s->work += kc_chanload_swap(s->cl, tovirt[s->tx[k]], tovirt[s->ty[k]]);
-}
+static void revert(search *s) { kc_chanload_undo(s->cl); }
 
 static void descent(search *s, double upto)
 {
@@ -604,7 +602,11 @@ kc_status kc_gmap_run(const kc_topology *t, const kc_traffic *tr, const kc_gmap_
         setup_budget(&s, opts);
         if (s.nodes > 1)
             improve(&s);
-        st = kc_chanload_set(s.cl, s.best_map, err);
+        st = s.status;
+        if (st && err)
+            *err = s.err;
+        if (!st)
+            st = kc_chanload_set(s.cl, s.best_map, err);
     }
     if (!st && opts->groups)
         st = kc_chanload_group_max(s.cl, tr, opts->group, opts->groups, res->group_max, err);
