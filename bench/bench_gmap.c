@@ -81,20 +81,20 @@ static void swap_case(const char *name, const kc_topology *t, const kc_traffic *
     kc_chanload_free(cl);
 }
 
-/* 5-point halo of a 16 x 16 grid without wraparound. */
-static void halo16(kc_traffic *tr)
+/* 5-point halo of a side x side grid without wraparound. */
+static void halo(kc_traffic *tr, uint32_t side)
 {
-    kc_traffic_init(tr, 256, NULL);
-    for (uint32_t v = 0; v < 256; v++) {
-        uint32_t x = v % 16, y = v / 16;
+    kc_traffic_init(tr, (uint64_t)side * side, NULL);
+    for (uint32_t v = 0; v < side * side; v++) {
+        uint32_t x = v % side, y = v / side;
         if (x > 0)
             kc_traffic_add(tr, v, v - 1, 1, NULL);
-        if (x < 15)
+        if (x < side - 1)
             kc_traffic_add(tr, v, v + 1, 1, NULL);
         if (y > 0)
-            kc_traffic_add(tr, v, v - 16, 1, NULL);
-        if (y < 15)
-            kc_traffic_add(tr, v, v + 16, 1, NULL);
+            kc_traffic_add(tr, v, v - side, 1, NULL);
+        if (y < side - 1)
+            kc_traffic_add(tr, v, v + side, 1, NULL);
     }
 }
 
@@ -102,11 +102,11 @@ static void halo16(kc_traffic *tr)
  * `hops` bytes x hops). */
 static void search_case(const char *title, const kc_topology *t, kc_traffic *tr, uint64_t hops)
 {
-    uint32_t id[256];
-    kc_perm_identity(id, 256);
+    uint32_t *id = malloc(t->nodes * sizeof *id);
+    kc_perm_identity(id, t->nodes);
     kc_gmap_start start = {"identity", id};
     printf("%s from the identity (target: max 1, %llu hops):\n", title, (unsigned long long)hops);
-    for (double b = 0.005; b <= 4.0; b *= 2) {
+    for (double b = 0.005; b <= 8.0; b *= 2) {
         kc_gmap_opts o;
         kc_gmap_opts_default(&o);
         o.budget_seconds = b;
@@ -122,6 +122,7 @@ static void search_case(const char *title, const kc_topology *t, kc_traffic *tr,
         if (hit)
             break;
     }
+    free(id);
     kc_traffic_free(tr);
 }
 
@@ -152,7 +153,13 @@ int main(int argc, char **argv)
     }
     transpose8(&tr);
     search_case("8-cube transpose", &h8, &tr, 240);
-    halo16(&tr);
+    halo(&tr, 16);
     search_case("16 x 16 grid halo on the 4-ary 4-cube", &q44, &tr, 960);
+    if (!quick) {
+        kc_topology h12;
+        kc_topology_hypercube(&h12, 12, NULL);
+        halo(&tr, 64);
+        search_case("64 x 64 grid halo on the 12-cube", &h12, &tr, 16128);
+    }
     return 0;
 }
