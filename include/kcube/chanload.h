@@ -85,7 +85,8 @@ kc_status kc_chanload_set(kc_chanload *cl, const uint32_t *to_physical, kc_err *
 /* Exchange the nodes of virtual ranks a and b (a != b) and update loads and
  * objective exactly. The previous state is kept for one kc_chanload_undo.
  * Returns the work done, in units of about one channel-hop update: hops
- * walked + 2 x channels touched + 16 (what budgets count, kcube/gmap.h). */
+ * walked + 2 x channels touched + 2 x ranks displaced + 16 (what budgets
+ * count, kcube/gmap.h). */
 uint64_t kc_chanload_swap(kc_chanload *cl, uint32_t a, uint32_t b);
 /* One move made of node transpositions: for k = 0..count-1 in order, the
  * ranks on nodes x[k] and y[k] trade places. Every pair of a displaced
