@@ -28,14 +28,18 @@
  * Nodes <= KC_CHANLOAD_MAX_NODES.
  *
  * Costs (N nodes, n axes, M messages, E distinct pairs, D the diameter):
- *   kc_chanload_new        O(M + N + E) time; memory 4M bytes while
- *                          aggregating, then about 16E + 8N + 20 n N bytes
- *                          (loads, epochs, max tree)
+ *   kc_chanload_new        O(M + N + E D + n N) time (aggregation, then a
+ *                          recount); memory 4M + 8N bytes while
+ *                          aggregating, then about 24E + 20N + 30 n N bytes
+ *                          (pairs and their lists, loads, stamps, max tree)
+ *                          plus the undo log; x groups for the n N part
+ *                          with kc_chanload_new_layered
  *   kc_chanload_set        O(E D + n N): a full recount
  *   kc_chanload_swap       O((deg a + deg b) D log(nN)) worst case, the
  *                          degree counting distinct partners; exact max,
  *                          (b) and (c) after the move
- *   kc_chanload_undo       the same as the swap it undoes */
+ *   kc_chanload_swaps      the same over all displaced ranks
+ *   kc_chanload_undo       O(channels the move touched x log(nN)) */
 #ifndef KCUBE_CHANLOAD_H
 #define KCUBE_CHANLOAD_H
 #include <stddef.h>
