@@ -1,5 +1,6 @@
 /* gmap.c - the general mapper of kcube/gmap.h: evaluate the starts, then
- * descent, annealing and a final descent over exactly evaluated swaps. */
+ * a sweep of block reflections, descent, annealing and a final descent,
+ * every candidate one exactly evaluated counter move. */
 #include "kcube/gmap.h"
 #include "kcube/rng.h"
 
@@ -359,18 +360,13 @@ static void descent(search *s, double upto)
     }
 }
 
-/* Block reflections of axis i with q = 1 or 2 conditions (all values)
- * whose block fits BLOCK_NODES, each kept if lexicographically better.
- * Returns how many were kept, or -1 when the budget ran out. */
-/* The code-th set of q condition axes for axis i (j = -1: none); 0 when
- * code names no valid set. One condition: the axes nearest i first (i+1,
- * i-1, i+2, ...), since neighbouring digits of a rank are the ones a fold
- * ties together (Gray codes, boustrophedons). */
+/* The code-th set of q = 1 or 2 condition axes for axis i (j2 = -1 for
+ * one); 0 when code names no valid set. One condition: the axes nearest i
+ * first (i+1, i-1, i+2, ...), since neighbouring digits of a rank are the
+ * ones a fold ties together (Gray codes, boustrophedons). */
 static int condition_axes(int i, int q, int code, int n, int *j1, int *j2)
 {
     *j1 = *j2 = -1;
-    if (q == 0)
-        return code == 0;
     if (q == 1) {
         int d = code / 2 + 1;
         *j1 = code % 2 ? i - d : i + d;
@@ -381,6 +377,9 @@ static int condition_axes(int i, int q, int code, int n, int *j1, int *j2)
     return *j1 < *j2 && *j1 != i && *j2 != i && *j2 < n;
 }
 
+/* Block reflections of axis i with q conditions (all values) whose block
+ * fits BLOCK_NODES, each kept if lexicographically better. Returns how
+ * many were kept, or -1 when the budget ran out. */
 static int sweep_axis(search *s, int i, int q, double upto, kc_cost *cur)
 {
     int n = s->t->n, kept = 0;
