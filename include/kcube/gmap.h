@@ -44,7 +44,9 @@
  * KC_GMAP_WORK_PER_SECOND per second, so the same seed and budget give the
  * same mapping on every machine; only the
  * wall-clock safety cap (default 20 x budget + 10 s) can cut a run short on a
- * very slow machine, and the result says so (stopped_by_wall).
+ * very slow machine, and the result says so (stopped_by_wall). (The
+ * annealing's exp and pow come from the C library; one that rounds them
+ * differently could, rarely, change a decision.)
  *
  * Costs: evaluating the starts O(starts (E D + n N)); each candidate swap
  * O((deg a + deg b) D log(nN)) (kcube/chanload.h); memory that of the
