@@ -1,20 +1,35 @@
 /* kcube/scotchmap.h - Scotch's static mapping of a communication graph onto
  * kcube's topologies, as a start and a baseline for the general mapper
- * (issue 13).
+ * (issue 13, item 3; docs/traffic.md).
  *
  * Scotch (libscotch, Debian's libscotch-dev) is the field's standard mapper
  * by dual recursive bipartitioning. This module turns a kc_traffic into
- * Scotch's undirected weighted source graph (both directions of a pair
- * summed, self messages dropped) and maps it onto the target that matches
- * the topology: the hypercube (hcub), the torus (torusXD) or the mesh
- * (meshXD). The terminal-domain numbers of these targets are turned into
- * kcube node ids explicitly (never assumed). Scotch's own cost figures are
- * not reported: callers evaluate the mapping with kcube's exact counter.
+ * Scotch's undirected weighted source graph (one vertex per rank, the bytes
+ * of u -> v and v -> u summed into one edge weight, self and empty messages
+ * dropped, weights scaled down in proportion when they add up to more than
+ * 2^30 because SCOTCH_Num is 32 bits) and maps it with Scotch's default
+ * strategy onto the target that matches the topology: hcub when every side
+ * is 2, torusXD for tori of up to 5 axes, mesh2D / mesh3D for meshes of up
+ * to 3 axes (Scotch 7.0.3's meshXD measures distances around a torus, so it
+ * is not used); other topologies are KC_EINVAL naming "scotch". Terminal
+ * numbers become kcube node ids through an explicit conversion that every
+ * call checks against Scotch's own distances (KC_EINTERNAL on a mismatch).
+ * Scotch's cost figures are not reported: callers evaluate the mapping with
+ * kcube's exact counter.
  *
- * Scotch is an optional build dependency: without it kc_scotch_available()
- * is 0 and kc_scotch_map returns KC_EINVAL naming
- * the parameter "scotch" (a request this build cannot serve). Cost: Scotch's
- * mapping, about O(E log P) for E communicating pairs on P nodes. */
+ * Determinism: Scotch runs in a context of its own (private copy of its
+ * random generator seeded from `seed`, deterministic mode, one thread), so
+ * its process-wide generator is untouched and the same input and seed give
+ * the same mapping. Printing: libkcube defines Scotch's error hooks
+ * (SCOTCH_errorPrint, SCOTCH_errorPrintW) as silent functions instead of
+ * linking libscotcherr, which prints to stderr; failures come back in kc_err.
+ *
+ * Scotch is an optional build dependency (CMake option KC_WITH_SCOTCH, on
+ * when libscotch is found): without it kc_scotch_available() is 0 and
+ * kc_scotch_map returns KC_EINVAL naming the parameter "scotch". Cost:
+ * O(M log M) to build the graph from M messages, O(P n) for the numbering
+ * check, then Scotch's mapping, about O(E log P) for E communicating pairs
+ * on P nodes. */
 #ifndef KCUBE_SCOTCHMAP_H
 #define KCUBE_SCOTCHMAP_H
 #include <stdint.h>
@@ -27,9 +42,12 @@ int kc_scotch_available(void);
 /* Scotch's version as text ("7.0.3"), or NULL without Scotch. */
 const char *kc_scotch_version(void);
 
-/* Map tr (tr->ranks == t->nodes) onto t: to_physical[v] is the node of
- * virtual rank v (a permutation of 0..nodes-1). The seed fixes Scotch's
- * random generator so the same input gives the same mapping. */
+/* Map tr (tr->ranks == t->nodes, else KC_EINVAL naming "traffic") onto t:
+ * to_physical[v] is the node of virtual rank v, always a permutation of
+ * 0..nodes-1: if Scotch put two ranks on one terminal (it should not, with
+ * as many unit-weight vertices as terminals), the later ranks move, in rank
+ * order, to the unused terminals in increasing order. The seed fixes
+ * Scotch's random generator. */
 kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
                         kc_err *err);
 

@@ -7,18 +7,29 @@
  * A rank that never appears simply sends nothing. Messages with src == dst
  * cost nothing on the network and are kept only for the totals.
  *
- * Sources (implemented in src/mapping/traffic.c): a plain traffic file
+ * Sources (formats with examples: docs/traffic.md): a plain traffic file
  * ("src dst bytes" per line, commas or blanks, '#' comments), a Scotch
  * source graph (.grf), the message list of a GOAL schedule, and the union of
- * linear communications. Readers are strict and bounded (kcube/reader.h):
- * a bad token, an id out of range, or negative or overflowing bytes is
- * KC_EINVAL/KC_ERANGE naming the line and column. Appending is amortised
- * O(1); the readers are O(file size). */
+ * linear communications (src/mapping/traffic_read.c); the generators of
+ * kcube/traffic_gen.h. Readers are strict and bounded (kcube/reader.h): a
+ * bad token, an id out of range, or negative or overflowing bytes is
+ * KC_EINVAL naming the input, line and column. Appending is amortised O(1);
+ * the readers are O(file size), a set of communications O(sum of N n).
+ *
+ * Groups: messages may carry the index of the communication they belong to
+ * (group[], for per-communication figures). group is NULL until
+ * kc_traffic_begin_group is first called; only kc_traffic_add_comm and the
+ * pattern generators call it, so traffic read from files has no groups. */
 #ifndef KCUBE_TRAFFIC_H
 #define KCUBE_TRAFFIC_H
 #include <stddef.h>
 #include <stdint.h>
 #include "kcube/error.h"
+#include "kcube/reader.h"
+#include "kcube/rng.h"
+
+struct kc_comm;
+struct kc_goal;
 
 #define KC_TRAFFIC_MAX_MESSAGES 100000000u /* 10^8: ten times the 10^7 */
 
@@ -29,6 +40,8 @@ typedef struct kc_traffic {
     uint32_t *src;   /* count entries each */
     uint32_t *dst;
     uint64_t *bytes;
+    uint32_t *group; /* NULL, or count entries: group of each message */
+    uint32_t groups; /* groups begun (0 while group is NULL) */
 } kc_traffic;
 
 /* An empty traffic over `ranks` ranks (1..2^32). */
@@ -36,5 +49,45 @@ kc_status kc_traffic_init(kc_traffic *t, uint64_t ranks, kc_err *err);
 void kc_traffic_free(kc_traffic *t);
 /* Append one message; src/dst < ranks (KC_ERANGE naming "traffic"). */
 kc_status kc_traffic_add(kc_traffic *t, uint64_t src, uint64_t dst, uint64_t bytes, kc_err *err);
+/* Messages added from now on form a new group, numbered t->groups - 1
+ * after the call. On the first call, messages already present form group 0
+ * and the new group is 1. O(count) on the first call, O(1) after. */
+kc_status kc_traffic_begin_group(kc_traffic *t, kc_err *err);
+
+/* ---- Readers (append to t, whose ranks bound every id) ----
+ * Traffic file: one message per non-empty line, "src dst bytes", fields
+ * separated by blanks and/or commas, '#' comments. src, dst < t->ranks;
+ * bytes 0..2^64-1. A file with no message is an error. Param "traffic_file". */
+kc_status kc_traffic_read(kc_traffic *t, kc_reader *r, kc_err *err);
+/* Scotch source graph (.grf), as Scotch documents it: "0" (version),
+ * "vertnbr edgenbr", "baseval flags" (flags: three digits 0/1 for vertex
+ * labels, edge weights, vertex weights), then per vertex: [label] [vertex
+ * weight] degree, then per neighbour [edge weight] neighbour (a label when
+ * labels are present). Tokens may be spread over lines freely, as Scotch
+ * reads them. Every listed arc u -> v becomes one message from rank u to
+ * rank v of its edge weight in bytes (1 without edge weights), so an edge
+ * listed both ways (as Scotch requires) gives one message each way. A
+ * vertex's rank is its label - baseval (labels must then be a permutation
+ * of baseval..baseval+vertnbr-1), else its position. Checked: version 0,
+ * vertnbr <= t->ranks, baseval 0 or 1, flag digits 0/1, neighbours in range,
+ * edgenbr = the sum of the degrees, nothing after the last vertex. Vertex
+ * weights are read and ignored. Param "traffic_file". */
+kc_status kc_traffic_read_grf(kc_traffic *t, kc_reader *r, kc_err *err);
+/* Every send of a GOAL schedule (rank -> peer, its size in bytes), in
+ * operation order. The schedule must satisfy kc_goal_validate for t->ranks
+ * nodes (the file readers below check it); a send whose rank or peer is out
+ * of range is KC_EINVAL naming its line (param "schedule"). */
+kc_status kc_traffic_from_goal(kc_traffic *t, const struct kc_goal *g, kc_err *err);
+
+/* Open `path` and read it by its name: "*.grf" a Scotch graph, "*.goal" a
+ * GOAL schedule (read and validated), anything else a traffic file. limits
+ * may be NULL (kcube/reader.h defaults). */
+kc_status kc_traffic_read_path(kc_traffic *t, const char *path, const kc_reader_limits *limits, kc_err *err);
+
+/* Every message of communication c (built for a topology of t->ranks
+ * nodes), `bytes` each, as a new group (kc_traffic_begin_group). The
+ * non-linear `uniform` pattern draws from rng (NULL: KC_EINVAL). Messages
+ * from a node to itself are kept (they cost nothing on the network). */
+kc_status kc_traffic_add_comm(kc_traffic *t, const struct kc_comm *c, uint64_t bytes, kc_rng *rng, kc_err *err);
 
 #endif

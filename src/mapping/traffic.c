@@ -1,5 +1,5 @@
-/* traffic.c - the message list behind kcube/traffic.h: init, append, free.
- * The readers and generators live in their own files. */
+/* traffic.c - the message list behind kcube/traffic.h: init, append, groups,
+ * free. The readers and generators live in their own files. */
 #include "kcube/traffic.h"
 
 #include <stdlib.h>
@@ -20,10 +20,11 @@ void kc_traffic_free(kc_traffic *t)
     free(t->src);
     free(t->dst);
     free(t->bytes);
+    free(t->group);
     memset(t, 0, sizeof *t);
 }
 
-/* Grow all three arrays together so they never disagree on capacity. */
+/* Grow the arrays together so they never disagree on capacity. */
 static kc_status traffic_grow(kc_traffic *t, kc_err *err)
 {
     size_t cap = t->cap ? t->cap * 2 : 256;
@@ -38,7 +39,10 @@ static kc_status traffic_grow(kc_traffic *t, kc_err *err)
     uint64_t *b = realloc(t->bytes, cap * sizeof *b);
     if (b)
         t->bytes = b;
-    if (!s || !d || !b)
+    uint32_t *g = t->group ? realloc(t->group, cap * sizeof *g) : NULL;
+    if (g)
+        t->group = g;
+    if (!s || !d || !b || (t->group && !g))
         return kc_fail(err, KC_ENOMEM, "out of memory for %zu messages", cap);
     t->cap = cap;
     return KC_OK;
@@ -59,6 +63,23 @@ kc_status kc_traffic_add(kc_traffic *t, uint64_t src, uint64_t dst, uint64_t byt
     t->src[t->count] = (uint32_t)src;
     t->dst[t->count] = (uint32_t)dst;
     t->bytes[t->count] = bytes;
+    if (t->group)
+        t->group[t->count] = t->groups - 1;
     t->count++;
+    return KC_OK;
+}
+
+kc_status kc_traffic_begin_group(kc_traffic *t, kc_err *err)
+{
+    if (t->groups == UINT32_MAX)
+        return kc_fail_param(err, KC_ERANGE, "traffic", "more than %u groups", UINT32_MAX - 1);
+    if (!t->group) {
+        /* calloc(0) may return NULL: keep at least one slot. */
+        t->group = calloc(t->cap ? t->cap : 1, sizeof *t->group);
+        if (!t->group)
+            return kc_fail(err, KC_ENOMEM, "out of memory for %zu message groups", t->cap);
+        t->groups = t->count ? 1 : 0;
+    }
+    t->groups++;
     return KC_OK;
 }

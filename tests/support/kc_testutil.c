@@ -88,3 +88,28 @@ uint32_t kc_test_reorder_node(uint32_t v, const int *order, int n)
         y |= ((v >> order[t]) & 1u) << t;
     return y;
 }
+
+void kc_test_random_perm(uint32_t *p, uint64_t n, kc_rng *rng)
+{
+    for (uint64_t i = 0; i < n; i++)
+        p[i] = (uint32_t)i;
+    for (uint64_t i = n - 1; i > 0; i--) {
+        uint64_t j = kc_rng_below(rng, i + 1);
+        uint32_t x = p[i];
+        p[i] = p[j];
+        p[j] = x;
+    }
+}
+
+void kc_test_random_traffic(kc_traffic *tr, uint64_t nodes, size_t count, uint64_t maxbytes, kc_rng *rng)
+{
+    assert_int_equal(kc_traffic_init(tr, nodes, NULL), KC_OK);
+    for (size_t m = 0; m < count; m++) {
+        uint64_t s = kc_rng_below(rng, nodes), d = kc_rng_below(rng, nodes);
+        if (m % 7 == 3) {
+            s = tr->src[m / 2];
+            d = tr->dst[m / 2];
+        }
+        assert_int_equal(kc_traffic_add(tr, s, d, 1 + kc_rng_below(rng, maxbytes), NULL), KC_OK);
+    }
+}

@@ -7,6 +7,7 @@
 #include "kcube/goal.h"
 #include "kcube/lcc.h"
 #include "kcube/rng.h"
+#include "kcube/traffic.h"
 
 /* A random LCC of the given kind on the n-cube (gathers and scatters get a
  * random rank below n); with probability 1/3 some dimensions are made idle
@@ -25,5 +26,12 @@ void kc_test_random_goal(kc_goal *g, uint32_t max_ranks, kc_rng *rng);
 /* Virtual node v under a dimension reordering: physical bit t = virtual bit
  * order[t]. */
 uint32_t kc_test_reorder_node(uint32_t v, const int *order, int n);
+
+/* A uniformly random permutation of 0..n-1 (a node mapping). */
+void kc_test_random_perm(uint32_t *p, uint64_t n, kc_rng *rng);
+
+/* count random messages over `nodes` ranks, 1..maxbytes bytes each; every
+ * 7th repeats an earlier pair, and self messages occur at random. */
+void kc_test_random_traffic(kc_traffic *tr, uint64_t nodes, size_t count, uint64_t maxbytes, kc_rng *rng);
 
 #endif

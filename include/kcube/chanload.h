@@ -1,0 +1,112 @@
+/* kcube/chanload.h - exact directed-channel loads of a communication graph
+ * under a mapping, with cheap exact updates when two ranks trade places
+ * (issue 13, the counter behind the general mapper kcube/gmap.h).
+ *
+ * Routing is the dimension-ordered routing of the seeds: e-cube on the
+ * hypercube (seed 000), and on k-ary n-cubes and meshes axis 0 first, the
+ * shorter way round each ring, a ring move of exactly k/2 by the topology's
+ * tie rule (seed 002; kc_torus_ring_move decides every ring move, so plus,
+ * minus and split behave as everywhere else in kcube: split sends + when the
+ * coordinate where the message enters the ring is even, - when odd, so every
+ * message takes one whole path and loads stay integers). Any side 2..256,
+ * meshes with unequal sides included. A side of 2 has one channel per node
+ * pair and axis (the hypercube channel, direction +).
+ *
+ * Channel id: c = (node * n + axis) * 2 + (direction < 0), so the table has
+ * 2 n N slots; slots that are not channels (the - slot of a side-2 axis, the
+ * ends of a mesh line) stay 0.
+ *
+ * Objective, lexicographic (issue 13): (a) the largest load of one directed
+ * channel, in bytes; (b) total bytes x hops; (c) the sum over channels of the
+ * squared load. Messages between the same ordered pair are summed first and
+ * self messages dropped (they never touch the network).
+ *
+ * Exactness and limits: loads are uint64. kc_chanload_new refuses (KC_ERANGE,
+ * parameter "traffic") a traffic whose total bytes times the network diameter
+ * exceeds 2^64 - 1; then every load and (b) fit in 64 bits and (c), at most
+ * max load x (b) < 2^128, fits the 128-bit value kept as hi/lo words.
+ * Nodes <= KC_CHANLOAD_MAX_NODES.
+ *
+ * Costs (N nodes, n axes, M messages, E distinct pairs, D the diameter):
+ *   kc_chanload_new        O(M + N + E) time; memory 4M bytes while
+ *                          aggregating, then about 16E + 8N + 20 n N bytes
+ *                          (loads, epochs, max tree)
+ *   kc_chanload_set        O(E D + n N): a full recount
+ *   kc_chanload_swap       O((deg a + deg b) D log(nN)) worst case, the
+ *                          degree counting distinct partners; exact max,
+ *                          (b) and (c) after the move
+ *   kc_chanload_undo       the same as the swap it undoes */
+#ifndef KCUBE_CHANLOAD_H
+#define KCUBE_CHANLOAD_H
+#include <stddef.h>
+#include <stdint.h>
+#include "kcube/error.h"
+#include "kcube/topology.h"
+#include "kcube/traffic.h"
+
+#define KC_CHANLOAD_MAX_NODES ((uint64_t)1 << 20)
+
+/* The three objective values. sumsq = sumsq_hi * 2^64 + sumsq_lo. */
+typedef struct kc_cost {
+    uint64_t max;      /* (a) bytes on the busiest directed channel */
+    uint64_t hops;     /* (b) sum of bytes x hops */
+    uint64_t sumsq_hi; /* (c) sum of squared channel loads, high word */
+    uint64_t sumsq_lo; /*     low word */
+} kc_cost;
+
+/* Lexicographic order of (a), (b), (c): <0, 0, >0. */
+int kc_cost_cmp(const kc_cost *x, const kc_cost *y);
+/* (c) in decimal into buf (40 bytes always suffice); returns buf. */
+char *kc_cost_sumsq_format(const kc_cost *c, char *buf, size_t size);
+/* (c) as a double (rounded), for reports and scalarised searches. */
+double kc_cost_sumsq_double(const kc_cost *c);
+
+typedef struct kc_chanload kc_chanload; /* opaque */
+
+/* Build the counter for traffic tr (tr->ranks == t->nodes) on topology t;
+ * the mapping starts as the identity (call kc_chanload_set for another). */
+kc_status kc_chanload_new(kc_chanload **out, const kc_topology *t, const kc_traffic *tr, kc_err *err);
+void kc_chanload_free(kc_chanload *cl);
+
+/* Install a mapping (to_physical[v] = node of virtual rank v, a permutation
+ * of 0..N-1; KC_EINVAL naming "mapping" otherwise) and recount everything. */
+kc_status kc_chanload_set(kc_chanload *cl, const uint32_t *to_physical, kc_err *err);
+
+/* Exchange the nodes of virtual ranks a and b (a != b) and update loads and
+ * objective exactly. The previous state is kept for one kc_chanload_undo.
+ * Returns the work done, in units of about one channel-hop update: hops
+ * walked + 2 x channels touched + 16 (what budgets count, kcube/gmap.h). */
+uint64_t kc_chanload_swap(kc_chanload *cl, uint32_t a, uint32_t b);
+/* Revert the last swap (no-op if there is none or it was already undone). */
+void kc_chanload_undo(kc_chanload *cl);
+
+/* Current objective, mapping and loads (arrays owned by cl, valid until the
+ * next call that changes it). */
+kc_cost kc_chanload_cost(const kc_chanload *cl);
+const uint32_t *kc_chanload_to_physical(const kc_chanload *cl);
+const uint32_t *kc_chanload_to_virtual(const kc_chanload *cl);
+const uint64_t *kc_chanload_loads(const kc_chanload *cl, size_t *slots);
+/* A channel carrying the maximum load (the lowest id), or SIZE_MAX with no
+ * traffic. O(log(nN)). */
+size_t kc_chanload_argmax(const kc_chanload *cl);
+/* Distinct communicating pairs after aggregation, and pair j's virtual ends
+ * and bytes. */
+size_t kc_chanload_pairs(const kc_chanload *cl);
+void kc_chanload_pair(const kc_chanload *cl, size_t j, uint32_t *src, uint32_t *dst, uint64_t *bytes);
+/* Pairs of virtual rank v (each pair listed at both ends): *count entries. */
+const uint32_t *kc_chanload_rank_pairs(const kc_chanload *cl, uint32_t v, size_t *count);
+/* 1 if pair j's route under the current mapping uses channel c. O(n). */
+int kc_chanload_pair_uses(const kc_chanload *cl, size_t j, size_t c);
+
+/* One-shot: the objective of mapping to_physical for tr on t. */
+kc_status kc_chanload_eval(const kc_topology *t, const kc_traffic *tr, const uint32_t *to_physical, kc_cost *cost,
+                           kc_err *err);
+
+/* Per-communication maxima: message m of tr belongs to group[m] (< groups);
+ * max_out[g] = the largest channel load made by group g's messages alone
+ * under the current mapping of cl (tr must be the traffic cl was built
+ * from). O(M D + groups + n N) time, 8 n N bytes of scratch. */
+kc_status kc_chanload_group_max(const kc_chanload *cl, const kc_traffic *tr, const uint32_t *group, uint32_t groups,
+                                uint64_t *max_out, kc_err *err);
+
+#endif

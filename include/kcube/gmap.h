@@ -1,0 +1,107 @@
+/* kcube/gmap.h - the general mapper: place any communication graph on a
+ * hypercube, torus or mesh so that the busiest directed channel carries as
+ * few bytes as possible (issue 13).
+ *
+ * Objective, lexicographic and exact (kcube/chanload.h): (a) the maximum
+ * bytes on one directed channel under dimension-ordered routing with the
+ * topology's tie rule (seeds 000 and 002: the contention a wormhole network
+ * pays), then (b) total bytes x hops, then (c) the sum of squared channel
+ * loads. KC_GMAP_OBJECTIVE states it in words for reports.
+ *
+ * Search. Every start mapping the caller supplies (identity, kcube's
+ * algebraic mappings, Scotch's, ...) is evaluated exactly; the best one
+ * (the first on ties) is improved in four phases, every candidate evaluated
+ * by the counter's exact incremental update (fractions of the budget):
+ *   0. sweep     (to 30%) block reflections in a fixed order: axis i
+ *                mirrored (c -> r - c on a ring, any centre r; c -> side-1-c
+ *                on a line; a bit flip for side 2) on the nodes that hold
+ *                given values on 0, 1 or 2 other axes (blocks of at most
+ *                4096 nodes), each kept when lexicographically better,
+ *                passes repeated while one is kept. These carry structure a
+ *                swap cannot: Gray-code folds of lines and grids;
+ *   1. descent   (to 40%) first-improvement in the lexicographic order over
+ *                random candidates, until 40 N + 1000 failures in a row;
+ *   2. annealing (to 85%) Metropolis on the scalar energy sumsq + 4 max^2
+ *                (bytes normalised by the mean pair weight), temperature
+ *                falling geometrically from the mean rise of 64 seeded
+ *                sample moves to 1/1000 of it;
+ *   3. descent   (to 100%) again from the best mapping seen.
+ * Candidates: two random ranks; "pulls", which put one end of a pair on a
+ * random neighbour node of the other end (7 in 16 from pairs whose route
+ * crosses the busiest channel, refreshed when it moves); a hot end against
+ * a random rank; a whole pair carried onto a random link; and, in the
+ * descents, 1 in 64 a random block reflection. The lexicographically best
+ * mapping seen is kept throughout, so the result is never worse than the
+ * best start.
+ *
+ * Determinism. The search is a function of (topology, traffic, starts,
+ * seed, budget). A budget in seconds is turned into a fixed number of work
+ * units (kc_chanload_swap's count: about one channel-hop update each):
+ * KC_GMAP_WORK_PER_SECOND units per second, so
+ * the same seed and budget give the same mapping on every machine; only the
+ * wall-clock safety cap (default 10 x budget + 5 s) can cut a run short on a
+ * very slow machine, and the result says so (stopped_by_wall).
+ *
+ * Costs: evaluating the starts O(starts (E D + n N)); each candidate swap
+ * O((deg a + deg b) D log(nN)) (kcube/chanload.h); memory that of the
+ * counter plus 8 N bytes. Total time is the budget. */
+#ifndef KCUBE_GMAP_H
+#define KCUBE_GMAP_H
+#include <stdint.h>
+#include "kcube/chanload.h"
+#include "kcube/error.h"
+#include "kcube/topology.h"
+#include "kcube/traffic.h"
+
+#define KC_GMAP_OBJECTIVE "max channel load (bytes), then total bytes x hops, then sum of squared channel loads"
+
+/* Work units per second of budget. bench/bench_gmap measures 9 to 40
+ * million units per second on one shared x86-64 core (the low end for 2^16
+ * nodes, whose tables leave the cache), so a run takes about 0.5 to 2 times
+ * its budget there. */
+#define KC_GMAP_WORK_PER_SECOND 20000000.0
+
+typedef struct kc_gmap_start {
+    const char *name;            /* "identity", "linear", "reorder", "scotch", ... (caller's string) */
+    const uint32_t *to_physical; /* a permutation of 0..N-1 */
+} kc_gmap_start;
+
+typedef struct kc_gmap_opts {
+    uint64_t seed;
+    uint64_t iterations;     /* most candidate swaps; 0: no limit of this kind */
+    double budget_seconds;   /* converted to work units; 0: no limit of this kind */
+    double wall_cap_seconds; /* safety cap; 0: 10 x budget_seconds + 5 (none without a seconds budget) */
+    kc_progress progress;    /* done/total in budget fractions */
+    /* Optional: message m of the traffic belongs to communication group[m]
+     * (< groups); the result then gives each communication's own maximum. */
+    const uint32_t *group;
+    uint32_t groups;
+} kc_gmap_opts;
+
+/* seed 1, budget 1 second, no iteration limit, no cap override, no groups. */
+void kc_gmap_opts_default(kc_gmap_opts *o);
+
+typedef struct kc_gmap_result {
+    int nstarts;
+    kc_cost *start_cost;       /* nstarts entries, in the caller's order */
+    int best_start;            /* the start the search began from */
+    kc_cost cost;              /* the final mapping's objective */
+    uint64_t nodes;
+    uint32_t *to_physical;     /* the final mapping */
+    uint32_t *to_virtual;
+    uint64_t iterations;       /* candidate swaps evaluated */
+    uint64_t accepted;         /* swaps kept */
+    uint64_t work;             /* work units spent */
+    int stopped_by_wall;       /* 1: the wall-clock cap ended the run (result machine-dependent) */
+    uint32_t groups;           /* copies opts->groups */
+    uint64_t *start_group_max; /* nstarts x groups (row per start), NULL without groups */
+    uint64_t *group_max;       /* groups entries for the final mapping */
+} kc_gmap_result;
+
+/* Run the search. Every start is checked (KC_EINVAL naming "mapping" for a
+ * non-permutation; at least one start). The result owns its arrays. */
+kc_status kc_gmap_run(const kc_topology *t, const kc_traffic *tr, const kc_gmap_start *starts, int nstarts,
+                      const kc_gmap_opts *opts, kc_gmap_result *res, kc_err *err);
+void kc_gmap_result_free(kc_gmap_result *res);
+
+#endif

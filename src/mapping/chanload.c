@@ -1,0 +1,658 @@
+/* chanload.c - the exact channel-load counter of kcube/chanload.h.
+ *
+ * Loads live in one array indexed by channel id; a max tree over blocks of
+ * BLOCK channels gives the exact maximum after every move. A swap walks the
+ * old routes of the two ranks' pairs backwards (subtract) and the new ones
+ * forwards (add), logging each channel's load the first time it is touched
+ * (an epoch stamp per channel), which is what undo restores and what the
+ * sum of squares is updated from. */
+#include "kcube/chanload.h"
+#include "kcube/perm.h"
+#include "kcube/torus.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BLOCK 8 /* channels per max-tree leaf: one cache line of loads */
+
+typedef unsigned __int128 u128;
+
+struct kc_chanload {
+    kc_topology topo;
+    int n;
+    uint32_t nodes;
+    uint32_t stride[KC_TOPO_MAX_DIMS];
+    int16_t *move[KC_TOPO_MAX_DIMS]; /* move[i][s * side + d]: signed ring move */
+    uint8_t *coord;                  /* coord[x * n + i] */
+    size_t slots;
+    uint64_t *load;
+    uint32_t *epoch, cur_epoch;      /* first-touch stamps per channel */
+    size_t tsize;                    /* leaves of the max tree (power of two) */
+    uint64_t *tree;                  /* tree[1] = max, leaves at tsize + block */
+    uint32_t *bepoch;                /* per-block stamps while repairing */
+    size_t pairs;
+    uint32_t *psrc, *pdst;
+    uint64_t *pbytes;
+    size_t *rstart;                  /* CSR of pair ids by rank */
+    uint32_t *radj;
+    uint32_t *tophys, *tovirt;
+    uint64_t max, hops;
+    u128 sumsq;
+    /* the undo log of the last swap */
+    uint32_t *touched;
+    uint64_t *oldload;
+    size_t ntouched, captouched;
+    uint32_t ua, ub;
+    int can_undo;
+    uint64_t old_max, old_hops;
+    u128 old_sumsq;
+};
+
+int kc_cost_cmp(const kc_cost *x, const kc_cost *y)
+{
+    if (x->max != y->max)
+        return x->max < y->max ? -1 : 1;
+    if (x->hops != y->hops)
+        return x->hops < y->hops ? -1 : 1;
+    if (x->sumsq_hi != y->sumsq_hi)
+        return x->sumsq_hi < y->sumsq_hi ? -1 : 1;
+    if (x->sumsq_lo != y->sumsq_lo)
+        return x->sumsq_lo < y->sumsq_lo ? -1 : 1;
+    return 0;
+}
+
+char *kc_cost_sumsq_format(const kc_cost *c, char *buf, size_t size)
+{
+    char tmp[48];
+    int len = 0;
+    u128 v = ((u128)c->sumsq_hi << 64) | c->sumsq_lo;
+    do {
+        tmp[len++] = (char)('0' + (int)(v % 10));
+        v /= 10;
+    } while (v);
+    if (size == 0)
+        return buf;
+    size_t out = (size_t)len < size - 1 ? (size_t)len : size - 1;
+    for (size_t i = 0; i < out; i++)
+        buf[i] = tmp[len - 1 - (int)i];
+    buf[out] = '\0';
+    return buf;
+}
+
+double kc_cost_sumsq_double(const kc_cost *c) { return (double)c->sumsq_hi * 18446744073709551616.0 + (double)c->sumsq_lo; }
+
+/* ---- routes ---------------------------------------------------------------- */
+
+static uint64_t diameter(const kc_topology *t)
+{
+    uint64_t d = 0;
+    for (int i = 0; i < t->n; i++) {
+        int s = t->side[i];
+        d += (uint64_t)(t->kind == KC_TOPO_MESH ? s - 1 : s / 2);
+    }
+    return d;
+}
+
+/* Ring moves come from kc_torus_ring_move, the one place kcube decides them:
+ * it reads only the side, the mesh flag and the tie rule, so a view with the
+ * axis's side stands for any radix. */
+static kc_status build_moves(kc_chanload *cl, kc_err *err)
+{
+    const kc_topology *t = &cl->topo;
+    for (int i = 0; i < cl->n; i++) {
+        int s = t->side[i];
+        if (s < 2 || s > KC_TOPO_MAX_SIDE)
+            return kc_fail(err, KC_EINTERNAL, "axis %d has side %d after validation", i, s);
+        kc_torus view = {.k = s, .m = 0, .n = 1, .mesh = t->kind == KC_TOPO_MESH, .tie = t->tie, .nodes = (uint64_t)s};
+        cl->move[i] = malloc((size_t)(s * s) * sizeof(int16_t));
+        if (!cl->move[i])
+            return kc_fail(err, KC_ENOMEM, "out of memory for the ring-move tables");
+        for (int a = 0; a < s; a++)
+            for (int b = 0; b < s; b++)
+                cl->move[i][a * s + b] = (int16_t)kc_torus_ring_move(&view, (unsigned)a, (unsigned)b);
+    }
+    cl->coord = malloc(cl->slots / 2 + 1);
+    if (!cl->coord)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the coordinate table");
+    uint32_t st = 1;
+    for (int i = 0; i < cl->n; i++) {
+        cl->stride[i] = st;
+        st *= (uint32_t)t->side[i];
+    }
+    for (uint32_t x = 0; x < cl->nodes; x++)
+        for (int i = 0; i < cl->n; i++)
+            cl->coord[(size_t)x * cl->n + i] = (uint8_t)((x / cl->stride[i]) % (uint32_t)t->side[i]);
+    return KC_OK;
+}
+
+static inline void log_touch(kc_chanload *cl, size_t c)
+{
+    if (cl->epoch[c] != cl->cur_epoch) {
+        cl->epoch[c] = cl->cur_epoch;
+        cl->touched[cl->ntouched] = (uint32_t)c;
+        cl->oldload[cl->ntouched] = cl->load[c];
+        cl->ntouched++;
+    }
+}
+
+/* Add (add = 1) or remove w bytes along the route from node p to node q;
+ * log = 1 records first touches for undo. Returns the hop count. */
+static inline uint64_t walk(kc_chanload *cl, uint32_t p, uint32_t q, uint64_t w, int add, int log)
+{
+    const int n = cl->n;
+    const uint8_t *cq = &cl->coord[(size_t)q * n];
+    uint32_t cur = p;
+    uint64_t hops = 0;
+    for (int i = 0; i < n; i++) {
+        int side = cl->topo.side[i];
+        int s = cl->coord[(size_t)cur * n + i], d = cq[i];
+        if (s == d)
+            continue;
+        int mv = cl->move[i][s * side + d];
+        int len = mv > 0 ? mv : -mv, neg = mv < 0;
+        uint32_t base = cur - (uint32_t)s * cl->stride[i];
+        for (int h = 0; h < len; h++) {
+            size_t c = ((size_t)cur * n + i) * 2 + (size_t)neg;
+            if (log)
+                log_touch(cl, c);
+            if (add)
+                cl->load[c] += w;
+            else
+                cl->load[c] -= w;
+            s = neg ? (s == 0 ? side - 1 : s - 1) : (s + 1 == side ? 0 : s + 1);
+            cur = base + (uint32_t)s * cl->stride[i];
+        }
+        hops += (uint64_t)len;
+    }
+    return hops;
+}
+
+/* ---- max tree ---------------------------------------------------------------- */
+
+static uint64_t block_max(const kc_chanload *cl, size_t b)
+{
+    uint64_t m = 0;
+    size_t end = (b + 1) * BLOCK < cl->slots ? (b + 1) * BLOCK : cl->slots;
+    for (size_t c = b * BLOCK; c < end; c++)
+        if (cl->load[c] > m)
+            m = cl->load[c];
+    return m;
+}
+
+static void tree_fix(kc_chanload *cl, size_t b)
+{
+    size_t i = cl->tsize + b;
+    cl->tree[i] = block_max(cl, b);
+    for (i /= 2; i >= 1; i /= 2) {
+        uint64_t v = cl->tree[2 * i] > cl->tree[2 * i + 1] ? cl->tree[2 * i] : cl->tree[2 * i + 1];
+        if (cl->tree[i] == v)
+            break; /* ancestors were consistent and see no change */
+        cl->tree[i] = v;
+    }
+}
+
+static void tree_build(kc_chanload *cl)
+{
+    size_t nb = (cl->slots + BLOCK - 1) / BLOCK;
+    for (size_t b = 0; b < cl->tsize; b++)
+        cl->tree[cl->tsize + b] = b < nb ? block_max(cl, b) : 0;
+    for (size_t i = cl->tsize - 1; i >= 1; i--)
+        cl->tree[i] = cl->tree[2 * i] > cl->tree[2 * i + 1] ? cl->tree[2 * i] : cl->tree[2 * i + 1];
+    cl->max = cl->tree[1];
+}
+
+/* Repair the tree over the logged channels (each block once). */
+static void tree_repair(kc_chanload *cl)
+{
+    for (size_t j = 0; j < cl->ntouched; j++) {
+        size_t b = cl->touched[j] / BLOCK;
+        if (cl->bepoch[b] != cl->cur_epoch) {
+            cl->bepoch[b] = cl->cur_epoch;
+            tree_fix(cl, b);
+        }
+    }
+    cl->max = cl->tree[1];
+}
+
+size_t kc_chanload_argmax(const kc_chanload *cl)
+{
+    if (cl->tree[1] == 0)
+        return SIZE_MAX;
+    size_t i = 1;
+    while (i < cl->tsize)
+        i = cl->tree[2 * i] == cl->tree[i] ? 2 * i : 2 * i + 1;
+    size_t b = i - cl->tsize;
+    for (size_t c = b * BLOCK;; c++)
+        if (cl->load[c] == cl->tree[1])
+            return c;
+}
+
+/* ---- construction ---------------------------------------------------------------- */
+
+/* Sum the bytes of each ordered pair (self messages dropped): pairs in order
+ * of source, then of first appearance. Two passes over the messages bucketed
+ * by source: count the distinct pairs, then fill them. */
+static kc_status aggregate(kc_chanload *cl, const kc_traffic *tr, kc_err *err)
+{
+    uint32_t N = cl->nodes;
+    size_t *start = calloc((size_t)N + 1, sizeof *start);
+    uint32_t *order = malloc((tr->count ? tr->count : 1) * sizeof *order);
+    uint32_t *stamp = calloc(N, sizeof *stamp), *slot = malloc((size_t)N * sizeof *slot);
+    kc_status st = KC_OK;
+    if (!start || !order || !stamp || !slot) {
+        st = kc_fail(err, KC_ENOMEM, "out of memory aggregating %zu messages", tr->count);
+        goto out;
+    }
+    for (size_t m = 0; m < tr->count; m++)
+        start[tr->src[m] + 1]++;
+    for (uint32_t v = 0; v < N; v++)
+        start[v + 1] += start[v];
+    for (size_t m = 0; m < tr->count; m++)
+        order[start[tr->src[m]]++] = (uint32_t)m;
+    for (uint32_t v = N; v > 0; v--)
+        start[v] = start[v - 1];
+    start[0] = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        size_t e = 0;
+        memset(stamp, 0, (size_t)N * sizeof *stamp);
+        for (uint32_t v = 0; v < N; v++)
+            for (size_t j = start[v]; j < start[v + 1]; j++) {
+                uint32_t m = order[j], d = tr->dst[m];
+                if (d == v)
+                    continue;
+                if (stamp[d] != v + 1) {
+                    stamp[d] = v + 1;
+                    slot[d] = (uint32_t)e;
+                    if (pass) {
+                        cl->psrc[e] = v;
+                        cl->pdst[e] = d;
+                        cl->pbytes[e] = 0;
+                    }
+                    e++;
+                }
+                if (pass)
+                    cl->pbytes[slot[d]] += tr->bytes[m];
+            }
+        if (pass == 0) {
+            cl->pairs = e;
+            cl->psrc = malloc((e ? e : 1) * sizeof *cl->psrc);
+            cl->pdst = malloc((e ? e : 1) * sizeof *cl->pdst);
+            cl->pbytes = malloc((e ? e : 1) * sizeof *cl->pbytes);
+            if (!cl->psrc || !cl->pdst || !cl->pbytes) {
+                st = kc_fail(err, KC_ENOMEM, "out of memory for %zu communicating pairs", e);
+                goto out;
+            }
+        }
+    }
+out:
+    free(start);
+    free(order);
+    free(stamp);
+    free(slot);
+    return st;
+}
+
+/* Pair ids by rank, each pair at both ends; and the undo log's capacity:
+ * the two busiest ranks' pairs, each route walked twice. */
+static kc_status build_adjacency(kc_chanload *cl, uint64_t diam, kc_err *err)
+{
+    uint32_t N = cl->nodes;
+    cl->rstart = calloc((size_t)N + 1, sizeof *cl->rstart);
+    cl->radj = malloc((cl->pairs ? 2 * cl->pairs : 1) * sizeof *cl->radj);
+    if (!cl->rstart || !cl->radj)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the pair lists");
+    for (size_t j = 0; j < cl->pairs; j++) {
+        cl->rstart[cl->psrc[j] + 1]++;
+        cl->rstart[cl->pdst[j] + 1]++;
+    }
+    size_t d1 = 0, d2 = 0;
+    for (uint32_t v = 0; v < N; v++) {
+        size_t d = cl->rstart[v + 1];
+        if (d > d1) {
+            d2 = d1;
+            d1 = d;
+        } else if (d > d2)
+            d2 = d;
+        cl->rstart[v + 1] += cl->rstart[v];
+    }
+    size_t *fill = malloc(((size_t)N + 1) * sizeof *fill);
+    if (!fill)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the pair lists");
+    memcpy(fill, cl->rstart, ((size_t)N + 1) * sizeof *fill);
+    for (size_t j = 0; j < cl->pairs; j++) {
+        cl->radj[fill[cl->psrc[j]]++] = (uint32_t)j;
+        cl->radj[fill[cl->pdst[j]]++] = (uint32_t)j;
+    }
+    free(fill);
+    uint64_t cap = (uint64_t)(d1 + d2) * 2 * diam;
+    cl->captouched = cap < cl->slots ? (size_t)cap : cl->slots;
+    cl->touched = malloc((cl->captouched ? cl->captouched : 1) * sizeof *cl->touched);
+    cl->oldload = malloc((cl->captouched ? cl->captouched : 1) * sizeof *cl->oldload);
+    if (!cl->touched || !cl->oldload)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the undo log");
+    return KC_OK;
+}
+
+static kc_status check_input(const kc_topology *t, const kc_traffic *tr, uint64_t *diam, kc_err *err)
+{
+    kc_status s = kc_topology_validate(t, err);
+    if (s)
+        return s;
+    if (t->nodes > KC_CHANLOAD_MAX_NODES)
+        return kc_fail_param(err, KC_ERANGE, "n", "the channel-load counter takes up to %llu nodes, not %llu",
+                             (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)t->nodes);
+    if (tr->ranks != t->nodes)
+        return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic has %llu ranks but the topology %llu nodes",
+                             (unsigned long long)tr->ranks, (unsigned long long)t->nodes);
+    uint64_t total = 0;
+    for (size_t m = 0; m < tr->count; m++)
+        if (tr->src[m] != tr->dst[m] && __builtin_add_overflow(total, tr->bytes[m], &total))
+            return kc_fail_param(err, KC_ERANGE, "traffic", "the traffic's total bytes exceed 2^64 - 1");
+    *diam = diameter(t);
+    uint64_t prod;
+    if (__builtin_mul_overflow(total, *diam, &prod))
+        return kc_fail_param(err, KC_ERANGE, "traffic",
+                             "total bytes %llu times the diameter %llu exceed 2^64 - 1 (exact counting limit)",
+                             (unsigned long long)total, (unsigned long long)*diam);
+    return KC_OK;
+}
+
+kc_status kc_chanload_new(kc_chanload **out, const kc_topology *t, const kc_traffic *tr, kc_err *err)
+{
+    *out = NULL;
+    uint64_t diam = 0;
+    kc_status s = check_input(t, tr, &diam, err);
+    if (s)
+        return s;
+    kc_chanload *cl = calloc(1, sizeof *cl);
+    if (!cl)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the channel-load counter");
+    cl->topo = *t;
+    cl->n = t->n;
+    cl->nodes = (uint32_t)t->nodes;
+    cl->slots = (size_t)cl->nodes * (size_t)cl->n * 2;
+    size_t nb = (cl->slots + BLOCK - 1) / BLOCK;
+    for (cl->tsize = 1; cl->tsize < nb; cl->tsize *= 2)
+        ;
+    cl->load = calloc(cl->slots, sizeof *cl->load);
+    cl->epoch = calloc(cl->slots, sizeof *cl->epoch);
+    cl->tree = calloc(2 * cl->tsize, sizeof *cl->tree);
+    cl->bepoch = calloc(cl->tsize, sizeof *cl->bepoch);
+    cl->tophys = malloc((size_t)cl->nodes * sizeof *cl->tophys);
+    cl->tovirt = malloc((size_t)cl->nodes * sizeof *cl->tovirt);
+    if (!cl->load || !cl->epoch || !cl->tree || !cl->bepoch || !cl->tophys || !cl->tovirt)
+        s = kc_fail(err, KC_ENOMEM, "out of memory for %zu channel slots", cl->slots);
+    if (!s)
+        s = build_moves(cl, err);
+    if (!s)
+        s = aggregate(cl, tr, err);
+    if (!s)
+        s = build_adjacency(cl, diam, err);
+    if (!s) {
+        kc_perm_identity(cl->tophys, cl->nodes);
+        s = kc_chanload_set(cl, cl->tophys, err);
+    }
+    if (s) {
+        kc_chanload_free(cl);
+        return s;
+    }
+    *out = cl;
+    return KC_OK;
+}
+
+void kc_chanload_free(kc_chanload *cl)
+{
+    if (!cl)
+        return;
+    for (int i = 0; i < cl->n; i++)
+        free(cl->move[i]);
+    free(cl->coord);
+    free(cl->load);
+    free(cl->epoch);
+    free(cl->tree);
+    free(cl->bepoch);
+    free(cl->psrc);
+    free(cl->pdst);
+    free(cl->pbytes);
+    free(cl->rstart);
+    free(cl->radj);
+    free(cl->tophys);
+    free(cl->tovirt);
+    free(cl->touched);
+    free(cl->oldload);
+    free(cl);
+}
+
+kc_status kc_chanload_set(kc_chanload *cl, const uint32_t *to_physical, kc_err *err)
+{
+    uint32_t *inv = malloc((size_t)cl->nodes * sizeof *inv);
+    if (!inv)
+        return kc_fail(err, KC_ENOMEM, "out of memory for a mapping");
+    kc_status s = kc_perm_invert(to_physical, inv, cl->nodes, "mapping", err);
+    if (s) {
+        free(inv);
+        return s;
+    }
+    if (cl->tophys != to_physical)
+        memcpy(cl->tophys, to_physical, (size_t)cl->nodes * sizeof *inv);
+    memcpy(cl->tovirt, inv, (size_t)cl->nodes * sizeof *inv);
+    free(inv);
+    memset(cl->load, 0, cl->slots * sizeof *cl->load);
+    cl->hops = 0;
+    for (size_t j = 0; j < cl->pairs; j++)
+        cl->hops += cl->pbytes[j] * walk(cl, cl->tophys[cl->psrc[j]], cl->tophys[cl->pdst[j]], cl->pbytes[j], 1, 0);
+    cl->sumsq = 0;
+    for (size_t c = 0; c < cl->slots; c++)
+        cl->sumsq += (u128)cl->load[c] * cl->load[c];
+    tree_build(cl);
+    cl->can_undo = 0;
+    return KC_OK;
+}
+
+/* ---- swaps ---------------------------------------------------------------- */
+
+static void bump_epoch(kc_chanload *cl)
+{
+    if (++cl->cur_epoch == 0) { /* wrapped: clear the stamps once every 2^32 uses */
+        memset(cl->epoch, 0, cl->slots * sizeof *cl->epoch);
+        memset(cl->bepoch, 0, cl->tsize * sizeof *cl->bepoch);
+        cl->cur_epoch = 1;
+    }
+}
+
+/* Walk (add or remove) every pair of rank a, and of rank b except those
+ * already walked from a. Returns bytes x hops walked; *work gets hops. */
+static uint64_t walk_pairs(kc_chanload *cl, uint32_t a, uint32_t b, int add, uint64_t *work)
+{
+    uint64_t bh = 0;
+    for (int side = 0; side < 2; side++) {
+        uint32_t v = side ? b : a;
+        for (size_t j = cl->rstart[v]; j < cl->rstart[v + 1]; j++) {
+            uint32_t e = cl->radj[j], s = cl->psrc[e], d = cl->pdst[e];
+            if (side && (s == a || d == a))
+                continue;
+            uint64_t h = walk(cl, cl->tophys[s], cl->tophys[d], cl->pbytes[e], add, 1);
+            bh += h * cl->pbytes[e];
+            *work += h;
+        }
+    }
+    return bh;
+}
+
+static void exchange(kc_chanload *cl, uint32_t a, uint32_t b)
+{
+    uint32_t pa = cl->tophys[a], pb = cl->tophys[b];
+    cl->tophys[a] = pb;
+    cl->tophys[b] = pa;
+    cl->tovirt[pa] = b;
+    cl->tovirt[pb] = a;
+}
+
+uint64_t kc_chanload_swap(kc_chanload *cl, uint32_t a, uint32_t b)
+{
+    bump_epoch(cl);
+    cl->ntouched = 0;
+    cl->old_max = cl->max;
+    cl->old_hops = cl->hops;
+    cl->old_sumsq = cl->sumsq;
+    uint64_t work = 0;
+    uint64_t removed = walk_pairs(cl, a, b, 0, &work);
+    exchange(cl, a, b);
+    uint64_t added = walk_pairs(cl, a, b, 1, &work);
+    cl->hops = cl->hops - removed + added;
+    for (size_t j = 0; j < cl->ntouched; j++) {
+        uint64_t o = cl->oldload[j], w = cl->load[cl->touched[j]];
+        cl->sumsq = cl->sumsq - (u128)o * o + (u128)w * w;
+    }
+    tree_repair(cl);
+    cl->ua = a;
+    cl->ub = b;
+    cl->can_undo = 1;
+    /* hop updates, plus the per-channel bookkeeping and a fixed overhead,
+     * so that work tracks time across traffic shapes */
+    return work + 2 * cl->ntouched + 16;
+}
+
+void kc_chanload_undo(kc_chanload *cl)
+{
+    if (!cl->can_undo)
+        return;
+    for (size_t j = 0; j < cl->ntouched; j++)
+        cl->load[cl->touched[j]] = cl->oldload[j];
+    exchange(cl, cl->ua, cl->ub);
+    /* A fresh stamp so the repair visits every touched block again. */
+    bump_epoch(cl);
+    tree_repair(cl);
+    cl->max = cl->old_max;
+    cl->hops = cl->old_hops;
+    cl->sumsq = cl->old_sumsq;
+    cl->ntouched = 0;
+    cl->can_undo = 0;
+}
+
+/* ---- queries ---------------------------------------------------------------- */
+
+kc_cost kc_chanload_cost(const kc_chanload *cl)
+{
+    kc_cost c = {cl->max, cl->hops, (uint64_t)(cl->sumsq >> 64), (uint64_t)cl->sumsq};
+    return c;
+}
+
+const uint32_t *kc_chanload_to_physical(const kc_chanload *cl) { return cl->tophys; }
+const uint32_t *kc_chanload_to_virtual(const kc_chanload *cl) { return cl->tovirt; }
+
+const uint64_t *kc_chanload_loads(const kc_chanload *cl, size_t *slots)
+{
+    if (slots)
+        *slots = cl->slots;
+    return cl->load;
+}
+
+size_t kc_chanload_pairs(const kc_chanload *cl) { return cl->pairs; }
+
+void kc_chanload_pair(const kc_chanload *cl, size_t j, uint32_t *src, uint32_t *dst, uint64_t *bytes)
+{
+    *src = cl->psrc[j];
+    *dst = cl->pdst[j];
+    *bytes = cl->pbytes[j];
+}
+
+const uint32_t *kc_chanload_rank_pairs(const kc_chanload *cl, uint32_t v, size_t *count)
+{
+    *count = cl->rstart[v + 1] - cl->rstart[v];
+    return &cl->radj[cl->rstart[v]];
+}
+
+/* Under dimension order the route is at node u on axis i exactly when the
+ * axes below i already hold q's coordinates, those above still hold p's,
+ * and axis i's ring move passes u_i in the channel's direction. */
+int kc_chanload_pair_uses(const kc_chanload *cl, size_t j, size_t c)
+{
+    const int n = cl->n;
+    size_t u = c / 2 / (size_t)n;
+    int i = (int)(c / 2 % (size_t)n), neg = (int)(c & 1);
+    const uint8_t *cu = &cl->coord[u * (size_t)n];
+    const uint8_t *cp = &cl->coord[(size_t)cl->tophys[cl->psrc[j]] * n];
+    const uint8_t *cq = &cl->coord[(size_t)cl->tophys[cl->pdst[j]] * n];
+    for (int a = 0; a < n; a++)
+        if (a != i && cu[a] != (a < i ? cq[a] : cp[a]))
+            return 0;
+    int side = cl->topo.side[i];
+    int mv = cl->move[i][cp[i] * side + cq[i]];
+    if (mv == 0 || (mv < 0) != neg)
+        return 0;
+    int off = neg ? (cp[i] - cu[i] + side) % side : (cu[i] - cp[i] + side) % side;
+    return off < (neg ? -mv : mv);
+}
+
+kc_status kc_chanload_eval(const kc_topology *t, const kc_traffic *tr, const uint32_t *to_physical, kc_cost *cost,
+                           kc_err *err)
+{
+    kc_chanload *cl;
+    kc_status s = kc_chanload_new(&cl, t, tr, err);
+    if (!s)
+        s = kc_chanload_set(cl, to_physical, err);
+    if (!s)
+        *cost = kc_chanload_cost(cl);
+    kc_chanload_free(cl);
+    return s;
+}
+
+/* Each group's messages are walked alone into a scratch table; only the
+ * channels they touched are read back and cleared. */
+kc_status kc_chanload_group_max(const kc_chanload *cl, const kc_traffic *tr, const uint32_t *group, uint32_t groups,
+                                uint64_t *max_out, kc_err *err)
+{
+    if (tr->ranks != cl->nodes)
+        return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic does not match the counter");
+    for (size_t m = 0; m < tr->count; m++)
+        if (group[m] >= groups)
+            return kc_fail_param(err, KC_ERANGE, "group", "message %zu has group %u, not below %u", m, group[m],
+                                 groups);
+    kc_chanload tmp = *cl; /* shares the read-only tables; loads and log are scratch */
+    size_t *start = calloc((size_t)groups + 1, sizeof *start);
+    uint32_t *order = malloc((tr->count ? tr->count : 1) * sizeof *order);
+    tmp.load = calloc(cl->slots, sizeof *tmp.load);
+    tmp.epoch = calloc(cl->slots, sizeof *tmp.epoch);
+    tmp.touched = malloc(cl->slots * sizeof *tmp.touched);
+    tmp.oldload = malloc(cl->slots * sizeof *tmp.oldload);
+    kc_status s = KC_OK;
+    if (!start || !order || !tmp.load || !tmp.epoch || !tmp.touched || !tmp.oldload) {
+        s = kc_fail(err, KC_ENOMEM, "out of memory for per-group loads");
+        goto out;
+    }
+    for (size_t m = 0; m < tr->count; m++)
+        start[group[m] + 1]++;
+    for (uint32_t g = 0; g < groups; g++)
+        start[g + 1] += start[g];
+    for (size_t m = 0; m < tr->count; m++)
+        order[start[group[m]]++] = (uint32_t)m;
+    tmp.cur_epoch = 0;
+    size_t from = 0;
+    for (uint32_t g = 0; g < groups; g++) {
+        size_t to = start[g];
+        bump_epoch(&tmp);
+        tmp.ntouched = 0;
+        for (size_t j = from; j < to; j++) {
+            uint32_t m = order[j];
+            walk(&tmp, cl->tophys[tr->src[m]], cl->tophys[tr->dst[m]], tr->bytes[m], 1, 1);
+        }
+        uint64_t mx = 0;
+        for (size_t j = 0; j < tmp.ntouched; j++) {
+            uint32_t c = tmp.touched[j];
+            if (tmp.load[c] > mx)
+                mx = tmp.load[c];
+            tmp.load[c] = 0;
+        }
+        max_out[g] = mx;
+        from = to;
+    }
+out:
+    free(start);
+    free(order);
+    free(tmp.load);
+    free(tmp.epoch);
+    free(tmp.touched);
+    free(tmp.oldload);
+    return s;
+}

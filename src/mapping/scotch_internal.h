@@ -1,0 +1,42 @@
+/* scotch_internal.h - the parts of src/mapping/scotchmap.c that the tests
+ * check directly: the target Scotch is given for a topology and the
+ * conversion of its terminal-domain numbers into kcube node ids. */
+#ifndef KCUBE_SCOTCH_INTERNAL_H
+#define KCUBE_SCOTCH_INTERNAL_H
+
+#include <stdint.h>
+
+#include "kcube/error.h"
+#include "kcube/topology.h"
+
+/* Scotch's target for t: hcub when every side is 2 (the hypercube, and
+ * tori or meshes with the same links), torusXD for tori of up to 5 axes,
+ * mesh2D / mesh3D for meshes of 1 to 3 axes. Not meshXD: in Scotch 7.0.3
+ * its distances wrap around like a torus' (checked in test_scotchmap), so
+ * meshes of 4 or more axes with a side above 2 have no target and fail with
+ * KC_EINVAL naming "scotch", as do tori of more than 5 axes. *name gets the
+ * target's name; dims[0..n) the extents Scotch numbers terminals with. */
+typedef enum kci_scotch_kind { KCI_SCOTCH_HCUB, KCI_SCOTCH_TORUS, KCI_SCOTCH_MESH } kci_scotch_kind;
+kc_status kci_scotch_target(const kc_topology *t, int *dims, kci_scotch_kind *kind, const char **name,
+                            kc_err *err);
+
+/* The kcube node of terminal domain `term` of that target: Scotch numbers
+ * the terminals of hcub, torusX and meshX with the first axis varying
+ * fastest (for hcub: bit i of the number is the coordinate in dimension
+ * i; checked pairwise in test_scotchmap); the coordinates are decoded with Scotch's extents and encoded again
+ * with kcube's (kcube/topology.h). O(n). */
+uint64_t kci_scotch_term_node(const kc_topology *t, const int *dims, uint64_t term);
+
+#ifdef KC_HAVE_SCOTCH
+#include <stdio.h>
+#include <scotch.h>
+/* Initialise *arch as the target of t (SCOTCH_archExit it after). */
+kc_status kci_scotch_arch(const kc_topology *t, SCOTCH_Arch *arch, kc_err *err);
+/* Scotch's part[v] (a terminal number) as to_physical[v] (a node, through
+ * term_node[]), repaired into a permutation when Scotch puts two vertices on
+ * one terminal (see scotchmap.c). O(P). */
+kc_status kci_scotch_to_nodes(const SCOTCH_Num *part, const uint32_t *term_node, uint64_t P, uint32_t *to_physical,
+                              kc_err *err);
+#endif
+
+#endif

@@ -1,0 +1,390 @@
+/* scotchmap.c - Scotch's static mapping as a start and a baseline for the
+ * general mapper (kcube/scotchmap.h, issue 13 item 3; docs/traffic.md).
+ *
+ * Built with KC_HAVE_SCOTCH when CMake finds libscotch; without it the
+ * functions below say so. Three points need care:
+ *   - numbering: Scotch's terminal-domain numbers are converted to kcube
+ *     node ids by kci_scotch_term_node, and every call checks, through
+ *     SCOTCH_archDomDist, that kcube neighbours are at distance 1 in Scotch's
+ *     target; a mismatch is KC_EINTERNAL, never a silently bad mapping;
+ *   - determinism: libscotch keeps a process-wide random generator. The map
+ *     runs in a Scotch context with a private clone of that generator,
+ *     seeded from the caller's seed, in deterministic mode and one thread,
+ *     so the global generator is neither used nor changed and the same seed
+ *     gives the same mapping;
+ *   - printing: libscotch reports errors through SCOTCH_errorPrint(W),
+ *     which libscotcherr implements by printing to stderr. libkcube never
+ *     prints, so it links libscotch alone and defines both hooks here as
+ *     silent functions; failures are reported through kc_err by the calling
+ *     function's name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/rng.h"
+#include "kcube/scotchmap.h"
+#include "scotch_internal.h"
+
+#define MAX_SCOTCH_AXES 5 /* Scotch's torusX / meshX limit (ARCHMESHDIMNMAX) */
+
+kc_status kci_scotch_target(const kc_topology *t, int *dims, kci_scotch_kind *kind, const char **name,
+                            kc_err *err)
+{
+    int binary = 1;
+    for (int i = 0; i < t->n; i++) {
+        binary &= t->side[i] == 2;
+        dims[i] = t->side[i];
+    }
+    if (binary) {
+        *kind = KCI_SCOTCH_HCUB;
+        *name = "hcub";
+    } else if (t->kind == KC_TOPO_MESH) {
+        *kind = KCI_SCOTCH_MESH;
+        *name = t->n == 3 ? "mesh3D" : "mesh2D";
+        if (t->n > 3)
+            return kc_fail_param(err, KC_EINVAL, "scotch",
+                                 "Scotch has no mesh target of %d axes (its meshXD measures distances around a "
+                                 "torus)", t->n);
+    } else {
+        *kind = KCI_SCOTCH_TORUS;
+        *name = "torusXD";
+        if (t->n > MAX_SCOTCH_AXES)
+            return kc_fail_param(err, KC_EINVAL, "scotch",
+                                 "Scotch's torus target has at most %d axes, this torus has %d", MAX_SCOTCH_AXES,
+                                 t->n);
+    }
+    return KC_OK;
+}
+
+uint64_t kci_scotch_term_node(const kc_topology *t, const int *dims, uint64_t term)
+{
+    uint64_t node = 0, stride = 1;
+    for (int i = 0; i < t->n; i++) {
+        uint64_t c = term % (uint64_t)dims[i]; /* Scotch: axis 0 fastest */
+        term /= (uint64_t)dims[i];
+        node += c * stride; /* kcube: x = x_0 + s_0 (x_1 + ...) */
+        stride *= (uint64_t)t->side[i];
+    }
+    return node;
+}
+
+#ifndef KC_HAVE_SCOTCH
+
+int kc_scotch_available(void) { return 0; }
+const char *kc_scotch_version(void) { return NULL; }
+
+kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                        kc_err *err)
+{
+    return kc_fail_param(err, KC_EINVAL, "scotch", "this kcube was built without Scotch (libscotch-dev)");
+}
+
+#else
+
+
+/* The error hooks libscotch calls (see the top of this file): silent. */
+void SCOTCH_errorPrint(const char *const fmt, ...) { (void)fmt; }
+void SCOTCH_errorPrintW(const char *const fmt, ...) { (void)fmt; }
+
+int kc_scotch_available(void) { return 1; }
+
+const char *kc_scotch_version(void)
+{
+#define KC_STR2(x) #x
+#define KC_STR(x) KC_STR2(x)
+    return KC_STR(SCOTCH_VERSION) "." KC_STR(SCOTCH_RELEASE) "." KC_STR(SCOTCH_PATCHLEVEL);
+}
+
+kc_status kci_scotch_arch(const kc_topology *t, SCOTCH_Arch *arch, kc_err *err)
+{
+    int dims[KC_TOPO_MAX_DIMS];
+    kci_scotch_kind kind;
+    const char *name;
+    kc_status s = kci_scotch_target(t, dims, &kind, &name, err);
+    if (s)
+        return s;
+    if (SCOTCH_archInit(arch))
+        return kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_archInit failed");
+    SCOTCH_Num d[MAX_SCOTCH_AXES] = {1, 1, 1, 1, 1};
+    for (int i = 0; i < t->n && i < MAX_SCOTCH_AXES; i++)
+        d[i] = dims[i];
+    int bad = kind == KCI_SCOTCH_HCUB    ? SCOTCH_archHcub(arch, t->n)
+              : kind == KCI_SCOTCH_TORUS ? SCOTCH_archTorusX(arch, t->n, d)
+              : t->n == 3                ? SCOTCH_archMesh3(arch, d[0], d[1], d[2])
+                                         : SCOTCH_archMesh2(arch, d[0], d[1]);
+    if (bad) {
+        SCOTCH_archExit(arch);
+        return kc_fail_param(err, KC_EINVAL, "scotch", "Scotch cannot build its %s target for %d axes", name, t->n);
+    }
+    return KC_OK;
+}
+
+/* Scotch's distance between the terminals of nodes x and y. */
+static SCOTCH_Num term_dist(SCOTCH_Arch *arch, SCOTCH_ArchDom *da, SCOTCH_ArchDom *db, const uint32_t *node_term,
+                            uint64_t x, uint64_t y)
+{
+    SCOTCH_archDomTerm(arch, da, (SCOTCH_Num)node_term[x]);
+    SCOTCH_archDomTerm(arch, db, (SCOTCH_Num)node_term[y]);
+    return SCOTCH_archDomDist(arch, da, db);
+}
+
+/* term_node[] for every terminal, checked: a bijection; every kcube link
+ * joins terminals at Scotch distance 1; the two ends of each axis are as far
+ * apart as in kcube (side - 1 on a line, 1 around a ring). O(P n). */
+static kc_status numbering(const kc_topology *t, SCOTCH_Arch *arch, uint32_t *term_node, kc_err *err)
+{
+    int dims[KC_TOPO_MAX_DIMS];
+    kci_scotch_kind kind;
+    const char *name;
+    kc_status s = kci_scotch_target(t, dims, &kind, &name, err);
+    if (s)
+        return s;
+    uint64_t P = t->nodes;
+    uint32_t *node_term = malloc(P * sizeof *node_term);
+    SCOTCH_ArchDom *dom = malloc(2 * (size_t)SCOTCH_archDomSizeof());
+    if (!node_term || !dom) {
+        free(node_term);
+        free(dom);
+        return kc_fail(err, KC_ENOMEM, "out of memory for %llu terminals", (unsigned long long)P);
+    }
+    SCOTCH_ArchDom *da = dom, *db = (SCOTCH_ArchDom *)((char *)dom + SCOTCH_archDomSizeof());
+    memset(node_term, 0xff, P * sizeof *node_term);
+    for (uint64_t a = 0; a < P && !s; a++) {
+        term_node[a] = (uint32_t)kci_scotch_term_node(t, dims, a);
+        if (term_node[a] >= P || node_term[term_node[a]] != UINT32_MAX)
+            s = kc_fail(err, KC_EINTERNAL, "Scotch terminal %llu has no node of its own", (unsigned long long)a);
+        else
+            node_term[term_node[a]] = (uint32_t)a;
+    }
+    uint64_t stride = 1;
+    for (int i = 0; i < t->n && !s; i++) {
+        uint64_t far = (uint64_t)(t->side[i] - 1);
+        SCOTCH_Num want = kind == KCI_SCOTCH_MESH ? (SCOTCH_Num)far : 1;
+        if (term_dist(arch, da, db, node_term, 0, far * stride) != want)
+            s = kc_fail(err, KC_EINTERNAL, "Scotch's %s target measures axis %d unlike kcube", name, i);
+        stride *= (uint64_t)t->side[i];
+    }
+    for (uint64_t x = 0; x < P && !s; x++)
+        for (int i = 0; i < t->n && !s; i++) {
+            uint64_t y = kc_topology_link_to(t, (kc_link){x, i, +1});
+            if (y != UINT64_MAX && y != x && term_dist(arch, da, db, node_term, x, y) != 1)
+                s = kc_fail(err, KC_EINTERNAL, "Scotch's %s target does not join nodes %llu and %llu", name,
+                            (unsigned long long)x, (unsigned long long)y);
+        }
+    free(node_term);
+    free(dom);
+    return s;
+}
+
+/* The source graph, CSR with base 0: both directions of each pair. */
+typedef struct csr {
+    SCOTCH_Num *vert, *edge, *load;
+    SCOTCH_Num arcs;
+} csr;
+
+typedef struct pairw {
+    uint32_t u, v;
+    uint64_t w;
+} pairw;
+
+static int cmp_pair(const void *a, const void *b)
+{
+    const pairw *x = a, *y = b;
+    if (x->u != y->u)
+        return x->u < y->u ? -1 : 1;
+    return x->v < y->v ? -1 : x->v > y->v;
+}
+
+/* Unordered pairs with their summed bytes (self and empty messages dropped),
+ * sorted; *count gets their number. */
+static kc_status merged_pairs(const kc_traffic *tr, pairw **out, size_t *count, kc_err *err)
+{
+    pairw *p = malloc((tr->count ? tr->count : 1) * sizeof *p);
+    if (!p)
+        return kc_fail(err, KC_ENOMEM, "out of memory for %zu messages", tr->count);
+    size_t n = 0;
+    for (size_t m = 0; m < tr->count; m++) {
+        uint32_t a = tr->src[m], b = tr->dst[m];
+        if (a != b && tr->bytes[m])
+            p[n++] = (pairw){a < b ? a : b, a < b ? b : a, tr->bytes[m]};
+    }
+    qsort(p, n, sizeof *p, cmp_pair);
+    size_t k = 0;
+    for (size_t m = 0; m < n; m++) {
+        if (k && p[k - 1].u == p[m].u && p[k - 1].v == p[m].v)
+            p[k - 1].w = p[k - 1].w > UINT64_MAX - p[m].w ? UINT64_MAX : p[k - 1].w + p[m].w;
+        else
+            p[k++] = p[m];
+    }
+    *out = p;
+    *count = k;
+    return KC_OK;
+}
+
+/* SCOTCH_Num is 32 bits in Debian's build and Scotch adds edge weights up
+ * internally: when the weights of all arcs add up to more than 2^30 they are
+ * scaled down in proportion (each kept >= 1). Only the start is affected:
+ * kcube evaluates every mapping with its own exact counter. */
+#define WEIGHT_BUDGET 1073741824.0L
+
+static kc_status build_csr(const kc_traffic *tr, uint64_t P, csr *g, kc_err *err)
+{
+    pairw *p = NULL;
+    size_t E = 0;
+    kc_status s = merged_pairs(tr, &p, &E, err);
+    if (s)
+        return s;
+    if (E > (size_t)SCOTCH_NUMMAX / 2) {
+        free(p);
+        return kc_fail_param(err, KC_ERANGE, "traffic", "%zu communicating pairs: more than Scotch's %d arcs", E,
+                             SCOTCH_NUMMAX);
+    }
+    long double total = 0;
+    for (size_t e = 0; e < E; e++)
+        total += 2.0L * (long double)p[e].w;
+    long double scale = total > WEIGHT_BUDGET ? WEIGHT_BUDGET / total : 1.0L;
+    g->arcs = (SCOTCH_Num)(2 * E);
+    g->vert = calloc(P + 1, sizeof *g->vert);
+    g->edge = malloc((2 * E + 1) * sizeof *g->edge);
+    g->load = malloc((2 * E + 1) * sizeof *g->load);
+    SCOTCH_Num *fill = malloc((P + 1) * sizeof *fill);
+    if (!g->vert || !g->edge || !g->load || !fill) {
+        free(p);
+        free(fill);
+        return kc_fail(err, KC_ENOMEM, "out of memory for Scotch's graph (%zu pairs)", E);
+    }
+    for (size_t e = 0; e < E; e++) {
+        g->vert[p[e].u + 1]++;
+        g->vert[p[e].v + 1]++;
+    }
+    for (uint64_t v = 0; v < P; v++)
+        g->vert[v + 1] += g->vert[v];
+    memcpy(fill, g->vert, (P + 1) * sizeof *fill);
+    for (size_t e = 0; e < E; e++) {
+        long double w = (long double)p[e].w * scale;
+        SCOTCH_Num load = w < 1.0L ? 1 : (SCOTCH_Num)w;
+        g->edge[fill[p[e].u]] = (SCOTCH_Num)p[e].v;
+        g->load[fill[p[e].u]++] = load;
+        g->edge[fill[p[e].v]] = (SCOTCH_Num)p[e].u;
+        g->load[fill[p[e].v]++] = load;
+    }
+    free(p);
+    free(fill);
+    return KC_OK;
+}
+
+/* SCOTCH_graphMap in a private context: cloned random generator seeded
+ * from `seed`, deterministic mode, one thread (see the top of the file). */
+static kc_status run_map(SCOTCH_Graph *graph, SCOTCH_Arch *arch, uint64_t seed, SCOTCH_Num *part, kc_err *err)
+{
+    SCOTCH_Context ctx;
+    SCOTCH_Graph bound;
+    SCOTCH_Strat strat;
+    const char *failed = NULL;
+    if (SCOTCH_contextInit(&ctx))
+        return kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_contextInit failed");
+    if (SCOTCH_contextRandomClone(&ctx))
+        failed = "SCOTCH_contextRandomClone";
+    else if (SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1))
+        failed = "SCOTCH_contextOptionSetNum";
+    else if (SCOTCH_contextThreadSpawn(&ctx, 1, NULL))
+        failed = "SCOTCH_contextThreadSpawn";
+    if (!failed) {
+        SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)(kc_seed_derive(seed, 0) & (uint64_t)SCOTCH_NUMMAX));
+        if (SCOTCH_contextBindGraph(&ctx, graph, &bound))
+            failed = "SCOTCH_contextBindGraph";
+    }
+    if (!failed) {
+        SCOTCH_stratInit(&strat);
+        if (SCOTCH_graphMap(&bound, arch, &strat, part))
+            failed = "SCOTCH_graphMap";
+        SCOTCH_stratExit(&strat);
+        SCOTCH_graphExit(&bound);
+    }
+    SCOTCH_contextExit(&ctx);
+    if (failed)
+        return kc_fail_param(err, KC_EINTERNAL, "scotch", "%s failed", failed);
+    return KC_OK;
+}
+
+/* part[v] (a terminal) -> to_physical[v] (a node). A vertex whose terminal
+ * is out of range or already taken by a lower rank is moved to a free
+ * terminal: displaced ranks in increasing order get the free terminals in
+ * increasing order. With as many unit-weight vertices as terminals Scotch
+ * should leave none; the repair keeps the result a permutation if not. */
+kc_status kci_scotch_to_nodes(const SCOTCH_Num *part, const uint32_t *term_node, uint64_t P, uint32_t *to_physical,
+                              kc_err *err)
+{
+    unsigned char *used = calloc(P, 1);
+    if (!used)
+        return kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
+    uint64_t next_free = 0;
+    for (uint64_t v = 0; v < P; v++)
+        if (part[v] >= 0 && (uint64_t)part[v] < P && !used[part[v]])
+            used[part[v]] = 1;
+    unsigned char *kept = calloc(P, 1);
+    if (!kept) {
+        free(used);
+        return kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
+    }
+    for (uint64_t v = 0; v < P; v++) {
+        uint64_t term;
+        if (part[v] >= 0 && (uint64_t)part[v] < P && !kept[part[v]]) {
+            term = (uint64_t)part[v];
+        } else {
+            while (used[next_free])
+                next_free++;
+            term = next_free;
+            used[term] = 1;
+        }
+        kept[term] = 1;
+        to_physical[v] = term_node[term];
+    }
+    free(used);
+    free(kept);
+    return KC_OK;
+}
+
+kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                        kc_err *err)
+{
+    uint64_t P = t->nodes;
+    if (tr->ranks != P)
+        return kc_fail_param(err, KC_EINVAL, "traffic", "traffic has %llu ranks, the topology %llu nodes",
+                             (unsigned long long)tr->ranks, (unsigned long long)P);
+    if (P > (uint64_t)SCOTCH_NUMMAX || P > UINT32_MAX)
+        return kc_fail_param(err, KC_ERANGE, "scotch", "%llu nodes: more than Scotch maps here",
+                             (unsigned long long)P);
+    SCOTCH_Arch arch;
+    kc_status s = kci_scotch_arch(t, &arch, err);
+    if (s)
+        return s;
+    uint32_t *term_node = malloc(P * sizeof *term_node);
+    SCOTCH_Num *part = malloc(P * sizeof *part);
+    csr g = {0};
+    SCOTCH_Graph graph;
+    int graph_built = 0;
+    if (!term_node || !part)
+        s = kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
+    if (!s)
+        s = numbering(t, &arch, term_node, err);
+    if (!s)
+        s = build_csr(tr, P, &g, err);
+    if (!s && (SCOTCH_graphInit(&graph) ||
+               (graph_built = 1, SCOTCH_graphBuild(&graph, 0, (SCOTCH_Num)P, g.vert, NULL, NULL, NULL, g.arcs,
+                                                    g.edge, g.load))))
+        s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_graphBuild failed");
+    if (!s)
+        s = run_map(&graph, &arch, seed, part, err);
+    if (!s)
+        s = kci_scotch_to_nodes(part, term_node, P, to_physical, err);
+    if (graph_built)
+        SCOTCH_graphExit(&graph);
+    SCOTCH_archExit(&arch);
+    free(g.vert);
+    free(g.edge);
+    free(g.load);
+    free(term_node);
+    free(part);
+    return s;
+}
+#endif

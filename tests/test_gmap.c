@@ -1,0 +1,266 @@
+/* The general mapper (issue 13): never worse than its best start, the same
+ * seed and budget give the same mapping, the 3-cube optimum of an
+ * exhaustive search over all 8! mappings, and the 8-cube transpose down to
+ * its lower bound (contention 1, 240 hops). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/gmap.h"
+#include "kcube/perm.h"
+#include "kcube/rng.h"
+#include "kc_testutil.h"
+
+
+static kc_gmap_opts iters_opts(uint64_t seed, uint64_t iterations)
+{
+    kc_gmap_opts o;
+    kc_gmap_opts_default(&o);
+    o.seed = seed;
+    o.iterations = iterations;
+    o.budget_seconds = 0;
+    return o;
+}
+
+/* The final mapping is a permutation, its cost recounts to the reported
+ * one, and it is no worse than any start. */
+static void check_result(const kc_topology *t, const kc_traffic *tr, const kc_gmap_result *r)
+{
+    uint32_t *inv = malloc(t->nodes * sizeof *inv);
+    assert_int_equal(kc_perm_invert(r->to_physical, inv, t->nodes, "mapping", NULL), KC_OK);
+    assert_memory_equal(inv, r->to_virtual, t->nodes * sizeof *inv);
+    free(inv);
+    kc_cost c;
+    assert_int_equal(kc_chanload_eval(t, tr, r->to_physical, &c, NULL), KC_OK);
+    assert_int_equal(kc_cost_cmp(&c, &r->cost), 0);
+    for (int i = 0; i < r->nstarts; i++)
+        assert_true(kc_cost_cmp(&r->cost, &r->start_cost[i]) <= 0);
+    assert_true(kc_cost_cmp(&r->start_cost[r->best_start], &r->cost) >= 0);
+}
+
+static void test_never_worse(void **state)
+{
+    kc_topology tops[4];
+    assert_int_equal(kc_topology_hypercube(&tops[0], 5, NULL), KC_OK);
+    assert_int_equal(kc_topology_torus(&tops[1], 5, 2, KC_TIE_SPLIT, NULL), KC_OK);
+    assert_int_equal(kc_topology_torus(&tops[2], 4, 3, KC_TIE_MINUS, NULL), KC_OK);
+    static const int shape[] = {6, 3};
+    assert_int_equal(kc_topology_mesh_shape(&tops[3], shape, 2, NULL), KC_OK);
+    for (int w = 0; w < 4; w++)
+        for (uint64_t seed = 1; seed <= 3; seed++) {
+            const kc_topology *t = &tops[w];
+            kc_rng rng;
+            kc_rng_seed(&rng, seed * 31 + (uint64_t)w);
+            kc_traffic tr;
+            kc_test_random_traffic(&tr, t->nodes, 4 * t->nodes, 100, &rng);
+            uint32_t *id = malloc(t->nodes * sizeof *id), *rnd = malloc(t->nodes * sizeof *rnd);
+            kc_perm_identity(id, t->nodes);
+            kc_test_random_perm(rnd, t->nodes, &rng);
+            kc_gmap_start starts[2] = {{"identity", id}, {"random", rnd}};
+            for (uint64_t iters = 0; iters <= 2000; iters += 1000) {
+                kc_gmap_opts o = iters_opts(seed, iters);
+                kc_gmap_result r;
+                assert_int_equal(kc_gmap_run(t, &tr, starts, 2, &o, &r, NULL), KC_OK);
+                check_result(t, &tr, &r);
+                assert_int_equal(r.iterations <= iters, 1);
+                if (iters == 0)
+                    assert_int_equal(kc_cost_cmp(&r.cost, &r.start_cost[r.best_start]), 0);
+                kc_gmap_result_free(&r);
+            }
+            free(id);
+            free(rnd);
+            kc_traffic_free(&tr);
+        }
+}
+
+static void test_deterministic(void **state)
+{
+    kc_topology t;
+    assert_int_equal(kc_topology_torus(&t, 3, 3, KC_TIE_PLUS, NULL), KC_OK);
+    kc_rng rng;
+    kc_rng_seed(&rng, 9);
+    kc_traffic tr;
+    kc_test_random_traffic(&tr, t.nodes, 200, 10, &rng);
+    uint32_t id[27];
+    kc_perm_identity(id, 27);
+    kc_gmap_start start = {"identity", id};
+    kc_gmap_result r1, r2;
+    kc_gmap_opts o;
+    kc_gmap_opts_default(&o);
+    o.seed = 5;
+    o.budget_seconds = 0.02; /* a fixed number of work units */
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r1, NULL), KC_OK);
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r2, NULL), KC_OK);
+    assert_int_equal(r1.stopped_by_wall, 0);
+    assert_memory_equal(r1.to_physical, r2.to_physical, sizeof id);
+    assert_int_equal(r1.iterations, r2.iterations);
+    assert_int_equal(r1.work, r2.work);
+    kc_gmap_result_free(&r1);
+    kc_gmap_result_free(&r2);
+    kc_traffic_free(&tr);
+}
+
+/* All 8! mappings of the 3-cube, each counted exactly: the search reaches
+ * the lexicographic optimum. */
+static void test_exhaustive_3cube(void **state)
+{
+    kc_topology t;
+    assert_int_equal(kc_topology_hypercube(&t, 3, NULL), KC_OK);
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        kc_rng rng;
+        kc_rng_seed(&rng, seed);
+        kc_traffic tr;
+        kc_test_random_traffic(&tr, 8, 6 + 3 * seed, seed % 2 ? 1 : 20, &rng);
+        kc_chanload *cl;
+        assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
+        uint32_t p[8];
+        kc_perm_identity(p, 8);
+        kc_cost best = kc_chanload_cost(cl);
+        do {
+            assert_int_equal(kc_chanload_set(cl, p, NULL), KC_OK);
+            kc_cost c = kc_chanload_cost(cl);
+            if (kc_cost_cmp(&c, &best) < 0)
+                best = c;
+        } while (kc_perm_next(p, 8));
+        kc_chanload_free(cl);
+        kc_perm_identity(p, 8);
+        kc_gmap_start start = {"identity", p};
+        kc_gmap_opts o = iters_opts(seed, 20000);
+        kc_gmap_result r;
+        assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+        check_result(&t, &tr, &r);
+        assert_int_equal(kc_cost_cmp(&r.cost, &best), 0);
+        kc_gmap_result_free(&r);
+        kc_traffic_free(&tr);
+    }
+}
+
+/* Issue 13's goal row: x = (lo4, hi4) sends one byte to (hi4, lo4). The 16
+ * ranks with lo4 == hi4 stay home; each of the 240 others needs a hop, and
+ * 120 disjoint links carry the 120 exchanges both ways: 1 and 240. */
+static void test_transpose_8cube(void **state)
+{
+    kc_topology t;
+    assert_int_equal(kc_topology_hypercube(&t, 8, NULL), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, 256, NULL), KC_OK);
+    for (uint32_t x = 0; x < 256; x++)
+        assert_int_equal(kc_traffic_add(&tr, x, ((x & 15) << 4) | (x >> 4), 1, NULL), KC_OK);
+    uint32_t id[256];
+    kc_perm_identity(id, 256);
+    kc_gmap_start start = {"identity", id};
+    kc_gmap_opts o;
+    kc_gmap_opts_default(&o);
+    o.seed = 1;
+    o.budget_seconds = 1.0; /* 2 10^7 work units */
+    kc_gmap_result r;
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    check_result(&t, &tr, &r);
+    assert_int_equal(r.start_cost[0].hops, 1024);
+    assert_int_equal(r.cost.max, 1);
+    assert_int_equal(r.cost.hops, 240);
+    kc_gmap_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
+/* A 16 x 16 grid's 5-point halo (no wraparound) onto the 4-ary 4-cube:
+ * the identity folds rows badly (1152 hops); block reflections turn each
+ * 16-line into a boustrophedon through a 4 x 4 torus, every one of the 960
+ * messages one hop: the lower bound. */
+static void test_halo_4ary(void **state)
+{
+    kc_topology t;
+    assert_int_equal(kc_topology_torus(&t, 4, 4, KC_TIE_PLUS, NULL), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, 256, NULL), KC_OK);
+    for (uint32_t v = 0; v < 256; v++) {
+        uint32_t x = v % 16, y = v / 16;
+        if (x > 0)
+            assert_int_equal(kc_traffic_add(&tr, v, v - 1, 1, NULL), KC_OK);
+        if (x < 15)
+            assert_int_equal(kc_traffic_add(&tr, v, v + 1, 1, NULL), KC_OK);
+        if (y > 0)
+            assert_int_equal(kc_traffic_add(&tr, v, v - 16, 1, NULL), KC_OK);
+        if (y < 15)
+            assert_int_equal(kc_traffic_add(&tr, v, v + 16, 1, NULL), KC_OK);
+    }
+    uint32_t id[256];
+    kc_perm_identity(id, 256);
+    kc_gmap_start start = {"identity", id};
+    kc_gmap_opts o;
+    kc_gmap_opts_default(&o);
+    kc_gmap_result r;
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    check_result(&t, &tr, &r);
+    assert_int_equal(r.start_cost[0].hops, 1152);
+    assert_int_equal(r.cost.max, 1);
+    assert_int_equal(r.cost.hops, 960);
+    kc_gmap_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
+/* Per-communication maxima for the starts and the final mapping. */
+static void test_groups(void **state)
+{
+    kc_topology t;
+    assert_int_equal(kc_topology_torus(&t, 4, 2, KC_TIE_PLUS, NULL), KC_OK);
+    kc_rng rng;
+    kc_rng_seed(&rng, 4);
+    kc_traffic tr;
+    kc_test_random_traffic(&tr, 16, 60, 5, &rng);
+    uint32_t group[60];
+    for (int m = 0; m < 60; m++)
+        group[m] = (uint32_t)(m % 3);
+    uint32_t id[16];
+    kc_perm_identity(id, 16);
+    kc_gmap_start start = {"identity", id};
+    kc_gmap_opts o = iters_opts(2, 500);
+    o.group = group;
+    o.groups = 3;
+    kc_gmap_result r;
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    kc_chanload *cl;
+    assert_int_equal(kc_chanload_new(&cl, &t, &tr, NULL), KC_OK);
+    uint64_t want[3];
+    assert_int_equal(kc_chanload_group_max(cl, &tr, group, 3, want, NULL), KC_OK);
+    assert_memory_equal(r.start_group_max, want, sizeof want);
+    assert_int_equal(kc_chanload_set(cl, r.to_physical, NULL), KC_OK);
+    assert_int_equal(kc_chanload_group_max(cl, &tr, group, 3, want, NULL), KC_OK);
+    assert_memory_equal(r.group_max, want, sizeof want);
+    kc_chanload_free(cl);
+    kc_gmap_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
+static void test_errors(void **state)
+{
+    kc_topology t;
+    assert_int_equal(kc_topology_hypercube(&t, 2, NULL), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, 4, NULL), KC_OK);
+    uint32_t bad[4] = {0, 1, 1, 3};
+    kc_gmap_start start = {"broken", bad};
+    kc_gmap_result r;
+    kc_err err = {0};
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 0, NULL, &r, &err), KC_EINVAL);
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, NULL, &r, &err), KC_EINVAL);
+    assert_string_equal(err.param, "mapping");
+    assert_null(r.to_physical);
+    kc_traffic_free(&tr);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_never_worse),     cmocka_unit_test(test_deterministic),
+        cmocka_unit_test(test_exhaustive_3cube), cmocka_unit_test(test_transpose_8cube),
+        cmocka_unit_test(test_halo_4ary),       cmocka_unit_test(test_groups),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
