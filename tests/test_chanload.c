@@ -289,6 +289,83 @@ static void test_group_max(void **state)
     kc_traffic_free(&tr);
 }
 
+/* Layers: each group's loads in its own slots, equal to the reference run
+ * on that group alone; (a) the largest of them; swaps exact as before. */
+static void test_layered(void **state)
+{
+    for (int w = 0; w < topo_count(); w += 3) {
+        kc_topology t;
+        topo_make(w, &t);
+        kc_rng rng;
+        kc_rng_seed(&rng, 77 + (uint64_t)w);
+        kc_traffic tr;
+        kc_test_random_traffic(&tr, t.nodes, 3 * t.nodes, 30, &rng);
+        uint32_t *group = malloc(tr.count * sizeof *group);
+        for (size_t m = 0; m < tr.count; m++)
+            group[m] = (uint32_t)kc_rng_below(&rng, 3);
+        kc_chanload *cl, *fresh;
+        assert_int_equal(kc_chanload_new_layered(&cl, &t, &tr, group, 3, NULL), KC_OK);
+        assert_int_equal(kc_chanload_new_layered(&fresh, &t, &tr, group, 3, NULL), KC_OK);
+        for (int it = 0; it < 200; it++) {
+            uint32_t a = (uint32_t)kc_rng_below(&rng, t.nodes), b = (uint32_t)kc_rng_below(&rng, t.nodes - 1);
+            kc_chanload_swap(cl, a, b >= a ? b + 1 : b);
+            if (it % 4 == 1)
+                kc_chanload_undo(cl);
+        }
+        assert_int_equal(kc_chanload_set(fresh, kc_chanload_to_physical(cl), NULL), KC_OK);
+        assert_cost_equal(kc_chanload_cost(cl), kc_chanload_cost(fresh));
+        size_t slots;
+        const uint64_t *load = kc_chanload_loads(cl, &slots);
+        size_t per = (size_t)t.nodes * (size_t)t.n * 2;
+        assert_int_equal(slots, 3 * per);
+        uint64_t mx = 0, hops = 0;
+        for (uint32_t g = 0; g < 3; g++) {
+            kc_traffic sub;
+            assert_int_equal(kc_traffic_init(&sub, t.nodes, NULL), KC_OK);
+            for (size_t m = 0; m < tr.count; m++)
+                if (group[m] == g)
+                    assert_int_equal(kc_traffic_add(&sub, tr.src[m], tr.dst[m], tr.bytes[m], NULL), KC_OK);
+            ref r;
+            kc_cost c = ref_count(&t, &sub, kc_chanload_to_physical(cl), &r);
+            assert_memory_equal(&load[g * per], r.load, per * sizeof *load);
+            mx = c.max > mx ? c.max : mx;
+            hops += c.hops;
+            free(r.load);
+            kc_traffic_free(&sub);
+        }
+        kc_cost got = kc_chanload_cost(cl);
+        assert_int_equal(got.max, mx);
+        assert_int_equal(got.hops, hops);
+        for (size_t j = 0; j < kc_chanload_pairs(cl); j++) { /* one layer, as many slots as hops */
+            uint32_t src, dst;
+            uint64_t bytes;
+            kc_chanload_pair(cl, j, &src, &dst, &bytes);
+            ref one = {per, calloc(per, sizeof(uint64_t)), 0};
+            const uint32_t *p = kc_chanload_to_physical(cl);
+            ref_route(&t, &one, p[src], p[dst], 1);
+            size_t used = 0, lo = SIZE_MAX, hi = 0;
+            for (size_t c = 0; c < slots; c++)
+                if (kc_chanload_pair_uses(cl, j, c)) {
+                    used++;
+                    lo = c / per < lo ? c / per : lo;
+                    hi = c / per > hi ? c / per : hi;
+                }
+            assert_int_equal(used, one.hops);
+            assert_true(used == 0 || lo == hi);
+            free(one.load);
+        }
+        group[0] = 3;
+        kc_err err = {0};
+        kc_chanload *bad;
+        assert_int_equal(kc_chanload_new_layered(&bad, &t, &tr, group, 3, &err), KC_ERANGE);
+        assert_string_equal(err.param, "group");
+        free(group);
+        kc_chanload_free(cl);
+        kc_chanload_free(fresh);
+        kc_traffic_free(&tr);
+    }
+}
+
 static void test_errors_and_limits(void **state)
 {
     kc_topology t;
@@ -329,7 +406,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_counter_vs_walk),  cmocka_unit_test(test_swaps_vs_recount),
         cmocka_unit_test(test_pair_uses),        cmocka_unit_test(test_group_max),
-        cmocka_unit_test(test_errors_and_limits),
+        cmocka_unit_test(test_layered),          cmocka_unit_test(test_errors_and_limits),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -237,6 +237,47 @@ static void test_groups(void **state)
     kc_traffic_free(&tr);
 }
 
+/* Issue 13's second row: transpose and bit-reverse on the 8-cube as two
+ * communications at different times. Counted apart, the identity has 8
+ * and 8; the search brings both to 1 (Scotch: 1, 1 / 480 hops), and (a)
+ * is the larger of the two. */
+static void test_separate(void **state)
+{
+    kc_topology t;
+    assert_int_equal(kc_topology_hypercube(&t, 8, NULL), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, 256, NULL), KC_OK);
+    uint32_t group[512];
+    for (uint32_t x = 0; x < 256; x++) {
+        uint32_t rev = 0;
+        for (int i = 0; i < 8; i++)
+            rev |= ((x >> i) & 1u) << (7 - i);
+        group[2 * x] = 0;
+        assert_int_equal(kc_traffic_add(&tr, x, ((x & 15) << 4) | (x >> 4), 1, NULL), KC_OK);
+        group[2 * x + 1] = 1;
+        assert_int_equal(kc_traffic_add(&tr, x, rev, 1, NULL), KC_OK);
+    }
+    uint32_t id[256];
+    kc_perm_identity(id, 256);
+    kc_gmap_start start = {"identity", id};
+    kc_gmap_opts o;
+    kc_gmap_opts_default(&o);
+    o.group = group;
+    o.groups = 2;
+    o.separate = 1;
+    kc_gmap_result r;
+    assert_int_equal(kc_gmap_run(&t, &tr, &start, 1, &o, &r, NULL), KC_OK);
+    assert_int_equal(r.start_cost[0].max, 8);
+    assert_int_equal(r.start_group_max[0], 8);
+    assert_int_equal(r.start_group_max[1], 8);
+    assert_int_equal(r.group_max[0], 1);
+    assert_int_equal(r.group_max[1], 1);
+    assert_int_equal(r.cost.max, 1);
+    assert_true(r.cost.hops < 600);
+    kc_gmap_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
 static void test_errors(void **state)
 {
     kc_topology t;
@@ -260,7 +301,7 @@ int main(void)
         cmocka_unit_test(test_never_worse),     cmocka_unit_test(test_deterministic),
         cmocka_unit_test(test_exhaustive_3cube), cmocka_unit_test(test_transpose_8cube),
         cmocka_unit_test(test_halo_4ary),       cmocka_unit_test(test_groups),
-        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_separate),        cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

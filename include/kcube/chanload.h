@@ -66,6 +66,16 @@ typedef struct kc_chanload kc_chanload; /* opaque */
 /* Build the counter for traffic tr (tr->ranks == t->nodes) on topology t;
  * the mapping starts as the identity (call kc_chanload_set for another). */
 kc_status kc_chanload_new(kc_chanload **out, const kc_topology *t, const kc_traffic *tr, kc_err *err);
+
+/* The same, with the messages split into `groups` communications that run
+ * at different times (message m in group[m] < groups): each group has its
+ * own layer of channel loads, so (a) is the largest load any one
+ * communication puts on a channel, (b) is unchanged and (c) sums the
+ * squares over every layer. Slot ids become g * 2nN + c. Memory grows by
+ * the factor groups (KC_ERANGE naming "group" beyond 2^32 slots). With
+ * group NULL it is kc_chanload_new. */
+kc_status kc_chanload_new_layered(kc_chanload **out, const kc_topology *t, const kc_traffic *tr, const uint32_t *group,
+                                  uint32_t groups, kc_err *err);
 void kc_chanload_free(kc_chanload *cl);
 
 /* Install a mapping (to_physical[v] = node of virtual rank v, a permutation
@@ -81,7 +91,7 @@ uint64_t kc_chanload_swap(kc_chanload *cl, uint32_t a, uint32_t b);
 void kc_chanload_undo(kc_chanload *cl);
 
 /* Current objective, mapping and loads (arrays owned by cl, valid until the
- * next call that changes it). */
+ * next call that changes it; loads has 2nN slots per layer). */
 kc_cost kc_chanload_cost(const kc_chanload *cl);
 const uint32_t *kc_chanload_to_physical(const kc_chanload *cl);
 const uint32_t *kc_chanload_to_virtual(const kc_chanload *cl);
@@ -95,7 +105,8 @@ size_t kc_chanload_pairs(const kc_chanload *cl);
 void kc_chanload_pair(const kc_chanload *cl, size_t j, uint32_t *src, uint32_t *dst, uint64_t *bytes);
 /* Pairs of virtual rank v (each pair listed at both ends): *count entries. */
 const uint32_t *kc_chanload_rank_pairs(const kc_chanload *cl, uint32_t v, size_t *count);
-/* 1 if pair j's route under the current mapping uses channel c. O(n). */
+/* 1 if pair j's route under the current mapping uses slot c (of its
+ * layer). O(n). */
 int kc_chanload_pair_uses(const kc_chanload *cl, size_t j, size_t c);
 
 /* One-shot: the objective of mapping to_physical for tr on t. */

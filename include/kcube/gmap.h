@@ -76,6 +76,12 @@ typedef struct kc_gmap_opts {
      * (< groups); the result then gives each communication's own maximum. */
     const uint32_t *group;
     uint32_t groups;
+    /* 1: the groups run at different times (phases of a program), so the
+     * objective counts each apart: (a) = the largest load one communication
+     * puts on a channel, (c) summed over the per-communication loads
+     * (kc_chanload_new_layered; memory x groups). 0: the groups share the
+     * network at once and are only reported. */
+    int separate;
 } kc_gmap_opts;
 
 /* seed 1, budget 1 second, no iteration limit, no cap override, no groups. */

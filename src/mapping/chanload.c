@@ -24,7 +24,9 @@ struct kc_chanload {
     uint32_t stride[KC_TOPO_MAX_DIMS];
     int16_t *move[KC_TOPO_MAX_DIMS]; /* move[i][s * side + d]: signed ring move */
     uint8_t *coord;                  /* coord[x * n + i] */
-    size_t slots;
+    size_t slots;                    /* channel slots of one layer: 2 n N */
+    uint32_t layers;                 /* communications counted apart (1: the union) */
+    size_t total;                    /* slots x layers */
     uint64_t *load;
     uint32_t *epoch, cur_epoch;      /* first-touch stamps per channel */
     size_t tsize;                    /* leaves of the max tree (power of two) */
@@ -33,6 +35,7 @@ struct kc_chanload {
     size_t pairs;
     uint32_t *psrc, *pdst;
     uint64_t *pbytes;
+    uint32_t *pgroup;                /* pair j's layer (NULL with one layer) */
     size_t *rstart;                  /* CSR of pair ids by rank */
     uint32_t *radj;
     uint32_t *tophys, *tovirt;
@@ -125,6 +128,9 @@ static kc_status build_moves(kc_chanload *cl, kc_err *err)
     return KC_OK;
 }
 
+/* The first slot of pair j's layer. */
+static inline size_t layer_of(const kc_chanload *cl, size_t j) { return cl->pgroup ? cl->pgroup[j] * cl->slots : 0; }
+
 static inline void log_touch(kc_chanload *cl, size_t c)
 {
     if (cl->epoch[c] != cl->cur_epoch) {
@@ -135,9 +141,10 @@ static inline void log_touch(kc_chanload *cl, size_t c)
     }
 }
 
-/* Add (add = 1) or remove w bytes along the route from node p to node q;
- * log = 1 records first touches for undo. Returns the hop count. */
-static inline uint64_t walk(kc_chanload *cl, uint32_t p, uint32_t q, uint64_t w, int add, int log)
+/* Add (add = 1) or remove w bytes along the route from node p to node q,
+ * in the layer starting at slot off; log = 1 records first touches for
+ * undo. Returns the hop count. */
+static inline uint64_t walk(kc_chanload *cl, size_t off, uint32_t p, uint32_t q, uint64_t w, int add, int log)
 {
     const int n = cl->n;
     const uint8_t *cq = &cl->coord[(size_t)q * n];
@@ -152,7 +159,7 @@ static inline uint64_t walk(kc_chanload *cl, uint32_t p, uint32_t q, uint64_t w,
         int len = mv > 0 ? mv : -mv, neg = mv < 0;
         uint32_t base = cur - (uint32_t)s * cl->stride[i];
         for (int h = 0; h < len; h++) {
-            size_t c = ((size_t)cur * n + i) * 2 + (size_t)neg;
+            size_t c = off + ((size_t)cur * n + i) * 2 + (size_t)neg;
             if (log)
                 log_touch(cl, c);
             if (add)
@@ -172,7 +179,7 @@ static inline uint64_t walk(kc_chanload *cl, uint32_t p, uint32_t q, uint64_t w,
 static uint64_t block_max(const kc_chanload *cl, size_t b)
 {
     uint64_t m = 0;
-    size_t end = (b + 1) * BLOCK < cl->slots ? (b + 1) * BLOCK : cl->slots;
+    size_t end = (b + 1) * BLOCK < cl->total ? (b + 1) * BLOCK : cl->total;
     for (size_t c = b * BLOCK; c < end; c++)
         if (cl->load[c] > m)
             m = cl->load[c];
@@ -193,7 +200,7 @@ static void tree_fix(kc_chanload *cl, size_t b)
 
 static void tree_build(kc_chanload *cl)
 {
-    size_t nb = (cl->slots + BLOCK - 1) / BLOCK;
+    size_t nb = (cl->total + BLOCK - 1) / BLOCK;
     for (size_t b = 0; b < cl->tsize; b++)
         cl->tree[cl->tsize + b] = b < nb ? block_max(cl, b) : 0;
     for (size_t i = cl->tsize - 1; i >= 1; i--)
@@ -229,13 +236,48 @@ size_t kc_chanload_argmax(const kc_chanload *cl)
 
 /* ---- construction ---------------------------------------------------------------- */
 
-/* Sum the bytes of each ordered pair (self messages dropped): pairs in order
- * of source, then of first appearance. Two passes over the messages bucketed
- * by source: count the distinct pairs, then fill them. */
-static kc_status aggregate(kc_chanload *cl, const kc_traffic *tr, kc_err *err)
+/* Message m's bucket: its layer, then its source. */
+static inline size_t bucket_of(const kc_chanload *cl, const kc_traffic *tr, const uint32_t *group, size_t m)
+{
+    return (group ? (size_t)group[m] * cl->nodes : 0) + tr->src[m];
+}
+
+/* Counting sort of the messages by bucket: order[start[b] .. start[b+1]). */
+static void bucket_sort(const kc_chanload *cl, const kc_traffic *tr, const uint32_t *group, size_t nb, size_t *start,
+                        uint32_t *order)
+{
+    for (size_t m = 0; m < tr->count; m++)
+        start[bucket_of(cl, tr, group, m) + 1]++;
+    for (size_t b = 0; b < nb; b++)
+        start[b + 1] += start[b];
+    for (size_t m = 0; m < tr->count; m++)
+        order[start[bucket_of(cl, tr, group, m)]++] = (uint32_t)m;
+    for (size_t b = nb; b > 0; b--)
+        start[b] = start[b - 1];
+    start[0] = 0;
+}
+
+static kc_status alloc_pairs(kc_chanload *cl, size_t e, int grouped, kc_err *err)
+{
+    cl->pairs = e;
+    cl->psrc = malloc((e ? e : 1) * sizeof *cl->psrc);
+    cl->pdst = malloc((e ? e : 1) * sizeof *cl->pdst);
+    cl->pbytes = malloc((e ? e : 1) * sizeof *cl->pbytes);
+    if (grouped)
+        cl->pgroup = malloc((e ? e : 1) * sizeof *cl->pgroup);
+    if (!cl->psrc || !cl->pdst || !cl->pbytes || (grouped && !cl->pgroup))
+        return kc_fail(err, KC_ENOMEM, "out of memory for %zu communicating pairs", e);
+    return KC_OK;
+}
+
+/* Sum the bytes of each ordered pair within a layer (self messages
+ * dropped): pairs in order of layer, source, then first appearance. Two
+ * passes over the bucketed messages: count the distinct pairs, then fill. */
+static kc_status aggregate(kc_chanload *cl, const kc_traffic *tr, const uint32_t *group, kc_err *err)
 {
     uint32_t N = cl->nodes;
-    size_t *start = calloc((size_t)N + 1, sizeof *start);
+    size_t nb = (size_t)cl->layers * N;
+    size_t *start = calloc(nb + 1, sizeof *start);
     uint32_t *order = malloc((tr->count ? tr->count : 1) * sizeof *order);
     uint32_t *stamp = calloc(N, sizeof *stamp), *slot = malloc((size_t)N * sizeof *slot);
     kc_status st = KC_OK;
@@ -243,46 +285,32 @@ static kc_status aggregate(kc_chanload *cl, const kc_traffic *tr, kc_err *err)
         st = kc_fail(err, KC_ENOMEM, "out of memory aggregating %zu messages", tr->count);
         goto out;
     }
-    for (size_t m = 0; m < tr->count; m++)
-        start[tr->src[m] + 1]++;
-    for (uint32_t v = 0; v < N; v++)
-        start[v + 1] += start[v];
-    for (size_t m = 0; m < tr->count; m++)
-        order[start[tr->src[m]]++] = (uint32_t)m;
-    for (uint32_t v = N; v > 0; v--)
-        start[v] = start[v - 1];
-    start[0] = 0;
-    for (int pass = 0; pass < 2; pass++) {
+    bucket_sort(cl, tr, group, nb, start, order);
+    for (int pass = 0; pass < 2 && !st; pass++) {
         size_t e = 0;
         memset(stamp, 0, (size_t)N * sizeof *stamp);
-        for (uint32_t v = 0; v < N; v++)
-            for (size_t j = start[v]; j < start[v + 1]; j++) {
-                uint32_t m = order[j], d = tr->dst[m];
+        for (size_t b = 0; b < nb; b++)
+            for (size_t j = start[b]; j < start[b + 1]; j++) {
+                uint32_t m = order[j], v = tr->src[m], d = tr->dst[m];
                 if (d == v)
                     continue;
-                if (stamp[d] != v + 1) {
-                    stamp[d] = v + 1;
+                if (stamp[d] != b + 1) { /* b < layers N <= 2^32 - 1: see kc_chanload_new_layered */
+                    stamp[d] = (uint32_t)(b + 1);
                     slot[d] = (uint32_t)e;
                     if (pass) {
                         cl->psrc[e] = v;
                         cl->pdst[e] = d;
                         cl->pbytes[e] = 0;
+                        if (cl->pgroup)
+                            cl->pgroup[e] = (uint32_t)(b / N);
                     }
                     e++;
                 }
                 if (pass)
                     cl->pbytes[slot[d]] += tr->bytes[m];
             }
-        if (pass == 0) {
-            cl->pairs = e;
-            cl->psrc = malloc((e ? e : 1) * sizeof *cl->psrc);
-            cl->pdst = malloc((e ? e : 1) * sizeof *cl->pdst);
-            cl->pbytes = malloc((e ? e : 1) * sizeof *cl->pbytes);
-            if (!cl->psrc || !cl->pdst || !cl->pbytes) {
-                st = kc_fail(err, KC_ENOMEM, "out of memory for %zu communicating pairs", e);
-                goto out;
-            }
-        }
+        if (pass == 0)
+            st = alloc_pairs(cl, e, group != NULL, err);
     }
 out:
     free(start);
@@ -325,7 +353,7 @@ static kc_status build_adjacency(kc_chanload *cl, uint64_t diam, kc_err *err)
     }
     free(fill);
     uint64_t cap = (uint64_t)(d1 + d2) * 2 * diam;
-    cl->captouched = cap < cl->slots ? (size_t)cap : cl->slots;
+    cl->captouched = cap < cl->total ? (size_t)cap : cl->total;
     cl->touched = malloc((cl->captouched ? cl->captouched : 1) * sizeof *cl->touched);
     cl->oldload = malloc((cl->captouched ? cl->captouched : 1) * sizeof *cl->oldload);
     if (!cl->touched || !cl->oldload)
@@ -357,7 +385,35 @@ static kc_status check_input(const kc_topology *t, const kc_traffic *tr, uint64_
     return KC_OK;
 }
 
-kc_status kc_chanload_new(kc_chanload **out, const kc_topology *t, const kc_traffic *tr, kc_err *err)
+static kc_status check_groups(const kc_traffic *tr, const uint32_t *group, uint32_t groups, kc_err *err)
+{
+    if (groups < 1 || (groups > 1 && !group))
+        return kc_fail_param(err, KC_EINVAL, "group", "%u groups need group ids (and at least one group)", groups);
+    for (size_t m = 0; group && m < tr->count; m++)
+        if (group[m] >= groups)
+            return kc_fail_param(err, KC_ERANGE, "group", "message %zu has group %u, not below %u", m, group[m],
+                                 groups);
+    return KC_OK;
+}
+
+static kc_status alloc_tables(kc_chanload *cl, kc_err *err)
+{
+    size_t nb = (cl->total + BLOCK - 1) / BLOCK;
+    for (cl->tsize = 1; cl->tsize < nb; cl->tsize *= 2)
+        ;
+    cl->load = calloc(cl->total, sizeof *cl->load);
+    cl->epoch = calloc(cl->total, sizeof *cl->epoch);
+    cl->tree = calloc(2 * cl->tsize, sizeof *cl->tree);
+    cl->bepoch = calloc(cl->tsize, sizeof *cl->bepoch);
+    cl->tophys = malloc((size_t)cl->nodes * sizeof *cl->tophys);
+    cl->tovirt = malloc((size_t)cl->nodes * sizeof *cl->tovirt);
+    if (!cl->load || !cl->epoch || !cl->tree || !cl->bepoch || !cl->tophys || !cl->tovirt)
+        return kc_fail(err, KC_ENOMEM, "out of memory for %zu channel slots", cl->total);
+    return KC_OK;
+}
+
+kc_status kc_chanload_new_layered(kc_chanload **out, const kc_topology *t, const kc_traffic *tr, const uint32_t *group,
+                                  uint32_t groups, kc_err *err)
 {
     *out = NULL;
     uint64_t diam = 0;
@@ -371,21 +427,19 @@ kc_status kc_chanload_new(kc_chanload **out, const kc_topology *t, const kc_traf
     cl->n = t->n;
     cl->nodes = (uint32_t)t->nodes;
     cl->slots = (size_t)cl->nodes * (size_t)cl->n * 2;
-    size_t nb = (cl->slots + BLOCK - 1) / BLOCK;
-    for (cl->tsize = 1; cl->tsize < nb; cl->tsize *= 2)
-        ;
-    cl->load = calloc(cl->slots, sizeof *cl->load);
-    cl->epoch = calloc(cl->slots, sizeof *cl->epoch);
-    cl->tree = calloc(2 * cl->tsize, sizeof *cl->tree);
-    cl->bepoch = calloc(cl->tsize, sizeof *cl->bepoch);
-    cl->tophys = malloc((size_t)cl->nodes * sizeof *cl->tophys);
-    cl->tovirt = malloc((size_t)cl->nodes * sizeof *cl->tovirt);
-    if (!cl->load || !cl->epoch || !cl->tree || !cl->bepoch || !cl->tophys || !cl->tovirt)
-        s = kc_fail(err, KC_ENOMEM, "out of memory for %zu channel slots", cl->slots);
+    cl->layers = group ? groups : 1;
+    cl->total = cl->slots * cl->layers;
+    s = check_groups(tr, group, group ? groups : 1, err);
+    /* Slot ids are uint32 in the undo log; the limit also bounds memory. */
+    if (!s && (uint64_t)cl->slots * cl->layers > UINT32_MAX)
+        s = kc_fail_param(err, KC_ERANGE, "group", "%u layers of %zu channel slots exceed 2^32 slots", cl->layers,
+                          cl->slots);
+    if (!s)
+        s = alloc_tables(cl, err);
     if (!s)
         s = build_moves(cl, err);
     if (!s)
-        s = aggregate(cl, tr, err);
+        s = aggregate(cl, tr, group, err);
     if (!s)
         s = build_adjacency(cl, diam, err);
     if (!s) {
@@ -398,6 +452,11 @@ kc_status kc_chanload_new(kc_chanload **out, const kc_topology *t, const kc_traf
     }
     *out = cl;
     return KC_OK;
+}
+
+kc_status kc_chanload_new(kc_chanload **out, const kc_topology *t, const kc_traffic *tr, kc_err *err)
+{
+    return kc_chanload_new_layered(out, t, tr, NULL, 1, err);
 }
 
 void kc_chanload_free(kc_chanload *cl)
@@ -414,6 +473,7 @@ void kc_chanload_free(kc_chanload *cl)
     free(cl->psrc);
     free(cl->pdst);
     free(cl->pbytes);
+    free(cl->pgroup);
     free(cl->rstart);
     free(cl->radj);
     free(cl->tophys);
@@ -437,12 +497,13 @@ kc_status kc_chanload_set(kc_chanload *cl, const uint32_t *to_physical, kc_err *
         memcpy(cl->tophys, to_physical, (size_t)cl->nodes * sizeof *inv);
     memcpy(cl->tovirt, inv, (size_t)cl->nodes * sizeof *inv);
     free(inv);
-    memset(cl->load, 0, cl->slots * sizeof *cl->load);
+    memset(cl->load, 0, cl->total * sizeof *cl->load);
     cl->hops = 0;
     for (size_t j = 0; j < cl->pairs; j++)
-        cl->hops += cl->pbytes[j] * walk(cl, cl->tophys[cl->psrc[j]], cl->tophys[cl->pdst[j]], cl->pbytes[j], 1, 0);
+        cl->hops += cl->pbytes[j] * walk(cl, layer_of(cl, j), cl->tophys[cl->psrc[j]], cl->tophys[cl->pdst[j]],
+                                         cl->pbytes[j], 1, 0);
     cl->sumsq = 0;
-    for (size_t c = 0; c < cl->slots; c++)
+    for (size_t c = 0; c < cl->total; c++)
         cl->sumsq += (u128)cl->load[c] * cl->load[c];
     tree_build(cl);
     cl->can_undo = 0;
@@ -454,7 +515,7 @@ kc_status kc_chanload_set(kc_chanload *cl, const uint32_t *to_physical, kc_err *
 static void bump_epoch(kc_chanload *cl)
 {
     if (++cl->cur_epoch == 0) { /* wrapped: clear the stamps once every 2^32 uses */
-        memset(cl->epoch, 0, cl->slots * sizeof *cl->epoch);
+        memset(cl->epoch, 0, cl->total * sizeof *cl->epoch);
         memset(cl->bepoch, 0, cl->tsize * sizeof *cl->bepoch);
         cl->cur_epoch = 1;
     }
@@ -471,7 +532,7 @@ static uint64_t walk_pairs(kc_chanload *cl, uint32_t a, uint32_t b, int add, uin
             uint32_t e = cl->radj[j], s = cl->psrc[e], d = cl->pdst[e];
             if (side && (s == a || d == a))
                 continue;
-            uint64_t h = walk(cl, cl->tophys[s], cl->tophys[d], cl->pbytes[e], add, 1);
+            uint64_t h = walk(cl, layer_of(cl, e), cl->tophys[s], cl->tophys[d], cl->pbytes[e], add, 1);
             bh += h * cl->pbytes[e];
             *work += h;
         }
@@ -544,7 +605,7 @@ const uint32_t *kc_chanload_to_virtual(const kc_chanload *cl) { return cl->tovir
 const uint64_t *kc_chanload_loads(const kc_chanload *cl, size_t *slots)
 {
     if (slots)
-        *slots = cl->slots;
+        *slots = cl->total;
     return cl->load;
 }
 
@@ -569,6 +630,9 @@ const uint32_t *kc_chanload_rank_pairs(const kc_chanload *cl, uint32_t v, size_t
 int kc_chanload_pair_uses(const kc_chanload *cl, size_t j, size_t c)
 {
     const int n = cl->n;
+    if (c / cl->slots != layer_of(cl, j) / cl->slots)
+        return 0;
+    c %= cl->slots;
     size_t u = c / 2 / (size_t)n;
     int i = (int)(c / 2 % (size_t)n), neg = (int)(c & 1);
     const uint8_t *cu = &cl->coord[u * (size_t)n];
@@ -605,18 +669,19 @@ kc_status kc_chanload_group_max(const kc_chanload *cl, const kc_traffic *tr, con
 {
     if (tr->ranks != cl->nodes)
         return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic does not match the counter");
-    for (size_t m = 0; m < tr->count; m++)
-        if (group[m] >= groups)
-            return kc_fail_param(err, KC_ERANGE, "group", "message %zu has group %u, not below %u", m, group[m],
-                                 groups);
-    kc_chanload tmp = *cl; /* shares the read-only tables; loads and log are scratch */
+    kc_status s = check_groups(tr, group, groups, err);
+    if (s)
+        return s;
+    kc_chanload tmp = *cl;
+    tmp.layers = 1; /* one layer of scratch, reused group after group */
+    tmp.total = cl->slots;
+    tmp.pgroup = NULL; /* shares the read-only tables; loads and log are scratch */
     size_t *start = calloc((size_t)groups + 1, sizeof *start);
     uint32_t *order = malloc((tr->count ? tr->count : 1) * sizeof *order);
     tmp.load = calloc(cl->slots, sizeof *tmp.load);
     tmp.epoch = calloc(cl->slots, sizeof *tmp.epoch);
     tmp.touched = malloc(cl->slots * sizeof *tmp.touched);
     tmp.oldload = malloc(cl->slots * sizeof *tmp.oldload);
-    kc_status s = KC_OK;
     if (!start || !order || !tmp.load || !tmp.epoch || !tmp.touched || !tmp.oldload) {
         s = kc_fail(err, KC_ENOMEM, "out of memory for per-group loads");
         goto out;
@@ -635,7 +700,7 @@ kc_status kc_chanload_group_max(const kc_chanload *cl, const kc_traffic *tr, con
         tmp.ntouched = 0;
         for (size_t j = from; j < to; j++) {
             uint32_t m = order[j];
-            walk(&tmp, cl->tophys[tr->src[m]], cl->tophys[tr->dst[m]], tr->bytes[m], 1, 1);
+            walk(&tmp, 0, cl->tophys[tr->src[m]], cl->tophys[tr->dst[m]], tr->bytes[m], 1, 1);
         }
         uint64_t mx = 0;
         for (size_t j = 0; j < tmp.ntouched; j++) {

@@ -497,7 +497,9 @@ kc_status kc_gmap_run(const kc_topology *t, const kc_traffic *tr, const kc_gmap_
     search s = {0};
     s.t = t;
     s.progress = &opts->progress;
-    kc_status st = kc_chanload_new(&s.cl, t, tr, err);
+    kc_status st = opts->separate && opts->groups
+                       ? kc_chanload_new_layered(&s.cl, t, tr, opts->group, opts->groups, err)
+                       : kc_chanload_new(&s.cl, t, tr, err);
     if (st)
         return st;
     s.nodes = (uint32_t)t->nodes;
