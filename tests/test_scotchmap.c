@@ -52,6 +52,14 @@ static int skip_without_scotch(void)
     return 1;
 }
 
+/* Each test starts with this: a test skips without Scotch. */
+#define NEED_SCOTCH()                                                                                      \
+    do {                                                                                                   \
+        (void)state;                                                                                       \
+        if (skip_without_scotch())                                                                         \
+            skip();                                                                                        \
+    } while (0)
+
 #ifdef KC_HAVE_SCOTCH
 /* Every pair of terminals: Scotch's distance equals the hop count between
  * the kcube nodes they are converted to; the conversion is a bijection. */
@@ -59,17 +67,15 @@ static void check_numbering(const kc_topology *t)
 {
     kc_err err = {0};
     SCOTCH_Arch arch;
-    int dims[KC_TOPO_MAX_DIMS];
-    kci_scotch_kind kind;
-    const char *name;
-    assert_int_equal(kci_scotch_target(t, dims, &kind, &name, &err), KC_OK);
-    assert_int_equal(kci_scotch_arch(t, &arch, &err), KC_OK);
+    kci_scotch_tgt tg;
+    assert_int_equal(kci_scotch_target(t, &tg, &err), KC_OK);
+    assert_int_equal(kci_scotch_arch(t, &tg, &arch, &err), KC_OK);
     uint64_t P = t->nodes;
     assert_int_equal((uint64_t)SCOTCH_archSize(&arch), P);
     SCOTCH_ArchDom *a = malloc((size_t)SCOTCH_archDomSizeof()), *b = malloc((size_t)SCOTCH_archDomSizeof());
     unsigned char *seen = calloc(P, 1);
     for (uint64_t x = 0; x < P; x++) {
-        uint64_t nx = kci_scotch_term_node(t, dims, x);
+        uint64_t nx = kci_scotch_term_node(t, tg.dims, x);
         assert_true(nx < P && !seen[nx]);
         seen[nx] = 1;
         SCOTCH_archDomTerm(&arch, a, (SCOTCH_Num)x);
@@ -77,7 +83,7 @@ static void check_numbering(const kc_topology *t)
         for (uint64_t y = 0; y < P; y++) {
             SCOTCH_archDomTerm(&arch, b, (SCOTCH_Num)y);
             uint64_t d = (uint64_t)SCOTCH_archDomDist(&arch, a, b);
-            uint64_t want = hops(t, nx, kci_scotch_term_node(t, dims, y));
+            uint64_t want = hops(t, nx, kci_scotch_term_node(t, tg.dims, y));
             if (d != want)
                 fail_msg("terminals %llu, %llu: Scotch distance %llu, kcube hops %llu", (unsigned long long)x,
                          (unsigned long long)y, (unsigned long long)d, (unsigned long long)want);
@@ -92,9 +98,7 @@ static void check_numbering(const kc_topology *t)
 
 static void test_numbering(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
 #ifdef KC_HAVE_SCOTCH
     kc_topology t;
     kc_err err = {0};
@@ -144,9 +148,7 @@ static void assert_permutation(const uint32_t *map, uint64_t P)
 
 static void test_permutation_and_determinism(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
     kc_topology tops[4];
     kc_err err = {0};
     int shape[3] = {4, 4, 2};
@@ -182,9 +184,7 @@ static void test_permutation_and_determinism(void **state)
  * targets (and Scotch's meshXD, which kcube avoids, wrapping around). */
 static void test_edges(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
     kc_topology t;
     kc_traffic tr;
     kc_err err = {0};
@@ -220,9 +220,7 @@ static void test_edges(void **state)
 /* Scotch's errors go to the silent hooks, not to stderr. */
 static void test_silent(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
 #ifdef KC_HAVE_SCOTCH
     char path[] = "/tmp/kc_scotch_stderrXXXXXX";
     int fd = mkstemp(path);
@@ -248,19 +246,27 @@ static void test_silent(void **state)
 #endif
 }
 
-/* The repair: terminals taken twice or out of range go, in rank order, to
- * the free terminals in increasing order. */
+/* The repair: a rank whose terminal is taken (or out of range) goes, in
+ * rank order, to the unused terminal nearest in hops to Scotch's choice. */
 static void test_repair(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
 #ifdef KC_HAVE_SCOTCH
-    SCOTCH_Num part[6] = {3, 3, 0, 9, 1, 0};
-    uint32_t term_node[6] = {5, 4, 3, 2, 1, 0}, map[6];
-    uint32_t want[6] = {term_node[3], term_node[2], term_node[0], term_node[4], term_node[1], term_node[5]};
+    kc_topology t;
     kc_err err = {0};
-    assert_int_equal(kci_scotch_to_nodes(part, term_node, 6, map, &err), KC_OK);
+    assert_int_equal(kc_topology_hypercube(&t, 3, &err), KC_OK);
+    /* Terminals 0, 3, 5 and 6 unused; terminal x is node 7 - x. */
+    SCOTCH_Num part[8] = {7, 7, 1, 2, 99, 4, 1, 4};
+    uint32_t term_node[8] = {7, 6, 5, 4, 3, 2, 1, 0}, map[8];
+    /* Unused terminals 0, 3, 5, 6 are nodes 7, 4, 2, 1. Rank 1 wants node
+     * 0 (terminal 7): nodes 4, 2, 1 are 1 hop away, terminal 3 (node 4)
+     * comes first; rank 4 is out of range: the first unused, node 7; rank 6
+     * wants node 6: node 2 (1 hop) before node 1 (3 hops); rank 7 gets the
+     * last, node 1. */
+    uint32_t want[8] = {0, 4, 6, 5, 7, 3, 2, 1};
+    uint64_t repaired = 0;
+    assert_int_equal(kci_scotch_to_nodes(&t, part, term_node, map, &repaired, &err), KC_OK);
+    assert_int_equal(repaired, 4);
     assert_memory_equal(map, want, sizeof want);
 #endif
 }
@@ -269,9 +275,7 @@ static void test_repair(void **state)
  * more byte-hops than the identity (1024), counted here by coordinates. */
 static void test_transpose_hops(void **state)
 {
-    (void)state;
-    if (skip_without_scotch())
-        skip();
+    NEED_SCOTCH();
     kc_topology t;
     kc_comm c;
     kc_traffic tr;
@@ -282,7 +286,10 @@ static void test_transpose_hops(void **state)
     assert_int_equal(kc_traffic_add_comm(&tr, &c, 1, NULL, &err), KC_OK);
     uint32_t map[256];
     uint64_t ident = 0, mapped = 0;
-    assert_int_equal(kc_scotch_map(&t, &tr, 1, map, &err), KC_OK);
+    kc_scotch_info info;
+    assert_int_equal(kc_scotch_map_info(&t, &tr, 1, map, &info, &err), KC_OK);
+    assert_string_equal(info.target, "hcub");
+    assert_int_equal(info.repaired, 0);
     assert_permutation(map, 256);
     for (size_t m = 0; m < tr.count; m++) {
         ident += tr.bytes[m] * hops(&t, tr.src[m], tr.dst[m]);

@@ -266,6 +266,38 @@ static void test_sets(void **state)
     kc_traffic_free(&t);
 }
 
+/* A GF(k) communication on a 4-ary 3-cube equals kc_tcomm_message; uniform
+ * needs a stream; the ranks must match the communication's nodes. */
+static void test_comm_torus(void **state)
+{
+    (void)state;
+    kc_topology topo;
+    kc_comm c;
+    kc_traffic t;
+    kc_err err = {0};
+    assert_int_equal(kc_topology_torus(&topo, 4, 3, KC_TIE_PLUS, &err), KC_OK);
+    assert_int_equal(kc_comm_named(&c, &topo, "digit-reverse", &err), KC_OK);
+    assert_int_equal(kc_traffic_init(&t, 64, &err), KC_OK);
+    assert_int_equal(kc_traffic_add_comm(&t, &c, 9, NULL, &err), KC_OK);
+    assert_int_equal(t.count, 64);
+    for (uint64_t m = 0; m < 64; m++) {
+        uint64_t s, d;
+        kc_tcomm_message(&c.t, m, &s, &d);
+        expect_message(&t, m, (uint32_t)s, (uint32_t)d, 9);
+    }
+    assert_int_equal(kc_comm_named(&c, &topo, "uniform", &err), KC_OK);
+    assert_int_equal(kc_traffic_add_comm(&t, &c, 9, NULL, &err), KC_EINVAL);
+    kc_rng rng;
+    kc_rng_seed(&rng, 3);
+    assert_int_equal(kc_traffic_add_comm(&t, &c, 9, &rng, &err), KC_OK);
+    assert_int_equal(t.count, 128);
+    kc_traffic_free(&t);
+    assert_int_equal(kc_traffic_init(&t, 32, &err), KC_OK);
+    assert_int_equal(kc_traffic_add_comm(&t, &c, 9, &rng, &err), KC_EINVAL);
+    assert_string_equal(err.param, "traffic");
+    kc_traffic_free(&t);
+}
+
 /* Halo exchanges: hand counts, then every message checked against grid
  * coordinates and the total against a brute-force neighbour count. */
 static uint64_t halo_brute(const int *shape, int dims, int periodic)
@@ -398,7 +430,8 @@ int main(void)
         cmocka_unit_test(test_traffic_file), cmocka_unit_test(test_limits),
         cmocka_unit_test(test_grf),          cmocka_unit_test(test_read_path),
         cmocka_unit_test(test_goal),         cmocka_unit_test(test_sets),
-        cmocka_unit_test(test_halo),         cmocka_unit_test(test_random_and_all),
+        cmocka_unit_test(test_comm_torus),   cmocka_unit_test(test_halo),
+        cmocka_unit_test(test_random_and_all),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

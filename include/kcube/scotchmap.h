@@ -29,7 +29,8 @@
  * kc_scotch_map returns KC_EINVAL naming the parameter "scotch". Cost:
  * O(M log M) to build the graph from M messages, O(P n) for the numbering
  * check, then Scotch's mapping, about O(E log P) for E communicating pairs
- * on P nodes. */
+ * on P nodes in theory but measured superlinear in P (84 s on the 16-cube
+ * for a degree-6 graph; docs/traffic.md). */
 #ifndef KCUBE_SCOTCHMAP_H
 #define KCUBE_SCOTCHMAP_H
 #include <stdint.h>
@@ -44,11 +45,21 @@ const char *kc_scotch_version(void);
 
 /* Map tr (tr->ranks == t->nodes, else KC_EINVAL naming "traffic") onto t:
  * to_physical[v] is the node of virtual rank v, always a permutation of
- * 0..nodes-1: if Scotch put two ranks on one terminal (it should not, with
- * as many unit-weight vertices as terminals), the later ranks move, in rank
- * order, to the unused terminals in increasing order. The seed fixes
+ * 0..nodes-1. Scotch's default strategy allows about 1% imbalance, so on
+ * large targets it may put two ranks on one terminal (14 of 16384 in a
+ * measured case); then the lowest rank keeps it and the others, in rank
+ * order, take the unused terminal nearest to it in hops. The seed fixes
  * Scotch's random generator. */
 kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
                         kc_err *err);
+
+/* What a mapping involved, for reports. */
+typedef struct kc_scotch_info {
+    const char *target; /* Scotch's target: "hcub", "torusXD", "mesh2D", "mesh3D" */
+    uint64_t repaired;  /* ranks moved off a terminal Scotch had used twice */
+} kc_scotch_info;
+/* kc_scotch_map that also fills *info (may be NULL). */
+kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                             kc_scotch_info *info, kc_err *err);
 
 #endif

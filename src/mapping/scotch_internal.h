@@ -14,11 +14,14 @@
  * mesh2D / mesh3D for meshes of 1 to 3 axes. Not meshXD: in Scotch 7.0.3
  * its distances wrap around like a torus' (checked in test_scotchmap), so
  * meshes of 4 or more axes with a side above 2 have no target and fail with
- * KC_EINVAL naming "scotch", as do tori of more than 5 axes. *name gets the
- * target's name; dims[0..n) the extents Scotch numbers terminals with. */
+ * KC_EINVAL naming "scotch", as do tori of more than 5 axes. */
 typedef enum kci_scotch_kind { KCI_SCOTCH_HCUB, KCI_SCOTCH_TORUS, KCI_SCOTCH_MESH } kci_scotch_kind;
-kc_status kci_scotch_target(const kc_topology *t, int *dims, kci_scotch_kind *kind, const char **name,
-                            kc_err *err);
+typedef struct kci_scotch_tgt {
+    kci_scotch_kind kind;
+    const char *name;           /* "hcub", "torusXD", "mesh2D", "mesh3D" */
+    int dims[KC_TOPO_MAX_DIMS]; /* the extents Scotch numbers terminals with */
+} kci_scotch_tgt;
+kc_status kci_scotch_target(const kc_topology *t, kci_scotch_tgt *tg, kc_err *err);
 
 /* The kcube node of terminal domain `term` of that target: Scotch numbers
  * the terminals of hcub, torusX and meshX with the first axis varying
@@ -30,13 +33,18 @@ uint64_t kci_scotch_term_node(const kc_topology *t, const int *dims, uint64_t te
 #ifdef KC_HAVE_SCOTCH
 #include <stdio.h>
 #include <scotch.h>
-/* Initialise *arch as the target of t (SCOTCH_archExit it after). */
-kc_status kci_scotch_arch(const kc_topology *t, SCOTCH_Arch *arch, kc_err *err);
+/* Initialise *arch as target tg of t (SCOTCH_archExit it after). */
+kc_status kci_scotch_arch(const kc_topology *t, const kci_scotch_tgt *tg, SCOTCH_Arch *arch, kc_err *err);
 /* Scotch's part[v] (a terminal number) as to_physical[v] (a node, through
- * term_node[]), repaired into a permutation when Scotch puts two vertices on
- * one terminal (see scotchmap.c). O(P). */
-kc_status kci_scotch_to_nodes(const SCOTCH_Num *part, const uint32_t *term_node, uint64_t P, uint32_t *to_physical,
-                              kc_err *err);
+ * term_node[]), repaired into a permutation when Scotch puts two ranks on
+ * one terminal: the lowest rank keeps it; the others (and any rank with an
+ * out-of-range terminal), in rank order, take the unused terminal nearest
+ * in hops to the one Scotch chose (ties: the lowest unused terminal; plain
+ * lowest-first when more than 2^26 displaced x unused pairs would have to
+ * be priced). *repaired gets the number of ranks moved. O(P + D F n) for D
+ * displaced ranks and F unused terminals. */
+kc_status kci_scotch_to_nodes(const kc_topology *t, const SCOTCH_Num *part, const uint32_t *term_node,
+                              uint32_t *to_physical, uint64_t *repaired, kc_err *err);
 #endif
 
 #endif

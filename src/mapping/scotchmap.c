@@ -26,27 +26,26 @@
 
 #define MAX_SCOTCH_AXES 5 /* Scotch's torusX / meshX limit (ARCHMESHDIMNMAX) */
 
-kc_status kci_scotch_target(const kc_topology *t, int *dims, kci_scotch_kind *kind, const char **name,
-                            kc_err *err)
+kc_status kci_scotch_target(const kc_topology *t, kci_scotch_tgt *tg, kc_err *err)
 {
     int binary = 1;
     for (int i = 0; i < t->n; i++) {
         binary &= t->side[i] == 2;
-        dims[i] = t->side[i];
+        tg->dims[i] = t->side[i];
     }
     if (binary) {
-        *kind = KCI_SCOTCH_HCUB;
-        *name = "hcub";
+        tg->kind = KCI_SCOTCH_HCUB;
+        tg->name = "hcub";
     } else if (t->kind == KC_TOPO_MESH) {
-        *kind = KCI_SCOTCH_MESH;
-        *name = t->n == 3 ? "mesh3D" : "mesh2D";
+        tg->kind = KCI_SCOTCH_MESH;
+        tg->name = t->n == 3 ? "mesh3D" : "mesh2D";
         if (t->n > 3)
             return kc_fail_param(err, KC_EINVAL, "scotch",
                                  "Scotch has no mesh target of %d axes (its meshXD measures distances around a "
                                  "torus)", t->n);
     } else {
-        *kind = KCI_SCOTCH_TORUS;
-        *name = "torusXD";
+        tg->kind = KCI_SCOTCH_TORUS;
+        tg->name = "torusXD";
         if (t->n > MAX_SCOTCH_AXES)
             return kc_fail_param(err, KC_EINVAL, "scotch",
                                  "Scotch's torus target has at most %d axes, this torus has %d", MAX_SCOTCH_AXES,
@@ -67,13 +66,19 @@ uint64_t kci_scotch_term_node(const kc_topology *t, const int *dims, uint64_t te
     return node;
 }
 
+kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                        kc_err *err)
+{
+    return kc_scotch_map_info(t, tr, seed, to_physical, NULL, err);
+}
+
 #ifndef KC_HAVE_SCOTCH
 
 int kc_scotch_available(void) { return 0; }
 const char *kc_scotch_version(void) { return NULL; }
 
-kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
-                        kc_err *err)
+kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                             kc_scotch_info *info, kc_err *err)
 {
     return kc_fail_param(err, KC_EINVAL, "scotch", "this kcube was built without Scotch (libscotch-dev)");
 }
@@ -94,26 +99,21 @@ const char *kc_scotch_version(void)
     return KC_STR(SCOTCH_VERSION) "." KC_STR(SCOTCH_RELEASE) "." KC_STR(SCOTCH_PATCHLEVEL);
 }
 
-kc_status kci_scotch_arch(const kc_topology *t, SCOTCH_Arch *arch, kc_err *err)
+kc_status kci_scotch_arch(const kc_topology *t, const kci_scotch_tgt *tg, SCOTCH_Arch *arch, kc_err *err)
 {
-    int dims[KC_TOPO_MAX_DIMS];
-    kci_scotch_kind kind;
-    const char *name;
-    kc_status s = kci_scotch_target(t, dims, &kind, &name, err);
-    if (s)
-        return s;
     if (SCOTCH_archInit(arch))
         return kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_archInit failed");
     SCOTCH_Num d[MAX_SCOTCH_AXES] = {1, 1, 1, 1, 1};
     for (int i = 0; i < t->n && i < MAX_SCOTCH_AXES; i++)
-        d[i] = dims[i];
-    int bad = kind == KCI_SCOTCH_HCUB    ? SCOTCH_archHcub(arch, t->n)
-              : kind == KCI_SCOTCH_TORUS ? SCOTCH_archTorusX(arch, t->n, d)
-              : t->n == 3                ? SCOTCH_archMesh3(arch, d[0], d[1], d[2])
-                                         : SCOTCH_archMesh2(arch, d[0], d[1]);
+        d[i] = tg->dims[i];
+    int bad = tg->kind == KCI_SCOTCH_HCUB    ? SCOTCH_archHcub(arch, t->n)
+              : tg->kind == KCI_SCOTCH_TORUS ? SCOTCH_archTorusX(arch, t->n, d)
+              : t->n == 3                    ? SCOTCH_archMesh3(arch, d[0], d[1], d[2])
+                                             : SCOTCH_archMesh2(arch, d[0], d[1]);
     if (bad) {
         SCOTCH_archExit(arch);
-        return kc_fail_param(err, KC_EINVAL, "scotch", "Scotch cannot build its %s target for %d axes", name, t->n);
+        return kc_fail_param(err, KC_EINVAL, "scotch", "Scotch cannot build its %s target for %d axes", tg->name,
+                             t->n);
     }
     return KC_OK;
 }
@@ -130,14 +130,13 @@ static SCOTCH_Num term_dist(SCOTCH_Arch *arch, SCOTCH_ArchDom *da, SCOTCH_ArchDo
 /* term_node[] for every terminal, checked: a bijection; every kcube link
  * joins terminals at Scotch distance 1; the two ends of each axis are as far
  * apart as in kcube (side - 1 on a line, 1 around a ring). O(P n). */
-static kc_status numbering(const kc_topology *t, SCOTCH_Arch *arch, uint32_t *term_node, kc_err *err)
+static kc_status numbering(const kc_topology *t, const kci_scotch_tgt *tg, SCOTCH_Arch *arch, uint32_t *term_node,
+                           kc_err *err)
 {
-    int dims[KC_TOPO_MAX_DIMS];
-    kci_scotch_kind kind;
-    const char *name;
-    kc_status s = kci_scotch_target(t, dims, &kind, &name, err);
-    if (s)
-        return s;
+    const int *dims = tg->dims;
+    kci_scotch_kind kind = tg->kind;
+    const char *name = tg->name;
+    kc_status s = KC_OK;
     uint64_t P = t->nodes;
     uint32_t *node_term = malloc(P * sizeof *node_term);
     SCOTCH_ArchDom *dom = malloc(2 * (size_t)SCOTCH_archDomSizeof());
@@ -306,46 +305,87 @@ static kc_status run_map(SCOTCH_Graph *graph, SCOTCH_Arch *arch, uint64_t seed, 
     return KC_OK;
 }
 
-/* part[v] (a terminal) -> to_physical[v] (a node). A vertex whose terminal
- * is out of range or already taken by a lower rank is moved to a free
- * terminal: displaced ranks in increasing order get the free terminals in
- * increasing order. With as many unit-weight vertices as terminals Scotch
- * should leave none; the repair keeps the result a permutation if not. */
-kc_status kci_scotch_to_nodes(const SCOTCH_Num *part, const uint32_t *term_node, uint64_t P, uint32_t *to_physical,
-                              kc_err *err)
+/* Hops between nodes a and b on t (rings the short way, lines straight). */
+static uint64_t node_hops(const kc_topology *t, uint64_t a, uint64_t b)
 {
-    unsigned char *used = calloc(P, 1);
-    if (!used)
-        return kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
-    uint64_t next_free = 0;
-    for (uint64_t v = 0; v < P; v++)
-        if (part[v] >= 0 && (uint64_t)part[v] < P && !used[part[v]])
-            used[part[v]] = 1;
-    unsigned char *kept = calloc(P, 1);
-    if (!kept) {
-        free(used);
-        return kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
+    uint64_t h = 0;
+    for (int i = 0; i < t->n; i++) {
+        unsigned ca = kc_topology_coord(t, a, i), cb = kc_topology_coord(t, b, i);
+        unsigned d = ca > cb ? ca - cb : cb - ca, k = (unsigned)t->side[i];
+        h += t->kind == KC_TOPO_MESH || 2 * d <= k ? d : k - d;
     }
-    for (uint64_t v = 0; v < P; v++) {
-        uint64_t term;
-        if (part[v] >= 0 && (uint64_t)part[v] < P && !kept[part[v]]) {
-            term = (uint64_t)part[v];
-        } else {
-            while (used[next_free])
-                next_free++;
-            term = next_free;
-            used[term] = 1;
+    return h;
+}
+
+#define REPAIR_NEAREST_MAX ((uint64_t)1 << 26) /* displaced x free pairs priced */
+
+/* The untaken entry of free_nodes[0..nfree) nearest to node `want` (ties:
+ * the first), or the first untaken one when want is UINT64_MAX or the
+ * pairs are not priced. */
+static size_t nearest_free(const kc_topology *t, const uint32_t *free_nodes, const unsigned char *taken, size_t nfree,
+                           uint64_t want, int price)
+{
+    size_t best = 0;
+    uint64_t best_h = UINT64_MAX;
+    for (size_t f = 0; f < nfree; f++) {
+        if (taken[f])
+            continue;
+        uint64_t h = want == UINT64_MAX || !price ? 0 : node_hops(t, want, free_nodes[f]);
+        if (h < best_h) {
+            best = f;
+            best_h = h;
+            if (h == 0)
+                break;
         }
-        kept[term] = 1;
-        to_physical[v] = term_node[term];
     }
+    return best;
+}
+
+kc_status kci_scotch_to_nodes(const kc_topology *t, const SCOTCH_Num *part, const uint32_t *term_node,
+                              uint32_t *to_physical, uint64_t *repaired, kc_err *err)
+{
+    uint64_t P = t->nodes;
+    unsigned char *used = calloc(P, 1), *taken = calloc(P, 1);
+    uint32_t *free_nodes = malloc(P * sizeof *free_nodes);
+    if (!used || !taken || !free_nodes) {
+        free(used);
+        free(taken);
+        free(free_nodes);
+        return kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
+    }
+    uint64_t displaced = 0;
+    for (uint64_t v = 0; v < P; v++) {
+        int valid = part[v] >= 0 && (uint64_t)part[v] < P;
+        if (valid && !used[part[v]]) {
+            used[part[v]] = 1;
+            to_physical[v] = term_node[part[v]];
+        } else {
+            to_physical[v] = valid ? UINT32_MAX - 1 : UINT32_MAX; /* placed below */
+            displaced++;
+        }
+    }
+    size_t nfree = 0;
+    for (uint64_t x = 0; x < P; x++)
+        if (!used[x])
+            free_nodes[nfree++] = term_node[x];
+    int price = displaced * nfree <= REPAIR_NEAREST_MAX;
+    for (uint64_t v = 0; v < P && displaced; v++) {
+        if (to_physical[v] < UINT32_MAX - 1)
+            continue;
+        uint64_t want = to_physical[v] == UINT32_MAX ? UINT64_MAX : term_node[part[v]];
+        size_t f = nearest_free(t, free_nodes, taken, nfree, want, price);
+        taken[f] = 1;
+        to_physical[v] = free_nodes[f];
+    }
+    *repaired = displaced;
     free(used);
-    free(kept);
+    free(taken);
+    free(free_nodes);
     return KC_OK;
 }
 
-kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
-                        kc_err *err)
+kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                             kc_scotch_info *info, kc_err *err)
 {
     uint64_t P = t->nodes;
     if (tr->ranks != P)
@@ -355,7 +395,10 @@ kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t see
         return kc_fail_param(err, KC_ERANGE, "scotch", "%llu nodes: more than Scotch maps here",
                              (unsigned long long)P);
     SCOTCH_Arch arch;
-    kc_status s = kci_scotch_arch(t, &arch, err);
+    kci_scotch_tgt tg;
+    kc_status s = kci_scotch_target(t, &tg, err);
+    if (!s)
+        s = kci_scotch_arch(t, &tg, &arch, err);
     if (s)
         return s;
     uint32_t *term_node = malloc(P * sizeof *term_node);
@@ -363,10 +406,11 @@ kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t see
     csr g = {0};
     SCOTCH_Graph graph;
     int graph_built = 0;
+    uint64_t repaired = 0;
     if (!term_node || !part)
         s = kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
     if (!s)
-        s = numbering(t, &arch, term_node, err);
+        s = numbering(t, &tg, &arch, term_node, err);
     if (!s)
         s = build_csr(tr, P, &g, err);
     if (!s && (SCOTCH_graphInit(&graph) ||
@@ -376,7 +420,11 @@ kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t see
     if (!s)
         s = run_map(&graph, &arch, seed, part, err);
     if (!s)
-        s = kci_scotch_to_nodes(part, term_node, P, to_physical, err);
+        s = kci_scotch_to_nodes(t, part, term_node, to_physical, &repaired, err);
+    if (!s && info) {
+        info->target = tg.name;
+        info->repaired = repaired;
+    }
     if (graph_built)
         SCOTCH_graphExit(&graph);
     SCOTCH_archExit(&arch);
