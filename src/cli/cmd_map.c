@@ -409,7 +409,7 @@ static int render_c(const map_job *j, const kc_map_result *r)
  * nothing there, so they are refused by name. */
 static int general(const cli_args *a, int check_only)
 {
-    static const cli_opt *const algebraic[] = {&OPT_OBJECTIVE, &OPT_SEARCH, &OPT_EXACT, &OPT_NO_EXACT, &OPT_EVALS,
+    static const cli_opt *const algebraic[] = {&OPT_SEARCH, &OPT_EXACT, &OPT_NO_EXACT, &OPT_EVALS,
                                                &OPT_METHOD, &OPT_Q, &OPT_EMIT_C, NULL};
     for (int i = 0; algebraic[i]; i++) {
         int r = cli_reject(a, algebraic[i], "to a general mapping (one objective, stated in the output)");

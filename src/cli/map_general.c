@@ -15,7 +15,7 @@
 #include "out.h"
 #include "plan_cli.h"
 #include "text.h"
-#include "kcube/gmap.h"
+#include "kcube/mapgeneral.h"
 #include "kcube/plan.h"
 #include "kcube/scotchmap.h"
 #include "kcube/traffic.h"
@@ -38,7 +38,6 @@ const cli_opt OPT_BUDGET = {.name = "budget", .type = CLI_REAL, .meta = "SECONDS
 const cli_opt OPT_BASELINE = {.name = "baseline", .type = CLI_CHOICE, .choices = &baseline_names,
                               .help = "also report this mapper's result side by side"};
 
-#define MAX_STARTS 4
 #define PATTERN_BYTES 1 /* a message of a given communication weighs 1 byte: loads count messages */
 #define LIST_NODES_MAX 16 /* node arrays in the text output */
 
@@ -46,17 +45,11 @@ typedef struct gen_job {
     plan_input in; /* topology, format, communications (possibly none) */
     const char *traffic, *out;
     int baseline;
+    int separate; /* --objective max: the communications are phases, counted apart */
     kc_gmap_opts opts;
     kc_traffic tr;
     char **group_name; /* tr.groups names, or NULL */
 } gen_job;
-
-typedef struct gen_starts {
-    int count;
-    kc_gmap_start s[MAX_STARTS];
-    uint32_t *perm[MAX_STARTS];
-    int scotch; /* index of Scotch's start, or -1 */
-} gen_starts;
 
 int map_general_wanted(const cli_args *a)
 {
@@ -125,6 +118,11 @@ static int resolve(const cli_args *a, gen_job *j)
     kc_gmap_opts_default(&j->opts);
     j->opts.seed = cli_u64(a, &OPT_SEED, 1);
     j->opts.budget_seconds = cli_real(a, &OPT_BUDGET, 1);
+    int objective = cli_choice(a, &OPT_OBJECTIVE, KC_OBJ_MAX);
+    if (objective == KC_OBJ_SUM)
+        return cli_error("--objective sum does not apply to a general mapping (max: each communication apart; "
+                         "simultaneous: all at once)");
+    j->separate = objective == KC_OBJ_MAX;
     j->baseline = cli_choice(a, &OPT_BASELINE, BASELINE_NONE);
     if (j->baseline == BASELINE_SCOTCH && !kc_scotch_available())
         return cli_error("--baseline scotch: this kcube was built without Scotch (install libscotch-dev and rebuild)");
@@ -136,83 +134,21 @@ static int resolve(const cli_args *a, gen_job *j)
 
 /* ---- compute ------------------------------------------------------------------ */
 
-static void starts_free(gen_starts *s)
+static kc_status compute(gen_job *j, kc_mapgen_result *res, kc_err *err)
 {
-    for (int i = 0; i < s->count; i++)
-        free(s->perm[i]);
-    s->count = 0;
-}
-
-static uint32_t *start_slot(gen_starts *s, const char *name, uint64_t nodes)
-{
-    uint32_t *p = malloc(nodes * sizeof *p);
-    if (!p)
-        return NULL;
-    s->perm[s->count] = p;
-    s->s[s->count] = (kc_gmap_start){name, p};
-    s->count++;
-    return p;
-}
-
-/* kcube's algebraic mapping of the given communications, of one kind. A
- * kind that does not apply (input errors) is simply not a start. */
-static kc_status algebraic_start(const gen_job *j, gen_starts *s, kc_map_kind kind, kc_err *err)
-{
-    kc_map_opts o;
-    kc_map_opts_default(&o);
-    o.kind = kind;
-    o.seed = j->opts.seed;
-    o.exact = 0;
-    kc_map_result res;
-    kc_err local = {0};
-    kc_status st = kc_map(&j->in.topo, j->in.comms, j->in.count, &o, &res, &local);
-    if (st == KC_OK) {
-        uint32_t *p = start_slot(s, kind == KC_MAP_REORDER ? "reorder" : "linear", j->in.topo.nodes);
-        if (!p)
-            st = kc_fail(err, KC_ENOMEM, "out of memory");
-        for (uint64_t v = 0; p && v < j->in.topo.nodes; v++)
-            p[v] = (uint32_t)kc_map_to_physical(&res, v);
-    } else if (kc_status_is_input(st)) {
-        st = KC_OK;
-    } else {
-        *err = local;
-    }
-    kc_map_result_free(&res);
-    return st;
-}
-
-static kc_status build_starts(const gen_job *j, gen_starts *s, kc_err *err)
-{
-    memset(s, 0, sizeof *s);
-    s->scotch = -1;
-    uint32_t *id = start_slot(s, "identity", j->in.topo.nodes);
-    if (!id)
-        return kc_fail(err, KC_ENOMEM, "out of memory");
-    for (uint64_t v = 0; v < j->in.topo.nodes; v++)
-        id[v] = (uint32_t)v;
-    kc_status st = KC_OK;
-    int linear_comms = j->in.count > 0 && !j->traffic && kc_topology_need_gf(&j->in.topo, "", &(kc_err){0}) == KC_OK;
-    if (linear_comms && !(st = algebraic_start(j, s, KC_MAP_REORDER, err)))
-        st = algebraic_start(j, s, KC_MAP_LINEAR, err);
-    if (!st && kc_scotch_available()) {
-        uint32_t *p = start_slot(s, "scotch", j->in.topo.nodes);
-        s->scotch = s->count - 1;
-        st = p ? kc_scotch_map(&j->in.topo, &j->tr, j->opts.seed, p, err) : kc_fail(err, KC_ENOMEM, "out of memory");
-    }
-    return st;
-}
-
-static kc_status compute(gen_job *j, gen_starts *s, kc_gmap_result *res, kc_err *err)
-{
-    kc_status st = build_starts(j, s, err);
-    if (st)
-        return st;
     cli_progress_bar prog;
     cli_progress_init(&prog, "mapping");
-    j->opts.progress = (kc_progress){cli_progress_cb, &prog};
-    j->opts.group = j->tr.group;
-    j->opts.groups = j->tr.groups;
-    st = kc_gmap_run(&j->in.topo, &j->tr, s->s, s->count, &j->opts, res, err);
+    kc_mapgen_opts o;
+    kc_mapgen_opts_default(&o);
+    o.search = j->opts;
+    o.search.progress = (kc_progress){cli_progress_cb, &prog};
+    o.search.group = j->tr.group;
+    o.search.groups = j->tr.groups;
+    o.search.separate = j->separate && j->tr.groups > 1;
+    j->opts.separate = o.search.separate;
+    /* The algebraic starts apply when the communications are the whole traffic. */
+    kc_status st = kc_mapgen_run(&j->in.topo, &j->tr, j->traffic ? NULL : j->in.comms, j->traffic ? 0 : j->in.count,
+                                 &o, res, err);
     cli_progress_done(&prog);
     return st;
 }
@@ -245,25 +181,27 @@ static cJSON *json_nodes(const uint32_t *v, uint64_t count)
     return a;
 }
 
-static int render_json(const gen_job *j, const gen_starts *s, const kc_gmap_result *r)
+static int render_json(const gen_job *j, const kc_mapgen_result *m)
 {
+    const kc_gmap_result *r = &m->search;
     cJSON *o = cJSON_CreateObject();
     plan_json_topology(o, &j->in.topo);
     cJSON_AddStringToObject(o, "kind", "general");
     cJSON_AddStringToObject(o, "objective", KC_GMAP_OBJECTIVE);
+    cJSON_AddStringToObject(o, "communications_counted", j->opts.separate ? "apart" : "together");
     cJSON_AddItemToObject(o, "messages", cli_json_u64(j->tr.count));
     cJSON *names = cJSON_AddArrayToObject(o, "communications");
     for (uint32_t g = 0; g < j->tr.groups; g++)
         cJSON_AddItemToArray(names, cJSON_CreateString(j->group_name[g]));
     cJSON *st = cJSON_AddArrayToObject(o, "starts");
     for (int i = 0; i < r->nstarts; i++)
-        cJSON_AddItemToArray(st, json_cost(s->s[i].name, &r->start_cost[i],
+        cJSON_AddItemToArray(st, json_cost(m->start_name[i], &r->start_cost[i],
                                            r->groups ? r->start_group_max + (size_t)i * r->groups : NULL, r->groups));
-    cJSON_AddStringToObject(o, "won_from", s->s[r->best_start].name);
+    cJSON_AddStringToObject(o, "won_from", m->start_name[r->best_start]);
     cJSON_AddItemToObject(o, "final", json_cost("general", &r->cost, r->group_max, r->groups));
-    if (j->baseline == BASELINE_SCOTCH && s->scotch >= 0)
-        cJSON_AddItemToObject(o, "baseline", json_cost("scotch", &r->start_cost[s->scotch],
-                                                       r->groups ? r->start_group_max + (size_t)s->scotch * r->groups
+    if (j->baseline == BASELINE_SCOTCH && m->scotch >= 0)
+        cJSON_AddItemToObject(o, "baseline", json_cost("scotch", &r->start_cost[m->scotch],
+                                                       r->groups ? r->start_group_max + (size_t)m->scotch * r->groups
                                                                  : NULL, r->groups));
     cJSON_AddBoolToObject(o, "scotch_available", kc_scotch_available());
     cJSON_AddItemToObject(o, "seed", cli_json_u64(j->opts.seed));
@@ -283,11 +221,12 @@ static void csv_row(const char *name, const kc_cost *c)
            kc_cost_sumsq_format(c, buf, sizeof buf));
 }
 
-static void render_csv(const gen_starts *s, const kc_gmap_result *r)
+static void render_csv(const kc_mapgen_result *m)
 {
+    const kc_gmap_result *r = &m->search;
     puts("mapping,max_load,hops,sumsq");
     for (int i = 0; i < r->nstarts; i++)
-        csv_row(s->s[i].name, &r->start_cost[i]);
+        csv_row(m->start_name[i], &r->start_cost[i]);
     csv_row("general", &r->cost);
 }
 
@@ -298,13 +237,14 @@ static void text_row(const char *name, const kc_cost *c, const char *note)
            kc_cost_sumsq_format(c, buf, sizeof buf), note);
 }
 
-static void text_groups(const gen_job *j, const gen_starts *s, const kc_gmap_result *r)
+static void text_groups(const gen_job *j, const kc_mapgen_result *m)
 {
+    const kc_gmap_result *r = &m->search;
     if (!r->groups)
         return;
     printf("largest channel load of each communication (bytes):\n  %-20s", "communication");
     for (int i = 0; i < r->nstarts; i++)
-        printf(" %10s", s->s[i].name);
+        printf(" %10s", m->start_name[i]);
     printf(" %10s\n", "general");
     for (uint32_t g = 0; g < r->groups; g++) {
         cli_quoted q;
@@ -315,20 +255,22 @@ static void text_groups(const gen_job *j, const gen_starts *s, const kc_gmap_res
     }
 }
 
-static void render_text(const gen_job *j, const gen_starts *s, const kc_gmap_result *r)
+static void render_text(const gen_job *j, const kc_mapgen_result *m)
 {
+    const kc_gmap_result *r = &m->search;
     char topo[96];
     printf("general mapping on the %s (%llu nodes), %zu messages\n",
            kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes, j->tr.count);
-    printf("objective: %s\n", KC_GMAP_OBJECTIVE);
+    printf("objective: %s%s\n", KC_GMAP_OBJECTIVE,
+           j->opts.separate ? " (each communication counted apart: they run at different times)" : "");
     printf("  %-10s %14s %16s %22s\n", "mapping", "max_load", "bytes_x_hops", "sum_sq_loads");
     for (int i = 0; i < r->nstarts; i++)
-        text_row(s->s[i].name, &r->start_cost[i],
-                 i == s->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
+        text_row(m->start_name[i], &r->start_cost[i],
+                 i == m->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
     text_row("general", &r->cost, "  (final)");
-    text_groups(j, s, r);
+    text_groups(j, m);
     printf("searched from %s: %llu candidate swaps, %llu kept; seed %llu, budget %g s%s\n",
-           s->s[r->best_start].name, (unsigned long long)r->iterations, (unsigned long long)r->accepted,
+           m->start_name[r->best_start], (unsigned long long)r->iterations, (unsigned long long)r->accepted,
            (unsigned long long)j->opts.seed, j->opts.budget_seconds,
            r->stopped_by_wall ? " (cut short by the wall-clock cap: not reproducible)" : "");
     if (!kc_scotch_available())
@@ -368,22 +310,19 @@ int map_general_run(const cli_args *a, int check_only)
         job_free(&j);
         return rc;
     }
-    gen_starts s;
-    kc_gmap_result res;
+    kc_mapgen_result res;
     kc_err err = {0};
-    memset(&res, 0, sizeof res);
-    if (compute(&j, &s, &res, &err))
+    if (compute(&j, &res, &err))
         rc = cli_report(a, &err);
     else if (j.in.fmt == CLI_FMT_JSON)
-        rc = render_json(&j, &s, &res);
+        rc = render_json(&j, &res);
     else if (j.in.fmt == CLI_FMT_CSV)
-        render_csv(&s, &res);
+        render_csv(&res);
     else
-        render_text(&j, &s, &res);
+        render_text(&j, &res);
     if (!rc && j.out)
-        rc = write_nodes(j.out, &res);
-    kc_gmap_result_free(&res);
-    starts_free(&s);
+        rc = write_nodes(j.out, &res.search);
+    kc_mapgen_result_free(&res);
     job_free(&j);
     return rc;
 }
