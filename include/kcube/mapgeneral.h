@@ -4,7 +4,13 @@
  * The starts are identity; kcube's algebraic mappings (the reordering and
  * the linear mapping of kc_map, kcube/plan.h) when the whole traffic is the
  * given linear communications and the topology computes over GF(k); and
- * Scotch's mapping (kcube/scotchmap.h) when Scotch is built in. Each is
+ * Scotch's mapping (kcube/scotchmap.h) when Scotch is built in; and on
+ * hypercubes and tori the Gray-code starts "gray:f", one for each f > 1
+ * dividing n: every field of f digits of the rank replaced by its reflected
+ * k-ary Gray code, which puts consecutive ranks of a field one hop apart
+ * (a row-major process grid whose sides are powers of k^f then lands with
+ * dilation 1, as a binary-reflected Gray code embeds rings and grids in
+ * the hypercube). Each is
  * evaluated by the exact counter and the best is improved by kc_gmap_run,
  * which never returns anything worse than it.
  *
@@ -15,7 +21,7 @@
 #include "kcube/comm.h"
 #include "kcube/gmap.h"
 
-#define KC_MAPGEN_MAX_STARTS 4
+#define KC_MAPGEN_MAX_STARTS (4 + KC_TOPO_MAX_DIMS)
 
 typedef struct kc_mapgen_opts {
     kc_gmap_opts search;   /* seed, budget, progress, groups, separate */
@@ -26,10 +32,11 @@ void kc_mapgen_opts_default(kc_mapgen_opts *o);
 
 typedef struct kc_mapgen_result {
     int nstarts;
-    const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "reorder", "linear", "scotch" */
+    const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "reorder", "linear", "scotch", "gray:f" */
     uint32_t *start_map[KC_MAPGEN_MAX_STARTS];    /* each start's to_physical */
     int scotch;                                   /* index of Scotch's start, or -1 */
     kc_gmap_result search;                        /* start costs, the final mapping and its costs */
+    char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */
 } kc_mapgen_result;
 
 /* tr->ranks == t->nodes. comms[0..ncomms) are the linear communications

@@ -2,6 +2,7 @@
  * search from the best of them. */
 #include "kcube/mapgeneral.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -74,6 +75,47 @@ static kc_status build_starts(const kc_topology *t, const kc_traffic *tr, const 
     return st;
 }
 
+/* The reflected k-ary Gray code of the f-digit value u (digit 0 least
+ * significant): digit i runs backwards while the value of the digits above
+ * it is odd, so consecutive values differ in one digit by one. */
+static uint64_t gray_field(uint64_t u, int k, int f)
+{
+    uint64_t g = 0, place = 1, above = u;
+    for (int i = 0; i < f; i++) {
+        uint64_t d = above % (uint64_t)k;
+        above /= (uint64_t)k;
+        g += ((above & 1) ? (uint64_t)k - 1 - d : d) * place;
+        place *= (uint64_t)k;
+    }
+    return g;
+}
+
+/* "gray:f" for every f > 1 dividing n (equal sides only: hypercubes and
+ * tori). */
+static kc_status gray_starts(const kc_topology *t, kc_mapgen_result *r, kc_err *err)
+{
+    if (t->kind == KC_TOPO_MESH || t->k < 2)
+        return KC_OK;
+    for (int f = 2; f <= t->n; f++) {
+        if (t->n % f)
+            continue;
+        snprintf(r->gray_name[f - 1], sizeof r->gray_name[f - 1], "gray:%d", f);
+        uint32_t *p = start_slot(r, r->gray_name[f - 1], t->nodes);
+        if (!p)
+            return kc_fail(err, KC_ENOMEM, "out of memory");
+        uint64_t field = 1;
+        for (int i = 0; i < f; i++)
+            field *= (uint64_t)t->k;
+        for (uint64_t v = 0; v < t->nodes; v++) {
+            uint64_t rest = v, node = 0, place = 1;
+            for (int j = 0; j < t->n / f; j++, rest /= field, place *= field)
+                node += gray_field(rest % field, t->k, f) * place;
+            p[v] = (uint32_t)node;
+        }
+    }
+    return KC_OK;
+}
+
 kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_comm *comms, int ncomms,
                         const kc_mapgen_opts *opts, kc_mapgen_result *res, kc_err *err)
 {
@@ -88,6 +130,8 @@ kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_com
         return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic has %llu ranks, the network %llu nodes",
                              (unsigned long long)tr->ranks, (unsigned long long)t->nodes);
     kc_status st = build_starts(t, tr, comms, ncomms, opts, res, err);
+    if (!st)
+        st = gray_starts(t, res, err);
     if (st)
         return st;
     kc_gmap_start starts[KC_MAPGEN_MAX_STARTS];
