@@ -97,7 +97,7 @@ expect_stderr_contains "line 3"
 expect_bad "too many ranks" -- "$K" replay "$G/bcast_tree8.goal" --n 2
 expect_bad "no --n" -- "$K" replay "$CLI_TMP/pp.goal"
 expect_bad "no file" -- "$K" replay --n 2
-expect_exit 1 "missing file (i/o error)" -- "$K" replay "$CLI_TMP/none.goal" --n 2
+expect_bad "missing file (the user named it: exit 2)" -- "$K" replay "$CLI_TMP/none.goal" --n 2
 expect_bad "bad routing" -- "$K" replay "$CLI_TMP/pp.goal" --n 2 --routing zigzag
 expect_bad "optimal mapping" -- "$K" replay "$CLI_TMP/pp.goal" --n 2 --mapping optimal
 printf '0 1 2\n' > "$CLI_TMP/short.map"

@@ -85,9 +85,11 @@ kc_status kc_analyze(const kc_topology *t, const kc_comm *c, const kc_analyze_op
 
 /* ---- map ----------------------------------------------------------------- */
 
-typedef enum kc_map_kind { KC_MAP_AUTO, KC_MAP_REORDER, KC_MAP_LINEAR } kc_map_kind;
+/* KC_MAP_GENERAL, any node permutation, is computed by kc_gmap_run
+ * (kcube/gmap.h) from any traffic; kc_map refuses it. */
+typedef enum kc_map_kind { KC_MAP_AUTO, KC_MAP_REORDER, KC_MAP_LINEAR, KC_MAP_GENERAL } kc_map_kind;
 
-/* auto | reorder | linear (parse, print, help). */
+/* auto | reorder | linear | general (parse, print, help). */
 extern const kc_names kc_map_kind_names;
 
 /* Search: default (on, bounded, inside auto; off for reorder / linear), off, on. */

@@ -54,6 +54,10 @@ typedef struct kc_token {
  * constant); `what` names the input in messages, e.g. "mapping file" (the
  * path is appended, escaped). limits may be NULL. KC_EIO if it cannot be
  * opened, KC_EINVAL if it is a directory, KC_ENOMEM. */
+/* The status of a failed fopen of a user-named input: KC_EINVAL when the
+ * path names nothing readable (ENOENT, ENOTDIR, EACCES, ENAMETOOLONG,
+ * ELOOP, EISDIR: the user's input is at fault), KC_EIO otherwise. */
+kc_status kc_open_failure_status(int errnum);
 kc_status kc_reader_open(kc_reader **r, const char *path, const char *what, const char *param,
                          const kc_reader_limits *limits, kc_err *err);
 /* Read from memory (tests, fuzzing): `name` replaces "what 'path'". The data

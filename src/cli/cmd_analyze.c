@@ -38,7 +38,7 @@ typedef struct analyze_job {
 
 static int resolve(const cli_args *a, analyze_job *j)
 {
-    int r = plan_resolve(a, 1, &j->in);
+    int r = plan_resolve(a, PLAN_COMMS_ONE, &j->in);
     if (r)
         return r;
     kc_analyze_opts_default(&j->opts);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "map_general.h"
 #include "options.h"
 #include "plan_cli.h"
 #include "kcube/mapset.h"
@@ -52,6 +53,10 @@ static const cli_use map_opts[] = {
     {&OPT_EXACT, "re-count every mapped communication exactly", NULL},
     {&OPT_NO_EXACT, "skip the exact re-count (by default done up to N = 2^20)", NULL},
     {&OPT_EMIT_C, NULL, NULL},
+    {&OPT_TRAFFIC, NULL, NULL},
+    {&OPT_BUDGET, NULL, NULL},
+    {&OPT_BASELINE, NULL, NULL},
+    {&OPT_OUT, "write the mapping as a node list (one physical node per line, rank order; general mappings)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
@@ -117,7 +122,7 @@ static int resolve_given(const cli_args *a, map_job *j)
 static int resolve(const cli_args *a, map_job *j)
 {
     memset(j, 0, sizeof *j);
-    int r = plan_resolve(a, 0, &j->in);
+    int r = plan_resolve(a, PLAN_COMMS_SET, &j->in);
     if (r)
         return r;
     kc_map_opts_default(&j->opts);
@@ -139,6 +144,10 @@ static int resolve(const cli_args *a, map_job *j)
         return r;
     if (j->opts.kind != KC_MAP_AUTO && !cli_given(a, &OPT_SEARCH))
         return cli_reject(a, &OPT_EVALS, "without a search (add --search, or use --kind auto)");
+    static const cli_opt *const general_only[] = {&OPT_BUDGET, &OPT_BASELINE, &OPT_OUT, NULL};
+    for (int i = 0; general_only[i]; i++)
+        if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
+            return r;
     j->opts.given = j->has_q ? &j->q : NULL;
     return 0;
 }
@@ -396,8 +405,24 @@ static int render_c(const map_job *j, const kc_map_result *r)
 
 /* ---- the command ---------------------------------------------------------- */
 
+/* A general mapping (map_general.c): the algebraic mappers' options mean
+ * nothing there, so they are refused by name. */
+static int general(const cli_args *a, int check_only)
+{
+    static const cli_opt *const algebraic[] = {&OPT_SEARCH, &OPT_EXACT, &OPT_NO_EXACT, &OPT_EVALS,
+                                               &OPT_METHOD, &OPT_Q, &OPT_EMIT_C, NULL};
+    for (int i = 0; algebraic[i]; i++) {
+        int r = cli_reject(a, algebraic[i], "to a general mapping (one objective, stated in the output)");
+        if (r)
+            return r;
+    }
+    return map_general_run(a, check_only);
+}
+
 static int check(const cli_args *a)
 {
+    if (map_general_wanted(a))
+        return general(a, 1);
     map_job j;
     int r = resolve(a, &j);
     plan_input_free(&j.in);
@@ -406,6 +431,8 @@ static int check(const cli_args *a)
 
 static int run(const cli_args *a)
 {
+    if (map_general_wanted(a))
+        return general(a, 0);
     map_job j;
     kc_map_result res;
     kc_err err = {0};

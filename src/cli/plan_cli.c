@@ -57,8 +57,9 @@ static int build_comm(const cli_args *a, const kc_topology *t, const cli_comm_sp
     return s ? cli_report(a, &err) : 0;
 }
 
-int plan_resolve(const cli_args *a, int single, plan_input *in)
+int plan_resolve(const cli_args *a, plan_comms want, plan_input *in)
 {
+    int single = want == PLAN_COMMS_ONE;
     memset(in, 0, sizeof *in);
     int r = cli_format(a, &in->fmt);
     if (!r)
@@ -70,10 +71,10 @@ int plan_resolve(const cli_args *a, int single, plan_input *in)
         return cli_error("out of memory");
     cli_comms_init(l, a->path, single, 1);
     r = cli_comm_list(a, l);
-    if (!r && !l->count)
+    if (!r && !l->count && want != PLAN_COMMS_OPTIONAL)
         r = cli_error("%s needs %s", a->path, single ? "--pattern NAME or --matrix M"
                                                         : "at least one --pattern or --matrix");
-    if (!r && !(in->comms = calloc((size_t)l->count, sizeof *in->comms)))
+    if (!r && l->count && !(in->comms = calloc((size_t)l->count, sizeof *in->comms)))
         r = cli_error("out of memory");
     for (int i = 0; !r && i < l->count; i++, in->count++)
         r = build_comm(a, &in->topo, &l->spec[i], l->scatter[i], &in->comms[i]);

@@ -17,9 +17,13 @@ typedef struct plan_input {
     kc_comm *comms; /* count communications, in command-line order */
 } plan_input;
 
+/* How many communications a command takes. */
+typedef enum plan_comms { PLAN_COMMS_SET, PLAN_COMMS_ONE, PLAN_COMMS_OPTIONAL } plan_comms;
+
 /* --n/--k/--topology/--shape/--tie, the format and the communications
- * (single: exactly one). Returns 0 or an exit status after one line. */
-int plan_resolve(const cli_args *a, int single, plan_input *in);
+ * (a set of at least one, exactly one, or any number including none).
+ * Returns 0 or an exit status after one line. */
+int plan_resolve(const cli_args *a, plan_comms want, plan_input *in);
 void plan_input_free(plan_input *in);
 
 /* k, n, nodes, topology, tie (tori), polynomial. */

@@ -108,6 +108,14 @@ static kc_status alloc_reader(kc_reader **out, const char *param, const kc_reade
     return KC_OK;
 }
 
+kc_status kc_open_failure_status(int e)
+{
+    /* A path that names nothing readable is the user's input at fault (exit
+     * 2); other failures (EIO, EMFILE, ...) are the system's. */
+    return e == ENOENT || e == ENOTDIR || e == EACCES || e == ENAMETOOLONG || e == ELOOP || e == EISDIR ? KC_EINVAL
+                                                                                                        : KC_EIO;
+}
+
 kc_status kc_reader_open(kc_reader **out, const char *path, const char *what, const char *param,
                          const kc_reader_limits *limits, kc_err *err)
 {
@@ -116,7 +124,8 @@ kc_status kc_reader_open(kc_reader **out, const char *path, const char *what, co
     kc_escape(q, sizeof q, path, strlen(path));
     FILE *f = fopen(path, "rb");
     if (!f)
-        return kc_fail_param(err, KC_EIO, param, "cannot open %s '%s': %s", what, q, strerror(errno));
+        return kc_fail_param(err, kc_open_failure_status(errno), param, "cannot open %s '%s': %s", what, q,
+                             strerror(errno));
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
         fclose(f);

@@ -696,7 +696,8 @@ kc_status kc_goal_read_file(kc_goal *g, const char *path, const kc_reader_limits
     kc_escape(q, sizeof q, path, strlen(path));
     FILE *f = fopen(path, "rb");
     if (!f)
-        return kc_fail_param(err, KC_EIO, "schedule", "cannot open schedule '%s': %s", q, strerror(errno));
+        return kc_fail_param(err, kc_open_failure_status(errno), "schedule", "cannot open schedule '%s': %s", q,
+                             strerror(errno));
     struct stat st;
     if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
         fclose(f);

@@ -14,6 +14,7 @@ static const kc_name kind_entries[] = {
     {KC_MAP_AUTO, "auto", "every kind that applies; the best wins, ties go to reorder"},
     {KC_MAP_REORDER, "reorder", "a permutation of dimensions: neighbours stay neighbours"},
     {KC_MAP_LINEAR, "linear", "any nonsingular Q over GF(k) (seed 002 Theorems 3 and 4)"},
+    {KC_MAP_GENERAL, "general", "any node permutation, by exact local search from the best start (kcube/gmap.h)"},
     {0, NULL, NULL},
 };
 const kc_names kc_map_kind_names = {"mapping kind", kind_entries};
@@ -510,6 +511,8 @@ kc_status kc_map(const kc_topology *t, const kc_comm *comms, int count, const kc
     if (!s && exact && bits > (p.binary ? KC_EXACT_MAX_N : KC_PLAN_EXACT_MAX_BITS))
         s = kc_fail_param(err, KC_ERANGE, "exact", "exact counting supports N <= 2^%d nodes, this network has 2^%d",
                           p.binary ? KC_EXACT_MAX_N : KC_PLAN_EXACT_MAX_BITS, bits);
+    if (!s && p.o.kind == KC_MAP_GENERAL)
+        s = kc_fail_param(err, KC_EINVAL, "kind", "general mappings are searched by kc_gmap_run, not kc_map");
     if (!s && p.o.kind != KC_MAP_AUTO && p.o.kind != KC_MAP_REORDER && p.o.kind != KC_MAP_LINEAR)
         s = kc_fail_param(err, KC_EINVAL, "kind", "unknown mapping kind %d", (int)p.o.kind);
     if (!s && p.o.kind == KC_MAP_LINEAR && !p.have_torus)

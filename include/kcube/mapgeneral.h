@@ -1,0 +1,50 @@
+/* kcube/mapgeneral.h - a general mapping from the best start: the front
+ * door of issue 13 over kcube/gmap.h.
+ *
+ * The starts are identity; kcube's algebraic mappings (the reordering and
+ * the linear mapping of kc_map, kcube/plan.h) when the whole traffic is the
+ * given linear communications and the topology computes over GF(k); and
+ * Scotch's mapping (kcube/scotchmap.h) when Scotch is built in; and on
+ * hypercubes and tori the Gray-code starts "gray:f", one for each f > 1
+ * dividing n: every field of f digits of the rank replaced by its reflected
+ * k-ary Gray code, which puts consecutive ranks of a field one hop apart
+ * (a row-major process grid whose sides are powers of k^f then lands with
+ * dilation 1, as a binary-reflected Gray code embeds rings and grids in
+ * the hypercube). Each is
+ * evaluated by the exact counter and the best is improved by kc_gmap_run,
+ * which never returns anything worse than it.
+ *
+ * Costs: kc_map for each algebraic kind (kcube/plan.h), Scotch's mapping,
+ * then the search's budget (kcube/gmap.h). */
+#ifndef KCUBE_MAPGENERAL_H
+#define KCUBE_MAPGENERAL_H
+#include "kcube/comm.h"
+#include "kcube/gmap.h"
+
+#define KC_MAPGEN_MAX_STARTS (4 + KC_TOPO_MAX_DIMS)
+
+typedef struct kc_mapgen_opts {
+    kc_gmap_opts search;   /* seed, budget, progress, groups, separate */
+    int use_scotch;        /* 1 (default): Scotch's mapping is a start when Scotch is built in */
+} kc_mapgen_opts;
+
+void kc_mapgen_opts_default(kc_mapgen_opts *o);
+
+typedef struct kc_mapgen_result {
+    int nstarts;
+    const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "reorder", "linear", "scotch", "gray:f" */
+    uint32_t *start_map[KC_MAPGEN_MAX_STARTS];    /* each start's to_physical */
+    int scotch;                                   /* index of Scotch's start, or -1 */
+    kc_gmap_result search;                        /* start costs, the final mapping and its costs */
+    char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */
+} kc_mapgen_result;
+
+/* tr->ranks == t->nodes. comms[0..ncomms) are the linear communications
+ * the traffic consists of, or NULL/0 when it is anything else (then no
+ * algebraic start). Free the result with kc_mapgen_result_free, also after
+ * an error. */
+kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_comm *comms, int ncomms,
+                        const kc_mapgen_opts *opts, kc_mapgen_result *res, kc_err *err);
+void kc_mapgen_result_free(kc_mapgen_result *res);
+
+#endif

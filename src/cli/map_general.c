@@ -1,0 +1,328 @@
+/* map_general.c - `kcube map --traffic FILE` and `kcube map --kind general`
+ * (map_general.h): resolve (topology, traffic from the file and the given
+ * communications, options) -> compute (the starts: identity, kcube's
+ * reordering and linear mapping where the traffic holds linear
+ * communications, Scotch's mapping where Scotch is built in; then
+ * kc_gmap_run) -> render (text, JSON, CSV; --out writes the node list). */
+#include "map_general.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "out.h"
+#include "plan_cli.h"
+#include "text.h"
+#include "kcube/mapgeneral.h"
+#include "kcube/plan.h"
+#include "kcube/scotchmap.h"
+#include "kcube/traffic.h"
+
+/* ---- options ---------------------------------------------------------------- */
+
+enum { BASELINE_NONE, BASELINE_SCOTCH };
+static const kc_name baseline_entries[] = {
+    {BASELINE_SCOTCH, "scotch", "Scotch's static mapping (libscotch), evaluated by kcube's exact counter"},
+    {0, NULL, NULL},
+};
+static const kc_names baseline_names = {"baseline", baseline_entries};
+
+const cli_opt OPT_TRAFFIC = {
+    .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
+    .help = "map this communication graph: 'src dst bytes' lines, a Scotch .grf graph or a .goal schedule"};
+const cli_opt OPT_BUDGET = {.name = "budget", .type = CLI_REAL, .meta = "SECONDS", .rlo = 0, .rhi = 86400,
+                            .def = "1", .param = "budget",
+                            .help = "search budget of a general mapping (deterministic work units, not wall time)"};
+const cli_opt OPT_BASELINE = {.name = "baseline", .type = CLI_CHOICE, .choices = &baseline_names,
+                              .help = "also report this mapper's result side by side"};
+
+#define PATTERN_BYTES 1 /* a message of a given communication weighs 1 byte: loads count messages */
+#define LIST_NODES_MAX 16 /* node arrays in the text output */
+
+typedef struct gen_job {
+    plan_input in; /* topology, format, communications (possibly none) */
+    const char *traffic, *out;
+    int baseline;
+    int separate; /* --objective max: the communications are phases, counted apart */
+    kc_gmap_opts opts;
+    kc_traffic tr;
+    char **group_name; /* tr.groups names, or NULL */
+} gen_job;
+
+int map_general_wanted(const cli_args *a)
+{
+    return cli_given(a, &OPT_TRAFFIC) || cli_choice(a, &OPT_KIND, KC_MAP_AUTO) == KC_MAP_GENERAL;
+}
+
+/* ---- resolve ------------------------------------------------------------------ */
+
+static void job_free(gen_job *j)
+{
+    if (j->group_name)
+        for (uint32_t g = 0; g < j->tr.groups; g++)
+            free(j->group_name[g]);
+    free(j->group_name);
+    kc_traffic_free(&j->tr);
+    plan_input_free(&j->in);
+}
+
+/* Group names: "traffic file" for what the file gave (group 0 when there
+ * are communications too), then the communications' names. */
+static int name_groups(gen_job *j, int file_group)
+{
+    if (!j->tr.groups)
+        return 0;
+    j->group_name = calloc(j->tr.groups, sizeof *j->group_name);
+    if (!j->group_name)
+        return cli_error("out of memory");
+    for (uint32_t g = 0; g < j->tr.groups; g++) {
+        const char *name = file_group && g == 0 ? "traffic file" : j->in.comms[g - (uint32_t)file_group].name;
+        if (!(j->group_name[g] = strdup(name)))
+            return cli_error("out of memory");
+    }
+    return 0;
+}
+
+static int build_traffic(const cli_args *a, gen_job *j)
+{
+    kc_err err = {0};
+    if (j->in.topo.nodes > KC_CHANLOAD_MAX_NODES || j->in.topo.nodes > ((uint64_t)1 << 32))
+        return cli_error("a general mapping supports up to %llu nodes, the network has %llu",
+                         (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)j->in.topo.nodes);
+    if (kc_traffic_init(&j->tr, j->in.topo.nodes, &err) ||
+        (j->traffic && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
+        return cli_report(a, &err);
+    int file_group = j->traffic != NULL && j->in.count > 0;
+    kc_rng rng;
+    kc_rng_seed(&rng, j->opts.seed);
+    for (int i = 0; i < j->in.count; i++)
+        if (kc_traffic_add_comm(&j->tr, &j->in.comms[i], PATTERN_BYTES, &rng, &err))
+            return cli_report(a, &err);
+    return name_groups(j, file_group);
+}
+
+static int resolve(const cli_args *a, gen_job *j)
+{
+    memset(j, 0, sizeof *j);
+    int r = plan_resolve(a, PLAN_COMMS_OPTIONAL, &j->in);
+    if (r)
+        return r;
+    j->traffic = cli_text(a, &OPT_TRAFFIC, NULL);
+    if (!j->traffic && !j->in.count)
+        return cli_error("%s --kind general needs --traffic FILE or at least one --pattern or --matrix", a->path);
+    if (cli_given(a, &OPT_KIND) && cli_choice(a, &OPT_KIND, KC_MAP_AUTO) != KC_MAP_GENERAL)
+        return cli_error("--traffic gives a general mapping: --kind %s does not apply (leave it out or say general)",
+                         kc_names_name(&kc_map_kind_names, cli_choice(a, &OPT_KIND, KC_MAP_AUTO)));
+    kc_gmap_opts_default(&j->opts);
+    j->opts.seed = cli_u64(a, &OPT_SEED, 1);
+    j->opts.budget_seconds = cli_real(a, &OPT_BUDGET, 1);
+    int objective = cli_choice(a, &OPT_OBJECTIVE, KC_OBJ_MAX);
+    if (objective == KC_OBJ_SUM)
+        return cli_error("--objective sum does not apply to a general mapping (max: each communication apart; "
+                         "simultaneous: all at once)");
+    j->separate = objective == KC_OBJ_MAX;
+    j->baseline = cli_choice(a, &OPT_BASELINE, BASELINE_NONE);
+    if (j->baseline == BASELINE_SCOTCH && !kc_scotch_available())
+        return cli_error("--baseline scotch: this kcube was built without Scotch (install libscotch-dev and rebuild)");
+    j->out = cli_text(a, &OPT_OUT, NULL);
+    if (j->out && (r = cli_check_output(j->out)))
+        return r;
+    return build_traffic(a, j);
+}
+
+/* ---- compute ------------------------------------------------------------------ */
+
+static kc_status compute(gen_job *j, kc_mapgen_result *res, kc_err *err)
+{
+    cli_progress_bar prog;
+    cli_progress_init(&prog, "mapping");
+    kc_mapgen_opts o;
+    kc_mapgen_opts_default(&o);
+    o.search = j->opts;
+    o.search.progress = (kc_progress){cli_progress_cb, &prog};
+    o.search.group = j->tr.group;
+    o.search.groups = j->tr.groups;
+    o.search.separate = j->separate && j->tr.groups > 1;
+    j->opts.separate = o.search.separate;
+    /* The algebraic starts apply when the communications are the whole traffic. */
+    kc_status st = kc_mapgen_run(&j->in.topo, &j->tr, j->traffic ? NULL : j->in.comms, j->traffic ? 0 : j->in.count,
+                                 &o, res, err);
+    cli_progress_done(&prog);
+    return st;
+}
+
+/* ---- render ------------------------------------------------------------------- */
+
+static cJSON *json_sumsq(const kc_cost *c)
+{
+    char buf[48];
+    return c->sumsq_hi ? cJSON_CreateString(kc_cost_sumsq_format(c, buf, sizeof buf)) : cli_json_u64(c->sumsq_lo);
+}
+
+static cJSON *json_cost(const char *name, const kc_cost *c, const uint64_t *group_max, uint32_t groups)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "mapping", name);
+    cJSON_AddItemToObject(o, "max_load", cli_json_u64(c->max));
+    cJSON_AddItemToObject(o, "hops", cli_json_u64(c->hops));
+    cJSON_AddItemToObject(o, "sumsq", json_sumsq(c));
+    if (groups)
+        cJSON_AddItemToObject(o, "per_comm_max", cli_json_u64_array(group_max, (int)groups));
+    return o;
+}
+
+static cJSON *json_nodes(const uint32_t *v, uint64_t count)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (uint64_t i = 0; i < count; i++)
+        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+    return a;
+}
+
+static int render_json(const gen_job *j, const kc_mapgen_result *m)
+{
+    const kc_gmap_result *r = &m->search;
+    cJSON *o = cJSON_CreateObject();
+    plan_json_topology(o, &j->in.topo);
+    cJSON_AddStringToObject(o, "kind", "general");
+    cJSON_AddStringToObject(o, "objective", KC_GMAP_OBJECTIVE);
+    cJSON_AddStringToObject(o, "communications_counted", j->opts.separate ? "apart" : "together");
+    cJSON_AddItemToObject(o, "messages", cli_json_u64(j->tr.count));
+    cJSON *names = cJSON_AddArrayToObject(o, "communications");
+    for (uint32_t g = 0; g < j->tr.groups; g++)
+        cJSON_AddItemToArray(names, cJSON_CreateString(j->group_name[g]));
+    cJSON *st = cJSON_AddArrayToObject(o, "starts");
+    for (int i = 0; i < r->nstarts; i++)
+        cJSON_AddItemToArray(st, json_cost(m->start_name[i], &r->start_cost[i],
+                                           r->groups ? r->start_group_max + (size_t)i * r->groups : NULL, r->groups));
+    cJSON_AddStringToObject(o, "won_from", m->start_name[r->best_start]);
+    cJSON_AddItemToObject(o, "final", json_cost("general", &r->cost, r->group_max, r->groups));
+    if (j->baseline == BASELINE_SCOTCH && m->scotch >= 0)
+        cJSON_AddItemToObject(o, "baseline", json_cost("scotch", &r->start_cost[m->scotch],
+                                                       r->groups ? r->start_group_max + (size_t)m->scotch * r->groups
+                                                                 : NULL, r->groups));
+    cJSON_AddBoolToObject(o, "scotch_available", kc_scotch_available());
+    cJSON_AddItemToObject(o, "seed", cli_json_u64(j->opts.seed));
+    cJSON_AddNumberToObject(o, "budget_seconds", j->opts.budget_seconds);
+    cJSON_AddItemToObject(o, "iterations", cli_json_u64(r->iterations));
+    cJSON_AddItemToObject(o, "accepted", cli_json_u64(r->accepted));
+    cJSON_AddBoolToObject(o, "stopped_by_wall", r->stopped_by_wall);
+    cJSON_AddItemToObject(o, "to_physical", json_nodes(r->to_physical, r->nodes));
+    cJSON_AddItemToObject(o, "to_virtual", json_nodes(r->to_virtual, r->nodes));
+    return cli_print_json(o);
+}
+
+static void csv_row(const char *name, const kc_cost *c)
+{
+    char buf[48];
+    printf("%s,%llu,%llu,%s\n", name, (unsigned long long)c->max, (unsigned long long)c->hops,
+           kc_cost_sumsq_format(c, buf, sizeof buf));
+}
+
+static void render_csv(const kc_mapgen_result *m)
+{
+    const kc_gmap_result *r = &m->search;
+    puts("mapping,max_load,hops,sumsq");
+    for (int i = 0; i < r->nstarts; i++)
+        csv_row(m->start_name[i], &r->start_cost[i]);
+    csv_row("general", &r->cost);
+}
+
+static void text_row(const char *name, const kc_cost *c, const char *note)
+{
+    char buf[48];
+    printf("  %-10s %14llu %16llu %22s%s\n", name, (unsigned long long)c->max, (unsigned long long)c->hops,
+           kc_cost_sumsq_format(c, buf, sizeof buf), note);
+}
+
+static void text_groups(const gen_job *j, const kc_mapgen_result *m)
+{
+    const kc_gmap_result *r = &m->search;
+    if (!r->groups)
+        return;
+    printf("largest channel load of each communication (bytes):\n  %-20s", "communication");
+    for (int i = 0; i < r->nstarts; i++)
+        printf(" %10s", m->start_name[i]);
+    printf(" %10s\n", "general");
+    for (uint32_t g = 0; g < r->groups; g++) {
+        cli_quoted q;
+        printf("  %-20s", cli_quote(&q, j->group_name[g]));
+        for (int i = 0; i < r->nstarts; i++)
+            printf(" %10llu", (unsigned long long)r->start_group_max[(size_t)i * r->groups + g]);
+        printf(" %10llu\n", (unsigned long long)r->group_max[g]);
+    }
+}
+
+static void render_text(const gen_job *j, const kc_mapgen_result *m)
+{
+    const kc_gmap_result *r = &m->search;
+    char topo[96];
+    printf("general mapping on the %s (%llu nodes), %zu messages\n",
+           kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes, j->tr.count);
+    printf("objective: %s%s\n", KC_GMAP_OBJECTIVE,
+           j->opts.separate ? " (each communication counted apart: they run at different times)" : "");
+    printf("  %-10s %14s %16s %22s\n", "mapping", "max_load", "bytes_x_hops", "sum_sq_loads");
+    for (int i = 0; i < r->nstarts; i++)
+        text_row(m->start_name[i], &r->start_cost[i],
+                 i == m->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
+    text_row("general", &r->cost, "  (final)");
+    text_groups(j, m);
+    printf("searched from %s: %llu candidate swaps, %llu kept; seed %llu, budget %g s%s\n",
+           m->start_name[r->best_start], (unsigned long long)r->iterations, (unsigned long long)r->accepted,
+           (unsigned long long)j->opts.seed, j->opts.budget_seconds,
+           r->stopped_by_wall ? " (cut short by the wall-clock cap: not reproducible)" : "");
+    if (!kc_scotch_available())
+        printf("Scotch is not built in: its mapping was not a start\n");
+    if (r->nodes <= LIST_NODES_MAX) {
+        printf("to_physical:");
+        for (uint64_t v = 0; v < r->nodes; v++)
+            printf(" %u", r->to_physical[v]);
+        printf("\nto_virtual: ");
+        for (uint64_t p = 0; p < r->nodes; p++)
+            printf(" %u", r->to_virtual[p]);
+        printf("\n");
+    } else {
+        printf("to_physical / to_virtual: %llu entries each (--json, or --out FILE for the node list)\n",
+               (unsigned long long)r->nodes);
+    }
+}
+
+/* The node list `kcube simulate --mapping FILE` reads: one physical node
+ * per line, in rank order. */
+static int write_nodes(const char *path, const kc_gmap_result *r)
+{
+    cli_atomic at;
+    int rc = cli_atomic_open(&at, path);
+    if (rc)
+        return rc;
+    for (uint64_t v = 0; v < r->nodes; v++)
+        fprintf(at.f, "%u\n", r->to_physical[v]);
+    return cli_atomic_commit(&at);
+}
+
+int map_general_run(const cli_args *a, int check_only)
+{
+    gen_job j;
+    int rc = resolve(a, &j);
+    if (rc || check_only) {
+        job_free(&j);
+        return rc;
+    }
+    kc_mapgen_result res;
+    kc_err err = {0};
+    if (compute(&j, &res, &err))
+        rc = cli_report(a, &err);
+    else if (j.in.fmt == CLI_FMT_JSON)
+        rc = render_json(&j, &res);
+    else if (j.in.fmt == CLI_FMT_CSV)
+        render_csv(&res);
+    else
+        render_text(&j, &res);
+    if (!rc && j.out)
+        rc = write_nodes(j.out, &res.search);
+    kc_mapgen_result_free(&res);
+    job_free(&j);
+    return rc;
+}

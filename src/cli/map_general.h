@@ -1,0 +1,20 @@
+/* map_general.h - `kcube map` for any communication graph: --traffic FILE,
+ * or the given communications with --kind general (issue 13). The search
+ * is kcube/gmap.h's; this module resolves the starts (identity, kcube's
+ * algebraic mappings, Scotch's) and renders the result. cmd_map.c declares
+ * the options and hands over when one of them asks for a general mapping. */
+#ifndef KC_CLI_MAP_GENERAL_H
+#define KC_CLI_MAP_GENERAL_H
+
+#include "opt.h"
+
+/* --traffic FILE, --budget SECONDS, --baseline scotch (map only). */
+extern const cli_opt OPT_TRAFFIC, OPT_BUDGET, OPT_BASELINE;
+
+/* 1 when the options ask for a general mapping (--traffic, or --kind
+ * general). */
+int map_general_wanted(const cli_args *a);
+/* Resolve only (check_only) or the whole command; an exit status. */
+int map_general_run(const cli_args *a, int check_only);
+
+#endif

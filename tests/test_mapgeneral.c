@@ -1,0 +1,191 @@
+/* The general mapping's front door (kcube/mapgeneral.h): which starts it
+ * offers, the Gray-code starts' one-hop property checked digit by digit,
+ * never worse than any start, and the starts' costs equal to a one-shot
+ * recount. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/chanload.h"
+#include "kcube/mapgeneral.h"
+#include "kcube/scotchmap.h"
+#include "kcube/traffic_gen.h"
+#include "kc_testutil.h"
+
+static kc_mapgen_opts quick_opts(uint64_t seed)
+{
+    kc_mapgen_opts o;
+    kc_mapgen_opts_default(&o);
+    o.search.seed = seed;
+    o.search.budget_seconds = 0;
+    o.search.iterations = 2000;
+    return o;
+}
+
+static int find_start(const kc_mapgen_result *r, const char *name)
+{
+    for (int i = 0; i < r->nstarts; i++)
+        if (!strcmp(r->start_name[i], name))
+            return i;
+    return -1;
+}
+
+/* Digit i of node x on a torus of radix k. */
+static unsigned digit(uint64_t x, int k, int i)
+{
+    for (int j = 0; j < i; j++)
+        x /= (uint64_t)k;
+    return (unsigned)(x % (uint64_t)k);
+}
+
+/* gray:f moves every rank so that ranks v and v + 1 inside one field of f
+ * digits sit on nodes that differ in one digit by one (mod k): checked for
+ * every v, on tori of radix 2..7. */
+static void test_gray_one_hop(void **state)
+{
+    (void)state;
+    for (int k = 2; k <= 7; k++)
+        for (int n = 2; n <= 4; n++) {
+            kc_topology t;
+            kc_err err = {0};
+            assert_int_equal(kc_topology_init(&t, k == 2 ? KC_TOPO_HYPERCUBE : KC_TOPO_TORUS, k, n, KC_TIE_PLUS, &err),
+                             KC_OK);
+            kc_traffic tr;
+            assert_int_equal(kc_traffic_init(&tr, t.nodes, &err), KC_OK);
+            assert_int_equal(kc_traffic_add(&tr, 0, 1, 1, &err), KC_OK);
+            kc_mapgen_opts o = quick_opts(1);
+            o.use_scotch = 0;
+            kc_mapgen_result r;
+            assert_int_equal(kc_mapgen_run(&t, &tr, NULL, 0, &o, &r, &err), KC_OK);
+            for (int f = 2; f <= n; f++) {
+                char name[16];
+                snprintf(name, sizeof name, "gray:%d", f);
+                int s = find_start(&r, name);
+                if (n % f) {
+                    assert_int_equal(s, -1);
+                    continue;
+                }
+                assert_true(s >= 0);
+                const uint32_t *p = r.start_map[s];
+                uint64_t field = 1;
+                for (int i = 0; i < f; i++)
+                    field *= (uint64_t)k;
+                unsigned char *seen = calloc(t.nodes, 1);
+                assert_non_null(seen);
+                for (uint64_t v = 0; v < t.nodes; v++) {
+                    assert_false(seen[p[v]]);
+                    seen[p[v]] = 1;
+                    if ((v + 1) % field == 0)
+                        continue;
+                    int changed = 0;
+                    for (int i = 0; i < n; i++) {
+                        unsigned a = digit(p[v], k, i), b = digit(p[v + 1], k, i);
+                        if (a != b) {
+                            changed++;
+                            assert_true((a + 1) % (unsigned)k == b || (b + 1) % (unsigned)k == a);
+                        }
+                    }
+                    assert_int_equal(changed, 1);
+                }
+                free(seen);
+            }
+            kc_mapgen_result_free(&r);
+            kc_traffic_free(&tr);
+        }
+}
+
+/* A 2-D halo of a 8 x 8 torus grid lands on the 6-cube with dilation 1
+ * through gray:3, and the result is at least that good. */
+static void test_gray_halo(void **state)
+{
+    (void)state;
+    kc_topology t;
+    kc_err err = {0};
+    assert_int_equal(kc_topology_hypercube(&t, 6, &err), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, t.nodes, &err), KC_OK);
+    const int shape[2] = {8, 8};
+    assert_int_equal(kc_traffic_gen_halo(&tr, shape, 2, 1, 1, &err), KC_OK);
+    kc_mapgen_opts o = quick_opts(3);
+    kc_mapgen_result r;
+    assert_int_equal(kc_mapgen_run(&t, &tr, NULL, 0, &o, &r, &err), KC_OK);
+    int s = find_start(&r, "gray:3");
+    assert_true(s >= 0);
+    assert_int_equal(r.search.start_cost[s].max, 1);
+    assert_int_equal(r.search.start_cost[s].hops, tr.count);
+    assert_int_equal(r.search.cost.max, 1);
+    assert_int_equal(r.search.cost.hops, tr.count);
+    kc_mapgen_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
+/* Linear communications bring kcube's reordering and linear mapping; every
+ * start's reported cost is a one-shot recount, and the final mapping is no
+ * worse than any of them (random sets of patterns, several seeds). */
+static void test_starts_and_never_worse(void **state)
+{
+    (void)state;
+    static const char *const names[] = {"transpose", "bit-reverse", "reverse-flip", "complement", "shuffle"};
+    for (uint64_t seed = 1; seed <= 6; seed++) {
+        kc_topology t;
+        kc_err err = {0};
+        assert_int_equal(kc_topology_hypercube(&t, 6, &err), KC_OK);
+        kc_comm comms[2];
+        kc_traffic tr;
+        assert_int_equal(kc_traffic_init(&tr, t.nodes, &err), KC_OK);
+        for (int i = 0; i < 2; i++) {
+            if (kc_comm_named(&comms[i], &t, names[(seed + (uint64_t)i * 2) % 5], &err))
+                fail_msg("%s", err.msg);
+            assert_int_equal(kc_traffic_add_comm(&tr, &comms[i], 1, NULL, &err), KC_OK);
+        }
+        kc_mapgen_opts o = quick_opts(seed);
+        o.search.group = tr.group;
+        o.search.groups = tr.groups;
+        kc_mapgen_result r;
+        assert_int_equal(kc_mapgen_run(&t, &tr, comms, 2, &o, &r, &err), KC_OK);
+        assert_int_equal(find_start(&r, "identity"), 0);
+        assert_true(find_start(&r, "reorder") > 0);
+        assert_true(find_start(&r, "linear") > 0);
+        assert_int_equal(find_start(&r, "scotch") >= 0, kc_scotch_available());
+        for (int i = 0; i < r.nstarts; i++) {
+            kc_cost c;
+            assert_int_equal(kc_chanload_eval(&t, &tr, r.start_map[i], &c, &err), KC_OK);
+            assert_int_equal(kc_cost_cmp(&c, &r.search.start_cost[i]), 0);
+            assert_true(kc_cost_cmp(&r.search.cost, &c) <= 0);
+        }
+        kc_mapgen_result_free(&r);
+        kc_traffic_free(&tr);
+    }
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    kc_topology t;
+    kc_err err = {0};
+    assert_int_equal(kc_topology_hypercube(&t, 3, &err), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, 4, &err), KC_OK);
+    kc_mapgen_result r;
+    assert_int_equal(kc_mapgen_run(&t, &tr, NULL, 0, NULL, &r, &err), KC_EINVAL);
+    assert_string_equal(err.param, "traffic");
+    kc_mapgen_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gray_one_hop),
+        cmocka_unit_test(test_gray_halo),
+        cmocka_unit_test(test_starts_and_never_worse),
+        cmocka_unit_test(test_errors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
