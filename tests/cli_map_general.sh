@@ -79,8 +79,11 @@ expect_exit 0 "torus k = 6" -- "$K" map --k 6 --n 2 --traffic "$CLI_TMP/ring.txt
 
 if "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --baseline scotch > /dev/null 2>&1; then
     expect_exit 0 "Scotch baseline" -- "$K" map --n 4 --pattern transpose --kind general --baseline scotch --budget 0.1 --json
-    json_check "baseline reported" 'd["baseline"]["mapping"] == "scotch" and d["scotch_available"] and
-        (d["final"]["max_load"], d["final"]["hops"]) <= (d["baseline"]["max_load"], d["baseline"]["hops"])'
+    json_check "baseline reported, and dominated" 'd["baseline"]["mapping"] == "scotch" and d["scotch_available"] and
+        d["final"]["max_load"] <= d["baseline"]["max_load"] and d["final"]["hops"] <= d["baseline"]["hops"] and
+        d["hops_cap"] == d["baseline"]["hops"]'
+    expect_exit 0 "--hops-cap none" -- "$K" map --n 4 --pattern transpose --kind general --hops-cap none --budget 0.1 --json
+    json_check "no cap" 'd["hops_cap"] is None'
 else
     expect_bad "Scotch not built in" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --baseline scotch
 fi
@@ -99,6 +102,7 @@ expect_bad "--objective sum" -- "$K" map --n 4 --pattern transpose --kind genera
 expect_bad "--emit-c" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --emit-c
 expect_bad "--kind linear with --traffic" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --kind linear
 expect_bad "--budget without a general mapping" -- "$K" map --n 4 --pattern transpose --budget 1
+expect_bad "--hops-cap without a general mapping" -- "$K" map --n 4 --pattern transpose --hops-cap none
 expect_bad "--out without a general mapping" -- "$K" map --n 4 --pattern transpose --out "$CLI_TMP/x"
 expect_bad "negative budget" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --budget -1
 if [ ! -e "$CLI_TMP/x" ]; then cli_pass; else cli_fail "bad input wrote a file"; fi

@@ -90,6 +90,12 @@ typedef struct kc_gmap_opts {
      * (kc_chanload_new_layered; memory x groups). 0: the groups share the
      * network at once and are only reported. */
     int separate;
+    /* Nonzero: mappings with total bytes x hops above this cap come after
+     * every mapping within it (the search's order and the result), so a
+     * caller can ask never to exceed a baseline's hops (kcube/mapgeneral.h
+     * uses Scotch's). If no start is within the cap the search still
+     * returns the best it finds. 0: no cap. */
+    uint64_t hops_cap;
 } kc_gmap_opts;
 
 /* seed 1, budget 1 second, no iteration limit, no cap override, no groups. */

@@ -12,7 +12,10 @@
  * dilation 1, as a binary-reflected Gray code embeds rings and grids in
  * the hypercube). Each is
  * evaluated by the exact counter and the best is improved by kc_gmap_run,
- * which never returns anything worse than it.
+ * which never returns anything worse than it. When Scotch is a start, the
+ * search by default keeps total bytes x hops within Scotch's (a cap in the
+ * search's order, kc_gmap_opts.hops_cap): the result is then never worse
+ * than Scotch's on both the max channel load and the hops.
  *
  * Costs: kc_map for each algebraic kind (kcube/plan.h), Scotch's mapping,
  * then the search's budget (kcube/gmap.h). */
@@ -26,6 +29,8 @@
 typedef struct kc_mapgen_opts {
     kc_gmap_opts search;   /* seed, budget, progress, groups, separate */
     int use_scotch;        /* 1 (default): Scotch's mapping is a start when Scotch is built in */
+    int cap_at_scotch;     /* 1 (default): when Scotch is a start, never more bytes x hops than its
+                              mapping (search.hops_cap), so the result dominates Scotch's on (a) and (b) */
 } kc_mapgen_opts;
 
 void kc_mapgen_opts_default(kc_mapgen_opts *o);
@@ -35,6 +40,7 @@ typedef struct kc_mapgen_result {
     const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "reorder", "linear", "scotch", "gray:f" */
     uint32_t *start_map[KC_MAPGEN_MAX_STARTS];    /* each start's to_physical */
     int scotch;                                   /* index of Scotch's start, or -1 */
+    uint64_t hops_cap;                            /* the cap the search used (0: none) */
     kc_gmap_result search;                        /* start costs, the final mapping and its costs */
     char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */
 } kc_mapgen_result;

@@ -56,6 +56,7 @@ static const cli_use map_opts[] = {
     {&OPT_TRAFFIC, NULL, NULL},
     {&OPT_BUDGET, NULL, NULL},
     {&OPT_BASELINE, NULL, NULL},
+    {&OPT_HOPS_CAP, NULL, NULL},
     {&OPT_OUT, "write the mapping as a node list (one physical node per line, rank order; general mappings)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
@@ -144,7 +145,7 @@ static int resolve(const cli_args *a, map_job *j)
         return r;
     if (j->opts.kind != KC_MAP_AUTO && !cli_given(a, &OPT_SEARCH))
         return cli_reject(a, &OPT_EVALS, "without a search (add --search, or use --kind auto)");
-    static const cli_opt *const general_only[] = {&OPT_BUDGET, &OPT_BASELINE, &OPT_OUT, NULL};
+    static const cli_opt *const general_only[] = {&OPT_BUDGET, &OPT_BASELINE, &OPT_HOPS_CAP, &OPT_OUT, NULL};
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;

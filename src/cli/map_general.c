@@ -29,6 +29,16 @@ static const kc_name baseline_entries[] = {
 };
 static const kc_names baseline_names = {"baseline", baseline_entries};
 
+enum { CAP_SCOTCH, CAP_NONE };
+static const kc_name cap_entries[] = {
+    {CAP_SCOTCH, "scotch", "never more bytes x hops than Scotch's mapping (when it is a start)"},
+    {CAP_NONE, "none", "the lexicographic objective alone"},
+    {0, NULL, NULL},
+};
+static const kc_names cap_names = {"hops cap", cap_entries};
+
+const cli_opt OPT_HOPS_CAP = {.name = "hops-cap", .type = CLI_CHOICE, .choices = &cap_names, .def = "scotch",
+                              .help = "a bound on total bytes x hops the general search keeps"};
 const cli_opt OPT_TRAFFIC = {
     .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
     .help = "map this communication graph: 'src dst bytes' lines, a Scotch .grf graph or a .goal schedule"};
@@ -46,6 +56,7 @@ typedef struct gen_job {
     const char *traffic, *out;
     int baseline;
     int separate; /* --objective max: the communications are phases, counted apart */
+    int cap;      /* --hops-cap */
     kc_gmap_opts opts;
     kc_traffic tr;
     char **group_name; /* tr.groups names, or NULL */
@@ -124,6 +135,7 @@ static int resolve(const cli_args *a, gen_job *j)
                          "simultaneous: all at once)");
     j->separate = objective == KC_OBJ_MAX;
     j->baseline = cli_choice(a, &OPT_BASELINE, BASELINE_NONE);
+    j->cap = cli_choice(a, &OPT_HOPS_CAP, CAP_SCOTCH);
     if (j->baseline == BASELINE_SCOTCH && !kc_scotch_available())
         return cli_error("--baseline scotch: this kcube was built without Scotch (install libscotch-dev and rebuild)");
     j->out = cli_text(a, &OPT_OUT, NULL);
@@ -141,6 +153,7 @@ static kc_status compute(gen_job *j, kc_mapgen_result *res, kc_err *err)
     kc_mapgen_opts o;
     kc_mapgen_opts_default(&o);
     o.search = j->opts;
+    o.cap_at_scotch = j->cap == CAP_SCOTCH;
     o.search.progress = (kc_progress){cli_progress_cb, &prog};
     o.search.group = j->tr.group;
     o.search.groups = j->tr.groups;
@@ -189,6 +202,7 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddStringToObject(o, "kind", "general");
     cJSON_AddStringToObject(o, "objective", KC_GMAP_OBJECTIVE);
     cJSON_AddStringToObject(o, "communications_counted", j->opts.separate ? "apart" : "together");
+    cJSON_AddItemToObject(o, "hops_cap", m->hops_cap ? cli_json_u64(m->hops_cap) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "messages", cli_json_u64(j->tr.count));
     cJSON *names = cJSON_AddArrayToObject(o, "communications");
     for (uint32_t g = 0; g < j->tr.groups; g++)
@@ -263,6 +277,9 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
            kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes, j->tr.count);
     printf("objective: %s%s\n", KC_GMAP_OBJECTIVE,
            j->opts.separate ? " (each communication counted apart: they run at different times)" : "");
+    if (m->hops_cap)
+        printf("kept within Scotch's bytes x hops (%llu) first (--hops-cap none lifts this)\n",
+               (unsigned long long)m->hops_cap);
     printf("  %-10s %14s %16s %22s\n", "mapping", "max_load", "bytes_x_hops", "sum_sq_loads");
     for (int i = 0; i < r->nstarts; i++)
         text_row(m->start_name[i], &r->start_cost[i],

@@ -15,6 +15,7 @@
 #define PHASE1_END 0.40
 #define PHASE2_END 0.85
 #define T_END_RATIO 1e-3
+#define CAP_WEIGHT 16.0     /* annealing energy per byte-hop above the hops cap */
 #define MAX_WEIGHT 4.0      /* annealing energy: sumsq + 4 max^2 (tried 0, 4, N: 4 best) */
 #define BLOCK_NODES 4096    /* most nodes a block move reflects */
 
@@ -42,6 +43,7 @@ typedef struct search {
     kc_err err;
     int blocks; /* block moves allowed (descents only: annealing at high
                  * temperature would take them as large random jumps) */
+    uint64_t hops_cap; /* opts.hops_cap: 0 none */
 } search;
 
 void kc_gmap_opts_default(kc_gmap_opts *o)
@@ -84,10 +86,22 @@ static int over(search *s, double upto)
     return s->stopped_by_wall;
 }
 
+/* The search's order: with a hops cap, a mapping within the cap comes
+ * before any mapping above it; then the lexicographic objective. */
+static int cost_cmp(const search *s, const kc_cost *x, const kc_cost *y)
+{
+    if (s->hops_cap) {
+        int ox = x->hops > s->hops_cap, oy = y->hops > s->hops_cap;
+        if (ox != oy)
+            return ox - oy;
+    }
+    return kc_cost_cmp(x, y);
+}
+
 static void note_best(search *s)
 {
     kc_cost c = kc_chanload_cost(s->cl);
-    if (kc_cost_cmp(&c, &s->best) < 0) {
+    if (cost_cmp(s, &c, &s->best) < 0) {
         s->best = c;
         memcpy(s->best_map, kc_chanload_to_physical(s->cl), (size_t)s->nodes * sizeof *s->best_map);
         s->work += s->nodes / 8; /* the copy, in work units */
@@ -348,7 +362,7 @@ static void descent(search *s, double upto)
         gen_move(s);
         apply(s);
         kc_cost c = kc_chanload_cost(s->cl);
-        if (kc_cost_cmp(&c, &cur) < 0) {
+        if (cost_cmp(s, &c, &cur) < 0) {
             cur = c;
             stall = 0;
             s->accepted++;
@@ -406,7 +420,7 @@ static int sweep_axis(search *s, int i, int q, double upto, kc_cost *cur)
                     continue;
                 apply(s);
                 kc_cost c = kc_chanload_cost(s->cl);
-                if (kc_cost_cmp(&c, cur) < 0) {
+                if (cost_cmp(s, &c, cur) < 0) {
                     *cur = c;
                     s->accepted++;
                     note_best(s);
@@ -436,7 +450,12 @@ static void block_sweep(search *s, double upto)
 static double energy(const search *s, const kc_cost *c)
 {
     double mx = (double)c->max;
-    return (kc_cost_sumsq_double(c) + MAX_WEIGHT * mx * mx) / s->unit2;
+    double e = (kc_cost_sumsq_double(c) + MAX_WEIGHT * mx * mx) / s->unit2;
+    /* Above the hops cap every extra byte-hop costs like a squared load
+     * of CAP_WEIGHT mean pairs, so annealing drifts back under the cap. */
+    if (s->hops_cap && c->hops > s->hops_cap)
+        e += CAP_WEIGHT * (double)(c->hops - s->hops_cap) / sqrt(s->unit2);
+    return e;
 }
 
 /* The starting temperature: the mean energy rise of 64 seeded random
@@ -500,7 +519,7 @@ static kc_status eval_starts(search *s, const kc_traffic *tr, const kc_gmap_star
             if (st)
                 return st;
         }
-        if (res->best_start < 0 || kc_cost_cmp(&res->start_cost[i], &res->start_cost[res->best_start]) < 0)
+        if (res->best_start < 0 || cost_cmp(s, &res->start_cost[i], &res->start_cost[res->best_start]) < 0)
             res->best_start = i;
     }
     s->best = res->start_cost[res->best_start];
@@ -578,6 +597,7 @@ kc_status kc_gmap_run(const kc_topology *t, const kc_traffic *tr, const kc_gmap_
         return kc_fail_param(err, KC_EINVAL, "group", "%u groups but no group ids", opts->groups);
     search s = {0};
     s.t = t;
+    s.hops_cap = opts->hops_cap;
     s.progress = &opts->progress;
     kc_status st = opts->separate && opts->groups
                        ? kc_chanload_new_layered(&s.cl, t, tr, opts->group, opts->groups, err)

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/chanload.h"
 #include "kcube/plan.h"
 #include "kcube/scotchmap.h"
 
@@ -14,6 +15,7 @@ void kc_mapgen_opts_default(kc_mapgen_opts *o)
     memset(o, 0, sizeof *o);
     kc_gmap_opts_default(&o->search);
     o->use_scotch = 1;
+    o->cap_at_scotch = 1;
 }
 
 static uint32_t *start_slot(kc_mapgen_result *r, const char *name, uint64_t nodes)
@@ -134,10 +136,17 @@ kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_com
         st = gray_starts(t, res, err);
     if (st)
         return st;
+    kc_gmap_opts search = opts->search;
+    if (opts->cap_at_scotch && res->scotch >= 0) {
+        kc_cost c;
+        if ((st = kc_chanload_eval(t, tr, res->start_map[res->scotch], &c, err)))
+            return st;
+        search.hops_cap = res->hops_cap = c.hops;
+    }
     kc_gmap_start starts[KC_MAPGEN_MAX_STARTS];
     for (int i = 0; i < res->nstarts; i++)
         starts[i] = (kc_gmap_start){res->start_name[i], res->start_map[i]};
-    return kc_gmap_run(t, tr, starts, res->nstarts, &opts->search, &res->search, err);
+    return kc_gmap_run(t, tr, starts, res->nstarts, &search, &res->search, err);
 }
 
 void kc_mapgen_result_free(kc_mapgen_result *res)
