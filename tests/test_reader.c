@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -232,10 +233,13 @@ static void test_directory_and_missing(void **state)
     assert_int_equal(kc_reader_open(&r, "/tmp", "mapping file", "mapping_file", NULL, &err), KC_EINVAL);
     assert_non_null(strstr(err.msg, "mapping file '/tmp' is a directory, not a regular file"));
     assert_null(r);
-    assert_int_equal(kc_reader_open(&r, "/nonexistent/x", "mapping file", "mapping_file", NULL, &err), KC_EIO);
+    /* A missing file is the user's input at fault (exit 2), not an i/o failure. */
+    assert_int_equal(kc_reader_open(&r, "/nonexistent/x", "mapping file", "mapping_file", NULL, &err), KC_EINVAL);
     assert_string_equal(err.param, "mapping_file");
     /* The path is echoed escaped. */
-    assert_int_equal(kc_reader_open(&r, "/nonexistent/a\nb", "mapping file", "mapping_file", NULL, &err), KC_EIO);
+    assert_int_equal(kc_reader_open(&r, "/nonexistent/a\nb", "mapping file", "mapping_file", NULL, &err), KC_EINVAL);
+    assert_int_equal(kc_open_failure_status(EIO), KC_EIO);
+    assert_int_equal(kc_open_failure_status(EACCES), KC_EINVAL);
     assert_non_null(strstr(err.msg, "'/nonexistent/a\\nb'"));
 }
 
