@@ -11,6 +11,7 @@
 #include "kcube/calmant_cost.h"
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_sched.h"
+#include "kcube/rng.h"
 
 static void geom(kc_calmant *g, int d, int c, int torus, kc_tie tie)
 {
@@ -124,6 +125,60 @@ static void test_verifier_faults(void **state)
     kc_calmant_sched_free(&s);
 }
 
+/* Collects the conflicts the verifier reports through its hook. */
+typedef struct conflict_log {
+    uint64_t n;
+    kc_calmant_conflict first, last;
+} conflict_log;
+
+static void log_conflict(void *ctx, const kc_calmant_conflict *c)
+{
+    conflict_log *l = ctx;
+    if (l->n++ == 0)
+        l->first = *c;
+    l->last = *c;
+}
+
+/* The interval check against the hop-by-hop walk of every step (the
+ * reference) on seeded random schedules: generated ones with random
+ * messages moved to random steps, on meshes and tori of every tie rule.
+ * Same verdict, and the hook sees every conflict the count includes. */
+static void test_verify_fast_equals_walk(void **state)
+{
+    static const kc_tie ties[] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
+    kc_rng rng;
+    kc_rng_seed(&rng, 11);
+    for (int round = 0; round < 60; round++) {
+        int c = 1 + (int)kc_rng_below(&rng, 3), b = 2 + (int)kc_rng_below(&rng, c == 1 ? 7 : 3), d = b * c;
+        int torus = (int)kc_rng_below(&rng, 2), i = (int)kc_rng_below(&rng, (uint64_t)d);
+        kc_calmant_task t = {i, 1 + (int)kc_rng_below(&rng, (uint64_t)(d - i))};
+        kc_calmant g;
+        kc_calmant_sched s = {0};
+        geom(&g, d, c, torus, ties[kc_rng_below(&rng, 3)]);
+        assert_int_equal(kc_calmant_sched_task(&g, t, &s, NULL), KC_OK);
+        uint64_t moves = kc_rng_below(&rng, 4) * (1 + s.count / 64);
+        for (uint64_t k = 0; k < moves; k++)
+            s.msg[kc_rng_below(&rng, s.count)].step = (uint32_t)kc_rng_below(&rng, s.steps);
+        kc_calmant_verdict fast, walk;
+        conflict_log lf = {0}, lw = {0};
+        kc_calmant_verify_opts of = {.on_conflict = log_conflict, .ctx = &lf};
+        kc_calmant_verify_opts ow = {.on_conflict = log_conflict, .ctx = &lw, .walk = 1};
+        assert_int_equal(kc_calmant_verify_with(&g, t, &s, &of, &fast, NULL), KC_OK);
+        assert_int_equal(kc_calmant_verify_with(&g, t, &s, &ow, &walk, NULL), KC_OK);
+        assert_int_equal(fast.conflicts, walk.conflicts);
+        assert_int_equal(fast.steps, walk.steps);
+        assert_int_equal(fast.missing, walk.missing);
+        assert_int_equal(fast.unexpected, walk.unexpected);
+        assert_string_equal(fast.first_conflict, walk.first_conflict);
+        assert_int_equal(lf.n, fast.conflicts);
+        assert_int_equal(lw.n, walk.conflicts);
+        assert_true(lf.last.step == lw.last.step && lf.last.kind == lw.last.kind && lf.last.node == lw.last.node &&
+                    lf.last.axis == lw.last.axis && lf.last.dir == lw.last.dir && lf.last.src == lw.last.src &&
+                    lf.last.dst == lw.last.dst);
+        kc_calmant_sched_free(&s);
+    }
+}
+
 /* Section 3.2: every task on lines up to d = 12 verifies with exactly LB
  * steps, the decomposition example <0,6>_1 included. */
 static void test_lines_all_tasks(void **state)
@@ -224,7 +279,7 @@ int main(void)
         cmocka_unit_test(test_fig4),           cmocka_unit_test(test_fig5),
         cmocka_unit_test(test_fig7),           cmocka_unit_test(test_verifier_faults),
         cmocka_unit_test(test_lines_all_tasks), cmocka_unit_test(test_meshes_all_tasks),
-        cmocka_unit_test(test_tori),
+        cmocka_unit_test(test_tori),           cmocka_unit_test(test_verify_fast_equals_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -29,8 +29,9 @@
  * The schedules are built for meshes; on a torus they hold only for tasks
  * without a top dimension (distance side/2).
  *
- * Cost: generation O(M 2^d); verification O(sum of path lengths + 2^d M)
- * time and O(2^d (M + 2c)) memory. */
+ * Cost: generation O(M 2^d); verification O(2^d M log(messages per step))
+ * for a conflict-free schedule (plus the path lengths of the steps that
+ * conflict) and O(2^d (M + 2c)) memory. */
 #ifndef KCUBE_CALMANT_SCHED_H
 #define KCUBE_CALMANT_SCHED_H
 
@@ -40,6 +41,7 @@
 #include "kcube/calmant_embed.h"
 #include "kcube/calmant_task.h"
 #include "kcube/error.h"
+#include "kcube/stepnet.h"
 
 typedef struct kc_calmant_msg {
     uint32_t step;
@@ -78,8 +80,34 @@ typedef struct kc_calmant_verdict {
     char first_conflict[160];
 } kc_calmant_verdict;
 
+/* One conflict as the replay finds it (the step engine's report, with the
+ * message that ran into it). */
+typedef struct kc_calmant_conflict {
+    uint64_t step;            /* 0-based */
+    kc_stepnet_conflict kind; /* link twice, sent twice, received twice */
+    uint64_t node;            /* mesh node: the link's tail, the sender or the receiver */
+    int axis, dir;            /* the link (or the message's first leg): axis, +1 / -1 */
+    uint32_t src, dst;        /* processes of that message */
+} kc_calmant_conflict;
+
+typedef void (*kc_calmant_conflict_fn)(void *ctx, const kc_calmant_conflict *c);
+
+typedef struct kc_calmant_verify_opts {
+    kc_calmant_conflict_fn on_conflict; /* every conflict in replay order; NULL: none */
+    void *ctx;
+    /* 1: walk every hop of every step on the engine (the reference, slow);
+     * 0: walk only the steps the interval check finds faulty (same verdict) */
+    int walk;
+} kc_calmant_verify_opts;
+
 /* Replay s on g for task t. Bad input: KC_EINVAL (an endpoint outside the
- * machine); conflicts and coverage faults are reported in v, not errors. */
+ * machine); conflicts and coverage faults are reported in v, not errors.
+ * Each step is checked by sorting its messages' link intervals per line
+ * and direction and by per-node send/receive stamps; a faulty step is
+ * replayed hop by hop on the step engine, which counts every conflict
+ * (so the count equals a full hop-by-hop replay's). opts may be NULL. */
+kc_status kc_calmant_verify_with(const kc_calmant *g, kc_calmant_task t, const kc_calmant_sched *s,
+                                 const kc_calmant_verify_opts *opts, kc_calmant_verdict *v, kc_err *err);
 kc_status kc_calmant_verify(const kc_calmant *g, kc_calmant_task t, const kc_calmant_sched *s, kc_calmant_verdict *v,
                             kc_err *err);
 

@@ -1,6 +1,8 @@
 /* CALMANT geometry: embeddings and DOR routes (kcube/calmant_embed.h). */
 #include "kcube/calmant_embed.h"
 
+#include "calmant_internal.h"
+
 static const kc_name embedding_entries[] = {
     {KC_CALMANT_STANDARD, "standard", "bit l of axis j is process bit j + l c (the paper's)"},
     {KC_CALMANT_MATIC, "matic", "bit l of axis j is process bit (d/c) j + l (Matic's)"},
@@ -114,4 +116,32 @@ void kc_calmant_check_dim(const kc_calmant *g, int dim, uint64_t *dilation, int 
             *constant = 0;
     }
     *dilation = first;
+}
+
+int kci_calmant_leg_spans(const kc_calmant *g, uint64_t at, const kc_calmant_leg *leg, kci_calmant_span out[2],
+                          uint64_t *next)
+{
+    int a = leg->axis, n = 0;
+    uint64_t stride = 1ULL << (a * g->b), k = g->side, s = kc_calmant_coord(g, at, a), h = leg->hops, e;
+    uint64_t base = at - s * stride;
+    int port = 2 * a + (leg->dir < 0);
+    if (leg->dir > 0) { /* links leave s .. s+h-1 */
+        if (s + h <= k)
+            out[n++] = (kci_calmant_span){base, s, s + h, port};
+        else {
+            out[n++] = (kci_calmant_span){base, s, k, port};
+            out[n++] = (kci_calmant_span){base, 0, s + h - k, port};
+        }
+        e = (s + h) % k;
+    } else { /* links leave s-h+1 .. s */
+        if (h <= s + 1)
+            out[n++] = (kci_calmant_span){base, s + 1 - h, s + 1, port};
+        else {
+            out[n++] = (kci_calmant_span){base, 0, s + 1, port};
+            out[n++] = (kci_calmant_span){base, k - (h - s - 1), k, port};
+        }
+        e = (s + k - h % k) % k;
+    }
+    *next = base + e * stride;
+    return n;
 }

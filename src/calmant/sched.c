@@ -4,7 +4,6 @@
 
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_sched.h"
-#include "kcube/stepnet.h"
 
 void kc_calmant_sched_free(kc_calmant_sched *s)
 {
@@ -148,97 +147,5 @@ kc_status kc_calmant_sched_task(const kc_calmant *g, kc_calmant_task t, kc_calma
     size_t n = st ? 0 : kc_calmant_decompose(t, g->c, parts);
     for (size_t j = 0; !st && j < n; j++)
         st = kc_calmant_sched_subtask(g, parts[j], s->steps, s, err);
-    return st;
-}
-
-/* ---- verifier ------------------------------------------------------------ */
-
-static uint64_t mesh_neighbor(const void *ctx, uint64_t node, int port)
-{
-    const kc_calmant *g = ctx;
-    int a = port / 2, minus = port % 2;
-    uint64_t x = kc_calmant_coord(g, node, a), stride = 1ULL << (a * g->b);
-    if (!g->torus && ((!minus && x == g->side - 1) || (minus && x == 0)))
-        return KC_STEPNET_NO_LINK;
-    uint64_t nx = (x + (minus ? g->side - 1 : 1)) % g->side;
-    return node - x * stride + nx * stride;
-}
-
-/* Which task message (index src * M + (k - i)) a message is, or UINT64_MAX. */
-static uint64_t task_slot(kc_calmant_task t, uint32_t src, uint32_t dst)
-{
-    uint32_t diff = src ^ dst;
-    if (!diff || (diff & (diff - 1)))
-        return UINT64_MAX;
-    int k = __builtin_ctz(diff);
-    if (k < t.i || k >= t.i + t.m)
-        return UINT64_MAX;
-    return (uint64_t)src * (uint64_t)t.m + (uint64_t)(k - t.i);
-}
-
-kc_status kc_calmant_verify(const kc_calmant *g, kc_calmant_task t, const kc_calmant_sched *s, kc_calmant_verdict *v,
-                            kc_err *err)
-{
-    memset(v, 0, sizeof *v);
-    kc_status st = kc_calmant_task_check(t, g->d, err);
-    if (st)
-        return st;
-    if (g->d > KC_CALMANT_LOAD_MAX_D)
-        return kc_fail_param(err, KC_ERANGE, "d", "the verifier handles d <= %d, got %d", KC_CALMANT_LOAD_MAX_D, g->d);
-    for (size_t j = 0; j < s->count; j++)
-        if (s->msg[j].src >= g->nodes || s->msg[j].dst >= g->nodes)
-            return kc_fail(err, KC_EINVAL, "schedule message %zu has an endpoint outside the machine", j);
-    uint64_t steps = s->steps;
-    for (size_t j = 0; j < s->count; j++)
-        if (s->msg[j].step >= steps)
-            steps = (uint64_t)s->msg[j].step + 1;
-    /* counting sort by step */
-    size_t *start = calloc(steps + 1, sizeof *start), *order = malloc((s->count + 1) * sizeof *order);
-    uint8_t *seen = calloc(g->nodes * (uint64_t)t.m, 1);
-    kc_stepnet net = {0};
-    kc_stepnet_topo topo = {.nodes = g->nodes, .ports = 2 * g->c, .neighbor = mesh_neighbor, .ctx = g};
-    if (!start || !order || !seen) {
-        st = kc_fail(err, KC_ENOMEM, "out of memory (verifier)");
-        goto out;
-    }
-    st = kc_stepnet_init(&net, &topo, KC_STEPNET_ONE_PORT, err);
-    if (st)
-        goto out;
-    for (size_t j = 0; j < s->count; j++)
-        start[s->msg[j].step + 1]++;
-    for (uint64_t q = 0; q < steps; q++)
-        start[q + 1] += start[q];
-    for (size_t j = 0; j < s->count; j++)
-        order[start[s->msg[j].step]++] = j;
-    for (size_t j = 0, q = 0; q < steps; q++) {
-        for (; j < s->count && s->msg[order[j]].step == q; j++) {
-            const kc_calmant_msg *m = &s->msg[order[j]];
-            uint64_t slot = task_slot(t, m->src, m->dst);
-            if (slot == UINT64_MAX || seen[slot])
-                v->unexpected++;
-            else
-                seen[slot] = 1;
-            kc_calmant_leg legs[KC_CALMANT_MAX_C];
-            kc_stepnet_leg path[KC_CALMANT_MAX_C];
-            uint64_t from = kc_calmant_to_physical(g, m->src);
-            int nl = kc_calmant_route(g, from, kc_calmant_to_physical(g, m->dst), legs);
-            for (int l = 0; l < nl; l++)
-                path[l] = (kc_stepnet_leg){.port = 2 * legs[l].axis + (legs[l].dir < 0), .hops = legs[l].hops};
-            if (nl && (st = kc_stepnet_send_path(&net, from, path, nl, 1, err)) != KC_OK)
-                goto out;
-        }
-        kc_stepnet_end_step(&net);
-    }
-    for (uint64_t q = 0; q < g->nodes * (uint64_t)t.m; q++)
-        v->missing += !seen[q];
-    v->steps = steps;
-    v->messages = s->count;
-    v->conflicts = net.st.conflicts;
-    kc_stepnet_conflict_text(&net, v->first_conflict, (int)sizeof v->first_conflict);
-out:
-    kc_stepnet_free(&net);
-    free(start);
-    free(order);
-    free(seen);
     return st;
 }

@@ -75,6 +75,8 @@ static void conflict(kc_stepnet *net, kc_stepnet_conflict kind, uint64_t node, i
         net->first_node = node;
         net->first_port = port;
     }
+    if (net->on_conflict)
+        net->on_conflict(net->conflict_ctx, kind, net->st.steps, node, port);
 }
 
 /* Use the directed link (node, port) in this step; the node it leads to, or
