@@ -79,6 +79,35 @@ static uint64_t group_of(const kc_calmant *g, uint64_t m, int k)
     return beta < 0 ? 0 : kc_calmant_coord(g, m, a) & ((1ULL << beta) - 1);
 }
 
+/* <i,4>_3 with LB 4 (i <= 5), where Property 3's windows do not fit: axis
+ * P = i mod 3 carries dimensions i and i+3 (Fig. 3 in two steps), axes A, B
+ * one dimension each (i+1, i+2). With the groups p, a, b of the three axes
+ * (coordinate mod 2^floor(k/3): p < 2, a, b < 4) and o = p + a + b, a node
+ * uses A in step o, B in o+2 and P in o+1 (first) and o+3 (second), mod 4.
+ * Nodes of one A line differ only in a, so their A steps differ (likewise
+ * B); the two P groups of a P line take the odd and the even offsets. */
+static kc_status sched_c3x4(const kc_calmant *g, int i, uint32_t base, kc_calmant_sched *s, kc_err *err)
+{
+    int ap = i % 3, bp = i / 3;
+    kc_status st = KC_OK;
+    for (uint64_t n = 0; !st && n < g->nodes; n++) {
+        uint64_t m = kc_calmant_to_physical(g, n), cp = kc_calmant_coord(g, m, ap);
+        uint64_t o = group_of(g, m, i) + group_of(g, m, i + 1) + group_of(g, m, i + 2);
+        int same = ((cp >> bp) & 1) == ((cp >> (bp + 1)) & 1);
+        uint32_t lo = (uint32_t)(n ^ (1ULL << i)), up = (uint32_t)(n ^ (8ULL << i));
+        st = kc_calmant_sched_add(s, base + (uint32_t)(o % 4), (uint32_t)n, (uint32_t)(n ^ (2ULL << i)), err);
+        if (!st)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((o + 2) % 4), (uint32_t)n, (uint32_t)(n ^ (4ULL << i)), err);
+        if (!st)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((o + 1) % 4), (uint32_t)n, same ? up : lo, err);
+        if (!st)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((o + 3) % 4), (uint32_t)n, same ? lo : up, err);
+    }
+    if (!st && s->steps < base + 4)
+        s->steps = base + 4;
+    return st;
+}
+
 /* Section 4.2: x <= c one step per axis (Property 2); x = 2c and c < x < 2c
  * two steps per axis, run on the axis as a line (Properties 1 and 3). */
 static kc_status sched_mesh_subtask(const kc_calmant *g, kc_calmant_task t, uint32_t base, kc_calmant_sched *s,
@@ -86,13 +115,12 @@ static kc_status sched_mesh_subtask(const kc_calmant *g, kc_calmant_task t, uint
 {
     int c = g->c, x = t.m;
     uint64_t lb = kc_calmant_lower_bound(t.i, x, c);
+    if (c == 3 && x == 4 && lb == 4)
+        return sched_c3x4(g, t.i, base, s, err);
     int klo = x <= c ? t.i : t.i + x - 2 * c, khi = x <= c ? t.i + x - 1 : t.i + x - c - 1;
     uint64_t period = x <= c ? lb : (x == 2 * c ? lb / 2 : (lb + 1) / 2);
-    /* A node needs one two-step window per axis: with c = 3, x = 4 and
-     * LB = 4 the paper's ceil(LB/2) = 2 windows cannot hold three axes
-     * (docs/calmant.md), so take c windows there. */
-    if (x > c && period < (uint64_t)c)
-        period = (uint64_t)c;
+    /* A node needs one two-step window per axis: ceil(LB/2) >= c windows
+     * everywhere but <i,4>_3 with LB 4, built above. */
     uint32_t used = x <= c ? (uint32_t)lb : 2 * (uint32_t)period;
     kc_status st = KC_OK;
     for (uint64_t n = 0; !st && n < g->nodes; n++) {
