@@ -26,8 +26,8 @@
  *                 LB, plus 2 for <i,4>_3 with LB 4 (the paper's windows do
  *                 not fit there; docs/calmant.md); kc_calmant_steps
  *                 (kcube/calmant_cost.h) gives the count.
- * The schedules are built for meshes; on a torus they hold only for tasks
- * without a top dimension (distance side/2).
+ * These schedules are built for meshes; on a torus they hold only for
+ * tasks without a top dimension (distance side/2): see kc_calmant_sched_torus.
  *
  * Cost: generation O(M 2^d); verification O(2^d M log(messages per step))
  * for a conflict-free schedule (plus the path lengths of the steps that
@@ -79,6 +79,25 @@ typedef struct kc_calmant_verdict {
     uint64_t unexpected; /* messages outside the task, or repeated */
     char first_conflict[160];
 } kc_calmant_verdict;
+
+/* Tori (any tie rule): only the top dimensions d-c .. d-1 (distance side/2)
+ * route differently from the mesh. The task's lower dimensions <i, t0-i>
+ * (t0 = max(i, d-c)) take the mesh schedule above, then the top ones, one
+ * per axis, take max(G, number of them) steps: on a ring of side k the
+ * pairs (x, x+k/2) each fill one direction of the ring, so G = k/2 with
+ * plus or minus ties and G = k/4 with split ties (even pairs +, odd -).
+ * When that is more than LB (exact count on the torus), the schedule is
+ * compacted (kc_calmant_sched_compact). */
+kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calmant_sched *s, kc_err *err);
+
+/* Greedy list scheduling over the fixed DOR paths: the messages, taken in
+ * the order of their steps, each move to the earliest step where their
+ * sender, receiver and links are still free. A message never moves later
+ * (its own step holds only messages of that step, which did not conflict
+ * with it), so a conflict-free schedule stays conflict-free and no longer.
+ * Skipped (s unchanged) when its table of (links + 2 nodes) x steps bits
+ * would pass 256 MB. O(messages (path length + 2) steps / 64). */
+kc_status kc_calmant_sched_compact(const kc_calmant *g, kc_calmant_sched *s, kc_err *err);
 
 /* One conflict as the replay finds it (the step engine's report, with the
  * message that ran into it). */

@@ -2,8 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/calmant_cost.h"
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_sched.h"
+
+#include "calmant_internal.h"
 
 void kc_calmant_sched_free(kc_calmant_sched *s)
 {
@@ -175,5 +178,149 @@ kc_status kc_calmant_sched_task(const kc_calmant *g, kc_calmant_task t, kc_calma
     size_t n = st ? 0 : kc_calmant_decompose(t, g->c, parts);
     for (size_t j = 0; !st && j < n; j++)
         st = kc_calmant_sched_subtask(g, parts[j], s->steps, s, err);
+    return st;
+}
+
+/* ---- tori ---------------------------------------------------------------- */
+
+/* Steps the top dimension of one ring of side k needs: its k/2 pairs
+ * (x, x + k/2) each close a cycle of the ring in one direction, so two pairs
+ * share a step when ties all go one way (k/2 steps); with split ties the
+ * even pairs go + and the odd ones -, four in a step (k/4 steps). */
+static uint64_t top_groups(const kc_calmant *g)
+{
+    return g->tie == KC_TIE_SPLIT ? g->side / 4 : g->side / 2;
+}
+
+/* The group of coordinate x for the top dimension's ring schedule. */
+static uint64_t top_group(const kc_calmant *g, uint64_t x)
+{
+    uint64_t half = x % (g->side / 2);
+    return g->tie == KC_TIE_SPLIT ? half / 2 : half;
+}
+
+/* The top dimensions t0 .. t0+nt-1 (one per axis, all at distance side/2),
+ * Property 2's way: node m uses dimension k in step
+ * (sum of its top groups + k) mod max(groups, nt). */
+static kc_status sched_torus_top(const kc_calmant *g, int t0, int nt, uint32_t base, kc_calmant_sched *s,
+                                 kc_err *err)
+{
+    uint64_t period = top_groups(g) > (uint64_t)nt ? top_groups(g) : (uint64_t)nt;
+    kc_status st = KC_OK;
+    for (uint64_t n = 0; !st && n < g->nodes; n++) {
+        uint64_t m = kc_calmant_to_physical(g, n), sum = 0;
+        for (int k = t0; k < t0 + nt; k++)
+            sum += top_group(g, kc_calmant_coord(g, m, k % g->c));
+        for (int k = t0; !st && k < t0 + nt; k++)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((sum + (uint64_t)k) % period), (uint32_t)n,
+                                      (uint32_t)(n ^ (1ULL << k)), err);
+    }
+    if (!st && s->steps < base + period)
+        s->steps = base + (uint32_t)period;
+    return st;
+}
+
+kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calmant_sched *s, kc_err *err)
+{
+    kc_status st = check_sched_input(g, t, 0, err);
+    if (st)
+        return st;
+    int t0 = t.i > g->d - g->c ? t.i : g->d - g->c, nt = t.i + t.m - t0;
+    if (nt <= 0) /* no top dimension: the mesh's routes, the mesh's schedule */
+        return kc_calmant_sched_task(g, t, s, err);
+    if (t0 > t.i)
+        st = kc_calmant_sched_task(g, (kc_calmant_task){t.i, t0 - t.i}, s, err);
+    if (!st)
+        st = sched_torus_top(g, t0, nt, s->steps, s, err);
+    kc_calmant_load L;
+    if (!st)
+        st = kc_calmant_load_exact(g, t, &L, err);
+    /* forward passes alternate with passes on the time-mirrored schedule
+     * (pulling messages late) while the step count falls */
+    for (int round = 0; !st && s->steps > L.lower_bound && round < 8; round++) {
+        uint32_t before = s->steps;
+        for (int pass = 0; !st && pass < 2; pass++) {
+            for (size_t j = 0; j < s->count; j++)
+                s->msg[j].step = s->steps - 1 - s->msg[j].step;
+            st = kc_calmant_sched_compact(g, s, err);
+        }
+        if (s->steps == before)
+            break;
+    }
+    return st;
+}
+
+/* ---- greedy compaction ---------------------------------------------------- */
+
+typedef struct busy_map {
+    uint64_t words; /* per resource: one bit per step */
+    uint64_t *link, *send, *recv;
+} busy_map;
+
+/* One resource's bits: OR them into acc, or (acc NULL) mark step q busy. */
+static void busy_visit(uint64_t *bits, uint64_t words, uint64_t *acc, uint64_t q)
+{
+    if (!acc)
+        bits[q / 64] |= 1ULL << (q % 64);
+    else
+        for (uint64_t k = 0; k < words; k++)
+            acc[k] |= bits[k];
+}
+
+/* Visit the resources of the message from -> to (nodes): its sender, its
+ * receiver and every directed link of its DOR route. */
+static void busy_touch(const kc_calmant *g, busy_map *b, uint64_t from, uint64_t to, uint64_t *acc, uint64_t q)
+{
+    kc_calmant_leg legs[KC_CALMANT_MAX_C];
+    int nl = kc_calmant_route(g, from, to, legs);
+    uint64_t at = from, ports = 2 * (uint64_t)g->c, w = b->words;
+    busy_visit(&b->send[from * w], w, acc, q);
+    busy_visit(&b->recv[to * w], w, acc, q);
+    for (int l = 0; l < nl; l++) {
+        kci_calmant_span sp[2];
+        int ns = kci_calmant_leg_spans(g, at, &legs[l], sp, &at);
+        uint64_t stride = 1ULL << (legs[l].axis * g->b);
+        for (int j = 0; j < ns; j++)
+            for (uint64_t x = sp[j].lo; x < sp[j].hi; x++)
+                busy_visit(&b->link[((sp[j].base + x * stride) * ports + (uint64_t)sp[j].port) * w], w, acc, q);
+    }
+}
+
+/* Largest busy table (words) compaction allocates: 256 MB. */
+#define COMPACT_MAX_WORDS (1ULL << 25)
+
+kc_status kc_calmant_sched_compact(const kc_calmant *g, kc_calmant_sched *s, kc_err *err)
+{
+    busy_map b = {.words = (s->steps + 63) / 64};
+    uint64_t links = g->nodes * 2 * (uint64_t)g->c;
+    if (!s->count || (links + 2 * g->nodes) * b.words > COMPACT_MAX_WORDS)
+        return KC_OK; /* nothing to do, or too large to try */
+    size_t *start = NULL, *order = NULL;
+    uint64_t *acc = malloc(b.words * sizeof *acc);
+    b.link = calloc(links * b.words, sizeof *b.link);
+    b.send = calloc(g->nodes * b.words, sizeof *b.send);
+    b.recv = calloc(g->nodes * b.words, sizeof *b.recv);
+    kc_status st = acc && b.link && b.send && b.recv ? kci_calmant_by_step(s, s->steps, &start, &order, err)
+                                                     : kc_fail(err, KC_ENOMEM, "out of memory (compaction)");
+    uint32_t last = 0;
+    for (size_t j = 0; !st && j < s->count; j++) {
+        kc_calmant_msg *m = &s->msg[order[j]];
+        uint64_t from = kc_calmant_to_physical(g, m->src), to = kc_calmant_to_physical(g, m->dst), q = 0;
+        memset(acc, 0, b.words * sizeof *acc);
+        busy_touch(g, &b, from, to, acc, 0);
+        while (q < m->step && (acc[q / 64] >> (q % 64) & 1))
+            q++; /* the message's own step is free at the latest (see the header) */
+        busy_touch(g, &b, from, to, NULL, q);
+        m->step = (uint32_t)q;
+        last = m->step + 1 > last ? m->step + 1 : last;
+    }
+    if (!st)
+        s->steps = last;
+    free(start);
+    free(order);
+    free(acc);
+    free(b.link);
+    free(b.send);
+    free(b.recv);
     return st;
 }

@@ -143,9 +143,7 @@ static kc_status step_walk(verifier *w, size_t a, size_t nr, kc_err *err)
     return KC_OK;
 }
 
-/* Messages by step (a counting sort): order[start[q] .. start[q+1]-1] are
- * step q's, in schedule order. */
-static kc_status sort_by_step(const kc_calmant_sched *s, uint64_t steps, size_t **start, size_t **order, kc_err *err)
+kc_status kci_calmant_by_step(const kc_calmant_sched *s, uint64_t steps, size_t **start, size_t **order, kc_err *err)
 {
     *start = calloc(steps + 1, sizeof **start);
     *order = malloc((s->count + 1) * sizeof **order);
@@ -217,7 +215,7 @@ kc_status kc_calmant_verify_with(const kc_calmant *g, kc_calmant_task t, const k
     size_t *start = NULL, *order = NULL, widest = 0;
     uint8_t *seen = calloc(g->nodes * (uint64_t)t.m, 1);
     kc_stepnet_topo topo = {.nodes = g->nodes, .ports = 2 * g->c, .neighbor = mesh_neighbor, .ctx = g};
-    if ((st = sort_by_step(s, steps, &start, &order, err)) != KC_OK)
+    if ((st = kci_calmant_by_step(s, steps, &start, &order, err)) != KC_OK)
         goto out;
     w.order = order;
     for (uint64_t q = 0; q < steps; q++)
