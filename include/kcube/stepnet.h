@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "kcube/error.h"
+#include "kcube/names.h"
 #include "kcube/torus.h"
 
 #define KC_STEPNET_NO_LINK UINT64_MAX
@@ -58,6 +59,8 @@ typedef enum kc_stepnet_conflict {
     KC_STEPNET_SEND_TWICE,     /* one-port: a node sent twice in one step */
     KC_STEPNET_RECV_TWICE      /* one-port: a node received twice in one step */
 } kc_stepnet_conflict;
+/* "link", "send", "receive"; the help text is the description. */
+extern const kc_names kc_stepnet_conflict_names;
 
 /* The conflict hook: kind, 0-based step, the node and port where it was
  * found (a link: the node it leaves and its port; a second send: the
