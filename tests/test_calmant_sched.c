@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "kcube/calmant_cost.h"
@@ -140,6 +141,75 @@ static void test_verifier_faults(void **state)
     kc_calmant_sched_free(&s);
 }
 
+/* kcube's torus schedules, every task up to d = 9 (c = 1..3) and every tie
+ * rule: conflict-free and complete on the torus, never below the counter's
+ * LB, exactly LB on rings (the lower dimensions' line schedule, then the top
+ * dimension's ring pairs: both loads add up), and never above the mesh
+ * schedule of the lower dimensions plus max(G, top dimensions), G = side/2
+ * (side/4 with split ties). */
+static void test_torus_schedules(void **state)
+{
+    static const kc_tie ties[] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
+    for (int ti = 0; ti < 3; ti++)
+        for (int c = 1; c <= 3; c++)
+            for (int d = 2 * c; d <= 9; d += c) {
+                kc_calmant g;
+                geom(&g, d, c, 1, ties[ti]);
+                uint64_t top = ties[ti] == KC_TIE_SPLIT ? g.side / 4 : g.side / 2;
+                for (int i = 0; i < d; i++)
+                    for (int m = 1; i + m <= d; m++) {
+                        kc_calmant_task t = {i, m};
+                        kc_calmant_sched s = {0};
+                        kc_calmant_verdict v;
+                        kc_calmant_load L;
+                        assert_int_equal(kc_calmant_sched_torus(&g, t, &s, NULL), KC_OK);
+                        verify_clean(&g, t, &s, &v);
+                        assert_int_equal(kc_calmant_load_exact(&g, t, &L, NULL), KC_OK);
+                        assert_true(v.steps >= L.lower_bound);
+                        int t0 = i > d - c ? i : d - c, nt = i + m - t0;
+                        uint64_t bound = nt <= 0 ? kc_calmant_steps(i, m, c)
+                                                 : (t0 > i ? kc_calmant_steps(i, t0 - i, c) : 0) +
+                                                       (top > (uint64_t)nt ? top : (uint64_t)nt);
+                        assert_true(v.steps <= bound);
+                        if (c == 1)
+                            assert_int_equal(v.steps, L.lower_bound);
+                        kc_calmant_sched_free(&s);
+                    }
+            }
+}
+
+/* Compaction on seeded random conflict-free schedules: the paper's mesh
+ * schedules with their steps spread out (each step's messages moved to a
+ * random later slot of their own): the result verifies, is complete and is
+ * no longer than the input. */
+static void test_compact(void **state)
+{
+    kc_rng rng;
+    kc_rng_seed(&rng, 3);
+    for (int round = 0; round < 30; round++) {
+        int c = 1 + (int)kc_rng_below(&rng, 3), d = c * (2 + (int)kc_rng_below(&rng, c == 1 ? 6 : 2));
+        int i = (int)kc_rng_below(&rng, (uint64_t)d);
+        kc_calmant_task t = {i, 1 + (int)kc_rng_below(&rng, (uint64_t)(d - i))};
+        kc_calmant g;
+        kc_calmant_sched s = {0};
+        kc_calmant_verdict v;
+        geom(&g, d, c, 0, KC_TIE_PLUS);
+        assert_int_equal(kc_calmant_sched_task(&g, t, &s, NULL), KC_OK);
+        uint32_t spread = 1 + (uint32_t)kc_rng_below(&rng, 3), *slot = malloc(s.steps * sizeof *slot);
+        for (uint32_t q = 0; q < s.steps; q++)
+            slot[q] = q * spread + (uint32_t)kc_rng_below(&rng, spread);
+        for (size_t j = 0; j < s.count; j++)
+            s.msg[j].step = slot[s.msg[j].step];
+        s.steps *= spread;
+        free(slot);
+        uint32_t before = s.steps;
+        assert_int_equal(kc_calmant_sched_compact(&g, &s, NULL), KC_OK);
+        verify_clean(&g, t, &s, &v);
+        assert_true(s.steps <= before && v.steps <= before);
+        kc_calmant_sched_free(&s);
+    }
+}
+
 /* Collects the conflicts the verifier reports through its hook. */
 typedef struct conflict_log {
     uint64_t n;
@@ -260,7 +330,7 @@ static void test_meshes_all_tasks(void **state)
 /* Tori: the mesh schedules stay conflict-free on a torus (any tie rule) for
  * tasks that do not use a top dimension (distance side/2: the only routes
  * that change); <2,2>_1 on a 16-ring, which pairs the top dimension with
- * dimension 2, conflicts (torus schedules are not built). */
+ * dimension 2, conflicts (kc_calmant_sched_torus is built for these). */
 static void test_tori(void **state)
 {
     static const kc_tie ties[] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
@@ -293,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_fig7),           cmocka_unit_test(test_c3x4),           cmocka_unit_test(test_verifier_faults),
         cmocka_unit_test(test_lines_all_tasks), cmocka_unit_test(test_meshes_all_tasks),
         cmocka_unit_test(test_tori),           cmocka_unit_test(test_verify_fast_equals_walk),
+        cmocka_unit_test(test_torus_schedules), cmocka_unit_test(test_compact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
