@@ -183,10 +183,10 @@ kc_status kc_calmant_sched_task(const kc_calmant *g, kc_calmant_task t, kc_calma
 
 /* ---- tori ---------------------------------------------------------------- */
 
-/* Steps the top dimension of one ring of side k needs: its k/2 pairs
- * (x, x + k/2) each close a cycle of the ring in one direction, so two pairs
- * share a step when ties all go one way (k/2 steps); with split ties the
- * even pairs go + and the odd ones -, four in a step (k/4 steps). */
+/* Steps the top dimension of one ring of side k needs: the two messages of
+ * a pair (x, x + k/2) go the same way round (ties) and fill that direction
+ * of the ring, so one pair per step when ties all go one way (k/2 steps);
+ * with split ties an even pair (+) and an odd pair (-) share a step (k/4). */
 static uint64_t top_groups(const kc_calmant *g)
 {
     return g->tie == KC_TIE_SPLIT ? g->side / 4 : g->side / 2;
