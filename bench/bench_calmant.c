@@ -3,7 +3,7 @@
  * interval check against the hop-by-hop walk of every step (the naive
  * replay), and with --gaps the exhaustive table of P - LB over all tasks,
  * every schedule replayed by the verifier (meshes and tori, every tie rule).
- * Usage: bench_calmant [--quick] | --gaps DMAX */
+ * Usage: bench_calmant [--quick] | --gaps DMAX [mesh|torus] */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,7 +78,7 @@ static void gap_row(int d, int c, int torus, kc_tie tie)
     kc_calmant g;
     if (kc_calmant_init(&g, d, c, torus, tie, KC_CALMANT_STANDARD, NULL))
         exit(1);
-    int tasks = 0, maxgap = 0, hist[6] = {0};
+    int tasks = 0, maxgap = 0, hist[6] = {0}, maxsub = 0, offrule = 0;
     for (int i = 0; i < d; i++)
         for (int m = 1; i + m <= d; m++) {
             kc_calmant_task t = {i, m};
@@ -91,20 +91,34 @@ static void gap_row(int d, int c, int torus, kc_tie tie)
                 fprintf(stderr, "below the lower bound: d=%d c=%d <%d,%d>\n", d, c, i, m);
                 exit(1);
             }
+            /* Lemma 2's difference and Section 4.3's rule P = sum LB(subtasks) + r */
+            kc_calmant_task parts[KC_CALMANT_MAX_D + 1];
+            size_t np = kc_calmant_decompose(t, c, parts);
+            uint64_t sum = 0, x = (uint64_t)(m % (2 * c));
+            for (size_t k = 0; k < np; k++)
+                sum += kc_calmant_lower_bound(parts[k].i, parts[k].m, c);
+            uint64_t r = x > (uint64_t)c && kc_calmant_lower_bound(i, (int)x, c) % 2;
+            maxsub = (int)(sum - kc_calmant_lower_bound(i, m, c)) > maxsub ? (int)(sum - kc_calmant_lower_bound(i, m, c))
+                                                                           : maxsub;
+            offrule += p != sum + r;
             tasks++;
             maxgap = gap > maxgap ? gap : maxgap;
             hist[gap < 5 ? gap : 5]++;
         }
-    printf("| %s | %d | %d | %d | %d | %d/%d/%d/%d/%d/%d |\n", torus ? kc_tie_name(tie) : "mesh", c, d, tasks, maxgap,
+    printf("| %s | %d | %d | %d | %d | %d/%d/%d/%d/%d/%d |", torus ? kc_tie_name(tie) : "mesh", c, d, tasks, maxgap,
            hist[0], hist[1], hist[2], hist[3], hist[4], hist[5]);
+    if (!torus)
+        printf(" %d | %d |", maxsub, offrule);
+    putchar('\n');
     fflush(stdout);
 }
 
-static void gaps(int dmax)
+static void gaps(int dmax, const char *only)
 {
-    printf("| topology | c | d | tasks | max P-LB | P-LB = 0/1/2/3/4/5+ |\n|---|---|---|---|---|---|\n");
+    printf("| topology | c | d | tasks | max P-LB | P-LB = 0/1/2/3/4/5+ | max sum LB(sub) - LB | P != sum + r |\n"
+           "|---|---|---|---|---|---|---|---|\n");
     for (int topo = 0; topo < 4; topo++)
-        for (int c = 1; c <= 3; c++)
+        for (int c = 1; c <= 3 && (!only || (strcmp(only, "mesh") == 0) == (topo == 0)); c++)
             for (int d = 2 * c; d <= dmax; d += c)
                 gap_row(d, c, topo > 0, topo == 1 ? KC_TIE_PLUS : topo == 2 ? KC_TIE_MINUS : KC_TIE_SPLIT);
 }
@@ -112,7 +126,7 @@ static void gaps(int dmax)
 int main(int argc, char **argv)
 {
     if (argc > 2 && strcmp(argv[1], "--gaps") == 0) {
-        gaps(atoi(argv[2]));
+        gaps(atoi(argv[2]), argc > 3 ? argv[3] : NULL);
         return 0;
     }
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
