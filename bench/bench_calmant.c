@@ -62,7 +62,7 @@ static void timing(int d, int c, int runs, int walk_runs)
         steps = build_verify(&g, t, 0, &gen[r], &ver[r]);
         wall[r] = bench_now() - w0;
     }
-    printf("  <0,%d>_%d  %3d steps (LB %llu)  generate %6.3f s  verify %6.3f s  (CPU; wall %6.3f s)", d, c,
+    printf("  <0,%d>_%d %6d steps (LB %6llu)  generate %6.3f s  verify %6.3f s  (CPU; wall %6.3f s)", d, c,
            (int)steps, (unsigned long long)kc_calmant_lower_bound(0, d, c), bench_median(gen, runs),
            bench_median(ver, runs), bench_median(wall, runs));
     for (int r = 0; r < walk_runs; r++)
