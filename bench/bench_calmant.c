@@ -115,8 +115,11 @@ static void gap_row(int d, int c, int torus, kc_tie tie)
 
 static void gaps(int dmax, const char *only)
 {
-    printf("| topology | c | d | tasks | max P-LB | P-LB = 0/1/2/3/4/5+ | max sum LB(sub) - LB | P != sum + r |\n"
-           "|---|---|---|---|---|---|---|---|\n");
+    if (only && strcmp(only, "torus") == 0)
+        printf("| ties | c | d | tasks | max P-LB | P-LB = 0/1/2/3/4/5+ |\n|---|---|---|---|---|---|\n");
+    else
+        printf("| topology | c | d | tasks | max P-LB | P-LB = 0/1/2/3/4/5+ | max sum LB(sub) - LB | P != sum + r |\n"
+               "|---|---|---|---|---|---|---|---|\n");
     for (int topo = 0; topo < 4; topo++)
         for (int c = 1; c <= 3 && (!only || (strcmp(only, "mesh") == 0) == (topo == 0)); c++)
             for (int d = 2 * c; d <= dmax; d += c)

@@ -220,24 +220,13 @@ static kc_status sched_torus_top(const kc_calmant *g, int t0, int nt, uint32_t b
     return st;
 }
 
-kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calmant_sched *s, kc_err *err)
+/* Forward compaction passes alternate with passes on the time-mirrored
+ * schedule (pulling messages late, which frees early steps for the next
+ * forward pass) while the step count falls and stays above lb. */
+static kc_status compact_both_ways(const kc_calmant *g, kc_calmant_sched *s, uint64_t lb, kc_err *err)
 {
-    kc_status st = check_sched_input(g, t, 0, err);
-    if (st)
-        return st;
-    int t0 = t.i > g->d - g->c ? t.i : g->d - g->c, nt = t.i + t.m - t0;
-    if (nt <= 0) /* no top dimension: the mesh's routes, the mesh's schedule */
-        return kc_calmant_sched_task(g, t, s, err);
-    if (t0 > t.i)
-        st = kc_calmant_sched_task(g, (kc_calmant_task){t.i, t0 - t.i}, s, err);
-    if (!st)
-        st = sched_torus_top(g, t0, nt, s->steps, s, err);
-    kc_calmant_load L;
-    if (!st)
-        st = kc_calmant_load_exact(g, t, &L, err);
-    /* forward passes alternate with passes on the time-mirrored schedule
-     * (pulling messages late) while the step count falls */
-    for (int round = 0; !st && s->steps > L.lower_bound && round < 8; round++) {
+    kc_status st = KC_OK;
+    for (int round = 0; !st && s->steps > lb && round < 8; round++) {
         uint32_t before = s->steps;
         for (int pass = 0; !st && pass < 2; pass++) {
             for (size_t j = 0; j < s->count; j++)
@@ -247,6 +236,48 @@ kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calm
         if (s->steps == before)
             break;
     }
+    return st;
+}
+
+/* The lower dimensions' mesh schedule and the top dimensions' ring pairs,
+ * one after the other (top_first: the top dimensions first). */
+static kc_status sched_torus_parts(const kc_calmant *g, kc_calmant_task t, int top_first, kc_calmant_sched *s,
+                                   kc_err *err)
+{
+    int t0 = t.i > g->d - g->c ? t.i : g->d - g->c, nt = t.i + t.m - t0;
+    kc_status st = KC_OK;
+    if (nt > 0 && top_first)
+        st = sched_torus_top(g, t0, nt, 0, s, err);
+    if (!st && t0 > t.i)
+        st = kc_calmant_sched_task(g, (kc_calmant_task){t.i, (nt > 0 ? t0 : t.i + t.m) - t.i}, s, err);
+    if (!st && nt > 0 && !top_first)
+        st = sched_torus_top(g, t0, nt, s->steps, s, err);
+    return st;
+}
+
+kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calmant_sched *s, kc_err *err)
+{
+    kc_status st = check_sched_input(g, t, 0, err);
+    kc_calmant_load L;
+    kc_calmant_sched other = {0};
+    int t0 = t.i > g->d - g->c ? t.i : g->d - g->c, orders = t.i + t.m > t0 && t0 > t.i ? 2 : 1;
+    if (!st)
+        st = kc_calmant_load_exact(g, t, &L, err);
+    /* each order compacted; the shorter kept */
+    for (int k = 0; !st && k < orders; k++) {
+        kc_calmant_sched *to = k ? &other : s;
+        st = sched_torus_parts(g, t, k, to, err);
+        if (!st)
+            st = compact_both_ways(g, to, L.lower_bound, err);
+        if (!st && k && other.steps < s->steps) {
+            kc_calmant_sched tmp = *s;
+            *s = other;
+            other = tmp;
+        }
+        if (s->steps <= L.lower_bound)
+            break;
+    }
+    kc_calmant_sched_free(&other);
     return st;
 }
 
