@@ -66,6 +66,10 @@ expect_stdout_contains "conflict 32: "
 expect_exit 1 "3-D torus replay, all listed" -- "$K" calmant schedule --d 6 --c 3 --task 0,6 --topology torus --tie plus --mesh-schedule --verify --verbose --json
 n=$(json_num conflicts)
 check "3-D list length = count ($n)" -- test "$(grep -c '"kind":' "$CLI_OUT")" = "$n"
+# beyond 100000 conflicts the list stops and says how many it left out (2097152 in all here)
+expect_exit 1 "conflict list cap" -- "$K" calmant schedule --d 12 --c 1 --task 0,12 --topology torus --mesh-schedule --verify --verbose
+check "100000 conflicts listed" -- test "$(grep -c '^conflict [0-9]*: step ' "$CLI_OUT")" = 100000
+expect_stdout_contains "1997152 more conflicts not listed (at most 100000 are)"
 # kcube's torus schedules: conflict-free at the counter's lower bound (<2,2>_1: 12 with plus ties, 8 with split)
 expect_exit 0 "torus schedule plus" -- "$K" calmant schedule --d 4 --c 1 --task 2,2 --topology torus --verify --verbose --json
 expect_stdout_matches "\"steps\":${J}12,"

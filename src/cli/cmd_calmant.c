@@ -17,8 +17,9 @@
  * d = 20 is a few hundred MB at most. */
 #define SCHED_MAX_D 20
 /* --verbose lists at most this many conflicts (and says how many it left
- * out): the list is kept in memory for the JSON array. */
-#define CONFLICT_LIST_MAX 1000000
+ * out): the list is kept in memory, and as cJSON objects for --json (about
+ * 1 KB each there). */
+#define CONFLICT_LIST_MAX 100000
 /* The best degree is searched in 1 .. min(N, this): each degree costs
  * O(d^2 / c), and the optimum (where Q beta balances N tau / Q) lies far
  * below unless tau/beta is extreme. */
@@ -437,7 +438,7 @@ static const cli_command cmd_schedule = {
                    "and messages missing or foreign to the task; the exit status is 1 when it finds any. On a torus\n"
                    "kcube's torus schedule is built (docs/calmant.md, Tori) and lower_bound comes from the exact\n"
                    "count; --mesh-schedule replays the mesh's instead. d <= 20. --verbose lists every conflict\n"
-                   "(step, node, link, kind and the message that ran into it; at most 10^6).",
+                   "(step, node, link, kind and the message that ran into it; at most 100000).",
     .opts = schedule_opts,
     .check = check_schedule,
     .run = run_schedule,
