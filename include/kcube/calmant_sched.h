@@ -81,15 +81,18 @@ typedef struct kc_calmant_verdict {
 } kc_calmant_verdict;
 
 /* Tori (any tie rule): only the top dimensions d-c .. d-1 (distance side/2)
- * route differently from the mesh. The task's lower dimensions <i, t0-i>
- * (t0 = max(i, d-c)) take the mesh schedule above, then the top ones, one
- * per axis, take max(G, number of them) steps: on a ring of side k the two
+ * route differently from the mesh. A task of M <= c dimensions (one per
+ * axis) takes LB steps, Property 2's way with each dimension's ring groups.
+ * Otherwise the task's lower dimensions <i, t0-i> (t0 = max(i, d-c)) take
+ * the mesh schedule above, and the top ones, one per axis, take max(G,
+ * number of them) steps, before or after (both are tried): on a ring of side k the two
  * messages of a pair (x, x+k/2) fill one direction of the ring, so G = k/2
  * with plus or minus ties (a pair per step) and G = k/4 with split ties (an
  * even pair + and an odd pair - per step); node m uses top dimension k in
  * step (sum of its groups + k) mod max(G, number of them), Property 2's way.
  * When that is more than LB (exact count on the torus), the schedule is
- * compacted (kc_calmant_sched_compact). */
+ * compacted (kc_calmant_sched_compact, forward and on the mirrored
+ * schedule, while it shrinks) and the shorter of the two orders kept. */
 kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calmant_sched *s, kc_err *err);
 
 /* Greedy list scheduling over the fixed DOR paths: the messages, taken in

@@ -199,21 +199,36 @@ static uint64_t top_group(const kc_calmant *g, uint64_t x)
     return g->tie == KC_TIE_SPLIT ? half / 2 : half;
 }
 
-/* The top dimensions t0 .. t0+nt-1 (one per axis, all at distance side/2),
- * Property 2's way: node m uses dimension k in step
- * (sum of its top groups + k) mod max(groups, nt). */
-static kc_status sched_torus_top(const kc_calmant *g, int t0, int nt, uint32_t base, kc_calmant_sched *s,
-                                 kc_err *err)
+/* A dimension's ring groups on a torus: one step each in its own ring
+ * schedule (the top dimension's pairs, or <floor(k/c), 1>'s groups). */
+static uint64_t torus_groups(const kc_calmant *g, int k)
 {
-    uint64_t period = top_groups(g) > (uint64_t)nt ? top_groups(g) : (uint64_t)nt;
+    return k / g->c == g->b - 1 ? top_groups(g) : 1ULL << (k / g->c);
+}
+
+static uint64_t torus_group(const kc_calmant *g, uint64_t m, int k)
+{
+    return k / g->c == g->b - 1 ? top_group(g, kc_calmant_coord(g, m, k % g->c)) : group_of(g, m, k);
+}
+
+/* Dimensions k0 .. k0+n-1, n <= c, each on its own axis, Property 2's way
+ * with each dimension's ring groups: node m uses dimension k in step
+ * (sum of its groups + k) mod max(largest group count, n), which is LB
+ * (the groups count the dimension's load on its axis). */
+static kc_status sched_torus_single(const kc_calmant *g, int k0, int n, uint32_t base, kc_calmant_sched *s,
+                                    kc_err *err)
+{
+    uint64_t period = (uint64_t)n;
+    for (int k = k0; k < k0 + n; k++)
+        period = torus_groups(g, k) > period ? torus_groups(g, k) : period;
     kc_status st = KC_OK;
-    for (uint64_t n = 0; !st && n < g->nodes; n++) {
-        uint64_t m = kc_calmant_to_physical(g, n), sum = 0;
-        for (int k = t0; k < t0 + nt; k++)
-            sum += top_group(g, kc_calmant_coord(g, m, k % g->c));
-        for (int k = t0; !st && k < t0 + nt; k++)
-            st = kc_calmant_sched_add(s, base + (uint32_t)((sum + (uint64_t)k) % period), (uint32_t)n,
-                                      (uint32_t)(n ^ (1ULL << k)), err);
+    for (uint64_t p = 0; !st && p < g->nodes; p++) {
+        uint64_t m = kc_calmant_to_physical(g, p), sum = 0;
+        for (int k = k0; k < k0 + n; k++)
+            sum += torus_group(g, m, k);
+        for (int k = k0; !st && k < k0 + n; k++)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((sum + (uint64_t)k) % period), (uint32_t)p,
+                                      (uint32_t)(p ^ (1ULL << k)), err);
     }
     if (!st && s->steps < base + period)
         s->steps = base + (uint32_t)period;
@@ -246,12 +261,14 @@ static kc_status sched_torus_parts(const kc_calmant *g, kc_calmant_task t, int t
 {
     int t0 = t.i > g->d - g->c ? t.i : g->d - g->c, nt = t.i + t.m - t0;
     kc_status st = KC_OK;
+    if (t.m <= g->c) /* every dimension on its own axis: LB steps */
+        return sched_torus_single(g, t.i, t.m, 0, s, err);
     if (nt > 0 && top_first)
-        st = sched_torus_top(g, t0, nt, 0, s, err);
+        st = sched_torus_single(g, t0, nt, 0, s, err);
     if (!st && t0 > t.i)
         st = kc_calmant_sched_task(g, (kc_calmant_task){t.i, (nt > 0 ? t0 : t.i + t.m) - t.i}, s, err);
     if (!st && nt > 0 && !top_first)
-        st = sched_torus_top(g, t0, nt, s->steps, s, err);
+        st = sched_torus_single(g, t0, nt, s->steps, s, err);
     return st;
 }
 
@@ -260,7 +277,8 @@ kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calm
     kc_status st = check_sched_input(g, t, 0, err);
     kc_calmant_load L;
     kc_calmant_sched other = {0};
-    int t0 = t.i > g->d - g->c ? t.i : g->d - g->c, orders = t.i + t.m > t0 && t0 > t.i ? 2 : 1;
+    int t0 = t.i > g->d - g->c ? t.i : g->d - g->c;
+    int orders = t.m > g->c && t.i + t.m > t0 && t0 > t.i ? 2 : 1;
     if (!st)
         st = kc_calmant_load_exact(g, t, &L, err);
     /* each order compacted; the shorter kept */
