@@ -23,15 +23,17 @@
  *                 <i,x>_c for x <= c (Property 2) and c < x < 2c
  *                 (Property 3); every axis run as a line. Steps: the
  *                 subtasks' LB, plus 1 for a c < x < 2c subtask with odd
- *                 LB, plus 2 for <i,4>_3 with LB 4 (the paper's windows do
- *                 not fit there; docs/calmant.md); kc_calmant_steps
- *                 (kcube/calmant_cost.h) gives the count.
+ *                 LB; <i,4>_3 with LB 4 (i <= 5), where the paper's windows
+ *                 do not fit, takes kcube's 4-step schedule (docs/calmant.md);
+ *                 kc_calmant_steps (kcube/calmant_cost.h) gives the count.
  * These schedules are built for meshes; on a torus they hold only for
  * tasks without a top dimension (distance side/2): see kc_calmant_sched_torus.
  *
  * Cost: generation O(M 2^d); verification O(2^d M log(messages per step))
  * for a conflict-free schedule (plus the path lengths of the steps that
- * conflict) and O(2^d (M + 2c)) memory. */
+ * conflict or whose paths are short) and O(2^d (M + 2c)) memory; torus
+ * schedules add the exact load and, above LB, compaction rounds of
+ * O(2^d M (path length + 2) steps / 64) each. */
 #ifndef KCUBE_CALMANT_SCHED_H
 #define KCUBE_CALMANT_SCHED_H
 
