@@ -432,7 +432,7 @@ static const cli_command cmd_load = {
 
 static const cli_command cmd_schedule = {
     .name = "schedule",
-    .summary = "the paper's message schedule of a task <I,M>_c, optionally replayed and verified",
+    .summary = "message schedule of a task <I,M>_c (the paper's on meshes, kcube's on tori), optionally verified",
     .description = "Builds the schedule of Sections 3.2 and 4.2 (standard embedding). --verify replays it one-port\n"
                    "with DOR routing and counts conflicts (a directed link, a sender or a receiver twice in one step)\n"
                    "and messages missing or foreign to the task; the exit status is 1 when it finds any. On a torus\n"
