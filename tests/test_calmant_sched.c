@@ -237,7 +237,7 @@ static void test_verify_fast_equals_walk(void **state)
     static const kc_tie ties[] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
     kc_rng rng;
     kc_rng_seed(&rng, 11);
-    for (int round = 0; round < 60; round++) {
+    for (int round = 0; round < 200; round++) {
         int c = 1 + (int)kc_rng_below(&rng, 3), b = 2 + (int)kc_rng_below(&rng, c == 1 ? 7 : 3), d = b * c;
         int torus = (int)kc_rng_below(&rng, 2), i = (int)kc_rng_below(&rng, (uint64_t)d);
         kc_calmant_task t = {i, 1 + (int)kc_rng_below(&rng, (uint64_t)(d - i))};
