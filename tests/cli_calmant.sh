@@ -51,10 +51,38 @@ expect_exit 0 "torus plus" -- "$K" calmant load --d 4 --c 1 --task 3,1 --topolog
 expect_stdout_matches "\"max_load\":${J}8,"
 expect_exit 0 "torus split" -- "$K" calmant load --d 4 --c 1 --task 3,1 --topology torus --tie split --json
 expect_stdout_matches "\"max_load\":${J}4,"
-# the mesh schedule through a top dimension conflicts on a torus: exit 1, described with --verbose
-expect_exit 1 "torus replay conflicts" -- "$K" calmant schedule --d 4 --c 1 --task 2,2 --topology torus --verify --verbose --json
+# the mesh schedule through a top dimension conflicts on a torus: exit 1, every conflict listed with --verbose
+expect_exit 1 "torus replay conflicts" -- "$K" calmant schedule --d 4 --c 1 --task 2,2 --topology torus --mesh-schedule --verify --verbose --json
 expect_stdout_matches "\"conflicts\":${J}32,"
 expect_stdout_matches "\"first_conflict\":${J}\".*two messages on one directed link"
+check "JSON lists all 32 conflicts" -- test "$(grep -c '"kind":' "$CLI_OUT")" = 32
+expect_stdout_matches "\"conflicts_not_listed\":${J}0"
+expect_stdout_matches "\"kind\":${J}\"link\","
+expect_exit 1 "torus replay conflicts, text" -- "$K" calmant schedule --d 4 --c 1 --task 2,2 --topology torus --mesh-schedule --verify --verbose
+check "text lists all 32 conflicts" -- test "$(grep -c '^conflict [0-9]*: step ' "$CLI_OUT")" = 32
+expect_stdout_contains "conflict 1: step 0, link twice at node 0, axis 0 + (message 12 -> 4)"
+expect_stdout_contains "conflict 32: "
+# a 3-D torus (side 4, plus ties): 96 conflicts, the list as long as the count
+expect_exit 1 "3-D torus replay, all listed" -- "$K" calmant schedule --d 6 --c 3 --task 0,6 --topology torus --tie plus --mesh-schedule --verify --verbose --json
+n=$(json_num conflicts)
+check "3-D list length = count ($n)" -- test "$(grep -c '"kind":' "$CLI_OUT")" = "$n"
+# beyond 100000 conflicts the list stops and says how many it left out (2097152 in all here)
+expect_exit 1 "conflict list cap" -- "$K" calmant schedule --d 12 --c 1 --task 0,12 --topology torus --mesh-schedule --verify --verbose
+check "100000 conflicts listed" -- test "$(grep -c '^conflict [0-9]*: step ' "$CLI_OUT")" = 100000
+expect_stdout_contains "1997152 more conflicts not listed (at most 100000 are)"
+# kcube's torus schedules: conflict-free at the counter's lower bound (<2,2>_1: 12 with plus ties, 8 with split)
+expect_exit 0 "torus schedule plus" -- "$K" calmant schedule --d 4 --c 1 --task 2,2 --topology torus --verify --verbose --json
+expect_stdout_matches "\"steps\":${J}12,"
+expect_stdout_matches "\"lower_bound\":${J}12,"
+expect_stdout_matches "\"conflicts\":${J}0,"
+expect_stdout_matches "\"conflict_list\":${J}\[\]"
+expect_exit 0 "torus schedule split" -- "$K" calmant schedule --d 4 --c 1 --task 2,2 --topology torus --tie split --verify --json
+expect_stdout_matches "\"steps\":${J}8,"
+expect_stdout_matches "\"lower_bound\":${J}8,"
+for tie in plus minus split; do
+    expect_exit 0 "torus <0,8>_2 $tie" -- "$K" calmant schedule --d 8 --c 2 --task 0,8 --topology torus --tie $tie --verify --json
+    expect_stdout_matches "\"conflicts\":${J}0,"
+done
 expect_exit 0 "torus without a top dimension" -- "$K" calmant schedule --d 8 --c 2 --task 0,4 --topology torus --verify --json
 expect_stdout_matches "\"conflicts\":${J}0,"
 
@@ -123,6 +151,7 @@ expect_bad "no task" -- "$K" calmant load --d 4 --c 1
 expect_bad "no d" -- "$K" calmant load --c 1 --task 1,2
 expect_bad "hypercube" -- "$K" calmant load --d 4 --c 1 --task 1,2 --topology hypercube
 expect_bad "tie on a mesh" -- "$K" calmant load --d 4 --c 1 --task 1,2 --tie split
+expect_bad "mesh schedule on a mesh" -- "$K" calmant schedule --d 4 --c 1 --task 1,2 --mesh-schedule --verify
 expect_bad "verbose without verify" -- "$K" calmant schedule --d 4 --c 1 --task 1,2 --verbose
 expect_bad "embedding on schedule" -- "$K" calmant schedule --d 4 --c 1 --task 1,2 --embedding matic
 expect_bad "csv" -- "$K" calmant load --d 4 --c 1 --task 1,2 --csv

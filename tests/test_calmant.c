@@ -55,6 +55,28 @@ static void test_fig1(void **state)
     }
 }
 
+/* The standard embedding's bit gathering against the definition, bit by
+ * bit (bit l of coordinate j is process bit j + l c), on seeded random
+ * processes for every valid d up to 30 and c = 1..3. */
+static void test_embedding_bits(void **state)
+{
+    kc_rng rng;
+    kc_rng_seed(&rng, 5);
+    for (int c = 1; c <= 3; c++)
+        for (int d = 2 * c; d <= KC_CALMANT_MAX_D; d += c) {
+            kc_calmant g;
+            geom(&g, d, c, 0, KC_TIE_PLUS, KC_CALMANT_STANDARD);
+            for (int r = 0; r < 200; r++) {
+                uint64_t n = kc_rng_below(&rng, g.nodes), want = 0;
+                for (int j = 0; j < c; j++)
+                    for (int l = 0; l < d / c; l++)
+                        want |= ((n >> (j + l * c)) & 1) << (j * (d / c) + l);
+                assert_int_equal(kc_calmant_to_physical(&g, n), want);
+                assert_int_equal(kc_calmant_to_virtual(&g, want), n);
+            }
+        }
+}
+
 /* Item 1: constant dilation D_i = 2^floor(i/c) on axis i mod c only (standard),
  * 2^(i mod b) on axis floor(i/b) (Matic); tori have the same dilations. */
 static void test_dilation(void **state)
@@ -332,6 +354,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_init_errors),     cmocka_unit_test(test_fig1),
+        cmocka_unit_test(test_embedding_bits),
         cmocka_unit_test(test_dilation),        cmocka_unit_test(test_routing_matches_torus),
         cmocka_unit_test(test_iterations),      cmocka_unit_test(test_decompose),
         cmocka_unit_test(test_closed_forms),    cmocka_unit_test(test_counter_references),

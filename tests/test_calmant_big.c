@@ -1,5 +1,6 @@
-/* kc-test: slow -- CALMANT at the issue's sizes: <0,16>_2 on a 256x256 mesh
- * and <0,18>_3 on 64x64x64, generated and replayed (a few seconds). */
+/* kc-test: slow -- CALMANT at the issue's sizes: <0,16>_1 on a 65536-node
+ * line, <0,16>_2 on a 256x256 mesh and <0,18>_3 on 64x64x64, generated and
+ * replayed (a few seconds). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -29,6 +30,11 @@ static void big(int d, int c)
     kc_calmant_sched_free(&s);
 }
 
+static void test_line_16(void **state)
+{
+    big(16, 1); /* 43690 steps = LB */
+}
+
 static void test_2d_16(void **state)
 {
     big(16, 2); /* 172 steps, LB 170 */
@@ -42,6 +48,7 @@ static void test_3d_18(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_line_16),
         cmocka_unit_test(test_2d_16),
         cmocka_unit_test(test_3d_18),
     };

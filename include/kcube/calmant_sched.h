@@ -23,14 +23,17 @@
  *                 <i,x>_c for x <= c (Property 2) and c < x < 2c
  *                 (Property 3); every axis run as a line. Steps: the
  *                 subtasks' LB, plus 1 for a c < x < 2c subtask with odd
- *                 LB, plus 2 for <i,4>_3 with LB 4 (the paper's windows do
- *                 not fit there; docs/calmant.md); kc_calmant_steps
- *                 (kcube/calmant_cost.h) gives the count.
- * The schedules are built for meshes; on a torus they hold only for tasks
- * without a top dimension (distance side/2).
+ *                 LB; <i,4>_3 with LB 4 (i <= 5), where the paper's windows
+ *                 do not fit, takes kcube's 4-step schedule (docs/calmant.md);
+ *                 kc_calmant_steps (kcube/calmant_cost.h) gives the count.
+ * These schedules are built for meshes; on a torus they hold only for
+ * tasks without a top dimension (distance side/2): see kc_calmant_sched_torus.
  *
- * Cost: generation O(M 2^d); verification O(sum of path lengths + 2^d M)
- * time and O(2^d (M + 2c)) memory. */
+ * Cost: generation O(M 2^d); verification O(2^d M log(messages per step))
+ * for a conflict-free schedule (plus the path lengths of the steps that
+ * conflict or whose paths are short) and O(2^d (M + 2c)) memory; torus
+ * schedules add the exact load and, above LB, compaction rounds of
+ * O(2^d M (path length + 2) steps / 64) each. */
 #ifndef KCUBE_CALMANT_SCHED_H
 #define KCUBE_CALMANT_SCHED_H
 
@@ -40,6 +43,7 @@
 #include "kcube/calmant_embed.h"
 #include "kcube/calmant_task.h"
 #include "kcube/error.h"
+#include "kcube/stepnet.h"
 
 typedef struct kc_calmant_msg {
     uint32_t step;
@@ -78,8 +82,58 @@ typedef struct kc_calmant_verdict {
     char first_conflict[160];
 } kc_calmant_verdict;
 
+/* Tori (any tie rule): only the top dimensions d-c .. d-1 (distance side/2)
+ * route differently from the mesh. A task of M <= c dimensions (one per
+ * axis) takes LB steps, Property 2's way with each dimension's ring groups.
+ * Otherwise the task's lower dimensions <i, t0-i> (t0 = max(i, d-c)) take
+ * the mesh schedule above, and the top ones, one per axis, take max(G,
+ * number of them) steps, before or after (both are tried): on a ring of side k the two
+ * messages of a pair (x, x+k/2) fill one direction of the ring, so G = k/2
+ * with plus or minus ties (a pair per step) and G = k/4 with split ties (an
+ * even pair + and an odd pair - per step); node m uses top dimension k in
+ * step (sum of its groups + k) mod max(G, number of them), Property 2's way.
+ * When that is more than LB (exact count on the torus), the schedule is
+ * compacted (kc_calmant_sched_compact, forward and on the mirrored
+ * schedule, while it shrinks) and the shorter of the two orders kept. */
+kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calmant_sched *s, kc_err *err);
+
+/* Greedy list scheduling over the fixed DOR paths: the messages, taken in
+ * the order of their steps, each move to the earliest step where their
+ * sender, receiver and links are still free. A message never moves later
+ * (its own step holds only messages of that step, which did not conflict
+ * with it), so a conflict-free schedule stays conflict-free and no longer.
+ * Skipped (s unchanged) when its table of (links + 2 nodes) x steps bits
+ * would pass 256 MB. O(messages (path length + 2) steps / 64). */
+kc_status kc_calmant_sched_compact(const kc_calmant *g, kc_calmant_sched *s, kc_err *err);
+
+/* One conflict as the replay finds it (the step engine's report, with the
+ * message that ran into it). */
+typedef struct kc_calmant_conflict {
+    uint64_t step;            /* 0-based */
+    kc_stepnet_conflict kind; /* link twice, sent twice, received twice */
+    uint64_t node;            /* mesh node: the link's tail, the sender or the receiver */
+    int axis, dir;            /* the link (or the message's first leg): axis, +1 / -1 */
+    uint32_t src, dst;        /* processes of that message */
+} kc_calmant_conflict;
+
+typedef void (*kc_calmant_conflict_fn)(void *ctx, const kc_calmant_conflict *c);
+
+typedef struct kc_calmant_verify_opts {
+    kc_calmant_conflict_fn on_conflict; /* every conflict in replay order; NULL: none */
+    void *ctx;
+    /* 1: walk every hop of every step on the engine (the reference, slow);
+     * 0: walk only the steps the interval check finds faulty (same verdict) */
+    int walk;
+} kc_calmant_verify_opts;
+
 /* Replay s on g for task t. Bad input: KC_EINVAL (an endpoint outside the
- * machine); conflicts and coverage faults are reported in v, not errors. */
+ * machine); conflicts and coverage faults are reported in v, not errors.
+ * Each step is checked by sorting its messages' link intervals per line
+ * and direction and by per-node send/receive stamps; a faulty step is
+ * replayed hop by hop on the step engine, which counts every conflict
+ * (so the count equals a full hop-by-hop replay's). opts may be NULL. */
+kc_status kc_calmant_verify_with(const kc_calmant *g, kc_calmant_task t, const kc_calmant_sched *s,
+                                 const kc_calmant_verify_opts *opts, kc_calmant_verdict *v, kc_err *err);
 kc_status kc_calmant_verify(const kc_calmant *g, kc_calmant_task t, const kc_calmant_sched *s, kc_calmant_verdict *v,
                             kc_err *err);
 

@@ -10,8 +10,9 @@
  *   all-port mode: at most one message per directed link per step (every
  *                  node may use all its ports at once, and receive on all);
  *   one-port mode: in addition at most one send and one receive per node.
- * Breaking a rule is a conflict: counted and described, never fatal, so a
- * schedule verifier can report every broken step.
+ * Breaking a rule is a conflict: counted, the first described, never fatal,
+ * and passed to an optional hook as it is found, so a schedule verifier can
+ * report every one.
  *
  * Measures (seed 001's): start-ups = steps in which something was sent;
  * element transfers in sequence = sum over steps of the largest message of
@@ -29,6 +30,7 @@
 #include <stdint.h>
 
 #include "kcube/error.h"
+#include "kcube/names.h"
 #include "kcube/torus.h"
 
 #define KC_STEPNET_NO_LINK UINT64_MAX
@@ -57,6 +59,14 @@ typedef enum kc_stepnet_conflict {
     KC_STEPNET_SEND_TWICE,     /* one-port: a node sent twice in one step */
     KC_STEPNET_RECV_TWICE      /* one-port: a node received twice in one step */
 } kc_stepnet_conflict;
+/* "link", "send", "receive"; the help text is the description. */
+extern const kc_names kc_stepnet_conflict_names;
+
+/* The conflict hook: kind, 0-based step, the node and port where it was
+ * found (a link: the node it leaves and its port; a second send: the
+ * sender and the message's first port; a second receive: the receiver and
+ * the message's first port). */
+typedef void (*kc_stepnet_conflict_fn)(void *ctx, kc_stepnet_conflict kind, uint64_t step, uint64_t node, int port);
 
 typedef struct kc_stepnet_stats {
     uint64_t steps;     /* steps ended, including empty ones */
@@ -81,10 +91,19 @@ typedef struct kc_stepnet {
     kc_stepnet_conflict first_kind;
     uint64_t first_step, first_node;
     int first_port;
+    kc_stepnet_conflict_fn on_conflict; /* NULL: none (kc_stepnet_init) */
+    void *conflict_ctx;
 } kc_stepnet;
 
 kc_status kc_stepnet_init(kc_stepnet *net, const kc_stepnet_topo *topo, kc_stepnet_mode mode, kc_err *err);
 void kc_stepnet_free(kc_stepnet *net);
+
+/* Call fn(ctx, ...) for every conflict from now on (fn NULL: stop). */
+static inline void kc_stepnet_on_conflict(kc_stepnet *net, kc_stepnet_conflict_fn fn, void *ctx)
+{
+    net->on_conflict = fn;
+    net->conflict_ctx = ctx;
+}
 
 /* Send one message of `count` >= 1 elements from node on port in the
  * current step. KC_EINVAL for a node or port outside the network or a port

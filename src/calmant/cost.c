@@ -6,9 +6,9 @@
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_task.h"
 
-/* The generator's rule per subtask (src/calmant/sched.c): x <= c and
- * x = 2c take LB; c < x < 2c take two steps per window, ceil(LB/2)
- * windows but at least c. */
+/* The generator's rule per subtask (src/calmant/sched.c): x <= c, x = 2c
+ * and <i,4>_3 with LB 4 take LB; the other c < x < 2c take two steps per
+ * window, ceil(LB/2) windows (>= c there). */
 uint64_t kc_calmant_steps(int i, int m, int c)
 {
     kc_calmant_task parts[KC_CALMANT_MAX_D + 1];
@@ -17,12 +17,10 @@ uint64_t kc_calmant_steps(int i, int m, int c)
     for (size_t j = 0; j < n; j++) {
         int x = parts[j].m;
         uint64_t lb = kc_calmant_lower_bound(parts[j].i, x, c);
-        if (c == 1 || x <= c || x == 2 * c)
+        if (c == 1 || x <= c || x == 2 * c || (c == 3 && x == 4 && lb == 4))
             s += lb;
-        else {
-            uint64_t windows = (lb + 1) / 2;
-            s += 2 * (windows < (uint64_t)c ? (uint64_t)c : windows);
-        }
+        else
+            s += 2 * ((lb + 1) / 2); /* ceil(LB/2) two-step windows */
     }
     return s;
 }

@@ -2,6 +2,8 @@
 #include "kcube/calmant_embed.h"
 #include "kcube/stepnet.h"
 
+#include "calmant_internal.h"
+
 static const kc_name embedding_entries[] = {
     {KC_CALMANT_STANDARD, "standard", "bit l of axis j is process bit j + l c (the paper's)"},
     {KC_CALMANT_MATIC, "matic", "bit l of axis j is process bit (d/c) j + l (Matic's)"},
@@ -31,18 +33,59 @@ kc_status kc_calmant_init(kc_calmant *g, int d, int c, int torus, kc_tie tie, kc
 
 /* Node bit (axis j, bit l) sits at j*b + l; under the standard embedding
  * it holds process bit j + l c, under Matic's process bit j*b + l (the
- * identity). to_node: process -> node, else node -> process. */
+ * identity). Every c-th process bit from bit j makes axis j's coordinate:
+ * gathered (and scattered back) with mask-and-shift rounds, O(log b). */
+static uint64_t gather2(uint64_t x) /* bits 0, 2, 4, ... to 0, 1, 2, ... */
+{
+    x &= 0x5555555555555555ULL;
+    x = (x | (x >> 1)) & 0x3333333333333333ULL;
+    x = (x | (x >> 2)) & 0x0f0f0f0f0f0f0f0fULL;
+    x = (x | (x >> 4)) & 0x00ff00ff00ff00ffULL;
+    x = (x | (x >> 8)) & 0x0000ffff0000ffffULL;
+    return (x | (x >> 16)) & 0x00000000ffffffffULL;
+}
+
+static uint64_t scatter2(uint64_t x)
+{
+    x &= 0x00000000ffffffffULL;
+    x = (x | (x << 16)) & 0x0000ffff0000ffffULL;
+    x = (x | (x << 8)) & 0x00ff00ff00ff00ffULL;
+    x = (x | (x << 4)) & 0x0f0f0f0f0f0f0f0fULL;
+    x = (x | (x << 2)) & 0x3333333333333333ULL;
+    return (x | (x << 1)) & 0x5555555555555555ULL;
+}
+
+static uint64_t gather3(uint64_t x) /* bits 0, 3, 6, ... to 0, 1, 2, ... */
+{
+    x &= 0x1249249249249249ULL;
+    x = (x | (x >> 2)) & 0x10c30c30c30c30c3ULL;
+    x = (x | (x >> 4)) & 0x100f00f00f00f00fULL;
+    x = (x | (x >> 8)) & 0x001f0000ff0000ffULL;
+    x = (x | (x >> 16)) & 0x001f00000000ffffULL;
+    return (x | (x >> 32)) & 0x00000000001fffffULL;
+}
+
+static uint64_t scatter3(uint64_t x)
+{
+    x &= 0x00000000001fffffULL;
+    x = (x | (x << 32)) & 0x001f00000000ffffULL;
+    x = (x | (x << 16)) & 0x001f0000ff0000ffULL;
+    x = (x | (x << 8)) & 0x100f00f00f00f00fULL;
+    x = (x | (x << 4)) & 0x10c30c30c30c30c3ULL;
+    return (x | (x << 2)) & 0x1249249249249249ULL;
+}
+
 static uint64_t move_bits(const kc_calmant *g, uint64_t x, int to_node)
 {
-    if (g->emb == KC_CALMANT_MATIC)
+    if (g->emb == KC_CALMANT_MATIC || g->c == 1)
         return x;
-    uint64_t y = 0;
-    for (int j = 0; j < g->c; j++)
-        for (int l = 0; l < g->b; l++) {
-            int node_bit = j * g->b + l, proc_bit = j + l * g->c;
-            int from = to_node ? proc_bit : node_bit, to = to_node ? node_bit : proc_bit;
-            y |= ((x >> from) & 1) << to;
-        }
+    uint64_t y = 0, mask = g->side - 1;
+    for (int j = 0; j < g->c; j++) {
+        if (to_node)
+            y |= (g->c == 2 ? gather2(x >> j) : gather3(x >> j)) << (j * g->b);
+        else
+            y |= (g->c == 2 ? scatter2((x >> (j * g->b)) & mask) : scatter3((x >> (j * g->b)) & mask)) << j;
+    }
     return y;
 }
 
@@ -130,4 +173,32 @@ static uint64_t stepnet_neighbor(const void *ctx, uint64_t node, int port)
 void kc_calmant_stepnet_topo(const kc_calmant *g, kc_stepnet_topo *t)
 {
     *t = (kc_stepnet_topo){.nodes = g->nodes, .ports = 2 * g->c, .neighbor = stepnet_neighbor, .ctx = g};
+}
+
+int kci_calmant_leg_spans(const kc_calmant *g, uint64_t at, const kc_calmant_leg *leg, kci_calmant_span out[2],
+                          uint64_t *next)
+{
+    int a = leg->axis, n = 0;
+    uint64_t stride = 1ULL << (a * g->b), k = g->side, s = kc_calmant_coord(g, at, a), h = leg->hops, e;
+    uint64_t base = at - s * stride;
+    int port = 2 * a + (leg->dir < 0);
+    if (leg->dir > 0) { /* links leave s .. s+h-1 */
+        if (s + h <= k)
+            out[n++] = (kci_calmant_span){base, s, s + h, port};
+        else {
+            out[n++] = (kci_calmant_span){base, s, k, port};
+            out[n++] = (kci_calmant_span){base, 0, s + h - k, port};
+        }
+        e = (s + h) % k;
+    } else { /* links leave s-h+1 .. s */
+        if (h <= s + 1)
+            out[n++] = (kci_calmant_span){base, s + 1 - h, s + 1, port};
+        else {
+            out[n++] = (kci_calmant_span){base, 0, s + 1, port};
+            out[n++] = (kci_calmant_span){base, k - (h - s - 1), k, port};
+        }
+        e = (s + k - h % k) % k;
+    }
+    *next = base + e * stride;
+    return n;
 }

@@ -4,45 +4,24 @@
 
 #include "kcube/calmant_load.h"
 
-/* Add +1 to the links of the coordinate interval [lo, hi) of one line in
- * the difference table: the line's node at coordinate x is base + x stride. */
-static void add_interval(int32_t *diff, uint64_t base, uint64_t stride, uint64_t side, uint64_t port, uint64_t ports,
-                         uint64_t lo, uint64_t hi)
-{
-    diff[(base + lo * stride) * ports + port]++;
-    if (hi < side)
-        diff[(base + hi * stride) * ports + port]--;
-}
+#include "calmant_internal.h"
 
-/* One message src -> dst: every leg of its DOR route becomes one or (when it
- * wraps round a torus) two coordinate intervals of links. */
+/* One message src -> dst: +1 at the start and -1 past the end of every
+ * coordinate interval of links its DOR route uses. */
 static void add_message(const kc_calmant *g, int32_t *diff, uint64_t src, uint64_t dst)
 {
     kc_calmant_leg legs[KC_CALMANT_MAX_C];
     int nl = kc_calmant_route(g, src, dst, legs);
-    uint64_t at = src, ports = 2 * (uint64_t)g->c, k = g->side;
+    uint64_t at = src, ports = 2 * (uint64_t)g->c;
     for (int j = 0; j < nl; j++) {
-        int a = legs[j].axis;
-        uint64_t stride = 1ULL << (a * g->b), s = kc_calmant_coord(g, at, a), h = legs[j].hops;
-        uint64_t base = at - s * stride, port = 2 * (uint64_t)a + (legs[j].dir < 0), e;
-        if (legs[j].dir > 0) { /* links leave s .. s+h-1 */
-            if (s + h <= k)
-                add_interval(diff, base, stride, k, port, ports, s, s + h);
-            else {
-                add_interval(diff, base, stride, k, port, ports, s, k);
-                add_interval(diff, base, stride, k, port, ports, 0, s + h - k);
-            }
-            e = (s + h) % k;
-        } else { /* links leave s-h+1 .. s */
-            if (h <= s + 1)
-                add_interval(diff, base, stride, k, port, ports, s + 1 - h, s + 1);
-            else {
-                add_interval(diff, base, stride, k, port, ports, 0, s + 1);
-                add_interval(diff, base, stride, k, port, ports, k - (h - s - 1), k);
-            }
-            e = (s + k - h % k) % k;
+        kci_calmant_span sp[2];
+        int ns = kci_calmant_leg_spans(g, at, &legs[j], sp, &at);
+        uint64_t stride = 1ULL << (legs[j].axis * g->b);
+        for (int q = 0; q < ns; q++) {
+            diff[(sp[q].base + sp[q].lo * stride) * ports + (uint64_t)sp[q].port]++;
+            if (sp[q].hi < g->side)
+                diff[(sp[q].base + sp[q].hi * stride) * ports + (uint64_t)sp[q].port]--;
         }
-        at = base + e * stride;
     }
 }
 

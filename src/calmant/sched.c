@@ -2,9 +2,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/calmant_cost.h"
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_sched.h"
-#include "kcube/stepnet.h"
+
+#include "calmant_internal.h"
 
 void kc_calmant_sched_free(kc_calmant_sched *s)
 {
@@ -80,6 +82,35 @@ static uint64_t group_of(const kc_calmant *g, uint64_t m, int k)
     return beta < 0 ? 0 : kc_calmant_coord(g, m, a) & ((1ULL << beta) - 1);
 }
 
+/* <i,4>_3 with LB 4 (i <= 5), where Property 3's windows do not fit: axis
+ * P = i mod 3 carries dimensions i and i+3 (Fig. 3 in two steps), axes A, B
+ * one dimension each (i+1, i+2). With the groups p, a, b of the three axes
+ * (coordinate mod 2^floor(k/3): p < 2, a, b < 4) and o = p + a + b, a node
+ * uses A in step o, B in o+2 and P in o+1 (first) and o+3 (second), mod 4.
+ * Nodes of one A line differ only in a, so their A steps differ (likewise
+ * B); the two P groups of a P line take the odd and the even offsets. */
+static kc_status sched_c3x4(const kc_calmant *g, int i, uint32_t base, kc_calmant_sched *s, kc_err *err)
+{
+    int ap = i % 3, bp = i / 3;
+    kc_status st = KC_OK;
+    for (uint64_t n = 0; !st && n < g->nodes; n++) {
+        uint64_t m = kc_calmant_to_physical(g, n), cp = kc_calmant_coord(g, m, ap);
+        uint64_t o = group_of(g, m, i) + group_of(g, m, i + 1) + group_of(g, m, i + 2);
+        int same = ((cp >> bp) & 1) == ((cp >> (bp + 1)) & 1);
+        uint32_t lo = (uint32_t)(n ^ (1ULL << i)), up = (uint32_t)(n ^ (8ULL << i));
+        st = kc_calmant_sched_add(s, base + (uint32_t)(o % 4), (uint32_t)n, (uint32_t)(n ^ (2ULL << i)), err);
+        if (!st)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((o + 2) % 4), (uint32_t)n, (uint32_t)(n ^ (4ULL << i)), err);
+        if (!st)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((o + 1) % 4), (uint32_t)n, same ? up : lo, err);
+        if (!st)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((o + 3) % 4), (uint32_t)n, same ? lo : up, err);
+    }
+    if (!st && s->steps < base + 4)
+        s->steps = base + 4;
+    return st;
+}
+
 /* Section 4.2: x <= c one step per axis (Property 2); x = 2c and c < x < 2c
  * two steps per axis, run on the axis as a line (Properties 1 and 3). */
 static kc_status sched_mesh_subtask(const kc_calmant *g, kc_calmant_task t, uint32_t base, kc_calmant_sched *s,
@@ -87,13 +118,12 @@ static kc_status sched_mesh_subtask(const kc_calmant *g, kc_calmant_task t, uint
 {
     int c = g->c, x = t.m;
     uint64_t lb = kc_calmant_lower_bound(t.i, x, c);
+    if (c == 3 && x == 4 && lb == 4)
+        return sched_c3x4(g, t.i, base, s, err);
     int klo = x <= c ? t.i : t.i + x - 2 * c, khi = x <= c ? t.i + x - 1 : t.i + x - c - 1;
     uint64_t period = x <= c ? lb : (x == 2 * c ? lb / 2 : (lb + 1) / 2);
-    /* A node needs one two-step window per axis: with c = 3, x = 4 and
-     * LB = 4 the paper's ceil(LB/2) = 2 windows cannot hold three axes
-     * (docs/calmant.md), so take c windows there. */
-    if (x > c && period < (uint64_t)c)
-        period = (uint64_t)c;
+    /* A node needs one two-step window per axis: ceil(LB/2) >= c windows
+     * everywhere but <i,4>_3 with LB 4, built above. */
     uint32_t used = x <= c ? (uint32_t)lb : 2 * (uint32_t)period;
     kc_status st = KC_OK;
     for (uint64_t n = 0; !st && n < g->nodes; n++) {
@@ -151,94 +181,195 @@ kc_status kc_calmant_sched_task(const kc_calmant *g, kc_calmant_task t, kc_calma
     return st;
 }
 
-/* ---- verifier ------------------------------------------------------------ */
+/* ---- tori ---------------------------------------------------------------- */
 
-static uint64_t mesh_neighbor(const void *ctx, uint64_t node, int port)
+/* Steps the top dimension of one ring of side k needs: the two messages of
+ * a pair (x, x + k/2) go the same way round (ties) and fill that direction
+ * of the ring, so one pair per step when ties all go one way (k/2 steps);
+ * with split ties an even pair (+) and an odd pair (-) share a step (k/4). */
+static uint64_t top_groups(const kc_calmant *g)
 {
-    const kc_calmant *g = ctx;
-    int a = port / 2, minus = port % 2;
-    uint64_t x = kc_calmant_coord(g, node, a), stride = 1ULL << (a * g->b);
-    if (!g->torus && ((!minus && x == g->side - 1) || (minus && x == 0)))
-        return KC_STEPNET_NO_LINK;
-    uint64_t nx = (x + (minus ? g->side - 1 : 1)) % g->side;
-    return node - x * stride + nx * stride;
+    return g->tie == KC_TIE_SPLIT ? g->side / 4 : g->side / 2;
 }
 
-/* Which task message (index src * M + (k - i)) a message is, or UINT64_MAX. */
-static uint64_t task_slot(kc_calmant_task t, uint32_t src, uint32_t dst)
+/* The group of coordinate x for the top dimension's ring schedule. */
+static uint64_t top_group(const kc_calmant *g, uint64_t x)
 {
-    uint32_t diff = src ^ dst;
-    if (!diff || (diff & (diff - 1)))
-        return UINT64_MAX;
-    int k = __builtin_ctz(diff);
-    if (k < t.i || k >= t.i + t.m)
-        return UINT64_MAX;
-    return (uint64_t)src * (uint64_t)t.m + (uint64_t)(k - t.i);
+    uint64_t half = x % (g->side / 2);
+    return g->tie == KC_TIE_SPLIT ? half / 2 : half;
 }
 
-kc_status kc_calmant_verify(const kc_calmant *g, kc_calmant_task t, const kc_calmant_sched *s, kc_calmant_verdict *v,
-                            kc_err *err)
+/* A dimension's ring groups on a torus: one step each in its own ring
+ * schedule (the top dimension's pairs, or <floor(k/c), 1>'s groups). */
+static uint64_t torus_groups(const kc_calmant *g, int k)
 {
-    memset(v, 0, sizeof *v);
-    kc_status st = kc_calmant_task_check(t, g->d, err);
-    if (st)
-        return st;
-    if (g->d > KC_CALMANT_LOAD_MAX_D)
-        return kc_fail_param(err, KC_ERANGE, "d", "the verifier handles d <= %d, got %d", KC_CALMANT_LOAD_MAX_D, g->d);
-    for (size_t j = 0; j < s->count; j++)
-        if (s->msg[j].src >= g->nodes || s->msg[j].dst >= g->nodes)
-            return kc_fail(err, KC_EINVAL, "schedule message %zu has an endpoint outside the machine", j);
-    uint64_t steps = s->steps;
-    for (size_t j = 0; j < s->count; j++)
-        if (s->msg[j].step >= steps)
-            steps = (uint64_t)s->msg[j].step + 1;
-    /* counting sort by step */
-    size_t *start = calloc(steps + 1, sizeof *start), *order = malloc((s->count + 1) * sizeof *order);
-    uint8_t *seen = calloc(g->nodes * (uint64_t)t.m, 1);
-    kc_stepnet net = {0};
-    kc_stepnet_topo topo = {.nodes = g->nodes, .ports = 2 * g->c, .neighbor = mesh_neighbor, .ctx = g};
-    if (!start || !order || !seen) {
-        st = kc_fail(err, KC_ENOMEM, "out of memory (verifier)");
-        goto out;
+    return k / g->c == g->b - 1 ? top_groups(g) : 1ULL << (k / g->c);
+}
+
+static uint64_t torus_group(const kc_calmant *g, uint64_t m, int k)
+{
+    return k / g->c == g->b - 1 ? top_group(g, kc_calmant_coord(g, m, k % g->c)) : group_of(g, m, k);
+}
+
+/* Dimensions k0 .. k0+n-1, n <= c, each on its own axis, Property 2's way
+ * with each dimension's ring groups: node m uses dimension k in step
+ * (sum of its groups + k) mod max(largest group count, n), which is LB
+ * (the groups count the dimension's load on its axis). */
+static kc_status sched_torus_single(const kc_calmant *g, int k0, int n, uint32_t base, kc_calmant_sched *s,
+                                    kc_err *err)
+{
+    uint64_t period = (uint64_t)n;
+    for (int k = k0; k < k0 + n; k++)
+        period = torus_groups(g, k) > period ? torus_groups(g, k) : period;
+    kc_status st = KC_OK;
+    for (uint64_t p = 0; !st && p < g->nodes; p++) {
+        uint64_t m = kc_calmant_to_physical(g, p), sum = 0;
+        for (int k = k0; k < k0 + n; k++)
+            sum += torus_group(g, m, k);
+        for (int k = k0; !st && k < k0 + n; k++)
+            st = kc_calmant_sched_add(s, base + (uint32_t)((sum + (uint64_t)k) % period), (uint32_t)p,
+                                      (uint32_t)(p ^ (1ULL << k)), err);
     }
-    st = kc_stepnet_init(&net, &topo, KC_STEPNET_ONE_PORT, err);
-    if (st)
-        goto out;
-    for (size_t j = 0; j < s->count; j++)
-        start[s->msg[j].step + 1]++;
-    for (uint64_t q = 0; q < steps; q++)
-        start[q + 1] += start[q];
-    for (size_t j = 0; j < s->count; j++)
-        order[start[s->msg[j].step]++] = j;
-    for (size_t j = 0, q = 0; q < steps; q++) {
-        for (; j < s->count && s->msg[order[j]].step == q; j++) {
-            const kc_calmant_msg *m = &s->msg[order[j]];
-            uint64_t slot = task_slot(t, m->src, m->dst);
-            if (slot == UINT64_MAX || seen[slot])
-                v->unexpected++;
-            else
-                seen[slot] = 1;
-            kc_calmant_leg legs[KC_CALMANT_MAX_C];
-            kc_stepnet_leg path[KC_CALMANT_MAX_C];
-            uint64_t from = kc_calmant_to_physical(g, m->src);
-            int nl = kc_calmant_route(g, from, kc_calmant_to_physical(g, m->dst), legs);
-            for (int l = 0; l < nl; l++)
-                path[l] = (kc_stepnet_leg){.port = 2 * legs[l].axis + (legs[l].dir < 0), .hops = legs[l].hops};
-            if (nl && (st = kc_stepnet_send_path(&net, from, path, nl, 1, err)) != KC_OK)
-                goto out;
+    if (!st && s->steps < base + period)
+        s->steps = base + (uint32_t)period;
+    return st;
+}
+
+/* Forward compaction passes alternate with passes on the time-mirrored
+ * schedule (pulling messages late, which frees early steps for the next
+ * forward pass) while the step count falls and stays above lb. */
+static kc_status compact_both_ways(const kc_calmant *g, kc_calmant_sched *s, uint64_t lb, kc_err *err)
+{
+    kc_status st = KC_OK;
+    for (int round = 0; !st && s->steps > lb && round < 8; round++) {
+        uint32_t before = s->steps;
+        for (int pass = 0; !st && pass < 2; pass++) {
+            for (size_t j = 0; j < s->count; j++)
+                s->msg[j].step = s->steps - 1 - s->msg[j].step;
+            st = kc_calmant_sched_compact(g, s, err);
         }
-        kc_stepnet_end_step(&net);
+        if (s->steps == before)
+            break;
     }
-    for (uint64_t q = 0; q < g->nodes * (uint64_t)t.m; q++)
-        v->missing += !seen[q];
-    v->steps = steps;
-    v->messages = s->count;
-    v->conflicts = net.st.conflicts;
-    kc_stepnet_conflict_text(&net, v->first_conflict, (int)sizeof v->first_conflict);
-out:
-    kc_stepnet_free(&net);
+    return st;
+}
+
+/* The lower dimensions' mesh schedule and the top dimensions' ring pairs,
+ * one after the other (top_first: the top dimensions first). */
+static kc_status sched_torus_parts(const kc_calmant *g, kc_calmant_task t, int top_first, kc_calmant_sched *s,
+                                   kc_err *err)
+{
+    int t0 = t.i > g->d - g->c ? t.i : g->d - g->c, nt = t.i + t.m - t0;
+    kc_status st = KC_OK;
+    if (t.m <= g->c) /* every dimension on its own axis: LB steps */
+        return sched_torus_single(g, t.i, t.m, 0, s, err);
+    if (nt > 0 && top_first)
+        st = sched_torus_single(g, t0, nt, 0, s, err);
+    if (!st && t0 > t.i)
+        st = kc_calmant_sched_task(g, (kc_calmant_task){t.i, (nt > 0 ? t0 : t.i + t.m) - t.i}, s, err);
+    if (!st && nt > 0 && !top_first)
+        st = sched_torus_single(g, t0, nt, s->steps, s, err);
+    return st;
+}
+
+kc_status kc_calmant_sched_torus(const kc_calmant *g, kc_calmant_task t, kc_calmant_sched *s, kc_err *err)
+{
+    kc_status st = check_sched_input(g, t, 0, err);
+    kc_calmant_load L;
+    kc_calmant_sched other = {0};
+    int t0 = t.i > g->d - g->c ? t.i : g->d - g->c;
+    int orders = t.m > g->c && t.i + t.m > t0 && t0 > t.i ? 2 : 1;
+    if (!st)
+        st = kc_calmant_load_exact(g, t, &L, err);
+    /* each order compacted; the shorter kept */
+    for (int k = 0; !st && k < orders; k++) {
+        kc_calmant_sched *to = k ? &other : s;
+        st = sched_torus_parts(g, t, k, to, err);
+        if (!st)
+            st = compact_both_ways(g, to, L.lower_bound, err);
+        if (!st && k && other.steps < s->steps) {
+            kc_calmant_sched tmp = *s;
+            *s = other;
+            other = tmp;
+        }
+        if (s->steps <= L.lower_bound)
+            break;
+    }
+    kc_calmant_sched_free(&other);
+    return st;
+}
+
+/* ---- greedy compaction ---------------------------------------------------- */
+
+typedef struct busy_map {
+    uint64_t words; /* per resource: one bit per step */
+    uint64_t *link, *send, *recv;
+} busy_map;
+
+/* One resource's bits: OR them into acc, or (acc NULL) mark step q busy. */
+static void busy_visit(uint64_t *bits, uint64_t words, uint64_t *acc, uint64_t q)
+{
+    if (!acc)
+        bits[q / 64] |= 1ULL << (q % 64);
+    else
+        for (uint64_t k = 0; k < words; k++)
+            acc[k] |= bits[k];
+}
+
+/* Visit the resources of the message from -> to (nodes): its sender, its
+ * receiver and every directed link of its DOR route. */
+static void busy_touch(const kc_calmant *g, busy_map *b, uint64_t from, uint64_t to, uint64_t *acc, uint64_t q)
+{
+    kc_calmant_leg legs[KC_CALMANT_MAX_C];
+    int nl = kc_calmant_route(g, from, to, legs);
+    uint64_t at = from, ports = 2 * (uint64_t)g->c, w = b->words;
+    busy_visit(&b->send[from * w], w, acc, q);
+    busy_visit(&b->recv[to * w], w, acc, q);
+    for (int l = 0; l < nl; l++) {
+        kci_calmant_span sp[2];
+        int ns = kci_calmant_leg_spans(g, at, &legs[l], sp, &at);
+        uint64_t stride = 1ULL << (legs[l].axis * g->b);
+        for (int j = 0; j < ns; j++)
+            for (uint64_t x = sp[j].lo; x < sp[j].hi; x++)
+                busy_visit(&b->link[((sp[j].base + x * stride) * ports + (uint64_t)sp[j].port) * w], w, acc, q);
+    }
+}
+
+/* Largest busy table (words) compaction allocates: 256 MB. */
+#define COMPACT_MAX_WORDS (1ULL << 25)
+
+kc_status kc_calmant_sched_compact(const kc_calmant *g, kc_calmant_sched *s, kc_err *err)
+{
+    busy_map b = {.words = (s->steps + 63) / 64};
+    uint64_t links = g->nodes * 2 * (uint64_t)g->c;
+    if (!s->count || (links + 2 * g->nodes) * b.words > COMPACT_MAX_WORDS)
+        return KC_OK; /* nothing to do, or too large to try */
+    size_t *start = NULL, *order = NULL;
+    uint64_t *acc = malloc(b.words * sizeof *acc);
+    b.link = calloc(links * b.words, sizeof *b.link);
+    b.send = calloc(g->nodes * b.words, sizeof *b.send);
+    b.recv = calloc(g->nodes * b.words, sizeof *b.recv);
+    kc_status st = acc && b.link && b.send && b.recv ? kci_calmant_by_step(s, s->steps, &start, &order, err)
+                                                     : kc_fail(err, KC_ENOMEM, "out of memory (compaction)");
+    uint32_t last = 0;
+    for (size_t j = 0; !st && j < s->count; j++) {
+        kc_calmant_msg *m = &s->msg[order[j]];
+        uint64_t from = kc_calmant_to_physical(g, m->src), to = kc_calmant_to_physical(g, m->dst), q = 0;
+        memset(acc, 0, b.words * sizeof *acc);
+        busy_touch(g, &b, from, to, acc, 0);
+        while (q < m->step && (acc[q / 64] >> (q % 64) & 1))
+            q++; /* the message's own step is free at the latest (see the header) */
+        busy_touch(g, &b, from, to, NULL, q);
+        m->step = (uint32_t)q;
+        last = m->step + 1 > last ? m->step + 1 : last;
+    }
+    if (!st)
+        s->steps = last;
     free(start);
     free(order);
-    free(seen);
+    free(acc);
+    free(b.link);
+    free(b.send);
+    free(b.recv);
     return st;
 }

@@ -17,6 +17,10 @@
 /* A schedule holds M 2^d messages and the verifier 2^d (M + 2c) words:
  * d = 20 is a few hundred MB at most. */
 #define SCHED_MAX_D 20
+/* --verbose lists at most this many conflicts (and says how many it left
+ * out): the list is kept in memory, and as cJSON objects for --json (about
+ * 1 KB each there). */
+#define CONFLICT_LIST_MAX 100000
 /* The best degree is searched in 1 .. min(N, this): each degree costs
  * O(d^2 / c), and the optimum (where Q beta balances N tau / Q) lies far
  * below unless tau/beta is extreme. */
@@ -43,7 +47,10 @@ static const cli_opt OPT_EMBEDDING = {.name = "embedding", .type = CLI_CHOICE, .
 static const cli_opt OPT_VERIFY = {.name = "verify", .type = CLI_FLAG,
                                    .help = "replay the schedule (one-port, DOR) and count conflicts"};
 static const cli_opt OPT_VERBOSE = {.name = "verbose", .type = CLI_FLAG,
-                                    .help = "with --verify: describe the conflict and coverage faults found"};
+                                    .help = "with --verify: list every conflict the replay finds"};
+static const cli_opt OPT_MESH_SCHEDULE = {.name = "mesh-schedule", .type = CLI_FLAG,
+                                          .help = "on a torus: replay the mesh's schedule (it conflicts through a "
+                                                  "top dimension)"};
 static const cli_opt OPT_BYTES = {.name = "bytes", .type = CLI_BYTES, .meta = "N",
                                   .help = "bytes each node sends per CC-cube iteration (K, M, G suffixes)",
                                   .param = "bytes"};
@@ -65,7 +72,7 @@ typedef struct cal_job {
     cli_fmt fmt;
     kc_calmant g;
     kc_calmant_task task;
-    int verify, verbose;
+    int verify, verbose, mesh_sched;
     kc_calmant_cost_params cost;
     int degree; /* 0: the best one */
 } cal_job;
@@ -130,8 +137,11 @@ static int resolve_schedule(const cli_args *a, cal_job *j)
         r = resolve_task(a, j);
     j->verify = cli_flag(a, &OPT_VERIFY);
     j->verbose = cli_flag(a, &OPT_VERBOSE);
+    j->mesh_sched = cli_flag(a, &OPT_MESH_SCHEDULE);
     if (!r && !j->verify)
-        r = cli_reject(a, &OPT_VERBOSE, "without --verify (it describes what the replay found)");
+        r = cli_reject(a, &OPT_VERBOSE, "without --verify (it lists what the replay found)");
+    if (!r && !j->g.torus)
+        r = cli_reject(a, &OPT_MESH_SCHEDULE, "on a mesh (the mesh's schedule is the default there)");
     return r;
 }
 
@@ -161,11 +171,37 @@ static int resolve_cost(const cli_args *a, cal_job *j)
 
 /* ---- compute ------------------------------------------------------------ */
 
+/* The conflicts --verbose lists (kept = min(found, CONFLICT_LIST_MAX)). */
+typedef struct conflict_list {
+    kc_calmant_conflict *c;
+    size_t kept, cap;
+    int nomem;
+} conflict_list;
+
+static void keep_conflict(void *ctx, const kc_calmant_conflict *c)
+{
+    conflict_list *l = ctx;
+    if (l->nomem || l->kept == CONFLICT_LIST_MAX)
+        return;
+    if (l->kept == l->cap) {
+        size_t cap = l->cap ? 2 * l->cap : 64;
+        kc_calmant_conflict *n = realloc(l->c, cap * sizeof *n);
+        if (!n) {
+            l->nomem = 1;
+            return;
+        }
+        l->c = n;
+        l->cap = cap;
+    }
+    l->c[l->kept++] = *c;
+}
+
 typedef struct cal_out {
     kc_calmant_load load;
     uint64_t closed; /* Theorems 1, 3 (standard embedding, mesh), else 0 */
     kc_calmant_sched sched;
     kc_calmant_verdict v;
+    conflict_list list;
     kc_calmant_time t, unpiped;
     uint64_t lb;
 } cal_out;
@@ -180,9 +216,13 @@ static kc_status compute(const cal_job *j, cal_out *o, kc_err *err)
         if (g->emb == KC_CALMANT_STANDARD && !g->torus)
             o->closed = kc_calmant_load_mesh(j->task.i, j->task.m, g->c);
     } else if (j->action == ACT_SCHEDULE) {
-        s = kc_calmant_sched_task(g, j->task, &o->sched, err);
+        s = g->torus && !j->mesh_sched ? kc_calmant_sched_torus(g, j->task, &o->sched, err)
+                                       : kc_calmant_sched_task(g, j->task, &o->sched, err);
+        kc_calmant_verify_opts vo = {.on_conflict = j->verbose ? keep_conflict : NULL, .ctx = &o->list};
         if (!s && j->verify)
-            s = kc_calmant_verify(g, j->task, &o->sched, &o->v, err);
+            s = kc_calmant_verify_with(g, j->task, &o->sched, &vo, &o->v, err);
+        if (!s && o->list.nomem)
+            s = kc_fail(err, KC_ENOMEM, "out of memory (conflict list)");
         /* Theorem 4 holds for meshes; a torus's bound comes from the counter. */
         if (!s && g->torus)
             s = kc_calmant_load_exact(g, j->task, &o->load, err);
@@ -213,6 +253,39 @@ static void json_head(cJSON *o, const cal_job *j)
     }
 }
 
+static void json_conflicts(cJSON *o, const cal_out *r)
+{
+    cJSON_AddStringToObject(o, "first_conflict", r->v.first_conflict);
+    cJSON *arr = cJSON_AddArrayToObject(o, "conflict_list");
+    for (size_t k = 0; k < r->list.kept; k++) {
+        const kc_calmant_conflict *c = &r->list.c[k];
+        cJSON *e = cJSON_CreateObject();
+        cJSON_AddItemToObject(e, "step", cli_json_u64(c->step));
+        cJSON_AddStringToObject(e, "kind", kc_names_name(&kc_stepnet_conflict_names, (int)c->kind));
+        cJSON_AddItemToObject(e, "node", cli_json_u64(c->node));
+        cJSON_AddNumberToObject(e, "axis", c->axis);
+        cJSON_AddNumberToObject(e, "dir", c->dir);
+        cJSON_AddItemToObject(e, "src", cli_json_u64(c->src));
+        cJSON_AddItemToObject(e, "dst", cli_json_u64(c->dst));
+        cJSON_AddItemToArray(arr, e);
+    }
+    cJSON_AddItemToObject(o, "conflicts_not_listed", cli_json_u64(r->v.conflicts - r->list.kept));
+}
+
+static void text_conflicts(const cal_out *r)
+{
+    for (size_t k = 0; k < r->list.kept; k++) {
+        const kc_calmant_conflict *c = &r->list.c[k];
+        printf("conflict %zu: step %llu, %s twice at node %llu, axis %d %c (message %llu -> %llu)\n", k + 1,
+               (unsigned long long)c->step, kc_names_name(&kc_stepnet_conflict_names, (int)c->kind),
+               (unsigned long long)c->node, c->axis, c->dir > 0 ? '+' : '-', (unsigned long long)c->src,
+               (unsigned long long)c->dst);
+    }
+    if (r->v.conflicts > r->list.kept)
+        printf("%llu more conflicts not listed (at most %d are)\n",
+               (unsigned long long)(r->v.conflicts - r->list.kept), CONFLICT_LIST_MAX);
+}
+
 static int render_json(const cal_job *j, const cal_out *r)
 {
     cJSON *o = cJSON_CreateObject();
@@ -239,7 +312,7 @@ static int render_json(const cal_job *j, const cal_out *r)
         } else
             cJSON_AddNullToObject(o, "conflicts");
         if (j->verbose)
-            cJSON_AddStringToObject(o, "first_conflict", r->v.first_conflict);
+            json_conflicts(o, r);
     } else {
         cJSON_AddNumberToObject(o, "degree", r->t.degree);
         cJSON_AddNumberToObject(o, "time", r->t.time);
@@ -277,8 +350,8 @@ static void render_text(const cal_job *j, const cal_out *r)
         if (j->verify)
             printf("replay: %llu conflicts, %llu missing, %llu unexpected\n", (unsigned long long)r->v.conflicts,
                    (unsigned long long)r->v.missing, (unsigned long long)r->v.unexpected);
-        if (j->verbose && r->v.first_conflict[0])
-            printf("first conflict: %s\n", r->v.first_conflict);
+        if (j->verbose)
+            text_conflicts(r);
     } else {
         printf("degree %d%s: %llu iterations, packets of %llu bytes, %llu steps (sum of lower bounds %llu)\n",
                r->t.degree, j->degree ? "" : " (best)", (unsigned long long)r->t.iterations,
@@ -304,6 +377,7 @@ static int execute(const cli_args *a, const cal_job *j)
         rc = CLI_EXIT_OK;
     }
     kc_calmant_sched_free(&o.sched);
+    free(o.list.c);
     /* A replay that finds faults is a failed run. */
     if (!rc && j->verify && (o.v.conflicts || o.v.missing || o.v.unexpected))
         rc = CLI_EXIT_FAIL;
@@ -335,8 +409,9 @@ static const cli_use schedule_opts[] = {
     {&OPT_D, NULL, NULL},
     {&OPT_C, NULL, NULL},
     {&OPT_TASK, NULL, NULL},
-    {&OPT_TOPOLOGY, "mesh, or torus (the mesh's schedule replayed with wraparound)", "mesh"},
+    {&OPT_TOPOLOGY, "mesh or torus (wraparound; kcube's torus schedule)", "mesh"},
     {&OPT_TIE, NULL, NULL},
+    {&OPT_MESH_SCHEDULE, NULL, NULL},
     {&OPT_VERIFY, NULL, NULL},
     {&OPT_VERBOSE, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
@@ -364,12 +439,13 @@ static const cli_command cmd_load = {
 
 static const cli_command cmd_schedule = {
     .name = "schedule",
-    .summary = "the paper's message schedule of a task <I,M>_c, optionally replayed and verified",
+    .summary = "message schedule of a task <I,M>_c (the paper's on meshes, kcube's on tori), optionally verified",
     .description = "Builds the schedule of Sections 3.2 and 4.2 (standard embedding). --verify replays it one-port\n"
                    "with DOR routing and counts conflicts (a directed link, a sender or a receiver twice in one step)\n"
                    "and messages missing or foreign to the task; the exit status is 1 when it finds any. On a torus\n"
-                   "the mesh's schedule is replayed: tasks through a top dimension may conflict. d <= 20.\n"
-                   "With --verbose the first conflict is described (the verifier keeps only the first).",
+                   "kcube's torus schedule is built (docs/calmant.md, Tori) and lower_bound comes from the exact\n"
+                   "count; --mesh-schedule replays the mesh's instead. d <= 20. --verbose lists every conflict\n"
+                   "(step, node, link, kind and the message that ran into it; at most 100000).",
     .opts = schedule_opts,
     .check = check_schedule,
     .run = run_schedule,

@@ -5,6 +5,14 @@
 
 #include "kcube/stepnet.h"
 
+static const kc_name conflict_entries[] = {
+    {KC_STEPNET_LINK_TWICE, "link", "two messages on one directed link"},
+    {KC_STEPNET_SEND_TWICE, "send", "a node sent twice (one-port)"},
+    {KC_STEPNET_RECV_TWICE, "receive", "a node received twice (one-port)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_stepnet_conflict_names = {"conflict", conflict_entries};
+
 static uint64_t cube_neighbor(const void *ctx, uint64_t node, int port)
 {
     (void)ctx;
@@ -75,6 +83,8 @@ static void conflict(kc_stepnet *net, kc_stepnet_conflict kind, uint64_t node, i
         net->first_node = node;
         net->first_port = port;
     }
+    if (net->on_conflict)
+        net->on_conflict(net->conflict_ctx, kind, net->st.steps, node, port);
 }
 
 /* Use the directed link (node, port) in this step; the node it leads to, or
@@ -166,13 +176,11 @@ void kc_stepnet_end_step(kc_stepnet *net)
 
 const char *kc_stepnet_conflict_text(const kc_stepnet *net, char *buf, int size)
 {
-    static const char *const what[] = {"", "two messages on one directed link", "a node sent twice (one-port)",
-                                       "a node received twice (one-port)"};
     if (!net->st.conflicts)
         snprintf(buf, (size_t)size, "%s", "");
     else
         snprintf(buf, (size_t)size, "%llu conflicts; first in step %llu at node %llu port %d: %s",
                  (unsigned long long)net->st.conflicts, (unsigned long long)net->first_step + 1,
-                 (unsigned long long)net->first_node, net->first_port, what[net->first_kind]);
+                 (unsigned long long)net->first_node, net->first_port, conflict_entries[net->first_kind - 1].help);
     return buf;
 }
