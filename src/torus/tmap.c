@@ -309,12 +309,24 @@ static int find_step(const kc_gf *f, const kc_gfmat *s, const int *need, int nne
     return 0;
 }
 
-kc_status kc_tmap_linear(const kc_tcomm *comms, int count, int beyond_limit, kc_tmap *out, kc_err *err)
+/* The working set of kc_tmap_linear: the communications' matrices (over
+ * the active block once idle dimensions are set aside), the ranks each must
+ * keep, and the accumulated Q. */
+typedef struct lin_work {
+    const kc_gf *f;
+    int n, count, active, mirrored;
+    kc_gfmat *mats, *sch;
+    int *target, *need;
+    kc_gfmat q;
+} lin_work;
+
+/* Inputs Theorem 4's construction covers: linear, one k and n, at most k-1
+ * (unless beyond_limit), not scatters with gathers. *mirrored: scatters. */
+static kc_status linear_check(const kc_tcomm *comms, int count, int beyond_limit, int *mirrored, kc_err *err)
 {
     if (count < 1)
         return kc_fail(err, KC_EINVAL, "no communication to map");
-    const kc_gf *f = &comms[0].f;
-    int n = comms[0].a.n, k = f->k;
+    int n = comms[0].a.n, k = comms[0].f.k;
     int scatters = 0, gathers = 0;
     for (int r = 0; r < count; r++) {
         if (comms[r].f.k != k || comms[r].a.n != n)
@@ -333,105 +345,131 @@ kc_status kc_tmap_linear(const kc_tcomm *comms, int count, int beyond_limit, kc_
     if (scatters && gathers)
         return kc_fail(err, KC_EINVAL, "a joint linear mapping of scatters together with gathers is not covered by "
                                        "Theorem 4 (their conditions run in opposite dimension orders)");
-    /* Scatters are handled in mirrored coordinates (dimension n-1 first),
-     * where a scatter by A is a gather by JAJ and a permutation by A reads
-     * as the permutation J A^-1 J. */
-    int mirrored = scatters > 0;
-    kc_gfmat *mats = malloc((size_t)count * sizeof *mats);
-    int *target = malloc((size_t)count * sizeof *target);
-    int *need = malloc((size_t)count * sizeof *need);
-    kc_gfmat *sch = malloc((size_t)count * sizeof *sch);
-    if (!mats || !target || !need || !sch) {
-        free(mats);
-        free(target);
-        free(need);
-        free(sch);
-        return kc_fail(err, KC_ENOMEM, "out of memory");
-    }
-    uint64_t idle = kc_gf_low(n);
-    for (int r = 0; r < count; r++) {
-        mats[r] = comms[r].a;
-        if (mirrored && comms[r].kind == KC_TCOMM_PERMUTATION)
-            kc_gfmat_inverse(f, &mats[r], &mats[r], NULL);
-        if (mirrored)
-            mirror(&mats[r]);
-        target[r] = comms[r].rank;
+    *mirrored = scatters > 0;
+    return KC_OK;
+}
+
+/* Load the matrices and targets; returns the dimensions idle in every
+ * communication. Scatters are handled in mirrored coordinates (dimension
+ * n-1 first), where a scatter by A is a gather by JAJ and a permutation by
+ * A reads as the permutation J A^-1 J. */
+static uint64_t linear_load(lin_work *w, const kc_tcomm *comms)
+{
+    uint64_t idle = kc_gf_low(w->n);
+    for (int r = 0; r < w->count; r++) {
+        w->mats[r] = comms[r].a;
+        if (w->mirrored && comms[r].kind == KC_TCOMM_PERMUTATION)
+            kc_gfmat_inverse(w->f, &w->mats[r], &w->mats[r], NULL);
+        if (w->mirrored)
+            mirror(&w->mats[r]);
+        w->target[r] = comms[r].rank;
         idle &= kc_tcomm_idle_dims(&comms[r]);
     }
-    if (mirrored) {
-        uint64_t m = 0;
-        for (int i = 0; i < n; i++)
-            if ((idle >> i) & 1)
-                m |= 1ULL << (n - 1 - i);
-        idle = m;
-    }
-    /* Dimensions idle in every communication go last, in their order (the
-     * paper's first step); the construction then works on the leading
-     * block of the others, so they stay idle. */
-    int order[KC_GFMAT_MAX], active = 0;
+    if (!w->mirrored)
+        return idle;
+    uint64_t m = 0;
+    for (int i = 0; i < w->n; i++)
+        if ((idle >> i) & 1)
+            m |= 1ULL << (w->n - 1 - i);
+    return m;
+}
+
+/* Dimensions idle in every communication go last, in their order (the
+ * paper's first step); the construction then works on the leading block
+ * of the others, so they stay idle. Sets q and active. */
+static void linear_idle_last(lin_work *w, uint64_t idle)
+{
+    int order[KC_GFMAT_MAX], active = 0, n = w->n;
     for (int i = 0; i < n; i++)
         if (!((idle >> i) & 1))
             order[active++] = i;
     for (int i = 0, t = active; i < n; i++)
         if ((idle >> i) & 1)
             order[t++] = i;
-    kc_gfmat q;
-    kc_gfmat_from_order(&q, order, n);
-    for (int r = 0; r < count; r++) {
-        kc_gfmat_conjugate(f, &mats[r], &q, &mats[r], NULL);
+    kc_gfmat_from_order(&w->q, order, n);
+    w->active = active;
+    for (int r = 0; r < w->count; r++) {
+        kc_gfmat_conjugate(w->f, &w->mats[r], &w->q, &w->mats[r], NULL);
         /* The active block of a matrix with unit rows for the idle
          * dimensions: its rank is the rank of A minus the idle count. */
         kc_gfmat block;
         kc_gfmat_zero(&block, active);
         for (int i = 0; i < active; i++)
-            memcpy(block.e[i], mats[r].e[i], (size_t)active);
-        mats[r] = block;
-        target[r] -= n - active;
-        if (target[r] < 0)
-            target[r] = 0;
+            memcpy(block.e[i], w->mats[r].e[i], (size_t)active);
+        w->mats[r] = block;
+        w->target[r] -= n - active;
+        if (w->target[r] < 0)
+            w->target[r] = 0;
     }
+}
+
+/* Theorem 4's construction, one leading dimension h at a time: where a
+ * communication that must keep rank > h fails the leading condition, an
+ * operator found by find_step repairs all of them at once. */
+static kc_status linear_steps(lin_work *w, kc_err *err)
+{
+    const kc_gf *f = w->f;
     kc_rng rng;
     kc_rng_seed(&rng, 0x7a11e5ULL);
-    kc_status st = KC_OK;
-    for (int h = 0; h < active && st == KC_OK; h++) {
+    for (int h = 0; h < w->active; h++) {
         int nneed = 0, bad = 0;
-        for (int r = 0; r < count; r++)
-            if (target[r] > h) {
-                need[nneed++] = r;
-                if (!leading_ok(f, &mats[r], h))
+        for (int r = 0; r < w->count; r++)
+            if (w->target[r] > h) {
+                w->need[nneed++] = r;
+                if (!leading_ok(f, &w->mats[r], h))
                     bad = 1;
             }
         if (!bad)
             continue;
         for (int j = 0; j < nneed; j++)
-            schur(f, &mats[need[j]], h, &sch[need[j]]);
-        uint8_t w[KC_GFMAT_MAX], v[KC_GFMAT_MAX];
-        if (!find_step(f, sch, need, nneed, active - h, w, v, &rng)) {
-            st = kc_fail(err, KC_EINVAL,
-                         "no linear mapping found that serves all %d communications at dimension %d%s", count, h,
-                         count > k - 1 ? " (more than k-1 communications: Theorem 4 does not apply)" : "");
-            break;
-        }
+            schur(f, &w->mats[w->need[j]], h, &w->sch[w->need[j]]);
+        uint8_t a[KC_GFMAT_MAX], v[KC_GFMAT_MAX];
+        if (!find_step(f, w->sch, w->need, nneed, w->active - h, a, v, &rng))
+            return kc_fail(err, KC_EINVAL,
+                           "no linear mapping found that serves all %d communications at dimension %d%s", w->count, h,
+                           w->count > f->k - 1 ? " (more than k-1 communications: Theorem 4 does not apply)" : "");
         kc_gfmat op, full;
-        build_operator(f, active, h, w, v, &op);
-        for (int r = 0; r < count; r++)
-            kc_gfmat_conjugate(f, &mats[r], &op, &mats[r], NULL);
+        build_operator(f, w->active, h, a, v, &op);
+        for (int r = 0; r < w->count; r++)
+            kc_gfmat_conjugate(f, &w->mats[r], &op, &w->mats[r], NULL);
         /* Accumulate: the operator acts on the active block of q. */
-        kc_gfmat_identity(&full, n);
-        for (int i = 0; i < active; i++)
-            for (int j = 0; j < active; j++)
+        kc_gfmat_identity(&full, w->n);
+        for (int i = 0; i < w->active; i++)
+            for (int j = 0; j < w->active; j++)
                 full.e[i][j] = op.e[i][j];
-        kc_gfmat_mul(f, &q, &full, &q);
+        kc_gfmat_mul(f, &w->q, &full, &w->q);
     }
-    free(mats);
-    free(target);
-    free(need);
-    free(sch);
+    return KC_OK;
+}
+
+kc_status kc_tmap_linear(const kc_tcomm *comms, int count, int beyond_limit, kc_tmap *out, kc_err *err)
+{
+    lin_work w = {0};
+    kc_status st = linear_check(comms, count, beyond_limit, &w.mirrored, err);
     if (st)
         return st;
-    if (mirrored)
-        mirror(&q); /* Q = J Q_g J */
-    return kc_tmap_from_matrix(out, f, &q, err);
+    w.f = &comms[0].f;
+    w.n = comms[0].a.n;
+    w.count = count;
+    w.mats = malloc((size_t)count * sizeof *w.mats);
+    w.sch = malloc((size_t)count * sizeof *w.sch);
+    w.target = malloc((size_t)count * sizeof *w.target);
+    w.need = malloc((size_t)count * sizeof *w.need);
+    if (!w.mats || !w.sch || !w.target || !w.need) {
+        st = kc_fail(err, KC_ENOMEM, "out of memory");
+    } else {
+        linear_idle_last(&w, linear_load(&w, comms));
+        st = linear_steps(&w, err);
+    }
+    free(w.mats);
+    free(w.sch);
+    free(w.target);
+    free(w.need);
+    if (st)
+        return st;
+    if (w.mirrored)
+        mirror(&w.q); /* Q = J Q_g J */
+    return kc_tmap_from_matrix(out, w.f, &w.q, err);
 }
 
 /* ---- evaluation ---------------------------------------------------------- */
