@@ -36,6 +36,12 @@ static uint64_t slot_part(const relab *r, uint64_t s)
 
 /* ---- pieces and list scheduling ----------------------------------------- */
 
+/* The processor class of a split op (kci_bop.hmask). */
+static int cls_of(const kci_bop *op, uint64_t x)
+{
+    return __builtin_parityll(x & op->hmask);
+}
+
 enum { SUB_COMP = 0xffff };
 
 typedef struct piece {
@@ -154,11 +160,10 @@ static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
     uint32_t mx = 0;
     relab_use(&s->rl, op, N);
     int ns = piece_slots(op, pc, sl);
-    int h = op->hbit;
     for (int a = 0; a < ns; a++) {
         uint64_t part = slot_part(&s->rl, sl[a]);
         for (uint64_t x = 0; x < N; x++)
-            if (pc->cls < 0 || (int)(x >> h & 1) == pc->cls)
+            if (pc->cls < 0 || cls_of(op, x) == pc->cls)
                 visit(s->mem_last, (part ^ s->rl.fx[x]) * N + x, store, step, &mx);
     }
     if (op->kind == KCI_OP_XC) {
@@ -233,7 +238,7 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
     /* half pieces: an exchange of single slots over one dimension d >= 1,
      * split by processor bit d-1, half 0 of each slot paired with half 1 of
      * the next so that both halves of a step serve different successors */
-    int split = op->hbit >= 0;
+    int split = op->split;
     uint64_t list[64];
     int nl = 0;
     do {
@@ -256,7 +261,7 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
         for (int8_t c = 0; !st && c < 2; c++)
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, 0, err);
     for (int i = 0; !st && op->kind != KCI_OP_BFLY && i < nl; i++) {
-        int8_t c = (int8_t)(op->hbit & 1); /* which diagonal comes first; measured: either gives the same counts */
+        int8_t c = (int8_t)op->hfirst;
         st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, op->dims, err);
         if (!st)
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[(i + 1) % nl], .cls = (int8_t)(1 - c)}, op->dims,
@@ -359,12 +364,12 @@ static uint64_t at(const machine *m, uint64_t part, uint64_t x)
 
 /* The logical slots sl[0..count) of every processor take scratch blocks
  * 0..count (N elements each, by processor). */
-static void from_scratch(machine *m, const uint64_t *sl, int count, int cls, int h)
+static void from_scratch(machine *m, const uint64_t *sl, int count, int cls, const kci_bop *op)
 {
     for (int a = 0; a < count; a++) {
         uint64_t part = slot_part(&m->rl, sl[a]);
         for (uint64_t x = 0; x < m->N; x++) {
-            if (cls >= 0 && (int)(x >> h & 1) != cls)
+            if (cls >= 0 && cls_of(op, x) != cls)
                 continue; /* a half piece leaves the other half alone */
             uint64_t i = at(m, part, x), t = (uint64_t)a * m->N + x;
             if (m->val)
@@ -385,11 +390,10 @@ static kc_status run_move(machine *m, const kci_bop *op, const piece *pc)
     int n = m->pl->n, a2a = op->kind == KCI_OP_A2A;
     uint64_t N = m->N, sl[4], one = 1ULL << op->t.r, two = a2a ? 1ULL << op->t2.r : 0;
     int ns = piece_slots(op, pc, sl);
-    int h = op->hbit;
     for (int a = 0; a < ns; a++) {
         uint64_t part = slot_part(&m->rl, sl[a]);
         for (uint64_t x = 0; x < N; x++) {
-            if (pc->cls >= 0 && (int)(x >> h & 1) != pc->cls)
+            if (pc->cls >= 0 && cls_of(op, x) != pc->cls)
                 continue;
             uint64_t to = kci_xf_apply(&op->t, sl[a] << n | x);
             if (a2a)
@@ -415,7 +419,7 @@ static kc_status run_move(machine *m, const kci_bop *op, const piece *pc)
         }
     }
     if (!a2a || pc->sub == 1)
-        from_scratch(m, sl, ns, pc->cls, h);
+        from_scratch(m, sl, ns, pc->cls, op);
     return KC_OK;
 }
 
@@ -423,7 +427,7 @@ static kc_status run_bfly(machine *m, const kci_bop *op, uint64_t sl, int cls)
 {
     uint64_t p1 = slot_part(&m->rl, sl), p2 = slot_part(&m->rl, sl ^ op->mm);
     for (uint64_t x = 0; x < m->N; x++) {
-        if (cls >= 0 && (int)(x >> op->hbit & 1) != cls)
+        if (cls >= 0 && cls_of(op, x) != cls)
             continue;
         uint64_t a = at(m, p1, x), b = at(m, p2, x);
         if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->tag[b], m->stg[b]))
@@ -507,7 +511,7 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
         m->ttag[y] = m->tag[keep];
         m->tstg[y] = (uint8_t)(m->stg[keep] + 1);
     }
-    from_scratch(m, &sl, 1, -1, 0);
+    from_scratch(m, &sl, 1, -1, op);
     return KC_OK;
 }
 

@@ -319,6 +319,45 @@ static kc_status output_encoding(const kc_bfly_opts *o, kci_plan *pl, kc_err *er
     return s;
 }
 
+/* Split an exchange of single slots over dimension d >= 1 into two
+ * processor classes, and the butterflies after it likewise: processors of
+ * class 0 send the first slot of the pair first, those of class 1 the
+ * second, so every link of dimension d is busy in both steps while each
+ * class waits only for its own processors' data.
+ *
+ * The class must not change across dimension d (both ends of a link send
+ * in the same step) and, for the pipeline to run one step per stage, the
+ * element a processor can send first on the next dimension d-1 must be the
+ * one its neighbour over d-1 sends first too. For cyclic allocation the
+ * parity of all processor bits below d does both: it is what the first
+ * pair completed in a processor depends on after the local conversion
+ * (found by an exhaustive search over all class masks for n <= 5, then
+ * checked for n <= 10; docs/butterfly.md). The older split by bit d-1
+ * alone lost a step every other stage; it is kept for consecutive
+ * allocation, where it measures lower. */
+static void split_pieces(kci_plan *pl, int lower_parity)
+{
+    int last = 0;
+    uint64_t lastm = 0;
+    for (size_t i = 0; i < pl->nops; i++) {
+        kci_bop *op = &pl->ops[i];
+        op->split = 0;
+        if (!pl->split || op->relabel)
+            continue;
+        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1 && op->dims > 1) {
+            int d = __builtin_ctz(op->dims);
+            op->hmask = lastm = lower_parity ? (1ULL << d) - 1 : 1ULL << (d - 1);
+            op->hfirst = (uint8_t)(lower_parity ? 0 : (d - 1) & 1);
+            op->split = 1;
+            last = 1;
+        } else if (op->kind == KCI_OP_BFLY) {
+            op->split = (uint8_t)last;
+            op->hmask = lastm;
+        } else
+            last = 0;
+    }
+}
+
 kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
 {
     memset(pl, 0, sizeof *pl);
@@ -369,23 +408,7 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
         kci_plan_free(pl);
         return s;
     }
-    /* Split an exchange of single slots over dimension d >= 1 into the
-     * processor halves of bit d-1, and the butterflies after it likewise:
-     * each half then waits only for its own processors' data, so a half
-     * sequence can go on while the other half is still on the way. */
-    int last = -1;
-    for (size_t i = 0; i < pl->nops; i++) {
-        kci_bop *op = &pl->ops[i];
-        op->hbit = -1;
-        if (!pl->split || op->relabel)
-            continue;
-        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1 && op->dims > 1)
-            last = op->hbit = (int8_t)(__builtin_ctz(op->dims) - 1);
-        else if (op->kind == KCI_OP_BFLY)
-            op->hbit = (int8_t)last;
-        else
-            last = -1;
-    }
+    split_pieces(pl, o->scheme.alloc == KC_ALLOC_CYCLIC);
     return KC_OK;
 }
 
