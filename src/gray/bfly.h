@@ -35,7 +35,6 @@ typedef struct kci_bop {
     uint32_t dims;  /* dimensions used by one piece (0: local) */
     uint8_t relabel; /* a local motion: only renames slots (no data moves, no piece) */
     uint8_t split;   /* pieces are split into two processor classes (half pieces) */
-    uint8_t hfirst;  /* split exchanges: the class that sends the first slot first */
     uint64_t hmask;  /* split: the class of processor x is parity(x & hmask) */
     /* where the op finds its slots: logical machine address a (memory << n |
      * processor) is held in physical memory slot rc xor (xor of rcol[b] over

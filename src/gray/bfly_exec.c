@@ -261,13 +261,29 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
         for (int8_t c = 0; !st && c < 2; c++)
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, 0, err);
     for (int i = 0; !st && op->kind != KCI_OP_BFLY && i < nl; i++) {
-        int8_t c = (int8_t)op->hfirst;
+        int8_t c = 0;
         st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, op->dims, err);
         if (!st)
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[(i + 1) % nl], .cls = (int8_t)(1 - c)}, op->dims,
                            err);
     }
     return st;
+}
+
+/* Op e uses the same two dimensions at once as an earlier op of the run
+ * i..e-1 (consecutive allocation: the two top processor dimensions are
+ * used twice, Section 3.2). It then starts a run of its own, so the first
+ * use of every block fills the first steps of those dimensions and the
+ * second uses follow without leaving holes. */
+static int second_use(const kci_plan *pl, size_t i, size_t e)
+{
+    uint32_t d = pl->ops[e].dims;
+    if (__builtin_popcount(d) != 2)
+        return 0;
+    for (size_t k = i; k < e; k++)
+        if (pl->ops[k].dims == d)
+            return 1;
+    return 0;
 }
 
 /* Emit every op: runs of ops that stay inside the block mask are emitted
@@ -287,7 +303,8 @@ static kc_status build_schedule(sched *s, kc_err *err)
             continue;
         }
         size_t e = i;
-        while (e < pl->nops && (pl->ops[e].foot & ~bm) == 0 && pl->ops[e].conv == pl->ops[i].conv)
+        while (e < pl->nops && (pl->ops[e].foot & ~bm) == 0 && pl->ops[e].conv == pl->ops[i].conv &&
+               !second_use(pl, i, e))
             e++;
         uint64_t outer = all & ~bm, base = 0;
         do {

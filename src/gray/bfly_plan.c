@@ -237,6 +237,25 @@ static kc_status a2a(kci_plan *pl, int k1, int k2, kc_err *err)
     return push(pl, &op, err);
 }
 
+/* Stages j and j-1 each pair rows across one processor dimension (two
+ * different ones) and the two local bits hold finished rows: one
+ * all-to-all in the 2-cube of the two dimensions makes both stages local,
+ * using both dimensions in each of its steps (consecutive allocation after
+ * the first n stages, Section 3.2: the two top processor dimensions are
+ * used twice). */
+static int pair_of_single_bits(const kci_plan *pl, int j)
+{
+    uint64_t pmask = (1ULL << pl->n) - 1, a = pl->col[j], b = j > 0 ? pl->col[j - 1] : 0;
+    if (!a || (a & ~pmask) || (a & (a - 1)) || !b || (b & ~pmask) || (b & (b - 1)) || a == b)
+        return 0;
+    for (int u = 0; u < 2; u++) {
+        uint64_t r = row_of(pl, pl->mu[u]);
+        if (!r || (r & ((2ULL << j) - 1)))
+            return 0; /* a local bit still holds a row whose stage is to come */
+    }
+    return 1;
+}
+
 /* Local code conversion: a processor bit k of the pair mask is removed by
  * a local exchange under processor control (mu ^= a_k, free) followed by
  * one exchange in dimension k of the slots with mu = 1 (k ^= a_mu), where
@@ -250,6 +269,8 @@ static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
     uint64_t pm = pl->col[j] & pmask;
     if (nmu >= 2 && !(pl->col[j] >> n) && __builtin_popcountll(pm) == 2)
         return a2a(pl, 63 - __builtin_clzll(pm), __builtin_ctzll(pm), err);
+    if (nmu >= 2 && pair_of_single_bits(pl, j))
+        return a2a(pl, __builtin_ctzll(pm), __builtin_ctzll(pl->col[j - 1]), err);
     while (!s && (pl->col[j] & pmask)) {
         int k = 63 - __builtin_clzll(pl->col[j] & pmask), mu = -1;
         for (int u = 0; u < nmu && mu < 0; u++)
@@ -326,16 +347,13 @@ static kc_status output_encoding(const kc_bfly_opts *o, kci_plan *pl, kc_err *er
  * class waits only for its own processors' data.
  *
  * The class must not change across dimension d (both ends of a link send
- * in the same step) and, for the pipeline to run one step per stage, the
- * element a processor can send first on the next dimension d-1 must be the
- * one its neighbour over d-1 sends first too. For cyclic allocation the
- * parity of all processor bits below d does both: it is what the first
- * pair completed in a processor depends on after the local conversion
- * (found by an exhaustive search over all class masks for n <= 5, then
- * checked for n <= 10; docs/butterfly.md). The older split by bit d-1
- * alone lost a step every other stage; it is kept for consecutive
- * allocation, where it measures lower. */
-static void split_pieces(kci_plan *pl, int lower_parity)
+ * in the same step) and, for the pipeline to advance one step per stage,
+ * the element a processor can send first on the next dimension d-1 must be
+ * the one its neighbour over d-1 sends first too. The parity of all
+ * processor bits below d does both (found by an exhaustive search over all
+ * class masks for n <= 5, then checked for n <= 10; docs/butterfly.md).
+ * The earlier split by bit d-1 alone lost a step every other stage. */
+static void split_pieces(kci_plan *pl)
 {
     int last = 0;
     uint64_t lastm = 0;
@@ -345,9 +363,7 @@ static void split_pieces(kci_plan *pl, int lower_parity)
         if (!pl->split || op->relabel)
             continue;
         if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1 && op->dims > 1) {
-            int d = __builtin_ctz(op->dims);
-            op->hmask = lastm = lower_parity ? (1ULL << d) - 1 : 1ULL << (d - 1);
-            op->hfirst = (uint8_t)(lower_parity ? 0 : (d - 1) & 1);
+            op->hmask = lastm = (uint64_t)op->dims - 1;
             op->split = 1;
             last = 1;
         } else if (op->kind == KCI_OP_BFLY) {
@@ -408,7 +424,7 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
         kci_plan_free(pl);
         return s;
     }
-    split_pieces(pl, o->scheme.alloc == KC_ALLOC_CYCLIC);
+    split_pieces(pl);
     return KC_OK;
 }
 
