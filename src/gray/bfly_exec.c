@@ -683,32 +683,6 @@ static uint64_t map_of(const uint64_t *col, uint64_t c, int p, uint64_t i)
     return c;
 }
 
-/* Final processor-field encoding from the final map. */
-static kc_bfly_enc final_encoding(const kci_plan *pl, int *bit_of)
-{
-    int n = pl->n;
-    uint64_t rows[64];
-    for (int q = 0; q < n; q++) {
-        rows[q] = 0;
-        for (int b = 0; b < pl->p; b++)
-            rows[q] |= (pl->col[b] >> q & 1) << b;
-    }
-    int unit = (pl->c & ((1ULL << n) - 1)) == 0;
-    for (int q = 0; q < n; q++) {
-        unit &= __builtin_popcountll(rows[q]) == 1;
-        bit_of[q] = __builtin_popcountll(rows[q]) == 1 ? __builtin_ctzll(rows[q]) : -1;
-    }
-    if (unit)
-        return KC_BFLY_ENC_BINARY;
-    int gray = (pl->c & ((1ULL << n) - 1)) == 0;
-    uint64_t acc = 0;
-    for (int q = n - 1; q >= 0; q--) {
-        acc ^= rows[q];
-        gray &= __builtin_popcountll(acc) == 1;
-    }
-    return gray ? KC_BFLY_ENC_GRAY : KC_BFLY_ENC_OTHER;
-}
-
 static kc_status validate(const kc_bfly_opts *o, kc_err *err)
 {
     int n = o->scheme.n, p = o->scheme.p;
@@ -815,7 +789,7 @@ kc_status kc_bfly_run(const kc_bfly_opts *o, double _Complex *data, kc_bfly_resu
         res->pieces = s.np;
         memcpy(res->final_col, pl.col, sizeof pl.col);
         res->final_c = pl.c;
-        res->final_enc = final_encoding(&pl, res->proc_bit_of);
+        res->final_enc = kci_proc_encoding(&pl, res->proc_bit_of);
         res->placement_ok = check_final(&pl, &m, data);
     }
     sched_free(&s);
