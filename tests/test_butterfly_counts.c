@@ -25,6 +25,23 @@ static uint64_t run(kc_bfly_method m, kc_alloc a, kc_encoding e, int n, int p, i
     return res.net.transfers;
 }
 
+/* The requested output encoding is reached with no conversion pass: the
+ * count is the native one (bi-sectioning with local conversion, cyclic). */
+static void check_free_output(kc_encoding e, int n, int p, uint64_t native)
+{
+    for (int out = KC_BFLY_OUT_BINARY; out <= KC_BFLY_OUT_GRAY; out++) {
+        kc_bfly_opts o = {.method = KC_BFLY_BISECT_LOCAL, .out = (kc_bfly_out)out};
+        assert_int_equal(kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, e, n, p, NULL), KC_OK);
+        kc_bfly_result res;
+        kc_err err = {0};
+        assert_int_equal(kc_bfly_run(&o, NULL, &res, &err), KC_OK);
+        assert_true(res.placement_ok && !res.net.conflicts);
+        assert_int_equal(res.final_enc, out == KC_BFLY_OUT_BINARY ? KC_BFLY_ENC_BINARY : KC_BFLY_ENC_GRAY);
+        assert_int_equal(res.conv_transfers, 0);
+        assert_int_equal(res.net.transfers, native);
+    }
+}
+
 /* Every method on every scheme replays cleanly. */
 static void test_replay_everywhere(void **state)
 {
@@ -104,6 +121,7 @@ static void test_counts_vs_formulas(void **state)
             assert_int_equal(b.table4, PN / 2 + n - 1);
             assert_true(t <= (uint64_t)b.table4);
             assert_true(n > 2 || t == (uint64_t)b.theorem);
+            check_free_output(KC_ENC_BINARY_GRAY, n, p, t);
             t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY_GRAY, n, p, 0, &b);
             assert_int_equal(t, want);
             assert_int_equal(t, n == 2 ? b.table4 - 1 : b.table4);
@@ -112,6 +130,7 @@ static void test_counts_vs_formulas(void **state)
             /* entire address Gray, local: Theorem 4's P/2N + n - 1 with equality for every n */
             t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY, n, p, 0, &b);
             assert_int_equal(t, b.theorem);
+            check_free_output(KC_ENC_GRAY, n, p, t);
             assert_int_equal(b.theorem, PN / 2 + n - 1);
         }
 }

@@ -36,6 +36,7 @@ typedef struct kci_bop {
     uint8_t relabel; /* a local motion: only renames slots (no data moves, no piece) */
     uint8_t split;   /* pieces are split into two processor classes (half pieces) */
     uint64_t hmask;  /* split: the class of processor x is parity(x & hmask) */
+    uint8_t picked;  /* split exchange: hmask settled by the scheduler */
     /* where the op finds its slots: logical machine address a (memory << n |
      * processor) is held in physical memory slot rc xor (xor of rcol[b] over
      * the bits b of a) of its processor */

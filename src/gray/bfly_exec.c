@@ -53,13 +53,15 @@ typedef struct piece {
 } piece;
 
 typedef struct sched {
-    const kci_plan *pl;
+    kci_plan *pl; /* the classes of split exchanges are settled while scheduling */
     uint64_t N, S;
     piece *pc;
     size_t np, cap;
     uint32_t *mem_last;   /* per (physical slot, processor): step of the last piece touching it */
     uint32_t *cb_last[2]; /* per (logical slot, processor) of the copy buffers */
     relab rl;
+    uint64_t dmask[64];   /* per dimension: the class mask its split exchanges use (lanes must agree) */
+    uint64_t dset;        /* dimensions whose class mask is settled */
     uint32_t **uf;        /* per lane (dimension d, half c: 2d + c): union-find over steps, uf[l][t] = t when free */
     uint64_t tcap;
     uint32_t maxstep;
@@ -205,6 +207,75 @@ static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
     return KC_OK;
 }
 
+/* The step at which logical slot sl of every processor is ready for an
+ * exchange over dimension d: the later of the two ends of its link. */
+static void ready_of(sched *s, const kci_bop *op, uint64_t sl, uint32_t *r)
+{
+    uint64_t N = s->N, part = slot_part(&s->rl, sl), d = op->dims;
+    for (uint64_t x = 0; x < N; x++)
+        r[x] = s->mem_last[(part ^ s->rl.fx[x]) * N + x];
+    for (uint64_t x = 0; x < N; x++)
+        if (x < (x ^ d) && r[x ^ d] != r[x])
+            r[x] = r[x ^ d] = r[x] > r[x ^ d] ? r[x] : r[x ^ d];
+}
+
+/* Misfits of class mask m: processors where the slot that class sends
+ * first (class 0: s0, class 1: s1) is ready strictly later than the other. */
+static uint64_t misfits(uint64_t N, uint64_t m, const uint32_t *r0, const uint32_t *r1)
+{
+    uint64_t bad = 0;
+    for (uint64_t x = 0; x < N; x++)
+        bad += __builtin_parityll(x & m) ? r1[x] > r0[x] : r0[x] > r1[x];
+    return bad;
+}
+
+/* Give split exchange oi and the butterflies after it the class mask m,
+ * for every block, and make it the mask of its dimension. */
+static void set_class(sched *s, uint32_t oi, uint64_t m)
+{
+    s->pl->ops[oi].picked = 1;
+    s->dmask[__builtin_ctz(s->pl->ops[oi].dims)] = m;
+    s->dset |= s->pl->ops[oi].dims;
+    for (uint32_t i = oi; i < s->pl->nops; i++) {
+        kci_bop *q = &s->pl->ops[i];
+        if (i > oi && (!q->split || q->kind != KCI_OP_BFLY))
+            break;
+        q->hmask = m;
+    }
+}
+
+/* Settle the classes of a split exchange on its first block: keep the
+ * planned mask (kci_bop.hmask) unless the data as scheduled so far say
+ * another linear class fits better (a free reordering for the output
+ * encoding, or a renaming, can change which slot of a processor is ready
+ * first). A dimension keeps one mask, so that its two lanes stay disjoint.
+ * O(N n). */
+static kc_status pick_class(sched *s, uint32_t oi, const uint64_t *list, int nl, kc_err *err)
+{
+    kci_bop *op = &s->pl->ops[oi];
+    uint64_t N = s->N, d = op->dims, best = op->hmask, fit = 0;
+    if (s->dset & d) {
+        set_class(s, oi, s->dmask[__builtin_ctzll(d)]);
+        return KC_OK;
+    }
+    uint32_t *r = nl == 2 ? malloc(2 * N * sizeof *r) : NULL;
+    if (nl == 2 && !r)
+        return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
+    if (r) {
+        relab_use(&s->rl, op, N);
+        ready_of(s, op, list[0], r);
+        ready_of(s, op, list[1], r + N);
+        for (int b = 0; b < s->pl->n; b++) /* class 1 where slot s1 is ready first, read on the unit vectors */
+            if ((1ULL << b) != d && r[N + (1ULL << b)] < r[1ULL << b])
+                fit |= 1ULL << b;
+        if (misfits(N, fit, r, r + N) < misfits(N, best, r, r + N))
+            best = fit;
+        free(r);
+    }
+    set_class(s, oi, best);
+    return KC_OK;
+}
+
 /* The pieces of op `oi` within the slots of one block (base | sub-slots of
  * the block mask). */
 static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask, kc_err *err)
@@ -260,6 +331,8 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
     for (int i = 0; !st && op->kind == KCI_OP_BFLY && i < nl; i++)
         for (int8_t c = 0; !st && c < 2; c++)
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, 0, err);
+    if (!st && split && op->kind != KCI_OP_BFLY && !op->picked)
+        st = pick_class(s, oi, list, nl, err);
     for (int i = 0; !st && op->kind != KCI_OP_BFLY && i < nl; i++) {
         int8_t c = 0;
         st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, op->dims, err);
@@ -733,7 +806,7 @@ static void sched_free(sched *s)
     free(s->uf);
 }
 
-static kc_status sched_init(sched *s, const kci_plan *pl, uint64_t N, uint64_t S, kc_err *err)
+static kc_status sched_init(sched *s, kci_plan *pl, uint64_t N, uint64_t S, kc_err *err)
 {
     memset(s, 0, sizeof *s);
     s->pl = pl;

@@ -474,7 +474,7 @@ static void split_pieces(kci_plan *pl)
         op->split = 0;
         if (!pl->split || op->relabel)
             continue;
-        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1 && op->dims > 1) {
+        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1) {
             op->hmask = lastm = ((uint64_t)op->dims - 1);
             op->split = 1;
             last = 1;
