@@ -25,13 +25,13 @@ static uint64_t run(kc_bfly_method m, kc_alloc a, kc_encoding e, int n, int p, i
     return res.net.transfers;
 }
 
-/* The requested output encoding is reached with no conversion pass: the
- * count is the native one (bi-sectioning with local conversion, cyclic). */
-static void check_free_output(kc_encoding e, int n, int p, uint64_t native)
+/* The requested output encoding (binary, and Gray unless binary_only) is
+ * reached with no conversion pass: the count is the native one. */
+static void check_free_output(kc_bfly_method m, kc_alloc a, kc_encoding e, int n, int p, uint64_t native, int binary_only)
 {
-    for (int out = KC_BFLY_OUT_BINARY; out <= KC_BFLY_OUT_GRAY; out++) {
-        kc_bfly_opts o = {.method = KC_BFLY_BISECT_LOCAL, .out = (kc_bfly_out)out};
-        assert_int_equal(kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, e, n, p, NULL), KC_OK);
+    for (int out = KC_BFLY_OUT_BINARY; out <= (binary_only ? KC_BFLY_OUT_BINARY : KC_BFLY_OUT_GRAY); out++) {
+        kc_bfly_opts o = {.method = m, .out = (kc_bfly_out)out};
+        assert_int_equal(kc_scheme_init(&o.scheme, a, e, n, p, NULL), KC_OK);
         kc_bfly_result res;
         kc_err err = {0};
         assert_int_equal(kc_bfly_run(&o, NULL, &res, &err), KC_OK);
@@ -85,6 +85,7 @@ static void test_counts_vs_formulas(void **state)
             uint64_t t = run(KC_BFLY_BISECT_INTERPROC, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, 0, &b);
             assert_int_equal(t, b.theorem);
             assert_int_equal(b.theorem, PN + n - 2);
+            check_free_output(KC_BFLY_BISECT_INTERPROC, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, t, 0);
             t = run(KC_BFLY_BISECT_INTERPROC, KC_ALLOC_CYCLIC, KC_ENC_GRAY_GRAY, n, p, 0, &b);
             assert_int_equal(t, b.table4);
             /* entire address Gray, interproc: Theorem 4 met with equality */
@@ -110,6 +111,7 @@ static void test_counts_vs_formulas(void **state)
                 t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CONSECUTIVE, (kc_encoding)e, n, p, 0, &b);
                 assert_int_equal(b.table4, PN / 2 + (n > PN / 2 ? n : PN / 2));
                 assert_int_equal(t, b.table4 + (n >= 3 && PN / 2 <= n));
+                check_free_output(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CONSECUTIVE, (kc_encoding)e, n, p, t, 1);
             }
             /* local conversion, Binary||Gray and Gray||Gray: Theorem 1's P/2N + n - 2 at n = 2 (where it is
              * optimal), Table 4's P/2N + n - 1 for every n >= 3 (the stage pipeline runs one step per stage;
@@ -121,7 +123,7 @@ static void test_counts_vs_formulas(void **state)
             assert_int_equal(b.table4, PN / 2 + n - 1);
             assert_true(t <= (uint64_t)b.table4);
             assert_true(n > 2 || t == (uint64_t)b.theorem);
-            check_free_output(KC_ENC_BINARY_GRAY, n, p, t);
+            check_free_output(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, t, 0);
             t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY_GRAY, n, p, 0, &b);
             assert_int_equal(t, want);
             assert_int_equal(t, n == 2 ? b.table4 - 1 : b.table4);
@@ -130,7 +132,7 @@ static void test_counts_vs_formulas(void **state)
             /* entire address Gray, local: Theorem 4's P/2N + n - 1 with equality for every n */
             t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY, n, p, 0, &b);
             assert_int_equal(t, b.theorem);
-            check_free_output(KC_ENC_GRAY, n, p, t);
+            check_free_output(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY, n, p, t, 0);
             assert_int_equal(b.theorem, PN / 2 + n - 1);
         }
 }

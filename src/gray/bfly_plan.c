@@ -182,22 +182,20 @@ static uint64_t acc_above(const kci_plan *pl, int k)
  * finished rows (bits above the stage j) are involved, so the stages still
  * to come see the same pairs. Leaves the row alone when no such reordering
  * exists. */
-static kc_status shape_row(kci_plan *pl, int mu, int j, uint64_t above, kc_err *err)
+static kc_status shape_row(kci_plan *pl, int mu, int j, uint64_t above, int cwant, kc_err *err)
 {
     uint64_t done = ((1ULL << pl->p) - 1) & ~((2ULL << j) - 1), r = row_of(pl, mu);
-    if (pl->out == KC_BFLY_OUT_NATIVE || (r & ~done) || (above & ~done))
-        return KC_OK;
     if (pl->out == KC_BFLY_OUT_BINARY)
         above = 0;
-    else if (above & (above - 1))
-        return KC_OK; /* the rows above are not a Gray code prefix */
+    if (pl->out == KC_BFLY_OUT_NATIVE || (r & ~done) || (above & ~done) || (above & (above - 1)))
+        return KC_OK; /* Gray: the rows above must be a Gray code prefix */
     int w = __builtin_popcountll(r ^ above);
-    if (w == 1 && !(pl->c >> mu & 1))
+    if (w == 1 && (int)(pl->c >> mu & 1) == cwant)
         return KC_OK; /* already the wanted row */
     for (int h = pl->p - 1; h > j; h--) {
         uint64_t want = (1ULL << h) ^ above, T = rows_to(pl, want ^ r);
         if (!(want & ~done) && !(T >> mu & 1) && __builtin_popcountll(want) == (above ? 2 : 1)) {
-            uint8_t e = (uint8_t)((__builtin_parityll(pl->c & T) ^ (pl->c >> mu)) & 1);
+            uint8_t e = (uint8_t)((__builtin_parityll(pl->c & T) ^ (pl->c >> mu) ^ (uint64_t)cwant) & 1);
             if (!T && !e)
                 return KC_OK;
             return remap(pl, (kci_xform){.kind = KCI_XF_ROWOP, .r = (uint8_t)mu, .mask = T, .e = e}, 0, err);
@@ -276,7 +274,7 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
         }
         if (best < 0)
             break;
-        if ((s = shape_row(pl, pl->mu[best], j, acc_above(pl, k), err)))
+        if ((s = shape_row(pl, pl->mu[best], j, acc_above(pl, k), 0, err)))
             return s;
         if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)pl->mu[best]}, 0, err)))
             return s;
@@ -302,9 +300,9 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
 static kc_status a2a(kci_plan *pl, int k1, int k2, int j, kc_err *err)
 {
     int n = pl->n;
-    kc_status s = shape_row(pl, pl->mu[0], j, acc_above(pl, k1), err);
+    kc_status s = shape_row(pl, pl->mu[0], j, acc_above(pl, k1), 0, err);
     if (!s) /* k2 = k1 - 1 lands below the row mu[0] brings to k1 */
-        s = shape_row(pl, pl->mu[1], j, acc_above(pl, k1) ^ row_of(pl, pl->mu[0]), err);
+        s = shape_row(pl, pl->mu[1], j, acc_above(pl, k1) ^ row_of(pl, pl->mu[0]), 0, err);
     if (s)
         return s;
     kci_xform t = {.kind = KCI_XF_SWAP, .r = (uint8_t)k1, .r2 = (uint8_t)pl->mu[0]};
@@ -359,7 +357,7 @@ static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
                 mu = pl->mu[u];
         if (mu < 0)
             return bring_local(pl, j, nmu, err);
-        s = shape_row(pl, mu, j, acc_above(pl, k), err);
+        s = shape_row(pl, mu, j, acc_above(pl, k), 0, err);
         if (!s)
             s = rowop(pl, mu, 1ULL << k, 0, err);
         if (!s)
@@ -374,13 +372,16 @@ static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
     uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
     kc_status s = KC_OK;
     if (pm && !mm && __builtin_popcountll(pm) == 1) {
-        s = shape_row(pl, pl->mu[0], j, acc_above(pl, __builtin_ctzll(pm)), err);
+        s = shape_row(pl, pl->mu[0], j, acc_above(pl, __builtin_ctzll(pm)), 0, err);
         if (!s)
             s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)__builtin_ctzll(pm), .r2 = (uint8_t)pl->mu[0]}, 0, err);
     }
     else if (pm && !mm && __builtin_popcountll(pm) == 2) {
         int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
-        s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)pl->mu[0]}, 0, err);
+        /* the diagonal bi-section puts the complement of mu's row into k */
+        s = shape_row(pl, pl->mu[0], j, acc_above(pl, k), 1, err);
+        if (!s)
+            s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)pl->mu[0]}, 0, err);
     } else if (pm && mm) {
         /* the pair already differs in memory: exchange the slots whose memory
          * bit is 1 across each processor bit of the pair (Section 4.1's
