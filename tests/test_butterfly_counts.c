@@ -25,6 +25,23 @@ static uint64_t run(kc_bfly_method m, kc_alloc a, kc_encoding e, int n, int p, i
     return res.net.transfers;
 }
 
+/* The requested output encoding (binary, and Gray unless binary_only) is
+ * reached with no conversion pass: the count is the native one. */
+static void check_free_output(kc_bfly_method m, kc_alloc a, kc_encoding e, int n, int p, uint64_t native, int binary_only)
+{
+    for (int out = KC_BFLY_OUT_BINARY; out <= (binary_only ? KC_BFLY_OUT_BINARY : KC_BFLY_OUT_GRAY); out++) {
+        kc_bfly_opts o = {.method = m, .out = (kc_bfly_out)out};
+        assert_int_equal(kc_scheme_init(&o.scheme, a, e, n, p, NULL), KC_OK);
+        kc_bfly_result res;
+        kc_err err = {0};
+        assert_int_equal(kc_bfly_run(&o, NULL, &res, &err), KC_OK);
+        assert_true(res.placement_ok && !res.net.conflicts);
+        assert_int_equal(res.final_enc, out == KC_BFLY_OUT_BINARY ? KC_BFLY_ENC_BINARY : KC_BFLY_ENC_GRAY);
+        assert_int_equal(res.conv_transfers, 0);
+        assert_int_equal(res.net.transfers, native);
+    }
+}
+
 /* Every method on every scheme replays cleanly. */
 static void test_replay_everywhere(void **state)
 {
@@ -68,32 +85,55 @@ static void test_counts_vs_formulas(void **state)
             uint64_t t = run(KC_BFLY_BISECT_INTERPROC, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, 0, &b);
             assert_int_equal(t, b.theorem);
             assert_int_equal(b.theorem, PN + n - 2);
+            check_free_output(KC_BFLY_BISECT_INTERPROC, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, t, 0);
             t = run(KC_BFLY_BISECT_INTERPROC, KC_ALLOC_CYCLIC, KC_ENC_GRAY_GRAY, n, p, 0, &b);
             assert_int_equal(t, b.table4);
             /* entire address Gray, interproc: Theorem 4 met with equality */
             t = run(KC_BFLY_BISECT_INTERPROC, KC_ALLOC_CYCLIC, KC_ENC_GRAY, n, p, 0, &b);
             assert_int_equal(t, b.theorem);
             assert_int_equal(b.theorem, PN + n - 1);
+            /* consecutive Binary||Gray, interproc: Theorem 3's P/2N + max(n, P/N), met for P/N >= 2n, at
+             * most 3 above where n dominates (n = 2: half the slots cross dimension 0 a third time, P/2N
+             * above) */
+            t = run(KC_BFLY_BISECT_INTERPROC, KC_ALLOC_CONSECUTIVE, KC_ENC_BINARY_GRAY, n, p, 0, &b);
+            assert_int_equal(b.theorem, PN / 2 + (n > PN ? n : PN));
+            if (n == 2)
+                assert_int_equal(t, b.theorem + PN / 2);
+            else if (PN >= 2 * n)
+                assert_int_equal(t, b.theorem);
+            else
+                assert_true(t <= (uint64_t)b.theorem + 3);
             if (p < n + 2)
                 continue;
-            /* local conversion, Binary||Gray and Gray||Gray: P/2N + n - 2 + floor((n-1)/2): Theorem 1
-             * (P/2N + n - 2) met at n = 2, Table 4 (P/2N + n - 1) met up to n = 4, both exceeded beyond */
-            int64_t extra = (n - 1) / 2;
+            /* consecutive, local: Theorem 3's P/2N + max(n, P/2N) exactly, one above when n >= P/2N
+             * (n >= 3: the step the first all-to-all costs, as for Table 4) */
+            for (int e = KC_ENC_GRAY_GRAY; e <= KC_ENC_BINARY_GRAY; e++) {
+                t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CONSECUTIVE, (kc_encoding)e, n, p, 0, &b);
+                assert_int_equal(b.table4, PN / 2 + (n > PN / 2 ? n : PN / 2));
+                assert_int_equal(t, b.table4 + (n >= 3 && PN / 2 <= n));
+                check_free_output(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CONSECUTIVE, (kc_encoding)e, n, p, t, 1);
+            }
+            /* local conversion, Binary||Gray and Gray||Gray: Theorem 1's P/2N + n - 2 at n = 2 (where it is
+             * optimal), Table 4's P/2N + n - 1 for every n >= 3 (the stage pipeline runs one step per stage;
+             * the step lost is the all-to-all's, whose two steps both end before any pair is complete) */
+            int64_t want = PN / 2 + n - (n == 2 ? 2 : 1);
             t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, 0, &b);
-            assert_int_equal(t, PN / 2 + n - 2 + extra);
+            assert_int_equal(t, want);
             assert_int_equal(b.theorem, PN / 2 + n - 2);
             assert_int_equal(b.table4, PN / 2 + n - 1);
+            assert_true(t <= (uint64_t)b.table4);
             assert_true(n > 2 || t == (uint64_t)b.theorem);
-            assert_true(n > 4 || t <= (uint64_t)b.table4);
-            assert_int_equal(run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY_GRAY, n, p, 0, NULL),
-                             PN / 2 + n - 2 + extra);
+            check_free_output(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, t, 0);
+            t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY_GRAY, n, p, 0, &b);
+            assert_int_equal(t, want);
+            assert_int_equal(t, n == 2 ? b.table4 - 1 : b.table4);
             /* 2^2-sectioning: the same schedule (Section 6's count P/2N + (n/2 - 1) 2 = Theorem 1's) */
-            assert_int_equal(run(KC_BFLY_MULTISECT, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, 2, NULL),
-                             PN / 2 + n - 2 + extra);
-            /* entire address Gray, local: P/2N + n - 1 + floor((n-1)/2) (Theorem 4: P/2N + n - 1, met at n = 2) */
+            assert_int_equal(run(KC_BFLY_MULTISECT, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, 2, NULL), want);
+            /* entire address Gray, local: Theorem 4's P/2N + n - 1 with equality for every n */
             t = run(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY, n, p, 0, &b);
-            assert_int_equal(t, PN / 2 + n - 1 + extra);
-            assert_true(n > 2 || t == (uint64_t)b.theorem);
+            assert_int_equal(t, b.theorem);
+            check_free_output(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CYCLIC, KC_ENC_GRAY, n, p, t, 0);
+            assert_int_equal(b.theorem, PN / 2 + n - 1);
         }
 }
 

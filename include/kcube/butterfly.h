@@ -31,8 +31,13 @@
  *
  * Local motions (reorderings of a processor's memory under control of its
  * address) move no data: they only rename slots. Exchanges of single slots
- * in bisect-local and multisect are split into the two processor halves of
- * the bit below their dimension (half sequences), each with its own lane.
+ * in bisect-local and multisect are split into two processor classes (half
+ * sequences, class = parity of some processor bits, one mask per
+ * dimension, settled on the first block from when each slot is ready),
+ * each with its own lane. A requested binary or Gray output is prepared by
+ * such renamings before each move into the processor field, at no cost
+ * where that succeeds (cyclic bi-sectioning with local conversion); else
+ * conversion exchanges follow the emulation (kc_bfly_result.conv_transfers).
  *
  * Cost: planning O(p^2) per motion; O(p P/N) pieces, each scheduled and
  * replayed in O(N) (dependencies are tracked exactly per processor and

@@ -34,7 +34,9 @@ typedef struct kci_bop {
     uint64_t foot;  /* slot bits a piece of this op spans */
     uint32_t dims;  /* dimensions used by one piece (0: local) */
     uint8_t relabel; /* a local motion: only renames slots (no data moves, no piece) */
-    int8_t hbit;     /* >= 0: pieces are split into the processor halves of this bit */
+    uint8_t split;   /* pieces are split into two processor classes (half pieces) */
+    uint64_t hmask;  /* split: the class of processor x is parity(x & hmask) */
+    uint8_t picked;  /* split exchange: hmask settled by the scheduler */
     /* where the op finds its slots: logical machine address a (memory << n |
      * processor) is held in physical memory slot rc xor (xor of rcol[b] over
      * the bits b of a) of its processor */
@@ -51,6 +53,7 @@ typedef struct kci_plan {
     int mu[64];     /* machine bits of the block's local memory bits */
     int has_xc;
     int split; /* exchanges over one dimension may be split into processor halves */
+    int out;   /* kc_bfly_out: the output encoding the moves into the processor field aim at */
 } kci_plan;
 
 /* Make room for one more element in a doubling array (*buf, *cap of elem
@@ -60,6 +63,10 @@ kc_status kci_grow(void **buf, size_t *cap, size_t n, size_t elem, kc_err *err);
 /* Build the plan for o (validated). */
 kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err);
 void kci_plan_free(kci_plan *pl);
+
+/* The processor field's encoding under the plan's current map; bit_of
+ * (or NULL): the row bit each processor bit holds when binary, else -1. */
+kc_bfly_enc kci_proc_encoding(const kci_plan *pl, int *bit_of);
 
 /* Schedule and replay the plan; see kc_bfly_run. */
 kc_status kci_bfly_replay(const kci_plan *pl, double _Complex *data, kc_bfly_result *res, kc_err *err);

@@ -36,6 +36,12 @@ static uint64_t slot_part(const relab *r, uint64_t s)
 
 /* ---- pieces and list scheduling ----------------------------------------- */
 
+/* The processor class of a split op (kci_bop.hmask). */
+static int cls_of(const kci_bop *op, uint64_t x)
+{
+    return __builtin_parityll(x & op->hmask);
+}
+
 enum { SUB_COMP = 0xffff };
 
 typedef struct piece {
@@ -47,13 +53,15 @@ typedef struct piece {
 } piece;
 
 typedef struct sched {
-    const kci_plan *pl;
+    kci_plan *pl; /* the classes of split exchanges are settled while scheduling */
     uint64_t N, S;
     piece *pc;
     size_t np, cap;
     uint32_t *mem_last;   /* per (physical slot, processor): step of the last piece touching it */
     uint32_t *cb_last[2]; /* per (logical slot, processor) of the copy buffers */
     relab rl;
+    uint64_t dmask[64];   /* per dimension: the class mask its split exchanges use (lanes must agree) */
+    uint64_t dset;        /* dimensions whose class mask is settled */
     uint32_t **uf;        /* per lane (dimension d, half c: 2d + c): union-find over steps, uf[l][t] = t when free */
     uint64_t tcap;
     uint32_t maxstep;
@@ -154,11 +162,10 @@ static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
     uint32_t mx = 0;
     relab_use(&s->rl, op, N);
     int ns = piece_slots(op, pc, sl);
-    int h = op->hbit;
     for (int a = 0; a < ns; a++) {
         uint64_t part = slot_part(&s->rl, sl[a]);
         for (uint64_t x = 0; x < N; x++)
-            if (pc->cls < 0 || (int)(x >> h & 1) == pc->cls)
+            if (pc->cls < 0 || cls_of(op, x) == pc->cls)
                 visit(s->mem_last, (part ^ s->rl.fx[x]) * N + x, store, step, &mx);
     }
     if (op->kind == KCI_OP_XC) {
@@ -200,6 +207,75 @@ static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
     return KC_OK;
 }
 
+/* The step at which logical slot sl of every processor is ready for an
+ * exchange over dimension d: the later of the two ends of its link. */
+static void ready_of(sched *s, const kci_bop *op, uint64_t sl, uint32_t *r)
+{
+    uint64_t N = s->N, part = slot_part(&s->rl, sl), d = op->dims;
+    for (uint64_t x = 0; x < N; x++)
+        r[x] = s->mem_last[(part ^ s->rl.fx[x]) * N + x];
+    for (uint64_t x = 0; x < N; x++)
+        if (x < (x ^ d) && r[x ^ d] != r[x])
+            r[x] = r[x ^ d] = r[x] > r[x ^ d] ? r[x] : r[x ^ d];
+}
+
+/* Misfits of class mask m: processors where the slot that class sends
+ * first (class 0: s0, class 1: s1) is ready strictly later than the other. */
+static uint64_t misfits(uint64_t N, uint64_t m, const uint32_t *r0, const uint32_t *r1)
+{
+    uint64_t bad = 0;
+    for (uint64_t x = 0; x < N; x++)
+        bad += __builtin_parityll(x & m) ? r1[x] > r0[x] : r0[x] > r1[x];
+    return bad;
+}
+
+/* Give split exchange oi and the butterflies after it the class mask m,
+ * for every block, and make it the mask of its dimension. */
+static void set_class(sched *s, uint32_t oi, uint64_t m)
+{
+    s->pl->ops[oi].picked = 1;
+    s->dmask[__builtin_ctz(s->pl->ops[oi].dims)] = m;
+    s->dset |= s->pl->ops[oi].dims;
+    for (uint32_t i = oi; i < s->pl->nops; i++) {
+        kci_bop *q = &s->pl->ops[i];
+        if (i > oi && (!q->split || q->kind != KCI_OP_BFLY))
+            break;
+        q->hmask = m;
+    }
+}
+
+/* Settle the classes of a split exchange on its first block: keep the
+ * planned mask (kci_bop.hmask) unless the data as scheduled so far say
+ * another linear class fits better (a free reordering for the output
+ * encoding, or a renaming, can change which slot of a processor is ready
+ * first). A dimension keeps one mask, so that its two lanes stay disjoint.
+ * O(N n). */
+static kc_status pick_class(sched *s, uint32_t oi, const uint64_t *list, int nl, kc_err *err)
+{
+    kci_bop *op = &s->pl->ops[oi];
+    uint64_t N = s->N, d = op->dims, best = op->hmask, fit = 0;
+    if (s->dset & d) {
+        set_class(s, oi, s->dmask[__builtin_ctzll(d)]);
+        return KC_OK;
+    }
+    uint32_t *r = nl == 2 ? malloc(2 * N * sizeof *r) : NULL;
+    if (nl == 2 && !r)
+        return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
+    if (r) {
+        relab_use(&s->rl, op, N);
+        ready_of(s, op, list[0], r);
+        ready_of(s, op, list[1], r + N);
+        for (int b = 0; b < s->pl->n; b++) /* class 1 where slot s1 is ready first, read on the unit vectors */
+            if ((1ULL << b) != d && r[N + (1ULL << b)] < r[1ULL << b])
+                fit |= 1ULL << b;
+        if (misfits(N, fit, r, r + N) < misfits(N, best, r, r + N))
+            best = fit;
+        free(r);
+    }
+    set_class(s, oi, best);
+    return KC_OK;
+}
+
 /* The pieces of op `oi` within the slots of one block (base | sub-slots of
  * the block mask). */
 static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask, kc_err *err)
@@ -233,7 +309,7 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
     /* half pieces: an exchange of single slots over one dimension d >= 1,
      * split by processor bit d-1, half 0 of each slot paired with half 1 of
      * the next so that both halves of a step serve different successors */
-    int split = op->hbit >= 0;
+    int split = op->split;
     uint64_t list[64];
     int nl = 0;
     do {
@@ -255,14 +331,32 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
     for (int i = 0; !st && op->kind == KCI_OP_BFLY && i < nl; i++)
         for (int8_t c = 0; !st && c < 2; c++)
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, 0, err);
+    if (!st && split && op->kind != KCI_OP_BFLY && !op->picked)
+        st = pick_class(s, oi, list, nl, err);
     for (int i = 0; !st && op->kind != KCI_OP_BFLY && i < nl; i++) {
-        int8_t c = (int8_t)(op->hbit & 1); /* which diagonal comes first; measured: either gives the same counts */
+        int8_t c = 0;
         st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[i], .cls = c}, op->dims, err);
         if (!st)
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)list[(i + 1) % nl], .cls = (int8_t)(1 - c)}, op->dims,
                            err);
     }
     return st;
+}
+
+/* Op e uses the same two dimensions at once as an earlier op of the run
+ * i..e-1 (consecutive allocation: the two top processor dimensions are
+ * used twice, Section 3.2). It then starts a run of its own, so the first
+ * use of every block fills the first steps of those dimensions and the
+ * second uses follow without leaving holes. */
+static int second_use(const kci_plan *pl, size_t i, size_t e)
+{
+    uint32_t d = pl->ops[e].dims;
+    if (__builtin_popcount(d) != 2)
+        return 0;
+    for (size_t k = i; k < e; k++)
+        if (pl->ops[k].dims == d)
+            return 1;
+    return 0;
 }
 
 /* Emit every op: runs of ops that stay inside the block mask are emitted
@@ -282,7 +376,8 @@ static kc_status build_schedule(sched *s, kc_err *err)
             continue;
         }
         size_t e = i;
-        while (e < pl->nops && (pl->ops[e].foot & ~bm) == 0 && pl->ops[e].conv == pl->ops[i].conv)
+        while (e < pl->nops && (pl->ops[e].foot & ~bm) == 0 && pl->ops[e].conv == pl->ops[i].conv &&
+               !second_use(pl, i, e))
             e++;
         uint64_t outer = all & ~bm, base = 0;
         do {
@@ -359,12 +454,12 @@ static uint64_t at(const machine *m, uint64_t part, uint64_t x)
 
 /* The logical slots sl[0..count) of every processor take scratch blocks
  * 0..count (N elements each, by processor). */
-static void from_scratch(machine *m, const uint64_t *sl, int count, int cls, int h)
+static void from_scratch(machine *m, const uint64_t *sl, int count, int cls, const kci_bop *op)
 {
     for (int a = 0; a < count; a++) {
         uint64_t part = slot_part(&m->rl, sl[a]);
         for (uint64_t x = 0; x < m->N; x++) {
-            if (cls >= 0 && (int)(x >> h & 1) != cls)
+            if (cls >= 0 && cls_of(op, x) != cls)
                 continue; /* a half piece leaves the other half alone */
             uint64_t i = at(m, part, x), t = (uint64_t)a * m->N + x;
             if (m->val)
@@ -385,11 +480,10 @@ static kc_status run_move(machine *m, const kci_bop *op, const piece *pc)
     int n = m->pl->n, a2a = op->kind == KCI_OP_A2A;
     uint64_t N = m->N, sl[4], one = 1ULL << op->t.r, two = a2a ? 1ULL << op->t2.r : 0;
     int ns = piece_slots(op, pc, sl);
-    int h = op->hbit;
     for (int a = 0; a < ns; a++) {
         uint64_t part = slot_part(&m->rl, sl[a]);
         for (uint64_t x = 0; x < N; x++) {
-            if (pc->cls >= 0 && (int)(x >> h & 1) != pc->cls)
+            if (pc->cls >= 0 && cls_of(op, x) != pc->cls)
                 continue;
             uint64_t to = kci_xf_apply(&op->t, sl[a] << n | x);
             if (a2a)
@@ -415,7 +509,7 @@ static kc_status run_move(machine *m, const kci_bop *op, const piece *pc)
         }
     }
     if (!a2a || pc->sub == 1)
-        from_scratch(m, sl, ns, pc->cls, h);
+        from_scratch(m, sl, ns, pc->cls, op);
     return KC_OK;
 }
 
@@ -423,7 +517,7 @@ static kc_status run_bfly(machine *m, const kci_bop *op, uint64_t sl, int cls)
 {
     uint64_t p1 = slot_part(&m->rl, sl), p2 = slot_part(&m->rl, sl ^ op->mm);
     for (uint64_t x = 0; x < m->N; x++) {
-        if (cls >= 0 && (int)(x >> op->hbit & 1) != cls)
+        if (cls >= 0 && cls_of(op, x) != cls)
             continue;
         uint64_t a = at(m, p1, x), b = at(m, p2, x);
         if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->tag[b], m->stg[b]))
@@ -507,7 +601,7 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
         m->ttag[y] = m->tag[keep];
         m->tstg[y] = (uint8_t)(m->stg[keep] + 1);
     }
-    from_scratch(m, &sl, 1, -1, 0);
+    from_scratch(m, &sl, 1, -1, op);
     return KC_OK;
 }
 
@@ -662,32 +756,6 @@ static uint64_t map_of(const uint64_t *col, uint64_t c, int p, uint64_t i)
     return c;
 }
 
-/* Final processor-field encoding from the final map. */
-static kc_bfly_enc final_encoding(const kci_plan *pl, int *bit_of)
-{
-    int n = pl->n;
-    uint64_t rows[64];
-    for (int q = 0; q < n; q++) {
-        rows[q] = 0;
-        for (int b = 0; b < pl->p; b++)
-            rows[q] |= (pl->col[b] >> q & 1) << b;
-    }
-    int unit = (pl->c & ((1ULL << n) - 1)) == 0;
-    for (int q = 0; q < n; q++) {
-        unit &= __builtin_popcountll(rows[q]) == 1;
-        bit_of[q] = __builtin_popcountll(rows[q]) == 1 ? __builtin_ctzll(rows[q]) : -1;
-    }
-    if (unit)
-        return KC_BFLY_ENC_BINARY;
-    int gray = (pl->c & ((1ULL << n) - 1)) == 0;
-    uint64_t acc = 0;
-    for (int q = n - 1; q >= 0; q--) {
-        acc ^= rows[q];
-        gray &= __builtin_popcountll(acc) == 1;
-    }
-    return gray ? KC_BFLY_ENC_GRAY : KC_BFLY_ENC_OTHER;
-}
-
 static kc_status validate(const kc_bfly_opts *o, kc_err *err)
 {
     int n = o->scheme.n, p = o->scheme.p;
@@ -738,7 +806,7 @@ static void sched_free(sched *s)
     free(s->uf);
 }
 
-static kc_status sched_init(sched *s, const kci_plan *pl, uint64_t N, uint64_t S, kc_err *err)
+static kc_status sched_init(sched *s, kci_plan *pl, uint64_t N, uint64_t S, kc_err *err)
 {
     memset(s, 0, sizeof *s);
     s->pl = pl;
@@ -794,7 +862,7 @@ kc_status kc_bfly_run(const kc_bfly_opts *o, double _Complex *data, kc_bfly_resu
         res->pieces = s.np;
         memcpy(res->final_col, pl.col, sizeof pl.col);
         res->final_c = pl.c;
-        res->final_enc = final_encoding(&pl, res->proc_bit_of);
+        res->final_enc = kci_proc_encoding(&pl, res->proc_bit_of);
         res->placement_ok = check_final(&pl, &m, data);
     }
     sched_free(&s);

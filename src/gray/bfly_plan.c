@@ -132,6 +132,78 @@ static uint64_t row_of(const kci_plan *pl, int q)
     return r;
 }
 
+/* The machine bits T whose rows add up to the row-bit vector v:
+ * parity(col[b] & T) = v_b for every row bit b (the placement is
+ * invertible, so T is unique). Gaussian elimination over GF(2). */
+static uint64_t rows_to(const kci_plan *pl, uint64_t v)
+{
+    int p = pl->p;
+    uint64_t eq[64];
+    for (int b = 0; b < p; b++)
+        eq[b] = pl->col[b] | (v >> b & 1) << 63;
+    int r = 0;
+    for (int q = 0; q < p && r < p; q++) {
+        int piv = -1;
+        for (int b = r; b < p && piv < 0; b++)
+            if (eq[b] >> q & 1)
+                piv = b;
+        if (piv < 0)
+            continue;
+        uint64_t t = eq[piv];
+        eq[piv] = eq[r];
+        eq[r] = t;
+        for (int b = 0; b < p; b++)
+            if (b != r && (eq[b] >> q & 1))
+                eq[b] ^= t;
+        r++;
+    }
+    uint64_t T = 0;
+    for (int b = 0; b < p; b++) /* reduced: each equation is one machine bit = its right-hand side */
+        if (eq[b] >> 63)
+            T |= eq[b] & ~(1ULL << 63);
+    return T;
+}
+
+/* The xor of the rows of the processor bits above k (the Gray code of
+ * the output is built from the top down). */
+static uint64_t acc_above(const kci_plan *pl, int k)
+{
+    uint64_t a = 0;
+    for (int q = k + 1; q < pl->n; q++)
+        a ^= row_of(pl, q);
+    return a;
+}
+
+/* Output encoding for free (Theorem 1: "either binary, or binary-reflected
+ * Gray code"): just before the row of local bit mu moves into processor
+ * bit k, a local reordering (a renaming, no data moves) turns it into the
+ * row the output wants there: one finished row bit for binary output, that
+ * bit xor the rows above k (`above`) for Gray, with no complement. Only
+ * finished rows (bits above the stage j) are involved, so the stages still
+ * to come see the same pairs. Leaves the row alone when no such reordering
+ * exists. */
+static kc_status shape_row(kci_plan *pl, int mu, int j, uint64_t above, int cwant, kc_err *err)
+{
+    uint64_t done = ((1ULL << pl->p) - 1) & ~((2ULL << j) - 1), r = row_of(pl, mu);
+    if (pl->out == KC_BFLY_OUT_BINARY)
+        above = 0;
+    if (pl->out == KC_BFLY_OUT_NATIVE || (r & ~done) || (above & ~done) || (above & (above - 1)))
+        return KC_OK; /* Gray: the rows above must be a Gray code prefix */
+    int w = __builtin_popcountll(r ^ above);
+    if (w == 1 && (int)(pl->c >> mu & 1) == cwant)
+        return KC_OK; /* already the wanted row */
+    for (int h = pl->p - 1; h > j; h--) {
+        uint64_t want = (1ULL << h) ^ above, T = rows_to(pl, want ^ r);
+        if (!(want & ~done) && !(T >> mu & 1) && __builtin_popcountll(want) == (above ? 2 : 1)) {
+            uint8_t e = (uint8_t)((__builtin_parityll(pl->c & T) ^ (pl->c >> mu) ^ (uint64_t)cwant) & 1);
+            if (!T && !e)
+                return KC_OK;
+            return remap(pl, (kci_xform){.kind = KCI_XF_ROWOP, .r = (uint8_t)mu, .mask = T, .e = e}, 0, err);
+        }
+    }
+    return KC_OK;
+}
+
 /* Make every machine row a single row-index bit (a binary placement) by
  * Gauss-Jordan elimination over GF(2), row-index bits from the top: the
  * pivot is the lightest row holding the bit; adding it to a memory row is a
@@ -202,6 +274,8 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
         }
         if (best < 0)
             break;
+        if ((s = shape_row(pl, pl->mu[best], j, acc_above(pl, k), 0, err)))
+            return s;
         if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)pl->mu[best]}, 0, err)))
             return s;
         pm = pl->col[j] & pmask;
@@ -223,9 +297,14 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
 
 /* Both processor bits of the pair mask into the two local bits at once,
  * by an all-to-all exchange in the 2-cube of dims k1 and k2. */
-static kc_status a2a(kci_plan *pl, int k1, int k2, kc_err *err)
+static kc_status a2a(kci_plan *pl, int k1, int k2, int j, kc_err *err)
 {
     int n = pl->n;
+    kc_status s = shape_row(pl, pl->mu[0], j, acc_above(pl, k1), 0, err);
+    if (!s) /* k2 = k1 - 1 lands below the row mu[0] brings to k1 */
+        s = shape_row(pl, pl->mu[1], j, acc_above(pl, k1) ^ row_of(pl, pl->mu[0]), 0, err);
+    if (s)
+        return s;
     kci_xform t = {.kind = KCI_XF_SWAP, .r = (uint8_t)k1, .r2 = (uint8_t)pl->mu[0]};
     kci_xform t2 = {.kind = KCI_XF_SWAP, .r = (uint8_t)k2, .r2 = (uint8_t)pl->mu[1]};
     for (int b = 0; b < pl->p; b++)
@@ -235,6 +314,25 @@ static kc_status a2a(kci_plan *pl, int k1, int k2, kc_err *err)
                   .foot = (1ULL << (pl->mu[0] - n)) | (1ULL << (pl->mu[1] - n)),
                   .dims = (uint32_t)((1u << k1) | (1u << k2))};
     return push(pl, &op, err);
+}
+
+/* Stages j and j-1 each pair rows across one processor dimension (two
+ * different ones) and the two local bits hold finished rows: one
+ * all-to-all in the 2-cube of the two dimensions makes both stages local,
+ * using both dimensions in each of its steps (consecutive allocation after
+ * the first n stages, Section 3.2: the two top processor dimensions are
+ * used twice). */
+static int pair_of_single_bits(const kci_plan *pl, int j)
+{
+    uint64_t pmask = (1ULL << pl->n) - 1, a = pl->col[j], b = j > 0 ? pl->col[j - 1] : 0;
+    if (!a || (a & ~pmask) || (a & (a - 1)) || !b || (b & ~pmask) || (b & (b - 1)) || a == b)
+        return 0;
+    for (int u = 0; u < 2; u++) {
+        uint64_t r = row_of(pl, pl->mu[u]);
+        if (!r || (r & ((2ULL << j) - 1)))
+            return 0; /* a local bit still holds a row whose stage is to come */
+    }
+    return 1;
 }
 
 /* Local code conversion: a processor bit k of the pair mask is removed by
@@ -249,7 +347,9 @@ static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
     kc_status s = KC_OK;
     uint64_t pm = pl->col[j] & pmask;
     if (nmu >= 2 && !(pl->col[j] >> n) && __builtin_popcountll(pm) == 2)
-        return a2a(pl, 63 - __builtin_clzll(pm), __builtin_ctzll(pm), err);
+        return a2a(pl, 63 - __builtin_clzll(pm), __builtin_ctzll(pm), j, err);
+    if (nmu >= 2 && pair_of_single_bits(pl, j))
+        return a2a(pl, __builtin_ctzll(pm), __builtin_ctzll(pl->col[j - 1]), j, err);
     while (!s && (pl->col[j] & pmask)) {
         int k = 63 - __builtin_clzll(pl->col[j] & pmask), mu = -1;
         for (int u = 0; u < nmu && mu < 0; u++)
@@ -257,7 +357,9 @@ static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
                 mu = pl->mu[u];
         if (mu < 0)
             return bring_local(pl, j, nmu, err);
-        s = rowop(pl, mu, 1ULL << k, 0, err);
+        s = shape_row(pl, mu, j, acc_above(pl, k), 0, err);
+        if (!s)
+            s = rowop(pl, mu, 1ULL << k, 0, err);
         if (!s)
             s = rowop(pl, k, 1ULL << mu, 0, err);
     }
@@ -269,11 +371,17 @@ static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
     int n = pl->n;
     uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
     kc_status s = KC_OK;
-    if (pm && !mm && __builtin_popcountll(pm) == 1)
-        s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)__builtin_ctzll(pm), .r2 = (uint8_t)pl->mu[0]}, 0, err);
+    if (pm && !mm && __builtin_popcountll(pm) == 1) {
+        s = shape_row(pl, pl->mu[0], j, acc_above(pl, __builtin_ctzll(pm)), 0, err);
+        if (!s)
+            s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)__builtin_ctzll(pm), .r2 = (uint8_t)pl->mu[0]}, 0, err);
+    }
     else if (pm && !mm && __builtin_popcountll(pm) == 2) {
         int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
-        s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)pl->mu[0]}, 0, err);
+        /* the diagonal bi-section puts the complement of mu's row into k */
+        s = shape_row(pl, pl->mu[0], j, acc_above(pl, k), 1, err);
+        if (!s)
+            s = remap(pl, (kci_xform){.kind = KCI_XF_DIAG, .r = (uint8_t)k, .r2 = (uint8_t)k2, .r3 = (uint8_t)pl->mu[0]}, 0, err);
     } else if (pm && mm) {
         /* the pair already differs in memory: exchange the slots whose memory
          * bit is 1 across each processor bit of the pair (Section 4.1's
@@ -309,9 +417,35 @@ static kc_status stage_one_per_proc(kci_plan *pl, int j, uint64_t *pending, kc_e
     return push(pl, &op, err);
 }
 
+kc_bfly_enc kci_proc_encoding(const kci_plan *pl, int *bit_of)
+{
+    int n = pl->n;
+    uint64_t rows[64];
+    for (int q = 0; q < n; q++) {
+        rows[q] = 0;
+        for (int b = 0; b < pl->p; b++)
+            rows[q] |= (pl->col[b] >> q & 1) << b;
+    }
+    int unit = (pl->c & ((1ULL << n) - 1)) == 0;
+    for (int q = 0; q < n; q++) {
+        unit &= __builtin_popcountll(rows[q]) == 1;
+        if (bit_of)
+            bit_of[q] = __builtin_popcountll(rows[q]) == 1 ? __builtin_ctzll(rows[q]) : -1;
+    }
+    if (unit)
+        return KC_BFLY_ENC_BINARY;
+    int gray = (pl->c & ((1ULL << n) - 1)) == 0;
+    uint64_t acc = 0;
+    for (int q = n - 1; q >= 0; q--) {
+        acc ^= rows[q];
+        gray &= __builtin_popcountll(acc) == 1;
+    }
+    return gray ? KC_BFLY_ENC_GRAY : KC_BFLY_ENC_OTHER;
+}
+
 static kc_status output_encoding(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
 {
-    if (o->out == KC_BFLY_OUT_NATIVE)
+    if (o->out == KC_BFLY_OUT_NATIVE || (o->out == KC_BFLY_OUT_GRAY && kci_proc_encoding(pl, NULL) == KC_BFLY_ENC_GRAY))
         return KC_OK;
     kc_status s = binarize(pl, 1, err);
     for (int q = 0; !s && o->out == KC_BFLY_OUT_GRAY && q < pl->n - 1; q++)
@@ -319,11 +453,46 @@ static kc_status output_encoding(const kc_bfly_opts *o, kci_plan *pl, kc_err *er
     return s;
 }
 
+/* Split an exchange of single slots over dimension d >= 1 into two
+ * processor classes, and the butterflies after it likewise: processors of
+ * class 0 send the first slot of the pair first, those of class 1 the
+ * second, so every link of dimension d is busy in both steps while each
+ * class waits only for its own processors' data.
+ *
+ * The class must not change across dimension d (both ends of a link send
+ * in the same step) and, for the pipeline to advance one step per stage,
+ * the element a processor can send first on the next dimension d-1 must be
+ * the one its neighbour over d-1 sends first too. The parity of all
+ * processor bits below d does both (found by an exhaustive search over all
+ * class masks for n <= 5, then checked for n <= 10; docs/butterfly.md).
+ * The earlier split by bit d-1 alone lost a step every other stage. */
+static void split_pieces(kci_plan *pl)
+{
+    int last = 0;
+    uint64_t lastm = 0;
+    for (size_t i = 0; i < pl->nops; i++) {
+        kci_bop *op = &pl->ops[i];
+        op->split = 0;
+        if (!pl->split || op->relabel)
+            continue;
+        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1) {
+            op->hmask = lastm = ((uint64_t)op->dims - 1);
+            op->split = 1;
+            last = 1;
+        } else if (op->kind == KCI_OP_BFLY) {
+            op->split = (uint8_t)last;
+            op->hmask = lastm;
+        } else
+            last = 0;
+    }
+}
+
 kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->n = o->scheme.n;
     pl->p = o->scheme.p;
+    pl->out = (int)o->out;
     kc_scheme_columns(&o->scheme, pl->col);
     for (int b = pl->n; b < pl->p; b++)
         pl->rcol[b] = 1u << (b - pl->n);
@@ -369,23 +538,7 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
         kci_plan_free(pl);
         return s;
     }
-    /* Split an exchange of single slots over dimension d >= 1 into the
-     * processor halves of bit d-1, and the butterflies after it likewise:
-     * each half then waits only for its own processors' data, so a half
-     * sequence can go on while the other half is still on the way. */
-    int last = -1;
-    for (size_t i = 0; i < pl->nops; i++) {
-        kci_bop *op = &pl->ops[i];
-        op->hbit = -1;
-        if (!pl->split || op->relabel)
-            continue;
-        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1 && op->dims > 1)
-            last = op->hbit = (int8_t)(__builtin_ctz(op->dims) - 1);
-        else if (op->kind == KCI_OP_BFLY)
-            op->hbit = (int8_t)last;
-        else
-            last = -1;
-    }
+    split_pieces(pl);
     return KC_OK;
 }
 

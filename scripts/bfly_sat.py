@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Exact feasibility of a butterfly emulation in T steps, small cases only.
+
+Question asked (docs/butterfly.md, "Theorem 1 or Table 4?"): can the
+butterfly on P = 2^p rows, allocated cyclically to an n-cube with the
+processor field Gray coded (Binary||Gray), finish in T steps?
+
+Model: elements are rows and keep their identity; in a step an element
+stays or crosses one dimension, and every directed link carries at most
+one element per step (all-port); no copies; a processor holds at most P/N
+elements at every time; the stages of row bits >= n are local at time 0;
+a stage-s butterfly is computed where both rows of the pair are at the
+same time, both with stage s+1 done, and both outputs stay there.
+The question is written as CNF and handed to picosat (Debian `picosat`).
+
+Usage: bfly_sat.py n p T [--show]   prints SATISFIABLE (with --show: the
+schedule, rows as p-bit strings, /s = lowest stage done, *s = computed now)
+or UNSATISFIABLE. Sizes beyond n = 3, p = 5 take minutes to hours.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+
+class Cnf:
+    def __init__(self):
+        self.nv = 0
+        self.clauses = []
+
+    def var(self):
+        self.nv += 1
+        return self.nv
+
+    def at_most(self, lits, k):
+        """Sequential counter: at most k of lits are true."""
+        if len(lits) <= k:
+            return
+        prev = None
+        for i, x in enumerate(lits):
+            cur = [self.var() for _ in range(k)]
+            self.clauses.append([-x, cur[0]])
+            if prev:
+                for j in range(k):
+                    self.clauses.append([-prev[j], cur[j]])
+                for j in range(1, k):
+                    self.clauses.append([-x, -prev[j - 1], cur[j]])
+                self.clauses.append([-x, -prev[k - 1]])
+            prev = cur
+
+
+def build(n, p, T):
+    N, P = 1 << n, 1 << p
+    f = Cnf()
+    at = {(e, t, x): f.var() for e in range(P) for t in range(T + 1) for x in range(N)}
+    stages = range(n)
+    done = {(e, s, t): f.var() for e in range(P) for s in stages for t in range(T + 1)}
+    comp = {(e, s, t): f.var() for e in range(P) for s in stages for t in range(T + 1)}
+    for e in range(P):
+        start = (e % N) ^ ((e % N) >> 1)  # processor G(i mod N)
+        f.clauses.append([at[e, 0, start]])
+        for t in range(T + 1):
+            where = [at[e, t, x] for x in range(N)]
+            f.clauses.append(where)
+            f.at_most(where, 1)
+        for t in range(T):
+            for y in range(N):  # one hop at most per step
+                f.clauses.append([-at[e, t + 1, y], at[e, t, y]] + [at[e, t, y ^ (1 << d)] for d in range(n)])
+    for t in range(T):  # one element per directed link and step
+        for x in range(N):
+            for d in range(n):
+                moves = []
+                for e in range(P):
+                    m = f.var()
+                    f.clauses.append([-at[e, t, x], -at[e, t + 1, x ^ (1 << d)], m])
+                    moves.append(m)
+                f.at_most(moves, 1)
+    for t in range(T + 1):  # memory of P/N elements
+        for x in range(N):
+            f.at_most([at[e, t, x] for e in range(P)], P // N)
+    for e in range(P):
+        for s in stages:
+            g = e ^ (1 << s)
+            for t in range(T + 1):
+                f.clauses.append([-done[e, s, t]] + ([done[e, s, t - 1]] if t else []) + [comp[e, s, t]])
+                if t:
+                    f.clauses.append([-done[e, s, t - 1], done[e, s, t]])
+                c = comp[e, s, t]
+                if s + 1 < n:  # both inputs past stage s+1
+                    f.clauses.append([-c, done[e, s + 1, t]])
+                    f.clauses.append([-c, done[g, s + 1, t]])
+                for x in range(N):  # both rows in one processor
+                    f.clauses.append([-c, -at[e, t, x], at[g, t, x]])
+                f.clauses.append([-done[e, s, t], done[g, s, t]])  # one butterfly, both outputs
+                f.clauses.append([-c, comp[g, s, t]])
+        f.clauses.append([done[e, 0, T]])
+    return f, at, done, comp
+
+
+def main():
+    n, p, T = (int(a) for a in sys.argv[1:4])
+    f, at, done, comp = build(n, p, T)
+    with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as fo:
+        fo.write("p cnf %d %d\n" % (f.nv, len(f.clauses)))
+        for c in f.clauses:
+            fo.write(" ".join(map(str, c)) + " 0\n")
+        name = fo.name
+    out = subprocess.run(["picosat", name], capture_output=True, text=True).stdout
+    os.unlink(name)
+    print(out.splitlines()[0][2:])
+    if "--show" not in sys.argv or not out.startswith("s SAT"):
+        return
+    true = {int(v) for line in out.splitlines() if line.startswith("v") for v in line.split()[1:] if int(v) > 0}
+    N, P = 1 << n, 1 << p
+    for t in range(T + 1):
+        print("time", t)
+        for x in range(N):
+            rows = []
+            for e in range(P):
+                if at[e, t, x] in true:
+                    low = min([s for s in range(n) if done[e, s, t] in true] + [n])
+                    new = [s for s in range(n) if comp[e, s, t] in true and not (t and done[e, s, t - 1] in true)]
+                    rows.append("%s/%d%s" % (format(e, "0%db" % p), low, "*%d" % new[0] if new else ""))
+            print("  processor %s: %s" % (format(x, "0%db" % n), " ".join(rows)))
+
+
+if __name__ == "__main__":
+    main()
