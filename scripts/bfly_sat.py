@@ -18,6 +18,7 @@ schedule, rows as p-bit strings, /s = lowest stage done, *s = computed now)
 or UNSATISFIABLE. Sizes beyond n = 3, p = 5 take minutes to hours.
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -98,6 +99,10 @@ def build(n, p, T):
 
 
 def main():
+    if len(sys.argv) < 4:
+        sys.exit("usage: bfly_sat.py n p T [--show]")
+    if shutil.which("picosat") is None:
+        sys.exit("bfly_sat.py: picosat is not installed (scripts/deps.sh installs it)")
     n, p, T = (int(a) for a in sys.argv[1:4])
     f, at, done, comp = build(n, p, T)
     with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as fo:
