@@ -38,7 +38,7 @@ static const cli_opt OPT_TORUS = {.name = "torus", .type = CLI_FLAG,
                                   .help = "also seed 002 Figures 2-6 (4-ary 4-cube, 16-ary 2-cube, 8-ary 3-cube)"};
 
 static const cli_use figures_opts[] = {
-    {&OPT_OUT, "where to write one PNG chart per figure, figures.csv, summary.txt and (--torus) kcube's mapping "
+    {&OPT_OUT, "directory: one PNG chart per figure, figures.csv, summary.txt and (--torus) kcube's mapping "
                "files", "kcube-figures"},
     {&OPT_QUICK, NULL, NULL},
     {&OPT_TORUS, NULL, NULL},

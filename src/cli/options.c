@@ -43,7 +43,9 @@ const cli_opt OPT_PLOT = {.name = "plot", .type = CLI_TEXT, .meta = "FILE",
 const cli_opt OPT_EMIT_GOAL = {.name = "emit-goal", .type = CLI_TEXT, .meta = "FILE",
                                .help = "write the generated schedule as a GOAL file (for kcube replay)",
                                .param = "emit_goal"};
-const cli_opt OPT_OUT = {.name = "out", .type = CLI_TEXT, .meta = "DIR", .help = "output directory",
+/* Where a command writes its output files: a directory (figures) or a file
+ * (map's node list); each command's help says which. */
+const cli_opt OPT_OUT = {.name = "out", .type = CLI_TEXT, .meta = "PATH", .help = "where to write the output",
                          .param = "out"};
 
 const cli_opt OPT_SEED = {.name = "seed", .type = CLI_U64, .meta = "S",
