@@ -115,6 +115,7 @@ json 'd["kind"]' "reorder"
 
 run "demo" demo
 expect_stdout_contains "One reordering for all three"
+expect_stdout_matches "^   general   largest load 1, "
 run "help" --help
 expect_stdout_contains analyze
 run "map help" map --help

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "kcube/contention.h"
 #include "kcube/mapset.h"
+#include "kcube/mapgeneral.h"
 #include "kcube/plan.h"
 #include "kcube/reorder.h"
 
@@ -115,6 +116,42 @@ static kc_status show_front_door(kc_err *err)
     return KC_OK;
 }
 
+/* Step 5: any node permutation (issue 13's general mapper), from the best of
+ * identity, kcube's algebraic mappings, Gray-code embeddings and Scotch's. */
+static kc_status show_general(kc_err *err)
+{
+    kc_topology t;
+    kc_comm comms[DEMO_M];
+    kc_traffic tr;
+    kc_status s = kc_topology_hypercube(&t, DEMO_N, err);
+    if (s || (s = kc_traffic_init(&tr, t.nodes, err)))
+        return s;
+    for (int r = 0; r < DEMO_M && !s; r++)
+        if (!(s = kc_comm_named(&comms[r], &t, demo_names[r], err)))
+            s = kc_traffic_add_comm(&tr, &comms[r], 1, NULL, err);
+    kc_mapgen_opts o;
+    kc_mapgen_opts_default(&o);
+    o.search.budget_seconds = 0.5;
+    o.search.group = tr.group;
+    o.search.groups = tr.groups;
+    o.search.separate = 1;
+    kc_mapgen_result res;
+    if (!s && !(s = kc_mapgen_run(&t, &tr, comms, DEMO_M, &o, &res, err))) {
+        const kc_gmap_result *g = &res.search;
+        printf("\n5. All three, any node permutation (kcube map --kind general), each counted apart:\n");
+        for (int i = 0; i <= g->nstarts; i++) {
+            const kc_cost *c = i < g->nstarts ? &g->start_cost[i] : &g->cost;
+            printf("   %-9s largest load %llu, %5llu hops%s\n", i < g->nstarts ? res.start_name[i] : "general",
+                   (unsigned long long)c->max, (unsigned long long)c->hops,
+                   i == g->nstarts ? "  <- searched from the best start" : "");
+        }
+        printf("   a largest load of 1 cannot be beaten; the hops cannot go below 720 (240 ranks move in each)\n");
+    }
+    kc_mapgen_result_free(&res);
+    kc_traffic_free(&tr);
+    return s;
+}
+
 static int run(const cli_args *a)
 {
     kc_lcc comms[DEMO_M];
@@ -125,10 +162,11 @@ static int run(const cli_args *a)
     printf("kcube demo: linear-complement communication on the %d-cube (%d nodes), e-cube routing\n\n", DEMO_N,
            1 << DEMO_N);
     if (show_contention(comms, &err) || show_reorderings(comms, &err) || show_set(comms, &err) ||
-        show_front_door(&err))
+        show_front_door(&err) || show_general(&err))
         return cli_report(a, &err);
     printf("\nTry: kcube analyze --n 8 --pattern transpose\n"
-           "     kcube map --n 8 --pattern transpose --pattern bit-reverse --objective simultaneous --json\n");
+           "     kcube map --n 8 --pattern transpose --pattern bit-reverse --objective simultaneous --json\n"
+           "     kcube map --n 8 --traffic my-traffic.txt --baseline scotch\n");
     return CLI_EXIT_OK;
 }
 
