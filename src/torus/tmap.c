@@ -529,35 +529,6 @@ static uint64_t path_value(kc_objective obj, uint64_t path, price step)
     return path > v ? path : v;
 }
 
-/* Pass 1 of the reordering programme: cost[S * n + j] = the max over
- * communications, and the sum, of T for dimension j placed after the set S,
- * by the closed form (upper ends where it only bounds); returns how many
- * places it only bounds. */
-static uint64_t reorder_price_formula(const kc_torus *t, const kc_tcomm *comms, int count, price *cost)
-{
-    int n = t->n;
-    uint64_t inexact = 0;
-    for (uint64_t s = 0; s < 1ULL << n; s++)
-        for (int j = 0; j < n; j++) {
-            if ((s >> j) & 1)
-                continue;
-            price p = {0, 0};
-            for (int r = 0; r < count; r++) {
-                kc_tcase tc;
-                int e;
-                uint64_t lo, hi;
-                kci_tformula_place(t, &comms[r], s, j, &tc, &e, &lo, &hi);
-                if (lo != hi)
-                    inexact++;
-                if (hi > p.value)
-                    p.value = hi;
-                p.total += hi;
-            }
-            cost[s * (uint64_t)n + (uint64_t)j] = p;
-        }
-    return inexact;
-}
-
 /* The exact T of dimension j placed right after the set S for one
  * communication (the rest in increasing order after it). */
 static kc_status reorder_exact_place(const kc_torus *t, const kc_tcomm *c, uint64_t s, int j, uint64_t *load,
@@ -580,12 +551,17 @@ static kc_status reorder_exact_place(const kc_torus *t, const kc_tcomm *c, uint6
     return st ? st : kc_tcontention_exact_dim(t, &mc, pos, load, NULL, err);
 }
 
-/* Pass 2: exact prices where the formula only bounds. */
-static kc_status reorder_price_exact(const kc_torus *t, const kc_tcomm *comms, int count, uint64_t inexact,
-                                     price *cost, const kc_progress *progress, kc_err *err)
+/* Passes 1 and 2 of the reordering programme: cost[S * n + j] = the max
+ * over communications, and the sum, of T for dimension j placed after the
+ * set S. By the closed form (upper ends where it only bounds) when
+ * `inexact` is NULL; then *counted gets how many places it only bounds.
+ * With `inexact` (that count, for progress) those places are counted
+ * exactly instead. */
+static kc_status reorder_prices(const kc_torus *t, const kc_tcomm *comms, int count, price *cost,
+                                const uint64_t *inexact, uint64_t *counted, const kc_progress *progress, kc_err *err)
 {
     int n = t->n;
-    uint64_t done = 0;
+    uint64_t places = 0;
     for (uint64_t s = 0; s < 1ULL << n; s++)
         for (int j = 0; j < n; j++) {
             if ((s >> j) & 1)
@@ -597,10 +573,12 @@ static kc_status reorder_price_exact(const kc_torus *t, const kc_tcomm *comms, i
                 uint64_t lo, hi;
                 kci_tformula_place(t, &comms[r], s, j, &tc, &e, &lo, &hi);
                 if (lo != hi) {
-                    kc_status st = reorder_exact_place(t, &comms[r], s, j, &hi, err);
+                    places++;
+                    kc_status st = inexact ? reorder_exact_place(t, &comms[r], s, j, &hi, err) : KC_OK;
                     if (st)
                         return st;
-                    kc_progress_report(progress, (double)++done, (double)inexact);
+                    if (inexact)
+                        kc_progress_report(progress, (double)places, (double)*inexact);
                 }
                 if (hi > p.value)
                     p.value = hi;
@@ -608,6 +586,8 @@ static kc_status reorder_price_exact(const kc_torus *t, const kc_tcomm *comms, i
             }
             cost[s * (uint64_t)n + (uint64_t)j] = p;
         }
+    if (counted)
+        *counted = places;
     return KC_OK;
 }
 
@@ -665,9 +645,11 @@ kc_status kc_tmap_reorder_objective(const kc_torus *t, const kc_tcomm *comms, in
         free(last);
         return kc_fail(err, KC_ENOMEM, "out of memory for the reordering programme");
     }
-    uint64_t inexact = reorder_price_formula(t, comms, count, cost);
+    uint64_t inexact = 0;
+    kc_status st = reorder_prices(t, comms, count, cost, NULL, &inexact, NULL, err);
     int use_exact = inexact == 0 || (t->n * t->m <= 30 && inexact * t->nodes <= REORDER_EXACT_BUDGET);
-    kc_status st = inexact && use_exact ? reorder_price_exact(t, comms, count, inexact, cost, progress, err) : KC_OK;
+    if (!st && inexact && use_exact)
+        st = reorder_prices(t, comms, count, cost, &inexact, NULL, progress, err);
     if (st == KC_OK) {
         int ord[KC_GFMAT_MAX];
         price found;
