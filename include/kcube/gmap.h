@@ -90,15 +90,16 @@ typedef struct kc_gmap_opts {
      * (kc_chanload_new_layered; memory x groups). 0: the groups share the
      * network at once and are only reported. */
     int separate;
-    /* Nonzero: mappings with total bytes x hops above this cap come after
-     * every mapping within it (the search's order and the result), so a
-     * caller can ask never to exceed a baseline's hops (kcube/mapgeneral.h
-     * uses Scotch's). If no start is within the cap the search still
-     * returns the best it finds. 0: no cap. */
-    uint64_t hops_cap;
+    /* An index into the starts, or -1 (the default): no cap. With a start
+     * named here, mappings whose total bytes x hops exceed that start's
+     * come after every mapping within it (the search's order and the
+     * result), so the result never has more hops than that start and no
+     * higher max load (kcube/mapgeneral.h names Scotch's). */
+    int hops_cap_start;
 } kc_gmap_opts;
 
-/* seed 1, budget 1 second, no iteration limit, no cap override, no groups. */
+/* seed 1, budget 1 second, no iteration limit, no cap override, no groups,
+ * no hops cap. */
 void kc_gmap_opts_default(kc_gmap_opts *o);
 
 typedef struct kc_gmap_result {
@@ -116,6 +117,7 @@ typedef struct kc_gmap_result {
     uint32_t groups;           /* copies opts->groups */
     uint64_t *start_group_max; /* nstarts x groups (row per start), NULL without groups */
     uint64_t *group_max;       /* groups entries for the final mapping */
+    uint64_t hops_cap;         /* the cap the search kept (0: none) */
 } kc_gmap_result;
 
 /* Run the search. Every start is checked (KC_EINVAL naming "mapping" for a

@@ -14,7 +14,7 @@
  * evaluated by the exact counter and the best is improved by kc_gmap_run,
  * which never returns anything worse than it. When Scotch is a start, the
  * search by default keeps total bytes x hops within Scotch's (a cap in the
- * search's order, kc_gmap_opts.hops_cap): the result is then never worse
+ * search's order, kc_gmap_opts.hops_cap_start): the result is then never worse
  * than Scotch's on both the max channel load and the hops.
  *
  * Costs: kc_map for each algebraic kind (kcube/plan.h), Scotch's mapping,
@@ -30,7 +30,7 @@ typedef struct kc_mapgen_opts {
     kc_gmap_opts search;   /* seed, budget, progress, groups, separate */
     int use_scotch;        /* 1 (default): Scotch's mapping is a start when Scotch is built in */
     int cap_at_scotch;     /* 1 (default): when Scotch is a start, never more bytes x hops than its
-                              mapping (search.hops_cap), so the result dominates Scotch's on (a) and (b) */
+                              mapping (search.hops_cap_start), so the result dominates Scotch's on (a) and (b) */
 } kc_mapgen_opts;
 
 void kc_mapgen_opts_default(kc_mapgen_opts *o);

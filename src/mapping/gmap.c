@@ -43,7 +43,7 @@ typedef struct search {
     kc_err err;
     int blocks; /* block moves allowed (descents only: annealing at high
                  * temperature would take them as large random jumps) */
-    uint64_t hops_cap; /* opts.hops_cap: 0 none */
+    uint64_t hops_cap; /* the hops of opts.hops_cap_start's start; 0 none */
 } search;
 
 void kc_gmap_opts_default(kc_gmap_opts *o)
@@ -51,6 +51,7 @@ void kc_gmap_opts_default(kc_gmap_opts *o)
     memset(o, 0, sizeof *o);
     o->seed = 1;
     o->budget_seconds = 1.0;
+    o->hops_cap_start = -1;
 }
 
 static double now(void)
@@ -519,9 +520,13 @@ static kc_status eval_starts(search *s, const kc_traffic *tr, const kc_gmap_star
             if (st)
                 return st;
         }
+    }
+    /* The cap is known once its start is counted; only then the best. */
+    if (o->hops_cap_start >= 0 && o->hops_cap_start < nstarts)
+        s->hops_cap = res->hops_cap = res->start_cost[o->hops_cap_start].hops;
+    for (int i = 0; i < nstarts; i++)
         if (res->best_start < 0 || cost_cmp(s, &res->start_cost[i], &res->start_cost[res->best_start]) < 0)
             res->best_start = i;
-    }
     s->best = res->start_cost[res->best_start];
     memcpy(s->best_map, starts[res->best_start].to_physical, (size_t)s->nodes * sizeof *s->best_map);
     return kc_chanload_set(s->cl, s->best_map, err);
@@ -597,7 +602,6 @@ kc_status kc_gmap_run(const kc_topology *t, const kc_traffic *tr, const kc_gmap_
         return kc_fail_param(err, KC_EINVAL, "group", "%u groups but no group ids", opts->groups);
     search s = {0};
     s.t = t;
-    s.hops_cap = opts->hops_cap;
     s.progress = &opts->progress;
     kc_status st = opts->separate && opts->groups
                        ? kc_chanload_new_layered(&s.cl, t, tr, opts->group, opts->groups, err)

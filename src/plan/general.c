@@ -6,7 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kcube/chanload.h"
 #include "kcube/plan.h"
 #include "kcube/scotchmap.h"
 
@@ -137,16 +136,13 @@ kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_com
     if (st)
         return st;
     kc_gmap_opts search = opts->search;
-    if (opts->cap_at_scotch && res->scotch >= 0) {
-        kc_cost c;
-        if ((st = kc_chanload_eval(t, tr, res->start_map[res->scotch], &c, err)))
-            return st;
-        search.hops_cap = res->hops_cap = c.hops;
-    }
+    search.hops_cap_start = opts->cap_at_scotch ? res->scotch : -1;
     kc_gmap_start starts[KC_MAPGEN_MAX_STARTS];
     for (int i = 0; i < res->nstarts; i++)
         starts[i] = (kc_gmap_start){res->start_name[i], res->start_map[i]};
-    return kc_gmap_run(t, tr, starts, res->nstarts, &search, &res->search, err);
+    st = kc_gmap_run(t, tr, starts, res->nstarts, &search, &res->search, err);
+    res->hops_cap = st ? 0 : res->search.hops_cap;
+    return st;
 }
 
 void kc_mapgen_result_free(kc_mapgen_result *res)
