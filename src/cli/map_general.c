@@ -99,7 +99,7 @@ static int name_groups(gen_job *j, int file_group)
 static int build_traffic(const cli_args *a, gen_job *j)
 {
     kc_err err = {0};
-    if (j->in.topo.nodes > KC_CHANLOAD_MAX_NODES || j->in.topo.nodes > ((uint64_t)1 << 32))
+    if (j->in.topo.nodes > KC_CHANLOAD_MAX_NODES) /* also keeps ranks in 32 bits */
         return cli_error("a general mapping supports up to %llu nodes, the network has %llu",
                          (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)j->in.topo.nodes);
     if (kc_traffic_init(&j->tr, j->in.topo.nodes, &err) ||
