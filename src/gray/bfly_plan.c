@@ -295,6 +295,34 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
     return KC_OK;
 }
 
+/* The memory field in binary code by free local reorderings (consecutive
+ * allocation, where the memory stages come last): memory row q becomes the
+ * unit row e_h by adding the rows of other machine bits (memory or
+ * processor), a renaming controlled by them; no data moves. Row bit h is
+ * taken from the top down; q must be in e_h's (unique) expression in the
+ * machine rows, which always holds for some unassigned memory bit since
+ * the processor rows and the memory rows assigned so far span only higher
+ * row bits. */
+static kc_status memory_binary(kci_plan *pl, kc_err *err)
+{
+    int n = pl->n, m = pl->p - n;
+    uint64_t assigned = 0;
+    for (int h = m - 1; h >= 0; h--) {
+        uint64_t ex = rows_to(pl, 1ULL << h) >> n & ~assigned;
+        if (!ex)
+            return kc_fail(err, KC_EINTERNAL, "butterfly plan: memory field cannot be made binary");
+        int q = n + 63 - __builtin_clzll(ex);
+        assigned |= 1ULL << (q - n);
+        uint64_t T = rows_to(pl, (1ULL << h) ^ row_of(pl, q));
+        if (T) {
+            kc_status s = rowop(pl, q, T, 0, err);
+            if (s)
+                return s;
+        }
+    }
+    return KC_OK;
+}
+
 /* Both processor bits of the pair mask into the two local bits at once,
  * by an all-to-all exchange in the 2-cube of dims k1 and k2. */
 static kc_status a2a(kci_plan *pl, int k1, int k2, int j, kc_err *err)
@@ -518,6 +546,8 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
     kc_status s = KC_OK;
     if (o->method == KC_BFLY_CONVERT)
         s = binarize(pl, 0, err);
+    else if (nmu && o->scheme.alloc == KC_ALLOC_CONSECUTIVE)
+        s = memory_binary(pl, err);
     uint64_t pending = 0, pmask = (1ULL << pl->n) - 1;
     for (int j = pl->p - 1; !s && j >= 0; j--) {
         switch (o->method) {
