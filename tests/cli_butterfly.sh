@@ -60,6 +60,14 @@ has "consecutive gray output" 'processor field on completion: gray'
 run "butterfly --n 3 --p 5 --encoding gray --method bisect-local " butterfly --n 3 --p 5 --encoding gray --method bisect-local --output-encoding binary --trace
 has "table 2 initial row" '^  m1 +01111 01110 01100 01101 01000 01001 01011 01010$'
 has "table 2 binary output" 'on completion: binary'
+# ... and motion by motion in the paper's form: Table 2's blocks (columns here are processors 0..7,
+# the paper's are in Gray order 000 001 011 010 110 111 101 100)
+run "butterfly --motions (Table 2)" butterfly --n 3 --p 5 --encoding gray --method bisect-local --output-encoding binary --motions
+has "paper's form" "^motions in the paper's form"
+has "first swap" '^after exchange, dim 2 with address bit 4 '
+has "table 2 block 2 row m0" '^  m0 +00000 00001 00011 00010 11111 11110 11100 11101$'
+has "table 2 block 3 row m0" '^  m0 +00000 00001 00011 00010 10000 10001 10011 10010$'
+has "table 2 block 6 row m3" '^  m3 +00010 00101 01010 01101 10010 10101 11010 11101$'
 
 # bad input
 bad "p below n + 2 for bisect-local" butterfly --n 4 --p 5 --method bisect-local
@@ -69,6 +77,8 @@ bad "unknown encoding" butterfly --n 4 --p 6 --method direct --encoding grey
 bad "r without multisect" butterfly --n 4 --p 8 --method direct --r 2
 bad "r too large for p" butterfly --n 4 --p 6 --method multisect --r 3
 bad "trace too large" butterfly --n 4 --p 8 --method direct --trace
+bad "motions too large" butterfly --n 4 --p 8 --method direct --motions
+bad "motions with json" butterfly --n 3 --p 5 --method direct --motions --json
 bad "missing method" butterfly --n 4 --p 8
 bad "gray table too big" gray --n 20
 bad "gray window outside" gray --n 4 --from 16

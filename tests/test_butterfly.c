@@ -151,6 +151,37 @@ static void test_theorem5(void **state)
     }
 }
 
+/* Table 2 as printed: six blocks (initial; after the exchange of
+ * dimensions 2 and 4; after the local conversion; after the exchange of 1
+ * and 3; after the local conversion; after the exchange of 0 and 4), rows
+ * memory slot m, column c = processor G(c). */
+static const char *const table2_blocks[6][4][8] = {
+    {{"00000", "00001", "00010", "00011", "00100", "00101", "00110", "00111"},
+     {"01111", "01110", "01101", "01100", "01011", "01010", "01001", "01000"},
+     {"11111", "11110", "11101", "11100", "11011", "11010", "11001", "11000"},
+     {"10000", "10001", "10010", "10011", "10100", "10101", "10110", "10111"}},
+    {{"00000", "00001", "00010", "00011", "11100", "11101", "11110", "11111"},
+     {"01111", "01110", "01101", "01100", "10011", "10010", "10001", "10000"},
+     {"00111", "00110", "00101", "00100", "11011", "11010", "11001", "11000"},
+     {"01000", "01001", "01010", "01011", "10100", "10101", "10110", "10111"}},
+    {{"00000", "00001", "00010", "00011", "10011", "10010", "10001", "10000"},
+     {"01111", "01110", "01101", "01100", "11100", "11101", "11110", "11111"},
+     {"00111", "00110", "00101", "00100", "10100", "10101", "10110", "10111"},
+     {"01000", "01001", "01010", "01011", "11011", "11010", "11001", "11000"}},
+    {{"00000", "00001", "01110", "01111", "11111", "11110", "10001", "10000"},
+     {"00011", "00010", "01101", "01100", "11100", "11101", "10010", "10011"},
+     {"00111", "00110", "01001", "01000", "11000", "11001", "10110", "10111"},
+     {"00100", "00101", "01010", "01011", "11011", "11010", "10101", "10100"}},
+    {{"00000", "00001", "01001", "01000", "11000", "11001", "10001", "10000"},
+     {"00011", "00010", "01010", "01011", "11011", "11010", "10010", "10011"},
+     {"00111", "00110", "01110", "01111", "11111", "11110", "10110", "10111"},
+     {"00100", "00101", "01101", "01100", "11100", "11101", "10101", "10100"}},
+    {{"00000", "00111", "01111", "01000", "11000", "11111", "10111", "10000"},
+     {"00011", "00100", "01100", "01011", "11011", "11100", "10100", "10011"},
+     {"00001", "00110", "01110", "01001", "11001", "11110", "10110", "10001"},
+     {"00010", "00101", "01101", "01010", "11010", "11101", "10101", "10010"}},
+};
+
 typedef struct table2 {
     uint32_t initial[32], last[32];
     uint64_t steps;
@@ -176,12 +207,6 @@ static void keep_initial(void *ctx, uint64_t step, const uint32_t *tag, uint64_t
  * step replay to a binary-coded processor field. */
 static void test_table2(void **state)
 {
-    static const char *rows[4][8] = {
-        {"00000", "00001", "00010", "00011", "00100", "00101", "00110", "00111"},
-        {"01111", "01110", "01101", "01100", "01011", "01010", "01001", "01000"},
-        {"11111", "11110", "11101", "11100", "11011", "11010", "11001", "11000"},
-        {"10000", "10001", "10010", "10011", "10100", "10101", "10110", "10111"},
-    };
     table2 t = {.ok = 1};
     kc_bfly_opts o = {.method = KC_BFLY_BISECT_LOCAL, .out = KC_BFLY_OUT_BINARY, .on_step = keep_initial, .ctx = &t};
     assert_int_equal(kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_GRAY, 3, 5, NULL), KC_OK);
@@ -189,21 +214,15 @@ static void test_table2(void **state)
     assert_int_equal(kc_bfly_run(&o, NULL, &r, NULL), KC_OK);
     for (int m = 0; m < 4; m++)
         for (int c = 0; c < 8; c++)
-            assert_int_equal(t.initial[m * 8 + kc_gray((uint64_t)c)], strtoul(rows[m][c], NULL, 2));
+            assert_int_equal(t.initial[m * 8 + kc_gray((uint64_t)c)], strtoul(table2_blocks[0][m][c], NULL, 2));
     /* Table 2's last block (after the exchange of dimensions 0 and 4): every
      * processor holds the same four rows as in the paper; the order inside a
-     * processor differs, as our local conversions rename slots instead of
-     * moving data (docs/butterfly.md) */
-    static const char *last[4][8] = {
-        {"00000", "00111", "01111", "01000", "11000", "11111", "10111", "10000"},
-        {"00011", "00100", "01100", "01011", "11011", "11100", "10100", "10011"},
-        {"00001", "00110", "01110", "01001", "11001", "11110", "10110", "10001"},
-        {"00010", "00101", "01101", "01010", "11010", "11101", "10101", "10010"},
-    };
+     * processor differs, as the executed plan leaves out the renaming that
+     * completes each swap (test_table2_motions shows the paper's form) */
     for (int c = 0; c < 8; c++) {
         uint32_t want = 0, got = 0;
         for (int m = 0; m < 4; m++) {
-            want |= 1u << strtoul(last[m][c], NULL, 2);
+            want |= 1u << strtoul(table2_blocks[5][m][c], NULL, 2);
             got |= 1u << t.last[m * 8 + kc_gray((uint64_t)c)];
         }
         assert_int_equal(got, want);
@@ -212,6 +231,81 @@ static void test_table2(void **state)
     assert_int_equal(t.steps, r.net.steps);
     assert_true(r.placement_ok);
     assert_int_equal(r.final_enc, KC_BFLY_ENC_BINARY);
+}
+
+typedef struct motions_seen {
+    int count, kind[16], dim[16], bit[16], paper_form;
+    uint32_t tag[16][32];
+} motions_seen;
+
+static void keep_motion(void *ctx, const kc_bfly_motion *m, uint64_t N, uint64_t S)
+{
+    motions_seen *t = ctx;
+    if (t->count < 16 && N * S == 32) {
+        t->kind[t->count] = (int)m->kind;
+        t->dim[t->count] = m->dim;
+        t->bit[t->count] = m->bit;
+        memcpy(t->tag[t->count], m->tag, sizeof t->tag[0]);
+    }
+    t->paper_form = m->paper_form;
+    t->count++;
+}
+
+/* Table 2 step by step: the plan's motions in the paper's form are Table
+ * 3's sequence and give each of Table 2's blocks exactly; then two local
+ * reorderings after the last stage. */
+static void test_table2_motions(void **state)
+{
+    motions_seen t = {0};
+    kc_bfly_opts o = {.method = KC_BFLY_BISECT_LOCAL, .out = KC_BFLY_OUT_BINARY};
+    assert_int_equal(kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_GRAY, 3, 5, NULL), KC_OK);
+    assert_int_equal(kc_bfly_motions(&o, keep_motion, &t, NULL), KC_OK);
+    assert_true(t.paper_form);
+    assert_true(t.count >= 6);
+    static const int kind[6] = {KC_BFLY_M_START, KC_BFLY_M_EXCHANGE, KC_BFLY_M_LOCAL,
+                                KC_BFLY_M_EXCHANGE, KC_BFLY_M_LOCAL, KC_BFLY_M_EXCHANGE};
+    static const int dim[6] = {-1, 2, -1, 1, -1, 0}, bit[6] = {-1, 4, 3, 3, 4, 4};
+    for (int b = 0; b < 6; b++) {
+        assert_int_equal(t.kind[b], kind[b]);
+        assert_int_equal(t.dim[b], dim[b]);
+        assert_int_equal(t.bit[b], bit[b]);
+        for (int m = 0; m < 4; m++)
+            for (int c = 0; c < 8; c++)
+                assert_int_equal(t.tag[b][m * 8 + kc_gray((uint64_t)c)], strtoul(table2_blocks[b][m][c], NULL, 2));
+    }
+    for (int b = 6; b < t.count && b < 16; b++)
+        assert_int_equal(t.kind[b], KC_BFLY_M_LOCAL);
+}
+
+static void count_motion(void *ctx, const kc_bfly_motion *m, uint64_t N, uint64_t S)
+{
+    motions_seen *t = ctx;
+    t->paper_form = m->paper_form;
+    t->count += m->tag != NULL && N * S > 0;
+}
+
+/* Every case shows its motions; cyclic bisect-local with binary or Gray
+ * output always in the paper's form (the same elements move as in the
+ * executed plan). */
+static void test_motions_everywhere(void **state)
+{
+    for (int n = 1; n <= 6; n++)
+        for (int p = n; p <= n + 4; p++)
+            for (int m = 0; m < 6; m++)
+                for (int a = 0; a < 2; a++)
+                    for (int e = 0; e < 4; e++)
+                        for (int out = 0; out < 3; out++) {
+                            kc_bfly_opts o = {.method = (kc_bfly_method)m, .out = (kc_bfly_out)out, .r = 2};
+                            assert_int_equal(kc_scheme_init(&o.scheme, (kc_alloc)a, (kc_encoding)e, n, p, NULL), KC_OK);
+                            motions_seen t = {0};
+                            kc_status s = kc_bfly_motions(&o, count_motion, &t, NULL);
+                            assert_true(s == KC_OK || s == KC_EINVAL); /* EINVAL: p too small for the method */
+                            if (s)
+                                continue;
+                            assert_true(t.count >= 1);
+                            if (m == KC_BFLY_BISECT_LOCAL && a == KC_ALLOC_CYCLIC && out != KC_BFLY_OUT_NATIVE)
+                                assert_true(t.paper_form);
+                        }
 }
 
 /* The paper's values as functions (Theorems 1-5, Table 4, Section 6). */
@@ -267,7 +361,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fft_every_method), cmocka_unit_test(test_fft_fftw), cmocka_unit_test(test_theorem5),
-        cmocka_unit_test(test_table2),           cmocka_unit_test(test_bounds),   cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_table2),           cmocka_unit_test(test_table2_motions),
+        cmocka_unit_test(test_motions_everywhere),
+        cmocka_unit_test(test_bounds),           cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -105,6 +105,46 @@ typedef struct kc_bfly_result {
  * "method", "r"; a failed check inside the replay is KC_EINTERNAL. */
 kc_status kc_bfly_run(const kc_bfly_opts *o, double complex *data, kc_bfly_result *res, kc_err *err);
 
+/* The plan's data motions one by one, in the paper's form (Tables 2 and 3):
+ * the placement before the first motion and after each one, by logical
+ * slot. In this form each code conversion by exchange (a local reordering
+ * mu ^= a_k, then the slots with mu = 1 crossing dimension k) is completed
+ * by the same reordering again, which makes the three the paper's swap of
+ * processor dimension k with address bit mu. The executed plan
+ * (kc_bfly_run) leaves that last reordering out: it moves no data, only
+ * renames slots, and the scheduler's classes are tuned to the plan without
+ * it. kc_bfly_motions plans both forms and shows the paper's when they move
+ * the same elements (after every data motion the processor of every row is
+ * the same); where the completed swaps would lead the planner to other
+ * motions (native output, some sizes), it shows the executed plan as it is
+ * (kc_bfly_motion.paper_form = 0). Cost O(P p) per motion; meant for small P. */
+typedef enum kc_bfly_motion_kind {
+    KC_BFLY_M_START,       /* the initial placement */
+    KC_BFLY_M_EXCHANGE,    /* swap of processor dimension dim with address bit `bit` */
+    KC_BFLY_M_CONDITIONAL, /* the slots whose control parity is 1 cross dimension dim */
+    KC_BFLY_M_LOCAL,       /* local reordering: address bit `bit` ^= parity of the control bits */
+    KC_BFLY_M_ALL_TO_ALL,  /* all-to-all in the 2-cube of dims dim, dim2 */
+    KC_BFLY_M_DIAGONAL,    /* diagonal bi-section over dims dim, dim2 */
+    KC_BFLY_M_COPY,        /* a copy travels to the partner (exchange and compute) */
+    KC_BFLY_M_REPLICATE    /* Section 5: copies to both neighbours over dim, dim2 */
+} kc_bfly_motion_kind;
+
+typedef struct kc_bfly_motion {
+    kc_bfly_motion_kind kind;
+    int dim, dim2, bit;  /* -1 where not used; bit is a machine address bit (memory bits are n..p-1) */
+    uint64_t control;    /* CONDITIONAL, LOCAL: machine address bits whose parity controls it */
+    int complement;      /* CONDITIONAL, LOCAL: the parity is complemented */
+    int stages_done;     /* butterfly stages computed before this motion */
+    int paper_form;      /* 1: the paper's form, 0: the executed plan as it is (see above) */
+    const uint32_t *tag; /* tag[s * N + x]: the row in logical slot s of processor x */
+} kc_bfly_motion;
+
+extern const kc_names kc_bfly_motion_names;
+
+typedef void (*kc_bfly_motion_fn)(void *ctx, const kc_bfly_motion *m, uint64_t N, uint64_t S);
+
+kc_status kc_bfly_motions(const kc_bfly_opts *o, kc_bfly_motion_fn fn, void *ctx, kc_err *err);
+
 /* The paper's values for this case: the theorem's bound and Table 4's
  * entry, or -1 where the paper gives none. *which names the source
  * ("Theorem 1", ...) or is "" . */

@@ -38,6 +38,10 @@ static const cli_opt OPT_R = {.name = "r", .type = CLI_INT, .meta = "R", .lo = 1
 static const cli_opt OPT_TRACE = {.name = "trace", .type = CLI_FLAG,
                                   .help = "the row index in every slot of every processor after each step (P <= 6)"};
 
+static const cli_opt OPT_MOTIONS = {.name = "motions", .type = CLI_FLAG,
+                                    .help = "the placement after each data motion of the plan, in the paper's form "
+                                            "(Tables 2-3; P <= 6)"};
+
 static const cli_use bfly_opts[] = {
     {&OPT_N, "log2 of the number of processors, 1..20", NULL},
     {&OPT_P, NULL, NULL},
@@ -49,6 +53,7 @@ static const cli_use bfly_opts[] = {
     {&OPT_FFT, NULL, NULL},
     {&OPT_SEED, "seed of the random FFT input", NULL},
     {&OPT_TRACE, NULL, NULL},
+    {&OPT_MOTIONS, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
@@ -59,7 +64,7 @@ static const cli_use bfly_opts[] = {
 typedef struct bfly_job {
     kc_bfly_opts o;
     cli_fmt fmt;
-    int fft, trace;
+    int fft, trace, motions;
     uint64_t seed;
 } bfly_job;
 
@@ -91,6 +96,11 @@ static int resolve(const cli_args *a, bfly_job *j)
         return cli_error("--trace prints every element; it supports p <= %d, got %d", TRACE_MAX_P, p);
     if (j->trace && j->fmt != CLI_FMT_TEXT)
         return cli_error("--trace is text output; leave out --json/--csv");
+    j->motions = cli_flag(a, &OPT_MOTIONS);
+    if (j->motions && p > TRACE_MAX_P)
+        return cli_error("--motions prints every element; it supports p <= %d, got %d", TRACE_MAX_P, p);
+    if (j->motions && j->fmt != CLI_FMT_TEXT)
+        return cli_error("--motions is text output; leave out --json/--csv");
     return 0;
 }
 
@@ -102,12 +112,8 @@ typedef struct bfly_out {
     double fftw_err, dft_err; /* < 0: not computed */
 } bfly_out;
 
-static void trace_step(void *ctx, uint64_t step, const uint32_t *tag, uint64_t N, uint64_t S)
+static void print_placement(int p, const uint32_t *tag, uint64_t N, uint64_t S)
 {
-    const bfly_job *j = ctx;
-    int p = j->o.scheme.p, n = j->o.scheme.n;
-    printf(step ? "after step %llu:\n" : "initial placement (rows: memory slot, columns: processor 0..%llu):\n",
-           step ? (unsigned long long)step : (unsigned long long)(N - 1));
     for (uint64_t s = 0; s < S; s++) {
         printf("  m%-3llu", (unsigned long long)s);
         for (uint64_t x = 0; x < N; x++) {
@@ -119,7 +125,47 @@ static void trace_step(void *ctx, uint64_t step, const uint32_t *tag, uint64_t N
         }
         putchar('\n');
     }
-    (void)n;
+}
+
+static void trace_step(void *ctx, uint64_t step, const uint32_t *tag, uint64_t N, uint64_t S)
+{
+    const bfly_job *j = ctx;
+    printf(step ? "after step %llu:\n" : "initial placement (rows: memory slot, columns: processor 0..%llu):\n",
+           step ? (unsigned long long)step : (unsigned long long)(N - 1));
+    print_placement(j->o.scheme.p, tag, N, S);
+}
+
+/* Machine address bits as a list: "2", "1,2". */
+static void print_bits(uint64_t m)
+{
+    for (const char *sep = ""; m; m &= m - 1, sep = ",")
+        printf("%s%d", sep, __builtin_ctzll(m));
+}
+
+static void print_motion(void *ctx, const kc_bfly_motion *m, uint64_t N, uint64_t S)
+{
+    const bfly_job *j = ctx;
+    if (m->kind == KC_BFLY_M_START)
+        printf("motions in %s (address bits: processor 0..%d, memory %d..%d)\ninitial placement (rows: memory "
+               "slot, columns: processor 0..%llu):\n",
+               m->paper_form ? "the paper's form" : "the executed form (the paper's would plan other motions here)",
+               j->o.scheme.n - 1, j->o.scheme.n, j->o.scheme.p - 1, (unsigned long long)(N - 1));
+    else {
+        printf("after %s", kc_names_name(&kc_bfly_motion_names, (int)m->kind));
+        if (m->dim >= 0)
+            printf(", dim %d", m->dim);
+        if (m->dim2 >= 0)
+            printf(" and %d", m->dim2);
+        if (m->bit >= 0)
+            printf(m->dim >= 0 ? " with address bit %d" : ", address bit %d", m->bit);
+        if (m->control) { /* a local reordering: bit ^= their parity; a conditional exchange: where it is 1 */
+            printf(m->kind == KC_BFLY_M_LOCAL ? " ^= parity of bits " : ", the slots where the parity of bits ");
+            print_bits(m->control);
+            printf(m->kind == KC_BFLY_M_LOCAL ? (m->complement ? " xor 1" : "") : (m->complement ? " is 0" : " is 1"));
+        }
+        printf(" (%d stage%s done):\n", m->stages_done, m->stages_done == 1 ? "" : "s");
+    }
+    print_placement(j->o.scheme.p, m->tag, N, S);
 }
 
 /* max |row[rev(k)] - X[k]| / max |X| */
@@ -178,6 +224,11 @@ static kc_status compute(bfly_job *j, bfly_out *o, kc_err *err)
     memset(o, 0, sizeof *o);
     o->fftw_err = o->dft_err = -1;
     kc_bfly_get_bounds(&j->o, &o->b);
+    if (j->motions) {
+        kc_status s = kc_bfly_motions(&j->o, print_motion, j, err);
+        if (s)
+            return s;
+    }
     if (j->trace) {
         j->o.on_step = trace_step;
         j->o.ctx = j;
@@ -362,6 +413,8 @@ const cli_command kc_command_butterfly = {
     .run = run,
     .epilog = "examples:\n"
               "  kcube butterfly --n 3 --p 5 --encoding gray --method bisect-local --trace\n"
+              "  kcube butterfly --n 3 --p 5 --encoding gray --method bisect-local --output-encoding binary "
+              "--motions\n"
               "  kcube butterfly --n 4 --p 10 --method bisect-interproc --fft --json\n"
               "  kcube butterfly --n 10 --p 10 --method one-per-proc",
 };

@@ -54,14 +54,18 @@ typedef struct kci_plan {
     int has_xc;
     int split; /* exchanges over one dimension may be split into processor halves */
     int out;   /* kc_bfly_out: the output encoding the moves into the processor field aim at */
+    int paper_form; /* complete each conversion exchange into the paper's swap (kc_bfly_motions) */
 } kci_plan;
 
 /* Make room for one more element in a doubling array (*buf, *cap of elem
  * bytes each, n used). */
 kc_status kci_grow(void **buf, size_t *cap, size_t n, size_t elem, kc_err *err);
 
-/* Build the plan for o (validated). */
-kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err);
+/* Check o's sizes and method (kc_bfly_run's input errors). */
+kc_status kci_bfly_validate(const kc_bfly_opts *o, kc_err *err);
+
+/* Build the plan for o (validated). paper_form: see kci_plan. */
+kc_status kci_bfly_plan(const kc_bfly_opts *o, int paper_form, kci_plan *pl, kc_err *err);
 void kci_plan_free(kci_plan *pl);
 
 /* The processor field's encoding under the plan's current map; bit_of

@@ -23,6 +23,19 @@ static const kc_name out_entries[] = {
 };
 const kc_names kc_bfly_out_names = {"output encoding", out_entries};
 
+static const kc_name motion_entries[] = {
+    {KC_BFLY_M_START, "start", "the initial placement"},
+    {KC_BFLY_M_EXCHANGE, "exchange", "swap of a processor dimension with an address bit"},
+    {KC_BFLY_M_CONDITIONAL, "conditional", "the slots whose control parity is 1 cross a dimension"},
+    {KC_BFLY_M_LOCAL, "local", "local reordering (a renaming of slots; no data moves)"},
+    {KC_BFLY_M_ALL_TO_ALL, "all-to-all", "all-to-all personalized exchange in a 2-cube"},
+    {KC_BFLY_M_DIAGONAL, "diagonal", "diagonal bi-section over two dimensions"},
+    {KC_BFLY_M_COPY, "copy", "a copy travels to the butterfly partner"},
+    {KC_BFLY_M_REPLICATE, "replicate", "copies to both neighbours, one output kept"},
+    {0, NULL, NULL},
+};
+const kc_names kc_bfly_motion_names = {"motion", motion_entries};
+
 void kc_bfly_get_bounds(const kc_bfly_opts *o, kc_bfly_bounds *b)
 {
     int n = o->scheme.n, p = o->scheme.p, cyc = o->scheme.alloc == KC_ALLOC_CYCLIC;

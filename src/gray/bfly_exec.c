@@ -756,7 +756,7 @@ static uint64_t map_of(const uint64_t *col, uint64_t c, int p, uint64_t i)
     return c;
 }
 
-static kc_status validate(const kc_bfly_opts *o, kc_err *err)
+kc_status kci_bfly_validate(const kc_bfly_opts *o, kc_err *err)
 {
     int n = o->scheme.n, p = o->scheme.p;
     if (n < 1 || n > KC_BFLY_MAX_N)
@@ -829,9 +829,9 @@ kc_status kc_bfly_run(const kc_bfly_opts *o, double _Complex *data, kc_bfly_resu
 {
     memset(res, 0, sizeof *res);
     kci_plan pl;
-    kc_status st = validate(o, err);
+    kc_status st = kci_bfly_validate(o, err);
     if (!st)
-        st = kci_bfly_plan(o, &pl, err);
+        st = kci_bfly_plan(o, 0, &pl, err);
     if (st)
         return st;
     machine m;

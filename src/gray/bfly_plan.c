@@ -390,6 +390,8 @@ static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
             s = rowop(pl, mu, 1ULL << k, 0, err);
         if (!s)
             s = rowop(pl, k, 1ULL << mu, 0, err);
+        if (!s && pl->paper_form) /* the same reordering again: the two and the exchange are a swap */
+            s = rowop(pl, mu, 1ULL << k, 0, err);
     }
     return s;
 }
@@ -515,9 +517,10 @@ static void split_pieces(kci_plan *pl)
     }
 }
 
-kc_status kci_bfly_plan(const kc_bfly_opts *o, kci_plan *pl, kc_err *err)
+kc_status kci_bfly_plan(const kc_bfly_opts *o, int paper_form, kci_plan *pl, kc_err *err)
 {
     memset(pl, 0, sizeof *pl);
+    pl->paper_form = paper_form;
     pl->n = o->scheme.n;
     pl->p = o->scheme.p;
     pl->out = (int)o->out;
