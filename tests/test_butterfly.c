@@ -340,6 +340,12 @@ static void test_bounds(void **state)
     o.scheme.alloc = KC_ALLOC_CYCLIC;
     kc_bfly_get_bounds(&o, &b);
     assert_int_equal(b.theorem, 32 + (4 / 2 - 1) * 2);
+    o.r = 4; /* N-sectioning: no pipeline delay */
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, 32);
+    o.r = 3; /* r must divide n */
+    kc_bfly_get_bounds(&o, &b);
+    assert_int_equal(b.theorem, -1);
 }
 
 /* Bad input: too few elements for a method, r out of range. */

@@ -50,9 +50,10 @@ void kc_bfly_get_bounds(const kc_bfly_opts *o, kc_bfly_bounds *b)
         b->which = "Theorem 5";
         return;
     }
-    if (o->method == KC_BFLY_MULTISECT && cyc && e == KC_ENC_BINARY_GRAY && o->r < n && n % o->r == 0) {
+    if (o->method == KC_BFLY_MULTISECT && cyc && e == KC_ENC_BINARY_GRAY && o->r <= n && n % o->r == 0) {
+        /* r = n: "the pipeline delay is entirely avoided" (N-sectioning) */
         b->theorem = half + (int64_t)(n / o->r - 1) * ((int64_t)1 << o->r) / 2;
-        b->which = "Section 6 (2^r-sectioning)";
+        b->which = o->r < n ? "Section 6 (2^r-sectioning)" : "Section 6 (N-sectioning, r = n)";
         return;
     }
     if (!local && !inter)
