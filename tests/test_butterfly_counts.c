@@ -117,6 +117,13 @@ static void test_counts_vs_formulas(void **state)
                 assert_int_equal(t, b.table4 + (n >= 3 && PN / 2 <= n));
                 check_free_output(KC_BFLY_BISECT_LOCAL, KC_ALLOC_CONSECUTIVE, (kc_encoding)e, n, p, t, 1);
             }
+            /* Gray output there: the binary field, then n - 1 conversion exchanges (at most P/N + 2n - 4) */
+            kc_bfly_opts g = {.method = KC_BFLY_BISECT_LOCAL, .out = KC_BFLY_OUT_GRAY};
+            assert_int_equal(kc_scheme_init(&g.scheme, KC_ALLOC_CONSECUTIVE, KC_ENC_BINARY_GRAY, n, p, NULL), KC_OK);
+            kc_bfly_result gr;
+            assert_int_equal(kc_bfly_run(&g, NULL, &gr, NULL), KC_OK);
+            assert_true(gr.placement_ok && !gr.net.conflicts && gr.final_enc == KC_BFLY_ENC_GRAY);
+            assert_true(gr.conv_transfers <= (uint64_t)(PN + 2 * n - 4));
             /* local conversion, Binary||Gray and Gray||Gray: Theorem 1's P/2N + n - 2 at n = 2 (where it is
              * optimal), Table 4's P/2N + n - 1 for every n >= 3 (the stage pipeline runs one step per stage;
              * the step lost is the all-to-all's, whose two steps both end before any pair is complete) */

@@ -517,13 +517,15 @@ static void split_pieces(kci_plan *pl)
     }
 }
 
-kc_status kci_bfly_plan(const kc_bfly_opts *o, int paper_form, kci_plan *pl, kc_err *err)
+/* The emulation's motions, the moves into the processor field shaped for
+ * output encoding `shape` (kc_bfly_out). */
+static kc_status plan_emulation(const kc_bfly_opts *o, int shape, int paper_form, kci_plan *pl, kc_err *err)
 {
     memset(pl, 0, sizeof *pl);
     pl->paper_form = paper_form;
     pl->n = o->scheme.n;
     pl->p = o->scheme.p;
-    pl->out = (int)o->out;
+    pl->out = shape;
     kc_scheme_columns(&o->scheme, pl->col);
     for (int b = pl->n; b < pl->p; b++)
         pl->rcol[b] = 1u << (b - pl->n);
@@ -564,6 +566,19 @@ kc_status kci_bfly_plan(const kc_bfly_opts *o, int paper_form, kci_plan *pl, kc_
             if (!s)
                 s = bfly(pl, j, err);
         }
+    }
+    return s;
+}
+
+kc_status kci_bfly_plan(const kc_bfly_opts *o, int paper_form, kci_plan *pl, kc_err *err)
+{
+    kc_status s = plan_emulation(o, (int)o->out, paper_form, pl, err);
+    /* A Gray output the renamings could not reach (consecutive allocation,
+     * bisect-interproc): a binary field and n - 1 conversion exchanges
+     * cost far less than converting what the Gray shaping left. */
+    if (!s && o->out == KC_BFLY_OUT_GRAY && kci_proc_encoding(pl, NULL) != KC_BFLY_ENC_GRAY) {
+        kci_plan_free(pl);
+        s = plan_emulation(o, KC_BFLY_OUT_BINARY, paper_form, pl, err);
     }
     if (!s)
         s = output_encoding(o, pl, err);
