@@ -1,7 +1,8 @@
 /* Benchmark: an FFT of 2^24 points on a simulated 10-cube through the
- * butterfly emulation on Gray-coded data (seed 001): the best method
- * (bi-sectioning with local code conversion) against the straightforward
- * emulation, each in a child process so that its peak memory is its own;
+ * butterfly emulation on Gray-coded data (seed 001): the best methods
+ * (N-sectioning, i.e. multisect with r = n, and bi-sectioning with local
+ * code conversion) against the straightforward emulation, each in a child
+ * process so that its peak memory is its own;
  * FFTW's time for the same transform as a yardstick.
  * Usage: bench_butterfly [p [n]]   (default p = 24, n = 10) */
 #include <complex.h>
@@ -53,12 +54,12 @@ static double fftw_error(const double complex *rows, int p)
 
 /* In the child: one emulation, then the error against FFTW (after the
  * peak memory of the emulation was read). */
-static void child(int fd, int n, int p, kc_bfly_method m)
+static void child(int fd, int n, int p, kc_bfly_method m, int rr)
 {
     row r = {0};
     uint64_t P = 1ULL << p;
     double complex *x = malloc(P * sizeof *x);
-    kc_bfly_opts o = {.method = m};
+    kc_bfly_opts o = {.method = m, .r = rr};
     kc_bfly_result res;
     if (x && !kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, n, p, NULL)) {
         input(x, P);
@@ -79,7 +80,7 @@ static void child(int fd, int n, int p, kc_bfly_method m)
     _exit(0);
 }
 
-static int measure(int n, int p, kc_bfly_method m, row *r)
+static int measure(int n, int p, kc_bfly_method m, int rr, row *r)
 {
     int fds[2];
     if (pipe(fds))
@@ -90,7 +91,7 @@ static int measure(int n, int p, kc_bfly_method m, row *r)
         return -1;
     if (pid == 0) {
         close(fds[0]);
-        child(fds[1], n, p, m);
+        child(fds[1], n, p, m, rr);
     }
     close(fds[1]);
     ssize_t got = read(fds[0], r, sizeof *r);
@@ -110,17 +111,22 @@ int main(int argc, char **argv)
     printf("FFT of 2^%d complex doubles through the butterfly emulation on a simulated %d-cube\n", p, n);
     printf("(cyclic allocation, memory binary, processors Gray coded; P/N = %llu per processor)\n",
            1ULL << (p - n));
-    static const kc_bfly_method methods[] = {KC_BFLY_BISECT_LOCAL, KC_BFLY_DIRECT};
+    const struct {
+        kc_bfly_method m;
+        int r;
+        const char *name;
+    } methods[] = {{KC_BFLY_MULTISECT, n, "multisect r=n"}, {KC_BFLY_BISECT_LOCAL, 0, "bisect-local"},
+                   {KC_BFLY_DIRECT, 0, "direct"}};
     printf("%-18s %10s %12s %10s %14s %12s %10s\n", "method", "seconds", "peak MB", "transfers", "elements moved",
            "max error", "checks");
-    for (int i = 0; i < 2; i++) {
+    for (int i = p < 2 * n ? 1 : 0; i < 3; i++) { /* N-sectioning needs P/N >= N */
         row r;
-        if (measure(n, p, methods[i], &r)) {
-            printf("%-18s run failed\n", kc_names_name(&kc_bfly_method_names, (int)methods[i]));
+        if (measure(n, p, methods[i].m, methods[i].r, &r)) {
+            printf("%-18s run failed\n", methods[i].name);
             continue;
         }
-        printf("%-18s %10.2f %12.1f %10llu %14llu %12.2e %10s\n", kc_names_name(&kc_bfly_method_names, (int)methods[i]),
-               r.seconds, (double)r.max_rss_kb / 1024.0, r.transfers, r.elements, r.error, r.ok ? "ok" : "FAILED");
+        printf("%-18s %10.2f %12.1f %10llu %14llu %12.2e %10s\n", methods[i].name, r.seconds,
+               (double)r.max_rss_kb / 1024.0, r.transfers, r.elements, r.error, r.ok ? "ok" : "FAILED");
     }
     uint64_t P = 1ULL << p;
     fftw_complex *a = fftw_malloc(P * sizeof *a), *b = fftw_malloc(P * sizeof *b);

@@ -108,6 +108,45 @@ static void test_fft_every_method(void **state)
                         }
 }
 
+/* N-sectioning (multisect with r = n, Section 6: "the pipeline delay is
+ * entirely avoided"): P/2N transfers in sequence, the lower bound, for
+ * every Gray-coded cyclic scheme (entire-address Gray needs one memory bit
+ * outside the block, p >= 2n + 1), binary or Gray output at no cost, the
+ * FFT right. */
+static void test_n_sectioning(void **state)
+{
+    for (int n = 1; n <= 6; n++)
+        for (int p = 2 * n; p <= 2 * n + 2; p++)
+            for (int e = 0; e < 4; e++)
+                for (int out = 0; out < 3; out++) {
+                    kc_bfly_opts o = {.method = KC_BFLY_MULTISECT, .out = (kc_bfly_out)out, .r = n};
+                    assert_int_equal(kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, (kc_encoding)e, n, p, NULL), KC_OK);
+                    uint64_t P = 1ULL << p;
+                    double complex *in = malloc(sizeof *in * P), *x = malloc(sizeof *x * P);
+                    random_input(in, P, (uint64_t)(n * 100 + p * 10 + e));
+                    memcpy(x, in, sizeof *x * P);
+                    kc_bfly_result r;
+                    assert_int_equal(kc_bfly_run(&o, x, &r, NULL), KC_OK);
+                    assert_true(r.placement_ok);
+                    assert_int_equal(r.net.conflicts, 0);
+                    if (e != KC_ENC_GRAY || p > 2 * n)
+                        assert_int_equal(r.net.transfers, P >> (n + 1));
+                    if (out != KC_BFLY_OUT_NATIVE && n > 1) {
+                        assert_int_equal(r.conv_transfers, 0);
+                        assert_int_equal(r.final_enc, out == KC_BFLY_OUT_BINARY ? KC_BFLY_ENC_BINARY : KC_BFLY_ENC_GRAY);
+                    }
+                    kc_bfly_bounds b;
+                    kc_bfly_get_bounds(&o, &b);
+                    if (e == KC_ENC_BINARY_GRAY)
+                        assert_int_equal(b.theorem, (int64_t)(P >> (n + 1)));
+                    double ev = p <= 7 ? error_vs_dft(in, x, p) : error_vs_fftw(in, x, p);
+                    if (ev > 1e-9)
+                        fail_msg("n=%d p=%d e=%d: error %g", n, p, e, ev);
+                    free(in);
+                    free(x);
+                }
+}
+
 /* Larger sizes against FFTW, one per method. */
 static void test_fft_fftw(void **state)
 {
@@ -368,7 +407,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_fft_every_method), cmocka_unit_test(test_fft_fftw), cmocka_unit_test(test_theorem5),
         cmocka_unit_test(test_table2),           cmocka_unit_test(test_table2_motions),
-        cmocka_unit_test(test_motions_everywhere),
+        cmocka_unit_test(test_motions_everywhere), cmocka_unit_test(test_n_sectioning),
         cmocka_unit_test(test_bounds),           cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

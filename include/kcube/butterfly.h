@@ -126,7 +126,8 @@ typedef enum kc_bfly_motion_kind {
     KC_BFLY_M_ALL_TO_ALL,  /* all-to-all in the 2-cube of dims dim, dim2 */
     KC_BFLY_M_DIAGONAL,    /* diagonal bi-section over dims dim, dim2 */
     KC_BFLY_M_COPY,        /* a copy travels to the partner (exchange and compute) */
-    KC_BFLY_M_REPLICATE    /* Section 5: copies to both neighbours over dim, dim2 */
+    KC_BFLY_M_REPLICATE,   /* Section 5: copies to both neighbours over dim, dim2 */
+    KC_BFLY_M_SECTION      /* N-sectioning: every processor bit exchanged with a local bit at once */
 } kc_bfly_motion_kind;
 
 typedef struct kc_bfly_motion {

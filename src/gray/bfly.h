@@ -9,12 +9,13 @@
 #include "kcube/butterfly.h"
 
 /* A transformation of machine addresses (memory << n | processor). */
-enum { KCI_XF_ROWOP, KCI_XF_SWAP, KCI_XF_DIAG };
+enum { KCI_XF_ROWOP, KCI_XF_SWAP, KCI_XF_DIAG, KCI_XF_SECT };
 typedef struct kci_xform {
     uint8_t kind;
-    uint8_t r, r2, r3; /* ROWOP: bit r; SWAP: bits r, r2; DIAG: dims r (high), r2, memory bit r3 */
+    uint8_t r, r2, r3; /* ROWOP: bit r; SWAP: bits r, r2; DIAG: dims r (high), r2, memory bit r3; SECT: r = n */
     uint8_t e;         /* ROWOP constant */
-    uint64_t mask;     /* ROWOP: a_r ^= parity(a & mask) ^ e */
+    uint64_t mask;     /* ROWOP: a_r ^= parity(a & mask) ^ e; SECT: the memory slot bits exchanged with the
+                          processor bits (the u-th lowest with processor bit u) */
 } kci_xform;
 
 uint64_t kci_xf_apply(const kci_xform *t, uint64_t a);
@@ -22,7 +23,9 @@ uint64_t kci_xf_apply(const kci_xform *t, uint64_t a);
 /* A2A: the all-to-all personalized exchange in a 2-cube (two exchanges of
  * processor dims with local bits, t then t2) done in two steps that each use
  * both dims, the diagonal element forwarded (Figures 4-5). */
-enum { KCI_OP_REMAP, KCI_OP_BFLY, KCI_OP_XC, KCI_OP_REPL, KCI_OP_A2A };
+/* SECT: N-sectioning (Section 6, r = n): all processor bits exchanged with
+ * n local bits at once by the all-to-all in the n-cube (kci_a2a_table). */
+enum { KCI_OP_REMAP, KCI_OP_BFLY, KCI_OP_XC, KCI_OP_REPL, KCI_OP_A2A, KCI_OP_SECT };
 typedef struct kci_bop {
     uint8_t kind;
     int8_t j;       /* row-index bit of the stage (BFLY, XC, REPL) */
@@ -51,11 +54,24 @@ typedef struct kci_plan {
     uint64_t block; /* slot bits of one pipelined block */
     uint32_t rcol[KC_BFLY_MAX_P], rc; /* the slot renaming in force (see kci_bop) */
     int mu[64];     /* machine bits of the block's local memory bits */
-    int has_xc;
+    int has_xc, has_sect;
     int split; /* exchanges over one dimension may be split into processor halves */
     int out;   /* kc_bfly_out: the output encoding the moves into the processor field aim at */
     int paper_form; /* complete each conversion exchange into the paper's swap (kc_bfly_motions) */
 } kci_plan;
+
+/* N-sectioning's exchange (bfly_sect.c): the all-to-all personalized
+ * exchange in an r-cube, all-port, one element per link and step, in
+ * 2^(r-1) steps, the same for every processor. delta[t * r + k]: the
+ * offset (destination xor source) whose hop over dimension k is at step
+ * t; time[d * r + k]: that step, for each bit k of d. */
+typedef struct kci_a2a_table {
+    int r;
+    uint32_t *delta, *time;
+} kci_a2a_table;
+
+kc_status kci_a2a_table_build(kci_a2a_table *t, int r, kc_err *err);
+void kci_a2a_table_free(kci_a2a_table *t);
 
 /* Make room for one more element in a doubling array (*buf, *cap of elem
  * bytes each, n used). */

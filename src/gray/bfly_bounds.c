@@ -32,6 +32,7 @@ static const kc_name motion_entries[] = {
     {KC_BFLY_M_DIAGONAL, "diagonal", "diagonal bi-section over two dimensions"},
     {KC_BFLY_M_COPY, "copy", "a copy travels to the butterfly partner"},
     {KC_BFLY_M_REPLICATE, "replicate", "copies to both neighbours, one output kept"},
+    {KC_BFLY_M_SECTION, "n-sectioning", "all-to-all in the n-cube: every processor bit into a local bit"},
     {0, NULL, NULL},
 };
 const kc_names kc_bfly_motion_names = {"motion", motion_entries};

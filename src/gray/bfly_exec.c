@@ -65,6 +65,7 @@ typedef struct sched {
     uint32_t **uf;        /* per lane (dimension d, half c: 2d + c): union-find over steps, uf[l][t] = t when free */
     uint64_t tcap;
     uint32_t maxstep;
+    uint32_t min_step;    /* a lower bound for the next piece (the steps of an N-sectioning in order) */
 } sched;
 
 static kc_status grow_steps(sched *s, uint64_t need, kc_err *err)
@@ -152,6 +153,24 @@ static int piece_slots(const kci_bop *op, const piece *pc, uint64_t *sl)
     }
 }
 
+/* An N-sectioning's step: the first and the last of the block's steps
+ * touch every slot of the block (the elements in flight in between are
+ * the exchange's own). */
+static uint32_t sect_touch(sched *s, const kci_bop *op, const piece *pc, int store, uint32_t step)
+{
+    uint32_t mx = 0, last = (uint32_t)(s->N / 2 - 1);
+    if (pc->sub != 0 && pc->sub != last)
+        return 0;
+    uint64_t sub = 0;
+    do {
+        uint64_t part = slot_part(&s->rl, pc->slot | sub);
+        for (uint64_t x = 0; x < s->N; x++)
+            visit(s->mem_last, (part ^ s->rl.fx[x]) * s->N + x, store, step, &mx);
+        sub = (sub - op->foot) & op->foot;
+    } while (sub);
+    return mx;
+}
+
 /* The latest step among everything the piece touches (store = 0), or mark
  * it all with `step` (store = 1). Exact per processor, so a piece waits
  * only for what its own processors hold. */
@@ -161,6 +180,8 @@ static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
     uint64_t N = s->N, sl[4];
     uint32_t mx = 0;
     relab_use(&s->rl, op, N);
+    if (op->kind == KCI_OP_SECT) /* the first step reads the whole block, the last one writes it */
+        return sect_touch(s, op, pc, store, step);
     int ns = piece_slots(op, pc, sl);
     for (int a = 0; a < ns; a++) {
         uint64_t part = slot_part(&s->rl, sl[a]);
@@ -191,6 +212,8 @@ static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
         return gs;
     p.comm = dims != 0;
     uint32_t lb = touch(s, &p, 0, 0) + (dims ? 1 : 0);
+    if (lb < s->min_step)
+        lb = s->min_step;
     p.step = lb;
     uint64_t lanes = 0;
     for (uint32_t m = dims; m; m &= m - 1)
@@ -276,6 +299,20 @@ static kc_status pick_class(sched *s, uint32_t oi, const uint64_t *list, int nl,
     return KC_OK;
 }
 
+/* N-sectioning on one block: N/2 pieces, each one step of the all-to-all
+ * on every link, in order. */
+static kc_status sect_pieces(sched *s, uint32_t oi, uint64_t base, kc_err *err)
+{
+    kc_status st = KC_OK;
+    for (uint32_t t = 0; !st && t < s->N / 2; t++) {
+        st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)base, .sub = (uint16_t)t, .cls = -1}, s->pl->ops[oi].dims,
+                       err);
+        s->min_step = st ? 0 : s->pc[s->np - 1].step + 1;
+    }
+    s->min_step = 0;
+    return st;
+}
+
 /* The pieces of op `oi` within the slots of one block (base | sub-slots of
  * the block mask). */
 static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask, kc_err *err)
@@ -285,6 +322,8 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
     kc_status st = KC_OK;
     if (op->relabel)
         return KC_OK;
+    if (op->kind == KCI_OP_SECT)
+        return sect_pieces(s, oi, base, err);
     /* enumerate the slots of the block: sub runs over the subsets of bmask */
     uint64_t sub = 0;
     if (op->kind == KCI_OP_XC) {
@@ -409,6 +448,10 @@ typedef struct machine {
     relab rl;
     kc_stepnet net;
     kc_err *err;
+    kci_a2a_table a2a;       /* N-sectioning: the all-to-all's steps */
+    double _Complex *sval;   /* N-sectioning: one block, N * N */
+    uint32_t *stag;
+    uint8_t *sstg;
 } machine;
 
 static double _Complex twiddle(const machine *m, uint64_t e)
@@ -605,6 +648,66 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
     return KC_OK;
 }
 
+/* One step of an N-sectioning on one block: over each dimension k every
+ * processor forwards the element whose offset the table gives for this
+ * step and k (the element from origin x sits at x xor the hops it has
+ * made). The last step moves the block's data to the new addresses. */
+static kc_status run_sect(machine *m, const kci_bop *op, const piece *pc)
+{
+    int n = m->pl->n;
+    uint64_t N = m->N, last = N / 2 - 1;
+    for (int k = 0; k < n; k++) {
+        uint32_t d = m->a2a.delta[(size_t)pc->sub * (size_t)n + (size_t)k], done = 0;
+        for (uint32_t q = d; q; q &= q - 1)
+            if (m->a2a.time[(size_t)d * (size_t)n + (size_t)__builtin_ctz(q)] < pc->sub)
+                done |= 1u << __builtin_ctz(q);
+        for (uint64_t x = 0; x < N; x++) {
+            kc_status st = kc_stepnet_send(&m->net, x ^ done, k, 1, m->err);
+            if (st)
+                return st;
+        }
+    }
+    if (pc->sub != last)
+        return KC_OK;
+    uint64_t sub = 0, foot = op->foot;
+    do { /* to the block buffer, by (block index of the new slot, new processor) */
+        uint64_t part = slot_part(&m->rl, pc->slot | sub);
+        for (uint64_t x = 0; x < N; x++) {
+            uint64_t to = kci_xf_apply(&op->t, (pc->slot | sub) << n | x), s2 = to >> n;
+            if ((s2 & ~foot) != pc->slot)
+                return bad(m, "an N-sectioning left its block", x, pc->slot | sub);
+            uint64_t b = 0, i = at(m, part, x), t;
+            int u = 0;
+            for (uint64_t f = foot; f; f &= f - 1, u++)
+                b |= (s2 >> __builtin_ctzll(f) & 1) << u;
+            t = b * N + (to & (N - 1));
+            if (m->val)
+                m->sval[t] = m->val[i];
+            m->stag[t] = m->tag[i];
+            m->sstg[t] = m->stg[i];
+        }
+        sub = (sub - foot) & foot;
+    } while (sub);
+    sub = 0;
+    uint64_t b = 0;
+    do { /* back, in the order the subsets of foot are enumerated: block index b */
+        uint64_t part = slot_part(&m->rl, pc->slot | sub);
+        b = 0;
+        int u = 0;
+        for (uint64_t f = foot; f; f &= f - 1, u++)
+            b |= (sub >> __builtin_ctzll(f) & 1) << u;
+        for (uint64_t x = 0; x < N; x++) {
+            uint64_t i = at(m, part, x), t = b * N + x;
+            if (m->val)
+                m->val[i] = m->sval[t];
+            m->tag[i] = m->stag[t];
+            m->stg[i] = m->sstg[t];
+        }
+        sub = (sub - foot) & foot;
+    } while (sub);
+    return KC_OK;
+}
+
 static kc_status run_piece(machine *m, const piece *pc)
 {
     const kci_bop *op = &m->pl->ops[pc->op];
@@ -614,6 +717,7 @@ static kc_status run_piece(machine *m, const piece *pc)
     case KCI_OP_A2A: return run_move(m, op, pc);
     case KCI_OP_BFLY: return run_bfly(m, op, pc->slot, pc->cls);
     case KCI_OP_REPL: return run_repl(m, op, pc->slot);
+    case KCI_OP_SECT: return run_sect(m, op, pc);
     default:
         if (pc->sub != SUB_COMP)
             return run_hop(m, op, pc->slot, pc->sub);
@@ -693,6 +797,10 @@ static void machine_free(machine *m)
     free(m->tw_lo);
     free(m->tw_hi);
     free(m->rl.fx);
+    free(m->sval);
+    free(m->stag);
+    free(m->sstg);
+    kci_a2a_table_free(&m->a2a);
     kc_stepnet_free(&m->net);
 }
 
@@ -724,7 +832,14 @@ static kc_status machine_init(machine *m, const kci_plan *pl, int with_values, k
         if (vals)
             m->cval[b] = malloc(P * sizeof *m->cval[b]);
     }
+    if (pl->has_sect) { /* one block of N slots on N processors */
+        m->stag = malloc(m->N * m->N * sizeof *m->stag);
+        m->sstg = malloc(m->N * m->N);
+        if (vals)
+            m->sval = malloc(m->N * m->N * sizeof *m->sval);
+    }
     int bad_alloc = !m->tag || !m->stg || !m->ttag || !m->tstg || !m->rl.fx ||
+                    (pl->has_sect && (!m->stag || !m->sstg || (vals && !m->sval))) ||
                     (vals && (!m->val || !m->tval || !m->tw_lo || !m->tw_hi)) ||
                     (cb && (!m->ctag[0] || !m->ctag[1] || !m->cstg[0] || !m->cstg[1] ||
                             (vals && (!m->cval[0] || !m->cval[1]))));
@@ -740,7 +855,9 @@ static kc_status machine_init(machine *m, const kci_plan *pl, int with_values, k
             m->tw_hi[t] = cexp(I * (tau * (double)(t << m->tw_bits)));
     }
     kc_stepnet_topo topo;
-    kc_status st = kc_stepnet_topo_cube(&topo, pl->n < 1 ? 1 : pl->n, err);
+    kc_status st = pl->has_sect ? kci_a2a_table_build(&m->a2a, pl->n, err) : KC_OK;
+    if (!st)
+        st = kc_stepnet_topo_cube(&topo, pl->n < 1 ? 1 : pl->n, err);
     if (!st)
         st = kc_stepnet_init(&m->net, &topo, KC_STEPNET_ALL_PORT, err);
     if (st)

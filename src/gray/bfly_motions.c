@@ -23,7 +23,8 @@ static void view_xf(view *v, const kci_xform *t)
 static void view_op(view *v, const kci_bop *op)
 {
     switch (op->kind) {
-    case KCI_OP_REMAP: view_xf(v, &op->t); break;
+    case KCI_OP_REMAP:
+    case KCI_OP_SECT: view_xf(v, &op->t); break;
     case KCI_OP_A2A:
         view_xf(v, &op->t);
         view_xf(v, &op->t2);
@@ -129,6 +130,9 @@ static kc_bfly_motion describe(const kci_bop *op, int n)
         m.kind = KC_BFLY_M_ALL_TO_ALL;
         m.dim = op->t.r;
         m.dim2 = op->t2.r;
+        break;
+    case KCI_OP_SECT:
+        m.kind = KC_BFLY_M_SECTION;
         break;
     case KCI_OP_XC:
         m.kind = KC_BFLY_M_COPY;

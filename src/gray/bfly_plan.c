@@ -16,6 +16,16 @@ uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
         uint64_t b1 = a >> t->r & 1, b2 = a >> t->r2 & 1;
         return b1 == b2 ? a : a ^ (1ULL << t->r) ^ (1ULL << t->r2);
     }
+    case KCI_XF_SECT: { /* processor bit u <-> the u-th memory slot bit of mask */
+        uint64_t x = a & ((1ULL << t->r) - 1), out = a & ~((1ULL << t->r) - 1);
+        int u = 0;
+        for (uint64_t m = t->mask; m; m &= m - 1, u++) {
+            int b = t->r + __builtin_ctzll(m);
+            out = (out & ~(1ULL << b)) | (x >> u & 1) << b;
+            out |= (a >> b & 1) << u;
+        }
+        return out;
+    }
     default: { /* DIAG: the slot with m = x_k goes over dim k, the other over r2; both land as a pair */
         uint64_t m = a >> t->r3 & 1, xk = a >> t->r & 1;
         uint64_t nk = 1 ^ m, nk2 = (a >> t->r2 & 1) ^ m ^ xk, nm = m ^ xk;
@@ -135,12 +145,11 @@ static uint64_t row_of(const kci_plan *pl, int q)
 /* The machine bits T whose rows add up to the row-bit vector v:
  * parity(col[b] & T) = v_b for every row bit b (the placement is
  * invertible, so T is unique). Gaussian elimination over GF(2). */
-static uint64_t rows_to(const kci_plan *pl, uint64_t v)
+static uint64_t rows_to_cols(const uint64_t *col, int p, uint64_t v)
 {
-    int p = pl->p;
     uint64_t eq[64];
     for (int b = 0; b < p; b++)
-        eq[b] = pl->col[b] | (v >> b & 1) << 63;
+        eq[b] = col[b] | (v >> b & 1) << 63;
     int r = 0;
     for (int q = 0; q < p && r < p; q++) {
         int piv = -1;
@@ -162,6 +171,11 @@ static uint64_t rows_to(const kci_plan *pl, uint64_t v)
         if (eq[b] >> 63)
             T |= eq[b] & ~(1ULL << 63);
     return T;
+}
+
+static uint64_t rows_to(const kci_plan *pl, uint64_t v)
+{
+    return rows_to_cols(pl->col, pl->p, v);
 }
 
 /* The xor of the rows of the processor bits above k (the Gray code of
@@ -341,6 +355,134 @@ static kc_status a2a(kci_plan *pl, int k1, int k2, int j, kc_err *err)
     kci_bop op = {.kind = KCI_OP_A2A, .j = -1, .t = t, .t2 = t2,
                   .foot = (1ULL << (pl->mu[0] - n)) | (1ULL << (pl->mu[1] - n)),
                   .dims = (uint32_t)((1u << k1) | (1u << k2))};
+    return push(pl, &op, err);
+}
+
+/* The machine bits T (without `skip`) whose rows' parts in `part` add up
+ * to v's, or UINT64_MAX when there are none (Gaussian elimination over
+ * GF(2), each basis vector carrying the machine bits that make it). */
+static uint64_t solve_part(const uint64_t *col, int p, uint64_t part, uint64_t v, int skip)
+{
+    uint64_t vec[64], who[64];
+    int nb = 0;
+    for (int q = 0; q < p; q++) {
+        if (q == skip)
+            continue;
+        uint64_t r = 0;
+        for (int b = 0; b < p; b++)
+            r |= (col[b] >> q & 1) << b;
+        r &= part;
+        uint64_t w = 1ULL << q;
+        for (int i = 0; i < nb; i++)
+            if (r & (1ULL << (63 - __builtin_clzll(vec[i])))) {
+                r ^= vec[i];
+                w ^= who[i];
+            }
+        if (r) {
+            vec[nb] = r;
+            who[nb++] = w;
+        }
+    }
+    uint64_t T = 0;
+    v &= part;
+    for (int i = 0; i < nb; i++)
+        if (v & (1ULL << (63 - __builtin_clzll(vec[i])))) {
+            v ^= vec[i];
+            T ^= who[i];
+        }
+    return v ? UINT64_MAX : T;
+}
+
+/* Local reordering on a column array: a_q ^= parity(a & T), recorded in
+ * the plan when pl is given. */
+static kc_status col_rowop(kci_plan *pl, uint64_t *col, int p, int q, uint64_t T, kc_err *err)
+{
+    for (int b = 0; b < p; b++)
+        col[b] ^= (uint64_t)(__builtin_parityll(col[b] & T) & 1) << q;
+    return pl ? rowop(pl, q, T, 0, err) : KC_OK;
+}
+
+/* N-sectioning needs local bits whose rows are finished (above stage j).
+ * A local bit mu holding an unfinished part is given a finished row by a
+ * free reordering mu ^= (machine bits T whose rows cancel that part; T
+ * without mu keeps it a bijection). When no such T exists, a memory bit
+ * outside the block with a finished row first takes mu's row in (q ^= mu),
+ * after which mu ^= q leaves mu with q's old row. Works on `col` (a copy,
+ * or the plan's own when pl is given to record the reorderings). Returns
+ * 0 when some local bit cannot be given a finished row. */
+static int sect_reshape(const kci_plan *cfg, kci_plan *rec, uint64_t *col, int j, kc_status *st, kc_err *err)
+{
+    int n = cfg->n, p = cfg->p;
+    uint64_t unfinished = (2ULL << j) - 1, block = cfg->block << n;
+    for (int k = n - 1; k >= 0 && !*st; k--) {
+        int mu = cfg->mu[k];
+        uint64_t r = 0;
+        for (int b = 0; b < p; b++)
+            r |= (col[b] >> mu & 1) << b;
+        if (!(r & unfinished))
+            continue;
+        uint64_t T = solve_part(col, p, unfinished, r, mu);
+        if (T == UINT64_MAX) {
+            int q = -1; /* a memory bit outside the block holding a finished row */
+            for (int b = n; b < p && q < 0; b++) {
+                uint64_t rq = 0;
+                for (int c = 0; c < p; c++)
+                    rq |= (col[c] >> b & 1) << c;
+                q = (block >> b & 1) || (rq & unfinished) ? -1 : b;
+            }
+            if (q < 0)
+                return 0;
+            *st = col_rowop(rec, col, p, q, 1ULL << mu, err);
+            T = 1ULL << q;
+        }
+        if (!*st)
+            *st = col_rowop(rec, col, p, mu, T, err);
+    }
+    return 1;
+}
+
+/* N-sectioning fits stage j when the local bits can hold finished rows
+ * and then, with every processor bit k exchanged with local bit mu[k], no
+ * stage from j down needs a processor bit. */
+static int sect_fits(const kci_plan *pl, int j)
+{
+    uint64_t col[64];
+    kc_status st = KC_OK;
+    memcpy(col, pl->col, sizeof col);
+    if (!sect_reshape(pl, NULL, col, j, &st, NULL))
+        return 0;
+    kci_xform t = {.kind = KCI_XF_SECT, .r = (uint8_t)pl->n, .mask = pl->block};
+    for (int b = 0; b <= j; b++)
+        if (kci_xf_apply(&t, col[b]) & ((1ULL << pl->n) - 1))
+            return 0;
+    return 1;
+}
+
+/* N-sectioning (Section 6 with r = n): the local bits, shaped for the
+ * output encoding from the top down (the rows above a processor bit are
+ * the ones the higher local bits bring), go into the processor field all
+ * at once by the all-to-all in the n-cube; every later stage is local. */
+static kc_status sectioning(kci_plan *pl, int j, kc_err *err)
+{
+    uint64_t above = 0, pmask = (1ULL << pl->n) - 1;
+    kc_status st = KC_OK;
+    uint64_t col[64];
+    memcpy(col, pl->col, sizeof col); /* the plan's map follows through rowop */
+    sect_reshape(pl, pl, col, j, &st, err);
+    if (st)
+        return st;
+    for (int k = pl->n - 1; k >= 0; k--) {
+        kc_status s = shape_row(pl, pl->mu[k], j, above, 0, err);
+        if (s)
+            return s;
+        above ^= row_of(pl, pl->mu[k]);
+    }
+    kci_xform t = {.kind = KCI_XF_SECT, .r = (uint8_t)pl->n, .mask = pl->block};
+    for (int b = 0; b < pl->p; b++)
+        pl->col[b] = kci_xf_apply(&t, pl->col[b]);
+    pl->c = kci_xf_apply(&t, pl->c);
+    kci_bop op = {.kind = KCI_OP_SECT, .j = -1, .t = t, .foot = pl->block, .dims = (uint32_t)pmask};
+    pl->has_sect = 1;
     return push(pl, &op, err);
 }
 
@@ -561,7 +703,10 @@ static kc_status plan_emulation(const kc_bfly_opts *o, int shape, int paper_form
         case KC_BFLY_ONE_PER_PROC: s = stage_one_per_proc(pl, j, &pending, err); break;
         case KC_BFLY_BISECT_INTERPROC: s = stage_interproc(pl, j, err); break;
         default:
-            if (pl->col[j] & pmask)
+            if ((pl->col[j] & pmask) && o->method == KC_BFLY_MULTISECT && nmu == pl->n &&
+                o->scheme.alloc == KC_ALLOC_CYCLIC && sect_fits(pl, j))
+                s = sectioning(pl, j, err);
+            else if (pl->col[j] & pmask)
                 s = reduce_local(pl, j, nmu, err);
             if (!s)
                 s = bfly(pl, j, err);
