@@ -27,7 +27,9 @@
  *   bisect-local      bi-sectioning with code conversion in local memory
  *   bisect-interproc  bi-sectioning with code conversion by exchanges
  *   one-per-proc      Section 5 (Theorem 5): copies to both neighbours
- *   multisect         2^r-sectioning (r local memory dimensions per block)
+ *   multisect         2^r-sectioning (r local memory dimensions per block);
+ *                     r = n is N-sectioning: one all-to-all in the n-cube
+ *                     per block of N slots, P/2N transfers (the lower bound)
  *
  * Local motions (reorderings of a processor's memory under control of its
  * address) move no data: they only rename slots. Exchanges of single slots
@@ -39,7 +41,8 @@
  * where that succeeds (cyclic bi-sectioning with local conversion); else
  * conversion exchanges follow the emulation (kc_bfly_result.conv_transfers).
  *
- * Cost: planning O(p^2) per motion; O(p P/N) pieces, each scheduled and
+ * Cost: planning O(p^2) per motion (N-sectioning also builds its
+ * all-to-all table, an edge colouring, 0.23 s at n = 14); O(p P/N) pieces, each scheduled and
  * replayed in O(N) (dependencies are tracked exactly per processor and
  * physical slot), so O(P p) time in all; memory about 25 bytes per element
  * (value, row index, stage, schedule stamp), plus two copy buffers with

@@ -34,7 +34,7 @@ static const cli_opt OPT_FFT = {.name = "fft", .type = CLI_FLAG,
                                 .help = "carry complex data and compare the result with FFTW (and a direct DFT "
                                         "for P <= 10)"};
 static const cli_opt OPT_R = {.name = "r", .type = CLI_INT, .meta = "R", .lo = 1, .hi = 16, .param = "r",
-                              .help = "multisect: 2^R local memory slots per block"};
+                              .help = "multisect: 2^R local memory slots per block (R = n: N-sectioning)"};
 static const cli_opt OPT_TRACE = {.name = "trace", .type = CLI_FLAG,
                                   .help = "the row index in every slot of every processor after each step (P <= 6)"};
 

@@ -10,7 +10,7 @@ static const kc_name method_entries[] = {
     {KC_BFLY_BISECT_LOCAL, "bisect-local", "bi-sectioning with code conversion in local memory (p >= n+2)"},
     {KC_BFLY_BISECT_INTERPROC, "bisect-interproc", "bi-sectioning with inter-processor code conversion (p >= n+1)"},
     {KC_BFLY_ONE_PER_PROC, "one-per-proc", "Section 5: copies to both neighbours, one output kept"},
-    {KC_BFLY_MULTISECT, "multisect", "2^r-sectioning: blocks of 2^r local slots (--r)"},
+    {KC_BFLY_MULTISECT, "multisect", "2^r-sectioning: blocks of 2^r local slots (--r; r = n: N-sectioning)"},
     {0, NULL, NULL},
 };
 const kc_names kc_bfly_method_names = {"method", method_entries};
