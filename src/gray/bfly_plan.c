@@ -543,6 +543,20 @@ static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
     int n = pl->n;
     uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
     kc_status s = KC_OK;
+    /* a pair that differs in memory and in one or two processor bits: the
+     * memory part is cleared by a free local reordering under control of a
+     * processor bit of the pair, so one exchange or one diagonal bi-section
+     * does (rather than one conditional exchange per processor bit, which
+     * left a pipeline hole per block for n = 2, consecutive) */
+    if (pm && mm && __builtin_popcountll(pm) <= 2) {
+        int k = 63 - __builtin_clzll(pm);
+        for (uint64_t q = mm; !s && q; q &= q - 1)
+            s = rowop(pl, n + __builtin_ctzll(q), 1ULL << k, 0, err);
+        if (s)
+            return s;
+        pm = pl->col[j] & pmask;
+        mm = pl->col[j] >> n;
+    }
     if (pm && !mm && __builtin_popcountll(pm) == 1) {
         s = shape_row(pl, pl->mu[0], j, acc_above(pl, __builtin_ctzll(pm)), 0, err);
         if (!s)
