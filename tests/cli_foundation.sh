@@ -116,6 +116,7 @@ json 'd["kind"]' "reorder"
 run "demo" demo
 expect_stdout_contains "One reordering for all three"
 expect_stdout_matches "^   general   largest load 1, "
+expect_stdout_matches "^   multisect +128 transfers in sequence .*: 128\), relative error [0-9.]+e-1[5-7]$"
 run "help" --help
 expect_stdout_contains analyze
 run "map help" map --help

@@ -1,8 +1,11 @@
 /* kcube demo: the foundation's story on the 8-cube, on built-in defaults. */
+#include <complex.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "kcube/butterfly.h"
 #include "kcube/contention.h"
 #include "kcube/mapset.h"
 #include "kcube/mapgeneral.h"
@@ -152,6 +155,52 @@ static kc_status show_general(kc_err *err)
     return s;
 }
 
+/* Step 6: seed 001, an FFT through the butterfly emulation on Gray-coded
+ * processors, three methods against the paper's counts and against the
+ * serial decimation-in-frequency FFT. */
+static kc_status show_butterfly(kc_err *err)
+{
+    enum { BN = 4, BP = 12 };
+    static const kc_bfly_method methods[] = {KC_BFLY_DIRECT, KC_BFLY_BISECT_LOCAL, KC_BFLY_MULTISECT};
+    uint64_t P = 1ULL << BP;
+    double complex *in = malloc(P * sizeof *in), *want = malloc(P * sizeof *want), *x = malloc(P * sizeof *x);
+    kc_status s = in && want && x ? KC_OK : kc_fail(err, KC_ENOMEM, "out of memory (demo)");
+    for (uint64_t i = 0; !s && i < P; i++)
+        in[i] = want[i] = (double)(i % 7) - 3.0 + I * (double)(i % 5);
+    if (!s)
+        kc_bfly_dif_serial(want, BP);
+    printf("\n6. An FFT of 2^%d points on the %d-cube, processors Gray coded, %d per processor (kcube butterfly):\n",
+           BP, BN, 1 << (BP - BN));
+    for (size_t m = 0; !s && m < sizeof methods / sizeof methods[0]; m++) {
+        kc_bfly_opts o = {.method = methods[m], .r = BN};
+        kc_bfly_result res;
+        kc_bfly_bounds b;
+        memcpy(x, in, P * sizeof *x);
+        if ((s = kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_BINARY_GRAY, BN, BP, err)) ||
+            (s = kc_bfly_run(&o, x, &res, err)))
+            break;
+        kc_bfly_get_bounds(&o, &b);
+        double e = 0, top = 0;
+        for (uint64_t i = 0; i < P; i++) {
+            e = cabs(x[i] - want[i]) > e ? cabs(x[i] - want[i]) : e;
+            top = cabs(want[i]) > top ? cabs(want[i]) : top;
+        }
+        printf("   %-16s %4llu transfers in sequence", kc_names_name(&kc_bfly_method_names, (int)o.method),
+               (unsigned long long)res.net.transfers);
+        if (b.theorem >= 0)
+            printf(" (%s: %lld%s", b.which, (long long)b.theorem, b.table4 >= 0 ? "" : ")");
+        if (b.table4 >= 0)
+            printf("%sTable 4: %lld)", b.theorem >= 0 ? ", " : " (", (long long)b.table4);
+        printf(", relative error %.1e\n", top > 0 ? e / top : e);
+    }
+    if (!s)
+        printf("   with r = n, multisect is N-sectioning: P/2N transfers, the lower bound, Gray code or not\n");
+    free(in);
+    free(want);
+    free(x);
+    return s;
+}
+
 static int run(const cli_args *a)
 {
     kc_lcc comms[DEMO_M];
@@ -162,11 +211,12 @@ static int run(const cli_args *a)
     printf("kcube demo: linear-complement communication on the %d-cube (%d nodes), e-cube routing\n\n", DEMO_N,
            1 << DEMO_N);
     if (show_contention(comms, &err) || show_reorderings(comms, &err) || show_set(comms, &err) ||
-        show_front_door(&err) || show_general(&err))
+        show_front_door(&err) || show_general(&err) || show_butterfly(&err))
         return cli_report(a, &err);
     printf("\nTry: kcube analyze --n 8 --pattern transpose\n"
            "     kcube map --n 8 --pattern transpose --pattern bit-reverse --objective simultaneous --json\n"
-           "     kcube map --n 8 --traffic my-traffic.txt --baseline scotch\n");
+           "     kcube map --n 8 --traffic my-traffic.txt --baseline scotch\n"
+           "     kcube butterfly --n 4 --p 10 --method multisect --r 4 --fft\n");
     return CLI_EXIT_OK;
 }
 
@@ -179,7 +229,8 @@ const cli_command kc_command_demo = {
     .description = "Shows, for the 8-cube, transpose, bit-reverse and reverse-flip: contention per dimension\n"
                    "under e-cube routing (Theorem 1 and exact count), the optimal reordering of each, and the\n"
                    "best single reordering for all three; then what plain `kcube map` finds for transpose and\n"
-                   "bit-reverse when linear mappings are allowed too.",
+                   "bit-reverse when linear mappings are allowed too; any node permutation (the general mapper);\n"
+                   "and an FFT through the butterfly emulation on Gray-coded processors (seed 001).",
     .opts = demo_opts,
     .run = run,
 };
