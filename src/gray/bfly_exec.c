@@ -648,6 +648,16 @@ static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
     return KC_OK;
 }
 
+/* The bits of slot s under mask foot, packed (the u-th bit of foot to bit u). */
+static uint64_t block_index(uint64_t foot, uint64_t s)
+{
+    uint64_t b = 0;
+    int u = 0;
+    for (; foot; foot &= foot - 1, u++)
+        b |= (s >> __builtin_ctzll(foot) & 1) << u;
+    return b;
+}
+
 /* One step of an N-sectioning on one block: over each dimension k every
  * processor forwards the element whose offset the table gives for this
  * step and k (the element from origin x sits at x xor the hops it has
@@ -674,13 +684,10 @@ static kc_status run_sect(machine *m, const kci_bop *op, const piece *pc)
         uint64_t part = slot_part(&m->rl, pc->slot | sub);
         for (uint64_t x = 0; x < N; x++) {
             uint64_t to = kci_xf_apply(&op->t, (pc->slot | sub) << n | x), s2 = to >> n;
-            if ((s2 & ~foot) != pc->slot)
-                return bad(m, "an N-sectioning left its block", x, pc->slot | sub);
-            uint64_t b = 0, i = at(m, part, x), t;
-            int u = 0;
-            for (uint64_t f = foot; f; f &= f - 1, u++)
-                b |= (s2 >> __builtin_ctzll(f) & 1) << u;
-            t = b * N + (to & (N - 1));
+            /* the schedule sends one element from x to each processor: the one in block slot x2 */
+            if ((s2 & ~foot) != pc->slot || (to & (N - 1)) != block_index(foot, sub))
+                return bad(m, "an N-sectioning element is not where the all-to-all sends it", x, pc->slot | sub);
+            uint64_t i = at(m, part, x), t = block_index(foot, s2) * N + (to & (N - 1));
             if (m->val)
                 m->sval[t] = m->val[i];
             m->stag[t] = m->tag[i];
@@ -689,13 +696,8 @@ static kc_status run_sect(machine *m, const kci_bop *op, const piece *pc)
         sub = (sub - foot) & foot;
     } while (sub);
     sub = 0;
-    uint64_t b = 0;
-    do { /* back, in the order the subsets of foot are enumerated: block index b */
-        uint64_t part = slot_part(&m->rl, pc->slot | sub);
-        b = 0;
-        int u = 0;
-        for (uint64_t f = foot; f; f &= f - 1, u++)
-            b |= (sub >> __builtin_ctzll(f) & 1) << u;
+    do { /* back into the block's slots */
+        uint64_t part = slot_part(&m->rl, pc->slot | sub), b = block_index(foot, sub);
         for (uint64_t x = 0; x < N; x++) {
             uint64_t i = at(m, part, x), t = b * N + x;
             if (m->val)
