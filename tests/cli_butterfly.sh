@@ -69,6 +69,13 @@ has "table 2 block 2 row m0" '^  m0 +00000 00001 00011 00010 11111 11110 11100 1
 has "table 2 block 3 row m0" '^  m0 +00000 00001 00011 00010 10000 10001 10011 10010$'
 has "table 2 block 6 row m3" '^  m3 +00010 00101 01010 01101 10010 10101 11010 11101$'
 
+# --plot: every method over p = n .. P, through the shared plotting path
+if command -v gnuplot > /dev/null; then
+    run "butterfly --plot" butterfly --n 3 --p 9 --method bisect-local --plot "$CLI_TMP/bf.svg"
+    if grep -q '</svg>' "$CLI_TMP/bf.svg" 2> /dev/null; then cli_pass; else cli_fail "plot written"; fi
+fi
+bad "plot to a bad name" butterfly --n 3 --p 9 --method bisect-local --plot "$CLI_TMP/bf.txt"
+
 # bad input
 bad "p below n + 2 for bisect-local" butterfly --n 4 --p 5 --method bisect-local
 bad "p below n" butterfly --n 4 --p 3 --method direct

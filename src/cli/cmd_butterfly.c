@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "plot.h"
 #include "kcube/butterfly.h"
 #include "kcube/rng.h"
 
@@ -54,6 +55,8 @@ static const cli_use bfly_opts[] = {
     {&OPT_SEED, "seed of the random FFT input", NULL},
     {&OPT_TRACE, NULL, NULL},
     {&OPT_MOTIONS, NULL, NULL},
+    {&OPT_PLOT, "chart of element transfers against P/N, every method and the paper's counts, p from n to P "
+                "(.png or .svg; multisect with r = n where P/N >= N, else r = 2)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
@@ -65,6 +68,7 @@ typedef struct bfly_job {
     kc_bfly_opts o;
     cli_fmt fmt;
     int fft, trace, motions;
+    const char *plot;
     uint64_t seed;
 } bfly_job;
 
@@ -101,7 +105,8 @@ static int resolve(const cli_args *a, bfly_job *j)
         return cli_error("--motions prints every element; it supports p <= %d, got %d", TRACE_MAX_P, p);
     if (j->motions && j->fmt != CLI_FMT_TEXT)
         return cli_error("--motions is text output; leave out --json/--csv");
-    return 0;
+    j->plot = cli_text(a, &OPT_PLOT, NULL);
+    return j->plot ? cli_plot_check(j->plot) : 0;
 }
 
 /* ---- compute ------------------------------------------------------------ */
@@ -367,6 +372,82 @@ static void render_text(const bfly_job *j, const bfly_out *r)
         printf(" (row i holds frequency bit-reverse(i))\n");
 }
 
+/* ---- --plot: every method over p = n .. P -------------------------------- */
+
+enum { NMETHODS = 6, SWEEP_MAX = KC_BFLY_MAX_P + 1 };
+
+typedef struct sweep {
+    double x[NMETHODS][SWEEP_MAX], y[NMETHODS][SWEEP_MAX], bx[NMETHODS][SWEEP_MAX], by[NMETHODS][SWEEP_MAX];
+    int cnt[NMETHODS], bcnt[NMETHODS];
+    const char *bsrc[NMETHODS];
+} sweep;
+
+/* Each method at each p it accepts (multisect: N-sectioning where
+ * P/N >= N, else r = 2), row indices only; the paper's count beside it. */
+static kc_status sweep_methods(const bfly_job *j, sweep *sw, kc_err *err)
+{
+    int n = j->o.scheme.n, top = j->o.scheme.p;
+    cli_progress_bar bar;
+    cli_progress_init(&bar, "butterfly sweep");
+    memset(sw, 0, sizeof *sw);
+    for (int p = n; p <= top; p++) {
+        for (int m = 0; m < NMETHODS; m++) {
+            kc_bfly_opts o = {.method = (kc_bfly_method)m, .out = j->o.out, .r = p >= 2 * n ? n : 2};
+            kc_bfly_result res;
+            kc_bfly_bounds b;
+            kc_status s = kc_scheme_init(&o.scheme, j->o.scheme.alloc, j->o.scheme.enc, n, p, err);
+            if (!s)
+                s = kc_bfly_run(&o, NULL, &res, err);
+            if (s == KC_EINVAL || s == KC_ERANGE)
+                continue; /* p too small for the method */
+            if (s)
+                return s;
+            double M = (double)(1ULL << (p - n));
+            sw->x[m][sw->cnt[m]] = M;
+            sw->y[m][sw->cnt[m]++] = (double)res.net.transfers;
+            kc_bfly_get_bounds(&o, &b);
+            int64_t v = b.theorem >= 0 ? b.theorem : b.table4;
+            if (v > 0) {
+                sw->bx[m][sw->bcnt[m]] = M;
+                sw->by[m][sw->bcnt[m]++] = (double)v;
+                sw->bsrc[m] = b.theorem >= 0 ? b.which : "Table 4";
+            }
+        }
+        cli_progress_cb(&bar, p - n + 1, top - n + 1);
+    }
+    cli_progress_done(&bar);
+    return KC_OK;
+}
+
+static int render_plot(const bfly_job *j, const sweep *sw)
+{
+    cli_plot_series s[2 * NMETHODS];
+    char label[NMETHODS][96];
+    int ns = 0, n = j->o.scheme.n;
+    for (int m = 0; m < NMETHODS; m++) {
+        if (!sw->cnt[m])
+            continue;
+        s[ns++] = (cli_plot_series){kc_names_name(&kc_bfly_method_names, m), sw->cnt[m], sw->x[m], sw->y[m]};
+        if (sw->bcnt[m]) {
+            snprintf(label[m], sizeof label[m], "%s: paper (%s)", kc_names_name(&kc_bfly_method_names, m),
+                     m == KC_BFLY_MULTISECT ? "Section 6" : sw->bsrc[m]);
+            s[ns++] = (cli_plot_series){label[m], sw->bcnt[m], sw->bx[m], sw->by[m]};
+        }
+    }
+    cli_plot pl;
+    cli_plot_init(&pl);
+    char title[160];
+    snprintf(title, sizeof title, "butterfly emulation on the %d-cube, %s allocation, %s encoding", n,
+             kc_names_name(&kc_alloc_names, (int)j->o.scheme.alloc), kc_names_name(&kc_encoding_names, (int)j->o.scheme.enc));
+    pl.title = title;
+    pl.xlabel = "elements per processor P/N";
+    pl.ylabel = "element transfers in sequence";
+    pl.logx = pl.logy = 1;
+    pl.series = s;
+    pl.nseries = ns;
+    return cli_plot_write(&pl, j->plot);
+}
+
 /* ---- the command -------------------------------------------------------- */
 
 static int check(const cli_args *a)
@@ -392,6 +473,14 @@ static int run(const cli_args *a)
     else
         render_text(&j, &o);
     int broken = !o.res.placement_ok || o.res.net.conflicts || o.fftw_err > 1e-9 || o.dft_err > 1e-9;
+    if (!rc && j.plot) {
+        sweep *sw = malloc(sizeof *sw);
+        if (!sw || sweep_methods(&j, sw, &err))
+            rc = cli_report(a, sw ? &err : &(kc_err){.status = KC_ENOMEM, .msg = "out of memory (sweep)"});
+        else
+            rc = render_plot(&j, sw);
+        free(sw);
+    }
     return rc ? rc : broken ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
