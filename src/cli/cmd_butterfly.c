@@ -378,12 +378,14 @@ enum { NMETHODS = 6, SWEEP_MAX = KC_BFLY_MAX_P + 1 };
 
 typedef struct sweep {
     double x[NMETHODS][SWEEP_MAX], y[NMETHODS][SWEEP_MAX], bx[NMETHODS][SWEEP_MAX], by[NMETHODS][SWEEP_MAX];
-    int cnt[NMETHODS], bcnt[NMETHODS];
+    double tx[NMETHODS][SWEEP_MAX], ty[NMETHODS][SWEEP_MAX]; /* Table 4 where it differs from the theorem */
+    int cnt[NMETHODS], bcnt[NMETHODS], tcnt[NMETHODS];
     const char *bsrc[NMETHODS];
 } sweep;
 
 /* Each method at each p it accepts (multisect: N-sectioning where
- * P/N >= N, else r = 2), row indices only; the paper's count beside it. */
+ * P/N >= N, else r = 2), row indices only; the paper's count beside it,
+ * and Table 4's too where the two disagree (Theorem 1 against Table 4). */
 static kc_status sweep_methods(const bfly_job *j, sweep *sw, kc_err *err)
 {
     int n = j->o.scheme.n, top = j->o.scheme.p;
@@ -412,6 +414,10 @@ static kc_status sweep_methods(const bfly_job *j, sweep *sw, kc_err *err)
                 sw->by[m][sw->bcnt[m]++] = (double)v;
                 sw->bsrc[m] = b.theorem >= 0 ? b.which : "Table 4";
             }
+            if (b.theorem >= 0 && b.table4 > 0 && b.table4 != b.theorem) {
+                sw->tx[m][sw->tcnt[m]] = M;
+                sw->ty[m][sw->tcnt[m]++] = (double)b.table4;
+            }
         }
         cli_progress_cb(&bar, p - n + 1, top - n + 1);
     }
@@ -421,8 +427,8 @@ static kc_status sweep_methods(const bfly_job *j, sweep *sw, kc_err *err)
 
 static int render_plot(const bfly_job *j, const sweep *sw)
 {
-    cli_plot_series s[2 * NMETHODS];
-    char label[NMETHODS][96];
+    cli_plot_series s[3 * NMETHODS];
+    char label[NMETHODS][96], tlabel[NMETHODS][96];
     int ns = 0, n = j->o.scheme.n;
     for (int m = 0; m < NMETHODS; m++) {
         if (!sw->cnt[m])
@@ -432,6 +438,10 @@ static int render_plot(const bfly_job *j, const sweep *sw)
             snprintf(label[m], sizeof label[m], "%s: paper (%s)", kc_names_name(&kc_bfly_method_names, m),
                      m == KC_BFLY_MULTISECT ? "Section 6" : sw->bsrc[m]);
             s[ns++] = (cli_plot_series){label[m], sw->bcnt[m], sw->bx[m], sw->by[m]};
+        }
+        if (sw->tcnt[m]) {
+            snprintf(tlabel[m], sizeof tlabel[m], "%s: paper (Table 4)", kc_names_name(&kc_bfly_method_names, m));
+            s[ns++] = (cli_plot_series){tlabel[m], sw->tcnt[m], sw->tx[m], sw->ty[m]};
         }
     }
     cli_plot pl;
