@@ -17,6 +17,8 @@ Usage: bfly_sat.py n p T [--show]   prints SATISFIABLE (with --show: the
 schedule, rows as p-bit strings, /s = lowest stage done, *s = computed now)
 or UNSATISFIABLE. Sizes beyond n = 3, p = 5 take minutes to hours.
 """
+import argparse
+import math
 import os
 import shutil
 import subprocess
@@ -98,24 +100,57 @@ def build(n, p, T):
     return f, at, done, comp
 
 
-def main():
-    if len(sys.argv) < 4:
-        sys.exit("usage: bfly_sat.py n p T [--show]")
-    if shutil.which("picosat") is None:
-        sys.exit("bfly_sat.py: picosat is not installed (scripts/deps.sh installs it)")
-    n, p, T = (int(a) for a in sys.argv[1:4])
-    f, at, done, comp = build(n, p, T)
+def solve(f, solver, timeout):
+    """Write f as DIMACS, run solver (argument list, no shell); returns
+    ("SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN", set of true variables)."""
     with tempfile.NamedTemporaryFile("w", suffix=".cnf", delete=False) as fo:
         fo.write("p cnf %d %d\n" % (f.nv, len(f.clauses)))
         for c in f.clauses:
             fo.write(" ".join(map(str, c)) + " 0\n")
         name = fo.name
-    out = subprocess.run(["picosat", name], capture_output=True, text=True).stdout
-    os.unlink(name)
-    print(out.splitlines()[0][2:])
-    if "--show" not in sys.argv or not out.startswith("s SAT"):
+    try:
+        if solver == "cadical":
+            # -q: no statistics, but the "s" line and the "v" witness lines stay.
+            # Exit code 10 = SAT, 20 = UNSAT, 0 = unknown (the -t limit hit).
+            cmd = ["cadical", "-q"] + (["-t", str(max(1, math.ceil(timeout)))] if timeout else []) + [name]
+            limit = timeout + 30 if timeout else None  # backstop only, -t stops it first
+        else:
+            cmd = ["picosat", name]
+            limit = timeout
+        try:
+            run = subprocess.run(cmd, capture_output=True, text=True, timeout=limit)
+        except subprocess.TimeoutExpired:  # run() has killed the solver
+            return "UNKNOWN", set()
+    finally:
+        os.unlink(name)
+    answer = {10: "SATISFIABLE", 20: "UNSATISFIABLE"}.get(run.returncode, "UNKNOWN")
+    status = [line[2:].strip() for line in run.stdout.splitlines() if line.startswith("s ")]
+    if answer != "UNKNOWN" and status != [answer]:
+        sys.exit("bfly_sat.py: %s exit code %d but status %r" % (solver, run.returncode, status))
+    true = {int(v) for line in run.stdout.splitlines() if line.startswith("v ")
+            for v in line.split()[1:] if int(v) > 0}
+    return answer, true
+
+
+def main():
+    have = [s for s in ("cadical", "picosat") if shutil.which(s)]
+    ap = argparse.ArgumentParser(description="Can the Binary||Gray butterfly emulation finish in T steps?")
+    ap.add_argument("n", type=int, help="cube dimension, N = 2^n processors")
+    ap.add_argument("p", type=int, help="P = 2^p rows")
+    ap.add_argument("T", type=int, help="steps")
+    ap.add_argument("--show", action="store_true", help="print the schedule when satisfiable")
+    ap.add_argument("--solver", choices=("cadical", "picosat"), default=have[0] if have else "cadical",
+                    help="default: cadical when installed, else picosat")
+    ap.add_argument("--timeout", type=float, metavar="SECONDS", help="give up (print UNKNOWN) after this long")
+    a = ap.parse_args()
+    if shutil.which(a.solver) is None:
+        sys.exit("bfly_sat.py: %s is not installed (scripts/deps.sh installs it)" % a.solver)
+    n, p, T = a.n, a.p, a.T
+    f, at, done, comp = build(n, p, T)
+    answer, true = solve(f, a.solver, a.timeout)
+    print(answer)
+    if not a.show or answer != "SATISFIABLE":
         return
-    true = {int(v) for line in out.splitlines() if line.startswith("v") for v in line.split()[1:] if int(v) > 0}
     N, P = 1 << n, 1 << p
     for t in range(T + 1):
         print("time", t)
