@@ -100,6 +100,65 @@ def build(n, p, T):
     return f, at, done, comp
 
 
+def decode(n, p, T, at, done, true):
+    """The schedule in a model: pos[e][t] = processor of row e at time t
+    (None unless exactly one at-variable holds), when[e][s] = the first time
+    row e has stage s done (None if never)."""
+    N, P = 1 << n, 1 << p
+    pos = [[None] * (T + 1) for _ in range(P)]
+    for e in range(P):
+        for t in range(T + 1):
+            xs = [x for x in range(N) if at[e, t, x] in true]
+            if len(xs) == 1:
+                pos[e][t] = xs[0]
+    when = [[next((t for t in range(T + 1) if done[e, s, t] in true), None) for s in range(n)] for e in range(P)]
+    return pos, when
+
+
+def check(n, p, T, pos, when):
+    """Replay a schedule with the model's rules, independently of the CNF.
+    Returns None if it obeys every rule, else the first broken rule."""
+    N, P = 1 << n, 1 << p
+    for e in range(P):
+        for t in range(T + 1):
+            if pos[e][t] is None or not 0 <= pos[e][t] < N:
+                return "row %d is not in exactly one processor at time %d" % (e, t)
+        a = e % N
+        if pos[e][0] != a ^ (a >> 1):
+            return "row %d does not start at processor G(%d mod N)" % (e, e)
+        for t in range(T):
+            if bin(pos[e][t] ^ pos[e][t + 1]).count("1") > 1:
+                return "row %d makes more than one hop in step %d" % (e, t + 1)
+    for t in range(T):
+        used = {}
+        for e in range(P):
+            if pos[e][t] != pos[e][t + 1]:
+                link = (pos[e][t], pos[e][t + 1])
+                if link in used:
+                    return "rows %d and %d both cross link %s in step %d" % (used[link], e, link, t + 1)
+                used[link] = e
+    for t in range(T + 1):
+        load = [0] * N
+        for e in range(P):
+            load[pos[e][t]] += 1
+        if max(load) > P // N:
+            return "processor %d holds %d > P/N elements at time %d" % (load.index(max(load)), max(load), t)
+    for e in range(P):
+        for s in range(n):
+            if when[e][s] is None or not 0 <= when[e][s] <= T:
+                return "row %d does not have stage %d done by time %d" % (e, s, T)
+    for e in range(P):
+        for s in range(n):
+            g, c = e ^ (1 << s), when[e][s]
+            if when[g][s] != c:
+                return "stage %d of rows %d, %d done at different times %s, %s" % (s, e, g, c, when[g][s])
+            if pos[e][c] != pos[g][c]:
+                return "stage %d of rows %d, %d computed at time %d in two processors" % (s, e, g, c)
+            if s + 1 < n and not (when[e][s + 1] <= c and when[g][s + 1] <= c):
+                return "stage %d of rows %d, %d computed at time %d before stage %d" % (s, e, g, c, s + 1)
+    return None
+
+
 def solve(f, solver, timeout):
     """Write f as DIMACS, run solver (argument list, no shell); returns
     ("SATISFIABLE" | "UNSATISFIABLE" | "UNKNOWN", set of true variables)."""
@@ -141,6 +200,8 @@ def main():
     ap.add_argument("--show", action="store_true", help="print the schedule when satisfiable")
     ap.add_argument("--solver", choices=("cadical", "picosat"), default=have[0] if have else "cadical",
                     help="default: cadical when installed, else picosat")
+    ap.add_argument("--check", action="store_true",
+                    help="replay a satisfying schedule independently (always done; kept for explicitness)")
     ap.add_argument("--timeout", type=float, metavar="SECONDS", help="give up (print UNKNOWN) after this long")
     a = ap.parse_args()
     if shutil.which(a.solver) is None:
@@ -149,7 +210,15 @@ def main():
     f, at, done, comp = build(n, p, T)
     answer, true = solve(f, a.solver, a.timeout)
     print(answer)
-    if not a.show or answer != "SATISFIABLE":
+    if answer != "SATISFIABLE":
+        return
+    pos, when = decode(n, p, T, at, done, true)
+    broken = check(n, p, T, pos, when)
+    if broken:
+        print("check: FAILED:", broken)
+        sys.exit(1)
+    print("check: ok")
+    if not a.show:
         return
     N, P = 1 << n, 1 << p
     for t in range(T + 1):
