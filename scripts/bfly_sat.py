@@ -100,6 +100,135 @@ def build(n, p, T):
     return f, at, done, comp
 
 
+def lex_leq(f, A, B):
+    """Clauses for A <=lex B (false < true): with q_i = "A and B agree
+    before position i", q_i forces A_i <= B_i, and agreement at i forces q_{i+1}."""
+    q = f.var()
+    f.clauses.append([q])
+    for i, (a, b) in enumerate(zip(A, B)):
+        f.clauses.append([-q, -a, b])
+        if i + 1 < len(A):
+            r = f.var()
+            f.clauses.append([-q, -a, -b, r])
+            f.clauses.append([-q, a, b, r])
+            q = r
+
+
+def merge(f, A, B, cap):
+    """Totalizer node: A[i] / B[i] stand for "at least i+1 of the leaves below
+    are true"; returns C the same for the union, capped at cap outputs (the
+    last output then means "at least cap").  Clauses only push counts up, so
+    setting every output to its true meaning extends any assignment."""
+    C = [f.var() for _ in range(min(len(A) + len(B), cap))]
+    for X in (A, B):
+        for i, x in enumerate(X):
+            f.clauses.append([-x, C[min(i, len(C) - 1)]])
+    for i, a in enumerate(A):
+        for j, b in enumerate(B):
+            f.clauses.append([-a, -b, C[min(i + j + 1, len(C) - 1)]])
+    return C
+
+
+def count(f, leaves, cap):
+    if len(leaves) == 1:
+        return [leaves[0]]
+    return merge(f, count(f, leaves[: len(leaves) // 2], cap), count(f, leaves[len(leaves) // 2:], cap), cap)
+
+
+def add_extras(f, n, p, T, at, done, comp):
+    """Redundant clauses and symmetry breaking; neither changes the answer.
+
+    Implied clauses (hold in every model of build()'s clauses):
+    * reach: row e is at most t hops from its start at time t (one hop a step).
+    * cone: the group of stage s of row e is every row e ^ m, m a multiple of
+      2^s below N (the rows whose data row e holds once stage s is done).  If
+      row e is at x at time t with stage s done, or computes stage s there
+      then, every start processor of its group is within t hops of x.  By
+      induction from s = n-1 down: stage s is computed at some t' <= t in a
+      processor y holding e and e ^ 2^s, each with stage s+1 done (or s = n-1,
+      group = the row itself), so each start of either half of the group is
+      within t' hops of y, and y within t - t' hops of x.  Where no processor
+      qualifies, stage s cannot be done (or computed) at time t at all; for
+      s = 0 the group is every processor, so T < n is refuted at once.
+    * order: stage s done at time t implies stage s+1 done at time t (it was
+      computed at some t' <= t, which needed stage s+1 done at t', and done
+      stays done); so every stage is done at time T.
+
+    Symmetry breaking (lex-leader).  Two groups of maps send schedules to
+    schedules of the same model.  Layers: rows h*N + a (a < N) form layer h;
+    every layer starts in the same N processors and a butterfly pair never
+    leaves its layer, so permuting the P/N layers (row h*N + a -> pi(h)*N + a,
+    same processors, same times) keeps every rule.  Translations: for c < N,
+    row e -> e ^ c and processor x -> x ^ G(c) keeps every rule, because G is
+    linear (G(a ^ c) = G(a) ^ G(c)), so starts map to starts, pairs e, e ^ 2^s
+    to pairs of the same stage, hops to hops of the same dimension (links to
+    links), and loads are permuted.  Order the variables as V = W_0 W_1 ...
+    then the rest, W_h = at[h*N + a, t, x] for t = 1..T, a, x.  Some schedule
+    S* in each orbit is lex-least (false < true) in V, so V(S*) <= V(g S*) for
+    every map g, and every clause below is such an inequality or implied by
+    one: swapping layers h, h+1 gives exactly W_h <= W_{h+1}; a translation c
+    gives W_0(S) <= W_0(c S) on the prefix W_0 of V, where W_0(c S) lists
+    at[a ^ c, t, x ^ G(c)].  All these hold together for S*, so a model
+    survives whenever one exists (the counters' and link variables of S*
+    exist because only the counts they bound matter)."""
+    N, P = 1 << n, 1 << p
+
+    def G(a):
+        return a ^ (a >> 1)
+
+    def hops(x, y):
+        return bin(x ^ y).count("1")
+
+    for e in range(P):
+        a = e % N
+        for t in range(T + 1):
+            for x in range(N):
+                if hops(G(a), x) > t:
+                    f.clauses.append([-at[e, t, x]])
+        for s in range(n):
+            starts = [G(a ^ (m << s)) for m in range(1 << (n - s))]
+            for t in range(T + 1):
+                far = [x for x in range(N) if max(hops(y, x) for y in starts) > t]
+                if len(far) == N:
+                    f.clauses.append([-done[e, s, t]])
+                    f.clauses.append([-comp[e, s, t]])
+                    continue
+                for x in far:
+                    f.clauses.append([-done[e, s, t], -at[e, t, x]])
+                    f.clauses.append([-comp[e, s, t], -at[e, t, x]])
+                if s + 1 < n:
+                    f.clauses.append([-done[e, s, t], done[e, s + 1, t]])
+            f.clauses.append([done[e, s, T]])
+    if T < 1:
+        return
+    K = n * N * T  # hop budget: every hop takes one directed link for one step
+    if P > n * N:  # else P*T hop variables can never exceed K
+        s = n - 1
+        d = hops(0, G(1 << s))  # start distance of a stage-s pair
+        moved = {}
+        for e in range(P):
+            for t in range(T):
+                moved[e, t] = f.var()
+                for x in range(N):
+                    f.clauses.append([-at[e, t, x], at[e, t + 1, x], moved[e, t]])
+        nodes = []
+        for e in range(P):
+            if e & (1 << s) == 0:
+                node = count(f, [moved[g, t] for g in (e, e | 1 << s) for t in range(T)], K + 1)
+                f.clauses.extend([node[i]] for i in range(d))
+                nodes.append(node)
+        while len(nodes) > 1:
+            nodes = [merge(f, nodes[i], nodes[i + 1], K + 1) if i + 1 < len(nodes) else nodes[i]
+                     for i in range(0, len(nodes), 2)]
+        if len(nodes[0]) > K:
+            f.clauses.append([-nodes[0][K]])
+    W = [[at[h * N + a, t, x] for t in range(1, T + 1) for a in range(N) for x in range(N)] for h in range(P // N)]
+    for h in range(P // N - 1):
+        lex_leq(f, W[h], W[h + 1])
+    for c in range(1, N):
+        lex_leq(f, W[0], [at[a ^ c, t, x ^ G(c)] for t in range(1, T + 1) for a in range(N) for x in range(N)])
+
+
 def decode(n, p, T, at, done, true):
     """The schedule in a model: pos[e][t] = processor of row e at time t
     (None unless exactly one at-variable holds), when[e][s] = the first time
@@ -202,12 +331,15 @@ def main():
                     help="default: cadical when installed, else picosat")
     ap.add_argument("--check", action="store_true",
                     help="replay a satisfying schedule independently (always done; kept for explicitness)")
+    ap.add_argument("--plain", action="store_true", help="the model's clauses only, no implied clauses or symmetry breaking")
     ap.add_argument("--timeout", type=float, metavar="SECONDS", help="give up (print UNKNOWN) after this long")
     a = ap.parse_args()
     if shutil.which(a.solver) is None:
         sys.exit("bfly_sat.py: %s is not installed (scripts/deps.sh installs it)" % a.solver)
     n, p, T = a.n, a.p, a.T
     f, at, done, comp = build(n, p, T)
+    if not a.plain:
+        add_extras(f, n, p, T, at, done, comp)
     answer, true = solve(f, a.solver, a.timeout)
     print(answer)
     if answer != "SATISFIABLE":
