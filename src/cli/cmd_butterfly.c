@@ -506,7 +506,14 @@ const cli_command kc_command_butterfly = {
         "step. --fft carries complex data through the emulation (a radix-2 decimation-in-frequency FFT: the\n"
         "butterfly of each stage is computed in the processor that holds its two inputs) and compares it with\n"
         "FFTW. The JSON gives the paper's bound for the case (\"formula\", null where it has none) and Table 4's\n"
-        "value. Exit status 1 when a check fails (placement, conflict, FFT error above 1e-9), 2 on bad input.",
+        "value. Exit status 1 when a check fails (placement, conflict, FFT error above 1e-9), 2 on bad input.\n"
+        "\n"
+        "Reconstructed or corrected (docs/butterfly.md lists each with a command): Table 1's complement bars,\n"
+        "lost in the paper's text, from the entire-address definition; Section 5's rule for the kept output;\n"
+        "Theorem 1 (P/2N + n - 2) and Table 4 (P/2N + n - 1) disagree for cyclic Binary||Gray bisect-local:\n"
+        "both are shown, the algorithm takes Table 4's value for n >= 3 (an exact search reaches Theorem 1's\n"
+        "for small n by other schedules, scripts/bfly_sat.py); multisect with 1 < r < n does not reach\n"
+        "Section 6's count, with r = n (N-sectioning) it reaches P/2N, the lower bound.",
     .opts = bfly_opts,
     .check = check,
     .run = run,
