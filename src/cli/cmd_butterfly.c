@@ -376,12 +376,27 @@ static void render_text(const bfly_job *j, const bfly_out *r)
 
 enum { NMETHODS = 6, SWEEP_MAX = KC_BFLY_MAX_P + 1 };
 
+/* One line of the chart: a method's measured counts, the paper's count for
+ * it, or Table 4's where it differs from the theorem's. */
+typedef struct curve {
+    char label[96];
+    int n;
+    double x[SWEEP_MAX], y[SWEEP_MAX];
+} curve;
+
+enum { CURVE_MEASURED, CURVE_PAPER, CURVE_TABLE4, NCURVES };
+
 typedef struct sweep {
-    double x[NMETHODS][SWEEP_MAX], y[NMETHODS][SWEEP_MAX], bx[NMETHODS][SWEEP_MAX], by[NMETHODS][SWEEP_MAX];
-    double tx[NMETHODS][SWEEP_MAX], ty[NMETHODS][SWEEP_MAX]; /* Table 4 where it differs from the theorem */
-    int cnt[NMETHODS], bcnt[NMETHODS], tcnt[NMETHODS];
-    const char *bsrc[NMETHODS];
+    curve c[NMETHODS][NCURVES];
 } sweep;
+
+static void curve_add(curve *c, double x, double y, const char *method, const char *source)
+{
+    if (!c->n)
+        snprintf(c->label, sizeof c->label, source ? "%s: paper (%s)" : "%s", method, source);
+    c->x[c->n] = x;
+    c->y[c->n++] = y;
+}
 
 /* Each method at each p it accepts (multisect: N-sectioning where
  * P/N >= N, else r = 2), row indices only; the paper's count beside it,
@@ -405,19 +420,14 @@ static kc_status sweep_methods(const bfly_job *j, sweep *sw, kc_err *err)
             if (s)
                 return s;
             double M = (double)(1ULL << (p - n));
-            sw->x[m][sw->cnt[m]] = M;
-            sw->y[m][sw->cnt[m]++] = (double)res.net.transfers;
+            const char *name = kc_names_name(&kc_bfly_method_names, m);
+            curve_add(&sw->c[m][CURVE_MEASURED], M, (double)res.net.transfers, name, NULL);
             kc_bfly_get_bounds(&o, &b);
-            int64_t v = b.theorem >= 0 ? b.theorem : b.table4;
-            if (v > 0) {
-                sw->bx[m][sw->bcnt[m]] = M;
-                sw->by[m][sw->bcnt[m]++] = (double)v;
-                sw->bsrc[m] = b.theorem >= 0 ? b.which : "Table 4";
-            }
-            if (b.theorem >= 0 && b.table4 > 0 && b.table4 != b.theorem) {
-                sw->tx[m][sw->tcnt[m]] = M;
-                sw->ty[m][sw->tcnt[m]++] = (double)b.table4;
-            }
+            if (b.theorem > 0)
+                curve_add(&sw->c[m][CURVE_PAPER], M, (double)b.theorem, name,
+                          m == KC_BFLY_MULTISECT ? "Section 6" : b.which);
+            if (b.table4 > 0 && b.table4 != b.theorem)
+                curve_add(&sw->c[m][b.theorem > 0 ? CURVE_TABLE4 : CURVE_PAPER], M, (double)b.table4, name, "Table 4");
         }
         cli_progress_cb(&bar, p - n + 1, top - n + 1);
     }
@@ -427,23 +437,14 @@ static kc_status sweep_methods(const bfly_job *j, sweep *sw, kc_err *err)
 
 static int render_plot(const bfly_job *j, const sweep *sw)
 {
-    cli_plot_series s[3 * NMETHODS];
-    char label[NMETHODS][96], tlabel[NMETHODS][96];
+    cli_plot_series s[NCURVES * NMETHODS];
     int ns = 0, n = j->o.scheme.n;
-    for (int m = 0; m < NMETHODS; m++) {
-        if (!sw->cnt[m])
-            continue;
-        s[ns++] = (cli_plot_series){kc_names_name(&kc_bfly_method_names, m), sw->cnt[m], sw->x[m], sw->y[m]};
-        if (sw->bcnt[m]) {
-            snprintf(label[m], sizeof label[m], "%s: paper (%s)", kc_names_name(&kc_bfly_method_names, m),
-                     m == KC_BFLY_MULTISECT ? "Section 6" : sw->bsrc[m]);
-            s[ns++] = (cli_plot_series){label[m], sw->bcnt[m], sw->bx[m], sw->by[m]};
+    for (int m = 0; m < NMETHODS; m++)
+        for (int k = 0; k < NCURVES; k++) {
+            const curve *c = &sw->c[m][k];
+            if (c->n)
+                s[ns++] = (cli_plot_series){c->label, c->n, c->x, c->y};
         }
-        if (sw->tcnt[m]) {
-            snprintf(tlabel[m], sizeof tlabel[m], "%s: paper (Table 4)", kc_names_name(&kc_bfly_method_names, m));
-            s[ns++] = (cli_plot_series){tlabel[m], sw->tcnt[m], sw->tx[m], sw->ty[m]};
-        }
-    }
     cli_plot pl;
     cli_plot_init(&pl);
     char title[160];
