@@ -15,13 +15,13 @@ The question is written as CNF and handed to a SAT solver: cadical
 (Debian `cadical`, the default when installed) or picosat (`picosat`).
 
 Usage: bfly_sat.py n p T [--show] [--solver cadical|picosat]
-                   [--timeout SECONDS] [--plain] [--check]
+                   [--timeout SECONDS] [--plain]
 prints SATISFIABLE, UNSATISFIABLE, or UNKNOWN when --timeout ran out
 (cadical gets `-t SECONDS`, picosat is killed).  Every SATISFIABLE answer
 is decoded into a schedule (where each row is at each time, when each
 butterfly is computed) and replayed against the rules above by plain
-Python that does not look at the CNF: "check: ok", or exit status 1 with
-the broken rule (--check is accepted; the check always runs).  --show
+Python that does not look at the CNF (check() keeps its own Gray code on
+purpose): "check: ok", or exit status 1 with the broken rule.  --show
 also prints the schedule, rows as p-bit strings, /s = lowest stage done,
 *s = computed now.  Unless --plain, implied clauses and lex-leader
 symmetry breaking are added (add_extras says why each is sound); they
@@ -58,6 +58,11 @@ import sys
 import tempfile
 
 
+def gray(a):
+    """The binary-reflected Gray code G(a)."""
+    return a ^ (a >> 1)
+
+
 class Cnf:
     def __init__(self):
         self.nv = 0
@@ -92,7 +97,7 @@ def build(n, p, T):
     done = {(e, s, t): f.var() for e in range(P) for s in stages for t in range(T + 1)}
     comp = {(e, s, t): f.var() for e in range(P) for s in stages for t in range(T + 1)}
     for e in range(P):
-        start = (e % N) ^ ((e % N) >> 1)  # processor G(i mod N)
+        start = gray(e % N)  # processor G(i mod N)
         f.clauses.append([at[e, 0, start]])
         for t in range(T + 1):
             where = [at[e, t, x] for x in range(N)]
@@ -213,9 +218,6 @@ def add_extras(f, n, p, T, at, done, comp):
     exist because only the counts they bound matter)."""
     N, P = 1 << n, 1 << p
 
-    def G(a):
-        return a ^ (a >> 1)
-
     def hops(x, y):
         return bin(x ^ y).count("1")
 
@@ -223,10 +225,10 @@ def add_extras(f, n, p, T, at, done, comp):
         a = e % N
         for t in range(T + 1):
             for x in range(N):
-                if hops(G(a), x) > t:
+                if hops(gray(a), x) > t:
                     f.clauses.append([-at[e, t, x]])
         for s in range(n):
-            starts = [G(a ^ (m << s)) for m in range(1 << (n - s))]
+            starts = [gray(a ^ (m << s)) for m in range(1 << (n - s))]
             for t in range(T + 1):
                 far = [x for x in range(N) if max(hops(y, x) for y in starts) > t]
                 if len(far) == N:
@@ -244,7 +246,7 @@ def add_extras(f, n, p, T, at, done, comp):
     K = n * N * T  # hop budget: every hop takes one directed link for one step
     if P > n * N:  # else P*T hop variables can never exceed K
         s = n - 1
-        d = hops(0, G(1 << s))  # start distance of a stage-s pair
+        d = hops(0, gray(1 << s))  # start distance of a stage-s pair
         moved = {}
         for e in range(P):
             for t in range(T):
@@ -266,7 +268,7 @@ def add_extras(f, n, p, T, at, done, comp):
     for h in range(P // N - 1):
         lex_leq(f, W[h], W[h + 1])
     for c in range(1, N):
-        lex_leq(f, W[0], [at[a ^ c, t, x ^ G(c)] for t in range(1, T + 1) for a in range(N) for x in range(N)])
+        lex_leq(f, W[0], [at[a ^ c, t, x ^ gray(c)] for t in range(1, T + 1) for a in range(N) for x in range(N)])
 
 
 def decode(n, p, T, at, done, true):
@@ -369,8 +371,6 @@ def main():
     ap.add_argument("--show", action="store_true", help="print the schedule when satisfiable")
     ap.add_argument("--solver", choices=("cadical", "picosat"), default=have[0] if have else "cadical",
                     help="default: cadical when installed, else picosat")
-    ap.add_argument("--check", action="store_true",
-                    help="replay a satisfying schedule independently (always done; kept for explicitness)")
     ap.add_argument("--plain", action="store_true", help="the model's clauses only, no implied clauses or symmetry breaking")
     ap.add_argument("--timeout", type=float, metavar="SECONDS", help="give up (print UNKNOWN) after this long")
     a = ap.parse_args()

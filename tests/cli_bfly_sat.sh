@@ -7,7 +7,7 @@ set -u
 . "$(dirname "$0")/support/cli_lib.sh"
 SAT="$(dirname "$0")/../scripts/bfly_sat.py"
 
-answer() { # answer "n p T" EXPECTED [options]: the first line of stdout
+answer() { # answer "n p T" EXPECTED [options]: the answer line, and the replay for SAT
     local npt="$1" want="$2"
     shift 2
     # shellcheck disable=SC2086
