@@ -172,16 +172,35 @@ for f in fig5_transpose fig6_bit-reverse fig7_reverse-flip seed002_fig2_transpos
     check "$f.png written" -- test -s "$F/$f.png"
 done
 series() { check "figures.csv has $1" -- grep -qF "$1," "$F/figures.csv"; }
+row() { check "summary.txt: $1 / $2 has contention $3" -- grep -Eq "^$1 +$2 +$3 " "$F/summary.txt"; }
 for f in fig5_transpose fig6_bit-reverse fig7_reverse-flip; do
     series "$f,li-min,li-min,none"
     series "$f,e-cube,ecube,none"
 done
+# every curve runs what its label says (the configuration table, issue 19)
+for f in fig5_transpose fig6_bit-reverse fig7_reverse-flip; do
+    series "$f,M-S,ecube,optimal"
+    series "$f,M-G,ecube,set:transpose,bit-reverse,reverse-flip"
+    series "$f,P-cube,pcube,none"
+    series "$f,Duato (2 VCs),duato,none"
+done
+for f in seed002_fig2_transpose seed002_fig3_digit-reverse; do
+    series "$f,DOR,dor,none"
+    series "$f,Map-S,dor,optimal"
+    series "$f,Map-G,dor,set:transpose,digit-reverse"
+done
+series "seed002_fig6_uniform,Map-G,dor,set:transpose,digit-reverse"
+row fig5_transpose M-S 1
+row fig5_transpose M-G 2
+row fig6_bit-reverse M-S 1
+row fig6_bit-reverse M-G 1
+row seed002_fig2_transpose Map-S 2
+row seed002_fig2_transpose Map-G 2
 for f in seed002_fig4_transpose seed002_fig5_digit-reverse; do
     series "$f,DOR,dor,none"
     series "$f,Map-S = Map-G,dor,optimal"
     series "$f,kcube map,dor,${f}_kcube-map.txt"
 done
-row() { check "summary.txt: $1 / $2 has contention $3" -- grep -Eq "^$1 +$2 +$3 " "$F/summary.txt"; }
 row seed002_fig4_transpose DOR 8
 row seed002_fig4_transpose "Map-S = Map-G" 8
 row seed002_fig4_transpose "kcube map" 4

@@ -600,6 +600,57 @@ static void test_routes_match_torus_module(void **state)
             }
 }
 
+/* Configuration names (issue 19): every name and alias of the table runs
+ * its entry; "M-S" is M-S (the old parser looked at the second character,
+ * '-', and ran M-G); routing names are configurations too. */
+static void test_config_names(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simalgo algo;
+    char *m;
+    int entries = 0;
+    for (const kc_simconf_def *d = kc_simconf_defs; d->name; d++, entries++) {
+        const char *want = d->map == KC_SIMCONF_MAP_OPTIMAL ? "optimal" : "set:a,b";
+        assert_ptr_equal(kc_simconf_find(d->name), d);
+        assert_int_equal(kc_simconf_parse(d->name, "a,b", "file", &algo, &m, &err), KC_OK);
+        assert_int_equal(algo, d->algo);
+        assert_string_equal(m, want);
+        free(m);
+        for (int i = 0; d->aliases[i]; i++) {
+            assert_ptr_equal(kc_simconf_find(d->aliases[i]), d);
+            assert_int_equal(kc_simconf_parse(d->aliases[i], "a,b", NULL, &algo, &m, &err), KC_OK);
+            assert_int_equal(algo, d->algo);
+            assert_string_equal(m, want);
+            free(m);
+        }
+    }
+    assert_int_equal(entries, 2);
+    assert_int_equal(kc_simconf_find("M-S")->map, KC_SIMCONF_MAP_OPTIMAL);
+    assert_int_equal(kc_simconf_find("M-G")->map, KC_SIMCONF_MAP_SET);
+    /* routing names: the routing, with the run's mapping or the one after '@' */
+    for (const kc_name *e = kc_simalgo_names.entries; e->name; e++) {
+        assert_null(kc_simconf_find(e->name));
+        assert_int_equal(kc_simconf_parse(e->name, "a", NULL, &algo, &m, &err), KC_OK);
+        assert_int_equal(algo, e->value);
+        assert_string_equal(m, "none");
+        free(m);
+    }
+    assert_int_equal(kc_simconf_parse("pcube", "a", "optimal", &algo, &m, &err), KC_OK);
+    assert_string_equal(m, "optimal");
+    free(m);
+    assert_int_equal(kc_simconf_parse("li-min@x@y", "a", "optimal", &algo, &m, &err), KC_OK);
+    assert_int_equal(algo, KC_ROUTE_LIMIN);
+    assert_string_equal(m, "x@y");
+    free(m);
+    assert_int_equal(kc_simconf_parse("M-S@map.txt", "a", NULL, &algo, &m, &err), KC_EINVAL);
+    assert_string_equal(err.param, "configs");
+    assert_null(m);
+    assert_int_equal(kc_simconf_parse("m-s", "a", NULL, &algo, &m, &err), KC_EINVAL);
+    assert_string_equal(err.param, "configs");
+    assert_int_equal(kc_simconf_parse("", "a", NULL, &algo, &m, &err), KC_EINVAL);
+}
+
 static void test_bad_config(void **state)
 {
     (void)state;
@@ -626,6 +677,7 @@ int main(void)
         cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_injection_rate),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
         cmocka_unit_test(test_vc_rules),              cmocka_unit_test(test_no_deadlock_under_overload),
         cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_routes_match_torus_module),          cmocka_unit_test(test_bad_config),
+        cmocka_unit_test(test_config_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

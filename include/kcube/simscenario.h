@@ -65,6 +65,45 @@ kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err);
 const char *kc_simspec_compare_configs(const kc_simspec *resolved);
 const char *kc_simspec_mapping_set(const kc_simspec *resolved);
 
+/* Configurations of a comparison, by name (kcube simulate --compare
+ * --configs, kcube figures). One table gives every named configuration its
+ * spellings and what it runs, and parsing, help and the figures command all
+ * read it, so a name cannot run anything but its entry:
+ *   M-S (ms, Map-S)  the topology's deterministic routing (ecube on the
+ *                    hypercube, dor elsewhere) with the mapping "optimal"
+ *   M-G (mg, Map-G)  the same routing with "set:" + the M-G pattern set
+ * Every routing name of kc_simalgo_names (aliases included) is a
+ * configuration too: that routing with the run's own mapping, or with
+ * MAPPING when written ROUTING@MAPPING. */
+typedef enum kc_simconf_map {
+    KC_SIMCONF_MAP_GIVEN,   /* the text after '@', else the run's mapping */
+    KC_SIMCONF_MAP_OPTIMAL, /* "optimal" (M-S) */
+    KC_SIMCONF_MAP_SET,     /* "set:" and the pattern set (M-G) */
+} kc_simconf_map;
+
+typedef struct kc_simconf_def {
+    const char *name;       /* canonical spelling */
+    const char *aliases[3]; /* the other spellings, NULL-terminated */
+    kc_simalgo algo;        /* KC_ROUTE_AUTO: the topology's deterministic routing */
+    kc_simconf_map map;
+    const char *help;       /* one line for help listings */
+} kc_simconf_def;
+
+/* The named configurations; an entry with name NULL ends the table. */
+extern const kc_simconf_def kc_simconf_defs[];
+
+/* The entry spelled `name` (canonical or alias, exact), or NULL. */
+const kc_simconf_def *kc_simconf_find(const char *name);
+
+/* What a configuration token runs: a name of kc_simconf_defs, a routing
+ * name, or ROUTING@MAPPING. Sets *algo (KC_ROUTE_AUTO for M-S and M-G: the
+ * resolved spec decides) and *mapping, newly allocated (free it): "optimal",
+ * "set:" + set, the text after '@', else run_mapping or "none". Fails with
+ * param "configs" on an unknown name (KC_EINVAL, the routing module's
+ * message) or a mapping after '@' on a configuration that names its own. */
+kc_status kc_simconf_parse(const char *token, const char *set, const char *run_mapping, kc_simalgo *algo,
+                           char **mapping, kc_err *err);
+
 typedef struct kc_simscenario {
     kc_simnet net;
     kc_simroute route;       /* resolved */

@@ -26,8 +26,8 @@
 #define NFIGS 8
 #define NFIGS_CUBE 3 /* the seed 000 figures come first; --torus adds the rest */
 
-/* A mapping entry of the table meaning: kcube's own mapping for the figure's
- * pattern (kc_map, kind linear, with the search), written to
+/* A mapping (after '@') of the table meaning: kcube's own mapping for the
+ * figure's pattern (kc_map, kind linear, with the search), written to
  * DIR/<figure>MAP_SUFFIX and simulated from that file. */
 #define MAP_KCUBE "kcube-map"
 #define MAP_SUFFIX "_kcube-map.txt"
@@ -55,35 +55,35 @@ typedef struct figure {
     const char *pattern;
     int nconf;
     const char *label[MAX_CONF];
-    const char *routing[MAX_CONF];
-    const char *mapping[MAX_CONF];
+    /* what each curve runs: a configuration name or ROUTING@MAPPING, read by
+     * kc_simconf_parse like --configs (M-G's set is the topology's default) */
+    const char *conf[MAX_CONF];
     const char *note; /* for summary.txt (lines after the first indented): what is drawn and why */
 } figure;
 
 #define CUBE_FIG(file, title, pattern)                                                                        \
     {file, title, 2, 8, pattern, 6, {"e-cube", "M-S", "M-G", "P-cube", "Duato (2 VCs)", "li-min"},            \
-     {"ecube", "ecube", "ecube", "pcube", "duato", "li-min"},                                                 \
-     {"none", "optimal", "set:transpose,bit-reverse,reverse-flip", "none", "none", "none"}, NULL}
+     {"ecube", "M-S", "M-G", "pcube", "duato", "li-min"}, NULL}
 
 static const figure FIGS[NFIGS] = {
     CUBE_FIG("fig5_transpose", "Seed 000 Fig. 5: matrix-transpose on the 8-cube", "transpose"),
     CUBE_FIG("fig6_bit-reverse", "Seed 000 Fig. 6: bit-reverse on the 8-cube", "bit-reverse"),
     CUBE_FIG("fig7_reverse-flip", "Seed 000 Fig. 7: reverse-flip on the 8-cube", "reverse-flip"),
     {"seed002_fig2_transpose", "Seed 002 Fig. 2: matrix-transpose on the 4-ary 4-cube", 4, 4, "transpose", 3,
-     {"DOR", "Map-S", "Map-G"}, {"dor", "dor", "dor"}, {"none", "optimal", "set:transpose,digit-reverse"}, NULL},
+     {"DOR", "Map-S", "Map-G"}, {"dor", "M-S", "M-G"}, NULL},
     {"seed002_fig3_digit-reverse", "Seed 002 Fig. 3: digit-reverse on the 4-ary 4-cube", 4, 4, "digit-reverse", 3,
-     {"DOR", "Map-S", "Map-G"}, {"dor", "dor", "dor"}, {"none", "optimal", "set:transpose,digit-reverse"}, NULL},
+     {"DOR", "Map-S", "Map-G"}, {"dor", "M-S", "M-G"}, NULL},
     {"seed002_fig4_transpose", "Seed 002 Fig. 4: matrix-transpose on the 16-ary 2-cube", 16, 2, "transpose", 3,
-     {"DOR", "Map-S = Map-G", "kcube map"}, {"dor", "dor", "dor"}, {"none", "optimal", MAP_KCUBE},
+     {"DOR", "Map-S = Map-G", "kcube map"}, {"dor", "M-S", "dor@" MAP_KCUBE},
      "digit-reverse is transpose on the 16-ary 2-cube, so Map-G (Theorem 4 for both) is Map-S\n   "
      "(Theorem 3): one curve. The paper's linear mapping keeps contention 8 (its text says so)."},
     {"seed002_fig5_digit-reverse", "Seed 002 Fig. 5: digit-reverse on the 8-ary 3-cube", 8, 3, "digit-reverse", 3,
-     {"DOR", "Map-S = Map-G", "kcube map"}, {"dor", "dor", "dor"}, {"none", "optimal", MAP_KCUBE},
+     {"DOR", "Map-S = Map-G", "kcube map"}, {"dor", "M-S", "dor@" MAP_KCUBE},
      "transpose swaps two halves of the digits and is undefined for n = 3, so Map-G's set\n   "
      "{transpose, digit-reverse} is {digit-reverse} and Map-G is Map-S (Theorem 3): one curve (the\n   "
      "paper's chart is not in its text). Its linear mapping keeps contention 4 (its text says so)."},
     {"seed002_fig6_uniform", "Seed 002 Fig. 6: uniform-random on the 4-ary 4-cube", 4, 4, "uniform", 2,
-     {"DOR", "Map-G"}, {"dor", "dor"}, {"none", "set:transpose,digit-reverse"}, NULL},
+     {"DOR", "Map-G"}, {"dor", "M-G"}, NULL},
 };
 
 typedef struct buf {
@@ -208,19 +208,25 @@ static int resolve_figure(const cli_args *a, fig_job *j, int f)
     resolve_config(a, j, &j->cfg[f]);
     for (int c = 0; c < fg->nconf; c++) {
         sim_series *s = &j->ser[f][c];
-        int own = !strcmp(fg->mapping[c], MAP_KCUBE);
-        if (own && !j->map_path[f]) {
-            int r = resolve_kcube_map(a, j, f);
-            if (r)
-                return r;
-        }
         kc_simspec_default(&s->spec);
         s->spec.k = fg->k;
         s->spec.n = fg->n;
         s->spec.pattern = fg->pattern;
-        s->spec.mapping = own ? j->map_path[f] : fg->mapping[c];
-        if (kc_simalgo_parse(fg->routing[c], &s->spec.route.algo, &err) ||
-            kc_simspec_resolve(&s->spec, &j->cfg[f], &err))
+        kc_simspec net = s->spec; /* the M-G set is the network's default one */
+        if (kc_simspec_resolve(&net, NULL, &err) ||
+            kc_simconf_parse(fg->conf[c], kc_simspec_mapping_set(&net), NULL, &s->spec.route.algo, &s->mapping,
+                             &err))
+            return cli_report(a, &err);
+        if (!strcmp(s->mapping, MAP_KCUBE)) {
+            int r = j->map_path[f] ? 0 : resolve_kcube_map(a, j, f);
+            if (r)
+                return r;
+            free(s->mapping);
+            if (!(s->mapping = strdup(j->map_path[f])))
+                return cli_error("out of memory");
+        }
+        s->spec.mapping = s->mapping;
+        if (kc_simspec_resolve(&s->spec, &j->cfg[f], &err))
             return cli_report(a, &err);
     }
     return sim_plan_memory(a, j->ser[f], fg->nconf, 0, &j->cfg[f], j->loads, j->nloads, j->threads,
@@ -286,14 +292,17 @@ typedef struct fig_out {
 } fig_out;
 
 /* One configuration's rows; its sustainable points into thr/lat. Returns their count. */
-static int config_rows(fig_out *o, const figure *fg, int c, const sim_series *s, double *thr, double *lat)
+static int config_rows(fig_out *o, const figure *fg, int c, const sim_series *s, const char *j_map_path, double *thr,
+                       double *lat)
 {
-    int m = 0, own = !strcmp(fg->mapping[c], MAP_KCUBE);
+    /* the columns say what ran: the resolved routing and the mapping text
+     * (kcube's own mapping file without the directory) */
+    int m = 0, own = j_map_path && !strcmp(s->mapping, j_map_path);
     for (int i = 0; i < s->sweep.count; i++) {
         const kc_simresult *p = &s->sweep.points[i];
-        bprintf(&o->csv, "%s,%s,%s,%s%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d\n", fg->file, fg->label[c], fg->routing[c],
-                own ? fg->file : fg->mapping[c], own ? MAP_SUFFIX : "", p->offered, p->generated, p->throughput, p->latency_avg, p->latency_p99,
-                p->network_latency_avg, p->sustainable);
+        bprintf(&o->csv, "%s,%s,%s,%s%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d\n", fg->file, fg->label[c],
+                kc_simalgo_name(s->spec.route.algo), own ? fg->file : s->mapping, own ? MAP_SUFFIX : "", p->offered,
+                p->generated, p->throughput, p->latency_avg, p->latency_p99, p->network_latency_avg, p->sustainable);
         if (p->sustainable) {
             thr[m] = p->throughput;
             lat[m++] = p->latency_avg;
@@ -322,7 +331,7 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
         if (!r)
             r = sim_series_sweep(a, s, &j->cfg[f], &so);
         if (!r)
-            series[c] = (cli_plot_series){fg->label[c], config_rows(o, fg, c, s, thr[c], lat[c]), thr[c], lat[c]};
+            series[c] = (cli_plot_series){fg->label[c], config_rows(o, fg, c, s, j->map_path[f], thr[c], lat[c]), thr[c], lat[c]};
         sim_series_free(s); /* one configuration in memory at a time */
     }
     if (!r && fg->note)

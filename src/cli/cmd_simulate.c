@@ -102,7 +102,7 @@ static const cli_use simulate_opts[] = {
     {&OPT_LINK_LATENCY, NULL, NULL},
     {&OPT_CHANNEL_UTIL, NULL, NULL},
     {&OPT_COMPARE, NULL, NULL},
-    {&OPT_CONFIGS, "with --compare: ecube, dor, pcube, duato, M-S, M-G or ROUTING@MAPPING (default "
+    {&OPT_CONFIGS, "with --compare: routings, M-S, M-G (lists below) or ROUTING@MAPPING (default "
                    "ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G on tori with k a power of two)", NULL},
     {&OPT_SET, NULL, NULL},
     {&OPT_PLOT, "latency against throughput through gnuplot (.png or .svg), checked before simulating", NULL},
@@ -265,32 +265,21 @@ static int out_of_memory(void)
 }
 
 /* One configuration of a comparison: the user's spec with the routing and
- * mapping the token names, resolved on its own. */
+ * mapping the token names (kc_simconf_parse, the one table of names),
+ * resolved on its own. */
 static int make_series(const cli_args *a, sim_series *s, const char *token, const kc_simspec *user, const char *set)
 {
-    const char *at = strchr(token, '@');
-    char *name = strndup(token, at ? (size_t)(at - token) : strlen(token));
     kc_err err;
-    int r = 0;
     s->spec = *user;
     s->label = strdup(token);
-    if (!name || !s->label)
-        r = out_of_memory();
-    else if (!strcmp(name, "M-S") || !strcmp(name, "ms") || !strcmp(name, "M-G") || !strcmp(name, "mg")) {
-        s->spec.route.algo = KC_ROUTE_AUTO; /* the deterministic routing of the topology */
-        s->mapping = name[1] == 'S' || name[1] == 's' ? strdup("optimal") : sim_strdupf("set:%s", set);
-    } else if (kc_simalgo_parse(name, &s->spec.route.algo, &err)) {
-        err.param = "configs"; /* the name came from --configs */
-        r = cli_report(a, &err);
-    } else
-        s->mapping = strdup(at ? at + 1 : user->mapping ? user->mapping : "none");
-    free(name);
-    if (!r && !s->mapping)
-        r = out_of_memory();
+    if (!s->label)
+        return out_of_memory();
+    if (kc_simconf_parse(token, set, user->mapping, &s->spec.route.algo, &s->mapping, &err))
+        return err.status == KC_ENOMEM ? out_of_memory() : cli_report(a, &err);
     s->spec.mapping = s->mapping;
-    if (!r && kc_simspec_resolve(&s->spec, NULL, &err))
-        r = cli_report(a, &err);
-    return r;
+    if (kc_simspec_resolve(&s->spec, NULL, &err))
+        return cli_report(a, &err);
+    return 0;
 }
 
 static int resolve_compare(const cli_args *a, sim_job *j)
@@ -656,6 +645,22 @@ static void more_help(FILE *out)
     for (const kc_name *e = kc_simalgo_names.entries; e->name; e++)
         if (e->help)
             fprintf(out, "  %-22s %s\n", e->name, e->help);
+    fputs("  aliases:", out);
+    const char *sep = " ";
+    for (const kc_name *e = kc_simalgo_names.entries; e->name; e++)
+        if (!e->help) {
+            fprintf(out, "%s%s = %s", sep, e->name, kc_simalgo_name((kc_simalgo)e->value));
+            sep = ", ";
+        }
+    fputs("\n\nmore configurations (--configs; a routing above is one too, ROUTING@MAPPING with a mapping):\n",
+          out);
+    for (const kc_simconf_def *d = kc_simconf_defs; d->name; d++) {
+        char names[64];
+        int len = snprintf(names, sizeof names, "%s", d->name);
+        for (int i = 0; d->aliases[i] && len > 0 && (size_t)len < sizeof names; i++)
+            len += snprintf(names + len, sizeof names - (size_t)len, ", %s", d->aliases[i]);
+        fprintf(out, "  %-22s %s\n", names, d->help);
+    }
     fputc('\n', out);
     cli_print_patterns(out);
 }

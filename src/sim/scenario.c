@@ -78,6 +78,70 @@ const char *kc_simspec_mapping_set(const kc_simspec *s)
     return s->topo == KC_SIM_HYPERCUBE ? "transpose,bit-reverse,reverse-flip" : "transpose,digit-reverse";
 }
 
+const kc_simconf_def kc_simconf_defs[] = {
+    {"M-S", {"ms", "Map-S", NULL}, KC_ROUTE_AUTO, KC_SIMCONF_MAP_OPTIMAL,
+     "deterministic routing (ecube, dor) with the optimal mapping for the pattern (--mapping optimal)"},
+    {"M-G", {"mg", "Map-G", NULL}, KC_ROUTE_AUTO, KC_SIMCONF_MAP_SET,
+     "deterministic routing (ecube, dor) with the mapping for the --set patterns (--mapping set:...)"},
+    {NULL, {NULL}, KC_ROUTE_AUTO, KC_SIMCONF_MAP_GIVEN, NULL},
+};
+
+const kc_simconf_def *kc_simconf_find(const char *name)
+{
+    for (const kc_simconf_def *d = kc_simconf_defs; d->name; d++) {
+        if (!strcmp(name, d->name))
+            return d;
+        for (int i = 0; d->aliases[i]; i++)
+            if (!strcmp(name, d->aliases[i]))
+                return d;
+    }
+    return NULL;
+}
+
+static char *dup_text(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b);
+    char *s = malloc(la + lb + 1);
+    if (s) {
+        memcpy(s, a, la);
+        memcpy(s + la, b, lb + 1);
+    }
+    return s;
+}
+
+kc_status kc_simconf_parse(const char *token, const char *set, const char *run_mapping, kc_simalgo *algo,
+                           char **mapping, kc_err *err)
+{
+    *mapping = NULL;
+    const char *at = strchr(token, '@');
+    size_t len = at ? (size_t)(at - token) : strlen(token);
+    char *name = malloc(len + 1);
+    if (!name)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    memcpy(name, token, len);
+    name[len] = '\0';
+    const kc_simconf_def *d = kc_simconf_find(name);
+    kc_status st = KC_OK;
+    if (d && at)
+        st = kc_fail_param(err, KC_EINVAL, "configs",
+                           "configuration '%s' runs its own mapping; ROUTING@MAPPING takes a routing (e.g. %s@FILE)",
+                           name, d->algo == KC_ROUTE_AUTO ? "ecube" : kc_simalgo_name(d->algo));
+    else if (d) {
+        *algo = d->algo;
+        *mapping = d->map == KC_SIMCONF_MAP_OPTIMAL ? dup_text("optimal", "")
+                   : d->map == KC_SIMCONF_MAP_SET   ? dup_text("set:", set ? set : "")
+                                                    : dup_text(run_mapping ? run_mapping : "none", "");
+    } else if ((st = kc_simalgo_parse(name, algo, err)) == KC_OK) {
+        *mapping = dup_text(at ? at + 1 : run_mapping ? run_mapping : "none", "");
+    } else {
+        err->param = "configs"; /* the name came from a configuration list */
+    }
+    free(name);
+    if (st == KC_OK && !*mapping)
+        st = kc_fail(err, KC_ENOMEM, "out of memory");
+    return st;
+}
+
 void kc_simscenario_free(kc_simscenario *sc)
 {
     kc_simnet_free(&sc->net);
