@@ -62,4 +62,38 @@ expect_exit 0 "help" -- "$K" simulate --help
 expect_stdout_matches '^  M-S, ms, Map-S +'
 expect_stdout_matches '^  M-G, mg, Map-G +'
 
+# --- saturation per source: bit-reverse under li-min on the 8-cube ---
+# at offered 0.14 the sources forced onto channel 8 -> 0 fall behind although the
+# aggregate throughput is above 97 % of what is generated
+expect_exit 0 "li-min bit-reverse at 0.14" -- "$K" simulate --n 8 --pattern bit-reverse --routing li-min --rate 0.14 --json
+expect_stdout_matches '"sustainable":[[:space:]]*false'
+expect_stdout_matches '"sources_judged":[[:space:]]*240'
+for f in source_throughput_min source_ratio_min source_growth_max sources_behind source_worst; do
+    expect_stdout_contains "\"$f\"" "json has $f"
+done
+check "aggregate keeps up, a source does not" -- python3 -c '
+import json, sys
+p = json.load(open(sys.argv[1]))["points"][0]
+assert p["throughput"] >= 0.97 * p["generated"], p
+assert p["sources_behind"] >= 1 and p["source_ratio_min"] < 0.8 and p["source_throughput_min"] < 0.125, p
+' "$CLI_OUT"
+expect_exit 0 "the same in text" -- "$K" simulate --n 8 --pattern bit-reverse --routing li-min --rate 0.14
+expect_stdout_matches '^ +offered +generated +throughput +src_min +src_ratio '
+expect_stdout_matches 'sources fell behind \(source [0-9]+ accepted [0-9.]+% of its flits\)'
+# the sweep's saturation throughput stays within 1/8
+expect_exit 0 "li-min bit-reverse sweep" -- "$K" simulate --n 8 --pattern bit-reverse --routing li-min \
+    --sweep 0.02:0.2:0.02 --json
+check "saturation <= 1/8" -- python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["saturated"] and d["saturation_throughput"] <= 0.127, d["saturation_throughput"]
+assert 0 < d["saturation_source_min"] <= d["saturation_throughput"] * 1.2
+' "$CLI_OUT"
+expect_exit 0 "sweep text" -- "$K" simulate --n 8 --pattern bit-reverse --routing li-min --sweep 0.1:0.14:0.02
+expect_stdout_matches '^  saturation throughput 0\.1[0-2][0-9]+ \(lowest source 0\.[0-9]+\)$'
+# CSV: the per-source columns beside the others
+expect_exit 0 "csv" -- "$K" simulate --n 6 --uniform --rate 0.1 --measure 1000 --warmup 200 --csv
+expect_stdout_matches '^series,offered,.*,wall_seconds,source_throughput_min,source_ratio_min,sources_behind$'
+expect_stdout_matches '^ecube,0\.1000,.*,0$'
+
 summary

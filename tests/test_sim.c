@@ -446,8 +446,9 @@ static void test_seed_results_fast(void **state)
     }
     kc_simresult r = point("transpose", "set:transpose,bit-reverse,reverse-flip", KC_ROUTE_ECUBE, 1, 0.3);
     assert_true(r.sustainable);
-    /* P-cube: good on reverse-flip, poor on bit-reverse (seed 000 Section 6.1) */
-    assert_true(point("reverse-flip", NULL, KC_ROUTE_PCUBE, 1, 0.3).sustainable);
+    /* P-cube: good on reverse-flip, poor on bit-reverse (seed 000 Section 6.1);
+     * at 0.3 some reverse-flip sources already fall behind (issue 19) */
+    assert_true(point("reverse-flip", NULL, KC_ROUTE_PCUBE, 1, 0.2).sustainable);
     assert_false(point("bit-reverse", NULL, KC_ROUTE_PCUBE, 1, 0.15).sustainable);
 }
 
@@ -600,6 +601,85 @@ static void test_routes_match_torus_module(void **state)
             }
 }
 
+/* A run (default windows, seed 1) or a sweep of the 8-cube. */
+static kc_simresult cube_run(const char *pattern, kc_simalgo algo, double load, kc_simsweep *sweep, const double *loads,
+                             int nloads)
+{
+    kc_err err;
+    kc_simspec sp;
+    kc_simspec_default(&sp);
+    sp.n = 8;
+    sp.pattern = pattern;
+    sp.route.algo = algo;
+    kc_simscenario sc;
+    assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.load = load;
+    kc_simresult res;
+    memset(&res, 0, sizeof res);
+    if (sweep) {
+        kc_simsweep_opts o = {loads, nloads, 2, 1, NULL};
+        assert_int_equal(kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &c, &o, sweep, &err), KC_OK);
+    } else {
+        assert_int_equal(kc_sim_run(&sc.net, &sc.route, &sc.traffic, &c, &res, &err), KC_OK);
+    }
+    kc_simscenario_free(&sc);
+    return res;
+}
+
+/* Saturation per source (issue 19): under li-min the 8 bit-reverse sources
+ * 8..15 are forced onto channel 8 -> 0 (and other groups of sources onto
+ * other channels); at offered 0.14 they offer it 1.12 flits per cycle and
+ * fall behind, while the other senders keep the aggregate above 97 % (the
+ * old, aggregate rule called the point sustainable). */
+static void test_per_source_saturation(void **state)
+{
+    (void)state;
+    kc_simresult r = cube_run("bit-reverse", KC_ROUTE_LIMIN, 0.14, NULL, NULL, 0);
+    assert_true(r.throughput >= 0.97 * r.generated); /* the aggregate keeps up ... */
+    assert_false(r.sustainable);                      /* ... but not every source */
+    assert_true(r.sources_behind >= 1 && r.sources_behind < 240);
+    assert_int_equal(r.sources_judged, 240); /* the 16 fixed points send nothing */
+    assert_true(r.source_worst < 256);
+    assert_true(r.source_ratio_min < 0.8);
+    assert_true(r.source_throughput_min < 0.125);
+    assert_true(r.source_growth_max > 0.03 * 0.14 * 10000 + KC_SIM_SOURCE_SLACK * 20);
+    /* the sweep's saturation is within 1/8 (the sources behind 8 -> 0 get at most 1/8 each) */
+    double loads[10];
+    for (int i = 0; i < 10; i++)
+        loads[i] = 0.02 * (i + 1);
+    kc_simsweep sw;
+    cube_run("bit-reverse", KC_ROUTE_LIMIN, 0.1, &sw, loads, 10);
+    assert_true(sw.saturated);
+    assert_true(sw.saturation_throughput <= 0.125 + 0.002);
+    assert_true(sw.saturation_source_min > 0 && sw.saturation_source_min <= sw.saturation_throughput * 1.2);
+    kc_simsweep_free(&sw);
+    /* uniform traffic below saturation: every source keeps up, as before */
+    r = cube_run("uniform", KC_ROUTE_ECUBE, 0.3, NULL, NULL, 0);
+    assert_true(r.sustainable);
+    assert_int_equal(r.sources_behind, 0);
+    assert_int_equal(r.sources_judged, 256);
+    assert_true(r.source_ratio_min > 0.8 && r.source_ratio_min <= 1.5);
+    assert_true(r.source_throughput_min > 0.1 && r.source_throughput_min < r.throughput);
+    /* a one-shot run judges no source */
+    kc_simnet net;
+    net_init(&net, KC_SIM_HYPERCUBE, 2, 3, 1, 1);
+    kc_simroute ec = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+    uint32_t src[2] = {0, 1}, dst[2] = {7, 6};
+    kc_err err;
+    kc_simtraffic tr;
+    assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, src, dst, 2, NULL, &err), KC_OK);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.oneshot = 1;
+    assert_int_equal(kc_sim_run(&net, &ec, &tr, &c, &r, &err), KC_OK);
+    assert_true(r.sustainable);
+    assert_int_equal(r.sources_judged, 0);
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
+}
+
 /* Configuration names (issue 19): every name and alias of the table runs
  * its entry; "M-S" is M-S (the old parser looked at the second character,
  * '-', and ran M-G); routing names are configurations too. */
@@ -677,7 +757,7 @@ int main(void)
         cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_injection_rate),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
         cmocka_unit_test(test_vc_rules),              cmocka_unit_test(test_no_deadlock_under_overload),
         cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_routes_match_torus_module),          cmocka_unit_test(test_bad_config),
-        cmocka_unit_test(test_config_names),
+        cmocka_unit_test(test_config_names),          cmocka_unit_test(test_per_source_saturation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

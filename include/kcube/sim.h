@@ -25,7 +25,28 @@
  * Every run checks: flit conservation (generated = delivered + queued + in
  * the network), no buffer overflow, and a deadlock watchdog (no flit moved
  * for `watchdog` cycles while worms are in the network), which reports the
- * cycle of blocked channels. Runs are reproducible from `seed`. */
+ * cycle of blocked channels. Runs are reproducible from `seed`.
+ *
+ * Sustained load (Dally and Towles: a load is sustained only if every
+ * source's accepted traffic keeps up with what it offers). Over the
+ * measurement window each source x counts the flits it generates, g(x), and
+ * the flits of its messages delivered, a(x) (accepted); g(x) - a(x) is
+ * exactly how much x's backlog (flits generated and not yet delivered: in
+ * its source queue or on their way) grew over the window. A source that
+ * generates nothing in the window (a fixed point of a permutation, an idle
+ * node) is not judged. A source falls behind when both
+ *   (1) a(x) < 0.97 g(x) - KC_SIM_SOURCE_SLACK msg_flits: it accepted less
+ *       than 97 % of its traffic, beyond a few messages that may still be
+ *       queued or on their way when the window ends, and
+ *   (2) its source queue is not bounded: in the last half of the window it
+ *       never once came back down to its length at the window's start.
+ * A stable queue, however busy, keeps returning to its usual length, while
+ * a source that offers more than its paths carry only grows; (2) keeps the
+ * normal ups and downs of a busy queue from counting as (1). A run with a
+ * load is sustainable when no judged source falls behind, the aggregate
+ * throughput is >= 0.97 x generated, every message generated in the window
+ * arrives within the drain, and the source queues stay under
+ * queue_cap messages per node on average (past it the run gives up). */
 #ifndef KCUBE_SIM_H
 #define KCUBE_SIM_H
 
@@ -71,6 +92,10 @@ int kc_sim_vc_link_default(kc_simtopo topo, int k);
 int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c);
 
 #define KC_SIM_CYCLE_MAX 64
+/* The per-source rule above: the share of its traffic a source may fall
+ * short by, and the whole messages on top of it. */
+#define KC_SIM_SOURCE_SHARE 0.03
+#define KC_SIM_SOURCE_SLACK 4
 
 typedef struct kc_simresult {
     double offered;             /* the configured load */
@@ -83,8 +108,16 @@ typedef struct kc_simresult {
     int64_t cycles;             /* simulated */
     uint64_t link_traversals;   /* flits that crossed a router-to-router channel */
     double wall_seconds;
-    int sustainable;
+    int sustainable;            /* see "Sustained load" above */
     double queue_avg;           /* mean source-queue length per node at the end of the window */
+    /* per source, over the sources that generated traffic in the window
+     * (runs with a load; 0 sources judged when the run is one-shot) */
+    uint32_t sources_judged;
+    uint32_t sources_behind;    /* judged sources that did not keep up */
+    double source_ratio_min;    /* lowest accepted / generated flits of a source (1: none judged) */
+    double source_throughput_min; /* lowest accepted flits per cycle of a source */
+    double source_growth_max;   /* largest growth of a source's backlog over the window, flits */
+    uint32_t source_worst;      /* the source with the lowest ratio (KC_SIM_NONE: none) */
     /* one-shot runs */
     int64_t completion;         /* cycle at which the last tail arrived */
     /* invariants */

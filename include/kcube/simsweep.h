@@ -16,7 +16,9 @@
 typedef struct kc_simsweep {
     int count;                  /* points run */
     kc_simresult *points;       /* [count] */
-    double saturation_throughput; /* largest throughput of a sustainable point */
+    double saturation_throughput; /* largest throughput of a sustainable point (every source keeping
+                                     up: kcube/sim.h "Sustained load") */
+    double saturation_source_min; /* that point's lowest per-source accepted throughput */
     int saturated;              /* an unsustainable point was reached */
 } kc_simsweep;
 

@@ -422,6 +422,15 @@ static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, const kc_s
         cJSON_AddNumberToObject(o, "offered", p->offered);
     cJSON_AddNumberToObject(o, "generated", p->generated);
     cJSON_AddNumberToObject(o, "throughput", p->throughput);
+    if (!cfg->oneshot) { /* per source, beside the aggregate (kcube/sim.h "Sustained load") */
+        cJSON_AddNumberToObject(o, "source_throughput_min", p->source_throughput_min);
+        cJSON_AddNumberToObject(o, "source_ratio_min", p->source_ratio_min);
+        cJSON_AddNumberToObject(o, "source_growth_max", p->source_growth_max);
+        cJSON_AddNumberToObject(o, "sources_judged", p->sources_judged);
+        cJSON_AddNumberToObject(o, "sources_behind", p->sources_behind);
+        if (p->source_worst != KC_SIM_NONE)
+            cJSON_AddNumberToObject(o, "source_worst", p->source_worst);
+    }
     cJSON_AddNumberToObject(o, "latency_avg", p->latency_avg);
     cJSON_AddNumberToObject(o, "latency_p99", p->latency_p99);
     cJSON_AddNumberToObject(o, "network_latency_avg", p->network_latency_avg);
@@ -457,6 +466,7 @@ static cJSON *series_json(const sim_job *j, const sim_series *se)
         cJSON_AddItemToArray(pts, point_json(&se->sweep.points[i], &se->sc.net, &j->cfg));
     if (j->nloads > 1) {
         cJSON_AddNumberToObject(o, "saturation_throughput", se->sweep.saturation_throughput);
+        cJSON_AddNumberToObject(o, "saturation_source_min", se->sweep.saturation_source_min);
         cJSON_AddBoolToObject(o, "saturated", se->sweep.saturated);
     }
     return o;
@@ -498,7 +508,8 @@ static int render_csv(const sim_job *j)
 {
     int oneshot = j->cfg.oneshot;
     printf("series,offered,generated,throughput,latency_avg,latency_p99,network_latency_avg,sustainable,"
-           "messages,cycles,link_traversals,wall_seconds%s\n", oneshot ? ",completion" : "");
+           "messages,cycles,link_traversals,wall_seconds,source_throughput_min,source_ratio_min,sources_behind%s\n",
+           oneshot ? ",completion" : "");
     for (int s = 0; s < j->ns; s++)
         for (int i = 0; i < j->ser[s].sweep.count; i++) {
             const kc_simresult *p = &j->ser[s].sweep.points[i];
@@ -506,6 +517,7 @@ static int render_csv(const sim_job *j)
                    oneshot ? 0.0 : p->offered, p->generated, p->throughput, p->latency_avg, p->latency_p99,
                    p->network_latency_avg, p->sustainable, (unsigned long long)p->messages, (long long)p->cycles,
                    (unsigned long long)p->link_traversals, p->wall_seconds);
+            printf(",%.6f,%.4f,%u", p->source_throughput_min, p->source_ratio_min, p->sources_behind);
             if (oneshot)
                 printf(",%lld", (long long)p->completion);
             printf("\n");
@@ -536,19 +548,24 @@ static void print_util(const kc_simresult *p, const kc_simnet *net, int64_t wind
 
 static void text_points(const sim_job *j, const sim_series *se)
 {
-    printf("  %8s %9s %10s %10s %8s %10s %4s %9s %12s %7s\n", "offered", "generated", "throughput", "latency", "p99",
-           "net_lat", "ok", "cycles", "traversals", "wall_s");
+    /* src_min, src_ratio: the lowest accepted throughput and accepted / generated of one source */
+    printf("  %8s %9s %10s %8s %9s %10s %8s %10s %4s %9s %12s %7s\n", "offered", "generated", "throughput", "src_min",
+           "src_ratio", "latency", "p99", "net_lat", "ok", "cycles", "traversals", "wall_s");
     for (int i = 0; i < se->sweep.count; i++) {
         const kc_simresult *p = &se->sweep.points[i];
-        printf("  %8.4f %9.4f %10.4f %10.2f %8.0f %10.2f %4s %9lld %12llu %7.3f\n", p->offered, p->generated,
-               p->throughput, p->latency_avg, p->latency_p99, p->network_latency_avg, p->sustainable ? "yes" : "NO",
-               (long long)p->cycles, (unsigned long long)p->link_traversals, p->wall_seconds);
+        printf("  %8.4f %9.4f %10.4f %8.4f %9.3f %10.2f %8.0f %10.2f %4s %9lld %12llu %7.3f\n", p->offered,
+               p->generated, p->throughput, p->source_throughput_min, p->source_ratio_min, p->latency_avg,
+               p->latency_p99, p->network_latency_avg, p->sustainable ? "yes" : "NO", (long long)p->cycles,
+               (unsigned long long)p->link_traversals, p->wall_seconds);
+        if (!p->sustainable && p->sources_behind)
+            printf("  %u of %u sources fell behind (source %u accepted %.1f%% of its flits)\n", p->sources_behind,
+                   p->sources_judged, p->source_worst, 100 * p->source_ratio_min);
         if (p->link_flits)
             print_util(p, &se->sc.net, j->cfg.measure);
     }
     if (j->nloads > 1)
-        printf("  saturation throughput %.4f%s\n", se->sweep.saturation_throughput,
-               se->sweep.saturated ? "" : " (not saturated in the sweep)");
+        printf("  saturation throughput %.4f (lowest source %.4f)%s\n", se->sweep.saturation_throughput,
+               se->sweep.saturation_source_min, se->sweep.saturated ? "" : " (not saturated in the sweep)");
 }
 
 static void text_series(const sim_job *j, const sim_series *se)

@@ -126,6 +126,9 @@ typedef struct engine {
     /* bookkeeping */
     uint64_t flits_generated, flits_delivered, link_traversals;
     uint64_t gen_window, del_window, outstanding;
+    uint64_t *src_gen, *src_acc; /* per source: flits generated / delivered in the window */
+    uint32_t *qlen, *q0, *qlow;  /* per source: queue length now, at the window's start, lowest in its last half */
+    int late;                    /* in the last half of the window */
     uint64_t *link_flits;
     int in_window, progress, overflow;
     int64_t last_arrival;
@@ -162,6 +165,11 @@ static void engine_free(engine *e)
     free(e->next_gen);
     free(e->arr);
     free(e->listed);
+    free(e->src_gen);
+    free(e->src_acc);
+    free(e->qlen);
+    free(e->q0);
+    free(e->qlow);
     kc_simsample_free(&e->lat);
 }
 
@@ -233,10 +241,12 @@ static int enqueue(engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_
         e->qhead[node] = m;
     e->qtail[node] = m;
     e->queued++;
+    e->qlen[node]++;
     e->queued_flits += len;
     e->flits_generated += len;
     if (e->in_window && !e->cfg->oneshot) {
         e->gen_window += len;
+        e->src_gen[node] += len;
         e->outstanding++;
     }
     return 0;
@@ -316,6 +326,8 @@ static void inject(engine *e)
             e->q[m].next = e->qfree;
             e->qfree = m;
             e->queued--;
+            if (--e->qlen[x] < e->qlow[x] && e->late)
+                e->qlow[x] = e->qlen[x];
             e->queued_flits -= w->len;
             e->active[e->nactive++] = wi;
         }
@@ -448,8 +460,10 @@ static int move_worm(engine *e, uint32_t wi)
         uint32_t seq = e->passed[c]++;
         if (eject) {
             e->flits_delivered++;
-            if (e->in_window)
+            if (e->in_window) {
                 e->del_window++;
+                e->src_acc[w->src]++;
+            }
             if (seq + 1 == w->len) {
                 e->owner[c] = -1;
                 finish(e, w, now + e->dej);
@@ -520,8 +534,9 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent)
     uint64_t links = net_channels / (uint64_t)s->vcs;
     /* owner, cnt, rhead, passed, rtime ring */
     uint64_t per_channel = sizeof(int32_t) + 2 * sizeof(uint16_t) + sizeof(uint32_t) + (uint64_t)s->depth * sizeof(uint32_t);
-    /* qhead, qtail, senders, next_gen */
-    uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double);
+    /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow */
+    uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) + 2 * sizeof(uint64_t) +
+                        3 * sizeof(uint32_t);
     uint64_t link_used = ((vc_independent ? net_channels : links) + 1) * sizeof(uint32_t);
     return channels * per_channel + link_used + s->nodes * per_node;
 }
@@ -632,8 +647,14 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->qtail = malloc(net->nodes * sizeof *e->qtail);
     e->senders = malloc(net->nodes * sizeof *e->senders);
     e->next_gen = malloc(net->nodes * sizeof *e->next_gen);
+    e->src_gen = calloc(net->nodes, sizeof *e->src_gen);
+    e->src_acc = calloc(net->nodes, sizeof *e->src_acc);
+    e->qlen = calloc(net->nodes, sizeof *e->qlen);
+    e->q0 = calloc(net->nodes, sizeof *e->q0);
+    e->qlow = calloc(net->nodes, sizeof *e->qlow);
     if (!e->owner || !e->cnt || !e->rhead || !e->passed || !e->rtime || !e->link_used || !e->qhead || !e->qtail ||
-        !e->senders || !e->next_gen || grow_worms(e))
+        !e->senders || !e->next_gen || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
+        !e->qlow || grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     for (size_t c = 0; c < ch; c++)
         e->owner[c] = -1;
@@ -716,6 +737,42 @@ static kc_status check_config(const kc_simnet *net, const kc_simroute *route, co
     return kc_simroute_check(route, net, err);
 }
 
+/* Per-source judgement ("Sustained load" in kcube/sim.h): fills the source
+ * fields of out; returns how many judged sources fell behind. */
+static uint32_t judge_sources(const engine *e, int64_t window, kc_simresult *out)
+{
+    double slack = KC_SIM_SOURCE_SLACK * (double)e->L;
+    uint32_t behind = 0;
+    out->source_ratio_min = 1;
+    out->source_throughput_min = 0;
+    out->source_growth_max = 0;
+    out->source_worst = KC_SIM_NONE;
+    int first = 1;
+    for (uint32_t x = 0; x < e->net->nodes; x++) {
+        uint64_t g = e->src_gen[x], a = e->src_acc[x];
+        if (!g)
+            continue; /* generated nothing in the window: not judged */
+        out->sources_judged++;
+        double ratio = (double)a / (double)g, thr = (double)a / (double)window;
+        double growth = (double)g - (double)a; /* = growth of x's backlog over the window, in flits */
+        /* behind: short of 97 % (beyond the slack) and its queue never once
+         * came back to its starting length in the last half of the window */
+        if (growth > KC_SIM_SOURCE_SHARE * (double)g + slack && e->qlow[x] > e->q0[x])
+            behind++;
+        if (first || ratio < out->source_ratio_min) {
+            out->source_ratio_min = ratio;
+            out->source_worst = x;
+        }
+        if (first || thr < out->source_throughput_min)
+            out->source_throughput_min = thr;
+        if (first || growth > out->source_growth_max)
+            out->source_growth_max = growth;
+        first = 0;
+    }
+    out->sources_behind = behind;
+    return behind;
+}
+
 kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
                      const kc_simconfig *cfg, kc_simresult *out, kc_err *err)
 {
@@ -756,8 +813,18 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         e.now = (uint32_t)t;
         e.in_window = t >= wstart && t < wend;
         if (!cfg->oneshot) {
-            if (t == wend)
+            /* queue lengths for the per-source judgement: at the window's
+             * start, then the lowest in its last half */
+            if (t == wstart)
+                memcpy(e.q0, e.qlen, net->nodes * sizeof *e.qlen);
+            if (t == wstart + cfg->measure / 2) {
+                memcpy(e.qlow, e.qlen, net->nodes * sizeof *e.qlen);
+                e.late = 1;
+            }
+            if (t == wend) {
                 queue_at_end = (double)e.queued;
+                e.late = 0;
+            }
             if (t >= wend && e.outstanding == 0)
                 break;
             generate(&e);
@@ -805,9 +872,11 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
     out->queue_avg = (queue_at_end >= 0 ? queue_at_end : (double)e.queued) / (double)net->nodes;
     if (cfg->oneshot)
         out->sustainable = !out->deadlock && e.outstanding == 0;
-    else
+    else {
+        uint32_t behind = judge_sources(&e, window, out);
         out->sustainable = !gave_up && !out->deadlock && e.outstanding == 0 &&
-                           out->throughput >= 0.97 * out->generated;
+                           out->throughput >= (1 - KC_SIM_SOURCE_SHARE) * out->generated && behind == 0;
+    }
     engine_free(&e);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);

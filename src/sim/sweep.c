@@ -136,8 +136,10 @@ kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_
     for (int i = 0; i < keep; i++) {
         if (!out->points[i].sustainable)
             out->saturated = 1;
-        else if (out->points[i].throughput > out->saturation_throughput)
+        else if (out->points[i].throughput > out->saturation_throughput) {
             out->saturation_throughput = out->points[i].throughput;
+            out->saturation_source_min = out->points[i].source_throughput_min;
+        }
     }
     free(sh.status);
     free(sh.errs);
