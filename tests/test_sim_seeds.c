@@ -99,7 +99,8 @@ static void test_seed002_4ary4cube(void **state)
     const char *set = "set:transpose,digit-reverse";
     /* The default model (seed 002: the VCs of a link do not take turns, each
      * VC's one-flit buffer sends its flit in a cycle): mapped curves reach
-     * about 0.45, near the seed's "about 0.4"; unmapped stay below 1/8. */
+     * 0.33-0.40 with every source keeping up (about 0.45 by the aggregate
+     * alone), near the seed's "about 0.4"; unmapped stay below 1/8. */
     for (int p = 0; p < 2; p++) {
         curve e = sweep(4, 4, names[p], NULL, 0.0125, 0.3);
         assert_int_equal(e.contention, 8);
@@ -109,20 +110,19 @@ static void test_seed002_4ary4cube(void **state)
         curve mg = sweep(4, 4, names[p], set, 0.025, 0.8);
         assert_int_equal(ms.contention, 2);
         assert_int_equal(mg.contention, 2);
-        assert_true(ms.sat >= 0.38 && ms.sat >= 3 * e.sat);
-        assert_true(mg.sat >= 0.38 && mg.sat >= 3 * e.sat);
+        assert_true(ms.sat >= 0.3 && ms.sat >= 3 * e.sat);
+        assert_true(mg.sat >= 0.3 && mg.sat >= 3 * e.sat);
     }
     curve u = sweep(4, 4, "uniform", NULL, 0.025, 1.0), um = sweep(4, 4, "uniform", set, 0.025, 1.0);
-    assert_true(u.sat >= 0.36);
+    assert_true(u.sat >= 0.33); /* 0.35 with every source keeping up, 0.39 by the aggregate */
     assert_true(um.sat >= 0.9 * u.sat && um.sat <= 1.1 * u.sat);
     /* With the VCs sharing the link (--vc-link shared) the mapped curves are
-     * lower (about 0.32, see docs/sim.md) but still several times the
-     * unmapped ones. */
+     * lower (see docs/sim.md) but still several times the unmapped ones. */
     for (int p = 0; p < 2; p++) {
         curve e = sweep_vc(4, 4, names[p], NULL, 0.0125, 0.3, 0);
         curve mg = sweep_vc(4, 4, names[p], set, 0.025, 0.8, 0);
         assert_true(e.saturated && e.sat < 0.125);
-        assert_true(mg.sat >= 0.28 && mg.sat >= 3 * e.sat);
+        assert_true(mg.sat >= 0.25 && mg.sat >= 3 * e.sat);
     }
 }
 
