@@ -5,7 +5,10 @@
  * cycle scans every message and flit. It exists to check the engine (tests
  * compare them exactly on random workloads) and as the naive baseline of
  * bench_sim. Every (src[i], dst[i]) pair with src != dst sends one message
- * at cycle 0; a source sends its messages in the order given. */
+ * at cycle 0; a source sends its messages in the order given. It has no
+ * offered load or measurement window, so it makes no sustainability
+ * judgement (the engine's per-source rule, kcube/sim.h, applies to runs
+ * with a load; a one-shot run judges no source). */
 #ifndef KCUBE_SIMREF_H
 #define KCUBE_SIMREF_H
 

@@ -300,9 +300,10 @@ static int config_rows(fig_out *o, const figure *fg, int c, const sim_series *s,
     int m = 0, own = j_map_path && !strcmp(s->mapping, j_map_path);
     for (int i = 0; i < s->sweep.count; i++) {
         const kc_simresult *p = &s->sweep.points[i];
-        bprintf(&o->csv, "%s,%s,%s,%s%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d\n", fg->file, fg->label[c],
+        bprintf(&o->csv, "%s,%s,%s,%s%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d,%.6f,%.4f\n", fg->file, fg->label[c],
                 kc_simalgo_name(s->spec.route.algo), own ? fg->file : s->mapping, own ? MAP_SUFFIX : "", p->offered,
-                p->generated, p->throughput, p->latency_avg, p->latency_p99, p->network_latency_avg, p->sustainable);
+                p->generated, p->throughput, p->latency_avg, p->latency_p99, p->network_latency_avg, p->sustainable,
+                p->source_throughput_min, p->source_ratio_min);
         if (p->sustainable) {
             thr[m] = p->throughput;
             lat[m++] = p->latency_avg;
@@ -352,7 +353,8 @@ static void summary_head(const fig_job *j, buf *sum)
     const kc_simconfig *c = &j->cfg[0];
     bprintf(sum, "kcube figures%s%s: 20-flit messages, one-flit buffers, Poisson injection, seed %llu\n"
                  "warm-up %lld, measurement %lld cycles per load point; a curve stops at the first\n"
-                 "unsustainable load. Saturation = the largest throughput of a sustainable point;\n"
+                 "unsustainable load (a load is sustainable when every source keeps up, docs/sim.md).\n"
+                 "Saturation = the largest throughput of a sustainable point;\n"
                  "low-load lat = average latency at the lowest load (%.2f flits/node/cycle).\n\n",
             j->quick ? " --quick" : "", j->vc_link < 0 ? "" : j->vc_link ? " --vc-link independent" : " --vc-link shared",
             (unsigned long long)c->seed, (long long)c->warmup, (long long)c->measure, j->loads[0]);
@@ -404,7 +406,7 @@ static int figures(const cli_args *a, fig_job *j)
     for (int f = 0; f < j->nfigs; f++)
         o.total += FIGS[f].nconf;
     bprintf(&o.csv, "figure,config,routing,mapping,offered,generated,throughput,latency_avg,latency_p99,"
-                    "network_latency_avg,sustainable\n");
+                    "network_latency_avg,sustainable,source_throughput_min,source_ratio_min\n");
     summary_head(j, &o.sum);
     for (int f = 0; f < j->nfigs && !r; f++)
         r = run_figure(a, j, f, &o);
