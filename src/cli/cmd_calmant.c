@@ -90,9 +90,7 @@ static int resolve_machine(const cli_args *a, cal_job *j, int tori, int embeddin
     int torus = 0;
     kc_tie tie = KC_TIE_PLUS;
     if (tori) {
-        int topo = cli_choice(a, &OPT_TOPOLOGY, KC_TOPO_MESH);
-        if (topo == KC_TOPO_HYPERCUBE)
-            return cli_error("--topology: calmant places the CC-cube on a mesh or a torus, not a hypercube");
+        int topo = cli_choice(a, &OPT_TOPOLOGY, KC_TOPO_MESH); /* mesh or torus: the table refuses hypercube */
         torus = topo == KC_TOPO_TORUS;
         tie = (kc_tie)cli_choice(a, &OPT_TIE, KC_TIE_PLUS);
         if (!torus && (r = cli_reject(a, &OPT_TIE, "to a mesh (ties are a torus matter)")))
@@ -424,6 +422,9 @@ static const cli_use cost_opts[] = {
     {NULL, NULL, NULL},
 };
 
+/* The CC-cube sits on a mesh or a torus, never on a hypercube. */
+static const cli_narrow on_mesh_or_torus[] = {{&OPT_TOPOLOGY, "mesh|torus", NULL}, {NULL, NULL, NULL}};
+
 static const cli_command cmd_load = {
     .name = "load",
     .summary = "exact maximum link load of a task <I,M>_c and its lower bound (Theorems 1-4)",
@@ -431,6 +432,7 @@ static const cli_command cmd_load = {
                    "embedding it also prints Theorem 1's (line) or Theorem 3's (mesh) closed form, which must agree.\n"
                    "lower_bound = max(max_load, M) steps. d <= 24.",
     .opts = load_opts,
+    .narrow = on_mesh_or_torus,
     .check = check_load,
     .run = run_load,
     .epilog = "examples:\n  kcube calmant load --d 4 --c 1 --task 1,2\n"
@@ -447,6 +449,7 @@ static const cli_command cmd_schedule = {
                    "count; --mesh-schedule replays the mesh's instead. d <= 20. --verbose lists every conflict\n"
                    "(step, node, link, kind and the message that ran into it; at most 100000).",
     .opts = schedule_opts,
+    .narrow = on_mesh_or_torus,
     .check = check_schedule,
     .run = run_schedule,
     .epilog = "examples:\n  kcube calmant schedule --d 4 --c 1 --task 1,2 --verify\n"
