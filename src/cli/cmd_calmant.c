@@ -150,8 +150,8 @@ static int resolve_cost(const cli_args *a, cal_job *j)
     int r = resolve_machine(a, j, 0, 0);
     if (r)
         return r;
-    if (!cli_given(a, &OPT_BYTES) || !cli_given(a, &OPT_STARTUP) || !cli_given(a, &OPT_BYTE_TIME))
-        return cli_error("%s needs --bytes N, --startup US and --byte-time US", a->path);
+    if (!cli_given(a, &OPT_BYTES))
+        return cli_error("%s needs --bytes N", a->path);
     if (cli_given(a, &OPT_DEGREE) && cli_given(a, &OPT_BEST_DEGREE))
         return cli_error("give --degree Q or --best-degree, not both");
     j->cost = (kc_calmant_cost_params){.beta = cli_real(a, &OPT_STARTUP, 0), .tau = cli_real(a, &OPT_BYTE_TIME, 0),
@@ -417,7 +417,8 @@ static const cli_use schedule_opts[] = {
 };
 static const cli_use cost_opts[] = {
     {&OPT_D, NULL, NULL},       {&OPT_C, NULL, NULL},     {&OPT_BYTES, NULL, NULL},
-    {&OPT_STARTUP, NULL, NULL}, {&OPT_BYTE_TIME, NULL, NULL}, {&OPT_BARRIER, NULL, NULL},
+    {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit (default: nCUBE 2)", NULL},
+    {&OPT_BYTE_TIME, NULL, NULL}, {&OPT_BARRIER, NULL, NULL},
     {&OPT_DEGREE, NULL, NULL},  {&OPT_BEST_DEGREE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
     {NULL, NULL, NULL},
 };
