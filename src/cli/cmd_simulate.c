@@ -20,7 +20,8 @@
 /* ---- options (defaults in the help lines are the library's) --------------- */
 
 static const cli_opt OPT_PAIRS = {.name = "pairs", .type = CLI_TEXT, .meta = "FILE", .param = "pairs_file",
-                                  .help = "traffic from a file of 'source destination' lines (virtual ids, # comments)"};
+                                  .help = "traffic from 'src dst [bytes]' lines (map --traffic's format; virtual ids, # "
+                                          "comments); every message is --msg-flits long, so bytes are not used"};
 static const cli_opt OPT_VC_RULE = {.name = "vc-rule", .type = CLI_CHOICE, .choices = &kc_simvcrule_names,
                                     .param = "vc_rule", .help = "how torus routes use the VCs (default highlow)"};
 static const cli_opt OPT_VCS = {.name = "vcs", .type = CLI_INT, .meta = "V", .lo = 1, .hi = KC_SIMNET_MAX_VCS,

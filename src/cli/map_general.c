@@ -41,7 +41,8 @@ const cli_opt OPT_HOPS_CAP = {.name = "hops-cap", .type = CLI_CHOICE, .choices =
                               .help = "a bound on total bytes x hops the general search keeps"};
 const cli_opt OPT_TRAFFIC = {
     .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
-    .help = "map this communication graph: 'src dst bytes' lines, a Scotch .grf graph or a .goal schedule"};
+    .help = "map this communication graph: 'src dst [bytes]' lines (bytes 1 when left out; simulate "
+            "--pairs's format), a Scotch .grf graph or a .goal schedule"};
 /* The search stops after a fixed amount of work, counted in channel-load
  * updates (kcube/gmap.h), so a seed gives the same mapping on every
  * machine: the unit is a million updates, not a second. */
