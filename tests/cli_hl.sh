@@ -28,9 +28,9 @@ expect_exit 0 "mesh 8x8" -- "$K" hl --n 6 --pattern complement --topology mesh -
 expect_stdout_matches "\"mesh_steps\":${J}14"
 expect_exit 0 "mesh 2x4x8 (old: most significant axis first)" -- "$K" hl --n 6 --pattern complement --mesh 2x4x8 --json
 expect_stdout_matches "\"mesh_steps\":${J}11"
-expect_stdout_matches "\"sides\":${J}\"2x4x8\""
+expect_stdout_matches "\"sides\":${J}\"8x4x2\""
 expect_exit 0 "shape 8x4x2 (axis 0 first) is the same mesh" -- "$K" hl --n 6 --pattern complement --shape 8x4x2 --json
-expect_stdout_matches "\"sides\":${J}\"2x4x8\""
+expect_stdout_matches "\"sides\":${J}\"8x4x2\""
 expect_exit 0 "mesh 2,32" -- "$K" hl --n 6 --pattern complement --mesh 2,32 --msb-first
 expect_stdout_contains '32 mesh steps'
 

@@ -103,8 +103,7 @@ expect_bad "--emit-c" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --emit-c
 expect_bad "--kind linear with --traffic" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --kind linear
 expect_bad "--work without a general mapping" -- "$K" map --n 4 --pattern transpose --work 40
 expect_bad "--hops-cap without a general mapping" -- "$K" map --n 4 --pattern transpose --hops-cap none
-expect_bad "--out without a general mapping" -- "$K" map --n 4 --pattern transpose --out "$CLI_TMP/x"
-expect_bad "negative budget" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --work -40
+expect_bad "negative work" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --work -40 --out "$CLI_TMP/x"
 if [ ! -e "$CLI_TMP/x" ]; then cli_pass; else cli_fail "bad input wrote a file"; fi
 timeout 10 "$K" map --n 2 --traffic /dev/zero > /dev/null 2> "$CLI_ERR"
 if [ $? -eq 2 ]; then cli_pass; else cli_fail "/dev/zero is refused at once"; fi
