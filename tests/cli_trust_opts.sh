@@ -148,6 +148,17 @@ expect_bad "four columns (traffic)" -- "$K" map --n 2 --traffic "$CLI_TMP/four.t
 printf '0 1 -5\n' > "$CLI_TMP/neg.txt"
 expect_bad "negative bytes (pairs)" -- "$K" simulate --n 2 --pairs "$CLI_TMP/neg.txt" --oneshot
 
+# ---- units under every table header that has them ------------------------------------------
+expect_exit 0 "simulate table" -- "$K" simulate --n 4 --pattern transpose --rate 0.1 --warmup 100 --measure 300
+expect_stdout_matches "^ +\(flits/node/cycle\) +\(cycles\) +\(cycles\) +\(cycles\) +\(cycles\) +\(flit hops\) +\(s\)$"
+expect_exit 0 "calmant alltoall table" -- "$K" calmant alltoall --d 4 --c 2 --block 64
+expect_stdout_contains "time (us)"
+expect_stdout_contains "msg (bytes)"
+expect_exit 0 "calmant cost" -- "$K" calmant cost --d 8 --c 2 --bytes 4096
+expect_stdout_matches "^time [0-9.]+ us \(with the lower bounds [0-9.]+ us; not pipelined [0-9.]+ us\)$"
+expect_exit 0 "general mapping table" -- "$K" map --n 4 --pattern transpose --kind general --work 1
+expect_stdout_matches "^ +\(bytes\) +\(bytes x hops\) +\(bytes\^2\)$"
+
 # ---- hl --plc-count: exact for every n it takes ---------------------------------------------------
 # Independent count in Python: |GL(c,2)| by brute force (c <= 3) against the
 # closed product; |LC'_k| by brute force over matrices (k <= 3) against the

@@ -212,8 +212,8 @@ static void render_rows(const a2a_job *j, const a2a_row *rows, int csv)
         puts("method,time,steps,bisection_bound,bound_ratio,speedup,degree,message_bytes,barrier_time,conflicts,"
              "empty_steps,max_link_bytes,replay_time");
     else
-        printf("%-10s %14s %9s %7s %9s %5s %11s %9s %11s\n", "method", "time", "steps", "/bound", "speed-up", "Q",
-               "message", "conflicts", "link bytes");
+        printf("%-10s %14s %9s %7s %9s %5s %11s %9s %11s\n", "method", "time (us)", "steps", "/bound", "speed-up", "Q",
+               "msg (bytes)", "conflicts", "link bytes");
     for (int m = 0; m < KC_A2A_NMETHODS; m++) {
         const a2a_row *w = &rows[m];
         if (!(j->mask & (1u << m)))

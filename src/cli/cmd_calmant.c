@@ -354,7 +354,7 @@ static void render_text(const cal_job *j, const cal_out *r)
         printf("degree %d%s: %llu iterations, packets of %llu bytes, %llu steps (sum of lower bounds %llu)\n",
                r->t.degree, j->degree ? "" : " (best)", (unsigned long long)r->t.iterations,
                (unsigned long long)r->t.packet, (unsigned long long)r->t.steps, (unsigned long long)r->t.lb_steps);
-        printf("time %.10g (with the lower bounds %.10g; not pipelined %.10g)\n", r->t.time, r->t.time_lb,
+        printf("time %.10g us (with the lower bounds %.10g us; not pipelined %.10g us)\n", r->t.time, r->t.time_lb,
                r->unpiped.time);
     }
 }

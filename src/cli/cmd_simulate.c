@@ -550,6 +550,8 @@ static void text_points(const sim_job *j, const sim_series *se)
 {
     printf("  %8s %9s %10s %10s %8s %10s %4s %9s %12s %7s\n", "offered", "generated", "throughput", "latency", "p99",
            "net_lat", "ok", "cycles", "traversals", "wall_s");
+    printf("  %29s %10s %8s %10s %4s %9s %12s %7s\n", "(flits/node/cycle)", "(cycles)", "(cycles)", "(cycles)", "",
+           "(cycles)", "(flit hops)", "(s)");
     for (int i = 0; i < se->sweep.count; i++) {
         const kc_simresult *p = &se->sweep.points[i];
         printf("  %8.4f %9.4f %10.4f %10.2f %8.0f %10.2f %4s %9lld %12llu %7.3f\n", p->offered, p->generated,

@@ -288,6 +288,7 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
         printf("kept within Scotch's bytes x hops (%llu) first (--hops-cap none lifts this)\n",
                (unsigned long long)m->hops_cap);
     printf("  %-10s %14s %16s %22s\n", "mapping", "max_load", "bytes_x_hops", "sum_sq_loads");
+    printf("  %-10s %14s %16s %22s\n", "", "(bytes)", "(bytes x hops)", "(bytes^2)");
     for (int i = 0; i < r->nstarts; i++)
         text_row(m->start_name[i], &r->start_cost[i],
                  i == m->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
