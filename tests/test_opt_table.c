@@ -51,7 +51,6 @@ static int setup(void **state)
 static const struct {
     const char *name, *why;
 } distinct_ok[] = {
-    {"count", "gray: rows of the table window; hl: random permutations to verify (neither shares a command)"},
     {"method", "map: the old hypercube reordering methods; butterfly: the emulation method"},
     {"verify", "hl: check Theorem 1 and Lemma 4; calmant schedule: replay the schedule"},
     {"trace", "hl and butterfly each trace their own algorithm, step by step"},
@@ -145,6 +144,12 @@ static void test_narrow_and_aliases(void **state)
             }
         }
         for (const cli_alias *al = cmd->aliases; al && al->name; al++) {
+            /* nor the name of any command's option, unless it is that option */
+            for (int b = 0; b < nentries; b++)
+                for (const cli_use *v = entries[b].cmd->opts; v && v->opt; v++)
+                    if (strcmp(v->opt->name, al->name) == 0 && v->opt != al->target)
+                        fail_msg("%s: the old spelling --%s is %s's --%s", entries[a].path, al->name,
+                                 entries[b].path, v->opt->name);
             const cli_opt *s = shared_named(al->name);
             assert_non_null(al->note);
             if (s && s != al->target)
@@ -288,7 +293,7 @@ static const struct {
     {"hl --msb-first", "--msb-first"},
     {"hl --trace", "--trace"},
     {"hl --verify", "--verify"},
-    {"hl --count", "--verify --count 3"},
+    {"hl --samples", "--verify --samples 3"},
     {"hl --census", "--census 2"},
     {"hl --plc-count", "--plc-count 4"},
     {"hl --csv", "--census 2 --csv"},

@@ -253,10 +253,11 @@ static const cli_opt OPT_TRACE = {.name = "trace", .type = CLI_FLAG,
                                   .help = "the tags of every processor before and after each step (n <= 6)"};
 static const cli_opt OPT_VERIFY = {.name = "verify", .type = CLI_FLAG,
                                    .help = "check Theorem 1 and Lemma 4 on all LC permutations (n <= 4) or "
-                                           "--count random ones"};
-static const cli_opt OPT_COUNT = {.name = "count", .type = CLI_INT, .meta = "C",
-                                  .help = "random permutations for --verify", .def = "10", .lo = 1,
-                                  .hi = 1000000000LL};
+                                           "--samples random ones"};
+/* Not --count: gray's --count is the rows of its table. */
+static const cli_opt OPT_SAMPLES = {.name = "samples", .type = CLI_INT, .meta = "C",
+                                    .help = "random permutations for --verify", .def = "10", .lo = 1,
+                                    .hi = 1000000000LL};
 static const cli_opt OPT_CENSUS = {.name = "census", .type = CLI_INT, .meta = "N",
                                    .help = "classify every permutation of Q_N (N = 1..3; --csv: a row each)",
                                    .lo = 1, .hi = 3};
@@ -276,7 +277,7 @@ static const cli_use hl_opts[] = {
     {&OPT_SHAPE, "mesh sides, axis 0 first, powers of two multiplying to 2^n (n <= 20)", NULL},
     {&OPT_TRACE, NULL, NULL},
     {&OPT_VERIFY, NULL, NULL},
-    {&OPT_COUNT, NULL, NULL},
+    {&OPT_SAMPLES, NULL, NULL},
     {&OPT_SEED, NULL, NULL},
     {&OPT_CENSUS, NULL, NULL},
     {&OPT_PLC_COUNT, NULL, NULL},
@@ -703,7 +704,7 @@ static int run(const cli_args *a)
         switch (j.action) {
         case ACT_CENSUS: r = run_census(j.n, j.fmt); break;
         case ACT_PLC_COUNT: r = run_plc_count(j.n, j.fmt); break;
-        case ACT_VERIFY: r = run_verify(j.n, j.msb, cli_int(a, &OPT_COUNT, 10), cli_u64(a, &OPT_SEED, 1), j.fmt); break;
+        case ACT_VERIFY: r = run_verify(j.n, j.msb, cli_int(a, &OPT_SAMPLES, 10), cli_u64(a, &OPT_SEED, 1), j.fmt); break;
         default: r = route(a, &j); break;
         }
     }
