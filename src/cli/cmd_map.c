@@ -47,7 +47,7 @@ static const cli_use map_opts[] = {
     {&OPT_SCATTER, NULL, NULL},
     {&OPT_KIND, "reorder keeps neighbours; linear may not; auto: the best of both (ties: reorder)", NULL},
     {&OPT_OBJECTIVE, NULL, NULL},
-    {&OPT_SEARCH, "also search with --kind reorder/linear (auto searches within the default budget)", NULL},
+    {&OPT_SEARCH, "also search with --kind reorder/linear (auto searches within the default --evals)", NULL},
     {&OPT_EVALS, NULL, NULL},
     {&OPT_SEED, "seed of the search and of uniform traffic", NULL},
     {&OPT_METHOD, NULL, NULL},

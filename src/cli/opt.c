@@ -294,7 +294,7 @@ int cli_allows(const cli_command *cmd, const cli_opt *o, const char *name)
     return 0;
 }
 
-/* A choice this command narrowed (cli_use.only) refuses the other names,
+/* A choice this command narrowed (cli_narrow.only) refuses the other names,
  * however they were given (also through an alias such as --mesh). */
 static int check_only(const cli_command *cmd, const cli_args *a)
 {
