@@ -40,6 +40,7 @@ void kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst)
 
 /* ---- |LC'_k| ------------------------------------------------------------- */
 
+/* |GL(k,2)|, exact for k <= 8 only (64 bits). */
 static uint64_t gl_count(int k)
 {
     uint64_t g = 1;
@@ -50,8 +51,9 @@ static uint64_t gl_count(int k)
 
 /* Sum over compositions c_1 + ... + c_m = k of (-1)^{m-1} prod |GL(c_i)|
  * (times 2^{sum_{i<j} c_i c_j} for block-triangular): the matrices with no
- * split, by inclusion-exclusion over the set of split points. Signed 128-bit
- * is enough for k <= 12 (|GL(12,2)| < 2^144 would not be: see the guard). */
+ * split, by inclusion-exclusion over the set of split points. In 128 bits,
+ * for kc_hl_lc_prime's k <= 6 only (gl_count wraps from k = 9 on, and
+ * |GL(12,2)| is near 2^144): the recurrence uses lc_prime_big below. */
 static __int128 indecomposable(int k, int variant)
 {
     __int128 total = 0;
