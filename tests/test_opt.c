@@ -26,7 +26,7 @@ static const cli_use demo_opts[] = {
 };
 static const cli_alias demo_aliases[] = {
     {"mesh", &OPT_TOPOLOGY, "mesh", &OPT_SHAPE, "old spelling of --topology mesh [--shape AxB]"},
-    {"mapping", &OPT_KIND, NULL, NULL, "old spelling of --kind"},
+    {"family", &OPT_KIND, NULL, NULL, "old spelling of --kind"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 static const cli_command demo_cmd = {.name = "demo", .summary = "test command", .opts = demo_opts,
@@ -119,7 +119,7 @@ static void test_order_and_aliases(void **state)
 {
     cli_args a;
     assert_int_equal(parse_line(&demo_cmd, "demo --matrix 01;10 --vector 11 --pattern transpose --mesh 16x8 "
-                                           "--mapping linear FILE",
+                                           "--family linear FILE",
                                 &a),
                      0);
     cli_comms l;

@@ -77,7 +77,7 @@ typedef struct cli_narrow {
 
 /* An old spelling kept working: `--name` means `--target VALUE` when value
  * is set (a flag alias, e.g. --mesh for --topology mesh), else `--target`
- * with the alias's own value (e.g. map --mapping linear for --kind linear).
+ * with the alias's own value (an option renamed: the old name takes its value).
  * With shape_target set, a following argument that looks like AxB is taken
  * as that option's value too (hl --mesh 16x16). */
 typedef struct cli_alias {
