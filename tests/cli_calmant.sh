@@ -146,7 +146,7 @@ expect_bad "degree -3" -- "$K" calmant cost --d 8 --c 2 --bytes 4096 --startup 1
 expect_bad "bytes 0" -- "$K" calmant cost --d 8 --c 2 --bytes 0 --startup 100 --byte-time 1
 expect_bad "negative startup" -- "$K" calmant cost --d 8 --c 2 --bytes 1 --startup -1 --byte-time 1
 expect_bad "degree and best" -- "$K" calmant cost --d 8 --c 2 --bytes 1 --startup 1 --byte-time 1 --degree 2 --best-degree
-expect_bad "cost without timing" -- "$K" calmant cost --d 8 --c 2 --bytes 1
+expect_bad "cost without --bytes" -- "$K" calmant cost --d 8 --c 2 --startup 1 --byte-time 1
 expect_bad "no task" -- "$K" calmant load --d 4 --c 1
 expect_bad "no d" -- "$K" calmant load --c 1 --task 1,2
 expect_bad "hypercube" -- "$K" calmant load --d 4 --c 1 --task 1,2 --topology hypercube

@@ -28,9 +28,9 @@ expect_exit 0 "mesh 8x8" -- "$K" hl --n 6 --pattern complement --topology mesh -
 expect_stdout_matches "\"mesh_steps\":${J}14"
 expect_exit 0 "mesh 2x4x8 (old: most significant axis first)" -- "$K" hl --n 6 --pattern complement --mesh 2x4x8 --json
 expect_stdout_matches "\"mesh_steps\":${J}11"
-expect_stdout_matches "\"sides\":${J}\"2x4x8\""
+expect_stdout_matches "\"sides\":${J}\"8x4x2\""
 expect_exit 0 "shape 8x4x2 (axis 0 first) is the same mesh" -- "$K" hl --n 6 --pattern complement --shape 8x4x2 --json
-expect_stdout_matches "\"sides\":${J}\"2x4x8\""
+expect_stdout_matches "\"sides\":${J}\"8x4x2\""
 expect_exit 0 "mesh 2,32" -- "$K" hl --n 6 --pattern complement --mesh 2,32 --msb-first
 expect_stdout_contains '32 mesh steps'
 
@@ -56,7 +56,7 @@ expect_stdout_matches "\"steps\":${J}20"
 expect_exit 0 "verify n = 3" -- "$K" hl --verify --n 3 --json
 expect_stdout_matches "\"checked\":${J}1344"
 expect_stdout_matches "\"failures\":${J}0"
-expect_exit 0 "verify n = 14" -- "$K" hl --verify --n 14 --count 3 --seed 18446744073709551615 --msb-first
+expect_exit 0 "verify n = 14" -- "$K" hl --verify --n 14 --samples 3 --seed 18446744073709551615 --msb-first
 expect_stdout_contains '0 failures'
 expect_stdout_contains 'seed 18446744073709551615'
 
@@ -86,7 +86,8 @@ expect_bad "unknown mode" -- "$K" hl --n 3 --pattern complement --mode sisd
 expect_bad "unknown pattern" -- "$K" hl --n 3 --pattern nope
 expect_bad "census too large" -- "$K" hl --census 4
 expect_bad "verify without n" -- "$K" hl --verify
-expect_bad "bad count" -- "$K" hl --verify --n 5 --count 0
+expect_bad "bad sample count" -- "$K" hl --verify --n 5 --samples 0
+expect_bad "--count is gray's" -- "$K" hl --verify --n 5 --count 3
 expect_bad "missing value" -- "$K" hl --n
 expect_bad "negative seed" -- "$K" hl --verify --n 3 --seed -1
 expect_bad "given twice" -- "$K" hl --n 3 --n 4 --pattern complement

@@ -17,13 +17,13 @@ json_check() { # DESCRIPTION PYTHON-EXPR over d (the JSON on stdout)
 }
 
 printf '# a ring of four ranks on the 2-cube\n0 1 10\n1,2,10\n2 3 5\n3\t0 7\n' > "$CLI_TMP/ring.txt"
-expect_exit 0 "traffic file, text" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --budget 0.05
+expect_exit 0 "traffic file, text" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --work 2
 expect_stdout_contains "general mapping on the 2-cube"
 expect_stdout_contains "objective: max channel load (bytes), then total bytes x hops"
 expect_stdout_matches '^  identity +10 +49 '
 expect_stdout_matches '^to_physical:( [0-3]){4}$'
 
-expect_exit 0 "traffic file, JSON" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --budget 0.05 --json
+expect_exit 0 "traffic file, JSON" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --work 2 --json
 json_check "JSON fields" 'd["kind"] == "general" and d["starts"][0]["mapping"] == "identity" and
     all(k in d["final"] for k in ("max_load", "hops", "sumsq")) and d["won_from"] in [s["mapping"] for s in d["starts"]]'
 json_check "to_physical and to_virtual are inverse permutations" \
@@ -31,31 +31,31 @@ json_check "to_physical and to_virtual are inverse permutations" \
 json_check "never worse than the best start" \
     'min((s["max_load"], s["hops"], s["sumsq"]) for s in d["starts"]) >= (d["final"]["max_load"], d["final"]["hops"], d["final"]["sumsq"])'
 
-expect_exit 0 "CSV" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --budget 0.05 --csv
+expect_exit 0 "CSV" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --work 2 --csv
 expect_stdout_contains "mapping,max_load,hops,sumsq"
 expect_stdout_matches '^identity,10,49,423$'
 
 # issue 13's lower bound: the transpose of the 8-cube at contention 1 with 240 hops
-expect_exit 0 "8-cube transpose" -- "$K" map --n 8 --pattern transpose --kind general --budget 0.5 --json
+expect_exit 0 "8-cube transpose" -- "$K" map --n 8 --pattern transpose --kind general --work 20 --json
 json_check "transpose reaches 1 / 240" 'd["final"]["max_load"] == 1 and d["final"]["hops"] == 240'
 json_check "algebraic starts" '[s["mapping"] for s in d["starts"]][:3] == ["identity", "reorder", "linear"]'
 
 # a set of communications: each counted apart by default, together on request
-expect_exit 0 "set, apart" -- "$K" map --n 6 --pattern transpose --pattern bit-reverse --kind general --budget 0.2 --json
+expect_exit 0 "set, apart" -- "$K" map --n 6 --pattern transpose --pattern bit-reverse --kind general --work 8 --json
 json_check "communications counted apart" 'd["communications_counted"] == "apart" and
     d["communications"] == ["transpose", "bit-reverse"] and len(d["final"]["per_comm_max"]) == 2'
-expect_exit 0 "set, together" -- "$K" map --n 6 --pattern transpose --pattern bit-reverse --kind general --budget 0.2 --objective simultaneous --json
+expect_exit 0 "set, together" -- "$K" map --n 6 --pattern transpose --pattern bit-reverse --kind general --work 8 --objective simultaneous --json
 json_check "communications counted together" 'd["communications_counted"] == "together"'
 
 # the same seed and budget give the same mapping
-expect_exit 0 "run 1" -- "$K" map --k 4 --n 3 --traffic "$CLI_TMP/ring.txt" --budget 0.2 --seed 7 --json
+expect_exit 0 "run 1" -- "$K" map --k 4 --n 3 --traffic "$CLI_TMP/ring.txt" --work 8 --seed 7 --json
 cp "$CLI_OUT" "$CLI_TMP/run1.json"
-expect_exit 0 "run 2" -- "$K" map --k 4 --n 3 --traffic "$CLI_TMP/ring.txt" --budget 0.2 --seed 7 --json
+expect_exit 0 "run 2" -- "$K" map --k 4 --n 3 --traffic "$CLI_TMP/ring.txt" --work 8 --seed 7 --json
 if python3 -c 'import json,sys; a,b=(json.load(open(f)) for f in sys.argv[1:]); sys.exit(a["to_physical"] != b["to_physical"])' \
     "$CLI_TMP/run1.json" "$CLI_OUT"; then cli_pass; else cli_fail "same seed, same mapping"; fi
 
 # --out: the node list simulate and replay read
-expect_exit 0 "--out" -- "$K" map --n 3 --pattern bit-reverse --kind general --budget 0.1 --out "$CLI_TMP/m.txt" --json
+expect_exit 0 "--out" -- "$K" map --n 3 --pattern bit-reverse --kind general --work 4 --out "$CLI_TMP/m.txt" --json
 if [ "$(wc -l < "$CLI_TMP/m.txt")" -eq 8 ] && python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -68,21 +68,21 @@ fi
 
 # a Scotch graph and a GOAL schedule as traffic; meshes and tori of any k
 printf '0\n4 8\n0 000\n2 1 3\n2 0 2\n2 1 3\n2 0 2\n' > "$CLI_TMP/ring.grf"
-expect_exit 0 ".grf" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.grf" --budget 0.1 --csv
+expect_exit 0 ".grf" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.grf" --work 4 --csv
 expect_stdout_matches '^general,1,'
 if [ -f "$G/bcast_tree8.goal" ]; then
-    expect_exit 0 ".goal" -- "$K" map --n 3 --traffic "$G/bcast_tree8.goal" --budget 0.1
+    expect_exit 0 ".goal" -- "$K" map --n 3 --traffic "$G/bcast_tree8.goal" --work 4
 fi
-expect_exit 0 "mesh" -- "$K" map --shape 4x3 --traffic "$CLI_TMP/ring.txt" --budget 0.1
+expect_exit 0 "mesh" -- "$K" map --shape 4x3 --traffic "$CLI_TMP/ring.txt" --work 4
 expect_stdout_contains "mesh 4x3"
-expect_exit 0 "torus k = 6" -- "$K" map --k 6 --n 2 --traffic "$CLI_TMP/ring.txt" --budget 0.1
+expect_exit 0 "torus k = 6" -- "$K" map --k 6 --n 2 --traffic "$CLI_TMP/ring.txt" --work 4
 
 if "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --baseline scotch > /dev/null 2>&1; then
-    expect_exit 0 "Scotch baseline" -- "$K" map --n 4 --pattern transpose --kind general --baseline scotch --budget 0.1 --json
+    expect_exit 0 "Scotch baseline" -- "$K" map --n 4 --pattern transpose --kind general --baseline scotch --work 4 --json
     json_check "baseline reported, and dominated" 'd["baseline"]["mapping"] == "scotch" and d["scotch_available"] and
         d["final"]["max_load"] <= d["baseline"]["max_load"] and d["final"]["hops"] <= d["baseline"]["hops"] and
         d["hops_cap"] == d["baseline"]["hops"]'
-    expect_exit 0 "--hops-cap none" -- "$K" map --n 4 --pattern transpose --kind general --hops-cap none --budget 0.1 --json
+    expect_exit 0 "--hops-cap none" -- "$K" map --n 4 --pattern transpose --kind general --hops-cap none --work 4 --json
     json_check "no cap" 'd["hops_cap"] is None'
 else
     expect_bad "Scotch not built in" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --baseline scotch
@@ -101,10 +101,9 @@ expect_bad "no traffic" -- "$K" map --n 2 --kind general
 expect_bad "--objective sum" -- "$K" map --n 4 --pattern transpose --kind general --objective sum
 expect_bad "--emit-c" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --emit-c
 expect_bad "--kind linear with --traffic" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --kind linear
-expect_bad "--budget without a general mapping" -- "$K" map --n 4 --pattern transpose --budget 1
+expect_bad "--work without a general mapping" -- "$K" map --n 4 --pattern transpose --work 40
 expect_bad "--hops-cap without a general mapping" -- "$K" map --n 4 --pattern transpose --hops-cap none
-expect_bad "--out without a general mapping" -- "$K" map --n 4 --pattern transpose --out "$CLI_TMP/x"
-expect_bad "negative budget" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --budget -1
+expect_bad "negative work" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --work -40 --out "$CLI_TMP/x"
 if [ ! -e "$CLI_TMP/x" ]; then cli_pass; else cli_fail "bad input wrote a file"; fi
 timeout 10 "$K" map --n 2 --traffic /dev/zero > /dev/null 2> "$CLI_ERR"
 if [ $? -eq 2 ]; then cli_pass; else cli_fail "/dev/zero is refused at once"; fi

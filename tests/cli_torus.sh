@@ -51,14 +51,14 @@ good '"kind":"linear"|"method":"theorem3"|"matrix":[[1,0,1,0],[0,1,0,1],[0,0,1,0
 good '"method":"theorem4"|"per_dim_after":[2,2,1,1]|"per_dim_after":[2,0,1,1]' \
     map --k 4 --n 4 --pattern transpose --pattern digit-reverse --kind linear --json
 good 'theorem4' map --k 4 --n 4 --pattern transpose --pattern digit-reverse --pattern digit-complement --kind linear
-# The old spelling --mapping linear|reorder is --kind.
-good '"method":"theorem3"' map --k 4 --n 4 --pattern transpose --mapping linear --json
-good '"kind":"reorder"|"order":[' map --k 4 --n 4 --pattern transpose --mapping reorder --json
+# --kind linear|reorder (the old spelling --mapping is gone: --mapping is the applied mapping elsewhere).
+good '"method":"theorem3"' map --k 4 --n 4 --pattern transpose --kind linear --json
+good '"kind":"reorder"|"order":[' map --k 4 --n 4 --pattern transpose --kind reorder --json
 # auto: the best of both, never worse than the constructions.
 good '"kind":"linear"|"value":1|"candidates":[{"kind":"reorder"' map --k 4 --n 4 --pattern transpose --json
 good '"value":4|"exhaustive":true' map --k 16 --n 2 --pattern transpose --search --evals 100000 --json
 good '"contention_after":8|"kind":"reorder"|"permutation_matrix":true' \
-    map --k 16 --n 2 --pattern transpose --mapping reorder --search --json
+    map --k 16 --n 2 --pattern transpose --kind reorder --search --json
 # Beyond k - 1 communications the construction is attempted (the old
 # --fallback is --kind auto).
 good '"method":"theorem4-beyond-limit"' map --k 2 --n 4 --pattern transpose --pattern bit-reverse --kind linear --json
@@ -108,7 +108,7 @@ bad 'exact counting supports' analyze --k 256 --n 4 --pattern digit-reverse --ex
 bad 'unknown tie rule' analyze --k 4 --n 2 --pattern transpose --tie left
 bad '--tie does not apply to a mesh' analyze --k 4 --n 2 --pattern transpose --mesh --tie minus
 bad '--k does not apply with --shape' analyze --k 4 --shape 4x4 --pattern transpose
-bad 'mapping kind' map --k 4 --n 2 --pattern transpose --mapping best
+bad 'mapping kind' map --k 4 --n 2 --pattern transpose --kind best
 bad 'scatter' analyze --k 4 --n 2 --matrix "1 0;0 1" --scatter
 bad 'uniform traffic alone' map --k 4 --n 2 --pattern uniform
 bad 'singular' map --k 4 --n 2 --pattern transpose --q "1 2;1 2"

@@ -26,11 +26,21 @@ static const cli_use demo_opts[] = {
 };
 static const cli_alias demo_aliases[] = {
     {"mesh", &OPT_TOPOLOGY, "mesh", &OPT_SHAPE, "old spelling of --topology mesh [--shape AxB]"},
-    {"mapping", &OPT_KIND, NULL, NULL, "old spelling of --kind"},
+    {"family", &OPT_KIND, NULL, NULL, "old spelling of --kind"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 static const cli_command demo_cmd = {.name = "demo", .summary = "test command", .opts = demo_opts,
                                      .aliases = demo_aliases, .max_pos = 1, .positional = "FILE"};
+
+/* The same options, --topology narrowed and --mapping shown narrower. */
+static const cli_use narrow_opts[] = {{&OPT_TOPOLOGY, NULL, NULL}, {&OPT_SHAPE, NULL, NULL},
+                                      {&OPT_MAPPING, NULL, NULL}, {NULL, NULL, NULL}};
+static const cli_narrow narrow_list[] = {{&OPT_TOPOLOGY, "hypercube|mesh", NULL}, {&OPT_MAPPING, NULL, "none|FILE"},
+                                         {NULL, NULL, NULL}};
+static const cli_alias narrow_aliases[] = {{"mesh", &OPT_TOPOLOGY, "mesh", &OPT_SHAPE, "old spelling"},
+                                           {NULL, NULL, NULL, NULL, NULL}};
+static const cli_command narrow_cmd = {.name = "narrow", .summary = "narrowed", .opts = narrow_opts,
+                                       .aliases = narrow_aliases, .narrow = narrow_list};
 
 static const cli_use leaf_opts[] = {{&OPT_N, NULL, NULL}, {NULL, NULL, NULL}};
 static const cli_command leaf_cmd = {.name = "load", .summary = "a nested subcommand", .opts = leaf_opts};
@@ -109,7 +119,7 @@ static void test_order_and_aliases(void **state)
 {
     cli_args a;
     assert_int_equal(parse_line(&demo_cmd, "demo --matrix 01;10 --vector 11 --pattern transpose --mesh 16x8 "
-                                           "--mapping linear FILE",
+                                           "--family linear FILE",
                                 &a),
                      0);
     cli_comms l;
@@ -165,6 +175,36 @@ static void test_subcommands_and_help(void **state)
     free(text);
 }
 
+static void test_narrow_and_version(void **state)
+{
+    cli_args a;
+    assert_int_equal(parse_line(&narrow_cmd, "narrow --topology mesh --shape 4x4", &a), 0);
+    cli_args_free(&a);
+    assert_int_equal(parse_line(&narrow_cmd, "narrow --mesh 4x4", &a), 0);
+    cli_args_free(&a);
+    assert_int_equal(parse_line(&narrow_cmd, "narrow --topology torus", &a), 2);
+    assert_int_equal(parse_line(&narrow_cmd, "narrow --topology nope", &a), 2);
+    assert_int_equal(parse_line(&narrow_cmd, "narrow --version", &a), 1);
+    assert_int_equal(parse_line(&group_cmd, "group --version", &a), 1);
+    assert_int_equal(parse_line(&group_cmd, "group load --n 3 --version", &a), 1);
+    assert_true(cli_allows(&narrow_cmd, &OPT_TOPOLOGY, "hypercube"));
+    assert_false(cli_allows(&narrow_cmd, &OPT_TOPOLOGY, "torus"));
+    assert_false(cli_allows(&narrow_cmd, &OPT_TOPOLOGY, "hyper"));
+    assert_true(cli_allows(&demo_cmd, &OPT_TOPOLOGY, "torus"));
+
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    cli_help(&narrow_cmd, "narrow", mem);
+    fclose(mem);
+    assert_non_null(strstr(text, "--topology hypercube|mesh "));
+    assert_null(strstr(text, " torus        ")); /* no entry line for a refused choice */
+    assert_non_null(strstr(text, "--mapping none|FILE "));
+    assert_null(strstr(text, "optimal"));
+    assert_non_null(strstr(text, "--version"));
+    free(text);
+}
+
 /* Seeded random argument vectors never crash the parser and either parse
  * or fail with status 2. */
 static void test_random_lines(void **state)
@@ -193,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_values_and_defaults), cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_ranges_and_sizes),    cmocka_unit_test(test_order_and_aliases),
         cmocka_unit_test(test_subcommands_and_help), cmocka_unit_test(test_random_lines),
+        cmocka_unit_test(test_narrow_and_version),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -69,6 +69,12 @@ static void test_traffic_file(void **state)
     expect_message(&t, 3, 15, 15, 0);
     assert_null(t.group);
     kc_traffic_free(&t);
+    /* The pairs-file form: no byte count is one message of weight 1. */
+    assert_int_equal(read_text(kc_traffic_read, "0 1\n2 3 7\n", 16, NULL, &t, &err), KC_OK);
+    assert_int_equal(t.count, 2);
+    expect_message(&t, 0, 0, 1, 1);
+    expect_message(&t, 1, 2, 3, 7);
+    kc_traffic_free(&t);
 
     expect_fail(kc_traffic_read, "0 1 2\n0 1 1.5\n", 16, "test traffic, line 2, column 5: '1.5' is not a whole number");
     expect_fail(kc_traffic_read, "0 1 -3\n", 16, "line 1, column 5: '-3' is not a byte count (0..18446744073709551615)");
@@ -78,10 +84,10 @@ static void test_traffic_file(void **state)
     expect_fail(kc_traffic_read, "0 1 x\n", 16, "column 5: 'x' is not a whole number");
     expect_fail(kc_traffic_read, "0 1 1e3\n", 16, "'1e3' is not a whole number");
     expect_fail(kc_traffic_read, "0;1 2\n", 16, "'0;1' is not a whole number");
-    expect_fail(kc_traffic_read, "\n0 1\n", 16, "line 2: expected 3 numbers (source destination bytes), found fewer");
+    expect_fail(kc_traffic_read, "\n0\n", 16, "line 2: expected 2 to 3 numbers (source destination [bytes]), found fewer");
     expect_fail(kc_traffic_read, "0 1 2 3\n", 16, "found more");
     expect_fail(kc_traffic_read, "# only a comment\n\n", 16, "test traffic has no messages");
-    expect_fail(kc_traffic_read, "0 1 2\n0 1\0 2\n", 16, "line 2");
+    expect_fail(kc_traffic_read, "0 1 2\n0\0 1 2\n", 16, "line 2");
 }
 
 /* Endless or oversized input stops at the reader's limits. */

@@ -77,8 +77,9 @@ void kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst);
  * block-triangular ones (no top j < k bits of y depending only on the top j
  * bits of x), which makes the cut unique. */
 kc_status kc_hl_plc_count(int n, int variant, char *buf, size_t size, kc_err *err);
-/* |LC'_k| for either variant (k <= 12), by inclusion-exclusion; and by
- * enumerating matrices (k <= 4). */
+/* |LC'_k| for either variant by inclusion-exclusion (k <= 6, where it fits
+ * 64 bits; 0 beyond: kc_hl_plc_count carries it exactly for any k it
+ * needs); and by enumerating matrices (k <= 4). */
 uint64_t kc_hl_lc_prime(int k, int variant);
 uint64_t kc_hl_lc_prime_enumerate(int k, int variant);
 /* |PLC_n| by enumeration: n <= 3 tests all (2^n)! permutations, n = 4

@@ -76,6 +76,10 @@ kc_status kc_reader_next(kc_reader *r, kc_token *tok, int *have, kc_err *err);
  * tokens is an error naming the line; `fields` describes the expected line in
  * that message, e.g. "source destination". */
 kc_status kc_reader_record(kc_reader *r, kc_token *toks, int count, const char *fields, int *have, kc_err *err);
+/* The same with min..max tokens (max <= 64): *got is how many the line had,
+ * 0 at the end of the input. For formats with optional trailing fields. */
+kc_status kc_reader_record_some(kc_reader *r, kc_token *toks, int min, int max, const char *fields, int *got,
+                                kc_err *err);
 
 /* Check 0 <= tok <= max; otherwise fail with "..., line L, column C: '-7' is
  * not a <what> (0..max)". Returns KC_OK or KC_EINVAL. */

@@ -55,9 +55,11 @@ kc_status kc_traffic_add(kc_traffic *t, uint64_t src, uint64_t dst, uint64_t byt
 kc_status kc_traffic_begin_group(kc_traffic *t, kc_err *err);
 
 /* ---- Readers (append to t, whose ranks bound every id) ----
- * Traffic file: one message per non-empty line, "src dst bytes", fields
+ * Traffic file: one message per non-empty line, "src dst [bytes]", fields
  * separated by blanks and/or commas, '#' comments. src, dst < t->ranks;
- * bytes 0..2^64-1. A file with no message is an error. Param "traffic_file". */
+ * bytes 0..2^64-1, 1 when left out (loads then count messages). The same
+ * format as the simulator's pairs file (kcube/simtraffic.h). A file with no
+ * message is an error. Param "traffic_file". */
 kc_status kc_traffic_read(kc_traffic *t, kc_reader *r, kc_err *err);
 /* Scotch source graph (.grf), as Scotch documents it: "0" (version),
  * "vertnbr edgenbr", "baseval flags" (flags: three digits 0/1 for vertex

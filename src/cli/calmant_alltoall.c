@@ -88,7 +88,7 @@ static int resolve(const cli_args *a, a2a_job *j)
     j->replay = !cli_flag(a, &OPT_NO_REPLAY);
     j->c = (int)cli_int(a, &OPT_CALMANT_C, 0);
     long long q = cli_int(a, &OPT_CALMANT_DEGREE, 0);
-    j->p = (kc_a2a_params){.beta = cli_real(a, &OPT_STARTUP, 500), .tau = cli_real(a, &OPT_BYTE_TIME, 1),
+    j->p = (kc_a2a_params){.beta = cli_real(a, &OPT_STARTUP, 164), .tau = cli_real(a, &OPT_BYTE_TIME, 0.57),
                            .barrier = cli_real(a, &OPT_CALMANT_BARRIER, 0), .block = cli_u64(a, &OPT_BLOCK, 0),
                            .degree = q > 0 ? (int)q : 0};
     kc_err err = {0};
@@ -212,8 +212,8 @@ static void render_rows(const a2a_job *j, const a2a_row *rows, int csv)
         puts("method,time,steps,bisection_bound,bound_ratio,speedup,degree,message_bytes,barrier_time,conflicts,"
              "empty_steps,max_link_bytes,replay_time");
     else
-        printf("%-10s %14s %9s %7s %9s %5s %11s %9s %11s\n", "method", "time", "steps", "/bound", "speed-up", "Q",
-               "message", "conflicts", "link bytes");
+        printf("%-10s %14s %9s %7s %9s %5s %11s %9s %11s\n", "method", "time (us)", "steps", "/bound", "speed-up", "Q",
+               "msg (bytes)", "conflicts", "link bytes");
     for (int m = 0; m < KC_A2A_NMETHODS; m++) {
         const a2a_row *w = &rows[m];
         if (!(j->mask & (1u << m)))
@@ -363,8 +363,8 @@ static const cli_use alltoall_opts[] = {
     {&OPT_CALMANT_C, NULL, NULL},
     {&OPT_BLOCK, NULL, NULL},
     {&OPT_METHODS, NULL, NULL},
-    {&OPT_STARTUP, NULL, "500"},
-    {&OPT_BYTE_TIME, NULL, "1"},
+    {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit (default: nCUBE 2)", NULL},
+    {&OPT_BYTE_TIME, NULL, NULL},
     {&OPT_CALMANT_BARRIER, "barrier after each CC-cube iteration (calmant, cc-cube; the paper compares with 0)",
      NULL},
     {&OPT_CALMANT_DEGREE, "calmant's pipelining degree (default: the best in 1..min(N, 65536))", NULL},

@@ -90,9 +90,7 @@ static int resolve_machine(const cli_args *a, cal_job *j, int tori, int embeddin
     int torus = 0;
     kc_tie tie = KC_TIE_PLUS;
     if (tori) {
-        int topo = cli_choice(a, &OPT_TOPOLOGY, KC_TOPO_MESH);
-        if (topo == KC_TOPO_HYPERCUBE)
-            return cli_error("--topology: calmant places the CC-cube on a mesh or a torus, not a hypercube");
+        int topo = cli_choice(a, &OPT_TOPOLOGY, KC_TOPO_MESH); /* mesh or torus: the table refuses hypercube */
         torus = topo == KC_TOPO_TORUS;
         tie = (kc_tie)cli_choice(a, &OPT_TIE, KC_TIE_PLUS);
         if (!torus && (r = cli_reject(a, &OPT_TIE, "to a mesh (ties are a torus matter)")))
@@ -152,8 +150,8 @@ static int resolve_cost(const cli_args *a, cal_job *j)
     int r = resolve_machine(a, j, 0, 0);
     if (r)
         return r;
-    if (!cli_given(a, &OPT_BYTES) || !cli_given(a, &OPT_STARTUP) || !cli_given(a, &OPT_BYTE_TIME))
-        return cli_error("%s needs --bytes N, --startup US and --byte-time US", a->path);
+    if (!cli_given(a, &OPT_BYTES))
+        return cli_error("%s needs --bytes N", a->path);
     if (cli_given(a, &OPT_DEGREE) && cli_given(a, &OPT_BEST_DEGREE))
         return cli_error("give --degree Q or --best-degree, not both");
     j->cost = (kc_calmant_cost_params){.beta = cli_real(a, &OPT_STARTUP, 0), .tau = cli_real(a, &OPT_BYTE_TIME, 0),
@@ -356,7 +354,7 @@ static void render_text(const cal_job *j, const cal_out *r)
         printf("degree %d%s: %llu iterations, packets of %llu bytes, %llu steps (sum of lower bounds %llu)\n",
                r->t.degree, j->degree ? "" : " (best)", (unsigned long long)r->t.iterations,
                (unsigned long long)r->t.packet, (unsigned long long)r->t.steps, (unsigned long long)r->t.lb_steps);
-        printf("time %.10g (with the lower bounds %.10g; not pipelined %.10g)\n", r->t.time, r->t.time_lb,
+        printf("time %.10g us (with the lower bounds %.10g us; not pipelined %.10g us)\n", r->t.time, r->t.time_lb,
                r->unpiped.time);
     }
 }
@@ -419,10 +417,14 @@ static const cli_use schedule_opts[] = {
 };
 static const cli_use cost_opts[] = {
     {&OPT_D, NULL, NULL},       {&OPT_C, NULL, NULL},     {&OPT_BYTES, NULL, NULL},
-    {&OPT_STARTUP, NULL, NULL}, {&OPT_BYTE_TIME, NULL, NULL}, {&OPT_BARRIER, NULL, NULL},
+    {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit (default: nCUBE 2)", NULL},
+    {&OPT_BYTE_TIME, NULL, NULL}, {&OPT_BARRIER, NULL, NULL},
     {&OPT_DEGREE, NULL, NULL},  {&OPT_BEST_DEGREE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
     {NULL, NULL, NULL},
 };
+
+/* The CC-cube sits on a mesh or a torus, never on a hypercube. */
+static const cli_narrow on_mesh_or_torus[] = {{&OPT_TOPOLOGY, "mesh|torus", NULL}, {NULL, NULL, NULL}};
 
 static const cli_command cmd_load = {
     .name = "load",
@@ -431,6 +433,7 @@ static const cli_command cmd_load = {
                    "embedding it also prints Theorem 1's (line) or Theorem 3's (mesh) closed form, which must agree.\n"
                    "lower_bound = max(max_load, M) steps. d <= 24.",
     .opts = load_opts,
+    .narrow = on_mesh_or_torus,
     .check = check_load,
     .run = run_load,
     .epilog = "examples:\n  kcube calmant load --d 4 --c 1 --task 1,2\n"
@@ -447,6 +450,7 @@ static const cli_command cmd_schedule = {
                    "count; --mesh-schedule replays the mesh's instead. d <= 20. --verbose lists every conflict\n"
                    "(step, node, link, kind and the message that ran into it; at most 100000).",
     .opts = schedule_opts,
+    .narrow = on_mesh_or_torus,
     .check = check_schedule,
     .run = run_schedule,
     .epilog = "examples:\n  kcube calmant schedule --d 4 --c 1 --task 1,2 --verify\n"

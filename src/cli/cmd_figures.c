@@ -359,6 +359,7 @@ static void summary_head(const fig_job *j, buf *sum)
             j->quick ? " --quick" : "", j->vc_link < 0 ? "" : j->vc_link ? " --vc-link independent" : " --vc-link shared",
             (unsigned long long)c->seed, (long long)c->warmup, (long long)c->measure, j->loads[0]);
     bprintf(sum, "%-28s %-14s %10s %12s %14s\n", "figure", "config", "contention", "saturation", "low-load lat");
+    bprintf(sum, "%-28s %-14s %10s %12s %14s\n", "", "", "(messages)", "(flits/n/c)", "(cycles)");
 }
 
 static int write_results(const fig_job *j, fig_out *o)

@@ -253,10 +253,11 @@ static const cli_opt OPT_TRACE = {.name = "trace", .type = CLI_FLAG,
                                   .help = "the tags of every processor before and after each step (n <= 6)"};
 static const cli_opt OPT_VERIFY = {.name = "verify", .type = CLI_FLAG,
                                    .help = "check Theorem 1 and Lemma 4 on all LC permutations (n <= 4) or "
-                                           "--count random ones"};
-static const cli_opt OPT_COUNT = {.name = "count", .type = CLI_INT, .meta = "C",
-                                  .help = "random permutations for --verify", .def = "10", .lo = 1,
-                                  .hi = 1000000000LL};
+                                           "--samples random ones"};
+/* Not --count: gray's --count is the rows of its table. */
+static const cli_opt OPT_SAMPLES = {.name = "samples", .type = CLI_INT, .meta = "C",
+                                    .help = "random permutations for --verify", .def = "10", .lo = 1,
+                                    .hi = 1000000000LL};
 static const cli_opt OPT_CENSUS = {.name = "census", .type = CLI_INT, .meta = "N",
                                    .help = "classify every permutation of Q_N (N = 1..3; --csv: a row each)",
                                    .lo = 1, .hi = 3};
@@ -276,7 +277,7 @@ static const cli_use hl_opts[] = {
     {&OPT_SHAPE, "mesh sides, axis 0 first, powers of two multiplying to 2^n (n <= 20)", NULL},
     {&OPT_TRACE, NULL, NULL},
     {&OPT_VERIFY, NULL, NULL},
-    {&OPT_COUNT, NULL, NULL},
+    {&OPT_SAMPLES, NULL, NULL},
     {&OPT_SEED, NULL, NULL},
     {&OPT_CENSUS, NULL, NULL},
     {&OPT_PLC_COUNT, NULL, NULL},
@@ -284,6 +285,9 @@ static const cli_use hl_opts[] = {
     {&OPT_CSV, "one row per permutation (with --census only)", NULL},
     {NULL, NULL, NULL},
 };
+
+/* HL routes on the hypercube, and also on a mesh: never a torus. */
+static const cli_narrow hl_narrow[] = {{&OPT_TOPOLOGY, "hypercube|mesh", NULL}, {NULL, NULL, NULL}};
 
 /* The old spelling gave the sides most significant axis first. */
 static const cli_opt OPT_MESH_MSB = {.name = "mesh", .type = CLI_TEXT, .meta = "SIDES", .param = "shape",
@@ -328,12 +332,22 @@ static char *reverse_sides(const char *text)
     return out;
 }
 
+/* The sides as kcube writes shapes everywhere else: axis 0 first (the
+ * library's kc_hl_mesh_format keeps the paper's order, most significant
+ * axis first). */
+static const char *sides_axis0_first(const kc_hl_mesh_shape *shape, char *buf, size_t size)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int a = 0; a < shape->q && used < size; a++)
+        used += (size_t)snprintf(buf + used, size - used, "%s%llu", a ? "x" : "", 1ULL << shape->side_log[a]);
+    return buf;
+}
+
 static int resolve_mesh(const cli_args *a, hl_job *j)
 {
     const char *msb = cli_text(a, &OPT_MESH_MSB, NULL), *shape = cli_text(a, &OPT_SHAPE, NULL);
-    int topo = cli_choice(a, &OPT_TOPOLOGY, 0);
-    if (topo == KC_TOPO_TORUS)
-        return cli_error("hl routes on the hypercube and, optionally, a mesh: --topology torus is not supported");
+    int topo = cli_choice(a, &OPT_TOPOLOGY, 0); /* hypercube or mesh: the table refuses torus */
     j->mesh = topo == KC_TOPO_MESH || msb || shape;
     if (!j->mesh)
         return 0;
@@ -537,7 +551,7 @@ static void json_mesh(cJSON *o, const hl_job *j, const hl_out *r)
     char sb[128];
     cJSON_AddItemToObject(o, "mesh_steps", cli_json_u64(r->mr.mesh_steps));
     cJSON *m = cJSON_AddObjectToObject(o, "mesh");
-    cJSON_AddStringToObject(m, "sides", kc_hl_mesh_format(&j->shape, sb, sizeof sb));
+    cJSON_AddStringToObject(m, "sides", sides_axis0_first(&j->shape, sb, sizeof sb));
     cJSON_AddItemToObject(m, "steps", cli_json_u64(r->mr.mesh_steps));
     cJSON_AddItemToObject(m, "bound", cli_json_u64(r->mr.bound));
     cJSON_AddItemToObject(m, "phase_steps", cli_json_u64_array(r->mr.phase_steps, r->mr.phases));
@@ -634,7 +648,7 @@ static void text_comparisons(const hl_job *j, const hl_out *r)
     if (j->mesh) {
         char sb[128];
         printf("mesh %s: %llu mesh steps (sum_a (2^n_a - 1) = %llu), phases:",
-               kc_hl_mesh_format(&j->shape, sb, sizeof sb), (unsigned long long)r->mr.mesh_steps,
+               sides_axis0_first(&j->shape, sb, sizeof sb), (unsigned long long)r->mr.mesh_steps,
                (unsigned long long)r->mr.bound);
         for (int t = 0; t < r->mr.phases; t++)
             printf(" %llu", (unsigned long long)r->mr.phase_steps[t]);
@@ -690,7 +704,7 @@ static int run(const cli_args *a)
         switch (j.action) {
         case ACT_CENSUS: r = run_census(j.n, j.fmt); break;
         case ACT_PLC_COUNT: r = run_plc_count(j.n, j.fmt); break;
-        case ACT_VERIFY: r = run_verify(j.n, j.msb, cli_int(a, &OPT_COUNT, 10), cli_u64(a, &OPT_SEED, 1), j.fmt); break;
+        case ACT_VERIFY: r = run_verify(j.n, j.msb, cli_int(a, &OPT_SAMPLES, 10), cli_u64(a, &OPT_SEED, 1), j.fmt); break;
         default: r = route(a, &j); break;
         }
     }
@@ -713,6 +727,7 @@ const cli_command kc_command_hl = {
         "Exit status 0 when every tag arrived, 1 when HL could not route it, 2 on bad input.",
     .opts = hl_opts,
     .aliases = hl_aliases,
+    .narrow = hl_narrow,
     .check = check,
     .run = run,
     .more_help = cli_print_patterns,

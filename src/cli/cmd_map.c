@@ -7,12 +7,14 @@
 #include "cli.h"
 #include "map_general.h"
 #include "options.h"
+#include "out.h"
 #include "plan_cli.h"
 #include "kcube/mapset.h"
 #include "kcube/plan.h"
 
 #define NODES_MAX 65536ULL /* node arrays in JSON and --emit-c up to N = 2^16 */
 #define TEXT_NODES_MAX 16  /* and in the text output */
+#define OUT_NODES_MAX (1ULL << 24) /* --out node lists: what simulate and replay --mapping FILE read */
 
 enum { METHOD_AUTO, METHOD_OPTIMIZER, METHOD_DP, METHOD_EXHAUSTIVE };
 static const kc_name method_entries[] = {
@@ -44,8 +46,8 @@ static const cli_use map_opts[] = {
     {&OPT_VECTOR, NULL, NULL},
     {&OPT_SCATTER, NULL, NULL},
     {&OPT_KIND, "reorder keeps neighbours; linear may not; auto: the best of both (ties: reorder)", NULL},
-    {&OPT_OBJECTIVE, "max (largest T_i of any one), simultaneous (largest summed T_i), sum", NULL},
-    {&OPT_SEARCH, "also search with --kind reorder/linear (auto searches within the default budget)", NULL},
+    {&OPT_OBJECTIVE, NULL, NULL},
+    {&OPT_SEARCH, "also search with --kind reorder/linear (auto searches within the default --evals)", NULL},
     {&OPT_EVALS, NULL, NULL},
     {&OPT_SEED, "seed of the search and of uniform traffic", NULL},
     {&OPT_METHOD, NULL, NULL},
@@ -54,10 +56,11 @@ static const cli_use map_opts[] = {
     {&OPT_NO_EXACT, "skip the exact re-count (by default done up to N = 2^20)", NULL},
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
-    {&OPT_BUDGET, NULL, NULL},
+    {&OPT_WORK, NULL, NULL},
     {&OPT_BASELINE, NULL, NULL},
     {&OPT_HOPS_CAP, NULL, NULL},
-    {&OPT_OUT, "file: the general mapping as a node list (one physical node per line, rank order)", NULL},
+    {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
+               "simulate and replay --mapping FILE read; N <= 2^24)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
@@ -65,7 +68,6 @@ static const cli_use map_opts[] = {
 
 static const cli_alias map_aliases[] = {
     {"mesh", &OPT_TOPOLOGY, "mesh", NULL, "old spelling of --topology mesh"},
-    {"mapping", &OPT_KIND, NULL, NULL, "linear|reorder: old spelling of --kind"},
     {"fallback", &OPT_KIND, "auto", NULL, "old spelling of --kind auto (linear if it is better, else reorder)"},
     {"no-verify", &OPT_NO_EXACT, NULL, NULL, "old spelling of --no-exact"},
     {NULL, NULL, NULL, NULL, NULL},
@@ -75,6 +77,7 @@ typedef struct map_job {
     plan_input in;
     kc_map_opts opts;
     int method, emit_c, has_q;
+    const char *out; /* --out FILE, or NULL */
     kc_gfmat q;
 } map_job;
 
@@ -143,13 +146,21 @@ static int resolve(const cli_args *a, map_job *j)
                             (unsigned long long)NODES_MAX, (unsigned long long)j->in.topo.nodes);
     if ((r = resolve_method(a, j)) || (r = resolve_given(a, j)))
         return r;
-    if (j->opts.kind != KC_MAP_AUTO && !cli_given(a, &OPT_SEARCH))
-        return cli_reject(a, &OPT_EVALS, "without a search (add --search, or use --kind auto)");
-    static const cli_opt *const general_only[] = {&OPT_BUDGET, &OPT_BASELINE, &OPT_HOPS_CAP, &OPT_OUT, NULL};
+    if (j->opts.kind != KC_MAP_AUTO && !cli_given(a, &OPT_SEARCH) &&
+        (r = cli_reject(a, &OPT_EVALS, "without a search (add --search, or use --kind auto)")))
+        return r;
+    static const cli_opt *const general_only[] = {&OPT_WORK, &OPT_BASELINE, &OPT_HOPS_CAP, NULL};
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;
     j->opts.given = j->has_q ? &j->q : NULL;
+    if ((j->out = cli_text(a, &OPT_OUT, NULL))) {
+        if (j->in.topo.nodes > OUT_NODES_MAX)
+            return cli_error("--out writes node lists for N <= %llu nodes, the network has %llu",
+                             (unsigned long long)OUT_NODES_MAX, (unsigned long long)j->in.topo.nodes);
+        if ((r = cli_check_output(j->out)))
+            return r;
+    }
     return 0;
 }
 
@@ -404,6 +415,19 @@ static int render_c(const map_job *j, const kc_map_result *r)
     return CLI_EXIT_OK;
 }
 
+/* --out: the node list simulate / replay --mapping FILE read, line v the
+ * physical node of virtual node v (the format map_general.c writes too). */
+static int write_nodes(const map_job *j, const kc_map_result *r)
+{
+    cli_atomic at;
+    int rc = cli_atomic_open(&at, j->out);
+    if (rc)
+        return rc;
+    for (uint64_t v = 0; v < j->in.topo.nodes; v++)
+        fprintf(at.f, "%llu\n", (unsigned long long)kc_map_to_physical(r, v));
+    return cli_atomic_commit(&at);
+}
+
 /* ---- the command ---------------------------------------------------------- */
 
 /* A general mapping (map_general.c): the algebraic mappers' options mean
@@ -446,6 +470,8 @@ static int run(const cli_args *a)
             : j.in.fmt == CLI_FMT_JSON   ? render_json(&j, &res)
             : j.in.fmt == CLI_FMT_CSV    ? render_csv(&res)
                                         : render_text(&j, &res);
+        if (!r && j.out)
+            r = write_nodes(&j, &res);
     }
     kc_map_result_free(&res);
     plan_input_free(&j.in);

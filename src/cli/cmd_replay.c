@@ -23,16 +23,19 @@ static const cli_use replay_opts[] = {
     {&OPT_N, NULL, NULL},
     {&OPT_K, "nodes per dimension (tori and meshes; the hypercube when omitted)", NULL},
     {&OPT_TOPOLOGY, "hypercube (k = 2), torus or mesh", NULL},
-    {&OPT_MAPPING, "none, or a file of node ids: rank r runs on node to_physical[r]", NULL},
+    {&OPT_MAPPING, "none, or a node list (kcube map --out): rank r runs on the node on line r", NULL},
     {&OPT_ROUTING, "ecube, pcube, duato, li-min on the hypercube; dor elsewhere (default ecube / dor)", NULL},
-    /* Defaults: seed 000's nCUBE 2, the numbers of KC_APPSIM_OPTS_DEFAULT. */
-    {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; nCUBE 2)", "164"},
-    {&OPT_BYTE_TIME, "channel time per byte (µs; nCUBE 2)", "0.57"},
+    /* The shared defaults are seed 000's nCUBE 2, KC_APPSIM_OPTS_DEFAULT's numbers. */
+    {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; default: nCUBE 2)", NULL},
+    {&OPT_BYTE_TIME, "channel time per byte (µs; default: nCUBE 2)", NULL},
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per phase, then total, compute and loggp rows", NULL},
     {NULL, NULL, NULL},
 };
+
+/* replay applies a mapping from a file only (map --out writes one). */
+static const cli_narrow replay_narrow[] = {{&OPT_MAPPING, NULL, "none|FILE"}, {NULL, NULL, NULL}};
 
 /* ---- resolve ------------------------------------------------------------------ */
 
@@ -276,6 +279,7 @@ const cli_command kc_command_replay = {
         "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
         "contention-free LogGP time of the same schedule. Exit status 1 on a network deadlock, 2 on bad input.",
     .opts = replay_opts,
+    .narrow = replay_narrow,
     .positional = "FILE",
     .min_pos = 1,
     .max_pos = 1,

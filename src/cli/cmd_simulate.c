@@ -20,7 +20,8 @@
 /* ---- options (defaults in the help lines are the library's) --------------- */
 
 static const cli_opt OPT_PAIRS = {.name = "pairs", .type = CLI_TEXT, .meta = "FILE", .param = "pairs_file",
-                                  .help = "traffic from a file of 'source destination' lines (virtual ids, # comments)"};
+                                  .help = "traffic from 'src dst [bytes]' lines (map --traffic's format; virtual ids, # "
+                                          "comments); every message is --msg-flits long, so bytes are not used"};
 static const cli_opt OPT_VC_RULE = {.name = "vc-rule", .type = CLI_CHOICE, .choices = &kc_simvcrule_names,
                                     .param = "vc_rule", .help = "how torus routes use the VCs (default highlow)"};
 static const cli_opt OPT_VCS = {.name = "vcs", .type = CLI_INT, .meta = "V", .lo = 1, .hi = KC_SIMNET_MAX_VCS,
@@ -551,6 +552,8 @@ static void text_points(const sim_job *j, const sim_series *se)
     /* src_min, src_ratio: the lowest accepted throughput and accepted / generated of one source */
     printf("  %8s %9s %10s %8s %9s %10s %8s %10s %4s %9s %12s %7s\n", "offered", "generated", "throughput", "src_min",
            "src_ratio", "latency", "p99", "net_lat", "ok", "cycles", "traversals", "wall_s");
+    printf("  %29s %8s %9s %10s %8s %10s %4s %9s %12s %7s\n", "(flits/node/cycle)", "(f/n/c)", "(ratio)",
+           "(cycles)", "(cycles)", "(cycles)", "", "(cycles)", "(flit hops)", "(s)");
     for (int i = 0; i < se->sweep.count; i++) {
         const kc_simresult *p = &se->sweep.points[i];
         printf("  %8.4f %9.4f %10.4f %8.4f %9.3f %10.2f %8.0f %10.2f %4s %9lld %12llu %7.3f\n", p->offered,

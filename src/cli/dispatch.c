@@ -64,7 +64,7 @@ int cli_dispatch(int argc, char **argv)
         return CLI_EXIT_OK;
     }
     if (strcmp(argv[1], "--version") == 0) {
-        puts("kcube 0.1.0");
+        puts(CLI_VERSION_LINE);
         return CLI_EXIT_OK;
     }
     const cli_command *cmd = cli_find_command(argv[1]);

@@ -41,10 +41,15 @@ const cli_opt OPT_HOPS_CAP = {.name = "hops-cap", .type = CLI_CHOICE, .choices =
                               .help = "a bound on total bytes x hops the general search keeps"};
 const cli_opt OPT_TRAFFIC = {
     .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
-    .help = "map this communication graph: 'src dst bytes' lines, a Scotch .grf graph or a .goal schedule"};
-const cli_opt OPT_BUDGET = {.name = "budget", .type = CLI_REAL, .meta = "SECONDS", .rlo = 0, .rhi = 86400,
-                            .def = "1", .param = "budget",
-                            .help = "search budget of a general mapping (deterministic work units, not wall time)"};
+    .help = "map this communication graph: 'src dst [bytes]' lines (bytes 1 when left out; simulate "
+            "--pairs's format), a Scotch .grf graph or a .goal schedule"};
+/* The search stops after a fixed amount of work, counted in channel-load
+ * updates (kcube/gmap.h), so a seed gives the same mapping on every
+ * machine: the unit is a million updates, not a second. */
+const cli_opt OPT_WORK = {.name = "work", .type = CLI_REAL, .meta = "M", .rlo = 0, .rhi = 3456000,
+                          .def = "40", .param = "budget",
+                          .help = "work of the general search, in millions of channel-load updates (a count, not "
+                                  "time: about 15 to 90 per CPU second)"};
 const cli_opt OPT_BASELINE = {.name = "baseline", .type = CLI_CHOICE, .choices = &baseline_names,
                               .help = "also report this mapper's result side by side"};
 
@@ -57,6 +62,7 @@ typedef struct gen_job {
     int baseline;
     int separate; /* --objective max: the communications are phases, counted apart */
     int cap;      /* --hops-cap */
+    double work;  /* --work, millions of updates */
     kc_gmap_opts opts;
     kc_traffic tr;
     char **group_name; /* tr.groups names, or NULL */
@@ -128,7 +134,8 @@ static int resolve(const cli_args *a, gen_job *j)
                          kc_names_name(&kc_map_kind_names, cli_choice(a, &OPT_KIND, KC_MAP_AUTO)));
     kc_gmap_opts_default(&j->opts);
     j->opts.seed = cli_u64(a, &OPT_SEED, 1);
-    j->opts.budget_seconds = cli_real(a, &OPT_BUDGET, 1);
+    j->work = cli_real(a, &OPT_WORK, 40);
+    j->opts.budget_seconds = j->work * 1e6 / KC_GMAP_WORK_PER_SECOND;
     int objective = cli_choice(a, &OPT_OBJECTIVE, KC_OBJ_MAX);
     if (objective == KC_OBJ_SUM)
         return cli_error("--objective sum does not apply to a general mapping (max: each communication apart; "
@@ -219,7 +226,7 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
                                                                  : NULL, r->groups));
     cJSON_AddBoolToObject(o, "scotch_available", kc_scotch_available());
     cJSON_AddItemToObject(o, "seed", cli_json_u64(j->opts.seed));
-    cJSON_AddNumberToObject(o, "budget_seconds", j->opts.budget_seconds);
+    cJSON_AddNumberToObject(o, "work_millions", j->work);
     cJSON_AddItemToObject(o, "iterations", cli_json_u64(r->iterations));
     cJSON_AddItemToObject(o, "accepted", cli_json_u64(r->accepted));
     cJSON_AddBoolToObject(o, "stopped_by_wall", r->stopped_by_wall);
@@ -281,14 +288,15 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
         printf("kept within Scotch's bytes x hops (%llu) first (--hops-cap none lifts this)\n",
                (unsigned long long)m->hops_cap);
     printf("  %-10s %14s %16s %22s\n", "mapping", "max_load", "bytes_x_hops", "sum_sq_loads");
+    printf("  %-10s %14s %16s %22s\n", "", "(bytes)", "(bytes x hops)", "(bytes^2)");
     for (int i = 0; i < r->nstarts; i++)
         text_row(m->start_name[i], &r->start_cost[i],
                  i == m->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
     text_row("general", &r->cost, "  (final)");
     text_groups(j, m);
-    printf("searched from %s: %llu candidate swaps, %llu kept; seed %llu, budget %g s%s\n",
+    printf("searched from %s: %llu candidate swaps, %llu kept; seed %llu, work %g million updates%s\n",
            m->start_name[r->best_start], (unsigned long long)r->iterations, (unsigned long long)r->accepted,
-           (unsigned long long)j->opts.seed, j->opts.budget_seconds,
+           (unsigned long long)j->opts.seed, j->work,
            r->stopped_by_wall ? " (cut short by the wall-clock cap: not reproducible)" : "");
     if (!kc_scotch_available())
         printf("Scotch is not built in: its mapping was not a start\n");

@@ -8,8 +8,8 @@
 
 #include "opt.h"
 
-/* --traffic FILE, --budget SECONDS, --baseline scotch, --hops-cap (map only). */
-extern const cli_opt OPT_TRAFFIC, OPT_BUDGET, OPT_BASELINE, OPT_HOPS_CAP;
+/* --traffic FILE, --work M, --baseline scotch, --hops-cap (map only). */
+extern const cli_opt OPT_TRAFFIC, OPT_WORK, OPT_BASELINE, OPT_HOPS_CAP;
 
 /* 1 when the options ask for a general mapping (--traffic, or --kind
  * general). */

@@ -269,6 +269,49 @@ static int looks_like_shape(const char *s)
 
 static int is_help(const char *arg) { return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0; }
 
+const cli_narrow *cli_narrowed(const cli_command *cmd, const cli_opt *o)
+{
+    for (const cli_narrow *n = cmd->narrow; n && n->opt; n++)
+        if (n->opt == o)
+            return n;
+    return NULL;
+}
+
+int cli_allows(const cli_command *cmd, const cli_opt *o, const char *name)
+{
+    const cli_narrow *nw = cli_narrowed(cmd, o);
+    if (!nw || !nw->only)
+        return 1;
+    size_t len = strlen(name);
+    for (const char *s = nw->only; *s;) {
+        size_t word = strcspn(s, "|");
+        if (word == len && strncmp(s, name, len) == 0)
+            return 1;
+        s += word;
+        if (*s == '|')
+            s++;
+    }
+    return 0;
+}
+
+/* A choice this command narrowed (cli_narrow.only) refuses the other names,
+ * however they were given (also through an alias such as --mesh). */
+static int check_only(const cli_command *cmd, const cli_args *a)
+{
+    for (size_t i = 0; i < a->nuser; i++) {
+        const cli_value *v = &a->vals[i];
+        if (v->opt->type != CLI_CHOICE)
+            continue;
+        const char *name = kc_names_name(v->opt->choices, v->v.choice);
+        if (!cli_allows(cmd, v->opt, name)) {
+            fprintf(stderr, "kcube: --%s: %s takes %s, not %s\n", v->opt->name, a->path,
+                    cli_narrowed(cmd, v->opt)->only, name);
+            return 2;
+        }
+    }
+    return 0;
+}
+
 static const cli_command *find_sub(const cli_command *cmd, const char *name)
 {
     for (size_t i = 0; cmd->subs && cmd->subs[i]; i++)
@@ -427,6 +470,9 @@ static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, 
         } else if (is_help(arg)) {
             cli_help(cmd, path, help_out);
             r = 1;
+        } else if (strcmp(arg, "--version") == 0) {
+            fprintf(help_out, "%s\n", CLI_VERSION_LINE);
+            r = 1;
         } else if (strcmp(arg, "--") == 0) {
             only_pos = 1;
         } else if (cmd->subs && out->npos == 0 && arg[0] != '-') {
@@ -444,6 +490,8 @@ static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, 
     }
     if (!r)
         r = check_positionals(cmd, out);
+    if (!r)
+        r = check_only(cmd, out);
     if (!r)
         r = add_defaults(&p, cmd);
     if (r)
@@ -551,14 +599,17 @@ int cli_report(const cli_args *a, const kc_err *err)
 
 /* ---- help ------------------------------------------------------------- */
 
-static void meta_of(const cli_opt *o, char *buf, size_t size)
+static void meta_of(const cli_command *cmd, const cli_opt *o, char *buf, size_t size)
 {
+    const cli_narrow *nw = cli_narrowed(cmd, o);
     if (o->type == CLI_FLAG)
         buf[0] = '\0';
+    else if (o->type == CLI_CHOICE && nw && nw->only)
+        snprintf(buf, size, "%s", nw->only);
     else if (o->type == CLI_CHOICE)
         kc_names_join(o->choices, buf, size);
     else
-        snprintf(buf, size, "%s", o->meta ? o->meta : "VALUE");
+        snprintf(buf, size, "%s", nw && nw->meta ? nw->meta : o->meta ? o->meta : "VALUE");
 }
 
 void cli_help(const cli_command *cmd, const char *path, FILE *out)
@@ -582,7 +633,7 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
         fputs("\noptions:\n", out);
         for (const cli_use *u = cmd->opts; u->opt; u++) {
             char meta[256], head[320];
-            meta_of(u->opt, meta, sizeof meta);
+            meta_of(cmd, u->opt, meta, sizeof meta);
             snprintf(head, sizeof head, "--%s%s%s", u->opt->name, meta[0] ? " " : "", meta);
             const char *def = u->def ? u->def : u->opt->def;
             /* A long head gets its help on the next line. */
@@ -595,11 +646,13 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
             fputc('\n', out);
             if (u->opt->type == CLI_CHOICE)
                 for (const kc_name *e = u->opt->choices->entries; e->name; e++)
-                    if (e->help)
+                    if (e->help && cli_allows(cmd, u->opt, e->name))
                         fprintf(out, "  %-26s   %-12s %s\n", "", e->name, e->help);
         }
         fputs("  --help                     this text\n", out);
     }
+    fputs(cmd->opts && cmd->opts[0].opt ? "" : "\noptions:\n  --help                     this text\n", out);
+    fputs("  --version                  the version of kcube\n", out);
     if (cmd->aliases && cmd->aliases[0].name) {
         fputs("\nold spellings (still accepted):\n", out);
         for (const cli_alias *al = cmd->aliases; al->name; al++)

@@ -32,6 +32,9 @@ typedef enum cli_type {
     CLI_BYTES   /* a size in bytes with an optional K, M, G or T suffix (powers of 1024) */
 } cli_type;
 
+/* What `kcube --version` and `kcube COMMAND --version` print. */
+#define CLI_VERSION_LINE "kcube 0.1.0"
+
 /* A range never asks for more points than this (each point is a run). */
 #define CLI_RANGE_MAX 100000
 
@@ -53,16 +56,28 @@ typedef struct cli_opt {
 } cli_opt;
 
 /* An option as one command uses it; help and def, when set, replace the
- * shared ones for this command only (say why in the help line). */
+ * shared ones for this command only (say why in the help line). def is
+ * allowed only where the option has no default of its own: one option, one
+ * default (tests/test_opt_table.c holds every command to it). */
 typedef struct cli_use {
     const cli_opt *opt;
     const char *help;
     const char *def;
 } cli_use;
 
+/* A command that takes an option in a narrower form than its definition:
+ * only lists the CLI_CHOICE names it accepts ("mesh|torus"; help lists just
+ * those, the parser refuses the others with one line); meta replaces the
+ * value's placeholder in help (a CLI_TEXT option taken in fewer forms). */
+typedef struct cli_narrow {
+    const cli_opt *opt;
+    const char *only;
+    const char *meta;
+} cli_narrow;
+
 /* An old spelling kept working: `--name` means `--target VALUE` when value
  * is set (a flag alias, e.g. --mesh for --topology mesh), else `--target`
- * with the alias's own value (e.g. map --mapping linear for --kind linear).
+ * with the alias's own value (an option renamed: the old name takes its value).
  * With shape_target set, a following argument that looks like AxB is taken
  * as that option's value too (hl --mesh 16x16). */
 typedef struct cli_alias {
@@ -110,6 +125,7 @@ typedef struct cli_command {
     const char *description; /* a paragraph for `kcube NAME --help`, or NULL */
     const cli_use *opts;     /* ends with {NULL} */
     const cli_alias *aliases; /* ends with {NULL}, or NULL */
+    const cli_narrow *narrow; /* ends with {NULL}, or NULL */
     const char *positional;  /* placeholder ("FILE") or NULL for none */
     int min_pos, max_pos;
     const struct cli_command *const *subs; /* nested subcommands (NULL-terminated), or NULL */
@@ -130,6 +146,11 @@ void cli_args_free(cli_args *a);
 
 /* Print the generated help of a command. */
 void cli_help(const cli_command *cmd, const char *path, FILE *out);
+
+/* How cmd narrows option o (NULL: not at all), and does it accept the
+ * choice name (1 when not narrowed)? */
+const cli_narrow *cli_narrowed(const cli_command *cmd, const cli_opt *o);
+int cli_allows(const cli_command *cmd, const cli_opt *o, const char *name);
 
 /* The value in force: the last occurrence given, else the default, else
  * NULL. Asking for an option the command does not declare is a bug and

@@ -81,12 +81,14 @@ const cli_opt OPT_VC_LINK = {.name = "vc-link", .type = CLI_CHOICE, .choices = &
 
 const cli_opt OPT_ROUTING = {.name = "routing", .type = CLI_TEXT, .meta = "NAME", .param = "routing",
                               .help = "routing (see the list below; default ecube on the hypercube, dor elsewhere)"};
+/* One default for every command: the nCUBE 2's (seed 000), which the
+ * application-level simulator models. */
 const cli_opt OPT_STARTUP = {.name = "startup", .type = CLI_REAL, .meta = "US",
-                              .help = "start-up time per message (beta) in microseconds; other times use this unit",
-                              .rlo = 0, .rhi = 1e12, .param = "startup"};
+                              .help = "start-up time per message (beta), microseconds (default: the nCUBE 2's)",
+                              .def = "164", .rlo = 0, .rhi = 1e12, .param = "startup"};
 const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "US",
-                               .help = "time per byte (tau), in the unit of --startup (microseconds)", .rlo = 0,
-                               .rhi = 1e12, .param = "byte_time"};
+                               .help = "time per byte (tau), microseconds (default: the nCUBE 2's)", .def = "0.57",
+                               .rlo = 0, .rhi = 1e12, .param = "byte_time"};
 
 const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,

@@ -26,8 +26,8 @@ extern const cli_opt OPT_ROUTING;
 /* Simulation (simulate, figures): how the VCs of a link share it. */
 extern const cli_opt OPT_VC_LINK;
 
-/* Message timing (calmant cost; the application-level simulator): beta and
- * tau in microseconds, every other time of the command in the same unit. */
+/* Message timing (calmant cost and alltoall, replay, fft-study): beta and
+ * tau in microseconds, one default everywhere (the nCUBE 2's). */
 extern const cli_opt OPT_STARTUP, OPT_BYTE_TIME;
 
 /* Every shared option, NULL-terminated: the parser names an option that

@@ -351,30 +351,45 @@ kc_status kc_reader_next(kc_reader *r, kc_token *tok, int *have, kc_err *err)
     }
 }
 
-kc_status kc_reader_record(kc_reader *r, kc_token *toks, int count, const char *fields, int *have, kc_err *err)
+kc_status kc_reader_record_some(kc_reader *r, kc_token *toks, int min, int max, const char *fields, int *got,
+                                kc_err *err)
 {
-    *have = 0;
+    *got = 0;
     for (;;) {
         kc_status s = read_line(r, err);
         if (s || !r->have_line)
             return s;
-        int got = 0, one;
+        int n = 0, one;
         kc_token extra;
-        while (got < count && !(s = scan_line(r, &toks[got], &one, err)) && one)
-            got++;
+        while (n < max && !(s = scan_line(r, &toks[n], &one, err)) && one)
+            n++;
         if (s)
             return s;
-        if (got == 0)
+        if (n == 0)
             continue; /* blank or comment line */
-        if (got == count && (s = scan_line(r, &extra, &one, err)))
+        if (n == max && (s = scan_line(r, &extra, &one, err)))
             return s;
-        if (got < count || one)
-            return kc_fail_param(err, KC_EINVAL, r->param, "%s, line %ld: expected %d numbers (%s), found %s",
-                                 r->name, r->lineno, count, fields, got < count ? "fewer" : "more");
+        if (n < min || one) {
+            char want[32];
+            if (min == max)
+                snprintf(want, sizeof want, "%d", min);
+            else
+                snprintf(want, sizeof want, "%d to %d", min, max);
+            return kc_fail_param(err, KC_EINVAL, r->param, "%s, line %ld: expected %s numbers (%s), found %s",
+                                 r->name, r->lineno, want, fields, n < min ? "fewer" : "more");
+        }
         r->have_line = 0;
-        *have = 1;
+        *got = n;
         return KC_OK;
     }
+}
+
+kc_status kc_reader_record(kc_reader *r, kc_token *toks, int count, const char *fields, int *have, kc_err *err)
+{
+    int got;
+    kc_status s = kc_reader_record_some(r, toks, count, count, fields, &got, err);
+    *have = got > 0;
+    return s;
 }
 
 kc_status kc_reader_check(const kc_reader *r, const kc_token *tok, uint64_t max, const char *what, kc_err *err)

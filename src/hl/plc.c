@@ -40,6 +40,7 @@ void kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst)
 
 /* ---- |LC'_k| ------------------------------------------------------------- */
 
+/* |GL(k,2)|, exact for k <= 8 only (64 bits). */
 static uint64_t gl_count(int k)
 {
     uint64_t g = 1;
@@ -50,8 +51,9 @@ static uint64_t gl_count(int k)
 
 /* Sum over compositions c_1 + ... + c_m = k of (-1)^{m-1} prod |GL(c_i)|
  * (times 2^{sum_{i<j} c_i c_j} for block-triangular): the matrices with no
- * split, by inclusion-exclusion over the set of split points. Signed 128-bit
- * is enough for k <= 12 (|GL(12,2)| < 2^144 would not be: see the guard). */
+ * split, by inclusion-exclusion over the set of split points. In 128 bits,
+ * for kc_hl_lc_prime's k <= 6 only (gl_count wraps from k = 9 on, and
+ * |GL(12,2)| is near 2^144): the recurrence uses lc_prime_big below. */
 static __int128 indecomposable(int k, int variant)
 {
     __int128 total = 0;
@@ -193,6 +195,90 @@ static int big_add(big *out, const big *a)
     return 0;
 }
 
+/* b *= m in place (m < 2^32: a limb times m stays below 2^64). */
+static int big_mul_u32(big *b, uint32_t m)
+{
+    uint32_t *d = realloc(b->d, ((size_t)b->len + 2) * sizeof *d);
+    if (!d)
+        return -1;
+    b->d = d;
+    uint64_t carry = 0;
+    for (int i = 0; i < b->len; i++) {
+        uint64_t cur = (uint64_t)d[i] * m + carry;
+        d[i] = (uint32_t)(cur % BIG_BASE);
+        carry = cur / BIG_BASE;
+    }
+    while (carry) {
+        d[b->len++] = (uint32_t)(carry % BIG_BASE);
+        carry /= BIG_BASE;
+    }
+    while (b->len > 1 && d[b->len - 1] == 0)
+        b->len--;
+    return 0;
+}
+
+/* b *= 2^e. */
+static int big_shift(big *b, int e)
+{
+    int fail = 0;
+    for (; e > 0 && !fail; e -= 30)
+        fail = big_mul_u32(b, 1u << (e < 30 ? e : 30));
+    return fail;
+}
+
+/* out -= a, for out >= a. */
+static void big_sub(big *out, const big *a)
+{
+    int64_t borrow = 0;
+    for (int i = 0; i < out->len; i++) {
+        int64_t cur = (int64_t)out->d[i] - borrow - (i < a->len ? a->d[i] : 0);
+        borrow = cur < 0;
+        out->d[i] = (uint32_t)(cur + (borrow ? BIG_BASE : 0));
+    }
+    while (out->len > 1 && out->d[out->len - 1] == 0)
+        out->len--;
+}
+
+/* |LC'_k| exactly, any k <= 64: indecomposable()'s inclusion-exclusion with
+ * the positive and negative terms summed apart, each term a product of
+ * |GL(c,2)| = prod_{i<c} (2^c - 2^i) factor by factor (each below 2^32 for
+ * c <= 32, which k <= KC_HL_CLASS_MAX_N keeps), then times 2^k (b). */
+static int lc_prime_big(int k, int variant, big *out)
+{
+    big pos = {0, NULL}, neg = {0, NULL};
+    int fail = big_set(&pos, 0) | big_set(out, 0);
+    fail |= big_set(&neg, 0);
+    for (uint64_t cuts = 0; cuts < (1ULL << (k - 1)) && !fail; cuts++) {
+        big term = {0, NULL};
+        fail |= big_set(&term, 1);
+        int start = 0, m = 0, sizes[64], off = 0;
+        for (int i = 0; i < k; i++)
+            if (i == k - 1 || ((cuts >> i) & 1)) {
+                sizes[m++] = i + 1 - start;
+                start = i + 1;
+            }
+        for (int a = 0; a < m && !fail; a++) {
+            for (int i = 0; i < sizes[a] && !fail; i++)
+                fail |= big_mul_u32(&term, (uint32_t)((1ULL << sizes[a]) - (1ULL << i)));
+            for (int b = a + 1; b < m && variant; b++)
+                off += sizes[a] * sizes[b];
+        }
+        if (!fail)
+            fail |= big_shift(&term, off);
+        if (!fail)
+            fail |= big_add((m & 1) ? &pos : &neg, &term);
+        free(term.d);
+    }
+    if (!fail) {
+        big_sub(&pos, &neg); /* the count of matrices: never negative */
+        fail |= big_shift(&pos, k);
+    }
+    free(neg.d);
+    free(out->d);
+    *out = pos;
+    return fail;
+}
+
 kc_status kc_hl_plc_count(int n, int variant, char *buf, size_t size, kc_err *err)
 {
     if (n < 0 || n > KC_HL_CLASS_MAX_N)
@@ -208,20 +294,8 @@ kc_status kc_hl_plc_count(int n, int variant, char *buf, size_t size, kc_err *er
     for (int m = 3; m <= n && !fail; m++) {
         fail |= big_set(&plc[m], 0);
         for (int k = 1; k <= m && !fail; k++) {
-            __int128 lcp = indecomposable(k, variant) << k;
-            /* |LC'_k| as a big number from its 128-bit value */
             big term = {0, NULL}, p = {0, NULL};
-            uint64_t hi = (uint64_t)(lcp / ((__int128)BIG_BASE * BIG_BASE)),
-                     mid = (uint64_t)((lcp / BIG_BASE) % BIG_BASE), lo = (uint64_t)(lcp % BIG_BASE);
-            big bh = {0, NULL}, bm = {0, NULL}, bl = {0, NULL}, base = {0, NULL};
-            fail |= big_set(&bh, hi) | big_set(&bm, mid) | big_set(&bl, lo) | big_set(&base, BIG_BASE);
-            fail |= big_set(&term, 0);
-            if (!fail) {
-                fail |= big_mul(&term, &bh, &base);
-                fail |= big_add(&term, &bm);
-                fail |= big_mul(&p, &term, &base);
-                fail |= big_add(&p, &bl);
-            }
+            fail |= lc_prime_big(k, variant, &p);
             /* times |PLC_{m-k}|^{2^k}: k squarings */
             big pw = {0, NULL};
             fail |= big_set(&pw, 1);
@@ -233,7 +307,7 @@ kc_status kc_hl_plc_count(int n, int variant, char *buf, size_t size, kc_err *er
                 fail |= big_mul(&term, &p, &pw);
             if (!fail)
                 fail |= big_add(&plc[m], &term);
-            free(bh.d), free(bm.d), free(bl.d), free(base.d), free(term.d), free(p.d), free(pw.d);
+            free(term.d), free(p.d), free(pw.d);
         }
     }
     kc_status s = KC_OK;

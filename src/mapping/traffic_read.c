@@ -18,12 +18,13 @@ kc_status kc_traffic_read(kc_traffic *t, kc_reader *r, kc_err *err)
     int have;
     size_t before = t->count;
     kc_status s;
-    while (!(s = kc_reader_record(r, tok, 3, "source destination bytes", &have, err)) && have) {
+    while (!(s = kc_reader_record_some(r, tok, 2, 3, "source destination [bytes]", &have, err)) && have) {
         if ((s = kc_reader_check(r, &tok[0], t->ranks - 1, "rank", err)) ||
             (s = kc_reader_check(r, &tok[1], t->ranks - 1, "rank", err)) ||
-            (s = kc_reader_check(r, &tok[2], UINT64_MAX, "byte count", err)))
+            (have == 3 && (s = kc_reader_check(r, &tok[2], UINT64_MAX, "byte count", err))))
             return s;
-        if ((s = kc_traffic_add(t, tok[0].value, tok[1].value, tok[2].value, err)))
+        /* Without a byte count, one message of weight 1: loads count messages. */
+        if ((s = kc_traffic_add(t, tok[0].value, tok[1].value, have == 3 ? tok[2].value : 1, err)))
             return s;
     }
     if (s == KC_OK && t->count == before)

@@ -197,11 +197,15 @@ kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path,
         return st;
     size_t count = 0, cap = 0;
     uint32_t *src = NULL, *dst = NULL;
-    kc_token tok[2];
+    kc_token tok[3];
     int have;
-    while (!(st = kc_reader_record(r, tok, 2, "source destination", &have, err)) && have) {
+    /* The traffic-file format (kcube/traffic.h): a byte count may follow;
+     * the simulator's messages have one size (msg_flits), so it is checked
+     * and not used. */
+    while (!(st = kc_reader_record_some(r, tok, 2, 3, "source destination [bytes]", &have, err)) && have) {
         if ((st = kc_reader_check(r, &tok[0], nodes - 1, "node", err)) ||
-            (st = kc_reader_check(r, &tok[1], nodes - 1, "node", err)))
+            (st = kc_reader_check(r, &tok[1], nodes - 1, "node", err)) ||
+            (have == 3 && (st = kc_reader_check(r, &tok[2], UINT64_MAX, "byte count", err))))
             break;
         if (count == cap) {
             cap = cap ? 2 * cap : 1024;
