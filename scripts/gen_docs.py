@@ -227,6 +227,25 @@ def _(r):
     ])
 
 
+@block("sim-routings", quick=False)
+def _(r):
+    """docs/sim.md's "What it does": four routings on four patterns, 8-cube."""
+    names = [("ecube", "e-cube"), ("pcube", "P-cube"), ("li-min", "li-min"), ("duato", "Duato (2 VCs)")]
+    rows = []
+    for pat, at in (("bit-reverse", 0.08), ("transpose", 0.08), ("reverse-flip", 0.08), ("uniform", 0.4)):
+        d = json.loads(r.sh("kcube simulate --n 8 --pattern %s --compare --configs %s --sweep 0.02:1:0.02 --json"
+                            % (pat, ",".join(n for n, _ in names))))
+        by = {s["label"]: s for s in d["series"]}
+        sat, lat = [pat + ": saturation"], [pat + ": latency at %g" % at]
+        for n, _ in names:
+            se = by[n]
+            sat.append("%.3f" % se["saturation_throughput"])
+            pt = [p for p in se["points"] if abs(p["offered"] - at) < 1e-9 and p["sustainable"]]
+            lat.append("%.1f" % pt[0]["latency_avg"] if pt else "-")
+        rows += [sat, lat]
+    return table(["pattern"] + [t for _, t in names], rows)
+
+
 SEED_SAYS = {
     ("fig5_transpose", "e-cube"): "< 0.125", ("fig5_transpose", "M-S"): "near 1 in theory",
     ("fig5_transpose", "M-G"): "about 0.3 (0.5 in theory)", ("fig5_transpose", "P-cube"): "poor on transpose",
@@ -304,6 +323,45 @@ def search_counts(text):
 def _(r):
     return r.transcript([{"cmd": "kcube map --n 8 --pattern transpose --kind general --budget 0.5",
                           "filter": search_counts}])
+
+
+# ---- docs/torus.md ---------------------------------------------------------------------
+
+TORUS_CASES = [  # label, k, n, patterns, what the best found is (prose: how it is known)
+    ("transpose, 4-ary 4-cube (Map-S)", 4, 4, ["transpose"], "(optimal: T ≥ 1)"),
+    ("digit-reverse, 4-ary 4-cube (Map-S)", 4, 4, ["digit-reverse"], "(optimal)"),
+    ("transpose, 16-ary 2-cube", 16, 2, ["transpose"], "(optimal: all 61 200 nonsingular Q tried)"),
+    ("digit-reverse, 8-ary 3-cube", 8, 3, ["digit-reverse"], "(local search, ~20 000 evaluations; optimal, see below)"),
+    ("transpose + digit-reverse, 4-ary 4-cube (Map-G)", 4, 4, ["transpose", "digit-reverse"], "(optimal)"),
+]
+
+
+@block("torus-section4")
+def _(r):
+    rows = []
+    for label, k, n, pats, how in TORUS_CASES:
+        base = "kcube map --k %d --n %d %s --json " % (k, n, " ".join("--pattern " + p for p in pats))
+        got = {}
+        for kind in ("linear", "reorder", "linear --search"):
+            got[kind] = json.loads(r.sh(base + "--kind " + kind))["patterns"]
+        cell = lambda kind, key: ", ".join(str(p[key]) for p in got[kind])
+        rows.append([label, cell("linear", "contention_before"), cell("linear", "contention_after"),
+                     cell("reorder", "contention_after"),
+                     "**%s** %s" % (cell("linear --search", "contention_after"), how)])
+    return table(["case", "before", "paper after (= ours, Theorem 3/4)", "best reordering",
+                  "best found (`--search`)"], rows)
+
+
+# ---- docs/hl.md ------------------------------------------------------------------------
+
+@block("hl-figure2")
+def _(r):
+    return r.transcript(['kcube hl --n 3 --matrix "010;101;110" --vector 110 --trace'])
+
+
+@block("hl-census")
+def _(r):
+    return r.transcript(["kcube hl --census 3"])
 
 
 # ---- the driver ------------------------------------------------------------------------
