@@ -366,6 +366,30 @@ def _(r):
     return r.transcript(["kcube hl --census 3"])
 
 
+# ---- docs/butterfly.md -----------------------------------------------------------------
+
+def trace_section(r, header):
+    """The placement printed under header by the worked example's --trace (the page names the command)."""
+    lines = r.sh("kcube butterfly --n 2 --p 4 --method bisect-local --trace").split("\n")
+    i = lines.index(header)
+    out = []
+    for l in lines[i + 1:]:
+        if not l.startswith("  m"):
+            break
+        out.append("    " + l.strip())
+    return out
+
+
+@block("butterfly-initial")
+def _(r):
+    return trace_section(r, "initial placement (rows: memory slot, columns: processor 0..3):")
+
+
+@block("butterfly-step2")
+def _(r):
+    return trace_section(r, "after step 2:")
+
+
 # ---- the driver ------------------------------------------------------------------------
 
 MARK = re.compile(r"^<!-- (/?)gen:([A-Za-z0-9_.-]+) -->\s*$")
