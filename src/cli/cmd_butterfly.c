@@ -448,8 +448,9 @@ static int render_plot(const bfly_job *j, const sweep *sw)
     cli_plot pl;
     cli_plot_init(&pl);
     char title[200];
-    snprintf(title, sizeof title, "butterfly (FFT) emulation on the %d-cube: %s allocation, %s encoding, P/N from 1 to 2^%d",
-             n, kc_names_name(&kc_alloc_names, (int)j->o.scheme.alloc),
+    snprintf(title, sizeof title,
+             "butterfly (FFT) emulation on the %d-cube: %s allocation, %s encoding, P/N from 1 to 2^%d", n,
+             kc_names_name(&kc_alloc_names, (int)j->o.scheme.alloc),
              kc_names_name(&kc_encoding_names, (int)j->o.scheme.enc), j->o.scheme.p - n);
     pl.title = title;
     pl.subtitle = "seed 001; measured transfers of every method, and the paper's counts (Theorems, Table 4)";

@@ -621,7 +621,8 @@ static int render_plot(const sim_job *j)
     char *title = sim_strdupf("%s on the %s k=%d n=%d: %d-flit messages, %d-flit buffers",
                               j->user.pattern ? j->user.pattern : "traffic", kc_simtopo_name(net0->topo), net0->k,
                               net0->n, j->cfg.msg_flits, net0->depth);
-    char *sub = sim_strdupf("kcube simulate; %s injection, seed %llu", j->cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
+    char *sub = sim_strdupf("kcube simulate; %s injection, seed %llu",
+                            j->cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
                             (unsigned long long)j->cfg.seed);
     int r = title && sub ? cli_plot_latency(j->plot, title, sub, ps, j->ns) : out_of_memory();
     free(title);

@@ -159,7 +159,9 @@ static char *script(const cli_plot *p, const char *out, int png, size_t *len)
     put_quoted(f, p->ylabel ? p->ylabel : "");
     /* The bottom margin holds tics, axis label and the key's rows: gnuplot's
      * own margin lets the key touch the axis label. */
-    fprintf(f, " noenhanced\nset key below center horizontal reverse Left noenhanced samplen 4\nset bmargin %d\nset grid\n",
+    fprintf(f,
+            " noenhanced\nset key below center horizontal reverse Left noenhanced samplen 4\nset bmargin %d\n"
+            "set grid\n",
             rows + 4);
     if (p->logx)
         fputs("set logscale x\n", f);
