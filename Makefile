@@ -22,9 +22,17 @@ $(BUILD)/build.ninja: | deps
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
-demo: build
-	./$(BUILD)/kcube demo
-	./$(BUILD)/kcube figures --out kcube-figures
+# The demo builds quietly (the compiler's lines go to $(BUILD)/build.log, shown
+# only when the build fails), so what it prints is the demo itself.
+demo: deps
+	@mkdir -p $(BUILD)
+	@echo "building kcube (log in $(BUILD)/build.log) ..."
+	@{ cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release && cmake --build $(BUILD) -j $(JOBS); } \
+	  > $(BUILD)/build.log 2>&1 || { tail -n 30 $(BUILD)/build.log; echo "build failed: $(BUILD)/build.log" >&2; exit 1; }
+	@echo "$$ kcube demo"
+	@./$(BUILD)/kcube demo
+	@echo "$$ kcube figures --out kcube-figures"
+	@./$(BUILD)/kcube figures --out kcube-figures
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

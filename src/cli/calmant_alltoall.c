@@ -29,8 +29,8 @@ static const cli_opt OPT_BLOCK = {.name = "block", .type = CLI_BYTES, .meta = "B
 static const cli_opt OPT_METHODS = {.name = "methods", .type = CLI_TEXT, .meta = "LIST", .def = "all",
                                     .help = "comma-separated methods, or all", .param = "methods"};
 static const cli_opt OPT_PLOT_BARRIER = {.name = "plot-barrier", .type = CLI_TEXT, .meta = "FILE",
-                                         .help = "draw calmant's barrier share of its time against the block size "
-                                                 "(.png or .svg; needs --barrier > 0)",
+                                         .help = "draw calmant's barrier share of its time, in percent, against the "
+                                                 "block size (.png or .svg; needs --barrier > 0)",
                                          .param = "plot"};
 
 static const cli_opt OPT_NO_REPLAY = {.name = "no-replay", .type = CLI_FLAG,
@@ -252,11 +252,13 @@ static void render_text(const a2a_job *j, const a2a_row *rows)
         printf("not replayed (%s): conflicts and link bytes unknown\n", j->replay ? "d > 12" : "--no-replay");
 }
 
-static int draw(const char *path, const char *title, const char *ylabel, const cli_plot_series *s, int n)
+static int draw(const char *path, const char *title, const char *sub, const char *ylabel, const cli_plot_series *s,
+                int n)
 {
     cli_plot pl;
     cli_plot_init(&pl);
     pl.title = title;
+    pl.subtitle = sub;
     pl.xlabel = "block size (bytes)";
     pl.ylabel = ylabel;
     pl.logx = 1;
@@ -278,16 +280,20 @@ static int render_plots(const a2a_job *j)
     for (int m = 0; m < KC_A2A_NMETHODS; m++)
         if (j->mask & (1u << m))
             s[n++] = (cli_plot_series){kc_names_name(&kc_a2a_method_names, m), SWEEP_N, x, y[m]};
-    char mesh[64], title[160];
+    char mesh[64], title[200], sub[160];
     mesh_name(j, mesh, sizeof mesh);
-    snprintf(title, sizeof title, "complete exchange, %s, beta/tau = %g, b = %g", mesh, j->p.beta / j->p.tau,
-             j->p.barrier);
-    int r = j->plot ? draw(j->plot, title, "speed-up over the CC-cube", s, n) : 0;
-    cli_plot_series b = {"calmant", SWEEP_N, x, share};
-    snprintf(title, sizeof title, "calmant on the %s: barriers' share, beta/tau = %g, b/tau = %g", mesh,
+    snprintf(title, sizeof title,
+             "complete exchange on the %s (d = %d): speed-up over the CC-cube, blocks 16 B to 64 KiB", mesh, j->d);
+    snprintf(sub, sizeof sub, "seed 003 Figs. 9-10; start-up beta/tau = %g, barrier b/tau = %g (tau: time per byte)",
              j->p.beta / j->p.tau, j->p.barrier / j->p.tau);
+    int r = j->plot ? draw(j->plot, title, sub, "speed-up over the CC-cube (times)", s, n) : 0;
+    for (int k = 0; k < SWEEP_N; k++)
+        share[k] *= 100; /* drawn in percent */
+    cli_plot_series b = {"calmant", SWEEP_N, x, share};
+    snprintf(title, sizeof title,
+             "calmant's complete exchange on the %s (d = %d): barrier time in percent of the total", mesh, j->d);
     if (!r && j->plot_barrier)
-        r = draw(j->plot_barrier, title, "barrier time / total time", &b, 1);
+        r = draw(j->plot_barrier, title, sub, "barrier time (% of calmant's total time)", &b, 1);
     return r;
 }
 

@@ -50,7 +50,7 @@ static const cli_use figures_opts[] = {
 };
 
 typedef struct figure {
-    const char *file, *title;
+    const char *file, *title, *ref; /* chart title (pattern, network); the seed's figure (subtitle) */
     int k, n;
     const char *pattern;
     int nconf;
@@ -61,28 +61,28 @@ typedef struct figure {
     const char *note; /* for summary.txt (lines after the first indented): what is drawn and why */
 } figure;
 
-#define CUBE_FIG(file, title, pattern)                                                                        \
-    {file, title, 2, 8, pattern, 6, {"e-cube", "M-S", "M-G", "P-cube", "Duato (2 VCs)", "li-min"},            \
+#define CUBE_FIG(file, title, ref, pattern)                                                                   \
+    {file, title, ref, 2, 8, pattern, 6, {"e-cube", "M-S", "M-G", "P-cube", "Duato (2 VCs)", "li-min"},       \
      {"ecube", "M-S", "M-G", "pcube", "duato", "li-min"}, NULL}
 
 static const figure FIGS[NFIGS] = {
-    CUBE_FIG("fig5_transpose", "Seed 000 Fig. 5: matrix-transpose on the 8-cube", "transpose"),
-    CUBE_FIG("fig6_bit-reverse", "Seed 000 Fig. 6: bit-reverse on the 8-cube", "bit-reverse"),
-    CUBE_FIG("fig7_reverse-flip", "Seed 000 Fig. 7: reverse-flip on the 8-cube", "reverse-flip"),
-    {"seed002_fig2_transpose", "Seed 002 Fig. 2: matrix-transpose on the 4-ary 4-cube", 4, 4, "transpose", 3,
+    CUBE_FIG("fig5_transpose", "matrix-transpose on the 8-cube", "seed 000 Fig. 5", "transpose"),
+    CUBE_FIG("fig6_bit-reverse", "bit-reverse on the 8-cube", "seed 000 Fig. 6", "bit-reverse"),
+    CUBE_FIG("fig7_reverse-flip", "reverse-flip on the 8-cube", "seed 000 Fig. 7", "reverse-flip"),
+    {"seed002_fig2_transpose", "matrix-transpose on the 4-ary 4-cube", "seed 002 Fig. 2", 4, 4, "transpose", 3,
      {"DOR", "Map-S", "Map-G"}, {"dor", "M-S", "M-G"}, NULL},
-    {"seed002_fig3_digit-reverse", "Seed 002 Fig. 3: digit-reverse on the 4-ary 4-cube", 4, 4, "digit-reverse", 3,
+    {"seed002_fig3_digit-reverse", "digit-reverse on the 4-ary 4-cube", "seed 002 Fig. 3", 4, 4, "digit-reverse", 3,
      {"DOR", "Map-S", "Map-G"}, {"dor", "M-S", "M-G"}, NULL},
-    {"seed002_fig4_transpose", "Seed 002 Fig. 4: matrix-transpose on the 16-ary 2-cube", 16, 2, "transpose", 3,
+    {"seed002_fig4_transpose", "matrix-transpose on the 16-ary 2-cube", "seed 002 Fig. 4", 16, 2, "transpose", 3,
      {"DOR", "Map-S = Map-G", "kcube map"}, {"dor", "M-S", "dor@" MAP_KCUBE},
      "digit-reverse is transpose on the 16-ary 2-cube, so Map-G (Theorem 4 for both) is Map-S\n   "
      "(Theorem 3): one curve. The paper's linear mapping keeps contention 8 (its text says so)."},
-    {"seed002_fig5_digit-reverse", "Seed 002 Fig. 5: digit-reverse on the 8-ary 3-cube", 8, 3, "digit-reverse", 3,
+    {"seed002_fig5_digit-reverse", "digit-reverse on the 8-ary 3-cube", "seed 002 Fig. 5", 8, 3, "digit-reverse", 3,
      {"DOR", "Map-S = Map-G", "kcube map"}, {"dor", "M-S", "dor@" MAP_KCUBE},
      "transpose swaps two halves of the digits and is undefined for n = 3, so Map-G's set\n   "
      "{transpose, digit-reverse} is {digit-reverse} and Map-G is Map-S (Theorem 3): one curve (the\n   "
      "paper's chart is not in its text). Its linear mapping keeps contention 4 (its text says so)."},
-    {"seed002_fig6_uniform", "Seed 002 Fig. 6: uniform-random on the 4-ary 4-cube", 4, 4, "uniform", 2,
+    {"seed002_fig6_uniform", "uniform-random traffic on the 4-ary 4-cube", "seed 002 Fig. 6", 4, 4, "uniform", 2,
      {"DOR", "Map-G"}, {"dor", "M-G"}, NULL},
 };
 
@@ -324,9 +324,10 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
     cli_plot_series series[MAX_CONF];
     double thr[MAX_CONF][MAX_LOADS], lat[MAX_CONF][MAX_LOADS]; /* 6 KiB */
     kc_simsweep_opts so = {j->loads, j->nloads, j->run_threads[f], 1, NULL};
-    int r = 0;
+    int r = 0, depth = 1;
     for (int c = 0; c < fg->nconf && !r; c++) {
         sim_series *s = &j->ser[f][c];
+        depth = s->spec.depth;
         cli_progress_cb(&o->prog, o->done++, o->total);
         r = sim_series_build(a, s);
         if (!r)
@@ -342,9 +343,19 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
                          "  --kind linear --search), in %s" MAP_SUFFIX "\n",
                 j->map_q[f], j->map_before[f], j->map_after[f], fg->k, fg->n, fg->pattern, fg->file);
     char *path = r ? NULL : out_path(j, fg->file, ".png");
+    const kc_simconfig *cfg = &j->cfg[f];
+    char *title = r ? NULL : sim_strdupf("%s: %d-flit messages, %d-flit buffers", fg->title, cfg->msg_flits, depth);
+    char *sub = r ? NULL
+                  : sim_strdupf("%s; %s injection, VCs of a link %s, seed %llu%s", fg->ref,
+                                cfg->process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
+                                cfg->vc_independent > 0 || (cfg->vc_independent < 0 && fg->k > 2) ? "independent"
+                                                                                                 : "shared",
+                                (unsigned long long)cfg->seed, j->quick ? ", --quick (short runs)" : "");
     if (!r)
-        r = path ? cli_plot_latency(path, fg->title, series, fg->nconf) : CLI_EXIT_FAIL;
+        r = path && title && sub ? cli_plot_latency(path, title, sub, series, fg->nconf) : CLI_EXIT_FAIL;
     free(path);
+    free(title);
+    free(sub);
     return r;
 }
 

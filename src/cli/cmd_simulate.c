@@ -585,8 +585,12 @@ static void text_series(const sim_job *j, const sim_series *se)
         return;
     }
     const kc_simresult *p = &se->sweep.points[0];
-    printf("  one-shot: %llu messages, last tail arrives at cycle %lld, latency avg %.2f max %.0f\n",
-           (unsigned long long)p->messages, (long long)p->completion, p->latency_avg, p->latency_p99);
+    if (p->deadlock) /* no completion, no latency: say what happened (the cycle is on stderr) */
+        printf("  one-shot: deadlock at cycle %lld, %llu messages delivered before it\n", (long long)p->cycles,
+               (unsigned long long)p->messages);
+    else
+        printf("  one-shot: %llu messages, last tail arrives at cycle %lld, latency avg %.2f max %.0f\n",
+               (unsigned long long)p->messages, (long long)p->completion, p->latency_avg, p->latency_p99);
 }
 
 static int render_text(const sim_job *j)
@@ -595,8 +599,11 @@ static int render_text(const sim_job *j)
     printf("network   %s, k = %d, n = %d (%u nodes), %d-flit messages, buffers of %d flit%s\n",
            kc_simtopo_name(net0->topo), net0->k, net0->n, net0->nodes, j->cfg.msg_flits, j->spec.depth,
            j->spec.depth == 1 ? "" : "s");
-    printf("traffic   %s, %s injection, seed %llu\n", j->traffic,
-           j->cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli", (unsigned long long)j->cfg.seed);
+    printf("traffic   %s, %s, seed %llu\n", j->traffic,
+           j->cfg.oneshot                        ? "one-shot: one message per pair at cycle 0"
+           : j->cfg.process == KC_INJECT_POISSON ? "Poisson injection"
+                                                 : "Bernoulli injection",
+           (unsigned long long)j->cfg.seed);
     for (int s = 0; s < j->ns; s++)
         text_series(j, &j->ser[s]);
     return CLI_EXIT_OK;
@@ -620,10 +627,15 @@ static int render_plot(const sim_job *j)
         ps[s] = (cli_plot_series){j->ser[s].label, m, thr, lat};
     }
     const kc_simnet *net0 = &j->ser[0].sc.net;
-    char *title = sim_strdupf("%s on the %s k=%d n=%d, %d-flit messages", j->user.pattern ? j->user.pattern : "traffic",
-                              kc_simtopo_name(net0->topo), net0->k, net0->n, j->cfg.msg_flits);
-    int r = title ? cli_plot_latency(j->plot, title, ps, j->ns) : out_of_memory();
+    char *title = sim_strdupf("%s on the %s k=%d n=%d: %d-flit messages, %d-flit buffers",
+                              j->user.pattern ? j->user.pattern : "traffic", kc_simtopo_name(net0->topo), net0->k,
+                              net0->n, j->cfg.msg_flits, net0->depth);
+    char *sub = sim_strdupf("kcube simulate; %s injection, seed %llu",
+                            j->cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
+                            (unsigned long long)j->cfg.seed);
+    int r = title && sub ? cli_plot_latency(j->plot, title, sub, ps, j->ns) : out_of_memory();
     free(title);
+    free(sub);
     free(xy);
     return r;
 }

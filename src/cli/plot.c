@@ -81,6 +81,47 @@ static void put_range(FILE *f, const char *axis, double lo, double hi)
     fputs("]\n", f);
 }
 
+/* Series styles. Colour, point type and dash pattern all follow the series
+ * index, so no two series of a chart (up to 16) share a colour, and curves
+ * stay apart in grey print too. The colours are picked to differ in hue and
+ * lightness on a white background. */
+static const char *const palette[] = {
+    "#1f5fbf", "#d62728", "#2ca02c", "#ff7f0e", "#7b3fb3", "#8c564b", "#e377c2", "#17a2b8",
+    "#000000", "#a8a820", "#7f7f7f", "#0b2e6b", "#ff69b4", "#005a32", "#b8860b", "#5fd35f",
+};
+#define NPALETTE ((int)(sizeof palette / sizeof *palette))
+static const int point_type[] = {7, 5, 9, 11, 13, 15, 6, 4, 8, 10, 12, 14, 1, 2, 3};
+#define NPOINT ((int)(sizeof point_type / sizeof *point_type))
+static const char *const dash[] = {"solid", "(10,5)", "(3,4)", "(12,4,3,4)", "(20,6)", "(3,4,3,4,12,4)"};
+#define NDASH ((int)(sizeof dash / sizeof *dash))
+
+static int same_value(double a, double b)
+{
+    if (isnan(a) || isnan(b))
+        return isnan(a) && isnan(b);
+    return fabs(a - b) <= 1e-9 * fmax(fabs(a), fabs(b)) + 1e-12;
+}
+
+/* The first earlier series with the same points as series s (within a
+ * relative 1e-9), or -1. Such curves would hide each other. */
+static int same_as(const cli_plot *p, int s)
+{
+    const cli_plot_series *a = &p->series[s];
+    if (a->count <= 0)
+        return -1;
+    for (int t = 0; t < s; t++) {
+        const cli_plot_series *b = &p->series[t];
+        int i = 0;
+        if (b->count != a->count)
+            continue;
+        while (i < a->count && same_value(a->x[i], b->x[i]) && same_value(a->y[i], b->y[i]))
+            i++;
+        if (i == a->count)
+            return t;
+    }
+    return -1;
+}
+
 /* The whole gnuplot script; NULL when memory ran out. */
 static char *script(const cli_plot *p, const char *out, int png, size_t *len)
 {
@@ -88,18 +129,40 @@ static char *script(const cli_plot *p, const char *out, int png, size_t *len)
     FILE *f = open_memstream(&text, len);
     if (!f)
         return NULL;
-    fputs(png ? "set terminal pngcairo size 900,640 font 'sans,11' noenhanced\n"
-              : "set terminal svg size 900,640 dynamic font 'sans,11' noenhanced\n",
-          f);
+    /* The key goes below the plot area, where it covers no curve, in as many
+     * columns as gnuplot fits (its estimate: about 13 px a character plus
+     * the line sample); the image grows by its rows, so the plot keeps its
+     * height however many series there are. */
+    size_t longest = 0;
+    for (int s = 0; s < p->nseries; s++)
+        if (p->series[s].label && strlen(p->series[s].label) > longest)
+            longest = strlen(p->series[s].label);
+    int cols = (int)(920 / ((longest + 8 + 12) * 13)), rows;
+    cols = cols < 1 ? 1 : cols;
+    rows = (p->nseries + cols - 1) / cols;
+    fprintf(f, png ? "set terminal pngcairo size 960,%d font 'sans,11' noenhanced\n"
+                   : "set terminal svg size 960,%d dynamic font 'sans,11' noenhanced\n",
+            620 + 20 * rows);
     fputs("set output ", f);
     put_quoted(f, out);
+    /* Title, and the subtitle (the source, the run) on a second line. */
     fputs("\nset title ", f);
     put_quoted(f, p->title ? p->title : "");
+    if (p->subtitle && *p->subtitle) {
+        fputs(".\"\\n\".", f);
+        put_quoted(f, p->subtitle);
+    }
     fputs(" noenhanced\nset xlabel ", f);
     put_quoted(f, p->xlabel ? p->xlabel : "");
+
     fputs(" noenhanced\nset ylabel ", f);
     put_quoted(f, p->ylabel ? p->ylabel : "");
-    fputs(" noenhanced\nset key top left noenhanced\nset grid\n", f);
+    /* The bottom margin holds tics, axis label and the key's rows: gnuplot's
+     * own margin lets the key touch the axis label. */
+    fprintf(f,
+            " noenhanced\nset key below center horizontal reverse Left noenhanced samplen 4\nset bmargin %d\n"
+            "set grid\n",
+            rows + 4);
     if (p->logx)
         fputs("set logscale x\n", f);
     if (p->logy)
@@ -130,11 +193,26 @@ static char *script(const cli_plot *p, const char *out, int png, size_t *len)
             fputs("NaN NaN\n", f);
         fputs("EOD\n", f);
     }
-    static const char *const with[] = {"linespoints lw 2", "lines lw 2", "points"};
+    /* A series equal to an earlier one is drawn thin, with a gapped dash and
+     * small open points, over a wide line and big points of the earlier one:
+     * both colours show, and the key says "(= EARLIER)". */
+    static const char *const with[] = {"linespoints", "lines", "points"};
     fputs("plot ", f);
     for (int s = 0; s < p->nseries; s++) {
-        fprintf(f, "%s$d%d using 1:2 with %s pt %d title ", s ? ", " : "", s, with[p->style], 5 + s);
+        int twin = same_as(p, s), covered = 0;
+        for (int t = s + 1; t < p->nseries && !covered; t++)
+            covered = same_as(p, t) == s;
+        double lw = twin >= 0 ? 1.5 : covered ? 5 : 2, ps = twin >= 0 ? 0.9 : covered ? 1.8 : 1.2;
+        int pt = twin >= 0 ? 6 : point_type[s % NPOINT];
+        const char *dt = twin >= 0 ? "(6,6)" : dash[s % NDASH];
+        fprintf(f, "%s$d%d using 1:2 with %s lc rgb '%s' lw %g dt %s pt %d ps %g title ", s ? ", " : "", s,
+                with[p->style], palette[s % NPALETTE], lw, dt, pt, ps);
         put_quoted(f, p->series[s].label ? p->series[s].label : "");
+        if (twin >= 0) {
+            fputs(".' (= '.", f);
+            put_quoted(f, p->series[twin].label ? p->series[twin].label : "");
+            fputs(".')'", f);
+        }
         fputs(" noenhanced", f);
     }
     if (!p->nseries)
@@ -269,11 +347,13 @@ double cli_plot_ycap(const cli_plot *p, double factor)
     return lo > 0 && hi > factor * lo ? factor * lo : NAN;
 }
 
-int cli_plot_latency(const char *path, const char *title, const cli_plot_series *series, int count)
+int cli_plot_latency(const char *path, const char *title, const char *subtitle, const cli_plot_series *series,
+                     int count)
 {
     cli_plot p;
     cli_plot_init(&p);
     p.title = title;
+    p.subtitle = subtitle;
     p.xlabel = "throughput (flits/node/cycle)";
     p.ylabel = "average latency (cycles)";
     p.series = series;

@@ -1,7 +1,10 @@
 /* Charts through gnuplot for the command line (moved out of libkcube).
  *
- * A generic x/y chart: title, axis labels, optional log scales, N series each
- * with a label and x/y arrays. The image format follows the file name (.png
+ * A generic x/y chart: title and subtitle, axis labels, optional log scales,
+ * N series each with a label and x/y arrays. Every series has its own colour,
+ * point type and dash pattern; a series equal to an earlier one is drawn so
+ * both show and its key entry ends "(= EARLIER)"; the key sits below the plot
+ * area. The image format follows the file name (.png
  * through pngcairo, .svg). Safety:
  *  - gnuplot is started without a shell (fork + execvp) and reads its script,
  *    data included (`$dN << EOD` blocks), on its standard input;
@@ -28,6 +31,9 @@ typedef enum cli_plot_style { CLI_PLOT_LINESPOINTS, CLI_PLOT_LINES, CLI_PLOT_POI
 
 typedef struct cli_plot {
     const char *title, *xlabel, *ylabel;
+    /* A second title line, or NULL: where the chart comes from (seed
+     * paper, figure) and how it was run. */
+    const char *subtitle;
     int logx, logy;
     cli_plot_style style;
     /* Axis ranges; NAN leaves an end to gnuplot. */
@@ -56,7 +62,9 @@ int cli_plot_write(const cli_plot *p, const char *path);
 double cli_plot_ycap(const cli_plot *p, double factor);
 
 /* The simulator's chart (seed 000's figures): average latency against
- * accepted throughput, one series per configuration, x = throughput. */
-int cli_plot_latency(const char *path, const char *title, const cli_plot_series *series, int count);
+ * accepted throughput, one series per configuration, x = throughput;
+ * subtitle may be NULL. */
+int cli_plot_latency(const char *path, const char *title, const char *subtitle, const cli_plot_series *series,
+                     int count);
 
 #endif

@@ -1,0 +1,516 @@
+#!/usr/bin/env python3
+"""Generated blocks of docs/*.md and README.md: kcube output and the tables made from it.
+
+Every block that shows what kcube prints sits between two markers,
+
+    <!-- gen:NAME -->
+    ...
+    <!-- /gen:NAME -->
+
+and this script holds, for every NAME, the commands that make it and how their output is
+laid out. Nothing between the markers is written by hand: change the command here, not
+the text there.
+
+    scripts/gen_docs.py --write            run every block's commands, rewrite the blocks
+    scripts/gen_docs.py --check            run them, exit 1 naming every stale block (with a diff)
+    scripts/gen_docs.py --check --quick    only the blocks that take a few seconds (the test
+                                           tests/cli_docs.sh runs this)
+    scripts/gen_docs.py --list             every block: file, quick or slow
+
+Options: --kcube PATH (default $KCUBE, else build/kcube), --only NAME (repeatable), --root DIR
+(another checkout's README.md and docs/; the test uses it on a copy).
+Timings and other machine-dependent numbers are not generated: pages keep them as prose
+("measured on ..."); where one sits inside kcube's output a block filters it to "...".
+Commands run through bash in a temporary directory with kcube first on PATH, so a block
+can make the files it needs (shown in the block, so a reader can do the same)."""
+
+import argparse
+import concurrent.futures
+import difflib
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+PAGES = []  # README.md and docs/*.md under ROOT (set in main: --root)
+BLOCKS = {}  # name -> (quick, function(runner) -> list of lines)
+
+
+def block(name, quick=True):
+    def register(fn):
+        BLOCKS[name] = (quick, fn)
+        return fn
+    return register
+
+
+class Failure(Exception):
+    pass
+
+
+class Runner:
+    """Runs shell commands with kcube on PATH in a scratch directory."""
+
+    def __init__(self, kcube, work):
+        self.work = work
+        bindir = os.path.join(work, ".bin")
+        os.makedirs(bindir, exist_ok=True)
+        link = os.path.join(bindir, "kcube")
+        if not os.path.exists(link):
+            os.symlink(os.path.abspath(kcube), link)
+        self.env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), LC_ALL="C")
+
+    def sh(self, cmd, status=0):
+        """stdout and stderr of cmd (stderr after stdout); its exit status must be status."""
+        p = subprocess.run(["bash", "-c", cmd], cwd=self.work, env=self.env, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        if p.returncode != status:
+            raise Failure("`%s` exited %d, expected %d: %s" % (cmd, p.returncode, status, p.stderr.strip()[:300]))
+        return p.stdout + p.stderr
+
+    def transcript(self, steps):
+        """Indented "$ command" lines, each followed by its output. A step is a command string or
+        a dict: cmd, note (a "# ..." comment shown after the command), status (expected exit
+        status), head (keep that many output lines, then say how many were left out), show
+        (False: run it, show only the command), filter (function on the output text), cont
+        (the command as shown, when it differs: a line continuation)."""
+        out = []
+        for st in steps:
+            st = {"cmd": st} if isinstance(st, str) else st
+            shown = st.get("cont", st["cmd"])
+            lines = shown.split("\n")
+            lines[-1] += "  # " + st["note"] if st.get("note") else ""
+            out.append("    $ " + lines[0])
+            out += ["          " + l for l in lines[1:]]
+            text = self.sh(st["cmd"], st.get("status", 0))
+            if st.get("filter"):
+                text = st["filter"](text)
+            if st.get("show", True):
+                got = text.rstrip("\n").split("\n") if text.strip() else []
+                head = st.get("head")
+                if head is not None and len(got) > head:
+                    got = got[:head] + ["...  (%d lines in all)" % len(got)]
+                out += [("    " + l).rstrip() for l in got]
+        return out
+
+
+def table(header, rows):
+    """A Markdown table."""
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return out
+
+
+def csv_rows(text):
+    lines = [l for l in text.strip().split("\n") if l]
+    head = lines[0].split(",")
+    return [dict(zip(head, l.split(","))) for l in lines[1:]]
+
+
+# ---- README ----------------------------------------------------------------------------
+
+@block("readme-analyze")
+def _(r):
+    return r.transcript(["kcube analyze --n 8 --pattern transpose"])
+
+
+@block("readme-map-reorder")
+def _(r):
+    return r.transcript(["kcube map --n 8 --pattern transpose --kind reorder"])
+
+
+@block("readme-map-set")
+def _(r):
+    return r.transcript(["kcube map --n 8 --pattern transpose --pattern bit-reverse --pattern reverse-flip "
+                         "--kind reorder"])
+
+
+@block("readme-map-auto")
+def _(r):
+    return r.transcript(["kcube map --n 8 --pattern transpose --pattern bit-reverse"])
+
+
+# ---- docs/calmant.md -------------------------------------------------------------------
+
+def compact_json(text):
+    """One JSON object on lines of at most 104 characters (kcube prints a field a line)."""
+    body = json.dumps(json.loads(text), separators=(", ", ": "))
+    return "\n".join(textwrap.wrap(body, 100, subsequent_indent="  ", break_long_words=False,
+                                   break_on_hyphens=False)) + "\n"
+
+
+@block("calmant-runs")
+def _(r):
+    return r.transcript([
+        "kcube calmant load --d 4 --c 1 --task 1,2",
+        "kcube calmant load --d 4 --c 1 --task 3,1 --topology torus --tie split",
+        {"cmd": "kcube calmant schedule --d 4 --c 1 --task 1,2 --verify", "note": "Fig. 4"},
+        {"cmd": "kcube calmant schedule --d 8 --c 2 --task 3,4 --verify --json", "note": "Figs. 6-7",
+         "filter": compact_json},
+        {"cmd": "kcube calmant schedule --d 10 --c 2 --task 0,10 --verify", "note": "Lemma 2's gap"},
+        {"cmd": "kcube calmant schedule --d 4 --c 1 --task 2,2 --topology torus --mesh-schedule --verify --verbose",
+         "note": "exit 1", "status": 1, "head": 5},
+        {"cmd": "kcube calmant schedule --d 4 --c 1 --task 2,2 --topology torus --verify",
+         "note": "kcube's torus schedule"},
+        "kcube calmant schedule --d 4 --c 1 --task 2,2 --topology torus --tie split --verify",
+        {"cmd": "kcube calmant schedule --d 9 --c 3 --task 0,4 --verify", "note": "<i,4>_3 at LB"},
+        "kcube calmant cost --d 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 4",
+        "kcube calmant cost --d 16 --c 2 --bytes 64K --startup 164 --byte-time 0.57 --barrier 50",
+        {"cmd": "kcube calmant load --d 5 --c 2 --task 0,1", "note": "exit 2", "status": 2},
+        {"cmd": "kcube calmant cost --d 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 0",
+         "note": "exit 2", "status": 2},
+    ])
+
+
+@block("calmant-worked-example")
+def _(r):
+    return r.transcript(["kcube calmant alltoall --d 4 --c 2 --block 64 --startup 100 --byte-time 1"])
+
+
+@block("calmant-goal-replay")
+def _(r):
+    return r.transcript([
+        {"cmd": "kcube calmant alltoall --d 4 --c 2 --block 64 --degree 4 --startup 100 --byte-time 1 "
+                "--methods calmant --emit-goal cx.goal",
+         "cont": "kcube calmant alltoall --d 4 --c 2 --block 64 --degree 4 --startup 100 --byte-time 1 \\\n"
+                 "--methods calmant --emit-goal cx.goal",
+         "note": "model: 19 steps, 4332", "show": False},
+        "kcube replay cx.goal --topology mesh --k 4 --n 2 --startup 100 --byte-time 1",
+    ])
+
+
+CALMANT_MESHES = [(8, 2, "16×16"), (10, 2, "32×32"), (12, 2, "64×64"), (9, 3, "8×8×8"), (12, 3, "16×16×16")]
+
+
+@block("calmant-speedup", quick=False)
+def _(r):
+    rows = []
+    for d, c, name in CALMANT_MESHES:
+        for ratio in (100, 500, 1000, 5000):
+            cells = [name, ratio]
+            for b in (16, 1024, 65536):
+                got = {x["method"]: x for x in csv_rows(r.sh(
+                    "kcube calmant alltoall --d %d --c %d --block %d --startup %d --byte-time 1 --no-replay "
+                    "--methods calmant,pairwise --csv" % (d, c, b, ratio)))}
+                cells.append("%.2f (Q %s) / %.2f" % (float(got["calmant"]["speedup"]), got["calmant"]["degree"],
+                                                     float(got["pairwise"]["speedup"])))
+            rows.append(cells)
+    return table(["mesh", "β/τ", "B = 16", "B = 1 KiB", "B = 64 KiB"], rows)
+
+
+@block("calmant-barrier-share")
+def _(r):
+    rows = []
+    for d, c, name in CALMANT_MESHES:
+        cells = [name]
+        for b in (16, 32):
+            x = csv_rows(r.sh("kcube calmant alltoall --d %d --c %d --block %d --startup 500 --byte-time 1 "
+                              "--barrier 100 --methods calmant --no-replay --csv" % (d, c, b)))[0]
+            cells.append("%.2f %% (Q %s)" % (100 * float(x["barrier_time"]) / float(x["time"]), x["degree"]))
+        rows.append(cells)
+    return table(["mesh", "B = 16", "B = 32"], rows)
+
+
+# ---- docs/sim.md -----------------------------------------------------------------------
+
+@block("sim-deadlock")
+def _(r):
+    return r.transcript([
+        {"cmd": "printf '0 2\\n1 3\\n2 0\\n3 1\\n' > ring.txt", "note": "source destination: two hops ahead",
+         "show": False},
+        {"cmd": "kcube simulate --k 4 --n 1 --vcs 1 --vc-rule none --pairs ring.txt --oneshot --watchdog 50",
+         "status": 1, "note": "exit 1"},
+    ])
+
+
+@block("sim-routings", quick=False)
+def _(r):
+    """docs/sim.md's "What it does": four routings on four patterns, 8-cube."""
+    names = [("ecube", "e-cube"), ("pcube", "P-cube"), ("li-min", "li-min"), ("duato", "Duato (2 VCs)")]
+    rows = []
+    for pat, at in (("bit-reverse", 0.08), ("transpose", 0.08), ("reverse-flip", 0.08), ("uniform", 0.4)):
+        d = json.loads(r.sh("kcube simulate --n 8 --pattern %s --compare --configs %s --sweep 0.02:1:0.02 --json"
+                            % (pat, ",".join(n for n, _ in names))))
+        by = {s["label"]: s for s in d["series"]}
+        sat, lat = [pat + ": saturation"], [pat + ": latency at %g" % at]
+        for n, _ in names:
+            se = by[n]
+            sat.append("%.3f" % se["saturation_throughput"])
+            pt = [p for p in se["points"] if abs(p["offered"] - at) < 1e-9 and p["sustainable"]]
+            lat.append("%.1f" % pt[0]["latency_avg"] if pt else "-")
+        rows += [sat, lat]
+    return table(["pattern"] + [t for _, t in names], rows)
+
+
+SEED_SAYS = {
+    ("fig5_transpose", "e-cube"): "< 0.125", ("fig5_transpose", "M-S"): "near 1 in theory",
+    ("fig5_transpose", "M-G"): "about 0.3 (0.5 in theory)", ("fig5_transpose", "P-cube"): "poor on transpose",
+    ("fig5_transpose", "Duato (2 VCs)"): "(not in the seed)",
+    ("fig5_transpose", "li-min"): "Min: better than e-cube",
+    ("fig6_bit-reverse", "e-cube"): "< 0.125", ("fig6_bit-reverse", "P-cube"): "worst on bit-reverse",
+    ("fig6_bit-reverse", "li-min"): "Min: < 1/8 (8 paths forced onto 8 -> 0)",
+    ("fig7_reverse-flip", "e-cube"): "< 0.125", ("fig7_reverse-flip", "P-cube"): "good on reverse-flip",
+    ("seed002_fig2_transpose", "DOR"): "< 1/8", ("seed002_fig2_transpose", "Map-S"): "about 0.4",
+    ("seed002_fig2_transpose", "Map-G"): "about 0.4",
+    ("seed002_fig3_digit-reverse", "DOR"): "< 1/8", ("seed002_fig3_digit-reverse", "Map-S"): "about 0.4",
+    ("seed002_fig3_digit-reverse", "Map-G"): "about 0.4",
+    ("seed002_fig4_transpose", "DOR"): "< 1/8",
+    ("seed002_fig4_transpose", "Map-S = Map-G"): "contention stays 8; lower latency",
+    ("seed002_fig4_transpose", "kcube map"): "(not in the seed)",
+    ("seed002_fig5_digit-reverse", "DOR"): "< 1/4",
+    ("seed002_fig5_digit-reverse", "Map-S = Map-G"): "contention stays 4; lower latency",
+    ("seed002_fig5_digit-reverse", "kcube map"): "(not in the seed)",
+    ("seed002_fig6_uniform", "DOR"): "about the same, > 0.4", ("seed002_fig6_uniform", "Map-G"): "about the same, > 0.4",
+}
+FIGURE_NAMES = {
+    "fig5_transpose": "000 Fig. 5 transpose, 8-cube", "fig6_bit-reverse": "000 Fig. 6 bit-reverse",
+    "fig7_reverse-flip": "000 Fig. 7 reverse-flip", "seed002_fig2_transpose": "002 Fig. 2 transpose, 4-ary 4-cube",
+    "seed002_fig3_digit-reverse": "002 Fig. 3 digit-reverse", "seed002_fig4_transpose": "002 Fig. 4 transpose, 16-ary 2-cube",
+    "seed002_fig5_digit-reverse": "002 Fig. 5 digit-reverse, 8-ary 3-cube", "seed002_fig6_uniform": "002 Fig. 6 uniform",
+}
+
+
+@block("sim-figures", quick=False)
+def _(r):
+    r.sh("kcube figures --torus --out figs > /dev/null")
+    rows, last = [], None
+    with open(os.path.join(r.work, "figs", "summary.txt")) as f:
+        for line in f:
+            m = re.match(r"^(\S+)\s+(.+?)\s+(\S+)\s+(\S+)\s+(\S+)$", line.rstrip("\n"))
+            if not m or m.group(1) not in FIGURE_NAMES:
+                continue
+            fig, conf, cont, sat = m.group(1), m.group(2), m.group(3), m.group(4)
+            rows.append([FIGURE_NAMES[fig] if fig != last else "", conf, cont, sat, SEED_SAYS.get((fig, conf), "")])
+            last = fig
+    return table(["figure", "config", "contention", "saturation", "seed says"], rows)
+
+
+# ---- docs/appsim.md --------------------------------------------------------------------
+
+@block("appsim-files")
+def _(r):
+    return r.transcript([
+        {"cmd": "kcube fft-study --n 8 --points 2^10 --configs ecube --emit-goal fft.goal > /dev/null",
+         "note": "the FFT's schedule", "show": False},
+        {"cmd": "kcube map --n 8 --pattern bit-reverse --kind general --work 0 --out order.map > /dev/null",
+         "note": "a node list", "show": False},
+        {"cmd": "kcube calmant alltoall --d 6 --c 3 --block 64 --methods calmant --emit-goal sched.goal > /dev/null",
+         "note": "4x4x4 mesh", "show": False},
+        {"cmd": "kcube replay fft.goal --n 8 --json > /dev/null", "show": False},
+        {"cmd": "kcube replay fft.goal --n 8 --mapping order.map --routing pcube", "head": 3},
+        {"cmd": "kcube replay sched.goal --k 4 --n 3 --topology mesh --startup 10 --byte-time 0.1 --bytes-per-flit 8",
+         "head": 3},
+    ])
+
+
+@block("appsim-fft-study")
+def _(r):
+    return r.transcript(["kcube fft-study --n 8"])
+
+
+# ---- docs/plan.md ----------------------------------------------------------------------
+
+def search_counts(text):
+    """The local search's counts depend on the machine's speed within the budget, and a slow machine
+    (a sanitizer build) may hit the wall-clock cap, which the line then says."""
+    text = re.sub(r"(searched from \S+:) \d+ candidate swaps, \d+ kept", r"\1 ... candidate swaps, ... kept", text)
+    return text.replace(" (cut short by the wall-clock cap: not reproducible)", "")
+
+
+@block("plan-general")
+def _(r):
+    return r.transcript([{"cmd": "kcube map --n 8 --pattern transpose --kind general --work 20",
+                          "filter": search_counts}])
+
+
+# ---- docs/torus.md ---------------------------------------------------------------------
+
+TORUS_CASES = [  # label, k, n, patterns, what the best found is (prose: how it is known)
+    ("transpose, 4-ary 4-cube (Map-S)", 4, 4, ["transpose"], "(optimal: T ≥ 1)"),
+    ("digit-reverse, 4-ary 4-cube (Map-S)", 4, 4, ["digit-reverse"], "(optimal)"),
+    ("transpose, 16-ary 2-cube", 16, 2, ["transpose"], "(optimal: all 61 200 nonsingular Q tried)"),
+    ("digit-reverse, 8-ary 3-cube", 8, 3, ["digit-reverse"], "(local search, ~20 000 evaluations; optimal, see below)"),
+    ("transpose + digit-reverse, 4-ary 4-cube (Map-G)", 4, 4, ["transpose", "digit-reverse"], "(optimal)"),
+]
+
+
+@block("torus-section4")
+def _(r):
+    rows = []
+    for label, k, n, pats, how in TORUS_CASES:
+        base = "kcube map --k %d --n %d %s --json " % (k, n, " ".join("--pattern " + p for p in pats))
+        got = {}
+        for kind in ("linear", "reorder", "linear --search"):
+            got[kind] = json.loads(r.sh(base + "--kind " + kind))["patterns"]
+        cell = lambda kind, key: ", ".join(str(p[key]) for p in got[kind])
+        rows.append([label, cell("linear", "contention_before"), cell("linear", "contention_after"),
+                     cell("reorder", "contention_after"),
+                     "**%s** %s" % (cell("linear --search", "contention_after"), how)])
+    return table(["case", "before", "paper after (= ours, Theorem 3/4)", "best reordering",
+                  "best found (`--search`)"], rows)
+
+
+# ---- docs/hl.md ------------------------------------------------------------------------
+
+@block("hl-figure2")
+def _(r):
+    return r.transcript(['kcube hl --n 3 --matrix "010;101;110" --vector 110 --trace'])
+
+
+@block("hl-census")
+def _(r):
+    return r.transcript(["kcube hl --census 3"])
+
+
+# ---- docs/butterfly.md -----------------------------------------------------------------
+
+def trace_section(r, header):
+    """The placement printed under header by the worked example's --trace (the page names the command)."""
+    lines = r.sh("kcube butterfly --n 2 --p 4 --method bisect-local --trace").split("\n")
+    i = lines.index(header)
+    out = []
+    for l in lines[i + 1:]:
+        if not l.startswith("  m"):
+            break
+        out.append("    " + l.strip())
+    return out
+
+
+@block("butterfly-initial")
+def _(r):
+    return trace_section(r, "initial placement (rows: memory slot, columns: processor 0..3):")
+
+
+@block("butterfly-step2")
+def _(r):
+    return trace_section(r, "after step 2:")
+
+
+# ---- the driver ------------------------------------------------------------------------
+
+MARK = re.compile(r"^<!-- (/?)gen:([A-Za-z0-9_.-]+) -->\s*$")
+
+
+def find_blocks():
+    """name -> (page, start line index of the content, end line index) over every page."""
+    where = {}
+    for page in PAGES:
+        lines = open(os.path.join(ROOT, page), encoding="utf-8").read().split("\n")
+        open_name = None
+        for i, l in enumerate(lines):
+            m = MARK.match(l)
+            if not m:
+                continue
+            if not m.group(1):
+                if open_name:
+                    raise Failure("%s:%d: gen:%s opens inside gen:%s" % (page, i + 1, m.group(2), open_name[0]))
+                open_name = (m.group(2), i + 1)
+            else:
+                if not open_name or open_name[0] != m.group(2):
+                    raise Failure("%s:%d: /gen:%s closes nothing" % (page, i + 1, m.group(2)))
+                if open_name[0] in where:
+                    raise Failure("%s:%d: gen:%s appears twice" % (page, i + 1, m.group(2)))
+                where[open_name[0]] = (page, open_name[1], i)
+                open_name = None
+        if open_name:
+            raise Failure("%s: gen:%s is never closed" % (page, open_name[0]))
+    return where
+
+
+def main():
+    global ROOT
+    ap = argparse.ArgumentParser(description="regenerate or check the generated blocks of the docs")
+    g = ap.add_mutually_exclusive_group(required=True)
+    g.add_argument("--write", action="store_true", help="rewrite the blocks")
+    g.add_argument("--check", action="store_true", help="exit 1 when a block differs from its commands' output")
+    g.add_argument("--list", action="store_true", help="list the blocks")
+    ap.add_argument("--quick", action="store_true", help="only the blocks that take a few seconds")
+    ap.add_argument("--only", action="append", default=[], help="this block only (repeatable)")
+    ap.add_argument("--kcube", default=os.environ.get("KCUBE", os.path.join(ROOT, "build", "kcube")))
+    ap.add_argument("--root", default=ROOT, help="the tree whose README.md and docs/ are read (default: this one)")
+    a = ap.parse_args()
+    ROOT = a.root
+    PAGES[:] = ["README.md"] + sorted("docs/" + f for f in os.listdir(os.path.join(ROOT, "docs")) if f.endswith(".md"))
+    try:
+        where = find_blocks()
+    except Failure as e:
+        print("gen_docs: " + str(e), file=sys.stderr)
+        return 2
+    unknown = sorted(set(where) - set(BLOCKS))
+    missing = sorted(set(BLOCKS) - set(where))
+    if unknown or missing:
+        for n in unknown:
+            print("gen_docs: %s: marker gen:%s has no generator" % (where[n][0], n), file=sys.stderr)
+        for n in missing:
+            print("gen_docs: block %s is in no page" % n, file=sys.stderr)
+        return 2
+    if a.list:
+        for n in sorted(BLOCKS, key=lambda n: (where[n][0], where[n][1])):
+            print("%-24s %-20s %s" % (n, where[n][0], "quick" if BLOCKS[n][0] else "slow"))
+        return 0
+    for n in a.only:
+        if n not in BLOCKS:
+            print("gen_docs: no block %s" % n, file=sys.stderr)
+            return 2
+    if not os.access(a.kcube, os.X_OK):
+        print("gen_docs: no kcube at %s (build it, or give --kcube)" % a.kcube, file=sys.stderr)
+        return 2
+    names = [n for n in sorted(BLOCKS, key=lambda n: (where[n][0], where[n][1]))
+             if (not a.only or n in a.only) and (not a.quick or BLOCKS[n][0])]
+    new = {}
+    failed = []
+
+    def make(n):
+        work = os.path.join(tmp, n)
+        os.makedirs(work)
+        try:
+            return n, BLOCKS[n][1](Runner(a.kcube, work)), None
+        except Failure as e:
+            return n, None, e
+
+    # Blocks are independent (a directory each): run them side by side.
+    with tempfile.TemporaryDirectory(prefix="gen_docs.") as tmp, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=max(2, os.cpu_count() or 2)) as pool:
+        for n, lines, e in pool.map(make, names):
+            if e:
+                print("gen_docs: %s: %s" % (n, e), file=sys.stderr)
+                failed.append(n)
+            else:
+                new[n] = lines
+    if failed:
+        return 1
+    stale = []
+    for page in PAGES:
+        path = os.path.join(ROOT, page)
+        lines = open(path, encoding="utf-8").read().split("\n")
+        mine = sorted((where[n][1], where[n][2], n) for n in new if where[n][0] == page)
+        for start, end, n in reversed(mine):  # from the bottom: earlier indices stay valid
+            if lines[start:end] != new[n]:
+                stale.append(n)
+                if a.check:
+                    sys.stdout.writelines(difflib.unified_diff(
+                        [l + "\n" for l in lines[start:end]], [l + "\n" for l in new[n]],
+                        "%s (gen:%s, in the page)" % (page, n), "%s (gen:%s, kcube now)" % (page, n)))
+                lines[start:end] = new[n]
+        if a.write and any(where[n][0] == page for n in stale):
+            tmp_path = path + ".tmp"
+            with open(tmp_path, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines))
+            os.replace(tmp_path, path)
+    if a.check:
+        if stale:
+            print("gen_docs: stale: %s (scripts/gen_docs.py --write regenerates them)" % ", ".join(sorted(stale)),
+                  file=sys.stderr)
+            return 1
+        print("gen_docs: %d blocks up to date" % len(names))
+        return 0
+    print("gen_docs: %d blocks, %d rewritten%s" % (len(names), len(stale), (": " + ", ".join(sorted(stale))) if stale else ""))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
