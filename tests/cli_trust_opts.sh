@@ -150,7 +150,7 @@ expect_bad "negative bytes (pairs)" -- "$K" simulate --n 2 --pairs "$CLI_TMP/neg
 
 # ---- units under every table header that has them ------------------------------------------
 expect_exit 0 "simulate table" -- "$K" simulate --n 4 --pattern transpose --rate 0.1 --warmup 100 --measure 300
-expect_stdout_matches "^ +\(flits/node/cycle\) +\(cycles\) +\(cycles\) +\(cycles\) +\(cycles\) +\(flit hops\) +\(s\)$"
+expect_stdout_matches "^ +\(flits/node/cycle\) +\(f/n/c\) +\(ratio\) +\(cycles\) +\(cycles\) +\(cycles\) +\(cycles\) +\(flit hops\) +\(s\)$"
 expect_exit 0 "calmant alltoall table" -- "$K" calmant alltoall --d 4 --c 2 --block 64
 expect_stdout_contains "time (us)"
 expect_stdout_contains "msg (bytes)"
