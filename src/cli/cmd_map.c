@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "out.h"
 #include "map_general.h"
 #include "options.h"
 #include "plan_cli.h"
@@ -299,7 +300,8 @@ static int render_csv(const kc_map_result *r)
         if (!x->known)
             continue;
         for (int i = 0; i < r->n; i++) {
-            printf("%s,%d,", x->before.name, i);
+            cli_csv_field(stdout, x->before.name);
+            printf(",%d,", i);
             if (r->is_order)
                 printf("%d", r->order[i]);
             printf(",%llu,%llu\n", (unsigned long long)x->per_dim_before[i], (unsigned long long)x->per_dim_after[i]);
