@@ -38,6 +38,12 @@ if [ "$(id -u)" = 0 ] && mknod null c 1 3 2> /dev/null && mknod full c 1 7; then
     expect_stderr_contains "cannot write full: No space left on device"
     expect_one_stderr_line
     check "the full device stays a device" -- test -c full
+    expect_exit 1 "fft-study --emit-goal onto a full device" -- "$KC" "${FFT[@]}" --emit-goal full
+    expect_stderr_contains "cannot write full: No space left on device"
+    expect_one_stderr_line
+    expect_exit 1 "calmant alltoall --emit-goal onto a full device" -- "$KC" "${A2A[@]}" --methods calmant \
+        --emit-goal full
+    expect_one_stderr_line
     if [ "$GNUPLOT" = 1 ]; then
         expect_exit 0 "--plot onto a null device (no suffix needed)" -- "$KC" "${BFLY[@]}" --plot null
         check "still a device after --plot" -- test -c null
@@ -86,9 +92,17 @@ fi
 check "no file named -" -- test ! -e -
 expect_bad "figures --out - is refused" -- "$KC" figures --quick --out -
 expect_stderr_contains "standard output"
-CLI_STDOUT=/dev/full expect_exit 1 "--out - onto a full stdout" -- "$KC" "${MAP[@]}" --out -
-expect_stderr_contains "cannot write standard output"
-expect_one_stderr_line
+for cmd in map fft a2a; do
+    case $cmd in
+        map) CLI_STDOUT=/dev/full expect_exit 1 "map --out - onto a full stdout" -- "$KC" "${MAP[@]}" --out - ;;
+        fft) CLI_STDOUT=/dev/full expect_exit 1 "fft-study --emit-goal - onto a full stdout" -- "$KC" "${FFT[@]}" \
+            --emit-goal - ;;
+        a2a) CLI_STDOUT=/dev/full expect_exit 1 "calmant alltoall --emit-goal - onto a full stdout" -- "$KC" \
+            "${A2A[@]}" --methods calmant --emit-goal - ;;
+    esac
+    expect_stderr_contains "cannot write standard output"
+    expect_one_stderr_line
+done
 
 # ---- 11. hostile output names: nothing runs, nothing in $HOME ----------------
 mkdir hostile && cd hostile || exit 1

@@ -58,7 +58,7 @@ static const cli_use map_opts[] = {
     {&OPT_BUDGET, NULL, NULL},
     {&OPT_BASELINE, NULL, NULL},
     {&OPT_HOPS_CAP, NULL, NULL},
-    {&OPT_OUT, "file: the general mapping as a node list (one physical node per line, rank order)", NULL},
+    {&OPT_OUT, "file: the general mapping as a node list (one physical node per line, rank order; '-': standard output)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
