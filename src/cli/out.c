@@ -172,7 +172,7 @@ int cli_atomic_open(cli_atomic *a, const char *path)
         return 0;
     }
     if (!*path || path[strlen(path) - 1] == '/')
-        return cli_write_error(path, EISDIR);
+        return cli_write_error(path, *path ? EISDIR : ENOENT);
     struct stat st;
     int there = examine(path, &st, &a->target);
     if (there < 0) {
@@ -220,8 +220,8 @@ int cli_atomic_open(cli_atomic *a, const char *path)
     sigfillset(&all);
     sigprocmask(SIG_BLOCK, &all, &old);
     int fd = mkstemp(a->tmp), e = errno;
-    if (fd >= 0 && cli_cleanup_add(a->tmp) != 0)
-        e = EMFILE;
+    if (fd >= 0)
+        (void)cli_cleanup_add(a->tmp); /* a full table (never, 8 slots) only loses the signal cleanup */
     sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
         free(a->tmp);
@@ -311,10 +311,10 @@ int cli_check_output(const char *path)
         return 0;
     struct stat st;
     char *target;
-    int there = examine(path, &st, &target);
+    int there = examine(path, &st, &target), e = errno;
     free(target);
     if (there < 0)
-        return cli_write_error(path, errno);
+        return cli_write_error(path, e);
     if (there && S_ISDIR(st.st_mode))
         return cli_write_error(path, EISDIR);
     if (there && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
