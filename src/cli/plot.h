@@ -46,9 +46,10 @@ void cli_plot_init(cli_plot *p);
 /* Is the file name one we can draw (.png, .svg)? */
 int cli_plot_supported(const char *path);
 
-/* Before long work: the name is "-" or ends in .png/.svg, holds no control
- * bytes and can be written (cli_check_output). 0, or an exit status after
- * one line. */
+/* Before long work: the name is "-", an existing character device or FIFO
+ * (drawn as PNG unless it ends in .svg), or ends in .png/.svg; it holds no
+ * control bytes and can be written (cli_check_output). 0, or an exit status
+ * after one line. */
 int cli_plot_check(const char *path);
 
 /* Draw. 0, or an exit status (1: gnuplot or the file system failed, 2: bad
