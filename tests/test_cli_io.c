@@ -1,6 +1,7 @@
 /* The command line's safety pieces: escaped echoes (text.h), UTF-8 repair of
  * JSON, atomic output files and output checks (out.h), safe charts (plot.h).
- * Issue 8, items 1, 2, 3 and 8. */
+ * Issue 8, items 1, 2, 3 and 8; issue 19: signals remove temporaries, the
+ * temporary name is short, FIFOs are written in place, CSV fields. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cli.h"
@@ -362,6 +364,91 @@ static void test_plot(void **state)
     remove_dir(d);
 }
 
+/* Issue 19 item 15: a fatal signal while an output file is open removes its
+ * temporary and still ends the process with that signal. */
+static void test_signal_removes_temporary(void **state)
+{
+    (void)state;
+    const int sigs[] = {SIGTERM, SIGINT, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof *sigs; i++) {
+        char *d = temp_dir();
+        char path[256];
+        snprintf(path, sizeof path, "%s/out.csv", d);
+        fflush(NULL);
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            cli_signals_init();
+            cli_atomic a;
+            if (cli_atomic_open(&a, path) != 0)
+                _exit(3);
+            fputs("partial", a.f);
+            fflush(a.f);
+            if (dir_entries(d) != 1)
+                _exit(4); /* the temporary exists */
+            raise(sigs[i]);
+            _exit(5); /* not reached: the signal ends the process */
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        if (!WIFSIGNALED(status))
+            fail_msg("child exited %d", WEXITSTATUS(status));
+        assert_int_equal(WTERMSIG(status), sigs[i]);
+        assert_int_equal(dir_entries(d), 0);
+        remove_dir(d);
+    }
+}
+
+/* Issue 19 items 5 and 17: a FIFO is written in place (never replaced), and
+ * a target name of 250 bytes works (the temporary name is short). */
+static void test_fifo_and_long_name(void **state)
+{
+    (void)state;
+    char *d = temp_dir();
+    char path[512];
+    snprintf(path, sizeof path, "%s/fifo", d);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    int rd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so the writer's open does not wait */
+    assert_true(rd >= 0);
+    assert_int_equal(cli_write_file(path, "abc\n", 4), 0);
+    char got[8] = {0};
+    assert_int_equal(read(rd, got, sizeof got), 4);
+    assert_string_equal(got, "abc\n");
+    close(rd);
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    unlink(path);
+    int n = snprintf(path, sizeof path, "%s/", d);
+    memset(path + n, 'x', 250);
+    path[n + 250] = '\0';
+    assert_int_equal(cli_write_file(path, "a\n", 2), 0);
+    assert_int_equal(dir_entries(d), 1);
+    remove_dir(d);
+}
+
+static const char *csv_of(const char *field)
+{
+    static char out[128];
+    memset(out, 0, sizeof out);
+    FILE *f = fmemopen(out, sizeof out, "w");
+    cli_csv_field(f, field);
+    fclose(f);
+    return out;
+}
+
+/* Issue 19 item 17: RFC 4180 fields. */
+static void test_csv_field(void **state)
+{
+    (void)state;
+    assert_string_equal(csv_of("plain"), "plain");
+    assert_string_equal(csv_of(""), "");
+    assert_string_equal(csv_of("a,b"), "\"a,b\"");
+    assert_string_equal(csv_of("phase:say\"hi\""), "\"phase:say\"\"hi\"\"\"");
+    assert_string_equal(csv_of("two\nlines"), "\"two\nlines\"");
+    assert_string_equal(csv_of("cr\r"), "\"cr\r\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -372,6 +459,9 @@ int main(void)
         cmocka_unit_test(test_atomic_writer),
         cmocka_unit_test(test_atomic_failure_leaves_nothing),
         cmocka_unit_test(test_plot),
+        cmocka_unit_test(test_signal_removes_temporary),
+        cmocka_unit_test(test_fifo_and_long_name),
+        cmocka_unit_test(test_csv_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

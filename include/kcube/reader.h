@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "kcube/error.h"
 
@@ -50,14 +51,21 @@ typedef struct kc_token {
     size_t len;
 } kc_token;
 
-/* Open a file. `param` is the id put in kc_err on every error (a string
- * constant); `what` names the input in messages, e.g. "mapping file" (the
- * path is appended, escaped). limits may be NULL. KC_EIO if it cannot be
- * opened, KC_EINVAL if it is a directory, KC_ENOMEM. */
-/* The status of a failed fopen of a user-named input: KC_EINVAL when the
- * path names nothing readable (ENOENT, ENOTDIR, EACCES, ENAMETOOLONG,
- * ELOOP, EISDIR: the user's input is at fault), KC_EIO otherwise. */
+/* The status of a failed open of a user-named input: KC_EIO for the
+ * process's own limits (EMFILE, ENFILE, ENOMEM), KC_EINVAL otherwise (the
+ * path names nothing readable: the user's input is at fault). */
 kc_status kc_open_failure_status(int errnum);
+/* The one opener of user-named inputs: non-blocking and without a controlling
+ * terminal, then fstat. Regular files and character devices (/dev/stdin of a
+ * terminal, /dev/zero: the readers' limits bound them) are opened for
+ * blocking reads; a directory, FIFO, socket or block device is refused
+ * (KC_EINVAL, "WHAT 'PATH' is a FIFO, not a regular file"), so a FIFO with no
+ * writer never hangs. Errors as kc_open_failure_status says. */
+kc_status kc_input_open(FILE **f, const char *path, const char *what, const char *param, kc_err *err);
+/* Open a file through kc_input_open. `param` is the id put in kc_err on every
+ * error (a string constant); `what` names the input in messages, e.g.
+ * "mapping file" (the path is appended, escaped). limits may be NULL. A read
+ * error later is KC_EINVAL too (the named input cannot be read). */
 kc_status kc_reader_open(kc_reader **r, const char *path, const char *what, const char *param,
                          const kc_reader_limits *limits, kc_err *err);
 /* Read from memory (tests, fuzzing): `name` replaces "what 'path'". The data

@@ -318,10 +318,10 @@ static int emit_goal(const cli_args *a, const a2a_job *j)
         !(st = kc_goal_gen_complete_exchange_pipelined(&gl, j->d, j->p.block, f.degree, "complete-exchange", 0,
                                                        &err)) &&
         !(st = kc_goal_remap(&gl, to, &err)) && !(rc = cli_atomic_open(&at, j->emit))) {
-        if ((st = kc_goal_write(&gl, at.f, &err)))
+        if ((st = kc_goal_write(&gl, at.f, &err)) && st != KC_EIO)
             cli_atomic_abort(&at);
-        else
-            rc = cli_atomic_commit(&at);
+        else /* a failed write is reported by the commit: path and reason, one line */
+            st = KC_OK, rc = cli_atomic_commit(&at);
     }
     kc_goal_free(&gl);
     free(to);

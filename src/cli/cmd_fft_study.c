@@ -252,11 +252,13 @@ static kc_status emit_goal(const kc_goal *g, const char *path, int *rc, kc_err *
     if ((*rc = cli_atomic_open(&at, path)))
         return KC_OK;
     kc_status st = kc_goal_write(g, at.f, err);
-    if (st)
+    if (st && st != KC_EIO) {
         cli_atomic_abort(&at);
-    else
-        *rc = cli_atomic_commit(&at);
-    return st;
+        return st;
+    }
+    /* A failed write is reported by the commit: path and reason, one line. */
+    *rc = cli_atomic_commit(&at);
+    return KC_OK;
 }
 
 static kc_status run_one(const fft_job *j, const kc_goal *g, int conf, fft_row *row, kc_err *err)

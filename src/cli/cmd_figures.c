@@ -270,10 +270,17 @@ static int prepare_out(const fig_job *j)
 {
     cli_quoted q;
     struct stat st;
+    /* Name checks first: a bad name must not leave a directory behind. */
+    if (cli_is_stdout(j->out))
+        return cli_error("--out: figures writes a directory of files; '-' (standard output) cannot be one");
+    for (const char *c = j->out; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return cli_error("--out: directory name '%s' holds control characters", cli_quote(&q, j->out));
+    /* A place that cannot be written is a failed write (exit 1), as for every output file. */
     if (mkdir(j->out, 0777) != 0 && errno != EEXIST)
-        return cli_error("cannot create directory '%s': %s", cli_quote(&q, j->out), strerror(errno));
+        return cli_write_error(j->out, errno);
     if (stat(j->out, &st) != 0 || !S_ISDIR(st.st_mode))
-        return cli_error("'%s' is not a directory", cli_quote(&q, j->out));
+        return cli_write_error(j->out, ENOTDIR);
     char *probe = out_path(j, FIGS[0].file, ".png");
     int r = probe ? cli_plot_check(probe) : CLI_EXIT_FAIL;
     free(probe);

@@ -83,7 +83,7 @@ static int render_table(const gray_job *j)
         puts("integer,binary,gray");
     else if (j->fmt == CLI_FMT_TEXT)
         printf("%-20s  %-*s  %s\n", "integer", j->n, "binary", "gray");
-    for (uint64_t k = 0; k < j->count; k++) {
+    for (uint64_t k = 0; k < j->count && !ferror(stdout); k++) { /* stop once a reader has gone */
         uint64_t i = j->from + k;
         bits(b, i, j->n);
         bits(g, kc_gray(i), j->n);

@@ -60,7 +60,7 @@ static const cli_use map_opts[] = {
     {&OPT_BASELINE, NULL, NULL},
     {&OPT_HOPS_CAP, NULL, NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
-               "simulate and replay --mapping FILE read; N <= 2^24)", NULL},
+               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
@@ -310,7 +310,8 @@ static int render_csv(const kc_map_result *r)
         if (!x->known)
             continue;
         for (int i = 0; i < r->n; i++) {
-            printf("%s,%d,", x->before.name, i);
+            cli_csv_field(stdout, x->before.name);
+            printf(",%d,", i);
             if (r->is_order)
                 printf("%d", r->order[i]);
             printf(",%llu,%llu\n", (unsigned long long)x->per_dim_before[i], (unsigned long long)x->per_dim_after[i]);

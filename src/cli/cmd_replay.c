@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "out.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/simscenario.h"
@@ -97,8 +98,6 @@ static int resolve(const cli_args *a, replay_job *j)
     j->have_goal = 1;
     if (kc_goal_validate(&j->g, (uint64_t)nodes, NULL, &err))
         return cli_report(a, &err);
-    if (j->g.warnings && j->fmt == CLI_FMT_TEXT)
-        fprintf(stderr, "kcube: warning: %s\n", j->g.warning);
     return 0;
 }
 
@@ -189,24 +188,18 @@ static int render_json(const replay_job *j, const replay_out *o)
     return cli_print_json(root);
 }
 
-static void csv_field(const char *s)
-{
-    putchar('"');
-    for (; *s; s++) {
-        if (*s == '"')
-            putchar('"');
-        putchar(*s);
-    }
-    putchar('"');
-}
-
 static void render_csv(const replay_job *j, const replay_out *o)
 {
     const kc_appsim_result *r = &o->r;
     puts("item,us");
-    for (uint32_t p = 0; p < r->nphases; p++) {
-        printf("phase:");
-        csv_field(phase_label(&j->g, p));
+    for (uint32_t p = 0; p < r->nphases && !ferror(stdout); p++) {
+        /* The whole field "phase:NAME" is one CSV field (RFC 4180 quoting). */
+        const char *name = phase_label(&j->g, p);
+        char *field = malloc(strlen(name) + 7);
+        if (field)
+            sprintf(field, "phase:%s", name);
+        cli_csv_field(stdout, field ? field : "phase:?");
+        free(field);
         printf(",%.6f\n", r->phase_us[p]);
     }
     printf("compute,%.6f\ntotal,%.6f\nloggp,%.6f\n", r->compute_us, r->total_us, r->loggp_us);
@@ -251,14 +244,19 @@ static int run(const cli_args *a)
     if (!rc) {
         replay_out o;
         kc_err err = {0};
-        if (compute(&j, &o, &err))
+        if (compute(&j, &o, &err)) {
             rc = cli_report(a, &err);
-        else if (j.fmt == CLI_FMT_JSON)
-            rc = render_json(&j, &o);
-        else if (j.fmt == CLI_FMT_CSV)
-            render_csv(&j, &o);
-        else
-            render_text(&j, &o);
+        } else {
+            /* Only once the run stands: an error must be the one line on stderr. */
+            if (j.g.warnings && j.fmt == CLI_FMT_TEXT)
+                fprintf(stderr, "kcube: warning: %s\n", j.g.warning);
+            if (j.fmt == CLI_FMT_JSON)
+                rc = render_json(&j, &o);
+            else if (j.fmt == CLI_FMT_CSV)
+                render_csv(&j, &o);
+            else
+                render_text(&j, &o);
+        }
         if (!rc && o.r.sim.deadlock)
             rc = CLI_EXIT_FAIL;
         out_free(&o);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "out.h"
 #include "options.h"
 #include "plot.h"
 #include "sim_cli.h"
@@ -514,7 +515,8 @@ static int render_csv(const sim_job *j)
     for (int s = 0; s < j->ns; s++)
         for (int i = 0; i < j->ser[s].sweep.count; i++) {
             const kc_simresult *p = &j->ser[s].sweep.points[i];
-            printf("%s,%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d,%llu,%lld,%llu,%.4f", j->ser[s].label,
+            cli_csv_field(stdout, j->ser[s].label); /* labels hold file names: RFC 4180 quoting */
+            printf(",%.4f,%.6f,%.6f,%.3f,%.0f,%.3f,%d,%llu,%lld,%llu,%.4f",
                    oneshot ? 0.0 : p->offered, p->generated, p->throughput, p->latency_avg, p->latency_p99,
                    p->network_latency_avg, p->sustainable, (unsigned long long)p->messages, (long long)p->cycles,
                    (unsigned long long)p->link_traversals, p->wall_seconds);

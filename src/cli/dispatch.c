@@ -27,7 +27,10 @@ static void usage(FILE *out)
                 fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fputs("\nConventions: node x has address digits x_0 (least significant) .. x_{n-1};\n"
           "matrices are written row 0 first, rows separated by ';', column 0 first.\n"
-          "Exit status: 0 success, 1 failure (including a failed write), 2 bad input.\n",
+          "Files: '-' as an output file (--out, --plot, --emit-goal) means standard output.\n"
+          "Exit status: 0 success; 1 failure, including an output file or standard output\n"
+          "that cannot be written (its directory missing, a full disk, a closed pipe);\n"
+          "2 bad input, including an input file that cannot be opened or read.\n",
           out);
 }
 
@@ -55,10 +58,8 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_onl
 
 int cli_dispatch(int argc, char **argv)
 {
-    if (argc < 2) {
-        usage(stderr);
-        return CLI_EXIT_USAGE;
-    }
+    if (argc < 2)
+        return cli_error("no command given (kcube --help lists the commands)");
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return CLI_EXIT_OK;

@@ -238,7 +238,8 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
 static void csv_row(const char *name, const kc_cost *c)
 {
     char buf[48];
-    printf("%s,%llu,%llu,%s\n", name, (unsigned long long)c->max, (unsigned long long)c->hops,
+    cli_csv_field(stdout, name);
+    printf(",%llu,%llu,%s\n", (unsigned long long)c->max, (unsigned long long)c->hops,
            kc_cost_sumsq_format(c, buf, sizeof buf));
 }
 

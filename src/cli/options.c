@@ -39,9 +39,10 @@ const cli_opt OPT_SCATTER = {.name = "scatter", .type = CLI_FLAG,
 const cli_opt OPT_JSON = {.name = "json", .type = CLI_FLAG, .help = "machine-readable JSON on standard output"};
 const cli_opt OPT_CSV = {.name = "csv", .type = CLI_FLAG, .help = "CSV on standard output"};
 const cli_opt OPT_PLOT = {.name = "plot", .type = CLI_TEXT, .meta = "FILE",
-                          .help = "also draw a plot with gnuplot (.png or .svg)", .param = "plot"};
+                          .help = "also draw a plot with gnuplot (.png or .svg; '-': PNG on standard output)",
+                          .param = "plot"};
 const cli_opt OPT_EMIT_GOAL = {.name = "emit-goal", .type = CLI_TEXT, .meta = "FILE",
-                               .help = "write the generated schedule as a GOAL file (for kcube replay)",
+                               .help = "write the generated schedule as a GOAL file (for kcube replay; '-': standard output)",
                                .param = "emit_goal"};
 /* Where a command writes its output files: a directory (figures) or a file
  * (map's node list); each command's help says which. */

@@ -1,8 +1,11 @@
-/* Checked standard output and atomic output files (out.h). */
+/* Checked standard output, output files and the signal cleanup list (out.h). */
+/* realpath() is XSI, not in _POSIX_C_SOURCE alone. */
+#define _XOPEN_SOURCE 700
 #include "out.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,36 +60,182 @@ int cli_finish(int rc)
     return rc ? rc : CLI_EXIT_FAIL;
 }
 
+/* ---- signals and the cleanup list ------------------------------------------
+ * The one piece of global mutable state in the command line: what a signal
+ * handler must undo. Slots are set before the temporary can exist (signals
+ * blocked around mkstemp) and cleared before its name is freed. */
+#define CLEANUP_SLOTS 8
+static const char *volatile cleanup_tmp[CLEANUP_SLOTS];
+static volatile pid_t cleanup_pid;
+static volatile pid_t cleanup_owner; /* a forked child must not clean up for us */
+
+static void on_fatal_signal(int sig)
+{
+    int saved = errno;
+    if (getpid() == cleanup_owner) {
+        pid_t child = cleanup_pid;
+        if (child > 0)
+            kill(child, SIGKILL);
+        for (int i = 0; i < CLEANUP_SLOTS; i++) {
+            const char *t = cleanup_tmp[i];
+            if (t)
+                unlink(t);
+        }
+    }
+    errno = saved;
+    /* SA_RESETHAND | SA_NODEFER: the default action is back and unblocked, so
+     * this ends the process with the signal's own status. */
+    raise(sig);
+}
+
+void cli_signals_init(void)
+{
+    cleanup_owner = getpid();
+    signal(SIGPIPE, SIG_IGN);
+    signal(SIGXFSZ, SIG_IGN);
+    static const int fatal[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++) {
+        struct sigaction old, sa;
+        /* A signal ignored by whoever started us (nohup, background jobs) stays ignored. */
+        if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_fatal_signal;
+        sigemptyset(&sa.sa_mask);
+        sa.sa_flags = SA_RESETHAND | SA_NODEFER;
+        sigaction(fatal[i], &sa, NULL);
+    }
+}
+
+int cli_cleanup_add(const char *tmp)
+{
+    for (int i = 0; i < CLEANUP_SLOTS; i++)
+        if (!cleanup_tmp[i]) {
+            cleanup_tmp[i] = tmp;
+            return 0;
+        }
+    return -1;
+}
+
+void cli_cleanup_remove(const char *tmp)
+{
+    for (int i = 0; i < CLEANUP_SLOTS; i++)
+        if (cleanup_tmp[i] == tmp)
+            cleanup_tmp[i] = NULL;
+}
+
+void cli_cleanup_child(pid_t pid) { cleanup_pid = pid; }
+
+/* ---- output files ---------------------------------------------------------- */
+
+int cli_is_stdout(const char *path) { return path && !strcmp(path, "-"); }
+
+static int write_refused(const char *path, const char *why)
+{
+    cli_quoted q;
+    fprintf(stderr, "kcube: cannot write %s: %s\n", cli_quote(&q, path), why);
+    return CLI_EXIT_FAIL;
+}
+
+static const char *kind_refused(mode_t m)
+{
+    return S_ISSOCK(m) ? "it is a socket" : S_ISBLK(m) ? "it is a block device" : "it is not a regular file";
+}
+
+/* What is at path (through links): *st filled and 1 when something is
+ * there, 0 for a new file, -1 with errno on failure. *target is the file to
+ * replace (malloc'ed): the link's target for a symbolic link, else path. */
+static int examine(const char *path, struct stat *st, char **target)
+{
+    *target = NULL;
+    if (lstat(path, st) != 0) {
+        if (errno != ENOENT)
+            return -1;
+        return (*target = strdup(path)) ? 0 : (errno = ENOMEM, -1);
+    }
+    if (S_ISLNK(st->st_mode)) {
+        /* A dangling link is refused: following it would create a file
+         * wherever the link points. */
+        if (stat(path, st) != 0 || !(*target = realpath(path, NULL)))
+            return -1;
+        return 1;
+    }
+    return (*target = strdup(path)) ? 1 : (errno = ENOMEM, -1);
+}
+
 int cli_atomic_open(cli_atomic *a, const char *path)
 {
     memset(a, 0, sizeof *a);
-    const char *slash = strrchr(path, '/');
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
-    const char *base = path + dirlen;
-    if (!*base)
-        return cli_write_error(path, EISDIR);
-    a->path = strdup(path);
-    a->tmp = malloc(strlen(path) + 16);
-    if (!a->path || !a->tmp) {
+    if (cli_is_stdout(path)) {
+        a->is_stdout = 1;
+        a->f = stdout;
+        return 0;
+    }
+    if (!*path || path[strlen(path) - 1] == '/')
+        return cli_write_error(path, *path ? EISDIR : ENOENT);
+    struct stat st;
+    int there = examine(path, &st, &a->target);
+    if (there < 0) {
+        int e = errno;
+        cli_atomic_abort(a);
+        return cli_write_error(path, e);
+    }
+    if (!(a->path = strdup(path))) {
         cli_atomic_abort(a);
         return cli_write_error(path, ENOMEM);
     }
-    /* A hidden name next to the target, so rename() stays in one file system. */
-    memcpy(a->tmp, path, dirlen);
-    sprintf(a->tmp + dirlen, ".%s.XXXXXX", base);
-    int fd = mkstemp(a->tmp);
+    if (there && S_ISDIR(st.st_mode)) {
+        cli_atomic_abort(a);
+        return cli_write_error(path, EISDIR);
+    }
+    if (there && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
+        /* A device or FIFO is written in place: replacing it would put a
+         * regular file where /dev/null was. */
+        int fd = open(a->target, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+        if (fd < 0 || !(a->f = fdopen(fd, "w"))) {
+            int e = errno;
+            if (fd >= 0)
+                close(fd);
+            cli_atomic_abort(a);
+            return cli_write_error(path, e);
+        }
+        return 0;
+    }
+    if (there && !S_ISREG(st.st_mode)) {
+        cli_atomic_abort(a);
+        return write_refused(path, kind_refused(st.st_mode));
+    }
+    /* A short hidden name next to the target: rename() stays in one file
+     * system, and a target name of any legal length leaves room for it. */
+    const char *slash = strrchr(a->target, '/');
+    size_t dirlen = slash ? (size_t)(slash - a->target) + 1 : 0;
+    if (!(a->tmp = malloc(dirlen + 16))) {
+        cli_atomic_abort(a);
+        return cli_write_error(path, ENOMEM);
+    }
+    memcpy(a->tmp, a->target, dirlen);
+    strcpy(a->tmp + dirlen, ".kcXXXXXX");
+    /* Signals blocked: the temporary exists only once the handler knows it. */
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_BLOCK, &all, &old);
+    int fd = mkstemp(a->tmp), e = errno;
+    if (fd >= 0)
+        (void)cli_cleanup_add(a->tmp); /* a full table (never, 8 slots) only loses the signal cleanup */
+    sigprocmask(SIG_SETMASK, &old, NULL);
     if (fd < 0) {
-        int e = errno;
         free(a->tmp);
         a->tmp = NULL;
         cli_atomic_abort(a);
         return cli_write_error(path, e);
     }
-    /* mkstemp makes the file 0600; give it the mode a new file would get. */
+    /* mkstemp makes the file 0600: give it the mode of the file it replaces,
+     * or the mode a new file would get. */
     mode_t mask = umask(0);
     umask(mask);
-    if (fchmod(fd, 0666 & ~mask) != 0 || !(a->f = fdopen(fd, "w"))) {
-        int e = errno;
+    mode_t mode = there ? st.st_mode & 07777 : 0666 & ~mask;
+    if (fchmod(fd, mode) != 0 || !(a->f = fdopen(fd, "w"))) {
+        e = errno;
         close(fd);
         cli_atomic_abort(a);
         return cli_write_error(path, e);
@@ -96,50 +245,51 @@ int cli_atomic_open(cli_atomic *a, const char *path)
 
 void cli_atomic_abort(cli_atomic *a)
 {
-    if (a->f)
+    if (a->f && !a->is_stdout)
         fclose(a->f);
-    if (a->tmp)
+    if (a->tmp) {
         unlink(a->tmp);
+        cli_cleanup_remove(a->tmp);
+    }
     free(a->tmp);
     free(a->path);
+    free(a->target);
     memset(a, 0, sizeof *a);
 }
 
 int cli_atomic_commit(cli_atomic *a)
 {
-    int e = 0;
-    if (a->f) {
-        errno = 0;
-        if (fflush(a->f) != 0)
-            e = errno;
-        else if (ferror(a->f)) {
-            /* An earlier write failed and its errno is gone: write one more
-             * byte to the doomed temporary to learn the reason again. */
-            clearerr(a->f);
-            errno = 0;
-            e = fputc('\n', a->f) == EOF || fflush(a->f) != 0 ? errno : 0;
-            if (!e)
-                e = EIO;
-        } else if (fsync(fileno(a->f)) != 0)
-            e = errno;
-        if (fclose(a->f) != 0 && !e)
-            e = errno;
-        a->f = NULL;
-    } else {
-        /* Written by someone else (gnuplot): make it durable all the same. */
-        int fd = open(a->tmp, O_RDONLY);
-        if (fd < 0 || fsync(fd) != 0)
-            e = errno;
-        if (fd >= 0)
-            close(fd);
+    if (a->is_stdout) {
+        /* A failure is sticky on stdout: cli_finish() reports it, once. */
+        int bad = fflush(stdout) != 0 || ferror(stdout);
+        cli_atomic_abort(a);
+        return bad ? CLI_EXIT_FAIL : 0;
     }
-    if (!e && rename(a->tmp, a->path) != 0)
+    int e = 0;
+    errno = 0;
+    if (fflush(a->f) != 0)
+        e = errno;
+    else if (ferror(a->f)) {
+        /* An earlier write failed and its errno is gone: write one more
+         * byte to learn the reason again (the output is lost already). */
+        clearerr(a->f);
+        errno = 0;
+        e = fputc('\n', a->f) == EOF || fflush(a->f) != 0 ? errno : 0;
+        if (!e)
+            e = EIO;
+    } else if (a->tmp && fsync(fileno(a->f)) != 0)
+        e = errno; /* devices and FIFOs have nothing to sync */
+    if (fclose(a->f) != 0 && !e)
+        e = errno;
+    a->f = NULL;
+    if (!e && a->tmp && rename(a->tmp, a->target) != 0)
         e = errno;
     if (e) {
         int rc = cli_write_error(a->path, e);
         cli_atomic_abort(a);
         return rc;
     }
+    cli_cleanup_remove(a->tmp);
     free(a->tmp);
     a->tmp = NULL;
     cli_atomic_abort(a);
@@ -157,12 +307,36 @@ int cli_write_file(const char *path, const char *data, size_t len)
 
 int cli_check_output(const char *path)
 {
+    if (cli_is_stdout(path))
+        return 0;
     struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    char *target;
+    int there = examine(path, &st, &target), e = errno;
+    free(target);
+    if (there < 0)
+        return cli_write_error(path, e);
+    if (there && S_ISDIR(st.st_mode))
         return cli_write_error(path, EISDIR);
+    if (there && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)))
+        return access(path, W_OK) == 0 ? 0 : cli_write_error(path, errno); /* opening a FIFO would wait */
     cli_atomic a;
     if (cli_atomic_open(&a, path))
         return CLI_EXIT_FAIL;
     cli_atomic_abort(&a);
     return 0;
+}
+
+void cli_csv_field(FILE *f, const char *s)
+{
+    if (!strpbrk(s, "\",\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
 }

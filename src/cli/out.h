@@ -9,26 +9,54 @@
  *  - cli_finish(rc) after the command: flushes and closes stdout, checking
  *    every step; on failure "kcube: cannot write standard output: <reason>"
  *    and exit status 1 (rc is kept when it already says failure).
- *  - cli_atomic_*: an output file is written to a temporary file in the same
- *    directory (mkstemp, ".<name>.XXXXXX"), flushed, fsync'ed, closed and
- *    renamed over the target; on any failure the temporary is removed and
- *    "kcube: cannot write PATH: <reason>" is printed (PATH escaped).
- *  - cli_check_output(path) before long work: the directory exists and a
- *    file can be created in it (probed by creating and removing one). */
+ *  - cli_atomic_*: where an output file goes depends on what is there.
+ *    A new path or a regular file (through symbolic links: a link stays a
+ *    link and its target is replaced) is written to a temporary file with a
+ *    short hidden name in the same directory (".kcXXXXXX", so a legal long
+ *    name stays legal), flushed, fsync'ed and renamed over the target. A
+ *    character device (/dev/null, /dev/full, a terminal) or a FIFO is written
+ *    in place, never replaced. "-" is standard output. A directory, socket or
+ *    block device is refused. On any failure the temporary is removed and
+ *    "kcube: cannot write PATH: <reason>" is printed (PATH escaped); exit 1.
+ *  - cli_check_output(path) before long work: the same choice, and for a
+ *    file the directory takes a new one (probed by creating and removing a
+ *    temporary).
+ *  - cli_signals_init() at start-up: SIGPIPE and SIGXFSZ are ignored, so a
+ *    closed pipe or a file size limit makes a write fail (EPIPE, EFBIG) and
+ *    be reported like any other write error; SIGINT, SIGTERM and SIGHUP
+ *    remove the live temporary files and stop the gnuplot child first, then
+ *    kill kcube as the signal would have.
+ *  - cli_csv_field: one CSV field by RFC 4180. */
 #ifndef KC_CLI_OUT_H
 #define KC_CLI_OUT_H
 
 #include <stddef.h>
 #include <stdio.h>
 
+#include <sys/types.h>
+
 void cli_std_open(void);
 int cli_finish(int rc);
 
+/* Install the signal dispositions above (main, once). */
+void cli_signals_init(void);
+/* The cleanup list the signal handler works on: a temporary path (the string
+ * must stay valid until removed) and the gnuplot child. Both are kept in a
+ * small fixed table; 0 when registered, -1 when the table is full. */
+int cli_cleanup_add(const char *tmp);
+void cli_cleanup_remove(const char *tmp);
+void cli_cleanup_child(pid_t pid); /* 0: none */
+
 typedef struct cli_atomic {
-    FILE *f;    /* write here; NULL once closed (e.g. another program writes tmp) */
-    char *path; /* the target */
-    char *tmp;  /* the temporary file's name */
+    FILE *f;      /* write here */
+    char *path;   /* the target as given (for messages) */
+    char *target; /* the file renamed over (symbolic links resolved), or NULL */
+    char *tmp;    /* the temporary file's name, or NULL when written in place */
+    int is_stdout;
 } cli_atomic;
+
+/* Does path mean standard output? */
+int cli_is_stdout(const char *path);
 
 /* Create the temporary file. 0, or CLI_EXIT_FAIL after printing. */
 int cli_atomic_open(cli_atomic *a, const char *path);
@@ -43,8 +71,12 @@ int cli_write_error(const char *path, int errnum);
 /* The whole file at once. 0, or CLI_EXIT_FAIL after printing. */
 int cli_write_file(const char *path, const char *data, size_t len);
 
-/* Can path be written (directory exists and takes a new file; path is not a
- * directory)? 0, or CLI_EXIT_FAIL after printing. Leaves nothing behind. */
+/* Can path be written (see above)? 0, or CLI_EXIT_FAIL after printing.
+ * Leaves nothing behind. */
 int cli_check_output(const char *path);
+
+/* One CSV field (RFC 4180): enclosed in double quotes, each '"' doubled, when
+ * it holds '"', ',', CR or LF; as it is otherwise. */
+void cli_csv_field(FILE *f, const char *s);
 
 #endif

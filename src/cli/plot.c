@@ -1,5 +1,6 @@
 /* Safe gnuplot charts (plot.h): script built in memory, fed to gnuplot's
- * standard input through a socket pair, output renamed into place. */
+ * standard input through a socket pair; the image comes back on its standard
+ * output and is written by kcube's checked writer. */
 #include "plot.h"
 
 #include <errno.h>
@@ -8,6 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -39,15 +42,6 @@ static int has_control(const char *s)
     return 0;
 }
 
-int cli_plot_check(const char *path)
-{
-    cli_quoted q;
-    if (!cli_plot_supported(path))
-        return cli_error("plot file '%s' must end in .png or .svg", cli_quote(&q, path));
-    if (has_control(path))
-        return cli_error("plot file name '%s' holds control characters", cli_quote(&q, path));
-    return cli_check_output(path);
-}
 
 /* A gnuplot single-quoted string: only '' is special inside. Text is first
  * made printable (control bytes and invalid UTF-8 shown escaped). */
@@ -123,7 +117,7 @@ static int same_as(const cli_plot *p, int s)
 }
 
 /* The whole gnuplot script; NULL when memory ran out. */
-static char *script(const cli_plot *p, const char *out, int png, size_t *len)
+static char *script(const cli_plot *p, int png, size_t *len)
 {
     char *text = NULL;
     FILE *f = open_memstream(&text, len);
@@ -143,10 +137,8 @@ static char *script(const cli_plot *p, const char *out, int png, size_t *len)
     fprintf(f, png ? "set terminal pngcairo size 960,%d font 'sans,11' noenhanced\n"
                    : "set terminal svg size 960,%d dynamic font 'sans,11' noenhanced\n",
             620 + 20 * rows);
-    fputs("set output ", f);
-    put_quoted(f, out);
     /* Title, and the subtitle (the source, the run) on a second line. */
-    fputs("\nset title ", f);
+    fputs("set title ", f);
     put_quoted(f, p->title ? p->title : "");
     if (p->subtitle && *p->subtitle) {
         fputs(".\"\\n\".", f);
@@ -217,7 +209,7 @@ static char *script(const cli_plot *p, const char *out, int png, size_t *len)
     }
     if (!p->nseries)
         fputs("NaN notitle", f);
-    fputs("\nunset output\n", f);
+    fputs("\nunset output\n", f); /* flushes the image to standard output */
     if (fclose(f) != 0) {
         free(text);
         return NULL;
@@ -225,112 +217,217 @@ static char *script(const cli_plot *p, const char *out, int png, size_t *len)
     return text;
 }
 
-/* Run gnuplot on the script. 0 when it exited 0; else -1 with *why set. */
-static int run_gnuplot(const char *text, size_t len, const char **why)
+/* The image is read into memory: a chart is a few hundred KiB, this bounds
+ * a runaway gnuplot. */
+#define IMAGE_MAX ((size_t)256 << 20)
+
+typedef struct image {
+    unsigned char *data;
+    size_t len, cap;
+    int too_big;
+} image;
+
+static int image_take(image *im, int fd)
 {
-    int sv[2];
+    if (im->cap - im->len < 65536) {
+        size_t cap = im->cap ? 2 * im->cap : 1 << 18;
+        if (cap > IMAGE_MAX + 65536) {
+            im->too_big = 1;
+            return -1;
+        }
+        unsigned char *nd = realloc(im->data, cap);
+        if (!nd)
+            return -1;
+        im->data = nd;
+        im->cap = cap;
+    }
+    ssize_t got = read(fd, im->data + im->len, im->cap - im->len);
+    if (got > 0)
+        im->len += (size_t)got;
+    return got < 0 ? (errno == EINTR || errno == EAGAIN ? 1 : -1) : got > 0;
+}
+
+/* Run gnuplot on the script; the image it writes on its standard output
+ * lands in *im. gnuplot never sees a file name of ours: it cannot open a
+ * pipe to a shell ('|cmd') or expand '~' from one. 0 when gnuplot exited 0;
+ * else -1 with *why set. */
+static int run_gnuplot(const char *text, size_t len, image *im, const char **why)
+{
+    int sv[2], pv[2] = {-1, -1};
     int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
     if (devnull < 0 || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+        *why = strerror(errno);
         if (devnull >= 0)
             close(devnull);
+        return -1;
+    }
+    if (pipe(pv) != 0 || fcntl(pv[0], F_SETFD, FD_CLOEXEC) != 0 || fcntl(pv[1], F_SETFD, FD_CLOEXEC) != 0) {
         *why = strerror(errno);
+        close(devnull), close(sv[0]), close(sv[1]);
+        if (pv[0] >= 0)
+            close(pv[0]), close(pv[1]);
         return -1;
     }
     pid_t pid = fork();
     if (pid < 0) {
         *why = strerror(errno);
-        close(devnull), close(sv[0]), close(sv[1]);
+        close(devnull), close(sv[0]), close(sv[1]), close(pv[0]), close(pv[1]);
         return -1;
     }
     if (pid == 0) {
-        /* Only async-signal-safe calls between fork and exec. */
-        if (dup2(sv[1], 0) < 0 || dup2(devnull, 1) < 0 || dup2(devnull, 2) < 0)
+        /* Only async-signal-safe calls between fork and exec. gnuplot gets
+         * the default SIGPIPE and SIGXFSZ back (kcube ignores them). */
+        struct sigaction dfl;
+        memset(&dfl, 0, sizeof dfl);
+        dfl.sa_handler = SIG_DFL;
+        sigaction(SIGPIPE, &dfl, NULL);
+        sigaction(SIGXFSZ, &dfl, NULL);
+        if (dup2(sv[1], 0) < 0 || dup2(pv[1], 1) < 0 || dup2(devnull, 2) < 0)
             _exit(126);
         char *argv[] = {"gnuplot", NULL};
         execvp("gnuplot", argv);
         _exit(127);
     }
+    cli_cleanup_child(pid);
     close(sv[1]);
+    close(pv[1]);
     close(devnull);
-    /* MSG_NOSIGNAL: a gnuplot that stops reading must not kill us (SIGPIPE). */
-    int failed = 0;
-    for (size_t off = 0; off < len;) {
-        ssize_t w = send(sv[0], text + off, len - off, MSG_NOSIGNAL);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0) {
+    /* Feed the script and drain the image together: either side may fill
+     * its buffer first. */
+    int failed = 0, in = sv[0], out = pv[0];
+    fcntl(in, F_SETFL, fcntl(in, F_GETFL) | O_NONBLOCK);
+    size_t off = 0;
+    if (len == 0)
+        close(in), in = -1;
+    while (out >= 0) {
+        struct pollfd pf[2] = {{out, POLLIN, 0}, {in, POLLOUT, 0}};
+        if (poll(pf, in >= 0 ? 2 : 1, -1) < 0) {
+            if (errno == EINTR)
+                continue;
             failed = 1;
             break;
         }
-        off += (size_t)w;
+        if (in >= 0 && pf[1].revents) {
+            /* MSG_NOSIGNAL: a gnuplot that stops reading must not kill us. */
+            ssize_t w = send(in, text + off, len - off, MSG_NOSIGNAL);
+            if (w > 0)
+                off += (size_t)w;
+            else if (w < 0 && errno != EINTR && errno != EAGAIN)
+                failed = 1;
+            if (failed || off == len)
+                close(in), in = -1;
+        }
+        if (pf[0].revents) {
+            int got = image_take(im, out);
+            if (got <= 0) {
+                if (got < 0)
+                    failed = 1, kill(pid, SIGKILL);
+                close(out), out = -1;
+            }
+        }
     }
-    close(sv[0]);
+    if (in >= 0)
+        close(in);
+    if (out >= 0)
+        close(out);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {
+            cli_cleanup_child(0);
             *why = strerror(errno);
             return -1;
         }
+    cli_cleanup_child(0);
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
         *why = "cannot run gnuplot (is it installed?)";
         return -1;
     }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || failed) {
+    if (im->too_big) {
+        *why = "gnuplot wrote more than 256 MiB";
+        return -1;
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || failed || off != len) {
         *why = WIFSIGNALED(status) ? "gnuplot was killed" : "gnuplot failed";
         return -1;
     }
     return 0;
 }
 
-/* Did gnuplot finish the file? PNG ends with the IEND chunk, SVG with </svg>. */
-static int complete(const char *tmp, int png)
+/* Did gnuplot finish the image? PNG ends with the IEND chunk, SVG with </svg>. */
+static int complete(const image *im, int png)
 {
     static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
-    FILE *f = fopen(tmp, "rb");
-    if (!f)
-        return 0;
-    unsigned char tail[64];
-    size_t got = 0;
-    int ok = 0;
-    if (fseek(f, -(long)sizeof tail, SEEK_END) != 0)
-        rewind(f);
-    got = fread(tail, 1, sizeof tail, f);
-    fclose(f);
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
     if (png)
-        ok = got >= sizeof iend && !memcmp(tail + got - sizeof iend, iend, sizeof iend);
-    else
-        for (size_t i = 0; i + 6 <= got; i++)
-            ok |= !memcmp(tail + i, "</svg>", 6);
-    return ok;
+        return im->len >= sizeof sig + sizeof iend && !memcmp(im->data, sig, sizeof sig) &&
+               !memcmp(im->data + im->len - sizeof iend, iend, sizeof iend);
+    size_t from = im->len > 64 ? im->len - 64 : 0;
+    for (size_t i = from; i + 6 <= im->len; i++)
+        if (!memcmp(im->data + i, "</svg>", 6))
+            return 1;
+    return 0;
+}
+
+/* Standard output, or a device or FIFO (/dev/null, /dev/stdout): no suffix
+ * is needed, the image is PNG unless the name ends in .svg. */
+static int is_stream(const char *path)
+{
+    struct stat st;
+    return cli_is_stdout(path) || (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)));
+}
+
+static const char *name_problem(const char *path)
+{
+    if (is_stream(path))
+        return NULL;
+    if (!cli_plot_supported(path))
+        return "must end in .png or .svg";
+    if (has_control(path))
+        return "holds control characters";
+    return NULL;
+}
+
+int cli_plot_check(const char *path)
+{
+    cli_quoted q;
+    const char *bad = name_problem(path);
+    if (bad)
+        return cli_error("plot file '%s' %s", cli_quote(&q, path), bad);
+    return cli_check_output(path);
 }
 
 int cli_plot_write(const cli_plot *p, const char *path)
 {
     cli_quoted q;
-    if (!cli_plot_supported(path))
-        return cli_error("plot file '%s' must end in .png or .svg", cli_quote(&q, path));
-    if (has_control(path))
-        return cli_error("plot file name '%s' holds control characters", cli_quote(&q, path));
-    cli_atomic a;
-    if (cli_atomic_open(&a, path))
-        return CLI_EXIT_FAIL;
-    fclose(a.f); /* gnuplot writes the temporary file by name */
-    a.f = NULL;
-    int png = !strcmp(ext(path), "png");
+    const char *bad = name_problem(path);
+    if (bad)
+        return cli_error("plot file '%s' %s", cli_quote(&q, path), bad);
+    int png = strcmp(ext(path), "svg") != 0; /* "-" and devices without a suffix: PNG */
     size_t len;
-    char *text = script(p, a.tmp, png, &len);
+    char *text = script(p, png, &len);
+    image im = {0};
     const char *why = NULL;
     if (!text)
         why = strerror(ENOMEM);
-    else if (run_gnuplot(text, len, &why) == 0 && !complete(a.tmp, png))
+    else if (run_gnuplot(text, len, &im, &why) == 0 && !complete(&im, png))
         why = "gnuplot left an incomplete image";
     free(text);
+    int rc = 0;
     if (why) {
-        fprintf(stderr, "kcube: cannot draw %s: %s\n", cli_quote(&q, path), why);
-        cli_atomic_abort(&a);
-        return CLI_EXIT_FAIL;
+        fprintf(stderr, "kcube: cannot draw %s: %s\n", cli_is_stdout(path) ? "standard output" : cli_quote(&q, path),
+                why);
+        rc = CLI_EXIT_FAIL;
+    } else {
+        /* Written by kcube through the checked writer (devices in place,
+         * files renamed into place). */
+        cli_atomic a;
+        if ((rc = cli_atomic_open(&a, path)) == 0) {
+            fwrite(im.data, 1, im.len, a.f); /* errors surface in the checked flush */
+            rc = cli_atomic_commit(&a);
+        }
     }
-    return cli_atomic_commit(&a);
+    free(im.data);
+    return rc;
 }
 
 double cli_plot_ycap(const cli_plot *p, double factor)

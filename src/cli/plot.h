@@ -14,10 +14,14 @@
  *  - title and labels with control bytes or invalid UTF-8 are SANITISED (shown
  *    escaped as \n, \xNN, like cli_quote, without the length cut); an output
  *    path with such bytes is REJECTED (exit 2), since it names a real file;
- *  - the image is drawn into a temporary file next to the target and renamed
- *    into place only when gnuplot exited 0 and the file is complete (PNG ends
- *    with its IEND chunk, SVG with </svg>); otherwise it is removed and one
- *    line names the file: nothing partial is left behind. */
+ *  - gnuplot is never given a file name: it writes the image on its standard
+ *    output (a pipe read into memory, at most 256 MiB), so an output name
+ *    such as '|cmd', '~/x.png' or '<x' is never seen by gnuplot (no shell, no
+ *    home expansion); the bytes are checked complete (PNG signature and IEND
+ *    chunk, SVG with </svg>) and only then written by cli_atomic_* (out.h):
+ *    renamed into place for a file, in place for a device or FIFO, on
+ *    standard output for "-" (drawn as PNG); otherwise one line names the
+ *    file and nothing partial is left behind. */
 #ifndef KC_CLI_PLOT_H
 #define KC_CLI_PLOT_H
 
@@ -48,8 +52,10 @@ void cli_plot_init(cli_plot *p);
 /* Is the file name one we can draw (.png, .svg)? */
 int cli_plot_supported(const char *path);
 
-/* Before long work: the name ends in .png/.svg, holds no control bytes and
- * its directory takes a new file. 0, or an exit status after one line. */
+/* Before long work: the name is "-", an existing character device or FIFO
+ * (drawn as PNG unless it ends in .svg), or ends in .png/.svg; it holds no
+ * control bytes and can be written (cli_check_output). 0, or an exit status
+ * after one line. */
 int cli_plot_check(const char *path);
 
 /* Draw. 0, or an exit status (1: gnuplot or the file system failed, 2: bad

@@ -4,11 +4,13 @@
 #include "kcube/reader.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define CHUNK ((size_t)1 << 16)
 
@@ -110,10 +112,52 @@ static kc_status alloc_reader(kc_reader **out, const char *param, const kc_reade
 
 kc_status kc_open_failure_status(int e)
 {
-    /* A path that names nothing readable is the user's input at fault (exit
-     * 2); other failures (EIO, EMFILE, ...) are the system's. */
-    return e == ENOENT || e == ENOTDIR || e == EACCES || e == ENAMETOOLONG || e == ELOOP || e == EISDIR ? KC_EINVAL
-                                                                                                        : KC_EIO;
+    /* A named input that cannot be opened is the user's input at fault (exit
+     * 2), whatever the reason; only the process's own limits (descriptors,
+     * memory) are the system's. */
+    return e == EMFILE || e == ENFILE || e == ENOMEM ? KC_EIO : KC_EINVAL;
+}
+
+static const char *kind_name(mode_t m)
+{
+    return S_ISDIR(m) ? "a directory" : S_ISFIFO(m) ? "a FIFO" : S_ISSOCK(m) ? "a socket" : S_ISBLK(m) ? "a block device"
+                                                                                                       : "not a file";
+}
+
+kc_status kc_input_open(FILE **out, const char *path, const char *what, const char *param, kc_err *err)
+{
+    *out = NULL;
+    char q[KC_ESCAPE_SIZE];
+    kc_escape(q, sizeof q, path, strlen(path));
+    /* O_NONBLOCK: opening a FIFO with no writer must not hang; O_NOCTTY: a
+     * terminal named here must not become our controlling terminal. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        return kc_fail_param(err, kc_open_failure_status(e), param, "cannot open %s '%s': %s", what, q, strerror(e));
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return kc_fail_param(err, KC_EINVAL, param, "cannot read %s '%s': %s", what, q, strerror(e));
+    }
+    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+        close(fd);
+        return kc_fail_param(err, KC_EINVAL, param, "%s '%s' is %s, not a regular file", what, q,
+                             kind_name(st.st_mode));
+    }
+    /* Back to blocking reads: a character device (a terminal) is read as usual. */
+    int fl = fcntl(fd, F_GETFL);
+    FILE *f = NULL;
+    if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
+        int e = errno;
+        close(fd);
+        return kc_fail_param(err, kc_open_failure_status(e), param, "cannot read %s '%s': %s", what, q,
+                             strerror(e));
+    }
+    *out = f;
+    return KC_OK;
 }
 
 kc_status kc_reader_open(kc_reader **out, const char *path, const char *what, const char *param,
@@ -122,17 +166,12 @@ kc_status kc_reader_open(kc_reader **out, const char *path, const char *what, co
     *out = NULL;
     char q[KC_ESCAPE_SIZE];
     kc_escape(q, sizeof q, path, strlen(path));
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return kc_fail_param(err, kc_open_failure_status(errno), param, "cannot open %s '%s': %s", what, q,
-                             strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return kc_fail_param(err, KC_EINVAL, param, "%s '%s' is a directory, not a regular file", what, q);
-    }
+    FILE *f;
+    kc_status s = kc_input_open(&f, path, what, param, err);
+    if (s)
+        return s;
     kc_reader *r = NULL;
-    kc_status s = alloc_reader(&r, param, limits, err);
+    s = alloc_reader(&r, param, limits, err);
     if (s) {
         fclose(f);
         return s;
@@ -190,7 +229,7 @@ static kc_status refill(kc_reader *r, int *more, kc_err *err)
     size_t got = fread(r->chunk, 1, CHUNK, r->f);
     if (got == 0) {
         if (ferror(r->f))
-            return kc_fail_param(err, KC_EIO, r->param, "cannot read %s: %s", r->name, strerror(errno));
+            return kc_fail_param(err, KC_EINVAL, r->param, "cannot read %s: %s", r->name, strerror(errno));
         r->eof = 1;
         return KC_OK;
     }

@@ -103,7 +103,7 @@ static kc_status refill(rd *r, int *more)
     size_t got = fread(r->chunk, 1, CHUNK, r->f);
     if (got == 0) {
         if (ferror(r->f))
-            return fail(r, KC_EIO, "cannot read: %s", strerror(errno));
+            return fail(r, KC_EINVAL, "cannot read: %s", strerror(errno)); /* unreadable input: exit 2 */
         return KC_OK;
     }
     r->mem = r->chunk;
@@ -694,15 +694,10 @@ kc_status kc_goal_read_file(kc_goal *g, const char *path, const kc_reader_limits
     memset(g, 0, sizeof *g);
     char q[KC_ESCAPE_SIZE];
     kc_escape(q, sizeof q, path, strlen(path));
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return kc_fail_param(err, kc_open_failure_status(errno), "schedule", "cannot open schedule '%s': %s", q,
-                             strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || S_ISDIR(st.st_mode)) {
-        fclose(f);
-        return kc_fail_param(err, KC_EINVAL, "schedule", "schedule '%s' is a directory, not a regular file", q);
-    }
+    FILE *f;
+    kc_status st = kc_input_open(&f, path, "schedule", "schedule", err);
+    if (st)
+        return st;
     rd r;
     memset(&r, 0, sizeof r);
     r.f = f;
