@@ -12,7 +12,7 @@ export HOME="$CLI_TMP/home"
 mkdir -p "$HOME"
 GNUPLOT=0
 command -v gnuplot > /dev/null && GNUPLOT=1
-MAP=(map --n 3 --pattern bit-reverse --kind general --budget 0.1)
+MAP=(map --n 3 --pattern bit-reverse --kind general --work 4)
 FFT=(fft-study --n 4 --points 2^6 --configs ecube)
 A2A=(calmant alltoall --d 8 --c 2 --block 64)
 BFLY=(butterfly --n 2 --p 4 --method direct)
