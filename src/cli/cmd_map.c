@@ -58,6 +58,8 @@ static const cli_use map_opts[] = {
     {&OPT_BASELINE, NULL, NULL},
     {&OPT_HOPS_CAP, NULL, NULL},
     {&OPT_OUT, "file: the general mapping as a node list (one physical node per line, rank order)", NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},

@@ -3,6 +3,7 @@
 #include "kcube/simmem.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,24 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     out->shared = shared;
     out->per_point = point;
     return KC_OK;
+}
+
+double kc_simwork_estimate(const kc_simspec *s, const kc_simconfig *cfg)
+{
+    double N = 1;
+    for (int i = 0; i < s->n; i++)
+        N *= s->k;
+    int hyper = s->topo == KC_SIM_HYPERCUBE;
+    double diam = hyper ? s->n : s->topo == KC_SIM_TORUS ? s->n * (s->k / 2) : s->n * (s->k - 1);
+    double ports = hyper ? s->n : 2.0 * s->n, channels = N * ports * (s->vcs > 0 ? s->vcs : 1);
+    double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
+    if (cfg->oneshot) /* contention of about sqrt(N) messages on a channel, as a transpose has */
+        return N / 2 * (L * sqrt(N) + diam) + N * L * diam;
+    double moving = N * (cfg->load > 0 ? cfg->load : 0) * diam;
+    if (moving > channels)
+        moving = channels;
+    double cycles = (double)cfg->warmup + (double)cfg->measure + (double)cfg->drain;
+    return cycles * (moving + N / 2);
 }
 
 uint64_t kc_simmem_total(const kc_simmem *m, int threads)
