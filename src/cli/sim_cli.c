@@ -110,7 +110,7 @@ void sim_estimate(const sim_series *s, int count, int together, const kc_simconf
     long cores = sysconf(_SC_NPROCESSORS_ONLN); /* threads beyond the cores share them */
     kc_simmem m = {shared, per_point};
     *seconds = units * KC_SIMWORK_SECONDS / (cores >= 1 && cores < t ? (int)cores : t);
-    *bytes = kc_simmem_total(&m, t);
+    *bytes = kc_simmem_total(&m, t) + 16000000; /* the program itself and its libraries */
     *nodes_out = nodes;
 }
 
