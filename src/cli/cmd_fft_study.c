@@ -307,12 +307,24 @@ static kc_status run_part(const fft_job *j, int logm, int conf, unsigned parts, 
     return st;
 }
 
+static kc_status compute_rows(const fft_job *j, fft_row *rows, int *rc, cli_progress_bar *prog, kc_err *err);
+
 /* rows[p * nconfs + c]. *rc: an exit status of writing the schedule file. */
 static kc_status compute(const fft_job *j, fft_row *rows, int *rc, kc_err *err)
 {
     *rc = 0;
+    cli_progress_bar prog; /* on stderr when it is a terminal */
+    cli_progress_init(&prog, "fft-study");
+    kc_status st = compute_rows(j, rows, rc, &prog, err);
+    cli_progress_done(&prog);
+    return st;
+}
+
+static kc_status compute_rows(const fft_job *j, fft_row *rows, int *rc, cli_progress_bar *prog, kc_err *err)
+{
     for (size_t p = 0; p < j->npoints; p++)
         for (size_t c = 0; c < j->nconfs; c++) {
+            cli_progress_cb(prog, (double)(p * j->nconfs + c), (double)(j->npoints * j->nconfs));
             fft_row *row = &rows[p * j->nconfs + c];
             kc_goal g;
             kc_status st = gen(j, j->logm[p], j->conf[c], KC_GOAL_FFT_ALL, &g, err);
