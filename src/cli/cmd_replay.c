@@ -243,7 +243,7 @@ static void render_text(const replay_job *j, const replay_out *o)
  * engine as kcube/simmem.h counts them for a one-shot run, plus 256 bytes an
  * operation and 64 a dependence (the schedule, its matching, the replay's
  * state): 1 to 4 times the peak measured. Time: building the network, in
- * kcube/simmem.h's units (80 a node: 2^24 nodes took a minute), and the processors' list scheduling
+ * 4 us a node (2^24 nodes took a minute), and the processors' list scheduling
  * (kcube/appsim.h: O((ops + deps) log ops)), 2 us an operation or
  * dependence. The engine's steps while messages are in flight are not in
  * the estimate: measured from 0.1 to 40 ns a node and flit-cycle, they
@@ -259,7 +259,7 @@ static int gate(const cli_args *a, const replay_job *j)
     double nodes = 1;
     for (int i = 0; i < j->spec.n; i++)
         nodes *= j->spec.k;
-    double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 80 * nodes * KC_SIMWORK_SECONDS;
+    double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 4e-6 * nodes;
     double bytes = (double)kc_simmem_total(&m, 1) + 256.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
     char what[96], nb[32];
     snprintf(what, sizeof what, "%s of %zu operations on %s nodes", a->path, j->g.nops,

@@ -84,7 +84,7 @@ int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int toget
 void sim_estimate(const sim_series *s, int count, int together, const kc_simconfig *cfg, const double *loads,
                   int nloads, int run_threads, double *seconds, uint64_t *bytes, double *nodes_out)
 {
-    double units = 0, nodes = 1;
+    double sec = 0, nodes = 1;
     uint64_t shared = 0, per_point = 0;
     for (int i = 0; i < count; i++) {
         kc_simconfig c = *cfg;
@@ -92,7 +92,7 @@ void sim_estimate(const sim_series *s, int count, int together, const kc_simconf
         for (int p = 0; p < nloads; p++) {
             c.load = loads[p];
             top = loads[p] > top ? loads[p] : top;
-            units += kc_simwork_estimate(&s[i].spec, &c);
+            sec += kc_simwork_seconds(&s[i].spec, &c);
         }
         c.load = top;
         kc_simmem m;
@@ -109,7 +109,7 @@ void sim_estimate(const sim_series *s, int count, int together, const kc_simconf
     int t = run_threads < 1 ? 1 : run_threads < nloads ? run_threads : nloads;
     long cores = sysconf(_SC_NPROCESSORS_ONLN); /* threads beyond the cores share them */
     kc_simmem m = {shared, per_point};
-    *seconds = units * KC_SIMWORK_SECONDS / (cores >= 1 && cores < t ? (int)cores : t);
+    *seconds = sec / (cores >= 1 && cores < t ? (int)cores : t);
     *bytes = kc_simmem_total(&m, t) + 16000000; /* the program itself and its libraries */
     *nodes_out = nodes;
 }

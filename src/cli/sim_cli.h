@@ -38,7 +38,7 @@ int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int toget
                     const double *loads, int nloads, int threads, int *run_threads);
 
 /* Time before work (issue 19 item 13): the series' runs at every load
- * (kc_simwork_estimate), run_threads at once, against --max-time; the
+ * (kc_simwork_seconds), run_threads at once, against --max-time; the
  * memory of sim_plan_memory against --max-memory. Returns 0 or 2 after one
  * line naming the estimate and the option that lifts the limit.
  * sim_estimate gives the numbers alone (seconds, bytes, the largest network's

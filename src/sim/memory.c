@@ -82,22 +82,32 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     return KC_OK;
 }
 
-double kc_simwork_estimate(const kc_simspec *s, const kc_simconfig *cfg)
+double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
 {
+    kc_simmem m;
+    kc_err err;
+    if (kc_simmem_estimate(s, cfg, &m, &err))
+        return 0;
     double N = 1;
     for (int i = 0; i < s->n; i++)
         N *= s->k;
     int hyper = s->topo == KC_SIM_HYPERCUBE;
     double diam = hyper ? s->n : s->topo == KC_SIM_TORUS ? s->n * (s->k / 2) : s->n * (s->k - 1);
-    double ports = hyper ? s->n : 2.0 * s->n, channels = N * ports * (s->vcs > 0 ? s->vcs : 1);
+    double ports = hyper ? s->n : 2.0 * s->n, net_channels = N * ports * s->vcs;
     double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
-    if (cfg->oneshot) /* contention of about sqrt(N) messages on a channel, as a transpose has */
-        return N / 2 * (L * sqrt(N) + diam) + N * L * diam;
-    double moving = N * (cfg->load > 0 ? cfg->load : 0) * diam;
-    if (moving > channels)
-        moving = channels;
-    double cycles = (double)cfg->warmup + (double)cfg->measure + (double)cfg->drain;
-    return cycles * (moving + N / 2);
+    /* live worms: at most those of the memory bound (kcube/simmem.h) */
+    double bound = N * (s->inj + s->ej) + net_channels * s->depth / L, cycles, worms;
+    if (cfg->oneshot) { /* every message at once; a transpose's contention, sqrt(N) messages a channel */
+        cycles = L * sqrt(N) + diam;
+        worms = N;
+    } else {
+        cycles = (double)cfg->warmup + (double)cfg->measure + (double)cfg->drain / 2;
+        worms = N * (cfg->load > 0 ? cfg->load : 0) / L * 8 * (diam + L);
+    }
+    worms = worms < bound ? worms : bound;
+    /* the engine's state against the caches: small networks run far faster a unit */
+    double rate = m.per_point < (2u << 20) ? 8e-9 : m.per_point < (32u << 20) ? 20e-9 : 45e-9;
+    return cycles * (N / 2 + worms) * rate;
 }
 
 uint64_t kc_simmem_total(const kc_simmem *m, int threads)
