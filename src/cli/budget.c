@@ -71,13 +71,13 @@ const char *cli_budget_count(double v, char *buf, size_t size)
     return buf;
 }
 
-int cli_budget_check(const cli_args *a, const char *what, double seconds, uint64_t bytes)
+static int check(const cli_args *a, const char *what, double seconds, uint64_t bytes, int memory)
 {
     double limit = cli_budget_seconds(a);
     if (limit < 0)
         return CLI_EXIT_USAGE;
     uint64_t mem = cli_budget_bytes(a);
-    int slow = seconds > limit, big = bytes > mem;
+    int slow = seconds > limit, big = memory && bytes > mem;
     if (!slow && !big)
         return 0;
     char est_t[32], est_b[32], lim_t[32], lim_b[32], opt_t[32], opt_b[32];
@@ -85,7 +85,9 @@ int cli_budget_check(const cli_args *a, const char *what, double seconds, uint64
     kc_simmem_format(bytes, est_b, sizeof est_b);
     fmt_seconds(limit, lim_t, sizeof lim_t);
     kc_simmem_format(mem, lim_b, sizeof lim_b);
-    snprintf(opt_t, sizeof opt_t, "%.0f", !isfinite(seconds) || seconds >= 1e15 ? 0.0 : seconds < 0.9 ? 1.0 : round_up(seconds * 1.1));
+    /* a tenth more than the estimate, rounded up; 0 (no limit) past any sensible number */
+    double over = !isfinite(seconds) || seconds >= 1e15 ? 0.0 : seconds < 0.9 ? 1.0 : round_up(seconds * 1.1);
+    snprintf(opt_t, sizeof opt_t, "%.0f", over);
     fmt_bytes_opt(bytes, opt_b, sizeof opt_b);
     const char *mem_whose = cli_given(a, &OPT_MAX_MEMORY) ? "--max-memory" : "available";
     if (slow && big)
@@ -97,4 +99,14 @@ int cli_budget_check(const cli_args *a, const char *what, double seconds, uint64
         cli_error("%s needs about %s and %s (more than the %s %s; --max-memory %s runs it)", what, est_t, est_b,
                   lim_b, mem_whose, opt_b);
     return CLI_EXIT_USAGE;
+}
+
+int cli_budget_check(const cli_args *a, const char *what, double seconds, uint64_t bytes)
+{
+    return check(a, what, seconds, bytes, 1);
+}
+
+int cli_budget_check_time(const cli_args *a, const char *what, double seconds, uint64_t bytes)
+{
+    return check(a, what, seconds, bytes, 0);
 }

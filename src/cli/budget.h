@@ -38,6 +38,10 @@ uint64_t cli_budget_bytes(const cli_args *a);
  * not parse: then 2 after one line). */
 int cli_budget_check(const cli_args *a, const char *what, double seconds, uint64_t bytes);
 
+/* The same for time alone, `bytes` only shown: for a command whose memory
+ * has its own policy (simulate runs fewer load points at once to fit). */
+int cli_budget_check_time(const cli_args *a, const char *what, double seconds, uint64_t bytes);
+
 /* A count for the gate's messages: "2^20" for a power of two from 1024
  * on, else the number. Returns buf. */
 const char *cli_budget_count(double v, char *buf, size_t size);

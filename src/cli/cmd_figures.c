@@ -433,7 +433,7 @@ static int gate(const cli_args *a, const fig_job *j)
     char what[96];
     snprintf(what, sizeof what, "%s%s%s (%d figures)", a->path, j->quick ? " --quick" : "", j->torus ? " --torus" : "",
              j->nfigs);
-    return cli_budget_check(a, what, total, peak);
+    return cli_budget_check_time(a, what, total, peak); /* memory: sim_plan_memory, per figure */
 }
 
 static int run(const cli_args *a)

@@ -27,7 +27,9 @@ static void usage(FILE *out)
                 fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
     fputs("\nConventions: node x has address digits x_0 (least significant) .. x_{n-1};\n"
           "matrices are written row 0 first, rows separated by ';', column 0 first.\n"
-          "Exit status: 0 success, 1 failure (including a failed write), 2 bad input.\n",
+          "Exit status: 0 success, 1 failure (including a failed write), 2 bad input.\n"
+          "A run estimated to take more than --max-time SECONDS (default 60) or more memory than\n"
+          "the machine has (--max-memory) is refused before it starts, with the value that runs it.\n",
           out);
 }
 

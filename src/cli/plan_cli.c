@@ -8,6 +8,8 @@
 #include "budget.h"
 #include "options.h"
 #include "text.h"
+#include "kcube/contention.h"
+#include "kcube/plan.h"
 
 /* The topology from --shape, or --topology (default: hypercube for k = 2,
  * torus otherwise) with --k and --n. */
@@ -61,6 +63,10 @@ static int build_comm(const cli_args *a, const kc_topology *t, const cli_comm_sp
 int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds, double bytes)
 {
     double N = (double)in->topo.nodes, m = in->count > 0 ? in->count : 1;
+    /* past the exact counters' range the library refuses, saying why */
+    int binary = in->topo.k == 2 && in->topo.kind != KC_TOPO_MESH;
+    if (in->topo.nodes > (1ULL << (binary ? KC_EXACT_MAX_N : KC_PLAN_EXACT_MAX_BITS)))
+        exact = 0;
     if (exact) {
         seconds += 25e-9 * N * in->topo.n * m;
         bytes += 20 * N;

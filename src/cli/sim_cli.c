@@ -123,7 +123,7 @@ int sim_plan_time(const cli_args *a, const sim_series *s, int count, int togethe
     char what[160], nb[32];
     snprintf(what, sizeof what, "%s of %d run%s on %s nodes", a->path, count * nloads,
              count * nloads == 1 ? "" : "s", cli_budget_count(nodes, nb, sizeof nb));
-    return cli_budget_check(a, what, seconds, bytes);
+    return cli_budget_check_time(a, what, seconds, bytes); /* memory: sim_plan_memory's policy */
 }
 
 int sim_series_build(const cli_args *a, sim_series *s)
