@@ -38,6 +38,20 @@ typedef struct kc_simmem {
  * cfg->load is the load of the run (for a sweep pass the largest load). */
 kc_status kc_simmem_estimate(const kc_simspec *resolved, const kc_simconfig *cfg, kc_simmem *out, kc_err *err);
 
+/* Wall seconds of one run (one load point) on one core, before it runs.
+ * Each cycle the engine visits the nodes and the live worms: cycles x
+ * (N / 2 + worms) units, where a run takes warmup + measure + drain / 2
+ * cycles (a stable run drains early; a saturated one gives up once its
+ * queues are full) and holds about N x load / msg_flits x 8 (diameter +
+ * msg_flits) worms (Little's law with a generous latency), at most the
+ * memory bound above; a one-shot run has N worms for msg_flits sqrt(N) +
+ * diameter cycles (a transpose's contention). A unit costs 8, 20 or 45 ns
+ * as one engine's state (per_point) is under 2 MiB, under 32 MiB or
+ * larger: measured on the development machine (x86-64, 2 shared cores) from
+ * 2^8 to 2^16 nodes, within a factor 3 either way (runs far beyond
+ * saturation take the longest a unit). O(1). */
+double kc_simwork_seconds(const kc_simspec *resolved, const kc_simconfig *cfg);
+
 /* shared + threads x per_point (saturating at UINT64_MAX). */
 uint64_t kc_simmem_total(const kc_simmem *m, int threads);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "calmant_alltoall.h"
+#include "budget.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -328,6 +329,43 @@ static int emit_goal(const cli_args *a, const a2a_job *j)
     return st ? cli_report(a, &err) : rc;
 }
 
+/* ---- the gate ------------------------------------------------------------ */
+
+/* Time and memory before work (budget.h), measured on the development
+ * machine (x86-64) and rounded up. A replay walks every message's path:
+ * 20 ns a hop, paths of c s / 2 hops on average (s = 2^(d/c) the side),
+ * 2^d (2^d - 1) messages for pairwise, d 2^d for recursive, about 2 d^2 2^d
+ * for calmant and cc-cube (their distinct iterations). The GOAL schedule of
+ * --emit-goal has about 2^d (d + Q - 1) (4 d^2 + 2 d) lines (operations and
+ * their dependences on the previous iteration): 0.8 us and 48 bytes each. */
+static int gate(const cli_args *a, const a2a_job *j)
+{
+    double nodes = ldexp(1, j->d), hops = j->c * ldexp(1, j->d / j->c) / 2, msgs = 0, sec = 0, bytes = 16e6;
+    if (j->replay && j->d <= A2A_REPLAY_MAX_D) {
+        if (j->mask & (1u << KC_A2A_PAIRWISE))
+            msgs += nodes * (nodes - 1);
+        if (j->mask & (1u << KC_A2A_RECURSIVE))
+            msgs += j->d * nodes;
+        for (int m = KC_A2A_CALMANT; m <= KC_A2A_CCCUBE; m++)
+            if (j->mask & (1u << m))
+                msgs += 2.0 * j->d * j->d * nodes;
+        sec += 20e-9 * msgs * hops;
+        bytes += 64 * nodes * (j->c + 2);
+    }
+    if (j->emit) {
+        kc_a2a_cost f;
+        kc_err err = {0};
+        if (kc_a2a_cost_of(j->d, j->c, KC_A2A_CALMANT, &j->p, &f, &err))
+            return cli_report(a, &err);
+        double lines = nodes * (j->d + f.degree - 1.0) * (4.0 * j->d * j->d + 2.0 * j->d);
+        sec += 0.8e-6 * lines;
+        bytes += 48 * lines;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%s --d %d --c %d%s", a->path, j->d, j->c, j->emit ? " --emit-goal" : "");
+    return cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+}
+
 /* ---- the subcommand ----------------------------------------------------- */
 
 static int check(const cli_args *a)
@@ -336,25 +374,28 @@ static int check(const cli_args *a)
     return resolve(a, &j);
 }
 
+/* Files first (charts, the GOAL schedule), standard output last: a failure
+ * never leaves part of the table printed. */
 static int run(const cli_args *a)
 {
     a2a_job j;
     int rc = resolve(a, &j);
-    if (rc)
+    if (rc || (rc = gate(a, &j)))
         return rc;
     a2a_row rows[KC_A2A_NMETHODS];
     memset(rows, 0, sizeof rows);
     kc_err err = {0};
     if (compute(&j, rows, &err))
         return cli_report(a, &err);
+    rc = render_plots(&j);
+    if (!rc && j.emit)
+        rc = emit_goal(a, &j);
+    if (rc)
+        return rc;
     if (j.fmt == CLI_FMT_JSON)
-        rc = render_json(&j, rows);
-    else {
-        j.fmt == CLI_FMT_CSV ? render_rows(&j, rows, 1) : render_text(&j, rows);
-        rc = CLI_EXIT_OK;
-    }
-    rc = rc ? rc : render_plots(&j);
-    return rc || !j.emit ? rc : emit_goal(a, &j);
+        return render_json(&j, rows);
+    j.fmt == CLI_FMT_CSV ? render_rows(&j, rows, 1) : render_text(&j, rows);
+    return CLI_EXIT_OK;
 }
 
 static void methods_help(FILE *out)
@@ -375,6 +416,8 @@ static const cli_use alltoall_opts[] = {
      NULL},
     {&OPT_CALMANT_DEGREE, "calmant's pipelining degree (default: the best in 1..min(N, 65536))", NULL},
     {&OPT_NO_REPLAY, NULL, NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per method", NULL},
     {&OPT_PLOT, "speed-up over the CC-cube against the block size, 16 B .. 64 KiB (Figs. 9-10)", NULL},

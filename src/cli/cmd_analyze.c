@@ -23,6 +23,8 @@ static const cli_use analyze_opts[] = {
     {&OPT_SEED, "random stream of the uniform pattern", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
 };
 
@@ -244,6 +246,12 @@ static int run(const cli_args *a)
     kc_analysis res;
     kc_err err = {0};
     int r = resolve(a, &j);
+    /* the exact count, by default up to 2^KC_PLAN_EXACT_AUTO_BITS nodes (kcube/plan.h) */
+    if (!r)
+        r = plan_gate(a, &j.in,
+                      j.opts.exact == KC_EXACT_AUTO ? j.in.topo.nodes <= (1ULL << KC_PLAN_EXACT_AUTO_BITS)
+                                                    : j.opts.exact,
+                      0, 0);
     if (!r) {
         cli_progress_bar prog;
         cli_progress_init(&prog, "counting");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "cli.h"
 #include "options.h"
 #include "plot.h"
@@ -59,6 +60,8 @@ static const cli_use bfly_opts[] = {
                 "(.png or .svg; multisect with r = n where P/N >= N, else r = 2)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
 };
 
@@ -470,31 +473,51 @@ static int check(const cli_args *a)
     return resolve(a, &j);
 }
 
+/* Time and memory before work (budget.h), measured on the development
+ * machine (x86-64) over every method, n from 1 to 20, and rounded up: 200 ns
+ * per element and stage (2^P P), 160 bytes per element (224 with --fft:
+ * the complex data, FFTW's copies and the reference) plus 16 MB; --plot
+ * runs every method at every size from n to P, about 12 times the work. */
+static int gate(const cli_args *a, const bfly_job *j)
+{
+    int p = j->o.scheme.p;
+    double P = ldexp(1, p), units = P * p * (j->plot ? 13 : 1);
+    double bytes = P * (j->fft ? 224 : 160) + 16e6;
+    char what[96];
+    snprintf(what, sizeof what, "%s --n %d --p %d%s%s", a->path, j->o.scheme.n, p, j->fft ? " --fft" : "",
+             j->plot ? " --plot" : "");
+    return cli_budget_check(a, what, 200e-9 * units, (uint64_t)bytes);
+}
+
+/* The chart is drawn before the table is printed: a failure leaves no
+ * partial output. */
 static int run(const cli_args *a)
 {
     bfly_job j;
     bfly_out o;
     kc_err err = {0};
     int rc = resolve(a, &j);
-    if (rc)
+    if (rc || (rc = gate(a, &j)))
         return rc;
     if (compute(&j, &o, &err))
         return cli_report(a, &err);
-    if (j.fmt == CLI_FMT_JSON)
-        rc = render_json(&j, &o);
-    else if (j.fmt == CLI_FMT_CSV)
-        render_csv(&j, &o);
-    else
-        render_text(&j, &o);
     int broken = !o.res.placement_ok || o.res.net.conflicts || o.fftw_err > 1e-9 || o.dft_err > 1e-9;
-    if (!rc && j.plot) {
+    if (j.plot) {
         sweep *sw = malloc(sizeof *sw);
         if (!sw || sweep_methods(&j, sw, &err))
             rc = cli_report(a, sw ? &err : &(kc_err){.status = KC_ENOMEM, .msg = "out of memory (sweep)"});
         else
             rc = render_plot(&j, sw);
         free(sw);
+        if (rc)
+            return rc;
     }
+    if (j.fmt == CLI_FMT_JSON)
+        rc = render_json(&j, &o);
+    else if (j.fmt == CLI_FMT_CSV)
+        render_csv(&j, &o);
+    else
+        render_text(&j, &o);
     return rc ? rc : broken ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 

@@ -1,11 +1,13 @@
 /* kcube calmant: CC-cube algorithms on meshes (seed 003): link loads, message
  * schedules and their verification, pipelined communication time. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "calmant_alltoall.h"
 #include "cli.h"
+#include "budget.h"
 #include "options.h"
 #include "kcube/calmant_cost.h"
 #include "kcube/calmant_embed.h"
@@ -359,13 +361,42 @@ static void render_text(const cal_job *j, const cal_out *r)
     }
 }
 
+/* ---- the gate ----------------------------------------------------------- */
+
+/* Time and memory before work (budget.h), measured on the development
+ * machine (x86-64) and rounded up. With W = M 2^d messages: a mesh schedule
+ * (built and verified) 40 ns x W d; kcube's torus schedule, whose search
+ * grows much faster, 0.13 ns x W M^2 2^(d/2) on meshes of 2 or 3 axes (the
+ * ring's is like the mesh's); exact loads 25 ns x W c. Memory: 64 bytes a
+ * message plus 16 MB; exact loads 8c bytes a node. Formulas (cost) are O(1). */
+static int gate(const cli_args *a, const cal_job *j)
+{
+    double nodes = ldexp(1, j->g.d), w = nodes * j->task.m, sec = 0, bytes = 16e6;
+    if (j->action == ACT_LOAD) {
+        sec = 25e-9 * w * j->g.c;
+        bytes += 8.0 * j->g.c * nodes;
+    } else if (j->action == ACT_SCHEDULE) {
+        int torus_sched = j->g.torus && !j->mesh_sched && j->g.c > 1;
+        sec = torus_sched ? 0.13e-9 * w * j->task.m * j->task.m * ldexp(1, j->g.d / 2) : 40e-9 * w * j->g.d;
+        bytes += 64 * w;
+        if (j->g.torus) /* the exact count gives a torus's lower bound */
+            sec += 25e-9 * w * j->g.c;
+    } else
+        return 0;
+    char what[96];
+    snprintf(what, sizeof what, "%s --d %d --c %d (%.0f messages)", a->path, j->g.d, j->g.c, w);
+    return cli_budget_check(a, what, sec, (uint64_t)bytes);
+}
+
 /* ---- the commands ------------------------------------------------------- */
 
 static int execute(const cli_args *a, const cal_job *j)
 {
     cal_out o;
     kc_err err = {0};
-    int rc;
+    int rc = gate(a, j);
+    if (rc)
+        return rc;
     if (compute(j, &o, &err))
         rc = cli_report(a, &err);
     else if (j->fmt == CLI_FMT_JSON)
@@ -401,7 +432,7 @@ CAL_ENTRY(cost)
 static const cli_use load_opts[] = {
     {&OPT_D, NULL, NULL},        {&OPT_C, NULL, NULL},   {&OPT_TASK, NULL, NULL}, {&OPT_EMBEDDING, NULL, NULL},
     {&OPT_TOPOLOGY, "mesh or torus (wraparound)", "mesh"}, {&OPT_TIE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
-    {NULL, NULL, NULL},
+    {&OPT_MAX_TIME, NULL, NULL}, {&OPT_MAX_MEMORY, NULL, NULL}, {NULL, NULL, NULL},
 };
 static const cli_use schedule_opts[] = {
     {&OPT_D, NULL, NULL},
@@ -413,6 +444,8 @@ static const cli_use schedule_opts[] = {
     {&OPT_VERIFY, NULL, NULL},
     {&OPT_VERBOSE, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
 };
 static const cli_use cost_opts[] = {

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "budget.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -37,6 +38,8 @@ static const cli_use fft_opts[] = {
     {&OPT_CSV, "one row per size and configuration", NULL},
     {&OPT_PLOT, "total time against m, one curve per configuration (.png or .svg)", NULL},
     {&OPT_EMIT_GOAL, "write the schedule of the first size and configuration (GOAL)", NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
 };
 
@@ -306,12 +309,24 @@ static kc_status run_part(const fft_job *j, int logm, int conf, unsigned parts, 
     return st;
 }
 
+static kc_status compute_rows(const fft_job *j, fft_row *rows, int *rc, cli_progress_bar *prog, kc_err *err);
+
 /* rows[p * nconfs + c]. *rc: an exit status of writing the schedule file. */
 static kc_status compute(const fft_job *j, fft_row *rows, int *rc, kc_err *err)
 {
     *rc = 0;
+    cli_progress_bar prog; /* on stderr when it is a terminal */
+    cli_progress_init(&prog, "fft-study");
+    kc_status st = compute_rows(j, rows, rc, &prog, err);
+    cli_progress_done(&prog);
+    return st;
+}
+
+static kc_status compute_rows(const fft_job *j, fft_row *rows, int *rc, cli_progress_bar *prog, kc_err *err)
+{
     for (size_t p = 0; p < j->npoints; p++)
         for (size_t c = 0; c < j->nconfs; c++) {
+            cli_progress_cb(prog, (double)(p * j->nconfs + c), (double)(j->npoints * j->nconfs));
             fft_row *row = &rows[p * j->nconfs + c];
             kc_goal g;
             kc_status st = gen(j, j->logm[p], j->conf[c], KC_GOAL_FFT_ALL, &g, err);
@@ -468,10 +483,34 @@ static int check(const cli_args *a)
     return r;
 }
 
+/* Time and memory before work (budget.h), measured on the development
+ * machine (x86-64) for n = 2 .. 8 and rounded up: each size m and
+ * configuration generates the schedule and replays it three times (whole,
+ * then its two parts), about 5.5 us x (n + 1) per point; the schedule and
+ * the engine take under 256 bytes a point plus 16 MB. */
+static int gate(const cli_args *a, const fft_job *j)
+{
+    double points = 0, top = 0;
+    for (size_t p = 0; p < j->npoints; p++) {
+        double m = ldexp(1, j->logm[p]);
+        points += m;
+        top = m > top ? m : top;
+    }
+    double sec = 5.5e-6 * (j->n + 1) * points * (double)j->nconfs, bytes = 256 * top + 16e6;
+    char what[96], mb[32];
+    snprintf(what, sizeof what, "%s --n %d up to %s points, %zu configuration%s", a->path, j->n,
+             cli_budget_count(top, mb, sizeof mb), j->nconfs, j->nconfs == 1 ? "" : "s");
+    return cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+}
+
+/* The chart is drawn before the table is printed: a failure leaves no
+ * partial output. */
 static int run(const cli_args *a)
 {
     fft_job j;
     int rc = resolve(a, &j);
+    if (!rc)
+        rc = gate(a, &j);
     fft_row *rows = rc ? NULL : calloc(j.npoints * j.nconfs, sizeof *rows);
     if (!rc && !rows)
         rc = out_of_memory();
@@ -479,14 +518,14 @@ static int run(const cli_args *a)
         kc_err err = {0};
         if (compute(&j, rows, &rc, &err))
             rc = cli_report(a, &err);
-        else if (!rc && j.fmt == CLI_FMT_JSON)
+        if (!rc && j.plot)
+            rc = render_plot(&j, rows);
+        if (!rc && j.fmt == CLI_FMT_JSON)
             rc = render_json(&j, rows);
         else if (!rc && j.fmt == CLI_FMT_CSV)
             render_csv(&j, rows);
         else if (!rc)
             render_text(&j, rows);
-        if (!rc && j.plot)
-            rc = render_plot(&j, rows);
     }
     free(rows);
     job_free(&j);

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "budget.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -46,6 +47,7 @@ static const cli_use figures_opts[] = {
     {&OPT_SEED, NULL, NULL},
     {&OPT_THREADS, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
     {NULL, NULL, NULL},
 };
 
@@ -437,10 +439,39 @@ static int figures(const cli_args *a, fig_job *j)
     return r;
 }
 
+/* Time before work (budget.h): every figure's runs, one figure after the
+ * other (sim_estimate); memory is planned per figure by sim_plan_memory.
+ * The figures are a fixed workload with no size to refuse (it shows its
+ * progress), and the estimate counts every load point of sweeps that stop
+ * at saturation (4 to 5 times the real time), so the time is checked only
+ * against a --max-time the user gave. */
+static int gate(const cli_args *a, const fig_job *j)
+{
+    if (!cli_given(a, &OPT_MAX_TIME))
+        return 0;
+    double total = 0, nodes = 0;
+    uint64_t peak = 0;
+    for (int f = 0; f < j->nfigs; f++) {
+        double sec, nd;
+        uint64_t bytes;
+        sim_estimate(j->ser[f], FIGS[f].nconf, 0, &j->cfg[f], j->loads, j->nloads, j->run_threads[f], &sec, &bytes,
+                     &nd);
+        total += sec;
+        peak = bytes > peak ? bytes : peak;
+        nodes = nd > nodes ? nd : nodes;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%s%s%s (%d figures)", a->path, j->quick ? " --quick" : "", j->torus ? " --torus" : "",
+             j->nfigs);
+    return cli_budget_check_time(a, what, total, peak); /* memory: sim_plan_memory, per figure */
+}
+
 static int run(const cli_args *a)
 {
     fig_job *j = malloc(sizeof *j);
     int r = j ? resolve(a, j) : CLI_EXIT_FAIL;
+    if (!r)
+        r = gate(a, j);
     if (!r)
         r = figures(a, j);
     if (j)

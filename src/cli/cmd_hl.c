@@ -1,10 +1,12 @@
 /* kcube hl: self-routing of a permutation by algorithm HL (seed 004). */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "budget.h"
 #include "options.h"
 #include "kcube/reader.h"
 #include "kcube/topology.h"
@@ -283,6 +285,8 @@ static const cli_use hl_opts[] = {
     {&OPT_PLC_COUNT, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per permutation (with --census only)", NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
 };
 
@@ -666,6 +670,38 @@ static void render_text(const hl_job *j, const hl_out *r)
     text_comparisons(j, r);
 }
 
+/* ---- the gate ----------------------------------------------------------- */
+
+/* Time and memory before work (budget.h), measured on the development
+ * machine (x86-64) and rounded up: routing 60 ns per processor and step
+ * (2^n n; the e-cube comparison of n <= 16 included), the mesh's routing
+ * 20 ns per processor and mesh step (2^n sum of the sides), --verify 40 ns
+ * per processor and step of each permutation. Memory 32 bytes a processor
+ * (160 with a mesh) plus 16 MB. --census and --plc-count are bounded by
+ * their small ranges. */
+static int gate(const cli_args *a, const hl_job *j)
+{
+    if (j->action != ACT_ROUTE && j->action != ACT_VERIFY)
+        return 0;
+    double P = ldexp(1, j->n), sec, bytes = 16e6 + P * (j->mesh ? 160 : 32);
+    char what[96];
+    if (j->action == ACT_VERIFY) {
+        double count = (double)cli_int(a, &OPT_SAMPLES, 10);
+        sec = 40e-9 * count * P * j->n;
+        snprintf(what, sizeof what, "%s --verify of %.0f permutations of n = %d", a->path, count, j->n);
+    } else {
+        sec = 60e-9 * P * j->n;
+        if (j->mesh) {
+            double steps = 0;
+            for (int i = 0; i < j->shape.q; i++)
+                steps += ldexp(1, j->shape.side_log[i]);
+            sec += 20e-9 * P * steps;
+        }
+        snprintf(what, sizeof what, "%s on 2^%d processors%s", a->path, j->n, j->mesh ? " (mesh)" : "");
+    }
+    return cli_budget_check(a, what, sec, (uint64_t)bytes);
+}
+
 /* ---- the command -------------------------------------------------------- */
 
 static int route(const cli_args *a, const hl_job *j)
@@ -700,6 +736,8 @@ static int run(const cli_args *a)
 {
     hl_job j;
     int r = resolve(a, &j);
+    if (!r)
+        r = gate(a, &j);
     if (!r) {
         switch (j.action) {
         case ACT_CENSUS: r = run_census(j.n, j.fmt); break;

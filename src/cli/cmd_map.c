@@ -1,11 +1,13 @@
 /* kcube map: the best processor mapping for one or more communications, on
  * any topology, through kc_map (kcube/plan.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "map_general.h"
+#include "budget.h"
 #include "options.h"
 #include "out.h"
 #include "plan_cli.h"
@@ -61,6 +63,8 @@ static const cli_use map_opts[] = {
     {&OPT_HOPS_CAP, NULL, NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
                "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output)", NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
@@ -162,6 +166,32 @@ static int resolve(const cli_args *a, map_job *j)
             return r;
     }
     return 0;
+}
+
+/* ---- the gate -------------------------------------------------------------- */
+
+/* Time and memory before work (budget.h; plan_gate adds the exact re-count,
+ * by default up to N = 2^20), measured on the development machine (x86-64)
+ * and rounded up: the search 1 ns per unit of its budget x n^4 x m
+ * (kc_map_budget; 0.4 to 0.8 ns measured), the subset DP of a set 8 ns x
+ * 2^n m n (binary, n <= 24) or 0.5 ns x 2^n n^5 m (GF(k), n <= 14) and 16
+ * bytes a node,
+ * --method exhaustive 25 ns x n! m n^2. */
+static int gate(const cli_args *a, const map_job *j)
+{
+    const kc_topology *t = &j->in.topo;
+    double n = t->n, m = j->in.count, sec = 0, bytes = 0, N = (double)t->nodes;
+    int binary = t->k == 2 && t->kind != KC_TOPO_MESH, given = j->opts.given != NULL;
+    if (!given && (j->opts.search == 1 || (j->opts.search == KC_SEARCH_DEFAULT && j->opts.kind == KC_MAP_AUTO)))
+        sec += 1e-9 * (double)kc_map_budget(&j->opts, t->n, j->in.count) * n * n * n * n * m;
+    if (!given && m >= 2 && j->opts.kind != KC_MAP_LINEAR && t->n <= (binary ? 24 : 14)) {
+        sec += binary ? 8e-9 * ldexp(1, t->n) * m * n : 0.5e-9 * ldexp(1, t->n) * pow(n, 5) * m;
+        bytes += 16 * N;
+    }
+    if (j->method == METHOD_EXHAUSTIVE)
+        sec += 25e-9 * tgamma(n + 1) * m * n * n;
+    int exact = j->opts.exact == KC_EXACT_AUTO ? t->nodes <= (1ULL << 20) : j->opts.exact;
+    return plan_gate(a, &j->in, exact, sec, bytes);
 }
 
 /* ---- compute -------------------------------------------------------------- */
@@ -464,6 +494,8 @@ static int run(const cli_args *a)
     kc_err err = {0};
     memset(&res, 0, sizeof res);
     int r = resolve(a, &j);
+    if (!r)
+        r = gate(a, &j);
     if (!r) {
         kc_status s = compute(&j, &res, &err);
         r = s                           ? cli_report(a, &err)

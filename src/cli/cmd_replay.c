@@ -2,15 +2,18 @@
  * options -> resolve (read and validate the schedule; network defaults from
  * kc_simspec_resolve) -> compute (build the network, apply the mapping,
  * replay) -> render (text, JSON, CSV). `check` stops after resolve. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "budget.h"
 #include "options.h"
 #include "out.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
+#include "kcube/simmem.h"
 #include "kcube/simscenario.h"
 #include "kcube/topology.h"
 
@@ -32,6 +35,8 @@ static const cli_use replay_opts[] = {
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per phase, then total, compute and loggp rows", NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
 };
 
@@ -228,6 +233,36 @@ static void render_text(const replay_job *j, const replay_out *o)
 
 /* ---- the command --------------------------------------------------------------- */
 
+/* ---- the gate ------------------------------------------------------------------ */
+
+/* Time and memory before work (budget.h). Memory: the network and one
+ * engine as kcube/simmem.h counts them for a one-shot run, plus 256 bytes an
+ * operation and 64 a dependence (the schedule, its matching, the replay's
+ * state): 1 to 4 times the peak measured. Time: building the network, in
+ * 4 us a node (2^24 nodes took a minute), and the processors' list scheduling
+ * (kcube/appsim.h: O((ops + deps) log ops)), 2 us an operation or
+ * dependence. The engine's steps while messages are in flight are not in
+ * the estimate: measured from 0.1 to 40 ns a node and flit-cycle, they
+ * depend on the contention, known only by running. */
+static int gate(const cli_args *a, const replay_job *j)
+{
+    kc_simconfig c = j->cfg;
+    c.oneshot = 1;
+    kc_simmem m;
+    kc_err err = {0};
+    if (kc_simmem_estimate(&j->spec, &c, &m, &err))
+        return cli_report(a, &err);
+    double nodes = 1;
+    for (int i = 0; i < j->spec.n; i++)
+        nodes *= j->spec.k;
+    double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 4e-6 * nodes;
+    double bytes = (double)kc_simmem_total(&m, 1) + 256.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
+    char what[96], nb[32];
+    snprintf(what, sizeof what, "%s of %zu operations on %s nodes", a->path, j->g.nops,
+             cli_budget_count(nodes, nb, sizeof nb));
+    return cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+}
+
 static int check(const cli_args *a)
 {
     replay_job j;
@@ -241,6 +276,8 @@ static int run(const cli_args *a)
 {
     replay_job j;
     int rc = resolve(a, &j);
+    if (!rc)
+        rc = gate(a, &j);
     if (!rc) {
         replay_out o;
         kc_err err = {0};

@@ -95,6 +95,7 @@ static const cli_use simulate_opts[] = {
     {&OPT_THREADS, "load points in parallel (default: the cores, at most 8); results do not depend on it", NULL},
     {&OPT_MAX_MEMORY, "memory budget: fewer threads when the estimate does not fit, refused when one point does "
                       "not (default: the memory available)", NULL},
+    {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_WARMUP, NULL, NULL},
     {&OPT_MEASURE, NULL, NULL},
     {&OPT_DRAIN, NULL, NULL},
@@ -353,6 +354,8 @@ static int simulate(const cli_args *a, sim_job *j)
     int threads = 1, r = j->plot ? cli_plot_check(j->plot) : 0; /* before any work */
     if (!r)
         r = sim_plan_memory(a, j->ser, j->ns, 1, &j->cfg, j->loads, j->nloads, j->threads, &threads);
+    if (!r)
+        r = sim_plan_time(a, j->ser, j->ns, 1, &j->cfg, j->loads, j->nloads, threads);
     /* every configuration is built before the first sweep: bad input fails at once */
     for (int s = 0; s < j->ns && !r; s++)
         r = sim_series_build(a, &j->ser[s]);

@@ -30,7 +30,9 @@ static void usage(FILE *out)
           "Files: '-' as an output file (--out, --plot, --emit-goal) means standard output.\n"
           "Exit status: 0 success; 1 failure, including an output file or standard output\n"
           "that cannot be written (its directory missing, a full disk, a closed pipe);\n"
-          "2 bad input, including an input file that cannot be opened or read.\n",
+          "2 bad input, including an input file that cannot be opened or read.\n"
+          "A run estimated to take more than --max-time SECONDS (default 60) or more memory than\n"
+          "the machine has (--max-memory) is refused before it starts, with the value that runs it.\n",
           out);
 }
 

@@ -6,10 +6,12 @@
  * kc_gmap_run) -> render (text, JSON, CSV; --out writes the node list). */
 #include "map_general.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "cli.h"
 #include "options.h"
 #include "out.h"
@@ -149,6 +151,40 @@ static int resolve(const cli_args *a, gen_job *j)
     if (j->out && (r = cli_check_output(j->out)))
         return r;
     return build_traffic(a, j);
+}
+
+/* ---- the gate ----------------------------------------------------------------- */
+
+/* Time and memory before work (budget.h), measured on the development
+ * machine (x86-64, 2 shared cores) and rounded up. Outside the search's
+ * budget the run builds the exact counter and counts every start (Scotch's
+ * mapping among them): about 4 us per unit of M (D + 1) + N, M messages, D
+ * the diameter, N nodes; the search itself 0.5 to 2.5 times its budget in
+ * CPU time (kcube/gmap.h), taken as 3 times. Memory: 96 bytes a unit (times
+ * the communications when they are counted apart) plus 16 MB. A limit in
+ * wall seconds also caps the search (its wall-clock cap), so the whole run
+ * stays within --max-time. */
+static int gate(const cli_args *a, gen_job *j)
+{
+    const kc_topology *t = &j->in.topo;
+    double diam = 0;
+    for (int i = 0; i < t->n; i++)
+        diam += t->kind == KC_TOPO_HYPERCUBE ? 1 : t->kind == KC_TOPO_TORUS ? t->side[i] / 2 : t->side[i] - 1;
+    double units = (double)j->tr.count * (diam + 1) + (double)t->nodes;
+    double fixed = 4e-6 * units, sec = fixed + 3 * j->opts.budget_seconds;
+    double groups = j->separate && j->tr.groups > 1 ? j->tr.groups : 1;
+    double bytes = 96 * units * groups + 16e6;
+    char what[128], nb[32];
+    snprintf(what, sizeof what, "%s --kind general on %s nodes (%zu messages, work %g million)", a->path,
+             cli_budget_count((double)t->nodes, nb, sizeof nb), j->tr.count, j->work);
+    int rc = cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+    double limit = cli_budget_seconds(a);
+    /* The search's wall cap: what the limit leaves after the fixed part. */
+    if (!rc && isfinite(limit) && j->opts.budget_seconds > 0) {
+        double cap = limit - fixed, dflt = 20 * j->opts.budget_seconds + 10;
+        j->opts.wall_cap_seconds = cap < dflt ? (cap > 0.1 ? cap : 0.1) : dflt;
+    }
+    return rc;
 }
 
 /* ---- compute ------------------------------------------------------------------ */
@@ -332,6 +368,8 @@ int map_general_run(const cli_args *a, int check_only)
 {
     gen_job j;
     int rc = resolve(a, &j);
+    if (!rc && !check_only)
+        rc = gate(a, &j);
     if (rc || check_only) {
         job_free(&j);
         return rc;

@@ -59,6 +59,11 @@ const cli_opt OPT_MAX_MEMORY = {.name = "max-memory", .type = CLI_BYTES, .meta =
                                 .help = "memory a run may use (default: what the machine and its control group "
                                         "allow); K, M, G suffixes",
                                 .param = "max_memory"};
+/* Wall seconds a run may take by its estimate (budget.h); text, so that
+ * "inf" can say "no limit". */
+const cli_opt OPT_MAX_TIME = {.name = "max-time", .type = CLI_TEXT, .meta = "SECONDS",
+                              .help = "refuse a run estimated to take longer (default 60; 0 or inf: no limit)",
+                              .param = "max_time"};
 const cli_opt OPT_SWEEP = {.name = "sweep", .type = CLI_RANGE, .meta = "FROM:TO:STEP",
                            .help = "offered loads to simulate", .rlo = 1e-9, .rhi = 1e6, .param = "sweep"};
 const cli_opt OPT_EXACT = {.name = "exact", .type = CLI_FLAG, .help = "count contention exactly even when large"};
@@ -94,7 +99,7 @@ const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "U
 const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
-    &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
+    &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_MAX_TIME, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
     &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME,
     &OPT_EMIT_GOAL, NULL,
 };

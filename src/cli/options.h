@@ -17,7 +17,7 @@ extern const cli_opt OPT_JSON, OPT_CSV, OPT_PLOT, OPT_OUT;
 /* A generated schedule written as a GOAL file (fft-study, calmant alltoall). */
 extern const cli_opt OPT_EMIT_GOAL;
 /* Runs. */
-extern const cli_opt OPT_SEED, OPT_THREADS, OPT_MAX_MEMORY, OPT_SWEEP, OPT_EXACT, OPT_NO_EXACT;
+extern const cli_opt OPT_SEED, OPT_THREADS, OPT_MAX_MEMORY, OPT_MAX_TIME, OPT_SWEEP, OPT_EXACT, OPT_NO_EXACT;
 /* Mapping: which family `map` may use; which mapping a simulation applies;
  * configurations to compare. */
 extern const cli_opt OPT_KIND, OPT_OBJECTIVE, OPT_SEARCH, OPT_MAPPING, OPT_CONFIGS;

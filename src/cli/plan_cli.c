@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "budget.h"
 #include "options.h"
 #include "text.h"
+#include "kcube/contention.h"
+#include "kcube/plan.h"
 
 /* The topology from --shape, or --topology (default: hypercube for k = 2,
  * torus otherwise) with --k and --n. */
@@ -55,6 +58,24 @@ static int build_comm(const cli_args *a, const kc_topology *t, const cli_comm_sp
     kc_status s = sp->pattern ? kc_comm_named(c, t, sp->pattern, &err)
                               : kc_comm_parse(c, t, sp->matrix, sp->vector, scatter, &err);
     return s ? cli_report(a, &err) : 0;
+}
+
+int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds, double bytes)
+{
+    double N = (double)in->topo.nodes, m = in->count > 0 ? in->count : 1;
+    /* past the exact counters' range the library refuses, saying why */
+    int binary = in->topo.k == 2 && in->topo.kind != KC_TOPO_MESH;
+    if (in->topo.nodes > (1ULL << (binary ? KC_EXACT_MAX_N : KC_PLAN_EXACT_MAX_BITS)))
+        exact = 0;
+    if (exact) {
+        seconds += 25e-9 * N * in->topo.n * m;
+        bytes += 20 * N;
+    }
+    bytes += 16e6;
+    char what[128], nb[32];
+    snprintf(what, sizeof what, "%s%s on %s nodes (%d communication%s)", a->path, exact ? " with the exact count" : "",
+             cli_budget_count(N, nb, sizeof nb), in->count, in->count == 1 ? "" : "s");
+    return cli_budget_check(a, what, seconds, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
 }
 
 int plan_resolve(const cli_args *a, plan_comms want, plan_input *in)

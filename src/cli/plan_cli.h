@@ -26,6 +26,13 @@ typedef enum plan_comms { PLAN_COMMS_SET, PLAN_COMMS_ONE, PLAN_COMMS_OPTIONAL } 
 int plan_resolve(const cli_args *a, plan_comms want, plan_input *in);
 void plan_input_free(plan_input *in);
 
+/* Time and memory before work (budget.h) for analyze and map: the exact
+ * count of every communication when `exact` (25 ns per node and axis, 20
+ * bytes a node: measured on the development machine up to 2^24 nodes and
+ * rounded up) plus the command's own `seconds` and `bytes`, against
+ * --max-time and --max-memory. Returns 0 or 2 after one line. */
+int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds, double bytes);
+
 /* k, n, nodes, topology, tie (tori), polynomial. */
 void plan_json_topology(cJSON *o, const kc_topology *t);
 /* Rows of entries (row 0 first) and the vector b of a linear communication. */

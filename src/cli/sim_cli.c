@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "options.h"
 #include "kcube/simmem.h"
 
@@ -78,6 +79,51 @@ int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int toget
                 kc_simmem_format(per_point, pp, sizeof pp));
     }
     return 0;
+}
+
+void sim_estimate(const sim_series *s, int count, int together, const kc_simconfig *cfg, const double *loads,
+                  int nloads, int run_threads, double *seconds, uint64_t *bytes, double *nodes_out)
+{
+    double sec = 0, nodes = 1;
+    uint64_t shared = 0, per_point = 0;
+    for (int i = 0; i < count; i++) {
+        kc_simconfig c = *cfg;
+        double top = 0;
+        for (int p = 0; p < nloads; p++) {
+            c.load = loads[p];
+            top = loads[p] > top ? loads[p] : top;
+            sec += kc_simwork_seconds(&s[i].spec, &c);
+        }
+        c.load = top;
+        kc_simmem m;
+        kc_err err;
+        if (!kc_simmem_estimate(&s[i].spec, &c, &m, &err)) {
+            shared = together ? shared + m.shared : m.shared > shared ? m.shared : shared;
+            per_point = m.per_point > per_point ? m.per_point : per_point;
+        }
+        double n = 1;
+        for (int d = 0; d < s[i].spec.n; d++)
+            n *= s[i].spec.k;
+        nodes = n > nodes ? n : nodes;
+    }
+    int t = run_threads < 1 ? 1 : run_threads < nloads ? run_threads : nloads;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN); /* threads beyond the cores share them */
+    kc_simmem m = {shared, per_point};
+    *seconds = sec / (cores >= 1 && cores < t ? (int)cores : t);
+    *bytes = kc_simmem_total(&m, t) + 16000000; /* the program itself and its libraries */
+    *nodes_out = nodes;
+}
+
+int sim_plan_time(const cli_args *a, const sim_series *s, int count, int together, const kc_simconfig *cfg,
+                  const double *loads, int nloads, int run_threads)
+{
+    double seconds, nodes;
+    uint64_t bytes;
+    sim_estimate(s, count, together, cfg, loads, nloads, run_threads, &seconds, &bytes, &nodes);
+    char what[160], nb[32];
+    snprintf(what, sizeof what, "%s of %d run%s on %s nodes", a->path, count * nloads,
+             count * nloads == 1 ? "" : "s", cli_budget_count(nodes, nb, sizeof nb));
+    return cli_budget_check_time(a, what, seconds, bytes); /* memory: sim_plan_memory's policy */
 }
 
 int sim_series_build(const cli_args *a, sim_series *s)

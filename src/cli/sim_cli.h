@@ -37,6 +37,17 @@ int sim_threads(const cli_args *a, const cli_opt *threads_opt);
 int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int together, const kc_simconfig *cfg,
                     const double *loads, int nloads, int threads, int *run_threads);
 
+/* Time before work (issue 19 item 13): the series' runs at every load
+ * (kc_simwork_seconds), run_threads at once, against --max-time; the
+ * memory of sim_plan_memory against --max-memory. Returns 0 or 2 after one
+ * line naming the estimate and the option that lifts the limit.
+ * sim_estimate gives the numbers alone (seconds, bytes, the largest network's
+ * nodes) for a command that adds several up (figures). */
+void sim_estimate(const sim_series *s, int count, int together, const kc_simconfig *cfg, const double *loads,
+                  int nloads, int run_threads, double *seconds, uint64_t *bytes, double *nodes);
+int sim_plan_time(const cli_args *a, const sim_series *s, int count, int together, const kc_simconfig *cfg,
+                  const double *loads, int nloads, int run_threads);
+
 /* Build the series' scenario (an unreadable data file is bad input: exit
  * 2), then run its sweep. Each returns 0 or an exit status after one line. */
 int sim_series_build(const cli_args *a, sim_series *s);

@@ -3,6 +3,7 @@
 #include "kcube/simmem.h"
 
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,34 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     out->shared = shared;
     out->per_point = point;
     return KC_OK;
+}
+
+double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
+{
+    kc_simmem m;
+    kc_err err;
+    if (kc_simmem_estimate(s, cfg, &m, &err))
+        return 0;
+    double N = 1;
+    for (int i = 0; i < s->n; i++)
+        N *= s->k;
+    int hyper = s->topo == KC_SIM_HYPERCUBE;
+    double diam = hyper ? s->n : s->topo == KC_SIM_TORUS ? s->n * (s->k / 2) : s->n * (s->k - 1);
+    double ports = hyper ? s->n : 2.0 * s->n, net_channels = N * ports * s->vcs;
+    double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
+    /* live worms: at most those of the memory bound (kcube/simmem.h) */
+    double bound = N * (s->inj + s->ej) + net_channels * s->depth / L, cycles, worms;
+    if (cfg->oneshot) { /* every message at once; a transpose's contention, sqrt(N) messages a channel */
+        cycles = L * sqrt(N) + diam;
+        worms = N;
+    } else {
+        cycles = (double)cfg->warmup + (double)cfg->measure + (double)cfg->drain / 2;
+        worms = N * (cfg->load > 0 ? cfg->load : 0) / L * 8 * (diam + L);
+    }
+    worms = worms < bound ? worms : bound;
+    /* the engine's state against the caches: small networks run far faster a unit */
+    double rate = m.per_point < (2u << 20) ? 8e-9 : m.per_point < (32u << 20) ? 20e-9 : 45e-9;
+    return cycles * (N / 2 + worms) * rate;
 }
 
 uint64_t kc_simmem_total(const kc_simmem *m, int threads)

@@ -1,0 +1,49 @@
+/* budget.h - the work-and-memory gate every long command passes before it
+ * computes or prints anything (issue 19 item 13).
+ *
+ * A command turns its resolved options into an estimate: seconds of wall
+ * time on one core (the library's or the command's work count times a
+ * per-unit rate measured on the development machine, rounded up) and peak
+ * bytes (an upper bound). cli_budget_check refuses, with one line naming
+ * the estimate and the option that lifts the limit, a run whose time
+ * passes --max-time (default CLI_BUDGET_DEFAULT_SECONDS; 0 or inf: none)
+ * or whose memory passes --max-memory (default: what the machine and the
+ * process's control group allow, as `simulate` does). Cost: O(1) plus two
+ * small file reads for the memory available. */
+#ifndef KC_CLI_BUDGET_H
+#define KC_CLI_BUDGET_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "opt.h"
+
+/* The time a run may take when --max-time is not given. */
+#define CLI_BUDGET_DEFAULT_SECONDS 60.0
+
+/* --max-time SECONDS (OPT_MAX_TIME) and --max-memory BYTES live in the
+ * shared table (options.h); a command that calls the gate lists both. */
+
+/* The wall-time limit in seconds (INFINITY for none); -1 after printing one
+ * error line when --max-time does not parse. */
+double cli_budget_seconds(const cli_args *a);
+
+/* The memory limit: --max-memory when the command takes it and it was
+ * given, else the memory available (kc_simmem_available). */
+uint64_t cli_budget_bytes(const cli_args *a);
+
+/* Refuse (exit 2, one line on stderr, nothing on stdout) a run of `what`
+ * (e.g. "map --kind general on 2^20 nodes") estimated at `seconds` and
+ * `bytes` when either passes its limit; 0 when it fits (or --max-time does
+ * not parse: then 2 after one line). */
+int cli_budget_check(const cli_args *a, const char *what, double seconds, uint64_t bytes);
+
+/* The same for time alone, `bytes` only shown: for a command whose memory
+ * has its own policy (simulate runs fewer load points at once to fit). */
+int cli_budget_check_time(const cli_args *a, const char *what, double seconds, uint64_t bytes);
+
+/* A count for the gate's messages: "2^20" for a power of two from 1024
+ * on, else the number. Returns buf. */
+const char *cli_budget_count(double v, char *buf, size_t size);
+
+#endif
