@@ -264,6 +264,7 @@ static const struct {
     {"--seed", "--seed 7"},
     {"--threads", "--threads 2"},
     {"--max-memory", "--max-memory 1G"},
+    {"--max-time", "--max-time 100"},
     {"--sweep", "--sweep 0.1:0.2:0.1"},
     {"--plot", "--plot OUT/p.svg"},
     {"--plot-barrier", "--plot-barrier OUT/b.svg --barrier 10"},
