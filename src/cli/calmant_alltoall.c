@@ -410,7 +410,7 @@ static const cli_use alltoall_opts[] = {
     {&OPT_CALMANT_C, NULL, NULL},
     {&OPT_BLOCK, NULL, NULL},
     {&OPT_METHODS, NULL, NULL},
-    {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit (default: nCUBE 2)", NULL},
+    {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit; the default is the nCUBE 2's", NULL},
     {&OPT_BYTE_TIME, NULL, NULL},
     {&OPT_CALMANT_BARRIER, "barrier after each CC-cube iteration (calmant, cc-cube; the paper compares with 0)",
      NULL},

@@ -450,7 +450,7 @@ static const cli_use schedule_opts[] = {
 };
 static const cli_use cost_opts[] = {
     {&OPT_D, NULL, NULL},       {&OPT_C, NULL, NULL},     {&OPT_BYTES, NULL, NULL},
-    {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit (default: nCUBE 2)", NULL},
+    {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit; the default is the nCUBE 2's", NULL},
     {&OPT_BYTE_TIME, NULL, NULL}, {&OPT_BARRIER, NULL, NULL},
     {&OPT_DEGREE, NULL, NULL},  {&OPT_BEST_DEGREE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
     {NULL, NULL, NULL},

@@ -30,8 +30,8 @@ static const cli_use replay_opts[] = {
     {&OPT_MAPPING, "none, or a node list (kcube map --out): rank r runs on the node on line r", NULL},
     {&OPT_ROUTING, "ecube, pcube, duato, li-min on the hypercube; dor elsewhere (default ecube / dor)", NULL},
     /* The shared defaults are seed 000's nCUBE 2, KC_APPSIM_OPTS_DEFAULT's numbers. */
-    {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; default: nCUBE 2)", NULL},
-    {&OPT_BYTE_TIME, "channel time per byte (µs; default: nCUBE 2)", NULL},
+    {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
+    {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per phase, then total, compute and loggp rows", NULL},

@@ -90,10 +90,10 @@ const cli_opt OPT_ROUTING = {.name = "routing", .type = CLI_TEXT, .meta = "NAME"
 /* One default for every command: the nCUBE 2's (seed 000), which the
  * application-level simulator models. */
 const cli_opt OPT_STARTUP = {.name = "startup", .type = CLI_REAL, .meta = "US",
-                              .help = "start-up time per message (beta), microseconds (default: the nCUBE 2's)",
+                              .help = "start-up time per message (beta), microseconds; the default is the nCUBE 2's",
                               .def = "164", .rlo = 0, .rhi = 1e12, .param = "startup"};
 const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "US",
-                               .help = "time per byte (tau), microseconds (default: the nCUBE 2's)", .def = "0.57",
+                               .help = "time per byte (tau), microseconds; the default is the nCUBE 2's", .def = "0.57",
                                .rlo = 0, .rhi = 1e12, .param = "byte_time"};
 
 const cli_opt *const cli_shared_options[] = {
