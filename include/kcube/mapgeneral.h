@@ -53,4 +53,26 @@ kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_com
                         const kc_mapgen_opts *opts, kc_mapgen_result *res, kc_err *err);
 void kc_mapgen_result_free(kc_mapgen_result *res);
 
+/* Most communications kc_mapgen_find_lcc returns. */
+#define KC_MAPGEN_MAX_FOUND 32
+
+/* Algebraic starts for any input (issue 20): find whether messages
+ * [first, first + count) of tr are a set of linear-complement
+ * communications y = Ax + b over GF(k) on t (k a power of two, equal
+ * sides), each message set (a group of tr, or all of them without groups)
+ * apart. Per set: every XOR difference d = src ^ dst (GF(k) addition on the
+ * packed digits) that every rank sends at least once is a translation
+ * (A = I, b = d) and is peeled off one message per rank at a time; what is
+ * left must be one function of the source (ranks that send nothing left
+ * send to themselves, as messages to oneself are often dropped): b = f(0),
+ * column j of A = f(e_j) - b, then every rank is checked against Ax + b.
+ * Self messages belong to any communication and are ignored. Bytes are
+ * ignored (the communications are starts, counted exactly afterwards).
+ * Writes up to `max_out` communications to out and their number to
+ * *found; a set that is not such a union adds nothing, and *found = 0 is
+ * no error. O(count log count + N n^2) per set; sets above 2^24 messages
+ * are not examined. */
+kc_status kc_mapgen_find_lcc(const kc_topology *t, const kc_traffic *tr, size_t first, size_t count, kc_comm *out,
+                             int max_out, int *found, kc_err *err);
+
 #endif
