@@ -2,8 +2,10 @@
  * door of issue 13 over kcube/gmap.h.
  *
  * The starts are identity; kcube's algebraic mappings (the reordering and
- * the linear mapping of kc_map, kcube/plan.h) when the whole traffic is the
- * given linear communications and the topology computes over GF(k); and
+ * the linear mapping of kc_map, kcube/plan.h) of the given linear
+ * communications when the topology computes over GF(k) (the caller passes
+ * the communications it names and those kc_mapgen_find_lcc finds in a
+ * traffic); and
  * Scotch's mapping (kcube/scotchmap.h) when Scotch is built in; and on
  * hypercubes and tori the Gray-code starts "gray:f", one for each f > 1
  * dividing n: every field of f digits of the rank replaced by its reflected
@@ -15,7 +17,8 @@
  * which never returns anything worse than it. When Scotch is a start, the
  * search by default keeps total bytes x hops within Scotch's (a cap in the
  * search's order, kc_gmap_opts.hops_cap_start): the result is then never worse
- * than Scotch's on both the max channel load and the hops.
+ * than Scotch's on both the max channel load and the hops, unless that
+ * would put its max load above the best start's (kcube/gmap.h).
  *
  * Costs: kc_map for each algebraic kind (kcube/plan.h), Scotch's mapping,
  * then the search's budget (kcube/gmap.h). */
@@ -45,10 +48,10 @@ typedef struct kc_mapgen_result {
     char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */
 } kc_mapgen_result;
 
-/* tr->ranks == t->nodes. comms[0..ncomms) are the linear communications
- * the traffic consists of, or NULL/0 when it is anything else (then no
- * algebraic start). Free the result with kc_mapgen_result_free, also after
- * an error. */
+/* tr->ranks == t->nodes. comms[0..ncomms) are linear communications whose
+ * reordering and linear mapping are starts (the traffic's own, found or
+ * named), or NULL/0 (then no algebraic start). Free the result with
+ * kc_mapgen_result_free, also after an error. */
 kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_comm *comms, int ncomms,
                         const kc_mapgen_opts *opts, kc_mapgen_result *res, kc_err *err);
 void kc_mapgen_result_free(kc_mapgen_result *res);

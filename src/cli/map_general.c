@@ -40,7 +40,8 @@ static const kc_name cap_entries[] = {
 static const kc_names cap_names = {"hops cap", cap_entries};
 
 const cli_opt OPT_HOPS_CAP = {.name = "hops-cap", .type = CLI_CHOICE, .choices = &cap_names, .def = "scotch",
-                              .help = "a bound on total bytes x hops the general search keeps"};
+                              .help = "a bound on total bytes x hops the general search keeps (never at the price of a higher max "
+                                      "load than the best start's)"};
 const cli_opt OPT_TRAFFIC = {
     .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
     .help = "map this communication graph: 'src dst [bytes]' lines (bytes 1 when left out; simulate "
