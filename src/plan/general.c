@@ -159,17 +159,18 @@ static int dmsg_cmp(const void *a, const void *b)
     return x->d != y->d ? (x->d > y->d ? 1 : -1) : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-/* A x + b over GF(k) on packed digits (m bits each). */
-static uint32_t apply_affine(const kc_gf *f, const kc_gfmat *a, const uint8_t *b, int n, int m, uint32_t x)
+/* A (c e_j) packed (m bits a digit), for every digit value c of column j:
+ * then A x + b is b XOR the table entries of x's digits, O(n) a rank. */
+static void column_table(const kc_gf *f, const kc_gfmat *a, int n, int m, uint32_t *tab)
 {
-    uint32_t y = 0, mask = (1u << m) - 1;
-    for (int i = 0; i < n; i++) {
-        unsigned v = b[i];
-        for (int j = 0; j < n; j++)
-            v ^= kc_gf_mul(f, a->e[i][j], (x >> (m * j)) & mask);
-        y |= (uint32_t)v << (m * i);
-    }
-    return y;
+    int k = 1 << m;
+    for (int j = 0; j < n; j++)
+        for (int c = 0; c < k; c++) {
+            uint32_t y = 0;
+            for (int i = 0; i < n; i++)
+                y |= (uint32_t)kc_gf_mul(f, a->e[i][j], (unsigned)c) << (m * i);
+            tab[j * k + c] = y;
+        }
 }
 
 /* One message set: the indices idx[0..cnt) of tr. Returns the number of
@@ -263,9 +264,22 @@ static int find_in_set(const kc_topology *t, const kc_gf *f, const kc_traffic *t
             for (int i = 0; i < n; i++)
                 a.e[i][j] = (uint8_t)((col >> (m * i)) & mask);
         }
-        for (uint32_t v = 0; v < nodes; v++)
-            if (apply_affine(f, &a, b, n, m, v) != fx[v])
-                goto fail;
+        uint32_t *tab = malloc((size_t)n * (size_t)t->k * sizeof *tab);
+        if (!tab) {
+            found = -1;
+            goto done;
+        }
+        column_table(f, &a, n, m, tab);
+        uint32_t bad = 0;
+        for (uint32_t v = 0; v < nodes && !bad; v++) {
+            uint32_t y = fx[0];
+            for (int j = 0; j < n; j++)
+                y ^= tab[j * t->k + ((v >> (m * j)) & mask)];
+            bad = y != fx[v];
+        }
+        free(tab);
+        if (bad)
+            goto fail;
         kc_tcomm tc;
         if (kc_tcomm_init(&tc, f, &a, b, 0, NULL) || kc_comm_from_tcomm(&out[found], t, &tc, NULL))
             goto fail;
