@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kcube/gmap.h"
+#include "kcube/mapgeneral.h"
 #include "kcube/perm.h"
 #include "kcube/rng.h"
 #include "kc_testutil.h"
@@ -86,6 +87,176 @@ static void test_never_worse(void **state)
             free(rnd);
             kc_traffic_free(&tr);
         }
+}
+
+/* Issue 20: whatever start caps the hops (or none), the final max load is
+ * at most the least max load of the starts; the plain best start is the
+ * lexicographic one; what the capped search saw above the cap is no worse
+ * than what it kept. Hypercube, torus with each tie rule, meshes. */
+static void test_cap_never_worse_on_max(void **state)
+{
+    (void)state;
+    kc_topology tops[6];
+    assert_int_equal(kc_topology_hypercube(&tops[0], 5, NULL), KC_OK);
+    assert_int_equal(kc_topology_torus(&tops[1], 4, 3, KC_TIE_PLUS, NULL), KC_OK);
+    assert_int_equal(kc_topology_torus(&tops[2], 4, 3, KC_TIE_MINUS, NULL), KC_OK);
+    assert_int_equal(kc_topology_torus(&tops[3], 4, 3, KC_TIE_SPLIT, NULL), KC_OK);
+    static const int shape[] = {4, 16}, shape2[] = {6, 3};
+    assert_int_equal(kc_topology_mesh_shape(&tops[4], shape, 2, NULL), KC_OK);
+    assert_int_equal(kc_topology_mesh_shape(&tops[5], shape2, 2, NULL), KC_OK);
+    int violations_possible = 0;
+    for (int w = 0; w < 6; w++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            const kc_topology *t = &tops[w];
+            kc_rng rng;
+            kc_rng_seed(&rng, seed * 97 + (uint64_t)w);
+            kc_traffic tr;
+            kc_test_random_traffic(&tr, t->nodes, 3 * t->nodes, 1 + 999 * (seed & 1), &rng);
+            enum { NS = 4 };
+            uint32_t *maps[NS];
+            kc_gmap_start starts[NS];
+            for (int i = 0; i < NS; i++) {
+                maps[i] = malloc(t->nodes * sizeof *maps[i]);
+                if (i == 0)
+                    kc_perm_identity(maps[i], t->nodes);
+                else
+                    kc_test_random_perm(maps[i], t->nodes, &rng);
+                starts[i] = (kc_gmap_start){i ? "random" : "identity", maps[i]};
+            }
+            for (int cap = -1; cap < NS; cap++)
+                for (uint64_t iters = 0; iters <= 3000; iters += 3000) {
+                    kc_gmap_opts o = iters_opts(seed, iters);
+                    o.hops_cap_start = cap;
+                    kc_gmap_result r;
+                    assert_int_equal(kc_gmap_run(t, &tr, starts, NS, &o, &r, NULL), KC_OK);
+                    uint64_t least = UINT64_MAX;
+                    int plain = 0;
+                    for (int i = 0; i < NS; i++) {
+                        least = r.start_cost[i].max < least ? r.start_cost[i].max : least;
+                        if (kc_cost_cmp(&r.start_cost[i], &r.start_cost[plain]) < 0)
+                            plain = i;
+                    }
+                    assert_true(r.cost.max <= least);
+                    assert_int_equal(r.plain_best_start, plain);
+                    assert_true(kc_cost_cmp(&r.uncapped_seen, &r.cost) <= 0);
+                    if (cap >= 0) {
+                        assert_int_equal(r.hops_cap, r.start_cost[cap].hops);
+                        /* the cap start's max was the least: then the cap holds */
+                        if (r.start_cost[cap].max == least)
+                            assert_true(r.cost.hops <= r.hops_cap);
+                        if (r.start_cost[cap].max > least)
+                            violations_possible++;
+                    } else {
+                        assert_int_equal(r.best_start, plain);
+                        assert_int_equal(kc_cost_cmp(&r.uncapped_seen, &r.cost), 0);
+                    }
+                    kc_gmap_result_free(&r);
+                }
+            for (int i = 0; i < NS; i++)
+                free(maps[i]);
+            kc_traffic_free(&tr);
+        }
+    assert_true(violations_possible > 0); /* the cases the old order got wrong were exercised */
+}
+
+/* The multiset of non-self (src, dst) pairs, sorted, as 64-bit keys. */
+static uint64_t *pair_keys(const kc_traffic *tr, size_t *n)
+{
+    uint64_t *k = malloc((tr->count + 1) * sizeof *k);
+    *n = 0;
+    for (size_t i = 0; i < tr->count; i++)
+        if (tr->src[i] != tr->dst[i])
+            k[(*n)++] = (uint64_t)tr->src[i] << 32 | tr->dst[i];
+    for (size_t i = 1; i < *n; i++) /* insertion sort: small tests */
+        for (size_t j = i; j > 0 && k[j - 1] > k[j]; j--) {
+            uint64_t x = k[j];
+            k[j] = k[j - 1];
+            k[j - 1] = x;
+        }
+    return k;
+}
+
+/* The found communications reproduce exactly the traffic's non-self messages. */
+static void assert_reproduces(const kc_topology *t, const kc_traffic *tr, const kc_comm *c, int found)
+{
+    kc_traffic back;
+    assert_int_equal(kc_traffic_init(&back, t->nodes, NULL), KC_OK);
+    for (int i = 0; i < found; i++)
+        assert_int_equal(kc_traffic_add_comm(&back, &c[i], 1, NULL, NULL), KC_OK);
+    size_t n1, n2;
+    uint64_t *k1 = pair_keys(tr, &n1), *k2 = pair_keys(&back, &n2);
+    assert_int_equal(n1, n2);
+    assert_memory_equal(k1, k2, n1 * sizeof *k1);
+    free(k1);
+    free(k2);
+    kc_traffic_free(&back);
+}
+
+/* Issue 20 item 4: an FFT-like traffic (bit-reverse without its self
+ * messages, then the 8 exchanges, bytes varying) on the 8-cube is found to
+ * be 9 linear communications; digit-reverse plus a translation on the
+ * 4-ary 3-cube (GF(4)) is 2; random traffic, a traffic with one wrong
+ * message, and a mesh of unequal sides are none. */
+static void test_find_lcc(void **state)
+{
+    (void)state;
+    kc_comm found[KC_MAPGEN_MAX_FOUND];
+    int nf = -1;
+    kc_topology h;
+    assert_int_equal(kc_topology_hypercube(&h, 8, NULL), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, 256, NULL), KC_OK);
+    for (uint32_t x = 0; x < 256; x++) {
+        uint32_t y = 0;
+        for (int i = 0; i < 8; i++)
+            y |= ((x >> i) & 1u) << (7 - i);
+        if (y != x)
+            assert_int_equal(kc_traffic_add(&tr, x, y, 4096, NULL), KC_OK);
+    }
+    for (int d = 0; d < 8; d++)
+        for (uint32_t x = 0; x < 256; x++)
+            assert_int_equal(kc_traffic_add(&tr, x, x ^ (1u << d), 64 + x, NULL), KC_OK);
+    assert_int_equal(kc_mapgen_find_lcc(&h, &tr, 0, tr.count, found, KC_MAPGEN_MAX_FOUND, &nf, NULL), KC_OK);
+    assert_int_equal(nf, 9);
+    assert_reproduces(&h, &tr, found, nf);
+    /* the file part only: the bit-reverse alone */
+    assert_int_equal(kc_mapgen_find_lcc(&h, &tr, 0, 240, found, KC_MAPGEN_MAX_FOUND, &nf, NULL), KC_OK);
+    assert_int_equal(nf, 1);
+    /* one message redirected: not linear any more */
+    tr.dst[5] ^= 3;
+    assert_int_equal(kc_mapgen_find_lcc(&h, &tr, 0, tr.count, found, KC_MAPGEN_MAX_FOUND, &nf, NULL), KC_OK);
+    assert_int_equal(nf, 0);
+    kc_traffic_free(&tr);
+
+    kc_topology q;
+    assert_int_equal(kc_topology_torus(&q, 4, 3, KC_TIE_SPLIT, NULL), KC_OK);
+    kc_comm dr;
+    assert_int_equal(kc_comm_named(&dr, &q, "digit-reverse", NULL), KC_OK);
+    assert_int_equal(kc_traffic_init(&tr, 64, NULL), KC_OK);
+    assert_int_equal(kc_traffic_add_comm(&tr, &dr, 10, NULL, NULL), KC_OK);
+    for (uint32_t x = 0; x < 64; x++)
+        assert_int_equal(kc_traffic_add(&tr, x, x ^ 0x27u, 3, NULL), KC_OK);
+    assert_int_equal(kc_mapgen_find_lcc(&q, &tr, 0, tr.count, found, KC_MAPGEN_MAX_FOUND, &nf, NULL), KC_OK);
+    assert_int_equal(nf, 2);
+    assert_reproduces(&q, &tr, found, nf);
+    kc_traffic_free(&tr);
+
+    kc_rng rng;
+    kc_rng_seed(&rng, 5);
+    kc_test_random_traffic(&tr, 256, 1024, 100, &rng);
+    assert_int_equal(kc_mapgen_find_lcc(&h, &tr, 0, tr.count, found, KC_MAPGEN_MAX_FOUND, &nf, NULL), KC_OK);
+    assert_int_equal(nf, 0);
+    kc_traffic_free(&tr);
+
+    kc_topology m;
+    static const int shape[] = {8, 4};
+    assert_int_equal(kc_topology_mesh_shape(&m, shape, 2, NULL), KC_OK);
+    assert_int_equal(kc_traffic_init(&tr, 32, NULL), KC_OK);
+    for (uint32_t x = 0; x < 32; x++)
+        assert_int_equal(kc_traffic_add(&tr, x, x ^ 1u, 1, NULL), KC_OK);
+    assert_int_equal(kc_mapgen_find_lcc(&m, &tr, 0, tr.count, found, KC_MAPGEN_MAX_FOUND, &nf, NULL), KC_OK);
+    assert_int_equal(nf, 0);
+    kc_traffic_free(&tr);
 }
 
 typedef struct progress_log {
@@ -325,6 +496,7 @@ int main(void)
         cmocka_unit_test(test_exhaustive_3cube), cmocka_unit_test(test_transpose_8cube),
         cmocka_unit_test(test_halo_4ary),       cmocka_unit_test(test_groups),
         cmocka_unit_test(test_separate),        cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_cap_never_worse_on_max), cmocka_unit_test(test_find_lcc),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -94,7 +94,11 @@ typedef struct kc_gmap_opts {
      * named here, mappings whose total bytes x hops exceed that start's
      * come after every mapping within it (the search's order and the
      * result), so the result never has more hops than that start and no
-     * higher max load (kcube/mapgeneral.h names Scotch's). */
+     * higher max load (kcube/mapgeneral.h names Scotch's) -- unless that
+     * would mean a higher max load than the best start's: a mapping whose
+     * max load is above every start's comes after all others, so the cap
+     * never makes the result worse than a start on the first key (the
+     * result may then exceed the cap). */
     int hops_cap_start;
 } kc_gmap_opts;
 
@@ -118,6 +122,13 @@ typedef struct kc_gmap_result {
     uint64_t *start_group_max; /* nstarts x groups (row per start), NULL without groups */
     uint64_t *group_max;       /* groups entries for the final mapping */
     uint64_t hops_cap;         /* the cap the search kept (0: none) */
+    /* With a cap: the start that is best by the plain objective (the one
+     * the search would have begun from without the cap), and the best
+     * mapping by the plain objective the capped search visited (equal to
+     * cost when the cap changed nothing it saw). Without a cap:
+     * plain_best_start == best_start and uncapped_seen == cost. */
+    int plain_best_start;
+    kc_cost uncapped_seen;
 } kc_gmap_result;
 
 /* Run the search. Every start is checked (KC_EINVAL naming "mapping" for a

@@ -2,8 +2,10 @@
  * door of issue 13 over kcube/gmap.h.
  *
  * The starts are identity; kcube's algebraic mappings (the reordering and
- * the linear mapping of kc_map, kcube/plan.h) when the whole traffic is the
- * given linear communications and the topology computes over GF(k); and
+ * the linear mapping of kc_map, kcube/plan.h) of the given linear
+ * communications when the topology computes over GF(k) (the caller passes
+ * the communications it names and those kc_mapgen_find_lcc finds in a
+ * traffic); and
  * Scotch's mapping (kcube/scotchmap.h) when Scotch is built in; and on
  * hypercubes and tori the Gray-code starts "gray:f", one for each f > 1
  * dividing n: every field of f digits of the rank replaced by its reflected
@@ -15,7 +17,8 @@
  * which never returns anything worse than it. When Scotch is a start, the
  * search by default keeps total bytes x hops within Scotch's (a cap in the
  * search's order, kc_gmap_opts.hops_cap_start): the result is then never worse
- * than Scotch's on both the max channel load and the hops.
+ * than Scotch's on both the max channel load and the hops, unless that
+ * would put its max load above the best start's (kcube/gmap.h).
  *
  * Costs: kc_map for each algebraic kind (kcube/plan.h), Scotch's mapping,
  * then the search's budget (kcube/gmap.h). */
@@ -45,12 +48,34 @@ typedef struct kc_mapgen_result {
     char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */
 } kc_mapgen_result;
 
-/* tr->ranks == t->nodes. comms[0..ncomms) are the linear communications
- * the traffic consists of, or NULL/0 when it is anything else (then no
- * algebraic start). Free the result with kc_mapgen_result_free, also after
- * an error. */
+/* tr->ranks == t->nodes. comms[0..ncomms) are linear communications whose
+ * reordering and linear mapping are starts (the traffic's own, found or
+ * named), or NULL/0 (then no algebraic start). Free the result with
+ * kc_mapgen_result_free, also after an error. */
 kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_comm *comms, int ncomms,
                         const kc_mapgen_opts *opts, kc_mapgen_result *res, kc_err *err);
 void kc_mapgen_result_free(kc_mapgen_result *res);
+
+/* Most communications kc_mapgen_find_lcc returns. */
+#define KC_MAPGEN_MAX_FOUND 32
+
+/* Algebraic starts for any input (issue 20): find whether messages
+ * [first, first + count) of tr are a set of linear-complement
+ * communications y = Ax + b over GF(k) on t (k a power of two, equal
+ * sides), each message set (a group of tr, or all of them without groups)
+ * apart. Per set: every XOR difference d = src ^ dst (GF(k) addition on the
+ * packed digits) that every rank sends at least once is a translation
+ * (A = I, b = d) and is peeled off one message per rank at a time; what is
+ * left must be one function of the source (ranks that send nothing left
+ * send to themselves, as messages to oneself are often dropped): b = f(0),
+ * column j of A = f(e_j) - b, then every rank is checked against Ax + b.
+ * Self messages belong to any communication and are ignored. Bytes are
+ * ignored (the communications are starts, counted exactly afterwards).
+ * Writes up to `max_out` communications to out and their number to
+ * *found; a set that is not such a union adds nothing, and *found = 0 is
+ * no error. O(count log count + N n^2) per set; sets above 2^24 messages
+ * are not examined. */
+kc_status kc_mapgen_find_lcc(const kc_topology *t, const kc_traffic *tr, size_t first, size_t count, kc_comm *out,
+                             int max_out, int *found, kc_err *err);
 
 #endif

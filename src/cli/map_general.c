@@ -40,7 +40,8 @@ static const kc_name cap_entries[] = {
 static const kc_names cap_names = {"hops cap", cap_entries};
 
 const cli_opt OPT_HOPS_CAP = {.name = "hops-cap", .type = CLI_CHOICE, .choices = &cap_names, .def = "scotch",
-                              .help = "a bound on total bytes x hops the general search keeps"};
+                              .help = "a bound on total bytes x hops the general search keeps (never at the price of a higher max "
+                                      "load than the best start's)"};
 const cli_opt OPT_TRAFFIC = {
     .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
     .help = "map this communication graph: 'src dst [bytes]' lines (bytes 1 when left out; simulate "
@@ -68,6 +69,9 @@ typedef struct gen_job {
     kc_gmap_opts opts;
     kc_traffic tr;
     char **group_name; /* tr.groups names, or NULL */
+    size_t file_messages; /* messages [0, file_messages) came from --traffic */
+    int found;            /* linear communications found in the file (kc_mapgen_find_lcc) */
+    kc_comm *algebra;     /* found, then the named communications: the algebraic starts' input */
 } gen_job;
 
 int map_general_wanted(const cli_args *a)
@@ -83,6 +87,7 @@ static void job_free(gen_job *j)
         for (uint32_t g = 0; g < j->tr.groups; g++)
             free(j->group_name[g]);
     free(j->group_name);
+    free(j->algebra);
     kc_traffic_free(&j->tr);
     plan_input_free(&j->in);
 }
@@ -113,6 +118,7 @@ static int build_traffic(const cli_args *a, gen_job *j)
     if (kc_traffic_init(&j->tr, j->in.topo.nodes, &err) ||
         (j->traffic && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
         return cli_report(a, &err);
+    j->file_messages = j->tr.count;
     int file_group = j->traffic != NULL && j->in.count > 0;
     kc_rng rng;
     kc_rng_seed(&rng, j->opts.seed);
@@ -202,9 +208,21 @@ static kc_status compute(gen_job *j, kc_mapgen_result *res, kc_err *err)
     o.search.groups = j->tr.groups;
     o.search.separate = j->separate && j->tr.groups > 1;
     j->opts.separate = o.search.separate;
-    /* The algebraic starts apply when the communications are the whole traffic. */
-    kc_status st = kc_mapgen_run(&j->in.topo, &j->tr, j->traffic ? NULL : j->in.comms, j->traffic ? 0 : j->in.count,
-                                 &o, res, err);
+    /* Algebraic starts: the linear communications the file turns out to
+     * be, and the ones named on the command line (issue 20 item 4). */
+    j->algebra = malloc(((size_t)KC_MAPGEN_MAX_FOUND + (size_t)j->in.count) * sizeof *j->algebra);
+    if (!j->algebra) {
+        cli_progress_done(&prog);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    kc_status st = j->traffic ? kc_mapgen_find_lcc(&j->in.topo, &j->tr, 0, j->file_messages, j->algebra,
+                                                   KC_MAPGEN_MAX_FOUND, &j->found, err)
+                              : KC_OK;
+    if (!st) {
+        for (int i = 0; i < j->in.count; i++)
+            j->algebra[j->found + i] = j->in.comms[i];
+        st = kc_mapgen_run(&j->in.topo, &j->tr, j->algebra, j->found + j->in.count, &o, res, err);
+    }
     cli_progress_done(&prog);
     return st;
 }
@@ -237,6 +255,13 @@ static cJSON *json_nodes(const uint32_t *v, uint64_t count)
     return a;
 }
 
+/* 1 when the hops cap changed the answer: another start won, or the
+ * search saw a mapping better by the objective alone above the cap. */
+static int cap_changed(const kc_gmap_result *r)
+{
+    return r->hops_cap && (r->plain_best_start != r->best_start || kc_cost_cmp(&r->uncapped_seen, &r->cost) < 0);
+}
+
 static int render_json(const gen_job *j, const kc_mapgen_result *m)
 {
     const kc_gmap_result *r = &m->search;
@@ -247,14 +272,21 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddStringToObject(o, "communications_counted", j->opts.separate ? "apart" : "together");
     cJSON_AddItemToObject(o, "hops_cap", m->hops_cap ? cli_json_u64(m->hops_cap) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "messages", cli_json_u64(j->tr.count));
+    cJSON_AddItemToObject(o, "linear_in_file", j->traffic ? cJSON_CreateNumber(j->found) : cJSON_CreateNull());
     cJSON *names = cJSON_AddArrayToObject(o, "communications");
     for (uint32_t g = 0; g < j->tr.groups; g++)
         cJSON_AddItemToArray(names, cJSON_CreateString(j->group_name[g]));
     cJSON *st = cJSON_AddArrayToObject(o, "starts");
-    for (int i = 0; i < r->nstarts; i++)
-        cJSON_AddItemToArray(st, json_cost(m->start_name[i], &r->start_cost[i],
-                                           r->groups ? r->start_group_max + (size_t)i * r->groups : NULL, r->groups));
+    for (int i = 0; i < r->nstarts; i++) {
+        cJSON *e = json_cost(m->start_name[i], &r->start_cost[i],
+                             r->groups ? r->start_group_max + (size_t)i * r->groups : NULL, r->groups);
+        cJSON_AddBoolToObject(e, "won", i == r->best_start);
+        cJSON_AddItemToArray(st, e);
+    }
     cJSON_AddStringToObject(o, "won_from", m->start_name[r->best_start]);
+    cJSON_AddStringToObject(o, "best_start_without_cap", m->start_name[r->plain_best_start]);
+    cJSON_AddItemToObject(o, "best_seen_above_cap",
+                          cap_changed(r) ? json_cost("uncapped", &r->uncapped_seen, NULL, 0) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "final", json_cost("general", &r->cost, r->group_max, r->groups));
     if (j->baseline == BASELINE_SCOTCH && m->scotch >= 0)
         cJSON_AddItemToObject(o, "baseline", json_cost("scotch", &r->start_cost[m->scotch],
@@ -313,6 +345,58 @@ static void text_groups(const gen_job *j, const kc_mapgen_result *m)
     }
 }
 
+/* "1.25x lower (5 -> 4)": how the final value compares with a start's. */
+static const char *ratio_words(uint64_t before, uint64_t after, char *buf, size_t len)
+{
+    if (before == after)
+        snprintf(buf, len, "the same (%llu)", (unsigned long long)after);
+    else if (after == 0 || before == 0)
+        snprintf(buf, len, "%s (%llu -> %llu)", after ? "higher" : "lower", (unsigned long long)before,
+                 (unsigned long long)after);
+    else if (before > after)
+        snprintf(buf, len, "%.2fx lower (%llu -> %llu)", (double)before / (double)after,
+                 (unsigned long long)before, (unsigned long long)after);
+    else
+        snprintf(buf, len, "%.2fx higher (%llu -> %llu)", (double)after / (double)before,
+                 (unsigned long long)before, (unsigned long long)after);
+    return buf;
+}
+
+/* Item 7 of issue 20: the gain at a glance, against the identity and
+ * against Scotch's mapping. */
+static void text_gain(const kc_mapgen_result *m)
+{
+    const kc_gmap_result *r = &m->search;
+    for (int i = 0; i < r->nstarts; i++) {
+        if (strcmp(m->start_name[i], "identity") && i != m->scotch)
+            continue;
+        char b1[96], b2[96];
+        printf("against %-8s max load %s, bytes x hops %s\n", i == m->scotch ? "Scotch:" : "identity:",
+               ratio_words(r->start_cost[i].max, r->cost.max, b1, sizeof b1),
+               ratio_words(r->start_cost[i].hops, r->cost.hops, b2, sizeof b2));
+    }
+}
+
+/* When the hops cap changed the answer: which start the search kept and
+ * what the cap cost against the best seen above it. */
+static void text_cap(const kc_mapgen_result *m)
+{
+    const kc_gmap_result *r = &m->search;
+    if (r->hops_cap && r->cost.hops > r->hops_cap)
+        printf("the result is above Scotch's bytes x hops: within it no mapping was found with a max load as "
+               "low as the best start's (%s)\n", m->start_name[r->plain_best_start]);
+    if (!cap_changed(r))
+        return;
+    if (r->plain_best_start != r->best_start)
+        printf("the hops cap changed the start: searched from %s (within the cap), not %s (best by the "
+               "objective alone)\n", m->start_name[r->best_start], m->start_name[r->plain_best_start]);
+    if (kc_cost_cmp(&r->uncapped_seen, &r->cost) < 0)
+        printf("what the cap cost: the best mapping seen above it had max load %llu, bytes x hops %llu "
+               "(kept: %llu, %llu)\n", (unsigned long long)r->uncapped_seen.max,
+               (unsigned long long)r->uncapped_seen.hops, (unsigned long long)r->cost.max,
+               (unsigned long long)r->cost.hops);
+}
+
 static void render_text(const gen_job *j, const kc_mapgen_result *m)
 {
     const kc_gmap_result *r = &m->search;
@@ -322,7 +406,8 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
     printf("objective: %s%s\n", KC_GMAP_OBJECTIVE,
            j->opts.separate ? " (each communication counted apart: they run at different times)" : "");
     if (m->hops_cap)
-        printf("kept within Scotch's bytes x hops (%llu) first (--hops-cap none lifts this)\n",
+        printf("kept within Scotch's bytes x hops (%llu) first, never above the best start's max load "
+               "(--hops-cap none lifts this)\n",
                (unsigned long long)m->hops_cap);
     printf("  %-10s %14s %16s %22s\n", "mapping", "max_load", "bytes_x_hops", "sum_sq_loads");
     printf("  %-10s %14s %16s %22s\n", "", "(bytes)", "(bytes x hops)", "(bytes^2)");
@@ -330,7 +415,15 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
         text_row(m->start_name[i], &r->start_cost[i],
                  i == m->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
     text_row("general", &r->cost, "  (final)");
+    if (j->found)
+        printf("the traffic file is %d linear communication%s on this network: kcube's reordering and linear "
+               "mapping of %s are starts\n", j->found, j->found == 1 ? "" : "s",
+               j->in.count ? "them and of the named ones" : "them");
+    else if (j->traffic && j->in.count)
+        printf("the named communications' reordering and linear mapping are starts\n");
     text_groups(j, m);
+    text_gain(m);
+    text_cap(m);
     printf("searched from %s: %llu candidate swaps, %llu kept; seed %llu, work %g million updates%s\n",
            m->start_name[r->best_start], (unsigned long long)r->iterations, (unsigned long long)r->accepted,
            (unsigned long long)j->opts.seed, j->work,

@@ -44,6 +44,8 @@ typedef struct search {
     int blocks; /* block moves allowed (descents only: annealing at high
                  * temperature would take them as large random jumps) */
     uint64_t hops_cap; /* the hops of opts.hops_cap_start's start; 0 none */
+    uint64_t max_bound; /* with a cap: the least max load of any start */
+    kc_cost seen;       /* with a cap: the best visited by the plain objective */
 } search;
 
 void kc_gmap_opts_default(kc_gmap_opts *o)
@@ -87,16 +89,29 @@ static int over(search *s, double upto)
     return s->stopped_by_wall;
 }
 
-/* The search's order: with a hops cap, a mapping within the cap comes
- * before any mapping above it; then the lexicographic objective. */
+/* The search's order: with a hops cap, a mapping whose max load is above
+ * every start's comes last (a cap must never make the answer worse than a
+ * start on the first key), then a mapping within the cap comes before any
+ * mapping above it; then the lexicographic objective. */
 static int cost_cmp(const search *s, const kc_cost *x, const kc_cost *y)
 {
     if (s->hops_cap) {
+        int bx = x->max > s->max_bound, by = y->max > s->max_bound;
+        if (bx != by)
+            return bx - by;
         int ox = x->hops > s->hops_cap, oy = y->hops > s->hops_cap;
         if (ox != oy)
             return ox - oy;
     }
     return kc_cost_cmp(x, y);
+}
+
+/* With a cap: remember the best candidate by the plain objective, so the
+ * result can say what the cap cost. */
+static void see(search *s, const kc_cost *c)
+{
+    if (s->hops_cap && kc_cost_cmp(c, &s->seen) < 0)
+        s->seen = *c;
 }
 
 static void note_best(search *s)
@@ -363,6 +378,7 @@ static void descent(search *s, double upto)
         gen_move(s);
         apply(s);
         kc_cost c = kc_chanload_cost(s->cl);
+        see(s, &c);
         if (cost_cmp(s, &c, &cur) < 0) {
             cur = c;
             stall = 0;
@@ -421,6 +437,7 @@ static int sweep_axis(search *s, int i, int q, double upto, kc_cost *cur)
                     continue;
                 apply(s);
                 kc_cost c = kc_chanload_cost(s->cl);
+                see(s, &c);
                 if (cost_cmp(s, &c, cur) < 0) {
                     *cur = c;
                     s->accepted++;
@@ -495,6 +512,7 @@ static void anneal(search *s, double upto)
         gen_move(s);
         apply(s);
         kc_cost c = kc_chanload_cost(s->cl);
+        see(s, &c);
         double de = energy(s, &c) - e;
         if (de <= 0 || kc_rng_unit(&s->rng) < exp(-de / temp)) {
             e += de;
@@ -524,6 +542,13 @@ static kc_status eval_starts(search *s, const kc_traffic *tr, const kc_gmap_star
     /* The cap is known once its start is counted; only then the best. */
     if (o->hops_cap_start >= 0 && o->hops_cap_start < nstarts)
         s->hops_cap = res->hops_cap = res->start_cost[o->hops_cap_start].hops;
+    /* The plain best start (first on ties) bounds the capped order's max. */
+    res->plain_best_start = 0;
+    for (int i = 1; i < nstarts; i++)
+        if (kc_cost_cmp(&res->start_cost[i], &res->start_cost[res->plain_best_start]) < 0)
+            res->plain_best_start = i;
+    s->seen = res->start_cost[res->plain_best_start];
+    s->max_bound = s->seen.max;
     for (int i = 0; i < nstarts; i++)
         if (res->best_start < 0 || cost_cmp(s, &res->start_cost[i], &res->start_cost[res->best_start]) < 0)
             res->best_start = i;
@@ -635,6 +660,7 @@ kc_status kc_gmap_run(const kc_topology *t, const kc_traffic *tr, const kc_gmap_
         st = kc_chanload_group_max(s.cl, tr, opts->group, opts->groups, res->group_max, err);
     if (!st) {
         res->cost = kc_chanload_cost(s.cl);
+        res->uncapped_seen = s.hops_cap ? s.seen : res->cost;
         if (kc_cost_cmp(&res->cost, &s.best) != 0)
             st = kc_fail(err, KC_EINTERNAL, "the recounted best mapping differs from its tracked cost");
         memcpy(res->to_physical, s.best_map, (size_t)s.nodes * sizeof *s.best_map);

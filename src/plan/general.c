@@ -145,6 +145,194 @@ kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_com
     return st;
 }
 
+/* ---- algebraic starts for any input ------------------------------------------ */
+
+#define FIND_MAX_MESSAGES (1u << 24)
+
+typedef struct dmsg {
+    uint32_t d, idx; /* src ^ dst, message index */
+} dmsg;
+
+static int dmsg_cmp(const void *a, const void *b)
+{
+    const dmsg *x = a, *y = b;
+    return x->d != y->d ? (x->d > y->d ? 1 : -1) : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* A (c e_j) packed (m bits a digit), for every digit value c of column j:
+ * then A x + b is b XOR the table entries of x's digits, O(n) a rank. */
+static void column_table(const kc_gf *f, const kc_gfmat *a, int n, int m, uint32_t *tab)
+{
+    int k = 1 << m;
+    for (int j = 0; j < n; j++)
+        for (int c = 0; c < k; c++) {
+            uint32_t y = 0;
+            for (int i = 0; i < n; i++)
+                y |= (uint32_t)kc_gf_mul(f, a->e[i][j], (unsigned)c) << (m * i);
+            tab[j * k + c] = y;
+        }
+}
+
+/* One message set: the indices idx[0..cnt) of tr. Returns the number of
+ * communications written to out (0: only self messages), -2 when the set
+ * is not such a union (or needs more than max_out), -1 on ENOMEM. */
+static int find_in_set(const kc_topology *t, const kc_gf *f, const kc_traffic *tr, const uint32_t *idx, size_t cnt,
+                       kc_comm *out, int max_out)
+{
+    uint32_t nodes = (uint32_t)t->nodes;
+    int n = t->n, m = 0, found = 0;
+    while ((1 << m) < t->k)
+        m++;
+    dmsg *dm = malloc((cnt ? cnt : 1) * sizeof *dm);
+    uint32_t *per = calloc(nodes, sizeof *per);  /* messages of the current difference per rank */
+    uint32_t *fx = malloc(nodes * sizeof *fx);   /* the residual function */
+    uint8_t *used = calloc(cnt ? cnt : 1, 1);
+    if (!dm || !per || !fx || !used) {
+        found = -1;
+        goto done;
+    }
+    size_t nd = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        uint32_t s = tr->src[idx[i]], d = tr->dst[idx[i]];
+        if (s != d)
+            dm[nd++] = (dmsg){s ^ d, (uint32_t)i};
+    }
+    qsort(dm, nd, sizeof *dm, dmsg_cmp);
+    /* Translations: a difference every rank sends, peeled min-count times. */
+    for (size_t lo = 0, hi; lo < nd; lo = hi) {
+        for (hi = lo; hi < nd && dm[hi].d == dm[lo].d; hi++)
+            ;
+        if (hi - lo < nodes)
+            continue;
+        for (size_t q = lo; q < hi; q++)
+            per[tr->src[idx[dm[q].idx]]]++;
+        uint32_t times = UINT32_MAX;
+        for (uint32_t v = 0; v < nodes; v++)
+            times = per[v] < times ? per[v] : times;
+        memset(per, 0, nodes * sizeof *per);
+        if (times == 0)
+            continue;
+        for (size_t q = lo; q < hi; q++) {
+            uint32_t s = tr->src[idx[dm[q].idx]];
+            if (per[s] < times) {
+                per[s]++;
+                used[dm[q].idx] = 1;
+            }
+        }
+        memset(per, 0, nodes * sizeof *per);
+        for (uint32_t r = 0; r < times; r++) {
+            if (found >= max_out)
+                goto fail;
+            kc_tcomm tc;
+            kc_gfmat a;
+            uint8_t b[KC_GFMAT_MAX] = {0};
+            kc_gfmat_identity(&a, n);
+            for (int i = 0; i < n; i++)
+                b[i] = (uint8_t)((dm[lo].d >> (m * i)) & ((1u << m) - 1));
+            if (kc_tcomm_init(&tc, f, &a, b, 0, NULL) || kc_comm_from_tcomm(&out[found], t, &tc, NULL))
+                goto fail;
+            snprintf(out[found].name, sizeof out[found].name, "translation %u", dm[lo].d);
+            found++;
+        }
+    }
+    /* The rest: one function of the source (duplicates of a message allowed). */
+    for (uint32_t v = 0; v < nodes; v++)
+        fx[v] = v;
+    memset(per, 0, nodes * sizeof *per);
+    int rest = 0;
+    for (size_t i = 0; i < cnt; i++) {
+        uint32_t s = tr->src[idx[i]], d = tr->dst[idx[i]];
+        if (used[i] || s == d)
+            continue;
+        if (per[s] && fx[s] != d)
+            goto fail;
+        per[s] = 1;
+        fx[s] = d;
+        rest = 1;
+    }
+    if (rest) {
+        if (found >= max_out)
+            goto fail;
+        kc_gfmat a;
+        uint8_t b[KC_GFMAT_MAX] = {0};
+        kc_gfmat_zero(&a, n);
+        uint32_t mask = (1u << m) - 1;
+        for (int i = 0; i < n; i++)
+            b[i] = (uint8_t)((fx[0] >> (m * i)) & mask);
+        for (int j = 0; j < n; j++) {
+            uint32_t col = fx[1u << (m * j)] ^ fx[0];
+            for (int i = 0; i < n; i++)
+                a.e[i][j] = (uint8_t)((col >> (m * i)) & mask);
+        }
+        uint32_t *tab = malloc((size_t)n * (size_t)t->k * sizeof *tab);
+        if (!tab) {
+            found = -1;
+            goto done;
+        }
+        column_table(f, &a, n, m, tab);
+        uint32_t bad = 0;
+        for (uint32_t v = 0; v < nodes && !bad; v++) {
+            uint32_t y = fx[0];
+            for (int j = 0; j < n; j++)
+                y ^= tab[j * t->k + ((v >> (m * j)) & mask)];
+            bad = y != fx[v];
+        }
+        free(tab);
+        if (bad)
+            goto fail;
+        kc_tcomm tc;
+        if (kc_tcomm_init(&tc, f, &a, b, 0, NULL) || kc_comm_from_tcomm(&out[found], t, &tc, NULL))
+            goto fail;
+        snprintf(out[found].name, sizeof out[found].name, "linear");
+        found++;
+    }
+    goto done;
+fail:
+    found = -2;
+done:
+    free(dm);
+    free(per);
+    free(fx);
+    free(used);
+    return found;
+}
+
+kc_status kc_mapgen_find_lcc(const kc_topology *t, const kc_traffic *tr, size_t first, size_t count, kc_comm *out,
+                             int max_out, int *found, kc_err *err)
+{
+    *found = 0;
+    kc_err ignored = {0};
+    kc_gf f;
+    if (count == 0 || count > FIND_MAX_MESSAGES || first + count > tr->count || tr->ranks != t->nodes ||
+        t->nodes > KC_CHANLOAD_MAX_NODES || kc_topology_need_gf(t, "an algebraic start", &ignored) ||
+        kc_gf_init(&f, t->k, &ignored))
+        return KC_OK;
+    uint32_t *idx = malloc(count * sizeof *idx);
+    if (!idx)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    uint32_t groups = tr->group ? tr->groups : 1;
+    for (uint32_t g = 0; g < groups; g++) {
+        size_t cnt = 0;
+        for (size_t i = first; i < first + count; i++)
+            if (!tr->group || tr->group[i] == g)
+                idx[cnt++] = (uint32_t)i;
+        if (!cnt)
+            continue;
+        int got = find_in_set(t, &f, tr, idx, cnt, out + *found, max_out - *found);
+        if (got == -1) {
+            free(idx);
+            return kc_fail(err, KC_ENOMEM, "out of memory");
+        }
+        if (got == -2) { /* one set is not linear: the whole traffic is not such a union */
+            *found = 0;
+            break;
+        }
+        *found += got;
+    }
+    free(idx);
+    return KC_OK;
+}
+
 void kc_mapgen_result_free(kc_mapgen_result *res)
 {
     for (int i = 0; i < res->nstarts; i++)
