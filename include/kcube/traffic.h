@@ -103,8 +103,9 @@ kc_status kc_traffic_read_grf(kc_traffic *t, kc_reader *r, kc_err *err);
 /* Every send of a GOAL schedule (rank -> peer, its size in bytes), in
  * operation order. When the schedule has phases (g->nphases > 1), each send
  * goes to the group of its phase (kc_traffic_set_phase; sends in the
- * unnamed phase to a group named "-"), groups numbered in the order the
- * phases first hold a send. The schedule must satisfy kc_goal_validate for t->ranks
+ * unnamed phase to a group named "-"), groups numbered in the schedule's
+ * phase order (kc_goal.phase: first appearance in the file), phases without
+ * a send left out. The schedule must satisfy kc_goal_validate for t->ranks
  * nodes (the file readers below check it); a send whose rank or peer is out
  * of range is KC_EINVAL naming its line (param "schedule"). */
 kc_status kc_traffic_from_goal(kc_traffic *t, const struct kc_goal *g, kc_err *err);

@@ -165,6 +165,23 @@ kc_status kc_traffic_read_grf(kc_traffic *t, kc_reader *r, kc_err *err)
 kc_status kc_traffic_from_goal(kc_traffic *t, const kc_goal *g, kc_err *err)
 {
     uint32_t last = UINT32_MAX; /* phase of the previous send */
+    if (g->nphases > 1) {
+        /* Groups in the schedule's phase order (the first send of rank 0
+         * may come in a later phase than another rank's). */
+        unsigned char *sends = calloc(g->nphases, 1);
+        if (!sends)
+            return kc_fail(err, KC_ENOMEM, "out of memory for %zu phases", g->nphases);
+        for (size_t i = 0; i < g->nops; i++)
+            if (g->op[i].kind == KC_GOAL_SEND)
+                sends[g->op[i].phase] = 1;
+        kc_status s = KC_OK;
+        for (size_t p = 0; p < g->nphases && !s; p++)
+            if (sends[p])
+                s = kc_traffic_set_phase(t, p ? kc_goal_phase_name(g, (uint32_t)p) : GOAL_NO_PHASE, err);
+        free(sends);
+        if (s)
+            return s;
+    }
     for (size_t i = 0; i < g->nops; i++) {
         const kc_goal_op *op = &g->op[i];
         if (op->kind != KC_GOAL_SEND)
