@@ -54,6 +54,7 @@ static const struct {
     {"method", "map: the old hypercube reordering methods; butterfly: the emulation method"},
     {"verify", "hl: check Theorem 1 and Lemma 4; calmant schedule: replay the schedule"},
     {"trace", "hl and butterfly each trace their own algorithm, step by step"},
+    {"bytes", "calmant cost: bytes per CC-cube iteration; map: bytes per stencil message or collective rank"},
     {NULL, NULL},
 };
 
@@ -287,6 +288,13 @@ static const struct {
     {"map --work", "--kind general --work 1"},
     {"map --baseline", "--kind general --baseline %s"},
     {"map --hops-cap", "--kind general --hops-cap %s"},
+    {"map --grid", "--stencil 5pt --grid 4x4"},
+    {"map --periodic", "--stencil 5pt --grid 4x4 --periodic"},
+    {"map --grid-order", "--stencil 5pt --grid 4x4 --grid-order %s"},
+    {"map --collective", "--collective %s"},
+    {"map --bytes", "--collective alltoall --bytes 1K"},
+    {"map --phases", "--traffic GOAL --phases %s"},
+    {"map --emit-traffic", "--collective alltoall --emit-traffic OUT/t.txt"},
     {"map --search", "--search"},
     {"map --exact", "--exact"},
     {"map --emit-c", "--emit-c"},
@@ -350,6 +358,10 @@ static const struct {
     const char *key, *args;
 } choice_samples[] = {
     {"map --kind general", "--kind general"},
+    {"map --stencil 5pt", "--stencil 5pt --grid 4x4"},
+    {"map --stencil 9pt", "--stencil 9pt --grid 4x4"},
+    {"map --stencil 7pt", "--stencil 7pt --grid 4x2x2"},
+    {"map --stencil 27pt", "--stencil 27pt --grid 4x2x2"},
     {"map --method optimizer", "--method optimizer --kind reorder"},
     {"map --method exhaustive", "--method exhaustive --kind reorder"},
     {"simulate --vc-rule dateline", "--vc-rule dateline --k 4 --vcs 2"},

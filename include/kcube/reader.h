@@ -89,6 +89,19 @@ kc_status kc_reader_record(kc_reader *r, kc_token *toks, int count, const char *
 kc_status kc_reader_record_some(kc_reader *r, kc_token *toks, int min, int max, const char *fields, int *got,
                                 kc_err *err);
 
+/* Directive comments (traffic files' phases): after kc_reader_directive(r,
+ * "phase"), a comment line "# phase NAME" ('#' first on its line, blanks
+ * around) makes kc_reader_record_some return with *got =
+ * KC_READER_DIRECTIVE, and kc_reader_directive_arg(r) gives NAME (valid
+ * until the next call). NAME is one word of printable ASCII, at most
+ * KC_READER_DIRECTIVE_MAX bytes; "# phase" with no word or with more than
+ * one is an error naming the line. Other comments are skipped as before;
+ * without the call nothing changes. word must outlive the reader. */
+#define KC_READER_DIRECTIVE (-1)
+#define KC_READER_DIRECTIVE_MAX 255
+void kc_reader_directive(kc_reader *r, const char *word);
+const char *kc_reader_directive_arg(const kc_reader *r);
+
 /* Check 0 <= tok <= max; otherwise fail with "..., line L, column C: '-7' is
  * not a <what> (0..max)". Returns KC_OK or KC_EINVAL. */
 kc_status kc_reader_check(const kc_reader *r, const kc_token *tok, uint64_t max, const char *what, kc_err *err);

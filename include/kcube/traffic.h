@@ -18,8 +18,11 @@
  *
  * Groups: messages may carry the index of the communication they belong to
  * (group[], for per-communication figures). group is NULL until
- * kc_traffic_begin_group is first called; only kc_traffic_add_comm and the
- * pattern generators call it, so traffic read from files has no groups. */
+ * kc_traffic_begin_group is first called; kc_traffic_add_comm and the
+ * pattern generators call it, and the readers do for phases: a traffic
+ * file's "# phase NAME" lines and a GOAL schedule's "// kcube-phase NAME"
+ * lines make each phase a group with that name (group_name); traffic
+ * without phases has no groups. */
 #ifndef KCUBE_TRAFFIC_H
 #define KCUBE_TRAFFIC_H
 #include <stddef.h>
@@ -42,7 +45,14 @@ typedef struct kc_traffic {
     uint64_t *bytes;
     uint32_t *group; /* NULL, or count entries: group of each message */
     uint32_t groups; /* groups begun (0 while group is NULL) */
+    uint32_t current; /* group of the messages added next (groups - 1 after begin_group) */
+    char **group_name; /* NULL, or `named` entries: a phase's name per group (NULL: unnamed) */
+    uint32_t named;
 } kc_traffic;
+
+/* Phases per input at most (each phase is a group; counted apart, a group
+ * costs a layer of channel loads). */
+#define KC_TRAFFIC_MAX_PHASES 4096u
 
 /* An empty traffic over `ranks` ranks (1..2^32). */
 kc_status kc_traffic_init(kc_traffic *t, uint64_t ranks, kc_err *err);
@@ -53,10 +63,25 @@ kc_status kc_traffic_add(kc_traffic *t, uint64_t src, uint64_t dst, uint64_t byt
  * after the call. On the first call, messages already present form group 0
  * and the new group is 1. O(count) on the first call, O(1) after. */
 kc_status kc_traffic_begin_group(kc_traffic *t, kc_err *err);
+/* Messages added from now on belong to the phase `name` (a non-empty
+ * word): the group of that name when one exists (phases may be resumed),
+ * else a new group (kc_traffic_begin_group) with that name. More than
+ * KC_TRAFFIC_MAX_PHASES named groups is KC_EINVAL (param "traffic").
+ * O(groups) per call. */
+kc_status kc_traffic_set_phase(kc_traffic *t, const char *name, kc_err *err);
+/* The name of group g, or NULL when it has none (messages before the first
+ * phase line, groups of communications). */
+const char *kc_traffic_group_name(const kc_traffic *t, uint32_t g);
+/* Forget the groups: every message is counted together (--phases
+ * together). O(groups). */
+void kc_traffic_ungroup(kc_traffic *t);
 
 /* ---- Readers (append to t, whose ranks bound every id) ----
  * Traffic file: one message per non-empty line, "src dst [bytes]", fields
- * separated by blanks and/or commas, '#' comments. src, dst < t->ranks;
+ * separated by blanks and/or commas, '#' comments. A comment line
+ * "# phase NAME" puts the messages after it in phase NAME
+ * (kc_traffic_set_phase); messages before the first such line form an
+ * unnamed group of their own. src, dst < t->ranks;
  * bytes 0..2^64-1, 1 when left out (loads then count messages). The same
  * format as the simulator's pairs file (kcube/simtraffic.h). A file with no
  * message is an error. Param "traffic_file". */
@@ -76,7 +101,11 @@ kc_status kc_traffic_read(kc_traffic *t, kc_reader *r, kc_err *err);
  * weights are read and ignored. Param "traffic_file". */
 kc_status kc_traffic_read_grf(kc_traffic *t, kc_reader *r, kc_err *err);
 /* Every send of a GOAL schedule (rank -> peer, its size in bytes), in
- * operation order. The schedule must satisfy kc_goal_validate for t->ranks
+ * operation order. When the schedule has phases (g->nphases > 1), each send
+ * goes to the group of its phase (kc_traffic_set_phase; sends in the
+ * unnamed phase to a group named "-"), groups numbered in the schedule's
+ * phase order (kc_goal.phase: first appearance in the file), phases without
+ * a send left out. The schedule must satisfy kc_goal_validate for t->ranks
  * nodes (the file readers below check it); a send whose rank or peer is out
  * of range is KC_EINVAL naming its line (param "schedule"). */
 kc_status kc_traffic_from_goal(kc_traffic *t, const struct kc_goal *g, kc_err *err);

@@ -61,6 +61,14 @@ static const cli_use map_opts[] = {
     {&OPT_WORK, NULL, NULL},
     {&OPT_BASELINE, NULL, NULL},
     {&OPT_HOPS_CAP, NULL, NULL},
+    {&OPT_STENCIL, NULL, NULL},
+    {&OPT_GRID, NULL, NULL},
+    {&OPT_PERIODIC, NULL, NULL},
+    {&OPT_GRID_ORDER, NULL, NULL},
+    {&OPT_COLLECTIVE, NULL, NULL},
+    {&OPT_MSG_BYTES, NULL, NULL},
+    {&OPT_PHASES, NULL, NULL},
+    {&OPT_EMIT_TRAFFIC, NULL, NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
                "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -153,7 +161,9 @@ static int resolve(const cli_args *a, map_job *j)
     if (j->opts.kind != KC_MAP_AUTO && !cli_given(a, &OPT_SEARCH) &&
         (r = cli_reject(a, &OPT_EVALS, "without a search (add --search, or use --kind auto)")))
         return r;
-    static const cli_opt *const general_only[] = {&OPT_WORK, &OPT_BASELINE, &OPT_HOPS_CAP, NULL};
+    static const cli_opt *const general_only[] = {&OPT_WORK,     &OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
+                                                  &OPT_PERIODIC, &OPT_GRID_ORDER, &OPT_MSG_BYTES, &OPT_PHASES,
+                                                  &OPT_EMIT_TRAFFIC, NULL};
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;

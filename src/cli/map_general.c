@@ -21,6 +21,7 @@
 #include "kcube/plan.h"
 #include "kcube/scotchmap.h"
 #include "kcube/traffic.h"
+#include "kcube/traffic_gen.h"
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -56,12 +57,46 @@ const cli_opt OPT_WORK = {.name = "work", .type = CLI_REAL, .meta = "M", .rlo = 
 const cli_opt OPT_BASELINE = {.name = "baseline", .type = CLI_CHOICE, .choices = &baseline_names,
                               .help = "also report this mapper's result side by side"};
 
+/* Inputs besides --traffic (issue 20, item 5): a stencil on a process
+ * grid, a collective over every node; and how a file's phases count. */
+const cli_opt OPT_STENCIL = {.name = "stencil", .type = CLI_CHOICE, .choices = &kc_stencil_names, .param = "stencil",
+                             .help = "map the halo exchange of this stencil on the --grid (5pt, 9pt: 2 axes; 7pt, "
+                                     "27pt: 3)"};
+const cli_opt OPT_GRID = {.name = "grid", .type = CLI_TEXT, .meta = "AxB[xC]", .param = "grid",
+                          .help = "the stencil's process grid, axis 0 first; as many processes as nodes"};
+const cli_opt OPT_PERIODIC = {.name = "periodic", .type = CLI_FLAG,
+                              .help = "the stencil's grid wraps around on every axis"};
+const cli_opt OPT_GRID_ORDER = {.name = "grid-order", .type = CLI_CHOICE, .choices = &kc_grid_order_names,
+                                .def = "axis0-fastest", .param = "grid_order",
+                                .help = "how grid coordinates number the ranks"};
+const cli_opt OPT_COLLECTIVE = {.name = "collective", .type = CLI_CHOICE, .choices = &kc_collective_names,
+                                .param = "collective",
+                                .help = "map the traffic of this collective over every node (--bytes per rank)"};
+const cli_opt OPT_MSG_BYTES = {.name = "bytes", .type = CLI_BYTES, .meta = "B", .def = "1", .param = "bytes",
+                               .help = "bytes of each stencil message, or of each rank's data in a collective "
+                                       "(K, M, G suffixes)"};
+enum { PHASES_APART, PHASES_TOGETHER };
+static const kc_name phases_entries[] = {
+    {PHASES_APART, "apart", "each phase a communication of its own, counted as --objective says"},
+    {PHASES_TOGETHER, "together", "all phases pooled into one communication"},
+    {0, NULL, NULL},
+};
+static const kc_names phases_names = {"phases", phases_entries};
+const cli_opt OPT_PHASES = {.name = "phases", .type = CLI_CHOICE, .choices = &phases_names, .def = "apart",
+                            .help = "the phases of a --traffic file or schedule ('# phase', '// kcube-phase')"};
+const cli_opt OPT_EMIT_TRAFFIC = {.name = "emit-traffic", .type = CLI_TEXT, .meta = "FILE", .param = "emit_traffic",
+                                  .help = "write the traffic as a traffic file and stop (edit it, then --traffic; "
+                                          "'-': standard output)"};
+
 #define PATTERN_BYTES 1 /* a message of a given communication weighs 1 byte: loads count messages */
 #define LIST_NODES_MAX 16 /* node arrays in the text output */
 
 typedef struct gen_job {
     plan_input in; /* topology, format, communications (possibly none) */
     const char *traffic, *out;
+    const char *source; /* what gave the traffic besides --pattern ("traffic file", "stencil 5pt"), or NULL */
+    const char *emit;   /* --emit-traffic */
+    char label[64];     /* source's text for --stencil / --collective */
     int baseline;
     int separate; /* --objective max: the communications are phases, counted apart */
     int cap;      /* --hops-cap */
@@ -76,7 +111,7 @@ typedef struct gen_job {
 
 int map_general_wanted(const cli_args *a)
 {
-    return cli_given(a, &OPT_TRAFFIC) || cli_choice(a, &OPT_KIND, KC_MAP_AUTO) == KC_MAP_GENERAL;
+    return cli_given(a, &OPT_TRAFFIC) || cli_given(a, &OPT_STENCIL) || cli_given(a, &OPT_COLLECTIVE) || cli_choice(a, &OPT_KIND, KC_MAP_AUTO) == KC_MAP_GENERAL;
 }
 
 /* ---- resolve ------------------------------------------------------------------ */
@@ -92,9 +127,10 @@ static void job_free(gen_job *j)
     plan_input_free(&j->in);
 }
 
-/* Group names: "traffic file" for what the file gave (group 0 when there
- * are communications too), then the communications' names. */
-static int name_groups(gen_job *j, int file_group)
+/* Group names: the phases of the base input (a file's, or its name when it
+ * has none; "-" for messages before a file's first phase), then the
+ * communications' names. */
+static int name_groups(gen_job *j, uint32_t base_groups)
 {
     if (!j->tr.groups)
         return 0;
@@ -102,10 +138,51 @@ static int name_groups(gen_job *j, int file_group)
     if (!j->group_name)
         return cli_error("out of memory");
     for (uint32_t g = 0; g < j->tr.groups; g++) {
-        const char *name = file_group && g == 0 ? "traffic file" : j->in.comms[g - (uint32_t)file_group].name;
+        const char *phase = kc_traffic_group_name(&j->tr, g);
+        const char *name = g >= base_groups ? j->in.comms[g - base_groups].name
+                           : phase          ? phase
+                           : base_groups == 1 ? j->source
+                                              : "-";
         if (!(j->group_name[g] = strdup(name)))
             return cli_error("out of memory");
     }
+    return 0;
+}
+
+/* --grid: its sides, as many processes as nodes. */
+static int grid_shape(const cli_args *a, const gen_job *j, int *sides, int *dims)
+{
+    const char *text = cli_text(a, &OPT_GRID, NULL);
+    kc_err err = {0};
+    if (!text)
+        return cli_error("--stencil needs --grid AxB[xC] (as many processes as the network has nodes)");
+    if (kc_topology_parse_shape(text, sides, dims, &err))
+        return cli_error("--grid: %s", err.msg);
+    uint64_t procs = 1;
+    for (int i = 0; i < *dims; i++)
+        procs *= (uint64_t)sides[i];
+    if (procs != j->in.topo.nodes)
+        return cli_error("--grid %s has %llu processes, the network %llu nodes: they must be equal", text,
+                         (unsigned long long)procs, (unsigned long long)j->in.topo.nodes);
+    return 0;
+}
+
+/* The traffic of --stencil or --collective. */
+static int generate(const cli_args *a, gen_job *j)
+{
+    kc_err err = {0};
+    uint64_t bytes = cli_get(a, &OPT_MSG_BYTES)->v.bytes;
+    if (cli_given(a, &OPT_COLLECTIVE))
+        return kc_traffic_gen_collective(&j->tr, (kc_collective)cli_choice(a, &OPT_COLLECTIVE, 0), bytes, &err)
+                   ? cli_report(a, &err)
+                   : 0;
+    int sides[KC_TOPO_MAX_DIMS], dims = 0, r = grid_shape(a, j, sides, &dims);
+    if (r)
+        return r;
+    if (kc_traffic_gen_stencil(&j->tr, (kc_stencil)cli_choice(a, &OPT_STENCIL, 0), sides, dims,
+                               cli_flag(a, &OPT_PERIODIC),
+                               (kc_grid_order)cli_choice(a, &OPT_GRID_ORDER, KC_GRID_AXIS0_FASTEST), bytes, &err))
+        return cli_report(a, &err);
     return 0;
 }
 
@@ -118,14 +195,21 @@ static int build_traffic(const cli_args *a, gen_job *j)
     if (kc_traffic_init(&j->tr, j->in.topo.nodes, &err) ||
         (j->traffic && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
         return cli_report(a, &err);
+    if (cli_choice(a, &OPT_PHASES, PHASES_APART) == PHASES_TOGETHER)
+        kc_traffic_ungroup(&j->tr);
+    int r = j->source && !j->traffic ? generate(a, j) : 0;
+    if (r)
+        return r;
     j->file_messages = j->tr.count;
-    int file_group = j->traffic != NULL && j->in.count > 0;
+    /* The communications begin groups: the base input is then group 0 when
+     * it has no phases of its own. */
+    uint32_t base_groups = j->tr.groups ? j->tr.groups : j->source && j->tr.count && j->in.count > 0;
     kc_rng rng;
     kc_rng_seed(&rng, j->opts.seed);
     for (int i = 0; i < j->in.count; i++)
         if (kc_traffic_add_comm(&j->tr, &j->in.comms[i], PATTERN_BYTES, &rng, &err))
             return cli_report(a, &err);
-    return name_groups(j, file_group);
+    return name_groups(j, base_groups);
 }
 
 static int resolve(const cli_args *a, gen_job *j)
@@ -135,10 +219,26 @@ static int resolve(const cli_args *a, gen_job *j)
     if (r)
         return r;
     j->traffic = cli_text(a, &OPT_TRAFFIC, NULL);
-    if (!j->traffic && !j->in.count)
-        return cli_error("%s --kind general needs --traffic FILE or at least one --pattern or --matrix", a->path);
+    int stencil = cli_given(a, &OPT_STENCIL), coll = cli_given(a, &OPT_COLLECTIVE);
+    if ((j->traffic != NULL) + stencil + coll > 1)
+        return cli_error("give one of --traffic, --stencil and --collective");
+    if (stencil || coll)
+        snprintf(j->label, sizeof j->label, "%s %s", stencil ? "stencil" : "collective",
+                 stencil ? kc_names_name(&kc_stencil_names, cli_choice(a, &OPT_STENCIL, 0))
+                         : kc_names_name(&kc_collective_names, cli_choice(a, &OPT_COLLECTIVE, 0)));
+    j->source = j->traffic ? "traffic file" : stencil || coll ? j->label : NULL;
+    if ((!stencil && ((r = cli_reject(a, &OPT_GRID, "without --stencil")) ||
+                      (r = cli_reject(a, &OPT_PERIODIC, "without --stencil")) ||
+                      (r = cli_reject(a, &OPT_GRID_ORDER, "without --stencil")))) ||
+        (!stencil && !coll && (r = cli_reject(a, &OPT_MSG_BYTES, "without --stencil or --collective"))) ||
+        (!j->traffic && (r = cli_reject(a, &OPT_PHASES, "without --traffic FILE (only files have phases)"))))
+        return r;
+    if (!j->source && !j->in.count)
+        return cli_error("%s --kind general needs --traffic FILE, --stencil, --collective or at least one --pattern or "
+                         "--matrix", a->path);
     if (cli_given(a, &OPT_KIND) && cli_choice(a, &OPT_KIND, KC_MAP_AUTO) != KC_MAP_GENERAL)
-        return cli_error("--traffic gives a general mapping: --kind %s does not apply (leave it out or say general)",
+        return cli_error("--%s gives a general mapping: --kind %s does not apply (leave it out or say general)",
+                         j->traffic ? "traffic" : stencil ? "stencil" : coll ? "collective" : "kind",
                          kc_names_name(&kc_map_kind_names, cli_choice(a, &OPT_KIND, KC_MAP_AUTO)));
     kc_gmap_opts_default(&j->opts);
     j->opts.seed = cli_u64(a, &OPT_SEED, 1);
@@ -155,6 +255,10 @@ static int resolve(const cli_args *a, gen_job *j)
         return cli_error("--baseline scotch: this kcube was built without Scotch (install libscotch-dev and rebuild)");
     j->out = cli_text(a, &OPT_OUT, NULL);
     if (j->out && (r = cli_check_output(j->out)))
+        return r;
+    j->emit = cli_text(a, &OPT_EMIT_TRAFFIC, NULL);
+    if (j->emit && ((r = cli_reject(a, &OPT_OUT, "with --emit-traffic (it writes the traffic and stops)")) ||
+                    (r = cli_check_output(j->emit))))
         return r;
     return build_traffic(a, j);
 }
@@ -208,16 +312,17 @@ static kc_status compute(gen_job *j, kc_mapgen_result *res, kc_err *err)
     o.search.groups = j->tr.groups;
     o.search.separate = j->separate && j->tr.groups > 1;
     j->opts.separate = o.search.separate;
-    /* Algebraic starts: the linear communications the file turns out to
-     * be, and the ones named on the command line (issue 20 item 4). */
+    /* Algebraic starts: the linear communications the input (file, stencil
+     * or collective) turns out to be, and the ones named on the command line
+     * (issue 20 item 4). */
     j->algebra = malloc(((size_t)KC_MAPGEN_MAX_FOUND + (size_t)j->in.count) * sizeof *j->algebra);
     if (!j->algebra) {
         cli_progress_done(&prog);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
-    kc_status st = j->traffic ? kc_mapgen_find_lcc(&j->in.topo, &j->tr, 0, j->file_messages, j->algebra,
-                                                   KC_MAPGEN_MAX_FOUND, &j->found, err)
-                              : KC_OK;
+    kc_status st = j->source ? kc_mapgen_find_lcc(&j->in.topo, &j->tr, 0, j->file_messages, j->algebra,
+                                                  KC_MAPGEN_MAX_FOUND, &j->found, err)
+                             : KC_OK;
     if (!st) {
         for (int i = 0; i < j->in.count; i++)
             j->algebra[j->found + i] = j->in.comms[i];
@@ -272,7 +377,7 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddStringToObject(o, "communications_counted", j->opts.separate ? "apart" : "together");
     cJSON_AddItemToObject(o, "hops_cap", m->hops_cap ? cli_json_u64(m->hops_cap) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "messages", cli_json_u64(j->tr.count));
-    cJSON_AddItemToObject(o, "linear_in_file", j->traffic ? cJSON_CreateNumber(j->found) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "linear_in_file", j->source ? cJSON_CreateNumber(j->found) : cJSON_CreateNull());
     cJSON *names = cJSON_AddArrayToObject(o, "communications");
     for (uint32_t g = 0; g < j->tr.groups; g++)
         cJSON_AddItemToArray(names, cJSON_CreateString(j->group_name[g]));
@@ -416,10 +521,10 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
                  i == m->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
     text_row("general", &r->cost, "  (final)");
     if (j->found)
-        printf("the traffic file is %d linear communication%s on this network: kcube's reordering and linear "
-               "mapping of %s are starts\n", j->found, j->found == 1 ? "" : "s",
+        printf("the %s is %d linear communication%s on this network: kcube's reordering and linear "
+               "mapping of %s are starts\n", j->source, j->found, j->found == 1 ? "" : "s",
                j->in.count ? "them and of the named ones" : "them");
-    else if (j->traffic && j->in.count)
+    else if (j->source && j->in.count)
         printf("the named communications' reordering and linear mapping are starts\n");
     text_groups(j, m);
     text_gain(m);
@@ -457,10 +562,43 @@ static int write_nodes(const char *path, const kc_gmap_result *r)
     return cli_atomic_commit(&at);
 }
 
+/* --emit-traffic: the traffic file kc_traffic_read reads back, message for
+ * message, with a "# phase" line where the group changes (names made one
+ * word) when there are several groups. */
+static int write_traffic(const gen_job *j)
+{
+    cli_atomic at;
+    int rc = cli_atomic_open(&at, j->emit);
+    if (rc)
+        return rc;
+    char topo[96];
+    fprintf(at.f, "# kcube traffic: %s%s%s on the %s (%llu ranks)\n# src dst bytes\n", j->source ? j->source : "",
+            j->source && j->in.count ? " + " : "", j->in.count ? "communications" : "",
+            kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->tr.ranks);
+    uint32_t cur = UINT32_MAX;
+    for (size_t m = 0; m < j->tr.count; m++) {
+        uint32_t g = j->tr.group && j->tr.groups > 1 ? j->tr.group[m] : 0;
+        if (g != cur && j->tr.group && j->tr.groups > 1 && !(g == 0 && !kc_traffic_group_name(&j->tr, 0))) {
+            fputs("# phase ", at.f);
+            for (const char *c = j->group_name[g]; *c; c++)
+                fputc(*c > ' ' && *c < 0x7f ? *c : '_', at.f);
+            fputc('\n', at.f);
+        }
+        cur = g;
+        fprintf(at.f, "%u %u %llu\n", j->tr.src[m], j->tr.dst[m], (unsigned long long)j->tr.bytes[m]);
+    }
+    return cli_atomic_commit(&at);
+}
+
 int map_general_run(const cli_args *a, int check_only)
 {
     gen_job j;
     int rc = resolve(a, &j);
+    if (!rc && !check_only && j.emit) {
+        rc = write_traffic(&j);
+        job_free(&j);
+        return rc;
+    }
     if (!rc && !check_only)
         rc = gate(a, &j);
     if (rc || check_only) {

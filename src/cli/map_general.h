@@ -10,6 +10,10 @@
 
 /* --traffic FILE, --work M, --baseline scotch, --hops-cap (map only). */
 extern const cli_opt OPT_TRAFFIC, OPT_WORK, OPT_BASELINE, OPT_HOPS_CAP;
+/* --stencil, --grid, --periodic, --grid-order, --collective, --bytes,
+ * --phases, --emit-traffic (map only; issue 20). */
+extern const cli_opt OPT_STENCIL, OPT_GRID, OPT_PERIODIC, OPT_GRID_ORDER, OPT_COLLECTIVE, OPT_MSG_BYTES, OPT_PHASES,
+    OPT_EMIT_TRAFFIC;
 
 /* 1 when the options ask for a general mapping (--traffic, or --kind
  * general). */

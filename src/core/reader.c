@@ -28,6 +28,8 @@ struct kc_reader {
     size_t line_len, line_cap, pos;     /* pos: next byte of line to scan */
     long lineno;
     int have_line;
+    const char *directive; /* kc_reader_directive's word, or NULL */
+    char dir_arg[KC_READER_DIRECTIVE_MAX + 1];
 };
 
 size_t kc_utf8_char(const char *str, size_t len)
@@ -390,6 +392,49 @@ kc_status kc_reader_next(kc_reader *r, kc_token *tok, int *have, kc_err *err)
     }
 }
 
+void kc_reader_directive(kc_reader *r, const char *word) { r->directive = word; }
+
+const char *kc_reader_directive_arg(const kc_reader *r) { return r->dir_arg; }
+
+static int blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+/* Is the current line "# WORD ARG"? 1 (ARG copied), 0 (another comment), or
+ * an error for "# WORD" with no ARG, more than one, or a bad byte in it. */
+static kc_status directive_line(kc_reader *r, int *is, kc_err *err)
+{
+    const unsigned char *l = (const unsigned char *)r->line;
+    size_t i = 0, n = r->line_len, w = strlen(r->directive);
+    *is = 0;
+    while (i < n && blank(l[i]))
+        i++;
+    if (i == n || l[i] != '#')
+        return KC_OK;
+    i++;
+    while (i < n && blank(l[i]))
+        i++;
+    if (n - i < w || memcmp(l + i, r->directive, w) != 0 || (i + w < n && !blank(l[i + w])))
+        return KC_OK;
+    i += w;
+    while (i < n && blank(l[i]))
+        i++;
+    size_t start = i;
+    while (i < n && !blank(l[i]))
+        i++;
+    size_t end = i;
+    while (i < n && blank(l[i]))
+        i++;
+    if (start == end || i < n || end - start > KC_READER_DIRECTIVE_MAX)
+        return fail_at(r, (long)start + 1, err, "a '# %s' line names one word of at most %d characters",
+                       r->directive, KC_READER_DIRECTIVE_MAX);
+    for (size_t j = start; j < end; j++)
+        if (l[j] < 0x21 || l[j] >= 0x7f)
+            return fail_at(r, (long)j + 1, err, "a '# %s' name is printable ASCII", r->directive);
+    memcpy(r->dir_arg, l + start, end - start);
+    r->dir_arg[end - start] = '\0';
+    *is = 1;
+    return KC_OK;
+}
+
 kc_status kc_reader_record_some(kc_reader *r, kc_token *toks, int min, int max, const char *fields, int *got,
                                 kc_err *err)
 {
@@ -404,6 +449,16 @@ kc_status kc_reader_record_some(kc_reader *r, kc_token *toks, int min, int max, 
             n++;
         if (s)
             return s;
+        if (n == 0 && r->directive) {
+            int is;
+            if ((s = directive_line(r, &is, err)))
+                return s;
+            if (is) {
+                r->have_line = 0;
+                *got = KC_READER_DIRECTIVE;
+                return KC_OK;
+            }
+        }
         if (n == 0)
             continue; /* blank or comment line */
         if (n == max && (s = scan_line(r, &extra, &one, err)))

@@ -21,6 +21,9 @@ void kc_traffic_free(kc_traffic *t)
     free(t->dst);
     free(t->bytes);
     free(t->group);
+    for (uint32_t g = 0; g < t->named; g++)
+        free(t->group_name[g]);
+    free(t->group_name);
     memset(t, 0, sizeof *t);
 }
 
@@ -64,7 +67,7 @@ kc_status kc_traffic_add(kc_traffic *t, uint64_t src, uint64_t dst, uint64_t byt
     t->dst[t->count] = (uint32_t)dst;
     t->bytes[t->count] = bytes;
     if (t->group)
-        t->group[t->count] = t->groups - 1;
+        t->group[t->count] = t->current;
     t->count++;
     return KC_OK;
 }
@@ -81,5 +84,46 @@ kc_status kc_traffic_begin_group(kc_traffic *t, kc_err *err)
         t->groups = t->count ? 1 : 0;
     }
     t->groups++;
+    t->current = t->groups - 1;
     return KC_OK;
+}
+
+const char *kc_traffic_group_name(const kc_traffic *t, uint32_t g)
+{
+    return g < t->named ? t->group_name[g] : NULL;
+}
+
+kc_status kc_traffic_set_phase(kc_traffic *t, const char *name, kc_err *err)
+{
+    for (uint32_t g = 0; g < t->named; g++)
+        if (t->group_name[g] && strcmp(t->group_name[g], name) == 0) {
+            t->current = g;
+            return KC_OK;
+        }
+    if (t->named >= KC_TRAFFIC_MAX_PHASES)
+        return kc_fail_param(err, KC_EINVAL, "traffic", "more than %u phases", KC_TRAFFIC_MAX_PHASES);
+    kc_status s = kc_traffic_begin_group(t, err);
+    if (s)
+        return s;
+    char **names = realloc(t->group_name, t->groups * sizeof *names);
+    if (!names)
+        return kc_fail(err, KC_ENOMEM, "out of memory for %u phase names", t->groups);
+    t->group_name = names;
+    for (uint32_t g = t->named; g < t->groups; g++)
+        names[g] = NULL;
+    t->named = t->groups;
+    if (!(names[t->current] = strdup(name)))
+        return kc_fail(err, KC_ENOMEM, "out of memory for a phase name");
+    return KC_OK;
+}
+
+void kc_traffic_ungroup(kc_traffic *t)
+{
+    for (uint32_t g = 0; g < t->named; g++)
+        free(t->group_name[g]);
+    free(t->group_name);
+    free(t->group);
+    t->group_name = NULL;
+    t->group = NULL;
+    t->named = t->groups = t->current = 0;
 }

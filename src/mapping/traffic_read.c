@@ -18,7 +18,13 @@ kc_status kc_traffic_read(kc_traffic *t, kc_reader *r, kc_err *err)
     int have;
     size_t before = t->count;
     kc_status s;
+    kc_reader_directive(r, "phase");
     while (!(s = kc_reader_record_some(r, tok, 2, 3, "source destination [bytes]", &have, err)) && have) {
+        if (have == KC_READER_DIRECTIVE) {
+            if ((s = kc_traffic_set_phase(t, kc_reader_directive_arg(r), err)))
+                return s;
+            continue;
+        }
         if ((s = kc_reader_check(r, &tok[0], t->ranks - 1, "rank", err)) ||
             (s = kc_reader_check(r, &tok[1], t->ranks - 1, "rank", err)) ||
             (have == 3 && (s = kc_reader_check(r, &tok[2], UINT64_MAX, "byte count", err))))
@@ -153,8 +159,29 @@ kc_status kc_traffic_read_grf(kc_traffic *t, kc_reader *r, kc_err *err)
 
 /* ---- GOAL schedules ---- */
 
+/* The unnamed phase of a schedule with phases, as a group name. */
+#define GOAL_NO_PHASE "-"
+
 kc_status kc_traffic_from_goal(kc_traffic *t, const kc_goal *g, kc_err *err)
 {
+    uint32_t last = UINT32_MAX; /* phase of the previous send */
+    if (g->nphases > 1) {
+        /* Groups in the schedule's phase order (the first send of rank 0
+         * may come in a later phase than another rank's). */
+        unsigned char *sends = calloc(g->nphases, 1);
+        if (!sends)
+            return kc_fail(err, KC_ENOMEM, "out of memory for %zu phases", g->nphases);
+        for (size_t i = 0; i < g->nops; i++)
+            if (g->op[i].kind == KC_GOAL_SEND)
+                sends[g->op[i].phase] = 1;
+        kc_status s = KC_OK;
+        for (size_t p = 0; p < g->nphases && !s; p++)
+            if (sends[p])
+                s = kc_traffic_set_phase(t, p ? kc_goal_phase_name(g, (uint32_t)p) : GOAL_NO_PHASE, err);
+        free(sends);
+        if (s)
+            return s;
+    }
     for (size_t i = 0; i < g->nops; i++) {
         const kc_goal_op *op = &g->op[i];
         if (op->kind != KC_GOAL_SEND)
@@ -162,8 +189,15 @@ kc_status kc_traffic_from_goal(kc_traffic *t, const kc_goal *g, kc_err *err)
         if (op->peer < 0 || (uint64_t)op->peer >= t->ranks || op->rank >= t->ranks)
             return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: send from rank %u to %lld, outside 0..%llu",
                                  op->line, op->rank, (long long)op->peer, (unsigned long long)(t->ranks - 1));
-        kc_status s = kc_traffic_add(t, op->rank, (uint64_t)op->peer, op->amount, err);
-        if (s)
+        kc_status s;
+        /* Phases change rarely along the operations: look up only then. */
+        if (g->nphases > 1 && op->phase != last) {
+            const char *name = op->phase ? kc_goal_phase_name(g, op->phase) : GOAL_NO_PHASE;
+            if ((s = kc_traffic_set_phase(t, name, err)))
+                return s;
+            last = op->phase;
+        }
+        if ((s = kc_traffic_add(t, op->rank, (uint64_t)op->peer, op->amount, err)))
             return s;
     }
     return KC_OK;
