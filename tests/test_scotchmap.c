@@ -119,7 +119,32 @@ static void test_numbering(void **state)
     check_numbering(&t);
     assert_int_equal(kc_topology_mesh(&t, 2, 6, &err), KC_OK);
     check_numbering(&t);
+    assert_int_equal(kc_topology_torus(&t, 3, 4, KC_TIE_PLUS, &err), KC_OK);
+    check_numbering(&t);
 #endif
+}
+
+/* The Scotch class of each target is the one scotch_gmap builds from the
+ * target line a user writes (issue 20: torusXD and torus3D are the same
+ * network but give different mappings). */
+static void test_target_class(void **state)
+{
+    NEED_SCOTCH();
+    kc_topology t;
+    kci_scotch_tgt tg;
+    kc_err err = {0};
+    struct {
+        kc_topo_kind kind;
+        int k, n;
+        const char *name;
+    } cases[] = {{KC_TOPO_HYPERCUBE, 2, 6, "hcub"},  {KC_TOPO_TORUS, 8, 2, "torus2D"}, {KC_TOPO_TORUS, 4, 3, "torus3D"},
+                 {KC_TOPO_TORUS, 4, 4, "torusXD"}, {KC_TOPO_TORUS, 5, 1, "torusXD"}, {KC_TOPO_MESH, 8, 2, "mesh2D"},
+                 {KC_TOPO_MESH, 4, 3, "mesh3D"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(kc_topology_init(&t, cases[i].kind, cases[i].k, cases[i].n, KC_TIE_PLUS, &err), KC_OK);
+        assert_int_equal(kci_scotch_target(&t, &tg, &err), KC_OK);
+        assert_string_equal(tg.name, cases[i].name);
+    }
 }
 
 /* A random sparse traffic: each rank sends to 3 random others. */
@@ -306,6 +331,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbering),
+        cmocka_unit_test(test_target_class),
         cmocka_unit_test(test_permutation_and_determinism),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_silent),
