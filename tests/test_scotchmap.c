@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kcube/comm.h"
+#include "kcube/mapgeneral.h"
 #include "kcube/rng.h"
 #include "kcube/scotchmap.h"
 #include "kcube/traffic.h"
@@ -327,11 +328,52 @@ static void test_transpose_hops(void **state)
     kc_traffic_free(&tr);
 }
 
+/* The general mapper's Scotch starts (issue 20): "scotch" with the search's
+ * seed, then "scotch:s3", "scotch:s5", "scotch:s7" (seed + 2 i), each the
+ * mapping kc_scotch_map gives with that seed; opts.scotch_seeds = 1 keeps the
+ * first alone. */
+static void test_mapgen_seeds(void **state)
+{
+    NEED_SCOTCH();
+    kc_topology t;
+    kc_err err = {0};
+    assert_int_equal(kc_topology_torus(&t, 4, 3, KC_TIE_SPLIT, &err), KC_OK);
+    kc_traffic tr;
+    random_traffic(&tr, t.nodes, 4);
+    const char *want[] = {"scotch", "scotch:s3", "scotch:s5", "scotch:s7"};
+    for (int runs = 0; runs <= 1; runs++) {
+        kc_mapgen_opts o;
+        kc_mapgen_opts_default(&o);
+        o.scotch_seeds = runs;
+        o.search.budget_seconds = 0;
+        o.search.iterations = 10;
+        kc_mapgen_result r;
+        assert_int_equal(kc_mapgen_run(&t, &tr, NULL, 0, &o, &r, &err), KC_OK);
+        assert_true(r.scotch >= 0);
+        int found = 0;
+        for (int i = 0; i < r.nstarts; i++) {
+            if (strncmp(r.start_name[i], "scotch", 6))
+                continue;
+            assert_true(found < (runs ? 1 : 4));
+            assert_string_equal(r.start_name[i], want[found]);
+            uint32_t m[64];
+            assert_int_equal(kc_scotch_map(&t, &tr, 1 + 2 * (uint64_t)found, m, &err), KC_OK);
+            assert_memory_equal(m, r.start_map[i], sizeof m);
+            found++;
+        }
+        assert_int_equal(found, runs ? 1 : 4);
+        assert_string_equal(r.start_name[r.scotch], "scotch");
+        kc_mapgen_result_free(&r);
+    }
+    kc_traffic_free(&tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbering),
         cmocka_unit_test(test_target_class),
+        cmocka_unit_test(test_mapgen_seeds),
         cmocka_unit_test(test_permutation_and_determinism),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_silent),
