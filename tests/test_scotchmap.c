@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kcube/comm.h"
+#include "kcube/mapgeneral.h"
 #include "kcube/rng.h"
 #include "kcube/scotchmap.h"
 #include "kcube/traffic.h"
@@ -119,7 +120,32 @@ static void test_numbering(void **state)
     check_numbering(&t);
     assert_int_equal(kc_topology_mesh(&t, 2, 6, &err), KC_OK);
     check_numbering(&t);
+    assert_int_equal(kc_topology_torus(&t, 3, 4, KC_TIE_PLUS, &err), KC_OK);
+    check_numbering(&t);
 #endif
+}
+
+/* The Scotch class of each target is the one scotch_gmap builds from the
+ * target line a user writes (issue 20: torusXD and torus3D are the same
+ * network but give different mappings). */
+static void test_target_class(void **state)
+{
+    NEED_SCOTCH();
+    kc_topology t;
+    kci_scotch_tgt tg;
+    kc_err err = {0};
+    struct {
+        kc_topo_kind kind;
+        int k, n;
+        const char *name;
+    } cases[] = {{KC_TOPO_HYPERCUBE, 2, 6, "hcub"},  {KC_TOPO_TORUS, 8, 2, "torus2D"}, {KC_TOPO_TORUS, 4, 3, "torus3D"},
+                 {KC_TOPO_TORUS, 4, 4, "torusXD"}, {KC_TOPO_TORUS, 5, 1, "torusXD"}, {KC_TOPO_MESH, 8, 2, "mesh2D"},
+                 {KC_TOPO_MESH, 4, 3, "mesh3D"}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(kc_topology_init(&t, cases[i].kind, cases[i].k, cases[i].n, KC_TIE_PLUS, &err), KC_OK);
+        assert_int_equal(kci_scotch_target(&t, &tg, &err), KC_OK);
+        assert_string_equal(tg.name, cases[i].name);
+    }
 }
 
 /* A random sparse traffic: each rank sends to 3 random others. */
@@ -302,10 +328,52 @@ static void test_transpose_hops(void **state)
     kc_traffic_free(&tr);
 }
 
+/* The general mapper's Scotch starts (issue 20): "scotch" with the search's
+ * seed, then "scotch:s3", "scotch:s5", "scotch:s7" (seed + 2 i), each the
+ * mapping kc_scotch_map gives with that seed; opts.scotch_seeds = 1 keeps the
+ * first alone. */
+static void test_mapgen_seeds(void **state)
+{
+    NEED_SCOTCH();
+    kc_topology t;
+    kc_err err = {0};
+    assert_int_equal(kc_topology_torus(&t, 4, 3, KC_TIE_SPLIT, &err), KC_OK);
+    kc_traffic tr;
+    random_traffic(&tr, t.nodes, 4);
+    const char *want[] = {"scotch", "scotch:s3", "scotch:s5", "scotch:s7"};
+    for (int runs = 0; runs <= 1; runs++) {
+        kc_mapgen_opts o;
+        kc_mapgen_opts_default(&o);
+        o.scotch_seeds = runs;
+        o.search.budget_seconds = 0;
+        o.search.iterations = 10;
+        kc_mapgen_result r;
+        assert_int_equal(kc_mapgen_run(&t, &tr, NULL, 0, &o, &r, &err), KC_OK);
+        assert_true(r.scotch >= 0);
+        int found = 0;
+        for (int i = 0; i < r.nstarts; i++) {
+            if (strncmp(r.start_name[i], "scotch", 6))
+                continue;
+            assert_true(found < (runs ? 1 : 4));
+            assert_string_equal(r.start_name[i], want[found]);
+            uint32_t m[64];
+            assert_int_equal(kc_scotch_map(&t, &tr, 1 + 2 * (uint64_t)found, m, &err), KC_OK);
+            assert_memory_equal(m, r.start_map[i], sizeof m);
+            found++;
+        }
+        assert_int_equal(found, runs ? 1 : 4);
+        assert_string_equal(r.start_name[r.scotch], "scotch");
+        kc_mapgen_result_free(&r);
+    }
+    kc_traffic_free(&tr);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_numbering),
+        cmocka_unit_test(test_target_class),
+        cmocka_unit_test(test_mapgen_seeds),
         cmocka_unit_test(test_permutation_and_determinism),
         cmocka_unit_test(test_edges),
         cmocka_unit_test(test_silent),

@@ -6,7 +6,9 @@
  * communications when the topology computes over GF(k) (the caller passes
  * the communications it names and those kc_mapgen_find_lcc finds in a
  * traffic); and
- * Scotch's mapping (kcube/scotchmap.h) when Scotch is built in; and on
+ * Scotch's mapping (kcube/scotchmap.h) when Scotch is built in, with the
+ * search's seed ("scotch", scotch_gmap's mapping for seed 1) and, on up to
+ * 4096 nodes, with three more seeds ("scotch:sS", opts.scotch_seeds); and on
  * hypercubes and tori the Gray-code starts "gray:f", one for each f > 1
  * dividing n: every field of f digits of the rank replaced by its reflected
  * k-ary Gray code, which puts consecutive ranks of a field one hop apart
@@ -27,25 +29,34 @@
 #include "kcube/comm.h"
 #include "kcube/gmap.h"
 
-#define KC_MAPGEN_MAX_STARTS (4 + KC_TOPO_MAX_DIMS)
+#define KC_MAPGEN_SCOTCH_SEEDS 4 /* Scotch runs at most (issue 20) */
+#define KC_MAPGEN_MAX_STARTS (4 + KC_MAPGEN_SCOTCH_SEEDS + KC_TOPO_MAX_DIMS)
 
 typedef struct kc_mapgen_opts {
     kc_gmap_opts search;   /* seed, budget, progress, groups, separate */
     int use_scotch;        /* 1 (default): Scotch's mapping is a start when Scotch is built in */
     int cap_at_scotch;     /* 1 (default): when Scotch is a start, never more bytes x hops than its
                               mapping (search.hops_cap_start), so the result dominates Scotch's on (a) and (b) */
+    int scotch_seeds;      /* Scotch runs, 1..KC_MAPGEN_SCOTCH_SEEDS; 0 (default): 4 up to 4096 nodes, 1
+                              above. Run i > 0 is the start "scotch:sS", S = search.seed + 2 i (Scotch
+                              7.0.3 maps alike with seeds 2j and 2j + 1); run 0 is "scotch", the mapping of
+                              scotch_gmap -Cd with seed 1, and the one the cap and reports refer to. Each run
+                              costs one Scotch mapping, outside the search's budget: about 0.1 s on 4096
+                              nodes, 2 s on 16384 and 84 s on 65536 (docs/traffic.md) */
 } kc_mapgen_opts;
 
 void kc_mapgen_opts_default(kc_mapgen_opts *o);
 
 typedef struct kc_mapgen_result {
     int nstarts;
-    const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "reorder", "linear", "scotch", "gray:f" */
+    const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "reorder", "linear", "scotch", "scotch:sS",
+                                                     "gray:f" */
     uint32_t *start_map[KC_MAPGEN_MAX_STARTS];    /* each start's to_physical */
     int scotch;                                   /* index of Scotch's start, or -1 */
     uint64_t hops_cap;                            /* the cap the search used (0: none) */
     kc_gmap_result search;                        /* start costs, the final mapping and its costs */
     char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */
+    char scotch_name[KC_MAPGEN_SCOTCH_SEEDS][32]; /* storage of the "scotch:sS" names (S the seed) */
 } kc_mapgen_result;
 
 /* tr->ranks == t->nodes. comms[0..ncomms) are linear communications whose

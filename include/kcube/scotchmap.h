@@ -9,8 +9,8 @@
  * dropped, weights scaled down in proportion when they add up to more than
  * 2^30 because SCOTCH_Num is 32 bits) and maps it with Scotch's default
  * strategy onto the target that matches the topology: hcub when every side
- * is 2, torusXD for tori of up to 5 axes, mesh2D / mesh3D for meshes of up
- * to 3 axes (Scotch 7.0.3's meshXD measures distances around a torus, so it
+ * is 2, torus2D / torus3D / torusXD for tori of 2, 3, or 1, 4, 5 axes,
+ * mesh2D / mesh3D for meshes of up to 3 axes (Scotch 7.0.3's meshXD measures distances around a torus, so it
  * is not used); other topologies are KC_EINVAL naming "scotch". Terminal
  * numbers become kcube node ids through an explicit conversion that every
  * call checks against Scotch's own distances (KC_EINTERNAL on a mismatch).
@@ -18,9 +18,14 @@
  * kcube's exact counter.
  *
  * Determinism: Scotch runs in a context of its own (private copy of its
- * random generator seeded from `seed`, deterministic mode, one thread), so
+ * random generator seeded with `seed`, deterministic mode, one thread), so
  * its process-wide generator is untouched and the same input and seed give
- * the same mapping. Printing: libkcube defines Scotch's error hooks
+ * the same mapping. With seed 1 it is the mapping `scotch_gmap -Cd` writes
+ * for the same graph (edges in increasing neighbour order) and target line
+ * ("hcub n", "torus3D a b c", "mesh2D a b", ...), terminal t becoming the
+ * node with the same coordinates (axis 0 fastest in both); plain
+ * scotch_gmap runs threads in Scotch's non-deterministic mode and usually,
+ * not always, gives the same mapping. Printing: libkcube defines Scotch's error hooks
  * (SCOTCH_errorPrint, SCOTCH_errorPrintW) as silent functions instead of
  * linking libscotcherr, which prints to stderr; failures come back in kc_err.
  *
@@ -55,7 +60,7 @@ kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t see
 
 /* What a mapping involved, for reports. */
 typedef struct kc_scotch_info {
-    const char *target; /* Scotch's target: "hcub", "torusXD", "mesh2D", "mesh3D" */
+    const char *target; /* Scotch's target: "hcub", "torus2D", "torus3D", "torusXD", "mesh2D", "mesh3D" */
     uint64_t repaired;  /* ranks moved off a terminal Scotch had used twice */
 } kc_scotch_info;
 /* kc_scotch_map that also fills *info (may be NULL). */

@@ -10,21 +10,24 @@
 #include "kcube/topology.h"
 
 /* Scotch's target for t: hcub when every side is 2 (the hypercube, and
- * tori or meshes with the same links), torusXD for tori of up to 5 axes,
- * mesh2D / mesh3D for meshes of 1 to 3 axes. Not meshXD: in Scotch 7.0.3
+ * tori or meshes with the same links), torus2D / torus3D for tori of 2 and
+ * 3 axes and torusXD for 1, 4 or 5 axes (the classes scotch_gmap builds from
+ * those target lines: torusXD and torus3D are the same network but Scotch
+ * splits their domains differently, so the mappings differ), mesh2D /
+ * mesh3D for meshes of 1 to 3 axes. Not meshXD: in Scotch 7.0.3
  * its distances wrap around like a torus' (checked in test_scotchmap), so
  * meshes of 4 or more axes with a side above 2 have no target and fail with
  * KC_EINVAL naming "scotch", as do tori of more than 5 axes. */
 typedef enum kci_scotch_kind { KCI_SCOTCH_HCUB, KCI_SCOTCH_TORUS, KCI_SCOTCH_MESH } kci_scotch_kind;
 typedef struct kci_scotch_tgt {
     kci_scotch_kind kind;
-    const char *name;           /* "hcub", "torusXD", "mesh2D", "mesh3D" */
+    const char *name;           /* "hcub", "torus2D", "torus3D", "torusXD", "mesh2D", "mesh3D" */
     int dims[KC_TOPO_MAX_DIMS]; /* the extents Scotch numbers terminals with */
 } kci_scotch_tgt;
 kc_status kci_scotch_target(const kc_topology *t, kci_scotch_tgt *tg, kc_err *err);
 
 /* The kcube node of terminal domain `term` of that target: Scotch numbers
- * the terminals of hcub, torusX and meshX with the first axis varying
+ * the terminals of hcub, torus2/3/X and mesh2/3 with the first axis varying
  * fastest (for hcub: bit i of the number is the coordinate in dimension
  * i; checked pairwise in test_scotchmap); the coordinates are decoded with Scotch's extents and encoded again
  * with kcube's (kcube/topology.h). O(n). */

@@ -9,9 +9,14 @@
  *     target; a mismatch is KC_EINTERNAL, never a silently bad mapping;
  *   - determinism: libscotch keeps a process-wide random generator. The map
  *     runs in a Scotch context with a private clone of that generator,
- *     seeded from the caller's seed, in deterministic mode and one thread,
- *     so the global generator is neither used nor changed and the same seed
- *     gives the same mapping;
+ *     seeded with the caller's seed itself, in deterministic mode and one
+ *     thread, so the global generator is neither used nor changed and the
+ *     same seed gives the same mapping;
+ *   - fidelity (issue 20): with seed 1 (kcube's default, and the seed
+ *     Scotch's own generator starts from) and the target classes that
+ *     scotch_gmap builds from "hcub n", "torus2D/3D", "mesh2D/3D", the
+ *     mapping is the one `scotch_gmap -Cd` writes for the same graph
+ *     (tests/cli_scotch_gmap.sh);
  *   - printing: libscotch reports errors through SCOTCH_errorPrint(W),
  *     which libscotcherr implements by printing to stderr. libkcube never
  *     prints, so it links libscotch alone and defines both hooks here as
@@ -20,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kcube/rng.h"
 #include "kcube/scotchmap.h"
 #include "scotch_internal.h"
 
@@ -44,8 +48,12 @@ kc_status kci_scotch_target(const kc_topology *t, kci_scotch_tgt *tg, kc_err *er
                                  "Scotch has no mesh target of %d axes (its meshXD measures distances around a "
                                  "torus)", t->n);
     } else {
+        /* torus2D / torus3D, not torusXD, for 2 and 3 axes: the same network,
+         * but Scotch bipartitions the two classes' domains differently and
+         * gives different mappings; a user of scotch_gmap writes "torus3D 4
+         * 4 4", so these are the classes to reproduce. */
         tg->kind = KCI_SCOTCH_TORUS;
-        tg->name = "torusXD";
+        tg->name = t->n == 2 ? "torus2D" : t->n == 3 ? "torus3D" : "torusXD";
         if (t->n > MAX_SCOTCH_AXES)
             return kc_fail_param(err, KC_EINVAL, "scotch",
                                  "Scotch's torus target has at most %d axes, this torus has %d", MAX_SCOTCH_AXES,
@@ -107,7 +115,9 @@ kc_status kci_scotch_arch(const kc_topology *t, const kci_scotch_tgt *tg, SCOTCH
     for (int i = 0; i < t->n && i < MAX_SCOTCH_AXES; i++)
         d[i] = tg->dims[i];
     int bad = tg->kind == KCI_SCOTCH_HCUB    ? SCOTCH_archHcub(arch, t->n)
-              : tg->kind == KCI_SCOTCH_TORUS ? SCOTCH_archTorusX(arch, t->n, d)
+              : tg->kind == KCI_SCOTCH_TORUS ? (t->n == 2   ? SCOTCH_archTorus2(arch, d[0], d[1])
+                                                : t->n == 3 ? SCOTCH_archTorus3(arch, d[0], d[1], d[2])
+                                                            : SCOTCH_archTorusX(arch, t->n, d))
               : t->n == 3                    ? SCOTCH_archMesh3(arch, d[0], d[1], d[2])
                                              : SCOTCH_archMesh2(arch, d[0], d[1]);
     if (bad) {
@@ -288,7 +298,7 @@ static kc_status run_map(SCOTCH_Graph *graph, SCOTCH_Arch *arch, uint64_t seed, 
     else if (SCOTCH_contextThreadSpawn(&ctx, 1, NULL))
         failed = "SCOTCH_contextThreadSpawn";
     if (!failed) {
-        SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)(kc_seed_derive(seed, 0) & (uint64_t)SCOTCH_NUMMAX));
+        SCOTCH_contextRandomSeed(&ctx, (SCOTCH_Num)(seed & (uint64_t)SCOTCH_NUMMAX));
         if (SCOTCH_contextBindGraph(&ctx, graph, &bound))
             failed = "SCOTCH_contextBindGraph";
     }

@@ -72,6 +72,15 @@ static kc_status build_starts(const kc_topology *t, const kc_traffic *tr, const 
         uint32_t *p = start_slot(r, "scotch", t->nodes);
         r->scotch = r->nstarts - 1;
         st = p ? kc_scotch_map(t, tr, o->search.seed, p, err) : kc_fail(err, KC_ENOMEM, "out of memory");
+        /* More Scotch seeds (issue 20): Scotch's result varies much with its
+         * seed, and on small networks a run costs little. */
+        int runs = o->scotch_seeds > 0 ? o->scotch_seeds : t->nodes <= 4096 ? KC_MAPGEN_SCOTCH_SEEDS : 1;
+        for (int i = 1; !st && i < runs && i < KC_MAPGEN_SCOTCH_SEEDS; i++) {
+            uint64_t seed = o->search.seed + 2 * (uint64_t)i;
+            snprintf(r->scotch_name[i], sizeof r->scotch_name[i], "scotch:s%llu", (unsigned long long)seed);
+            p = start_slot(r, r->scotch_name[i], t->nodes);
+            st = p ? kc_scotch_map(t, tr, seed, p, err) : kc_fail(err, KC_ENOMEM, "out of memory");
+        }
     }
     return st;
 }
