@@ -491,7 +491,7 @@ static void run_case(size_t ci, double budget, uint64_t seed, const char *dir, t
 static void print_timings(const timings *tm)
 {
     printf("\nwall seconds: each start's computation, kcube's search (counting the starts, searching, "
-           "recounting), kcube in all, and scotch_gmap (one process, files included)\n\n| case |");
+           "recounting), kcube in all, and one scotch_gmap process (fork to exit)\n\n| case |");
     for (int j = 0; j < tm->ncols; j++)
         printf(" %s |", tm->col[j]);
     printf(" search | kcube total | scotch_gmap |\n|---|");
