@@ -2,11 +2,26 @@
  * each case (the four 8-cube sets, 2-D and 3-D halo exchanges from a process
  * grid onto a network of another shape, with and without periodic
  * boundaries, a random sparse graph, all-to-all) it reports identity,
- * Scotch's mapping and kcube's final mapping under kcube's exact counter
- * (max channel load, bytes x hops, sum of squared loads) and the time each
- * mapper took, as a Markdown table.
+ * kcube's Scotch start (libscotch, seed 1: the mapping of `scotch_gmap -Cd`),
+ * the mapping of Scotch's own command line `scotch_gmap` (default strategy,
+ * no options: what a user of Debian's scotch package gets) and kcube's final
+ * mapping, all under kcube's exact counter (max channel load, bytes x hops,
+ * sum of squared loads), as a Markdown table; then a second table with the
+ * wall seconds each start took to compute, the search, and scotch_gmap.
  *
- *   bench_map_suite [BUDGET_SECONDS [SEED]]     (default 2 s, seed 1)
+ *   bench_map_suite [BUDGET [SEED]]     (default 2, seed 1)
+ *
+ * BUDGET is the search's work in nominal seconds: BUDGET x 40 million
+ * channel-load updates, i.e. `kcube map --work 40xBUDGET` (2 = --work 80);
+ * the CPU time it takes varies with the case.
+ *
+ * scotch_gmap is run with fork/exec (no shell) on the graph and target line
+ * kcube hands libscotch, written to a temporary directory; terminal t of
+ * its .map has coordinates t_i (Scotch's extents, axis 0 fastest) and
+ * becomes the kcube node with the same coordinates. When it puts two ranks
+ * on one terminal, the later ranks move to the nearest free node in hops
+ * (as kcube does; the number moved is printed). Without scotch_gmap on the
+ * PATH its cells say n/a.
  *
  * The four communication sets are phases: their channel loads are counted
  * per communication (the largest per-communication load is column max, the
@@ -14,6 +29,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench_util.h"
 #include "kcube/chanload.h"
@@ -134,21 +152,269 @@ static void group_cell(const uint64_t *g, uint32_t groups)
     printf(")");
 }
 
-/* Scotch alone, timed, evaluated by kcube's counter. */
-static double scotch_alone(const kc_topology *t, const kc_traffic *tr, uint64_t seed)
+/* ---- Scotch's command line ------------------------------------------------ */
+
+typedef struct arc {
+    uint32_t u, v;
+    uint64_t w;
+} arc;
+
+static int arc_cmp(const void *x, const void *y)
 {
-    uint32_t *p = malloc(t->nodes * sizeof *p);
-    kc_err err = {0};
-    double t0 = bench_now();
-    if (!p || kc_scotch_map(t, tr, seed, p, &err))
-        die("scotch", &err);
-    double dt = bench_now() - t0;
-    free(p);
-    return dt;
+    const arc *a = x, *b = y;
+    return a->u != b->u ? (a->u > b->u) - (a->u < b->u) : (a->v > b->v) - (a->v < b->v);
 }
 
-static void run_case(const bench_case *c, double budget, uint64_t seed)
+/* The graph kcube hands libscotch, in Scotch's .grf format: one edge per
+ * communicating pair, weighted by the bytes of both directions, each
+ * vertex's neighbours in increasing order. 0 on success. (kcube scales
+ * weights down above 2^30 in all; the suite's weights stay far below.) */
+static int write_grf(const char *path, const kc_traffic *tr)
 {
+    arc *a = malloc((2 * tr->count + 1) * sizeof *a);
+    if (!a)
+        return -1;
+    size_t n = 0, m = 0;
+    uint64_t total = 0;
+    for (size_t i = 0; i < tr->count; i++) {
+        if (tr->src[i] == tr->dst[i] || !tr->bytes[i])
+            continue;
+        a[n++] = (arc){tr->src[i], tr->dst[i], tr->bytes[i]};
+        a[n++] = (arc){tr->dst[i], tr->src[i], tr->bytes[i]};
+        total += tr->bytes[i];
+    }
+    qsort(a, n, sizeof *a, arc_cmp);
+    for (size_t i = 0; i < n; i++) {
+        if (m && a[m - 1].u == a[i].u && a[m - 1].v == a[i].v)
+            a[m - 1].w += a[i].w;
+        else
+            a[m++] = a[i];
+    }
+    FILE *f = total < (1u << 30) ? fopen(path, "w") : NULL;
+    if (!f) {
+        free(a);
+        return -1;
+    }
+    fprintf(f, "0\n%llu %zu\n0 010\n", (unsigned long long)tr->ranks, m);
+    size_t i = 0;
+    for (uint64_t v = 0; v < tr->ranks; v++) {
+        size_t j = i;
+        while (j < m && a[j].u == v)
+            j++;
+        fprintf(f, "%zu", j - i);
+        for (; i < j; i++)
+            fprintf(f, " %llu %u", (unsigned long long)a[i].w, a[i].v);
+        fputc('\n', f);
+    }
+    free(a);
+    return fclose(f) ? -1 : 0;
+}
+
+/* The target line kcube's Scotch start uses for t (src/mapping/scotchmap.c). */
+static int write_tgt(const char *path, const kc_topology *t)
+{
+    int binary = 1;
+    for (int i = 0; i < t->n; i++)
+        binary &= t->side[i] == 2;
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    if (binary)
+        fprintf(f, "hcub %d", t->n);
+    else if (t->kind == KC_TOPO_MESH)
+        fprintf(f, "%s", t->n == 3 ? "mesh3D" : "mesh2D");
+    else if (t->n == 2 || t->n == 3)
+        fprintf(f, "torus%dD", t->n);
+    else
+        fprintf(f, "torusXD %d", t->n);
+    for (int i = 0; !binary && i < t->n; i++)
+        fprintf(f, " %d", t->side[i]);
+    fputc('\n', f);
+    return fclose(f) ? -1 : 0;
+}
+
+/* Run `scotch_gmap GRF TGT MAP` (fork/exec, no shell; its output
+ * discarded); *secs gets the wall time. Returns its exit status, 127 when it
+ * could not be started, -1 on another failure. */
+static int run_scotch_gmap(const char *grf, const char *tgt, const char *map, double *secs)
+{
+    char *argv[] = {"scotch_gmap", (char *)grf, (char *)tgt, (char *)map, NULL};
+    double t0 = bench_now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        execvp(argv[0], argv);
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    *secs = bench_now() - t0;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* kcube's node with the coordinates of Scotch's terminal `term` (axis 0
+ * fastest in both; kcube's node = x_0 + s_0 (x_1 + s_1 (...))). */
+static uint32_t node_of_terminal(const kc_topology *t, uint64_t term)
+{
+    uint64_t node = 0, place = 1;
+    for (int i = 0; i < t->n; i++) {
+        node += term % (uint64_t)t->side[i] * place;
+        term /= (uint64_t)t->side[i];
+        place *= (uint64_t)t->side[i];
+    }
+    return (uint32_t)node;
+}
+
+static uint64_t hops(const kc_topology *t, uint64_t x, uint64_t y)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < t->n; i++) {
+        unsigned a = kc_topology_coord(t, x, i), b = kc_topology_coord(t, y, i);
+        unsigned d = a > b ? a - b : b - a;
+        h += t->kind == KC_TOPO_MESH || 2 * d <= (unsigned)t->side[i] ? d : (unsigned)t->side[i] - d;
+    }
+    return h;
+}
+
+/* Read a .map into p (rank -> kcube node); a terminal used twice keeps its
+ * lowest rank, later ranks take the free node nearest in hops (lowest id on
+ * ties). Returns the ranks moved, or -1 on a bad file. */
+static long read_map(const char *path, const kc_topology *t, uint32_t *p)
+{
+    FILE *f = fopen(path, "r");
+    unsigned long long count, v, term;
+    if (!f)
+        return -1;
+    unsigned char *used = calloc(t->nodes, 1), *seen = calloc(t->nodes, 1);
+    long bad = !used || !seen || fscanf(f, "%llu", &count) != 1 || count != t->nodes;
+    for (unsigned long long i = 0; !bad && i < count; i++) {
+        bad = fscanf(f, "%llu %llu", &v, &term) != 2 || v >= t->nodes || term >= t->nodes || seen[v];
+        if (!bad) {
+            seen[v] = 1;
+            p[v] = node_of_terminal(t, term);
+        }
+    }
+    fclose(f);
+    long moved = 0;
+    for (uint64_t r = 0; !bad && r < t->nodes; r++) /* first owners, in rank order */
+        if (!used[p[r]]) {
+            used[p[r]] = 1;
+            seen[r] = 2;
+        }
+    for (uint64_t r = 0; !bad && r < t->nodes; r++) {
+        if (seen[r] == 2)
+            continue;
+        uint64_t best = UINT64_MAX, bh = UINT64_MAX;
+        for (uint64_t x = 0; x < t->nodes; x++)
+            if (!used[x] && hops(t, p[r], x) < bh) {
+                bh = hops(t, p[r], x);
+                best = x;
+            }
+        used[best] = 1;
+        p[r] = (uint32_t)best;
+        moved++;
+    }
+    free(used);
+    free(seen);
+    return bad ? -1 : moved;
+}
+
+/* kcube's exact count of mapping p, per communication when tr has groups
+ * (as the search counts it); gmax gets the per-communication maxima. */
+static void count_map(const kc_topology *t, const kc_traffic *tr, const uint32_t *p, kc_cost *c, uint64_t *gmax)
+{
+    kc_chanload *cl;
+    kc_err err = {0};
+    int layered = tr->groups > 1;
+    if (kc_chanload_new_layered(&cl, t, tr, layered ? tr->group : NULL, layered ? tr->groups : 0, &err))
+        die("counter", &err);
+    if (kc_chanload_set(cl, p, &err))
+        die("scotch_gmap's mapping", &err);
+    *c = kc_chanload_cost(cl);
+    if (layered && kc_chanload_group_max(cl, tr, tr->group, tr->groups, gmax, &err))
+        die("counter", &err);
+    if (tr->groups == 1)
+        gmax[0] = c->max;
+    kc_chanload_free(cl);
+}
+
+typedef struct cli_scotch {
+    int ok;       /* 1: c holds the count of scotch_gmap's mapping */
+    kc_cost c;
+    uint64_t gmax[KC_TOPO_MAX_DIMS + 1];
+    long moved;   /* ranks moved off a doubly used terminal */
+    double secs;
+} cli_scotch;
+
+/* scotch_gmap (default strategy) on this case, in directory dir. */
+static void scotch_cli(const char *dir, const kc_topology *t, const kc_traffic *tr, cli_scotch *out)
+{
+    char grf[4096], tgt[4096], map[4096];
+    snprintf(grf, sizeof grf, "%s/case.grf", dir);
+    snprintf(tgt, sizeof tgt, "%s/case.tgt", dir);
+    snprintf(map, sizeof map, "%s/case.map", dir);
+    memset(out, 0, sizeof *out);
+    uint32_t *p = malloc(t->nodes * sizeof *p);
+    remove(map);
+    if (p && !write_grf(grf, tr) && !write_tgt(tgt, t) && run_scotch_gmap(grf, tgt, map, &out->secs) == 0 &&
+        (out->moved = read_map(map, t, p)) >= 0) {
+        count_map(t, tr, p, &out->c, out->gmax);
+        out->ok = 1;
+    }
+    free(p);
+    remove(grf);
+    remove(tgt);
+    remove(map);
+}
+
+/* ---- the tables ------------------------------------------------------------- */
+
+#define NCASES (sizeof CASES / sizeof CASES[0])
+#define MAX_COLS 32
+
+/* Seconds per case and start, for the second table. */
+typedef struct timings {
+    int ncols;
+    char col[MAX_COLS][32];
+    double sec[NCASES][MAX_COLS]; /* < 0: no such start */
+    double search[NCASES], total[NCASES], cli[NCASES];
+    int cli_ok[NCASES];
+} timings;
+
+static void record(timings *tm, size_t ci, const char *name, double sec)
+{
+    int j = 0;
+    while (j < tm->ncols && strcmp(tm->col[j], name))
+        j++;
+    if (j == tm->ncols) {
+        if (j == MAX_COLS)
+            return;
+        snprintf(tm->col[j], sizeof tm->col[j], "%s", name);
+        for (size_t i = 0; i < NCASES; i++)
+            tm->sec[i][j] = -1;
+        tm->ncols++;
+    }
+    tm->sec[ci][j] = sec;
+}
+
+/* (max, bytes x hops) lexicographically. */
+static const char *lex_verdict(const kc_cost *k, const kc_cost *s)
+{
+    return k->max < s->max || (k->max == s->max && k->hops < s->hops)   ? "better"
+           : k->max == s->max && k->hops == s->hops                       ? "equal"
+                                                                            : "**worse**";
+}
+
+static void run_case(size_t ci, double budget, uint64_t seed, const char *dir, timings *tm)
+{
+    const bench_case *c = &CASES[ci];
     kc_topology t;
     topology_of(c, &t);
     kc_traffic tr;
@@ -168,7 +434,11 @@ static void run_case(const bench_case *c, double budget, uint64_t seed)
     if (kc_mapgen_run(&t, &tr, comms, ncomms, &o, &r, &err))
         die(c->name, &err);
     double kt = bench_now() - t0;
-    double st = r.scotch >= 0 ? scotch_alone(&t, &tr, seed) : 0;
+    cli_scotch cs;
+    if (dir)
+        scotch_cli(dir, &t, &tr, &cs);
+    else
+        memset(&cs, 0, sizeof cs);
     const kc_gmap_result *g = &r.search;
     printf("| %s | %zu |", c->name, tr.count);
     cost_cell(&g->start_cost[0]);
@@ -183,6 +453,17 @@ static void run_case(const bench_case *c, double budget, uint64_t seed)
     } else {
         printf(" (no Scotch) |");
     }
+    if (cs.ok) {
+        char buf[48];
+        printf(" %llu / %llu / %s", (unsigned long long)cs.c.max, (unsigned long long)cs.c.hops,
+               kc_cost_sumsq_format(&cs.c, buf, sizeof buf));
+        group_cell(cs.gmax, tr.groups);
+        if (cs.moved)
+            printf(" [%ld moved]", cs.moved);
+        printf(" |");
+    } else {
+        printf(" n/a |");
+    }
     char buf[48];
     printf(" %llu / %llu / %s", (unsigned long long)g->cost.max, (unsigned long long)g->cost.hops,
            kc_cost_sumsq_format(&g->cost, buf, sizeof buf));
@@ -195,23 +476,64 @@ static void run_case(const bench_case *c, double budget, uint64_t seed)
                   : g->cost.hops < sc->hops                        ? "fewer hops"
                                                                    : "equal";
     }
-    printf(" | %s | %s | %.2f | %.2f |\n", r.start_name[g->best_start], verdict, st, kt);
+    printf(" | %s | %s | %s |\n", r.start_name[g->best_start], verdict, cs.ok ? lex_verdict(&g->cost, &cs.c) : "n/a");
     fflush(stdout);
+    for (int i = 0; i < r.nstarts; i++)
+        record(tm, ci, r.start_name[i], r.start_seconds[i]);
+    tm->search[ci] = r.search_seconds;
+    tm->total[ci] = kt;
+    tm->cli[ci] = cs.secs;
+    tm->cli_ok[ci] = cs.ok;
     kc_mapgen_result_free(&r);
     kc_traffic_free(&tr);
+}
+
+static void print_timings(const timings *tm)
+{
+    printf("\nwall seconds: each start's computation, kcube's search (counting the starts, searching, "
+           "recounting), kcube in all, and one scotch_gmap process (fork to exit)\n\n| case |");
+    for (int j = 0; j < tm->ncols; j++)
+        printf(" %s |", tm->col[j]);
+    printf(" search | kcube total | scotch_gmap |\n|---|");
+    for (int j = 0; j < tm->ncols + 3; j++)
+        printf("---|");
+    printf("\n");
+    for (size_t i = 0; i < NCASES; i++) {
+        printf("| %s |", CASES[i].name);
+        for (int j = 0; j < tm->ncols; j++)
+            if (tm->sec[i][j] < 0)
+                printf(" - |");
+            else
+                printf(" %.3f |", tm->sec[i][j]);
+        printf(" %.2f | %.2f |", tm->search[i], tm->total[i]);
+        if (tm->cli_ok[i])
+            printf(" %.3f |\n", tm->cli[i]);
+        else
+            printf(" n/a |\n");
+    }
 }
 
 int main(int argc, char **argv)
 {
     double budget = argc > 1 ? atof(argv[1]) : 2.0;
     uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1;
-    printf("general mapping suite: budget %g s per case, seed %llu, Scotch %s\n", budget, (unsigned long long)seed,
+    char dir[] = "/tmp/bench_map_suite.XXXXXX";
+    const char *tmp = mkdtemp(dir);
+    static timings tm;
+    printf("general mapping suite: budget %g (kcube map --work %g) per case, seed %llu, Scotch %s\n", budget,
+           budget * KC_GMAP_WORK_PER_SECOND / 1e6, (unsigned long long)seed,
            kc_scotch_available() ? kc_scotch_version() : "not built in");
     printf("values: max channel load / bytes x hops / sum of squared loads (1 byte per message); "
-           "(per-communication maxima) for sets\n\n");
-    printf("| case | messages | identity | Scotch | kcube | kcube's start | kcube vs Scotch | Scotch s | kcube s |\n");
+           "(per-communication maxima) for sets; Scotch start = kcube's libscotch start (scotch_gmap -Cd); "
+           "scotch_gmap = Scotch's command line, default strategy; last column (max, bytes x hops) "
+           "lexicographically\n\n");
+    printf("| case | messages | identity | Scotch start | scotch_gmap | kcube | kcube's start | kcube vs Scotch start "
+           "| kcube vs scotch_gmap |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
-    for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++)
-        run_case(&CASES[i], budget, seed);
+    for (size_t i = 0; i < NCASES; i++)
+        run_case(i, budget, seed, tmp, &tm);
+    print_timings(&tm);
+    if (tmp)
+        rmdir(tmp);
     return 0;
 }

@@ -24,8 +24,9 @@ WON='sum(s["won"] for s in d["starts"]) == 1 and
     all(k in s for s in d["starts"] for k in ("max_load", "hops", "sumsq"))'
 
 # An 8x8 grid's periodic 5-point halo (one byte per message) on a 4x16 mesh:
-# identity 5 / 672, Scotch 7 / 596; capped at Scotch's hops the search used
-# to end at 6 / 588, above the identity's max load.
+# identity 5 / 672, Scotch 7 / 596 (8 / 656 since the Scotch start is
+# scotch_gmap -Cd's mapping); capped at Scotch's hops the search used to end
+# at 6 / 588, above the identity's max load.
 python3 - "$CLI_TMP/halo.txt" <<'PY'
 import sys
 with open(sys.argv[1], "w") as f:

@@ -57,6 +57,13 @@ typedef struct kc_mapgen_result {
     kc_gmap_result search;                        /* start costs, the final mapping and its costs */
     char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */
     char scotch_name[KC_MAPGEN_SCOTCH_SEEDS][32]; /* storage of the "scotch:sS" names (S the seed) */
+    /* Wall-clock seconds (monotonic clock) spent computing each start
+     * (kc_map for "reorder"/"linear", one libscotch run per "scotch*"),
+     * not counting its evaluation, which is part of the search; and the
+     * seconds of the search (kc_gmap_run: counter, starts' counts, search,
+     * final recount). For reports and benchmarks; machine-dependent. */
+    double start_seconds[KC_MAPGEN_MAX_STARTS];
+    double search_seconds;
 } kc_mapgen_result;
 
 /* tr->ranks == t->nodes. comms[0..ncomms) are linear communications whose
