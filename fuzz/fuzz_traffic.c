@@ -3,7 +3,8 @@
  * reader (0 traffic file, 1 .grf); byte 1: the ranks 1..256. Small limits
  * (line 128 bytes, input 4 KiB) so the limit paths are reached. The rest is
  * the file's contents. Checked: a failure says why; on success every
- * message is in range and carries no group. */
+ * message is in range, and its group (a traffic file's '# phase' lines)
+ * is one of the groups begun; a .grf has none. */
 #include "fuzz_input.h"
 #include "kcube/traffic.h"
 
@@ -25,7 +26,9 @@ static void kcf_run(kcf_input *in)
         KCF_CHECK(t.count > 0 || (mode & 1));
         for (size_t m = 0; m < t.count; m++)
             KCF_CHECK(t.src[m] < ranks && t.dst[m] < ranks);
-        KCF_CHECK(t.group == NULL);
+        KCF_CHECK(t.group == NULL ? t.groups == 0 : !(mode & 1) && t.groups > 0);
+        for (size_t m = 0; t.group && m < t.count; m++)
+            KCF_CHECK(t.group[m] < t.groups);
     }
     kc_reader_close(r);
     kc_traffic_free(&t);
