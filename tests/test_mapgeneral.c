@@ -238,6 +238,211 @@ static void test_start_seconds(void **state)
     kc_traffic_free(&tr);
 }
 
+/* ---- the "fold" start (issue 20, src/plan/gridfold.c) ---------------------- */
+
+static int find_prefix(const kc_mapgen_result *r, const char *prefix)
+{
+    for (int i = 0; i < r->nstarts; i++)
+        if (!strncmp(r->start_name[i], prefix, strlen(prefix)))
+            return i;
+    return -1;
+}
+
+static int is_perm(const uint32_t *p, uint64_t n)
+{
+    char *seen = calloc(n, 1);
+    int ok = seen != NULL;
+    for (uint64_t v = 0; ok && v < n; v++)
+        ok = p[v] < n && !seen[p[v]]++;
+    free(seen);
+    return ok;
+}
+
+static uint64_t lcg(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ULL + 1442695040888963407ULL;
+    return *x >> 33;
+}
+
+/* Run the mapper without Scotch (the fold start is what is tested) on a
+ * stencil; returns the fold start's index (or -1). */
+static int fold_run(const kc_topology *t, kc_stencil sten, const int *grid, int dims, int periodic,
+                    kc_grid_order order, uint64_t wseed, kc_traffic *tr, kc_mapgen_result *r)
+{
+    kc_err err = {0};
+    assert_int_equal(kc_traffic_init(tr, t->nodes, &err), KC_OK);
+    if (kc_traffic_gen_stencil(tr, sten, grid, dims, periodic, order, 1, &err))
+        fail_msg("%s", err.msg);
+    for (size_t m = 0; wseed && m < tr->count; m++)
+        tr->bytes[m] = 1 + lcg(&wseed) % 20000;
+    kc_mapgen_opts o = quick_opts(wseed + 1);
+    o.use_scotch = 0;
+    o.search.iterations = 200;
+    if (kc_mapgen_run(t, tr, NULL, 0, &o, r, &err))
+        fail_msg("%s", err.msg);
+    return find_prefix(r, "fold:");
+}
+
+/* Where the grid's sides can be matched by the network's, the fold start
+ * puts every message one hop apart: bytes x hops is the total bytes and the
+ * max load the largest message (the issue's weighted periodic 8x8 halo on a
+ * 4x4x4 torus with ties split, which scotch_gmap solves and kcube's search
+ * did not), for tori, hypercubes and meshes whose axes come in another
+ * order; and the open 16x16x16 halo on the 8-ary 4-cube, where plain
+ * scotch_gmap once gave 4 / 27840, gets 3 / 24064. */
+static void test_fold_one_hop(void **state)
+{
+    (void)state;
+    struct {
+        kc_topo_kind kind;
+        int k, n;
+        const char *shape;
+        kc_stencil sten;
+        int grid[3], dims, periodic;
+        const char *name;
+    } cases[] = {
+        {KC_TOPO_TORUS, 4, 3, NULL, KC_STENCIL_5PT, {8, 8}, 2, 1, "fold:8x8"},
+        {KC_TOPO_TORUS, 8, 3, NULL, KC_STENCIL_7PT, {8, 8, 8}, 3, 1, "fold:8x8x8"},
+        {KC_TOPO_TORUS, 4, 4, NULL, KC_STENCIL_5PT, {16, 16}, 2, 1, "fold:16x16"},
+        {KC_TOPO_HYPERCUBE, 2, 8, NULL, KC_STENCIL_5PT, {16, 16}, 2, 1, "fold:16x16"},
+        {KC_TOPO_HYPERCUBE, 2, 9, NULL, KC_STENCIL_7PT, {8, 4, 16}, 3, 1, "fold:8x4x16"},
+        {KC_TOPO_MESH, 0, 0, "10x6", KC_STENCIL_5PT, {6, 10}, 2, 0, "fold:6x10"},
+        {KC_TOPO_MESH, 0, 0, "12x4x3", KC_STENCIL_7PT, {3, 12, 4}, 3, 0, "fold:3x12x4"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+        for (int tie = 0; tie < (cases[c].kind == KC_TOPO_TORUS ? 3 : 1); tie++) {
+            kc_topology t;
+            kc_err err = {0};
+            if (cases[c].shape) {
+                int sides[KC_TOPO_MAX_DIMS], count;
+                assert_int_equal(kc_topology_parse_shape(cases[c].shape, sides, &count, &err), KC_OK);
+                assert_int_equal(kc_topology_mesh_shape(&t, sides, count, &err), KC_OK);
+            } else {
+                kc_tie ties[3] = {KC_TIE_PLUS, KC_TIE_MINUS, KC_TIE_SPLIT};
+                assert_int_equal(kc_topology_init(&t, cases[c].kind, cases[c].k, cases[c].n, ties[tie], &err), KC_OK);
+            }
+            kc_traffic tr;
+            kc_mapgen_result r;
+            int f = fold_run(&t, cases[c].sten, cases[c].grid, cases[c].dims, cases[c].periodic,
+                             KC_GRID_AXIS0_FASTEST, 17 + c, &tr, &r);
+            assert_true(f > 0);
+            assert_string_equal(r.start_name[f], cases[c].name);
+            uint64_t total = 0, biggest = 0;
+            for (size_t m = 0; m < tr.count; m++)
+                if (tr.src[m] != tr.dst[m]) {
+                    total += tr.bytes[m];
+                    biggest = tr.bytes[m] > biggest ? tr.bytes[m] : biggest;
+                }
+            assert_int_equal(r.search.start_cost[f].hops, total);
+            assert_int_equal(r.search.cost.hops, total);
+            /* one message per directed channel, except where a side of 2 sends
+             * both ways round the same pair (the stencils here have none) */
+            assert_int_equal(r.search.cost.max, biggest);
+            kc_mapgen_result_free(&r);
+            kc_traffic_free(&tr);
+        }
+    kc_topology t;
+    kc_err err = {0};
+    assert_int_equal(kc_topology_torus(&t, 8, 4, KC_TIE_PLUS, &err), KC_OK);
+    kc_traffic tr;
+    kc_mapgen_result r;
+    int f = fold_run(&t, KC_STENCIL_7PT, (int[]){16, 16, 16}, 3, 0, KC_GRID_AXIS0_FASTEST, 0, &tr, &r);
+    assert_true(f > 0);
+    assert_int_equal(r.search.start_cost[f].max, 3);
+    assert_int_equal(r.search.start_cost[f].hops, 24064);
+    assert_true(r.search.cost.max <= 3 && r.search.cost.hops <= 24064);
+    kc_mapgen_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
+/* Seeded random stencils on random networks: the fold start is found, is a
+ * permutation, its cost is the one-shot recount's, and it names the grid
+ * (reversed for axis-0-slowest numbering) when every side is at least 3
+ * (sides of 2 make other factorisations fit as well); a traffic that is no
+ * halo (random partners) gets no fold start. */
+static void test_fold_random(void **state)
+{
+    (void)state;
+    uint64_t x = 2026;
+    int tested = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        kc_topology t;
+        kc_err err = {0};
+        int kind = (int)(lcg(&x) % 3);
+        if (kind == 0)
+            assert_int_equal(kc_topology_hypercube(&t, 4 + (int)(lcg(&x) % 6), &err), KC_OK);
+        else if (kind == 1) {
+            static const int ks[] = {3, 4, 5, 6, 8};
+            int k = ks[lcg(&x) % 5], n = 2 + (int)(lcg(&x) % 2);
+            assert_int_equal(kc_topology_torus(&t, k, n, (kc_tie)(lcg(&x) % 3), &err), KC_OK);
+        } else {
+            int sides[3] = {2 + (int)(lcg(&x) % 11), 2 + (int)(lcg(&x) % 11), 2 + (int)(lcg(&x) % 3)};
+            assert_int_equal(kc_topology_mesh_shape(&t, sides, 2 + (int)(lcg(&x) % 2), &err), KC_OK);
+        }
+        /* a random factorisation of the node count into 2 or 3 sides >= 2 */
+        int dims = 2 + (int)(lcg(&x) % 2), grid[3];
+        uint64_t rest = t.nodes;
+        int ok = 1;
+        for (int i = 0; i < dims - 1 && ok; i++) {
+            uint64_t divs[64];
+            int nd = 0;
+            for (uint64_t d = 2; d * 2 <= rest && nd < 64; d++)
+                if (rest % d == 0)
+                    divs[nd++] = d;
+            if (!nd)
+                ok = 0;
+            else {
+                grid[i] = (int)divs[lcg(&x) % (uint64_t)nd];
+                rest /= (uint64_t)grid[i];
+            }
+        }
+        if (!ok || rest < 2)
+            continue;
+        grid[dims - 1] = (int)rest;
+        kc_stencil sten = dims == 2 ? (lcg(&x) & 1 ? KC_STENCIL_9PT : KC_STENCIL_5PT)
+                                    : (lcg(&x) & 1 ? KC_STENCIL_27PT : KC_STENCIL_7PT);
+        kc_grid_order order = (kc_grid_order)(lcg(&x) % 2);
+        kc_traffic tr;
+        kc_mapgen_result r;
+        int f = fold_run(&t, sten, grid, dims, (int)(lcg(&x) & 1), order, lcg(&x) % 2 ? 5 : 0, &tr, &r);
+        assert_true(f > 0);
+        assert_true(is_perm(r.start_map[f], t.nodes));
+        kc_cost c;
+        assert_int_equal(kc_chanload_eval(&t, &tr, r.start_map[f], &c, &err), KC_OK);
+        assert_int_equal(kc_cost_cmp(&c, &r.search.start_cost[f]), 0);
+        assert_true(r.search.cost.max <= c.max);
+        int big = 1;
+        for (int i = 0; i < dims; i++)
+            big &= grid[i] >= 3;
+        if (big) {
+            char want[48];
+            int len = snprintf(want, sizeof want, "fold:");
+            for (int i = 0; i < dims; i++) {
+                int g = grid[order == KC_GRID_AXIS0_FASTEST ? i : dims - 1 - i];
+                len += snprintf(want + len, sizeof want - (size_t)len, i ? "x%d" : "%d", g);
+            }
+            assert_string_equal(r.start_name[f], want);
+        }
+        tested++;
+        kc_mapgen_result_free(&r);
+        kc_traffic_free(&tr);
+    }
+    assert_true(tested >= 30);
+    kc_topology t;
+    kc_err err = {0};
+    assert_int_equal(kc_topology_hypercube(&t, 8, &err), KC_OK);
+    kc_traffic tr;
+    assert_int_equal(kc_traffic_init(&tr, t.nodes, &err), KC_OK);
+    assert_int_equal(kc_traffic_gen_random(&tr, 6, 1, 3, &err), KC_OK);
+    kc_mapgen_opts o = quick_opts(3);
+    o.use_scotch = 0;
+    kc_mapgen_result r;
+    assert_int_equal(kc_mapgen_run(&t, &tr, NULL, 0, &o, &r, &err), KC_OK);
+    assert_int_equal(find_prefix(&r, "fold:"), -1);
+    kc_mapgen_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -261,6 +466,8 @@ int main(void)
         cmocka_unit_test(test_starts_and_never_worse),
         cmocka_unit_test(test_dominates_scotch),
         cmocka_unit_test(test_start_seconds),
+        cmocka_unit_test(test_fold_one_hop),
+        cmocka_unit_test(test_fold_random),
         cmocka_unit_test(test_errors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

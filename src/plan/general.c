@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "kcube/plan.h"
+#include "plan_internal.h"
 #include "kcube/scotchmap.h"
 
 void kc_mapgen_opts_default(kc_mapgen_opts *o)
@@ -146,6 +147,26 @@ static kc_status gray_starts(const kc_topology *t, kc_mapgen_result *r, kc_err *
     return KC_OK;
 }
 
+/* "fold:AxB[xC]" when the traffic is a grid halo (gridfold.c). */
+static kc_status fold_start(const kc_topology *t, const kc_traffic *tr, const kc_mapgen_opts *o, kc_mapgen_result *r,
+                            kc_err *err)
+{
+    double t0 = now();
+    uint32_t *p = start_slot(r, r->fold_name, t->nodes);
+    if (!p)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    int found = 0;
+    kc_status st = kci_fold_start(t, tr, o->search.group, o->search.groups, o->search.separate, p, r->fold_name,
+                                  sizeof r->fold_name, &found, err);
+    if (st || !found) {
+        free(p);
+        r->nstarts--;
+        return st;
+    }
+    r->start_seconds[r->nstarts - 1] = now() - t0;
+    return KC_OK;
+}
+
 kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_comm *comms, int ncomms,
                         const kc_mapgen_opts *opts, kc_mapgen_result *res, kc_err *err)
 {
@@ -162,6 +183,8 @@ kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_com
     kc_status st = build_starts(t, tr, comms, ncomms, opts, res, err);
     if (!st)
         st = gray_starts(t, res, err);
+    if (!st)
+        st = fold_start(t, tr, opts, res, err);
     if (st)
         return st;
     kc_gmap_opts search = opts->search;
