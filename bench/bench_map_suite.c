@@ -471,10 +471,13 @@ static void run_case(size_t ci, double budget, uint64_t seed, const char *dir, t
     const char *verdict = "-";
     if (r.scotch >= 0) {
         const kc_cost *sc = &g->start_cost[r.scotch];
-        verdict = g->cost.max > sc->max || g->cost.hops > sc->hops ? "**worse**"
-                  : g->cost.max < sc->max                          ? "lower max"
-                  : g->cost.hops < sc->hops                        ? "fewer hops"
-                                                                   : "equal";
+        /* Both keys: a lower max load may be bought with more hops (the
+         * cap gives way to the best start's max load, issue 20). */
+        verdict = g->cost.max < sc->max    ? (g->cost.hops > sc->hops ? "lower max, more hops" : "lower max")
+                  : g->cost.max > sc->max  ? "**worse**"
+                  : g->cost.hops > sc->hops ? "**worse**"
+                  : g->cost.hops < sc->hops ? "fewer hops"
+                                            : "equal";
     }
     printf(" | %s | %s | %s |\n", r.start_name[g->best_start], verdict, cs.ok ? lex_verdict(&g->cost, &cs.c) : "n/a");
     fflush(stdout);

@@ -386,6 +386,7 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
         cJSON *e = json_cost(m->start_name[i], &r->start_cost[i],
                              r->groups ? r->start_group_max + (size_t)i * r->groups : NULL, r->groups);
         cJSON_AddBoolToObject(e, "won", i == r->best_start);
+        cJSON_AddNumberToObject(e, "seconds", m->start_seconds[i]); /* computing it, wall clock */
         cJSON_AddItemToArray(st, e);
     }
     cJSON_AddStringToObject(o, "won_from", m->start_name[r->best_start]);
@@ -403,6 +404,7 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddItemToObject(o, "iterations", cli_json_u64(r->iterations));
     cJSON_AddItemToObject(o, "accepted", cli_json_u64(r->accepted));
     cJSON_AddBoolToObject(o, "stopped_by_wall", r->stopped_by_wall);
+    cJSON_AddNumberToObject(o, "search_seconds", m->search_seconds);
     cJSON_AddItemToObject(o, "to_physical", json_nodes(r->to_physical, r->nodes));
     cJSON_AddItemToObject(o, "to_virtual", json_nodes(r->to_virtual, r->nodes));
     return cli_print_json(o);

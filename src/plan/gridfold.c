@@ -35,7 +35,7 @@
 
 #define FOLD_MAX_DIMS 3
 #define FOLD_MAX_SLOTS 64         /* prime factors of the node count (<= 2^32 nodes: 32) */
-#define FOLD_MAX_TRIES 432        /* claims counted at most */
+#define FOLD_MAX_TRIES 576        /* claims counted at most */
 #define FOLD_WORK_CAP 400000000.0 /* channel-hop updates for all recounts together */
 
 typedef struct fold_grid {
@@ -180,10 +180,12 @@ static int make_claim(const kc_topology *t, const fold_slots *s, const fold_grid
 
 /* Spread claim: the grid axes (in order gorder) take one slot at a time in
  * turn, each from the next network axis round the order norder, so every
- * grid axis gets low digits on several network axes (an 8x8x8 grid on a
- * 32x16 mesh: each grid axis a piece of both sides). */
+ * grid axis gets low digits on several network axes. only_first: the first
+ * grid axis alone is spread and the others fill what is left in order (an
+ * 8x8x8 grid on a 32x16 mesh: c's digits lowest on both sides, a and b
+ * above them, so every message crosses 1, 2 or 4 channels). */
 static int spread_claim(const kc_topology *t, const fold_slots *s, const fold_grid *g, const int *gorder,
-                        const int *norder, fold_claim *c)
+                        const int *norder, int only_first, fold_claim *c)
 {
     char used[FOLD_MAX_SLOTS] = {0};
     uint64_t need[FOLD_MAX_DIMS];
@@ -192,7 +194,7 @@ static int spread_claim(const kc_topology *t, const fold_slots *s, const fold_gr
         need[i] = g->side[i];
     for (int turn = 0, progress = 1; progress;) {
         progress = 0;
-        for (int q = 0; q < g->dims; q++) {
+        for (int q = 0; q < (only_first ? 1 : g->dims); q++) {
             int i = gorder[q];
             for (int r = 0; r < t->n && need[i] > 1; r++) {
                 int j = norder[(turn + r) % t->n], f = s->first[j], got = 0;
@@ -208,6 +210,17 @@ static int spread_claim(const kc_topology *t, const fold_slots *s, const fold_gr
             }
             turn++;
         }
+    }
+    /* only_first: the others fill the free slots in order */
+    for (int q = only_first; q < g->dims; q++) {
+        int i = gorder[q];
+        for (int r = 0; r < t->n && need[i] > 1; r++)
+            for (int u = s->first[norder[r]]; u < s->first[norder[r]] + s->nslots[norder[r]] && need[i] > 1; u++)
+                if (!used[u] && need[i] % (uint64_t)s->radix[u] == 0) {
+                    used[u] = 1;
+                    c->list[i][c->len[i]++] = u;
+                    need[i] /= (uint64_t)s->radix[u];
+                }
     }
     for (int i = 0; i < g->dims; i++)
         if (need[i] != 1)
@@ -314,10 +327,10 @@ kc_status kci_fold_start(const kc_topology *t, const kc_traffic *tr, const uint3
         for (int i = 0; i < g.dims; i++)
             gorder[i] = i;
         do {
-            /* policies: whole axes first, plain fill, spread */
-            for (int pol = 0; pol < 3 && tries_left > 0; pol++) {
+            /* policies: whole axes first, plain fill, all spread, the first spread */
+            for (int pol = 0; pol < 4 && tries_left > 0; pol++) {
                 fold_claim c;
-                if (!(pol == 2 ? spread_claim(t, &s, &g, gorder, norder, &c)
+                if (!(pol >= 2 ? spread_claim(t, &s, &g, gorder, norder, pol == 3, &c)
                                : make_claim(t, &s, &g, gorder, norder, pol == 0, &c)))
                     continue;
                 claim_map(t, &s, &g, &c, cand);
