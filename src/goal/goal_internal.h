@@ -52,5 +52,10 @@ size_t kci_goal_proc_step(kci_goal_proc *p);
 void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t);
 /* KC_EINVAL unless every operation ended (a schedule not validated). */
 kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err);
+/* After a run: every operation that ended as a slice of tl, every message
+ * between two of them as a flow (src/goal/timeline.c; kcube/timeline.h
+ * says what a slice is). O(ops). */
+struct kc_timeline;
+kc_status kci_goal_proc_record(const kci_goal_proc *p, struct kc_timeline *tl, kc_err *err);
 
 #endif
