@@ -151,6 +151,7 @@ typedef struct replay_out {
     int built;
     kc_appsim_result r;  /* --model network */
     double loggp_us;     /* --model loggp */
+    uint64_t messages;
     double *finish;      /* by rank as in the file */
     uint32_t *node_of;   /* [num_ranks] */
     kc_timeline tl;
@@ -182,6 +183,7 @@ static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
     kc_goal_match m;
     if ((st = kc_goal_validate(&j->g, 0, &m, err)))
         return st;
+    o->messages = m.messages;
     if (j->model == MODEL_LOGGP) {
         kc_goal_timing tm = {j->opts.startup_us, j->opts.byte_time_us};
         st = kc_goal_loggp_record(&j->g, &m, &tm, o->node_of, &o->loggp_us, o->finish, o->have_tl ? &o->tl : NULL,
@@ -303,6 +305,7 @@ static int render_loggp(const replay_job *j, const replay_out *o)
         cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
         cJSON_AddNumberToObject(root, "ranks_per_node", j->ranks_per_node);
         cJSON_AddNumberToObject(root, "loggp_us", o->loggp_us);
+        cJSON_AddItemToObject(root, "messages", cli_json_u64(o->messages));
         cJSON *fin = cJSON_AddArrayToObject(root, "finish_us");
         for (uint32_t v = 0; v < j->g.num_ranks; v++)
             cJSON_AddItemToArray(fin, cJSON_CreateNumber(o->finish[v]));
