@@ -28,7 +28,7 @@ static const cli_opt OPT_BYTES_PER_FLIT = {.name = "bytes-per-flit", .type = CLI
 /* Issue 21: ranks per node, timelines, and which model times the schedule. */
 enum { MODEL_NETWORK, MODEL_LOGGP };
 static const kc_name model_entries[] = {
-    {MODEL_NETWORK, "network", "the flit-level network replay (the report below)"},
+    {MODEL_NETWORK, "network", "the flit-level network replay and its full report"},
     {MODEL_LOGGP, "loggp", "the contention-free LogGP time alone (start-up and byte time, no network)"},
     {0, NULL, NULL},
 };
@@ -412,7 +412,12 @@ const cli_command kc_command_replay = {
         "and computations one at a time; each message is one worm of ceil(bytes / bytes-per-flit) flits injected\n"
         "when its start-up ends; a receive completes when the tail flit arrives. Reports the makespan, each\n"
         "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
-        "contention-free LogGP time of the same schedule. Exit status 1 on a network deadlock, 2 on bad input.",
+        "contention-free LogGP time of the same schedule (--model loggp: that time alone).\n"
+        "--ranks-per-node R puts R ranks on each node (ranks vR..vR+R-1 on node v, or on the node on line v of a\n"
+        "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
+        "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
+        "Chrome trace-event JSON (ts and dur in microseconds; Perfetto, chrome://tracing), or a Gantt chart for\n"
+        "FILE.svg / FILE.png (at most 64 ranks). Exit status 1 on a network deadlock, 2 on bad input.",
     .opts = replay_opts,
     .narrow = replay_narrow,
     .positional = "FILE",
@@ -422,5 +427,6 @@ const cli_command kc_command_replay = {
     .run = run,
     .epilog = "examples:\n"
               "  kcube replay fft.goal --n 8 --json\n"
-              "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57",
+              "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57\n"
+              "  kcube replay fft.goal --n 7 --ranks-per-node 2 --timeline fft.json",
 };
