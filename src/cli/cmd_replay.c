@@ -358,6 +358,8 @@ static int gate(const cli_args *a, const replay_job *j)
         nodes *= j->spec.k;
     double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 4e-6 * nodes;
     double bytes = (double)kc_simmem_total(&m, 1) + 256.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
+    if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
+        bytes += 160.0 * (double)j->g.nops;
     char what[96], nb[32];
     snprintf(what, sizeof what, "%s of %zu operations on %s nodes", a->path, j->g.nops,
              cli_budget_count(nodes, nb, sizeof nb));
