@@ -20,7 +20,7 @@
  * any order; times are microseconds (doubles), from 0 at the start of the
  * replay. Each rank belongs to a node (node_of, identity after init; the
  * caller sets it when ranks share nodes), the process its track is drawn
- * in. Costs: O(1) amortised a slice or flow, 48 + 16 bytes each; memory
+ * in. Costs: O(1) amortised a slice or flow, 64 + 16 bytes each; memory
  * grows with the schedule (a bound on slices, max_slices, turns a runaway
  * into KC_ERANGE). Library code: never prints. */
 #ifndef KCUBE_TIMELINE_H
