@@ -121,17 +121,17 @@ static void slice_event(FILE *f, int *first, const kc_timeline *tl, const kc_tl_
     fputs("}}", f);
 }
 
-/* A flow: "s" on the send's slice, "f" bound to the receive's enclosing
- * slice ("bp": "e"), each at its slice's start, which lies in it. */
-static void flow_events(FILE *f, int *first, const kc_timeline *tl, size_t id, const kc_tl_flow *fl)
+/* One end of flow id: "s" on the send's slice, or "f" bound to the
+ * receive's enclosing slice ("bp": "e"), at its slice's start, which lies
+ * in it. Written right after its slice: a viewer that keeps the file's
+ * order among events of one time (Perfetto) then binds it to that slice,
+ * even one of length 0 or one that another slice follows at once. */
+static void flow_event(FILE *f, int *first, const kc_timeline *tl, size_t id, const kc_tl_slice *s, int end)
 {
-    for (int end = 0; end < 2; end++) {
-        const kc_tl_slice *s = &tl->slice[end ? fl->to : fl->from];
-        event(f, first, "message", end ? "f" : "s", tl->node_of[s->rank], s->rank);
-        fprintf(f, ",\"cat\":\"message\",\"id\":%zu,\"ts\":", id);
-        put_num(f, s->start_us);
-        fputs(end ? ",\"bp\":\"e\"}" : "}", f);
-    }
+    event(f, first, "message", end ? "f" : "s", tl->node_of[s->rank], s->rank);
+    fprintf(f, ",\"cat\":\"message\",\"id\":%zu,\"ts\":", id);
+    put_num(f, s->start_us);
+    fputs(end ? ",\"bp\":\"e\"}" : "}", f);
 }
 
 static int write_json(const char *path, const kc_timeline *tl, const char *schedule, const char *model)
@@ -156,15 +156,26 @@ static int write_json(const char *path, const kc_timeline *tl, const char *sched
     int first = 1;
     fprintf(a.f, "{\"otherData\":%s,\"traceEvents\":[", head);
     cJSON_free(head);
-    if (metadata(a.f, &first, tl)) {
+    /* The flow of each send's and receive's slice (one each at most). */
+    size_t *flow_at = malloc((tl->nslices + 1) * sizeof *flow_at);
+    if (flow_at) {
+        for (size_t i = 0; i < tl->nslices; i++)
+            flow_at[i] = SIZE_MAX;
+        for (size_t k = 0; k < tl->nflows; k++)
+            flow_at[tl->flow[k].from] = flow_at[tl->flow[k].to] = k;
+    }
+    if (!flow_at || metadata(a.f, &first, tl)) {
+        free(flow_at);
         cli_atomic_abort(&a);
         fprintf(stderr, "kcube: cannot write the timeline: out of memory\n");
         return CLI_EXIT_FAIL;
     }
-    for (size_t i = 0; i < tl->nslices; i++)
+    for (size_t i = 0; i < tl->nslices; i++) {
         slice_event(a.f, &first, tl, &tl->slice[i]);
-    for (size_t i = 0; i < tl->nflows; i++)
-        flow_events(a.f, &first, tl, i, &tl->flow[i]);
+        if (flow_at[i] != SIZE_MAX)
+            flow_event(a.f, &first, tl, flow_at[i], &tl->slice[i], tl->slice[i].kind == KC_TL_RECV);
+    }
+    free(flow_at);
     fputs("\n]}\n", a.f);
     return cli_atomic_commit(&a); /* write errors surface in its checked flush */
 }

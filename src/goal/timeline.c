@@ -118,10 +118,14 @@ kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *
             continue; /* a deadlocked network: what was reached */
         kc_tl_slice sl = {.start_us = s->start, .dur_us = s->end - s->start, .posted_us = s->start,
                           .amount = o->amount, .peer = -1, .tag = -1, .rank = o->rank, .op = i};
+        /* A processor's time as the model charged it (end - start may
+         * differ from it in the last bit). */
         if (o->kind == KC_GOAL_CALC) {
             sl.kind = KC_TL_CALC;
+            sl.dur_us = (double)o->amount / 1000.0;
         } else if (o->kind == KC_GOAL_SEND) {
             sl.kind = KC_TL_SEND;
+            sl.dur_us = p->startup_us;
             sl.peer = o->peer;
             sl.tag = o->tag;
         } else {
@@ -132,8 +136,6 @@ kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *
             sl.peer = from == KC_GOAL_NONE ? o->peer : (int64_t)g->op[from].rank;
             sl.tag = from == KC_GOAL_NONE ? o->tag : g->op[from].tag;
         }
-        if (sl.dur_us < 0)
-            sl.dur_us = 0; /* rounding cannot make it negative; a guard */
         st = kc_timeline_add_slice(tl, &sl, &slice_of[i], err);
     }
     /* Flows after all slices: a receive may come before its send in the file. */

@@ -9,7 +9,8 @@ NODE_OF, optional, a comma list of each rank's node (default: rank r on
 node r). Checked: every event has ph, name, pid, tid; every "X" has ts and
 dur, numbers >= 0; every flow start "s" has exactly one finish "f" (bp "e")
 with its id, each at a moment inside a send's and a recv's slice of its
-track; one flow per message; each rank's slice durations add up to its busy
+track; one flow per message; a rank's slices of positive length never
+overlap; each rank's slice durations add up to its busy
 time counted from the schedule alone (start-up per send plus calc time), and
 its last slice ends at its finish time in the report. Exit 0 when all hold,
 else 1 with the first failure on stderr."""
@@ -86,6 +87,11 @@ def main():
     for i in starts:
         if not inside(starts[i], "send") or not inside(ends[i], "recv"):
             fail("flow %s not on a send's and a recv's slice" % i)
+    for r, sl in slices.items():  # one processor: busy slices of a rank never overlap
+        busy = sorted((s["ts"], s["ts"] + s["dur"]) for s in sl if s["dur"] > 0)
+        for (a0, a1), (b0, b1) in zip(busy, busy[1:]):
+            if b0 < a1 - 1e-9:
+                fail("rank %d: slices [%g, %g] and [%g, %g] overlap" % (r, a0, a1, b0, b1))
     want = busy_from_schedule(sys.argv[2], startup)
     for r in range(ranks):
         got = sum(s["dur"] for s in slices.get(r, []))
