@@ -55,6 +55,13 @@ expect_stdout_matches "\"loggp_us\":${J}10,?$"
 expect_stdout_matches "\"model\":${J}\"loggp\""
 expect_exit 0 "--model loggp text" -- "$K" replay "$CLI_TMP/two.goal" --n 2 $T --model loggp
 expect_stdout_contains "contention-free LogGP time 110.00 us"
+# A message from a rank to itself keeps its old cost, R or not: through its
+# node's injection and ejection channels, 10 + 100 + 1 = 111 us.
+printf 'num_ranks 2\nrank 0 {\ns: send 100b to 0 tag 0\nr: recv 100b from 0 tag 0\n}\nrank 1 {\n}\n' > "$CLI_TMP/self.goal"
+for R in 1 2; do
+    expect_exit 0 "to itself, $R a node" -- "$K" replay "$CLI_TMP/self.goal" --n 1 --ranks-per-node $R $T --json
+    expect_stdout_matches "\"total_us\":${J}111,?$"
+done
 # A mapping file places groups: group 0 (ranks 0, 1) on node 1, group 1 on node 0.
 printf '1\n0\n' > "$CLI_TMP/swap.map"
 expect_exit 0 "mapping places groups" -- "$K" replay "$CLI_TMP/two.goal" --n 1 --ranks-per-node 2 --mapping "$CLI_TMP/swap.map" $T --timeline -

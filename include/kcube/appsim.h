@@ -46,7 +46,8 @@ typedef struct kc_appsim_opts {
  * ranks share each node, rank r on node node_of[r] (NULL: r / R). Ranks of
  * one node share its injection and ejection channels; a message between
  * two of them never enters the network: it arrives when its start-up ends
- * (the LogGP figure counts it so too). num_ranks must be a multiple of R
+ * (the LogGP figure counts it so too; a message from a rank to itself is
+ * not one of them and costs what it always did). num_ranks must be a multiple of R
  * and at most nodes x R, and no node may hold more than R ranks. */
 typedef struct kc_appsim_place {
     uint32_t ranks_per_node;

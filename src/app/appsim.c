@@ -37,7 +37,7 @@ static kc_status check_opts(const kc_goal *g, const kc_simnet *net, const kc_app
     return KC_OK;
 }
 
-/* Each rank's node (kc_appsim_opts: ranks_per_node, node_of), checked. */
+/* Each rank's node (kc_appsim_place: ranks_per_node, node_of), checked. */
 static kc_status place(const kc_goal *g, const kc_simnet *net, const kc_appsim_place *o, uint32_t **node,
                        kc_err *err)
 {
@@ -70,8 +70,8 @@ static kc_status place(const kc_goal *g, const kc_simnet *net, const kc_appsim_p
 
 /* Each send's message id (its index among sends) and flits. */
 static kc_status number_messages(const kc_goal *g, const kc_goal_match *m, int bpf, const uint32_t *node,
-                                 uint32_t **id_of,
-                                 size_t **send_of_id, uint64_t *count, uint64_t *flits, kc_err *err)
+                                 uint32_t **id_of, size_t **send_of_id, uint64_t *count, uint64_t *flits,
+                                 kc_err *err)
 {
     size_t n = g->nops, k = 0;
     *id_of = malloc((n ? n : 1) * sizeof **id_of);
@@ -89,7 +89,7 @@ static kc_status number_messages(const kc_goal *g, const kc_goal_match *m, int b
                                  (unsigned long long)KC_SIMDRIVE_MAX_FLITS);
         if (k >= UINT32_MAX || k >= m->messages)
             return kc_fail_param(err, KC_ERANGE, "schedule", "too many messages");
-        if (node[g->op[i].rank] != node[g->op[i].peer])
+        if (!kci_goal_local(g, node, i))
             *flits += f ? f : 1; /* within a node no flit moves */
         (*id_of)[i] = (uint32_t)k;
         (*send_of_id)[k++] = i;
@@ -218,7 +218,7 @@ static kc_status take_event(replay *x, kc_err *err)
     if (send == KC_GOAL_NONE)
         return KC_OK;
     const kc_goal_op *o = &x->g->op[send];
-    if (x->node[o->rank] == x->node[o->peer]) { /* ranks of one node: the data is there now */
+    if (kci_goal_local(x->g, x->node, send)) { /* two ranks of one node: the data is there now */
         x->delivered[x->id_of[send]] = 1;
         x->arrived++;
         kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t);
@@ -300,6 +300,7 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
     out->finish_us = calloc((size_t)g->num_ranks + 1, sizeof *out->finish_us);
     out->phase_us = calloc(g->nphases + 1, sizeof *out->phase_us);
     if (!out->finish_us || !out->phase_us) {
+        free(node);
         kc_appsim_result_free(out);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }

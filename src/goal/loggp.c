@@ -188,7 +188,7 @@ kc_status kc_goal_loggp_record(const kc_goal *g, const kc_goal_match *m, const k
             continue;
         /* The data leaves when the start-up ends; within a node it is there. */
         const kc_goal_op *o = &g->op[send];
-        int local = node_of && node_of[o->rank] == node_of[o->peer];
+        int local = kci_goal_local(g, node_of, send);
         kci_goal_proc_arrive(&p, m->recv_of[send], now + (local ? 0 : (double)o->amount * t->byte_time_us));
     }
     if (!(st = kci_goal_proc_check(&p, err)) && (!tl || !(st = kci_goal_proc_record(&p, tl, err)))) {
