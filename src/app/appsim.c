@@ -7,7 +7,9 @@
  * is in its source queue; a tail that arrives at cycle a becomes known
  * while cycle a - 1 (or earlier) is simulated, before any event after
  * (a - 1) x cycle_us is taken. While the network is empty the engine skips
- * to the next injection. */
+ * to the next injection. Ranks sit on nodes (kc_appsim_place); a message
+ * between two ranks of one node never reaches the engine: its receive
+ * learns of it when the start-up ends. */
 #include "kcube/appsim.h"
 
 #include <math.h>
