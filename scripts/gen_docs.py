@@ -307,6 +307,23 @@ def _(r):
     ])
 
 
+@block("appsim-placement")
+def _(r):
+    count = "python3 -c 'import json, collections, sys; " \
+            "print(sorted(collections.Counter(e[\"ph\"] for e in json.load(open(sys.argv[1]))[\"traceEvents\"]).items()))'"
+    return r.transcript([
+        {"cmd": "kcube fft-study --n 4 --points 2^8 --configs ecube --emit-goal fft16.goal > /dev/null",
+         "note": "16 ranks", "show": False},
+        {"cmd": "kcube replay fft16.goal --n 4", "head": 4, "note": "one rank a node"},
+        {"cmd": "kcube replay fft16.goal --n 3 --ranks-per-node 2", "head": 5},
+        {"cmd": "kcube replay fft16.goal --n 3 --ranks-per-node 2 --timeline fft16.json > /dev/null",
+         "note": "open it in Perfetto"},
+        {"cmd": count + " fft16.json", "cont": "python3 -c '...count the events by ph...' fft16.json"},
+        {"cmd": "kcube replay fft16.goal --n 3 --ranks-per-node 2 --timeline fft16.svg > /dev/null",
+         "note": "the Gantt chart"},
+    ])
+
+
 @block("appsim-fft-study")
 def _(r):
     return r.transcript(["kcube fft-study --n 8"])

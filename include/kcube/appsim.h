@@ -2,9 +2,10 @@
  * the flit-level wormhole engine (issue 10, items 2 and 4; seed 000
  * Section 6.2 studies its parallel FFT this way on an nCUBE 2 model).
  *
- * Machine model (docs/appsim.md): rank r runs on node r, one processor per
- * rank doing its own start-ups (startup_us per message, charged to the
- * sender before injection) and calc operations one at a time, with the same
+ * Machine model (docs/appsim.md): rank r runs on node r (or R ranks a
+ * node, see kc_appsim_place), one processor per rank doing its own
+ * start-ups (startup_us per message, charged to the sender before
+ * injection) and calc operations one at a time, with the same
  * list-scheduling rules as the contention-free time kc_goal_loggp (the two
  * share one implementation). When a send's start-up ends, its message of
  * ceil(bytes / bytes_per_flit) flits (at least one; no extra header flit)
@@ -40,6 +41,18 @@ typedef struct kc_appsim_opts {
     double byte_time_us; /* channel time per byte (0.57) */
     int bytes_per_flit;  /* 1: one flit-cycle = byte_time_us */
 } kc_appsim_opts;
+
+/* Placement (issue 21, item 3): ranks_per_node R (0 or 1: one rank a node)
+ * ranks share each node, rank r on node node_of[r] (NULL: r / R). Ranks of
+ * one node share its injection and ejection channels; a message between
+ * two of them never enters the network: it arrives when its start-up ends
+ * (the LogGP figure counts it so too; a message from a rank to itself is
+ * not one of them and costs what it always did). num_ranks must be a multiple of R
+ * and at most nodes x R, and no node may hold more than R ranks. */
+typedef struct kc_appsim_place {
+    uint32_t ranks_per_node;
+    const uint32_t *node_of;
+} kc_appsim_place;
 #define KC_APPSIM_OPTS_DEFAULT {164.0, 0.57, 1}
 
 typedef struct kc_appsim_result {
@@ -67,6 +80,18 @@ typedef struct kc_appsim_result {
  * conserved, time not accounted). */
 kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net, const kc_simroute *route,
                         const kc_simconfig *cfg, const kc_appsim_opts *o, kc_appsim_result *out, kc_err *err);
+/* kc_appsim_run with ranks placed (place may be NULL: rank r on node r) and
+ * the replay recorded into tl (may be NULL; made by kc_timeline_init with
+ * g->num_ranks ranks; its node_of is set to the placement): one slice per
+ * operation that ended, one flow per message (kcube/timeline.h). KC_EINVAL
+ * (param "ranks_per_node", "mapping", "schedule", "timeline") for a
+ * placement that does not fit. Same cost, plus O(ranks + nodes) for the
+ * placement and O(ops) for the timeline. */
+struct kc_timeline;
+kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
+                               const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
+                               const kc_appsim_place *place, struct kc_timeline *tl, kc_appsim_result *out,
+                               kc_err *err);
 void kc_appsim_result_free(kc_appsim_result *r);
 
 #endif

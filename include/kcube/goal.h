@@ -143,6 +143,16 @@ typedef struct kc_goal_timing {
  * receives each rank's last end time. */
 kc_status kc_goal_loggp(const kc_goal *g, const kc_goal_match *m, const kc_goal_timing *t, double *total_us,
                         double *finish_us, kc_err *err);
+/* kc_goal_loggp with ranks placed on nodes and the run recorded (issue 21):
+ * node_of[r] (may be NULL: every rank alone) is rank r's node, and a message
+ * between two ranks of one node arrives when its start-up ends (no byte
+ * time: it does not enter the network, docs/appsim.md); tl (may be NULL, see
+ * kcube/timeline.h) receives one slice per operation and one flow per
+ * message. Same cost, plus O(ops) for the timeline. */
+struct kc_timeline;
+kc_status kc_goal_loggp_record(const kc_goal *g, const kc_goal_match *m, const kc_goal_timing *t,
+                               const uint32_t *node_of, double *total_us, double *finish_us, struct kc_timeline *tl,
+                               kc_err *err);
 
 /* ---- Generators (append to g; the new operations of each rank wait for
  * that rank's operations that nothing waited for yet) ---- */

@@ -7,13 +7,16 @@
  * is in its source queue; a tail that arrives at cycle a becomes known
  * while cycle a - 1 (or earlier) is simulated, before any event after
  * (a - 1) x cycle_us is taken. While the network is empty the engine skips
- * to the next injection. */
+ * to the next injection. Ranks sit on nodes (kc_appsim_place); a message
+ * between two ranks of one node never reaches the engine: its receive
+ * learns of it when the start-up ends. */
 #include "kcube/appsim.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/timeline.h"
 #include "../goal/goal_internal.h"
 
 void kc_appsim_result_free(kc_appsim_result *r)
@@ -33,15 +36,44 @@ static kc_status check_opts(const kc_goal *g, const kc_simnet *net, const kc_app
     if (o->bytes_per_flit < 1 || o->bytes_per_flit > 65536)
         return kc_fail_param(err, KC_ERANGE, "bytes_per_flit", "bytes per flit must be 1..65536, got %d",
                              o->bytes_per_flit);
-    if (g->num_ranks > net->nodes)
-        return kc_fail_param(err, KC_EINVAL, "schedule", "%u ranks do not fit on %u nodes", g->num_ranks,
-                             net->nodes);
     return KC_OK;
 }
 
+/* Each rank's node (kc_appsim_place: ranks_per_node, node_of), checked. */
+static kc_status place(const kc_goal *g, const kc_simnet *net, const kc_appsim_place *o, uint32_t **node,
+                       kc_err *err)
+{
+    uint64_t R = o && o->ranks_per_node ? o->ranks_per_node : 1;
+    if (g->num_ranks % R)
+        return kc_fail_param(err, KC_EINVAL, "ranks_per_node", "%u ranks are not a multiple of %llu ranks per node",
+                             g->num_ranks, (unsigned long long)R);
+    if (g->num_ranks > (uint64_t)net->nodes * R)
+        return kc_fail_param(err, KC_EINVAL, "schedule", "%u ranks do not fit on %u nodes of %llu ranks",
+                             g->num_ranks, net->nodes, (unsigned long long)R);
+    uint32_t *count = calloc((size_t)net->nodes + 1, sizeof *count);
+    *node = malloc(((size_t)g->num_ranks + 1) * sizeof **node);
+    if (!count || !*node) {
+        free(count);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    kc_status st = KC_OK;
+    for (uint32_t r = 0; r < g->num_ranks && !st; r++) {
+        uint32_t v = o && o->node_of ? o->node_of[r] : (uint32_t)(r / R);
+        (*node)[r] = v;
+        if (v >= net->nodes)
+            st = kc_fail_param(err, KC_EINVAL, "mapping", "rank %u on node %u of %u", r, v, net->nodes);
+        else if (++count[v] > R)
+            st = kc_fail_param(err, KC_EINVAL, "mapping", "node %u holds more than %llu ranks", v,
+                               (unsigned long long)R);
+    }
+    free(count);
+    return st;
+}
+
 /* Each send's message id (its index among sends) and flits. */
-static kc_status number_messages(const kc_goal *g, const kc_goal_match *m, int bpf, uint32_t **id_of,
-                                 size_t **send_of_id, uint64_t *count, uint64_t *flits, kc_err *err)
+static kc_status number_messages(const kc_goal *g, const kc_goal_match *m, int bpf, const uint32_t *node,
+                                 uint32_t **id_of, size_t **send_of_id, uint64_t *count, uint64_t *flits,
+                                 kc_err *err)
 {
     size_t n = g->nops, k = 0;
     *id_of = malloc((n ? n : 1) * sizeof **id_of);
@@ -59,7 +91,8 @@ static kc_status number_messages(const kc_goal *g, const kc_goal_match *m, int b
                                  (unsigned long long)KC_SIMDRIVE_MAX_FLITS);
         if (k >= UINT32_MAX || k >= m->messages)
             return kc_fail_param(err, KC_ERANGE, "schedule", "too many messages");
-        *flits += f ? f : 1;
+        if (!kci_goal_local(g, node, i))
+            *flits += f ? f : 1; /* within a node no flit moves */
         (*id_of)[i] = (uint32_t)k;
         (*send_of_id)[k++] = i;
     }
@@ -169,6 +202,7 @@ typedef struct replay {
     int bpf;
     uint32_t *id_of;
     size_t *send_of_id;
+    const uint32_t *node; /* [num_ranks] */
     unsigned char *delivered;
     uint64_t arrived;
 } replay;
@@ -185,13 +219,19 @@ static kc_status take_event(replay *x, kc_err *err)
     size_t send = kci_goal_proc_step(&x->p);
     if (send == KC_GOAL_NONE)
         return KC_OK;
+    const kc_goal_op *o = &x->g->op[send];
+    if (kci_goal_local(x->g, x->node, send)) { /* two ranks of one node: the data is there now */
+        x->delivered[x->id_of[send]] = 1;
+        x->arrived++;
+        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t);
+        return KC_OK;
+    }
     int64_t now = kc_simdrive_now(x->d), c = cycle_of(x, t);
     kc_status st;
     if (c > now && (st = kc_simdrive_skip(x->d, c, err)))
         return st;
-    const kc_goal_op *o = &x->g->op[send];
     uint64_t f = o->amount / (uint64_t)x->bpf + (o->amount % (uint64_t)x->bpf != 0);
-    return kc_simdrive_send(x->d, o->rank, (uint32_t)o->peer, f ? (uint32_t)f : 1, x->id_of[send], err);
+    return kc_simdrive_send(x->d, x->node[o->rank], x->node[o->peer], f ? (uint32_t)f : 1, x->id_of[send], err);
 }
 
 static kc_status step_network(replay *x, kc_err *err)
@@ -229,6 +269,13 @@ static kc_status run_loop(replay *x, kc_err *err)
 kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net, const kc_simroute *route,
                         const kc_simconfig *cfg, const kc_appsim_opts *o, kc_appsim_result *out, kc_err *err)
 {
+    return kc_appsim_run_placed(g, m, net, route, cfg, o, NULL, NULL, out, err);
+}
+
+kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
+                               const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
+                               const kc_appsim_place *pl, kc_timeline *tl, kc_appsim_result *out, kc_err *err)
+{
     kc_appsim_opts def = KC_APPSIM_OPTS_DEFAULT;
     if (!o)
         o = &def;
@@ -238,21 +285,30 @@ kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simne
         cfg = &defcfg;
     }
     memset(out, 0, sizeof *out);
+    uint32_t *node = NULL;
     kc_status st = check_opts(g, net, o, err);
-    if (st)
+    if (st || (st = place(g, net, pl, &node, err))) {
+        free(node);
         return st;
-    replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit};
+    }
+    if (tl && tl->num_ranks != g->num_ranks) {
+        free(node);
+        return kc_fail_param(err, KC_EINVAL, "timeline", "the timeline has %u ranks, the schedule %u",
+                             tl->num_ranks, g->num_ranks);
+    }
+    replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit, .node = node};
     out->cycle_us = x.cyc;
     out->nphases = (uint32_t)g->nphases;
     out->finish_us = calloc((size_t)g->num_ranks + 1, sizeof *out->finish_us);
     out->phase_us = calloc(g->nphases + 1, sizeof *out->phase_us);
     if (!out->finish_us || !out->phase_us) {
+        free(node);
         kc_appsim_result_free(out);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
     kc_goal_timing tm = {o->startup_us, o->byte_time_us};
-    if ((st = kc_goal_loggp(g, m, &tm, &out->loggp_us, NULL, err)) ||
-        (st = number_messages(g, m, o->bytes_per_flit, &x.id_of, &x.send_of_id, &out->messages, &out->flits, err)))
+    if ((st = kc_goal_loggp_record(g, m, &tm, node, &out->loggp_us, NULL, NULL, err)) ||
+        (st = number_messages(g, m, o->bytes_per_flit, node, &x.id_of, &x.send_of_id, &out->messages, &out->flits, err)))
         goto done;
     x.delivered = calloc(out->messages + 1, 1);
     if (!x.delivered) {
@@ -278,10 +334,14 @@ kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simne
     if ((st = attribute(g, &x.p, out, err)))
         goto done;
     link_utilisation(net, out);
+    if (tl) {
+        memcpy(tl->node_of, node, g->num_ranks * sizeof *node);
+        st = kci_goal_proc_record(&x.p, tl, err);
+    }
 done:
     kci_goal_proc_free(&x.p);
     kc_simdrive_free(x.d);
-    free(x.id_of), free(x.send_of_id), free(x.delivered);
+    free(x.id_of), free(x.send_of_id), free(x.delivered), free(node);
     if (st)
         kc_appsim_result_free(out);
     return st;

@@ -11,10 +11,12 @@
 #include "budget.h"
 #include "options.h"
 #include "out.h"
+#include "timeline_out.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/simmem.h"
 #include "kcube/simscenario.h"
+#include "kcube/timeline.h"
 #include "kcube/topology.h"
 
 /* ---- options ---------------------------------------------------------------- */
@@ -23,11 +25,33 @@ static const cli_opt OPT_BYTES_PER_FLIT = {.name = "bytes-per-flit", .type = CLI
                                            .lo = 1, .hi = 65536, .param = "bytes_per_flit",
                                            .help = "bytes per flit (a flit-cycle is B x byte time)"};
 
+/* Issue 21: ranks per node, timelines, and which model times the schedule. */
+enum { MODEL_NETWORK, MODEL_LOGGP };
+static const kc_name model_entries[] = {
+    {MODEL_NETWORK, "network", "the flit-level network replay and its full report"},
+    {MODEL_LOGGP, "loggp", "the contention-free LogGP time alone (start-up and byte time, no network)"},
+    {0, NULL, NULL},
+};
+static const kc_names model_names = {"model", model_entries};
+static const cli_opt OPT_MODEL = {.name = "model", .type = CLI_CHOICE, .choices = &model_names, .def = "network",
+                                  .help = "which model times the schedule (and the timeline)", .param = "model"};
+static const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI_INT, .meta = "R", .def = "1",
+                                           .lo = 1, .hi = 65536, .param = "ranks_per_node",
+                                           .help = "ranks sharing one node (ranks vR..vR+R-1 on node v, or on "
+                                                   "the node on line v of a mapping file)"};
+static const cli_opt OPT_TIMELINE = {.name = "timeline", .type = CLI_TEXT, .meta = "FILE", .param = "timeline",
+                                     .help = "write what each rank did: FILE.svg or FILE.png draws it (at most 64 "
+                                             "ranks), any other name (- included) is Chrome trace-event JSON"};
+
 static const cli_use replay_opts[] = {
     {&OPT_N, NULL, NULL},
     {&OPT_K, "nodes per dimension (tori and meshes; the hypercube when omitted)", NULL},
     {&OPT_TOPOLOGY, "hypercube (k = 2), torus or mesh", NULL},
-    {&OPT_MAPPING, "none, or a node list (kcube map --out): rank r runs on the node on line r", NULL},
+    {&OPT_MAPPING, "none, or a node list (kcube map --out): rank r (with --ranks-per-node R, the ranks rR.."
+                   "rR+R-1) runs on the node on line r", NULL},
+    {&OPT_RANKS_PER_NODE, NULL, NULL},
+    {&OPT_MODEL, NULL, NULL},
+    {&OPT_TIMELINE, NULL, NULL},
     {&OPT_ROUTING, "ecube, pcube, duato, li-min on the hypercube; dor elsewhere (default ecube / dor)", NULL},
     /* The shared defaults are seed 000's nCUBE 2, KC_APPSIM_OPTS_DEFAULT's numbers. */
     {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
@@ -51,6 +75,9 @@ typedef struct replay_job {
     kc_simspec spec; /* resolved */
     kc_simconfig cfg;
     kc_appsim_opts opts;
+    uint32_t ranks_per_node;
+    int model;
+    const char *timeline; /* or NULL */
     kc_goal g;
     int have_goal;
 } replay_job;
@@ -101,8 +128,19 @@ static int resolve(const cli_args *a, replay_job *j)
     if (kc_goal_read_file(&j->g, j->path, NULL, 0, &err))
         return cli_report(a, &err);
     j->have_goal = 1;
-    if (kc_goal_validate(&j->g, (uint64_t)nodes, NULL, &err))
+    /* R ranks a node: the schedule must fill whole nodes, and fit. */
+    j->ranks_per_node = (uint32_t)cli_int(a, &OPT_RANKS_PER_NODE, 1);
+    j->model = cli_choice(a, &OPT_MODEL, MODEL_NETWORK);
+    j->timeline = cli_text(a, &OPT_TIMELINE, NULL);
+    if (j->g.num_ranks % j->ranks_per_node)
+        return cli_error("--ranks-per-node: %u ranks are not a multiple of %u", j->g.num_ranks, j->ranks_per_node);
+    if (j->g.num_ranks > nodes * j->ranks_per_node)
+        return cli_error("--ranks-per-node: %u ranks do not fit on %.0f nodes of %u ranks", j->g.num_ranks, nodes,
+                         j->ranks_per_node);
+    if (kc_goal_validate(&j->g, 0, NULL, &err))
         return cli_report(a, &err);
+    if (j->timeline && (r = cli_timeline_check(j->timeline, j->g.num_ranks)))
+        return r;
     return 0;
 }
 
@@ -111,38 +149,56 @@ static int resolve(const cli_args *a, replay_job *j)
 typedef struct replay_out {
     kc_simscenario sc;
     int built;
-    kc_appsim_result r;
-    double *finish; /* by rank as in the file */
+    kc_appsim_result r;  /* --model network */
+    double loggp_us;     /* --model loggp */
+    uint64_t messages;
+    double *finish;      /* by rank as in the file */
+    uint32_t *node_of;   /* [num_ranks] */
+    kc_timeline tl;
+    int have_tl;
 } replay_out;
 
-/* Rank r runs on node to_physical[r]: the schedule is widened to every node
- * (empty ranks) and moved there, then validated again for its matching. */
+/* Rank r runs on node to_physical[r / R] (r / R without a mapping file): a
+ * mapping file places nodes' worth of ranks, as kcube map's node lists
+ * place one rank each. */
 static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
 {
     memset(o, 0, sizeof *o);
-    uint32_t ranks = j->g.num_ranks;
+    uint32_t ranks = j->g.num_ranks, R = j->ranks_per_node;
     kc_status st = kc_simscenario_build(&o->sc, &j->spec, err);
     if (st)
         return st;
     o->built = 1;
-    if (o->sc.map.count) {
-        j->g.num_ranks = o->sc.net.nodes;
-        if ((st = kc_goal_remap(&j->g, o->sc.map.to_physical, err)))
+    o->finish = malloc(((size_t)ranks + 1) * sizeof *o->finish);
+    o->node_of = malloc(((size_t)ranks + 1) * sizeof *o->node_of);
+    if (!o->finish || !o->node_of)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    for (uint32_t r = 0; r < ranks; r++)
+        o->node_of[r] = o->sc.map.count ? o->sc.map.to_physical[r / R] : r / R;
+    if (j->timeline) {
+        if ((st = kc_timeline_init(&o->tl, ranks, err)))
             return st;
+        o->have_tl = 1;
     }
     kc_goal_match m;
-    if ((st = kc_goal_validate(&j->g, o->sc.net.nodes, &m, err)))
+    if ((st = kc_goal_validate(&j->g, 0, &m, err)))
         return st;
-    st = kc_appsim_run(&j->g, &m, &o->sc.net, &o->sc.route, &j->cfg, &j->opts, &o->r, err);
+    o->messages = m.messages;
+    if (j->model == MODEL_LOGGP) {
+        kc_goal_timing tm = {j->opts.startup_us, j->opts.byte_time_us};
+        st = kc_goal_loggp_record(&j->g, &m, &tm, o->node_of, &o->loggp_us, o->finish, o->have_tl ? &o->tl : NULL,
+                                  err);
+        if (!st && o->have_tl)
+            memcpy(o->tl.node_of, o->node_of, ranks * sizeof *o->node_of);
+    } else {
+        kc_appsim_place pl = {R, o->node_of};
+        st = kc_appsim_run_placed(&j->g, &m, &o->sc.net, &o->sc.route, &j->cfg, &j->opts, &pl,
+                                  o->have_tl ? &o->tl : NULL, &o->r, err);
+        if (!st)
+            memcpy(o->finish, o->r.finish_us, ranks * sizeof *o->finish);
+    }
     kc_goal_match_free(&m);
-    if (st)
-        return st;
-    if (!(o->finish = malloc(((size_t)ranks + 1) * sizeof *o->finish)))
-        return kc_fail(err, KC_ENOMEM, "out of memory");
-    for (uint32_t v = 0; v < ranks; v++)
-        o->finish[v] = o->r.finish_us[o->sc.map.count ? o->sc.map.to_physical[v] : v];
-    j->g.num_ranks = ranks;
-    return KC_OK;
+    return st;
 }
 
 static void out_free(replay_out *o)
@@ -150,7 +206,9 @@ static void out_free(replay_out *o)
     kc_appsim_result_free(&o->r);
     if (o->built)
         kc_simscenario_free(&o->sc);
-    free(o->finish);
+    if (o->have_tl)
+        kc_timeline_free(&o->tl);
+    free(o->finish), free(o->node_of);
 }
 
 /* ---- render ------------------------------------------------------------------- */
@@ -174,6 +232,8 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
     cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
     cJSON_AddNumberToObject(root, "bytes_per_flit", j->opts.bytes_per_flit);
+    cJSON_AddNumberToObject(root, "ranks_per_node", j->ranks_per_node);
+    cJSON_AddStringToObject(root, "model", "network");
     cJSON_AddNumberToObject(root, "total_us", r->total_us);
     cJSON_AddNumberToObject(root, "loggp_us", r->loggp_us);
     cJSON_AddNumberToObject(root, "compute_us", r->compute_us);
@@ -217,6 +277,8 @@ static void render_text(const replay_job *j, const replay_out *o)
            o->sc.net.k, o->sc.net.n, kc_simalgo_name(o->sc.route.algo), o->sc.mapping_desc);
     printf("start-up %g us, %g us per byte, %d byte(s) per flit: one flit-cycle is %g us\n", j->opts.startup_us,
            j->opts.byte_time_us, j->opts.bytes_per_flit, r->cycle_us);
+    if (j->ranks_per_node > 1)
+        printf("%u ranks per node (messages within a node do not enter the network)\n", j->ranks_per_node);
     printf("total %.2f us; contention-free LogGP time %.2f us (the difference: contention, pipeline latency and "
            "injection at cycle boundaries, +%.1f %%)\n", r->total_us, r->loggp_us,
            r->loggp_us > 0 ? 100 * (r->total_us / r->loggp_us - 1) : 0);
@@ -229,6 +291,45 @@ static void render_text(const replay_job *j, const replay_out *o)
     printf("link utilisation: mean %.4f, max %.4f\n", r->link_util_mean, r->link_util_max);
     if (r->sim.deadlock)
         printf("DEADLOCK in the network: the times are those reached\n");
+}
+
+/* --model loggp: the contention-free time alone. */
+static int render_loggp(const replay_job *j, const replay_out *o)
+{
+    if (j->fmt == CLI_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "schedule", j->path);
+        cJSON_AddStringToObject(root, "model", "loggp");
+        cJSON_AddStringToObject(root, "mapping", o->sc.mapping_desc);
+        cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
+        cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
+        cJSON_AddNumberToObject(root, "ranks_per_node", j->ranks_per_node);
+        cJSON_AddNumberToObject(root, "loggp_us", o->loggp_us);
+        cJSON_AddItemToObject(root, "messages", cli_json_u64(o->messages));
+        cJSON *fin = cJSON_AddArrayToObject(root, "finish_us");
+        for (uint32_t v = 0; v < j->g.num_ranks; v++)
+            cJSON_AddItemToArray(fin, cJSON_CreateNumber(o->finish[v]));
+        return cli_print_json(root);
+    }
+    if (j->fmt == CLI_FMT_CSV)
+        printf("item,us\nloggp,%.6f\n", o->loggp_us);
+    else
+        printf("%s: contention-free LogGP time %.2f us (start-up %g us, %g us per byte, %u rank(s) per node)\n",
+               j->path, o->loggp_us, j->opts.startup_us, j->opts.byte_time_us, j->ranks_per_node);
+    return 0;
+}
+
+static int render(const replay_job *j, const replay_out *o)
+{
+    if (j->model == MODEL_LOGGP)
+        return render_loggp(j, o);
+    if (j->fmt == CLI_FMT_JSON)
+        return render_json(j, o);
+    if (j->fmt == CLI_FMT_CSV)
+        render_csv(j, o);
+    else
+        render_text(j, o);
+    return 0;
 }
 
 /* ---- the command --------------------------------------------------------------- */
@@ -257,6 +358,8 @@ static int gate(const cli_args *a, const replay_job *j)
         nodes *= j->spec.k;
     double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 4e-6 * nodes;
     double bytes = (double)kc_simmem_total(&m, 1) + 256.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
+    if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
+        bytes += 160.0 * (double)j->g.nops;
     char what[96], nb[32];
     snprintf(what, sizeof what, "%s of %zu operations on %s nodes", a->path, j->g.nops,
              cli_budget_count(nodes, nb, sizeof nb));
@@ -287,12 +390,11 @@ static int run(const cli_args *a)
             /* Only once the run stands: an error must be the one line on stderr. */
             if (j.g.warnings && j.fmt == CLI_FMT_TEXT)
                 fprintf(stderr, "kcube: warning: %s\n", j.g.warning);
-            if (j.fmt == CLI_FMT_JSON)
-                rc = render_json(&j, &o);
-            else if (j.fmt == CLI_FMT_CSV)
-                render_csv(&j, &o);
-            else
-                render_text(&j, &o);
+            if (j.timeline)
+                rc = cli_timeline_write(j.timeline, &o.tl, j.path, kc_names_name(&model_names, j.model));
+            /* A timeline on standard output is all that goes there. */
+            if (!rc && !(j.timeline && cli_is_stdout(j.timeline)))
+                rc = render(&j, &o);
         }
         if (!rc && o.r.sim.deadlock)
             rc = CLI_EXIT_FAIL;
@@ -312,7 +414,12 @@ const cli_command kc_command_replay = {
         "and computations one at a time; each message is one worm of ceil(bytes / bytes-per-flit) flits injected\n"
         "when its start-up ends; a receive completes when the tail flit arrives. Reports the makespan, each\n"
         "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
-        "contention-free LogGP time of the same schedule. Exit status 1 on a network deadlock, 2 on bad input.",
+        "contention-free LogGP time of the same schedule (--model loggp: that time alone).\n"
+        "--ranks-per-node R puts R ranks on each node (ranks vR..vR+R-1 on node v, or on the node on line v of a\n"
+        "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
+        "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
+        "Chrome trace-event JSON (ts and dur in microseconds; Perfetto, chrome://tracing), or a Gantt chart for\n"
+        "FILE.svg / FILE.png (at most 64 ranks). Exit status 1 on a network deadlock, 2 on bad input.",
     .opts = replay_opts,
     .narrow = replay_narrow,
     .positional = "FILE",
@@ -322,5 +429,6 @@ const cli_command kc_command_replay = {
     .run = run,
     .epilog = "examples:\n"
               "  kcube replay fft.goal --n 8 --json\n"
-              "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57",
+              "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57\n"
+              "  kcube replay fft.goal --n 7 --ranks-per-node 2 --timeline fft.json",
 };

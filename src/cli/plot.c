@@ -396,15 +396,10 @@ int cli_plot_check(const char *path)
     return cli_check_output(path);
 }
 
-int cli_plot_write(const cli_plot *p, const char *path)
+/* Run a whole script (NULL: out of memory) and write the image; frees text. */
+static int draw(char *text, size_t len, int png, const char *path)
 {
     cli_quoted q;
-    const char *bad = name_problem(path);
-    if (bad)
-        return cli_error("plot file '%s' %s", cli_quote(&q, path), bad);
-    int png = strcmp(ext(path), "svg") != 0; /* "-" and devices without a suffix: PNG */
-    size_t len;
-    char *text = script(p, png, &len);
     image im = {0};
     const char *why = NULL;
     if (!text)
@@ -428,6 +423,45 @@ int cli_plot_write(const cli_plot *p, const char *path)
     }
     free(im.data);
     return rc;
+}
+
+int cli_plot_write(const cli_plot *p, const char *path)
+{
+    cli_quoted q;
+    const char *bad = name_problem(path);
+    if (bad)
+        return cli_error("plot file '%s' %s", cli_quote(&q, path), bad);
+    int png = strcmp(ext(path), "svg") != 0; /* "-" and devices without a suffix: PNG */
+    size_t len;
+    char *text = script(p, png, &len);
+    return draw(text, len, png, path);
+}
+
+void cli_plot_quote(FILE *f, const char *s) { put_quoted(f, s); }
+
+int cli_plot_custom(const char *path, int width, int height, void (*body)(FILE *f, const void *ctx),
+                    const void *ctx)
+{
+    cli_quoted q;
+    const char *bad = name_problem(path);
+    if (bad)
+        return cli_error("plot file '%s' %s", cli_quote(&q, path), bad);
+    int png = strcmp(ext(path), "svg") != 0;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    if (f) {
+        fprintf(f, png ? "set terminal pngcairo size %d,%d font 'sans,10' noenhanced\n"
+                       : "set terminal svg size %d,%d dynamic font 'sans,10' noenhanced\n",
+                width, height);
+        body(f, ctx);
+        fputs("\nunset output\n", f);
+        if (fclose(f) != 0) {
+            free(text);
+            text = NULL;
+        }
+    }
+    return draw(text, len, png, path);
 }
 
 double cli_plot_ycap(const cli_plot *p, double factor)

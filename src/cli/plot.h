@@ -25,6 +25,8 @@
 #ifndef KC_CLI_PLOT_H
 #define KC_CLI_PLOT_H
 
+#include <stdio.h>
+
 typedef struct cli_plot_series {
     const char *label;
     int count;
@@ -61,6 +63,17 @@ int cli_plot_check(const char *path);
 /* Draw. 0, or an exit status (1: gnuplot or the file system failed, 2: bad
  * file name) after one line on stderr. */
 int cli_plot_write(const cli_plot *p, const char *path);
+
+/* A chart of another kind (a Gantt chart of a timeline): plot.c writes the
+ * terminal line (width x height pixels, PNG or SVG as for cli_plot_write),
+ * body writes the rest of the script (data blocks and commands; every user
+ * string through cli_plot_quote, numbers only otherwise), and the image
+ * is checked and written exactly as cli_plot_write does. */
+int cli_plot_custom(const char *path, int width, int height, void (*body)(FILE *f, const void *ctx),
+                    const void *ctx);
+/* A gnuplot single-quoted string of s, made printable (control bytes and
+ * invalid UTF-8 escaped). */
+void cli_plot_quote(FILE *f, const char *s);
 
 /* factor times the smallest positive y of all series when the largest is
  * beyond it, else NAN: keeps the readable part of a curve that explodes

@@ -52,5 +52,18 @@ size_t kci_goal_proc_step(kci_goal_proc *p);
 void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t);
 /* KC_EINVAL unless every operation ended (a schedule not validated). */
 kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err);
+/* Does send op i go between two ranks of one node (node_of may be NULL:
+ * one rank a node)? A message from a rank to itself does not count: it
+ * keeps the cost it always had (through the network interface). */
+static inline int kci_goal_local(const kc_goal *g, const uint32_t *node_of, size_t i)
+{
+    const kc_goal_op *o = &g->op[i];
+    return node_of && (int64_t)o->rank != o->peer && node_of[o->rank] == node_of[o->peer];
+}
+/* After a run: every operation that ended as a slice of tl, every message
+ * between two of them as a flow (src/goal/timeline.c; kcube/timeline.h
+ * says what a slice is). O(ops). */
+struct kc_timeline;
+kc_status kci_goal_proc_record(const kci_goal_proc *p, struct kc_timeline *tl, kc_err *err);
 
 #endif

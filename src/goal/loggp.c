@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "goal_internal.h"
+#include "kcube/timeline.h"
 
 enum { EV_START, EV_END, EV_ARRIVE, EV_READY };
 
@@ -164,6 +165,13 @@ kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err)
 kc_status kc_goal_loggp(const kc_goal *g, const kc_goal_match *m, const kc_goal_timing *t, double *total_us,
                         double *finish_us, kc_err *err)
 {
+    return kc_goal_loggp_record(g, m, t, NULL, total_us, finish_us, NULL, err);
+}
+
+kc_status kc_goal_loggp_record(const kc_goal *g, const kc_goal_match *m, const kc_goal_timing *t,
+                               const uint32_t *node_of, double *total_us, double *finish_us, kc_timeline *tl,
+                               kc_err *err)
+{
     kc_goal_timing def = KC_GOAL_TIMING_DEFAULT;
     if (!t)
         t = &def;
@@ -176,10 +184,14 @@ kc_status kc_goal_loggp(const kc_goal *g, const kc_goal_match *m, const kc_goal_
     while (kci_goal_proc_pending(&p)) {
         double now = kci_goal_proc_time(&p);
         size_t send = kci_goal_proc_step(&p);
-        if (send != KC_GOAL_NONE) /* the data leaves when the start-up ends */
-            kci_goal_proc_arrive(&p, m->recv_of[send], now + (double)g->op[send].amount * t->byte_time_us);
+        if (send == KC_GOAL_NONE)
+            continue;
+        /* The data leaves when the start-up ends; within a node it is there. */
+        const kc_goal_op *o = &g->op[send];
+        int local = kci_goal_local(g, node_of, send);
+        kci_goal_proc_arrive(&p, m->recv_of[send], now + (local ? 0 : (double)o->amount * t->byte_time_us));
     }
-    if (!(st = kci_goal_proc_check(&p, err))) {
+    if (!(st = kci_goal_proc_check(&p, err)) && (!tl || !(st = kci_goal_proc_record(&p, tl, err)))) {
         *total_us = p.total;
         if (finish_us)
             memcpy(finish_us, p.finish, g->num_ranks * sizeof *finish_us);

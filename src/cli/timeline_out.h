@@ -1,0 +1,35 @@
+/* timeline_out.h - a replay's timeline (kcube/timeline.h) as a file: Chrome
+ * trace events (JSON) or a Gantt chart drawn by gnuplot (issue 21, item 4).
+ *
+ * The file name decides: ending in .svg or .png, a drawing (through
+ * plot.h's safe path), for at most CLI_TIMELINE_MAX_DRAWN ranks; any other
+ * name, "-" (standard output) included, the trace-event JSON. Both are
+ * written by the checked, atomic writer (out.h). */
+#ifndef KC_CLI_TIMELINE_OUT_H
+#define KC_CLI_TIMELINE_OUT_H
+
+#include <stdint.h>
+
+#include "kcube/timeline.h"
+
+#define CLI_TIMELINE_MAX_DRAWN 64
+
+/* Is the timeline file a drawing (.svg, .png)? */
+int cli_timeline_drawn(const char *path);
+
+/* Before the run: the name can be written, and a drawing has at most
+ * CLI_TIMELINE_MAX_DRAWN ranks. 0, or an exit status after one line. */
+int cli_timeline_check(const char *path, uint32_t num_ranks);
+
+/* Write tl; schedule and model (e.g. "network", "loggp") name the run in
+ * the trace's metadata and the chart's title. JSON: {"traceEvents": [...],
+ * "otherData": {...}}: a process per node and a
+ * thread per rank (pid = node, tid = rank, named by "M" events), one "X"
+ * event per slice (ts, dur in microseconds; args peer, bytes, tag, op, and
+ * for a recv posted_us and wait_us), and per message an "s" event on the
+ * send's slice and an "f" event (bp "e") on the receive's, with one id.
+ * O(slices + flows); the JSON is streamed, one event at a time. 0, or an
+ * exit status after one line. */
+int cli_timeline_write(const char *path, const kc_timeline *tl, const char *schedule, const char *model);
+
+#endif
