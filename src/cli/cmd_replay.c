@@ -11,6 +11,7 @@
 #include "budget.h"
 #include "options.h"
 #include "out.h"
+#include "replay_loggops.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/simmem.h"
@@ -33,6 +34,8 @@ static const cli_use replay_opts[] = {
     {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
+    {&OPT_MODEL, NULL, NULL},
+    {&OPT_LOGGOPS, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per phase, then total, compute and loggp rows", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -53,6 +56,8 @@ typedef struct replay_job {
     kc_appsim_opts opts;
     kc_goal g;
     int have_goal;
+    int model;             /* CLI_REPLAY_NETWORK or CLI_REPLAY_LOGGOPS (replay_loggops.h) */
+    kc_loggops_params lp;  /* --model loggops */
 } replay_job;
 
 static int resolve_network(const cli_args *a, replay_job *j)
@@ -83,11 +88,30 @@ static int resolve_network(const cli_args *a, replay_job *j)
     return 0;
 }
 
+/* The pure model: no network; --n, when given, bounds the ranks. */
+static int resolve_loggops(const cli_args *a, replay_job *j)
+{
+    j->path = a->pos[0];
+    kc_err err = {0};
+    if (kc_goal_read_file(&j->g, j->path, NULL, 0, &err))
+        return cli_report(a, &err);
+    j->have_goal = 1;
+    long long n = cli_given(a, &OPT_N) ? cli_int(a, &OPT_N, 0) : 0;
+    uint64_t nodes = n > 0 && n < 63 ? (uint64_t)1 << n : 0;
+    if (kc_goal_validate(&j->g, nodes, NULL, &err))
+        return cli_report(a, &err);
+    return 0;
+}
+
 static int resolve(const cli_args *a, replay_job *j)
 {
     memset(j, 0, sizeof *j);
     int r = cli_format(a, &j->fmt);
-    if (r || (r = resolve_network(a, j)))
+    if (r || (r = cli_replay_model(a, &j->model, &j->lp)))
+        return r;
+    if (j->model == CLI_REPLAY_LOGGOPS)
+        return resolve_loggops(a, j);
+    if ((r = resolve_network(a, j)))
         return r;
     j->path = a->pos[0];
     j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57),
@@ -276,6 +300,11 @@ static int run(const cli_args *a)
 {
     replay_job j;
     int rc = resolve(a, &j);
+    if (!rc && j.model == CLI_REPLAY_LOGGOPS) {
+        rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp);
+        kc_goal_free(&j.g);
+        return rc;
+    }
     if (!rc)
         rc = gate(a, &j);
     if (!rc) {
