@@ -334,6 +334,7 @@ static const struct {
     {"gray --count", "--count 4"},
     {"figures --torus", "--torus"},
     {"replay --bytes-per-flit", "--bytes-per-flit 2"},
+    {"replay --loggops", "--model loggops --loggops L=1"},
     {"analyze --csv", "--csv"},
     {"analyze --shape", "!--n --shape 4x4"},
     {"map --shape", "!--n --shape 4x4"},

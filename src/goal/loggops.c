@@ -277,10 +277,12 @@ static size_t q_match(model *m, size_t *head, size_t *tail, uint32_t rank, int64
 
 /* A rendezvous send is done when its receive is matched at t: its rank's
  * clocks (numbered cpu, nic, as LogGOPSim does) move to t at least. */
-static void rendezvous_done(model *m, size_t send, unsigned cpu, unsigned nic, uint64_t t)
+static void rendezvous_done(model *m, size_t send, size_t recv, unsigned cpu, unsigned nic, uint64_t t)
 {
     uint32_t r = m->g->op[send].rank;
     uint64_t *o = &m->nexto[(size_t)r * m->ncpu + cpu], *gs = &m->nextgs[(size_t)r * m->nnic + nic];
+    if (*o < t)
+        emit(m, KC_LOGGOPS_RNDV, send, recv, r, cpu, *o, t);
     *o = max64(*o, t);
     *gs = max64(*gs, t);
     finished(m, send);
@@ -331,7 +333,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
         }
         const kc_goal_op *so = &g->op[send];
         if (o->amount > p->S) /* LogGOPSim decides on the receive's size here */
-            rendezvous_done(m, send, o->cpu, o->nic, e.t);
+            rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
         uint64_t tm = m->t_msg[send];
         emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
              add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
@@ -360,7 +362,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
             break;
         }
         if (o->amount > p->S)
-            rendezvous_done(m, e.op, o->cpu, o->nic, e.t);
+            rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
         emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
         emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
         finished(m, recv);
@@ -473,8 +475,9 @@ kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggop
     if (m.overflow) {
         st = kc_fail_param(err, KC_ERANGE, "loggops", "a time passes 2^64 - 1 ns");
     } else if (m.done != n) {
-        st = kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: validate the "
-                           "schedule first (a deadlock, or wildcards that match differently at run time)",
+        st = kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: a deadlock (a "
+                           "send above S waits for its receive to be posted) or wildcards that match differently at "
+                           "run time",
                            (unsigned long long)(n - m.done), n);
     } else {
         for (size_t r = 0; r < R; r++) {

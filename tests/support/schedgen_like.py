@@ -103,9 +103,7 @@ def ring(p, size, calc):
         for step in range(2 * (p - 1)):
             s = ranks[r].op("send %db to %d tag %d" % (chunk, (r + 1) % p, 10 + step), last)
             rv = ranks[r].op("recv %db from %d tag %d" % (chunk, (r - 1) % p, 10 + step), last)
-            last = ranks[r].op("calc %d" % calc, [s, rv]) if step < p - 1 else rv
-            if step >= p - 1:
-                ranks[r].deps.append("l%d requires l%d" % (rv, s))
+            last = ranks[r].op("calc %d" % calc, [s, rv]) if step < p - 1 else [s, rv]
     return ranks
 
 
