@@ -37,7 +37,7 @@ static const cli_use replay_opts[] = {
     {&OPT_MODEL, NULL, NULL},
     {&OPT_LOGGOPS, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
-    {&OPT_CSV, "one row per phase, then total, compute and loggp rows", NULL},
+    {&OPT_CSV, "one row per phase, then total, compute and loggp rows (--model loggops: total and finish:R rows in ns)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
@@ -334,14 +334,16 @@ static int run(const cli_args *a)
 
 const cli_command kc_command_replay = {
     .name = "replay",
-    .summary = "run a GOAL schedule (LogGOPSim format) on the flit-level network",
+    .summary = "run a GOAL schedule (LogGOPSim format) on the flit-level network or the LogGOPS model",
     .order = 75,
     .description =
         "Replays a GOAL schedule on the flit-level wormhole network: one processor per rank does its start-ups\n"
         "and computations one at a time; each message is one worm of ceil(bytes / bytes-per-flit) flits injected\n"
         "when its start-up ends; a receive completes when the tail flit arrives. Reports the makespan, each\n"
         "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
-        "contention-free LogGP time of the same schedule. Exit status 1 on a network deadlock, 2 on bad input.",
+        "contention-free LogGP time of the same schedule. Exit status 1 on a network deadlock, 2 on bad input.\n"
+        "--model loggops runs LogGOPSim's LogGOPS model instead, in integer ns and without a network\n"
+        "(--loggops L,o,g,G,O,S; receive overhead, NIC gaps, rendezvous above S; docs/loggops.md).",
     .opts = replay_opts,
     .narrow = replay_narrow,
     .positional = "FILE",
@@ -351,5 +353,6 @@ const cli_command kc_command_replay = {
     .run = run,
     .epilog = "examples:\n"
               "  kcube replay fft.goal --n 8 --json\n"
-              "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57",
+              "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57\n"
+              "  kcube replay fft.goal --model loggops --loggops L=2500,o=1500,g=1000,G=6,O=0,S=65535",
 };
