@@ -2,7 +2,8 @@
  * cases: ping-pong, fan-in, fan-out, a chain with g and O non-zero, a
  * rendezvous pair, a 0-byte message, irequires; the parameter parser; the
  * per-operation slices (no CPU runs two slices at once, the last one ends at
- * the rank's finish) on seeded random schedules; errors. Every case uses
+ * the rank's finish) on seeded random schedules; errors; cpu and nic numbers
+ * read and written back. Every case uses
  * L=100, o=10, g=20, G=2, O=1, S=1000 unless it says otherwise; the
  * arithmetic is in the comments (docs/loggops.md has the rules). */
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -358,13 +360,37 @@ static void test_errors(void **state)
     kc_goal_free(&g);
 }
 
+/* cpu and nic numbers are kept by the reader and written back. */
+static void test_cpu_nic_kept(void **state)
+{
+    (void)state;
+    const char *t = "num_ranks 2\nrank 0 {\na: calc 5 cpu 2\nb: send 4b to 1 tag 1 cpu 1 nic 3\n}\n"
+                    "rank 1 {\nr: recv 4b from 0 tag 1 nic 1\n}\n";
+    kc_goal g;
+    kc_err err = {0};
+    assert_int_equal(kc_goal_read_mem(&g, t, strlen(t), "t", NULL, 0, &err), KC_OK);
+    assert_true(g.op[0].cpu == 2 && g.op[0].nic == 0 && g.op[1].cpu == 1 && g.op[1].nic == 3);
+    assert_true(g.op[2].cpu == 0 && g.op[2].nic == 1);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    assert_non_null(f);
+    assert_int_equal(kc_goal_write(&g, f, &err), KC_OK);
+    fclose(f);
+    assert_non_null(strstr(buf, "calc 5 cpu 2\n"));
+    assert_non_null(strstr(buf, "send 4b to 1 tag 1 cpu 1 nic 3\n"));
+    assert_non_null(strstr(buf, "recv 4b from 0 tag 1 nic 1\n"));
+    free(buf);
+    kc_goal_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ping_pong),  cmocka_unit_test(test_fan_in),   cmocka_unit_test(test_fan_out),
         cmocka_unit_test(test_chain_g_O),  cmocka_unit_test(test_rendezvous), cmocka_unit_test(test_zero_bytes),
         cmocka_unit_test(test_irequires),  cmocka_unit_test(test_wildcard), cmocka_unit_test(test_parse),
-        cmocka_unit_test(test_slices),     cmocka_unit_test(test_errors),
+        cmocka_unit_test(test_slices),     cmocka_unit_test(test_errors), cmocka_unit_test(test_cpu_nic_kept),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
