@@ -3,11 +3,12 @@
  * the reader. Small limits (line 128 bytes, input 4 KiB) so the limit paths
  * are reached. A schedule that validates must also survive the writer: read
  * back, it validates with as many operations and messages, and its
- * contention-free time is the same. */
+ * contention-free time is the same; the LogGOPS model runs on it too. */
 #include <stdio.h>
 
 #include "fuzz_input.h"
 #include "kcube/goal.h"
+#include "kcube/loggops.h"
 
 static void kcf_run(kcf_input *in)
 {
@@ -30,6 +31,23 @@ static void kcf_run(kcf_input *in)
     }
     double total = 0, again = 0;
     KCF_CHECK(kc_goal_loggp(&g, &m, NULL, &total, NULL, &err) == KC_OK && total >= 0);
+    /* The LogGOPS model (kcube/loggops.h), eager and with rendezvous above
+     * 8 bytes: a result whose makespan is the largest finish, or the
+     * failure contract (a rendezvous deadlock, wildcards matched otherwise). */
+    kc_loggops_params lp[2] = {KC_LOGGOPS_PARAMS_DEFAULT, {100, 10, 20, 2, 1, 8}};
+    for (int k = 0; k < 2; k++) {
+        kc_loggops_result lr;
+        s = kc_loggops_run(&g, &lp[k], NULL, NULL, &lr, &err);
+        if (s != KC_OK) {
+            kcf_check_failure(s, &err);
+            continue;
+        }
+        uint64_t top = 0;
+        for (uint32_t v = 0; v < g.num_ranks; v++)
+            top = lr.finish_ns[v] > top ? lr.finish_ns[v] : top;
+        KCF_CHECK(top == lr.makespan_ns && lr.messages == m.messages);
+        kc_loggops_result_free(&lr);
+    }
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);

@@ -335,6 +335,7 @@ static const struct {
     {"figures --torus", "--torus"},
     {"replay --bytes-per-flit", "--bytes-per-flit 2"},
     {"replay --timeline", "--timeline OUT/t.json"},
+    {"replay --loggops", "--model loggops --loggops L=1"},
     {"analyze --csv", "--csv"},
     {"analyze --shape", "!--n --shape 4x4"},
     {"map --shape", "!--n --shape 4x4"},

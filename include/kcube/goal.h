@@ -47,6 +47,7 @@ typedef struct kc_goal_op {
     size_t label;     /* offset of the label in kc_goal.text, or KC_GOAL_NONE */
     long line;        /* source line, 0 for generated operations */
     uint8_t kind;     /* kc_goal_kind */
+    uint8_t cpu, nic; /* the `cpu N` / `nic N` suffixes (0 when absent); only kcube/loggops.h uses them */
 } kc_goal_op;
 
 typedef struct kc_goal_dep {

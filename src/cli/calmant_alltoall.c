@@ -423,7 +423,8 @@ static const cli_use alltoall_opts[] = {
     {&OPT_PLOT, "speed-up over the CC-cube against the block size, 16 B .. 64 KiB (Figs. 9-10)", NULL},
     {&OPT_PLOT_BARRIER, NULL, NULL},
     {&OPT_EMIT_GOAL, "write calmant's pipelined exchange (its degree) as a GOAL schedule, ranks on the mesh "
-                     "nodes by the standard embedding (d <= 12; run it with kcube replay --topology mesh)", NULL},
+                     "nodes by the standard embedding (d <= 12; kcube replay --topology mesh gives the flit-level "
+                     "network's time, kcube replay --model loggops LogGOPSim's)", NULL},
     {NULL, NULL, NULL},
 };
 
@@ -434,7 +435,10 @@ const cli_command kc_calmant_alltoall_command = {
                    "its time by formula, steps (a step costs beta + (largest message) tau), the bisection bound\n"
                    "s^(c+1) B tau / 4, the speed-up over the unpipelined CC-cube, and a lockstep replay of its\n"
                    "schedule (one-port, DOR; d <= 12) for conflicts and the busiest link's bytes.\n"
-                   "N = 2^(d-1) B bytes per CC-cube iteration. Times in the unit of --startup.",
+                   "N = 2^(d-1) B bytes per CC-cube iteration. Times in the unit of --startup.\n"
+                   "Model: time, the bisection bound and replay_time are seed 003's step model (a step costs\n"
+                   "beta + its largest message x tau, one port, no contention inside a step), neither the\n"
+                   "flit-level network nor LogGOPS; --emit-goal's schedule gives those with kcube replay.",
     .opts = alltoall_opts,
     .check = check,
     .run = run,

@@ -551,7 +551,9 @@ const cli_command kc_command_fft_study = {
         "the overall gain. Each is given twice: the programme as generated (no barrier, phases overlap across\n"
         "nodes) and with a barrier after the bit-reverse (the two parts replayed apart and added: the reading\n"
         "that reproduces seed 000's 6.43 times and 41 %, docs/appsim.md). Default sizes: the valid ones from\n"
-        "2^10 to 2^14.",
+        "2^10 to 2^14. Model: every figure is the flit-level network replay's (kcube replay --model network:\n"
+        "--startup on the sender, --byte-time a byte on a channel, contention), not LogGOPS; the --emit-goal file\n"
+        "gives LogGOPSim's figure with kcube replay --model loggops (docs/loggops.md).",
     .opts = fft_opts,
     .check = check,
     .run = run,

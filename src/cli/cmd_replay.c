@@ -11,6 +11,7 @@
 #include "budget.h"
 #include "options.h"
 #include "out.h"
+#include "replay_loggops.h"
 #include "timeline_out.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
@@ -25,16 +26,7 @@ static const cli_opt OPT_BYTES_PER_FLIT = {.name = "bytes-per-flit", .type = CLI
                                            .lo = 1, .hi = 65536, .param = "bytes_per_flit",
                                            .help = "bytes per flit (a flit-cycle is B x byte time)"};
 
-/* Issue 21: ranks per node, timelines, and which model times the schedule. */
-enum { MODEL_NETWORK, MODEL_LOGGP };
-static const kc_name model_entries[] = {
-    {MODEL_NETWORK, "network", "the flit-level network replay and its full report"},
-    {MODEL_LOGGP, "loggp", "the contention-free LogGP time alone (start-up and byte time, no network)"},
-    {0, NULL, NULL},
-};
-static const kc_names model_names = {"model", model_entries};
-static const cli_opt OPT_MODEL = {.name = "model", .type = CLI_CHOICE, .choices = &model_names, .def = "network",
-                                  .help = "which model times the schedule (and the timeline)", .param = "model"};
+/* Issue 21: ranks per node and timelines (--model and --loggops: replay_loggops.h). */
 static const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI_INT, .meta = "R", .def = "1",
                                            .lo = 1, .hi = 65536, .param = "ranks_per_node",
                                            .help = "ranks sharing one node (ranks vR..vR+R-1 on node v, or on "
@@ -57,8 +49,9 @@ static const cli_use replay_opts[] = {
     {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
+    {&OPT_LOGGOPS, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
-    {&OPT_CSV, "one row per phase, then total, compute and loggp rows", NULL},
+    {&OPT_CSV, "one row per phase, then total, compute and loggp rows (--model loggops: total and finish:R rows in ns)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
@@ -76,10 +69,11 @@ typedef struct replay_job {
     kc_simconfig cfg;
     kc_appsim_opts opts;
     uint32_t ranks_per_node;
-    int model;
     const char *timeline; /* or NULL */
     kc_goal g;
     int have_goal;
+    int model;             /* CLI_REPLAY_NETWORK, _LOGGP or _LOGGOPS (replay_loggops.h) */
+    kc_loggops_params lp;  /* --model loggops */
 } replay_job;
 
 static int resolve_network(const cli_args *a, replay_job *j)
@@ -110,11 +104,30 @@ static int resolve_network(const cli_args *a, replay_job *j)
     return 0;
 }
 
+/* The pure model: no network; --n, when given, bounds the ranks. */
+static int resolve_loggops(const cli_args *a, replay_job *j)
+{
+    j->path = a->pos[0];
+    kc_err err = {0};
+    if (kc_goal_read_file(&j->g, j->path, NULL, 0, &err))
+        return cli_report(a, &err);
+    j->have_goal = 1;
+    long long n = cli_given(a, &OPT_N) ? cli_int(a, &OPT_N, 0) : 0;
+    uint64_t nodes = n > 0 && n < 63 ? (uint64_t)1 << n : 0;
+    if (kc_goal_validate(&j->g, nodes, NULL, &err))
+        return cli_report(a, &err);
+    return 0;
+}
+
 static int resolve(const cli_args *a, replay_job *j)
 {
     memset(j, 0, sizeof *j);
     int r = cli_format(a, &j->fmt);
-    if (r || (r = resolve_network(a, j)))
+    if (r || (r = cli_replay_model(a, &j->model, &j->lp)))
+        return r;
+    if (j->model == CLI_REPLAY_LOGGOPS)
+        return resolve_loggops(a, j);
+    if ((r = resolve_network(a, j)))
         return r;
     j->path = a->pos[0];
     j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57),
@@ -130,7 +143,6 @@ static int resolve(const cli_args *a, replay_job *j)
     j->have_goal = 1;
     /* R ranks a node: the schedule must fill whole nodes, and fit. */
     j->ranks_per_node = (uint32_t)cli_int(a, &OPT_RANKS_PER_NODE, 1);
-    j->model = cli_choice(a, &OPT_MODEL, MODEL_NETWORK);
     j->timeline = cli_text(a, &OPT_TIMELINE, NULL);
     if (j->g.num_ranks % j->ranks_per_node)
         return cli_error("--ranks-per-node: %u ranks are not a multiple of %u", j->g.num_ranks, j->ranks_per_node);
@@ -184,7 +196,7 @@ static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
     if ((st = kc_goal_validate(&j->g, 0, &m, err)))
         return st;
     o->messages = m.messages;
-    if (j->model == MODEL_LOGGP) {
+    if (j->model == CLI_REPLAY_LOGGP) {
         kc_goal_timing tm = {j->opts.startup_us, j->opts.byte_time_us};
         st = kc_goal_loggp_record(&j->g, &m, &tm, o->node_of, &o->loggp_us, o->finish, o->have_tl ? &o->tl : NULL,
                                   err);
@@ -321,7 +333,7 @@ static int render_loggp(const replay_job *j, const replay_out *o)
 
 static int render(const replay_job *j, const replay_out *o)
 {
-    if (j->model == MODEL_LOGGP)
+    if (j->model == CLI_REPLAY_LOGGP)
         return render_loggp(j, o);
     if (j->fmt == CLI_FMT_JSON)
         return render_json(j, o);
@@ -379,6 +391,11 @@ static int run(const cli_args *a)
 {
     replay_job j;
     int rc = resolve(a, &j);
+    if (!rc && j.model == CLI_REPLAY_LOGGOPS) {
+        rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp);
+        kc_goal_free(&j.g);
+        return rc;
+    }
     if (!rc)
         rc = gate(a, &j);
     if (!rc) {
@@ -391,7 +408,7 @@ static int run(const cli_args *a)
             if (j.g.warnings && j.fmt == CLI_FMT_TEXT)
                 fprintf(stderr, "kcube: warning: %s\n", j.g.warning);
             if (j.timeline)
-                rc = cli_timeline_write(j.timeline, &o.tl, j.path, kc_names_name(&model_names, j.model));
+                rc = cli_timeline_write(j.timeline, &o.tl, j.path, kc_names_name(&cli_replay_model_names, j.model));
             /* A timeline on standard output is all that goes there. */
             if (!rc && !(j.timeline && cli_is_stdout(j.timeline)))
                 rc = render(&j, &o);
@@ -407,7 +424,7 @@ static int run(const cli_args *a)
 
 const cli_command kc_command_replay = {
     .name = "replay",
-    .summary = "run a GOAL schedule (LogGOPSim format) on the flit-level network",
+    .summary = "run a GOAL schedule (LogGOPSim format) on the flit-level network or the LogGOPS model",
     .order = 75,
     .description =
         "Replays a GOAL schedule on the flit-level wormhole network: one processor per rank does its start-ups\n"
@@ -419,7 +436,9 @@ const cli_command kc_command_replay = {
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
         "Chrome trace-event JSON (ts and dur in microseconds; Perfetto, chrome://tracing), or a Gantt chart for\n"
-        "FILE.svg / FILE.png (at most 64 ranks). Exit status 1 on a network deadlock, 2 on bad input.",
+        "FILE.svg / FILE.png (at most 64 ranks). Exit status 1 on a network deadlock, 2 on bad input.\n"
+        "--model loggops runs LogGOPSim's LogGOPS model instead, in integer ns and without a network\n"
+        "(--loggops L,o,g,G,O,S; receive overhead, NIC gaps, rendezvous above S; docs/loggops.md).",
     .opts = replay_opts,
     .narrow = replay_narrow,
     .positional = "FILE",
@@ -430,5 +449,6 @@ const cli_command kc_command_replay = {
     .epilog = "examples:\n"
               "  kcube replay fft.goal --n 8 --json\n"
               "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57\n"
-              "  kcube replay fft.goal --n 7 --ranks-per-node 2 --timeline fft.json",
+              "  kcube replay fft.goal --n 7 --ranks-per-node 2 --timeline fft.json\n"
+              "  kcube replay fft.goal --model loggops --loggops L=2500,o=1500,g=1000,G=6,O=0,S=65535",
 };

@@ -82,6 +82,7 @@ kc_status kc_goal_add(kc_goal *g, kc_goal_kind kind, uint32_t rank, int64_t peer
     o->label = KC_GOAL_NONE;
     o->line = line;
     o->kind = (uint8_t)kind;
+    o->cpu = o->nic = 0;
     if (label) {
         kc_status s = pool_add(g, label, strlen(label), &o->label, err);
         if (s)
@@ -230,11 +231,16 @@ kc_status kc_goal_write(const kc_goal *g, FILE *out, kc_err *err)
             else
                 fprintf(out, "%s: ", g->text + o->label);
             if (o->kind == KC_GOAL_CALC)
-                fprintf(out, "calc %llu\n", (unsigned long long)o->amount);
+                fprintf(out, "calc %llu", (unsigned long long)o->amount);
             else
-                fprintf(out, "%s %llub %s %lld tag %lld\n", kc_names_name(&kc_goal_kind_names, o->kind),
+                fprintf(out, "%s %llub %s %lld tag %lld", kc_names_name(&kc_goal_kind_names, o->kind),
                         (unsigned long long)o->amount, o->kind == KC_GOAL_SEND ? "to" : "from",
                         (long long)o->peer, (long long)o->tag);
+            if (o->cpu)
+                fprintf(out, " cpu %u", (unsigned)o->cpu);
+            if (o->nic && o->kind != KC_GOAL_CALC)
+                fprintf(out, " nic %u", (unsigned)o->nic);
+            fputc('\n', out);
         }
         for (size_t k = dfirst[r]; k < dfirst[r + 1]; k++) {
             const kc_goal_dep *d = &g->dep[dord[k]];

@@ -518,7 +518,7 @@ static kc_status operation(rd *r, int k, const tok *label)
     }
     if (kind < 0)
         return fail_tok(r, w, "is not an operation (send, recv or calc)");
-    int64_t amount, peer = 0, tag = 0, ignored;
+    int64_t amount, peer = 0, tag = 0, cpu = 0, nic = 0;
     const char *what = kind == KC_GOAL_CALC ? "a time in nanoseconds" : "a size in bytes";
     kc_status s = number(r, k + 1, (uint64_t)INT64_MAX, 0, what, &amount);
     if (s)
@@ -539,13 +539,13 @@ static kc_status operation(rd *r, int k, const tok *label)
     }
     int suffix = 0;
     if (k < r->nt && is_word(&r->t[k], "cpu")) {
-        if ((s = number(r, k + 1, 255, 0, "a cpu number", &ignored)))
+        if ((s = number(r, k + 1, 255, 0, "a cpu number", &cpu)))
             return s;
         k += 2;
         suffix = 1;
     }
     if (kind != KC_GOAL_CALC && k < r->nt && is_word(&r->t[k], "nic")) {
-        if ((s = number(r, k + 1, 255, 0, "a nic number", &ignored)))
+        if ((s = number(r, k + 1, 255, 0, "a nic number", &nic)))
             return s;
         k += 2;
         suffix = 1;
@@ -572,8 +572,14 @@ static kc_status operation(rd *r, int k, const tok *label)
         *slot = r->g->nops;
         r->nlabels++;
     }
-    return kc_goal_add(r->g, (kc_goal_kind)kind, (uint32_t)r->rank, peer, tag, (uint64_t)amount,
-                       label ? name : NULL, r->lineno, NULL, r->err);
+    size_t idx;
+    if ((s = kc_goal_add(r->g, (kc_goal_kind)kind, (uint32_t)r->rank, peer, tag, (uint64_t)amount,
+                         label ? name : NULL, r->lineno, &idx, r->err)))
+        return s;
+    /* kept for the LogGOPS model (kcube/loggops.h); the network replay ignores them */
+    r->g->op[idx].cpu = (uint8_t)cpu;
+    r->g->op[idx].nic = (uint8_t)nic;
+    return KC_OK;
 }
 
 static kc_status statement(rd *r)
@@ -649,8 +655,8 @@ static kc_status run(rd *r)
         return fail(r, KC_EINVAL, "no num_ranks line");
     if (r->g->warnings)
         snprintf(r->g->warning, sizeof r->g->warning,
-                 "%.100s, line %ld: cpu and nic numbers are ignored (kcube gives each rank one processor and one "
-                 "network interface); %d operation%s carry them",
+                 "%.100s, line %ld: cpu and nic numbers are ignored (the network replay gives each rank one "
+                 "processor and one network interface; the LogGOPS model uses them); %d operation%s carry them",
                  r->name, r->first_suffix_line, r->g->warnings, r->g->warnings == 1 ? "" : "s");
     return KC_OK;
 }

@@ -1,0 +1,500 @@
+/* The LogGOPS model of a GOAL schedule (kcube/loggops.h, docs/loggops.md):
+ * a discrete-event loop over one queue of operations and messages ordered
+ * by (time, insertion number), with per-rank CPU and NIC clocks and MPI's
+ * posted and unexpected queues. The order of events and charges follows
+ * LogGOPSim's (spcl/LogGOPSim, src/LogGOPSim/LogGOPSim.cpp), so that the
+ * makespans agree to the nanosecond; this is kcube's own code. An entry
+ * that finds its CPU (or NIC) busy goes back into the queue at the time it
+ * frees, keeping its insertion number: that is what decides ties. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/loggops.h"
+
+enum { EV_SEND, EV_RECV, EV_CALC, EV_MSG };
+
+typedef struct ev {
+    uint64_t t, ts; /* time; insertion number (kept when re-inserted) */
+    size_t op;      /* the operation; for EV_MSG the send */
+    int type;
+} ev;
+
+typedef struct heap {
+    ev *e;
+    size_t n;
+} heap;
+
+static int ev_less(const ev *a, const ev *b) { return a->t != b->t ? a->t < b->t : a->ts < b->ts; }
+
+static void hpush(heap *h, ev x)
+{
+    size_t i = h->n++;
+    while (i > 0 && ev_less(&x, &h->e[(i - 1) / 2])) {
+        h->e[i] = h->e[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    h->e[i] = x;
+}
+
+static ev hpop(heap *h)
+{
+    ev top = h->e[0], x = h->e[--h->n];
+    size_t i = 0;
+    for (;;) {
+        size_t l = 2 * i + 1, m = i;
+        const ev *best = &x;
+        if (l < h->n && ev_less(&h->e[l], best))
+            m = l, best = &h->e[l];
+        if (l + 1 < h->n && ev_less(&h->e[l + 1], best))
+            m = l + 1;
+        if (m == i)
+            break;
+        h->e[i] = h->e[m];
+        i = m;
+    }
+    if (h->n)
+        h->e[i] = x;
+    return top;
+}
+
+/* ---- parameters -------------------------------------------------------------- */
+
+kc_status kc_loggops_parse(const char *text, kc_loggops_params *p, kc_err *err)
+{
+    static const char keys[] = "LogGOS";
+    unsigned seen = 0;
+    const char *s = text;
+    if (!*s)
+        return kc_fail_param(err, KC_EINVAL, "loggops", "empty: give KEY=VALUE items, e.g. L=2500,o=1500,g=1000,G=6,O=0,S=65535");
+    for (;;) {
+        const char *k = strchr(keys, *s);
+        if (!*s || !k || s[1] != '=')
+            return kc_fail_param(err, KC_EINVAL, "loggops", "expected KEY=VALUE with KEY one of L, o, g, G, O, S at '%.20s'",
+                                 s);
+        unsigned bit = 1u << (k - keys);
+        if (seen & bit)
+            return kc_fail_param(err, KC_EINVAL, "loggops", "%c is given twice", *s);
+        seen |= bit;
+        char key = *s;
+        s += 2;
+        uint64_t v = 0;
+        if (key == 'S' && !strncmp(s, "inf", 3)) {
+            v = KC_LOGGOPS_S_INF;
+            s += 3;
+        } else {
+            if (*s < '0' || *s > '9')
+                return kc_fail_param(err, KC_EINVAL, "loggops", "%c needs a whole number%s", key,
+                                     key == 'S' ? " of bytes or inf" : " of nanoseconds");
+            for (; *s >= '0' && *s <= '9'; s++) {
+                v = v * 10 + (uint64_t)(*s - '0');
+                if (v > KC_LOGGOPS_PARAM_MAX)
+                    return kc_fail_param(err, KC_EINVAL, "loggops", "%c is above %llu", key,
+                                         (unsigned long long)KC_LOGGOPS_PARAM_MAX);
+            }
+        }
+        switch (key) {
+        case 'L': p->L = v; break;
+        case 'o': p->o = v; break;
+        case 'g': p->g = v; break;
+        case 'G': p->G = v; break;
+        case 'O': p->O = v; break;
+        default: p->S = v; break;
+        }
+        if (!*s)
+            return KC_OK;
+        if (*s != ',')
+            return kc_fail_param(err, KC_EINVAL, "loggops", "unexpected '%c' after %c's value (items are separated by commas)",
+                                 *s, key);
+        s++;
+    }
+}
+
+/* ---- the model --------------------------------------------------------------- */
+
+typedef struct model {
+    const kc_goal *g;
+    kc_loggops_params p;
+    kc_loggops_trace_fn trace;
+    void *ctx;
+    unsigned ncpu, nnic;
+    uint64_t *nexto, *nextgs, *nextgr; /* [rank * ncpu + cpu], [rank * nnic + nic] */
+    size_t *waiting;                   /* unresolved dependencies of each op */
+    size_t *sfirst, *slist;            /* ops waiting on an op's start: slist[sfirst[op]..sfirst[op+1]) */
+    size_t *efirst, *elist;            /* ... on its end */
+    uint64_t *t_send;                  /* a send: when it was taken */
+    uint64_t *t_msg;                   /* a send: when the receiver took its message */
+    size_t *qnext;                     /* queue links (each op is in at most one queue) */
+    size_t *rq_head, *rq_tail, *uq_head, *uq_tail; /* [rank] posted receives; unexpected messages (sends) */
+    size_t *rel, nrel;                 /* ops made ready by the current event */
+    size_t *scratch;                   /* for sorting rel */
+    heap h;
+    uint64_t ts, done;
+    int overflow;
+} model;
+
+static uint64_t add(model *m, uint64_t a, uint64_t b)
+{
+    if (a > UINT64_MAX - b) {
+        m->overflow = 1;
+        return UINT64_MAX;
+    }
+    return a + b;
+}
+
+static uint64_t mul(model *m, uint64_t a, uint64_t b)
+{
+    if (b && a > UINT64_MAX / b) {
+        m->overflow = 1;
+        return UINT64_MAX;
+    }
+    return a * b;
+}
+
+static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
+
+/* s - 1 bytes are charged per byte; 0 bytes cost what 1 byte does. */
+static uint64_t s1(const kc_goal_op *o) { return o->amount ? o->amount - 1 : 0; }
+
+static void emit(model *m, kc_loggops_slice_kind kind, size_t op, size_t peer, uint32_t rank, unsigned cpu,
+                 uint64_t a, uint64_t b)
+{
+    if (m->trace) {
+        kc_loggops_slice s = {op, peer, a, b, rank, (uint8_t)kind, (uint8_t)cpu};
+        m->trace(m->ctx, &s);
+    }
+}
+
+static void release(model *m, const size_t *first, const size_t *list, size_t op)
+{
+    for (size_t k = first[op]; k < first[op + 1]; k++)
+        if (--m->waiting[list[k]] == 0)
+            m->rel[m->nrel++] = list[k];
+}
+static void started(model *m, size_t op) { release(m, m->sfirst, m->slist, op); }
+static void finished(model *m, size_t op)
+{
+    m->done++;
+    release(m, m->efirst, m->elist, op);
+}
+
+static int kind_rank(int kind) { return kind == KC_GOAL_SEND ? 0 : kind == KC_GOAL_RECV ? 1 : 2; }
+
+/* Ready operations enter by rank, then sends, receives, calcs, then program order. */
+static int rel_cmp_g(const kc_goal *g, size_t a, size_t b)
+{
+    const kc_goal_op *x = &g->op[a], *y = &g->op[b];
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    int kx = kind_rank(x->kind), ky = kind_rank(y->kind);
+    if (kx != ky)
+        return kx < ky ? -1 : 1;
+    return a < b ? -1 : a > b;
+}
+
+static void sort_rel(model *m)
+{
+    /* Insertion sort for the few operations an event usually makes ready; a
+     * stable merge sort for many (the initial set, a wide fan-out). */
+    size_t n = m->nrel, *a = m->rel;
+    if (n <= 32) {
+        for (size_t i = 1; i < n; i++) {
+            size_t x = a[i], j = i;
+            while (j > 0 && rel_cmp_g(m->g, a[j - 1], x) > 0) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = x;
+        }
+        return;
+    }
+    size_t *b = m->scratch, *src = a, *dst = b;
+    for (size_t w = 1; w < n; w *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * w) {
+            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                dst[k++] = rel_cmp_g(m->g, src[j], src[i]) < 0 ? src[j++] : src[i++];
+            while (i < mid)
+                dst[k++] = src[i++];
+            while (j < hi)
+                dst[k++] = src[j++];
+        }
+        size_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
+}
+
+/* Queue the ready operations, each at the time its CPU (and a send's NIC) frees. */
+static void enqueue_released(model *m)
+{
+    sort_rel(m);
+    for (size_t i = 0; i < m->nrel; i++) {
+        size_t op = m->rel[i];
+        const kc_goal_op *o = &m->g->op[op];
+        uint64_t t = m->nexto[(size_t)o->rank * m->ncpu + o->cpu];
+        int type = o->kind == KC_GOAL_SEND ? EV_SEND : o->kind == KC_GOAL_RECV ? EV_RECV : EV_CALC;
+        if (type == EV_SEND)
+            t = max64(t, m->nextgs[(size_t)o->rank * m->nnic + o->nic]);
+        hpush(&m->h, (ev){t, m->ts++, op, type});
+    }
+    m->nrel = 0;
+}
+
+static void q_append(model *m, size_t *head, size_t *tail, uint32_t rank, size_t op)
+{
+    m->qnext[op] = KC_GOAL_NONE;
+    if (head[rank] == KC_GOAL_NONE)
+        head[rank] = op;
+    else
+        m->qnext[tail[rank]] = op;
+    tail[rank] = op;
+}
+
+/* Remove and return the first entry of the queue that fits. want_src and
+ * want_tag may be KC_GOAL_ANY; so may an entry's (posted receives). */
+static size_t q_match(model *m, size_t *head, size_t *tail, uint32_t rank, int64_t want_src, int64_t want_tag)
+{
+    size_t prev = KC_GOAL_NONE;
+    for (size_t e = head[rank]; e != KC_GOAL_NONE; prev = e, e = m->qnext[e]) {
+        const kc_goal_op *o = &m->g->op[e];
+        int64_t src = o->kind == KC_GOAL_SEND ? (int64_t)o->rank : o->peer;
+        if ((want_src == KC_GOAL_ANY || src == KC_GOAL_ANY || src == want_src) &&
+            (want_tag == KC_GOAL_ANY || o->tag == KC_GOAL_ANY || o->tag == want_tag)) {
+            if (prev == KC_GOAL_NONE)
+                head[rank] = m->qnext[e];
+            else
+                m->qnext[prev] = m->qnext[e];
+            if (tail[rank] == e)
+                tail[rank] = prev;
+            return e;
+        }
+    }
+    return KC_GOAL_NONE;
+}
+
+/* A rendezvous send is done when its receive is matched at t: its rank's
+ * clocks (numbered cpu, nic, as LogGOPSim does) move to t at least. */
+static void rendezvous_done(model *m, size_t send, size_t recv, unsigned cpu, unsigned nic, uint64_t t)
+{
+    uint32_t r = m->g->op[send].rank;
+    uint64_t *o = &m->nexto[(size_t)r * m->ncpu + cpu], *gs = &m->nextgs[(size_t)r * m->nnic + nic];
+    if (*o < t)
+        emit(m, KC_LOGGOPS_RNDV, send, recv, r, cpu, *o, t);
+    *o = max64(*o, t);
+    *gs = max64(*gs, t);
+    finished(m, send);
+}
+
+static void step(model *m, ev e, kc_loggops_result *res)
+{
+    const kc_goal *g = m->g;
+    const kc_loggops_params *p = &m->p;
+    const kc_goal_op *o = &g->op[e.op];
+    uint64_t *cpu = &m->nexto[(size_t)(e.type == EV_MSG ? (uint32_t)o->peer : o->rank) * m->ncpu + o->cpu];
+    switch (e.type) {
+    case EV_CALC:
+        if (*cpu > e.t) {
+            e.t = *cpu;
+            hpush(&m->h, e);
+            return;
+        }
+        *cpu = add(m, e.t, o->amount);
+        emit(m, KC_LOGGOPS_CALC, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
+        started(m, e.op);
+        finished(m, e.op);
+        break;
+    case EV_SEND: {
+        uint64_t *gs = &m->nextgs[(size_t)o->rank * m->nnic + o->nic];
+        if (*cpu > e.t || *gs > e.t) {
+            e.t = max64(*cpu, *gs);
+            hpush(&m->h, e);
+            return;
+        }
+        started(m, e.op);
+        *cpu = add(m, add(m, e.t, p->o), mul(m, s1(o), p->O));
+        *gs = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
+        emit(m, KC_LOGGOPS_SEND, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
+        m->t_send[e.op] = e.t;
+        /* the message: its first byte reaches the receiver after o + L */
+        hpush(&m->h, (ev){add(m, add(m, e.t, p->o), p->L), m->ts++, e.op, EV_MSG});
+        if (o->amount <= p->S)
+            finished(m, e.op);
+        break;
+    }
+    case EV_RECV: {
+        started(m, e.op);
+        size_t send = q_match(m, m->uq_head, m->uq_tail, o->rank, o->peer, o->tag);
+        if (send == KC_GOAL_NONE) {
+            q_append(m, m->rq_head, m->rq_tail, o->rank, e.op);
+            break;
+        }
+        const kc_goal_op *so = &g->op[send];
+        if (o->amount > p->S) /* LogGOPSim decides on the receive's size here */
+            rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
+        uint64_t tm = m->t_msg[send];
+        emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
+             add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
+        emit(m, KC_LOGGOPS_WIRE, send, e.op, so->rank, so->cpu, add(m, m->t_send[send], p->o), tm);
+        finished(m, e.op);
+        break;
+    }
+    default: { /* EV_MSG: the send's message at its receiver, on the CPU and NIC numbered like the send's */
+        uint32_t dst = (uint32_t)o->peer;
+        uint64_t *gr = &m->nextgr[(size_t)dst * m->nnic + o->nic];
+        if (*cpu > e.t || *gr > e.t) {
+            e.t = max64(*cpu, *gr);
+            hpush(&m->h, e);
+            return;
+        }
+        uint64_t bytes = max64(mul(m, s1(o), p->O), mul(m, s1(o), p->G));
+        *cpu = add(m, add(m, e.t, p->o), bytes);
+        *gr = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
+        m->t_msg[e.op] = e.t;
+        res->messages++;
+        if (o->amount > p->S)
+            res->rendezvous++;
+        size_t recv = q_match(m, m->rq_head, m->rq_tail, dst, (int64_t)o->rank, o->tag);
+        if (recv == KC_GOAL_NONE) {
+            q_append(m, m->uq_head, m->uq_tail, dst, e.op);
+            break;
+        }
+        if (o->amount > p->S)
+            rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
+        emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
+        emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
+        finished(m, recv);
+        break;
+    }
+    }
+    enqueue_released(m);
+}
+
+static void model_free(model *m)
+{
+    free(m->nexto), free(m->nextgs), free(m->nextgr), free(m->waiting), free(m->sfirst), free(m->slist);
+    free(m->efirst), free(m->elist), free(m->t_send), free(m->t_msg), free(m->qnext), free(m->rq_head);
+    free(m->rq_tail), free(m->uq_head), free(m->uq_tail), free(m->rel), free(m->scratch), free(m->h.e);
+}
+
+void kc_loggops_result_free(kc_loggops_result *r)
+{
+    free(r->finish_ns);
+    memset(r, 0, sizeof *r);
+}
+
+kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
+                         kc_loggops_result *out, kc_err *err)
+{
+    memset(out, 0, sizeof *out);
+    kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
+    if (!p)
+        p = &def;
+    if (p->L > KC_LOGGOPS_PARAM_MAX || p->o > KC_LOGGOPS_PARAM_MAX || p->g > KC_LOGGOPS_PARAM_MAX ||
+        p->G > KC_LOGGOPS_PARAM_MAX || p->O > KC_LOGGOPS_PARAM_MAX ||
+        (p->S > KC_LOGGOPS_PARAM_MAX && p->S != KC_LOGGOPS_S_INF))
+        return kc_fail_param(err, KC_EINVAL, "loggops", "a parameter is above %llu",
+                             (unsigned long long)KC_LOGGOPS_PARAM_MAX);
+    size_t n = g->nops, R = g->num_ranks;
+    unsigned ncpu = 1, nnic = 1;
+    for (size_t i = 0; i < n; i++) {
+        const kc_goal_op *o = &g->op[i];
+        if (o->rank >= R || (o->kind == KC_GOAL_SEND && (o->peer < 0 || o->peer >= (int64_t)R)) ||
+            (o->kind == KC_GOAL_RECV && o->peer != KC_GOAL_ANY && (o->peer < 0 || o->peer >= (int64_t)R)))
+            return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a rank out of range: validate the "
+                                 "schedule first", o->line);
+        if (o->cpu >= ncpu)
+            ncpu = o->cpu + 1u;
+        if (o->nic >= nnic)
+            nnic = o->nic + 1u;
+    }
+    model m = {.g = g, .p = *p, .trace = trace, .ctx = ctx, .ncpu = ncpu, .nnic = nnic};
+    size_t R1 = R ? R : 1, n1 = n ? n : 1;
+    m.nexto = calloc(R1 * ncpu, sizeof *m.nexto);
+    m.nextgs = calloc(R1 * nnic, sizeof *m.nextgs);
+    m.nextgr = calloc(R1 * nnic, sizeof *m.nextgr);
+    m.waiting = calloc(n1, sizeof *m.waiting);
+    m.sfirst = calloc(n + 2, sizeof *m.sfirst);
+    m.efirst = calloc(n + 2, sizeof *m.efirst);
+    m.slist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m.slist);
+    m.elist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m.elist);
+    m.t_send = calloc(n1, sizeof *m.t_send);
+    m.t_msg = calloc(n1, sizeof *m.t_msg);
+    m.qnext = malloc(n1 * sizeof *m.qnext);
+    m.rq_head = malloc(R1 * sizeof *m.rq_head);
+    m.rq_tail = malloc(R1 * sizeof *m.rq_tail);
+    m.uq_head = malloc(R1 * sizeof *m.uq_head);
+    m.uq_tail = malloc(R1 * sizeof *m.uq_tail);
+    m.rel = malloc(n1 * sizeof *m.rel);
+    m.scratch = malloc(n1 * sizeof *m.scratch);
+    /* at most one entry per op plus one message per send in the queue at once */
+    m.h.e = malloc(2 * n1 * sizeof *m.h.e);
+    out->finish_ns = calloc(R1, sizeof *out->finish_ns);
+    if (!m.nexto || !m.nextgs || !m.nextgr || !m.waiting || !m.sfirst || !m.efirst || !m.slist || !m.elist ||
+        !m.t_send || !m.t_msg || !m.qnext || !m.rq_head || !m.rq_tail || !m.uq_head || !m.uq_tail || !m.rel ||
+        !m.scratch || !m.h.e || !out->finish_ns) {
+        model_free(&m);
+        kc_loggops_result_free(out);
+        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
+    }
+    for (size_t r = 0; r < R; r++)
+        m.rq_head[r] = m.rq_tail[r] = m.uq_head[r] = m.uq_tail[r] = KC_GOAL_NONE;
+    /* dependents of each op, in dependency order, split by start and end */
+    for (size_t i = 0; i < g->ndeps; i++) {
+        const kc_goal_dep *d = &g->dep[i];
+        if (d->op >= n || d->on >= n) {
+            model_free(&m);
+            kc_loggops_result_free(out);
+            return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a dependency out of range", d->line);
+        }
+        (d->start ? m.sfirst : m.efirst)[d->on + 2]++;
+        m.waiting[d->op]++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        m.sfirst[i + 2] += m.sfirst[i + 1];
+        m.efirst[i + 2] += m.efirst[i + 1];
+    }
+    for (size_t i = 0; i < g->ndeps; i++) {
+        const kc_goal_dep *d = &g->dep[i];
+        if (d->start)
+            m.slist[m.sfirst[d->on + 1]++] = d->op;
+        else
+            m.elist[m.efirst[d->on + 1]++] = d->op;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!m.waiting[i])
+            m.rel[m.nrel++] = i;
+    enqueue_released(&m);
+    while (m.h.n && !m.overflow) {
+        out->events++;
+        step(&m, hpop(&m.h), out);
+    }
+    kc_status st = KC_OK;
+    if (m.overflow) {
+        st = kc_fail_param(err, KC_ERANGE, "loggops", "a time passes 2^64 - 1 ns");
+    } else if (m.done != n) {
+        st = kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: a deadlock (a "
+                           "send above S waits for its receive to be posted) or wildcards that match differently at "
+                           "run time",
+                           (unsigned long long)(n - m.done), n);
+    } else {
+        for (size_t r = 0; r < R; r++) {
+            if (m.uq_head[r] != KC_GOAL_NONE) {
+                st = kc_fail_param(err, KC_EINVAL, "schedule", "rank %zu ends with an unmatched message (line %ld)",
+                                   r, g->op[m.uq_head[r]].line);
+                break;
+            }
+            uint64_t f = 0;
+            for (unsigned c = 0; c < ncpu; c++)
+                f = max64(f, m.nexto[r * ncpu + c]);
+            out->finish_ns[r] = f;
+            out->makespan_ns = max64(out->makespan_ns, f);
+        }
+    }
+    model_free(&m);
+    if (st)
+        kc_loggops_result_free(out);
+    return st;
+}
