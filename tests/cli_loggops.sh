@@ -142,6 +142,32 @@ if [ "$(head -2 "$CLI_OUT" | tr '\n' ' ')" = "item,ns total,22000 " ] && [ "$(wc
 else cli_fail "csv rows"; fi
 expect_exit 0 "--n bounds the ranks" -- "$K" replay "$CLI_TMP/tree.goal" --model loggops --n 4
 
+# --timeline with the pure model: CPU slices in ns / 1000, one flow per
+# message joining the send's slice to its receive's. The binomial tree of 16
+# ranks, 1-byte messages, LogGOPSim's defaults: every send and receive costs
+# o = 1.5 us of CPU, so the slices add up to 15 x 3 = 45 us and the last one
+# ends at the makespan, 22 us.
+expect_exit 0 "timeline json" -- "$K" replay "$CLI_TMP/tree.goal" --model loggops --timeline "$CLI_TMP/tl.json"
+expect_stdout_contains "LogGOPS makespan 22000 ns"
+if python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+x = [e for e in ev if e["ph"] == "X"]
+s = {e["id"] for e in ev if e["ph"] == "s"}
+f = {e["id"] for e in ev if e["ph"] == "f" and e.get("bp") == "e"}
+sends = [e for e in x if e["name"].startswith("send")]
+recvs = [e for e in x if e["name"].startswith("recv")]
+busy = sum(e["dur"] for e in x)
+end = max(e["ts"] + e["dur"] for e in x)
+ok = len(sends) == 15 and len(recvs) == 15 and len(s) == 15 and s == f
+ok = ok and abs(busy - 45.0) < 1e-9 and abs(end - 22.0) < 1e-9 and all(abs(e["dur"] - 1.5) < 1e-9 for e in sends + recvs)
+sys.exit(0 if ok else 1)' "$CLI_TMP/tl.json"; then cli_pass; else cli_fail "loggops timeline: slices and flows"; fi
+expect_exit 0 "timeline on stdout alone" -- "$K" replay "$CLI_TMP/tree.goal" --model loggops --timeline -
+if python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$CLI_OUT"; then cli_pass; else cli_fail "timeline -: JSON alone"; fi
+expect_exit 0 "timeline svg" -- "$K" replay "$CLI_TMP/tree.goal" --model loggops --timeline "$CLI_TMP/tl.svg"
+if python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' "$CLI_TMP/tl.svg"; then cli_pass; else cli_fail "svg"; fi
+expect_bad "--ranks-per-node with loggops" -- "$K" replay "$CLI_TMP/tree.goal" --model loggops --ranks-per-node 2
+
 # Bad input: one line, exit 2.
 expect_bad "unknown key" -- "$K" replay "$CLI_TMP/tree.goal" --model loggops --loggops l=5
 expect_bad "key twice" -- "$K" replay "$CLI_TMP/tree.goal" --model loggops --loggops L=5,L=6

@@ -116,7 +116,8 @@ static int resolve_loggops(const cli_args *a, replay_job *j)
     uint64_t nodes = n > 0 && n < 63 ? (uint64_t)1 << n : 0;
     if (kc_goal_validate(&j->g, nodes, NULL, &err))
         return cli_report(a, &err);
-    return 0;
+    j->timeline = cli_text(a, &OPT_TIMELINE, NULL);
+    return j->timeline ? cli_timeline_check(j->timeline, j->g.num_ranks) : 0;
 }
 
 static int resolve(const cli_args *a, replay_job *j)
@@ -392,7 +393,7 @@ static int run(const cli_args *a)
     replay_job j;
     int rc = resolve(a, &j);
     if (!rc && j.model == CLI_REPLAY_LOGGOPS) {
-        rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp);
+        rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp, j.timeline);
         kc_goal_free(&j.g);
         return rc;
     }
