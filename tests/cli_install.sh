@@ -42,7 +42,7 @@ MAN="$P/share/man/man1/kcube.1" COMP="$P/share/bash-completion/completions/kcube
 check "man page has exit statuses" -- grep -q '^\.SH "EXIT STATUS"' "$MAN"
 missing=""
 for cmd in $("$KCUBE" --help | awk '/^commands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {on = 0}'); do
-    grep -q "^\.SS \"kcube $cmd" "$MAN" || missing="$missing $cmd"
+    grep -qF ".SS \"kcube ${cmd//-/\\-}" "$MAN" || missing="$missing $cmd"
     subs=$("$KCUBE" "$cmd" --help | awk '/^subcommands:/ {on = 1; next} on && /^  [a-z]/ {print $1} on && /^$/ {on = 0}')
     for path in "$cmd" ${subs:+$(for s in $subs; do echo "$cmd:$s"; done)}; do
         for opt in $("$KCUBE" ${path/:/ } --help | awk '/^  --[a-z]/ {print $1}'); do
@@ -90,5 +90,6 @@ done
 # The installed tree moves: kcube.pc and the CMake package name no absolute path.
 mv "$ROOT" "$CLI_TMP/moved"
 expect_exit 0 "pkg-config after a move" -- env PKG_CONFIG_PATH="${LIBDIR/$ROOT/$CLI_TMP/moved}/pkgconfig" pkg-config --cflags kcube
-expect_stdout_contains "$CLI_TMP/moved$PREFIX/include"
+inc=$(sed -n 's/^-I\([^ ]*\).*/\1/p' "$CLI_OUT")
+check "kcube.pc finds the moved headers" -- test "$(readlink -f "$inc")" = "$(readlink -f "$CLI_TMP/moved$PREFIX/include")"
 summary

@@ -12,14 +12,15 @@
  *     NODE HOST [SLOT]          node id 0..N-1 (axis 0 least significant)
  *     HOST x0 x1 .. x{n-1} [SLOT]   the node by its coordinates, axis 0 first
  * A line whose first field is a whole number is of the first form. Without
- * SLOT a node takes the next slot of its host (0, 1, ... in file order).
+ * SLOT a node takes the slot after the highest its host has so far (0 for
+ * a new host: 0, 1, 2, ... in file order when no line gives one).
  * Every node appears exactly once and no two nodes share a host and slot;
  * every error names the line and column (kcube/reader.h's bounded reader).
  * Hosts are numbered in the order they first appear.
  *
  * The rule (kc_machine_rule): R slots per host, hosts named by a pattern in
  * which "%d" (or "%Nd", "%0Nd": width N, zero-padded) stands for the host
- * number, "%%" for '%'. Nodes fill slot 0..R-1 of host `first`, then of the
+ * number (nothing else: '%' is in no host name). Nodes fill slot 0..R-1 of host `first`, then of the
  * next host, in the order of their position p: with KC_FILL_FIRST_AXIS,
  * p = x (axis 0 varies fastest: nodes 0..R-1 share the first host); with
  * KC_FILL_LAST_AXIS, p counts with axis n-1 fastest (row-major order of the
@@ -75,7 +76,7 @@ extern const kc_names kc_machine_fill_names; /* "first-axis", "last-axis" */
 
 /* The rule above: per_host slots (1..KC_SLOT_MAX + 1) per host, host
  * numbers from `first`. KC_EINVAL (param "hosts") for a pattern with a
- * conversion other than %d / %Nd / %0Nd / %%, more than one %d, a character
+ * conversion other than %d / %Nd / %0Nd, more than one %d, a character
  * no host name has, no %d while the nodes need more than one host, or a name
  * longer than KC_HOST_MAX. */
 kc_status kc_machine_rule(kc_machine *m, const kc_topology *t, const char *pattern, uint32_t per_host, uint64_t first,

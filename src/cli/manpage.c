@@ -150,6 +150,9 @@ void cli_man(FILE *out)
           "first, rows separated by ';', column 0 first. '\\-' as an output file means standard output.\n"
           "A run estimated to take longer than \\-\\-max\\-time or to need more memory than \\-\\-max\\-memory\n"
           "allows is refused before it starts.\n"
+          ".SH OPTIONS\nEvery command takes these; its own options are listed with it below.\n"
+          ".TP\n\\fB\\-\\-help\\fR\nThe command's options, generated from the same table as this page.\n"
+          ".TP\n\\fB\\-\\-version\\fR\nThe version of kcube.\n"
           ".SH COMMANDS\n",
           out);
     EACH_COMMAND(c)

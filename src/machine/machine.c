@@ -366,17 +366,13 @@ static kc_status parse_pattern(const char *p, int *conv, int *width, int *zero, 
             continue;
         }
         size_t j = i + 1;
-        if (p[j] == '%') {
-            i = j;
-            continue;
-        }
         int z = p[j] == '0', w = 0;
         j += (size_t)z;
         while (p[j] >= '0' && p[j] <= '9' && w < 100)
             w = w * 10 + (p[j++] - '0');
         if (p[j] != 'd' || w > KC_HOST_MAX || (z && w == 0))
-            return kc_fail_param(err, KC_EINVAL, "hosts", "host pattern '%s': only %%d, %%Nd, %%0Nd and %%%% are "
-                                 "understood (at character %zu)", kc_escape(q, sizeof q, p, strlen(p)), i + 1);
+            return kc_fail_param(err, KC_EINVAL, "hosts", "host pattern '%s': only %%d, %%Nd and %%0Nd are understood "
+                                 "(at character %zu)", kc_escape(q, sizeof q, p, strlen(p)), i + 1);
         if (*conv)
             return kc_fail_param(err, KC_EINVAL, "hosts", "host pattern '%s' has more than one %%d",
                                  kc_escape(q, sizeof q, p, strlen(p)));
@@ -411,11 +407,6 @@ kc_status kc_host_expand(char *out, size_t size, const char *pattern, uint64_t i
     for (size_t i = 0; pattern[i]; i++) {
         if (pattern[i] != '%') {
             PUT(pattern[i]);
-            continue;
-        }
-        if (pattern[i + 1] == '%') {
-            PUT('%');
-            i++;
             continue;
         }
         while (pattern[i] != 'd')
