@@ -71,7 +71,8 @@ static const cli_use map_opts[] = {
     {&OPT_PHASES, NULL, NULL},
     {&OPT_EMIT_TRAFFIC, NULL, NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
-               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output)", NULL},
+               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output), or as --export says",
+     NULL},
     {&OPT_EXPORT, NULL, NULL},
     {&OPT_MACHINE, NULL, NULL},
     {&OPT_HOSTS, NULL, NULL},
@@ -558,5 +559,7 @@ const cli_command kc_command_map = {
     .epilog = "examples:\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse --kind reorder --json\n"
-              "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c",
+              "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c\n"
+              "  kcube map --n 8 --pattern transpose --out rankfile --export openmpi-rankfile --hosts node%02d "
+              "--ranks-per-node 16",
 };
