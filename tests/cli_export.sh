@@ -82,15 +82,18 @@ expect_bad "mapping not a permutation" -- "$KCUBE" export --n 1 --mapping "$T/no
 expect_bad "machine of another size" -- "$KCUBE" export --n 5 --mapping "$T/nodes.txt" --format slurm-hostfile --machine "$T/machine.txt"
 check "nothing left behind" -- test ! -e "$T/x"
 
-# Open MPI accepts the rankfile and binds rank v to the slot it names.
+# Open MPI accepts the rankfile and binds rank v to the slot it names. Its
+# slots are cores (not hardware threads), so count cores.
+cores=$(lscpu -p=CORE 2> /dev/null | grep -v '^#' | sort -u | wc -l)
+[ "${cores:-0}" -ge 1 ] || cores=$(nproc)
 if ! command -v mpirun > /dev/null; then
     echo "SKIP: mpirun not found (install openmpi-bin; CI does): the rankfile is not run"
-elif [ "$(nproc)" -lt 2 ]; then
-    echo "SKIP: one CPU here: a rankfile of 2 slots cannot be bound"
+elif [ "$cores" -lt 2 ]; then
+    echo "SKIP: one core here: a rankfile of 2 slots cannot be bound"
 else
-    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none
+    export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
     N=2 n=1
-    [ "$(nproc)" -ge 4 ] && N=4 n=2
+    [ "$cores" -ge 4 ] && N=4 n=2
     # Rank v on node N-1-v; node x is slot x of this host.
     seq $((N - 1)) -1 0 > "$T/rev.txt"
     for x in $(seq 0 $((N - 1))); do echo "$x localhost $x"; done > "$T/local.txt"
@@ -99,9 +102,11 @@ else
     expect_exit 0 "mpirun -rf accepts the rankfile" -- timeout 120 mpirun --oversubscribe -rf "$T/rankfile" -np $N \
         sh -c 'echo "$OMPI_COMM_WORLD_RANK $(awk "/^Cpus_allowed_list/ {print \$2}" /proc/self/status)"'
     check "every rank ran" -- test "$(wc -l < "$CLI_OUT")" -eq $N
-    # Where this process may run on every CPU 0..N-1, rank v is bound to CPU N-1-v.
-    if grep -q "^Cpus_allowed_list:[[:space:]]*0-$(($(nproc) - 1))\$" /proc/self/status; then
+    # With one thread a core and every CPU 0..N-1 ours, core c is CPU c: rank v runs on CPU N-1-v.
+    if [ "$cores" -eq "$(nproc)" ] && grep -q "^Cpus_allowed_list:[[:space:]]*0-$(($(nproc) - 1))\$" /proc/self/status; then
         check "rank v bound to slot N-1-v" -- awk -v N=$N '$2 != N - 1 - $1 {bad = 1} END {exit bad}' "$CLI_OUT"
+    else
+        echo "note: CPUs are not cores 0..N-1 here: the binding itself is not compared"
     fi
 fi
 summary
