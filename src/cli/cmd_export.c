@@ -22,8 +22,8 @@ static const cli_use export_opts[] = {
     {&OPT_TOPOLOGY, NULL, NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_TIE, NULL, NULL},
-    {&OPT_MAPPING, "the node list to export (kcube map --out FILE: line v is the physical node of rank v); "
-                   "required", NULL},
+    {&OPT_MAPPING, "the node list to export, to be given (kcube map --out FILE writes one: line v is the "
+                   "physical node of rank v)", NULL},
     {&OPT_FORMAT, NULL, NULL},
     {&OPT_MACHINE, NULL, NULL},
     {&OPT_HOSTS, NULL, NULL},
