@@ -8,8 +8,11 @@ BUILD_FUZZ ?= build-fuzz
 # Seconds per fuzz harness; empty: up to 25, fitted to CI's 5 minutes (scripts/fuzz.sh).
 FUZZ_SECONDS ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+# `make install PREFIX=/usr/local DESTDIR=/tmp/stage` (docs/install.md).
+PREFIX     ?= /usr/local
+DESTDIR    ?=
 
-.PHONY: all deps build demo test test-sanitize fuzz bench clean
+.PHONY: all deps build install demo test test-sanitize fuzz bench clean
 
 all: build
 
@@ -21,6 +24,11 @@ $(BUILD)/build.ninja: | deps
 
 build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
+
+# The CMake install rules (cmake/install.cmake) under PREFIX, staged under
+# DESTDIR when it is set.
+install: build
+	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
 
 # The demo builds quietly (the compiler's lines go to $(BUILD)/build.log, shown
 # only when the build fails), so what it prints is the demo itself.

@@ -118,6 +118,27 @@ def _(r):
     return r.transcript(["kcube analyze --n 8 --pattern transpose"])
 
 
+@block("export-walkthrough")
+def _(r):
+    """docs/export.md: a mapping on 64 nodes exported for Open MPI, Cray MPICH and Slurm."""
+    return r.transcript([
+        {"cmd": "kcube map --n 6 --pattern transpose --out nodes.txt > /dev/null", "note": "rank v -> line v"},
+        {"cmd": "head -n 6 nodes.txt | paste -sd ' '"},
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format openmpi-rankfile --hosts nid%05d --ranks-per-node 8",
+         "head": 6},
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format mpich-rank-order --hosts nid%05d --ranks-per-node 8",
+         "head": 5},
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format slurm-hostfile --hosts nid%05d --ranks-per-node 8 "
+                "| uniq -c | head -n 4"},
+        {"cmd": "printf '0 alpha\\n1 alpha\\n2 beta 1\\nbeta 1 1 0\\n' > machine.txt", "show": False,
+         "cont": "printf '0 alpha\\n1 alpha\\n2 beta 1\\nbeta 1 1 0\\n' > machine.txt   # node 3 = (1, 1): beta, slot 0"},
+        {"cmd": "printf '3\\n2\\n1\\n0\\n' > rev.txt && kcube export --n 2 --mapping rev.txt --machine machine.txt "
+                "--format openmpi-rankfile"},
+        {"cmd": "printf '0 alpha\\n1 alpha\\n2 beta 1\\n2 beta 0\\n' > bad.txt && kcube export --n 2 --mapping rev.txt "
+                "--machine bad.txt --format slurm-hostfile", "status": 2},
+    ])
+
+
 @block("readme-map-reorder")
 def _(r):
     return r.transcript(["kcube map --n 8 --pattern transpose --kind reorder"])

@@ -238,6 +238,7 @@ static const struct {
     {"gray", "--n 4"},
     {"hl", "--n 4 --pattern transpose"},
     {"map", "--n 4 --pattern transpose"},
+    {"export", "--n 4 --mapping MAPPING --format nodelist"},
     {"replay", "GOAL --n 3"},
     {"simulate", "--n 4 --pattern transpose --oneshot"},
     {NULL, NULL},
@@ -352,6 +353,20 @@ static const struct {
     {"simulate --vector", "!--pattern --matrix 0010;0001;1000;0100 --vector 1000"},
     {"simulate --scatter", "!--pattern --matrix 0000;0000;1000;0100 --scatter"},
     {"simulate --pairs", "!--pattern --pairs PAIRS"},
+    {"map --machine", "--export slurm-hostfile --out OUT/h.txt --machine MACHINE"},
+    {"map --hosts", "--export slurm-hostfile --out OUT/h.txt --hosts h%%d --ranks-per-node 4"},
+    {"map --ranks-per-node", "--export slurm-hostfile --out OUT/h.txt --hosts h%%d --ranks-per-node 4"},
+    {"map --fill", "--export slurm-hostfile --out OUT/h.txt --hosts h%%d --ranks-per-node 4 --fill %s"},
+    {"map --first-host", "--export slurm-hostfile --out OUT/h.txt --hosts h%%d --ranks-per-node 4 --first-host 1"},
+    {"map --export", "--export %s --out OUT/e.txt --machine MACHINE"},
+    {"export --format", "--format %s --machine MACHINE"},
+    {"export --shape", "!--n --shape 4x4"},
+    {"export --tie", "--k 4 --n 2 --tie %s"},
+    {"export --machine", "--format slurm-hostfile --machine MACHINE"},
+    {"export --hosts", "--format slurm-hostfile --hosts h%%d --ranks-per-node 4"},
+    {"export --ranks-per-node", "--format slurm-hostfile --hosts h%%d --ranks-per-node 4"},
+    {"export --fill", "--format slurm-hostfile --hosts h%%d --ranks-per-node 4 --fill %s"},
+    {"export --first-host", "--format slurm-hostfile --hosts h%%d --ranks-per-node 4 --first-host 1"},
     {NULL, NULL},
 };
 
@@ -378,6 +393,10 @@ static const struct {
     {"replay --topology mesh", "--topology mesh --k 8 --n 1"},
     {"hl --topology hypercube", "--topology hypercube"},
     {"butterfly --method multisect", "--method multisect --r 2"},
+    {"map --export nodelist", "--export nodelist --out OUT/e.txt"},
+    {"map --export scotch-map", "--export scotch-map --out OUT/e.txt"},
+    {"export --format nodelist", "--format nodelist"},
+    {"export --format scotch-map", "--format scotch-map"},
     {NULL, NULL},
 };
 
@@ -452,7 +471,10 @@ static int check_line(const char *path, const char *base, const char *extra, cha
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "GOAL") == 0)
             argv[i] = goal_path;
-        else if (strcmp(argv[i], "PAIRS") == 0 || strncmp(argv[i], "OUT/", 4) == 0) {
+        else if (strcmp(argv[i], "MACHINE") == 0 || strcmp(argv[i], "MAPPING") == 0) {
+            snprintf(buf[i], sizeof buf[i], "%s/%s.txt", out_dir, argv[i]);
+            argv[i] = buf[i];
+        } else if (strcmp(argv[i], "PAIRS") == 0 || strncmp(argv[i], "OUT/", 4) == 0) {
             snprintf(buf[i], sizeof buf[i], "%s%s", out_dir, strcmp(argv[i], "PAIRS") == 0 ? "/pairs.txt" : argv[i] + 3);
             argv[i] = buf[i];
         }
@@ -487,6 +509,18 @@ static void test_listed_options_accepted(void **state)
     g = fopen(pairs, "w");
     assert_non_null(g);
     fputs("0 1\n1 0\n", g);
+    fclose(g);
+    /* A machine description and a node list for the 16 nodes of --n 4. */
+    char path[128];
+    snprintf(path, sizeof path, "%s/MACHINE.txt", out_dir);
+    assert_non_null(g = fopen(path, "w"));
+    for (int x = 0; x < 16; x++)
+        fprintf(g, "%d host%d %d\n", x, x / 4, x % 4);
+    fclose(g);
+    snprintf(path, sizeof path, "%s/MAPPING.txt", out_dir);
+    assert_non_null(g = fopen(path, "w"));
+    for (int x = 0; x < 16; x++)
+        fprintf(g, "%d\n", 15 - x);
     fclose(g);
 
     int failures = 0;

@@ -89,6 +89,17 @@ kc_status kc_reader_record(kc_reader *r, kc_token *toks, int count, const char *
 kc_status kc_reader_record_some(kc_reader *r, kc_token *toks, int min, int max, const char *fields, int *got,
                                 kc_err *err);
 
+/* The next non-empty line as 1..max words (max <= 64) for formats that mix
+ * names and numbers (machine descriptions): a word is any run of printable
+ * ASCII between separators, not checked as a number (value 0); the other
+ * rules (comments, bytes, limits) are the same. *got = 0 at the end of the
+ * input; a line with more than max words is an error naming the column of
+ * the first extra one. */
+kc_status kc_reader_words(kc_reader *r, kc_token *toks, int max, int *got, kc_err *err);
+/* A word as a whole number 0..max (kc_reader_check's message otherwise);
+ * sets tok->value and tok->negative. */
+kc_status kc_reader_word_number(const kc_reader *r, kc_token *tok, uint64_t max, const char *what, kc_err *err);
+
 /* Directive comments (traffic files' phases): after kc_reader_directive(r,
  * "phase"), a comment line "# phase NAME" ('#' first on its line, blanks
  * around) makes kc_reader_record_some return with *got =

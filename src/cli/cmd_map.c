@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "export_cli.h"
 #include "map_general.h"
 #include "budget.h"
 #include "options.h"
@@ -70,7 +71,14 @@ static const cli_use map_opts[] = {
     {&OPT_PHASES, NULL, NULL},
     {&OPT_EMIT_TRAFFIC, NULL, NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
-               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output)", NULL},
+               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output), or as --export says",
+     NULL},
+    {&OPT_EXPORT, NULL, NULL},
+    {&OPT_MACHINE, NULL, NULL},
+    {&OPT_HOSTS, NULL, NULL},
+    {&OPT_RANKS_PER_NODE, NULL, NULL},
+    {&OPT_FILL, NULL, NULL},
+    {&OPT_FIRST_HOST, NULL, NULL},
     {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
@@ -90,6 +98,7 @@ typedef struct map_job {
     kc_map_opts opts;
     int method, emit_c, has_q;
     const char *out; /* --out FILE, or NULL */
+    cli_export exp;  /* --export FORMAT and the machine it names */
     kc_gfmat q;
 } map_job;
 
@@ -175,7 +184,7 @@ static int resolve(const cli_args *a, map_job *j)
         if ((r = cli_check_output(j->out)))
             return r;
     }
-    return 0;
+    return cli_export_resolve(a, &OPT_EXPORT, &j->in.topo, j->out, 1, &j->exp);
 }
 
 /* ---- the gate -------------------------------------------------------------- */
@@ -456,17 +465,22 @@ static int render_c(const map_job *j, const kc_map_result *r)
     return CLI_EXIT_OK;
 }
 
-/* --out: the node list simulate / replay --mapping FILE read, line v the
- * physical node of virtual node v (the format map_general.c writes too). */
-static int write_nodes(const map_job *j, const kc_map_result *r)
+/* --out: by default the node list simulate / replay --mapping FILE read,
+ * line v the physical node of virtual node v (the format map_general.c
+ * writes too); --export names another (export_cli.h). */
+static int write_nodes(const cli_args *a, const map_job *j, const kc_map_result *r)
 {
-    cli_atomic at;
-    int rc = cli_atomic_open(&at, j->out);
-    if (rc)
-        return rc;
-    for (uint64_t v = 0; v < j->in.topo.nodes; v++)
-        fprintf(at.f, "%llu\n", (unsigned long long)kc_map_to_physical(r, v));
-    return cli_atomic_commit(&at);
+    uint64_t count = j->in.topo.nodes;
+    uint32_t *nodes = malloc(count * sizeof *nodes);
+    if (!nodes) {
+        fprintf(stderr, "kcube: out of memory for the node list of %llu nodes\n", (unsigned long long)count);
+        return CLI_EXIT_FAIL;
+    }
+    for (uint64_t v = 0; v < count; v++)
+        nodes[v] = (uint32_t)kc_map_to_physical(r, v);
+    int rc = cli_export_write(a, &j->exp, nodes, count);
+    free(nodes);
+    return rc;
 }
 
 /* ---- the command ---------------------------------------------------------- */
@@ -491,6 +505,7 @@ static int check(const cli_args *a)
         return general(a, 1);
     map_job j;
     int r = resolve(a, &j);
+    cli_export_free(&j.exp);
     plan_input_free(&j.in);
     return r;
 }
@@ -514,9 +529,10 @@ static int run(const cli_args *a)
             : j.in.fmt == CLI_FMT_CSV    ? render_csv(&res)
                                         : render_text(&j, &res);
         if (!r && j.out)
-            r = write_nodes(&j, &res);
+            r = write_nodes(a, &j, &res);
     }
     kc_map_result_free(&res);
+    cli_export_free(&j.exp);
     plan_input_free(&j.in);
     return r;
 }
@@ -543,5 +559,7 @@ const cli_command kc_command_map = {
     .epilog = "examples:\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse --kind reorder --json\n"
-              "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c",
+              "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c\n"
+              "  kcube map --n 8 --pattern transpose --out rankfile --export openmpi-rankfile --hosts node%02d "
+              "--ranks-per-node 16",
 };

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "manpage.h"
 #include "text.h"
 #include "kc_commands.inc"
 
@@ -62,6 +63,15 @@ int cli_dispatch(int argc, char **argv)
 {
     if (argc < 2)
         return cli_error("no command given (kcube --help lists the commands)");
+    /* Hidden: what the build installs as kcube.1 and the bash completion (manpage.h). */
+    if (argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "--man") == 0) {
+        cli_man(stdout);
+        return CLI_EXIT_OK;
+    }
+    if (argc == 3 && strcmp(argv[1], "help") == 0 && strcmp(argv[2], "--bash-completion") == 0) {
+        cli_bash_completion(stdout);
+        return CLI_EXIT_OK;
+    }
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return CLI_EXIT_OK;

@@ -13,6 +13,7 @@
 
 #include "budget.h"
 #include "cli.h"
+#include "export_cli.h"
 #include "options.h"
 #include "out.h"
 #include "plan_cli.h"
@@ -107,6 +108,7 @@ typedef struct gen_job {
     size_t file_messages; /* messages [0, file_messages) came from --traffic */
     int found;            /* linear communications found in the file (kc_mapgen_find_lcc) */
     kc_comm *algebra;     /* found, then the named communications: the algebraic starts' input */
+    cli_export exp; /* --export FORMAT and the machine it names (export_cli.h) */
 } gen_job;
 
 int map_general_wanted(const cli_args *a)
@@ -124,6 +126,7 @@ static void job_free(gen_job *j)
     free(j->group_name);
     free(j->algebra);
     kc_traffic_free(&j->tr);
+    cli_export_free(&j->exp);
     plan_input_free(&j->in);
 }
 
@@ -259,6 +262,10 @@ static int resolve(const cli_args *a, gen_job *j)
     j->emit = cli_text(a, &OPT_EMIT_TRAFFIC, NULL);
     if (j->emit && ((r = cli_reject(a, &OPT_OUT, "with --emit-traffic (it writes the traffic and stops)")) ||
                     (r = cli_check_output(j->emit))))
+        return r;
+    if (j->emit && (r = cli_reject(a, &OPT_EXPORT, "with --emit-traffic (it writes the traffic and stops)")))
+        return r;
+    if ((r = cli_export_resolve(a, &OPT_EXPORT, &j->in.topo, j->out, 1, &j->exp)))
         return r;
     return build_traffic(a, j);
 }
@@ -551,17 +558,11 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
     }
 }
 
-/* The node list `kcube simulate --mapping FILE` reads: one physical node
- * per line, in rank order. */
-static int write_nodes(const char *path, const kc_gmap_result *r)
+/* --out: the node list `kcube simulate --mapping FILE` reads (one physical
+ * node per line, in rank order), or the --export format. */
+static int write_nodes(const cli_args *a, const gen_job *j, const kc_gmap_result *r)
 {
-    cli_atomic at;
-    int rc = cli_atomic_open(&at, path);
-    if (rc)
-        return rc;
-    for (uint64_t v = 0; v < r->nodes; v++)
-        fprintf(at.f, "%u\n", r->to_physical[v]);
-    return cli_atomic_commit(&at);
+    return cli_export_write(a, &j->exp, r->to_physical, r->nodes);
 }
 
 /* --emit-traffic: the traffic file kc_traffic_read reads back, message for
@@ -618,7 +619,7 @@ int map_general_run(const cli_args *a, int check_only)
     else
         render_text(&j, &res);
     if (!rc && j.out)
-        rc = write_nodes(j.out, &res.search);
+        rc = write_nodes(a, &j, &res.search);
     kc_mapgen_result_free(&res);
     job_free(&j);
     return rc;

@@ -599,7 +599,7 @@ int cli_report(const cli_args *a, const kc_err *err)
 
 /* ---- help ------------------------------------------------------------- */
 
-static void meta_of(const cli_command *cmd, const cli_opt *o, char *buf, size_t size)
+void cli_opt_meta(const cli_command *cmd, const cli_opt *o, char *buf, size_t size)
 {
     const cli_narrow *nw = cli_narrowed(cmd, o);
     if (o->type == CLI_FLAG)
@@ -633,7 +633,7 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
         fputs("\noptions:\n", out);
         for (const cli_use *u = cmd->opts; u->opt; u++) {
             char meta[256], head[320];
-            meta_of(cmd, u->opt, meta, sizeof meta);
+            cli_opt_meta(cmd, u->opt, meta, sizeof meta);
             snprintf(head, sizeof head, "--%s%s%s", u->opt->name, meta[0] ? " " : "", meta);
             const char *def = u->def ? u->def : u->opt->def;
             /* A long head gets its help on the next line. */

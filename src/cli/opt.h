@@ -147,6 +147,10 @@ void cli_args_free(cli_args *a);
 /* Print the generated help of a command. */
 void cli_help(const cli_command *cmd, const char *path, FILE *out);
 
+/* The value's placeholder as help shows it ("N", "a|b|c", the narrowed
+ * form; empty for a flag). Help, the man page and the completion share it. */
+void cli_opt_meta(const cli_command *cmd, const cli_opt *o, char *buf, size_t size);
+
 /* How cmd narrows option o (NULL: not at all), and does it accept the
  * choice name (1 when not narrowed)? */
 const cli_narrow *cli_narrowed(const cli_command *cmd, const cli_opt *o);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kcube/machine.h"
 #include "kcube/mapset.h"
 #include "kcube/plan.h"
 #include "kcube/sim.h"
@@ -96,12 +97,31 @@ const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "U
                                .help = "time per byte (tau), microseconds; the default is the nCUBE 2's", .def = "0.57",
                                .rlo = 0, .rhi = 1e12, .param = "byte_time"};
 
+/* Where ranks run (kcube/machine.h): a machine description or a rule, and
+ * the launcher's file a mapping is written as (map --export, export). */
+const cli_opt OPT_EXPORT = {.name = "export", .type = CLI_CHOICE, .choices = &kc_export_format_names,
+                            .help = "the format --out writes the mapping in (default nodelist)", .param = "export"};
+const cli_opt OPT_MACHINE = {.name = "machine", .type = CLI_TEXT, .meta = "FILE", .param = "machine",
+                             .help = "the host and slot of every node: 'NODE HOST [SLOT]' or 'HOST x0 .. x{n-1} "
+                                     "[SLOT]' lines (docs/export.md)"};
+const cli_opt OPT_HOSTS = {.name = "hosts", .type = CLI_TEXT, .meta = "PATTERN", .param = "hosts",
+                           .help = "hosts by a rule instead: names with %d (or %0Nd) for the host number, e.g. "
+                                   "nid%05d; with --ranks-per-node"};
+const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI_INT, .meta = "R", .lo = 1,
+                                    .hi = KC_SLOT_MAX + 1, .param = "ranks_per_node",
+                                    .help = "slots per host under --hosts (nodes fill slots 0..R-1 of a host, then "
+                                            "the next)"};
+const cli_opt OPT_FILL = {.name = "fill", .type = CLI_CHOICE, .choices = &kc_machine_fill_names, .def = "first-axis",
+                          .param = "fill", .help = "which coordinate varies fastest as --hosts fills slots, then hosts"};
+const cli_opt OPT_FIRST_HOST = {.name = "first-host", .type = CLI_U64, .meta = "H", .def = "0", .param = "first_host",
+                                .help = "the number the first host gets in --hosts"};
+
 const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_MAX_TIME, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
     &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME,
-    &OPT_EMIT_GOAL, NULL,
+    &OPT_EMIT_GOAL, &OPT_EXPORT, &OPT_MACHINE, &OPT_HOSTS, &OPT_RANKS_PER_NODE, &OPT_FILL, &OPT_FIRST_HOST, NULL,
 };
 
 int cli_format(const cli_args *a, cli_fmt *fmt)

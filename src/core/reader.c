@@ -317,8 +317,11 @@ kc_status kc_reader_fail_token(const kc_reader *r, const kc_token *tok, kc_statu
 
 static int separator(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == ','; }
 
-/* The next token on the current line; *have = 0 at the end of the line. */
-static kc_status scan_line(kc_reader *r, kc_token *tok, int *have, kc_err *err)
+static kc_status token_number(const kc_reader *r, kc_token *tok, kc_err *err);
+
+/* The next token on the current line; *have = 0 at the end of the line.
+ * A word (kc_reader_words) is any printable ASCII; otherwise a number. */
+static kc_status scan_token(kc_reader *r, kc_token *tok, int *have, int word, kc_err *err)
 {
     *have = 0;
     const unsigned char *l = (const unsigned char *)r->line;
@@ -352,8 +355,25 @@ static kc_status scan_line(kc_reader *r, kc_token *tok, int *have, kc_err *err)
     tok->len = i - start;
     tok->line = r->lineno;
     tok->column = (long)start + 1;
-    tok->negative = l[start] == '-';
-    size_t d = start + (size_t)tok->negative;
+    tok->negative = 0;
+    tok->value = 0;
+    kc_status s = word ? KC_OK : token_number(r, tok, err);
+    *have = !s;
+    return s;
+}
+
+static kc_status scan_line(kc_reader *r, kc_token *tok, int *have, kc_err *err)
+{
+    return scan_token(r, tok, have, 0, err);
+}
+
+/* tok's text as a decimal number (an optional '-' kept in negative). */
+static kc_status token_number(const kc_reader *r, kc_token *tok, kc_err *err)
+{
+    const unsigned char *l = (const unsigned char *)tok->text;
+    size_t i = tok->len;
+    tok->negative = i > 0 && l[0] == '-';
+    size_t d = (size_t)tok->negative;
     if (d == i)
         return kc_reader_fail_token(r, tok, KC_EINVAL, err, "is not a whole number");
     uint64_t v = 0;
@@ -370,8 +390,39 @@ static kc_status scan_line(kc_reader *r, kc_token *tok, int *have, kc_err *err)
     if (over)
         return kc_reader_fail_token(r, tok, KC_EINVAL, err, "is too large");
     tok->value = v;
-    *have = 1;
     return KC_OK;
+}
+
+kc_status kc_reader_words(kc_reader *r, kc_token *toks, int max, int *got, kc_err *err)
+{
+    *got = 0;
+    for (;;) {
+        kc_status s = read_line(r, err);
+        if (s || !r->have_line)
+            return s;
+        int n = 0, one;
+        kc_token extra;
+        while (n < max && !(s = scan_token(r, &toks[n], &one, 1, err)) && one)
+            n++;
+        if (s)
+            return s;
+        if (n == 0)
+            continue; /* blank or comment line */
+        if (n == max && (s = scan_token(r, &extra, &one, 1, err)))
+            return s;
+        if (one)
+            return kc_reader_fail_token(r, &extra, KC_EINVAL, err, "is one field too many (at most %d on a line)",
+                                        max);
+        r->have_line = 0;
+        *got = n;
+        return KC_OK;
+    }
+}
+
+kc_status kc_reader_word_number(const kc_reader *r, kc_token *tok, uint64_t max, const char *what, kc_err *err)
+{
+    kc_status s = token_number(r, tok, err);
+    return s ? s : kc_reader_check(r, tok, max, what, err);
 }
 
 kc_status kc_reader_next(kc_reader *r, kc_token *tok, int *have, kc_err *err)

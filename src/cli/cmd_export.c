@@ -1,0 +1,126 @@
+/* kcube export: a saved mapping (a node list, as kcube map --out writes it)
+ * as the file an MPI launcher or Scotch reads, placed by a machine
+ * description (kcube/machine.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "export_cli.h"
+#include "options.h"
+#include "out.h"
+#include "plan_cli.h"
+#include "kcube/machine.h"
+#include "kcube/reader.h"
+
+static const cli_opt OPT_FORMAT = {.name = "format", .type = CLI_CHOICE, .choices = &kc_export_format_names,
+                                   .help = "the file to write", .param = "export"};
+
+static const cli_use export_opts[] = {
+    {&OPT_N, NULL, NULL},
+    {&OPT_K, NULL, NULL},
+    {&OPT_TOPOLOGY, NULL, NULL},
+    {&OPT_SHAPE, NULL, NULL},
+    {&OPT_TIE, NULL, NULL},
+    {&OPT_MAPPING, "the node list to export, to be given (kcube map --out FILE writes one: line v is the "
+                   "physical node of rank v)", NULL},
+    {&OPT_FORMAT, NULL, NULL},
+    {&OPT_MACHINE, NULL, NULL},
+    {&OPT_HOSTS, NULL, NULL},
+    {&OPT_RANKS_PER_NODE, NULL, NULL},
+    {&OPT_FILL, NULL, NULL},
+    {&OPT_FIRST_HOST, NULL, NULL},
+    {&OPT_OUT, "where to write the file ('-': standard output)", "-"},
+    {NULL, NULL, NULL},
+};
+
+static const cli_narrow export_narrow[] = {{&OPT_MAPPING, NULL, "FILE"}, {NULL, NULL, NULL}};
+
+typedef struct export_job {
+    plan_input in;
+    cli_export exp;
+    const char *mapping;
+} export_job;
+
+static int resolve(const cli_args *a, export_job *j)
+{
+    memset(j, 0, sizeof *j);
+    int r = plan_resolve(a, PLAN_COMMS_OPTIONAL, &j->in);
+    if (r)
+        return r;
+    j->mapping = cli_text(a, &OPT_MAPPING, "none");
+    if (!cli_given(a, &OPT_MAPPING) || strcmp(j->mapping, "none") == 0)
+        return cli_error("%s needs --mapping FILE (a node list, as kcube map --out writes it)", a->path);
+    if (!cli_given(a, &OPT_FORMAT))
+        return cli_error("%s needs --format FORMAT (nodelist, openmpi-rankfile, mpich-rank-order, slurm-hostfile, "
+                         "scotch-map)", a->path);
+    if (j->in.topo.nodes > KC_MACHINE_MAX_NODES)
+        return cli_error("%s covers up to %llu nodes, the network has %llu", a->path,
+                         (unsigned long long)KC_MACHINE_MAX_NODES, (unsigned long long)j->in.topo.nodes);
+    const char *out = cli_text(a, &OPT_OUT, "-");
+    if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, out, 1, &j->exp)))
+        return r;
+    return cli_check_output(out);
+}
+
+static void job_free(export_job *j)
+{
+    cli_export_free(&j->exp);
+    plan_input_free(&j->in);
+}
+
+static int check(const cli_args *a)
+{
+    export_job j;
+    int r = resolve(a, &j);
+    job_free(&j);
+    return r;
+}
+
+static int run(const cli_args *a)
+{
+    export_job j;
+    int r = resolve(a, &j);
+    uint32_t *nodes = NULL;
+    if (!r) {
+        kc_err err = {0};
+        kc_reader *rd = NULL;
+        uint32_t count = (uint32_t)j.in.topo.nodes;
+        nodes = malloc(count * sizeof *nodes);
+        if (!nodes) {
+            fprintf(stderr, "kcube: out of memory for %u nodes\n", count);
+            r = CLI_EXIT_FAIL;
+        } else if (kc_reader_open(&rd, j.mapping, "mapping file", "mapping", NULL, &err) ||
+                 kc_read_nodelist(rd, nodes, count, 1, &err))
+            r = cli_report(a, &err);
+        else
+            r = cli_export_write(a, &j.exp, nodes, count);
+        kc_reader_close(rd);
+    }
+    free(nodes);
+    job_free(&j);
+    return r;
+}
+
+const cli_command kc_command_export = {
+    .name = "export",
+    .summary = "a saved mapping as an Open MPI rankfile, MPICH rank order, Slurm host file or Scotch map",
+    .order = 22,
+    .description =
+        "Reads a node list (kcube map --out FILE: line v is the physical node rank v runs on) and writes it\n"
+        "in the format a launcher reads. The host and slot of each node come from a machine description\n"
+        "(--machine FILE) or a rule (--hosts nid%05d --ranks-per-node R: nodes fill slots 0..R-1 of one host,\n"
+        "then the next, axis 0 varying fastest unless --fill last-axis). The formats nodelist and scotch-map\n"
+        "name no host and need neither. kcube map --export FORMAT --out FILE writes the same files directly.",
+    .opts = export_opts,
+    .narrow = export_narrow,
+    .check = check,
+    .run = run,
+    .epilog = "examples:\n"
+              "  kcube map --n 10 --stencil 5pt --grid 32x32 --periodic --out halo.txt\n"
+              "  kcube export --n 10 --mapping halo.txt --format openmpi-rankfile --hosts node%02d --ranks-per-node 32 "
+              "--out rankfile\n"
+              "  mpirun -np 1024 -rf rankfile ./app        (Open MPI 5: --map-by rankfile:file=rankfile)\n"
+              "  kcube export --n 10 --mapping halo.txt --format slurm-hostfile --machine machine.txt --out hosts\n"
+              "  SLURM_HOSTFILE=hosts srun -n 1024 --distribution=arbitrary ./app",
+};

@@ -1,0 +1,75 @@
+/* Exporting mappings from the command line (export_cli.h). */
+#include "export_cli.h"
+
+#include <string.h>
+
+#include "cli.h"
+#include "options.h"
+#include "out.h"
+
+int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_topology *t, const char *out,
+                       int need_out, cli_export *e)
+{
+    memset(e, 0, sizeof *e);
+    e->format = (kc_export_format)cli_choice(a, format_opt, KC_EXPORT_NODELIST);
+    e->out = out;
+    const char *fname = kc_names_name(&kc_export_format_names, e->format);
+    if (need_out && !out && cli_given(a, format_opt))
+        return cli_error("--%s %s needs --out FILE (where to write it)", format_opt->name, fname);
+    int r;
+    const char *hosts = cli_text(a, &OPT_HOSTS, NULL), *file = cli_text(a, &OPT_MACHINE, NULL);
+    if (!hosts && ((r = cli_reject(a, &OPT_RANKS_PER_NODE, "without --hosts")) ||
+                   (r = cli_reject(a, &OPT_FILL, "without --hosts")) ||
+                   (r = cli_reject(a, &OPT_FIRST_HOST, "without --hosts"))))
+        return r;
+    if (hosts && file)
+        return cli_error("give --machine FILE or --hosts PATTERN, not both");
+    if (hosts && !cli_given(a, &OPT_RANKS_PER_NODE))
+        return cli_error("--hosts needs --ranks-per-node R (how many nodes share a host)");
+    if (!kc_export_needs_machine(e->format)) {
+        char why[96];
+        snprintf(why, sizeof why, "to --%s %s (it names no host)", format_opt->name, fname);
+        if ((r = cli_reject(a, &OPT_MACHINE, why)) || (r = cli_reject(a, &OPT_HOSTS, why)))
+            return r;
+        return 0;
+    }
+    if (!hosts && !file)
+        return cli_error("--%s %s names hosts: give --machine FILE, or --hosts PATTERN --ranks-per-node R",
+                         format_opt->name, fname);
+    if (t->nodes > KC_MACHINE_MAX_NODES)
+        return cli_error("--%s %s covers up to %llu nodes, the network has %llu", format_opt->name, fname,
+                         (unsigned long long)KC_MACHINE_MAX_NODES, (unsigned long long)t->nodes);
+    kc_err err = {0};
+    kc_status s = file ? kc_machine_read_path(&e->machine, file, t, &err)
+                       : kc_machine_rule(&e->machine, t, hosts, (uint32_t)cli_int(a, &OPT_RANKS_PER_NODE, 1),
+                                         cli_u64(a, &OPT_FIRST_HOST, 0),
+                                         (kc_machine_fill)cli_choice(a, &OPT_FILL, KC_FILL_FIRST_AXIS), &err);
+    if (s)
+        return cli_report(a, &err);
+    e->has_machine = 1;
+    return 0;
+}
+
+int cli_export_write(const cli_args *a, const cli_export *e, const uint32_t *to_physical, uint64_t count)
+{
+    cli_atomic at;
+    int rc = cli_atomic_open(&at, e->out);
+    if (rc)
+        return rc;
+    kc_err err = {0};
+    kc_status s = kc_export_write(at.f, e->format, to_physical, count, e->has_machine ? &e->machine : NULL, &err);
+    if (s && s != KC_EIO) {
+        cli_atomic_abort(&at);
+        return cli_report(a, &err);
+    }
+    /* A write error: the commit names the file and removes the temporary. */
+    rc = cli_atomic_commit(&at);
+    return rc ? rc : s ? cli_report(a, &err) : 0;
+}
+
+void cli_export_free(cli_export *e)
+{
+    if (e->has_machine)
+        kc_machine_free(&e->machine);
+    e->has_machine = 0;
+}
