@@ -67,7 +67,15 @@ int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds
     int binary = in->topo.k == 2 && in->topo.kind != KC_TOPO_MESH;
     if (in->topo.nodes > (1ULL << (binary ? KC_EXACT_MAX_N : KC_PLAN_EXACT_MAX_BITS)))
         exact = 0;
-    if (exact) {
+    if (exact && binary) {
+        /* the windowed counter (kc_contention_exact_estimate), one
+         * communication after another */
+        uint64_t b;
+        double s;
+        kc_contention_exact_estimate(in->topo.n, KC_LCC_SCATTER, 2, &b, &s);
+        seconds += s * m;
+        bytes += (double)b;
+    } else if (exact) {
         seconds += 25e-9 * N * in->topo.n * m;
         bytes += 20 * N;
     }
