@@ -89,7 +89,7 @@ kc_status kc_mapset_naive(const kc_lcc *comms, int m, kc_objective obj, kc_mapse
 
 /* ---- beyond the DP: a seeded local search (issue 24) -------------------- */
 
-#define KC_MAPSET_SEARCH_WORK 20000000ULL /* default work: frame additions (about 1 to 3 s) */
+#define KC_MAPSET_SEARCH_WORK 4000000ULL /* default work: frame additions (about 0.3 to 1 s) */
 #define KC_MAPSET_SEARCH_STARTS 16
 
 typedef struct kc_mapset_search_opts {

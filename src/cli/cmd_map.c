@@ -60,7 +60,7 @@ static const cli_use map_opts[] = {
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
     {&OPT_WORK, "work of the search, in millions: channel-load updates for --kind general; frame additions for "
-                "--kind reorder of a set on the hypercube beyond n = 20 (default 20, about 1 to 5 s)", NULL},
+                "--kind reorder of a set on the hypercube beyond n = 20 (default 4, about 0.3 to 1 s)", NULL},
     {&OPT_BASELINE, NULL, NULL},
     {&OPT_HOPS_CAP, NULL, NULL},
     {&OPT_STENCIL, NULL, NULL},
