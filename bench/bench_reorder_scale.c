@@ -2,7 +2,8 @@
  * communications at n = 20..28, the search beyond it, and the exact
  * contention count at n = 24..30. One measurement per process, so that the
  * peak RSS (getrusage) belongs to it:
- *   bench_reorder_scale dp N [THREADS]      transpose, bit-reverse, reverse-flip, shuffle
+ *   bench_reorder_scale dp N [THREADS]      transpose, bit-reverse, reverse-flip, shuffle: the DP alone
+ *   bench_reorder_scale dp-search N         the search, then the DP pruned by its value (what kc_map runs)
  *   bench_reorder_scale search N [WORK_M]   the same set, kc_mapset_search
  *   bench_reorder_scale exact N [THREADS]   kc_contention_exact of transpose
  * Prints one line: mode n seconds peak_rss_MiB value [lower bound]. */
@@ -41,7 +42,24 @@ int main(int argc, char **argv)
         }
     kc_err err = {0};
     double t0 = bench_now();
-    if (strcmp(mode, "dp") == 0) {
+    if (strcmp(mode, "dp-search") == 0) {
+        kc_mapset_search_result sr;
+        if (kc_mapset_search(c, 4, KC_OBJ_MAX, NULL, &sr, NULL, &err) != KC_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        double ts = bench_now() - t0;
+        kc_mapset_opts o;
+        kc_mapset_opts_default(&o);
+        o.upper = sr.best.value;
+        kc_mapset_result r;
+        if (kc_mapset_optimal_ex(c, 4, KC_OBJ_MAX, &o, &r, NULL, &err) != KC_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        printf("dp-search %d %.2f %.0f %llu (search %.2f s: %llu)\n", n, bench_now() - t0, rss_mib(),
+               (unsigned long long)r.value, ts, (unsigned long long)sr.best.value);
+    } else if (strcmp(mode, "dp") == 0) {
         kc_mapset_opts o;
         kc_mapset_opts_default(&o);
         if (extra > 0)

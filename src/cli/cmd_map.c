@@ -581,6 +581,10 @@ const cli_command kc_command_map = {
         "dynamic programme for sets) and linear (any nonsingular Q over GF(k): seed 002 Theorems 3 and 4, then\n"
         "a seeded local search bounded by --evals). --kind auto (the default) tries both and keeps the best by\n"
         "(objective value, total), ties going to reorder; when linear wins the text lists both candidates.\n"
+        "On the hypercube a set beyond n = 20 is first searched (seeded by each communication's optimum and\n"
+        "a coarsened DP; --work, --seed), then solved exactly by the subset DP pruned by the search's value\n"
+        "when it fits --max-memory and --max-time (n <= 32); otherwise the search's order is kept and the\n"
+        "first line says \"(search, not proved optimal; lower bound L)\" instead of \"(optimal)\" (JSON \"exact\").\n"
         "For one gather or scatter beyond n = 24 the total among optimal orders is not minimised (said in\n"
         "the output). Output: the order R or Q and Q^-1, each communication before and after (Q A Q^-1, Q b),\n"
         "the candidates, and the node arrays to_physical / to_virtual (JSON and --emit-c, N <= 65536).",
@@ -592,5 +596,7 @@ const cli_command kc_command_map = {
     .epilog = "examples:\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse --kind reorder --json\n"
+              "  kcube map --n 28 --pattern transpose --pattern bit-reverse --pattern reverse-flip --pattern shuffle \\\n"
+              "            --kind reorder\n"
               "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c",
 };

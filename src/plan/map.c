@@ -373,6 +373,13 @@ static kc_status linear_candidate(const planner *p, int search, const cand *reor
         c->info.evaluations = ev;
         c->info.exhaustive = ex;
     }
+    /* Any mapping leaves a communication with traffic some channel with a
+     * message: T >= 1 somewhere (for sum: on at least one dimension each). */
+    uint64_t busy = 0;
+    for (int r = 0; r < p->m; r++)
+        busy += p->binary && kc_lcc_idle_dims(&p->lccs[r]) != kc_mask(p->n);
+    c->info.lower = p->o.objective == KC_OBJ_SUM ? busy : busy > 0;
+    c->info.optimal = c->info.exhaustive || (c->info.lower && c->info.value <= c->info.lower);
     *ok = 1;
     return KC_OK;
 }
