@@ -132,31 +132,36 @@ static void count_dim(exact_worker *w, int i)
     int n = c->a.n;
     uint64_t low = kc_mask(i), best = 0, where = 0;
     if (c->kind != KC_LCC_SCATTER) {
-        /* groups: m_hi (bits above i) and m_i; inside, m_lo over i bits */
-        uint64_t groups = 1ULL << (n - i), size = 1ULL << i;
-        for (uint64_t g = 0; g < groups; g++) {
-            uint64_t mbase = g << i; /* bit i and above */
-            uint64_t d = c->b;
-            for (uint64_t x = mbase; x; x &= x - 1)
-                d ^= col[__builtin_ctzll(x)];
-            uint64_t mi = (mbase >> i) & 1;
-            /* Gray code over the low i bits (message mbase | gray(k)); the
-             * message crosses dimension i iff d_i != m_i (branch-free) */
+        /* The window takes W >= i bits: d & low, and for small i also the
+         * bits i..W-1 of m (several groups at once, so a group is never a
+         * handful of messages). Inside a group the low L bits of m run
+         * through a Gray code; L = W, or i when the window is just d & low
+         * (then bit i of m is fixed by the group). */
+        int W = i >= 12 ? i : (n < 12 ? n : 12), L = W > i ? W : i;
+        uint64_t groups = 1ULL << (n - L), size = 1ULL << L, wmask = kc_mask(W), dbase = c->b;
+        for (uint64_t gk = 0; gk < groups; gk++) {
+            /* groups in Gray code order too: one column per group */
+            if (gk)
+                dbase ^= col[L + __builtin_ctzll(gk)];
+            uint64_t mbase = (gk ^ (gk >> 1)) << L, d = dbase, m = mbase;
             for (uint64_t k = 0;;) {
-                w->cnt[d & low] += (uint32_t)(((d >> i) & 1) ^ mi);
+                /* the message crosses dimension i iff d_i != m_i (branch-free) */
+                w->cnt[(m & ~low & wmask) | (d & low)] += (uint32_t)(((d ^ m) >> i) & 1);
                 if (++k == size)
                     break;
-                d ^= col[__builtin_ctzll(k)];
+                int t = __builtin_ctzll(k);
+                d ^= col[t];
+                m ^= 1ULL << t;
             }
-            drain(w->cnt, size, mbase, 0, 0, &best, &where);
+            drain(w->cnt, 1ULL << W, mbase & ~wmask, 0, 0, &best, &where);
         }
     } else {
         /* groups: m & low; inside, m_hi over n - i bits, counted by s >> i */
-        uint64_t groups = 1ULL << i, size = 1ULL << (n - i);
-        for (uint64_t g = 0; g < groups; g++) {
-            uint64_t s = c->b;
-            for (uint64_t x = g; x; x &= x - 1)
-                s ^= col[__builtin_ctzll(x)];
+        uint64_t groups = 1ULL << i, size = 1ULL << (n - i), sbase = c->b;
+        for (uint64_t gk = 0; gk < groups; gk++) {
+            if (gk)
+                sbase ^= col[__builtin_ctzll(gk)];
+            uint64_t g = gk ^ (gk >> 1), s = sbase;
             for (uint64_t k = 0;;) {
                 /* message m = g | (gray(k) << i): source s, destination m */
                 uint64_t mi = (k ^ (k >> 1)) & 1;
@@ -183,7 +188,8 @@ static void *exact_thread(void *arg)
             break;
         if (scatter)
             i = n - 1 - i; /* scatter windows are largest for low i */
-        if (!ensure(w, 1ULL << (scatter ? n - i : i))) {
+        int wbits = scatter ? n - i : i >= 12 ? i : (n < 12 ? n : 12);
+        if (!ensure(w, 1ULL << wbits)) {
             __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
             break;
         }

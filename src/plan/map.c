@@ -199,6 +199,51 @@ static kc_status reorder_search(const planner *p, cand *c, const char **method, 
     return run_search(p, &id, 1, c, err);
 }
 
+/* A start from a smaller cube (issue 24): when every communication is a
+ * built-in pattern (its name rebuilds it exactly at n), the exact DP at n' =
+ * KC_PLAN_SEED_N (one more for odd n), stretched: dimension d of the small
+ * order becomes round(d (n-1) / (n'-1)), and each dimension not hit follows
+ * the hit one nearest to it. 1 when out[] was filled. */
+#define KC_PLAN_SEED_N 16
+static int extended_start(const planner *p, int *out)
+{
+    int n = p->n, ns = KC_PLAN_SEED_N + (n & 1);
+    if (n <= ns + 1 || p->m > KC_MAPSET_SEARCH_STARTS)
+        return 0;
+    kc_lcc small[KC_MAPSET_SEARCH_STARTS];
+    for (int r = 0; r < p->m; r++) {
+        kc_lcc big;
+        const kc_lcc *c = &p->lccs[r];
+        if (kc_lcc_named(&big, c->name, n, NULL) != KC_OK || big.b != c->b || big.kind != c->kind ||
+            memcmp(big.a.row, c->a.row, sizeof(uint64_t) * (size_t)n) != 0 ||
+            kc_lcc_named(&small[r], c->name, ns, NULL) != KC_OK || small[r].kind != c->kind)
+            return 0;
+    }
+    kc_mapset_result res;
+    if (kc_mapset_optimal(small, p->m, p->o.objective, &res, NULL, NULL) != KC_OK)
+        return 0;
+    int hit[KC_PLAN_MAX_N], owner[KC_PLAN_MAX_N], k = 0;
+    for (int d = 0; d < n; d++)
+        hit[d] = -1;
+    for (int d = 0; d < ns; d++)
+        hit[(int)((double)d * (n - 1) / (ns - 1) + 0.5)] = d;
+    for (int e = 0; e < n; e++) { /* the nearest hit dimension (lower on ties) */
+        int best = -1;
+        for (int h = 0; h < n; h++)
+            if (hit[h] >= 0 && (best < 0 || abs(h - e) < abs(best - e)))
+                best = h;
+        owner[e] = best;
+    }
+    for (int t = 0; t < ns; t++) {
+        int h = (int)((double)res.order.dim[t] * (n - 1) / (ns - 1) + 0.5);
+        out[k++] = h;
+        for (int e = 0; e < n; e++)
+            if (hit[e] < 0 && owner[e] == h)
+                out[k++] = e;
+    }
+    return k == n && kc_order_valid(out, n);
+}
+
 /* A binary set beyond KC_MAPSET_DIRECT_N: the search, then the exact DP
  * pruned by the search's value when it fits (issue 24). The result says
  * which ran and whether the value is proved optimal. */
@@ -211,6 +256,9 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     so.seed = p->o.seed;
     if (p->o.work)
         so.work = p->o.work;
+    int ext[KC_PLAN_MAX_N];
+    if (extended_start(p, ext))
+        so.start = ext;
     kc_mapset_search_result sr;
     if ((s = kc_mapset_search(p->lccs, p->m, p->o.objective, &so, &sr, NULL, err)))
         return s;
