@@ -139,6 +139,20 @@ static void count_dim(exact_worker *w, int i)
          * (then bit i of m is fixed by the group). */
         int W = i >= 12 ? i : (n < 12 ? n : 12), L = W > i ? W : i;
         uint64_t groups = 1ULL << (n - L), size = 1ULL << L, wmask = kc_mask(W), dbase = c->b;
+        /* The Gray code flips its low bits most often: give them to the bits
+         * of m that move the counter index least, so that consecutive
+         * messages touch nearby counters (a large window stays in cache). */
+        int perm[KC_BITMAT_MAX], key[KC_BITMAT_MAX];
+        for (int t = 0; t < L; t++) {
+            uint64_t delta = (col[t] & low) | ((t >= i && t < W) ? 1ULL << t : 0);
+            key[t] = delta ? 63 - __builtin_clzll(delta) : -1;
+            int k = t;
+            while (k > 0 && key[perm[k - 1]] > key[t]) {
+                perm[k] = perm[k - 1];
+                k--;
+            }
+            perm[k] = t;
+        }
         for (uint64_t gk = 0; gk < groups; gk++) {
             /* groups in Gray code order too: one column per group */
             if (gk)
@@ -149,7 +163,7 @@ static void count_dim(exact_worker *w, int i)
                 w->cnt[(m & ~low & wmask) | (d & low)] += (uint32_t)(((d ^ m) >> i) & 1);
                 if (++k == size)
                     break;
-                int t = __builtin_ctzll(k);
+                int t = perm[__builtin_ctzll(k)];
                 d ^= col[t];
                 m ^= 1ULL << t;
             }
