@@ -319,8 +319,22 @@ static kc_status reorder_candidate(const planner *p, int search, cand *c, int *o
             method = "optimizer";
             c->info.optimal = 1;
         } else if (n <= KC_MAPSET_DIRECT_N && p->o.dp != 0) {
+            /* a short search (2^n / 4 frame additions) for a value that
+             * prunes the DP; the DP's result does not depend on it */
+            kc_mapset_opts mo;
+            kc_mapset_opts_default(&mo);
+            if (n >= 12) {
+                kc_mapset_search_opts so;
+                kc_mapset_search_opts_default(&so);
+                so.seed = p->o.seed;
+                so.work = 1ULL << (n - 2);
+                kc_mapset_search_result sr;
+                if ((s = kc_mapset_search(p->lccs, p->m, p->o.objective, &so, &sr, NULL, err)))
+                    return s;
+                mo.upper = sr.best.value;
+            }
             kc_mapset_result res;
-            if ((s = kc_mapset_optimal(p->lccs, p->m, p->o.objective, &res, p->o.progress, err)))
+            if ((s = kc_mapset_optimal_ex(p->lccs, p->m, p->o.objective, &mo, &res, p->o.progress, err)))
                 return s;
             map_from_order(p, res.order.dim, &c->map);
             method = "dp";
