@@ -26,16 +26,16 @@ expect_exit 0 "n = 8 set, json" -- "$K" map --n 8 $SET --kind reorder --json
 json_check "n = 8: exact, lower bound 1" "d['exact'] is True and d['lower_bound'] == 1 and d['method'] == 'dp'"
 
 # n = 22: the search, then the DP pruned by its value: still exact, value 4
-expect_exit 0 "n = 22 set" -- "$K" map --n 22 $SET --kind reorder --json --work 1
+expect_exit 0 "n = 22 set" -- "$K" map --n 22 $SET --kind reorder --json --work 0.3
 json_check "n = 22: dp, exact, value 4" "d['method'] == 'dp' and d['exact'] is True and d['value'] == 4"
 
 # n = 26 with too little memory for the DP: the search's order, said so
-expect_exit 0 "n = 26 set, 20 MiB" -- "$K" map --n 26 $SET --kind reorder --max-memory 20M --work 1
+expect_exit 0 "n = 26 set, 20 MiB" -- "$K" map --n 26 $SET --kind reorder --max-memory 20M --work 0.3
 expect_stdout_contains "reorder mapping (reorder-search)"
 expect_stdout_contains "value 4, total"
 expect_stdout_contains "(search, not proved optimal; lower bound 1)"
 expect_stdout_contains "--method dp --max-time"
-expect_exit 0 "n = 26 set, 20 MiB, json" -- "$K" map --n 26 $SET --kind reorder --max-memory 20M --work 1 --json
+expect_exit 0 "n = 26 set, 20 MiB, json" -- "$K" map --n 26 $SET --kind reorder --max-memory 20M --work 0.3 --json
 json_check "n = 26: not exact, bound 1, estimate" \
     "d['exact'] is False and d['lower_bound'] == 1 and d['method'] == 'reorder-search' and d['dp_estimate']['bytes'] > 20*2**20"
 
@@ -46,14 +46,14 @@ expect_exit 0 "seed 5 (2)" -- "$K" map --n 26 $SET --kind reorder --max-memory 2
 check "same seed, same order" -- cmp -s "$CLI_TMP/a.json" "$CLI_OUT"
 
 # --method dp is refused, not replaced
-expect_bad "--method dp beyond memory" -- "$K" map --n 26 $SET --method dp --max-memory 20M --work 1
+expect_bad "--method dp beyond memory" -- "$K" map --n 26 $SET --method dp --max-memory 20M --work 0.3
 expect_stderr_contains "--max-memory"
 expect_bad "--method dp beyond n = 32" -- "$K" map --n 34 $SET --method dp
 expect_stderr_contains "n <= 32"
 expect_bad "--method dp past --max-time" -- "$K" map --n 26 --pattern transpose --pattern bit-reverse \
     --pattern reverse-flip --pattern shuffle --pattern bit-swap:3 --method dp --max-time 0.001 --work 0.2
 expect_stderr_contains "--max-time"
-expect_bad "--work with kind auto" -- "$K" map --n 8 $SET --work 1
+expect_bad "--work with kind auto" -- "$K" map --n 8 $SET --work 0.3
 
 # a single permutation: Fig. 3 is exact at any n
 expect_exit 0 "one permutation at n = 40" -- "$K" map --n 40 --pattern transpose --kind reorder --json
