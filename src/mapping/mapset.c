@@ -322,7 +322,7 @@ static kc_status dp_pass(dp *d, dp_worker *wk, const kc_progress *progress, doub
         kc_progress_report(progress, base + done, all);
         if (d->stop)
             return kc_fail_param(err, KC_ERANGE, "max-time",
-                                 "the exact subset programme for n = %d passed its work limit (%.0f s of work); "
+                                 "the exact subset programme for n = %d passed its work limit (%.3g s of work); "
                                  "its worst case is about %.0f s",
                                  d->n, d->max_units * KC_MAPSET_SECONDS_PER_UNIT, d->worst_seconds);
     }
