@@ -116,7 +116,7 @@ typedef struct dp {
     double max_units; /* work limit (0: none) */
     uint64_t units;   /* work done: m (n - |S| + 1) per expanded subset */
     int stop;
-    double worst_seconds;
+    double worst_seconds, max_seconds;
 } dp;
 
 #define DP_CHUNK 4096
@@ -324,7 +324,7 @@ static kc_status dp_pass(dp *d, dp_worker *wk, const kc_progress *progress, doub
             return kc_fail_param(err, KC_ERANGE, "max-time",
                                  "the exact subset programme for n = %d passed its work limit (%.3g s of work); "
                                  "its worst case is about %.0f s",
-                                 d->n, d->max_units * KC_MAPSET_SECONDS_PER_UNIT, d->worst_seconds);
+                                 d->n, d->max_seconds, d->worst_seconds);
     }
     return KC_OK;
 }
@@ -446,6 +446,7 @@ kc_status kc_mapset_optimal_ex(const kc_lcc *comms, int m, kc_objective obj, con
     d.t.w = w1;
     d.max_units = o.max_seconds > 0 ? o.max_seconds / KC_MAPSET_SECONDS_PER_UNIT * (nt > 1 ? 0.8 * nt : 1.0) : 0;
     kc_mapset_estimate(n, m, obj, UINT64_MAX, nt, NULL, &d.worst_seconds);
+    d.max_seconds = o.max_seconds;
     d.t.inf = d.t.w == 8 ? UINT64_MAX : (1ULL << (8 * d.t.w)) - 1;
     d.cap = d.pass == PASS_MAXLOG ? log_code(bound) : bound;
     if (d.pass == PASS_MAXLOG && bound && (bound & (bound - 1)))
