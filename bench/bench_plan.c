@@ -98,7 +98,7 @@ static void row(int k, int n, const char *const *names, int count)
     double ta = time_map(&s, KC_MAP_AUTO, KC_EXACT_AUTO, &ra);
     double tn = time_map(&s, KC_MAP_AUTO, 0, &rn);
     double tr = time_map(&s, KC_MAP_REORDER, 0, &rr);
-    double te = s.t.n <= KC_MAPSET_MAX_N && (k > 2 ? s.t.n <= KC_TMAP_REORDER_MAX_N : 1) ? time_engines(&s) : -1;
+    double te = s.t.n <= KC_MAPSET_AUTO_N && (k > 2 ? s.t.n <= KC_TMAP_REORDER_MAX_N : 1) ? time_engines(&s) : -1;
     if (ta < 0 || tn < 0 || tr < 0) {
         printf("%-14s %-32s failed\n", topo, label);
         return;

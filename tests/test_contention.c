@@ -95,9 +95,9 @@ static void test_limits(void **state)
     kc_lcc c;
     kc_contention t;
     kc_err err = {0};
-    assert_int_equal(kc_lcc_named(&c, "bit-reverse", 25, NULL), KC_OK);
+    assert_int_equal(kc_lcc_named(&c, "bit-reverse", 33, NULL), KC_OK);
     assert_int_equal(kc_contention_exact(&c, &t, NULL, &err), KC_ERANGE);
-    assert_non_null(strstr(err.msg, "24"));
+    assert_non_null(strstr(err.msg, "32"));
     assert_int_equal(kc_contention_paths(&c, &t, &err), KC_ERANGE);
     /* n = 64: the closed form still answers. */
     assert_int_equal(kc_lcc_named(&c, "transpose", 64, NULL), KC_OK);
@@ -106,12 +106,39 @@ static void test_limits(void **state)
     assert_int_equal(t.max_dim, 31);
 }
 
+/* Issue 24: the windowed counter with two threads at moderate n (where the
+ * windows are large and several dimensions run at once) against the closed
+ * form and against one thread, every kind. */
+static void test_windowed_two_threads(void **state)
+{
+    kc_rng rng;
+    kc_rng_seed(&rng, 2430);
+    for (int t = 0; t < 6; t++) {
+        int n = 16 + t % 3;
+        kc_lcc c;
+        kc_test_random_lcc(&c, n, (kc_lcc_kind)(t % 3), &rng);
+        kc_contention f, x1, x2;
+        kc_exact_opts o1 = {1}, o2 = {2};
+        kc_contention_formula(&c, &f);
+        assert_int_equal(kc_contention_exact_ex(&c, &o1, &x1, NULL, NULL), KC_OK);
+        assert_int_equal(kc_contention_exact_ex(&c, &o2, &x2, NULL, NULL), KC_OK);
+        assert_memory_equal(f.per_dim, x2.per_dim, sizeof(uint64_t) * (size_t)n);
+        assert_memory_equal(x1.per_dim, x2.per_dim, sizeof(uint64_t) * (size_t)n);
+        assert_memory_equal(x1.witness, x2.witness, sizeof(uint64_t) * (size_t)n);
+    }
+    kc_lcc tr;
+    kc_contention x;
+    assert_int_equal(kc_lcc_named(&tr, "transpose", 20, NULL), KC_OK);
+    assert_int_equal(kc_contention_exact(&tr, &x, NULL, NULL), KC_OK);
+    assert_int_equal(x.max, 1u << 9);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_paper_examples),     cmocka_unit_test(test_random_permutations),
         cmocka_unit_test(test_random_gathers),     cmocka_unit_test(test_random_scatters),
-        cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_limits),             cmocka_unit_test(test_windowed_two_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

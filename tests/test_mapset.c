@@ -108,9 +108,9 @@ static void test_errors(void **state)
     kc_lcc_named(&c[1], "transpose", 6, NULL);
     assert_int_equal(kc_mapset_optimal(c, 2, KC_OBJ_MAX, &r, NULL, &err), KC_EINVAL);
     assert_int_equal(kc_mapset_optimal(c, 0, KC_OBJ_MAX, &r, NULL, &err), KC_EINVAL);
-    kc_lcc_named(&c[0], "transpose", 26, NULL);
+    kc_lcc_named(&c[0], "transpose", 34, NULL);
     assert_int_equal(kc_mapset_optimal(c, 1, KC_OBJ_MAX, &r, NULL, &err), KC_ERANGE);
-    assert_non_null(strstr(err.msg, "24"));
+    assert_non_null(strstr(err.msg, "32"));
     kc_objective o;
     assert_int_equal(kc_objective_parse("simultaneous", &o, NULL), KC_OK);
     assert_int_equal(o, KC_OBJ_SIMULTANEOUS);

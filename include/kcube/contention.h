@@ -11,7 +11,9 @@
  *    mirror image for scatters, T_i = 2^((n-1-i) - rank A[i..n-1, i+1..n-1]);
  *    O(n^3), any n <= 64.
  *  - kc_contention_exact: routes every message and counts messages per
- *    directed channel, one dimension at a time (memory O(2^n)), n <= 24. */
+ *    directed channel, one dimension at a time, in windows of counters
+ *    (memory at most 4 x 2^n bytes per thread, no table of messages), the
+ *    dimensions shared among threads; n <= KC_EXACT_MAX_N. */
 #ifndef KCUBE_CONTENTION_H
 #define KCUBE_CONTENTION_H
 
@@ -20,7 +22,10 @@
 #include "kcube/error.h"
 #include "kcube/lcc.h"
 
-#define KC_EXACT_MAX_N 24
+#define KC_EXACT_MAX_N 32
+#define KC_EXACT_MAX_THREADS 8
+/* seconds per (message, dimension) on one core, rounded up (issue 24 bench) */
+#define KC_EXACT_SECONDS_PER_MESSAGE_DIM 4e-9
 
 typedef struct kc_contention {
     int n;
@@ -35,8 +40,26 @@ void kc_contention_formula(const kc_lcc *c, kc_contention *out);
 /* T_i by the closed form, one dimension. */
 uint64_t kc_contention_formula_dim(const kc_lcc *c, int i);
 
-/* T_i by routing every message; n <= KC_EXACT_MAX_N. */
+typedef struct kc_exact_opts {
+    int threads; /* default 2; the counts do not depend on it */
+} kc_exact_opts;
+
+void kc_exact_opts_default(kc_exact_opts *o);
+
+/* T_i by routing every message (d = A m + b along a Gray code) and counting
+ * per channel in windows: 2^i counters for dimension i of a permutation or
+ * gather, 2^(n-i) for a scatter, read and cleared per group of messages.
+ * Witness: the lowest channel with T_i. Time O(n 2^n) / threads; n <=
+ * KC_EXACT_MAX_N (memory: kc_contention_exact_estimate). */
+kc_status kc_contention_exact_ex(const kc_lcc *c, const kc_exact_opts *opts, kc_contention *out,
+                                 const kc_progress *progress, kc_err *err);
+
+/* kc_contention_exact_ex with the default options. */
 kc_status kc_contention_exact(const kc_lcc *c, kc_contention *out, const kc_progress *progress, kc_err *err);
+
+/* Peak bytes and wall seconds of kc_contention_exact_ex for an n-cube LCC of
+ * the given kind (kc_lcc_kind) with that many threads. O(1). */
+void kc_contention_exact_estimate(int n, int kind, int threads, uint64_t *bytes, double *seconds);
 
 /* Reference count that walks every path hop by hop into one counter per
  * directed channel (memory O(n 2^n)); n <= 16. For tests and benchmarks. */

@@ -17,7 +17,8 @@
  *   With kind auto every kind that applies is tried; the best by (objective
  *   value, total) wins and ties go to reorder. Every kind tried is listed in
  *   `candidates`. The result is never worse than the identity mapping.
- *   Cost: reorder O(n^3) (one permutation), O(2^n m n) (binary DP, n <= 24),
+ *   Cost: reorder O(n^3) (one permutation), O(2^n m n) (binary DP, n <= 32 as
+ *   memory and the time limits allow; a search first beyond n = 20 prunes it),
  *   O(2^n n^5 m) (GF(k) DP, n <= 14); linear construction O(m n^4); search
  *   budget x O(m n^4) (see docs/plan.md for measured times).
  *
@@ -40,7 +41,7 @@
 
 #define KC_PLAN_MAX_N 64
 #define KC_PLAN_EXACT_AUTO_BITS 24  /* exact counts by default up to N = 2^24 */
-#define KC_PLAN_EXACT_MAX_BITS 30   /* on request up to 2^30 (binary: 2^24) */
+#define KC_PLAN_EXACT_MAX_BITS 30   /* on request up to 2^30 (binary: 2^KC_EXACT_MAX_N = 2^32) */
 #define KC_PLAN_NODEMAP_MAX_BITS 24 /* node arrays in the map result up to N = 2^24 */
 #define KC_PLAN_MAX_COMMS 256
 
@@ -113,7 +114,20 @@ typedef struct kc_map_opts {
                                    kind is reorder when Q is a permutation matrix, its method "given";
                                    errors name "mapping_matrix". NULL: compute. */
     const kc_progress *progress;/* NULL: no reports */
+    /* Binary reorderings of a set (issue 24): beyond n = KC_MAPSET_DIRECT_N a seeded search runs
+     * first (kc_mapset_search, `work` frame additions, 0: its default) and the exact subset DP,
+     * pruned by its value, after it when the DP's memory fits dp_max_bytes and its work stays within
+     * dp_max_seconds (0: no limit). dp: KC_DP_AUTO (default: the DP when it fits, else the search's
+     * order, said in the result), 1 (required: KC_ERANGE naming "max-memory" or "max-time" when it
+     * does not fit) or 0 (never: the search alone). */
+    uint64_t work;
+    int dp;
+    double dp_max_seconds;
+    uint64_t dp_max_bytes;
 } kc_map_opts;
+
+#define KC_DP_AUTO (-1)
+#define KC_MAPSET_DIRECT_N 20 /* up to here the DP runs alone (a fraction of a second) */
 
 void kc_map_opts_default(kc_map_opts *o);
 
@@ -124,12 +138,15 @@ uint64_t kc_map_budget(const kc_map_opts *o, int n, int m);
 
 typedef struct kc_map_candidate {
     kc_map_kind kind;     /* reorder or linear */
-    const char *method;   /* "optimizer", "dp", "dp-gfk", "reorder-search", "theorem3", "theorem4",
+    const char *method;   /* "optimizer", "dp", "dp-gfk", "reorder-search" (not proved optimal unless
+                             value == lower), "theorem3", "theorem4",
                              "theorem4-beyond-limit", "search", "identity", "given" */
     uint64_t value;       /* objective value */
     uint64_t total;       /* sum over communications and dimensions of T_i */
     uint64_t evaluations; /* search evaluations spent (0: no search) */
     int exhaustive;       /* 1: every mapping of the kind was tried (optimal within the kind) */
+    int optimal;          /* 1: proved optimal within its kind (an exact method, or value == lower) */
+    uint64_t lower;       /* a lower bound on the kind's optimum (0: none known) */
 } kc_map_candidate;
 
 typedef struct kc_map_comm {
@@ -147,6 +164,11 @@ typedef struct kc_map_result {
     const char *method;        /* how it was found (candidate methods above) */
     kc_objective objective;
     uint64_t value, total;     /* of the chosen mapping (linear communications only) */
+    int exact;                 /* 1: value is proved optimal for the chosen kind */
+    uint64_t lower_bound;      /* the best lower bound kcube proves for the chosen kind (0: none) */
+    uint64_t dp_bytes;         /* the subset DP's memory and worst-case time for the set (binary
+                                  reorder beyond KC_MAPSET_DIRECT_N; 0 when not estimated) */
+    double dp_seconds;
     int n, k;
     kc_tmap map;               /* Q, Q^-1 over GF(k) (GF(2) on the hypercube); map.kind ==
                                   KC_TMAP_REORDER when Q is a permutation matrix */

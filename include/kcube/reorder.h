@@ -42,12 +42,12 @@ typedef struct kc_reorder_result {
     uint64_t value;      /* the maximum contention after the order (optimal) */
     uint64_t total;      /* sum over dimensions of T_i after the order */
     int total_minimised; /* 1: no optimal order has a smaller total; 0: not
-                          * searched (a gather or scatter with n > KC_MAPSET_MAX_N) */
+                          * searched (a gather or scatter with n > KC_MAPSET_AUTO_N) */
 } kc_reorder_result;
 
 /* Permutations: kc_reorder_optimal already gives T = 1 on every dimension
  * with traffic, so its total is the least; O(n^2). Gathers and scatters with
- * n <= KC_MAPSET_MAX_N (24): the exact least-total pass of the subset dynamic
+ * n <= KC_MAPSET_AUTO_N (24): the exact least-total pass of the subset dynamic
  * programme (kcube/mapset.h), O(2^n n) time and 9 * 2^n bytes; above that the
  * O(n^3) order of kc_reorder_optimal with total_minimised = 0. progress may
  * be NULL. */

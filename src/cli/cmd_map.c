@@ -23,7 +23,8 @@ enum { METHOD_AUTO, METHOD_OPTIMIZER, METHOD_DP, METHOD_EXHAUSTIVE };
 static const kc_name method_entries[] = {
     {METHOD_AUTO, "auto", "no restriction (the same as --kind auto)"},
     {METHOD_OPTIMIZER, "optimizer", "reordering by seed 000's O(n^3) optimiser (one communication)"},
-    {METHOD_DP, "dp", "reordering by the exact subset dynamic programme"},
+    {METHOD_DP, "dp", "reordering by the exact subset dynamic programme (hypercube n <= 32 as memory and "
+                      "--max-time allow; refused, not replaced, when it does not fit)"},
     {METHOD_EXHAUSTIVE, "exhaustive", "reordering, checked against all n! orders (hypercube, n <= 10)"},
     {0, NULL, NULL},
 };
@@ -59,7 +60,8 @@ static const cli_use map_opts[] = {
     {&OPT_NO_EXACT, "skip the exact re-count (by default done up to N = 2^20)", NULL},
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
-    {&OPT_WORK, NULL, NULL},
+    {&OPT_WORK, "work of the search, in millions: channel-load updates for --kind general; frame additions for "
+                "--kind reorder of a set on the hypercube beyond n = 20 (default 4, about 0.3 to 1 s)", NULL},
     {&OPT_BASELINE, NULL, NULL},
     {&OPT_HOPS_CAP, NULL, NULL},
     {&OPT_STENCIL, NULL, NULL},
@@ -99,6 +101,7 @@ typedef struct map_job {
     int method, emit_c, has_q;
     const char *out; /* --out FILE, or NULL */
     cli_export exp;  /* --export FORMAT and the machine it names */
+    const cli_args *args;
     kc_gfmat q;
 } map_job;
 
@@ -117,7 +120,10 @@ static int resolve_method(const cli_args *a, map_job *j)
     if (j->method == METHOD_OPTIMIZER && j->in.count > 1)
         return cli_error("the optimizer maps one communication; use --method dp for a set");
     if (j->method == METHOD_DP && binary && j->in.count > 1 && n > KC_MAPSET_MAX_N)
-        return cli_error("the dynamic programme supports n <= %d, got n = %d", KC_MAPSET_MAX_N, n);
+        return cli_error("the dynamic programme supports n <= %d, got n = %d (without --method dp a search runs)",
+                         KC_MAPSET_MAX_N, n);
+    if (j->method == METHOD_DP)
+        j->opts.dp = 1;
     if (j->method == METHOD_EXHAUSTIVE && (!binary || n > KC_EXHAUSTIVE_MAX_N))
         return cli_error("exhaustive search supports the hypercube with n <= %d", KC_EXHAUSTIVE_MAX_N);
     return 0;
@@ -147,6 +153,7 @@ static int resolve_given(const cli_args *a, map_job *j)
 static int resolve(const cli_args *a, map_job *j)
 {
     memset(j, 0, sizeof *j);
+    j->args = a;
     int r = plan_resolve(a, PLAN_COMMS_SET, &j->in);
     if (r)
         return r;
@@ -170,7 +177,14 @@ static int resolve(const cli_args *a, map_job *j)
     if (j->opts.kind != KC_MAP_AUTO && !cli_given(a, &OPT_SEARCH) &&
         (r = cli_reject(a, &OPT_EVALS, "without a search (add --search, or use --kind auto)")))
         return r;
-    static const cli_opt *const general_only[] = {&OPT_WORK,     &OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
+    if (cli_given(a, &OPT_WORK)) {
+        if (!kc_topology_is_binary(&j->in.topo) || j->opts.kind != KC_MAP_REORDER)
+            return cli_error("--work bounds the general search (--kind general) and the hypercube's reordering "
+                             "search (--kind reorder); use --evals for the linear search");
+        double w = cli_real(a, &OPT_WORK, 20) * 1e6;
+        j->opts.work = w < 1 ? 1 : (uint64_t)w;
+    }
+    static const cli_opt *const general_only[] = {&OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
                                                   &OPT_PERIODIC, &OPT_GRID_ORDER, &OPT_MSG_BYTES, &OPT_PHASES,
                                                   &OPT_EMIT_TRAFFIC, NULL};
     for (int i = 0; general_only[i]; i++)
@@ -203,9 +217,17 @@ static int gate(const cli_args *a, const map_job *j)
     int binary = t->k == 2 && t->kind != KC_TOPO_MESH, given = j->opts.given != NULL;
     if (!given && (j->opts.search == 1 || (j->opts.search == KC_SEARCH_DEFAULT && j->opts.kind == KC_MAP_AUTO)))
         sec += 1e-9 * (double)kc_map_budget(&j->opts, t->n, j->in.count) * n * n * n * n * m;
-    if (!given && m >= 2 && j->opts.kind != KC_MAP_LINEAR && t->n <= (binary ? 24 : 14)) {
+    if (!given && m >= 2 && j->opts.kind != KC_MAP_LINEAR && t->n <= (binary ? KC_MAPSET_DIRECT_N : 14)) {
         sec += binary ? 8e-9 * ldexp(1, t->n) * m * n : 0.5e-9 * ldexp(1, t->n) * pow(n, 5) * m;
         bytes += 16 * N;
+    }
+    if (!given && binary && m >= 1 && j->opts.kind != KC_MAP_LINEAR && t->n > KC_MAPSET_DIRECT_N) {
+        /* the search before the DP: 150 ns a frame addition at most; the DP
+         * itself is held to --max-time and --max-memory by the library
+         * (kc_map_opts dp_max_*), since its memory follows from the
+         * search's value */
+        double w = j->opts.work ? (double)j->opts.work : (double)KC_MAPSET_SEARCH_WORK;
+        sec += 150e-9 * w;
     }
     if (j->method == METHOD_EXHAUSTIVE)
         sec += 25e-9 * tgamma(n + 1) * m * n * n;
@@ -239,6 +261,9 @@ static kc_status compute(map_job *j, kc_map_result *r, kc_err *err)
 {
     cli_progress_bar prog;
     cli_progress_init(&prog, "mapping");
+    double limit = cli_budget_seconds(j->args);
+    j->opts.dp_max_seconds = isfinite(limit) && limit > 0 ? limit : 0;
+    j->opts.dp_max_bytes = cli_budget_bytes(j->args);
     kc_progress p = {j->in.topo.n >= 18 ? cli_progress_cb : NULL, &prog};
     j->opts.progress = &p;
     kc_status s = kc_map(&j->in.topo, j->in.comms, j->in.count, &j->opts, r, err);
@@ -257,7 +282,7 @@ static int total_minimised(const map_job *j, const kc_map_result *r)
 {
     const kc_comm *c = &j->in.comms[0];
     return !(r->kind == KC_MAP_REORDER && strcmp(r->method, "optimizer") == 0 && c->has_lcc &&
-             c->lcc.kind != KC_LCC_PERMUTATION && j->in.topo.n > KC_MAPSET_MAX_N);
+             c->lcc.kind != KC_LCC_PERMUTATION && j->in.topo.n > KC_MAPSET_AUTO_N);
 }
 
 /* ---- renderers ------------------------------------------------------------ */
@@ -276,6 +301,7 @@ static cJSON *json_candidates(const kc_map_result *r)
         cJSON_AddItemToObject(o, "total", cli_json_u64(c->total));
         cJSON_AddItemToObject(o, "evaluations", cli_json_u64(c->evaluations));
         cJSON_AddBoolToObject(o, "exhaustive", c->exhaustive);
+        cJSON_AddBoolToObject(o, "optimal", c->optimal);
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -343,6 +369,16 @@ static int render_json(const map_job *j, const kc_map_result *r)
     cJSON_AddItemToObject(o, "value", cli_json_u64(r->value));
     cJSON_AddItemToObject(o, "total", cli_json_u64(r->total));
     cJSON_AddBoolToObject(o, "total_minimised", total_minimised(j, r));
+    cJSON_AddBoolToObject(o, "exact", r->exact);
+    if (r->lower_bound)
+        cJSON_AddItemToObject(o, "lower_bound", cli_json_u64(r->lower_bound));
+    else
+        cJSON_AddNullToObject(o, "lower_bound");
+    if (r->dp_bytes) {
+        cJSON *e = cJSON_AddObjectToObject(o, "dp_estimate");
+        cJSON_AddItemToObject(e, "bytes", cli_json_u64(r->dp_bytes));
+        cJSON_AddNumberToObject(e, "worst_seconds", r->dp_seconds);
+    }
     cJSON_AddItemToObject(o, "candidates", json_candidates(r));
     json_mapping(o, r);
     cJSON *pats = cJSON_AddArrayToObject(o, "patterns");
@@ -431,10 +467,23 @@ static int render_text(const map_job *j, const kc_map_result *r)
 {
     char topo[128];
     kc_topology_format(&j->in.topo, topo, sizeof topo);
-    printf("%s mapping (%s) for %d communication%s on the %s, objective %s: value %llu, total %llu%s\n",
+    char proof[160];
+    if (r->exact)
+        snprintf(proof, sizeof proof, " (optimal)");
+    else if (r->lower_bound)
+        snprintf(proof, sizeof proof, " (search, not proved optimal; lower bound %llu)",
+                 (unsigned long long)r->lower_bound);
+    else
+        snprintf(proof, sizeof proof, " (not proved optimal)");
+    printf("%s mapping (%s) for %d communication%s on the %s, objective %s: value %llu, total %llu%s%s\n",
            kind_name(r->kind), r->method, r->count, r->count > 1 ? "s" : "", topo, kc_objective_name(r->objective),
-           (unsigned long long)r->value, (unsigned long long)r->total,
+           (unsigned long long)r->value, (unsigned long long)r->total, proof,
            total_minimised(j, r) ? "" : " (total not minimised among optimal orders)");
+    if (!r->exact && r->dp_bytes && r->n <= KC_MAPSET_MAX_N)
+        printf("(the exact subset programme needs %.0f MiB and at worst about %.0f s: --method dp --max-time %.0f "
+               "--max-memory %.0fM runs it)\n",
+               ceil((double)r->dp_bytes / 1048576.0), r->dp_seconds, ceil(r->dp_seconds * 1.1) + 1,
+               ceil((double)r->dp_bytes / 1048576.0 * 1.05));
     text_candidates(r);
     text_mapping(r);
     text_comms(r);
@@ -548,6 +597,10 @@ const cli_command kc_command_map = {
         "dynamic programme for sets) and linear (any nonsingular Q over GF(k): seed 002 Theorems 3 and 4, then\n"
         "a seeded local search bounded by --evals). --kind auto (the default) tries both and keeps the best by\n"
         "(objective value, total), ties going to reorder; when linear wins the text lists both candidates.\n"
+        "On the hypercube a set beyond n = 20 is first searched (seeded by each communication's optimum and\n"
+        "a coarsened DP; --work, --seed), then solved exactly by the subset DP pruned by the search's value\n"
+        "when it fits --max-memory and --max-time (n <= 32); otherwise the search's order is kept and the\n"
+        "first line says \"(search, not proved optimal; lower bound L)\" instead of \"(optimal)\" (JSON \"exact\").\n"
         "For one gather or scatter beyond n = 24 the total among optimal orders is not minimised (said in\n"
         "the output). Output: the order R or Q and Q^-1, each communication before and after (Q A Q^-1, Q b),\n"
         "the candidates, and the node arrays to_physical / to_virtual (JSON and --emit-c, N <= 65536).",
@@ -559,6 +612,8 @@ const cli_command kc_command_map = {
     .epilog = "examples:\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse\n"
               "  kcube map --n 8 --pattern transpose --pattern bit-reverse --kind reorder --json\n"
+              "  kcube map --n 28 --pattern transpose --pattern bit-reverse --pattern reverse-flip --pattern shuffle \\\n"
+              "            --kind reorder\n"
               "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c\n"
               "  kcube map --n 8 --pattern transpose --out rankfile --export openmpi-rankfile --hosts node%02d "
               "--ranks-per-node 16",

@@ -67,7 +67,23 @@ int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds
     int binary = in->topo.k == 2 && in->topo.kind != KC_TOPO_MESH;
     if (in->topo.nodes > (1ULL << (binary ? KC_EXACT_MAX_N : KC_PLAN_EXACT_MAX_BITS)))
         exact = 0;
-    if (exact) {
+    if (exact && binary) {
+        /* the windowed counter (kc_contention_exact_estimate), one
+         * communication after another */
+        uint64_t b, most = 0;
+        double s;
+        for (int r = 0; r < in->count; r++) {
+            if (!in->comms[r].has_lcc) { /* uniform traffic: the general counter */
+                seconds += 25e-9 * N * in->topo.n;
+                most = 20 * N > most ? (uint64_t)(20 * N) : most;
+                continue;
+            }
+            kc_contention_exact_estimate(in->topo.n, (int)in->comms[r].lcc.kind, 2, &b, &s);
+            seconds += s;
+            most = b > most ? b : most;
+        }
+        bytes += (double)most;
+    } else if (exact) {
         seconds += 25e-9 * N * in->topo.n * m;
         bytes += 20 * N;
     }

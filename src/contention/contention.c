@@ -2,6 +2,8 @@
  * and two exact counters. */
 #include "kcube/contention.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,55 +71,207 @@ void kc_contention_formula(const kc_lcc *c, kc_contention *out)
     finish(out);
 }
 
-kc_status kc_contention_exact(const kc_lcc *c, kc_contention *out, const kc_progress *progress, kc_err *err)
+/* ---- the exact count ------------------------------------------------------
+ *
+ * Every message is routed and counted, one dimension at a time, without a
+ * table of destinations: d = A m + b is updated along a Gray code (one
+ * column XOR per message). For a permutation or gather the dimension-i
+ * channel of message m is z = (d & low) | (m & ~low): with the bits of m
+ * above i and bit i fixed, the channels of the 2^i messages left differ only
+ * in d & low, so they are counted in a window of 2^i counters that is read
+ * and cleared before the next group. For a scatter (source s = A m + b,
+ * destination m), z = (m & low) | (s & ~low): with m & low fixed, the 2^(n-i)
+ * messages left are counted by s >> i. Dimensions are shared among the
+ * threads; each thread owns its window. */
+
+typedef struct exact_job {
+    const kc_lcc *c;
+    uint64_t col[KC_BITMAT_MAX];
+    int next_dim; /* taken atomically, highest first (largest windows first) */
+    kc_contention *out;
+    int failed;
+} exact_job;
+
+typedef struct exact_worker {
+    exact_job *job;
+    uint32_t *cnt;
+    uint64_t cap; /* counters allocated */
+} exact_worker;
+
+static int ensure(exact_worker *w, uint64_t size)
+{
+    if (w->cap >= size)
+        return 1;
+    free(w->cnt);
+    w->cnt = calloc(size, sizeof *w->cnt);
+    w->cap = w->cnt ? size : 0;
+    return w->cnt != NULL;
+}
+
+/* Read the window's largest counter (lowest channel on ties) and clear it. */
+static void drain(uint32_t *cnt, uint64_t size, uint64_t base, int shift, uint64_t lowpart, uint64_t *best,
+                  uint64_t *where)
+{
+    for (uint64_t k = 0; k < size; k++) {
+        uint64_t v = cnt[k];
+        if (!v)
+            continue;
+        cnt[k] = 0;
+        uint64_t z = base | (k << shift) | lowpart;
+        if (v > *best || (v == *best && z < *where)) {
+            *best = v;
+            *where = z;
+        }
+    }
+}
+
+static void count_dim(exact_worker *w, int i)
+{
+    const kc_lcc *c = w->job->c;
+    const uint64_t *col = w->job->col;
+    int n = c->a.n;
+    uint64_t low = kc_mask(i), best = 0, where = 0;
+    if (c->kind != KC_LCC_SCATTER) {
+        /* The window takes W >= i bits: d & low, and for small i also the
+         * bits i..W-1 of m (several groups at once, so a group is never a
+         * handful of messages). Inside a group the low L bits of m run
+         * through a Gray code; L = W, or i when the window is just d & low
+         * (then bit i of m is fixed by the group). */
+        int W = i >= 12 ? i : (n < 12 ? n : 12), L = W > i ? W : i;
+        uint64_t groups = 1ULL << (n - L), size = 1ULL << L, wmask = kc_mask(W), dbase = c->b;
+        /* The Gray code flips its low bits most often: give them to the bits
+         * of m that move the counter index least, so that consecutive
+         * messages touch nearby counters (a large window stays in cache). */
+        int perm[KC_BITMAT_MAX], key[KC_BITMAT_MAX];
+        for (int t = 0; t < L; t++) {
+            uint64_t delta = (col[t] & low) | ((t >= i && t < W) ? 1ULL << t : 0);
+            key[t] = delta ? 63 - __builtin_clzll(delta) : -1;
+            int k = t;
+            while (k > 0 && key[perm[k - 1]] > key[t]) {
+                perm[k] = perm[k - 1];
+                k--;
+            }
+            perm[k] = t;
+        }
+        for (uint64_t gk = 0; gk < groups; gk++) {
+            /* groups in Gray code order too: one column per group */
+            if (gk)
+                dbase ^= col[L + __builtin_ctzll(gk)];
+            uint64_t mbase = (gk ^ (gk >> 1)) << L, d = dbase, m = mbase;
+            for (uint64_t k = 0;;) {
+                /* the message crosses dimension i iff d_i != m_i (branch-free) */
+                w->cnt[(m & ~low & wmask) | (d & low)] += (uint32_t)(((d ^ m) >> i) & 1);
+                if (++k == size)
+                    break;
+                int t = perm[__builtin_ctzll(k)];
+                d ^= col[t];
+                m ^= 1ULL << t;
+            }
+            drain(w->cnt, 1ULL << W, mbase & ~wmask, 0, 0, &best, &where);
+        }
+    } else {
+        /* groups: m & low; inside, m_hi over n - i bits, counted by s >> i */
+        uint64_t groups = 1ULL << i, size = 1ULL << (n - i), sbase = c->b;
+        for (uint64_t gk = 0; gk < groups; gk++) {
+            if (gk)
+                sbase ^= col[__builtin_ctzll(gk)];
+            uint64_t g = gk ^ (gk >> 1), s = sbase;
+            for (uint64_t k = 0;;) {
+                /* message m = g | (gray(k) << i): source s, destination m */
+                uint64_t mi = (k ^ (k >> 1)) & 1;
+                w->cnt[s >> i] += (uint32_t)(((s >> i) & 1) ^ mi);
+                if (++k == size)
+                    break;
+                s ^= col[i + __builtin_ctzll(k)];
+            }
+            drain(w->cnt, size, 0, i, g, &best, &where);
+        }
+    }
+    w->job->out->per_dim[i] = best;
+    w->job->out->witness[i] = where;
+}
+
+static void *exact_thread(void *arg)
+{
+    exact_worker *w = arg;
+    exact_job *job = w->job;
+    int n = job->c->a.n, scatter = job->c->kind == KC_LCC_SCATTER;
+    for (;;) {
+        int i = __atomic_sub_fetch(&job->next_dim, 1, __ATOMIC_RELAXED);
+        if (i < 0)
+            break;
+        if (scatter)
+            i = n - 1 - i; /* scatter windows are largest for low i */
+        int wbits = scatter ? n - i : i >= 12 ? i : (n < 12 ? n : 12);
+        if (!ensure(w, 1ULL << wbits)) {
+            __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
+            break;
+        }
+        count_dim(w, i);
+    }
+    return NULL;
+}
+
+void kc_exact_opts_default(kc_exact_opts *o) { o->threads = 2; }
+
+void kc_contention_exact_estimate(int n, int kind, int threads, uint64_t *bytes, double *seconds)
+{
+    double N = ldexp(1.0, n);
+    int nt = threads < 1 ? 1 : threads;
+    /* the largest windows at once: 2^(n-1) + 2^(n-2) + ... counters (scatters: 2^n + 2^(n-1) + ...) */
+    double w = kind == KC_LCC_SCATTER ? 2.0 * N : N;
+    double win = 0;
+    for (int t = 0; t < nt && t < n; t++)
+        win += w / ldexp(1.0, t + 1);
+    if (bytes)
+        *bytes = (uint64_t)(4.0 * win) + (1u << 20);
+    if (seconds)
+        *seconds = KC_EXACT_SECONDS_PER_MESSAGE_DIM * N * n / (nt > 1 ? 0.8 * nt : 1.0);
+}
+
+kc_status kc_contention_exact_ex(const kc_lcc *c, const kc_exact_opts *opts, kc_contention *out,
+                                 const kc_progress *progress, kc_err *err)
 {
     int n = c->a.n;
     if (n > KC_EXACT_MAX_N)
         return kc_fail(err, KC_ERANGE, "exact counting supports n <= %d, got n = %d", KC_EXACT_MAX_N, n);
-    uint64_t count = 1ULL << n;
-    /* src[m] and dst[m] of message m; one of them is m itself. */
-    uint32_t *other = malloc(count * sizeof *other);
-    uint32_t *cnt = calloc(count, sizeof *cnt);
-    if (!other || !cnt) {
-        free(other);
-        free(cnt);
-        return kc_fail(err, KC_ENOMEM, "out of memory for 2^%d counters", n);
-    }
-    /* other[m] = A m + b, built incrementally: A(m) = A(m - lowbit) + column. */
-    uint64_t col[KC_BITMAT_MAX];
-    for (int j = 0; j < n; j++)
-        col[j] = kc_bitmat_col(&c->a, j);
-    other[0] = (uint32_t)c->b;
-    for (uint64_t m = 1; m < count; m++)
-        other[m] = other[m & (m - 1)] ^ (uint32_t)col[__builtin_ctzll(m)];
-    int scatter = c->kind == KC_LCC_SCATTER;
-
+    kc_exact_opts o;
+    if (opts)
+        o = *opts;
+    else
+        kc_exact_opts_default(&o);
+    int nt = o.threads < 1 ? 1 : o.threads > KC_EXACT_MAX_THREADS ? KC_EXACT_MAX_THREADS : o.threads;
+    if (n < 16)
+        nt = 1;
     memset(out, 0, sizeof *out);
     out->n = n;
-    for (int i = 0; i < n; i++) {
-        uint32_t low = (uint32_t)((1ULL << i) - 1), bit = 1u << i;
-        for (uint32_t m = 0; m < count; m++) {
-            uint32_t s = scatter ? other[m] : m, d = scatter ? m : other[m];
-            if ((s ^ d) & bit)
-                cnt[(d & low) | (s & ~low)]++;
-        }
-        /* Read the maximum and clear the counters in one pass. */
-        uint32_t best = 0, where = 0;
-        for (uint32_t z = 0; z < count; z++) {
-            if (cnt[z] > best) {
-                best = cnt[z];
-                where = z;
-            }
-            cnt[z] = 0;
-        }
-        out->per_dim[i] = best;
-        out->witness[i] = where;
-        kc_progress_report(progress, i + 1, n);
-    }
-    free(other);
-    free(cnt);
+    exact_job job = {.c = c, .next_dim = n, .out = out};
+    for (int j = 0; j < n; j++)
+        job.col[j] = kc_bitmat_col(&c->a, j);
+    exact_worker w[KC_EXACT_MAX_THREADS];
+    memset(w, 0, sizeof w);
+    pthread_t tid[KC_EXACT_MAX_THREADS];
+    int started = 0;
+    for (int t = 0; t < nt; t++)
+        w[t].job = &job;
+    for (int t = 1; t < nt; t++, started++)
+        if (pthread_create(&tid[t], NULL, exact_thread, &w[t]) != 0)
+            break;
+    exact_thread(&w[0]);
+    for (int t = 1; t <= started; t++)
+        pthread_join(tid[t], NULL);
+    for (int t = 0; t < nt; t++)
+        free(w[t].cnt);
+    kc_progress_report(progress, n, n);
+    if (job.failed)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the exact count's counters (n = %d)", n);
     finish(out);
     return KC_OK;
+}
+
+kc_status kc_contention_exact(const kc_lcc *c, kc_contention *out, const kc_progress *progress, kc_err *err)
+{
+    return kc_contention_exact_ex(c, NULL, out, progress, err);
 }
 
 kc_status kc_contention_paths(const kc_lcc *c, kc_contention *out, kc_err *err)

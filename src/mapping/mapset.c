@@ -1,6 +1,8 @@
 /* One reordering for a set of LCCs: dynamic programming over subsets. */
 #include "kcube/mapset.h"
 
+#include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,8 +70,17 @@ static kc_status check_set(const kc_lcc *comms, int m, int max_n, kc_err *err)
 
 /* ---- the fast dynamic programme ----------------------------------------- */
 
+/* The table holds one value per subset S of dimensions, in the narrowest
+ * width its bound allows (1, 2, 4 or 8 bytes); all ones means "not reached".
+ * Pass 1 of the max objective stores log2 codes (0: value 0, e + 1: 2^e), so
+ * one byte per subset. Subsets are expanded layer by layer (|S| = k), the
+ * layer split into chunks that the threads take in turn; a push to S + j is
+ * an atomic minimum, so the table, and hence the result, does not depend on
+ * the schedule. No choices are stored: the order is recovered afterwards by
+ * recomputing the last step of each optimal prefix. */
+
 typedef struct dp_comm {
-    kci_elim_walk walk; /* over S for permutations/gathers, over the complement for scatters */
+    uint64_t cols[KC_BITMAT_MAX];
     int scatter;
     uint64_t idle;
 } dp_comm;
@@ -82,30 +93,114 @@ typedef struct step_info {
     uint64_t idle;
 } step_info;
 
+typedef struct vtab {
+    unsigned char *p;
+    int w; /* bytes per entry */
+    uint64_t inf;
+} vtab;
+
+enum { PASS_MAXLOG, PASS_MAX, PASS_SUM };
+
 typedef struct dp {
-    int n, m;
+    int n, m, threads;
     kc_objective obj;
     dp_comm *c;
-    step_info *info; /* m entries, for the set being expanded */
+    int pass;        /* how values combine (PASS_*) */
+    int second;      /* the tie-break pass: steps above cap are not allowed */
+    uint64_t cap;    /* pass 1: prune values above it (a known upper bound); pass 2: the step cap */
     uint64_t weight; /* pass 2 prices T of communication r as T * (weight + r), or T when 0 */
-    uint64_t *f;
-    uint8_t *pred;
+    vtab t;
+    /* the layer being expanded */
+    int k;
+    uint64_t layer_count, nchunks, next_chunk;
+    double max_units; /* work limit (0: none) */
+    uint64_t units;   /* work done: m (n - |S| + 1) per expanded subset */
+    int stop;
+    double worst_seconds, max_seconds;
 } dp;
 
-static void describe(dp *d, uint64_t S, step_info *info)
+#define DP_CHUNK 4096
+
+static uint64_t binom(int n, int k)
+{
+    if (k < 0 || k > n)
+        return 0;
+    uint64_t r = 1;
+    for (int i = 1; i <= k; i++)
+        r = r * (uint64_t)(n - k + i) / (uint64_t)i;
+    return r;
+}
+
+/* The r-th k-subset in increasing numeric order (combinatorial number system). */
+static uint64_t unrank(uint64_t r, int k, int n)
+{
+    uint64_t S = 0;
+    for (int i = k; i >= 1; i--) {
+        int c = n - 1;
+        while (binom(c, i) > r)
+            c--;
+        S |= 1ULL << c;
+        r -= binom(c, i);
+    }
+    return S;
+}
+
+static inline uint64_t next_subset(uint64_t x)
+{
+    uint64_t c = x & -x, r = x + c;
+    return (((r ^ x) >> 2) / c) | r;
+}
+
+static inline uint64_t vt_get(const vtab *t, uint64_t i)
+{
+    uint64_t v;
+    switch (t->w) {
+    case 1: v = __atomic_load_n(t->p + i, __ATOMIC_RELAXED); break;
+    case 2: v = __atomic_load_n((uint16_t *)t->p + i, __ATOMIC_RELAXED); break;
+    case 4: v = __atomic_load_n((uint32_t *)t->p + i, __ATOMIC_RELAXED); break;
+    default: v = __atomic_load_n((uint64_t *)t->p + i, __ATOMIC_RELAXED); break;
+    }
+    return v == t->inf ? UINT64_MAX : v;
+}
+
+#define VT_MIN(type)                                                                                                  \
+    do {                                                                                                              \
+        type *q = (type *)t->p + i, cur = __atomic_load_n(q, __ATOMIC_RELAXED);                                       \
+        while ((uint64_t)cur > v &&                                                                                   \
+               !__atomic_compare_exchange_n(q, &cur, (type)v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))                 \
+            ;                                                                                                         \
+    } while (0)
+
+/* table[i] = min(table[i], v), atomically (v < inf). */
+static inline void vt_min(vtab *t, uint64_t i, uint64_t v)
+{
+    switch (t->w) {
+    case 1: VT_MIN(uint8_t); break;
+    case 2: VT_MIN(uint16_t); break;
+    case 4: VT_MIN(uint32_t); break;
+    default: VT_MIN(uint64_t); break;
+    }
+}
+
+static int width_for(uint64_t bound)
+{
+    return bound < 0xffu ? 1 : bound < 0xffffu ? 2 : bound < 0xffffffffu ? 4 : 8;
+}
+
+static void describe(const dp *d, kci_elim_walk *walk, uint64_t S, step_info *info)
 {
     uint64_t full = kc_mask(d->n);
     for (int r = 0; r < d->m; r++) {
-        dp_comm *c = &d->c[r];
+        const dp_comm *c = &d->c[r];
         if (!c->scatter) {
-            const kci_elim *e = kci_elim_walk_goto(&c->walk, S);
+            const kci_elim *e = kci_elim_walk_goto(&walk[r], S);
             info[r].kd = __builtin_popcountll(S) - e->npiv;
             info[r].minus = e->grow;
         } else {
             /* Placing j after S leaves U = complement(S) behind it:
              * T = 2^((n-1-|S|) - rank A[U, U-j]) = 2^(kd(U) - [j dependent]). */
             uint64_t U = full & ~S;
-            const kci_elim *e = kci_elim_walk_goto(&c->walk, U);
+            const kci_elim *e = kci_elim_walk_goto(&walk[r], U);
             info[r].kd = __builtin_popcountll(U) - e->npiv;
             info[r].minus = e->dep;
         }
@@ -129,106 +224,299 @@ static inline uint64_t step_cost(const dp *d, const step_info *info, int j, uint
     return d->obj == KC_OBJ_MAX ? step : sum;
 }
 
-/* One pass in increasing numeric order of S (every S - j precedes S).
- * Pass 1 minimises the objective; pass 2 (cap != UINT64_MAX) minimises the
- * total over paths whose every step stays within the cap. */
-static void dp_pass(dp *d, uint64_t cap, const kc_progress *progress, double base)
+static inline uint64_t log_code(uint64_t v) { return v ? (uint64_t)__builtin_ctzll(v) + 1 : 0; }
+static inline uint64_t log_decode(uint64_t c) { return c ? 1ULL << (c - 1) : 0; }
+
+/* The value reached by placing j after S (value fs), or UINT64_MAX when the
+ * step is not allowed (above the cap). */
+static inline uint64_t extend(const dp *d, const step_info *info, uint64_t fs, int j)
 {
-    uint64_t count = 1ULL << d->n, full = count - 1;
-    int second = cap != UINT64_MAX;
-    step_info *info = d->info;
-    for (uint64_t S = 0; S < count; S++)
-        d->f[S] = UINT64_MAX;
-    d->f[0] = 0;
-    for (int r = 0; r < d->m; r++) {
-        d->c[r].walk.depth = 0;
-        kci_elim_reset(&d->c[r].walk.frame[0]);
+    uint64_t sum, cost = step_cost(d, info, j, &sum), v;
+    if (d->second) {
+        if (cost > d->cap)
+            return UINT64_MAX;
+        return fs + sum;
     }
-    for (uint64_t S = 0; S < full; S++) {
-        uint64_t fs = d->f[S];
-        if ((S & 0xffff) == 0)
-            kc_progress_report(progress, base + (double)S, 2.0 * (double)count);
-        if (fs == UINT64_MAX)
-            continue;
-        describe(d, S, info);
-        for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
-            int j = __builtin_ctzll(free_);
-            uint64_t sum, cost = step_cost(d, info, j, &sum), v;
-            if (second) {
-                if (cost > cap)
-                    continue;
-                v = fs + sum;
-            } else {
-                v = path_is_max(d->obj) ? (cost > fs ? cost : fs) : fs + cost;
-            }
-            uint64_t T = S | (1ULL << j);
-            if (v < d->f[T]) {
-                d->f[T] = v;
-                d->pred[T] = (uint8_t)j;
-            }
-        }
+    switch (d->pass) {
+    case PASS_MAXLOG: v = log_code(cost); v = v > fs ? v : fs; break;
+    case PASS_MAX: v = cost > fs ? cost : fs; break;
+    default: v = fs + cost; break;
     }
+    return v > d->cap ? UINT64_MAX : v;
 }
 
-static void dp_order(const dp *d, kc_order *o)
+typedef struct dp_worker {
+    dp *d;
+    kci_elim_walk *walk; /* one per communication */
+    step_info *info;
+} dp_worker;
+
+static uint64_t expand(dp_worker *wk, uint64_t S)
+{
+    dp *d = wk->d;
+    uint64_t fs = vt_get(&d->t, S), full = kc_mask(d->n);
+    if (fs == UINT64_MAX)
+        return 1; /* a scan costs about one unit */
+    describe(d, wk->walk, S, wk->info);
+    for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
+        int j = __builtin_ctzll(free_);
+        uint64_t v = extend(d, wk->info, fs, j);
+        if (v != UINT64_MAX)
+            vt_min(&d->t, S | (1ULL << j), v);
+    }
+    return 1 + (uint64_t)d->m * (uint64_t)(d->n - __builtin_popcountll(S) + 1);
+}
+
+static void *dp_thread(void *arg)
+{
+    dp_worker *wk = arg;
+    dp *d = wk->d;
+    for (;;) {
+        uint64_t ch = __atomic_fetch_add(&d->next_chunk, 1, __ATOMIC_RELAXED);
+        if (ch >= d->nchunks)
+            break;
+        uint64_t r0 = ch * DP_CHUNK, r1 = r0 + DP_CHUNK < d->layer_count ? r0 + DP_CHUNK : d->layer_count;
+        uint64_t S = unrank(r0, d->k, d->n), units = 0;
+        for (uint64_t r = r0; r < r1; r++) {
+            units += expand(wk, S);
+            if (d->k > 0 && r + 1 < r1)
+                S = next_subset(S);
+        }
+        /* The limit is on the total, which does not depend on the schedule:
+         * whether a run stops is deterministic. */
+        uint64_t total = __atomic_add_fetch(&d->units, units, __ATOMIC_RELAXED);
+        if (d->max_units > 0 && (double)total > d->max_units) {
+            __atomic_store_n(&d->stop, 1, __ATOMIC_RELAXED);
+            break;
+        }
+        if (__atomic_load_n(&d->stop, __ATOMIC_RELAXED))
+            break;
+    }
+    return NULL;
+}
+
+static kc_status dp_pass(dp *d, dp_worker *wk, const kc_progress *progress, double base, double all, kc_err *err)
+{
+    uint64_t count = 1ULL << d->n;
+    memset(d->t.p, 0xff, (size_t)count * (size_t)d->t.w);
+    d->units += count * (uint64_t)d->t.w / 4; /* the fill, counted as work too */
+    vt_min(&d->t, 0, 0);
+    double done = 0;
+    for (int k = 0; k < d->n; k++) {
+        d->k = k;
+        d->layer_count = binom(d->n, k);
+        d->nchunks = (d->layer_count + DP_CHUNK - 1) / DP_CHUNK;
+        d->next_chunk = 0;
+        int nt = d->threads;
+        if ((uint64_t)nt > d->nchunks)
+            nt = (int)d->nchunks;
+        pthread_t tid[KC_MAPSET_MAX_THREADS];
+        int started = 0;
+        for (int i = 1; i < nt; i++, started++)
+            if (pthread_create(&tid[i], NULL, dp_thread, &wk[i]) != 0)
+                break;
+        dp_thread(&wk[0]);
+        for (int i = 1; i <= started; i++)
+            pthread_join(tid[i], NULL);
+        done += (double)d->layer_count;
+        kc_progress_report(progress, base + done, all);
+        if (d->stop)
+            return kc_fail_param(err, KC_ERANGE, "max-time",
+                                 "the exact subset programme for n = %d passed its work limit (%.3g s of work); "
+                                 "its worst case is about %.0f s",
+                                 d->n, d->max_seconds, d->worst_seconds);
+    }
+    return KC_OK;
+}
+
+/* The order behind the table: from the full set back, the last element of
+ * an optimal prefix is the highest j whose removal explains its value (the
+ * choice the numeric-order programme made, so results did not change). */
+static kc_status dp_order(dp *d, dp_worker *wk, kc_order *o, kc_err *err)
 {
     uint64_t S = kc_mask(d->n);
     o->n = d->n;
     for (int t = d->n - 1; t >= 0; t--) {
-        int j = d->pred[S];
-        o->dim[t] = j;
-        S ^= 1ULL << j;
+        uint64_t want = vt_get(&d->t, S);
+        int found = -1;
+        for (uint64_t js = S; js && found < 0; js &= ~(1ULL << (63 - __builtin_clzll(js)))) {
+            int j = 63 - __builtin_clzll(js);
+            uint64_t P = S ^ (1ULL << j), fp = vt_get(&d->t, P);
+            if (fp == UINT64_MAX)
+                continue;
+            describe(d, wk->walk, P, wk->info);
+            if (extend(d, wk->info, fp, j) == want)
+                found = j;
+        }
+        if (found < 0)
+            return kc_fail(err, KC_EINTERNAL, "internal: the subset table has no predecessor at size %d", t + 1);
+        o->dim[t] = found;
+        S ^= 1ULL << found;
+    }
+    return KC_OK;
+}
+
+void kc_mapset_opts_default(kc_mapset_opts *o)
+{
+    o->threads = 2;
+    o->upper = UINT64_MAX;
+    o->max_seconds = 0;
+}
+
+/* Largest value the objective can take (every T at most 2^(n-1)). */
+static uint64_t worst_value(kc_objective obj, int n, int m)
+{
+    uint64_t t = 1ULL << (n - 1);
+    return obj == KC_OBJ_MAX ? t : obj == KC_OBJ_SIMULTANEOUS ? t * (uint64_t)m : t * (uint64_t)m * (uint64_t)n;
+}
+
+/* Table widths of both passes given a bound on the value (the tie-break
+ * pass's weight is the one kc_mapset_optimal_ex uses for that bound). */
+static void widths(int n, int m, kc_objective obj, uint64_t upper, int *w1, int *w2, uint64_t *weight)
+{
+    uint64_t bound = worst_value(obj, n, m);
+    if (upper < bound)
+        bound = upper;
+    *w1 = obj == KC_OBJ_MAX ? 1 : width_for(bound);
+    *w2 = 0;
+    *weight = 0;
+    if (obj == KC_OBJ_SUM)
+        return;
+    uint64_t tmax = (uint64_t)m * (uint64_t)n * (bound ? bound : 1);
+    uint64_t w = (uint64_t)(m - 1) * tmax + 1;
+    *weight = (m > 1 && tmax < (1ULL << 40) && w < (1ULL << 62) / (tmax + 1)) ? w : 0;
+    *w2 = width_for(*weight ? (*weight + (uint64_t)m) * tmax : tmax);
+    /* Beyond the sizes the programme always ran at, the secondary tie-break
+     * (later communications first) is dropped when it would widen the
+     * table: the order stays optimal with the least total. */
+    if (n > KC_MAPSET_AUTO_N && *weight && width_for(tmax) < *w2) {
+        *weight = 0;
+        *w2 = width_for(tmax);
     }
 }
 
-kc_status kc_mapset_optimal(const kc_lcc *comms, int m, kc_objective obj, kc_mapset_result *out,
-                            const kc_progress *progress, kc_err *err)
+void kc_mapset_estimate(int n, int m, kc_objective obj, uint64_t upper, int threads, uint64_t *bytes,
+                        double *seconds)
+{
+    double N = ldexp(1.0, n);
+    int w1, w2, nt = threads < 1 ? 1 : threads;
+    uint64_t weight;
+    widths(n, m, obj, upper, &w1, &w2, &weight);
+    if (bytes)
+        *bytes = (uint64_t)(N * (w1 > w2 ? w1 : w2)) + (uint64_t)nt * (uint64_t)m * sizeof(kci_elim_walk) +
+                 (1u << 20);
+    if (seconds)
+        *seconds = KC_MAPSET_SECONDS_PER_UNIT * (obj == KC_OBJ_SUM ? 1.0 : 2.0) * N * ((double)m *
+                   ((double)n / 2 + 1) + 1 + (w1 > w2 ? w1 : w2) / 4.0) / (nt > 1 ? 0.8 * nt : 1.0);
+}
+
+kc_status kc_mapset_optimal_ex(const kc_lcc *comms, int m, kc_objective obj, const kc_mapset_opts *opts,
+                               kc_mapset_result *out, const kc_progress *progress, kc_err *err)
 {
     kc_status st = check_set(comms, m, KC_MAPSET_MAX_N, err);
     if (st)
         return st;
-    int n = comms[0].a.n;
+    kc_mapset_opts o;
+    if (opts)
+        o = *opts;
+    else
+        kc_mapset_opts_default(&o);
+    int n = comms[0].a.n, nt = o.threads < 1 ? 1 : o.threads > KC_MAPSET_MAX_THREADS ? KC_MAPSET_MAX_THREADS : o.threads;
+    if (n < 14)
+        nt = 1; /* a few thousand subsets: threads cost more than they save */
     uint64_t count = 1ULL << n;
-    dp d = {.n = n, .m = m, .obj = obj};
-    d.c = malloc(sizeof *d.c * (size_t)m);
-    d.info = malloc(sizeof *d.info * (size_t)m);
-    d.f = malloc(count * sizeof *d.f);
-    d.pred = malloc(count);
-    if (!d.c || !d.info || !d.f || !d.pred) {
-        free(d.c);
-        free(d.info);
-        free(d.f);
-        free(d.pred);
-        return kc_fail(err, KC_ENOMEM, "out of memory for the subset table (2^%d entries)", n);
+    dp d = {.n = n, .m = m, .obj = obj, .threads = nt};
+    dp_worker wk[KC_MAPSET_MAX_THREADS];
+    memset(wk, 0, sizeof wk);
+    d.c = calloc((size_t)m, sizeof *d.c);
+    int bad = !d.c;
+    for (int i = 0; i < nt && !bad; i++) {
+        wk[i].d = &d;
+        wk[i].walk = malloc(sizeof *wk[i].walk * (size_t)m);
+        wk[i].info = malloc(sizeof *wk[i].info * (size_t)m);
+        bad = !wk[i].walk || !wk[i].info;
     }
-    for (int r = 0; r < m; r++) {
-        uint64_t cols[KC_BITMAT_MAX];
-        for (int j = 0; j < n; j++)
-            cols[j] = kc_bitmat_col(&comms[r].a, j);
-        kci_elim_walk_init(&d.c[r].walk, cols, n);
-        d.c[r].scatter = comms[r].kind == KC_LCC_SCATTER;
-        d.c[r].idle = kc_lcc_idle_dims(&comms[r]);
+    /* pass 1 table: log codes for max, else raw values under the bound */
+    uint64_t bound = worst_value(obj, n, m), weight;
+    if (o.upper < bound)
+        bound = o.upper;
+    int w1, w2;
+    widths(n, m, obj, o.upper, &w1, &w2, &weight);
+    d.pass = obj == KC_OBJ_MAX ? PASS_MAXLOG : obj == KC_OBJ_SIMULTANEOUS ? PASS_MAX : PASS_SUM;
+    d.t.w = w1;
+    d.max_units = o.max_seconds > 0 ? o.max_seconds / KC_MAPSET_SECONDS_PER_UNIT * (nt > 1 ? 0.8 * nt : 1.0) : 0;
+    kc_mapset_estimate(n, m, obj, UINT64_MAX, nt, NULL, &d.worst_seconds);
+    d.max_seconds = o.max_seconds;
+    d.t.inf = d.t.w == 8 ? UINT64_MAX : (1ULL << (8 * d.t.w)) - 1;
+    d.cap = d.pass == PASS_MAXLOG ? log_code(bound) : bound;
+    if (d.pass == PASS_MAXLOG && bound && (bound & (bound - 1)))
+        d.cap = log_code(1ULL << (63 - __builtin_clzll(bound))); /* the largest power of two within it */
+    if (!bad)
+        d.t.p = malloc((size_t)count * (size_t)d.t.w);
+    if (bad || !d.t.p) {
+        st = kc_fail(err, KC_ENOMEM, "out of memory for the subset table (2^%d entries)", n);
+        goto done;
     }
-    dp_pass(&d, UINT64_MAX, progress, 0.0);
-    uint64_t value = d.f[count - 1];
+    for (int i = 0; i < nt; i++)
+        for (int r = 0; r < m; r++) {
+            for (int j = 0; j < n; j++)
+                d.c[r].cols[j] = kc_bitmat_col(&comms[r].a, j);
+            kci_elim_walk_init(&wk[i].walk[r], d.c[r].cols, n);
+            d.c[r].scatter = comms[r].kind == KC_LCC_SCATTER;
+            d.c[r].idle = kc_lcc_idle_dims(&comms[r]);
+        }
+    double all = (obj == KC_OBJ_SUM ? 1.0 : 2.0) * (double)count;
+    if ((st = dp_pass(&d, wk, progress, 0.0, all, err)))
+        goto done;
+    uint64_t value = vt_get(&d.t, count - 1);
+    if (value == UINT64_MAX) {
+        st = kc_fail(err, KC_EINVAL, "the upper bound %llu given to the subset programme is below the optimum",
+                     (unsigned long long)o.upper);
+        goto done;
+    }
+    if (d.pass == PASS_MAXLOG)
+        value = log_decode(value);
     if (obj != KC_OBJ_SUM) {
         /* Paths with every step <= value are exactly those of optimal value.
          * Among them, least total; remaining ties favour communications
          * listed later (weight + r per unit of T, with weight large enough
          * to keep the total first), which reproduces seed 000 Example 6. */
-        uint64_t tmax = (uint64_t)m * (uint64_t)n << (n - 1);
-        uint64_t w = (uint64_t)(m - 1) * tmax + 1;
-        d.weight = (m > 1 && tmax < (1ULL << 40) && w < (1ULL << 62) / (tmax + 1)) ? w : 0;
-        dp_pass(&d, value, progress, (double)count);
+        widths(n, m, obj, value, &w1, &w2, &d.weight);
+        if (w2 != d.t.w) {
+            free(d.t.p);
+            d.t.w = w2;
+            d.t.p = malloc((size_t)count * (size_t)w2);
+            if (!d.t.p) {
+                st = kc_fail(err, KC_ENOMEM, "out of memory for the subset table (2^%d entries)", n);
+                goto done;
+            }
+        }
+        d.t.inf = d.t.w == 8 ? UINT64_MAX : (1ULL << (8 * d.t.w)) - 1;
+        d.second = 1;
+        d.cap = value;
+        if ((st = dp_pass(&d, wk, progress, (double)count, all, err)))
+            goto done;
     }
-    dp_order(&d, &out->order);
-    kc_progress_report(progress, 2.0 * (double)count, 2.0 * (double)count);
-    free(d.c);
-    free(d.info);
-    free(d.f);
-    free(d.pred);
+    if ((st = dp_order(&d, &wk[0], &out->order, err)))
+        goto done;
     out->value = kc_objective_value(comms, m, obj, &out->order, &out->total);
-    return KC_OK;
+    if (out->value != value)
+        st = kc_fail(err, KC_EINTERNAL, "internal: the subset programme's order has value %llu, not %llu",
+                     (unsigned long long)out->value, (unsigned long long)value);
+done:
+    for (int i = 0; i < nt; i++) {
+        free(wk[i].walk);
+        free(wk[i].info);
+    }
+    free(d.c);
+    free(d.t.p);
+    return st;
+}
+
+kc_status kc_mapset_optimal(const kc_lcc *comms, int m, kc_objective obj, kc_mapset_result *out,
+                            const kc_progress *progress, kc_err *err)
+{
+    return kc_mapset_optimal_ex(comms, m, obj, NULL, out, progress, err);
 }
 
 /* ---- the paper's dynamic programme, ranks from scratch ------------------ */

@@ -145,7 +145,7 @@ kc_status kc_reorder_best(const kc_lcc *c, kc_reorder_result *out, const kc_prog
     /* T_i >= 1 on every dimension with traffic, and a permutation's optimal
      * order reaches 1 everywhere: nothing is left to minimise. */
     out->total_minimised = c->kind == KC_LCC_PERMUTATION;
-    if (out->total_minimised || c->a.n > KC_MAPSET_MAX_N)
+    if (out->total_minimised || c->a.n > KC_MAPSET_AUTO_N)
         return KC_OK;
     /* The closed form's order is optimal for the maximum but not always for
      * the total (Theorem 4 says nothing about the other dimensions); the

@@ -1,4 +1,5 @@
 /* kc_map: the best processor mapping of the kinds that apply (kcube/plan.h). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -48,6 +49,7 @@ void kc_map_opts_default(kc_map_opts *o)
     o->search = KC_SEARCH_DEFAULT;
     o->seed = 1;
     o->exact = KC_EXACT_AUTO;
+    o->dp = KC_DP_AUTO;
 }
 
 uint64_t kc_map_budget(const kc_map_opts *o, int n, int m)
@@ -197,8 +199,109 @@ static kc_status reorder_search(const planner *p, cand *c, const char **method, 
     return run_search(p, &id, 1, c, err);
 }
 
+/* A start from a smaller cube (issue 24): when every communication is a
+ * built-in pattern (its name rebuilds it exactly at n), the exact DP at n' =
+ * KC_PLAN_SEED_N (one more for odd n), stretched: dimension d of the small
+ * order becomes round(d (n-1) / (n'-1)), and each dimension not hit follows
+ * the hit one nearest to it. 1 when out[] was filled. */
+#define KC_PLAN_SEED_N 16
+static int extended_start(const planner *p, int *out)
+{
+    int n = p->n, ns = KC_PLAN_SEED_N + (n & 1);
+    if (n <= ns + 1 || p->m > KC_MAPSET_SEARCH_STARTS)
+        return 0;
+    kc_lcc small[KC_MAPSET_SEARCH_STARTS];
+    for (int r = 0; r < p->m; r++) {
+        kc_lcc big;
+        const kc_lcc *c = &p->lccs[r];
+        if (kc_lcc_named(&big, c->name, n, NULL) != KC_OK || big.b != c->b || big.kind != c->kind ||
+            memcmp(big.a.row, c->a.row, sizeof(uint64_t) * (size_t)n) != 0 ||
+            kc_lcc_named(&small[r], c->name, ns, NULL) != KC_OK || small[r].kind != c->kind)
+            return 0;
+    }
+    kc_mapset_result res;
+    if (kc_mapset_optimal(small, p->m, p->o.objective, &res, NULL, NULL) != KC_OK)
+        return 0;
+    int hit[KC_PLAN_MAX_N], owner[KC_PLAN_MAX_N], k = 0;
+    for (int d = 0; d < n; d++)
+        hit[d] = -1;
+    for (int d = 0; d < ns; d++)
+        hit[(int)((double)d * (n - 1) / (ns - 1) + 0.5)] = d;
+    for (int e = 0; e < n; e++) { /* the nearest hit dimension (lower on ties) */
+        int best = -1;
+        for (int h = 0; h < n; h++)
+            if (hit[h] >= 0 && (best < 0 || abs(h - e) < abs(best - e)))
+                best = h;
+        owner[e] = best;
+    }
+    for (int t = 0; t < ns; t++) {
+        int h = (int)((double)res.order.dim[t] * (n - 1) / (ns - 1) + 0.5);
+        out[k++] = h;
+        for (int e = 0; e < n; e++)
+            if (hit[e] < 0 && owner[e] == h)
+                out[k++] = e;
+    }
+    return k == n && kc_order_valid(out, n);
+}
+
+/* A binary set beyond KC_MAPSET_DIRECT_N: the search, then the exact DP
+ * pruned by the search's value when it fits (issue 24). The result says
+ * which ran and whether the value is proved optimal. */
+static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_map_result *out, kc_err *err)
+{
+    kc_status s;
+    int n = p->n;
+    kc_mapset_search_opts so;
+    kc_mapset_search_opts_default(&so);
+    so.seed = p->o.seed;
+    if (p->o.work)
+        so.work = p->o.work;
+    int ext[KC_PLAN_MAX_N];
+    if (extended_start(p, ext))
+        so.start = ext;
+    kc_mapset_search_result sr;
+    if ((s = kc_mapset_search(p->lccs, p->m, p->o.objective, &so, &sr, NULL, err)))
+        return s;
+    map_from_order(p, sr.best.order.dim, &c->map);
+    *method = "reorder-search";
+    c->info.lower = sr.lower;
+    c->info.optimal = sr.proved;
+    c->info.evaluations = sr.work;
+    if (sr.proved || p->o.dp == 0)
+        return KC_OK;
+    kc_mapset_opts mo;
+    kc_mapset_opts_default(&mo);
+    mo.upper = sr.best.value;
+    mo.max_seconds = p->o.dp_max_seconds;
+    kc_mapset_estimate(n, p->m, p->o.objective, mo.upper, mo.threads, &out->dp_bytes, &out->dp_seconds);
+    if (n > KC_MAPSET_MAX_N || (p->o.dp_max_bytes && out->dp_bytes > p->o.dp_max_bytes)) {
+        if (p->o.dp != 1)
+            return KC_OK;
+        if (n > KC_MAPSET_MAX_N)
+            return kc_fail_param(err, KC_ERANGE, "n", "the exact subset programme supports n <= %d, got n = %d",
+                                 KC_MAPSET_MAX_N, n);
+        return kc_fail_param(err, KC_ERANGE, "max-memory",
+                             "the exact subset programme for n = %d needs %.0f MiB, more than the %.0f MiB allowed", n,
+                             ceil((double)out->dp_bytes / 1048576.0), floor((double)p->o.dp_max_bytes / 1048576.0));
+    }
+    kc_mapset_result res;
+    kc_err quiet = {0};
+    s = kc_mapset_optimal_ex(p->lccs, p->m, p->o.objective, &mo, &res, p->o.progress, &quiet);
+    if (s == KC_ERANGE && p->o.dp != 1)
+        return KC_OK; /* passed the time limit: the search's order stays, not proved */
+    if (s) {
+        if (err)
+            *err = quiet;
+        return s;
+    }
+    map_from_order(p, res.order.dim, &c->map);
+    *method = "dp";
+    c->info.optimal = 1;
+    return KC_OK;
+}
+
 /* The best reordering: exact where the engines have an exact method. */
-static kc_status reorder_candidate(const planner *p, int search, cand *c, int *ok, kc_err *err)
+static kc_status reorder_candidate(const planner *p, int search, cand *c, int *ok, kc_map_result *out, kc_err *err)
 {
     int n = p->n;
     kc_status s = KC_OK;
@@ -207,39 +310,57 @@ static kc_status reorder_candidate(const planner *p, int search, cand *c, int *o
     const char *method;
     if (p->binary) {
         int single_perm = p->m == 1 && p->lccs[0].kind == KC_LCC_PERMUTATION;
-        if (single_perm || (p->m == 1 && p->o.objective != KC_OBJ_SUM && n > KC_MAPSET_MAX_N)) {
+        c->info.lower = kc_mapset_lower_bound(p->lccs, p->m, p->o.objective);
+        if (single_perm || (p->m == 1 && p->o.objective != KC_OBJ_SUM && n > KC_MAPSET_AUTO_N)) {
             kc_order o;
             if ((s = kc_reorder_optimal(&p->lccs[0], &o, err)))
                 return s;
             map_from_order(p, o.dim, &c->map);
             method = "optimizer";
-        } else if (n <= KC_MAPSET_MAX_N) {
+            c->info.optimal = 1;
+        } else if (n <= KC_MAPSET_DIRECT_N && p->o.dp != 0) {
+            /* a short search (2^n / 4 frame additions) for a value that
+             * prunes the DP; the DP's result does not depend on it */
+            kc_mapset_opts mo;
+            kc_mapset_opts_default(&mo);
+            if (n >= 12) {
+                kc_mapset_search_opts so;
+                kc_mapset_search_opts_default(&so);
+                so.seed = p->o.seed;
+                so.work = 1ULL << (n - 2);
+                kc_mapset_search_result sr;
+                if ((s = kc_mapset_search(p->lccs, p->m, p->o.objective, &so, &sr, NULL, err)))
+                    return s;
+                mo.upper = sr.best.value;
+            }
             kc_mapset_result res;
-            if ((s = kc_mapset_optimal(p->lccs, p->m, p->o.objective, &res, p->o.progress, err)))
+            if ((s = kc_mapset_optimal_ex(p->lccs, p->m, p->o.objective, &mo, &res, p->o.progress, err)))
                 return s;
             map_from_order(p, res.order.dim, &c->map);
             method = "dp";
-        } else if (p->have_torus) {
-            if ((s = reorder_search(p, c, &method, err)))
-                return s;
+            c->info.optimal = 1;
         } else {
-            return KC_OK; /* n = 64 and several communications: no method */
+            if ((s = reorder_set(p, c, &method, out, err)))
+                return s;
         }
     } else if (n <= KC_TMAP_REORDER_MAX_N) {
         if ((s = kc_tmap_reorder_objective(&p->tor, p->tcs, p->m, p->o.objective, &c->map, NULL, NULL, NULL,
                                            p->o.progress, err)))
             return s;
         method = "dp-gfk";
+        c->info.optimal = 1;
     } else if ((s = reorder_search(p, c, &method, err))) {
         return s;
     }
     c->map.kind = KC_TMAP_REORDER;
-    uint64_t ev = c->info.evaluations;
-    int ex = c->info.exhaustive;
+    uint64_t ev = c->info.evaluations, lower = c->info.lower;
+    int ex = c->info.exhaustive, opt = c->info.optimal;
     if ((s = set_cand(p, c, KC_MAP_REORDER, method, err)))
         return s;
     c->info.evaluations = ev;
     c->info.exhaustive = ex;
+    c->info.optimal = opt || (lower && c->info.value <= lower);
+    c->info.lower = lower;
     if (search && strcmp(method, "optimizer") == 0 && p->lccs[0].kind != KC_LCC_PERMUTATION && p->have_torus) {
         /* A gather or scatter beyond the DP: the optimiser's maximum is
          * optimal but its total is not minimised; a search may lower it. */
@@ -249,9 +370,15 @@ static kc_status reorder_candidate(const planner *p, int search, cand *c, int *o
         c->map.kind = KC_TMAP_REORDER;
         if ((s = set_cand(p, c, KC_MAP_REORDER, c->info.method, err)))
             return s;
+        c->info.optimal = opt;
+        c->info.lower = lower;
     }
     if ((s = not_worse_than_identity(p, c, err)))
         return s;
+    if (strcmp(c->info.method, "identity") == 0) {
+        c->info.optimal = opt || (lower && c->info.value <= lower);
+        c->info.lower = lower;
+    }
     *ok = 1;
     return KC_OK;
 }
@@ -308,6 +435,13 @@ static kc_status linear_candidate(const planner *p, int search, const cand *reor
         c->info.evaluations = ev;
         c->info.exhaustive = ex;
     }
+    /* Any mapping leaves a communication with traffic some channel with a
+     * message: T >= 1 somewhere (for sum: on at least one dimension each). */
+    uint64_t busy = 0;
+    for (int r = 0; r < p->m; r++)
+        busy += p->binary && kc_lcc_idle_dims(&p->lccs[r]) != kc_mask(p->n);
+    c->info.lower = p->o.objective == KC_OBJ_SUM ? busy : busy > 0;
+    c->info.optimal = c->info.exhaustive || (c->info.lower && c->info.value <= c->info.lower);
     *ok = 1;
     return KC_OK;
 }
@@ -405,6 +539,8 @@ static kc_status fill_result(const planner *p, const kc_comm *comms, int count, 
     out->method = best->info.method;
     out->value = best->info.value;
     out->total = best->info.total;
+    out->exact = best->info.optimal || best->info.exhaustive;
+    out->lower_bound = best->info.lower;
     out->map = best->map;
     out->is_order = kc_gfmat_to_order(&out->map.q, out->order);
     out->map.kind = out->is_order ? KC_TMAP_REORDER : KC_TMAP_LINEAR;
@@ -531,11 +667,11 @@ kc_status kc_map(const kc_topology *t, const kc_comm *comms, int count, const kc
         return s;
     }
     if (!s && p.o.kind != KC_MAP_LINEAR) {
-        s = reorder_candidate(&p, search, &rc, &have_r, err);
+        s = reorder_candidate(&p, search, &rc, &have_r, out, err);
         if (!s && !have_r && p.o.kind == KC_MAP_REORDER)
             s = kc_fail_param(err, KC_ERANGE, "kind",
                               "no reordering method for several communications on the %d-cube (n <= %d)", p.n,
-                              KC_MAPSET_MAX_N);
+                              KC_MAPSET_AUTO_N);
     }
     if (!s && p.o.kind != KC_MAP_REORDER)
         s = linear_candidate(&p, search, &rc, have_r, &lc, &have_l, err);
