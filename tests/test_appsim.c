@@ -76,7 +76,7 @@ static void test_pingpong(void **state)
     kc_appsim_result r;
     /* start-up 10 µs, 1 µs per byte, 1 byte per flit: each way 10 + 100 +
      * (1 + 1) = 112 µs; LogGP says 110. */
-    kc_appsim_opts o = {10, 1, 1};
+    kc_appsim_opts o = {10, 1, 1, NULL};
     replay_text(pingpong, &mc, &o, &r);
     NEAR(r.total_us, 224);
     NEAR(r.loggp_us, 220);
@@ -95,7 +95,7 @@ static void test_pingpong(void **state)
     kc_appsim_result_free(&r);
     /* 4 bytes per flit at 0.5 µs per byte: 2 µs cycles, 25 flits, start-up
      * 5 cycles: 5 + 25 + 2 = 32 cycles each way; LogGP 2 (10 + 50) */
-    o = (kc_appsim_opts){10, 0.5, 4};
+    o = (kc_appsim_opts){10, 0.5, 4, NULL};
     replay_text(pingpong, &mc, &o, &r);
     NEAR(r.total_us, 128);
     NEAR(r.loggp_us, 120);
@@ -126,7 +126,7 @@ static void test_chain(void **state)
     machine mc;
     cube(&mc, 2, KC_ROUTE_ECUBE, 1, 4);
     kc_appsim_result r;
-    kc_appsim_opts o = {10, 1, 1};
+    kc_appsim_opts o = {10, 1, 1, NULL};
     /* rank 0: send 0..10, calc 10..60; message 1 (H = 1) tail at 10 + 100 +
      * 2 = 112; rank 1: calc 0..100, send 112..122; message 2 (H = 2) tail at
      * 122 + 200 + 3 = 325. LogGP: 110, 120, 320. */
@@ -165,7 +165,7 @@ static void test_contention(void **state)
                        "rank 1 {\na: send 100b to 3 tag 1\n}\n"
                        "rank 3 {\na: recv 100b from 0 tag 0\nb: recv 100b from 1 tag 1\n}\n";
     kc_appsim_result r;
-    kc_appsim_opts o = {10, 1, 1};
+    kc_appsim_opts o = {10, 1, 1, NULL};
     replay_text(text, &mc, &o, &r);
     NEAR(r.loggp_us, 110);
     /* alone each would take 10 + 100 + H + 1 <= 113 µs; the second worm
@@ -188,7 +188,7 @@ static void test_random_schedules(void **state)
         kc_goal g;
         kc_test_random_goal(&g, 16, &rng);
         kc_appsim_opts o = {(double)kc_rng_below(&rng, 200), 0.1 + (double)kc_rng_below(&rng, 10) / 10,
-                            1 + (int)kc_rng_below(&rng, 4)};
+                            1 + (int)kc_rng_below(&rng, 4), NULL};
         kc_appsim_result r;
         replay_goal(&g, &mc, &o, &r); /* every message delivered once, flits conserved */
         double last = 0;
@@ -220,7 +220,7 @@ static void test_random_relays(void **state)
         mc.cfg.route_delay = r;
         mc.cfg.switch_delay = sw;
         mc.cfg.link_latency = w;
-        kc_appsim_opts o = {0, 0.5, 1 + (int)kc_rng_below(&rng, 4)};
+        kc_appsim_opts o = {0, 0.5, 1 + (int)kc_rng_below(&rng, 4), NULL};
         double cyc = o.byte_time_us * o.bytes_per_flit;
         o.startup_us = cyc * (double)kc_rng_below(&rng, 50);
         kc_goal g;
@@ -262,13 +262,13 @@ static void test_rejects(void **state)
     kc_appsim_result r;
     assert_int_equal(kc_goal_read_mem(&g, pingpong, strlen(pingpong), "t", NULL, 0, &err), KC_OK);
     assert_int_equal(kc_goal_validate(&g, 2, &m, &err), KC_OK);
-    kc_appsim_opts o = {10, 0, 1};
+    kc_appsim_opts o = {10, 0, 1, NULL};
     assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_EINVAL);
     assert_string_equal(err.param, "byte_time");
-    o = (kc_appsim_opts){-1, 1, 1};
+    o = (kc_appsim_opts){-1, 1, 1, NULL};
     assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_EINVAL);
     assert_string_equal(err.param, "startup");
-    o = (kc_appsim_opts){1, 1, 0};
+    o = (kc_appsim_opts){1, 1, 0, NULL};
     assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_ERANGE);
     assert_string_equal(err.param, "bytes_per_flit");
     kc_goal_match_free(&m);

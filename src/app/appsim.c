@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/loggops.h"
 #include "kcube/timeline.h"
 #include "../goal/goal_internal.h"
 
@@ -36,6 +37,11 @@ static kc_status check_opts(const kc_goal *g, const kc_simnet *net, const kc_app
     if (o->bytes_per_flit < 1 || o->bytes_per_flit > 65536)
         return kc_fail_param(err, KC_ERANGE, "bytes_per_flit", "bytes per flit must be 1..65536, got %d",
                              o->bytes_per_flit);
+    const kc_loggops_params *lp = o->loggops;
+    if (lp && (lp->o > KC_LOGGOPS_PARAM_MAX || lp->g > KC_LOGGOPS_PARAM_MAX || lp->O > KC_LOGGOPS_PARAM_MAX ||
+               (lp->S > KC_LOGGOPS_PARAM_MAX && lp->S != KC_LOGGOPS_S_INF)))
+        return kc_fail_param(err, KC_EINVAL, "loggops", "a parameter is above %llu",
+                             (unsigned long long)KC_LOGGOPS_PARAM_MAX);
     return KC_OK;
 }
 
@@ -211,8 +217,9 @@ typedef struct replay {
  * billionth of a cycle is no delay). */
 static int64_t cycle_of(const replay *x, double t) { return (int64_t)ceil(t / x->cyc - 1e-9); }
 
-/* Take the next processor event; a send whose start-up ended goes into the
- * network at the first cycle boundary at or after that time. */
+/* Take the next processor event; a send whose message leaves (start-up and
+ * o ended) goes into the network at the first cycle boundary at or after
+ * that time. */
 static kc_status take_event(replay *x, kc_err *err)
 {
     double t = kci_goal_proc_time(&x->p);
@@ -223,7 +230,7 @@ static kc_status take_event(replay *x, kc_err *err)
     if (kci_goal_local(x->g, x->node, send)) { /* two ranks of one node: the data is there now */
         x->delivered[x->id_of[send]] = 1;
         x->arrived++;
-        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t);
+        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, t);
         return KC_OK;
     }
     int64_t now = kc_simdrive_now(x->d), c = cycle_of(x, t);
@@ -244,7 +251,10 @@ static kc_status step_network(replay *x, kc_err *err)
             return kc_fail(err, KC_EINTERNAL, "message %u delivered twice", a[i].id);
         x->arrived++;
         size_t send = x->send_of_id[a[i].id];
-        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], (double)a[i].cycle * x->cyc);
+        uint64_t b = x->g->op[send].amount, f = b / (uint64_t)x->bpf + (b % (uint64_t)x->bpf != 0);
+        /* the first byte: one flit-cycle per flit ahead of the tail */
+        double t = (double)a[i].cycle * x->cyc, first = t - (double)(f ? f - 1 : 0) * x->cyc;
+        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, first);
     }
     return st;
 }
@@ -315,7 +325,7 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
         st = kc_fail(err, KC_ENOMEM, "out of memory");
         goto done;
     }
-    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, err)) ||
+    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)) ||
         (st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
         (st = kc_simdrive_finish(x.d, &out->sim, err)))
         goto done;

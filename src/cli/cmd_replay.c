@@ -131,7 +131,7 @@ static int resolve(const cli_args *a, replay_job *j)
         return r;
     j->path = a->pos[0];
     j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57),
-                               (int)cli_int(a, &OPT_BYTES_PER_FLIT, 1)};
+                               (int)cli_int(a, &OPT_BYTES_PER_FLIT, 1), NULL};
     double nodes = 1;
     for (int i = 0; i < j->spec.n; i++)
         nodes *= j->spec.k;
