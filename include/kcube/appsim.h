@@ -79,6 +79,20 @@ typedef struct kc_appsim_result {
     double link_util_mean;  /* flits per link per cycle of the makespan, over existing links */
     double link_util_max;
     kc_simresult sim;       /* engine bookkeeping: cycles, invariants, deadlock and its cycle */
+    /* Issue 21, item 2: the LogGOPS makespan (kc_loggops_run) with the
+     * network's zero-load numbers: o, g, O, S as given, G the byte time and L
+     * the start-up plus the smallest zero-load latency of a message's first
+     * byte (both rounded down to whole ns; loggops_ref holds them), or -1
+     * when that model cannot run the schedule (wildcards matched differently,
+     * a rendezvous deadlock). With g > 0 total_us >= loggops_us (tested). */
+    double loggops_us;
+    uint64_t loggops_ref[6]; /* L, o, g, G, O, S (ns; S may be KC_LOGGOPS_S_INF) */
+    /* Where the network's time above that goes, summed over the messages
+     * that entered it (µs): waiting for a busy channel (header blocked),
+     * waiting for the node's injection port (behind the node's earlier
+     * messages, one flit a cycle), pipeline latency (hops and router delays
+     * beyond the smallest one), and waiting for a cycle boundary. */
+    double wait_channel_us, wait_port_us, pipeline_us, boundary_us;
 } kc_appsim_result;
 
 /* Replay a validated schedule g with its matching m on net (num_ranks <=

@@ -31,6 +31,7 @@ kc_status kci_goal_by_rank(const kc_goal *g, size_t **first, size_t **ord, kc_er
 typedef struct kci_goal_ev {
     double t;
     int type;
+    uint64_t seq; /* the NIC model: first readiness, so waiting operations keep their order (else 0) */
     size_t op;
 } kci_goal_ev;
 typedef struct kci_goal_heap {
@@ -42,6 +43,9 @@ typedef struct kci_goal_opstate {
     /* a recv: arrival = when its receiver CPU was done with the message,
      * take = when that CPU began; a send: arrival = when its CPU time ends */
     double take;
+    double head, tail, done_min; /* a recv with the NIC model: first byte, tail, o + copy from take */
+    unsigned char headed, tailed;
+    uint64_t seq;
     size_t waiting; /* unresolved dependencies */
     unsigned char started, arrived, ended;
 } kci_goal_opstate;
@@ -53,6 +57,11 @@ typedef struct kci_goal_proc {
     uint64_t S;            /* rendezvous above S bytes */
     int nic, cpu_recv;     /* gap > 0: the NIC model; the receiver CPU is charged */
     double *nics, *nicr;   /* [num_ranks]: NIC free for sending, for receiving (nic only) */
+    /* nic only: a rank's CPU taken by a message whose tail has not arrived
+     * (cpu = INFINITY) defers the events that need it, in a list per rank */
+    size_t *pnext, *phead, *ptail;
+    unsigned char *ptype;
+    uint64_t nseq;
     kci_goal_opstate *st; /* [nops] */
     double *cpu;          /* [num_ranks]: processor busy until */
     double *finish;       /* [num_ranks]: last end */
@@ -75,6 +84,9 @@ static inline double kci_goal_proc_time(const kci_goal_proc *p) { return p->h.e[
 size_t kci_goal_proc_step(kci_goal_proc *p);
 /* recv's data: its tail arrived at t, its first byte at first (<= t). */
 void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t, double first);
+/* With the NIC model (p->nic): recv's first byte reaches its node at t (at
+ * or after now, before or at its arrival): its CPU and NIC start on it. */
+void kci_goal_proc_head(kci_goal_proc *p, size_t recv, double t);
 /* KC_EINVAL unless every operation ended (a schedule not validated). */
 kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err);
 /* Does send op i go between two ranks of one node (node_of may be NULL:

@@ -4,6 +4,7 @@
  * docs/goal.md). Events of equal time are taken starts and ends first, then
  * arrivals, then ready operations in file order, so the result does not
  * depend on the heap's tie-breaking. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@
 
 /* EV_LEAVE after EV_END: with o = O = 0 a message leaves when its send
  * ends, and the sends of one instant still leave in file order. */
-enum { EV_START, EV_END, EV_LEAVE, EV_ARRIVE, EV_READY };
+enum { EV_START, EV_END, EV_LEAVE, EV_HEAD, EV_ARRIVE, EV_READY };
 
 static int ev_less(const kci_goal_ev *a, const kci_goal_ev *b)
 {
@@ -21,19 +22,32 @@ static int ev_less(const kci_goal_ev *a, const kci_goal_ev *b)
         return a->t < b->t;
     if (a->type != b->type)
         return a->type < b->type;
+    if (a->seq != b->seq)
+        return a->seq < b->seq;
     return a->op < b->op;
 }
 
-static void push(kci_goal_heap *h, double t, int type, size_t op)
+static void push_seq(kci_goal_heap *h, double t, int type, uint64_t seq, size_t op)
 {
     size_t i = h->n++;
-    h->e[i] = (kci_goal_ev){t, type, op};
+    h->e[i] = (kci_goal_ev){t, type, seq, op};
     while (i > 0 && ev_less(&h->e[i], &h->e[(i - 1) / 2])) {
         kci_goal_ev x = h->e[i];
         h->e[i] = h->e[(i - 1) / 2];
         h->e[(i - 1) / 2] = x;
         i = (i - 1) / 2;
     }
+}
+
+static void push(kci_goal_heap *h, double t, int type, size_t op) { push_seq(h, t, type, 0, op); }
+
+/* An operation becomes ready: with the NIC model it keeps the number of
+ * its first readiness when it has to wait (LogGOPS keeps its order too). */
+static void ready(kci_goal_proc *p, double t, size_t op, int first)
+{
+    if (p->nic && first)
+        p->st[op].seq = ++p->nseq;
+    push_seq(&p->h, t, EV_READY, p->nic ? p->st[op].seq : 0, op);
 }
 
 static kci_goal_ev pop(kci_goal_heap *h)
@@ -59,7 +73,7 @@ static kci_goal_ev pop(kci_goal_heap *h)
 void kci_goal_proc_free(kci_goal_proc *p)
 {
     free(p->st), free(p->cpu), free(p->dfirst), free(p->dlist), free(p->h.e), free(p->finish);
-    free(p->nics), free(p->nicr);
+    free(p->nics), free(p->nicr), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
     memset(p, 0, sizeof *p);
 }
 
@@ -91,7 +105,12 @@ kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_m
     p->h.e = malloc((5 * n + 1) * sizeof *p->h.e);
     p->nics = calloc((size_t)g->num_ranks + 1, sizeof *p->nics);
     p->nicr = calloc((size_t)g->num_ranks + 1, sizeof *p->nicr);
-    if (!p->st || !p->cpu || !p->finish || !p->dfirst || !p->dlist || !p->h.e || !p->nics || !p->nicr) {
+    p->pnext = malloc((n ? n : 1) * sizeof *p->pnext);
+    p->ptype = malloc(n ? n : 1);
+    p->phead = malloc(((size_t)g->num_ranks + 1) * sizeof *p->phead);
+    p->ptail = malloc(((size_t)g->num_ranks + 1) * sizeof *p->ptail);
+    if (!p->st || !p->cpu || !p->finish || !p->dfirst || !p->dlist || !p->h.e || !p->nics || !p->nicr || !p->pnext ||
+        !p->ptype || !p->phead || !p->ptail) {
         kci_goal_proc_free(p);
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     }
@@ -104,19 +123,57 @@ kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_m
         p->dfirst[i + 2] += p->dfirst[i + 1];
     for (size_t i = 0; i < g->ndeps; i++)
         p->dlist[p->dfirst[g->dep[i].on + 1]++] = i;
+    for (size_t r = 0; r <= g->num_ranks; r++)
+        p->phead[r] = p->ptail[r] = KC_GOAL_NONE;
     for (size_t i = 0; i < n; i++)
         if (!p->st[i].waiting)
-            push(&p->h, 0, EV_READY, i);
+            ready(p, 0, i, 1);
     return KC_OK;
 }
 
 void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t, double first)
 {
-    p->st[recv].take = first; /* read back when the arrival is taken */
+    p->st[recv].head = first; /* for the record: the models time from the tail or a head event */
     push(&p->h, t, EV_ARRIVE, recv);
 }
 
 static double maxd(double a, double b) { return a > b ? a : b; }
+
+void kci_goal_proc_head(kci_goal_proc *p, size_t recv, double t) { push(&p->h, t, EV_HEAD, recv); }
+
+/* An event that needs rank r's CPU while a message holds it waits. */
+static void defer(kci_goal_proc *p, uint32_t r, size_t op, int type)
+{
+    p->pnext[op] = KC_GOAL_NONE;
+    p->ptype[op] = (unsigned char)type;
+    if (p->phead[r] == KC_GOAL_NONE)
+        p->phead[r] = op;
+    else
+        p->pnext[p->ptail[r]] = op;
+    p->ptail[r] = op;
+}
+
+static void matched(kci_goal_proc *p, size_t recv, double t);
+
+/* recv's message is done (its tail arrived and its CPU time ran): its CPU
+ * is free again and what waited for it is taken again, in order. */
+static void message_done(kci_goal_proc *p, size_t recv)
+{
+    kci_goal_opstate *s = &p->st[recv];
+    uint32_t r = p->g->op[recv].rank;
+    double done = maxd(s->done_min, s->tail);
+    p->cpu[r] = done;
+    s->arrived = 1;
+    s->arrival = done;
+    if (s->started)
+        push(&p->h, maxd(done, s->start), EV_END, recv);
+    for (size_t q = p->phead[r]; q != KC_GOAL_NONE; q = p->pnext[q])
+        if (p->ptype[q] == EV_READY)
+            ready(p, done, q, 0);
+        else
+            push(&p->h, done, p->ptype[q], q);
+    p->phead[r] = p->ptail[r] = KC_GOAL_NONE;
+}
 static uint64_t s1(const kc_goal_op *o) { return o->amount ? o->amount - 1 : 0; }
 
 double kci_goal_proc_send_cpu(const kci_goal_proc *p, size_t send)
@@ -150,15 +207,26 @@ size_t kci_goal_proc_step(kci_goal_proc *p)
             s->started = 1;
             s->start = e.t;
             push(&p->h, e.t, EV_START, e.op);
+            if (p->nic && s->headed && !s->arrived)
+                matched(p, e.op, maxd(e.t, s->take)); /* taken, its tail still to come */
             if (s->arrived) {
                 matched(p, e.op, maxd(e.t, s->take));
                 push(&p->h, e.t > s->arrival ? e.t : s->arrival, EV_END, e.op);
             }
         } else {
+            if (p->nic && p->cpu[o->rank] == INFINITY) {
+                defer(p, o->rank, e.op, EV_READY);
+                break;
+            }
             double begin = e.t > p->cpu[o->rank] ? e.t : p->cpu[o->rank];
             int send = o->kind == KC_GOAL_SEND;
-            if (send && p->nic) {
+            if (p->nic && send)
                 begin = maxd(begin, p->nics[o->rank]);
+            if (p->nic && begin > e.t) { /* as LogGOPS: taken when free, not booked ahead */
+                ready(p, begin, e.op, 0);
+                break;
+            }
+            if (send && p->nic) {
                 p->nics[o->rank] = begin + p->gap + (double)s1(o) * p->bt;
             }
             double dur = send ? kci_goal_proc_send_cpu(p, e.op) : (double)o->amount / 1000.0;
@@ -172,25 +240,46 @@ size_t kci_goal_proc_step(kci_goal_proc *p)
                 push(&p->h, begin + dur, EV_END, e.op);
         }
         break;
+    case EV_HEAD: {
+        /* the NIC model: the receiver's NIC and CPU start on the message at
+         * its first byte (once free) and stay with it until its tail */
+        uint32_t r = o->rank;
+        if (p->cpu[r] == INFINITY) {
+            defer(p, r, e.op, EV_HEAD);
+            break;
+        }
+        size_t from = p->m->send_of[e.op];
+        uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&g->op[from]);
+        double begin = maxd(maxd(e.t, p->cpu[r]), p->nicr[r]);
+        p->nicr[r] = begin + p->gap + (double)b * p->bt;
+        s->headed = 1;
+        s->take = begin;
+        s->done_min = begin + p->o + maxd((double)b * p->O, (double)b * p->bt);
+        p->cpu[r] = INFINITY;
+        if (s->started)
+            matched(p, e.op, maxd(s->start, begin));
+        if (s->tailed)
+            message_done(p, e.op);
+        break;
+    }
     case EV_ARRIVE:
+        if (p->nic) {
+            s->tailed = 1;
+            s->tail = e.t;
+            if (s->headed)
+                message_done(p, e.op);
+            break;
+        }
         s->arrived = 1;
         s->arrival = e.t;
         if (p->cpu_recv) {
-            /* the receiver's CPU takes the message: once free (and its NIC),
-             * from the first byte with the NIC model, else from the tail */
+            /* the receiver's CPU takes the message once its tail is there and it is free */
             uint32_t r = o->rank;
             size_t from = p->m->send_of[e.op];
             uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&g->op[from]);
-            double begin = maxd(p->nic ? s->take : e.t, p->cpu[r]);
-            if (p->nic) {
-                begin = maxd(begin, p->nicr[r]);
-                p->nicr[r] = begin + p->gap + (double)b * p->bt;
-            }
-            double copy = (double)b * p->O;
-            if (p->nic)
-                copy = maxd(copy, (double)b * p->bt);
+            double begin = maxd(e.t, p->cpu[r]);
             s->take = begin;
-            s->arrival = maxd(begin + p->o + copy, e.t);
+            s->arrival = begin + p->o + (double)b * p->O;
             p->cpu[r] = s->arrival;
         } else {
             s->take = e.t;
@@ -221,7 +310,7 @@ size_t kci_goal_proc_step(kci_goal_proc *p)
             if (e.t > w->ready)
                 w->ready = e.t;
             if (--w->waiting == 0)
-                push(&p->h, w->ready, EV_READY, d->op);
+                ready(p, w->ready, d->op, 1);
         }
         break;
     }
