@@ -49,7 +49,8 @@ static const cli_use replay_opts[] = {
     {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
-    {&OPT_LOGGOPS, NULL, NULL},
+    {&OPT_LOGGOPS, "LogGOPS parameters: with --model loggops L, o, g, G, O, S (unset ones LogGOPSim's defaults "
+                   "L=2500,o=1500,g=1000,G=6,O=0,S=65535); with the network o, g, O, S only (unset: 0, S=inf)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per phase, then total, compute and loggp rows (--model loggops: total and finish:R rows in ns)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -348,9 +349,10 @@ static void render_text(const replay_job *j, const replay_out *o)
     }
     printf("total %.2f us; contention-free LogGP time %.2f us\n", r->total_us, r->loggp_us);
     if (r->loggops_us >= 0)
-        printf("LogGOPS time with the network's zero-load numbers (L %llu ns, G %llu ns/byte) %.2f us: the network "
-               "adds %.2f us\n", (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_us,
-               r->total_us - r->loggops_us);
+        printf("LogGOPS time with the network's zero-load numbers (L %llu ns, G %llu ns/byte) %.2f us; the network "
+               "takes %+.2f us%s\n", (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_us,
+               r->total_us - r->loggops_us, q[2] ? "" : " (g = 0: no NIC model here, a send does not wait for the "
+                                                       "injection port as in LogGOPS)");
     printf("network time beyond that, summed over messages: waiting for channels (contention) %.2f us, for the "
            "injection port %.2f us, pipeline latency %.2f us, cycle boundaries %.2f us\n", r->wait_channel_us,
            r->wait_port_us, r->pipeline_us, r->boundary_us);
@@ -492,6 +494,10 @@ const cli_command kc_command_replay = {
         "when its start-up ends; a receive completes when the tail flit arrives. Reports the makespan, each\n"
         "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
         "contention-free LogGP time of the same schedule (--model loggp: that time alone).\n"
+        "--loggops o=N,g=N,O=N,S=N gives the network replay LogGOPS's CPU and NIC (ns; L and G are the\n"
+        "network's): o + (s-1) O on both CPUs, g > 0 for the NIC model, rendezvous above S; the report\n"
+        "compares with LogGOPS at the network's zero-load latency and byte time and splits the network's\n"
+        "time into channel waits (contention), injection-port waits, pipeline latency and cycle boundaries.\n"
         "--ranks-per-node R puts R ranks on each node (ranks vR..vR+R-1 on node v, or on the node on line v of a\n"
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
