@@ -16,6 +16,7 @@
 
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
+#include "kcube/loggops.h"
 #include "kcube/reorder.h"
 #include "kcube/rng.h"
 #include "kc_testutil.h"
@@ -76,7 +77,7 @@ static void test_pingpong(void **state)
     kc_appsim_result r;
     /* start-up 10 µs, 1 µs per byte, 1 byte per flit: each way 10 + 100 +
      * (1 + 1) = 112 µs; LogGP says 110. */
-    kc_appsim_opts o = {10, 1, 1};
+    kc_appsim_opts o = {10, 1, 1, NULL};
     replay_text(pingpong, &mc, &o, &r);
     NEAR(r.total_us, 224);
     NEAR(r.loggp_us, 220);
@@ -95,7 +96,7 @@ static void test_pingpong(void **state)
     kc_appsim_result_free(&r);
     /* 4 bytes per flit at 0.5 µs per byte: 2 µs cycles, 25 flits, start-up
      * 5 cycles: 5 + 25 + 2 = 32 cycles each way; LogGP 2 (10 + 50) */
-    o = (kc_appsim_opts){10, 0.5, 4};
+    o = (kc_appsim_opts){10, 0.5, 4, NULL};
     replay_text(pingpong, &mc, &o, &r);
     NEAR(r.total_us, 128);
     NEAR(r.loggp_us, 120);
@@ -126,7 +127,7 @@ static void test_chain(void **state)
     machine mc;
     cube(&mc, 2, KC_ROUTE_ECUBE, 1, 4);
     kc_appsim_result r;
-    kc_appsim_opts o = {10, 1, 1};
+    kc_appsim_opts o = {10, 1, 1, NULL};
     /* rank 0: send 0..10, calc 10..60; message 1 (H = 1) tail at 10 + 100 +
      * 2 = 112; rank 1: calc 0..100, send 112..122; message 2 (H = 2) tail at
      * 122 + 200 + 3 = 325. LogGP: 110, 120, 320. */
@@ -165,7 +166,7 @@ static void test_contention(void **state)
                        "rank 1 {\na: send 100b to 3 tag 1\n}\n"
                        "rank 3 {\na: recv 100b from 0 tag 0\nb: recv 100b from 1 tag 1\n}\n";
     kc_appsim_result r;
-    kc_appsim_opts o = {10, 1, 1};
+    kc_appsim_opts o = {10, 1, 1, NULL};
     replay_text(text, &mc, &o, &r);
     NEAR(r.loggp_us, 110);
     /* alone each would take 10 + 100 + H + 1 <= 113 µs; the second worm
@@ -188,7 +189,7 @@ static void test_random_schedules(void **state)
         kc_goal g;
         kc_test_random_goal(&g, 16, &rng);
         kc_appsim_opts o = {(double)kc_rng_below(&rng, 200), 0.1 + (double)kc_rng_below(&rng, 10) / 10,
-                            1 + (int)kc_rng_below(&rng, 4)};
+                            1 + (int)kc_rng_below(&rng, 4), NULL};
         kc_appsim_result r;
         replay_goal(&g, &mc, &o, &r); /* every message delivered once, flits conserved */
         double last = 0;
@@ -220,7 +221,7 @@ static void test_random_relays(void **state)
         mc.cfg.route_delay = r;
         mc.cfg.switch_delay = sw;
         mc.cfg.link_latency = w;
-        kc_appsim_opts o = {0, 0.5, 1 + (int)kc_rng_below(&rng, 4)};
+        kc_appsim_opts o = {0, 0.5, 1 + (int)kc_rng_below(&rng, 4), NULL};
         double cyc = o.byte_time_us * o.bytes_per_flit;
         o.startup_us = cyc * (double)kc_rng_below(&rng, 50);
         kc_goal g;
@@ -251,6 +252,137 @@ static void test_random_relays(void **state)
     }
 }
 
+/* Issue 21, item 2: the ping-pong with LogGOPS's CPU and NIC. o = 2 µs at
+ * both ends: each way the send's CPU 10 + 2, the tail at 12 + 100 + 2, the
+ * receiver's CPU 2 more: 116 and 232. The LogGOPS figure with L = 10 + 3
+ * cycles and G = 1 µs/byte gives the same (no contention, shortest routes). */
+static void test_loggops_pingpong(void **state)
+{
+    (void)state;
+    machine mc;
+    cube(&mc, 1, KC_ROUTE_ECUBE, 1, 1);
+    kc_appsim_result r;
+    kc_loggops_params lp = {0, 2000, 0, 0, 0, KC_LOGGOPS_S_INF};
+    kc_appsim_opts o = {10, 1, 1, &lp};
+    replay_text(pingpong, &mc, &o, &r);
+    NEAR(r.total_us, 232);
+    NEAR(r.finish_us[1], 128);
+    NEAR(r.loggops_us, 232);
+    assert_int_equal(r.loggops_ref[0], 13000);
+    assert_int_equal(r.loggops_ref[3], 1000);
+    NEAR(r.loggp_us, 220); /* the LogGP figure keeps its start-up-only model */
+    NEAR(r.wait_channel_us + r.wait_port_us + r.pipeline_us + r.boundary_us, 0);
+    kc_appsim_result_free(&r);
+    /* g = 1 µs, O = 10 ns/byte: the NIC model; the receiver's CPU copies the
+     * 99 bytes after the first as they arrive (first byte at 15, done at
+     * 15 + 2 + 99 = 116 again); the send's CPU is 10 + 2 + 0.99 */
+    lp = (kc_loggops_params){0, 2000, 1000, 0, 10, KC_LOGGOPS_S_INF};
+    replay_text(pingpong, &mc, &o, &r);
+    NEAR(r.total_us, 232);
+    NEAR(r.finish_us[1], 128.99);
+    NEAR(r.loggops_us, 232);
+    kc_appsim_result_free(&r);
+    /* S = 50: rendezvous; each send ends when its receive is matched, when
+     * the receiver's CPU takes the first byte (15, then 131) */
+    lp.S = 50;
+    replay_text(pingpong, &mc, &o, &r);
+    NEAR(r.total_us, 232);
+    NEAR(r.finish_us[1], 131);
+    NEAR(r.finish_us[0], 232);
+    kc_appsim_result_free(&r);
+    /* the default nCUBE 2 run: the LogGOPS figure with o = g = O = 0 */
+    o.loggops = NULL;
+    replay_text(pingpong, &mc, &o, &r);
+    NEAR(r.total_us, 224);
+    NEAR(r.loggops_us, 2 * (10 + 3 + 99));
+    kc_appsim_result_free(&r);
+    kc_simnet_free(&mc.net);
+}
+
+/* o = g = O = 0 and S infinite (L and G are ignored) is the run without
+ * parameters, bit for bit, on seeded random schedules. */
+static void test_loggops_zero_is_ncube(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 2111);
+    for (int trial = 0; trial < 60; trial++) {
+        machine mc;
+        cube(&mc, 4, trial % 2 ? KC_ROUTE_ECUBE : KC_ROUTE_LIMIN, 1, 1 + trial % 3);
+        kc_goal g;
+        kc_test_random_goal(&g, 16, &rng);
+        kc_loggops_params lp = {kc_rng_below(&rng, 5000), 0, 0, kc_rng_below(&rng, 50), 0, KC_LOGGOPS_S_INF};
+        kc_appsim_opts o = {(double)kc_rng_below(&rng, 200), 0.1 + (double)kc_rng_below(&rng, 10) / 10,
+                            1 + (int)kc_rng_below(&rng, 4), NULL};
+        kc_appsim_result a, b;
+        replay_goal(&g, &mc, &o, &a);
+        o.loggops = &lp;
+        replay_goal(&g, &mc, &o, &b);
+        assert_memory_equal(&a.total_us, &b.total_us, sizeof a.total_us);
+        assert_memory_equal(a.finish_us, b.finish_us, g.num_ranks * sizeof *a.finish_us);
+        assert_memory_equal(a.phase_us, b.phase_us, a.nphases * sizeof *a.phase_us);
+        assert_int_equal(a.sim.cycles, b.sim.cycles);
+        kc_appsim_result_free(&a);
+        kc_appsim_result_free(&b);
+        kc_goal_free(&g);
+        kc_simnet_free(&mc.net);
+    }
+}
+
+/* With g > 0 the network replay is almost never faster than LogGOPS with
+ * the network's zero-load numbers (L: start-up + the smallest first-byte
+ * latency; G: the byte time), on seeded random schedules with random o, g,
+ * O and S (rendezvous included), routings, byte times and flit sizes. Both
+ * are greedy list schedules, so a later message can reorder a CPU's work
+ * and shorten the makespan (Graham's anomalies): about 1 % of random
+ * schedules do (docs/appsim.md); the test bounds that share. */
+static void test_loggops_lower_bound(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 2112);
+    kc_simalgo algos[] = {KC_ROUTE_ECUBE, KC_ROUTE_PCUBE, KC_ROUTE_LIMIN};
+    int ran = 0, below = 0;
+    for (int trial = 0; trial < 150; trial++) {
+        machine mc;
+        cube(&mc, 4, algos[trial % 3], 1, 1 + trial % 3);
+        kc_goal g;
+        kc_test_random_goal(&g, 16, &rng);
+        kc_loggops_params lp = {0, kc_rng_below(&rng, 5000), 1 + kc_rng_below(&rng, 3000), 0, kc_rng_below(&rng, 20),
+                                trial % 4 ? KC_LOGGOPS_S_INF : kc_rng_below(&rng, 300)};
+        kc_appsim_opts o = {(double)kc_rng_below(&rng, 50), (double)(1 + kc_rng_below(&rng, 4)) / 4,
+                            1 + (int)kc_rng_below(&rng, 3), &lp};
+        kc_goal_match m;
+        kc_err err = {0};
+        kc_appsim_result r;
+        /* one tag per message: the replay matches statically, LogGOPS as MPI
+         * does at run time; with repeated tags these may pair differently */
+        assert_int_equal(kc_goal_validate(&g, mc.net.nodes, &m, &err), KC_OK);
+        for (size_t i = 0, k = 0; i < g.nops; i++)
+            if (g.op[i].kind == KC_GOAL_SEND && m.recv_of[i] != KC_GOAL_NONE)
+                g.op[i].tag = g.op[m.recv_of[i]].tag = (int64_t)k++;
+        kc_goal_match_free(&m);
+        assert_int_equal(kc_goal_validate(&g, mc.net.nodes, &m, &err), KC_OK);
+        kc_status st = kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err);
+        if (st == KC_OK) { /* a rendezvous deadlock is refused, as by LogGOPS */
+            assert_false(r.sim.deadlock);
+            if (r.loggops_us >= 0) {
+                ran++;
+                below += r.total_us < r.loggops_us - 1e-9;
+            }
+            assert_true(r.wait_channel_us >= 0 && r.wait_port_us >= 0 && r.pipeline_us >= 0 && r.boundary_us >= -1e-9);
+            kc_appsim_result_free(&r);
+        } else {
+            assert_int_equal(lp.S != KC_LOGGOPS_S_INF, 1);
+        }
+        kc_goal_match_free(&m);
+        kc_goal_free(&g);
+        kc_simnet_free(&mc.net);
+    }
+    assert_true(ran >= 100);
+    assert_true(below * 50 <= ran); /* 1 of 150 with this seed */
+}
+
 static void test_rejects(void **state)
 {
     (void)state;
@@ -262,13 +394,13 @@ static void test_rejects(void **state)
     kc_appsim_result r;
     assert_int_equal(kc_goal_read_mem(&g, pingpong, strlen(pingpong), "t", NULL, 0, &err), KC_OK);
     assert_int_equal(kc_goal_validate(&g, 2, &m, &err), KC_OK);
-    kc_appsim_opts o = {10, 0, 1};
+    kc_appsim_opts o = {10, 0, 1, NULL};
     assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_EINVAL);
     assert_string_equal(err.param, "byte_time");
-    o = (kc_appsim_opts){-1, 1, 1};
+    o = (kc_appsim_opts){-1, 1, 1, NULL};
     assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_EINVAL);
     assert_string_equal(err.param, "startup");
-    o = (kc_appsim_opts){1, 1, 0};
+    o = (kc_appsim_opts){1, 1, 0, NULL};
     assert_int_equal(kc_appsim_run(&g, &m, &mc.net, &mc.route, &mc.cfg, &o, &r, &err), KC_ERANGE);
     assert_string_equal(err.param, "bytes_per_flit");
     kc_goal_match_free(&m);
@@ -350,6 +482,8 @@ int main(void)
         cmocka_unit_test(test_pingpong),         cmocka_unit_test(test_chain),
         cmocka_unit_test(test_contention),       cmocka_unit_test(test_random_schedules),
         cmocka_unit_test(test_rejects),          cmocka_unit_test(test_random_relays),          cmocka_unit_test(test_fft),
+        cmocka_unit_test(test_loggops_pingpong), cmocka_unit_test(test_loggops_zero_is_ncube),
+        cmocka_unit_test(test_loggops_lower_bound),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -226,7 +226,7 @@ static double appsim_time(kc_goal *g, const kc_calmant *geo, double beta, double
     kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
     kc_simconfig cfg;
     kc_simconfig_default(&cfg);
-    kc_appsim_opts o = {beta, tau, 1};
+    kc_appsim_opts o = {beta, tau, 1, NULL};
     kc_appsim_result r;
     assert_int_equal(kc_goal_validate(g, net.nodes, &m, &err), KC_OK);
     if (kc_appsim_run(g, &m, &net, &route, &cfg, &o, &r, &err))

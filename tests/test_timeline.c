@@ -119,7 +119,7 @@ static void test_random_timelines(void **state)
         kc_goal_match m;
         kc_test_random_goal(&g, 16, &rng);
         assert_int_equal(kc_goal_validate(&g, 0, &m, &err), KC_OK);
-        kc_appsim_opts o = {(double)kc_rng_below(&rng, 50), 0.1 + (double)kc_rng_below(&rng, 10) / 10, 1};
+        kc_appsim_opts o = {(double)kc_rng_below(&rng, 50), 0.1 + (double)kc_rng_below(&rng, 10) / 10, 1, NULL};
         /* Two ranks a node, at random nodes, when the ranks pair up. */
         uint32_t R = g.num_ranks % 2 ? 1 : 2, *node_of = malloc(g.num_ranks * sizeof *node_of);
         uint32_t perm[16];

@@ -36,10 +36,21 @@
 #include "kcube/goal.h"
 #include "kcube/sim.h"
 
+struct kc_loggops_params;
 typedef struct kc_appsim_opts {
     double startup_us;   /* per message, on the sender's processor (164, nCUBE 2) */
     double byte_time_us; /* channel time per byte (0.57) */
     int bytes_per_flit;  /* 1: one flit-cycle = byte_time_us */
+    /* Issue 21, item 2: LogGOPS's CPU and NIC (o, g, O, S in ns as
+     * kcube/loggops.h; L and G are ignored: the network stands for them);
+     * NULL: o = g = O = 0, S infinite, the nCUBE 2 model above. A send
+     * costs its CPU start-up + o + (s-1) O and its message leaves after
+     * start-up + o; the receiver's CPU spends o + (s-1) O on a message once
+     * its tail has arrived; g > 0 adds LogGOPS's NIC (g + (s-1) byte times
+     * per message at each end, the CPU copying bytes as they arrive); a
+     * message above S bytes holds its sender until its receive is matched
+     * (docs/appsim.md). */
+    const struct kc_loggops_params *loggops;
 } kc_appsim_opts;
 
 /* Placement (issue 21, item 3): ranks_per_node R (0 or 1: one rank a node)
@@ -53,7 +64,7 @@ typedef struct kc_appsim_place {
     uint32_t ranks_per_node;
     const uint32_t *node_of;
 } kc_appsim_place;
-#define KC_APPSIM_OPTS_DEFAULT {164.0, 0.57, 1}
+#define KC_APPSIM_OPTS_DEFAULT {164.0, 0.57, 1, NULL}
 
 typedef struct kc_appsim_result {
     double total_us;        /* makespan */
@@ -68,6 +79,20 @@ typedef struct kc_appsim_result {
     double link_util_mean;  /* flits per link per cycle of the makespan, over existing links */
     double link_util_max;
     kc_simresult sim;       /* engine bookkeeping: cycles, invariants, deadlock and its cycle */
+    /* Issue 21, item 2: the LogGOPS makespan (kc_loggops_run) with the
+     * network's zero-load numbers: o, g, O, S as given, G the byte time and L
+     * the start-up plus the smallest zero-load latency of a message's first
+     * byte (both rounded down to whole ns; loggops_ref holds them), or -1
+     * when that model cannot run the schedule (wildcards matched differently,
+     * a rendezvous deadlock). With g > 0 total_us >= loggops_us (tested). */
+    double loggops_us;
+    uint64_t loggops_ref[6]; /* L, o, g, G, O, S (ns; S may be KC_LOGGOPS_S_INF) */
+    /* Where the network's time above that goes, summed over the messages
+     * that entered it (µs): waiting for a busy channel (header blocked),
+     * waiting for the node's injection port (behind the node's earlier
+     * messages, one flit a cycle), pipeline latency (hops and router delays
+     * beyond the smallest one), and waiting for a cycle boundary. */
+    double wait_channel_us, wait_port_us, pipeline_us, boundary_us;
 } kc_appsim_result;
 
 /* Replay a validated schedule g with its matching m on net (num_ranks <=

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/loggops.h"
 #include "kcube/timeline.h"
 #include "../goal/goal_internal.h"
 
@@ -36,6 +37,11 @@ static kc_status check_opts(const kc_goal *g, const kc_simnet *net, const kc_app
     if (o->bytes_per_flit < 1 || o->bytes_per_flit > 65536)
         return kc_fail_param(err, KC_ERANGE, "bytes_per_flit", "bytes per flit must be 1..65536, got %d",
                              o->bytes_per_flit);
+    const kc_loggops_params *lp = o->loggops;
+    if (lp && (lp->o > KC_LOGGOPS_PARAM_MAX || lp->g > KC_LOGGOPS_PARAM_MAX || lp->O > KC_LOGGOPS_PARAM_MAX ||
+               (lp->S > KC_LOGGOPS_PARAM_MAX && lp->S != KC_LOGGOPS_S_INF)))
+        return kc_fail_param(err, KC_EINVAL, "loggops", "a parameter is above %llu",
+                             (unsigned long long)KC_LOGGOPS_PARAM_MAX);
     return KC_OK;
 }
 
@@ -205,14 +211,32 @@ typedef struct replay {
     const uint32_t *node; /* [num_ranks] */
     unsigned char *delivered;
     uint64_t arrived;
+    /* the gap split (kc_appsim_result): per message when it left its CPU and
+     * joined its source queue; per injection port when it frees */
+    const kc_simnet *net;
+    const kc_simconfig *cfg;
+    double *leave;
+    int64_t *joined, *port_free;
+    int64_t min_head; /* smallest zero-load first-byte latency (cycles), or -1 */
+    double wchan, wport, pipe, bound;
 } replay;
+
+/* Cycles from joining the source queue to the first byte's arrival, alone
+ * in the network (kcube/appsim.h: the tail arrives f - 1 cycles later). */
+static int64_t head_latency(const replay *x, uint32_t src, uint32_t dst)
+{
+    int64_t h = kc_simnet_distance(x->net, src, dst);
+    int64_t rs = x->cfg->route_delay + x->cfg->switch_delay;
+    return h * (rs + x->cfg->link_latency) + rs + 2;
+}
 
 /* The first cycle boundary at or after t (a rounding error below a
  * billionth of a cycle is no delay). */
 static int64_t cycle_of(const replay *x, double t) { return (int64_t)ceil(t / x->cyc - 1e-9); }
 
-/* Take the next processor event; a send whose start-up ended goes into the
- * network at the first cycle boundary at or after that time. */
+/* Take the next processor event; a send whose message leaves (start-up and
+ * o ended) goes into the network at the first cycle boundary at or after
+ * that time. */
 static kc_status take_event(replay *x, kc_err *err)
 {
     double t = kci_goal_proc_time(&x->p);
@@ -223,7 +247,9 @@ static kc_status take_event(replay *x, kc_err *err)
     if (kci_goal_local(x->g, x->node, send)) { /* two ranks of one node: the data is there now */
         x->delivered[x->id_of[send]] = 1;
         x->arrived++;
-        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t);
+        if (x->p.nic)
+            kci_goal_proc_head(&x->p, x->m->recv_of[send], t);
+        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, t);
         return KC_OK;
     }
     int64_t now = kc_simdrive_now(x->d), c = cycle_of(x, t);
@@ -231,7 +257,44 @@ static kc_status take_event(replay *x, kc_err *err)
     if (c > now && (st = kc_simdrive_skip(x->d, c, err)))
         return st;
     uint64_t f = o->amount / (uint64_t)x->bpf + (o->amount % (uint64_t)x->bpf != 0);
+    uint32_t id = x->id_of[send];
+    x->leave[id] = t;
+    x->joined[id] = kc_simdrive_now(x->d);
+    int64_t hl = head_latency(x, x->node[o->rank], x->node[o->peer]);
+    if (x->min_head < 0 || hl < x->min_head)
+        x->min_head = hl;
+    /* the NIC model starts the receiver on the first byte; the engine tells
+     * tails only, so that is its arrival alone in the network (no later
+     * than the real one; the receiver then waits for the tail) */
+    if (x->p.nic)
+        kci_goal_proc_head(&x->p, x->m->recv_of[send], (double)(x->joined[id] + hl) * x->cyc);
     return kc_simdrive_send(x->d, x->node[o->rank], x->node[o->peer], f ? (uint32_t)f : 1, x->id_of[send], err);
+}
+
+/* Split a delivered message's time in the network beyond its zero-load
+ * first-byte latency and f flit-cycles: the injection port is taken as
+ * serving the node's messages in order, one flit a cycle (the wait that
+ * alone causes), the rest of the wait is the channels'. */
+static void account(replay *x, uint32_t id, const kc_goal_op *o, uint64_t f, int64_t arrived)
+{
+    uint32_t v = x->node[o->rank];
+    int inj = x->net->inj > 0 ? x->net->inj : 1;
+    int64_t *port = &x->port_free[(size_t)v * (size_t)inj], *best = port;
+    for (int k = 1; k < inj; k++)
+        if (port[k] < *best)
+            best = &port[k];
+    int64_t c0 = x->joined[id], begin = *best > c0 ? *best : c0;
+    *best = begin + (int64_t)f;
+    int64_t hl = head_latency(x, v, x->node[o->peer]);
+    int64_t wait = arrived - c0 - hl - ((int64_t)f - 1), pw = begin - c0;
+    if (wait < 0)
+        wait = 0;
+    if (pw > wait)
+        pw = wait;
+    x->wport += (double)pw * x->cyc;
+    x->wchan += (double)(wait - pw) * x->cyc;
+    x->pipe += (double)hl * x->cyc;
+    x->bound += (double)c0 * x->cyc - x->leave[id];
 }
 
 static kc_status step_network(replay *x, kc_err *err)
@@ -244,7 +307,12 @@ static kc_status step_network(replay *x, kc_err *err)
             return kc_fail(err, KC_EINTERNAL, "message %u delivered twice", a[i].id);
         x->arrived++;
         size_t send = x->send_of_id[a[i].id];
-        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], (double)a[i].cycle * x->cyc);
+        const kc_goal_op *o = &x->g->op[send];
+        uint64_t b = o->amount, f = b / (uint64_t)x->bpf + (b % (uint64_t)x->bpf != 0);
+        account(x, a[i].id, o, f ? f : 1, a[i].cycle);
+        /* the first byte: one flit-cycle per flit ahead of the tail */
+        double t = (double)a[i].cycle * x->cyc, first = t - (double)(f ? f - 1 : 0) * x->cyc;
+        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, first);
     }
     return st;
 }
@@ -264,6 +332,47 @@ static kc_status run_loop(replay *x, kc_err *err)
             break;
     }
     return st;
+}
+
+/* µs to whole ns, rounded down but for a binary rounding error (0.57 µs is
+ * 570 ns), capped at the LogGOPS bound. */
+static uint64_t whole_ns(double us)
+{
+    double v = us * 1000, r = nearbyint(v);
+    v = fabs(v - r) <= 1e-9 * (1 + v) ? r : floor(v);
+    return v >= (double)KC_LOGGOPS_PARAM_MAX ? KC_LOGGOPS_PARAM_MAX : (uint64_t)v;
+}
+
+static uint64_t local_messages(const kc_goal *g, const uint32_t *node, const kc_goal_match *m)
+{
+    uint64_t k = 0;
+    for (size_t i = 0; i < g->nops; i++)
+        k += g->op[i].kind == KC_GOAL_SEND && m->recv_of[i] != KC_GOAL_NONE && kci_goal_local(g, node, i);
+    return k;
+}
+
+/* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result);
+ * only running out of memory is an error. */
+static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, const replay *x, int any_local,
+                                   kc_appsim_result *out, kc_err *err)
+{
+    kc_loggops_params p = {0, 0, 0, 0, 0, KC_LOGGOPS_S_INF};
+    if (o->loggops)
+        p = *o->loggops;
+    double lat = o->startup_us + (!any_local && x->min_head > 0 ? (double)x->min_head * x->cyc : 0);
+    p.L = whole_ns(lat);
+    p.G = whole_ns(o->byte_time_us);
+    uint64_t v[6] = {p.L, p.o, p.g, p.G, p.O, p.S};
+    memcpy(out->loggops_ref, v, sizeof v);
+    kc_loggops_result r;
+    kc_err e2 = {0};
+    kc_status st = kc_loggops_run(g, &p, NULL, NULL, &r, &e2);
+    if (st == KC_ENOMEM)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    out->loggops_us = st ? -1 : (double)r.makespan_ns / 1000.0;
+    if (!st)
+        kc_loggops_result_free(&r);
+    return KC_OK;
 }
 
 kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net, const kc_simroute *route,
@@ -310,12 +419,18 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
     if ((st = kc_goal_loggp_record(g, m, &tm, node, &out->loggp_us, NULL, NULL, err)) ||
         (st = number_messages(g, m, o->bytes_per_flit, node, &x.id_of, &x.send_of_id, &out->messages, &out->flits, err)))
         goto done;
+    x.net = net;
+    x.cfg = cfg;
+    x.min_head = -1;
     x.delivered = calloc(out->messages + 1, 1);
-    if (!x.delivered) {
+    x.leave = calloc(out->messages + 1, sizeof *x.leave);
+    x.joined = calloc(out->messages + 1, sizeof *x.joined);
+    x.port_free = calloc((size_t)net->nodes * (size_t)(net->inj > 0 ? net->inj : 1) + 1, sizeof *x.port_free);
+    if (!x.delivered || !x.leave || !x.joined || !x.port_free) {
         st = kc_fail(err, KC_ENOMEM, "out of memory");
         goto done;
     }
-    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, err)) ||
+    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)) ||
         (st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
         (st = kc_simdrive_finish(x.d, &out->sim, err)))
         goto done;
@@ -330,6 +445,14 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
     }
     out->messages = x.arrived;
     out->total_us = x.p.total;
+    /* the pipeline beyond the smallest latency, which the LogGOPS L holds */
+    uint64_t nlocal = local_messages(g, node, m);
+    out->pipeline_us = x.pipe - (!nlocal && x.min_head > 0 ? (double)x.min_head * x.cyc * (double)out->messages : 0);
+    out->wait_channel_us = x.wchan;
+    out->wait_port_us = x.wport;
+    out->boundary_us = x.bound;
+    if ((st = loggops_reference(g, o, &x, nlocal > 0, out, err)))
+        goto done;
     memcpy(out->finish_us, x.p.finish, g->num_ranks * sizeof *out->finish_us);
     if ((st = attribute(g, &x.p, out, err)))
         goto done;
@@ -342,6 +465,7 @@ done:
     kci_goal_proc_free(&x.p);
     kc_simdrive_free(x.d);
     free(x.id_of), free(x.send_of_id), free(x.delivered), free(node);
+    free(x.leave), free(x.joined), free(x.port_free);
     if (st)
         kc_appsim_result_free(out);
     return st;

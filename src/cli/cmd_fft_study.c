@@ -188,7 +188,7 @@ static int resolve(const cli_args *a, fft_job *j)
     j->n = (int)cli_int(a, &OPT_N, 0);
     if (j->n > FFT_MAX_N)
         return cli_error("--n: at most %d", FFT_MAX_N);
-    j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57), 1};
+    j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57), 1, NULL};
     if (j->opts.byte_time_us <= 0)
         return cli_error("--byte-time: must be positive (it is the flit-cycle)");
     if ((r = resolve_points(a, j)) || (r = resolve_configs(a, j)))

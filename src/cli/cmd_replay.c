@@ -47,7 +47,8 @@ static const cli_use replay_opts[] = {
     {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
-    {&OPT_LOGGOPS, NULL, NULL},
+    {&OPT_LOGGOPS, "LogGOPS parameters: with --model loggops L, o, g, G, O, S (unset ones LogGOPSim's defaults "
+                   "L=2500,o=1500,g=1000,G=6,O=0,S=65535); with the network o, g, O, S only (unset: 0, S=inf)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per phase, then total, compute and loggp rows (--model loggops: total and finish:R rows in ns)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -71,7 +72,8 @@ typedef struct replay_job {
     kc_goal g;
     int have_goal;
     int model;             /* CLI_REPLAY_NETWORK, _LOGGP or _LOGGOPS (replay_loggops.h) */
-    kc_loggops_params lp;  /* --model loggops */
+    kc_loggops_params lp;  /* --model loggops; the network's o, g, O, S (issue 21 item 2) */
+    int net_lp;            /* --loggops given to the network replay */
 } replay_job;
 
 static int resolve_network(const cli_args *a, replay_job *j)
@@ -118,11 +120,34 @@ static int resolve_loggops(const cli_args *a, replay_job *j)
     return j->timeline ? cli_timeline_check(j->timeline, j->g.num_ranks) : 0;
 }
 
+/* --loggops for the network replay: o, g, O, S over zeros and S = inf (the
+ * nCUBE 2 model); L and G are the network's, so they are refused. */
+static int resolve_network_loggops(const cli_args *a, replay_job *j)
+{
+    j->model = CLI_REPLAY_NETWORK;
+    j->lp = (kc_loggops_params){KC_LOGGOPS_S_INF, 0, 0, KC_LOGGOPS_S_INF, 0, KC_LOGGOPS_S_INF};
+    kc_err err = {0};
+    if (kc_loggops_parse(cli_text(a, &OPT_LOGGOPS, ""), &j->lp, &err))
+        return cli_report(a, &err);
+    if (j->lp.L != KC_LOGGOPS_S_INF || j->lp.G != KC_LOGGOPS_S_INF)
+        return cli_error("--loggops: L and G are the network's with --model network (its latency and --byte-time); "
+                         "give o, g, O and S");
+    j->lp.L = j->lp.G = 0;
+    j->net_lp = 1;
+    return 0;
+}
+
 static int resolve(const cli_args *a, replay_job *j)
 {
     memset(j, 0, sizeof *j);
     int r = cli_format(a, &j->fmt);
-    if (r || (r = cli_replay_model(a, &j->model, &j->lp)))
+    if (r)
+        return r;
+    if (cli_choice(a, &OPT_MODEL, CLI_REPLAY_NETWORK) == CLI_REPLAY_NETWORK && cli_given(a, &OPT_LOGGOPS))
+        r = resolve_network_loggops(a, j);
+    else
+        r = cli_replay_model(a, &j->model, &j->lp);
+    if (r)
         return r;
     if (j->model == CLI_REPLAY_LOGGOPS)
         return resolve_loggops(a, j);
@@ -130,7 +155,7 @@ static int resolve(const cli_args *a, replay_job *j)
         return r;
     j->path = a->pos[0];
     j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57),
-                               (int)cli_int(a, &OPT_BYTES_PER_FLIT, 1)};
+                               (int)cli_int(a, &OPT_BYTES_PER_FLIT, 1), j->net_lp ? &j->lp : NULL};
     double nodes = 1;
     for (int i = 0; i < j->spec.n; i++)
         nodes *= j->spec.k;
@@ -247,6 +272,24 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddStringToObject(root, "model", "network");
     cJSON_AddNumberToObject(root, "total_us", r->total_us);
     cJSON_AddNumberToObject(root, "loggp_us", r->loggp_us);
+    /* issue 21 item 2: the LogGOPS figure with the network's zero-load
+     * numbers and where the network's time above it goes */
+    if (r->loggops_us >= 0)
+        cJSON_AddNumberToObject(root, "loggops_us", r->loggops_us);
+    else
+        cJSON_AddNullToObject(root, "loggops_us");
+    cJSON *ref = cJSON_AddObjectToObject(root, "loggops_params");
+    static const char *const keys[] = {"L", "o", "g", "G", "O", "S"};
+    for (int i = 0; i < 6; i++)
+        if (i == 5 && r->loggops_ref[i] == KC_LOGGOPS_S_INF)
+            cJSON_AddStringToObject(ref, keys[i], "inf");
+        else
+            cJSON_AddItemToObject(ref, keys[i], cli_json_u64(r->loggops_ref[i]));
+    cJSON *gap = cJSON_AddObjectToObject(root, "network_time_us");
+    cJSON_AddNumberToObject(gap, "channel_wait", r->wait_channel_us);
+    cJSON_AddNumberToObject(gap, "injection_wait", r->wait_port_us);
+    cJSON_AddNumberToObject(gap, "pipeline", r->pipeline_us);
+    cJSON_AddNumberToObject(gap, "cycle_boundary", r->boundary_us);
     cJSON_AddNumberToObject(root, "compute_us", r->compute_us);
     cJSON_AddItemToObject(root, "messages", cli_json_u64(r->messages));
     cJSON_AddItemToObject(root, "flits", cli_json_u64(r->flits));
@@ -279,6 +322,10 @@ static void render_csv(const replay_job *j, const replay_out *o)
         printf(",%.6f\n", r->phase_us[p]);
     }
     printf("compute,%.6f\ntotal,%.6f\nloggp,%.6f\n", r->compute_us, r->total_us, r->loggp_us);
+    if (r->loggops_us >= 0)
+        printf("loggops,%.6f\n", r->loggops_us);
+    printf("channel_wait,%.6f\ninjection_wait,%.6f\npipeline,%.6f\ncycle_boundary,%.6f\n", r->wait_channel_us,
+           r->wait_port_us, r->pipeline_us, r->boundary_us);
 }
 
 static void render_text(const replay_job *j, const replay_out *o)
@@ -290,9 +337,24 @@ static void render_text(const replay_job *j, const replay_out *o)
            j->opts.byte_time_us, j->opts.bytes_per_flit, r->cycle_us);
     if (j->ranks_per_node > 1)
         printf("%u ranks per node (messages within a node do not enter the network)\n", j->ranks_per_node);
-    printf("total %.2f us; contention-free LogGP time %.2f us (the difference: contention, pipeline latency and "
-           "injection at cycle boundaries, +%.1f %%)\n", r->total_us, r->loggp_us,
-           r->loggp_us > 0 ? 100 * (r->total_us / r->loggp_us - 1) : 0);
+    const uint64_t *q = r->loggops_ref;
+    if (j->net_lp) {
+        printf("CPU and NIC (LogGOPS): o %llu ns, g %llu ns, O %llu ns/byte, S ", (unsigned long long)q[1],
+               (unsigned long long)q[2], (unsigned long long)q[4]);
+        if (q[5] == KC_LOGGOPS_S_INF)
+            printf("inf\n");
+        else
+            printf("%llu bytes\n", (unsigned long long)q[5]);
+    }
+    printf("total %.2f us; contention-free LogGP time %.2f us\n", r->total_us, r->loggp_us);
+    if (r->loggops_us >= 0)
+        printf("LogGOPS time with the network's zero-load numbers (L %llu ns, G %llu ns/byte) %.2f us; the network "
+               "takes %+.2f us%s\n", (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_us,
+               r->total_us - r->loggops_us, q[2] ? "" : " (g = 0: no NIC model here, a send does not wait for the "
+                                                       "injection port as in LogGOPS)");
+    printf("network time beyond that, summed over messages: waiting for channels (contention) %.2f us, for the "
+           "injection port %.2f us, pipeline latency %.2f us, cycle boundaries %.2f us\n", r->wait_channel_us,
+           r->wait_port_us, r->pipeline_us, r->boundary_us);
     printf("%llu messages delivered, %llu flits, %lld cycles\n", (unsigned long long)r->messages,
            (unsigned long long)r->flits, (long long)r->sim.cycles);
     printf("phases (largest time a node spends on them):\n");
@@ -431,6 +493,10 @@ const cli_command kc_command_replay = {
         "when its start-up ends; a receive completes when the tail flit arrives. Reports the makespan, each\n"
         "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
         "contention-free LogGP time of the same schedule (--model loggp: that time alone).\n"
+        "--loggops o=N,g=N,O=N,S=N gives the network replay LogGOPS's CPU and NIC (ns; L and G are the\n"
+        "network's): o + (s-1) O on both CPUs, g > 0 for the NIC model, rendezvous above S; the report\n"
+        "compares with LogGOPS at the network's zero-load latency and byte time and splits the network's\n"
+        "time into channel waits (contention), injection-port waits, pipeline latency and cycle boundaries.\n"
         "--ranks-per-node R puts R ranks on each node (ranks vR..vR+R-1 on node v, or on the node on line v of a\n"
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"

@@ -16,10 +16,22 @@ kc_status kci_goal_by_rank(const kc_goal *g, size_t **first, size_t **ord, kc_er
  * ends when it has started and its data has arrived. The network is the
  * caller's: kci_goal_proc_step returns the send whose start-up ended at
  * kci_goal_proc_time (its message leaves then), and the caller reports
- * the arrival of its data with kci_goal_proc_arrive, at that time or later. */
+ * the arrival of its data with kci_goal_proc_arrive, at that time or later.
+ *
+ * Issue 21, item 2: the same CPU and NIC charges as LogGOPS
+ * (kcube/loggops.h), the network standing for L and G (docs/appsim.md): a
+ * send's CPU time is start-up + o + s1 O and its message leaves after
+ * start-up + o; a message's receiver CPU takes it (o + s1 O) once its tail
+ * has arrived and the CPU is free; with g > 0 each rank's NIC is modelled as
+ * LogGOPS's (a send or a message intake waits for it; it stays busy g +
+ * s1 x byte time, and the receiver's CPU copies the bytes as they come:
+ * o + max(s1 O, s1 x byte time) from the first byte's arrival); a send above
+ * S ends, and holds its CPU and NIC, until its receive is matched. With
+ * o = g = O = 0 and S infinite (or no parameters) nothing changes. */
 typedef struct kci_goal_ev {
     double t;
     int type;
+    uint64_t seq; /* the NIC model: first readiness, so waiting operations keep their order (else 0) */
     size_t op;
 } kci_goal_ev;
 typedef struct kci_goal_heap {
@@ -28,6 +40,12 @@ typedef struct kci_goal_heap {
 } kci_goal_heap;
 typedef struct kci_goal_opstate {
     double ready, start, end, arrival; /* start: when the op began (a send's or calc's processor time) */
+    /* a recv: arrival = when its receiver CPU was done with the message,
+     * take = when that CPU began; a send: arrival = when its CPU time ends */
+    double take;
+    double head, tail, done_min; /* a recv with the NIC model: first byte, tail, o + copy from take */
+    unsigned char headed, tailed;
+    uint64_t seq;
     size_t waiting; /* unresolved dependencies */
     unsigned char started, arrived, ended;
 } kci_goal_opstate;
@@ -35,6 +53,15 @@ typedef struct kci_goal_proc {
     const kc_goal *g;
     const kc_goal_match *m;
     double startup_us;
+    double o, O, gap, bt;  /* µs, µs/byte, µs, byte time µs/byte (issue 21 item 2) */
+    uint64_t S;            /* rendezvous above S bytes */
+    int nic, cpu_recv;     /* gap > 0: the NIC model; the receiver CPU is charged */
+    double *nics, *nicr;   /* [num_ranks]: NIC free for sending, for receiving (nic only) */
+    /* nic only: a rank's CPU taken by a message whose tail has not arrived
+     * (cpu = INFINITY) defers the events that need it, in a list per rank */
+    size_t *pnext, *phead, *ptail;
+    unsigned char *ptype;
+    uint64_t nseq;
     kci_goal_opstate *st; /* [nops] */
     double *cpu;          /* [num_ranks]: processor busy until */
     double *finish;       /* [num_ranks]: last end */
@@ -42,14 +69,24 @@ typedef struct kci_goal_proc {
     size_t *dfirst, *dlist, ended;
     kci_goal_heap h;
 } kci_goal_proc;
+/* lp (may be NULL: o = g = O = 0, S infinite; L and G unused) in ns as
+ * kcube/loggops.h; byte_time_us is the network's G for the NIC model. */
+struct kc_loggops_params;
 kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
-                             kc_err *err);
+                             const struct kc_loggops_params *lp, double byte_time_us, kc_err *err);
+/* A send's CPU time (start-up + o + s1 O). */
+double kci_goal_proc_send_cpu(const kci_goal_proc *p, size_t send);
 void kci_goal_proc_free(kci_goal_proc *p);
 static inline int kci_goal_proc_pending(const kci_goal_proc *p) { return p->h.n > 0; }
 static inline double kci_goal_proc_time(const kci_goal_proc *p) { return p->h.e[0].t; } /* next event */
-/* Take the next event; the send op whose start-up just ended, or KC_GOAL_NONE. */
+/* Take the next event; the send op whose message leaves now (its start-up
+ * and o ended), or KC_GOAL_NONE. */
 size_t kci_goal_proc_step(kci_goal_proc *p);
-void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t);
+/* recv's data: its tail arrived at t, its first byte at first (<= t). */
+void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t, double first);
+/* With the NIC model (p->nic): recv's first byte reaches its node at t (at
+ * or after now, before or at its arrival): its CPU and NIC start on it. */
+void kci_goal_proc_head(kci_goal_proc *p, size_t recv, double t);
 /* KC_EINVAL unless every operation ended (a schedule not validated). */
 kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err);
 /* Does send op i go between two ranks of one node (node_of may be NULL:

@@ -4,13 +4,17 @@
  * docs/goal.md). Events of equal time are taken starts and ends first, then
  * arrivals, then ready operations in file order, so the result does not
  * depend on the heap's tie-breaking. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "goal_internal.h"
+#include "kcube/loggops.h"
 #include "kcube/timeline.h"
 
-enum { EV_START, EV_END, EV_ARRIVE, EV_READY };
+/* EV_LEAVE after EV_END: with o = O = 0 a message leaves when its send
+ * ends, and the sends of one instant still leave in file order. */
+enum { EV_START, EV_END, EV_LEAVE, EV_HEAD, EV_ARRIVE, EV_READY };
 
 static int ev_less(const kci_goal_ev *a, const kci_goal_ev *b)
 {
@@ -18,19 +22,32 @@ static int ev_less(const kci_goal_ev *a, const kci_goal_ev *b)
         return a->t < b->t;
     if (a->type != b->type)
         return a->type < b->type;
+    if (a->seq != b->seq)
+        return a->seq < b->seq;
     return a->op < b->op;
 }
 
-static void push(kci_goal_heap *h, double t, int type, size_t op)
+static void push_seq(kci_goal_heap *h, double t, int type, uint64_t seq, size_t op)
 {
     size_t i = h->n++;
-    h->e[i] = (kci_goal_ev){t, type, op};
+    h->e[i] = (kci_goal_ev){t, type, seq, op};
     while (i > 0 && ev_less(&h->e[i], &h->e[(i - 1) / 2])) {
         kci_goal_ev x = h->e[i];
         h->e[i] = h->e[(i - 1) / 2];
         h->e[(i - 1) / 2] = x;
         i = (i - 1) / 2;
     }
+}
+
+static void push(kci_goal_heap *h, double t, int type, size_t op) { push_seq(h, t, type, 0, op); }
+
+/* An operation becomes ready: with the NIC model it keeps the number of
+ * its first readiness when it has to wait (LogGOPS keeps its order too). */
+static void ready(kci_goal_proc *p, double t, size_t op, int first)
+{
+    if (p->nic && first)
+        p->st[op].seq = ++p->nseq;
+    push_seq(&p->h, t, EV_READY, p->nic ? p->st[op].seq : 0, op);
 }
 
 static kci_goal_ev pop(kci_goal_heap *h)
@@ -56,26 +73,44 @@ static kci_goal_ev pop(kci_goal_heap *h)
 void kci_goal_proc_free(kci_goal_proc *p)
 {
     free(p->st), free(p->cpu), free(p->dfirst), free(p->dlist), free(p->h.e), free(p->finish);
+    free(p->nics), free(p->nicr), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
     memset(p, 0, sizeof *p);
 }
 
 kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
-                             kc_err *err)
+                             const kc_loggops_params *lp, double byte_time_us, kc_err *err)
 {
     memset(p, 0, sizeof *p);
-    if (!(startup_us >= 0))
+    if (!(startup_us >= 0) || !(byte_time_us >= 0))
         return kc_fail_param(err, KC_EINVAL, "timing", "start-up and byte time must be non-negative numbers");
     size_t n = g->nops;
     p->g = g;
     p->m = m;
     p->startup_us = startup_us;
+    p->S = KC_LOGGOPS_S_INF;
+    if (lp) {
+        p->o = (double)lp->o / 1000.0;
+        p->O = (double)lp->O / 1000.0;
+        p->gap = (double)lp->g / 1000.0;
+        p->S = lp->S;
+        p->bt = byte_time_us;
+        p->nic = lp->g > 0;
+        p->cpu_recv = lp->o > 0 || lp->O > 0 || p->nic;
+    }
     p->st = calloc(n ? n : 1, sizeof *p->st);
     p->cpu = calloc((size_t)g->num_ranks + 1, sizeof *p->cpu);
     p->finish = calloc((size_t)g->num_ranks + 1, sizeof *p->finish);
     p->dfirst = calloc(n + 2, sizeof *p->dfirst);
     p->dlist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *p->dlist);
-    p->h.e = malloc((4 * n + 1) * sizeof *p->h.e);
-    if (!p->st || !p->cpu || !p->finish || !p->dfirst || !p->dlist || !p->h.e) {
+    p->h.e = malloc((5 * n + 1) * sizeof *p->h.e);
+    p->nics = calloc((size_t)g->num_ranks + 1, sizeof *p->nics);
+    p->nicr = calloc((size_t)g->num_ranks + 1, sizeof *p->nicr);
+    p->pnext = malloc((n ? n : 1) * sizeof *p->pnext);
+    p->ptype = malloc(n ? n : 1);
+    p->phead = malloc(((size_t)g->num_ranks + 1) * sizeof *p->phead);
+    p->ptail = malloc(((size_t)g->num_ranks + 1) * sizeof *p->ptail);
+    if (!p->st || !p->cpu || !p->finish || !p->dfirst || !p->dlist || !p->h.e || !p->nics || !p->nicr || !p->pnext ||
+        !p->ptype || !p->phead || !p->ptail) {
         kci_goal_proc_free(p);
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     }
@@ -88,13 +123,77 @@ kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_m
         p->dfirst[i + 2] += p->dfirst[i + 1];
     for (size_t i = 0; i < g->ndeps; i++)
         p->dlist[p->dfirst[g->dep[i].on + 1]++] = i;
+    for (size_t r = 0; r <= g->num_ranks; r++)
+        p->phead[r] = p->ptail[r] = KC_GOAL_NONE;
     for (size_t i = 0; i < n; i++)
         if (!p->st[i].waiting)
-            push(&p->h, 0, EV_READY, i);
+            ready(p, 0, i, 1);
     return KC_OK;
 }
 
-void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t) { push(&p->h, t, EV_ARRIVE, recv); }
+void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t, double first)
+{
+    p->st[recv].head = first; /* for the record: the models time from the tail or a head event */
+    push(&p->h, t, EV_ARRIVE, recv);
+}
+
+static double maxd(double a, double b) { return a > b ? a : b; }
+
+void kci_goal_proc_head(kci_goal_proc *p, size_t recv, double t) { push(&p->h, t, EV_HEAD, recv); }
+
+/* An event that needs rank r's CPU while a message holds it waits. */
+static void defer(kci_goal_proc *p, uint32_t r, size_t op, int type)
+{
+    p->pnext[op] = KC_GOAL_NONE;
+    p->ptype[op] = (unsigned char)type;
+    if (p->phead[r] == KC_GOAL_NONE)
+        p->phead[r] = op;
+    else
+        p->pnext[p->ptail[r]] = op;
+    p->ptail[r] = op;
+}
+
+static void matched(kci_goal_proc *p, size_t recv, double t);
+
+/* recv's message is done (its tail arrived and its CPU time ran): its CPU
+ * is free again and what waited for it is taken again, in order. */
+static void message_done(kci_goal_proc *p, size_t recv)
+{
+    kci_goal_opstate *s = &p->st[recv];
+    uint32_t r = p->g->op[recv].rank;
+    double done = maxd(s->done_min, s->tail);
+    p->cpu[r] = done;
+    s->arrived = 1;
+    s->arrival = done;
+    if (s->started)
+        push(&p->h, maxd(done, s->start), EV_END, recv);
+    for (size_t q = p->phead[r]; q != KC_GOAL_NONE; q = p->pnext[q])
+        if (p->ptype[q] == EV_READY)
+            ready(p, done, q, 0);
+        else
+            push(&p->h, done, p->ptype[q], q);
+    p->phead[r] = p->ptail[r] = KC_GOAL_NONE;
+}
+static uint64_t s1(const kc_goal_op *o) { return o->amount ? o->amount - 1 : 0; }
+
+double kci_goal_proc_send_cpu(const kci_goal_proc *p, size_t send)
+{
+    return p->startup_us + p->o + (double)s1(&p->g->op[send]) * p->O;
+}
+
+/* recv was matched at t: a send above S ends now (not before its CPU time)
+ * and its CPU and NIC are held until then, as in LogGOPS. */
+static void matched(kci_goal_proc *p, size_t recv, double t)
+{
+    size_t send = p->m->send_of[recv];
+    if (send == KC_GOAL_NONE || p->S == KC_LOGGOPS_S_INF || p->g->op[send].amount <= p->S)
+        return;
+    uint32_t r = p->g->op[send].rank;
+    p->cpu[r] = maxd(p->cpu[r], t);
+    if (p->nic)
+        p->nics[r] = maxd(p->nics[r], t);
+    push(&p->h, maxd(p->st[send].arrival, t), EV_END, send);
+}
 
 size_t kci_goal_proc_step(kci_goal_proc *p)
 {
@@ -108,23 +207,90 @@ size_t kci_goal_proc_step(kci_goal_proc *p)
             s->started = 1;
             s->start = e.t;
             push(&p->h, e.t, EV_START, e.op);
-            if (s->arrived)
+            if (p->nic && s->headed && !s->arrived)
+                matched(p, e.op, maxd(e.t, s->take)); /* taken, its tail still to come */
+            if (s->arrived) {
+                matched(p, e.op, maxd(e.t, s->take));
                 push(&p->h, e.t > s->arrival ? e.t : s->arrival, EV_END, e.op);
+            }
         } else {
+            if (p->nic && p->cpu[o->rank] == INFINITY) {
+                defer(p, o->rank, e.op, EV_READY);
+                break;
+            }
             double begin = e.t > p->cpu[o->rank] ? e.t : p->cpu[o->rank];
-            double dur = o->kind == KC_GOAL_SEND ? p->startup_us : (double)o->amount / 1000.0;
+            int send = o->kind == KC_GOAL_SEND;
+            if (p->nic && send)
+                begin = maxd(begin, p->nics[o->rank]);
+            if (p->nic && begin > e.t) { /* as LogGOPS: taken when free, not booked ahead */
+                ready(p, begin, e.op, 0);
+                break;
+            }
+            if (send && p->nic) {
+                p->nics[o->rank] = begin + p->gap + (double)s1(o) * p->bt;
+            }
+            double dur = send ? kci_goal_proc_send_cpu(p, e.op) : (double)o->amount / 1000.0;
             p->cpu[o->rank] = begin + dur;
             s->start = begin;
+            s->arrival = begin + dur;
             push(&p->h, begin, EV_START, e.op);
-            push(&p->h, begin + dur, EV_END, e.op);
+            if (send && p->m->recv_of[e.op] != KC_GOAL_NONE)
+                push(&p->h, begin + p->startup_us + p->o, EV_LEAVE, e.op);
+            if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S || p->m->recv_of[e.op] == KC_GOAL_NONE)
+                push(&p->h, begin + dur, EV_END, e.op);
         }
         break;
+    case EV_HEAD: {
+        /* the NIC model: the receiver's NIC and CPU start on the message at
+         * its first byte (once free) and stay with it until its tail */
+        uint32_t r = o->rank;
+        if (p->cpu[r] == INFINITY) {
+            defer(p, r, e.op, EV_HEAD);
+            break;
+        }
+        size_t from = p->m->send_of[e.op];
+        uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&g->op[from]);
+        double begin = maxd(maxd(e.t, p->cpu[r]), p->nicr[r]);
+        p->nicr[r] = begin + p->gap + (double)b * p->bt;
+        s->headed = 1;
+        s->take = begin;
+        s->done_min = begin + p->o + maxd((double)b * p->O, (double)b * p->bt);
+        p->cpu[r] = INFINITY;
+        if (s->started)
+            matched(p, e.op, maxd(s->start, begin));
+        if (s->tailed)
+            message_done(p, e.op);
+        break;
+    }
     case EV_ARRIVE:
+        if (p->nic) {
+            s->tailed = 1;
+            s->tail = e.t;
+            if (s->headed)
+                message_done(p, e.op);
+            break;
+        }
         s->arrived = 1;
         s->arrival = e.t;
+        if (p->cpu_recv) {
+            /* the receiver's CPU takes the message once its tail is there and it is free */
+            uint32_t r = o->rank;
+            size_t from = p->m->send_of[e.op];
+            uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&g->op[from]);
+            double begin = maxd(e.t, p->cpu[r]);
+            s->take = begin;
+            s->arrival = begin + p->o + (double)b * p->O;
+            p->cpu[r] = s->arrival;
+        } else {
+            s->take = e.t;
+        }
         if (s->started)
-            push(&p->h, e.t > s->start ? e.t : s->start, EV_END, e.op);
+            matched(p, e.op, maxd(s->start, s->take));
+        if (s->started)
+            push(&p->h, s->arrival > s->start ? s->arrival : s->start, EV_END, e.op);
         break;
+    case EV_LEAVE:
+        return e.op;
     case EV_START:
     case EV_END:
         if (e.type == EV_END) {
@@ -144,10 +310,8 @@ size_t kci_goal_proc_step(kci_goal_proc *p)
             if (e.t > w->ready)
                 w->ready = e.t;
             if (--w->waiting == 0)
-                push(&p->h, w->ready, EV_READY, d->op);
+                ready(p, w->ready, d->op, 1);
         }
-        if (e.type == EV_END && o->kind == KC_GOAL_SEND && p->m->recv_of[e.op] != KC_GOAL_NONE)
-            return e.op;
         break;
     }
     return KC_GOAL_NONE;
@@ -178,7 +342,7 @@ kc_status kc_goal_loggp_record(const kc_goal *g, const kc_goal_match *m, const k
     if (!(t->byte_time_us >= 0))
         return kc_fail_param(err, KC_EINVAL, "timing", "start-up and byte time must be non-negative numbers");
     kci_goal_proc p;
-    kc_status st = kci_goal_proc_init(&p, g, m, t->startup_us, err);
+    kc_status st = kci_goal_proc_init(&p, g, m, t->startup_us, NULL, t->byte_time_us, err);
     if (st)
         return st;
     while (kci_goal_proc_pending(&p)) {
@@ -189,7 +353,8 @@ kc_status kc_goal_loggp_record(const kc_goal *g, const kc_goal_match *m, const k
         /* The data leaves when the start-up ends; within a node it is there. */
         const kc_goal_op *o = &g->op[send];
         int local = kci_goal_local(g, node_of, send);
-        kci_goal_proc_arrive(&p, m->recv_of[send], now + (local ? 0 : (double)o->amount * t->byte_time_us));
+        double at = now + (local ? 0 : (double)o->amount * t->byte_time_us);
+        kci_goal_proc_arrive(&p, m->recv_of[send], at, at);
     }
     if (!(st = kci_goal_proc_check(&p, err)) && (!tl || !(st = kci_goal_proc_record(&p, tl, err)))) {
         *total_us = p.total;

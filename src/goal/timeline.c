@@ -125,7 +125,7 @@ kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *
             sl.dur_us = (double)o->amount / 1000.0;
         } else if (o->kind == KC_GOAL_SEND) {
             sl.kind = KC_TL_SEND;
-            sl.dur_us = p->startup_us;
+            sl.dur_us = kci_goal_proc_send_cpu(p, i);
             sl.peer = o->peer;
             sl.tag = o->tag;
         } else {
@@ -133,6 +133,10 @@ kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *
             sl.kind = KC_TL_RECV;
             sl.start_us = s->end;
             sl.dur_us = 0;
+            if (p->cpu_recv) { /* the receiver's CPU time: o + its bytes (goal_internal.h) */
+                sl.start_us = s->take;
+                sl.dur_us = s->arrival - s->take;
+            }
             sl.peer = from == KC_GOAL_NONE ? o->peer : (int64_t)g->op[from].rank;
             sl.tag = from == KC_GOAL_NONE ? o->tag : g->op[from].tag;
         }
