@@ -1,34 +1,94 @@
-/* Simulator speed: link flit-traversals per second on one core.
+/* Simulator speed: flit-hops per second and ns per flit-hop by network size,
+ * memory per node, and (optionally) the same workloads on an older engine.
  *
- * Uniform traffic, 20-flit messages, fixed 1000 warm-up + 5000 measured
- * cycles (no early stop, so saturated points run the full length too);
- * median of 3 runs. Then growth with network size and memory per node. */
+ *   bench_sim [--reps R] [--quick] [--large] [--old BIN]
+ *
+ * A flit-hop is one flit crossing one router-to-router channel (the run's
+ * link_traversals). Every measurement runs in a child process (this program
+ * with --worker), so its peak RSS is that run's alone: memory per node is
+ * (peak RSS - RSS at start) / nodes. With --old BIN, BIN is this same source
+ * built against another engine (bench/sim_baseline.sh builds commit bd5f219's);
+ * its runs alternate with this build's, new first on even repetitions and old
+ * first on odd ones, so a load change on the (shared) machine hits both
+ * alike. Figures are medians over the repetitions; the speed-up column is the
+ * median of the per-repetition ratios. Fixed cycle counts (no early stop),
+ * 1/6 of them warm-up. Only API both engines have is used here. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
+#include "bench_util.h"
 #include "kcube/rng.h"
 #include "kcube/sim.h"
 #include "kcube/simref.h"
-#include <time.h>
 
-static int cmp_d(const void *a, const void *b)
+typedef struct bcase {
+    const char *label;
+    int torus, k, n, vcs;
+    const char *pattern; /* "uniform" or a digit pattern */
+    double load;
+    long long cycles;
+    int large; /* only with --large */
+} bcase;
+
+/* The issue-23 workloads first (8-cube uniform 0.2, 8-cube transpose 0.05,
+ * 16-cube uniform 0.2), then sizes. Cycle counts keep each run at 6-20
+ * million flit-hops (a few tenths of a second or more: the machine may be
+ * shared), well past the fill of the network. */
+static const bcase cases[] = {
+    {"8-cube uniform 0.2", 0, 2, 8, 1, "uniform", 0.2, 48000, 0},
+    {"8-cube transpose 0.05", 0, 2, 8, 1, "transpose", 0.05, 120000, 0},
+    {"8-cube uniform 0.4", 0, 2, 8, 1, "uniform", 0.4, 24000, 0},
+    {"10-cube uniform 0.2", 0, 2, 10, 1, "uniform", 0.2, 12000, 0},
+    {"12-cube uniform 0.2", 0, 2, 12, 1, "uniform", 0.2, 2400, 0},
+    {"14-cube uniform 0.2", 0, 2, 14, 1, "uniform", 0.2, 300, 0},
+    {"16-cube uniform 0.2", 0, 2, 16, 1, "uniform", 0.2, 240, 0},
+    {"18-cube uniform 0.2", 0, 2, 18, 1, "uniform", 0.2, 120, 1},
+    {"20-cube uniform 0.2", 0, 2, 20, 1, "uniform", 0.2, 60, 1},
+    {"4-ary 4-cube u 0.2", 1, 4, 4, 2, "uniform", 0.2, 48000, 0},
+    {"8-ary 4-cube u 0.1", 1, 8, 4, 2, "uniform", 0.1, 3000, 0},
+    {"16-ary 4-cube u 0.05", 1, 16, 4, 2, "uniform", 0.05, 200, 0},
+    {"32-ary 4-cube u 0.05", 1, 32, 4, 2, "uniform", 0.05, 40, 1},
+};
+#define NCASES (sizeof cases / sizeof cases[0])
+
+typedef struct sample {
+    double secs, hops, nodes, rss_bytes;
+    long long cycles;
+} sample;
+
+static long rss_kb(void)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
+    struct rusage u;
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
 }
 
-static void measure(const char *label, kc_simtopo topo, int k, int n, int vcs, kc_simalgo algo, double load,
-                    int64_t cycles)
+/* One run in this process; prints "nodes hops seconds rss_bytes". */
+static int worker(int argc, char **argv)
 {
+    if (argc != 10) {
+        fprintf(stderr, "bench_sim: --worker torus k n vcs pattern load cycles seed\n");
+        return 2;
+    }
+    long rss0 = rss_kb();
+    int torus = atoi(argv[2]), k = atoi(argv[3]), n = atoi(argv[4]), vcs = atoi(argv[5]);
+    const char *pattern = argv[6];
+    double load = atof(argv[7]);
+    long long cycles = atoll(argv[8]);
     kc_err err;
     kc_simnet net;
     kc_simtraffic tr;
-    if (kc_simnet_init(&net, topo, k, n, vcs, 1, 1, 1, &err) || kc_simtraffic_uniform(&tr, net.nodes, NULL, &err)) {
+    if (kc_simnet_init(&net, torus ? KC_SIM_TORUS : KC_SIM_HYPERCUBE, k, n, vcs, 1, 1, 1, &err) ||
+        (strcmp(pattern, "uniform") ? kc_simtraffic_digits(&tr, k, n, pattern, NULL, &err)
+                                    : kc_simtraffic_uniform(&tr, net.nodes, NULL, &err))) {
         fprintf(stderr, "bench_sim: %s\n", err.msg);
-        exit(1);
+        return 1;
     }
-    kc_simroute r = {algo, KC_VC_HIGHLOW, KC_TIE_PLUS};
+    kc_simroute r = {torus ? KC_ROUTE_DOR : KC_ROUTE_ECUBE, KC_VC_HIGHLOW, KC_TIE_PLUS};
     kc_simconfig c;
     kc_simconfig_default(&c);
     c.load = load;
@@ -36,35 +96,37 @@ static void measure(const char *label, kc_simtopo topo, int k, int n, int vcs, k
     c.measure = cycles - c.warmup;
     c.drain = 0;
     c.queue_cap = 1e9;
-    double rate[3], secs[3];
-    uint64_t trav = 0;
-    for (int i = 0; i < 3; i++) {
-        kc_simresult res;
-        c.seed = (uint64_t)i + 1;
-        if (kc_sim_run(&net, &r, &tr, &c, &res, &err)) {
-            fprintf(stderr, "bench_sim: %s\n", err.msg);
-            exit(1);
-        }
-        rate[i] = (double)res.link_traversals / res.wall_seconds;
-        secs[i] = res.wall_seconds;
-        trav = res.link_traversals;
-        kc_simresult_free(&res);
+    c.seed = (uint64_t)atoll(argv[9]);
+    kc_simresult res;
+    if (kc_sim_run(&net, &r, &tr, &c, &res, &err)) {
+        fprintf(stderr, "bench_sim: %s\n", err.msg);
+        return 1;
     }
-    qsort(rate, 3, sizeof *rate, cmp_d);
-    qsort(secs, 3, sizeof *secs, cmp_d);
-    size_t mem = kc_sim_memory(&net, &c);
-    printf("%-22s %8u nodes  load %.2f  %9.1f M traversals/s  %8.3f s  %6.2f us/cycle  %7llu traversals  %5zu B/node\n",
-           label, net.nodes, load, rate[1] / 1e6, secs[1], secs[1] / (double)cycles * 1e6,
-           (unsigned long long)trav, mem / net.nodes);
+    printf("%u %llu %.9f %.0f\n", net.nodes, (unsigned long long)res.link_traversals, res.wall_seconds,
+           1024.0 * (double)(rss_kb() - rss0));
+    kc_simresult_free(&res);
     kc_simtraffic_free(&tr);
     kc_simnet_free(&net);
+    return 0;
 }
 
-static double now_s(void)
+static int spawn(const char *bin, const bcase *b, int seed, sample *s)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' --worker %d %d %d %d %s %g %lld %d", bin, b->torus, b->k, b->n, b->vcs,
+             b->pattern, b->load, b->cycles, seed);
+    FILE *p = popen(cmd, "r");
+    if (!p)
+        return -1;
+    unsigned long long hops = 0;
+    unsigned nodes = 0;
+    int got = fscanf(p, "%u %llu %lf %lf", &nodes, &hops, &s->secs, &s->rss_bytes);
+    if (pclose(p) != 0 || got != 4)
+        return -1;
+    s->nodes = nodes;
+    s->hops = (double)hops;
+    s->cycles = b->cycles;
+    return 0;
 }
 
 /* The engine against the plain reference simulator (kcube/simref.h) on the
@@ -94,45 +156,121 @@ static void versus_reference(kc_simtopo topo, int k, int n, int vcs, kc_simalgo 
     kc_simref_result ref;
     double te[3], tn[3];
     for (int i = 0; i < 3; i++) {
-        double t0 = now_s();
+        double t0 = bench_now();
         if (kc_simtraffic_pairs(&tr, net.nodes, s, d, count, NULL, &err) || kc_sim_run(&net, &r, &tr, &c, &res, &err)) {
             fprintf(stderr, "bench_sim: %s\n", err.msg);
             exit(1);
         }
         kc_simtraffic_free(&tr);
-        double t1 = now_s();
+        double t1 = bench_now();
         if (kc_simref_run(&net, &r, s, d, count, &c, &ref, &err)) {
             fprintf(stderr, "bench_sim: %s\n", err.msg);
             exit(1);
         }
-        double t2 = now_s();
+        double t2 = bench_now();
         te[i] = t1 - t0;
         tn[i] = t2 - t1;
     }
-    qsort(te, 3, sizeof *te, cmp_d);
-    qsort(tn, 3, sizeof *tn, cmp_d);
+    double me = bench_median(te, 3), mn = bench_median(tn, 3);
     printf("%u nodes, %d messages/node one-shot: engine %.4f s, reference %.4f s (%.0fx), completion %lld = %lld, "
            "traversals %llu = %llu\n",
-           net.nodes, per_node, te[1], tn[1], tn[1] / te[1], (long long)res.completion, (long long)ref.completion,
+           net.nodes, per_node, me, mn, mn / me, (long long)res.completion, (long long)ref.completion,
            (unsigned long long)res.link_traversals, (unsigned long long)ref.link_traversals);
     free(s);
     free(d);
     kc_simnet_free(&net);
 }
 
-int main(void)
+static void usage(void)
 {
-    printf("Link flit-traversals per second, one core, uniform traffic, 20-flit messages (median of 3)\n");
-    double loads[3] = {0.05, 0.2, 0.4};
-    for (int i = 0; i < 3; i++)
-        measure("8-cube e-cube", KC_SIM_HYPERCUBE, 2, 8, 1, KC_ROUTE_ECUBE, loads[i], 30000);
-    for (int i = 0; i < 3; i++)
-        measure("4-ary 4-cube dor 2vc", KC_SIM_TORUS, 4, 4, 2, KC_ROUTE_DOR, loads[i], 30000);
-    printf("\nGrowth with network size (binary n-cube, e-cube, load 0.2)\n");
-    measure("8-cube", KC_SIM_HYPERCUBE, 2, 8, 1, KC_ROUTE_ECUBE, 0.2, 12000);
-    measure("12-cube", KC_SIM_HYPERCUBE, 2, 12, 1, KC_ROUTE_ECUBE, 0.2, 3000);
-    measure("16-cube", KC_SIM_HYPERCUBE, 2, 16, 1, KC_ROUTE_ECUBE, 0.2, 600);
-    printf("(B/node: fixed state of the network, channels and source bookkeeping; worms and queues grow on demand)\n");
+    fprintf(stderr, "usage: bench_sim [--reps R] [--quick] [--large] [--old BIN]\n");
+    exit(2);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc > 1 && !strcmp(argv[1], "--worker"))
+        return worker(argc, argv);
+    int reps = 3, quick = 0, large = 0;
+    const char *old = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--old") && i + 1 < argc)
+            old = argv[++i];
+        else if (!strcmp(argv[i], "--quick"))
+            quick = 1;
+        else if (!strcmp(argv[i], "--large"))
+            large = 1;
+        else
+            usage();
+    }
+    if (reps < 1 || reps > 99)
+        usage();
+    if (quick)
+        reps = 1;
+    char self[4096]; /* this binary, for its workers */
+    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (len <= 0)
+        snprintf(self, sizeof self, "%s", argv[0]);
+    else
+        self[len] = 0;
+    double load[3];
+    FILE *la = fopen("/proc/loadavg", "r");
+    if (!la || fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
+        load[0] = load[1] = load[2] = -1;
+    if (la)
+        fclose(la);
+    printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s (load average %.2f)\n", reps,
+           old ? ", interleaved with --old" : "", load[0]);
+    printf("%-22s %8s %6s %9s %8s %9s %7s", "workload", "nodes", "cycles", "hops/run", "ns/hop", "Mhops/s",
+           "B/node");
+    if (old)
+        printf(" %8s %7s %7s", "old ns", "old B/n", "speedup");
+    printf("\n");
+    for (size_t i = 0; i < NCASES; i++) {
+        const bcase *b = &cases[i];
+        if (b->large && !large)
+            continue;
+        long long nodes = 1;
+        for (int d = 0; d < b->n; d++)
+            nodes *= b->k;
+        if (quick && nodes > 4096)
+            continue; /* --quick: the small networks only */
+        double ns[99], rss[99], ons[99], orss[99], ratio[99];
+        sample s = {0}, o = {0};
+        for (int r = 0; r < reps; r++) {
+            int old_first = old && (r % 2);
+            if (old_first && spawn(old, b, r + 1, &o))
+                goto fail_old;
+            if (spawn(self, b, r + 1, &s)) {
+                fprintf(stderr, "bench_sim: run of %s failed\n", b->label);
+                return 1;
+            }
+            if (old && !old_first && spawn(old, b, r + 1, &o))
+                goto fail_old;
+            ns[r] = 1e9 * s.secs / s.hops;
+            rss[r] = s.rss_bytes / s.nodes;
+            if (old) {
+                ons[r] = 1e9 * o.secs / o.hops;
+                orss[r] = o.rss_bytes / o.nodes;
+                ratio[r] = ons[r] / ns[r];
+            }
+        }
+        double mns = bench_median(ns, reps);
+        printf("%-22s %8.0f %6lld %8.2fM %8.1f %9.1f %7.0f", b->label, s.nodes, b->cycles, s.hops / 1e6, mns,
+               1e3 / mns, bench_median(rss, reps));
+        if (old)
+            printf(" %8.1f %7.0f %6.2fx", bench_median(ons, reps), bench_median(orss, reps),
+                   bench_median(ratio, reps));
+        printf("\n");
+        fflush(stdout);
+        continue;
+    fail_old:
+        fprintf(stderr, "bench_sim: run of %s on %s failed\n", b->label, old);
+        return 1;
+    }
+    printf("(B/node: peak RSS of the run minus the process's RSS at start, per node)\n");
     printf("\nEngine vs the plain reference simulator (flit objects, full scans), median of 3\n");
     versus_reference(KC_SIM_HYPERCUBE, 2, 8, 1, KC_ROUTE_ECUBE, 8);
     versus_reference(KC_SIM_TORUS, 4, 4, 2, KC_ROUTE_DOR, 8);

@@ -1,8 +1,9 @@
 /* The wormhole router engine: one synchronous cycle at a time.
  *
  * State is flat arrays indexed by channel id (owner worm, flits buffered,
- * flits that have entered, a ring of ready times) and by worm (the path of
- * channels it holds, oldest first). A cycle does, in order:
+ * flits that have entered, a ring of ready times: the fields a flit's move
+ * reads packed in one 16-byte record, so a hop touches one cache line per
+ * channel) and by worm (the path of channels it holds, oldest first). A cycle does, in order:
  *   1. generation      new messages join their node's FIFO source queue;
  *   2. injection       a queued message takes a free injection channel;
  *   3. allocation      waiting headers, oldest arrival first, take the first
@@ -12,8 +13,12 @@
  *                      flit ahead in the same cycle is reused, so a worm
  *                      streams one flit per cycle); a physical link carries
  *                      one flit per cycle.
- * Only active worms and waiting headers are visited; nothing is allocated
- * per flit. */
+ * Only active worms, waiting headers, sources whose next message is due
+ * (a heap by cycle, then node: the order a scan of all nodes would draw
+ * random numbers in) and sources with queued messages (a list in node
+ * order, the order a scan would inject in) are visited; nothing is
+ * allocated per flit. Bernoulli injection still draws for every source
+ * every cycle. */
 #include "kcube/sim.h"
 
 #include <math.h>
@@ -85,6 +90,7 @@ typedef struct worm {
     uint32_t len, id;     /* flits of this message; caller's id (driven runs) */
     uint16_t np, ptail;   /* path entries; first entry still held */
     uint8_t measured;
+    uint8_t stalled; /* nothing can move until the header takes a channel */
 } worm;
 
 typedef struct qmsg {
@@ -97,6 +103,16 @@ typedef struct waiter {
     uint32_t w;
 } waiter;
 
+/* A channel's hot state. rt0 is the ready time of the buffer's only slot
+ * when depth is 1 (the default); deeper buffers keep their ring in rtime. */
+typedef struct chan {
+    int32_t owner;   /* worm holding the channel, -1 when free */
+    uint32_t passed; /* flits that have entered it (of the owner's) */
+    uint32_t rt0;
+    uint16_t cnt;    /* flits buffered */
+    uint16_t rhead;  /* ring index of the oldest buffered flit */
+} chan;
+
 typedef struct engine {
     const kc_simnet *net;
     const kc_simroute *route;
@@ -106,9 +122,9 @@ typedef struct engine {
     int vc_independent;
     uint32_t now;
     /* channels */
-    int32_t *owner;
-    uint16_t *cnt, *rhead;
-    uint32_t *passed, *rtime, *link_used;
+    chan *ch;
+    uint32_t *rtime;     /* depth > 1: ring of ready times, depth per channel */
+    uint32_t *link_used; /* shared VC links only: cycle + 1 the link last carried a flit */
     /* worms */
     worm *w;
     uint32_t *path, pmax, wcap, *wfree, nfree;
@@ -122,6 +138,11 @@ typedef struct engine {
     uint64_t queued, queued_flits;
     uint32_t *senders, nsenders;
     double *next_gen;
+    uint64_t *gheap; /* Poisson runs: cycle of x's next message << 32 | x, a min-heap */
+    uint32_t ngheap;
+    /* runs (not driven): sources with queued messages in node order, and
+     * those whose queue was empty until this cycle, in node order */
+    uint32_t *pend, *pend2, *fresh, npend, nfresh;
     kc_rng rng;
     /* bookkeeping */
     uint64_t flits_generated, flits_delivered, link_traversals;
@@ -144,10 +165,7 @@ typedef struct engine {
 
 static void engine_free(engine *e)
 {
-    free(e->owner);
-    free(e->cnt);
-    free(e->rhead);
-    free(e->passed);
+    free(e->ch);
     free(e->rtime);
     free(e->link_used);
     free(e->w);
@@ -163,6 +181,10 @@ static void engine_free(engine *e)
     free(e->qtail);
     free(e->senders);
     free(e->next_gen);
+    free(e->gheap);
+    free(e->pend);
+    free(e->pend2);
+    free(e->fresh);
     free(e->arr);
     free(e->listed);
     free(e->src_gen);
@@ -235,10 +257,13 @@ static int enqueue(engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_
         e->listed[node] = 1;
         e->senders[e->nsenders++] = node;
     }
-    if (e->qtail[node] >= 0)
+    if (e->qtail[node] >= 0) {
         e->q[e->qtail[node]].next = m;
-    else
+    } else {
         e->qhead[node] = m;
+        if (!e->driven)
+            e->fresh[e->nfresh++] = node;
+    }
     e->qtail[node] = m;
     e->queued++;
     e->qlen[node]++;
@@ -266,11 +291,53 @@ static uint32_t pick_dest(engine *e, uint32_t node)
     return b - a == 1 ? t->dest[a] : t->dest[a + (uint32_t)kc_rng_below(&e->rng, b - a)];
 }
 
+/* The heap key of x's next message: the cycle that generates it (the first
+ * t with next_gen < t + 1), then x. */
+static inline uint64_t gen_key(const engine *e, uint32_t x)
+{
+    double t = floor(e->next_gen[x]);
+    uint64_t cyc = t < 2147483648.0 ? (uint64_t)t : UINT64_C(2147483648);
+    return cyc << 32 | x;
+}
+
+static void heap_sift_down(uint64_t *h, uint32_t n, uint32_t i)
+{
+    uint64_t v = h[i];
+    for (;;) {
+        uint32_t l = 2 * i + 1;
+        if (l >= n)
+            break;
+        if (l + 1 < n && h[l + 1] < h[l])
+            l++;
+        if (h[l] >= v)
+            break;
+        h[i] = h[l];
+        i = l;
+    }
+    h[i] = v;
+}
+
 static void generate(engine *e)
 {
     const kc_simconfig *c = e->cfg;
     double mean = (double)e->L / c->load;
     double p = c->load / (double)e->L;
+    if (c->process == KC_INJECT_POISSON) {
+        /* Due sources leave the heap in node order and draw exactly as the
+         * scan below would; each goes back keyed by its next message. */
+        uint64_t *h = e->gheap;
+        while (e->ngheap && (h[0] >> 32) <= e->now) {
+            uint32_t x = (uint32_t)h[0];
+            while (e->next_gen[x] < (double)e->now + 1.0) {
+                if (enqueue(e, x, pick_dest(e, x), e->L, 0))
+                    e->nomem = 1;
+                e->next_gen[x] += kc_rng_exponential(&e->rng, mean);
+            }
+            h[0] = gen_key(e, x);
+            heap_sift_down(h, e->ngheap, 0);
+        }
+        return;
+    }
     for (uint32_t i = 0; i < e->nsenders; i++) {
         uint32_t x = e->senders[i];
         if (c->process == KC_INJECT_POISSON) {
@@ -286,17 +353,43 @@ static void generate(engine *e)
     }
 }
 
-static inline uint32_t front_ready(const engine *e, uint32_t c) { return e->rtime[(size_t)c * e->depth + e->rhead[c]]; }
+static inline uint32_t front_ready(const engine *e, uint32_t c)
+{
+    return e->depth == 1 ? e->ch[c].rt0 : e->rtime[(size_t)c * e->depth + e->ch[c].rhead];
+}
+
+/* c becomes worm wi's, empty. */
+static inline void take_channel(engine *e, uint32_t c, uint32_t wi)
+{
+    e->ch[c] = (chan){(int32_t)wi, 0, 0, 0, 0};
+}
 
 static void inject(engine *e)
 {
     const kc_simnet *net = e->net;
     uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
-    for (uint32_t i = 0; i < e->nsenders; i++) {
-        uint32_t x = e->senders[i];
+    uint32_t *list = e->senders, nlist = e->nsenders;
+    if (!e->driven) {
+        /* the sources with queued messages, in node order: merge the new ones in */
+        if (e->nfresh) {
+            uint32_t a = 0, b = 0, m = 0;
+            while (a < e->npend || b < e->nfresh)
+                e->pend2[m++] = b == e->nfresh || (a < e->npend && e->pend[a] < e->fresh[b]) ? e->pend[a++]
+                                                                                          : e->fresh[b++];
+            uint32_t *t = e->pend;
+            e->pend = e->pend2;
+            e->pend2 = t;
+            e->npend = m;
+            e->nfresh = 0;
+        }
+        list = e->pend;
+        nlist = e->npend;
+    }
+    for (uint32_t i = 0; i < nlist; i++) {
+        uint32_t x = list[i];
         for (int j = 0; j < net->inj && e->qhead[x] >= 0; j++) {
             uint32_t c = kc_simnet_injch(net, x, j);
-            if (e->owner[c] >= 0)
+            if (e->ch[c].owner >= 0)
                 continue;
             if (!e->nfree && grow_worms(e)) {
                 e->nomem = 1;
@@ -314,12 +407,10 @@ static void inject(engine *e)
             w->id = e->q[m].id;
             w->np = 1;
             w->ptail = 0;
+            w->stalled = 0;
             w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
             e->path[(size_t)wi * e->pmax] = c;
-            e->owner[c] = (int32_t)wi;
-            e->passed[c] = 0;
-            e->cnt[c] = 0;
-            e->rhead[c] = 0;
+            take_channel(e, c, wi);
             e->qhead[x] = e->q[m].next;
             if (e->qhead[x] < 0)
                 e->qtail[x] = -1;
@@ -332,7 +423,13 @@ static void inject(engine *e)
             e->active[e->nactive++] = wi;
         }
     }
-    if (e->driven) {
+    if (!e->driven) {
+        uint32_t keep = 0;
+        for (uint32_t i = 0; i < e->npend; i++)
+            if (e->qhead[e->pend[i]] >= 0)
+                e->pend[keep++] = e->pend[i];
+        e->npend = keep;
+    } else {
         uint32_t keep = 0;
         for (uint32_t i = 0; i < e->nsenders; i++) {
             uint32_t x = e->senders[i];
@@ -372,13 +469,11 @@ static void allocate(engine *e)
         int got = 0;
         for (int j = 0; j < nc; j++) {
             uint32_t c = cand[j];
-            if (e->owner[c] < 0) {
-                e->owner[c] = (int32_t)wt.w;
-                e->passed[c] = 0;
-                e->cnt[c] = 0;
-                e->rhead[c] = 0;
+            if (e->ch[c].owner < 0) {
+                take_channel(e, c, wt.w);
                 e->path[(size_t)wt.w * e->pmax + w->np++] = c;
                 got = 1;
+                w->stalled = 0;
                 e->progress = 1;
                 break;
             }
@@ -421,6 +516,7 @@ static int move_worm(engine *e, uint32_t wi)
     worm *w = &e->w[wi];
     uint32_t *path = &e->path[(size_t)wi * e->pmax];
     uint32_t now = e->now, depth = e->depth, ejbase = net->net_channels + net->nodes * (uint32_t)net->inj;
+    int moved = 0;
     for (int i = (int)w->np - 1; i >= (int)w->ptail; i--) {
         uint32_t c = path[i];
         uint32_t u = 0;
@@ -431,17 +527,22 @@ static int move_worm(engine *e, uint32_t wi)
             if (i - 1 < (int)w->ptail)
                 continue;
             u = path[i - 1];
-            if (!e->cnt[u] || front_ready(e, u) > now)
+            if (!e->ch[u].cnt || front_ready(e, u) > now)
                 continue;
         }
+        chan *cc = &e->ch[c];
         int eject = c >= ejbase;
-        if (!eject && e->cnt[c] >= depth)
+        if (!eject && cc->cnt >= depth)
             continue;
         if (c < net->net_channels) {
-            uint32_t link = c / e->vcs, lane = e->vc_independent ? c : link;
-            if (e->link_used[lane] == now + 1)
-                continue;
-            e->link_used[lane] = now + 1;
+            uint32_t link = c / e->vcs;
+            /* A channel takes at most one flit per cycle (one owner, visited
+             * once), so only VCs sharing a link need the link's mark. */
+            if (e->link_used) {
+                if (e->link_used[link] == now + 1)
+                    continue;
+                e->link_used[link] = now + 1;
+            }
             e->link_traversals++;
             if (e->link_flits && e->in_window)
                 e->link_flits[link]++;
@@ -450,14 +551,16 @@ static int move_worm(engine *e, uint32_t wi)
         if (i == 0) {
             w->src_left--;
         } else {
-            e->rhead[u] = (uint16_t)((uint32_t)e->rhead[u] + 1 == depth ? 0 : e->rhead[u] + 1);
-            if (--e->cnt[u] == 0 && e->passed[u] == w->len) {
-                e->owner[u] = -1;
+            chan *cu = &e->ch[u];
+            cu->rhead = (uint16_t)((uint32_t)cu->rhead + 1 == depth ? 0 : cu->rhead + 1);
+            if (--cu->cnt == 0 && cu->passed == w->len) {
+                cu->owner = -1;
                 w->ptail = (uint16_t)i;
             }
         }
         e->progress = 1;
-        uint32_t seq = e->passed[c]++;
+        moved = 1;
+        uint32_t seq = cc->passed++;
         if (eject) {
             e->flits_delivered++;
             if (e->in_window) {
@@ -465,33 +568,91 @@ static int move_worm(engine *e, uint32_t wi)
                 e->src_acc[w->src]++;
             }
             if (seq + 1 == w->len) {
-                e->owner[c] = -1;
+                cc->owner = -1;
                 finish(e, w, now + e->dej);
                 return 1;
             }
             continue;
         }
-        if (e->cnt[c] >= depth)
+        if (cc->cnt >= depth)
             e->overflow = 1;
-        uint32_t slot = e->rhead[c] + e->cnt[c];
-        if (slot >= depth)
-            slot -= depth;
         uint32_t ready = now + (c < net->net_channels ? e->dnet : 1);
-        e->rtime[(size_t)c * depth + slot] = ready;
-        e->cnt[c]++;
+        if (depth == 1) {
+            cc->rt0 = ready;
+        } else {
+            uint32_t slot = (uint32_t)cc->rhead + cc->cnt;
+            if (slot >= depth)
+                slot -= depth;
+            e->rtime[(size_t)c * depth + slot] = ready;
+        }
+        cc->cnt++;
         if (seq == 0) {
             waiter *a = &e->arrivals[e->narrivals++];
             a->key = (uint64_t)ready << 32 | c;
             a->w = wi;
         }
     }
+    if (!moved) {
+        /* Its header waits for a channel and every channel it holds is
+         * full: no flit of it can move before the header is allocated
+         * (allocate clears the mark), so movement may skip it till then. */
+        uint32_t head = path[w->np - 1];
+        if (head >= ejbase || !e->ch[head].passed)
+            return 0;
+        for (int i = (int)w->np - 1; i >= (int)w->ptail; i--)
+            if (e->ch[path[i]].cnt < depth)
+                return 0;
+        w->stalled = 1;
+    }
     return 0;
 }
 
-static int cmp_waiter(const void *a, const void *b)
+/* Sort the cycle's new headers by key (keys are distinct: one per channel).
+ * Few: insertion. Many: least-significant-digit radix on 11-bit digits of
+ * (ready - now) * channels + channel, which is below (dnet + 1) * channels,
+ * using merged as scratch. */
+static void sort_arrivals(engine *e)
 {
-    uint64_t x = ((const waiter *)a)->key, y = ((const waiter *)b)->key;
-    return (x > y) - (x < y);
+    waiter *a = e->arrivals;
+    uint32_t n = e->narrivals;
+    if (n <= 48) {
+        for (uint32_t i = 1; i < n; i++) {
+            waiter v = a[i];
+            uint32_t j = i;
+            while (j > 0 && a[j - 1].key > v.key) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = v;
+        }
+        return;
+    }
+    uint64_t chans = e->net->channels, base = (uint64_t)e->now;
+    uint64_t top = ((uint64_t)e->dnet + 1) * chans;
+    waiter *src = a, *dst = e->merged;
+    uint32_t count[2048];
+    for (int shift = 0; shift < 64 && (top >> shift); shift += 11) {
+        memset(count, 0, sizeof count);
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t k = ((src[i].key >> 32) - base) * chans + (uint32_t)src[i].key;
+            count[(k >> shift) & 2047]++;
+        }
+        uint32_t sum = 0;
+        for (int d = 0; d < 2048; d++) {
+            uint32_t t = count[d];
+            count[d] = sum;
+            sum += t;
+        }
+        for (uint32_t i = 0; i < n; i++) {
+            uint64_t k = ((src[i].key >> 32) - base) * chans + (uint32_t)src[i].key;
+            dst[count[(k >> shift) & 2047]++] = src[i];
+        }
+        waiter *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
 }
 
 static void move_all(engine *e)
@@ -500,7 +661,9 @@ static void move_all(engine *e)
     e->narrivals = 0;
     for (uint32_t i = 0; i < e->nactive; i++) {
         uint32_t wi = e->active[i];
-        if (move_worm(e, wi))
+        if (e->w[wi].stalled)
+            e->active2[keep++] = wi;
+        else if (move_worm(e, wi))
             e->wfree[e->nfree++] = wi;
         else
             e->active2[keep++] = wi;
@@ -512,8 +675,7 @@ static void move_all(engine *e)
     if (!e->narrivals)
         return;
     /* Merge the new headers into the waiting list, keeping arrival order. */
-    if (e->narrivals > 1)
-        qsort(e->arrivals, e->narrivals, sizeof *e->arrivals, cmp_waiter);
+    sort_arrivals(e);
     uint32_t a = 0, b = 0, m = 0;
     while (a < e->nwaiting || b < e->narrivals) {
         if (b == e->narrivals || (a < e->nwaiting && e->waiting[a].key <= e->arrivals[b].key))
@@ -532,12 +694,13 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent)
     uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
     uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
     uint64_t links = net_channels / (uint64_t)s->vcs;
-    /* owner, cnt, rhead, passed, rtime ring */
-    uint64_t per_channel = sizeof(int32_t) + 2 * sizeof(uint16_t) + sizeof(uint32_t) + (uint64_t)s->depth * sizeof(uint32_t);
-    /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow */
+    /* the packed record, and a ring of ready times for deeper buffers */
+    uint64_t per_channel = sizeof(chan) + (s->depth > 1 ? (uint64_t)s->depth * sizeof(uint32_t) : 0);
+    /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow,
+     * the generation heap, the lists of sources with queued messages */
     uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) + 2 * sizeof(uint64_t) +
-                        3 * sizeof(uint32_t);
-    uint64_t link_used = ((vc_independent ? net_channels : links) + 1) * sizeof(uint32_t);
+                        3 * sizeof(uint32_t) + sizeof(uint64_t) + 3 * sizeof(uint32_t);
+    uint64_t link_used = s->vcs > 1 && !vc_independent ? (links + 1) * sizeof(uint32_t) : 0;
     return channels * per_channel + link_used + s->nodes * per_node;
 }
 
@@ -598,8 +761,8 @@ static void find_cycle(engine *e, kc_simresult *out)
         int nc = kc_simroute_candidates(e->route, e->net, node, e->w[wi].dst, inch[wi], cand);
         int32_t next = -1;
         for (int j = 0; j < nc && next < 0; j++)
-            if (e->owner[cand[j]] >= 0) {
-                next = e->owner[cand[j]];
+            if (e->ch[cand[j]].owner >= 0) {
+                next = e->ch[cand[j]].owner;
                 req[s] = cand[j];
             }
         if (next < 0)
@@ -637,27 +800,31 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     kc_simsample_init(&e->lat);
     kc_rng_seed(&e->rng, cfg->seed);
     size_t ch = net->channels, links = net->net_channels / (uint32_t)net->vcs;
-    e->owner = malloc(ch * sizeof *e->owner);
-    e->cnt = calloc(ch, sizeof *e->cnt);
-    e->rhead = calloc(ch, sizeof *e->rhead);
-    e->passed = calloc(ch, sizeof *e->passed);
-    e->rtime = calloc(ch * e->depth, sizeof *e->rtime);
-    e->link_used = calloc(e->vc_independent ? net->net_channels + 1 : links + 1, sizeof *e->link_used);
+    e->ch = calloc(ch, sizeof *e->ch);
+    int ring_ok = 1, links_ok = 1;
+    if (e->depth > 1)
+        ring_ok = (e->rtime = calloc(ch * e->depth, sizeof *e->rtime)) != NULL;
+    if (e->vcs > 1 && !e->vc_independent)
+        links_ok = (e->link_used = calloc(links + 1, sizeof *e->link_used)) != NULL;
     e->qhead = malloc(net->nodes * sizeof *e->qhead);
     e->qtail = malloc(net->nodes * sizeof *e->qtail);
     e->senders = malloc(net->nodes * sizeof *e->senders);
     e->next_gen = malloc(net->nodes * sizeof *e->next_gen);
+    e->gheap = malloc(net->nodes * sizeof *e->gheap);
+    e->pend = malloc(net->nodes * sizeof *e->pend);
+    e->pend2 = malloc(net->nodes * sizeof *e->pend2);
+    e->fresh = malloc(net->nodes * sizeof *e->fresh);
     e->src_gen = calloc(net->nodes, sizeof *e->src_gen);
     e->src_acc = calloc(net->nodes, sizeof *e->src_acc);
     e->qlen = calloc(net->nodes, sizeof *e->qlen);
     e->q0 = calloc(net->nodes, sizeof *e->q0);
     e->qlow = calloc(net->nodes, sizeof *e->qlow);
-    if (!e->owner || !e->cnt || !e->rhead || !e->passed || !e->rtime || !e->link_used || !e->qhead || !e->qtail ||
-        !e->senders || !e->next_gen || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
+    if (!e->ch || !ring_ok || !links_ok || !e->qhead || !e->qtail ||
+        !e->senders || !e->next_gen || !e->gheap || !e->pend || !e->pend2 || !e->fresh || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
         !e->qlow || grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     for (size_t c = 0; c < ch; c++)
-        e->owner[c] = -1;
+        e->ch[c].owner = -1;
     for (uint32_t x = 0; x < net->nodes; x++) {
         e->qhead[x] = e->qtail[x] = -1;
         if (tr && (tr->uniform || tr->start[x + 1] > tr->start[x])) /* driven runs: as messages come */
@@ -666,6 +833,10 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     double mean = (double)e->L / (cfg->load > 0 ? cfg->load : 1);
     for (uint32_t i = 0; i < e->nsenders; i++)
         e->next_gen[e->senders[i]] = kc_rng_exponential(&e->rng, mean);
+    for (uint32_t i = 0; i < e->nsenders; i++)
+        e->gheap[e->ngheap++] = gen_key(e, e->senders[i]);
+    for (uint32_t i = e->ngheap / 2; i-- > 0;)
+        heap_sift_down(e->gheap, e->ngheap, i);
     return KC_OK;
 }
 
@@ -696,9 +867,9 @@ static kc_status check_invariants(engine *e, kc_simresult *out, kc_err *err)
     const kc_simnet *net = e->net;
     uint64_t buffered = 0, at_source = e->queued_flits;
     for (uint32_t c = 0; c < net->channels; c++) {
-        if (e->cnt[c] > e->depth || (e->owner[c] < 0 && e->cnt[c]))
+        if (e->ch[c].cnt > e->depth || (e->ch[c].owner < 0 && e->ch[c].cnt))
             e->overflow = 1;
-        buffered += e->cnt[c];
+        buffered += e->ch[c].cnt;
     }
     for (uint32_t i = 0; i < e->nactive; i++)
         at_source += e->w[e->active[i]].src_left;
