@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench_util.h"
@@ -110,18 +111,46 @@ static int worker(int argc, char **argv)
     return 0;
 }
 
+/* One worker run: `bin --worker ...` by fork/exec (no shell: --old BIN is
+ * a path given by the user), its one result line read from a pipe. */
 static int spawn(const char *bin, const bcase *b, int seed, sample *s)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' --worker %d %d %d %d %s %g %lld %d", bin, b->torus, b->k, b->n, b->vcs,
-             b->pattern, b->load, b->cycles, seed);
-    FILE *p = popen(cmd, "r");
-    if (!p)
+    char a[8][32];
+    snprintf(a[0], sizeof a[0], "%d", b->torus);
+    snprintf(a[1], sizeof a[1], "%d", b->k);
+    snprintf(a[2], sizeof a[2], "%d", b->n);
+    snprintf(a[3], sizeof a[3], "%d", b->vcs);
+    snprintf(a[4], sizeof a[4], "%g", b->load);
+    snprintf(a[5], sizeof a[5], "%lld", b->cycles);
+    snprintf(a[6], sizeof a[6], "%d", seed);
+    char *argv[] = {(char *)bin, "--worker", a[0], a[1], a[2], a[3], (char *)b->pattern, a[4], a[5], a[6], NULL};
+    int fd[2];
+    if (pipe(fd) != 0)
         return -1;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd[0]);
+        close(fd[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fd[0]);
+        dup2(fd[1], 1);
+        close(fd[1]);
+        execvp(bin, argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    FILE *p = fdopen(fd[0], "r");
     unsigned long long hops = 0;
     unsigned nodes = 0;
-    int got = fscanf(p, "%u %llu %lf %lf", &nodes, &hops, &s->secs, &s->rss_bytes);
-    if (pclose(p) != 0 || got != 4)
+    int got = p ? fscanf(p, "%u %llu %lf %lf", &nodes, &hops, &s->secs, &s->rss_bytes) : 0;
+    if (p)
+        fclose(p);
+    else
+        close(fd[0]);
+    int status;
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != 4)
         return -1;
     s->nodes = nodes;
     s->hops = (double)hops;
