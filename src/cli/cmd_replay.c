@@ -120,34 +120,13 @@ static int resolve_loggops(const cli_args *a, replay_job *j)
     return j->timeline ? cli_timeline_check(j->timeline, j->g.num_ranks) : 0;
 }
 
-/* --loggops for the network replay: o, g, O, S over zeros and S = inf (the
- * nCUBE 2 model); L and G are the network's, so they are refused. */
-static int resolve_network_loggops(const cli_args *a, replay_job *j)
-{
-    j->model = CLI_REPLAY_NETWORK;
-    j->lp = (kc_loggops_params){KC_LOGGOPS_S_INF, 0, 0, KC_LOGGOPS_S_INF, 0, KC_LOGGOPS_S_INF};
-    kc_err err = {0};
-    if (kc_loggops_parse(cli_text(a, &OPT_LOGGOPS, ""), &j->lp, &err))
-        return cli_report(a, &err);
-    if (j->lp.L != KC_LOGGOPS_S_INF || j->lp.G != KC_LOGGOPS_S_INF)
-        return cli_error("--loggops: L and G are the network's with --model network (its latency and --byte-time); "
-                         "give o, g, O and S");
-    j->lp.L = j->lp.G = 0;
-    j->net_lp = 1;
-    return 0;
-}
-
 static int resolve(const cli_args *a, replay_job *j)
 {
     memset(j, 0, sizeof *j);
     int r = cli_format(a, &j->fmt);
     if (r)
         return r;
-    if (cli_choice(a, &OPT_MODEL, CLI_REPLAY_NETWORK) == CLI_REPLAY_NETWORK && cli_given(a, &OPT_LOGGOPS))
-        r = resolve_network_loggops(a, j);
-    else
-        r = cli_replay_model(a, &j->model, &j->lp);
-    if (r)
+    if ((r = cli_replay_model(a, &j->model, &j->lp, &j->net_lp)))
         return r;
     if (j->model == CLI_REPLAY_LOGGOPS)
         return resolve_loggops(a, j);

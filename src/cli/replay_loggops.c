@@ -31,21 +31,37 @@ const cli_opt OPT_LOGGOPS = {.name = "loggops", .type = CLI_TEXT, .meta = "L=N,o
                                      "L=2500,o=1500,g=1000,G=6,O=0,S=65535",
                              .param = "loggops"};
 
-int cli_replay_model(const cli_args *a, int *model, kc_loggops_params *p)
+int cli_replay_model(const cli_args *a, int *model, kc_loggops_params *p, int *network_cpu)
 {
     *model = cli_choice(a, &OPT_MODEL, CLI_REPLAY_NETWORK);
+    *network_cpu = 0;
+    const char *spec = cli_text(a, &OPT_LOGGOPS, NULL);
+    kc_err err = {0};
+    if (*model == CLI_REPLAY_LOGGP)
+        return cli_reject(a, &OPT_LOGGOPS, "to --model loggp (it uses --startup and --byte-time)");
+    if (*model == CLI_REPLAY_NETWORK) {
+        /* The network's CPU and NIC (issue 21 item 2): o, g, O, S over zeros
+         * and S = inf, the nCUBE 2 model; L and G are the network's own, so
+         * they stay at a sentinel that says whether they were given. */
+        if (!spec)
+            return 0;
+        *p = (kc_loggops_params){KC_LOGGOPS_S_INF, 0, 0, KC_LOGGOPS_S_INF, 0, KC_LOGGOPS_S_INF};
+        if (kc_loggops_parse(spec, p, &err))
+            return cli_report(a, &err);
+        if (p->L != KC_LOGGOPS_S_INF || p->G != KC_LOGGOPS_S_INF)
+            return cli_error("--loggops: L and G are the network's with --model network (its latency and "
+                             "--byte-time); give o, g, O and S");
+        p->L = p->G = 0;
+        *network_cpu = 1;
+        return 0;
+    }
     *p = (kc_loggops_params)KC_LOGGOPS_PARAMS_DEFAULT;
-    if (*model != CLI_REPLAY_LOGGOPS)
-        return cli_reject(a, &OPT_LOGGOPS, "to the network replay (it uses --startup and --byte-time); use "
-                                           "--model loggops");
     static const char *const network_only[] = {"k", "topology", "mapping", "routing", "startup", "byte-time",
                                                "bytes-per-flit", "ranks-per-node", NULL};
     for (const cli_use *u = a->cmd->opts; u && u->opt; u++)
         for (int i = 0; network_only[i]; i++)
             if (!strcmp(u->opt->name, network_only[i]) && cli_given(a, u->opt))
                 return cli_reject(a, u->opt, "to --model loggops (no network)");
-    const char *spec = cli_text(a, &OPT_LOGGOPS, NULL);
-    kc_err err = {0};
     if (spec && kc_loggops_parse(spec, p, &err))
         return cli_report(a, &err);
     return 0;

@@ -14,10 +14,12 @@ extern const kc_names cli_replay_model_names;
 extern const cli_opt OPT_MODEL;   /* --model network|loggp|loggops */
 extern const cli_opt OPT_LOGGOPS; /* --loggops L=..,o=..,g=..,G=..,O=..,S=.. */
 
-/* Which model, and the LogGOPS parameters (LogGOPSim's defaults, then
- * --loggops). Rejects --loggops with the network model and the network's
+/* Which model, and its LogGOPS parameters: with --model loggops
+ * LogGOPSim's defaults, then --loggops; with the network model only o, g,
+ * O and S of --loggops (L and G refused: the network gives them;
+ * *network_cpu = 1 when given); refused with loggp, as are the network's
  * options with the pure model. 0 or an exit status (message printed). */
-int cli_replay_model(const cli_args *a, int *model, kc_loggops_params *p);
+int cli_replay_model(const cli_args *a, int *model, kc_loggops_params *p, int *network_cpu);
 
 /* Run the model on a validated schedule and print it in fmt; with a
  * timeline path (or NULL), also write the CPU slices there (timeline_out.h).
