@@ -91,6 +91,16 @@ typedef struct worm {
     uint16_t np, ptail;   /* path entries; first entry still held */
     uint8_t measured;
     uint8_t stalled; /* nothing can move until the header takes a channel */
+    /* trains (the worm-level loop) only */
+    uint8_t drain;   /* its header has been delivered: it moves every cycle */
+    uint8_t blocked; /* its header found every channel it may take owned */
+    uint8_t woken;   /* blocked, and a channel it waits for was released */
+    uint8_t alive;
+    int32_t head;     /* path index of the header flit, -1 before it enters */
+    int32_t wlo, whi; /* moves with head in (wlo, whi] fall in the window */
+    uint64_t seq;     /* injection order: the flit loop's delivery order */
+    uint32_t wgen;    /* generation of its wait entries */
+    uint64_t wkey;    /* blocked: the key it waits with */
 } worm;
 
 typedef struct qmsg {
@@ -156,6 +166,22 @@ typedef struct engine {
     kc_simsample lat;
     double net_lat_sum;
     int nomem;
+    /* trains: the worm-level loop (see trains_cycle) */
+    int trains;
+    int32_t *own;                 /* owner per channel, -1 when free */
+    int32_t *whead;               /* per channel: first entry of the headers waiting for it */
+    struct went { uint32_t w, gen; int32_t next; } *went;
+    uint32_t wentcap;
+    int32_t wentfree;
+    uint32_t *go, ngo;            /* worms whose header moves this cycle (new, or given a channel) */
+    uint32_t *drl, ndrl;          /* worms being delivered: they move every cycle */
+    uint32_t *woke, nwoke;        /* blocked headers to retry next cycle */
+    uint32_t *fin, nfin;          /* tails delivered this cycle */
+    waiter *fifo;                 /* headers that arrived and were never tried, by key */
+    uint32_t fhead, ftail;
+    uint64_t *abits, *asum;       /* headers that arrived this cycle: channel bitmap and its summary */
+    uint32_t *rel, nrel;          /* sources whose injection channel was released */
+    uint64_t seq;
     /* driven runs (kc_simdrive): tails delivered in the current cycle */
     int driven;
     uint8_t *listed; /* driven: node is in senders (its queue may be non-empty) */
@@ -192,6 +218,17 @@ static void engine_free(engine *e)
     free(e->qlen);
     free(e->q0);
     free(e->qlow);
+    free(e->own);
+    free(e->whead);
+    free(e->went);
+    free(e->go);
+    free(e->drl);
+    free(e->woke);
+    free(e->fin);
+    free(e->fifo);
+    free(e->abits);
+    free(e->asum);
+    free(e->rel);
     kc_simsample_free(&e->lat);
 }
 
@@ -226,6 +263,23 @@ static int grow_worms(engine *e)
         e->merged = mg;
     if (!mg)
         return -1;
+    if (e->trains) {
+        uint32_t **lists[] = {&e->go, &e->drl, &e->woke, &e->fin};
+        for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+            uint32_t *l = realloc(*lists[i], cap * sizeof **lists[i]);
+            if (!l)
+                return -1;
+            *lists[i] = l;
+        }
+        waiter *fq = realloc(e->fifo, cap * sizeof *fq);
+        if (!fq)
+            return -1;
+        e->fifo = fq;
+        for (uint32_t i = e->wcap; i < cap; i++) {
+            w[i].alive = 0;
+            w[i].wgen = 0;
+        }
+    }
     for (uint32_t i = cap; i > e->wcap; i--)
         e->wfree[e->nfree++] = i - 1;
     e->wcap = cap;
@@ -364,12 +418,62 @@ static inline void take_channel(engine *e, uint32_t c, uint32_t wi)
     e->ch[c] = (chan){(int32_t)wi, 0, 0, 0, 0};
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_u32(uint32_t *a, uint32_t n)
+{
+    if (n > 32) {
+        qsort(a, n, sizeof *a, cmp_u32);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = a[i], j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+/* Trains: the sources that may inject this cycle, in node order: those
+ * whose queue was empty until this cycle's generation, and those whose
+ * injection channel was released last cycle. Any other source with queued
+ * messages had every injection channel busy after the last injection and
+ * still has (channels are released only by movement), so the flit loop's
+ * scan of every source with a queue would do nothing for it. */
+static void trains_sources(engine *e)
+{
+    sort_u32(e->rel, e->nrel);
+    uint32_t a = 0, b = 0, m = 0;
+    while (a < e->nfresh || b < e->nrel) {
+        uint32_t x;
+        if (b == e->nrel || (a < e->nfresh && e->fresh[a] <= e->rel[b])) {
+            x = e->fresh[a++];
+        } else {
+            x = e->rel[b++];
+        }
+        if (!m || e->pend[m - 1] != x)
+            e->pend[m++] = x;
+    }
+    e->npend = m;
+    e->nfresh = e->nrel = 0;
+}
+
 static void inject(engine *e)
 {
     const kc_simnet *net = e->net;
     uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
     uint32_t *list = e->senders, nlist = e->nsenders;
-    if (!e->driven) {
+    if (!e->driven && e->trains) {
+        trains_sources(e);
+        list = e->pend;
+        nlist = e->npend;
+    } else if (!e->driven) {
         /* the sources with queued messages, in node order: merge the new ones in */
         if (e->nfresh) {
             uint32_t a = 0, b = 0, m = 0;
@@ -389,7 +493,7 @@ static void inject(engine *e)
         uint32_t x = list[i];
         for (int j = 0; j < net->inj && e->qhead[x] >= 0; j++) {
             uint32_t c = kc_simnet_injch(net, x, j);
-            if (e->ch[c].owner >= 0)
+            if (e->trains ? e->own[c] >= 0 : e->ch[c].owner >= 0)
                 continue;
             if (!e->nfree && grow_worms(e)) {
                 e->nomem = 1;
@@ -410,7 +514,6 @@ static void inject(engine *e)
             w->stalled = 0;
             w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
             e->path[(size_t)wi * e->pmax] = c;
-            take_channel(e, c, wi);
             e->qhead[x] = e->q[m].next;
             if (e->qhead[x] < 0)
                 e->qtail[x] = -1;
@@ -420,10 +523,26 @@ static void inject(engine *e)
             if (--e->qlen[x] < e->qlow[x] && e->late)
                 e->qlow[x] = e->qlen[x];
             e->queued_flits -= w->len;
-            e->active[e->nactive++] = wi;
+            if (e->trains) {
+                /* its first flit enters the injection channel this cycle */
+                e->own[c] = (int32_t)wi;
+                w->drain = w->blocked = w->woken = 0;
+                w->alive = 1;
+                w->head = -1;
+                w->wlo = e->in_window ? -1 : INT32_MAX;
+                w->whi = INT32_MAX;
+                w->seq = e->seq++;
+                e->go[e->ngo++] = wi;
+                e->nactive++;
+            } else {
+                take_channel(e, c, wi);
+                e->active[e->nactive++] = wi;
+            }
         }
     }
-    if (!e->driven) {
+    if (!e->driven && e->trains) {
+        e->npend = 0;
+    } else if (!e->driven) {
         uint32_t keep = 0;
         for (uint32_t i = 0; i < e->npend; i++)
             if (e->qhead[e->pend[i]] >= 0)
@@ -689,6 +808,336 @@ static void move_all(engine *e)
     e->nwaiting = m;
 }
 
+/* ---- Trains: the worm-level loop ----
+ *
+ * With one-flit buffers, flits ready one cycle after they enter a channel
+ * (switch delay 0, link latency 1) and no VCs taking turns on a link, the
+ * flit loop above keeps every worm contiguous: moving head end first, a
+ * flit moves exactly when the flit ahead of it does (or is delivered), and
+ * the header moves when it is given a channel or has been delivered. So a
+ * worm is a train: flit f sits at path index head - f (at the source while
+ * that is negative, delivered once past the ejection channel), and a cycle
+ * in which it moves does O(1) work: head + 1, one flit from the source, the
+ * tail's channel released, link traversals counted by arithmetic, one flit
+ * delivered. Only worms that move are visited (new worms, headers given a
+ * channel, worms being delivered). A header that finds every channel it may
+ * take owned waits on each of them (a wait entry per channel) and is tried
+ * again only after one of them is released; trying it in between would
+ * fail, so skipping it leaves the arbitration order, and every result, as
+ * the flit loop has them. Per-link flit counts are settled when a channel
+ * is released (or when the run ends), from the window of moves. */
+
+static int cmp_waiter(const void *a, const void *b)
+{
+    uint64_t x = ((const waiter *)a)->key, y = ((const waiter *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* Sort by key (keys distinct). */
+static void sort_waiters(waiter *t, uint32_t n)
+{
+    if (n > 32) {
+        qsort(t, n, sizeof *t, cmp_waiter);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        waiter v = t[i];
+        uint32_t j = i;
+        while (j > 0 && t[j - 1].key > v.key) {
+            t[j] = t[j - 1];
+            j--;
+        }
+        t[j] = v;
+    }
+}
+
+/* Whether the worm-level loop reproduces the flit loop for this run. */
+static int trains_apply(const kc_simnet *net, const kc_simconfig *c)
+{
+    return net->depth == 1 && c->switch_delay == 0 && c->link_latency == 1 &&
+           (net->vcs == 1 || kc_sim_vcs_independent(net, c));
+}
+
+/* Flits of worm w that entered path index j while the window was open
+ * (moves that set head to j .. j + len - 1, up to head). */
+static uint64_t train_window_flits(const worm *w, int32_t j)
+{
+    int32_t lo = j > w->wlo + 1 ? j : w->wlo + 1;
+    int32_t hi = j + (int32_t)w->len - 1;
+    if (hi > w->whi)
+        hi = w->whi;
+    if (hi > w->head)
+        hi = w->head;
+    return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+}
+
+/* Channel c was released: its waiting headers are tried next cycle. */
+static void train_wake(engine *e, uint32_t c)
+{
+    int32_t i = e->whead[c];
+    if (i < 0)
+        return;
+    while (i >= 0) {
+        struct went *en = &e->went[i];
+        worm *w = &e->w[en->w];
+        if (w->alive && w->blocked && !w->woken && w->wgen == en->gen) {
+            w->woken = 1;
+            e->woke[e->nwoke++] = en->w;
+        }
+        int32_t next = en->next;
+        en->next = e->wentfree;
+        e->wentfree = i;
+        i = next;
+    }
+    e->whead[c] = -1;
+}
+
+static int train_wait_on(engine *e, uint32_t c, uint32_t wi, uint32_t gen)
+{
+    if (e->wentfree < 0) {
+        uint32_t cap = e->wentcap ? 2 * e->wentcap : 1024;
+        struct went *n = realloc(e->went, cap * sizeof *n);
+        if (!n)
+            return -1;
+        e->went = n;
+        for (uint32_t i = cap; i > e->wentcap; i--) {
+            n[i - 1].next = e->wentfree;
+            e->wentfree = (int32_t)(i - 1);
+        }
+        e->wentcap = cap;
+    }
+    int32_t i = e->wentfree;
+    e->wentfree = e->went[i].next;
+    e->went[i] = (struct went){wi, gen, e->whead[c]};
+    e->whead[c] = i;
+    return 0;
+}
+
+/* The header of wi (in channel (uint32_t)key) asks for its next channel. */
+static void train_try(engine *e, uint32_t wi, uint64_t key)
+{
+    uint32_t cand[KC_SIMROUTE_MAX];
+    worm *w = &e->w[wi];
+    uint32_t in = (uint32_t)key;
+    int nc = kc_simroute_candidates(e->route, e->net, channel_head_node(e->net, in), w->dst, in, cand);
+    for (int j = 0; j < nc; j++) {
+        uint32_t c = cand[j];
+        if (e->own[c] < 0) {
+            e->own[c] = (int32_t)wi;
+            e->path[(size_t)wi * e->pmax + w->np++] = c;
+            w->blocked = 0;
+            if (c >= e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj)
+                w->drain = 1;
+            e->go[e->ngo++] = wi;
+            return;
+        }
+    }
+    w->blocked = 1;
+    w->wkey = key;
+    uint32_t gen = ++w->wgen;
+    for (int j = 0; j < nc; j++)
+        if (train_wait_on(e, cand[j], wi, gen))
+            e->nomem = 1;
+}
+
+static void trains_allocate(engine *e)
+{
+    /* Woken headers first, by key: each failed in an earlier cycle, so
+     * each arrived before any header now trying for the first time. */
+    uint32_t n = e->nwoke;
+    if (n) {
+        waiter *t = e->merged;
+        for (uint32_t i = 0; i < n; i++)
+            t[i] = (waiter){e->w[e->woke[i]].wkey, e->woke[i]};
+        sort_waiters(t, n);
+        e->nwoke = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            e->w[t[i].w].woken = 0;
+            train_try(e, t[i].w, t[i].key);
+        }
+    }
+    while (e->fhead < e->ftail && (e->fifo[e->fhead].key >> 32) + e->rdelay <= e->now) {
+        waiter wt = e->fifo[e->fhead++];
+        train_try(e, wt.w, wt.key);
+    }
+    if (e->fhead == e->ftail)
+        e->fhead = e->ftail = 0;
+}
+
+/* One move of worm wi (see the section comment); 1 when its tail is delivered. */
+static int train_step(engine *e, uint32_t wi)
+{
+    worm *w = &e->w[wi];
+    const uint32_t *path = &e->path[(size_t)wi * e->pmax];
+    int32_t h = ++w->head, len = (int32_t)w->len;
+    int32_t E = w->drain ? (int32_t)w->np - 1 : INT32_MAX;
+    if (h < len)
+        w->src_left--;
+    /* flits entering router-to-router channels: path indices 1 .. E - 1 */
+    int32_t lo = h - len + 1 > 1 ? h - len + 1 : 1, hi = h < E - 1 ? h : E - 1;
+    if (hi >= lo)
+        e->link_traversals += (uint64_t)(hi - lo + 1);
+    int32_t j = h - len; /* the channel the tail leaves */
+    if (j >= 0 && j < E) {
+        uint32_t c = path[j];
+        e->own[c] = -1;
+        w->ptail = (uint16_t)(j + 1);
+        if (j == 0) {
+            e->rel[e->nrel++] = w->src;
+        } else {
+            if (e->link_flits)
+                e->link_flits[c / e->vcs] += train_window_flits(w, j);
+            train_wake(e, c);
+        }
+    }
+    if (h < E) {
+        uint32_t c = path[h]; /* the header's new channel: it asks for the next one from next cycle */
+        e->abits[c >> 6] |= UINT64_C(1) << (c & 63);
+        e->asum[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
+        return 0;
+    }
+    e->flits_delivered++;
+    if (e->in_window) {
+        e->del_window++;
+        e->src_acc[w->src]++;
+    }
+    if (h - E == len - 1) {
+        uint32_t c = path[E];
+        e->own[c] = -1;
+        train_wake(e, c);
+        return 1;
+    }
+    return 0;
+}
+
+static void trains_move(engine *e)
+{
+    if (e->ndrl || e->ngo)
+        e->progress = 1;
+    e->nfin = 0;
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < e->ndrl; i++) {
+        uint32_t wi = e->drl[i];
+        if (train_step(e, wi))
+            e->fin[e->nfin++] = wi;
+        else
+            e->drl[keep++] = wi;
+    }
+    e->ndrl = keep;
+    for (uint32_t i = 0; i < e->ngo; i++) {
+        uint32_t wi = e->go[i];
+        if (train_step(e, wi))
+            e->fin[e->nfin++] = wi;
+        else if (e->w[wi].drain)
+            e->drl[e->ndrl++] = wi;
+    }
+    e->ngo = 0;
+    /* Driven runs list deliveries in the flit loop's order (its list of
+     * worms is by injection); elsewhere the order changes nothing. */
+    uint32_t *f = e->fin;
+    if (e->driven && e->nfin > 1) {
+        waiter *t = e->merged;
+        for (uint32_t i = 0; i < e->nfin; i++)
+            t[i] = (waiter){e->w[f[i]].seq, f[i]};
+        sort_waiters(t, e->nfin);
+        for (uint32_t i = 0; i < e->nfin; i++)
+            f[i] = t[i].w;
+    }
+    for (uint32_t i = 0; i < e->nfin; i++) {
+        worm *w = &e->w[f[i]];
+        finish(e, w, e->now + e->dej);
+        w->alive = 0;
+        e->wfree[e->nfree++] = f[i];
+        e->nactive--;
+    }
+    /* this cycle's new headers, by channel (the key's order within one
+     * ready cycle), join the headers waiting for their first try */
+    if (e->ftail && e->fhead) {
+        memmove(e->fifo, e->fifo + e->fhead, (e->ftail - e->fhead) * sizeof *e->fifo);
+        e->ftail -= e->fhead;
+        e->fhead = 0;
+    }
+    uint64_t ready = (uint64_t)e->now + 1;
+    size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
+    for (size_t s = 0; s < nsum; s++) {
+        uint64_t sb = e->asum[s];
+        if (!sb)
+            continue;
+        e->asum[s] = 0;
+        while (sb) {
+            size_t wd = s * 64 + (size_t)__builtin_ctzll(sb);
+            sb &= sb - 1;
+            uint64_t b = e->abits[wd];
+            e->abits[wd] = 0;
+            while (b) {
+                uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
+                b &= b - 1;
+                e->fifo[e->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->own[c]};
+            }
+        }
+    }
+}
+
+/* Window edges: moves after this point are in (start) or out (end). */
+static void trains_window_edge(engine *e, int end)
+{
+    for (uint32_t i = 0; i < e->wcap; i++)
+        if (e->w[i].alive) {
+            if (end)
+                e->w[i].whi = e->w[i].head;
+            else
+                e->w[i].wlo = e->w[i].head;
+        }
+}
+
+/* Per-link counts of the channels still held when the run stops. */
+static void trains_settle_links(engine *e)
+{
+    if (!e->link_flits)
+        return;
+    for (uint32_t i = 0; i < e->wcap; i++) {
+        worm *w = &e->w[i];
+        if (!w->alive || w->head < 1)
+            continue;
+        const uint32_t *path = &e->path[(size_t)i * e->pmax];
+        int32_t last = w->drain ? (int32_t)w->np - 2 : w->head;
+        if (last > w->head)
+            last = w->head;
+        for (int32_t j = w->ptail > 1 ? w->ptail : 1; j <= last; j++)
+            e->link_flits[path[j] / e->vcs] += train_window_flits(w, j);
+    }
+}
+
+/* Flits of the live trains in channel buffers, and still at their sources. */
+static void trains_flits(const engine *e, uint64_t *buffered, uint64_t *at_source)
+{
+    for (uint32_t i = 0; i < e->wcap; i++) {
+        const worm *w = &e->w[i];
+        if (!w->alive)
+            continue;
+        *at_source += w->src_left;
+        int32_t hi = w->drain ? (int32_t)w->np - 2 : w->head;
+        if (hi > w->head)
+            hi = w->head;
+        int32_t lo = w->head - (int32_t)w->len + 1 > 0 ? w->head - (int32_t)w->len + 1 : 0;
+        if (hi >= lo)
+            *buffered += (uint64_t)(hi - lo + 1);
+    }
+}
+
+/* The flit loop's list of waiting headers, by key (for find_cycle). */
+static void trains_waiting(engine *e)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < e->wcap; i++)
+        if (e->w[i].alive && e->w[i].blocked)
+            e->waiting[m++] = (waiter){e->w[i].wkey, i};
+    for (uint32_t i = e->fhead; i < e->ftail; i++)
+        e->waiting[m++] = e->fifo[i];
+    sort_waiters(e->waiting, m);
+    e->nwaiting = m;
+}
+
 uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent)
 {
     uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
@@ -730,6 +1179,8 @@ static void find_cycle(engine *e, kc_simresult *out)
 {
     uint32_t cand[KC_SIMROUTE_MAX];
     out->cycle_len = 0;
+    if (e->trains)
+        trains_waiting(e);
     if (!e->nwaiting)
         return;
     int32_t *step = malloc(e->wcap * sizeof *step);
@@ -761,8 +1212,8 @@ static void find_cycle(engine *e, kc_simresult *out)
         int nc = kc_simroute_candidates(e->route, e->net, node, e->w[wi].dst, inch[wi], cand);
         int32_t next = -1;
         for (int j = 0; j < nc && next < 0; j++)
-            if (e->ch[cand[j]].owner >= 0) {
-                next = e->ch[cand[j]].owner;
+            if ((e->trains ? e->own[cand[j]] : e->ch[cand[j]].owner) >= 0) {
+                next = e->trains ? e->own[cand[j]] : e->ch[cand[j]].owner;
                 req[s] = cand[j];
             }
         if (next < 0)
@@ -780,9 +1231,10 @@ static void find_cycle(engine *e, kc_simresult *out)
 }
 
 static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
-                             const kc_simconfig *cfg, kc_err *err)
+                             const kc_simconfig *cfg, int flit_loop, kc_err *err)
 {
     memset(e, 0, sizeof *e);
+    e->trains = !flit_loop && trains_apply(net, cfg);
     e->net = net;
     e->route = route;
     e->tr = tr;
@@ -800,9 +1252,26 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     kc_simsample_init(&e->lat);
     kc_rng_seed(&e->rng, cfg->seed);
     size_t ch = net->channels, links = net->net_channels / (uint32_t)net->vcs;
-    e->ch = calloc(ch, sizeof *e->ch);
     int ring_ok = 1, links_ok = 1;
-    if (e->depth > 1)
+    if (e->trains) {
+        e->own = malloc(ch * sizeof *e->own);
+        e->whead = malloc(ch * sizeof *e->whead);
+        e->abits = calloc((ch + 63) / 64, sizeof *e->abits);
+        e->asum = calloc((ch + 4095) / 4096, sizeof *e->asum);
+        e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
+        e->wentfree = -1;
+        ring_ok = e->own && e->whead && e->abits && e->asum && e->rel;
+        if (ring_ok)
+            for (size_t c = 0; c < ch; c++)
+                e->own[c] = e->whead[c] = -1;
+    } else {
+        e->ch = calloc(ch, sizeof *e->ch);
+        ring_ok = e->ch != NULL;
+        if (ring_ok)
+            for (size_t c = 0; c < ch; c++)
+                e->ch[c].owner = -1;
+    }
+    if (ring_ok && e->depth > 1)
         ring_ok = (e->rtime = calloc(ch * e->depth, sizeof *e->rtime)) != NULL;
     if (e->vcs > 1 && !e->vc_independent)
         links_ok = (e->link_used = calloc(links + 1, sizeof *e->link_used)) != NULL;
@@ -819,12 +1288,10 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->qlen = calloc(net->nodes, sizeof *e->qlen);
     e->q0 = calloc(net->nodes, sizeof *e->q0);
     e->qlow = calloc(net->nodes, sizeof *e->qlow);
-    if (!e->ch || !ring_ok || !links_ok || !e->qhead || !e->qtail ||
+    if (!ring_ok || !links_ok || !e->qhead || !e->qtail ||
         !e->senders || !e->next_gen || !e->gheap || !e->pend || !e->pend2 || !e->fresh || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
         !e->qlow || grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
-    for (size_t c = 0; c < ch; c++)
-        e->ch[c].owner = -1;
     for (uint32_t x = 0; x < net->nodes; x++) {
         e->qhead[x] = e->qtail[x] = -1;
         if (tr && (tr->uniform || tr->start[x + 1] > tr->start[x])) /* driven runs: as messages come */
@@ -846,8 +1313,13 @@ static int engine_cycle(engine *e, int64_t *idle)
 {
     inject(e);
     e->progress = 0;
-    allocate(e);
-    move_all(e);
+    if (e->trains) {
+        trains_allocate(e);
+        trains_move(e);
+    } else {
+        allocate(e);
+        move_all(e);
+    }
     if (e->nomem)
         return 1;
     if (!e->progress && e->nactive > 0) {
@@ -866,13 +1338,17 @@ static kc_status check_invariants(engine *e, kc_simresult *out, kc_err *err)
 {
     const kc_simnet *net = e->net;
     uint64_t buffered = 0, at_source = e->queued_flits;
-    for (uint32_t c = 0; c < net->channels; c++) {
-        if (e->ch[c].cnt > e->depth || (e->ch[c].owner < 0 && e->ch[c].cnt))
-            e->overflow = 1;
-        buffered += e->ch[c].cnt;
+    if (e->trains) {
+        trains_flits(e, &buffered, &at_source);
+    } else {
+        for (uint32_t c = 0; c < net->channels; c++) {
+            if (e->ch[c].cnt > e->depth || (e->ch[c].owner < 0 && e->ch[c].cnt))
+                e->overflow = 1;
+            buffered += e->ch[c].cnt;
+        }
+        for (uint32_t i = 0; i < e->nactive; i++)
+            at_source += e->w[e->active[i]].src_left;
     }
-    for (uint32_t i = 0; i < e->nactive; i++)
-        at_source += e->w[e->active[i]].src_left;
     out->flits_generated = e->flits_generated;
     out->flits_delivered = e->flits_delivered;
     out->flits_queued = at_source;
@@ -944,8 +1420,8 @@ static uint32_t judge_sources(const engine *e, int64_t window, kc_simresult *out
     return behind;
 }
 
-kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
-                     const kc_simconfig *cfg, kc_simresult *out, kc_err *err)
+kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                           const kc_simconfig *cfg, int flit_loop, kc_simresult *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
     kc_status st = check_config(net, route, traffic, cfg, err);
@@ -954,7 +1430,7 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     engine e;
-    if ((st = engine_init(&e, net, route, traffic, cfg, err))) {
+    if ((st = engine_init(&e, net, route, traffic, cfg, flit_loop, err))) {
         engine_free(&e);
         return st;
     }
@@ -986,13 +1462,18 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         if (!cfg->oneshot) {
             /* queue lengths for the per-source judgement: at the window's
              * start, then the lowest in its last half */
-            if (t == wstart)
+            if (t == wstart) {
                 memcpy(e.q0, e.qlen, net->nodes * sizeof *e.qlen);
+                if (e.trains && e.link_flits)
+                    trains_window_edge(&e, 0);
+            }
             if (t == wstart + cfg->measure / 2) {
                 memcpy(e.qlow, e.qlen, net->nodes * sizeof *e.qlen);
                 e.late = 1;
             }
             if (t == wend) {
+                if (e.trains && e.link_flits)
+                    trains_window_edge(&e, 1);
                 queue_at_end = (double)e.queued;
                 e.late = 0;
             }
@@ -1027,6 +1508,8 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         kc_simresult_free(out);
         return st;
     }
+    if (e.trains)
+        trains_settle_links(&e);
     /* the part of the window actually simulated (a run that gives up stops early) */
     int64_t window = (t < wend ? t : wend) - wstart;
     if (window < 1)
@@ -1054,6 +1537,14 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
     return KC_OK;
 }
 
+kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                     const kc_simconfig *cfg, kc_simresult *out, kc_err *err)
+{
+    return kci_sim_run_loop(net, route, traffic, cfg, 0, out, err);
+}
+
+int kci_sim_trains(const kc_simnet *net, const kc_simconfig *cfg) { return trains_apply(net, cfg); }
+
 void kc_simresult_free(kc_simresult *r)
 {
     free(r->link_flits);
@@ -1070,8 +1561,8 @@ struct kc_simdrive {
     kc_simresult res;
 };
 
-kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
-                          kc_simdrive **out, kc_err *err)
+kc_status kci_simdrive_new_loop(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
+                                int flit_loop, kc_simdrive **out, kc_err *err)
 {
     *out = NULL;
     if (cfg->route_delay < 0 || cfg->switch_delay < 0 || cfg->link_latency < 1 || cfg->route_delay > 1000 ||
@@ -1090,7 +1581,7 @@ kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const 
     d->cfg = *cfg;
     d->cfg.oneshot = 1; /* no generation, no measurement window: every message counts */
     d->cfg.msg_flits = 1;
-    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, err))) {
+    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, flit_loop, err))) {
         engine_free(&d->e);
         free(d);
         return st;
@@ -1107,6 +1598,12 @@ kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const 
     d->e.link_flits = d->res.link_flits;
     *out = d;
     return KC_OK;
+}
+
+kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
+                          kc_simdrive **out, kc_err *err)
+{
+    return kci_simdrive_new_loop(net, route, cfg, 0, out, err);
 }
 
 void kc_simdrive_free(kc_simdrive *d)
@@ -1178,6 +1675,8 @@ kc_status kc_simdrive_finish(kc_simdrive *d, kc_simresult *out, kc_err *err)
     kc_status st = check_invariants(e, &d->res, err);
     if (st)
         return st;
+    if (e->trains)
+        trains_settle_links(e);
     d->res.cycles = e->now;
     d->res.completion = e->last_arrival;
     d->res.messages = e->lat.count;
