@@ -96,8 +96,8 @@ typedef struct worm {
     uint8_t blocked; /* its header found every channel it may take owned */
     uint8_t woken;   /* blocked, and a channel it waits for was released */
     uint8_t alive;
-    int32_t head;     /* path index of the header flit, -1 before it enters */
-    int32_t wlo, whi; /* moves with head in (wlo, whi] fall in the window */
+    int64_t head;     /* path index of the header flit, -1 before it enters */
+    int64_t wlo, whi; /* moves with head in (wlo, whi] fall in the window */
     uint64_t seq;     /* injection order: the flit loop's delivery order */
     uint32_t wgen;    /* generation of its wait entries */
     uint64_t wkey;    /* blocked: the key it waits with */
@@ -529,8 +529,8 @@ static void inject(engine *e)
                 w->drain = w->blocked = w->woken = 0;
                 w->alive = 1;
                 w->head = -1;
-                w->wlo = e->in_window ? -1 : INT32_MAX;
-                w->whi = INT32_MAX;
+                w->wlo = e->in_window ? -1 : INT64_MAX / 2;
+                w->whi = INT64_MAX / 2;
                 w->seq = e->seq++;
                 e->go[e->ngo++] = wi;
                 e->nactive++;
@@ -860,10 +860,10 @@ static int trains_apply(const kc_simnet *net, const kc_simconfig *c)
 
 /* Flits of worm w that entered path index j while the window was open
  * (moves that set head to j .. j + len - 1, up to head). */
-static uint64_t train_window_flits(const worm *w, int32_t j)
+static uint64_t train_window_flits(const worm *w, int64_t j)
 {
-    int32_t lo = j > w->wlo + 1 ? j : w->wlo + 1;
-    int32_t hi = j + (int32_t)w->len - 1;
+    int64_t lo = j > w->wlo + 1 ? j : w->wlo + 1;
+    int64_t hi = j + (int64_t)w->len - 1;
     if (hi > w->whi)
         hi = w->whi;
     if (hi > w->head)
@@ -969,21 +969,22 @@ static int train_step(engine *e, uint32_t wi)
 {
     worm *w = &e->w[wi];
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
-    int32_t h = ++w->head, len = (int32_t)w->len;
-    int32_t E = w->drain ? (int32_t)w->np - 1 : INT32_MAX;
+    int64_t h = ++w->head, len = (int64_t)w->len;
+    int64_t E = w->drain ? (int64_t)w->np - 1 : (INT64_MAX / 2);
     if (h < len)
         w->src_left--;
     /* flits entering router-to-router channels: path indices 1 .. E - 1 */
-    int32_t lo = h - len + 1 > 1 ? h - len + 1 : 1, hi = h < E - 1 ? h : E - 1;
+    int64_t lo = h - len + 1 > 1 ? h - len + 1 : 1, hi = h < E - 1 ? h : E - 1;
     if (hi >= lo)
         e->link_traversals += (uint64_t)(hi - lo + 1);
-    int32_t j = h - len; /* the channel the tail leaves */
+    int64_t j = h - len; /* the channel the tail leaves */
     if (j >= 0 && j < E) {
         uint32_t c = path[j];
         e->own[c] = -1;
         w->ptail = (uint16_t)(j + 1);
         if (j == 0) {
-            e->rel[e->nrel++] = w->src;
+            if (!e->driven) /* driven runs keep their own list of senders */
+                e->rel[e->nrel++] = w->src;
         } else {
             if (e->link_flits)
                 e->link_flits[c / e->vcs] += train_window_flits(w, j);
@@ -1100,10 +1101,10 @@ static void trains_settle_links(engine *e)
         if (!w->alive || w->head < 1)
             continue;
         const uint32_t *path = &e->path[(size_t)i * e->pmax];
-        int32_t last = w->drain ? (int32_t)w->np - 2 : w->head;
+        int64_t last = w->drain ? (int64_t)w->np - 2 : w->head;
         if (last > w->head)
             last = w->head;
-        for (int32_t j = w->ptail > 1 ? w->ptail : 1; j <= last; j++)
+        for (int64_t j = w->ptail > 1 ? w->ptail : 1; j <= last; j++)
             e->link_flits[path[j] / e->vcs] += train_window_flits(w, j);
     }
 }
@@ -1116,10 +1117,10 @@ static void trains_flits(const engine *e, uint64_t *buffered, uint64_t *at_sourc
         if (!w->alive)
             continue;
         *at_source += w->src_left;
-        int32_t hi = w->drain ? (int32_t)w->np - 2 : w->head;
+        int64_t hi = w->drain ? (int64_t)w->np - 2 : w->head;
         if (hi > w->head)
             hi = w->head;
-        int32_t lo = w->head - (int32_t)w->len + 1 > 0 ? w->head - (int32_t)w->len + 1 : 0;
+        int64_t lo = w->head - (int64_t)w->len + 1 > 0 ? w->head - (int64_t)w->len + 1 : 0;
         if (hi >= lo)
             *buffered += (uint64_t)(hi - lo + 1);
     }
