@@ -101,6 +101,9 @@ typedef struct worm {
     uint64_t seq;     /* injection order: the flit loop's delivery order */
     uint32_t wgen;    /* generation of its wait entries */
     uint64_t wkey;    /* blocked: the key it waits with */
+    uint32_t t0;      /* drain: the cycle its header was delivered */
+    uint32_t tat;     /* drain: the cycle of its next event */
+    int32_t tnext;    /* drain: next worm in its timer bucket */
 } worm;
 
 typedef struct qmsg {
@@ -122,6 +125,8 @@ typedef struct chan {
     uint16_t cnt;    /* flits buffered */
     uint16_t rhead;  /* ring index of the oldest buffered flit */
 } chan;
+
+#define KCI_WHEEL 1024 /* timer buckets of the trains, a power of two */
 
 typedef struct engine {
     const kc_simnet *net;
@@ -174,7 +179,10 @@ typedef struct engine {
     uint32_t wentcap;
     int32_t wentfree;
     uint32_t *go, ngo;            /* worms whose header moves this cycle (new, or given a channel) */
-    uint32_t *drl, ndrl;          /* worms being delivered: they move every cycle */
+    int32_t *wheel;               /* timer buckets (cycle mod KCI_WHEEL) of worms being delivered */
+    uint32_t ndraining;           /* worms being delivered: they move every cycle */
+    uint32_t last_moved;          /* the last cycle whose moves are done */
+    int settled;                  /* trains_settle done (the run is over) */
     uint32_t *woke, nwoke;        /* blocked headers to retry next cycle */
     uint32_t *fin, nfin;          /* tails delivered this cycle */
     waiter *fifo;                 /* headers that arrived and were never tried, by key */
@@ -222,7 +230,7 @@ static void engine_free(engine *e)
     free(e->whead);
     free(e->went);
     free(e->go);
-    free(e->drl);
+    free(e->wheel);
     free(e->woke);
     free(e->fin);
     free(e->fifo);
@@ -264,7 +272,7 @@ static int grow_worms(engine *e)
     if (!mg)
         return -1;
     if (e->trains) {
-        uint32_t **lists[] = {&e->go, &e->drl, &e->woke, &e->fin};
+        uint32_t **lists[] = {&e->go, &e->woke, &e->fin};
         for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
             uint32_t *l = realloc(*lists[i], cap * sizeof **lists[i]);
             if (!l)
@@ -964,74 +972,145 @@ static void trains_allocate(engine *e)
         e->fhead = e->ftail = 0;
 }
 
-/* One move of worm wi (see the section comment); 1 when its tail is delivered. */
-static int train_step(engine *e, uint32_t wi)
+/* Flits of a train that have crossed router-to-router channels once its
+ * header is at path index h: channel j (1 <= j <= m) has seen min(len,
+ * h - j + 1) of them, where m is the last such channel the train has
+ * reached. */
+static uint64_t train_traversals(int64_t h, int64_t len, int64_t m)
+{
+    if (m > h)
+        m = h;
+    if (m < 1)
+        return 0;
+    int64_t a = h - m + 1, b = h, c = b < len ? b : len; /* sum of min(len, d) for d = a .. b */
+    uint64_t sum = 0;
+    if (a <= c)
+        sum += (uint64_t)((a + c) * (c - a + 1) / 2);
+    int64_t from = a > len + 1 ? a : len + 1;
+    if (b >= from)
+        sum += (uint64_t)(len * (b - from + 1));
+    return sum;
+}
+
+/* The header's path index after the moves of cycle `last`: a train being
+ * delivered moves every cycle without being visited. */
+static int64_t train_head(const worm *w, int64_t last)
+{
+    return w->drain && w->head >= (int64_t)w->np - 1 ? (int64_t)w->np - 1 + (last - (int64_t)w->t0) : w->head;
+}
+
+/* Delivered flits of a train at header index h in the window of moves. */
+static uint64_t train_window_delivered(const worm *w, int64_t h)
+{
+    int64_t E = (int64_t)w->np - 1;
+    int64_t lo = E > w->wlo + 1 ? E : w->wlo + 1, hi = h < w->whi ? h : w->whi;
+    return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+}
+
+/* The tail of worm wi leaves path index j (its channel is released). */
+static void train_release(engine *e, worm *w, const uint32_t *path, int64_t j)
+{
+    uint32_t c = path[j];
+    e->own[c] = -1;
+    w->ptail = (uint16_t)(j + 1);
+    if (j == 0) {
+        if (!e->driven) /* driven runs keep their own list of senders */
+            e->rel[e->nrel++] = w->src;
+        return;
+    }
+    if (e->link_flits)
+        e->link_flits[c / e->vcs] += train_window_flits(w, j);
+    train_wake(e, c);
+}
+
+static void train_schedule(engine *e, uint32_t wi, uint32_t at)
+{
+    worm *w = &e->w[wi];
+    w->tat = at;
+    w->tnext = e->wheel[at & (KCI_WHEEL - 1)];
+    e->wheel[at & (KCI_WHEEL - 1)] = (int32_t)wi;
+}
+
+/* Worm wi's tail has been delivered: settle its statistics (counted as a
+ * whole, not per move) and free its ejection channel. */
+static void train_done(engine *e, uint32_t wi)
+{
+    worm *w = &e->w[wi];
+    int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
+    const uint32_t *path = &e->path[(size_t)wi * e->pmax];
+    e->link_traversals += (uint64_t)len * (uint64_t)(E - 1);
+    e->flits_delivered += (uint64_t)len;
+    uint64_t inw = train_window_delivered(w, E + len - 1);
+    e->del_window += inw;
+    e->src_acc[w->src] += inw;
+    e->own[path[E]] = -1;
+    train_wake(e, path[E]);
+    e->fin[e->nfin++] = wi;
+}
+
+/* One move of worm wi whose header was just given a channel (or entered
+ * its injection channel). */
+static void train_step(engine *e, uint32_t wi)
 {
     worm *w = &e->w[wi];
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
     int64_t h = ++w->head, len = (int64_t)w->len;
-    int64_t E = w->drain ? (int64_t)w->np - 1 : (INT64_MAX / 2);
-    if (h < len)
-        w->src_left--;
-    /* flits entering router-to-router channels: path indices 1 .. E - 1 */
-    int64_t lo = h - len + 1 > 1 ? h - len + 1 : 1, hi = h < E - 1 ? h : E - 1;
-    if (hi >= lo)
-        e->link_traversals += (uint64_t)(hi - lo + 1);
-    int64_t j = h - len; /* the channel the tail leaves */
-    if (j >= 0 && j < E) {
-        uint32_t c = path[j];
-        e->own[c] = -1;
-        w->ptail = (uint16_t)(j + 1);
-        if (j == 0) {
-            if (!e->driven) /* driven runs keep their own list of senders */
-                e->rel[e->nrel++] = w->src;
-        } else {
-            if (e->link_flits)
-                e->link_flits[c / e->vcs] += train_window_flits(w, j);
-            train_wake(e, c);
-        }
-    }
+    int64_t E = w->drain ? (int64_t)w->np - 1 : INT64_MAX / 2;
+    if (h - len >= 0) /* a worm shorter than its path: the tail leaves a channel */
+        train_release(e, w, path, h - len);
     if (h < E) {
         uint32_t c = path[h]; /* the header's new channel: it asks for the next one from next cycle */
         e->abits[c >> 6] |= UINT64_C(1) << (c & 63);
         e->asum[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
-        return 0;
+        return;
     }
-    e->flits_delivered++;
-    if (e->in_window) {
-        e->del_window++;
-        e->src_acc[w->src]++;
+    /* The header is delivered: from now on the train moves every cycle and
+     * its channels are released one a cycle once the tail reaches them. */
+    w->t0 = e->now;
+    if (len == 1) {
+        train_done(e, wi);
+        return;
     }
+    e->ndraining++;
+    train_schedule(e, wi, e->now + (uint32_t)(w->ptail + len - E));
+}
+
+/* A train being delivered reaches its next event: its tail leaves a channel. */
+static void train_event(engine *e, uint32_t wi)
+{
+    worm *w = &e->w[wi];
+    const uint32_t *path = &e->path[(size_t)wi * e->pmax];
+    int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
+    int64_t h = E + ((int64_t)e->now - (int64_t)w->t0);
+    w->head = h;
+    train_release(e, w, path, h - len);
     if (h - E == len - 1) {
-        uint32_t c = path[E];
-        e->own[c] = -1;
-        train_wake(e, c);
-        return 1;
+        e->ndraining--;
+        train_done(e, wi);
+    } else {
+        train_schedule(e, wi, e->now + 1);
     }
-    return 0;
 }
 
 static void trains_move(engine *e)
 {
-    if (e->ndrl || e->ngo)
+    if (e->ndraining || e->ngo)
         e->progress = 1;
     e->nfin = 0;
-    uint32_t keep = 0;
-    for (uint32_t i = 0; i < e->ndrl; i++) {
-        uint32_t wi = e->drl[i];
-        if (train_step(e, wi))
-            e->fin[e->nfin++] = wi;
+    e->last_moved = e->now;
+    int32_t *bucket = &e->wheel[e->now & (KCI_WHEEL - 1)];
+    int32_t at = *bucket;
+    *bucket = -1;
+    while (at >= 0) {
+        uint32_t wi = (uint32_t)at;
+        at = e->w[wi].tnext;
+        if (e->w[wi].tat == e->now)
+            train_event(e, wi);
         else
-            e->drl[keep++] = wi;
+            train_schedule(e, wi, e->w[wi].tat); /* a later turn of the wheel */
     }
-    e->ndrl = keep;
-    for (uint32_t i = 0; i < e->ngo; i++) {
-        uint32_t wi = e->go[i];
-        if (train_step(e, wi))
-            e->fin[e->nfin++] = wi;
-        else if (e->w[wi].drain)
-            e->drl[e->ndrl++] = wi;
-    }
+    for (uint32_t k = 0; k < e->ngo; k++)
+        train_step(e, e->go[k]);
     e->ngo = 0;
     /* Driven runs list deliveries in the flit loop's order (its list of
      * worms is by injection); elsewhere the order changes nothing. */
@@ -1079,48 +1158,63 @@ static void trains_move(engine *e)
     }
 }
 
-/* Window edges: moves after this point are in (start) or out (end). */
+/* Window edges, at the start of a cycle: moves from this cycle on are in
+ * (start) or out (end) of the window. */
 static void trains_window_edge(engine *e, int end)
 {
-    for (uint32_t i = 0; i < e->wcap; i++)
-        if (e->w[i].alive) {
-            if (end)
-                e->w[i].whi = e->w[i].head;
-            else
-                e->w[i].wlo = e->w[i].head;
-        }
-}
-
-/* Per-link counts of the channels still held when the run stops. */
-static void trains_settle_links(engine *e)
-{
-    if (!e->link_flits)
-        return;
     for (uint32_t i = 0; i < e->wcap; i++) {
         worm *w = &e->w[i];
-        if (!w->alive || w->head < 1)
+        if (!w->alive)
+            continue;
+        int64_t h = train_head(w, (int64_t)e->now - 1);
+        if (end)
+            w->whi = h;
+        else
+            w->wlo = h;
+    }
+}
+
+/* Statistics of the trains still in flight when the run stops: traversals,
+ * deliveries and per-link counts so far. */
+static void trains_settle(engine *e)
+{
+    for (uint32_t i = 0; i < e->wcap; i++) {
+        worm *w = &e->w[i];
+        if (!w->alive || w->head < 0)
+            continue;
+        int64_t h = train_head(w, e->last_moved), len = (int64_t)w->len;
+        int64_t E = w->drain ? (int64_t)w->np - 1 : INT64_MAX / 2;
+        w->head = h;
+        e->link_traversals += train_traversals(h, len, E - 1);
+        if (h >= E) {
+            e->flits_delivered += (uint64_t)(h - E + 1);
+            uint64_t inw = train_window_delivered(w, h);
+            e->del_window += inw;
+            e->src_acc[w->src] += inw;
+        }
+        if (!e->link_flits)
             continue;
         const uint32_t *path = &e->path[(size_t)i * e->pmax];
-        int64_t last = w->drain ? (int64_t)w->np - 2 : w->head;
-        if (last > w->head)
-            last = w->head;
+        int64_t last = E - 1 < h ? E - 1 : h;
         for (int64_t j = w->ptail > 1 ? w->ptail : 1; j <= last; j++)
             e->link_flits[path[j] / e->vcs] += train_window_flits(w, j);
     }
 }
 
-/* Flits of the live trains in channel buffers, and still at their sources. */
+/* Flits of the live trains in channel buffers, and still at their sources
+ * (after trains_settle). */
 static void trains_flits(const engine *e, uint64_t *buffered, uint64_t *at_source)
 {
     for (uint32_t i = 0; i < e->wcap; i++) {
         const worm *w = &e->w[i];
         if (!w->alive)
             continue;
-        *at_source += w->src_left;
-        int64_t hi = w->drain ? (int64_t)w->np - 2 : w->head;
-        if (hi > w->head)
-            hi = w->head;
-        int64_t lo = w->head - (int64_t)w->len + 1 > 0 ? w->head - (int64_t)w->len + 1 : 0;
+        int64_t h = w->head, len = (int64_t)w->len;
+        *at_source += (uint64_t)(len - (h + 1 < len ? h + 1 : len));
+        int64_t hi = w->drain ? (int64_t)w->np - 2 : h;
+        if (hi > h)
+            hi = h;
+        int64_t lo = h - len + 1 > 0 ? h - len + 1 : 0;
         if (hi >= lo)
             *buffered += (uint64_t)(hi - lo + 1);
     }
@@ -1260,11 +1354,15 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         e->abits = calloc((ch + 63) / 64, sizeof *e->abits);
         e->asum = calloc((ch + 4095) / 4096, sizeof *e->asum);
         e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
+        e->wheel = malloc(KCI_WHEEL * sizeof *e->wheel);
         e->wentfree = -1;
-        ring_ok = e->own && e->whead && e->abits && e->asum && e->rel;
-        if (ring_ok)
+        ring_ok = e->own && e->whead && e->abits && e->asum && e->rel && e->wheel;
+        if (ring_ok) {
             for (size_t c = 0; c < ch; c++)
                 e->own[c] = e->whead[c] = -1;
+            for (size_t i = 0; i < KCI_WHEEL; i++)
+                e->wheel[i] = -1;
+        }
     } else {
         e->ch = calloc(ch, sizeof *e->ch);
         ring_ok = e->ch != NULL;
@@ -1465,7 +1563,7 @@ kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const
              * start, then the lowest in its last half */
             if (t == wstart) {
                 memcpy(e.q0, e.qlen, net->nodes * sizeof *e.qlen);
-                if (e.trains && e.link_flits)
+                if (e.trains)
                     trains_window_edge(&e, 0);
             }
             if (t == wstart + cfg->measure / 2) {
@@ -1473,7 +1571,7 @@ kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const
                 e.late = 1;
             }
             if (t == wend) {
-                if (e.trains && e.link_flits)
+                if (e.trains)
                     trains_window_edge(&e, 1);
                 queue_at_end = (double)e.queued;
                 e.late = 0;
@@ -1504,13 +1602,13 @@ kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const
         kc_simresult_free(out);
         return kc_fail(err, KC_ENOMEM, "out of memory during the simulation");
     }
+    if (e.trains)
+        trains_settle(&e);
     if ((st = check_invariants(&e, out, err))) {
         engine_free(&e);
         kc_simresult_free(out);
         return st;
     }
-    if (e.trains)
-        trains_settle_links(&e);
     /* the part of the window actually simulated (a run that gives up stops early) */
     int64_t window = (t < wend ? t : wend) - wstart;
     if (window < 1)
@@ -1673,11 +1771,13 @@ kc_status kc_simdrive_step(kc_simdrive *d, const kc_simarrival **arrivals, size_
 kc_status kc_simdrive_finish(kc_simdrive *d, kc_simresult *out, kc_err *err)
 {
     engine *e = &d->e;
+    if (e->trains && !e->settled) {
+        trains_settle(e);
+        e->settled = 1;
+    }
     kc_status st = check_invariants(e, &d->res, err);
     if (st)
         return st;
-    if (e->trains)
-        trains_settle_links(e);
     d->res.cycles = e->now;
     d->res.completion = e->last_arrival;
     d->res.messages = e->lat.count;
