@@ -173,8 +173,8 @@ typedef struct engine {
     int nomem;
     /* trains: the worm-level loop (see trains_cycle) */
     int trains;
-    int32_t *own;                 /* owner per channel, -1 when free */
-    int32_t *whead;               /* per channel: first entry of the headers waiting for it */
+    struct tchan { int32_t own, wait; } *tc; /* per channel: owner (-1 free), first wait entry (-1 none), together:
+                                                a release reads both */
     struct went { uint32_t w, gen; int32_t next; } *went;
     uint32_t wentcap;
     int32_t wentfree;
@@ -226,8 +226,7 @@ static void engine_free(engine *e)
     free(e->qlen);
     free(e->q0);
     free(e->qlow);
-    free(e->own);
-    free(e->whead);
+    free(e->tc);
     free(e->went);
     free(e->go);
     free(e->wheel);
@@ -501,7 +500,7 @@ static void inject(engine *e)
         uint32_t x = list[i];
         for (int j = 0; j < net->inj && e->qhead[x] >= 0; j++) {
             uint32_t c = kc_simnet_injch(net, x, j);
-            if (e->trains ? e->own[c] >= 0 : e->ch[c].owner >= 0)
+            if (e->trains ? e->tc[c].own >= 0 : e->ch[c].owner >= 0)
                 continue;
             if (!e->nfree && grow_worms(e)) {
                 e->nomem = 1;
@@ -533,7 +532,7 @@ static void inject(engine *e)
             e->queued_flits -= w->len;
             if (e->trains) {
                 /* its first flit enters the injection channel this cycle */
-                e->own[c] = (int32_t)wi;
+                e->tc[c].own = (int32_t)wi;
                 w->drain = w->blocked = w->woken = 0;
                 w->alive = 1;
                 w->head = -1;
@@ -882,7 +881,7 @@ static uint64_t train_window_flits(const worm *w, int64_t j)
 /* Channel c was released: its waiting headers are tried next cycle. */
 static void train_wake(engine *e, uint32_t c)
 {
-    int32_t i = e->whead[c];
+    int32_t i = e->tc[c].wait;
     if (i < 0)
         return;
     while (i >= 0) {
@@ -897,7 +896,7 @@ static void train_wake(engine *e, uint32_t c)
         e->wentfree = i;
         i = next;
     }
-    e->whead[c] = -1;
+    e->tc[c].wait = -1;
 }
 
 static int train_wait_on(engine *e, uint32_t c, uint32_t wi, uint32_t gen)
@@ -916,8 +915,8 @@ static int train_wait_on(engine *e, uint32_t c, uint32_t wi, uint32_t gen)
     }
     int32_t i = e->wentfree;
     e->wentfree = e->went[i].next;
-    e->went[i] = (struct went){wi, gen, e->whead[c]};
-    e->whead[c] = i;
+    e->went[i] = (struct went){wi, gen, e->tc[c].wait};
+    e->tc[c].wait = i;
     return 0;
 }
 
@@ -930,8 +929,8 @@ static void train_try(engine *e, uint32_t wi, uint64_t key)
     int nc = kc_simroute_candidates(e->route, e->net, channel_head_node(e->net, in), w->dst, in, cand);
     for (int j = 0; j < nc; j++) {
         uint32_t c = cand[j];
-        if (e->own[c] < 0) {
-            e->own[c] = (int32_t)wi;
+        if (e->tc[c].own < 0) {
+            e->tc[c].own = (int32_t)wi;
             e->path[(size_t)wi * e->pmax + w->np++] = c;
             w->blocked = 0;
             if (c >= e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj)
@@ -1011,7 +1010,7 @@ static uint64_t train_window_delivered(const worm *w, int64_t h)
 static void train_release(engine *e, worm *w, const uint32_t *path, int64_t j)
 {
     uint32_t c = path[j];
-    e->own[c] = -1;
+    e->tc[c].own = -1;
     w->ptail = (uint16_t)(j + 1);
     if (j == 0) {
         if (!e->driven) /* driven runs keep their own list of senders */
@@ -1043,7 +1042,7 @@ static void train_done(engine *e, uint32_t wi)
     uint64_t inw = train_window_delivered(w, E + len - 1);
     e->del_window += inw;
     e->src_acc[w->src] += inw;
-    e->own[path[E]] = -1;
+    e->tc[path[E]].own = -1;
     train_wake(e, path[E]);
     e->fin[e->nfin++] = wi;
 }
@@ -1152,7 +1151,7 @@ static void trains_move(engine *e)
             while (b) {
                 uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
                 b &= b - 1;
-                e->fifo[e->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->own[c]};
+                e->fifo[e->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own};
             }
         }
     }
@@ -1307,8 +1306,8 @@ static void find_cycle(engine *e, kc_simresult *out)
         int nc = kc_simroute_candidates(e->route, e->net, node, e->w[wi].dst, inch[wi], cand);
         int32_t next = -1;
         for (int j = 0; j < nc && next < 0; j++)
-            if ((e->trains ? e->own[cand[j]] : e->ch[cand[j]].owner) >= 0) {
-                next = e->trains ? e->own[cand[j]] : e->ch[cand[j]].owner;
+            if ((e->trains ? e->tc[cand[j]].own : e->ch[cand[j]].owner) >= 0) {
+                next = e->trains ? e->tc[cand[j]].own : e->ch[cand[j]].owner;
                 req[s] = cand[j];
             }
         if (next < 0)
@@ -1349,17 +1348,16 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     size_t ch = net->channels, links = net->net_channels / (uint32_t)net->vcs;
     int ring_ok = 1, links_ok = 1;
     if (e->trains) {
-        e->own = malloc(ch * sizeof *e->own);
-        e->whead = malloc(ch * sizeof *e->whead);
+        e->tc = malloc(ch * sizeof *e->tc);
         e->abits = calloc((ch + 63) / 64, sizeof *e->abits);
         e->asum = calloc((ch + 4095) / 4096, sizeof *e->asum);
         e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
         e->wheel = malloc(KCI_WHEEL * sizeof *e->wheel);
         e->wentfree = -1;
-        ring_ok = e->own && e->whead && e->abits && e->asum && e->rel && e->wheel;
+        ring_ok = e->tc && e->abits && e->asum && e->rel && e->wheel;
         if (ring_ok) {
             for (size_t c = 0; c < ch; c++)
-                e->own[c] = e->whead[c] = -1;
+                e->tc[c].own = e->tc[c].wait = -1;
             for (size_t i = 0; i < KCI_WHEEL; i++)
                 e->wheel[i] = -1;
         }
