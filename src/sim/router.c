@@ -153,8 +153,9 @@ typedef struct engine {
     uint64_t queued, queued_flits;
     uint32_t *senders, nsenders;
     double *next_gen;
-    uint64_t *gheap; /* Poisson runs: cycle of x's next message << 32 | x, a min-heap */
-    uint32_t ngheap;
+    /* Poisson runs: a calendar of the sources by the cycle of their next
+     * message (bucket = cycle mod KCI_CAL, a list through cal_next) */
+    uint32_t *cal_head, *cal_next, *cal_cyc, *due;
     /* runs (not driven): sources with queued messages in node order, and
      * those whose queue was empty until this cycle, in node order */
     uint32_t *pend, *pend2, *fresh, npend, nfresh;
@@ -215,7 +216,10 @@ static void engine_free(engine *e)
     free(e->qtail);
     free(e->senders);
     free(e->next_gen);
-    free(e->gheap);
+    free(e->cal_head);
+    free(e->cal_next);
+    free(e->cal_cyc);
+    free(e->due);
     free(e->pend);
     free(e->pend2);
     free(e->fresh);
@@ -352,30 +356,19 @@ static uint32_t pick_dest(engine *e, uint32_t node)
     return b - a == 1 ? t->dest[a] : t->dest[a + (uint32_t)kc_rng_below(&e->rng, b - a)];
 }
 
-/* The heap key of x's next message: the cycle that generates it (the first
- * t with next_gen < t + 1), then x. */
-static inline uint64_t gen_key(const engine *e, uint32_t x)
+static void sort_u32(uint32_t *a, uint32_t n);
+
+#define KCI_CAL 4096 /* calendar buckets, a power of two */
+
+/* x joins the calendar at the cycle of its next message (the first t with
+ * next_gen < t + 1). */
+static inline void cal_insert(engine *e, uint32_t x)
 {
     double t = floor(e->next_gen[x]);
-    uint64_t cyc = t < 2147483648.0 ? (uint64_t)t : UINT64_C(2147483648);
-    return cyc << 32 | x;
-}
-
-static void heap_sift_down(uint64_t *h, uint32_t n, uint32_t i)
-{
-    uint64_t v = h[i];
-    for (;;) {
-        uint32_t l = 2 * i + 1;
-        if (l >= n)
-            break;
-        if (l + 1 < n && h[l + 1] < h[l])
-            l++;
-        if (h[l] >= v)
-            break;
-        h[i] = h[l];
-        i = l;
-    }
-    h[i] = v;
+    uint32_t cyc = t < 2147483648.0 ? (uint32_t)t : UINT32_C(2147483648);
+    e->cal_cyc[x] = cyc;
+    e->cal_next[x] = e->cal_head[cyc & (KCI_CAL - 1)];
+    e->cal_head[cyc & (KCI_CAL - 1)] = x;
 }
 
 static void generate(engine *e)
@@ -384,18 +377,31 @@ static void generate(engine *e)
     double mean = (double)e->L / c->load;
     double p = c->load / (double)e->L;
     if (c->process == KC_INJECT_POISSON) {
-        /* Due sources leave the heap in node order and draw exactly as the
-         * scan below would; each goes back keyed by its next message. */
-        uint64_t *h = e->gheap;
-        while (e->ngheap && (h[0] >> 32) <= e->now) {
-            uint32_t x = (uint32_t)h[0];
+        /* This cycle's bucket holds the due sources (generation runs every
+         * cycle, so none is late) and some a turn of the calendar later;
+         * the due ones draw in node order, exactly as a scan of every
+         * source would, and go back at the cycle of their next message. */
+        uint32_t *b = &e->cal_head[e->now & (KCI_CAL - 1)], x = *b, n = 0;
+        *b = UINT32_MAX;
+        while (x != UINT32_MAX) {
+            uint32_t next = e->cal_next[x];
+            if (e->cal_cyc[x] == e->now) {
+                e->due[n++] = x;
+            } else {
+                e->cal_next[x] = *b;
+                *b = x;
+            }
+            x = next;
+        }
+        sort_u32(e->due, n);
+        for (uint32_t i = 0; i < n; i++) {
+            x = e->due[i];
             while (e->next_gen[x] < (double)e->now + 1.0) {
                 if (enqueue(e, x, pick_dest(e, x), e->L, 0))
                     e->nomem = 1;
                 e->next_gen[x] += kc_rng_exponential(&e->rng, mean);
             }
-            h[0] = gen_key(e, x);
-            heap_sift_down(h, e->ngheap, 0);
+            cal_insert(e, x);
         }
         return;
     }
@@ -1376,7 +1382,10 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->qtail = malloc(net->nodes * sizeof *e->qtail);
     e->senders = malloc(net->nodes * sizeof *e->senders);
     e->next_gen = malloc(net->nodes * sizeof *e->next_gen);
-    e->gheap = malloc(net->nodes * sizeof *e->gheap);
+    e->cal_head = malloc(KCI_CAL * sizeof *e->cal_head);
+    e->cal_next = malloc(net->nodes * sizeof *e->cal_next);
+    e->cal_cyc = malloc(net->nodes * sizeof *e->cal_cyc);
+    e->due = malloc(net->nodes * sizeof *e->due);
     e->pend = malloc(net->nodes * sizeof *e->pend);
     e->pend2 = malloc(net->nodes * sizeof *e->pend2);
     e->fresh = malloc(net->nodes * sizeof *e->fresh);
@@ -1386,7 +1395,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->q0 = calloc(net->nodes, sizeof *e->q0);
     e->qlow = calloc(net->nodes, sizeof *e->qlow);
     if (!ring_ok || !links_ok || !e->qhead || !e->qtail ||
-        !e->senders || !e->next_gen || !e->gheap || !e->pend || !e->pend2 || !e->fresh || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
+        !e->senders || !e->next_gen || !e->cal_head || !e->cal_next || !e->cal_cyc || !e->due || !e->pend || !e->pend2 || !e->fresh || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
         !e->qlow || grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     for (uint32_t x = 0; x < net->nodes; x++) {
@@ -1397,10 +1406,10 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     double mean = (double)e->L / (cfg->load > 0 ? cfg->load : 1);
     for (uint32_t i = 0; i < e->nsenders; i++)
         e->next_gen[e->senders[i]] = kc_rng_exponential(&e->rng, mean);
+    for (uint32_t i = 0; i < KCI_CAL; i++)
+        e->cal_head[i] = UINT32_MAX;
     for (uint32_t i = 0; i < e->nsenders; i++)
-        e->gheap[e->ngheap++] = gen_key(e, e->senders[i]);
-    for (uint32_t i = e->ngheap / 2; i-- > 0;)
-        heap_sift_down(e->gheap, e->ngheap, i);
+        cal_insert(e, e->senders[i]);
     return KC_OK;
 }
 
