@@ -49,7 +49,9 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
         shared += channels * 4;
 
     int indep = cfg->vc_independent >= 0 ? cfg->vc_independent : kc_sim_vc_link_default(s->topo, s->k);
-    uint64_t point = kci_sim_fixed_bytes(&sh, indep);
+    /* the worm-level loop's condition (kci_sim_trains) on the spec */
+    int trains = sh.depth == 1 && cfg->switch_delay == 0 && cfg->link_latency == 1 && (sh.vcs == 1 || indep);
+    uint64_t point = kci_sim_fixed_bytes(&sh, indep, trains);
     if (cfg->channel_util)
         point += (net_channels / (uint64_t)sh.vcs + 1) * sizeof(uint64_t);
     double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
@@ -74,9 +76,11 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     uint64_t msgs = cfg->oneshot ? N : queued + N * (uint64_t)sh.inj;
     if (worms > msgs)
         worms = msgs;
-    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh)));
+    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh, trains)));
     point = add_sat(point, mul_sat(grown(queued, 4096), kci_sim_queue_entry_bytes()));
+    /* the latency sample, and the scratch array of its sort (the p99) */
     point = add_sat(point, mul_sat(grown(measured, 4096), sizeof(uint32_t)));
+    point = add_sat(point, mul_sat(measured, sizeof(uint32_t)));
     out->shared = shared;
     out->per_point = point;
     return KC_OK;

@@ -1238,25 +1238,43 @@ static void trains_waiting(engine *e)
     e->nwaiting = m;
 }
 
-uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent)
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains)
 {
     uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
     uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
     uint64_t links = net_channels / (uint64_t)s->vcs;
-    /* the packed record, and a ring of ready times for deeper buffers */
-    uint64_t per_channel = sizeof(chan) + (s->depth > 1 ? (uint64_t)s->depth * sizeof(uint32_t) : 0);
+    /* flit loop: the packed record, and a ring of ready times for deeper
+     * buffers; trains: owner and wait list, and a bit of the arrivals map */
+    uint64_t per_channel = trains ? sizeof(struct tchan)
+                                  : sizeof(chan) + (s->depth > 1 ? (uint64_t)s->depth * sizeof(uint32_t) : 0);
+    uint64_t bitmaps = trains ? ((channels + 63) / 64 + (channels + 4095) / 4096) * sizeof(uint64_t) : 0;
     /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow,
-     * the generation heap, the lists of sources with queued messages */
+     * the calendar's link, cycle and due list, the lists of sources with
+     * queued messages (pend, pend2, fresh), trains' released sources */
     uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) + 2 * sizeof(uint64_t) +
-                        3 * sizeof(uint32_t) + sizeof(uint64_t) + 3 * sizeof(uint32_t);
+                        3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) +
+                        (trains ? (uint64_t)s->inj * sizeof(uint32_t) : 0);
+    uint64_t fixed = KCI_CAL * sizeof(uint32_t) + (trains ? KCI_WHEEL * sizeof(int32_t) : 0);
     uint64_t link_used = s->vcs > 1 && !vc_independent ? (links + 1) * sizeof(uint32_t) : 0;
-    return channels * per_channel + link_used + s->nodes * per_node;
+    return channels * per_channel + bitmaps + link_used + s->nodes * per_node + fixed;
 }
 
-uint64_t kci_sim_worm_bytes(const kci_simshape *s)
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains)
 {
-    /* record, path of max_hops + 2 channels, free list, two active lists, three waiting lists */
-    return sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
+    /* record, path of max_hops + 2 channels, free list, two active lists,
+     * three waiting lists; trains: three more lists, the headers' FIFO and
+     * a wait entry for every channel a blocked header may ask for (a port's
+     * VCs, or all ports' for adaptive routings) */
+    uint64_t b = sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
+    if (trains) {
+        uint64_t cand = (uint64_t)s->ports * (uint64_t)s->vcs;
+        if (cand < (uint64_t)s->ej)
+            cand = (uint64_t)s->ej;
+        if (cand > KC_SIMROUTE_MAX)
+            cand = KC_SIMROUTE_MAX;
+        b += 3 * sizeof(uint32_t) + sizeof(waiter) + cand * sizeof(struct went);
+    }
+    return b;
 }
 
 uint64_t kci_sim_queue_entry_bytes(void) { return sizeof(qmsg); }
@@ -1271,7 +1289,7 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
 {
     kci_simshape s = shape_of(net);
     uint64_t network = (uint64_t)net->nodes * ((uint64_t)net->ports * sizeof(uint32_t) + (uint64_t)net->n);
-    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg)) + network);
+    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg), trains_apply(net, cfg)) + network);
 }
 
 /* Follow "waits for a channel held by" from the oldest waiting header. */

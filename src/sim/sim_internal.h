@@ -12,10 +12,12 @@ typedef struct kci_simshape {
     int n, ports, vcs, inj, ej, depth, max_hops;
 } kci_simshape;
 
-/* Bytes of the engine's fixed arrays (kc_sim_run's engine_init). */
-uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent);
-/* Bytes per worm slot (worm record, path, index lists, waiting lists). */
-uint64_t kci_sim_worm_bytes(const kci_simshape *s);
+/* Bytes of the engine's fixed arrays (kc_sim_run's engine_init); trains:
+ * the worm-level loop applies (kci_sim_trains). */
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains);
+/* Bytes per worm slot (worm record, path, index lists, waiting lists, and
+ * for the trains their wait entries). */
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains);
 /* Bytes per source-queue entry. */
 uint64_t kci_sim_queue_entry_bytes(void);
 
