@@ -1259,7 +1259,7 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     return channels * per_channel + bitmaps + link_used + s->nodes * per_node + fixed;
 }
 
-uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains)
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive)
 {
     /* record, path of max_hops + 2 channels, free list, two active lists,
      * three waiting lists; trains: three more lists, the headers' FIFO and
@@ -1267,7 +1267,7 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains)
      * VCs, or all ports' for adaptive routings) */
     uint64_t b = sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
     if (trains) {
-        uint64_t cand = (uint64_t)s->ports * (uint64_t)s->vcs;
+        uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
         if (cand < (uint64_t)s->ej)
             cand = (uint64_t)s->ej;
         if (cand > KC_SIMROUTE_MAX)

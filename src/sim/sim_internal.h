@@ -16,8 +16,9 @@ typedef struct kci_simshape {
  * the worm-level loop applies (kci_sim_trains). */
 uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains);
 /* Bytes per worm slot (worm record, path, index lists, waiting lists, and
- * for the trains their wait entries). */
-uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains);
+ * for the trains their wait entries: one a VC of a port, of every port
+ * when the routing is adaptive). */
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive);
 /* Bytes per source-queue entry. */
 uint64_t kci_sim_queue_entry_bytes(void);
 
