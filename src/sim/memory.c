@@ -116,10 +116,15 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
          * per channel its tail releases, and its generation, injection and
          * delivery), about diam / 2 + 4 events; per cycle, a Bernoulli
          * draw per source. The cost of an event grows as the hot state
-         * (8 bytes a channel, about 80 a node) leaves the caches: twice the
-         * CPU time measured with bench_sim from 2^8 to 2^20 nodes. */
+         * (8 bytes a channel, about 80 a node) leaves the caches: about
+         * 1.3x the wall time bench_sim measured from 2^8 to 2^20 nodes on
+         * the 2-core machine at load average 10 (3-5x its CPU time). */
         double hot = N * ((double)(s->topo == KC_SIM_HYPERCUBE ? s->n : 2 * s->n) * s->vcs + s->inj + s->ej) * 8 + N * 80;
-        double ev = hot <= (1u << 20) ? 100e-9 : hot <= (4u << 20) ? 500e-9 : hot <= (16u << 20) ? 800e-9 : 1500e-9;
+        double ev = hot <= (1u << 20)    ? 200e-9
+                    : hot <= (4u << 20)  ? 1000e-9
+                    : hot <= (16u << 20) ? 2000e-9
+                    : hot <= (64u << 20) ? 2500e-9
+                                         : 3500e-9;
         double msgs = cfg->oneshot ? N : cycles * N * (cfg->load > 0 ? cfg->load : 0) / L;
         double draws = cfg->oneshot || cfg->process != KC_INJECT_BERNOULLI ? 0 : cycles * N * 5e-9;
         return msgs * (diam / 2 + 4) * ev + draws + cycles * 1e-7;
