@@ -5,7 +5,8 @@
  * give the same results cycle for cycle. Driven runs compare every
  * message's delivery cycle, in delivery order; runs with a load (Poisson,
  * Bernoulli, one-shot, with per-link counts) compare every field of the
- * result, per-link flit counts included. */
+ * result, per-link flit counts included; rings that deadlock must stop
+ * alike. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,7 +60,7 @@ static void random_net(kc_rng *rng, kc_simnet *net, kc_simroute *route, kc_simco
     }
     int inj = 1 + (int)kc_rng_below(rng, 3) / 2, ej = 1 + (int)kc_rng_below(rng, 3) / 2;
     assert_int_equal(kc_simnet_init(net, topo, k, n, vcs, inj, ej, 1, &err), KC_OK);
-    c->route_delay = (int)kc_rng_below(rng, 5) / 3;
+    c->route_delay = (int)kc_rng_below(rng, 7) / 3;
     c->watchdog = 200;
 }
 
@@ -211,6 +212,45 @@ static void test_runs_same_results(void **state)
     assert_true(busy >= 80);
 }
 
+/* Rings with one VC and no VC rule deadlock: both loops must stop at the
+ * same cycle with the same blocked cycle of channels and flit counts. */
+static void test_deadlock_same(void **state)
+{
+    (void)state;
+    int deadlocks = 0;
+    for (int k = 4; k <= 9; k++)
+        for (int len = 2; len <= 30; len += 7) {
+            kc_err err;
+            kc_simnet net;
+            assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, k, 1, 1, 1, 1, 1, &err), KC_OK);
+            kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+            uint32_t src[2 * 9], dst[2 * 9], m = 0;
+            for (uint32_t x = 0; x < (uint32_t)k; x++) {
+                src[m] = x, dst[m++] = (x + (uint32_t)k / 2) % (uint32_t)k;
+                if (x % 2)
+                    src[m] = x, dst[m++] = (x + 1) % (uint32_t)k;
+            }
+            kc_simtraffic tr;
+            assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, src, dst, m, NULL, &err), KC_OK);
+            kc_simconfig c;
+            kc_simconfig_default(&c);
+            c.oneshot = 1;
+            c.msg_flits = len;
+            c.watchdog = 40;
+            c.route_delay = k % 2;
+            kc_simresult r[2];
+            for (int i = 0; i < 2; i++)
+                assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);
+            expect_same_result(&r[0], &r[1], net.net_channels + 1, k * 100 + len);
+            deadlocks += r[0].deadlock;
+                for (int i = 0; i < 2; i++)
+                kc_simresult_free(&r[i]);
+            kc_simtraffic_free(&tr);
+            kc_simnet_free(&net);
+        }
+    assert_true(deadlocks >= 10);
+}
+
 /* Where the trains do not apply (deeper buffers, slower links, VCs taking
  * turns), the public calls keep the flit loop. */
 static void test_trains_scope(void **state)
@@ -246,6 +286,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_driven_same_deliveries),
         cmocka_unit_test(test_runs_same_results),
+        cmocka_unit_test(test_deadlock_same),
         cmocka_unit_test(test_trains_scope),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
