@@ -1,9 +1,11 @@
-/* The wormhole router engine: one synchronous cycle at a time.
+/* The wormhole router engine: one synchronous cycle at a time, two loops
+ * with the same results.
  *
- * State is flat arrays indexed by channel id (owner worm, flits buffered,
- * flits that have entered, a ring of ready times: the fields a flit's move
- * reads packed in one 16-byte record, so a hop touches one cache line per
- * channel) and by worm (the path of channels it holds, oldest first). A cycle does, in order:
+ * The flit loop (any model) keeps flat arrays indexed by channel id (owner
+ * worm, flits buffered, flits that have entered, a ring of ready times: the
+ * fields a flit's move reads packed in one 16-byte record, so a hop touches
+ * one cache line per channel) and by worm (the path of channels it holds,
+ * oldest first). A cycle does, in order:
  *   1. generation      new messages join their node's FIFO source queue;
  *   2. injection       a queued message takes a free injection channel;
  *   3. allocation      waiting headers, oldest arrival first, take the first
@@ -13,12 +15,14 @@
  *                      flit ahead in the same cycle is reused, so a worm
  *                      streams one flit per cycle); a physical link carries
  *                      one flit per cycle.
- * Only active worms, waiting headers, sources whose next message is due
- * (a heap by cycle, then node: the order a scan of all nodes would draw
- * random numbers in) and sources with queued messages (a list in node
- * order, the order a scan would inject in) are visited; nothing is
- * allocated per flit. Bernoulli injection still draws for every source
- * every cycle. */
+ * The worm-level loop (trains, below) does the same four steps with O(1)
+ * work per moving worm where the model keeps worms rigid (one-flit
+ * buffers, S = 0, W = 1, no VCs taking turns on a link).
+ * Only moving or active worms, headers that may get a channel, sources
+ * whose next message is due (a calendar by cycle; the due ones in node
+ * order, the order a scan of all nodes would draw random numbers in) and
+ * sources that may inject are visited; nothing is allocated per flit.
+ * Bernoulli injection still draws for every source every cycle. */
 #include "kcube/sim.h"
 
 #include <math.h>
