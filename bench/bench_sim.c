@@ -1,8 +1,11 @@
 /* Simulator speed: flit-hops per second and ns per flit-hop by network size,
  * memory per node, and (optionally) the same workloads on an older engine.
  *
- *   bench_sim [--reps R] [--quick] [--large] [--old BIN]
+ *   bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN]
  *
+ * --only TEXT keeps the workloads whose label starts with TEXT (repeatable;
+ * it also runs the --large ones it names).
+ * Each row ends with the machine's 1-minute load average after it.
  * A flit-hop is one flit crossing one router-to-router channel (the run's
  * link_traversals). Every measurement runs in a child process (this program
  * with --worker), so its peak RSS is that run's alone: memory per node is
@@ -212,16 +215,29 @@ static void versus_reference(kc_simtopo topo, int k, int n, int vcs, kc_simalgo 
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_sim [--reps R] [--quick] [--large] [--old BIN]\n");
+    fprintf(stderr, "usage: bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN]\n");
     exit(2);
+}
+
+/* The 1-minute load average, -1 when unknown. */
+static double load_now(void)
+{
+    double l = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &l) != 1)
+            l = -1;
+        fclose(f);
+    }
+    return l;
 }
 
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--worker"))
         return worker(argc, argv);
-    int reps = 3, quick = 0, large = 0;
-    const char *old = NULL;
+    int reps = 3, quick = 0, large = 0, nonly = 0;
+    const char *old = NULL, *only[16];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
@@ -231,6 +247,8 @@ int main(int argc, char **argv)
             quick = 1;
         else if (!strcmp(argv[i], "--large"))
             large = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc && nonly < 16)
+            only[nonly++] = argv[++i];
         else
             usage();
     }
@@ -256,10 +274,13 @@ int main(int argc, char **argv)
            "B/node");
     if (old)
         printf(" %8s %7s %7s", "old ns", "old B/n", "speedup");
-    printf("\n");
+    printf(" %5s\n", "load");
     for (size_t i = 0; i < NCASES; i++) {
         const bcase *b = &cases[i];
-        if (b->large && !large)
+        int keep = !nonly;
+        for (int j = 0; j < nonly; j++)
+            keep |= !strncmp(b->label, only[j], strlen(only[j]));
+        if (!keep || (b->large && !large && !nonly))
             continue;
         long long nodes = 1;
         for (int d = 0; d < b->n; d++)
@@ -292,7 +313,7 @@ int main(int argc, char **argv)
         if (old)
             printf(" %8.1f %7.0f %6.2fx", bench_median(ons, reps), bench_median(orss, reps),
                    bench_median(ratio, reps));
-        printf("\n");
+        printf(" %5.1f\n", load_now());
         fflush(stdout);
         continue;
     fail_old:

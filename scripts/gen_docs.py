@@ -248,6 +248,16 @@ def _(r):
     ])
 
 
+@block("sim-estimates")
+def _(r):
+    """docs/sim.md's "Memory before work": the estimates by network size (refused at once)."""
+    steps = []
+    for net in ("--n 8", "--n 12", "--n 16", "--n 18", "--n 20", "--n 4 --k 32"):
+        steps.append({"cmd": "kcube simulate %s --uniform --rate 0.2 --max-time 1e-9 --max-memory 1T" % net,
+                      "status": 2})
+    return r.transcript(steps)
+
+
 @block("sim-routings", quick=False)
 def _(r):
     """docs/sim.md's "What it does": four routings on four patterns, 8-cube."""

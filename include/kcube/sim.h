@@ -154,7 +154,9 @@ int64_t kc_sim_zero_load(const kc_simconfig *cfg, int hops);
  * warm-up and windows are ignored. Flits per network link are counted over
  * the whole run. The invariants are those of kc_sim_run; a deadlock stops
  * the run (kc_simdrive_deadlock, and the blocked cycle in the result).
- * Costs: a step is O(active worms + waiting headers + nodes). */
+ * Costs: a step is O(moving worms + woken headers + nodes with queued
+ * messages) with the worm-level loop (see docs/sim.md), O(active worms +
+ * waiting headers + nodes with queued messages) with the flit loop. */
 #define KC_SIMDRIVE_MAX_FLITS (UINT32_C(1) << 31)
 #define KC_SIMDRIVE_MAX_CYCLE 2000000000LL
 typedef struct kc_simdrive kc_simdrive;

@@ -39,7 +39,15 @@ typedef struct kc_simmem {
 kc_status kc_simmem_estimate(const kc_simspec *resolved, const kc_simconfig *cfg, kc_simmem *out, kc_err *err);
 
 /* Wall seconds of one run (one load point) on one core, before it runs.
- * Each cycle the engine visits the nodes and the live worms: cycles x
+ * Where the worm-level loop applies (one-flit buffers, S = 0, W = 1, VCs not
+ * taking turns: kcube/sim.h), work is per message: N x load / msg_flits x
+ * cycles messages (N for a one-shot run) of about diameter / 2 + 4 events
+ * each, an event costing 0.2 to 3.5 us as the engine's hot state (8 bytes
+ * a channel, 80 a node) outgrows the caches (1.3x the wall time bench_sim
+ * measured at load average 10 on 2 cores, 2^8 to 2^20 nodes), plus a draw
+ * per source and cycle for
+ * Bernoulli injection. Otherwise (the flit loop)
+ * each cycle the engine visits the nodes and the live worms: cycles x
  * (N / 2 + worms) units, where a run takes warmup + measure + drain / 2
  * cycles (a stable run drains early; a saturated one gives up once its
  * queues are full) and holds about N x load / msg_flits x 8 (diameter +

@@ -49,7 +49,10 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
         shared += channels * 4;
 
     int indep = cfg->vc_independent >= 0 ? cfg->vc_independent : kc_sim_vc_link_default(s->topo, s->k);
-    uint64_t point = kci_sim_fixed_bytes(&sh, indep);
+    /* the worm-level loop's condition (kci_sim_trains) on the spec */
+    int trains = sh.depth == 1 && cfg->switch_delay == 0 && cfg->link_latency == 1 && (sh.vcs == 1 || indep);
+    uint64_t point = kci_sim_fixed_bytes(&sh, indep, trains);
+    int adaptive = s->route.algo != KC_ROUTE_ECUBE && s->route.algo != KC_ROUTE_DOR;
     if (cfg->channel_util)
         point += (net_channels / (uint64_t)sh.vcs + 1) * sizeof(uint64_t);
     double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
@@ -74,9 +77,11 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     uint64_t msgs = cfg->oneshot ? N : queued + N * (uint64_t)sh.inj;
     if (worms > msgs)
         worms = msgs;
-    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh)));
+    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh, trains, adaptive)));
     point = add_sat(point, mul_sat(grown(queued, 4096), kci_sim_queue_entry_bytes()));
+    /* the latency sample, and the scratch array of its sort (the p99) */
     point = add_sat(point, mul_sat(grown(measured, 4096), sizeof(uint32_t)));
+    point = add_sat(point, mul_sat(measured, sizeof(uint32_t)));
     out->shared = shared;
     out->per_point = point;
     return KC_OK;
@@ -105,7 +110,27 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
         worms = N * (cfg->load > 0 ? cfg->load : 0) / L * 8 * (diam + L);
     }
     worms = worms < bound ? worms : bound;
-    /* the engine's state against the caches: small networks run far faster a unit */
+    int indep = cfg->vc_independent >= 0 ? cfg->vc_independent : kc_sim_vc_link_default(s->topo, s->k);
+    if (s->depth == 1 && cfg->switch_delay == 0 && cfg->link_latency == 1 && (s->vcs == 1 || indep)) {
+        /* The worm-level loop: work per message (a visit per header hop,
+         * per channel its tail releases, and its generation, injection and
+         * delivery), about diam / 2 + 4 events; per cycle, a Bernoulli
+         * draw per source. The cost of an event grows as the hot state
+         * (8 bytes a channel, about 80 a node) leaves the caches: about
+         * 1.3x the wall time bench_sim measured from 2^8 to 2^20 nodes on
+         * the 2-core machine at load average 10 (3-5x its CPU time). */
+        double hot = N * ((double)(s->topo == KC_SIM_HYPERCUBE ? s->n : 2 * s->n) * s->vcs + s->inj + s->ej) * 8 + N * 80;
+        double ev = hot <= (1u << 20)    ? 200e-9
+                    : hot <= (4u << 20)  ? 1000e-9
+                    : hot <= (16u << 20) ? 2000e-9
+                    : hot <= (64u << 20) ? 2500e-9
+                                         : 3500e-9;
+        double msgs = cfg->oneshot ? N : cycles * N * (cfg->load > 0 ? cfg->load : 0) / L;
+        double draws = cfg->oneshot || cfg->process != KC_INJECT_BERNOULLI ? 0 : cycles * N * 5e-9;
+        return msgs * (diam / 2 + 4) * ev + draws + cycles * 1e-7;
+    }
+    /* the flit loop: the engine's state against the caches, small networks
+     * run far faster a unit */
     double rate = m.per_point < (2u << 20) ? 8e-9 : m.per_point < (32u << 20) ? 20e-9 : 45e-9;
     return cycles * (N / 2 + worms) * rate;
 }

@@ -1,9 +1,11 @@
-/* The wormhole router engine: one synchronous cycle at a time.
+/* The wormhole router engine: one synchronous cycle at a time, two loops
+ * with the same results.
  *
- * State is flat arrays indexed by channel id (owner worm, flits buffered,
- * flits that have entered, a ring of ready times: the fields a flit's move
- * reads packed in one 16-byte record, so a hop touches one cache line per
- * channel) and by worm (the path of channels it holds, oldest first). A cycle does, in order:
+ * The flit loop (any model) keeps flat arrays indexed by channel id (owner
+ * worm, flits buffered, flits that have entered, a ring of ready times: the
+ * fields a flit's move reads packed in one 16-byte record, so a hop touches
+ * one cache line per channel) and by worm (the path of channels it holds,
+ * oldest first). A cycle does, in order:
  *   1. generation      new messages join their node's FIFO source queue;
  *   2. injection       a queued message takes a free injection channel;
  *   3. allocation      waiting headers, oldest arrival first, take the first
@@ -13,12 +15,14 @@
  *                      flit ahead in the same cycle is reused, so a worm
  *                      streams one flit per cycle); a physical link carries
  *                      one flit per cycle.
- * Only active worms, waiting headers, sources whose next message is due
- * (a heap by cycle, then node: the order a scan of all nodes would draw
- * random numbers in) and sources with queued messages (a list in node
- * order, the order a scan would inject in) are visited; nothing is
- * allocated per flit. Bernoulli injection still draws for every source
- * every cycle. */
+ * The worm-level loop (trains, below) does the same four steps with O(1)
+ * work per moving worm where the model keeps worms rigid (one-flit
+ * buffers, S = 0, W = 1, no VCs taking turns on a link).
+ * Only moving or active worms, headers that may get a channel, sources
+ * whose next message is due (a calendar by cycle; the due ones in node
+ * order, the order a scan of all nodes would draw random numbers in) and
+ * sources that may inject are visited; nothing is allocated per flit.
+ * Bernoulli injection still draws for every source every cycle. */
 #include "kcube/sim.h"
 
 #include <math.h>
@@ -91,6 +95,19 @@ typedef struct worm {
     uint16_t np, ptail;   /* path entries; first entry still held */
     uint8_t measured;
     uint8_t stalled; /* nothing can move until the header takes a channel */
+    /* trains (the worm-level loop) only */
+    uint8_t drain;   /* its header has been delivered: it moves every cycle */
+    uint8_t blocked; /* its header found every channel it may take owned */
+    uint8_t woken;   /* blocked, and a channel it waits for was released */
+    uint8_t alive;
+    int64_t head;     /* path index of the header flit, -1 before it enters */
+    int64_t wlo, whi; /* moves with head in (wlo, whi] fall in the window */
+    uint64_t seq;     /* injection order: the flit loop's delivery order */
+    uint32_t wgen;    /* generation of its wait entries */
+    uint64_t wkey;    /* blocked: the key it waits with */
+    uint32_t t0;      /* drain: the cycle its header was delivered */
+    uint32_t tat;     /* drain: the cycle of its next event */
+    int32_t tnext;    /* drain: next worm in its timer bucket */
 } worm;
 
 typedef struct qmsg {
@@ -112,6 +129,8 @@ typedef struct chan {
     uint16_t cnt;    /* flits buffered */
     uint16_t rhead;  /* ring index of the oldest buffered flit */
 } chan;
+
+#define KCI_WHEEL 1024 /* timer buckets of the trains, a power of two */
 
 typedef struct engine {
     const kc_simnet *net;
@@ -138,8 +157,9 @@ typedef struct engine {
     uint64_t queued, queued_flits;
     uint32_t *senders, nsenders;
     double *next_gen;
-    uint64_t *gheap; /* Poisson runs: cycle of x's next message << 32 | x, a min-heap */
-    uint32_t ngheap;
+    /* Poisson runs: a calendar of the sources by the cycle of their next
+     * message (bucket = cycle mod KCI_CAL, a list through cal_next) */
+    uint32_t *cal_head, *cal_next, *cal_cyc, *due;
     /* runs (not driven): sources with queued messages in node order, and
      * those whose queue was empty until this cycle, in node order */
     uint32_t *pend, *pend2, *fresh, npend, nfresh;
@@ -156,6 +176,25 @@ typedef struct engine {
     kc_simsample lat;
     double net_lat_sum;
     int nomem;
+    /* trains: the worm-level loop (see trains_cycle) */
+    int trains;
+    struct tchan { int32_t own, wait; } *tc; /* per channel: owner (-1 free), first wait entry (-1 none), together:
+                                                a release reads both */
+    struct went { uint32_t w, gen; int32_t next; } *went;
+    uint32_t wentcap;
+    int32_t wentfree;
+    uint32_t *go, ngo;            /* worms whose header moves this cycle (new, or given a channel) */
+    int32_t *wheel;               /* timer buckets (cycle mod KCI_WHEEL) of worms being delivered */
+    uint32_t ndraining;           /* worms being delivered: they move every cycle */
+    uint32_t last_moved;          /* the last cycle whose moves are done */
+    int settled;                  /* trains_settle done (the run is over) */
+    uint32_t *woke, nwoke;        /* blocked headers to retry next cycle */
+    uint32_t *fin, nfin;          /* tails delivered this cycle */
+    waiter *fifo;                 /* headers that arrived and were never tried, by key */
+    uint32_t fhead, ftail;
+    uint64_t *abits, *asum;       /* headers that arrived this cycle: channel bitmap and its summary */
+    uint32_t *rel, nrel;          /* sources whose injection channel was released */
+    uint64_t seq;
     /* driven runs (kc_simdrive): tails delivered in the current cycle */
     int driven;
     uint8_t *listed; /* driven: node is in senders (its queue may be non-empty) */
@@ -181,7 +220,10 @@ static void engine_free(engine *e)
     free(e->qtail);
     free(e->senders);
     free(e->next_gen);
-    free(e->gheap);
+    free(e->cal_head);
+    free(e->cal_next);
+    free(e->cal_cyc);
+    free(e->due);
     free(e->pend);
     free(e->pend2);
     free(e->fresh);
@@ -192,6 +234,16 @@ static void engine_free(engine *e)
     free(e->qlen);
     free(e->q0);
     free(e->qlow);
+    free(e->tc);
+    free(e->went);
+    free(e->go);
+    free(e->wheel);
+    free(e->woke);
+    free(e->fin);
+    free(e->fifo);
+    free(e->abits);
+    free(e->asum);
+    free(e->rel);
     kc_simsample_free(&e->lat);
 }
 
@@ -226,6 +278,23 @@ static int grow_worms(engine *e)
         e->merged = mg;
     if (!mg)
         return -1;
+    if (e->trains) {
+        uint32_t **lists[] = {&e->go, &e->woke, &e->fin};
+        for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
+            uint32_t *l = realloc(*lists[i], cap * sizeof **lists[i]);
+            if (!l)
+                return -1;
+            *lists[i] = l;
+        }
+        waiter *fq = realloc(e->fifo, cap * sizeof *fq);
+        if (!fq)
+            return -1;
+        e->fifo = fq;
+        for (uint32_t i = e->wcap; i < cap; i++) {
+            w[i].alive = 0;
+            w[i].wgen = 0;
+        }
+    }
     for (uint32_t i = cap; i > e->wcap; i--)
         e->wfree[e->nfree++] = i - 1;
     e->wcap = cap;
@@ -291,30 +360,19 @@ static uint32_t pick_dest(engine *e, uint32_t node)
     return b - a == 1 ? t->dest[a] : t->dest[a + (uint32_t)kc_rng_below(&e->rng, b - a)];
 }
 
-/* The heap key of x's next message: the cycle that generates it (the first
- * t with next_gen < t + 1), then x. */
-static inline uint64_t gen_key(const engine *e, uint32_t x)
+static void sort_u32(uint32_t *a, uint32_t n);
+
+#define KCI_CAL 4096 /* calendar buckets, a power of two */
+
+/* x joins the calendar at the cycle of its next message (the first t with
+ * next_gen < t + 1). */
+static inline void cal_insert(engine *e, uint32_t x)
 {
     double t = floor(e->next_gen[x]);
-    uint64_t cyc = t < 2147483648.0 ? (uint64_t)t : UINT64_C(2147483648);
-    return cyc << 32 | x;
-}
-
-static void heap_sift_down(uint64_t *h, uint32_t n, uint32_t i)
-{
-    uint64_t v = h[i];
-    for (;;) {
-        uint32_t l = 2 * i + 1;
-        if (l >= n)
-            break;
-        if (l + 1 < n && h[l + 1] < h[l])
-            l++;
-        if (h[l] >= v)
-            break;
-        h[i] = h[l];
-        i = l;
-    }
-    h[i] = v;
+    uint32_t cyc = t < 2147483648.0 ? (uint32_t)t : UINT32_C(2147483648);
+    e->cal_cyc[x] = cyc;
+    e->cal_next[x] = e->cal_head[cyc & (KCI_CAL - 1)];
+    e->cal_head[cyc & (KCI_CAL - 1)] = x;
 }
 
 static void generate(engine *e)
@@ -323,18 +381,31 @@ static void generate(engine *e)
     double mean = (double)e->L / c->load;
     double p = c->load / (double)e->L;
     if (c->process == KC_INJECT_POISSON) {
-        /* Due sources leave the heap in node order and draw exactly as the
-         * scan below would; each goes back keyed by its next message. */
-        uint64_t *h = e->gheap;
-        while (e->ngheap && (h[0] >> 32) <= e->now) {
-            uint32_t x = (uint32_t)h[0];
+        /* This cycle's bucket holds the due sources (generation runs every
+         * cycle, so none is late) and some a turn of the calendar later;
+         * the due ones draw in node order, exactly as a scan of every
+         * source would, and go back at the cycle of their next message. */
+        uint32_t *b = &e->cal_head[e->now & (KCI_CAL - 1)], x = *b, n = 0;
+        *b = UINT32_MAX;
+        while (x != UINT32_MAX) {
+            uint32_t next = e->cal_next[x];
+            if (e->cal_cyc[x] == e->now) {
+                e->due[n++] = x;
+            } else {
+                e->cal_next[x] = *b;
+                *b = x;
+            }
+            x = next;
+        }
+        sort_u32(e->due, n);
+        for (uint32_t i = 0; i < n; i++) {
+            x = e->due[i];
             while (e->next_gen[x] < (double)e->now + 1.0) {
                 if (enqueue(e, x, pick_dest(e, x), e->L, 0))
                     e->nomem = 1;
                 e->next_gen[x] += kc_rng_exponential(&e->rng, mean);
             }
-            h[0] = gen_key(e, x);
-            heap_sift_down(h, e->ngheap, 0);
+            cal_insert(e, x);
         }
         return;
     }
@@ -364,12 +435,62 @@ static inline void take_channel(engine *e, uint32_t c, uint32_t wi)
     e->ch[c] = (chan){(int32_t)wi, 0, 0, 0, 0};
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void sort_u32(uint32_t *a, uint32_t n)
+{
+    if (n > 32) {
+        qsort(a, n, sizeof *a, cmp_u32);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        uint32_t v = a[i], j = i;
+        while (j > 0 && a[j - 1] > v) {
+            a[j] = a[j - 1];
+            j--;
+        }
+        a[j] = v;
+    }
+}
+
+/* Trains: the sources that may inject this cycle, in node order: those
+ * whose queue was empty until this cycle's generation, and those whose
+ * injection channel was released last cycle. Any other source with queued
+ * messages had every injection channel busy after the last injection and
+ * still has (channels are released only by movement), so the flit loop's
+ * scan of every source with a queue would do nothing for it. */
+static void trains_sources(engine *e)
+{
+    sort_u32(e->rel, e->nrel);
+    uint32_t a = 0, b = 0, m = 0;
+    while (a < e->nfresh || b < e->nrel) {
+        uint32_t x;
+        if (b == e->nrel || (a < e->nfresh && e->fresh[a] <= e->rel[b])) {
+            x = e->fresh[a++];
+        } else {
+            x = e->rel[b++];
+        }
+        if (!m || e->pend[m - 1] != x)
+            e->pend[m++] = x;
+    }
+    e->npend = m;
+    e->nfresh = e->nrel = 0;
+}
+
 static void inject(engine *e)
 {
     const kc_simnet *net = e->net;
     uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
     uint32_t *list = e->senders, nlist = e->nsenders;
-    if (!e->driven) {
+    if (!e->driven && e->trains) {
+        trains_sources(e);
+        list = e->pend;
+        nlist = e->npend;
+    } else if (!e->driven) {
         /* the sources with queued messages, in node order: merge the new ones in */
         if (e->nfresh) {
             uint32_t a = 0, b = 0, m = 0;
@@ -389,7 +510,7 @@ static void inject(engine *e)
         uint32_t x = list[i];
         for (int j = 0; j < net->inj && e->qhead[x] >= 0; j++) {
             uint32_t c = kc_simnet_injch(net, x, j);
-            if (e->ch[c].owner >= 0)
+            if (e->trains ? e->tc[c].own >= 0 : e->ch[c].owner >= 0)
                 continue;
             if (!e->nfree && grow_worms(e)) {
                 e->nomem = 1;
@@ -410,7 +531,6 @@ static void inject(engine *e)
             w->stalled = 0;
             w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
             e->path[(size_t)wi * e->pmax] = c;
-            take_channel(e, c, wi);
             e->qhead[x] = e->q[m].next;
             if (e->qhead[x] < 0)
                 e->qtail[x] = -1;
@@ -420,10 +540,26 @@ static void inject(engine *e)
             if (--e->qlen[x] < e->qlow[x] && e->late)
                 e->qlow[x] = e->qlen[x];
             e->queued_flits -= w->len;
-            e->active[e->nactive++] = wi;
+            if (e->trains) {
+                /* its first flit enters the injection channel this cycle */
+                e->tc[c].own = (int32_t)wi;
+                w->drain = w->blocked = w->woken = 0;
+                w->alive = 1;
+                w->head = -1;
+                w->wlo = e->in_window ? -1 : INT64_MAX / 2;
+                w->whi = INT64_MAX / 2;
+                w->seq = e->seq++;
+                e->go[e->ngo++] = wi;
+                e->nactive++;
+            } else {
+                take_channel(e, c, wi);
+                e->active[e->nactive++] = wi;
+            }
         }
     }
-    if (!e->driven) {
+    if (!e->driven && e->trains) {
+        e->npend = 0;
+    } else if (!e->driven) {
         uint32_t keep = 0;
         for (uint32_t i = 0; i < e->npend; i++)
             if (e->qhead[e->pend[i]] >= 0)
@@ -689,25 +825,460 @@ static void move_all(engine *e)
     e->nwaiting = m;
 }
 
-uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent)
+/* ---- Trains: the worm-level loop ----
+ *
+ * With one-flit buffers, flits ready one cycle after they enter a channel
+ * (switch delay 0, link latency 1) and no VCs taking turns on a link, the
+ * flit loop above keeps every worm contiguous: moving head end first, a
+ * flit moves exactly when the flit ahead of it does (or is delivered), and
+ * the header moves when it is given a channel or has been delivered. So a
+ * worm is a train: flit f sits at path index head - f (at the source while
+ * that is negative, delivered once past the ejection channel), and a cycle
+ * in which it moves does O(1) work: head + 1, one flit from the source, the
+ * tail's channel released, link traversals counted by arithmetic, one flit
+ * delivered. Only worms that move are visited (new worms, headers given a
+ * channel, worms being delivered). A header that finds every channel it may
+ * take owned waits on each of them (a wait entry per channel) and is tried
+ * again only after one of them is released; trying it in between would
+ * fail, so skipping it leaves the arbitration order, and every result, as
+ * the flit loop has them. Per-link flit counts are settled when a channel
+ * is released (or when the run ends), from the window of moves. */
+
+static int cmp_waiter(const void *a, const void *b)
+{
+    uint64_t x = ((const waiter *)a)->key, y = ((const waiter *)b)->key;
+    return x < y ? -1 : x > y;
+}
+
+/* Sort by key (keys distinct). */
+static void sort_waiters(waiter *t, uint32_t n)
+{
+    if (n > 32) {
+        qsort(t, n, sizeof *t, cmp_waiter);
+        return;
+    }
+    for (uint32_t i = 1; i < n; i++) {
+        waiter v = t[i];
+        uint32_t j = i;
+        while (j > 0 && t[j - 1].key > v.key) {
+            t[j] = t[j - 1];
+            j--;
+        }
+        t[j] = v;
+    }
+}
+
+/* Whether the worm-level loop reproduces the flit loop for this run. */
+static int trains_apply(const kc_simnet *net, const kc_simconfig *c)
+{
+    return net->depth == 1 && c->switch_delay == 0 && c->link_latency == 1 &&
+           (net->vcs == 1 || kc_sim_vcs_independent(net, c));
+}
+
+/* Flits of worm w that entered path index j while the window was open
+ * (moves that set head to j .. j + len - 1, up to head). */
+static uint64_t train_window_flits(const worm *w, int64_t j)
+{
+    int64_t lo = j > w->wlo + 1 ? j : w->wlo + 1;
+    int64_t hi = j + (int64_t)w->len - 1;
+    if (hi > w->whi)
+        hi = w->whi;
+    if (hi > w->head)
+        hi = w->head;
+    return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+}
+
+/* Channel c was released: its waiting headers are tried next cycle. */
+static void train_wake(engine *e, uint32_t c)
+{
+    int32_t i = e->tc[c].wait;
+    if (i < 0)
+        return;
+    while (i >= 0) {
+        struct went *en = &e->went[i];
+        worm *w = &e->w[en->w];
+        if (w->alive && w->blocked && !w->woken && w->wgen == en->gen) {
+            w->woken = 1;
+            e->woke[e->nwoke++] = en->w;
+        }
+        int32_t next = en->next;
+        en->next = e->wentfree;
+        e->wentfree = i;
+        i = next;
+    }
+    e->tc[c].wait = -1;
+}
+
+static int train_wait_on(engine *e, uint32_t c, uint32_t wi, uint32_t gen)
+{
+    if (e->wentfree < 0) {
+        uint32_t cap = e->wentcap ? 2 * e->wentcap : 1024;
+        struct went *n = realloc(e->went, cap * sizeof *n);
+        if (!n)
+            return -1;
+        e->went = n;
+        for (uint32_t i = cap; i > e->wentcap; i--) {
+            n[i - 1].next = e->wentfree;
+            e->wentfree = (int32_t)(i - 1);
+        }
+        e->wentcap = cap;
+    }
+    int32_t i = e->wentfree;
+    e->wentfree = e->went[i].next;
+    e->went[i] = (struct went){wi, gen, e->tc[c].wait};
+    e->tc[c].wait = i;
+    return 0;
+}
+
+/* The header of wi (in channel (uint32_t)key) asks for its next channel. */
+static void train_try(engine *e, uint32_t wi, uint64_t key)
+{
+    uint32_t cand[KC_SIMROUTE_MAX];
+    worm *w = &e->w[wi];
+    uint32_t in = (uint32_t)key;
+    int nc = kc_simroute_candidates(e->route, e->net, channel_head_node(e->net, in), w->dst, in, cand);
+    for (int j = 0; j < nc; j++) {
+        uint32_t c = cand[j];
+        if (e->tc[c].own < 0) {
+            e->tc[c].own = (int32_t)wi;
+            e->path[(size_t)wi * e->pmax + w->np++] = c;
+            w->blocked = 0;
+            if (c >= e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj)
+                w->drain = 1;
+            e->go[e->ngo++] = wi;
+            return;
+        }
+    }
+    w->blocked = 1;
+    w->wkey = key;
+    uint32_t gen = ++w->wgen;
+    for (int j = 0; j < nc; j++)
+        if (train_wait_on(e, cand[j], wi, gen))
+            e->nomem = 1;
+}
+
+static void trains_allocate(engine *e)
+{
+    /* Woken headers first, by key: each failed in an earlier cycle, so
+     * each arrived before any header now trying for the first time. */
+    uint32_t n = e->nwoke;
+    if (n) {
+        waiter *t = e->merged;
+        for (uint32_t i = 0; i < n; i++)
+            t[i] = (waiter){e->w[e->woke[i]].wkey, e->woke[i]};
+        sort_waiters(t, n);
+        e->nwoke = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            e->w[t[i].w].woken = 0;
+            train_try(e, t[i].w, t[i].key);
+        }
+    }
+    while (e->fhead < e->ftail && (e->fifo[e->fhead].key >> 32) + e->rdelay <= e->now) {
+        waiter wt = e->fifo[e->fhead++];
+        train_try(e, wt.w, wt.key);
+    }
+    if (e->fhead == e->ftail)
+        e->fhead = e->ftail = 0;
+}
+
+/* Flits of a train that have crossed router-to-router channels once its
+ * header is at path index h: channel j (1 <= j <= m) has seen min(len,
+ * h - j + 1) of them, where m is the last such channel the train has
+ * reached. */
+static uint64_t train_traversals(int64_t h, int64_t len, int64_t m)
+{
+    if (m > h)
+        m = h;
+    if (m < 1)
+        return 0;
+    int64_t a = h - m + 1, b = h, c = b < len ? b : len; /* sum of min(len, d) for d = a .. b */
+    uint64_t sum = 0;
+    if (a <= c)
+        sum += (uint64_t)((a + c) * (c - a + 1) / 2);
+    int64_t from = a > len + 1 ? a : len + 1;
+    if (b >= from)
+        sum += (uint64_t)(len * (b - from + 1));
+    return sum;
+}
+
+/* The header's path index after the moves of cycle `last`: a train being
+ * delivered moves every cycle without being visited. */
+static int64_t train_head(const worm *w, int64_t last)
+{
+    return w->drain && w->head >= (int64_t)w->np - 1 ? (int64_t)w->np - 1 + (last - (int64_t)w->t0) : w->head;
+}
+
+/* Delivered flits of a train at header index h in the window of moves. */
+static uint64_t train_window_delivered(const worm *w, int64_t h)
+{
+    int64_t E = (int64_t)w->np - 1;
+    int64_t lo = E > w->wlo + 1 ? E : w->wlo + 1, hi = h < w->whi ? h : w->whi;
+    return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+}
+
+/* The tail of worm wi leaves path index j (its channel is released). */
+static void train_release(engine *e, worm *w, const uint32_t *path, int64_t j)
+{
+    uint32_t c = path[j];
+    e->tc[c].own = -1;
+    w->ptail = (uint16_t)(j + 1);
+    if (j == 0) {
+        if (!e->driven) /* driven runs keep their own list of senders */
+            e->rel[e->nrel++] = w->src;
+        return;
+    }
+    if (e->link_flits)
+        e->link_flits[c / e->vcs] += train_window_flits(w, j);
+    train_wake(e, c);
+}
+
+static void train_schedule(engine *e, uint32_t wi, uint32_t at)
+{
+    worm *w = &e->w[wi];
+    w->tat = at;
+    w->tnext = e->wheel[at & (KCI_WHEEL - 1)];
+    e->wheel[at & (KCI_WHEEL - 1)] = (int32_t)wi;
+}
+
+/* Worm wi's tail has been delivered: settle its statistics (counted as a
+ * whole, not per move) and free its ejection channel. */
+static void train_done(engine *e, uint32_t wi)
+{
+    worm *w = &e->w[wi];
+    int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
+    const uint32_t *path = &e->path[(size_t)wi * e->pmax];
+    e->link_traversals += (uint64_t)len * (uint64_t)(E - 1);
+    e->flits_delivered += (uint64_t)len;
+    uint64_t inw = train_window_delivered(w, E + len - 1);
+    e->del_window += inw;
+    e->src_acc[w->src] += inw;
+    e->tc[path[E]].own = -1;
+    train_wake(e, path[E]);
+    e->fin[e->nfin++] = wi;
+}
+
+/* One move of worm wi whose header was just given a channel (or entered
+ * its injection channel). */
+static void train_step(engine *e, uint32_t wi)
+{
+    worm *w = &e->w[wi];
+    const uint32_t *path = &e->path[(size_t)wi * e->pmax];
+    int64_t h = ++w->head, len = (int64_t)w->len;
+    int64_t E = w->drain ? (int64_t)w->np - 1 : INT64_MAX / 2;
+    if (h - len >= 0) /* a worm shorter than its path: the tail leaves a channel */
+        train_release(e, w, path, h - len);
+    if (h < E) {
+        uint32_t c = path[h]; /* the header's new channel: it asks for the next one from next cycle */
+        e->abits[c >> 6] |= UINT64_C(1) << (c & 63);
+        e->asum[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
+        return;
+    }
+    /* The header is delivered: from now on the train moves every cycle and
+     * its channels are released one a cycle once the tail reaches them. */
+    w->t0 = e->now;
+    if (len == 1) {
+        train_done(e, wi);
+        return;
+    }
+    e->ndraining++;
+    train_schedule(e, wi, e->now + (uint32_t)(w->ptail + len - E));
+}
+
+/* A train being delivered reaches its next event: its tail leaves a channel. */
+static void train_event(engine *e, uint32_t wi)
+{
+    worm *w = &e->w[wi];
+    const uint32_t *path = &e->path[(size_t)wi * e->pmax];
+    int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
+    int64_t h = E + ((int64_t)e->now - (int64_t)w->t0);
+    w->head = h;
+    train_release(e, w, path, h - len);
+    if (h - E == len - 1) {
+        e->ndraining--;
+        train_done(e, wi);
+    } else {
+        train_schedule(e, wi, e->now + 1);
+    }
+}
+
+static void trains_move(engine *e)
+{
+    if (e->ndraining || e->ngo)
+        e->progress = 1;
+    e->nfin = 0;
+    e->last_moved = e->now;
+    int32_t *bucket = &e->wheel[e->now & (KCI_WHEEL - 1)];
+    int32_t at = *bucket;
+    *bucket = -1;
+    while (at >= 0) {
+        uint32_t wi = (uint32_t)at;
+        at = e->w[wi].tnext;
+        if (e->w[wi].tat == e->now)
+            train_event(e, wi);
+        else
+            train_schedule(e, wi, e->w[wi].tat); /* a later turn of the wheel */
+    }
+    for (uint32_t k = 0; k < e->ngo; k++)
+        train_step(e, e->go[k]);
+    e->ngo = 0;
+    /* Driven runs list deliveries in the flit loop's order (its list of
+     * worms is by injection); elsewhere the order changes nothing. */
+    uint32_t *f = e->fin;
+    if (e->driven && e->nfin > 1) {
+        waiter *t = e->merged;
+        for (uint32_t i = 0; i < e->nfin; i++)
+            t[i] = (waiter){e->w[f[i]].seq, f[i]};
+        sort_waiters(t, e->nfin);
+        for (uint32_t i = 0; i < e->nfin; i++)
+            f[i] = t[i].w;
+    }
+    for (uint32_t i = 0; i < e->nfin; i++) {
+        worm *w = &e->w[f[i]];
+        finish(e, w, e->now + e->dej);
+        w->alive = 0;
+        e->wfree[e->nfree++] = f[i];
+        e->nactive--;
+    }
+    /* this cycle's new headers, by channel (the key's order within one
+     * ready cycle), join the headers waiting for their first try */
+    if (e->ftail && e->fhead) {
+        memmove(e->fifo, e->fifo + e->fhead, (e->ftail - e->fhead) * sizeof *e->fifo);
+        e->ftail -= e->fhead;
+        e->fhead = 0;
+    }
+    uint64_t ready = (uint64_t)e->now + 1;
+    size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
+    for (size_t s = 0; s < nsum; s++) {
+        uint64_t sb = e->asum[s];
+        if (!sb)
+            continue;
+        e->asum[s] = 0;
+        while (sb) {
+            size_t wd = s * 64 + (size_t)__builtin_ctzll(sb);
+            sb &= sb - 1;
+            uint64_t b = e->abits[wd];
+            e->abits[wd] = 0;
+            while (b) {
+                uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
+                b &= b - 1;
+                e->fifo[e->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own};
+            }
+        }
+    }
+}
+
+/* Window edges, at the start of a cycle: moves from this cycle on are in
+ * (start) or out (end) of the window. */
+static void trains_window_edge(engine *e, int end)
+{
+    for (uint32_t i = 0; i < e->wcap; i++) {
+        worm *w = &e->w[i];
+        if (!w->alive)
+            continue;
+        int64_t h = train_head(w, (int64_t)e->now - 1);
+        if (end)
+            w->whi = h;
+        else
+            w->wlo = h;
+    }
+}
+
+/* Statistics of the trains still in flight when the run stops: traversals,
+ * deliveries and per-link counts so far. */
+static void trains_settle(engine *e)
+{
+    for (uint32_t i = 0; i < e->wcap; i++) {
+        worm *w = &e->w[i];
+        if (!w->alive || w->head < 0)
+            continue;
+        int64_t h = train_head(w, e->last_moved), len = (int64_t)w->len;
+        int64_t E = w->drain ? (int64_t)w->np - 1 : INT64_MAX / 2;
+        w->head = h;
+        e->link_traversals += train_traversals(h, len, E - 1);
+        if (h >= E) {
+            e->flits_delivered += (uint64_t)(h - E + 1);
+            uint64_t inw = train_window_delivered(w, h);
+            e->del_window += inw;
+            e->src_acc[w->src] += inw;
+        }
+        if (!e->link_flits)
+            continue;
+        const uint32_t *path = &e->path[(size_t)i * e->pmax];
+        int64_t last = E - 1 < h ? E - 1 : h;
+        for (int64_t j = w->ptail > 1 ? w->ptail : 1; j <= last; j++)
+            e->link_flits[path[j] / e->vcs] += train_window_flits(w, j);
+    }
+}
+
+/* Flits of the live trains in channel buffers, and still at their sources
+ * (after trains_settle). */
+static void trains_flits(const engine *e, uint64_t *buffered, uint64_t *at_source)
+{
+    for (uint32_t i = 0; i < e->wcap; i++) {
+        const worm *w = &e->w[i];
+        if (!w->alive)
+            continue;
+        int64_t h = w->head, len = (int64_t)w->len;
+        *at_source += (uint64_t)(len - (h + 1 < len ? h + 1 : len));
+        int64_t hi = w->drain ? (int64_t)w->np - 2 : h;
+        if (hi > h)
+            hi = h;
+        int64_t lo = h - len + 1 > 0 ? h - len + 1 : 0;
+        if (hi >= lo)
+            *buffered += (uint64_t)(hi - lo + 1);
+    }
+}
+
+/* The flit loop's list of waiting headers, by key (for find_cycle). */
+static void trains_waiting(engine *e)
+{
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < e->wcap; i++)
+        if (e->w[i].alive && e->w[i].blocked)
+            e->waiting[m++] = (waiter){e->w[i].wkey, i};
+    for (uint32_t i = e->fhead; i < e->ftail; i++)
+        e->waiting[m++] = e->fifo[i];
+    sort_waiters(e->waiting, m);
+    e->nwaiting = m;
+}
+
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains)
 {
     uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
     uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
     uint64_t links = net_channels / (uint64_t)s->vcs;
-    /* the packed record, and a ring of ready times for deeper buffers */
-    uint64_t per_channel = sizeof(chan) + (s->depth > 1 ? (uint64_t)s->depth * sizeof(uint32_t) : 0);
+    /* flit loop: the packed record, and a ring of ready times for deeper
+     * buffers; trains: owner and wait list, and a bit of the arrivals map */
+    uint64_t per_channel = trains ? sizeof(struct tchan)
+                                  : sizeof(chan) + (s->depth > 1 ? (uint64_t)s->depth * sizeof(uint32_t) : 0);
+    uint64_t bitmaps = trains ? ((channels + 63) / 64 + (channels + 4095) / 4096) * sizeof(uint64_t) : 0;
     /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow,
-     * the generation heap, the lists of sources with queued messages */
+     * the calendar's link, cycle and due list, the lists of sources with
+     * queued messages (pend, pend2, fresh), trains' released sources */
     uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) + 2 * sizeof(uint64_t) +
-                        3 * sizeof(uint32_t) + sizeof(uint64_t) + 3 * sizeof(uint32_t);
+                        3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) +
+                        (trains ? (uint64_t)s->inj * sizeof(uint32_t) : 0);
+    uint64_t fixed = KCI_CAL * sizeof(uint32_t) + (trains ? KCI_WHEEL * sizeof(int32_t) : 0);
     uint64_t link_used = s->vcs > 1 && !vc_independent ? (links + 1) * sizeof(uint32_t) : 0;
-    return channels * per_channel + link_used + s->nodes * per_node;
+    return channels * per_channel + bitmaps + link_used + s->nodes * per_node + fixed;
 }
 
-uint64_t kci_sim_worm_bytes(const kci_simshape *s)
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive)
 {
-    /* record, path of max_hops + 2 channels, free list, two active lists, three waiting lists */
-    return sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
+    /* record, path of max_hops + 2 channels, free list, two active lists,
+     * three waiting lists; trains: three more lists, the headers' FIFO and
+     * a wait entry for every channel a blocked header may ask for (a port's
+     * VCs, or all ports' for adaptive routings) */
+    uint64_t b = sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
+    if (trains) {
+        uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
+        if (cand < (uint64_t)s->ej)
+            cand = (uint64_t)s->ej;
+        if (cand > KC_SIMROUTE_MAX)
+            cand = KC_SIMROUTE_MAX;
+        b += 3 * sizeof(uint32_t) + sizeof(waiter) + cand * sizeof(struct went);
+    }
+    return b;
 }
 
 uint64_t kci_sim_queue_entry_bytes(void) { return sizeof(qmsg); }
@@ -722,7 +1293,7 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
 {
     kci_simshape s = shape_of(net);
     uint64_t network = (uint64_t)net->nodes * ((uint64_t)net->ports * sizeof(uint32_t) + (uint64_t)net->n);
-    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg)) + network);
+    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg), trains_apply(net, cfg)) + network);
 }
 
 /* Follow "waits for a channel held by" from the oldest waiting header. */
@@ -730,6 +1301,8 @@ static void find_cycle(engine *e, kc_simresult *out)
 {
     uint32_t cand[KC_SIMROUTE_MAX];
     out->cycle_len = 0;
+    if (e->trains)
+        trains_waiting(e);
     if (!e->nwaiting)
         return;
     int32_t *step = malloc(e->wcap * sizeof *step);
@@ -761,8 +1334,8 @@ static void find_cycle(engine *e, kc_simresult *out)
         int nc = kc_simroute_candidates(e->route, e->net, node, e->w[wi].dst, inch[wi], cand);
         int32_t next = -1;
         for (int j = 0; j < nc && next < 0; j++)
-            if (e->ch[cand[j]].owner >= 0) {
-                next = e->ch[cand[j]].owner;
+            if ((e->trains ? e->tc[cand[j]].own : e->ch[cand[j]].owner) >= 0) {
+                next = e->trains ? e->tc[cand[j]].own : e->ch[cand[j]].owner;
                 req[s] = cand[j];
             }
         if (next < 0)
@@ -780,9 +1353,10 @@ static void find_cycle(engine *e, kc_simresult *out)
 }
 
 static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
-                             const kc_simconfig *cfg, kc_err *err)
+                             const kc_simconfig *cfg, int flit_loop, kc_err *err)
 {
     memset(e, 0, sizeof *e);
+    e->trains = !flit_loop && trains_apply(net, cfg);
     e->net = net;
     e->route = route;
     e->tr = tr;
@@ -800,9 +1374,29 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     kc_simsample_init(&e->lat);
     kc_rng_seed(&e->rng, cfg->seed);
     size_t ch = net->channels, links = net->net_channels / (uint32_t)net->vcs;
-    e->ch = calloc(ch, sizeof *e->ch);
     int ring_ok = 1, links_ok = 1;
-    if (e->depth > 1)
+    if (e->trains) {
+        e->tc = malloc(ch * sizeof *e->tc);
+        e->abits = calloc((ch + 63) / 64, sizeof *e->abits);
+        e->asum = calloc((ch + 4095) / 4096, sizeof *e->asum);
+        e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
+        e->wheel = malloc(KCI_WHEEL * sizeof *e->wheel);
+        e->wentfree = -1;
+        ring_ok = e->tc && e->abits && e->asum && e->rel && e->wheel;
+        if (ring_ok) {
+            for (size_t c = 0; c < ch; c++)
+                e->tc[c].own = e->tc[c].wait = -1;
+            for (size_t i = 0; i < KCI_WHEEL; i++)
+                e->wheel[i] = -1;
+        }
+    } else {
+        e->ch = calloc(ch, sizeof *e->ch);
+        ring_ok = e->ch != NULL;
+        if (ring_ok)
+            for (size_t c = 0; c < ch; c++)
+                e->ch[c].owner = -1;
+    }
+    if (ring_ok && e->depth > 1)
         ring_ok = (e->rtime = calloc(ch * e->depth, sizeof *e->rtime)) != NULL;
     if (e->vcs > 1 && !e->vc_independent)
         links_ok = (e->link_used = calloc(links + 1, sizeof *e->link_used)) != NULL;
@@ -810,7 +1404,10 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->qtail = malloc(net->nodes * sizeof *e->qtail);
     e->senders = malloc(net->nodes * sizeof *e->senders);
     e->next_gen = malloc(net->nodes * sizeof *e->next_gen);
-    e->gheap = malloc(net->nodes * sizeof *e->gheap);
+    e->cal_head = malloc(KCI_CAL * sizeof *e->cal_head);
+    e->cal_next = malloc(net->nodes * sizeof *e->cal_next);
+    e->cal_cyc = malloc(net->nodes * sizeof *e->cal_cyc);
+    e->due = malloc(net->nodes * sizeof *e->due);
     e->pend = malloc(net->nodes * sizeof *e->pend);
     e->pend2 = malloc(net->nodes * sizeof *e->pend2);
     e->fresh = malloc(net->nodes * sizeof *e->fresh);
@@ -819,12 +1416,10 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->qlen = calloc(net->nodes, sizeof *e->qlen);
     e->q0 = calloc(net->nodes, sizeof *e->q0);
     e->qlow = calloc(net->nodes, sizeof *e->qlow);
-    if (!e->ch || !ring_ok || !links_ok || !e->qhead || !e->qtail ||
-        !e->senders || !e->next_gen || !e->gheap || !e->pend || !e->pend2 || !e->fresh || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
+    if (!ring_ok || !links_ok || !e->qhead || !e->qtail ||
+        !e->senders || !e->next_gen || !e->cal_head || !e->cal_next || !e->cal_cyc || !e->due || !e->pend || !e->pend2 || !e->fresh || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
         !e->qlow || grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
-    for (size_t c = 0; c < ch; c++)
-        e->ch[c].owner = -1;
     for (uint32_t x = 0; x < net->nodes; x++) {
         e->qhead[x] = e->qtail[x] = -1;
         if (tr && (tr->uniform || tr->start[x + 1] > tr->start[x])) /* driven runs: as messages come */
@@ -833,10 +1428,10 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     double mean = (double)e->L / (cfg->load > 0 ? cfg->load : 1);
     for (uint32_t i = 0; i < e->nsenders; i++)
         e->next_gen[e->senders[i]] = kc_rng_exponential(&e->rng, mean);
+    for (uint32_t i = 0; i < KCI_CAL; i++)
+        e->cal_head[i] = UINT32_MAX;
     for (uint32_t i = 0; i < e->nsenders; i++)
-        e->gheap[e->ngheap++] = gen_key(e, e->senders[i]);
-    for (uint32_t i = e->ngheap / 2; i-- > 0;)
-        heap_sift_down(e->gheap, e->ngheap, i);
+        cal_insert(e, e->senders[i]);
     return KC_OK;
 }
 
@@ -846,8 +1441,13 @@ static int engine_cycle(engine *e, int64_t *idle)
 {
     inject(e);
     e->progress = 0;
-    allocate(e);
-    move_all(e);
+    if (e->trains) {
+        trains_allocate(e);
+        trains_move(e);
+    } else {
+        allocate(e);
+        move_all(e);
+    }
     if (e->nomem)
         return 1;
     if (!e->progress && e->nactive > 0) {
@@ -866,13 +1466,17 @@ static kc_status check_invariants(engine *e, kc_simresult *out, kc_err *err)
 {
     const kc_simnet *net = e->net;
     uint64_t buffered = 0, at_source = e->queued_flits;
-    for (uint32_t c = 0; c < net->channels; c++) {
-        if (e->ch[c].cnt > e->depth || (e->ch[c].owner < 0 && e->ch[c].cnt))
-            e->overflow = 1;
-        buffered += e->ch[c].cnt;
+    if (e->trains) {
+        trains_flits(e, &buffered, &at_source);
+    } else {
+        for (uint32_t c = 0; c < net->channels; c++) {
+            if (e->ch[c].cnt > e->depth || (e->ch[c].owner < 0 && e->ch[c].cnt))
+                e->overflow = 1;
+            buffered += e->ch[c].cnt;
+        }
+        for (uint32_t i = 0; i < e->nactive; i++)
+            at_source += e->w[e->active[i]].src_left;
     }
-    for (uint32_t i = 0; i < e->nactive; i++)
-        at_source += e->w[e->active[i]].src_left;
     out->flits_generated = e->flits_generated;
     out->flits_delivered = e->flits_delivered;
     out->flits_queued = at_source;
@@ -944,8 +1548,8 @@ static uint32_t judge_sources(const engine *e, int64_t window, kc_simresult *out
     return behind;
 }
 
-kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
-                     const kc_simconfig *cfg, kc_simresult *out, kc_err *err)
+kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                           const kc_simconfig *cfg, int flit_loop, kc_simresult *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
     kc_status st = check_config(net, route, traffic, cfg, err);
@@ -954,7 +1558,7 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     engine e;
-    if ((st = engine_init(&e, net, route, traffic, cfg, err))) {
+    if ((st = engine_init(&e, net, route, traffic, cfg, flit_loop, err))) {
         engine_free(&e);
         return st;
     }
@@ -986,13 +1590,18 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         if (!cfg->oneshot) {
             /* queue lengths for the per-source judgement: at the window's
              * start, then the lowest in its last half */
-            if (t == wstart)
+            if (t == wstart) {
                 memcpy(e.q0, e.qlen, net->nodes * sizeof *e.qlen);
+                if (e.trains)
+                    trains_window_edge(&e, 0);
+            }
             if (t == wstart + cfg->measure / 2) {
                 memcpy(e.qlow, e.qlen, net->nodes * sizeof *e.qlen);
                 e.late = 1;
             }
             if (t == wend) {
+                if (e.trains)
+                    trains_window_edge(&e, 1);
                 queue_at_end = (double)e.queued;
                 e.late = 0;
             }
@@ -1022,6 +1631,8 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
         kc_simresult_free(out);
         return kc_fail(err, KC_ENOMEM, "out of memory during the simulation");
     }
+    if (e.trains)
+        trains_settle(&e);
     if ((st = check_invariants(&e, out, err))) {
         engine_free(&e);
         kc_simresult_free(out);
@@ -1054,6 +1665,14 @@ kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_si
     return KC_OK;
 }
 
+kc_status kc_sim_run(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                     const kc_simconfig *cfg, kc_simresult *out, kc_err *err)
+{
+    return kci_sim_run_loop(net, route, traffic, cfg, 0, out, err);
+}
+
+int kci_sim_trains(const kc_simnet *net, const kc_simconfig *cfg) { return trains_apply(net, cfg); }
+
 void kc_simresult_free(kc_simresult *r)
 {
     free(r->link_flits);
@@ -1070,8 +1689,8 @@ struct kc_simdrive {
     kc_simresult res;
 };
 
-kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
-                          kc_simdrive **out, kc_err *err)
+kc_status kci_simdrive_new_loop(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
+                                int flit_loop, kc_simdrive **out, kc_err *err)
 {
     *out = NULL;
     if (cfg->route_delay < 0 || cfg->switch_delay < 0 || cfg->link_latency < 1 || cfg->route_delay > 1000 ||
@@ -1090,7 +1709,7 @@ kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const 
     d->cfg = *cfg;
     d->cfg.oneshot = 1; /* no generation, no measurement window: every message counts */
     d->cfg.msg_flits = 1;
-    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, err))) {
+    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, flit_loop, err))) {
         engine_free(&d->e);
         free(d);
         return st;
@@ -1107,6 +1726,12 @@ kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const 
     d->e.link_flits = d->res.link_flits;
     *out = d;
     return KC_OK;
+}
+
+kc_status kc_simdrive_new(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
+                          kc_simdrive **out, kc_err *err)
+{
+    return kci_simdrive_new_loop(net, route, cfg, 0, out, err);
 }
 
 void kc_simdrive_free(kc_simdrive *d)
@@ -1175,6 +1800,10 @@ kc_status kc_simdrive_step(kc_simdrive *d, const kc_simarrival **arrivals, size_
 kc_status kc_simdrive_finish(kc_simdrive *d, kc_simresult *out, kc_err *err)
 {
     engine *e = &d->e;
+    if (e->trains && !e->settled) {
+        trains_settle(e);
+        e->settled = 1;
+    }
     kc_status st = check_invariants(e, &d->res, err);
     if (st)
         return st;

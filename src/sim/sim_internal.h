@@ -4,17 +4,33 @@
 
 #include <stdint.h>
 
+#include "kcube/sim.h"
+
 /* The shape of a network, enough to size the engine without building it. */
 typedef struct kci_simshape {
     uint64_t nodes;
     int n, ports, vcs, inj, ej, depth, max_hops;
 } kci_simshape;
 
-/* Bytes of the engine's fixed arrays (kc_sim_run's engine_init). */
-uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent);
-/* Bytes per worm slot (worm record, path, index lists, waiting lists). */
-uint64_t kci_sim_worm_bytes(const kci_simshape *s);
+/* Bytes of the engine's fixed arrays (kc_sim_run's engine_init); trains:
+ * the worm-level loop applies (kci_sim_trains). */
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains);
+/* Bytes per worm slot (worm record, path, index lists, waiting lists, and
+ * for the trains their wait entries: one a VC of a port, of every port
+ * when the routing is adaptive). */
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive);
 /* Bytes per source-queue entry. */
 uint64_t kci_sim_queue_entry_bytes(void);
+
+/* kc_sim_run and kc_simdrive_new with a choice of loop: flit_loop 1 keeps
+ * the flit-by-flit loop even where the worm-level one applies (the test
+ * comparing the two uses it); 0 picks as the public calls do. */
+kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                           const kc_simconfig *cfg, int flit_loop, kc_simresult *out, kc_err *err);
+kc_status kci_simdrive_new_loop(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
+                                int flit_loop, kc_simdrive **out, kc_err *err);
+/* 1 when the worm-level loop applies to the run (one-flit buffers, no
+ * switch delay, one-cycle links, no VCs taking turns on a link). */
+int kci_sim_trains(const kc_simnet *net, const kc_simconfig *cfg);
 
 #endif

@@ -1,0 +1,293 @@
+/* The worm-level loop (trains, src/sim/router.c) against the flit-by-flit
+ * loop it replaces in the default model: on random configurations (cube,
+ * torus and mesh sizes, routings, VC rules, injection and ejection ports,
+ * route delays, message lengths, loads, patterns, seeds) both loops must
+ * give the same results cycle for cycle. Driven runs compare every
+ * message's delivery cycle, in delivery order; runs with a load (Poisson,
+ * Bernoulli, one-shot, with per-link counts) compare every field of the
+ * result, per-link flit counts included; rings that deadlock must stop
+ * alike. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/rng.h"
+#include "kcube/sim.h"
+#include "sim/sim_internal.h"
+
+/* A random network and routing the worm-level loop applies to. */
+static void random_net(kc_rng *rng, kc_simnet *net, kc_simroute *route, kc_simconfig *c)
+{
+    kc_err err;
+    int kind = (int)kc_rng_below(rng, 7), k = 2, n = 3 + (int)kc_rng_below(rng, 4), vcs = 1;
+    kc_simtopo topo = KC_SIM_HYPERCUBE;
+    *route = (kc_simroute){KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+    c->vc_independent = -1;
+    switch (kind) {
+    case 0:
+        break;
+    case 1:
+        route->algo = KC_ROUTE_PCUBE;
+        break;
+    case 2:
+        route->algo = KC_ROUTE_DUATO; /* its VCs must not take turns for the trains */
+        vcs = 2 + (int)kc_rng_below(rng, 2);
+        c->vc_independent = 1;
+        break;
+    case 3:
+        route->algo = KC_ROUTE_LIMIN;
+        break;
+    case 4:
+        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 4), n = 2 + (int)kc_rng_below(rng, 2), vcs = 2;
+        *route = (kc_simroute){KC_ROUTE_DOR, kc_rng_below(rng, 2) ? KC_VC_HIGHLOW : KC_VC_DATELINE,
+                               kc_rng_below(rng, 2) ? KC_TIE_PLUS : KC_TIE_SPLIT};
+        break;
+    case 5:
+        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 3), n = 2, vcs = 2;
+        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS}; /* may deadlock: both must agree */
+        break;
+    default:
+        topo = KC_SIM_MESH, k = 3 + (int)kc_rng_below(rng, 3), n = 2, vcs = 1 + (int)kc_rng_below(rng, 2);
+        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+        c->vc_independent = vcs > 1 ? 1 : -1;
+        break;
+    }
+    int inj = 1 + (int)kc_rng_below(rng, 3) / 2, ej = 1 + (int)kc_rng_below(rng, 3) / 2;
+    assert_int_equal(kc_simnet_init(net, topo, k, n, vcs, inj, ej, 1, &err), KC_OK);
+    c->route_delay = (int)kc_rng_below(rng, 7) / 3;
+    c->watchdog = 200;
+}
+
+static void expect_same_result(const kc_simresult *a, const kc_simresult *b, size_t links, int cfg)
+{
+    if (a->messages != b->messages || a->latency_avg != b->latency_avg || a->latency_p99 != b->latency_p99 ||
+        a->network_latency_avg != b->network_latency_avg || a->cycles != b->cycles ||
+        a->link_traversals != b->link_traversals || a->completion != b->completion ||
+        a->flits_generated != b->flits_generated || a->flits_delivered != b->flits_delivered ||
+        a->flits_queued != b->flits_queued || a->flits_in_network != b->flits_in_network ||
+        a->deadlock != b->deadlock || a->cycle_len != b->cycle_len || a->sustainable != b->sustainable ||
+        a->generated != b->generated || a->throughput != b->throughput || a->queue_avg != b->queue_avg ||
+        a->sources_judged != b->sources_judged || a->sources_behind != b->sources_behind ||
+        a->source_ratio_min != b->source_ratio_min || a->source_growth_max != b->source_growth_max ||
+        a->source_worst != b->source_worst)
+        fail_msg("configuration %d: flit loop %llu messages, latency %.6f, %lld cycles, %llu traversals, "
+                 "%llu in network, deadlock %d; trains %llu, %.6f, %lld, %llu, %llu, %d",
+                 cfg, (unsigned long long)a->messages, a->latency_avg, (long long)a->cycles,
+                 (unsigned long long)a->link_traversals, (unsigned long long)a->flits_in_network, a->deadlock,
+                 (unsigned long long)b->messages, b->latency_avg, (long long)b->cycles,
+                 (unsigned long long)b->link_traversals, (unsigned long long)b->flits_in_network, b->deadlock);
+    assert_memory_equal(a->cycle, b->cycle, (size_t)a->cycle_len * sizeof *a->cycle);
+    if (a->link_flits || b->link_flits) {
+        assert_non_null(a->link_flits);
+        assert_non_null(b->link_flits);
+        for (size_t l = 0; l < links; l++)
+            if (a->link_flits[l] != b->link_flits[l])
+                fail_msg("configuration %d: link %zu carried %llu flits (flit loop), %llu (trains)", cfg, l,
+                         (unsigned long long)a->link_flits[l], (unsigned long long)b->link_flits[l]);
+    }
+}
+
+/* Driven runs: messages of random lengths sent at random cycles, some in
+ * bursts; every delivery (id, cycle, order) must match. */
+static void test_driven_same_deliveries(void **state)
+{
+    (void)state;
+    for (int cfgi = 0; cfgi < 120; cfgi++) {
+        kc_rng rng;
+        kc_rng_seed(&rng, 500 + (uint64_t)cfgi);
+        kc_err err;
+        kc_simnet net;
+        kc_simroute route;
+        kc_simconfig c;
+        kc_simconfig_default(&c);
+        random_net(&rng, &net, &route, &c);
+        assert_true(kci_sim_trains(&net, &c));
+        kc_simdrive *d[2];
+        assert_int_equal(kci_simdrive_new_loop(&net, &route, &c, 1, &d[0], &err), KC_OK);
+        assert_int_equal(kci_simdrive_new_loop(&net, &route, &c, 0, &d[1], &err), KC_OK);
+        double rate = 0.002 + 0.1 * kc_rng_unit(&rng); /* messages per node per cycle */
+        uint32_t maxlen = 1 + (uint32_t)kc_rng_below(&rng, 40), id = 0, delivered = 0;
+        int64_t send_until = 200 + (int64_t)kc_rng_below(&rng, 400);
+        for (int64_t t = 0; t < 20000; t++) {
+            if (t < send_until)
+                for (uint32_t x = 0; x < net.nodes; x++)
+                    if (kc_rng_unit(&rng) < rate) {
+                        uint32_t dst = (uint32_t)kc_rng_below(&rng, net.nodes);
+                        uint32_t len = 1 + (uint32_t)kc_rng_below(&rng, maxlen);
+                        for (int i = 0; i < 2; i++)
+                            assert_int_equal(kc_simdrive_send(d[i], x, dst, len, id, &err), KC_OK);
+                        id++;
+                    }
+            const kc_simarrival *a[2];
+            size_t na[2];
+            for (int i = 0; i < 2; i++)
+                assert_int_equal(kc_simdrive_step(d[i], &a[i], &na[i], &err), KC_OK);
+            if (na[0] != na[1])
+                fail_msg("configuration %d, cycle %lld: %zu deliveries (flit loop), %zu (trains)", cfgi,
+                         (long long)t, na[0], na[1]);
+            for (size_t j = 0; j < na[0]; j++)
+                if (a[0][j].id != a[1][j].id || a[0][j].cycle != a[1][j].cycle)
+                    fail_msg("configuration %d: delivery %zu of cycle %lld: message %u at %lld (flit loop), "
+                             "%u at %lld (trains)", cfgi, j, (long long)t, a[0][j].id, (long long)a[0][j].cycle,
+                             a[1][j].id, (long long)a[1][j].cycle);
+            delivered += (uint32_t)na[0];
+            assert_int_equal(kc_simdrive_deadlock(d[0]), kc_simdrive_deadlock(d[1]));
+            if (kc_simdrive_deadlock(d[0]) || (t >= send_until && !kc_simdrive_busy(d[0])))
+                break;
+            assert_int_equal(kc_simdrive_busy(d[0]), kc_simdrive_busy(d[1]));
+        }
+        assert_true(delivered > 0 || kc_simdrive_deadlock(d[0]));
+        kc_simresult r[2];
+        for (int i = 0; i < 2; i++)
+            assert_int_equal(kc_simdrive_finish(d[i], &r[i], &err), KC_OK);
+        expect_same_result(&r[0], &r[1], net.net_channels / (uint32_t)net.vcs + 1, cfgi);
+        for (int i = 0; i < 2; i++) {
+            kc_simresult_free(&r[i]);
+            kc_simdrive_free(d[i]);
+        }
+        kc_simnet_free(&net);
+    }
+}
+
+/* Runs with a load (and one-shot runs): every result field. */
+static void test_runs_same_results(void **state)
+{
+    (void)state;
+    int busy = 0; /* configurations that delivered measured messages (not all: some give up early) */
+    for (int cfgi = 0; cfgi < 120; cfgi++) {
+        kc_rng rng;
+        kc_rng_seed(&rng, 900 + (uint64_t)cfgi);
+        kc_err err;
+        kc_simnet net;
+        kc_simroute route;
+        kc_simconfig c;
+        kc_simconfig_default(&c);
+        random_net(&rng, &net, &route, &c);
+        c.msg_flits = 1 + (int)kc_rng_below(&rng, 32);
+        c.load = 0.02 + 0.6 * kc_rng_unit(&rng);
+        c.process = kc_rng_below(&rng, 3) ? KC_INJECT_POISSON : KC_INJECT_BERNOULLI;
+        c.seed = 3 + (uint64_t)cfgi;
+        c.warmup = 200 + (int64_t)kc_rng_below(&rng, 200);
+        c.measure = 500 + (int64_t)kc_rng_below(&rng, 1000);
+        c.drain = (int64_t)kc_rng_below(&rng, 2000);
+        c.channel_util = (int)kc_rng_below(&rng, 3) > 0;
+        c.oneshot = kc_rng_below(&rng, 6) == 0;
+        c.queue_cap = 4 + (double)kc_rng_below(&rng, 60);
+        assert_true(kci_sim_trains(&net, &c));
+        kc_simtraffic tr;
+        const char *pat[] = {"bit-reverse", "complement", "transpose"};
+        if (c.oneshot) {
+            uint32_t m = net.nodes * (1 + (uint32_t)kc_rng_below(&rng, 3));
+            uint32_t *s = malloc(m * sizeof *s), *dd = malloc(m * sizeof *dd);
+            assert_non_null(s);
+            assert_non_null(dd);
+            for (uint32_t i = 0; i < m; i++) {
+                s[i] = i % net.nodes;
+                dd[i] = (uint32_t)kc_rng_below(&rng, net.nodes);
+            }
+            assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, s, dd, m, NULL, &err), KC_OK);
+            free(s);
+            free(dd);
+        } else if (net.topo == KC_SIM_HYPERCUBE && kc_rng_below(&rng, 2)) {
+            assert_int_equal(kc_simtraffic_digits(&tr, 2, net.n, pat[kc_rng_below(&rng, net.n % 2 ? 2 : 3)], NULL, &err), KC_OK);
+        } else {
+            assert_int_equal(kc_simtraffic_uniform(&tr, net.nodes, NULL, &err), KC_OK);
+        }
+        kc_simresult r[2];
+        for (int i = 0; i < 2; i++)
+            assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);
+        busy += r[0].messages > 0;
+        expect_same_result(&r[0], &r[1], net.net_channels / (uint32_t)net.vcs + 1, cfgi);
+        for (int i = 0; i < 2; i++)
+            kc_simresult_free(&r[i]);
+        kc_simtraffic_free(&tr);
+        kc_simnet_free(&net);
+    }
+    assert_true(busy >= 80);
+}
+
+/* Rings with one VC and no VC rule deadlock: both loops must stop at the
+ * same cycle with the same blocked cycle of channels and flit counts. */
+static void test_deadlock_same(void **state)
+{
+    (void)state;
+    int deadlocks = 0;
+    for (int k = 4; k <= 9; k++)
+        for (int len = 2; len <= 30; len += 7) {
+            kc_err err;
+            kc_simnet net;
+            assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, k, 1, 1, 1, 1, 1, &err), KC_OK);
+            kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+            uint32_t src[2 * 9], dst[2 * 9], m = 0;
+            for (uint32_t x = 0; x < (uint32_t)k; x++) {
+                src[m] = x, dst[m++] = (x + (uint32_t)k / 2) % (uint32_t)k;
+                if (x % 2)
+                    src[m] = x, dst[m++] = (x + 1) % (uint32_t)k;
+            }
+            kc_simtraffic tr;
+            assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, src, dst, m, NULL, &err), KC_OK);
+            kc_simconfig c;
+            kc_simconfig_default(&c);
+            c.oneshot = 1;
+            c.msg_flits = len;
+            c.watchdog = 40;
+            c.route_delay = k % 2;
+            kc_simresult r[2];
+            for (int i = 0; i < 2; i++)
+                assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);
+            expect_same_result(&r[0], &r[1], net.net_channels + 1, k * 100 + len);
+            deadlocks += r[0].deadlock;
+                for (int i = 0; i < 2; i++)
+                kc_simresult_free(&r[i]);
+            kc_simtraffic_free(&tr);
+            kc_simnet_free(&net);
+        }
+    assert_true(deadlocks >= 10);
+}
+
+/* Where the trains do not apply (deeper buffers, slower links, VCs taking
+ * turns), the public calls keep the flit loop. */
+static void test_trains_scope(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simnet net;
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 4, 1, 1, 1, 1, &err), KC_OK);
+    assert_true(kci_sim_trains(&net, &c));
+    c.route_delay = 2;
+    assert_true(kci_sim_trains(&net, &c));
+    c.switch_delay = 1;
+    assert_false(kci_sim_trains(&net, &c));
+    c.switch_delay = 0;
+    c.link_latency = 2;
+    assert_false(kci_sim_trains(&net, &c));
+    kc_simnet_free(&net);
+    kc_simconfig_default(&c);
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 4, 1, 1, 1, 2, &err), KC_OK);
+    assert_false(kci_sim_trains(&net, &c));
+    kc_simnet_free(&net);
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 4, 2, 1, 1, 1, &err), KC_OK);
+    assert_false(kci_sim_trains(&net, &c)); /* the cube's VCs share a link by default */
+    c.vc_independent = 1;
+    assert_true(kci_sim_trains(&net, &c));
+    kc_simnet_free(&net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_driven_same_deliveries),
+        cmocka_unit_test(test_runs_same_results),
+        cmocka_unit_test(test_deadlock_same),
+        cmocka_unit_test(test_trains_scope),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
