@@ -8,10 +8,12 @@
  * (kcube/topology.h) with its machine description (kcube/machine.h: the
  * host and slot of every node). A process's node is found from its host,
  * MPI_Get_processor_name (matched exactly, else by the part before the
- * first '.' on either side), and its local rank L, its rank among the
- * processes of the communicator on the same shared-memory host
- * (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED, keys the communicator
- * ranks): the node of that host with the L-th smallest slot. A job started
+ * first '.' on either side), and its local rank L, its place in
+ * MPI_COMM_WORLD rank order among the processes of the communicator on the
+ * same shared-memory host (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED,
+ * keys the world ranks, so a process keeps its node in every communicator
+ * derived from the first): the node of that host with the L-th smallest
+ * slot. A job started
  * with the default placement (ranks fill slots 0, 1, ... of each host) is
  * thus read correctly; on one machine a description with one host and N
  * slots stands for N nodes. The mapping functions need the communicator to
@@ -79,7 +81,9 @@ kc_status kc_mpi_placement(MPI_Comm comm, const kc_mpi_machine *m, uint32_t *nod
 kc_status kc_mpi_comm_remap(MPI_Comm comm, const kc_mpi_machine *m, const uint32_t *to_physical, MPI_Comm *newcomm,
                             kc_err *err);
 
-/* MPI_Dist_graph_create_adjacent with the same arguments and meaning, and
+/* MPI_Dist_graph_create_adjacent with the same arguments and meaning (the
+ * arrays declared as pointers, so passing MPI_UNWEIGHTED draws no
+ * -Wstringop-overread from GCC, as it does for MPI's own prototype), and
  * reorder honoured (issue 22): with reorder = 0 it is the MPI call (m may be
  * NULL). With reorder != 0 the out-edges of every rank (destinations,
  * destweights as bytes; 1 each with MPI_UNWEIGHTED) are gathered on rank 0
@@ -95,9 +99,9 @@ kc_status kc_mpi_comm_remap(MPI_Comm comm, const kc_mpi_machine *m, const uint32
  * Cost: gathering the graph (O(E) words to rank 0), the mapper's on rank 0
  * (its budget, m->map), scattering each vertex's lists to its new owner,
  * then MPI's own graph creation. */
-kc_status kc_mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                            const int sourceweights[], int outdegree, const int destinations[],
-                                            const int destweights[], MPI_Info info, int reorder,
+kc_status kc_mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int *sources,
+                                            const int *sourceweights, int outdegree, const int *destinations,
+                                            const int *destweights, MPI_Info info, int reorder,
                                             const kc_mpi_machine *m, MPI_Comm *comm_dist_graph, kc_err *err);
 
 /* MPI_Cart_create likewise: with reorder != 0 the traffic is the grid's

@@ -60,7 +60,9 @@ static kc_status where(MPI_Comm comm, const kc_mpi_machine *m, uint32_t *node, k
         return st;
     name[len < 0 ? 0 : len > MPI_MAX_PROCESSOR_NAME ? MPI_MAX_PROCESSOR_NAME : len] = '\0';
     MPI_Comm local;
-    if ((st = kci_mpi_check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank", err)) ||
+    /* Keys are world ranks, not comm's: a process keeps its local rank in
+     * every communicator (comm's own ranks may be a mapping's). */
+    if ((st = kci_mpi_check(MPI_Comm_rank(MPI_COMM_WORLD, &rank), "MPI_Comm_rank", err)) ||
         (st = kci_mpi_check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &local),
                             "MPI_Comm_split_type", err)))
         return st;
@@ -262,9 +264,9 @@ static size_t pack_len(int in, int out, int weighted)
     return 2 + (size_t)(in + out) * (weighted ? 2 : 1);
 }
 
-kc_status kc_mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
-                                            const int sourceweights[], int outdegree, const int destinations[],
-                                            const int destweights[], MPI_Info info, int reorder,
+kc_status kc_mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int *sources,
+                                            const int *sourceweights, int outdegree, const int *destinations,
+                                            const int *destweights, MPI_Info info, int reorder,
                                             const kc_mpi_machine *m, MPI_Comm *comm_dist_graph, kc_err *err)
 {
     kc_err e = {0};
