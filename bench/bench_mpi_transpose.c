@@ -8,7 +8,7 @@
  * timed). "mapped" runs it on the communicator kc_mpi_comm_remap builds
  * from the general mapper's mapping of that traffic onto the n-cube whose
  * nodes are this host's slots. Each repetition is timed from a barrier to
- * the slowest rank's end (MPI_Reduce of the local times, MAX); the two
+ * the slowest rank's end (MPI_Allreduce of the local times, MAX); the two
  * variants alternate, REPS (default 31) each; medians are printed with the
  * bytes that cross between distinct ranks per second.
  *
@@ -29,7 +29,7 @@
 
 #define ELEMENTS (1 << 20)
 
-/* One timed transpose on comm: the slowest rank's seconds (on rank 0). */
+/* One timed transpose on comm: the slowest rank's seconds (on every rank). */
 static double timed(const kc_lcc *c, const double *send, double *recv, int count, MPI_Comm comm)
 {
     kc_err err = {0};
@@ -40,7 +40,7 @@ static double timed(const kc_lcc *c, const double *send, double *recv, int count
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     double t = MPI_Wtime() - t0, worst = 0;
-    MPI_Reduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, 0, comm);
+    MPI_Allreduce(&t, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
     return worst;
 }
 
