@@ -26,14 +26,17 @@
  * so the caller's data must follow the new rank (as after any reordering
  * MPI_Cart_create or MPI_Dist_graph_create_adjacent may do).
  *
- * Errors. Every function returns a kc_status and fills err (may be NULL);
- * the collective ones return the same status and message on every process
- * of the communicator (the first failing rank's). MPI failures become
+ * Errors. Every function returns a kc_status and fills err (may be NULL).
+ * Argument and mapping errors are agreed on: every process of the
+ * communicator returns the same status and message (the lowest failing
+ * rank's), so no process is left waiting in a collective; a failure of the
+ * messages themselves (kc_mpi_lcc, kc_mpi_fft) is reported where MPI
+ * reports it. MPI failures become
  * KC_ENOMEM (MPI_ERR_NO_MEM), KC_EINVAL (argument classes) or KC_EIO (any
  * other: the run failed), naming the MPI call; they reach kcube only when
  * the communicator's error handler returns them (MPI_ERRORS_RETURN; under
  * the default MPI_ERRORS_ARE_FATAL MPI aborts the job first). Communicators
- * kcube creates are returned with the error handler of the old one.
+ * kcube creates inherit the old one's error handler (as MPI's own do).
  * Point-to-point traffic uses tags KC_MPI_TAG and KC_MPI_TAG + 1: while a
  * function runs, no receive with MPI_ANY_TAG may be pending on its
  * communicator. Library code never prints. */
@@ -140,7 +143,7 @@ kc_status kc_mpi_lcc(const void *sendbuf, void *recvbuf, int count, MPI_Datatype
                      MPI_Comm comm, kc_err *err);
 
 /* Seed 000 Section 6.2's parallel FFT on the 2^n ranks of comm: m =
- * 2^(n + 2d) complex points (d >= 0), 4^d on each rank as interleaved
+ * 2^(n + 2d) complex points (0 <= d <= 13), 4^d on each rank as interleaved
  * (re, im) doubles, in place. Point i = hi 2^(n+d) + p 2^d + lo (lo, hi <
  * 2^d) is element hi 2^d + lo of rank p (the paper's block-cyclic
  * distribution: 2^d blocks of 2^d points per rank); the output X[k] is
