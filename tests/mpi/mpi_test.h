@@ -88,6 +88,7 @@ static inline void world_ranks_of(MPI_Comm comm, int *out)
     {                                                                                                              \
         MPI_Init(&argc, &argv);                                                                                    \
         MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);                                                \
+        MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);                                                 \
         int failed = cmocka_run_group_tests(tests, NULL, NULL);                                                    \
         MPI_Finalize();                                                                                            \
         return failed ? 1 : 0;                                                                                     \

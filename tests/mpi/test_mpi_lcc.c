@@ -3,7 +3,8 @@
  * gathers and scatters (seed 000: y = Ax + b over GF(2)) among real
  * processes deliver every element to the right rank in the right slot, on
  * MPI_COMM_WORLD and on communicators remapped by kc_mpi_comm_remap; a
- * communication for the wrong cube is refused on every rank alike. */
+ * communication for the wrong cube, and an MPI error, are refused on every
+ * rank alike. */
 #include "mpi_test.h"
 
 #include "kcube/rng.h"
@@ -146,6 +147,11 @@ static void test_wrong_cube(void **state)
     assert_string_equal(err.param, "lcc");
     assert_non_null(strstr(err.msg, "needs 2^"));
     assert_int_equal(kc_mpi_lcc(&x, &y, -1, MPI_INT, &c, MPI_COMM_WORLD, NULL), KC_EINVAL);
+    /* An MPI error (MPI_ERRORS_RETURN, set by KC_MPI_TEST_MAIN) becomes a
+     * kc_status naming the call, on every rank. */
+    assert_int_equal(kc_lcc_named(&c, "bit-reverse", n, &err), KC_OK);
+    assert_int_equal(kc_mpi_lcc(&x, &y, 1, MPI_DATATYPE_NULL, &c, MPI_COMM_WORLD, &err), KC_EINVAL);
+    assert_non_null(strstr(err.msg, "MPI_Type_get_extent failed: "));
 }
 
 static const struct CMUnitTest tests[] = {
