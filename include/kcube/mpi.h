@@ -13,11 +13,13 @@
  * same shared-memory host (MPI_Comm_split_type with MPI_COMM_TYPE_SHARED,
  * keys the world ranks, so a process keeps its node in every communicator
  * derived from the first): the node of that host with the L-th smallest
- * slot. A job started
- * with the default placement (ranks fill slots 0, 1, ... of each host) is
- * thus read correctly; on one machine a description with one host and N
- * slots stands for N nodes. The mapping functions need the communicator to
- * fill the machine: one process on every node (size == topology nodes).
+ * slot. A job started with the default placement (ranks fill slots 0, 1,
+ * ... of each host) is thus read correctly; one started from a rankfile
+ * already has its placement, which this reading does not see (use one
+ * route or the other, docs/mpi.md). On one machine a description with one
+ * host and N slots stands for N nodes. The mapping functions need the
+ * communicator to fill the machine: one process on every node (size ==
+ * topology nodes).
  *
  * Ranks and mappings. A mapping to_physical[v] is the node of virtual rank v
  * (the convention of every kcube mapping and exporter). The functions that
@@ -31,12 +33,12 @@
  * communicator returns the same status and message (the lowest failing
  * rank's), so no process is left waiting in a collective; a failure of the
  * messages themselves (kc_mpi_lcc, kc_mpi_fft) is reported where MPI
- * reports it. MPI failures become
- * KC_ENOMEM (MPI_ERR_NO_MEM), KC_EINVAL (argument classes) or KC_EIO (any
- * other: the run failed), naming the MPI call; they reach kcube only when
- * the communicator's error handler returns them (MPI_ERRORS_RETURN; under
- * the default MPI_ERRORS_ARE_FATAL MPI aborts the job first). Communicators
- * kcube creates inherit the old one's error handler (as MPI's own do).
+ * reports it. MPI failures become KC_ENOMEM (MPI_ERR_NO_MEM), KC_EINVAL
+ * (argument classes) or KC_EIO (any other: the run failed), naming the MPI
+ * call; they reach kcube only when the communicator's error handler
+ * returns them (MPI_ERRORS_RETURN; under the default MPI_ERRORS_ARE_FATAL
+ * MPI aborts the job first). Communicators kcube creates inherit the old
+ * one's error handler (as MPI's own do).
  * Point-to-point traffic uses tags KC_MPI_TAG and KC_MPI_TAG + 1: while a
  * function runs, no receive with MPI_ANY_TAG may be pending on its
  * communicator. Library code never prints. */
