@@ -22,8 +22,9 @@ install(TARGETS ${KC_INSTALL_TARGETS} EXPORT kcubeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT dev
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# kcube/mpi.h comes with libkcube-mpi (cmake/mpi.cmake), only when MPI is found.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/kcube DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
-        FILES_MATCHING PATTERN "*.h")
+        FILES_MATCHING PATTERN "*.h" PATTERN "mpi*.h" EXCLUDE)
 install(EXPORT kcubeTargets NAMESPACE kcube:: DESTINATION ${KC_CMAKE_DIR})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/kcubeConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/kcubeConfig.cmake INSTALL_DESTINATION ${KC_CMAKE_DIR})

@@ -20,12 +20,59 @@ endif()
 
 file(GLOB KC_MPI_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/mpi/*.c)
 if(KC_MPI_SOURCES)
-  add_library(kcube_mpi STATIC ${KC_MPI_SOURCES})
-  set_target_properties(kcube_mpi PROPERTIES OUTPUT_NAME kcube-mpi)
+  # As libkcube (CMakeLists.txt): one position-independent compilation for
+  # the archive (tests, kcube-mpi) and the shared library (installed; exports
+  # kc_mpi_* only, src/mpi/kcube-mpi.map, and links libkcube.so).
+  add_library(kcube_mpi_obj OBJECT ${KC_MPI_SOURCES})
+  set_target_properties(kcube_mpi_obj PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  target_include_directories(kcube_mpi_obj PRIVATE ${PROJECT_SOURCE_DIR}/include ${PROJECT_SOURCE_DIR}/src)
+  target_link_libraries(kcube_mpi_obj PRIVATE MPI::MPI_C)
+  add_library(kcube_mpi STATIC $<TARGET_OBJECTS:kcube_mpi_obj>)
+  set_target_properties(kcube_mpi PROPERTIES OUTPUT_NAME kcube-mpi EXPORT_NAME kcube_mpi_static)
   target_include_directories(kcube_mpi PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
-                                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>
-                             PRIVATE ${PROJECT_SOURCE_DIR}/src)
+                                              $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   target_link_libraries(kcube_mpi PUBLIC kcube_lib MPI::MPI_C)
+  if(KC_SHARED)
+    add_library(kcube_mpi_shared SHARED $<TARGET_OBJECTS:kcube_mpi_obj>)
+    set_target_properties(kcube_mpi_shared PROPERTIES OUTPUT_NAME kcube-mpi EXPORT_NAME kcube_mpi
+                          VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}
+                          LINK_DEPENDS ${PROJECT_SOURCE_DIR}/src/mpi/kcube-mpi.map)
+    target_link_options(kcube_mpi_shared PRIVATE -Wl,--version-script=${PROJECT_SOURCE_DIR}/src/mpi/kcube-mpi.map
+                        -Wl,--no-undefined)
+    target_include_directories(kcube_mpi_shared PUBLIC $<BUILD_INTERFACE:${PROJECT_SOURCE_DIR}/include>
+                                                       $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
+    target_link_libraries(kcube_mpi_shared PUBLIC kcube_shared MPI::MPI_C PRIVATE m)
+  endif()
+
+  # Installed beside libkcube (cmake/install.cmake): both libraries, the
+  # header, kcube-mpi.pc (Requires: kcube and Open MPI's ompi-c, or MPI
+  # found otherwise: its flags written out), and the CMake component
+  # kcube_mpi: find_package(kcube COMPONENTS kcube_mpi) gives
+  # kcube::kcube_mpi (shared) and kcube::kcube_mpi_static.
+  set(KC_MPI_INSTALL_TARGETS kcube_mpi)
+  if(KC_SHARED)
+    list(APPEND KC_MPI_INSTALL_TARGETS kcube_mpi_shared)
+  endif()
+  install(TARGETS ${KC_MPI_INSTALL_TARGETS} EXPORT kcube_mpiTargets
+          ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+          LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_COMPONENT dev)
+  install(FILES ${PROJECT_SOURCE_DIR}/include/kcube/mpi.h DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kcube)
+  install(EXPORT kcube_mpiTargets NAMESPACE kcube:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/kcube)
+  pkg_check_modules(KC_OMPI_C QUIET ompi-c)
+  if(KC_OMPI_C_FOUND)
+    set(KC_MPI_PC_REQUIRES "kcube ompi-c")
+    set(KC_MPI_PC_LIBS "")
+    set(KC_MPI_PC_CFLAGS "")
+  else()
+    set(KC_MPI_PC_REQUIRES "kcube")
+    string(REPLACE ";" " " KC_MPI_PC_LIBS "${MPI_C_LIBRARIES}")
+    set(KC_MPI_PC_CFLAGS "")
+    foreach(dir ${MPI_C_INCLUDE_DIRS})
+      string(APPEND KC_MPI_PC_CFLAGS " -I${dir}")
+    endforeach()
+  endif()
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/kcube-mpi.pc.in ${PROJECT_BINARY_DIR}/kcube-mpi.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/kcube-mpi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endif()
 
 file(GLOB KC_MPICLI_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/mpicli/*.c)

@@ -139,6 +139,41 @@ def _(r):
     ])
 
 
+# ---- docs/mpi.md ----------------------------------------------------------------------
+
+def map_summary(text):
+    """kcube map's report cut to its first line and its verdict against the identity."""
+    return "".join(l + "\n" for l in text.split("\n") if l.startswith(("general mapping", "against identity")))
+
+
+MPI_HALO = "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general --hosts nid%05d --ranks-per-node 8"
+
+
+@block("mpi-openmpi")
+def _(r):
+    """docs/mpi.md: a periodic 8 x 8 halo mapped on the 6-cube (8 hosts of 8 cores) as an Open MPI rankfile."""
+    return r.transcript([
+        {"cmd": MPI_HALO + " --export openmpi-rankfile --out halo.rankfile", "filter": map_summary,
+         "cont": "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general \\\n"
+                 "--hosts nid%05d --ranks-per-node 8 --export openmpi-rankfile --out halo.rankfile",
+         "note": "1: the mapping, as a rankfile"},
+        {"cmd": "head -n 4 halo.rankfile", "note": "2: rank v's host and core"},
+    ])
+
+
+@block("mpi-slurm")
+def _(r):
+    """docs/mpi.md: the same mapping as a Slurm host file."""
+    return r.transcript([
+        {"cmd": MPI_HALO + " --export slurm-hostfile --out halo.hosts", "filter": map_summary,
+         "cont": "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general \\\n"
+                 "--hosts nid%05d --ranks-per-node 8 --export slurm-hostfile --out halo.hosts",
+         "note": "1: the mapping, as a host file"},
+        {"cmd": "head -n 4 halo.hosts", "note": "2: line v: rank v's host"},
+        {"cmd": "sort halo.hosts | uniq -c | head -n 3", "note": "3: 8 ranks a host"},
+    ])
+
+
 @block("readme-map-reorder")
 def _(r):
     return r.transcript(["kcube map --n 8 --pattern transpose --kind reorder"])

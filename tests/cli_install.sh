@@ -79,10 +79,36 @@ done
 expect_exit 0 "contention output" -- env LD_LIBRARY_PATH="$LIBDIR" "$CLI_TMP/pc/contention"
 expect_stdout_contains "transpose on the 8-cube (permutation): contention 8"
 
+# libkcube-mpi (issue 22 item 4), installed when kcube was built with MPI:
+# soname, only kc_mpi_* exported, kcube-mpi.pc, and examples/mpi_halo.c
+# built through it and run on 4 local processes.
+if [ -e "$LIBDIR/libkcube-mpi.so" ]; then
+    check "installed kcube/mpi.h" -- test -f "$P/include/kcube/mpi.h"
+    expect_exit 0 "readelf libkcube-mpi" -- readelf -d "$LIBDIR/libkcube-mpi.so"
+    expect_stdout_contains "Library soname: [libkcube-mpi.so.0]"
+    other=$(nm -D --defined-only "$LIBDIR/libkcube-mpi.so" | awk 'NF == 3 {print $3}' | grep -v '^kc_mpi_' | head -3)
+    if [ -z "$other" ]; then cli_pass; else cli_fail "libkcube-mpi.so exports non-kc_mpi_ symbols: $other"; fi
+    # shellcheck disable=SC2046
+    expect_exit 0 "mpicc mpi_halo.c (pkg-config kcube-mpi)" -- mpicc -std=c11 -Wall -Wextra -Werror $SAN \
+        "$SRC/examples/mpi_halo.c" -o "$CLI_TMP/pc/mpi_halo" $(pkg-config --cflags --libs kcube-mpi)
+    # Sanitized: Open MPI's exit-time allocations are not kcube's (tests/mpi/CMakeLists.txt).
+    lsan=()
+    [ -n "$SAN" ] && lsan=(ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0
+                          LSAN_OPTIONS=suppressions="$SRC/tests/support/lsan-mpi.supp")
+    expect_exit 0 "run mpi_halo on 4 processes" -- env LD_LIBRARY_PATH="$LIBDIR" "${lsan[@]}" \
+        bash "$SRC/tests/support/mpirun.sh" 4 "$CLI_TMP/pc/mpi_halo" 2
+    expect_stdout_contains "rank  3: node"
+else
+    check "no kcube/mpi.h without libkcube-mpi" -- test ! -e "$P/include/kcube/mpi.h"
+fi
+
 # The examples through find_package(kcube): kcube::kcube and kcube::kcube_static.
 expect_exit 0 "cmake configure examples" -- cmake -S "$SRC/examples" -B "$CLI_TMP/cm" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_PREFIX_PATH="$P" -DCMAKE_C_FLAGS="$SAN"
 expect_exit 0 "cmake build examples" -- cmake --build "$CLI_TMP/cm"
+if [ -e "$LIBDIR/libkcube-mpi.so" ]; then
+    check "mpi_halo built by find_package(kcube COMPONENTS kcube_mpi)" -- test -x "$CLI_TMP/cm/mpi_halo"
+fi
 for ex in contention map_traffic replay; do
     expect_exit 0 "run $ex (find_package, shared)" -- env LD_LIBRARY_PATH="$LIBDIR" "$CLI_TMP/cm/$ex"
     expect_exit 0 "run $ex (find_package, static)" -- "$CLI_TMP/cm/${ex}_static"

@@ -1,0 +1,130 @@
+/* src/mpi/mpi_fft.c - seed 000 Section 6.2's Parallel_FFT on real MPI
+ * processes (kcube/mpi.h; the schedule kc_goal_gen_fft models is this
+ * program's communication).
+ *
+ * m = 2^L points, L = n + 2d, point i on rank (i >> d) mod 2^n. The
+ * radix-2 decimation-in-time FFT: the bit-reverse permutation of the
+ * inputs, then stages s = 1..L, stage s combining the points that differ in
+ * bit s-1. Reversing L bits maps the rank field (bits d..d+n-1) onto
+ * itself reversed and swaps the two local fields, so the permutation is one
+ * bit-reverse communication of whole blocks (kc_mpi_lcc) and a local
+ * reordering. Stages with bit s-1 below d or above n+d-1 are local; the n
+ * others pair rank p with p ^ 2^(s-1-d): both exchange whole blocks and
+ * each computes its half of every butterfly (the paper's half butterflies). */
+#include "mpi/mpi_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t reverse(uint64_t x, int bits)
+{
+    uint64_t r = 0;
+    for (int i = 0; i < bits; i++)
+        r |= ((x >> i) & 1) << (bits - 1 - i);
+    return r;
+}
+
+#define KC_TWO_PI 6.28318530717958647692
+
+/* w = e^(sign 2 pi i k / 2^(j+1)). */
+static void twiddle(int sign, uint64_t k, int j, double *re, double *im)
+{
+    double a = (double)sign * KC_TWO_PI * (double)k / (double)(UINT64_C(2) << j);
+    *re = cos(a);
+    *im = sin(a);
+}
+
+kc_status kc_mpi_fft(double *data, int d, int sign, MPI_Comm comm, kc_err *err)
+{
+    kc_err e = {0};
+    int size = 0, rank = 0;
+    kc_status st = kci_mpi_check(MPI_Comm_size(comm, &size), "MPI_Comm_size", &e);
+    if (st)
+        return kci_mpi_out(st, &e, err);
+    MPI_Comm_rank(comm, &rank);
+    int n = 0;
+    while (n < 31 && (1 << n) < size)
+        n++;
+    if ((1 << n) != size)
+        st = kc_fail_param(&e, KC_EINVAL, "comm", "the FFT runs on 2^n processes, not %d", size);
+    else if (d < 0 || d > 13)
+        st = kc_fail_param(&e, KC_ERANGE, "d", "d must be 0..13 (4^d points a rank), not %d", d);
+    else if (sign != -1 && sign != 1)
+        st = kc_fail_param(&e, KC_EINVAL, "sign", "sign must be -1 or +1, not %d", sign);
+    else if (!data)
+        st = kc_fail_param(&e, KC_EINVAL, "d", "no data");
+    size_t local = (size_t)1 << (2 * (d < 0 || d > 13 ? 0 : d));
+    double *tmp = st ? NULL : malloc(2 * local * sizeof *tmp);
+    if (!st && !tmp)
+        st = kc_fail(&e, KC_ENOMEM, "out of memory");
+    kc_lcc rev;
+    if (!st && n > 0) {
+        kc_bitmat a;
+        kc_bitmat_zero(&a, n);
+        for (int i = 0; i < n; i++)
+            kc_bitmat_set(&a, i, n - 1 - i, 1);
+        st = kc_lcc_init(&rev, &a, 0, 0, &e);
+    }
+    if ((st = kci_mpi_agree(comm, st, &e))) {
+        free(tmp);
+        return kci_mpi_out(st, &e, err);
+    }
+    uint64_t p = (uint64_t)rank, lomask = (UINT64_C(1) << d) - 1;
+    /* Bit-reverse: whole blocks to rank rev_n(p), then
+     * new[hi][lo] = received[rev_d(lo)][rev_d(hi)]. */
+    if (n > 0)
+        st = kc_mpi_lcc(data, tmp, (int)(2 * local), MPI_DOUBLE, &rev, comm, &e);
+    else
+        memcpy(tmp, data, 2 * local * sizeof *tmp);
+    for (size_t l = 0; !st && l < local; l++) {
+        uint64_t hi = l >> d, lo = l & lomask;
+        size_t from = (size_t)((reverse(lo, d) << d) | reverse(hi, d));
+        data[2 * l] = tmp[2 * from];
+        data[2 * l + 1] = tmp[2 * from + 1];
+    }
+    int bits = n + 2 * d;
+    for (int j = 0; j < bits && !st; j++) {
+        uint64_t half = UINT64_C(1) << j;
+        if (j < d || j >= n + d) {
+            /* Local stage: local bit j (low field) or j - n (high field). */
+            int lb = j < d ? j : j - n;
+            for (size_t l = 0; l < local; l++) {
+                if ((l >> lb) & 1)
+                    continue;
+                size_t u = l | ((size_t)1 << lb);
+                uint64_t g = ((uint64_t)(l >> d) << (n + d)) | (p << d) | (l & lomask);
+                double wr, wi;
+                twiddle(sign, g & (half - 1), j, &wr, &wi);
+                double br = data[2 * u], bi = data[2 * u + 1];
+                double tr = wr * br - wi * bi, ti = wr * bi + wi * br;
+                double ar = data[2 * l], ai = data[2 * l + 1];
+                data[2 * l] = ar + tr;
+                data[2 * l + 1] = ai + ti;
+                data[2 * u] = ar - tr;
+                data[2 * u + 1] = ai - ti;
+            }
+            continue;
+        }
+        /* Neighbour stage through dimension j - d of the cube. */
+        int dim = j - d, upper = (int)((p >> dim) & 1);
+        int partner = (int)(p ^ (UINT64_C(1) << dim));
+        st = kci_mpi_check(MPI_Sendrecv(data, (int)(2 * local), MPI_DOUBLE, partner, KC_MPI_TAG + 1, tmp,
+                                        (int)(2 * local), MPI_DOUBLE, partner, KC_MPI_TAG + 1, comm,
+                                        MPI_STATUS_IGNORE),
+                           "MPI_Sendrecv", &e);
+        for (size_t l = 0; !st && l < local; l++) {
+            /* Both ends of the butterfly share g mod 2^j. */
+            uint64_t g = (p << d) | (l & lomask);
+            double wr, wi;
+            twiddle(sign, g & (half - 1), j, &wr, &wi);
+            const double *a = upper ? tmp + 2 * l : data + 2 * l, *b = upper ? data + 2 * l : tmp + 2 * l;
+            double tr = wr * b[0] - wi * b[1], ti = wr * b[1] + wi * b[0];
+            double ar = a[0], ai = a[1];
+            data[2 * l] = upper ? ar - tr : ar + tr;
+            data[2 * l + 1] = upper ? ai - ti : ai + ti;
+        }
+    }
+    free(tmp);
+    return kci_mpi_out(st, &e, err);
+}
