@@ -84,8 +84,10 @@ typedef struct kc_appsim_result {
      * the start-up plus the smallest zero-load latency of a message's first
      * byte (both rounded down to whole ns; loggops_ref holds them), or -1
      * when that model cannot run the schedule (wildcards matched differently,
-     * a rendezvous deadlock). With g > 0 total_us >= loggops_us (tested). */
+     * a rendezvous deadlock). When fixed_order is set, total_us >=
+     * loggops_us by construction (tested on random schedules). */
     double loggops_us;
+    int fixed_order; /* 1: the CPUs and NICs took their work in LogGOPS's order (kc_appsim_run_order) */
     uint64_t loggops_ref[6]; /* L, o, g, G, O, S (ns; S may be KC_LOGGOPS_S_INF) */
     /* Where the network's time above that goes, summed over the messages
      * that entered it (µs): waiting for a busy channel (header blocked),
@@ -117,6 +119,22 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
                                const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
                                const kc_appsim_place *place, struct kc_timeline *tl, kc_appsim_result *out,
                                kc_err *err);
+/* Issue 21: the order in which each CPU and NIC takes its work when o, g,
+ * O or S is set (docs/appsim.md "Why the network is never below LogGOPS").
+ * KC_APPSIM_ORDER_LOGGOPS (kc_appsim_run_placed's): each in the order the
+ * LogGOPS figure took it, so total_us >= loggops_us by construction
+ * (fixed_order = 1; when LogGOPS cannot run the schedule or matches a
+ * receive otherwise, the greedy order and fixed_order = 0);
+ * KC_APPSIM_ORDER_GREEDY: the list schedule of the network run's own events
+ * (the reading before the bound: a later message can let a CPU finish
+ * sooner). Without parameters both are the nCUBE 2 run. */
+typedef enum kc_appsim_order { KC_APPSIM_ORDER_LOGGOPS, KC_APPSIM_ORDER_GREEDY } kc_appsim_order;
+/* kc_appsim_run_placed in a given order. Cost: the same, plus the LogGOPS
+ * run's O(ops) record of its order. */
+kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
+                              const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
+                              const kc_appsim_place *place, struct kc_timeline *tl, kc_appsim_order order,
+                              kc_appsim_result *out, kc_err *err);
 void kc_appsim_result_free(kc_appsim_result *r);
 
 #endif

@@ -18,7 +18,7 @@
 
 #include "kcube/loggops.h"
 #include "kcube/timeline.h"
-#include "../goal/goal_internal.h"
+#include "appsim_internal.h"
 
 void kc_appsim_result_free(kc_appsim_result *r)
 {
@@ -219,6 +219,7 @@ typedef struct replay {
     int64_t *joined, *port_free;
     int64_t min_head; /* smallest zero-load first-byte latency (cycles), or -1 */
     double wchan, wport, pipe, bound;
+    kci_fixed *fx; /* the CPUs and NICs in LogGOPS's order, or NULL: x.p's list schedule */
 } replay;
 
 /* Cycles from joining the source queue to the first byte's arrival, alone
@@ -239,14 +240,19 @@ static int64_t cycle_of(const replay *x, double t) { return (int64_t)ceil(t / x-
  * that time. */
 static kc_status take_event(replay *x, kc_err *err)
 {
-    double t = kci_goal_proc_time(&x->p);
-    size_t send = kci_goal_proc_step(&x->p);
+    double t = x->fx ? kci_fixed_time(x->fx) : kci_goal_proc_time(&x->p);
+    size_t send = x->fx ? kci_fixed_step(x->fx) : kci_goal_proc_step(&x->p);
     if (send == KC_GOAL_NONE)
         return KC_OK;
     const kc_goal_op *o = &x->g->op[send];
     if (kci_goal_local(x->g, x->node, send)) { /* two ranks of one node: the data is there now */
         x->delivered[x->id_of[send]] = 1;
         x->arrived++;
+        if (x->fx) {
+            kci_fixed_head(x->fx, send, t);
+            kci_fixed_tail(x->fx, send, t);
+            return KC_OK;
+        }
         if (x->p.nic)
             kci_goal_proc_head(&x->p, x->m->recv_of[send], t);
         kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, t);
@@ -261,14 +267,19 @@ static kc_status take_event(replay *x, kc_err *err)
     x->leave[id] = t;
     x->joined[id] = kc_simdrive_now(x->d);
     int64_t hl = head_latency(x, x->node[o->rank], x->node[o->peer]);
-    if (x->min_head < 0 || hl < x->min_head)
-        x->min_head = hl;
+    kc_status st2 = kc_simdrive_send(x->d, x->node[o->rank], x->node[o->peer], f ? (uint32_t)f : 1, id, err);
+    if (st2)
+        return st2;
+    if (x->fx) { /* its first byte alone in the network (the tail is reported when it comes) */
+        kci_fixed_head(x->fx, send, (double)(x->joined[id] + hl) * x->cyc);
+        return KC_OK;
+    }
     /* the NIC model starts the receiver on the first byte; the engine tells
      * tails only, so that is its arrival alone in the network (no later
      * than the real one; the receiver then waits for the tail) */
     if (x->p.nic)
         kci_goal_proc_head(&x->p, x->m->recv_of[send], (double)(x->joined[id] + hl) * x->cyc);
-    return kc_simdrive_send(x->d, x->node[o->rank], x->node[o->peer], f ? (uint32_t)f : 1, x->id_of[send], err);
+    return KC_OK;
 }
 
 /* Split a delivered message's time in the network beyond its zero-load
@@ -312,6 +323,10 @@ static kc_status step_network(replay *x, kc_err *err)
         account(x, a[i].id, o, f ? f : 1, a[i].cycle);
         /* the first byte: one flit-cycle per flit ahead of the tail */
         double t = (double)a[i].cycle * x->cyc, first = t - (double)(f ? f - 1 : 0) * x->cyc;
+        if (x->fx) {
+            kci_fixed_tail(x->fx, send, t);
+            continue;
+        }
         kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, first);
     }
     return st;
@@ -321,8 +336,9 @@ static kc_status run_loop(replay *x, kc_err *err)
 {
     kc_status st = KC_OK;
     while (!st && !kc_simdrive_deadlock(x->d)) {
-        int have = kci_goal_proc_pending(&x->p);
-        if (have && cycle_of(x, kci_goal_proc_time(&x->p)) <= kc_simdrive_now(x->d))
+        int have = x->fx ? kci_fixed_pending(x->fx) : kci_goal_proc_pending(&x->p);
+        double next = !have ? 0 : x->fx ? kci_fixed_time(x->fx) : kci_goal_proc_time(&x->p);
+        if (have && cycle_of(x, next) <= kc_simdrive_now(x->d))
             st = take_event(x, err);
         else if (kc_simdrive_busy(x->d))
             st = step_network(x, err);
@@ -351,10 +367,34 @@ static uint64_t local_messages(const kc_goal *g, const uint32_t *node, const kc_
     return k;
 }
 
-/* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result);
- * only running out of memory is an error. */
+/* The smallest zero-load first-byte latency over the messages that enter
+ * the network (cycles), or -1. */
+static int64_t smallest_head(const replay *x)
+{
+    int64_t best = -1;
+    for (size_t i = 0; i < x->g->nops; i++) {
+        const kc_goal_op *o = &x->g->op[i];
+        if (o->kind != KC_GOAL_SEND || x->m->recv_of[i] == KC_GOAL_NONE || kci_goal_local(x->g, x->node, i))
+            continue;
+        int64_t hl = head_latency(x, x->node[o->rank], x->node[(uint32_t)o->peer]);
+        if (best < 0 || hl < best)
+            best = hl;
+    }
+    return best;
+}
+
+/* Does a parameter set differ from o = g = O = 0, S infinite (the nCUBE 2 run)? */
+static int loggops_on(const kc_loggops_params *p)
+{
+    return p && (p->o || p->g || p->O || p->S != KC_LOGGOPS_S_INF);
+}
+
+/* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result).
+ * With ord (the fixed order wanted) the run's order is recorded there and
+ * *use set when the network replay can follow it: LogGOPS ran and matched
+ * every receive as the replay does. Only running out of memory is an error. */
 static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, const replay *x, int any_local,
-                                   kc_appsim_result *out, kc_err *err)
+                                   kci_loggops_order *ord, int *use, kc_appsim_result *out, kc_err *err)
 {
     kc_loggops_params p = {0, 0, 0, 0, 0, KC_LOGGOPS_S_INF};
     if (o->loggops)
@@ -366,12 +406,16 @@ static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, co
     memcpy(out->loggops_ref, v, sizeof v);
     kc_loggops_result r;
     kc_err e2 = {0};
-    kc_status st = kc_loggops_run(g, &p, NULL, NULL, &r, &e2);
+    kc_status st = ord ? kci_loggops_run_order(g, &p, ord, &r, &e2) : kc_loggops_run(g, &p, NULL, NULL, &r, &e2);
     if (st == KC_ENOMEM)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     out->loggops_us = st ? -1 : (double)r.makespan_ns / 1000.0;
     if (!st)
         kc_loggops_result_free(&r);
+    *use = ord && !st;
+    for (size_t i = 0; *use && i < g->nops; i++)
+        if (g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != x->m->send_of[i])
+            *use = 0;
     return KC_OK;
 }
 
@@ -384,6 +428,14 @@ kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simne
 kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
                                const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
                                const kc_appsim_place *pl, kc_timeline *tl, kc_appsim_result *out, kc_err *err)
+{
+    return kc_appsim_run_order(g, m, net, route, cfg, o, pl, tl, KC_APPSIM_ORDER_LOGGOPS, out, err);
+}
+
+kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
+                              const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
+                              const kc_appsim_place *pl, kc_timeline *tl, kc_appsim_order order,
+                              kc_appsim_result *out, kc_err *err)
 {
     kc_appsim_opts def = KC_APPSIM_OPTS_DEFAULT;
     if (!o)
@@ -405,6 +457,8 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
         return kc_fail_param(err, KC_EINVAL, "timeline", "the timeline has %u ranks, the schedule %u",
                              tl->num_ranks, g->num_ranks);
     }
+    kci_loggops_order ord = {0};
+    kci_fixed fx = {0};
     replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit, .node = node};
     out->cycle_us = x.cyc;
     out->nphases = (uint32_t)g->nphases;
@@ -430,12 +484,25 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
         st = kc_fail(err, KC_ENOMEM, "out of memory");
         goto done;
     }
-    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)) ||
-        (st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
+    uint64_t nlocal = local_messages(g, node, m);
+    x.min_head = smallest_head(&x);
+    int use = 0;
+    if ((st = loggops_reference(g, o, &x, nlocal > 0, loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS ? &ord : NULL, &use,
+                                out, err)))
+        goto done;
+    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)))
+        goto done;
+    if (use) {
+        if ((st = kci_fixed_init(&fx, &x.p, g, m, &ord, o->startup_us, o->loggops, o->byte_time_us, err)))
+            goto done;
+        x.fx = &fx;
+        out->fixed_order = 1;
+    }
+    if ((st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
         (st = kc_simdrive_finish(x.d, &out->sim, err)))
         goto done;
     if (!out->sim.deadlock) {
-        if ((st = kci_goal_proc_check(&x.p, err)))
+        if ((st = x.fx ? kci_fixed_check(x.fx, err) : kci_goal_proc_check(&x.p, err)))
             goto done;
         if (x.arrived != out->messages) {
             st = kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x.arrived,
@@ -446,13 +513,10 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
     out->messages = x.arrived;
     out->total_us = x.p.total;
     /* the pipeline beyond the smallest latency, which the LogGOPS L holds */
-    uint64_t nlocal = local_messages(g, node, m);
     out->pipeline_us = x.pipe - (!nlocal && x.min_head > 0 ? (double)x.min_head * x.cyc * (double)out->messages : 0);
     out->wait_channel_us = x.wchan;
     out->wait_port_us = x.wport;
     out->boundary_us = x.bound;
-    if ((st = loggops_reference(g, o, &x, nlocal > 0, out, err)))
-        goto done;
     memcpy(out->finish_us, x.p.finish, g->num_ranks * sizeof *out->finish_us);
     if ((st = attribute(g, &x.p, out, err)))
         goto done;
@@ -462,6 +526,9 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
         st = kci_goal_proc_record(&x.p, tl, err);
     }
 done:
+    if (x.fx)
+        kci_fixed_free(x.fx);
+    kci_loggops_order_free(&ord);
     kci_goal_proc_free(&x.p);
     kc_simdrive_free(x.d);
     free(x.id_of), free(x.send_of_id), free(x.delivered), free(node);
