@@ -353,6 +353,78 @@ static void test_loggops_lower_bound(void **state)
     assert_true(b.below >= 5); /* 15 of 150 with this seed, by up to 37 % */
 }
 
+/* The difference split along the critical path, by hand: ranks 0 and 1
+ * send 100 bytes each to rank 3 on the 2-cube (start-up 10 µs, 1 µs a
+ * byte, o = 1 µs, g = 0). LogGOPS (L = 10 + 3 cycles): both first bytes at
+ * 14, rank 3 takes rank 0's (sent first) until 114, rank 1's until 214.
+ * The network, in that order: rank 1's worm (one hop) holds the channel
+ * 1 -> 3 for 100 cycles, so rank 0's tail (two hops) comes at 214 = its
+ * zero-load 114 + 100; rank 1's message is taken 214..314. Along the path
+ * (rank 1's intake, rank 0's tail, rank 0's send): channels 100, pipeline
+ * 1 (two hops against the one L holds), and -1 where LogGOPS's CPU took
+ * rank 0's message 1 µs after its (s-1) G tail. */
+static const char *incast = "num_ranks 4\n"
+                            "rank 0 {\na: send 100b to 3 tag 0\n}\n"
+                            "rank 1 {\na: send 100b to 3 tag 1\n}\n"
+                            "rank 3 {\na: recv 100b from 0 tag 0\nb: recv 100b from 1 tag 1\n}\n";
+static void test_critical_path(void **state)
+{
+    (void)state;
+    machine mc;
+    cube(&mc, 2, KC_ROUTE_ECUBE, 1, 1);
+    kc_loggops_params lp = {0, 1000, 0, 0, 0, KC_LOGGOPS_S_INF};
+    kc_appsim_opts o = {10, 1, 1, &lp};
+    kc_appsim_result r;
+    replay_text(incast, &mc, &o, &r);
+    assert_true(r.fixed_order && r.path.ok);
+    NEAR(r.loggops_us, 214);
+    NEAR(r.total_us, 314);
+    NEAR(r.path.channel_wait, 100);
+    NEAR(r.path.pipeline, 1);
+    NEAR(r.path.elsewhere, -1);
+    NEAR(r.path.start_up + r.path.cpu + r.path.nic + r.path.cycle_boundary + r.path.injection_wait + r.path.other, 0);
+    assert_int_equal(r.path.steps, 4);
+    assert_int_equal(r.path.messages, 1);
+    kc_appsim_result_free(&r);
+    /* the nCUBE 2 run (no parameters) keeps the greedy order: no path split */
+    o.loggops = NULL;
+    replay_text(incast, &mc, &o, &r);
+    assert_false(r.fixed_order || r.path.ok);
+    kc_appsim_result_free(&r);
+    kc_simnet_free(&mc.net);
+}
+
+/* GOAL's cpu numbers (issue 21): with --loggops parameters the network
+ * replay runs a rank's CPUs in parallel as LogGOPS does; without, one CPU. */
+static void test_cpu_qualifier(void **state)
+{
+    (void)state;
+    machine mc;
+    cube(&mc, 1, KC_ROUTE_ECUBE, 1, 1);
+    const char *two = "num_ranks 2\nrank 0 {\na: calc 5000 cpu 1\nb: calc 3000\nc: send 10b to 1 tag 0 cpu 1\n"
+                      "c requires a\n}\nrank 1 {\na: recv 10b from 0 tag 0\nb: calc 4000 cpu 1\n}\n";
+    kc_loggops_params lp = {0, 1000, 500, 0, 0, KC_LOGGOPS_S_INF};
+    kc_appsim_opts o = {0, 1, 1, &lp};
+    kc_appsim_result r;
+    replay_text(two, &mc, &o, &r);
+    assert_true(r.fixed_order);
+    /* rank 0: a on CPU 1 (0..5) while b runs on CPU 0 (0..3); c on CPU 1
+     * 5..6 (o), leaves at 6; L = 3 cycles (one hop), so its first byte is
+     * at 9 in both models and its tail (10 flits) at 18; rank 1 takes it on
+     * its CPU 1 (numbered like the send's, after its calc 0..4) from 9 for
+     * o + 9 byte times: 19, as LogGOPS says */
+    NEAR(r.finish_us[0], 6);
+    NEAR(r.total_us, 19);
+    NEAR(r.loggops_us, 19);
+    kc_appsim_result_free(&r);
+    o.loggops = NULL; /* one CPU a rank: 5 + 3 + 0, the message at 8 + 10 + 2 */
+    replay_text(two, &mc, &o, &r);
+    NEAR(r.finish_us[0], 8);
+    NEAR(r.total_us, 20);
+    kc_appsim_result_free(&r);
+    kc_simnet_free(&mc.net);
+}
+
 static void test_rejects(void **state)
 {
     (void)state;
@@ -453,7 +525,8 @@ int main(void)
         cmocka_unit_test(test_contention),       cmocka_unit_test(test_random_schedules),
         cmocka_unit_test(test_rejects),          cmocka_unit_test(test_random_relays),          cmocka_unit_test(test_fft),
         cmocka_unit_test(test_loggops_pingpong), cmocka_unit_test(test_loggops_zero_is_ncube),
-        cmocka_unit_test(test_loggops_lower_bound),
+        cmocka_unit_test(test_loggops_lower_bound), cmocka_unit_test(test_critical_path),
+        cmocka_unit_test(test_cpu_qualifier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,6 +95,25 @@ typedef struct kc_appsim_result {
      * messages, one flit a cycle), pipeline latency (hops and router delays
      * beyond the smallest one), and waiting for a cycle boundary. */
     double wait_channel_us, wait_port_us, pipeline_us, boundary_us;
+    /* total_us - loggops_us split along the network run's critical path
+     * (fixed_order runs only; else ok = 0): walked back from the last end
+     * through what decided each time, each step's growth less LogGOPS's
+     * between the same two events goes to its kind, so the parts add up to
+     * the difference (docs/appsim.md "Along the critical path"). */
+    struct {
+        int ok;
+        double start_up;       /* a send's start-up on its CPU (LogGOPS has it in L) */
+        double cpu, nic;       /* CPU and NIC charges (byte time against whole-ns G) */
+        double cycle_boundary; /* a message waiting for the next flit-cycle */
+        double injection_wait; /* behind its node's earlier messages at the port */
+        double channel_wait;   /* a header blocked by a busy channel: contention */
+        double pipeline;       /* hops and router delays beyond the smallest, which L holds */
+        double other;          /* the rest of a message's time against o + L (+ (s-1) G to the tail):
+                                  flits against bytes, L and G rounded to whole ns */
+        double elsewhere;      /* where LogGOPS's own time at a step came from another path (<= 0
+                                  mostly) and LogGOPS's end after the path's last event */
+        uint64_t steps, messages; /* steps on the path; messages among them */
+    } path;
 } kc_appsim_result;
 
 /* Replay a validated schedule g with its matching m on net (num_ranks <=

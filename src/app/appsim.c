@@ -220,6 +220,8 @@ typedef struct replay {
     int64_t min_head; /* smallest zero-load first-byte latency (cycles), or -1 */
     double wchan, wport, pipe, bound;
     kci_fixed *fx; /* the CPUs and NICs in LogGOPS's order, or NULL: x.p's list schedule */
+    int64_t *pw, *cw; /* [messages] cycles waited for the port, for channels (account) */
+    int64_t ref_head; /* the first-byte latency the LogGOPS L holds (cycles; 0 with messages within a node) */
 } replay;
 
 /* Cycles from joining the source queue to the first byte's arrival, alone
@@ -302,6 +304,8 @@ static void account(replay *x, uint32_t id, const kc_goal_op *o, uint64_t f, int
         wait = 0;
     if (pw > wait)
         pw = wait;
+    x->pw[id] = pw;
+    x->cw[id] = wait - pw;
     x->wport += (double)pw * x->cyc;
     x->wchan += (double)(wait - pw) * x->cyc;
     x->pipe += (double)hl * x->cyc;
@@ -419,6 +423,223 @@ static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, co
     return KC_OK;
 }
 
+/* ---- the gap along the critical path (kc_appsim_result.path) ---------------- */
+
+enum { N_NONE, N_CSTART, N_CCPU, N_CNIC, N_POST, N_MATCH, N_HEAD, N_TAIL };
+typedef struct pnode {
+    int type;
+    size_t id; /* a charge (CSTART, CCPU, CNIC) or an op */
+} pnode;
+
+static double net_time(const replay *x, pnode v)
+{
+    const kci_fixed *f = x->fx;
+    switch (v.type) {
+    case N_CSTART: return f->cstart[v.id];
+    case N_CCPU: return f->ccpu[v.id];
+    case N_CNIC: return f->cnic[v.id];
+    case N_POST: return x->p.st[v.id].start;
+    case N_MATCH: return f->match[v.id];
+    case N_HEAD: return f->head[v.id];
+    default: return f->tail[v.id];
+    }
+}
+
+/* LogGOPS's time of the same event (µs); a tail: the first byte plus (s-1) G. */
+static double lg_time(const replay *x, pnode v, double G)
+{
+    const kci_loggops_order *ord = x->fx->ord;
+    switch (v.type) {
+    case N_CSTART: return (double)ord->c[v.id].t / 1000.0;
+    case N_CCPU: return (double)ord->c[v.id].cpu_end / 1000.0;
+    case N_CNIC: return (double)ord->c[v.id].nic_end / 1000.0;
+    case N_POST:
+    case N_HEAD: return (double)ord->post[v.id] / 1000.0;
+    case N_MATCH: return (double)ord->match[v.id] / 1000.0;
+    default: {
+        uint64_t b = x->g->op[v.id].amount;
+        return (double)ord->post[v.id] / 1000.0 + (double)(b ? b - 1 : 0) * G;
+    }
+    }
+}
+
+/* The event that decided an op's start or end. */
+static pnode op_node(const replay *x, size_t op, int start)
+{
+    const kci_fixed *f = x->fx;
+    const kc_goal_op *o = &x->g->op[op];
+    const kci_goal_opstate *s = &x->p.st[op];
+    if (o->kind == KC_GOAL_RECV) {
+        size_t mc = f->msg_of[x->m->send_of[op]];
+        return !start && s->end == f->ccpu[mc] ? (pnode){N_CCPU, mc} : (pnode){N_POST, op};
+    }
+    size_t c = f->task_of[op];
+    if (start)
+        return (pnode){N_CSTART, c};
+    if (o->kind == KC_GOAL_SEND && !f->ord->eager[op] && s->end != f->ccpu[c])
+        return (pnode){N_MATCH, op};
+    return (pnode){N_CCPU, c};
+}
+
+/* The dependency of op that made it ready at t (dfirst/dlist: deps by op), or N_NONE. */
+static pnode ready_node(const replay *x, const size_t *dfirst, const size_t *dlist, size_t op, double t)
+{
+    for (size_t k = dfirst[op]; k < dfirst[op + 1]; k++) {
+        const kc_goal_dep *d = &x->g->dep[dlist[k]];
+        pnode u = op_node(x, d->on, d->start);
+        if (net_time(x, u) == t)
+            return u;
+    }
+    return (pnode){N_NONE, 0};
+}
+
+/* The step into v: its predecessor on the path, and v's own kind of time
+ * (0: none, the time came unchanged from u). */
+enum { K_WAIT, K_START_UP, K_CPU, K_NIC, K_HEAD, K_TAIL };
+static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlist, pnode v, int *kind)
+{
+    const kci_fixed *f = x->fx;
+    *kind = K_WAIT;
+    if (v.type == N_HEAD || v.type == N_TAIL) {
+        *kind = v.type == N_HEAD ? K_HEAD : K_TAIL;
+        return (pnode){N_CSTART, f->task_of[v.id]};
+    }
+    if (v.type == N_MATCH) {
+        size_t mc = f->msg_of[v.id], r = x->m->recv_of[v.id];
+        return f->cstart[mc] == f->match[v.id] ? (pnode){N_CSTART, mc} : (pnode){N_POST, r};
+    }
+    if (v.type == N_POST) {
+        double t = x->p.st[v.id].start;
+        size_t k = f->ord->post_after[v.id];
+        pnode u = ready_node(x, dfirst, dlist, v.id, t);
+        if (u.type == N_NONE && k != KCI_LG_NONE && f->ccpu[k] == t)
+            u = (pnode){N_CCPU, k};
+        return u;
+    }
+    size_t c = v.id;
+    const kci_lg_charge *ch = &f->ord->c[c];
+    double t = net_time(x, v);
+    if (v.type == N_CCPU || v.type == N_CNIC) {
+        size_t prev = v.type == N_CCPU ? f->cprev_cpu[c] : f->cprev_nic[c];
+        if (ch->type == KCI_LG_HOLD) {
+            if (f->match[ch->op] == t)
+                return (pnode){N_MATCH, ch->op};
+            return prev == KCI_LG_NONE ? (pnode){N_NONE, 0} : (pnode){v.type, prev};
+        }
+        if (v.type == N_CNIC) {
+            *kind = K_NIC;
+            return (pnode){N_CSTART, c};
+        }
+        if (ch->type == KCI_LG_MSG) {
+            const kc_goal_op *o = &x->g->op[ch->op];
+            double b = (double)(o->amount ? o->amount - 1 : 0);
+            double own = f->cstart[c] + f->o + (b * f->O > b * f->bt ? b * f->O : b * f->bt);
+            if (own != t && f->tail[ch->op] == t)
+                return (pnode){N_TAIL, ch->op};
+        }
+        *kind = ch->type == KCI_LG_SEND ? K_START_UP : K_CPU;
+        return (pnode){N_CSTART, c};
+    }
+    /* a charge's start: its input first, then its CPU's and NIC's previous charges */
+    pnode in = {N_NONE, 0};
+    if (ch->type == KCI_LG_MSG)
+        in = (pnode){N_HEAD, ch->op};
+    else if (ch->type == KCI_LG_HOLD)
+        in = (pnode){N_MATCH, ch->op};
+    if (in.type != N_NONE && net_time(x, in) == t)
+        return in;
+    if (ch->type == KCI_LG_CALC || ch->type == KCI_LG_SEND) {
+        pnode u = ready_node(x, dfirst, dlist, ch->op, t);
+        if (u.type != N_NONE)
+            return u;
+    }
+    if (f->cprev_cpu[c] != KCI_LG_NONE && f->ccpu[f->cprev_cpu[c]] == t)
+        return (pnode){N_CCPU, f->cprev_cpu[c]};
+    if (ch->type != KCI_LG_HOLD && f->cprev_nic[c] != KCI_LG_NONE && f->cnic[f->cprev_nic[c]] == t)
+        return (pnode){N_CNIC, f->cprev_nic[c]};
+    return (pnode){N_NONE, 0};
+}
+
+/* Walk the critical path back from the last end (kc_appsim_result.path).
+ * O(path + deps). */
+static kc_status critical_path(replay *x, const kc_appsim_opts *o, kc_appsim_result *out, kc_err *err)
+{
+    const kc_goal *g = x->g;
+    size_t n = g->nops;
+    if (!x->fx || out->loggops_us < 0)
+        return KC_OK;
+    if (!n) {
+        out->path.ok = 1;
+        return KC_OK;
+    }
+    size_t *dfirst = calloc(n + 2, sizeof *dfirst), *dlist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *dlist);
+    if (!dfirst || !dlist) {
+        free(dfirst), free(dlist);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < g->ndeps; i++)
+        dfirst[g->dep[i].op + 2]++;
+    for (size_t i = 0; i < n; i++)
+        dfirst[i + 2] += dfirst[i + 1];
+    for (size_t i = 0; i < g->ndeps; i++)
+        dlist[dfirst[g->dep[i].op + 1]++] = i;
+    double G = (double)out->loggops_ref[3] / 1000.0;
+    size_t last = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x->p.st[i].end > x->p.st[last].end)
+            last = i;
+    pnode v = op_node(x, last, 0);
+    double lg_end = lg_time(x, v, G);
+    uint64_t guard = 4 * (uint64_t)(n + x->fx->ord->n) + 8;
+    for (;;) {
+        int kind;
+        pnode u = step_back(x, dfirst, dlist, v, &kind);
+        if (u.type == N_NONE || !guard--)
+            break;
+        double grow = net_time(x, v) - net_time(x, u), lg = lg_time(x, v, G) - lg_time(x, u, G), ex = grow - lg;
+        out->path.steps++;
+        switch (kind) {
+        case K_START_UP: out->path.start_up += ex; break;
+        case K_CPU: out->path.cpu += ex; break;
+        case K_NIC: out->path.nic += ex; break;
+        case K_HEAD:
+        case K_TAIL: {
+            size_t send = v.id;
+            const kc_goal_op *so = &g->op[send];
+            out->path.messages++;
+            if (kci_goal_local(g, x->node, send)) {
+                out->path.other += ex;
+                break;
+            }
+            uint32_t id = x->id_of[send];
+            double bnd = (double)x->joined[id] * x->cyc - x->leave[id];
+            double pipe = (double)(head_latency(x, x->node[so->rank], x->node[(uint32_t)so->peer]) - x->ref_head) * x->cyc;
+            double port = kind == K_TAIL ? (double)x->pw[id] * x->cyc : 0;
+            double chan = kind == K_TAIL ? (double)x->cw[id] * x->cyc : 0;
+            out->path.cycle_boundary += bnd;
+            out->path.pipeline += pipe;
+            out->path.injection_wait += port;
+            out->path.channel_wait += chan;
+            out->path.other += ex - bnd - pipe - port - chan;
+            break;
+        }
+        default: out->path.elsewhere += ex; break;
+        }
+        v = u;
+    }
+    if (net_time(x, v) != 0) {
+        free(dfirst), free(dlist);
+        return kc_fail(err, KC_EINTERNAL, "the critical path stops at %.9g us (event %d of %zu), not at 0",
+                       net_time(x, v), v.type, v.id);
+    }
+    /* the path's first event against LogGOPS's, and LogGOPS's end after the path's */
+    out->path.elsewhere += (net_time(x, v) - lg_time(x, v, G)) - (out->loggops_us - lg_end);
+    out->path.ok = 1;
+    (void)o;
+    free(dfirst), free(dlist);
+    return KC_OK;
+}
+
 kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net, const kc_simroute *route,
                         const kc_simconfig *cfg, const kc_appsim_opts *o, kc_appsim_result *out, kc_err *err)
 {
@@ -478,14 +699,17 @@ kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc
     x.min_head = -1;
     x.delivered = calloc(out->messages + 1, 1);
     x.leave = calloc(out->messages + 1, sizeof *x.leave);
+    x.pw = calloc(out->messages + 1, sizeof *x.pw);
+    x.cw = calloc(out->messages + 1, sizeof *x.cw);
     x.joined = calloc(out->messages + 1, sizeof *x.joined);
     x.port_free = calloc((size_t)net->nodes * (size_t)(net->inj > 0 ? net->inj : 1) + 1, sizeof *x.port_free);
-    if (!x.delivered || !x.leave || !x.joined || !x.port_free) {
+    if (!x.delivered || !x.leave || !x.joined || !x.port_free || !x.pw || !x.cw) {
         st = kc_fail(err, KC_ENOMEM, "out of memory");
         goto done;
     }
     uint64_t nlocal = local_messages(g, node, m);
     x.min_head = smallest_head(&x);
+    x.ref_head = !nlocal && x.min_head > 0 ? x.min_head : 0;
     int use = 0;
     if ((st = loggops_reference(g, o, &x, nlocal > 0, loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS ? &ord : NULL, &use,
                                 out, err)))
@@ -521,6 +745,8 @@ kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc
     if ((st = attribute(g, &x.p, out, err)))
         goto done;
     link_utilisation(net, out);
+    if (!out->sim.deadlock && (st = critical_path(&x, o, out, err)))
+        goto done;
     if (tl) {
         memcpy(tl->node_of, node, g->num_ranks * sizeof *node);
         st = kci_goal_proc_record(&x.p, tl, err);
@@ -532,7 +758,7 @@ done:
     kci_goal_proc_free(&x.p);
     kc_simdrive_free(x.d);
     free(x.id_of), free(x.send_of_id), free(x.delivered), free(node);
-    free(x.leave), free(x.joined), free(x.port_free);
+    free(x.leave), free(x.joined), free(x.port_free), free(x.pw), free(x.cw);
     if (st)
         kc_appsim_result_free(out);
     return st;

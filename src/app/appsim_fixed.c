@@ -29,6 +29,7 @@ void kci_fixed_free(kci_fixed *f)
     free(f->cstart), free(f->ccpu), free(f->cnic), free(f->cstate), free(f->task_of), free(f->msg_of);
     free(f->hold_of), free(f->rdy), free(f->pwait), free(f->pnext), free(f->head), free(f->tail);
     free(f->match), free(f->headed), free(f->tailed), free(f->matched), free(f->work), free(f->h);
+    free(f->cprev_cpu), free(f->cprev_nic);
     memset(f, 0, sizeof *f);
 }
 
@@ -354,7 +355,9 @@ kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const
     /* every push over the run: at most 6 per charge, 7 per op */
     f->work = malloc((8 * nc + 8 * n1) * sizeof *f->work);
     f->h = malloc(n1 * sizeof *f->h);
-    if (!f->rfirst || !f->rlist || !f->rpos || !f->rfree || !f->rlast || !f->rknown || !f->cstart || !f->ccpu ||
+    f->cprev_cpu = malloc(nc * sizeof *f->cprev_cpu);
+    f->cprev_nic = malloc(nc * sizeof *f->cprev_nic);
+    if (!f->cprev_cpu || !f->cprev_nic || !f->rfirst || !f->rlist || !f->rpos || !f->rfree || !f->rlast || !f->rknown || !f->cstart || !f->ccpu ||
         !f->cnic || !f->cstate || !f->pwait || !f->task_of || !f->msg_of || !f->hold_of || !f->rdy || !f->pnext ||
         !f->head || !f->tail || !f->match || !f->headed || !f->tailed || !f->matched || !f->work || !f->h) {
         kci_fixed_free(f);
@@ -376,12 +379,22 @@ kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const
     }
     for (size_t v = 0; v + 1 < nr; v++)
         f->rfirst[v + 2] += f->rfirst[v + 1];
+    for (size_t v = 0; v < nr; v++)
+        f->rlast[v] = KCI_LG_NONE; /* here: the last charge placed */
     for (size_t c = 0; c < ord->n; c++) {
         const kci_lg_charge *ch = &ord->c[c];
         f->rlist[f->rfirst[ch->cpu + 1]++] = c;
-        if (ch->nic != KCI_LG_NONE)
+        f->cprev_cpu[c] = f->rlast[ch->cpu];
+        f->rlast[ch->cpu] = c;
+        f->cprev_nic[c] = KCI_LG_NONE;
+        if (ch->nic != KCI_LG_NONE) {
             f->rlist[f->rfirst[ch->nic + 1]++] = c;
+            f->cprev_nic[c] = f->rlast[ch->nic];
+            f->rlast[ch->nic] = c;
+        }
     }
+    for (size_t v = 0; v < nr; v++)
+        f->rlast[v] = KCI_LG_NONE;
     for (size_t i = 0; i < n; i++) {
         const kc_goal_op *o = &g->op[i];
         if ((o->kind != KC_GOAL_RECV && f->task_of[i] == KCI_LG_NONE) ||

@@ -33,6 +33,7 @@ typedef struct kci_fixed {
     double *cstart, *ccpu, *cnic;  /* [charges] start, end on its CPU, end on its NIC */
     unsigned char *cstate;         /* 0 waiting, 1 taken, 2 its CPU end known */
     size_t *task_of, *msg_of, *hold_of; /* op -> its CALC/SEND charge; send -> MSG, HOLD charge */
+    size_t *cprev_cpu, *cprev_nic; /* [charges] the charge before on its CPU, its NIC (KCI_LG_NONE) */
     unsigned char *rdy;            /* [nops] ready known */
     size_t *pwait;                 /* [charges] recvs waiting for a charge's CPU end (linked by pnext) */
     size_t *pnext;

@@ -269,6 +269,24 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddNumberToObject(gap, "injection_wait", r->wait_port_us);
     cJSON_AddNumberToObject(gap, "pipeline", r->pipeline_us);
     cJSON_AddNumberToObject(gap, "cycle_boundary", r->boundary_us);
+    /* issue 21: the CPUs' and NICs' order, and the difference along the critical path */
+    cJSON_AddStringToObject(root, "order", r->fixed_order ? "loggops" : "greedy");
+    if (r->path.ok) {
+        cJSON *cp = cJSON_AddObjectToObject(root, "critical_path_us");
+        cJSON_AddNumberToObject(cp, "start_up", r->path.start_up);
+        cJSON_AddNumberToObject(cp, "cpu", r->path.cpu);
+        cJSON_AddNumberToObject(cp, "nic", r->path.nic);
+        cJSON_AddNumberToObject(cp, "cycle_boundary", r->path.cycle_boundary);
+        cJSON_AddNumberToObject(cp, "injection_wait", r->path.injection_wait);
+        cJSON_AddNumberToObject(cp, "channel_wait", r->path.channel_wait);
+        cJSON_AddNumberToObject(cp, "pipeline", r->path.pipeline);
+        cJSON_AddNumberToObject(cp, "other", r->path.other);
+        cJSON_AddNumberToObject(cp, "elsewhere", r->path.elsewhere);
+        cJSON_AddItemToObject(cp, "steps", cli_json_u64(r->path.steps));
+        cJSON_AddItemToObject(cp, "messages", cli_json_u64(r->path.messages));
+    } else {
+        cJSON_AddNullToObject(root, "critical_path_us");
+    }
     cJSON_AddNumberToObject(root, "compute_us", r->compute_us);
     cJSON_AddItemToObject(root, "messages", cli_json_u64(r->messages));
     cJSON_AddItemToObject(root, "flits", cli_json_u64(r->flits));
@@ -305,6 +323,11 @@ static void render_csv(const replay_job *j, const replay_out *o)
         printf("loggops,%.6f\n", r->loggops_us);
     printf("channel_wait,%.6f\ninjection_wait,%.6f\npipeline,%.6f\ncycle_boundary,%.6f\n", r->wait_channel_us,
            r->wait_port_us, r->pipeline_us, r->boundary_us);
+    if (r->path.ok)
+        printf("path_start_up,%.6f\npath_cpu,%.6f\npath_nic,%.6f\npath_cycle_boundary,%.6f\npath_injection_wait,%.6f\n"
+               "path_channel_wait,%.6f\npath_pipeline,%.6f\npath_other,%.6f\npath_elsewhere,%.6f\n",
+               r->path.start_up, r->path.cpu, r->path.nic, r->path.cycle_boundary, r->path.injection_wait,
+               r->path.channel_wait, r->path.pipeline, r->path.other, r->path.elsewhere);
 }
 
 static void render_text(const replay_job *j, const replay_out *o)
@@ -329,8 +352,16 @@ static void render_text(const replay_job *j, const replay_out *o)
     if (r->loggops_us >= 0)
         printf("LogGOPS time with the network's zero-load numbers (L %llu ns, G %llu ns/byte) %.2f us; the network "
                "takes %+.2f us%s\n", (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_us,
-               r->total_us - r->loggops_us, q[2] ? "" : " (g = 0: no NIC model here, a send does not wait for the "
-                                                       "injection port as in LogGOPS)");
+               r->total_us - r->loggops_us,
+               r->fixed_order ? "; each CPU and NIC in LogGOPS's order, so never below it"
+               : q[2] ? "" : " (g = 0: no NIC model here, a send does not wait for the injection port as in LogGOPS)");
+    if (r->path.ok)
+        printf("that difference along the critical path (%llu steps, %llu messages): start-ups %.2f us, CPU %.2f us, "
+               "NIC %.2f us, cycle boundaries %.2f us, injection port %.2f us, channels (contention) %.2f us, "
+               "pipeline %.2f us, other %.2f us, LogGOPS elsewhere %.2f us\n",
+               (unsigned long long)r->path.steps, (unsigned long long)r->path.messages, r->path.start_up,
+               r->path.cpu, r->path.nic, r->path.cycle_boundary, r->path.injection_wait, r->path.channel_wait,
+               r->path.pipeline, r->path.other, r->path.elsewhere);
     printf("network time beyond that, summed over messages: waiting for channels (contention) %.2f us, for the "
            "injection port %.2f us, pipeline latency %.2f us, cycle boundaries %.2f us\n", r->wait_channel_us,
            r->wait_port_us, r->pipeline_us, r->boundary_us);
@@ -445,7 +476,8 @@ static int run(const cli_args *a)
             rc = cli_report(a, &err);
         } else {
             /* Only once the run stands: an error must be the one line on stderr. */
-            if (j.g.warnings && j.fmt == CLI_FMT_TEXT)
+            /* with --loggops the network replay honours them (LogGOPS's order) */
+            if (j.g.warnings && j.fmt == CLI_FMT_TEXT && !(j.model == CLI_REPLAY_NETWORK && o.r.fixed_order))
                 fprintf(stderr, "kcube: warning: %s\n", j.g.warning);
             if (j.timeline)
                 rc = cli_timeline_write(j.timeline, &o.tl, j.path, kc_names_name(&cli_replay_model_names, j.model));

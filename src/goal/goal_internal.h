@@ -118,6 +118,7 @@ typedef struct kci_lg_charge {
     size_t op;       /* the calc or send (MSG, HOLD: the send) */
     size_t cpu, nic; /* resources (nic KCI_LG_NONE for a calc) */
     int type;
+    uint64_t t, cpu_end, nic_end; /* ns: when taken; its CPU's and NIC's clock after it */
 } kci_lg_charge;
 typedef struct kci_loggops_order {
     kci_lg_charge *c;
@@ -127,6 +128,8 @@ typedef struct kci_loggops_order {
     size_t *post_after;   /* [nops] a recv: the last charge of its CPU when it became ready (KCI_LG_NONE) */
     size_t *matched;      /* [nops] a recv: the send LogGOPS matched it with (KC_GOAL_NONE) */
     unsigned char *eager; /* [nops] a send that ended when it was taken (at most S bytes) */
+    uint64_t *post;       /* [nops] ns: a recv: when posted; a send: when its first byte arrived (o + L) */
+    uint64_t *match;      /* [nops] ns: a send: when its receive was matched */
     size_t *last_cpu;     /* [R ncpu] while running */
 } kci_loggops_order;
 /* kc_loggops_run recording ord (made here; free with kci_loggops_order_free,

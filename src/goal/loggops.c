@@ -135,13 +135,14 @@ typedef struct model {
 } model;
 
 /* Record a charge (kci_loggops_order); cpu and nic are resource numbers. */
-static void charge(model *m, int type, size_t op, size_t cpu, size_t nic)
+static void charge(model *m, int type, size_t op, size_t cpu, size_t nic, uint64_t t, uint64_t cpu_end,
+                   uint64_t nic_end)
 {
     kci_loggops_order *r = m->ord;
     if (!r)
         return;
     r->last_cpu[cpu] = r->n;
-    r->c[r->n++] = (kci_lg_charge){op, cpu, nic, type};
+    r->c[r->n++] = (kci_lg_charge){op, cpu, nic, type, t, cpu_end, nic_end};
 }
 static size_t res_cpu(const model *m, uint32_t rank, unsigned cpu) { return (size_t)rank * m->ncpu + cpu; }
 static size_t res_nics(const model *m, uint32_t rank, unsigned nic)
@@ -308,7 +309,7 @@ static void rendezvous_done(model *m, size_t send, size_t recv, unsigned cpu, un
         emit(m, KC_LOGGOPS_RNDV, send, recv, r, cpu, *o, t);
     *o = max64(*o, t);
     *gs = max64(*gs, t);
-    charge(m, KCI_LG_HOLD, send, res_cpu(m, r, cpu), res_nics(m, r, nic));
+    charge(m, KCI_LG_HOLD, send, res_cpu(m, r, cpu), res_nics(m, r, nic), t, *o, *gs);
     finished(m, send);
 }
 
@@ -326,7 +327,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
             return;
         }
         *cpu = add(m, e.t, o->amount);
-        charge(m, KCI_LG_CALC, e.op, res_cpu(m, o->rank, o->cpu), KCI_LG_NONE);
+        charge(m, KCI_LG_CALC, e.op, res_cpu(m, o->rank, o->cpu), KCI_LG_NONE, e.t, *cpu, 0);
         emit(m, KC_LOGGOPS_CALC, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
         started(m, e.op);
         finished(m, e.op);
@@ -343,7 +344,9 @@ static void step(model *m, ev e, kc_loggops_result *res)
         *gs = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
         emit(m, KC_LOGGOPS_SEND, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
         m->t_send[e.op] = e.t;
-        charge(m, KCI_LG_SEND, e.op, res_cpu(m, o->rank, o->cpu), res_nics(m, o->rank, o->nic));
+        charge(m, KCI_LG_SEND, e.op, res_cpu(m, o->rank, o->cpu), res_nics(m, o->rank, o->nic), e.t, *cpu, *gs);
+        if (m->ord)
+            m->ord->post[e.op] = add(m, add(m, e.t, p->o), p->L);
         /* the message: its first byte reaches the receiver after o + L */
         hpush(&m->h, (ev){add(m, add(m, e.t, p->o), p->L), m->ts++, e.op, EV_MSG});
         if (o->amount <= p->S) {
@@ -354,6 +357,8 @@ static void step(model *m, ev e, kc_loggops_result *res)
         break;
     }
     case EV_RECV: {
+        if (m->ord)
+            m->ord->post[e.op] = e.t;
         started(m, e.op);
         size_t send = q_match(m, m->uq_head, m->uq_tail, o->rank, o->peer, o->tag);
         if (send == KC_GOAL_NONE) {
@@ -362,7 +367,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
         }
         const kc_goal_op *so = &g->op[send];
         if (m->ord)
-            m->ord->matched[e.op] = send;
+            m->ord->matched[e.op] = send, m->ord->match[send] = e.t;
         if (o->amount > p->S) /* LogGOPSim decides on the receive's size here */
             rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
         uint64_t tm = m->t_msg[send];
@@ -384,7 +389,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
         *cpu = add(m, add(m, e.t, p->o), bytes);
         *gr = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
         m->t_msg[e.op] = e.t;
-        charge(m, KCI_LG_MSG, e.op, res_cpu(m, dst, o->cpu), res_nicr(m, dst, o->nic));
+        charge(m, KCI_LG_MSG, e.op, res_cpu(m, dst, o->cpu), res_nicr(m, dst, o->nic), e.t, *cpu, *gr);
         res->messages++;
         if (o->amount > p->S)
             res->rendezvous++;
@@ -394,7 +399,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
             break;
         }
         if (m->ord)
-            m->ord->matched[recv] = e.op;
+            m->ord->matched[recv] = e.op, m->ord->match[e.op] = e.t;
         if (o->amount > p->S)
             rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
         emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
@@ -454,7 +459,9 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
         ord->matched = malloc((n ? n : 1) * sizeof *ord->matched);
         ord->eager = calloc(n ? n : 1, 1);
         ord->last_cpu = malloc((R * ncpu + 1) * sizeof *ord->last_cpu);
-        if (!ord->c || !ord->post_after || !ord->matched || !ord->eager || !ord->last_cpu)
+        ord->post = calloc(n ? n : 1, sizeof *ord->post);
+        ord->match = calloc(n ? n : 1, sizeof *ord->match);
+        if (!ord->c || !ord->post_after || !ord->matched || !ord->eager || !ord->last_cpu || !ord->post || !ord->match)
             return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
         for (size_t i = 0; i < n; i++)
             ord->post_after[i] = KCI_LG_NONE, ord->matched[i] = KC_GOAL_NONE;
@@ -566,5 +573,6 @@ kc_status kci_loggops_run_order(const kc_goal *g, const kc_loggops_params *p, kc
 void kci_loggops_order_free(kci_loggops_order *ord)
 {
     free(ord->c), free(ord->post_after), free(ord->matched), free(ord->eager), free(ord->last_cpu);
+    free(ord->post), free(ord->match);
     memset(ord, 0, sizeof *ord);
 }

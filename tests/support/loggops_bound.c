@@ -7,6 +7,7 @@
 
 #include "loggops_bound.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "kcube/goal.h"
@@ -82,10 +83,24 @@ void kc_test_loggops_bound(uint64_t seed, int trials, kc_appsim_order order, kc_
                     }
                 }
             }
+            if (r.fixed_order) { /* the critical-path split adds up to the difference */
+                double sum = r.path.start_up + r.path.cpu + r.path.nic + r.path.cycle_boundary +
+                             r.path.injection_wait + r.path.channel_wait + r.path.pipeline + r.path.other +
+                             r.path.elsewhere;
+                assert_true(r.path.ok);
+                if (fabs(sum - (r.total_us - r.loggops_us)) > 1e-9 * (1 + r.total_us))
+                    fail_msg("trial %d: the path's parts sum to %.12g, the difference is %.12g", trial, sum,
+                             r.total_us - r.loggops_us);
+                assert_true(r.path.channel_wait >= 0 && r.path.injection_wait >= 0 && r.path.cycle_boundary >= 0);
+                out->path_channel += r.path.channel_wait;
+                out->path_elsewhere += r.path.elsewhere;
+            }
             assert_true(r.wait_channel_us >= 0 && r.wait_port_us >= 0 && r.pipeline_us >= 0 &&
                         r.boundary_us >= -1e-9);
             kc_appsim_result_free(&r);
         } else { /* a rendezvous deadlock is refused, as by LogGOPS */
+            if (st == KC_EINTERNAL)
+                fail_msg("trial %d: %s", trial, err.msg);
             assert_int_equal(rndv, 1);
         }
         kc_goal_match_free(&m);

@@ -14,6 +14,7 @@ typedef struct kc_test_bound {
     int chains, rendezvous, packed, gap0; /* variants among those run */
     double worst;   /* the largest shortfall, relative */
     uint64_t worst_trial;
+    double path_channel, path_elsewhere; /* sums of the critical-path parts over the runs */
 } kc_test_bound;
 
 /* `trials` random schedules of up to 16 ranks on the 4-cube (routings,
