@@ -50,7 +50,8 @@ static const cli_use replay_opts[] = {
     {&OPT_LOGGOPS, "LogGOPS parameters: with --model loggops L, o, g, G, O, S (unset ones LogGOPSim's defaults "
                    "L=2500,o=1500,g=1000,G=6,O=0,S=65535); with the network o, g, O, S only (unset: 0, S=inf)", NULL},
     {&OPT_JSON, NULL, NULL},
-    {&OPT_CSV, "one row per phase, then total, compute and loggp rows (--model loggops: total and finish:R rows in ns)", NULL},
+    {&OPT_CSV, "one row per phase, then total, compute, loggp, loggops and time-split rows (path_* with --loggops; "
+               "--model loggops: total and finish:R rows in ns)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
@@ -504,10 +505,12 @@ const cli_command kc_command_replay = {
         "when its start-up ends; a receive completes when the tail flit arrives. Reports the makespan, each\n"
         "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
         "contention-free LogGP time of the same schedule (--model loggp: that time alone).\n"
-        "--loggops o=N,g=N,O=N,S=N gives the network replay LogGOPS's CPU and NIC (ns; L and G are the\n"
-        "network's): o + (s-1) O on both CPUs, g > 0 for the NIC model, rendezvous above S; the report\n"
-        "compares with LogGOPS at the network's zero-load latency and byte time and splits the network's\n"
-        "time into channel waits (contention), injection-port waits, pipeline latency and cycle boundaries.\n"
+        "--loggops o=N,g=N,O=N,S=N gives the network replay LogGOPS's CPUs and NICs (ns; L and G are the\n"
+        "network's): o + (s-1) O on both CPUs, g + (s-1) byte times on both NICs, rendezvous above S, cpu and\n"
+        "nic numbers honoured, each CPU and NIC taking its work in the order LogGOPS at the network's\n"
+        "zero-load latency and byte time took it, so the makespan is never below that LogGOPS figure; the\n"
+        "report splits the difference along the critical path and sums the network's time over messages:\n"
+        "channel waits (contention), injection-port waits, pipeline latency and cycle boundaries.\n"
         "--ranks-per-node R puts R ranks on each node (ranks vR..vR+R-1 on node v, or on the node on line v of a\n"
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
