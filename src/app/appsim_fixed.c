@@ -329,6 +329,7 @@ kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const
     f->gap = (double)lp->g / 1000.0;
     f->bt = byte_time_us;
     p->cpu_recv = 1; /* the timeline's receive slices: the intake's CPU time */
+    p->cpus = 1;     /* ... on the CPU that did it */
     size_t n = g->nops, n1 = n ? n : 1, nc = ord->n ? ord->n : 1, nr = ord->nres + 1;
     f->rfirst = calloc(nr + 1, sizeof *f->rfirst);
     f->rlist = malloc(2 * nc * sizeof *f->rlist);

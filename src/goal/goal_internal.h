@@ -57,6 +57,7 @@ typedef struct kci_goal_proc {
     double o, O, gap, bt;  /* µs, µs/byte, µs, byte time µs/byte (issue 21 item 2) */
     uint64_t S;            /* rendezvous above S bytes */
     int nic, cpu_recv;     /* gap > 0: the NIC model; the receiver CPU is charged */
+    int cpus;              /* the ops' cpu numbers were honoured (kci_fixed): slices carry them */
     double *nics, *nicr;   /* [num_ranks]: NIC free for sending, for receiving (nic only) */
     /* nic only: a rank's CPU taken by a message whose tail has not arrived
      * (cpu = INFINITY) defers the events that need it, in a list per rank */
