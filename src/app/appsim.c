@@ -725,6 +725,10 @@ kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc
     if ((st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
         (st = kc_simdrive_finish(x.d, &out->sim, err)))
         goto done;
+    if (x.fx && x.fx->oom) {
+        st = kc_fail(err, KC_ENOMEM, "out of memory");
+        goto done;
+    }
     if (!out->sim.deadlock) {
         if ((st = x.fx ? kci_fixed_check(x.fx, err) : kci_goal_proc_check(&x.p, err)))
             goto done;

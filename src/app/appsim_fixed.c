@@ -34,10 +34,19 @@ void kci_fixed_free(kci_fixed *f)
 }
 
 /* The work stack holds (kind, id) pairs packed as id * 8 + kind. */
-static int work(kci_fixed *f, int kind, size_t id)
+static void work(kci_fixed *f, int kind, size_t id)
 {
+    if (f->nwork == f->capwork) {
+        size_t cap = 2 * f->capwork;
+        size_t *w = f->oom ? NULL : realloc(f->work, cap * sizeof *w);
+        if (!w) {
+            f->oom = 1;
+            return;
+        }
+        f->work = w;
+        f->capwork = cap;
+    }
     f->work[f->nwork++] = id * 8 + (size_t)kind;
-    return 0;
 }
 
 static void hpush(kci_fixed *f, double t, size_t op)
@@ -310,6 +319,8 @@ void kci_fixed_tail(kci_fixed *f, size_t send, double t)
 kc_status kci_fixed_check(const kci_fixed *f, kc_err *err)
 {
     const kci_loggops_order *ord = f->ord;
+    if (f->oom)
+        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     for (size_t c = 0; c < ord->n; c++)
         if (f->cstate[c] != 2)
             return kc_fail(err, KC_EINTERNAL, "charge %zu of %zu (op %zu) never taken in LogGOPS's order", c, ord->n,
@@ -353,8 +364,8 @@ kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const
     f->headed = calloc(n1, 1);
     f->tailed = calloc(n1, 1);
     f->matched = calloc(n1, 1);
-    /* every push over the run: at most 6 per charge, 7 per op */
-    f->work = malloc((8 * nc + 8 * n1) * sizeof *f->work);
+    f->capwork = 1024;
+    f->work = malloc(f->capwork * sizeof *f->work);
     f->h = malloc(n1 * sizeof *f->h);
     f->cprev_cpu = malloc(nc * sizeof *f->cprev_cpu);
     f->cprev_nic = malloc(nc * sizeof *f->cprev_nic);

@@ -39,7 +39,8 @@ typedef struct kci_fixed {
     size_t *pnext;
     double *head, *tail, *match;   /* [nops] of a send */
     unsigned char *headed, *tailed, *matched;
-    size_t *work, nwork;           /* charges to try */
+    size_t *work, nwork, capwork;  /* things to try (a stack that grows) */
+    int oom;                       /* the stack could not grow: kci_fixed_check says so */
     kci_goal_ev *h;                /* leaving messages by time */
     size_t hn;
     uint64_t seq;
