@@ -355,6 +355,7 @@ static void render_text(const replay_job *j, const replay_out *o)
                "takes %+.2f us%s\n", (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_us,
                r->total_us - r->loggops_us,
                r->fixed_order ? "; each CPU and NIC in LogGOPS's order, so never below it"
+               : j->net_lp && (q[1] || q[2] || q[4] || q[5] != KC_LOGGOPS_S_INF) ? "; the greedy order (LogGOPS matches a wildcard receive otherwise), so no bound"
                : q[2] ? "" : " (g = 0: no NIC model here, a send does not wait for the injection port as in LogGOPS)");
     if (r->path.ok)
         printf("that difference along the critical path (%llu steps, %llu messages): start-ups %.2f us, CPU %.2f us, "
