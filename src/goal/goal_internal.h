@@ -123,7 +123,7 @@ typedef struct kci_lg_charge {
 } kci_lg_charge;
 typedef struct kci_loggops_order {
     kci_lg_charge *c;
-    size_t n;
+    size_t n, cap;
     unsigned ncpu, nnic;
     size_t nres;
     size_t *post_after;   /* [nops] a recv: the last charge of its CPU when it became ready (KCI_LG_NONE) */

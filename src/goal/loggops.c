@@ -130,7 +130,7 @@ typedef struct model {
     size_t *scratch;                   /* for sorting rel */
     heap h;
     uint64_t ts, done;
-    int overflow;
+    int overflow;           /* 1: past 2^64 - 1 ns; -1: out of memory recording the order */
     kci_loggops_order *ord; /* NULL unless recording (kci_loggops_run_order) */
 } model;
 
@@ -141,6 +141,16 @@ static void charge(model *m, int type, size_t op, size_t cpu, size_t nic, uint64
     kci_loggops_order *r = m->ord;
     if (!r)
         return;
+    if (r->n == r->cap) { /* grows: charges are calcs + sends + messages + holds */
+        size_t cap = 2 * r->cap;
+        kci_lg_charge *c = realloc(r->c, cap * sizeof *c);
+        if (!c) {
+            m->overflow = -1; /* stops the run: out of memory */
+            return;
+        }
+        r->c = c;
+        r->cap = cap;
+    }
     r->last_cpu[cpu] = r->n;
     r->c[r->n++] = (kci_lg_charge){op, cpu, nic, type, t, cpu_end, nic_end};
 }
@@ -454,7 +464,8 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
         ord->ncpu = ncpu;
         ord->nnic = nnic;
         ord->nres = R * (ncpu + 2 * (size_t)nnic);
-        ord->c = malloc(3 * (n ? n : 1) * sizeof *ord->c);
+        ord->cap = n ? n : 1;
+        ord->c = malloc(ord->cap * sizeof *ord->c);
         ord->post_after = malloc((n ? n : 1) * sizeof *ord->post_after);
         ord->matched = malloc((n ? n : 1) * sizeof *ord->matched);
         ord->eager = calloc(n ? n : 1, 1);
@@ -529,7 +540,9 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
         step(&m, hpop(&m.h), out);
     }
     kc_status st = KC_OK;
-    if (m.overflow) {
+    if (m.overflow < 0) {
+        st = kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
+    } else if (m.overflow) {
         st = kc_fail_param(err, KC_ERANGE, "loggops", "a time passes 2^64 - 1 ns");
     } else if (m.done != n) {
         st = kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: a deadlock (a "
