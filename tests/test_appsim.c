@@ -184,6 +184,7 @@ static void test_random_schedules(void **state)
     kc_rng rng;
     kc_rng_seed(&rng, 20261123);
     kc_simalgo algos[] = {KC_ROUTE_ECUBE, KC_ROUTE_PCUBE, KC_ROUTE_LIMIN};
+    int with_path = 0;
     for (int trial = 0; trial < 150; trial++) {
         machine mc;
         cube(&mc, 4, algos[trial % 3], 1, 1 + trial % 3);
@@ -200,10 +201,20 @@ static void test_random_schedules(void **state)
         for (uint32_t p = 0; p < r.nphases; p++)
             assert_true(r.phase_us[p] <= r.total_us + 1e-9);
         assert_true(r.link_util_max <= 1 + 1e-12);
+        if (r.path.ok) { /* the critical-path split adds up to the difference with LogGOPS */
+            double sum = r.path.start_up + r.path.cpu + r.path.nic + r.path.cycle_boundary + r.path.injection_wait +
+                         r.path.channel_wait + r.path.pipeline + r.path.other + r.path.elsewhere;
+            NEAR(sum, r.total_us - r.loggops_us);
+            if (!(r.path.channel_wait >= 0 && r.path.injection_wait >= 0 && r.path.cycle_boundary >= -1e-9))
+                fail_msg("trial %d: channels %g, port %g, boundaries %g", trial, r.path.channel_wait,
+                         r.path.injection_wait, r.path.cycle_boundary);
+            with_path++;
+        }
         kc_appsim_result_free(&r);
         kc_goal_free(&g);
         kc_simnet_free(&mc.net);
     }
+    assert_true(with_path >= 100); /* LogGOPS matched as the replay and the walk reached time 0 */
 }
 
 /* The formula against the engine on random relays: one token passes between
@@ -386,10 +397,22 @@ static void test_critical_path(void **state)
     assert_int_equal(r.path.steps, 4);
     assert_int_equal(r.path.messages, 1);
     kc_appsim_result_free(&r);
-    /* the nCUBE 2 run (no parameters) keeps the greedy order: no path split */
+    /* the nCUBE 2 run (no parameters, the greedy order): rank 3 ends with
+     * rank 0's tail at 213 (zero-load 113 + 100 behind rank 1's worm);
+     * LogGOPS (o = 0) ends at 211, its second intake held by the NIC's 99
+     * byte times, which the nCUBE 2 receiver does not charge: channels 100,
+     * pipeline 1, LogGOPS elsewhere -99 */
     o.loggops = NULL;
     replay_text(incast, &mc, &o, &r);
-    assert_false(r.fixed_order || r.path.ok);
+    assert_false(r.fixed_order);
+    assert_true(r.path.ok);
+    NEAR(r.total_us, 213);
+    NEAR(r.loggops_us, 211);
+    NEAR(r.path.channel_wait, 100);
+    NEAR(r.path.pipeline, 1);
+    NEAR(r.path.elsewhere, -99);
+    NEAR(r.path.start_up + r.path.cpu + r.path.nic + r.path.cycle_boundary + r.path.injection_wait + r.path.other, 0);
+    assert_int_equal(r.path.steps, 2);
     kc_appsim_result_free(&r);
     kc_simnet_free(&mc.net);
 }

@@ -222,6 +222,7 @@ typedef struct replay {
     kci_fixed *fx; /* the CPUs and NICs in LogGOPS's order, or NULL: x.p's list schedule */
     int64_t *pw, *cw; /* [messages] cycles waited for the port, for channels (account) */
     int64_t ref_head; /* the first-byte latency the LogGOPS L holds (cycles; 0 with messages within a node) */
+    const kci_loggops_order *ord; /* the LogGOPS figure's run, when it matched every receive as the replay */
 } replay;
 
 /* Cycles from joining the source queue to the first byte's arrival, alone
@@ -394,9 +395,10 @@ static int loggops_on(const kc_loggops_params *p)
 }
 
 /* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result).
- * With ord (the fixed order wanted) the run's order is recorded there and
- * *use set when the network replay can follow it: LogGOPS ran and matched
- * every receive as the replay does. Only running out of memory is an error. */
+ * The run's order is recorded in ord and *use set when the network replay
+ * can follow it (and the critical path be compared): LogGOPS ran and
+ * matched every receive as the replay does. Only running out of memory is
+ * an error. */
 static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, const replay *x, int any_local,
                                    kci_loggops_order *ord, int *use, kc_appsim_result *out, kc_err *err)
 {
@@ -410,13 +412,13 @@ static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, co
     memcpy(out->loggops_ref, v, sizeof v);
     kc_loggops_result r;
     kc_err e2 = {0};
-    kc_status st = ord ? kci_loggops_run_order(g, &p, ord, &r, &e2) : kc_loggops_run(g, &p, NULL, NULL, &r, &e2);
+    kc_status st = kci_loggops_run_order(g, &p, ord, &r, &e2);
     if (st == KC_ENOMEM)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     out->loggops_us = st ? -1 : (double)r.makespan_ns / 1000.0;
     if (!st)
         kc_loggops_result_free(&r);
-    *use = ord && !st;
+    *use = !st;
     for (size_t i = 0; *use && i < g->nops; i++)
         if (g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != x->m->send_of[i])
             *use = 0;
@@ -448,7 +450,7 @@ static double net_time(const replay *x, pnode v)
 /* LogGOPS's time of the same event (µs); a tail: the first byte plus (s-1) G. */
 static double lg_time(const replay *x, pnode v, double G)
 {
-    const kci_loggops_order *ord = x->fx->ord;
+    const kci_loggops_order *ord = x->ord;
     switch (v.type) {
     case N_CSTART: return (double)ord->c[v.id].t / 1000.0;
     case N_CCPU: return (double)ord->c[v.id].cpu_end / 1000.0;
@@ -560,13 +562,161 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
     return (pnode){N_NONE, 0};
 }
 
+/* A message's step (from its send's start to its first byte, or to its
+ * tail): its own waits, its pipeline beyond L's, the rest. */
+static void path_message(const replay *x, kc_appsim_result *out, size_t send, int tail, double ex)
+{
+    const kc_goal_op *so = &x->g->op[send];
+    out->path.messages++;
+    if (kci_goal_local(x->g, x->node, send)) {
+        out->path.other += ex;
+        return;
+    }
+    uint32_t id = x->id_of[send];
+    double bnd = (double)x->joined[id] * x->cyc - x->leave[id];
+    double pipe = (double)(head_latency(x, x->node[so->rank], x->node[(uint32_t)so->peer]) - x->ref_head) * x->cyc;
+    double port = tail ? (double)x->pw[id] * x->cyc : 0;
+    double chan = tail ? (double)x->cw[id] * x->cyc : 0;
+    out->path.cycle_boundary += bnd;
+    out->path.pipeline += pipe;
+    out->path.injection_wait += port;
+    out->path.channel_wait += chan;
+    out->path.other += ex - bnd - pipe - port - chan;
+}
+
+/* The nCUBE 2 run (no --loggops: x->p's greedy list schedule, one CPU a
+ * rank that does start-ups and calcs, receives costing none): the same
+ * walk over ops' starts and ends and messages' tails. */
+enum { G_START = 16, G_END };
+
+static double gnet_time(const replay *x, pnode v)
+{
+    if (v.type == G_START)
+        return x->p.st[v.id].start;
+    if (v.type == G_END)
+        return x->p.st[v.id].end;
+    return x->p.st[x->m->recv_of[v.id]].arrival; /* N_TAIL: the tail (or the start-up's end within a node) */
+}
+
+static double glg_time(const replay *x, const size_t *task_of, pnode v, double G)
+{
+    const kci_loggops_order *ord = x->ord;
+    if (v.type == N_TAIL)
+        return lg_time(x, v, G);
+    if (x->g->op[v.id].kind == KC_GOAL_RECV) /* posted; matched (the message taken) */
+        return (double)(v.type == G_START ? ord->post[v.id] : ord->match[x->m->send_of[v.id]]) / 1000.0;
+    const kci_lg_charge *c = &ord->c[task_of[v.id]];
+    return (double)(v.type == G_START ? c->t : c->cpu_end) / 1000.0;
+}
+
+/* prev: each calc's or send's predecessor on its rank's CPU (by start). */
+static pnode gstep_back(const replay *x, const size_t *dfirst, const size_t *dlist, const size_t *prev, pnode v,
+                        int *kind)
+{
+    const kc_goal_op *o = &x->g->op[v.id];
+    const kci_goal_opstate *s = &x->p.st[v.id];
+    *kind = K_WAIT;
+    if (v.type == N_TAIL) {
+        *kind = K_TAIL;
+        return (pnode){G_START, v.id};
+    }
+    if (v.type == G_END) {
+        if (o->kind == KC_GOAL_RECV)
+            return s->end == s->arrival ? (pnode){N_TAIL, x->m->send_of[v.id]} : (pnode){G_START, v.id};
+        *kind = o->kind == KC_GOAL_SEND ? K_START_UP : K_CPU;
+        return (pnode){G_START, v.id};
+    }
+    for (size_t k = dfirst[v.id]; k < dfirst[v.id + 1]; k++) {
+        const kc_goal_dep *d = &x->g->dep[dlist[k]];
+        pnode u = {d->start ? G_START : G_END, d->on};
+        if (gnet_time(x, u) == s->start)
+            return u;
+    }
+    if (o->kind != KC_GOAL_RECV && prev[v.id] != KC_GOAL_NONE && x->p.st[prev[v.id]].end == s->start)
+        return (pnode){G_END, prev[v.id]};
+    return (pnode){N_NONE, 0};
+}
+
+typedef struct busy_op {
+    double start, end;
+    uint32_t rank;
+    size_t op;
+} busy_op;
+
+static int busy_cmp(const void *a, const void *b)
+{
+    const busy_op *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return (x->op > y->op) - (x->op < y->op);
+}
+
+/* critical_path for the nCUBE 2 run; *reached: the walk got back to time 0. */
+static kc_status greedy_path(replay *x, const size_t *dfirst, const size_t *dlist, kc_appsim_result *out,
+                             int *reached, kc_err *err)
+{
+    const kc_goal *g = x->g;
+    size_t n = g->nops, nb = 0;
+    size_t *prev = malloc(n * sizeof *prev), *task_of = malloc(n * sizeof *task_of);
+    busy_op *b = malloc(n * sizeof *b);
+    if (!prev || !task_of || !b) {
+        free(prev), free(task_of), free(b);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    for (size_t c = 0; c < x->ord->n; c++)
+        if (x->ord->c[c].type == KCI_LG_CALC || x->ord->c[c].type == KCI_LG_SEND)
+            task_of[x->ord->c[c].op] = c;
+    for (size_t i = 0; i < n; i++) {
+        prev[i] = KC_GOAL_NONE;
+        if (g->op[i].kind != KC_GOAL_RECV)
+            b[nb++] = (busy_op){x->p.st[i].start, x->p.st[i].end, g->op[i].rank, i};
+    }
+    qsort(b, nb, sizeof *b, busy_cmp);
+    for (size_t k = 1; k < nb; k++)
+        if (b[k].rank == b[k - 1].rank)
+            prev[b[k].op] = b[k - 1].op;
+    double G = (double)out->loggops_ref[3] / 1000.0;
+    size_t last = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x->p.st[i].end > x->p.st[last].end)
+            last = i;
+    pnode v = {G_END, last};
+    double lg_end = glg_time(x, task_of, v, G);
+    for (uint64_t guard = 3 * (uint64_t)n + 8; guard; guard--) {
+        int kind;
+        pnode u = gstep_back(x, dfirst, dlist, prev, v, &kind);
+        if (u.type == N_NONE)
+            break;
+        double ex = (gnet_time(x, v) - gnet_time(x, u)) - (glg_time(x, task_of, v, G) - glg_time(x, task_of, u, G));
+        out->path.steps++;
+        if (kind == K_TAIL)
+            path_message(x, out, v.id, 1, ex);
+        else if (kind == K_START_UP)
+            out->path.start_up += ex;
+        else if (kind == K_CPU)
+            out->path.cpu += ex;
+        else
+            out->path.elsewhere += ex;
+        v = u;
+    }
+    *reached = gnet_time(x, v) == 0;
+    out->path.elsewhere += (gnet_time(x, v) - glg_time(x, task_of, v, G)) - (out->loggops_us - lg_end);
+    free(prev), free(task_of), free(b);
+    return KC_OK;
+}
+
 /* Walk the critical path back from the last end (kc_appsim_result.path).
  * O(path + deps). */
 static kc_status critical_path(replay *x, const kc_appsim_opts *o, kc_appsim_result *out, kc_err *err)
 {
     const kc_goal *g = x->g;
     size_t n = g->nops;
-    if (!x->fx || out->loggops_us < 0)
+    /* the nCUBE 2 run, or LogGOPS's order; not a greedy run with parameters */
+    if (!x->ord || out->loggops_us < 0 || (!x->fx && (x->p.nic || x->p.cpu_recv || x->p.S != KC_LOGGOPS_S_INF)))
         return KC_OK;
     if (!n) {
         out->path.ok = 1;
@@ -583,6 +733,15 @@ static kc_status critical_path(replay *x, const kc_appsim_opts *o, kc_appsim_res
         dfirst[i + 2] += dfirst[i + 1];
     for (size_t i = 0; i < g->ndeps; i++)
         dlist[dfirst[g->dep[i].op + 1]++] = i;
+    if (!x->fx) {
+        int reached = 0;
+        kc_status st = greedy_path(x, dfirst, dlist, out, &reached, err);
+        free(dfirst), free(dlist);
+        if (!st && !reached) /* a walk that lost its way: no split rather than a wrong one */
+            memset(&out->path, 0, sizeof out->path);
+        out->path.ok = !st && reached;
+        return st;
+    }
     double G = (double)out->loggops_ref[3] / 1000.0;
     size_t last = 0;
     for (size_t i = 0; i < n; i++)
@@ -590,7 +749,7 @@ static kc_status critical_path(replay *x, const kc_appsim_opts *o, kc_appsim_res
             last = i;
     pnode v = op_node(x, last, 0);
     double lg_end = lg_time(x, v, G);
-    uint64_t guard = 4 * (uint64_t)(n + x->fx->ord->n) + 8;
+    uint64_t guard = 4 * (uint64_t)(n + x->ord->n) + 8;
     for (;;) {
         int kind;
         pnode u = step_back(x, dfirst, dlist, v, &kind);
@@ -603,26 +762,7 @@ static kc_status critical_path(replay *x, const kc_appsim_opts *o, kc_appsim_res
         case K_CPU: out->path.cpu += ex; break;
         case K_NIC: out->path.nic += ex; break;
         case K_HEAD:
-        case K_TAIL: {
-            size_t send = v.id;
-            const kc_goal_op *so = &g->op[send];
-            out->path.messages++;
-            if (kci_goal_local(g, x->node, send)) {
-                out->path.other += ex;
-                break;
-            }
-            uint32_t id = x->id_of[send];
-            double bnd = (double)x->joined[id] * x->cyc - x->leave[id];
-            double pipe = (double)(head_latency(x, x->node[so->rank], x->node[(uint32_t)so->peer]) - x->ref_head) * x->cyc;
-            double port = kind == K_TAIL ? (double)x->pw[id] * x->cyc : 0;
-            double chan = kind == K_TAIL ? (double)x->cw[id] * x->cyc : 0;
-            out->path.cycle_boundary += bnd;
-            out->path.pipeline += pipe;
-            out->path.injection_wait += port;
-            out->path.channel_wait += chan;
-            out->path.other += ex - bnd - pipe - port - chan;
-            break;
-        }
+        case K_TAIL: path_message(x, out, v.id, kind == K_TAIL, ex); break;
         default: out->path.elsewhere += ex; break;
         }
         v = u;
@@ -711,9 +851,11 @@ kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc
     x.min_head = smallest_head(&x);
     x.ref_head = !nlocal && x.min_head > 0 ? x.min_head : 0;
     int use = 0;
-    if ((st = loggops_reference(g, o, &x, nlocal > 0, loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS ? &ord : NULL, &use,
-                                out, err)))
+    if ((st = loggops_reference(g, o, &x, nlocal > 0, &ord, &use, out, err)))
         goto done;
+    if (use)
+        x.ord = &ord;
+    use = use && loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS;
     if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)))
         goto done;
     if (use) {
