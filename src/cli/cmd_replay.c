@@ -422,7 +422,7 @@ static int render(const replay_job *j, const replay_out *o)
 /* ---- the gate ------------------------------------------------------------------ */
 
 /* Time and memory before work (budget.h). Memory: the network and one
- * engine as kcube/simmem.h counts them for a one-shot run, plus 256 bytes an
+ * engine as kcube/simmem.h counts them for a one-shot run, plus 416 bytes an
  * operation and 64 a dependence (the schedule, its matching, the replay's
  * state): 1 to 4 times the peak measured. Time: building the network, in
  * 4 us a node (2^24 nodes took a minute), and the processors' list scheduling
@@ -442,7 +442,9 @@ static int gate(const cli_args *a, const replay_job *j)
     for (int i = 0; i < j->spec.n; i++)
         nodes *= j->spec.k;
     double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 4e-6 * nodes;
-    double bytes = (double)kc_simmem_total(&m, 1) + 256.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
+    /* 256 bytes an op for the schedule and the replay, 160 more for the
+     * LogGOPS figure's recorded order and the critical path (issue 21) */
+    double bytes = (double)kc_simmem_total(&m, 1) + 416.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
     if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
         bytes += 160.0 * (double)j->g.nops;
     char what[96], nb[32];
