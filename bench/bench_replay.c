@@ -3,7 +3,9 @@
  * transposes and bit-reverses with random complements, each phase after the
  * previous one on every rank) run by the flit-level network replay
  * (kc_appsim_run, 12-cube, e-cube, nCUBE 2 timing) and by the LogGOPS model
- * (kc_loggops_run, LogGOPSim's defaults), each REPS times (default 3);
+ * (kc_loggops_run, LogGOPSim's defaults), and by the network replay with
+ * LogGOPSim's o, g, O, S for its CPUs and NICs (each in the LogGOPS run's
+ * order: kc_appsim_run_order), each REPS times (default 3);
  * medians of the wall time, operations per second, and the makespans.
  *
  *   bench_replay [--quick] [REPS]     --quick: 8-cube, 40 phases */
@@ -55,8 +57,11 @@ int main(int argc, char **argv)
     kc_simroute route = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
     kc_simconfig cfg;
     kc_simconfig_default(&cfg);
-    double tn[99], tl[99], net_total = 0, loggp = 0;
+    double tn[99], tl[99], tf[99], net_total = 0, loggp = 0, fx_total = 0, fx_loggops = 0;
     uint64_t makespan = 0, events = 0;
+    kc_loggops_params lgp = KC_LOGGOPS_PARAMS_DEFAULT;
+    kc_appsim_opts fo = KC_APPSIM_OPTS_DEFAULT;
+    fo.loggops = &lgp;
     for (int i = 0; i < reps; i++) {
         kc_appsim_result r;
         double t0 = bench_now();
@@ -75,13 +80,23 @@ int main(int argc, char **argv)
         makespan = lr.makespan_ns;
         events = lr.events;
         kc_loggops_result_free(&lr);
+
+        t0 = bench_now();
+        if (kc_appsim_run_order(&g, &m, &net, &route, &cfg, &fo, NULL, NULL, KC_APPSIM_ORDER_LOGGOPS, &r, &err))
+            die(&err);
+        tf[i] = bench_now() - t0;
+        fx_total = r.total_us;
+        fx_loggops = r.loggops_us;
+        kc_appsim_result_free(&r);
     }
-    double mn = bench_median(tn, reps), ml = bench_median(tl, reps);
+    double mn = bench_median(tn, reps), ml = bench_median(tl, reps), mf = bench_median(tf, reps);
     printf("model                          median s   Mops/s   makespan\n");
     printf("network (flit-level, nCUBE 2)  %8.3f  %7.2f   %.0f us (contention-free LogGP %.0f us)\n", mn,
            (double)g.nops / mn / 1e6, net_total, loggp);
     printf("loggops (LogGOPSim defaults)   %8.3f  %7.2f   %llu ns (%llu events)\n", ml,
            (double)g.nops / ml / 1e6, (unsigned long long)makespan, (unsigned long long)events);
+    printf("network + LogGOPS CPU/NIC      %8.3f  %7.2f   %.0f us (LogGOPS with its zero-load L, G %.0f us)\n", mf,
+           (double)g.nops / mf / 1e6, fx_total, fx_loggops);
     kc_goal_match_free(&m);
     kc_goal_free(&g);
     kc_simnet_free(&net);

@@ -60,4 +60,55 @@ expect_bad "G refused" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --loggops o=1,G=5
 expect_bad "bad item" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --loggops o=x
 expect_bad "loggp model" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --model loggp --loggops o=1
 
+# issue 21: LogGOPS's order, and the difference along the critical path
+# (docs/appsim.md; the incast of tests/test_appsim.c: channels 100 us)
+cat > "$CLI_TMP/incast.goal" <<'GOAL'
+num_ranks 4
+rank 0 {
+a: send 100b to 3 tag 0
+}
+rank 1 {
+a: send 100b to 3 tag 1
+}
+rank 3 {
+a: recv 100b from 0 tag 0
+b: recv 100b from 1 tag 1
+}
+GOAL
+expect_exit 0 "critical path json" -- "$K" replay "$CLI_TMP/incast.goal" --n 2 --startup 10 --byte-time 1 --loggops o=1000 --json
+expect_stdout_matches "\"order\":${J}\"loggops\",?$"
+expect_stdout_matches "\"total_us\":${J}314,?$"
+expect_stdout_matches "\"loggops_us\":${J}214,?$"
+expect_stdout_matches "\"channel_wait\":${J}100,?$"
+expect_stdout_matches "\"elsewhere\":${J}-1,?$"
+expect_exit 0 "critical path csv" -- "$K" replay "$CLI_TMP/incast.goal" --n 2 --startup 10 --byte-time 1 --loggops o=1000 --csv
+expect_stdout_contains 'path_channel_wait,100.000000'
+expect_stdout_contains 'path_pipeline,1.000000'
+expect_exit 0 "critical path text" -- "$K" replay "$CLI_TMP/incast.goal" --n 2 --startup 10 --byte-time 1 --loggops o=1000
+expect_stdout_contains "that difference along the critical path (4 steps, 1 messages)"
+expect_stdout_contains "channels (contention) 100.00 us"
+expect_stdout_contains "never below it"
+# without parameters (nCUBE 2, the greedy order): 213 against LogGOPS's 211
+expect_exit 0 "no parameters: greedy, its path" -- "$K" replay "$CLI_TMP/incast.goal" --n 2 --startup 10 --byte-time 1 --json
+expect_stdout_matches "\"order\":${J}\"greedy\",?$"
+expect_stdout_matches "\"elsewhere\":${J}-99,?$"
+expect_stdout_matches "\"channel_wait\":${J}100,?$"
+
+# a wildcard receive LogGOPS matches otherwise (rank 2's message comes
+# first): the replay keeps the static match and the greedy order, and says so
+printf 'num_ranks 3\nrank 0 {\na: recv 1000b from -1 tag 5\nb: recv 1000b from -1 tag 5\n}\nrank 1 {\nc: calc 900000\ns: send 1000b to 0 tag 5\ns requires c\n}\nrank 2 {\ns: send 1000b to 0 tag 5\n}\n' > "$CLI_TMP/wild.goal"
+expect_exit 0 "wildcards: greedy" -- "$K" replay "$CLI_TMP/wild.goal" --n 2 --loggops o=100 --json
+expect_stdout_matches "\"order\":${J}\"greedy\",?$"
+expect_exit 0 "wildcards: text" -- "$K" replay "$CLI_TMP/wild.goal" --n 2 --loggops o=100
+expect_stdout_contains "the greedy order (LogGOPS matches a wildcard receive otherwise), so no bound"
+
+# cpu numbers: honoured with --loggops (no warning), ignored without
+printf 'num_ranks 2\nrank 0 {\na: calc 5000 cpu 1\nb: calc 3000\nc: send 10b to 1 tag 0 cpu 1\nc requires a\n}\nrank 1 {\na: recv 10b from 0 tag 0\nb: calc 4000 cpu 1\n}\n' > "$CLI_TMP/cpu.goal"
+expect_exit 0 "cpu numbers, --loggops" -- "$K" replay "$CLI_TMP/cpu.goal" --n 1 --startup 0 --byte-time 1 --loggops o=1000,g=500
+expect_stdout_contains "total 19.00 us"
+check "no warning with --loggops" test ! -s "$CLI_ERR"
+expect_exit 0 "cpu numbers, nCUBE 2" -- "$K" replay "$CLI_TMP/cpu.goal" --n 1 --startup 0 --byte-time 1
+expect_stdout_contains "total 20.00 us"
+expect_stderr_contains "cpu and nic numbers are ignored"
+
 summary

@@ -92,6 +92,33 @@ run_trace "features" "$G/features.goal" 5 "" --n 3 --byte-time 0.1
 run_trace "dissemination, 2 a node" "$CLI_TMP/d16.goal" 20 "0,0,1,1,2,2,3,3,4,4,5,5,6,6,7,7" --n 3 --ranks-per-node 2
 run_trace "dissemination, loggp" "$CLI_TMP/d16.goal" 20 "" --n 4 --model loggp
 run_trace "mapped groups" "$CLI_TMP/two.goal" 10 "1,1,0,0" --n 1 --ranks-per-node 2 --mapping "$CLI_TMP/swap.map"
+# with --loggops: LogGOPS's CPUs, each send o + (s-1) O longer, receives on the CPU
+run_trace "dissemination, --loggops" "$CLI_TMP/d16.goal" 20 "" --n 4 --loggops o=1500,g=1000,O=2,S=200
+run_trace "features, --loggops" "$G/features.goal" 5 "" --n 3 --byte-time 0.1 --loggops o=700,g=300
+# cpu numbers: each CPU its own track (tid = rank + ranks x cpu), nothing overlapping on one
+printf 'num_ranks 2\nrank 0 {\na: calc 5000 cpu 1\nb: calc 3000\nc: send 10b to 1 tag 0 cpu 1\nc requires a\n}\nrank 1 {\na: recv 10b from 0 tag 0\nb: calc 4000 cpu 1\n}\n' > "$CLI_TMP/cpu.goal"
+run_trace "cpu numbers, --loggops" "$CLI_TMP/cpu.goal" 0 "" --n 1 --byte-time 1 --loggops o=1000,g=500
+check "a track of its own for CPU 1" -- grep -q '"tid":2,"args":{"name":"rank 0 cpu 1"}' "$CLI_TMP/t.json"
+# the checker refuses what a viewer would: partly overlapping slices on a track, a flow without bp
+python3 - "$CLI_TMP/t.json" "$CLI_TMP/bad1.json" "$CLI_TMP/bad2.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+ev = t["traceEvents"]
+calc = [e for e in ev if e.get("name") == "calc" and e["tid"] == 2][0]
+ev.append(dict(calc, ts=calc["ts"] + calc["dur"] / 2))  # overlaps it partly
+json.dump(t, open(sys.argv[2], "w"))
+t = json.load(open(sys.argv[1]))
+for e in t["traceEvents"]:
+    e.pop("bp", None)
+json.dump(t, open(sys.argv[3], "w"))
+PY
+expect_exit 0 "cpu numbers: the report" -- "$K" replay "$CLI_TMP/cpu.goal" --startup 0 --n 1 --byte-time 1 --loggops o=1000,g=500 --json
+cp "$CLI_OUT" "$CLI_TMP/report.json"
+for b in bad1 bad2; do
+    if python3 "$TC" "$CLI_TMP/$b.json" "$CLI_TMP/cpu.goal" 0 "$CLI_TMP/report.json" 2> /dev/null > /dev/null; then
+        cli_fail "trace_check accepted $b"
+    else cli_pass; fi
+done
 # - is standard output, the trace alone
 expect_exit 0 "timeline on standard output" -- "$K" replay "$G/bcast_tree8.goal" --n 3 --timeline -
 check "standard output is the trace alone" -- python3 -c 'import json,sys; json.load(open(sys.argv[1]))["traceEvents"]' "$CLI_OUT"

@@ -84,8 +84,10 @@ typedef struct kc_appsim_result {
      * the start-up plus the smallest zero-load latency of a message's first
      * byte (both rounded down to whole ns; loggops_ref holds them), or -1
      * when that model cannot run the schedule (wildcards matched differently,
-     * a rendezvous deadlock). With g > 0 total_us >= loggops_us (tested). */
+     * a rendezvous deadlock). When fixed_order is set, total_us >=
+     * loggops_us by construction (tested on random schedules). */
     double loggops_us;
+    int fixed_order; /* 1: the CPUs and NICs took their work in LogGOPS's order (kc_appsim_run_order) */
     uint64_t loggops_ref[6]; /* L, o, g, G, O, S (ns; S may be KC_LOGGOPS_S_INF) */
     /* Where the network's time above that goes, summed over the messages
      * that entered it (µs): waiting for a busy channel (header blocked),
@@ -93,6 +95,25 @@ typedef struct kc_appsim_result {
      * messages, one flit a cycle), pipeline latency (hops and router delays
      * beyond the smallest one), and waiting for a cycle boundary. */
     double wait_channel_us, wait_port_us, pipeline_us, boundary_us;
+    /* total_us - loggops_us split along the network run's critical path
+     * (fixed_order runs only; else ok = 0): walked back from the last end
+     * through what decided each time, each step's growth less LogGOPS's
+     * between the same two events goes to its kind, so the parts add up to
+     * the difference (docs/appsim.md "Along the critical path"). */
+    struct {
+        int ok;
+        double start_up;       /* a send's start-up on its CPU (LogGOPS has it in L) */
+        double cpu, nic;       /* CPU and NIC charges (byte time against whole-ns G) */
+        double cycle_boundary; /* a message waiting for the next flit-cycle */
+        double injection_wait; /* behind its node's earlier messages at the port */
+        double channel_wait;   /* a header blocked by a busy channel: contention */
+        double pipeline;       /* hops and router delays beyond the smallest, which L holds */
+        double other;          /* the rest of a message's time against o + L (+ (s-1) G to the tail):
+                                  flits against bytes, L and G rounded to whole ns */
+        double elsewhere;      /* where LogGOPS's own time at a step came from another path (<= 0
+                                  mostly) and LogGOPS's end after the path's last event */
+        uint64_t steps, messages; /* steps on the path; messages among them */
+    } path;
 } kc_appsim_result;
 
 /* Replay a validated schedule g with its matching m on net (num_ranks <=
@@ -117,6 +138,22 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
                                const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
                                const kc_appsim_place *place, struct kc_timeline *tl, kc_appsim_result *out,
                                kc_err *err);
+/* Issue 21: the order in which each CPU and NIC takes its work when o, g,
+ * O or S is set (docs/appsim.md "Why the network is never below LogGOPS").
+ * KC_APPSIM_ORDER_LOGGOPS (kc_appsim_run_placed's): each in the order the
+ * LogGOPS figure took it, so total_us >= loggops_us by construction
+ * (fixed_order = 1; when LogGOPS cannot run the schedule or matches a
+ * receive otherwise, the greedy order and fixed_order = 0);
+ * KC_APPSIM_ORDER_GREEDY: the list schedule of the network run's own events
+ * (the reading before the bound: a later message can let a CPU finish
+ * sooner). Without parameters both are the nCUBE 2 run. */
+typedef enum kc_appsim_order { KC_APPSIM_ORDER_LOGGOPS, KC_APPSIM_ORDER_GREEDY } kc_appsim_order;
+/* kc_appsim_run_placed in a given order. Cost: the same, plus the LogGOPS
+ * run's O(ops) record of its order. */
+kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
+                              const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
+                              const kc_appsim_place *place, struct kc_timeline *tl, kc_appsim_order order,
+                              kc_appsim_result *out, kc_err *err);
 void kc_appsim_result_free(kc_appsim_result *r);
 
 #endif

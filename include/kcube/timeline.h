@@ -46,6 +46,7 @@ typedef struct kc_tl_slice {
     int64_t peer, tag;       /* send: destination; recv: the matched sender; calc: -1, -1 */
     uint32_t rank;
     uint8_t kind;            /* kc_tl_kind */
+    uint8_t cpu;             /* the rank's CPU that did it (GOAL's `cpu N`; 0 when the model has one) */
     size_t op;               /* the operation's index in its schedule, or SIZE_MAX */
 } kc_tl_slice;
 

@@ -18,7 +18,7 @@
 
 #include "kcube/loggops.h"
 #include "kcube/timeline.h"
-#include "../goal/goal_internal.h"
+#include "appsim_internal.h"
 
 void kc_appsim_result_free(kc_appsim_result *r)
 {
@@ -219,6 +219,10 @@ typedef struct replay {
     int64_t *joined, *port_free;
     int64_t min_head; /* smallest zero-load first-byte latency (cycles), or -1 */
     double wchan, wport, pipe, bound;
+    kci_fixed *fx; /* the CPUs and NICs in LogGOPS's order, or NULL: x.p's list schedule */
+    int64_t *pw, *cw; /* [messages] cycles waited for the port, for channels (account) */
+    int64_t ref_head; /* the first-byte latency the LogGOPS L holds (cycles; 0 with messages within a node) */
+    const kci_loggops_order *ord; /* the LogGOPS figure's run, when it matched every receive as the replay */
 } replay;
 
 /* Cycles from joining the source queue to the first byte's arrival, alone
@@ -239,14 +243,19 @@ static int64_t cycle_of(const replay *x, double t) { return (int64_t)ceil(t / x-
  * that time. */
 static kc_status take_event(replay *x, kc_err *err)
 {
-    double t = kci_goal_proc_time(&x->p);
-    size_t send = kci_goal_proc_step(&x->p);
+    double t = x->fx ? kci_fixed_time(x->fx) : kci_goal_proc_time(&x->p);
+    size_t send = x->fx ? kci_fixed_step(x->fx) : kci_goal_proc_step(&x->p);
     if (send == KC_GOAL_NONE)
         return KC_OK;
     const kc_goal_op *o = &x->g->op[send];
     if (kci_goal_local(x->g, x->node, send)) { /* two ranks of one node: the data is there now */
         x->delivered[x->id_of[send]] = 1;
         x->arrived++;
+        if (x->fx) {
+            kci_fixed_head(x->fx, send, t);
+            kci_fixed_tail(x->fx, send, t);
+            return KC_OK;
+        }
         if (x->p.nic)
             kci_goal_proc_head(&x->p, x->m->recv_of[send], t);
         kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, t);
@@ -261,14 +270,19 @@ static kc_status take_event(replay *x, kc_err *err)
     x->leave[id] = t;
     x->joined[id] = kc_simdrive_now(x->d);
     int64_t hl = head_latency(x, x->node[o->rank], x->node[o->peer]);
-    if (x->min_head < 0 || hl < x->min_head)
-        x->min_head = hl;
+    kc_status st2 = kc_simdrive_send(x->d, x->node[o->rank], x->node[o->peer], f ? (uint32_t)f : 1, id, err);
+    if (st2)
+        return st2;
+    if (x->fx) { /* its first byte alone in the network (the tail is reported when it comes) */
+        kci_fixed_head(x->fx, send, (double)(x->joined[id] + hl) * x->cyc);
+        return KC_OK;
+    }
     /* the NIC model starts the receiver on the first byte; the engine tells
      * tails only, so that is its arrival alone in the network (no later
      * than the real one; the receiver then waits for the tail) */
     if (x->p.nic)
         kci_goal_proc_head(&x->p, x->m->recv_of[send], (double)(x->joined[id] + hl) * x->cyc);
-    return kc_simdrive_send(x->d, x->node[o->rank], x->node[o->peer], f ? (uint32_t)f : 1, x->id_of[send], err);
+    return KC_OK;
 }
 
 /* Split a delivered message's time in the network beyond its zero-load
@@ -291,6 +305,8 @@ static void account(replay *x, uint32_t id, const kc_goal_op *o, uint64_t f, int
         wait = 0;
     if (pw > wait)
         pw = wait;
+    x->pw[id] = pw;
+    x->cw[id] = wait - pw;
     x->wport += (double)pw * x->cyc;
     x->wchan += (double)(wait - pw) * x->cyc;
     x->pipe += (double)hl * x->cyc;
@@ -312,6 +328,10 @@ static kc_status step_network(replay *x, kc_err *err)
         account(x, a[i].id, o, f ? f : 1, a[i].cycle);
         /* the first byte: one flit-cycle per flit ahead of the tail */
         double t = (double)a[i].cycle * x->cyc, first = t - (double)(f ? f - 1 : 0) * x->cyc;
+        if (x->fx) {
+            kci_fixed_tail(x->fx, send, t);
+            continue;
+        }
         kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, first);
     }
     return st;
@@ -321,8 +341,9 @@ static kc_status run_loop(replay *x, kc_err *err)
 {
     kc_status st = KC_OK;
     while (!st && !kc_simdrive_deadlock(x->d)) {
-        int have = kci_goal_proc_pending(&x->p);
-        if (have && cycle_of(x, kci_goal_proc_time(&x->p)) <= kc_simdrive_now(x->d))
+        int have = x->fx ? kci_fixed_pending(x->fx) : kci_goal_proc_pending(&x->p);
+        double next = !have ? 0 : x->fx ? kci_fixed_time(x->fx) : kci_goal_proc_time(&x->p);
+        if (have && cycle_of(x, next) <= kc_simdrive_now(x->d))
             st = take_event(x, err);
         else if (kc_simdrive_busy(x->d))
             st = step_network(x, err);
@@ -351,10 +372,35 @@ static uint64_t local_messages(const kc_goal *g, const uint32_t *node, const kc_
     return k;
 }
 
-/* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result);
- * only running out of memory is an error. */
+/* The smallest zero-load first-byte latency over the messages that enter
+ * the network (cycles), or -1. */
+static int64_t smallest_head(const replay *x)
+{
+    int64_t best = -1;
+    for (size_t i = 0; i < x->g->nops; i++) {
+        const kc_goal_op *o = &x->g->op[i];
+        if (o->kind != KC_GOAL_SEND || x->m->recv_of[i] == KC_GOAL_NONE || kci_goal_local(x->g, x->node, i))
+            continue;
+        int64_t hl = head_latency(x, x->node[o->rank], x->node[(uint32_t)o->peer]);
+        if (best < 0 || hl < best)
+            best = hl;
+    }
+    return best;
+}
+
+/* Does a parameter set differ from o = g = O = 0, S infinite (the nCUBE 2 run)? */
+static int loggops_on(const kc_loggops_params *p)
+{
+    return p && (p->o || p->g || p->O || p->S != KC_LOGGOPS_S_INF);
+}
+
+/* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result).
+ * The run's order is recorded in ord and *use set when the network replay
+ * can follow it (and the critical path be compared): LogGOPS ran and
+ * matched every receive as the replay does. Only running out of memory is
+ * an error. */
 static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, const replay *x, int any_local,
-                                   kc_appsim_result *out, kc_err *err)
+                                   kci_loggops_order *ord, int *use, kc_appsim_result *out, kc_err *err)
 {
     kc_loggops_params p = {0, 0, 0, 0, 0, KC_LOGGOPS_S_INF};
     if (o->loggops)
@@ -366,12 +412,371 @@ static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, co
     memcpy(out->loggops_ref, v, sizeof v);
     kc_loggops_result r;
     kc_err e2 = {0};
-    kc_status st = kc_loggops_run(g, &p, NULL, NULL, &r, &e2);
+    kc_status st = kci_loggops_run_order(g, &p, ord, &r, &e2);
     if (st == KC_ENOMEM)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     out->loggops_us = st ? -1 : (double)r.makespan_ns / 1000.0;
     if (!st)
         kc_loggops_result_free(&r);
+    *use = !st;
+    for (size_t i = 0; *use && i < g->nops; i++)
+        if (g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != x->m->send_of[i])
+            *use = 0;
+    return KC_OK;
+}
+
+/* ---- the gap along the critical path (kc_appsim_result.path) ---------------- */
+
+enum { N_NONE, N_CSTART, N_CCPU, N_CNIC, N_POST, N_MATCH, N_HEAD, N_TAIL };
+typedef struct pnode {
+    int type;
+    size_t id; /* a charge (CSTART, CCPU, CNIC) or an op */
+} pnode;
+
+static double net_time(const replay *x, pnode v)
+{
+    const kci_fixed *f = x->fx;
+    switch (v.type) {
+    case N_CSTART: return f->cstart[v.id];
+    case N_CCPU: return f->ccpu[v.id];
+    case N_CNIC: return f->cnic[v.id];
+    case N_POST: return x->p.st[v.id].start;
+    case N_MATCH: return f->match[v.id];
+    case N_HEAD: return f->head[v.id];
+    default: return f->tail[v.id];
+    }
+}
+
+/* LogGOPS's time of the same event (µs); a tail: the first byte plus (s-1) G. */
+static double lg_time(const replay *x, pnode v, double G)
+{
+    const kci_loggops_order *ord = x->ord;
+    switch (v.type) {
+    case N_CSTART: return (double)ord->c[v.id].t / 1000.0;
+    case N_CCPU: return (double)ord->c[v.id].cpu_end / 1000.0;
+    case N_CNIC: return (double)ord->c[v.id].nic_end / 1000.0;
+    case N_POST:
+    case N_HEAD: return (double)ord->post[v.id] / 1000.0;
+    case N_MATCH: return (double)ord->match[v.id] / 1000.0;
+    default: {
+        uint64_t b = x->g->op[v.id].amount;
+        return (double)ord->post[v.id] / 1000.0 + (double)(b ? b - 1 : 0) * G;
+    }
+    }
+}
+
+/* The event that decided an op's start or end. */
+static pnode op_node(const replay *x, size_t op, int start)
+{
+    const kci_fixed *f = x->fx;
+    const kc_goal_op *o = &x->g->op[op];
+    const kci_goal_opstate *s = &x->p.st[op];
+    if (o->kind == KC_GOAL_RECV) {
+        size_t mc = f->msg_of[x->m->send_of[op]];
+        return !start && s->end == f->ccpu[mc] ? (pnode){N_CCPU, mc} : (pnode){N_POST, op};
+    }
+    size_t c = f->task_of[op];
+    if (start)
+        return (pnode){N_CSTART, c};
+    if (o->kind == KC_GOAL_SEND && !f->ord->eager[op] && s->end != f->ccpu[c])
+        return (pnode){N_MATCH, op};
+    return (pnode){N_CCPU, c};
+}
+
+/* The dependency of op that made it ready at t (dfirst/dlist: deps by op), or N_NONE. */
+static pnode ready_node(const replay *x, const size_t *dfirst, const size_t *dlist, size_t op, double t)
+{
+    for (size_t k = dfirst[op]; k < dfirst[op + 1]; k++) {
+        const kc_goal_dep *d = &x->g->dep[dlist[k]];
+        pnode u = op_node(x, d->on, d->start);
+        if (net_time(x, u) == t)
+            return u;
+    }
+    return (pnode){N_NONE, 0};
+}
+
+/* The step into v: its predecessor on the path, and v's own kind of time
+ * (0: none, the time came unchanged from u). */
+enum { K_WAIT, K_START_UP, K_CPU, K_NIC, K_HEAD, K_TAIL };
+static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlist, pnode v, int *kind)
+{
+    const kci_fixed *f = x->fx;
+    *kind = K_WAIT;
+    if (v.type == N_HEAD || v.type == N_TAIL) {
+        *kind = v.type == N_HEAD ? K_HEAD : K_TAIL;
+        return (pnode){N_CSTART, f->task_of[v.id]};
+    }
+    if (v.type == N_MATCH) {
+        size_t mc = f->msg_of[v.id], r = x->m->recv_of[v.id];
+        return f->cstart[mc] == f->match[v.id] ? (pnode){N_CSTART, mc} : (pnode){N_POST, r};
+    }
+    if (v.type == N_POST) {
+        double t = x->p.st[v.id].start;
+        size_t k = f->ord->post_after[v.id];
+        pnode u = ready_node(x, dfirst, dlist, v.id, t);
+        if (u.type == N_NONE && k != KCI_LG_NONE && f->ccpu[k] == t)
+            u = (pnode){N_CCPU, k};
+        return u;
+    }
+    size_t c = v.id;
+    const kci_lg_charge *ch = &f->ord->c[c];
+    double t = net_time(x, v);
+    if (v.type == N_CCPU || v.type == N_CNIC) {
+        size_t prev = v.type == N_CCPU ? f->cprev_cpu[c] : f->cprev_nic[c];
+        if (ch->type == KCI_LG_HOLD) {
+            if (f->match[ch->op] == t)
+                return (pnode){N_MATCH, ch->op};
+            return prev == KCI_LG_NONE ? (pnode){N_NONE, 0} : (pnode){v.type, prev};
+        }
+        if (v.type == N_CNIC) {
+            *kind = K_NIC;
+            return (pnode){N_CSTART, c};
+        }
+        if (ch->type == KCI_LG_MSG) {
+            const kc_goal_op *o = &x->g->op[ch->op];
+            double b = (double)(o->amount ? o->amount - 1 : 0);
+            double own = f->cstart[c] + f->o + (b * f->O > b * f->bt ? b * f->O : b * f->bt);
+            if (own != t && f->tail[ch->op] == t)
+                return (pnode){N_TAIL, ch->op};
+        }
+        *kind = ch->type == KCI_LG_SEND ? K_START_UP : K_CPU;
+        return (pnode){N_CSTART, c};
+    }
+    /* a charge's start: its input first, then its CPU's and NIC's previous charges */
+    pnode in = {N_NONE, 0};
+    if (ch->type == KCI_LG_MSG)
+        in = (pnode){N_HEAD, ch->op};
+    else if (ch->type == KCI_LG_HOLD)
+        in = (pnode){N_MATCH, ch->op};
+    if (in.type != N_NONE && net_time(x, in) == t)
+        return in;
+    if (ch->type == KCI_LG_CALC || ch->type == KCI_LG_SEND) {
+        pnode u = ready_node(x, dfirst, dlist, ch->op, t);
+        if (u.type != N_NONE)
+            return u;
+    }
+    if (f->cprev_cpu[c] != KCI_LG_NONE && f->ccpu[f->cprev_cpu[c]] == t)
+        return (pnode){N_CCPU, f->cprev_cpu[c]};
+    if (ch->type != KCI_LG_HOLD && f->cprev_nic[c] != KCI_LG_NONE && f->cnic[f->cprev_nic[c]] == t)
+        return (pnode){N_CNIC, f->cprev_nic[c]};
+    return (pnode){N_NONE, 0};
+}
+
+/* A message's step (from its send's start to its first byte, or to its
+ * tail): its own waits, its pipeline beyond L's, the rest. */
+static void path_message(const replay *x, kc_appsim_result *out, size_t send, int tail, double ex)
+{
+    const kc_goal_op *so = &x->g->op[send];
+    out->path.messages++;
+    if (kci_goal_local(x->g, x->node, send)) {
+        out->path.other += ex;
+        return;
+    }
+    uint32_t id = x->id_of[send];
+    double bnd = (double)x->joined[id] * x->cyc - x->leave[id];
+    double pipe = (double)(head_latency(x, x->node[so->rank], x->node[(uint32_t)so->peer]) - x->ref_head) * x->cyc;
+    double port = tail ? (double)x->pw[id] * x->cyc : 0;
+    double chan = tail ? (double)x->cw[id] * x->cyc : 0;
+    out->path.cycle_boundary += bnd;
+    out->path.pipeline += pipe;
+    out->path.injection_wait += port;
+    out->path.channel_wait += chan;
+    out->path.other += ex - bnd - pipe - port - chan;
+}
+
+/* The nCUBE 2 run (no --loggops: x->p's greedy list schedule, one CPU a
+ * rank that does start-ups and calcs, receives costing none): the same
+ * walk over ops' starts and ends and messages' tails. */
+enum { G_START = 16, G_END };
+
+static double gnet_time(const replay *x, pnode v)
+{
+    if (v.type == G_START)
+        return x->p.st[v.id].start;
+    if (v.type == G_END)
+        return x->p.st[v.id].end;
+    return x->p.st[x->m->recv_of[v.id]].arrival; /* N_TAIL: the tail (or the start-up's end within a node) */
+}
+
+static double glg_time(const replay *x, const size_t *task_of, pnode v, double G)
+{
+    const kci_loggops_order *ord = x->ord;
+    if (v.type == N_TAIL)
+        return lg_time(x, v, G);
+    if (x->g->op[v.id].kind == KC_GOAL_RECV) /* posted; matched (the message taken) */
+        return (double)(v.type == G_START ? ord->post[v.id] : ord->match[x->m->send_of[v.id]]) / 1000.0;
+    const kci_lg_charge *c = &ord->c[task_of[v.id]];
+    return (double)(v.type == G_START ? c->t : c->cpu_end) / 1000.0;
+}
+
+/* prev: each calc's or send's predecessor on its rank's CPU (by start). */
+static pnode gstep_back(const replay *x, const size_t *dfirst, const size_t *dlist, const size_t *prev, pnode v,
+                        int *kind)
+{
+    const kc_goal_op *o = &x->g->op[v.id];
+    const kci_goal_opstate *s = &x->p.st[v.id];
+    *kind = K_WAIT;
+    if (v.type == N_TAIL) {
+        *kind = K_TAIL;
+        return (pnode){G_START, v.id};
+    }
+    if (v.type == G_END) {
+        if (o->kind == KC_GOAL_RECV)
+            return s->end == s->arrival ? (pnode){N_TAIL, x->m->send_of[v.id]} : (pnode){G_START, v.id};
+        *kind = o->kind == KC_GOAL_SEND ? K_START_UP : K_CPU;
+        return (pnode){G_START, v.id};
+    }
+    for (size_t k = dfirst[v.id]; k < dfirst[v.id + 1]; k++) {
+        const kc_goal_dep *d = &x->g->dep[dlist[k]];
+        pnode u = {d->start ? G_START : G_END, d->on};
+        if (gnet_time(x, u) == s->start)
+            return u;
+    }
+    if (o->kind != KC_GOAL_RECV && prev[v.id] != KC_GOAL_NONE && x->p.st[prev[v.id]].end == s->start)
+        return (pnode){G_END, prev[v.id]};
+    return (pnode){N_NONE, 0};
+}
+
+typedef struct busy_op {
+    double start, end;
+    uint32_t rank;
+    size_t op;
+} busy_op;
+
+static int busy_cmp(const void *a, const void *b)
+{
+    const busy_op *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return (x->op > y->op) - (x->op < y->op);
+}
+
+/* critical_path for the nCUBE 2 run; *reached: the walk got back to time 0. */
+static kc_status greedy_path(replay *x, const size_t *dfirst, const size_t *dlist, kc_appsim_result *out,
+                             int *reached, kc_err *err)
+{
+    const kc_goal *g = x->g;
+    size_t n = g->nops, nb = 0;
+    size_t *prev = malloc(n * sizeof *prev), *task_of = malloc(n * sizeof *task_of);
+    busy_op *b = malloc(n * sizeof *b);
+    if (!prev || !task_of || !b) {
+        free(prev), free(task_of), free(b);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    for (size_t c = 0; c < x->ord->n; c++)
+        if (x->ord->c[c].type == KCI_LG_CALC || x->ord->c[c].type == KCI_LG_SEND)
+            task_of[x->ord->c[c].op] = c;
+    for (size_t i = 0; i < n; i++) {
+        prev[i] = KC_GOAL_NONE;
+        if (g->op[i].kind != KC_GOAL_RECV)
+            b[nb++] = (busy_op){x->p.st[i].start, x->p.st[i].end, g->op[i].rank, i};
+    }
+    qsort(b, nb, sizeof *b, busy_cmp);
+    for (size_t k = 1; k < nb; k++)
+        if (b[k].rank == b[k - 1].rank)
+            prev[b[k].op] = b[k - 1].op;
+    double G = (double)out->loggops_ref[3] / 1000.0;
+    size_t last = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x->p.st[i].end > x->p.st[last].end)
+            last = i;
+    pnode v = {G_END, last};
+    double lg_end = glg_time(x, task_of, v, G);
+    for (uint64_t guard = 3 * (uint64_t)n + 8; guard; guard--) {
+        int kind;
+        pnode u = gstep_back(x, dfirst, dlist, prev, v, &kind);
+        if (u.type == N_NONE)
+            break;
+        double ex = (gnet_time(x, v) - gnet_time(x, u)) - (glg_time(x, task_of, v, G) - glg_time(x, task_of, u, G));
+        out->path.steps++;
+        if (kind == K_TAIL)
+            path_message(x, out, v.id, 1, ex);
+        else if (kind == K_START_UP)
+            out->path.start_up += ex;
+        else if (kind == K_CPU)
+            out->path.cpu += ex;
+        else
+            out->path.elsewhere += ex;
+        v = u;
+    }
+    *reached = gnet_time(x, v) == 0;
+    out->path.elsewhere += (gnet_time(x, v) - glg_time(x, task_of, v, G)) - (out->loggops_us - lg_end);
+    free(prev), free(task_of), free(b);
+    return KC_OK;
+}
+
+/* Walk the critical path back from the last end (kc_appsim_result.path).
+ * O(path + deps). */
+static kc_status critical_path(replay *x, const kc_appsim_opts *o, kc_appsim_result *out, kc_err *err)
+{
+    const kc_goal *g = x->g;
+    size_t n = g->nops;
+    /* the nCUBE 2 run, or LogGOPS's order; not a greedy run with parameters */
+    if (!x->ord || out->loggops_us < 0 || (!x->fx && (x->p.nic || x->p.cpu_recv || x->p.S != KC_LOGGOPS_S_INF)))
+        return KC_OK;
+    if (!n) {
+        out->path.ok = 1;
+        return KC_OK;
+    }
+    size_t *dfirst = calloc(n + 2, sizeof *dfirst), *dlist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *dlist);
+    if (!dfirst || !dlist) {
+        free(dfirst), free(dlist);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    for (size_t i = 0; i < g->ndeps; i++)
+        dfirst[g->dep[i].op + 2]++;
+    for (size_t i = 0; i < n; i++)
+        dfirst[i + 2] += dfirst[i + 1];
+    for (size_t i = 0; i < g->ndeps; i++)
+        dlist[dfirst[g->dep[i].op + 1]++] = i;
+    if (!x->fx) {
+        int reached = 0;
+        kc_status st = greedy_path(x, dfirst, dlist, out, &reached, err);
+        free(dfirst), free(dlist);
+        if (!st && !reached) /* a walk that lost its way: no split rather than a wrong one */
+            memset(&out->path, 0, sizeof out->path);
+        out->path.ok = !st && reached;
+        return st;
+    }
+    double G = (double)out->loggops_ref[3] / 1000.0;
+    size_t last = 0;
+    for (size_t i = 0; i < n; i++)
+        if (x->p.st[i].end > x->p.st[last].end)
+            last = i;
+    pnode v = op_node(x, last, 0);
+    double lg_end = lg_time(x, v, G);
+    uint64_t guard = 4 * (uint64_t)(n + x->ord->n) + 8;
+    for (;;) {
+        int kind;
+        pnode u = step_back(x, dfirst, dlist, v, &kind);
+        if (u.type == N_NONE || !guard--)
+            break;
+        double grow = net_time(x, v) - net_time(x, u), lg = lg_time(x, v, G) - lg_time(x, u, G), ex = grow - lg;
+        out->path.steps++;
+        switch (kind) {
+        case K_START_UP: out->path.start_up += ex; break;
+        case K_CPU: out->path.cpu += ex; break;
+        case K_NIC: out->path.nic += ex; break;
+        case K_HEAD:
+        case K_TAIL: path_message(x, out, v.id, kind == K_TAIL, ex); break;
+        default: out->path.elsewhere += ex; break;
+        }
+        v = u;
+    }
+    if (net_time(x, v) != 0) {
+        free(dfirst), free(dlist);
+        return kc_fail(err, KC_EINTERNAL, "the critical path stops at %.9g us (event %d of %zu), not at 0",
+                       net_time(x, v), v.type, v.id);
+    }
+    /* the path's first event against LogGOPS's, and LogGOPS's end after the path's */
+    out->path.elsewhere += (net_time(x, v) - lg_time(x, v, G)) - (out->loggops_us - lg_end);
+    out->path.ok = 1;
+    (void)o;
+    free(dfirst), free(dlist);
     return KC_OK;
 }
 
@@ -384,6 +789,14 @@ kc_status kc_appsim_run(const kc_goal *g, const kc_goal_match *m, const kc_simne
 kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
                                const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
                                const kc_appsim_place *pl, kc_timeline *tl, kc_appsim_result *out, kc_err *err)
+{
+    return kc_appsim_run_order(g, m, net, route, cfg, o, pl, tl, KC_APPSIM_ORDER_LOGGOPS, out, err);
+}
+
+kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
+                              const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
+                              const kc_appsim_place *pl, kc_timeline *tl, kc_appsim_order order,
+                              kc_appsim_result *out, kc_err *err)
 {
     kc_appsim_opts def = KC_APPSIM_OPTS_DEFAULT;
     if (!o)
@@ -405,6 +818,8 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
         return kc_fail_param(err, KC_EINVAL, "timeline", "the timeline has %u ranks, the schedule %u",
                              tl->num_ranks, g->num_ranks);
     }
+    kci_loggops_order ord = {0};
+    kci_fixed fx = {0};
     replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit, .node = node};
     out->cycle_us = x.cyc;
     out->nphases = (uint32_t)g->nphases;
@@ -424,18 +839,40 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
     x.min_head = -1;
     x.delivered = calloc(out->messages + 1, 1);
     x.leave = calloc(out->messages + 1, sizeof *x.leave);
+    x.pw = calloc(out->messages + 1, sizeof *x.pw);
+    x.cw = calloc(out->messages + 1, sizeof *x.cw);
     x.joined = calloc(out->messages + 1, sizeof *x.joined);
     x.port_free = calloc((size_t)net->nodes * (size_t)(net->inj > 0 ? net->inj : 1) + 1, sizeof *x.port_free);
-    if (!x.delivered || !x.leave || !x.joined || !x.port_free) {
+    if (!x.delivered || !x.leave || !x.joined || !x.port_free || !x.pw || !x.cw) {
         st = kc_fail(err, KC_ENOMEM, "out of memory");
         goto done;
     }
-    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)) ||
-        (st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
+    uint64_t nlocal = local_messages(g, node, m);
+    x.min_head = smallest_head(&x);
+    x.ref_head = !nlocal && x.min_head > 0 ? x.min_head : 0;
+    int use = 0;
+    if ((st = loggops_reference(g, o, &x, nlocal > 0, &ord, &use, out, err)))
+        goto done;
+    if (use)
+        x.ord = &ord;
+    use = use && loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS;
+    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)))
+        goto done;
+    if (use) {
+        if ((st = kci_fixed_init(&fx, &x.p, g, m, &ord, o->startup_us, o->loggops, o->byte_time_us, err)))
+            goto done;
+        x.fx = &fx;
+        out->fixed_order = 1;
+    }
+    if ((st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
         (st = kc_simdrive_finish(x.d, &out->sim, err)))
         goto done;
+    if (x.fx && x.fx->oom) {
+        st = kc_fail(err, KC_ENOMEM, "out of memory");
+        goto done;
+    }
     if (!out->sim.deadlock) {
-        if ((st = kci_goal_proc_check(&x.p, err)))
+        if ((st = x.fx ? kci_fixed_check(x.fx, err) : kci_goal_proc_check(&x.p, err)))
             goto done;
         if (x.arrived != out->messages) {
             st = kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x.arrived,
@@ -446,26 +883,28 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
     out->messages = x.arrived;
     out->total_us = x.p.total;
     /* the pipeline beyond the smallest latency, which the LogGOPS L holds */
-    uint64_t nlocal = local_messages(g, node, m);
     out->pipeline_us = x.pipe - (!nlocal && x.min_head > 0 ? (double)x.min_head * x.cyc * (double)out->messages : 0);
     out->wait_channel_us = x.wchan;
     out->wait_port_us = x.wport;
     out->boundary_us = x.bound;
-    if ((st = loggops_reference(g, o, &x, nlocal > 0, out, err)))
-        goto done;
     memcpy(out->finish_us, x.p.finish, g->num_ranks * sizeof *out->finish_us);
     if ((st = attribute(g, &x.p, out, err)))
         goto done;
     link_utilisation(net, out);
+    if (!out->sim.deadlock && (st = critical_path(&x, o, out, err)))
+        goto done;
     if (tl) {
         memcpy(tl->node_of, node, g->num_ranks * sizeof *node);
         st = kci_goal_proc_record(&x.p, tl, err);
     }
 done:
+    if (x.fx)
+        kci_fixed_free(x.fx);
+    kci_loggops_order_free(&ord);
     kci_goal_proc_free(&x.p);
     kc_simdrive_free(x.d);
     free(x.id_of), free(x.send_of_id), free(x.delivered), free(node);
-    free(x.leave), free(x.joined), free(x.port_free);
+    free(x.leave), free(x.joined), free(x.port_free), free(x.pw), free(x.cw);
     if (st)
         kc_appsim_result_free(out);
     return st;

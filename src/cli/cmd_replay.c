@@ -50,7 +50,8 @@ static const cli_use replay_opts[] = {
     {&OPT_LOGGOPS, "LogGOPS parameters: with --model loggops L, o, g, G, O, S (unset ones LogGOPSim's defaults "
                    "L=2500,o=1500,g=1000,G=6,O=0,S=65535); with the network o, g, O, S only (unset: 0, S=inf)", NULL},
     {&OPT_JSON, NULL, NULL},
-    {&OPT_CSV, "one row per phase, then total, compute and loggp rows (--model loggops: total and finish:R rows in ns)", NULL},
+    {&OPT_CSV, "one row per phase, then total, compute, loggp, loggops and time-split rows (path_* with --loggops; "
+               "--model loggops: total and finish:R rows in ns)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
@@ -269,6 +270,24 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddNumberToObject(gap, "injection_wait", r->wait_port_us);
     cJSON_AddNumberToObject(gap, "pipeline", r->pipeline_us);
     cJSON_AddNumberToObject(gap, "cycle_boundary", r->boundary_us);
+    /* issue 21: the CPUs' and NICs' order, and the difference along the critical path */
+    cJSON_AddStringToObject(root, "order", r->fixed_order ? "loggops" : "greedy");
+    if (r->path.ok) {
+        cJSON *cp = cJSON_AddObjectToObject(root, "critical_path_us");
+        cJSON_AddNumberToObject(cp, "start_up", r->path.start_up);
+        cJSON_AddNumberToObject(cp, "cpu", r->path.cpu);
+        cJSON_AddNumberToObject(cp, "nic", r->path.nic);
+        cJSON_AddNumberToObject(cp, "cycle_boundary", r->path.cycle_boundary);
+        cJSON_AddNumberToObject(cp, "injection_wait", r->path.injection_wait);
+        cJSON_AddNumberToObject(cp, "channel_wait", r->path.channel_wait);
+        cJSON_AddNumberToObject(cp, "pipeline", r->path.pipeline);
+        cJSON_AddNumberToObject(cp, "other", r->path.other);
+        cJSON_AddNumberToObject(cp, "elsewhere", r->path.elsewhere);
+        cJSON_AddItemToObject(cp, "steps", cli_json_u64(r->path.steps));
+        cJSON_AddItemToObject(cp, "messages", cli_json_u64(r->path.messages));
+    } else {
+        cJSON_AddNullToObject(root, "critical_path_us");
+    }
     cJSON_AddNumberToObject(root, "compute_us", r->compute_us);
     cJSON_AddItemToObject(root, "messages", cli_json_u64(r->messages));
     cJSON_AddItemToObject(root, "flits", cli_json_u64(r->flits));
@@ -305,6 +324,11 @@ static void render_csv(const replay_job *j, const replay_out *o)
         printf("loggops,%.6f\n", r->loggops_us);
     printf("channel_wait,%.6f\ninjection_wait,%.6f\npipeline,%.6f\ncycle_boundary,%.6f\n", r->wait_channel_us,
            r->wait_port_us, r->pipeline_us, r->boundary_us);
+    if (r->path.ok)
+        printf("path_start_up,%.6f\npath_cpu,%.6f\npath_nic,%.6f\npath_cycle_boundary,%.6f\npath_injection_wait,%.6f\n"
+               "path_channel_wait,%.6f\npath_pipeline,%.6f\npath_other,%.6f\npath_elsewhere,%.6f\n",
+               r->path.start_up, r->path.cpu, r->path.nic, r->path.cycle_boundary, r->path.injection_wait,
+               r->path.channel_wait, r->path.pipeline, r->path.other, r->path.elsewhere);
 }
 
 static void render_text(const replay_job *j, const replay_out *o)
@@ -329,8 +353,17 @@ static void render_text(const replay_job *j, const replay_out *o)
     if (r->loggops_us >= 0)
         printf("LogGOPS time with the network's zero-load numbers (L %llu ns, G %llu ns/byte) %.2f us; the network "
                "takes %+.2f us%s\n", (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_us,
-               r->total_us - r->loggops_us, q[2] ? "" : " (g = 0: no NIC model here, a send does not wait for the "
-                                                       "injection port as in LogGOPS)");
+               r->total_us - r->loggops_us,
+               r->fixed_order ? "; each CPU and NIC in LogGOPS's order, so never below it"
+               : j->net_lp && (q[1] || q[2] || q[4] || q[5] != KC_LOGGOPS_S_INF) ? "; the greedy order (LogGOPS matches a wildcard receive otherwise), so no bound"
+               : q[2] ? "" : " (g = 0: no NIC model here, a send does not wait for the injection port as in LogGOPS)");
+    if (r->path.ok)
+        printf("that difference along the critical path (%llu steps, %llu messages): start-ups %.2f us, CPU %.2f us, "
+               "NIC %.2f us, cycle boundaries %.2f us, injection port %.2f us, channels (contention) %.2f us, "
+               "pipeline %.2f us, other %.2f us, LogGOPS elsewhere %.2f us\n",
+               (unsigned long long)r->path.steps, (unsigned long long)r->path.messages, r->path.start_up,
+               r->path.cpu, r->path.nic, r->path.cycle_boundary, r->path.injection_wait, r->path.channel_wait,
+               r->path.pipeline, r->path.other, r->path.elsewhere);
     printf("network time beyond that, summed over messages: waiting for channels (contention) %.2f us, for the "
            "injection port %.2f us, pipeline latency %.2f us, cycle boundaries %.2f us\n", r->wait_channel_us,
            r->wait_port_us, r->pipeline_us, r->boundary_us);
@@ -389,7 +422,7 @@ static int render(const replay_job *j, const replay_out *o)
 /* ---- the gate ------------------------------------------------------------------ */
 
 /* Time and memory before work (budget.h). Memory: the network and one
- * engine as kcube/simmem.h counts them for a one-shot run, plus 256 bytes an
+ * engine as kcube/simmem.h counts them for a one-shot run, plus 416 bytes an
  * operation and 64 a dependence (the schedule, its matching, the replay's
  * state): 1 to 4 times the peak measured. Time: building the network, in
  * 4 us a node (2^24 nodes took a minute), and the processors' list scheduling
@@ -409,7 +442,9 @@ static int gate(const cli_args *a, const replay_job *j)
     for (int i = 0; i < j->spec.n; i++)
         nodes *= j->spec.k;
     double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 4e-6 * nodes;
-    double bytes = (double)kc_simmem_total(&m, 1) + 256.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
+    /* 256 bytes an op for the schedule and the replay, 160 more for the
+     * LogGOPS figure's recorded order and the critical path (issue 21) */
+    double bytes = (double)kc_simmem_total(&m, 1) + 416.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
     if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
         bytes += 160.0 * (double)j->g.nops;
     char what[96], nb[32];
@@ -445,7 +480,8 @@ static int run(const cli_args *a)
             rc = cli_report(a, &err);
         } else {
             /* Only once the run stands: an error must be the one line on stderr. */
-            if (j.g.warnings && j.fmt == CLI_FMT_TEXT)
+            /* with --loggops the network replay honours them (LogGOPS's order) */
+            if (j.g.warnings && j.fmt == CLI_FMT_TEXT && !(j.model == CLI_REPLAY_NETWORK && o.r.fixed_order))
                 fprintf(stderr, "kcube: warning: %s\n", j.g.warning);
             if (j.timeline)
                 rc = cli_timeline_write(j.timeline, &o.tl, j.path, kc_names_name(&cli_replay_model_names, j.model));
@@ -472,10 +508,12 @@ const cli_command kc_command_replay = {
         "when its start-up ends; a receive completes when the tail flit arrives. Reports the makespan, each\n"
         "rank's finish, per-phase times (phases from '// kcube-phase NAME' lines), link utilisation and the\n"
         "contention-free LogGP time of the same schedule (--model loggp: that time alone).\n"
-        "--loggops o=N,g=N,O=N,S=N gives the network replay LogGOPS's CPU and NIC (ns; L and G are the\n"
-        "network's): o + (s-1) O on both CPUs, g > 0 for the NIC model, rendezvous above S; the report\n"
-        "compares with LogGOPS at the network's zero-load latency and byte time and splits the network's\n"
-        "time into channel waits (contention), injection-port waits, pipeline latency and cycle boundaries.\n"
+        "--loggops o=N,g=N,O=N,S=N gives the network replay LogGOPS's CPUs and NICs (ns; L and G are the\n"
+        "network's): o + (s-1) O on both CPUs, g + (s-1) byte times on both NICs, rendezvous above S, cpu and\n"
+        "nic numbers honoured, each CPU and NIC taking its work in the order LogGOPS at the network's\n"
+        "zero-load latency and byte time took it, so the makespan is never below that LogGOPS figure; the\n"
+        "report splits the difference along the critical path and sums the network's time over messages:\n"
+        "channel waits (contention), injection-port waits, pipeline latency and cycle boundaries.\n"
         "--ranks-per-node R puts R ranks on each node (ranks vR..vR+R-1 on node v, or on the node on line v of a\n"
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"

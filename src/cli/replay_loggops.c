@@ -125,6 +125,7 @@ static void tl_add(void *vctx, const kc_loggops_slice *s)
                      .tag = kind == KC_TL_CALC ? -1 : op->tag,
                      .rank = s->rank,
                      .kind = (uint8_t)kind,
+                     .cpu = s->cpu,
                      .op = s->op};
     size_t idx;
     if ((c->st = kc_timeline_add_slice(c->tl, &t, &idx, &c->err)))

@@ -63,11 +63,19 @@ static void put_num(FILE *f, double x)
 }
 
 /* The start of one event, up to its tid; the caller adds the rest and "}". */
-static void event(FILE *f, int *first, const char *name, const char *ph, uint32_t pid, uint32_t tid)
+static void event(FILE *f, int *first, const char *name, const char *ph, uint32_t pid, uint64_t tid)
 {
-    fprintf(f, "%s{\"name\":\"%s\",\"ph\":\"%s\",\"pid\":%u,\"tid\":%u", *first ? "\n" : ",\n", name, ph,
-            pid, tid);
+    fprintf(f, "%s{\"name\":\"%s\",\"ph\":\"%s\",\"pid\":%u,\"tid\":%llu", *first ? "\n" : ",\n", name,
+            ph, pid, (unsigned long long)tid);
     *first = 0;
+}
+
+/* A rank's track: its tid is the rank for CPU 0 and ranks x cpu + rank for
+ * another CPU (GOAL's `cpu N`), so slices of CPUs that run at once never
+ * overlap on a track (a trace viewer nests or drops overlapping ones). */
+static uint64_t track(const kc_timeline *tl, uint32_t rank, unsigned cpu)
+{
+    return (uint64_t)tl->num_ranks * cpu + rank;
 }
 
 /* Names for the tracks: each node once, each rank. -1 when memory ran out. */
@@ -94,13 +102,30 @@ static int metadata(FILE *f, int *first, const kc_timeline *tl)
         fprintf(f, ",\"args\":{\"sort_index\":%u}}", r);
     }
     free(named);
+    /* the tracks of further CPUs, each once, after their rank's */
+    unsigned char *seen = calloc((size_t)tl->num_ranks * 32 + 1, 1); /* a bit per (rank, cpu) */
+    if (!seen)
+        return -1;
+    for (size_t i = 0; i < tl->nslices; i++) {
+        const kc_tl_slice *s = &tl->slice[i];
+        size_t bit = (size_t)s->rank * 256 + s->cpu;
+        if (!s->cpu || (seen[bit / 8] >> (bit % 8) & 1))
+            continue;
+        seen[bit / 8] |= (unsigned char)(1u << (bit % 8));
+        uint32_t v = tl->node_of[s->rank];
+        event(f, first, "thread_name", "M", v, track(tl, s->rank, s->cpu));
+        fprintf(f, ",\"args\":{\"name\":\"rank %u cpu %u\"}}", s->rank, (unsigned)s->cpu);
+        event(f, first, "thread_sort_index", "M", v, track(tl, s->rank, s->cpu));
+        fprintf(f, ",\"args\":{\"sort_index\":%u}}", s->rank);
+    }
+    free(seen);
     return 0;
 }
 
 static void slice_event(FILE *f, int *first, const kc_timeline *tl, const kc_tl_slice *s)
 {
     const char *kind = kc_names_name(&kc_tl_kind_names, s->kind);
-    event(f, first, kind, "X", tl->node_of[s->rank], s->rank);
+    event(f, first, kind, "X", tl->node_of[s->rank], track(tl, s->rank, s->cpu));
     fprintf(f, ",\"cat\":\"%s\",\"ts\":", kind);
     put_num(f, s->start_us);
     fputs(",\"dur\":", f);
@@ -128,7 +153,7 @@ static void slice_event(FILE *f, int *first, const kc_timeline *tl, const kc_tl_
  * even one of length 0 or one that another slice follows at once. */
 static void flow_event(FILE *f, int *first, const kc_timeline *tl, size_t id, const kc_tl_slice *s, int end)
 {
-    event(f, first, "message", end ? "f" : "s", tl->node_of[s->rank], s->rank);
+    event(f, first, "message", end ? "f" : "s", tl->node_of[s->rank], track(tl, s->rank, s->cpu));
     fprintf(f, ",\"cat\":\"message\",\"id\":%zu,\"ts\":", id);
     put_num(f, s->start_us);
     fputs(end ? ",\"bp\":\"e\"}" : "}", f);

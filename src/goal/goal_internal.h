@@ -4,6 +4,7 @@
 #define KCUBE_GOAL_INTERNAL_H
 
 #include "kcube/goal.h"
+#include "kcube/loggops.h"
 
 /* The operations of each rank in index order: ord[first[r]..first[r+1]). */
 kc_status kci_goal_by_rank(const kc_goal *g, size_t **first, size_t **ord, kc_err *err);
@@ -56,6 +57,7 @@ typedef struct kci_goal_proc {
     double o, O, gap, bt;  /* µs, µs/byte, µs, byte time µs/byte (issue 21 item 2) */
     uint64_t S;            /* rendezvous above S bytes */
     int nic, cpu_recv;     /* gap > 0: the NIC model; the receiver CPU is charged */
+    int cpus;              /* the ops' cpu numbers were honoured (kci_fixed): slices carry them */
     double *nics, *nicr;   /* [num_ranks]: NIC free for sending, for receiving (nic only) */
     /* nic only: a rank's CPU taken by a message whose tail has not arrived
      * (cpu = INFINITY) defers the events that need it, in a list per rank */
@@ -102,5 +104,39 @@ static inline int kci_goal_local(const kc_goal *g, const uint32_t *node_of, size
  * says what a slice is). O(ops). */
 struct kc_timeline;
 kc_status kci_goal_proc_record(const kci_goal_proc *p, struct kc_timeline *tl, kc_err *err);
+
+/* Issue 21: the order in which a LogGOPS run (kc_loggops_run) charged each
+ * CPU and NIC, so that the network replay can process every resource's work
+ * in the same order (src/app/appsim_fixed.c: with every duration and
+ * latency no shorter, every time is then no earlier; docs/appsim.md). A
+ * charge is a calc or a send taken, a message taken by its receiver's CPU
+ * and NIC, or a rendezvous send's rank held until its receive is matched;
+ * resources are numbered CPUs rank x ncpu + cpu, then sending NICs
+ * R ncpu + rank x nnic + nic, then receiving NICs after those. */
+enum { KCI_LG_CALC, KCI_LG_SEND, KCI_LG_MSG, KCI_LG_HOLD };
+#define KCI_LG_NONE SIZE_MAX
+typedef struct kci_lg_charge {
+    size_t op;       /* the calc or send (MSG, HOLD: the send) */
+    size_t cpu, nic; /* resources (nic KCI_LG_NONE for a calc) */
+    int type;
+    uint64_t t, cpu_end, nic_end; /* ns: when taken; its CPU's and NIC's clock after it */
+} kci_lg_charge;
+typedef struct kci_loggops_order {
+    kci_lg_charge *c;
+    size_t n, cap;
+    unsigned ncpu, nnic;
+    size_t nres;
+    size_t *post_after;   /* [nops] a recv: the last charge of its CPU when it became ready (KCI_LG_NONE) */
+    size_t *matched;      /* [nops] a recv: the send LogGOPS matched it with (KC_GOAL_NONE) */
+    unsigned char *eager; /* [nops] a send that ended when it was taken (at most S bytes) */
+    uint64_t *post;       /* [nops] ns: a recv: when posted; a send: when its first byte arrived (o + L) */
+    uint64_t *match;      /* [nops] ns: a send: when its receive was matched */
+    size_t *last_cpu;     /* [R ncpu] while running */
+} kci_loggops_order;
+/* kc_loggops_run recording ord (made here; free with kci_loggops_order_free,
+ * also on error). Same cost, plus O(ops) memory. */
+kc_status kci_loggops_run_order(const kc_goal *g, const struct kc_loggops_params *p, kci_loggops_order *ord,
+                                kc_loggops_result *out, kc_err *err);
+void kci_loggops_order_free(kci_loggops_order *ord);
 
 #endif

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kcube/loggops.h"
+#include "goal_internal.h"
 
 enum { EV_SEND, EV_RECV, EV_CALC, EV_MSG };
 
@@ -129,8 +130,39 @@ typedef struct model {
     size_t *scratch;                   /* for sorting rel */
     heap h;
     uint64_t ts, done;
-    int overflow;
+    int overflow;           /* 1: past 2^64 - 1 ns; -1: out of memory recording the order */
+    kci_loggops_order *ord; /* NULL unless recording (kci_loggops_run_order) */
 } model;
+
+/* Record a charge (kci_loggops_order); cpu and nic are resource numbers. */
+static void charge(model *m, int type, size_t op, size_t cpu, size_t nic, uint64_t t, uint64_t cpu_end,
+                   uint64_t nic_end)
+{
+    kci_loggops_order *r = m->ord;
+    if (!r)
+        return;
+    if (r->n == r->cap) { /* grows: charges are calcs + sends + messages + holds */
+        size_t cap = 2 * r->cap;
+        kci_lg_charge *c = realloc(r->c, cap * sizeof *c);
+        if (!c) {
+            m->overflow = -1; /* stops the run: out of memory */
+            return;
+        }
+        r->c = c;
+        r->cap = cap;
+    }
+    r->last_cpu[cpu] = r->n;
+    r->c[r->n++] = (kci_lg_charge){op, cpu, nic, type, t, cpu_end, nic_end};
+}
+static size_t res_cpu(const model *m, uint32_t rank, unsigned cpu) { return (size_t)rank * m->ncpu + cpu; }
+static size_t res_nics(const model *m, uint32_t rank, unsigned nic)
+{
+    return (size_t)m->g->num_ranks * m->ncpu + (size_t)rank * m->nnic + nic;
+}
+static size_t res_nicr(const model *m, uint32_t rank, unsigned nic)
+{
+    return (size_t)m->g->num_ranks * (m->ncpu + m->nnic) + (size_t)rank * m->nnic + nic;
+}
 
 static uint64_t add(model *m, uint64_t a, uint64_t b)
 {
@@ -238,6 +270,8 @@ static void enqueue_released(model *m)
         int type = o->kind == KC_GOAL_SEND ? EV_SEND : o->kind == KC_GOAL_RECV ? EV_RECV : EV_CALC;
         if (type == EV_SEND)
             t = max64(t, m->nextgs[(size_t)o->rank * m->nnic + o->nic]);
+        if (type == EV_RECV && m->ord)
+            m->ord->post_after[op] = m->ord->last_cpu[res_cpu(m, o->rank, o->cpu)];
         hpush(&m->h, (ev){t, m->ts++, op, type});
     }
     m->nrel = 0;
@@ -285,6 +319,7 @@ static void rendezvous_done(model *m, size_t send, size_t recv, unsigned cpu, un
         emit(m, KC_LOGGOPS_RNDV, send, recv, r, cpu, *o, t);
     *o = max64(*o, t);
     *gs = max64(*gs, t);
+    charge(m, KCI_LG_HOLD, send, res_cpu(m, r, cpu), res_nics(m, r, nic), t, *o, *gs);
     finished(m, send);
 }
 
@@ -302,6 +337,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
             return;
         }
         *cpu = add(m, e.t, o->amount);
+        charge(m, KCI_LG_CALC, e.op, res_cpu(m, o->rank, o->cpu), KCI_LG_NONE, e.t, *cpu, 0);
         emit(m, KC_LOGGOPS_CALC, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
         started(m, e.op);
         finished(m, e.op);
@@ -318,13 +354,21 @@ static void step(model *m, ev e, kc_loggops_result *res)
         *gs = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
         emit(m, KC_LOGGOPS_SEND, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
         m->t_send[e.op] = e.t;
+        charge(m, KCI_LG_SEND, e.op, res_cpu(m, o->rank, o->cpu), res_nics(m, o->rank, o->nic), e.t, *cpu, *gs);
+        if (m->ord)
+            m->ord->post[e.op] = add(m, add(m, e.t, p->o), p->L);
         /* the message: its first byte reaches the receiver after o + L */
         hpush(&m->h, (ev){add(m, add(m, e.t, p->o), p->L), m->ts++, e.op, EV_MSG});
-        if (o->amount <= p->S)
+        if (o->amount <= p->S) {
+            if (m->ord)
+                m->ord->eager[e.op] = 1;
             finished(m, e.op);
+        }
         break;
     }
     case EV_RECV: {
+        if (m->ord)
+            m->ord->post[e.op] = e.t;
         started(m, e.op);
         size_t send = q_match(m, m->uq_head, m->uq_tail, o->rank, o->peer, o->tag);
         if (send == KC_GOAL_NONE) {
@@ -332,6 +376,8 @@ static void step(model *m, ev e, kc_loggops_result *res)
             break;
         }
         const kc_goal_op *so = &g->op[send];
+        if (m->ord)
+            m->ord->matched[e.op] = send, m->ord->match[send] = e.t;
         if (o->amount > p->S) /* LogGOPSim decides on the receive's size here */
             rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
         uint64_t tm = m->t_msg[send];
@@ -353,6 +399,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
         *cpu = add(m, add(m, e.t, p->o), bytes);
         *gr = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
         m->t_msg[e.op] = e.t;
+        charge(m, KCI_LG_MSG, e.op, res_cpu(m, dst, o->cpu), res_nicr(m, dst, o->nic), e.t, *cpu, *gr);
         res->messages++;
         if (o->amount > p->S)
             res->rendezvous++;
@@ -361,6 +408,8 @@ static void step(model *m, ev e, kc_loggops_result *res)
             q_append(m, m->uq_head, m->uq_tail, dst, e.op);
             break;
         }
+        if (m->ord)
+            m->ord->matched[recv] = e.op, m->ord->match[e.op] = e.t;
         if (o->amount > p->S)
             rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
         emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
@@ -385,8 +434,8 @@ void kc_loggops_result_free(kc_loggops_result *r)
     memset(r, 0, sizeof *r);
 }
 
-kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
-                         kc_loggops_result *out, kc_err *err)
+static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
+                     kci_loggops_order *ord, kc_loggops_result *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
     kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
@@ -410,7 +459,26 @@ kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggop
         if (o->nic >= nnic)
             nnic = o->nic + 1u;
     }
-    model m = {.g = g, .p = *p, .trace = trace, .ctx = ctx, .ncpu = ncpu, .nnic = nnic};
+    model m = {.g = g, .p = *p, .trace = trace, .ctx = ctx, .ncpu = ncpu, .nnic = nnic, .ord = ord};
+    if (ord) {
+        ord->ncpu = ncpu;
+        ord->nnic = nnic;
+        ord->nres = R * (ncpu + 2 * (size_t)nnic);
+        ord->cap = n ? n : 1;
+        ord->c = malloc(ord->cap * sizeof *ord->c);
+        ord->post_after = malloc((n ? n : 1) * sizeof *ord->post_after);
+        ord->matched = malloc((n ? n : 1) * sizeof *ord->matched);
+        ord->eager = calloc(n ? n : 1, 1);
+        ord->last_cpu = malloc((R * ncpu + 1) * sizeof *ord->last_cpu);
+        ord->post = calloc(n ? n : 1, sizeof *ord->post);
+        ord->match = calloc(n ? n : 1, sizeof *ord->match);
+        if (!ord->c || !ord->post_after || !ord->matched || !ord->eager || !ord->last_cpu || !ord->post || !ord->match)
+            return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
+        for (size_t i = 0; i < n; i++)
+            ord->post_after[i] = KCI_LG_NONE, ord->matched[i] = KC_GOAL_NONE;
+        for (size_t i = 0; i < R * ncpu; i++)
+            ord->last_cpu[i] = KCI_LG_NONE;
+    }
     size_t R1 = R ? R : 1, n1 = n ? n : 1;
     m.nexto = calloc(R1 * ncpu, sizeof *m.nexto);
     m.nextgs = calloc(R1 * nnic, sizeof *m.nextgs);
@@ -472,7 +540,9 @@ kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggop
         step(&m, hpop(&m.h), out);
     }
     kc_status st = KC_OK;
-    if (m.overflow) {
+    if (m.overflow < 0) {
+        st = kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
+    } else if (m.overflow) {
         st = kc_fail_param(err, KC_ERANGE, "loggops", "a time passes 2^64 - 1 ns");
     } else if (m.done != n) {
         st = kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: a deadlock (a "
@@ -497,4 +567,25 @@ kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggop
     if (st)
         kc_loggops_result_free(out);
     return st;
+}
+
+kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
+                         kc_loggops_result *out, kc_err *err)
+{
+    return run(g, p, trace, ctx, NULL, out, err);
+}
+
+kc_status kci_loggops_run_order(const kc_goal *g, const kc_loggops_params *p, kci_loggops_order *ord,
+                                kc_loggops_result *out, kc_err *err)
+{
+    memset(ord, 0, sizeof *ord);
+    kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
+    return run(g, p ? p : &def, NULL, NULL, ord, out, err);
+}
+
+void kci_loggops_order_free(kci_loggops_order *ord)
+{
+    free(ord->c), free(ord->post_after), free(ord->matched), free(ord->eager), free(ord->last_cpu);
+    free(ord->post), free(ord->match);
+    memset(ord, 0, sizeof *ord);
 }

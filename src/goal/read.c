@@ -655,8 +655,9 @@ static kc_status run(rd *r)
         return fail(r, KC_EINVAL, "no num_ranks line");
     if (r->g->warnings)
         snprintf(r->g->warning, sizeof r->g->warning,
-                 "%.100s, line %ld: cpu and nic numbers are ignored (the network replay gives each rank one "
-                 "processor and one network interface; the LogGOPS model uses them); %d operation%s carry them",
+                 "%.100s, line %ld: cpu and nic numbers are ignored (this replay gives each rank one "
+                 "processor and one network interface; --model loggops and --loggops use them); %d operation%s "
+                 "carry them",
                  r->name, r->first_suffix_line, r->g->warnings, r->g->warnings == 1 ? "" : "s");
     return KC_OK;
 }

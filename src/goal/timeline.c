@@ -120,6 +120,7 @@ kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *
                           .amount = o->amount, .peer = -1, .tag = -1, .rank = o->rank, .op = i};
         /* A processor's time as the model charged it (end - start may
          * differ from it in the last bit). */
+        sl.cpu = p->cpus ? o->cpu : 0;
         if (o->kind == KC_GOAL_CALC) {
             sl.kind = KC_TL_CALC;
             sl.dur_us = (double)o->amount / 1000.0;
@@ -138,6 +139,8 @@ kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *
                 sl.dur_us = s->arrival - s->take;
             }
             sl.peer = from == KC_GOAL_NONE ? o->peer : (int64_t)g->op[from].rank;
+            if (p->cpus && from != KC_GOAL_NONE) /* taken by the CPU numbered like the send's */
+                sl.cpu = g->op[from].cpu;
             sl.tag = from == KC_GOAL_NONE ? o->tag : g->op[from].tag;
         }
         st = kc_timeline_add_slice(tl, &sl, &slice_of[i], err);

@@ -4,17 +4,34 @@
 usage: trace_check.py TRACE SCHEDULE STARTUP_US REPORT_JSON [NODE_OF]
 
 TRACE is Chrome trace-event JSON; SCHEDULE the GOAL file replayed;
-REPORT_JSON the replay's --json report of the same run (finish_us, messages);
-NODE_OF, optional, a comma list of each rank's node (default: rank r on
-node r). Checked: every event has ph, name, pid, tid; every "X" has ts and
-dur, numbers >= 0; every flow start "s" has exactly one finish "f" (bp "e")
-with its id, each at a moment inside a send's and a recv's slice of its
-track; one flow per message; a rank's slices of positive length never
-overlap; each rank's slice durations add up to its busy
-time counted from the schedule alone (start-up per send plus calc time), and
-its last slice ends at its finish time in the report. Exit 0 when all hold,
-else 1 with the first failure on stderr."""
+REPORT_JSON the replay's --json report of the same run (finish_us, messages,
+and for a run with --loggops its order and loggops_params); NODE_OF,
+optional, a comma list of each rank's node (default: rank r on node r).
+
+What a trace-event importer (Perfetto's, chrome://tracing) needs, checked:
+a JSON object with a traceEvents list (displayTimeUnit, if present, "ms" or
+"ns"); every event an object with a known ph (X, s, f, M), a string name,
+integer pid and tid >= 0; every event but M a string cat and a finite ts >=
+0; every X a finite dur >= 0; M events only process_name / thread_name
+(args.name a string) and process_sort_index / thread_sort_index (args.
+sort_index an integer); every track (pid, tid) with a slice named by a
+thread_name and every pid by a process_name; on each track the slices
+nested or disjoint (a viewer drops or misdraws partial overlaps) and those
+of positive length disjoint (a CPU does one thing at a time); every flow
+start "s" has exactly one finish "f" with its id, the same cat and name,
+"bp": "e" (bound to its enclosing slice) and a ts not before the start's,
+each inside a send's and a recv's slice of its track; one flow per message.
+
+And what the run says: a track's tid is rank + ranks x cpu, its pid the
+rank's node; each rank's last slice ends at its finish time in the report
+(with --loggops at or before it: a receive can end when it is posted);
+without --loggops each rank's slice durations add up to its busy time
+counted from the schedule alone (start-up per send plus calc time); with
+--loggops (order "loggops") each send lasts start-up + o + (s-1) O, each
+calc its time, each receive at least o + (s-1) max(O, byte time).
+Exit 0 when all hold, else 1 with the first failure on stderr."""
 import json
+import math
 import re
 import sys
 
@@ -40,67 +57,147 @@ def busy_from_schedule(path, startup):
     return busy
 
 
+def is_int(x):
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def is_time(x):
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x >= 0
+
+
+def check_event(e):
+    if not isinstance(e, dict):
+        fail("an event that is not an object: %r" % (e,))
+    if e.get("ph") not in ("X", "s", "f", "M"):
+        fail("an event with ph %r: %s" % (e.get("ph"), e))
+    if not isinstance(e.get("name"), str):
+        fail("an event without a string name: %s" % e)
+    if not is_int(e.get("pid")) or not is_int(e.get("tid")) or e["pid"] < 0 or e["tid"] < 0:
+        fail("pid and tid must be integers >= 0: %s" % e)
+    if e["ph"] == "M":
+        args = e.get("args")
+        if e["name"] in ("process_name", "thread_name"):
+            if not isinstance(args, dict) or not isinstance(args.get("name"), str):
+                fail("%s without args.name: %s" % (e["name"], e))
+        elif e["name"] in ("process_sort_index", "thread_sort_index"):
+            if not isinstance(args, dict) or not is_int(args.get("sort_index")):
+                fail("%s without an integer args.sort_index: %s" % (e["name"], e))
+        else:
+            fail("metadata event %s" % e["name"])
+        return
+    if not isinstance(e.get("cat"), str):
+        fail("an event without a string cat: %s" % e)
+    if not is_time(e.get("ts")):
+        fail("an event without a finite ts >= 0: %s" % e)
+    if e["ph"] == "X" and not is_time(e.get("dur")):
+        fail("X without a finite dur >= 0: %s" % e)
+    if e["ph"] in ("s", "f") and not is_int(e.get("id")):
+        fail("a flow event without an integer id: %s" % e)
+
+
 def main():
     if len(sys.argv) not in (5, 6):
         fail(__doc__)
     trace = json.load(open(sys.argv[1]))
     startup = float(sys.argv[3])
     report = json.load(open(sys.argv[4]))
+    if not isinstance(trace, dict):
+        fail("the trace is not a JSON object")
     events = trace.get("traceEvents")
     if not isinstance(events, list):
         fail("no traceEvents list")
+    if "displayTimeUnit" in trace and trace["displayTimeUnit"] not in ("ms", "ns"):
+        fail("displayTimeUnit %r" % trace["displayTimeUnit"])
     finish = report["finish_us"]
     ranks = len(finish)
     node_of = [int(x) for x in sys.argv[5].split(",")] if len(sys.argv) == 6 else list(range(ranks))
-    slices, starts, ends = {}, {}, {}
+    tracks, starts, ends = {}, {}, {}
+    proc_named, thread_named = set(), set()
     for e in events:
-        for key in ("ph", "name", "pid", "tid"):
-            if key not in e:
-                fail("an event without %s: %s" % (key, e))
+        check_event(e)
         if e["ph"] == "M":
+            if e["name"] == "process_name":
+                proc_named.add(e["pid"])
+            elif e["name"] == "thread_name":
+                thread_named.add((e["pid"], e["tid"]))
             continue
-        if not 0 <= e["tid"] < ranks or e["pid"] != node_of[e["tid"]]:
-            fail("track pid %s tid %s: not rank and node" % (e["pid"], e["tid"]))
+        rank = e["tid"] % ranks if ranks else -1
+        if not 0 <= rank < ranks or e["pid"] != node_of[rank]:
+            fail("track pid %s tid %s: not a rank's on its node" % (e["pid"], e["tid"]))
         if e["ph"] == "X":
-            if not all(isinstance(e.get(k), (int, float)) and e[k] >= 0 for k in ("ts", "dur")):
-                fail("X without ts/dur >= 0: %s" % e)
             if e["name"] not in ("calc", "send", "recv"):
                 fail("slice named %s" % e["name"])
-            slices.setdefault(e["tid"], []).append(e)
-        elif e["ph"] in ("s", "f"):
+            tracks.setdefault((e["pid"], e["tid"]), []).append(e)
+        else:
             table = starts if e["ph"] == "s" else ends
             if e["id"] in table:
                 fail("flow id %s twice" % e["id"])
             if e["ph"] == "f" and e.get("bp") != "e":
                 fail("flow finish without bp e")
             table[e["id"]] = e
-        else:
-            fail("unexpected phase %s" % e["ph"])
+    for key in tracks:
+        if key not in thread_named:
+            fail("track pid %s tid %s has no thread_name" % key)
+        if key[0] not in proc_named:
+            fail("pid %s has no process_name" % key[0])
     if set(starts) != set(ends):
         fail("flow starts and finishes differ: %d starts, %d finishes" % (len(starts), len(ends)))
     if len(starts) != report["messages"]:
         fail("%d flows, %d messages" % (len(starts), report["messages"]))
 
     def inside(ev, kind):
-        return any(s["name"] == kind and s["ts"] <= ev["ts"] <= s["ts"] + s["dur"] for s in slices.get(ev["tid"], []))
+        return any(s["name"] == kind and s["ts"] <= ev["ts"] <= s["ts"] + s["dur"]
+                   for s in tracks.get((ev["pid"], ev["tid"]), []))
 
     for i in starts:
-        if not inside(starts[i], "send") or not inside(ends[i], "recv"):
+        s, f = starts[i], ends[i]
+        if (s["cat"], s["name"]) != (f["cat"], f["name"]):
+            fail("flow %s: start and finish differ in cat or name" % i)
+        if f["ts"] < s["ts"] - 1e-9:
+            fail("flow %s ends before it starts" % i)
+        if not inside(s, "send") or not inside(f, "recv"):
             fail("flow %s not on a send's and a recv's slice" % i)
-    for r, sl in slices.items():  # one processor: busy slices of a rank never overlap
-        busy = sorted((s["ts"], s["ts"] + s["dur"]) for s in sl if s["dur"] > 0)
+    for key, sl in tracks.items():
+        spans = sorted(((s["ts"], s["ts"] + s["dur"]) for s in sl), key=lambda x: (x[0], -x[1]))
+        open_ends = []  # nested or disjoint: a stack of enclosing ends
+        for a0, a1 in spans:
+            while open_ends and open_ends[-1] <= a0 + 1e-9:
+                open_ends.pop()
+            if open_ends and a1 > open_ends[-1] + 1e-9:
+                fail("track %s: a slice [%g, %g] overlaps another partly" % (key, a0, a1))
+            open_ends.append(a1)
+        busy = sorted(x for x in spans if x[1] > x[0])
         for (a0, a1), (b0, b1) in zip(busy, busy[1:]):
             if b0 < a1 - 1e-9:
-                fail("rank %d: slices [%g, %g] and [%g, %g] overlap" % (r, a0, a1, b0, b1))
-    want = busy_from_schedule(sys.argv[2], startup)
+                fail("track %s: slices [%g, %g] and [%g, %g] overlap" % (key, a0, a1, b0, b1))
+    by_rank = {}
+    for (pid, tid), sl in tracks.items():
+        by_rank.setdefault(tid % ranks, []).extend(sl)
+    if report.get("order") == "loggops":
+        p = report["loggops_params"]
+        o, O, bt = p["o"] / 1000.0, p["O"] / 1000.0, report["byte_time_us"]
+        for sl in by_rank.values():
+            for s in sl:
+                s1 = max(s["args"].get("bytes", 0) - 1, 0)
+                want = {"calc": s["args"].get("ns", 0) / 1000.0, "send": startup + o + s1 * O}.get(s["name"])
+                if want is not None and abs(s["dur"] - want) > 1e-6 * (1 + want):
+                    fail("%s slice of %g us, want %g" % (s["name"], s["dur"], want))
+                if s["name"] == "recv" and s["dur"] < o + s1 * max(O, bt) - 1e-6:
+                    fail("recv slice of %g us, below o + (s-1) max(O, byte time)" % s["dur"])
+    else:
+        want = busy_from_schedule(sys.argv[2], startup)
+        for r in range(ranks):
+            got = sum(s["dur"] for s in by_rank.get(r, []))
+            if abs(got - want.get(r, 0.0)) > 1e-6 * (1 + got):
+                fail("rank %d: slices add up to %.9g us, busy time %.9g us" % (r, got, want.get(r, 0.0)))
     for r in range(ranks):
-        got = sum(s["dur"] for s in slices.get(r, []))
-        if abs(got - want.get(r, 0.0)) > 1e-6 * (1 + got):
-            fail("rank %d: slices add up to %.9g us, busy time %.9g us" % (r, got, want.get(r, 0.0)))
-        last = max((s["ts"] + s["dur"] for s in slices.get(r, [])), default=0.0)
-        if abs(last - finish[r]) > 1e-6 * (1 + last):
+        # with --loggops a receive may end when posted and a rendezvous send
+        # when matched, after every slice of its rank
+        last = max((s["ts"] + s["dur"] for s in by_rank.get(r, [])), default=0.0)
+        off = last - finish[r]
+        if off > 1e-6 * (1 + last) or (report.get("order") != "loggops" and off < -1e-6 * (1 + last)):
             fail("rank %d: last slice ends at %.9g us, finish %.9g us" % (r, last, finish[r]))
-    print("ok: %d slices, %d flows" % (sum(len(v) for v in slices.values()), len(starts)))
+    print("ok: %d slices, %d flows" % (sum(len(v) for v in tracks.values()), len(starts)))
 
 
 main()

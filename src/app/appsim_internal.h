@@ -1,0 +1,65 @@
+/* Private to src/app: the network replay's CPUs and NICs in LogGOPS's order
+ * (issue 21, item 1; docs/appsim.md "Why the network is never below
+ * LogGOPS").
+ *
+ * kci_fixed runs the LogGOPS CPU and NIC of kcube/appsim.h with every
+ * resource (each CPU, each sending and each receiving NIC) taking its work
+ * in the order a LogGOPS run with the network's zero-load numbers took it
+ * (kci_loggops_order). Every charge starts at the max of what LogGOPS's
+ * start waits for (the resources' previous charges, the op's dependencies,
+ * a message's first byte, a rendezvous match) and lasts at least as long,
+ * so by induction over that order no time is earlier than LogGOPS's: the
+ * makespan is bounded by construction. The times form a max-plus system
+ * evaluated as soon as its inputs are known; the only inputs from outside
+ * are the messages' tails (and predicted heads), from the flit-level
+ * network, so the caller interleaves: kci_fixed_step hands out the sends
+ * whose message leaves, in time order, and kci_fixed_head/kci_fixed_tail
+ * report the network's answer. */
+#ifndef KCUBE_APPSIM_INTERNAL_H
+#define KCUBE_APPSIM_INTERNAL_H
+
+#include "../goal/goal_internal.h"
+
+typedef struct kci_fixed {
+    const kc_goal *g;
+    const kc_goal_match *m;
+    const kci_loggops_order *ord;
+    kci_goal_proc *p;      /* st[], finish, total: filled for the timeline and the accounting */
+    double su, o, O, gap, bt;
+    size_t *rfirst, *rlist, *rpos; /* each resource's charges in order */
+    double *rfree;                 /* [nres] end of the last charge taken */
+    size_t *rlast;                 /* [nres] that charge (KCI_LG_NONE) */
+    unsigned char *rknown;         /* [nres] rfree known (a message's CPU waits for its tail) */
+    double *cstart, *ccpu, *cnic;  /* [charges] start, end on its CPU, end on its NIC */
+    unsigned char *cstate;         /* 0 waiting, 1 taken, 2 its CPU end known */
+    size_t *task_of, *msg_of, *hold_of; /* op -> its CALC/SEND charge; send -> MSG, HOLD charge */
+    size_t *cprev_cpu, *cprev_nic; /* [charges] the charge before on its CPU, its NIC (KCI_LG_NONE) */
+    unsigned char *rdy;            /* [nops] ready known */
+    size_t *pwait;                 /* [charges] recvs waiting for a charge's CPU end (linked by pnext) */
+    size_t *pnext;
+    double *head, *tail, *match;   /* [nops] of a send */
+    unsigned char *headed, *tailed, *matched;
+    size_t *work, nwork, capwork;  /* things to try (a stack that grows) */
+    int oom;                       /* the stack could not grow: kci_fixed_check says so */
+    kci_goal_ev *h;                /* leaving messages by time */
+    size_t hn;
+    uint64_t seq;
+} kci_fixed;
+
+/* p: initialised by kci_goal_proc_init with lp (its heap is not used).
+ * O(ops + charges). */
+kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m,
+                         const kci_loggops_order *ord, double startup_us, const kc_loggops_params *lp,
+                         double byte_time_us, kc_err *err);
+void kci_fixed_free(kci_fixed *f);
+static inline int kci_fixed_pending(const kci_fixed *f) { return f->hn > 0; }
+static inline double kci_fixed_time(const kci_fixed *f) { return f->h[0].t; }
+/* The send whose message leaves at kci_fixed_time. */
+size_t kci_fixed_step(kci_fixed *f);
+/* The message of `send`: its first byte at t (known now), its tail at t. */
+void kci_fixed_head(kci_fixed *f, size_t send, double t);
+void kci_fixed_tail(kci_fixed *f, size_t send, double t);
+/* Every charge taken and every op ended (else KC_EINTERNAL). */
+kc_status kci_fixed_check(const kci_fixed *f, kc_err *err);
+
+#endif
