@@ -211,8 +211,11 @@ kc_status cli_mpi_exchange(void *ctx, kc_simsweep_exchange *x, kc_err *err)
     if (failed >= 0) {
         /* Another process stopped: its error is the job's (rank 0 prints it). */
         const round_rec *f = &all[failed];
-        st = kc_fail(err, f->rc == CLI_EXIT_USAGE ? KC_EINVAL : KC_EIO, "%s",
-                     f->msg[0] ? f->msg : "another MPI process stopped");
+        kc_status why = f->rc == CLI_EXIT_USAGE ? KC_EINVAL : KC_EIO;
+        if (f->msg[0]) /* a helper's line: rank 0 did not see it */
+            st = kc_fail(err, why, "%.400s (MPI process %d)", f->msg, failed);
+        else
+            st = kc_fail(err, why, "MPI process %d stopped (exit status %d)", failed, (int)f->rc);
     } else if (odd) {
         st = kc_fail(err, KC_EINTERNAL, "the MPI processes did not run the same sweeps");
     }
