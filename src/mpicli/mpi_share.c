@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum { ROUND_SWEEP = 1, ROUND_DONE = 2 };
@@ -68,9 +69,20 @@ static void first_line(const cli_mpi *m, char *msg, size_t size)
     msg[n] = '\0';
 }
 
+/* A process that is through with its points waits here for the others. MPI's
+ * blocking calls wait by polling, which takes a core from the processes
+ * still running theirs (on one machine, or a busy one); a test every
+ * millisecond does not. */
 static void round_all(cli_mpi *m, const round_rec *mine, round_rec *all)
 {
-    MPI_Allgather(mine, sizeof *mine, MPI_BYTE, all, sizeof *mine, MPI_BYTE, m->comm);
+    MPI_Request req;
+    MPI_Iallgather(mine, sizeof *mine, MPI_BYTE, all, sizeof *mine, MPI_BYTE, m->comm, &req);
+    for (int done = 0;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
 }
 
 /* The lowest process that is done and failed, or -1. */
