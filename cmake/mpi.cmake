@@ -83,4 +83,14 @@ if(KC_MPICLI_SOURCES)
   if(TARGET kcube_mpi)
     target_link_libraries(kcube-mpi PRIVATE kcube_mpi)
   endif()
+  # Installed beside kcube, with its own man page (printed by the binary
+  # without starting MPI: `kcube-mpi help --man`).
+  if(NOT KC_FUZZ)
+    install(TARGETS kcube-mpi RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+    add_custom_command(OUTPUT ${PROJECT_BINARY_DIR}/kcube-mpi.1
+                       COMMAND kcube-mpi help --man > ${PROJECT_BINARY_DIR}/kcube-mpi.1
+                       DEPENDS kcube-mpi COMMENT "Generating the kcube-mpi man page")
+    add_custom_target(kcube_mpi_man ALL DEPENDS ${PROJECT_BINARY_DIR}/kcube-mpi.1)
+    install(FILES ${PROJECT_BINARY_DIR}/kcube-mpi.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+  endif()
 endif()

@@ -321,7 +321,7 @@ static void test_reproducible_and_parallel(void **state)
     c.seed = 77;
     double loads[5] = {0.1, 0.2, 0.3, 0.5, 0.8};
     kc_simsweep a, b;
-    kc_simsweep_opts o1 = {loads, 5, 1, 1, NULL}, o2 = {loads, 5, 2, 1, NULL};
+    kc_simsweep_opts o1 = {loads, 5, 1, 1, NULL, NULL}, o2 = {loads, 5, 2, 1, NULL, NULL};
     assert_int_equal(kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &c, &o1, &a, &err), KC_OK);
     assert_int_equal(kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &c, &o2, &b, &err), KC_OK);
     assert_int_equal(a.count, b.count);
@@ -619,7 +619,7 @@ static kc_simresult cube_run(const char *pattern, kc_simalgo algo, double load, 
     kc_simresult res;
     memset(&res, 0, sizeof res);
     if (sweep) {
-        kc_simsweep_opts o = {loads, nloads, 2, 1, NULL};
+        kc_simsweep_opts o = {loads, nloads, 2, 1, NULL, NULL};
         assert_int_equal(kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &c, &o, sweep, &err), KC_OK);
     } else {
         assert_int_equal(kc_sim_run(&sc.net, &sc.route, &sc.traffic, &c, &res, &err), KC_OK);

@@ -50,7 +50,7 @@ static curve sweep_vc(int k, int n, const char *pattern, const char *mapping, do
     for (double l = step; l <= top + 1e-9 && count < 100; l += step)
         loads[count++] = l;
     kc_simsweep sw;
-    kc_simsweep_opts o = {loads, count, 2, 1, NULL};
+    kc_simsweep_opts o = {loads, count, 2, 1, NULL, NULL};
     assert_int_equal(kc_sim_sweep(&sc.net, &sc.route, &sc.traffic, &c, &o, &sw, &err), KC_OK);
     curve r = {sw.saturation_throughput, sw.saturated, sc.contention, sw.points[0].latency_avg};
     printf("  %d-ary %d-cube %-14s %-36s%s contention %2lld  saturation %.4f%s\n", k, n, pattern,

@@ -24,6 +24,20 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_emit(const char *msg);
 
 
+/* The program a command runs in when it is not plain kcube: kcube-mpi
+ * (src/mpicli/, docs/mpi.md) shares every sweep's load points among MPI
+ * processes, and only one of them writes. NULL (cli_args.host) in kcube. */
+struct kc_simsweep_share;
+typedef struct cli_host {
+    const struct kc_simsweep_share *sweep; /* given to every sweep (sim_series_sweep) */
+    int helper;  /* 1: this process computes its share of the sweeps and writes no output */
+    int threads; /* default --threads (0: the cores, at most 8) */
+} cli_host;
+
+/* Does this process write the command's output (files, plots, standard
+ * output)? 0 only in a kcube-mpi helper process. */
+int cli_writes_output(const struct cli_args *a);
+
 /* Output format chosen by --json / --csv (text otherwise). */
 typedef enum cli_fmt { CLI_FMT_TEXT, CLI_FMT_JSON, CLI_FMT_CSV } cli_fmt;
 

@@ -9,6 +9,8 @@
 #include "cli.h"
 #include "text.h"
 
+int cli_writes_output(const cli_args *a) { return !a->host || !a->host->helper; }
+
 /* One line on stderr whatever the message holds: control bytes (say, a
  * newline inside an echoed argument) are escaped like cli_quote does, but
  * nothing is cut. */

@@ -332,7 +332,7 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
     const figure *fg = &FIGS[f];
     cli_plot_series series[MAX_CONF];
     double thr[MAX_CONF][MAX_LOADS], lat[MAX_CONF][MAX_LOADS]; /* 6 KiB */
-    kc_simsweep_opts so = {j->loads, j->nloads, j->run_threads[f], 1, NULL};
+    kc_simsweep_opts so = {j->loads, j->nloads, j->run_threads[f], 1, NULL, NULL};
     int r = 0, depth = 1;
     for (int c = 0; c < fg->nconf && !r; c++) {
         sim_series *s = &j->ser[f][c];
@@ -360,7 +360,7 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
                                 cfg->vc_independent > 0 || (cfg->vc_independent < 0 && fg->k > 2) ? "independent"
                                                                                                  : "shared",
                                 (unsigned long long)cfg->seed, j->quick ? ", --quick (short runs)" : "");
-    if (!r)
+    if (!r && cli_writes_output(a)) /* not in a kcube-mpi helper */
         r = path && title && sub ? cli_plot_latency(path, title, sub, series, fg->nconf) : CLI_EXIT_FAIL;
     free(path);
     free(title);
@@ -422,7 +422,7 @@ static int check(const cli_args *a)
 static int figures(const cli_args *a, fig_job *j)
 {
     fig_out o = {0};
-    int r = prepare_out(j);
+    int r = cli_writes_output(a) ? prepare_out(j) : 0; /* a kcube-mpi helper writes nothing */
     cli_progress_init(&o.prog, "figures");
     for (int f = 0; f < j->nfigs; f++)
         o.total += FIGS[f].nconf;
@@ -432,7 +432,7 @@ static int figures(const cli_args *a, fig_job *j)
     for (int f = 0; f < j->nfigs && !r; f++)
         r = run_figure(a, j, f, &o);
     cli_progress_done(&o.prog);
-    if (!r)
+    if (!r && cli_writes_output(a))
         r = write_results(j, &o);
     free(o.csv.s);
     free(o.sum.s);
@@ -456,7 +456,7 @@ static int gate(const cli_args *a, const fig_job *j)
         uint64_t bytes;
         sim_estimate(j->ser[f], FIGS[f].nconf, 0, &j->cfg[f], j->loads, j->nloads, j->run_threads[f], &sec, &bytes,
                      &nd);
-        total += sec;
+        total += sec / sim_processes(a);
         peak = bytes > peak ? bytes : peak;
         nodes = nd > nodes ? nd : nodes;
     }

@@ -351,7 +351,7 @@ static void job_free(sim_job *j)
 
 static int simulate(const cli_args *a, sim_job *j)
 {
-    int threads = 1, r = j->plot ? cli_plot_check(j->plot) : 0; /* before any work */
+    int threads = 1, r = j->plot && cli_writes_output(a) ? cli_plot_check(j->plot) : 0; /* before any work */
     if (!r)
         r = sim_plan_memory(a, j->ser, j->ns, 1, &j->cfg, j->loads, j->nloads, j->threads, &threads);
     if (!r)
@@ -361,7 +361,7 @@ static int simulate(const cli_args *a, sim_job *j)
         r = sim_series_build(a, &j->ser[s]);
     cli_progress_bar prog;
     cli_progress_init(&prog, "simulate");
-    kc_simsweep_opts so = {j->loads, j->nloads, threads, j->stop, NULL};
+    kc_simsweep_opts so = {j->loads, j->nloads, threads, j->stop, NULL, NULL};
     for (int s = 0; s < j->ns && !r; s++) {
         cli_progress_cb(&prog, s, j->ns);
         r = sim_series_sweep(a, &j->ser[s], &j->cfg, &so);
@@ -663,10 +663,10 @@ static int run(const cli_args *a)
     int r = j ? resolve(a, j) : out_of_memory();
     if (!r)
         r = simulate(a, j);
-    int deadlocked = !r && report_deadlocks(j);
-    if (!r)
+    int deadlocked = !r && report_deadlocks(j), out = cli_writes_output(a); /* 0: a kcube-mpi helper */
+    if (!r && out)
         r = j->fmt == CLI_FMT_JSON ? render_json(j) : j->fmt == CLI_FMT_CSV ? render_csv(j) : render_text(j);
-    if (!r && j->plot)
+    if (!r && j->plot && out)
         r = render_plot(j);
     if (!r && deadlocked)
         r = CLI_EXIT_FAIL;

@@ -45,7 +45,7 @@ const cli_command *cli_find_command(const char *name)
     return NULL;
 }
 
-int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_only)
+static int run_command(const cli_command *cmd, int argc, char **argv, int check_only, const cli_host *host)
 {
     cli_args a;
     int r = cli_parse(cmd, argc, argv, &a, stdout);
@@ -53,13 +53,21 @@ int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_onl
         return CLI_EXIT_OK; /* help printed */
     if (r)
         return r;
+    a.host = host;
     int (*fn)(const cli_args *) = check_only ? a.cmd->check : a.cmd->run;
     r = fn ? fn(&a) : CLI_EXIT_OK;
     cli_args_free(&a);
     return r;
 }
 
-int cli_dispatch(int argc, char **argv)
+int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_only)
+{
+    return run_command(cmd, argc, argv, check_only, NULL);
+}
+
+int cli_dispatch(int argc, char **argv) { return cli_dispatch_host(argc, argv, NULL); }
+
+int cli_dispatch_host(int argc, char **argv, const cli_host *host)
 {
     if (argc < 2)
         return cli_error("no command given (kcube --help lists the commands)");
@@ -86,5 +94,5 @@ int cli_dispatch(int argc, char **argv)
         fprintf(stderr, "kcube: unknown command '%s' (kcube --help lists the commands)\n", cli_quote(&q, argv[1]));
         return CLI_EXIT_USAGE;
     }
-    return cli_run_command(cmd, argc - 1, argv + 1, 0);
+    return run_command(cmd, argc - 1, argv + 1, 0, host);
 }

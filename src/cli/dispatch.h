@@ -12,5 +12,8 @@ const cli_command *cli_find_command(const char *name);
 int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_only);
 /* kcube COMMAND ...: the whole tool; returns the exit status. */
 int cli_dispatch(int argc, char **argv);
+/* The same inside another program (kcube-mpi): every command sees host in
+ * cli_args (cli.h). */
+int cli_dispatch_host(int argc, char **argv, const struct cli_host *host);
 
 #endif

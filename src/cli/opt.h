@@ -114,6 +114,7 @@ typedef struct cli_args {
     size_t nvals, nuser;           /* all; given by the user (a prefix of vals) */
     const char **pos;              /* positional arguments */
     size_t npos;
+    const struct cli_host *host;   /* the program around the command (cli.h), NULL in kcube */
 } cli_args;
 
 /* One command (or nested subcommand). src/cli/cmd_<name>.c defines

@@ -35,10 +35,17 @@ char *sim_strdupf(const char *fmt, ...)
     return s;
 }
 
+int sim_processes(const cli_args *a)
+{
+    return a->host && a->host->sweep && a->host->sweep->parts > 1 ? a->host->sweep->parts : 1;
+}
+
 int sim_threads(const cli_args *a, const cli_opt *threads_opt)
 {
     if (threads_opt && cli_given(a, threads_opt))
         return (int)cli_int(a, threads_opt, 1);
+    if (a->host && a->host->threads > 0)
+        return a->host->threads;
     long t = sysconf(_SC_NPROCESSORS_ONLN);
     return t < 1 ? 1 : t > 8 ? 8 : (int)t;
 }
@@ -120,6 +127,7 @@ int sim_plan_time(const cli_args *a, const sim_series *s, int count, int togethe
     double seconds, nodes;
     uint64_t bytes;
     sim_estimate(s, count, together, cfg, loads, nloads, run_threads, &seconds, &bytes, &nodes);
+    seconds /= sim_processes(a);
     char what[160], nb[32];
     snprintf(what, sizeof what, "%s of %d run%s on %s nodes", a->path, count * nloads,
              count * nloads == 1 ? "" : "s", cli_budget_count(nodes, nb, sizeof nb));
@@ -142,7 +150,10 @@ int sim_series_build(const cli_args *a, sim_series *s)
 int sim_series_sweep(const cli_args *a, sim_series *s, const kc_simconfig *cfg, const kc_simsweep_opts *so)
 {
     kc_err err;
-    if (kc_sim_sweep(&s->sc.net, &s->sc.route, &s->sc.traffic, cfg, so, &s->sweep, &err))
+    kc_simsweep_opts o = *so;
+    if (a->host) /* kcube-mpi: this process runs its share */
+        o.share = a->host->sweep;
+    if (kc_sim_sweep(&s->sc.net, &s->sc.route, &s->sc.traffic, cfg, &o, &s->sweep, &err))
         return cli_report(a, &err);
     return 0;
 }

@@ -26,8 +26,12 @@ void sim_series_free(sim_series *s);
 /* printf into a new string (NULL when memory runs out). */
 char *sim_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* --threads, else the machine's cores, at most 8. */
+/* --threads, else kcube-mpi's choice (cli_host.threads), else the
+ * machine's cores, at most 8. */
 int sim_threads(const cli_args *a, const cli_opt *threads_opt);
+/* Processes sharing each sweep (kcube-mpi), 1 in kcube: time estimates
+ * are divided by it. */
+int sim_processes(const cli_args *a);
 
 /* Memory before work (issue 8 item 9): estimate every series at the
  * largest load, then the most threads (<= threads) within --max-memory or

@@ -45,13 +45,14 @@ typedef struct shared {
     const kc_simconfig *cfg;
     const double *loads;
     int count, stop_at_saturation;
+    int part, parts; /* this process runs the points part, part + parts, ... */
     kc_simresult *points;
     kc_status *status;
     kc_err *errs;
     pthread_mutex_t lock;
-    int next;      /* next point to start */
+    int next;      /* next of this process's points to start (0, 1, ...) */
     int first_end; /* lowest index that ends the sweep (failure or saturation) */
-    int done;
+    int done, mine;
     const kc_progress *progress;
 } shared;
 
@@ -63,7 +64,11 @@ static void *worker(void *arg)
     shared *sh = arg;
     for (;;) {
         pthread_mutex_lock(&sh->lock);
-        int i = sh->next < sh->count && sh->next <= sh->first_end ? sh->next++ : -1;
+        int i = sh->part + sh->next * sh->parts;
+        if (i < sh->count && i <= sh->first_end)
+            sh->next++;
+        else
+            i = -1;
         pthread_mutex_unlock(&sh->lock);
         if (i < 0)
             return NULL;
@@ -75,7 +80,7 @@ static void *worker(void *arg)
         if ((sh->status[i] != KC_OK || (sh->stop_at_saturation && !sh->points[i].sustainable)) && i < sh->first_end)
             sh->first_end = i;
         sh->done++;
-        kc_progress_report(sh->progress, sh->done, sh->count);
+        kc_progress_report(sh->progress, sh->done, sh->mine);
         pthread_mutex_unlock(&sh->lock);
     }
 }
@@ -87,16 +92,21 @@ kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_
     const double *loads = opts->loads;
     int count = opts->count, threads = opts->threads, stop_at_saturation = opts->stop_at_saturation;
     const kc_progress *progress = opts->progress;
+    const kc_simsweep_share *share = opts->share;
     if (count < 1 || !loads)
         return kc_fail_param(err, KC_EINVAL, "sweep", "a sweep needs at least one load");
+    if (share && (share->parts < 1 || share->part < 0 || share->part >= share->parts || !share->exchange))
+        return kc_fail(err, KC_EINVAL, "a shared sweep needs 0 <= part < parts and an exchange");
+    int part = share ? share->part : 0, parts = share ? share->parts : 1;
+    int mine = count > part ? (count - part + parts - 1) / parts : 0;
     if (threads < 1)
         threads = 1;
     if (threads > 64)
         threads = 64;
-    if (threads > count)
-        threads = count;
-    shared sh = {net, route, traffic, cfg, loads, count, stop_at_saturation, NULL, NULL, NULL,
-                 PTHREAD_MUTEX_INITIALIZER, 0, count, 0, progress};
+    if (threads > mine)
+        threads = mine > 0 ? mine : 1;
+    shared sh = {net, route, traffic, cfg, loads, count, stop_at_saturation, part, parts, NULL, NULL, NULL,
+                 PTHREAD_MUTEX_INITIALIZER, 0, count, 0, mine, progress};
     sh.points = calloc((size_t)count, sizeof *sh.points);
     sh.status = calloc((size_t)count, sizeof *sh.status);
     sh.errs = calloc((size_t)count, sizeof *sh.errs);
@@ -121,8 +131,17 @@ kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_
             pthread_join(tid[t], NULL);
     pthread_mutex_destroy(&sh.lock);
     kc_status st = KC_OK;
+    if (share) {
+        /* every process learns the first end overall and the points up to it */
+        kc_simsweep_exchange x = {count, sh.first_end, sh.points, sh.status, sh.errs,
+                                  cfg->channel_util ? net->net_channels / (uint32_t)net->vcs + 1 : 0};
+        st = share->exchange(share->ctx, &x, err);
+        sh.first_end = x.end;
+    }
     int keep = sh.first_end < count ? sh.first_end + 1 : count;
-    if (sh.first_end < count && sh.status[sh.first_end] != KC_OK) {
+    if (st != KC_OK)
+        keep = 0;
+    else if (sh.first_end < count && sh.status[sh.first_end] != KC_OK) {
         st = sh.status[sh.first_end];
         if (err)
             *err = sh.errs[sh.first_end];
