@@ -27,10 +27,13 @@ static kc_status set_sides(kc_topology *t, const int *sides, int count, kc_err *
         if (sides[i] < 2 || sides[i] > KC_TOPO_MAX_SIDE)
             return kc_fail_param(err, KC_ERANGE, count > 1 && t->kind == KC_TOPO_MESH && !t->k ? "shape" : "k",
                                  "side %d of axis %d is out of range 2..%d", sides[i], i, KC_TOPO_MAX_SIDE);
-        if (nodes > (UINT64_MAX >> 1) / (uint64_t)sides[i] || nodes * (uint64_t)sides[i] > (1ULL << KC_TOPO_MAX_BITS))
+        /* nodes stays a power of two times the earlier sides; 2^64 exactly
+         * (the 64-cube, or 4-ary 32-cube) saturates to UINT64_MAX */
+        unsigned __int128 next = (unsigned __int128)nodes * (unsigned)sides[i];
+        if (next > ((unsigned __int128)1 << KC_TOPO_MAX_BITS))
             return kc_fail_param(err, KC_ERANGE, "n", "the network is too large: more than 2^%d nodes",
                                  KC_TOPO_MAX_BITS);
-        nodes *= (uint64_t)sides[i];
+        nodes = next > UINT64_MAX ? UINT64_MAX : (uint64_t)next;
         t->side[i] = sides[i];
         equal &= sides[i] == sides[0];
     }
