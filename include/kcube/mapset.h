@@ -130,6 +130,47 @@ kc_status kc_mapset_search(const kc_lcc *comms, int m, kc_objective obj, const k
  * O(m n^3). */
 uint64_t kc_mapset_lower_bound(const kc_lcc *comms, int m, kc_objective obj);
 
+/* ---- a proved lower bound beyond the DP (issue 24) ------------------------ */
+
+#define KC_MAPSET_BOUND_STATES 20000000ULL /* prefix sets held at once by default (160 MB) */
+
+typedef struct kc_mapset_bound_opts {
+    uint64_t upper;      /* a value some order is known to reach (e.g. kc_mapset_search's): values
+                            from it up are not tried; UINT64_MAX: none (default) */
+    uint64_t max_states; /* prefix sets the threshold search may hold; 0: KC_MAPSET_BOUND_STATES */
+} kc_mapset_bound_opts;
+
+void kc_mapset_bound_opts_default(kc_mapset_bound_opts *o);
+
+typedef struct kc_mapset_bound_result {
+    uint64_t lower;    /* every order has value >= lower */
+    const char *from;  /* the argument that gave it: "single-optimum" (kc_mapset_lower_bound),
+                          "traffic-dimensions" (sum: one unit per busy dimension), or
+                          "threshold-search" (every value below it refuted, see below) */
+    uint64_t refuted;  /* threshold-search: the largest value proved unreachable */
+    int optimal;       /* 1: the search reached lower itself; best holds an order of that value */
+    kc_mapset_result best;
+    uint64_t states;   /* prefix sets reached, over every value tried */
+} kc_mapset_bound_result;
+
+/* The best lower bound kcube proves without the 2^n table (objectives max
+ * and simultaneous; sum keeps kc_mapset_lower_bound). Start from the
+ * single-communication bound L. Threshold search for a value v: the cost of
+ * placing j right after the prefix set S depends only on (S, j) (seed 000
+ * Theorem 1), so an order of value <= v exists iff the full set is reachable
+ * from the empty set by additions each costing <= v; the sets reachable so
+ * are enumerated by size, sorted and deduplicated. If none reaches the full
+ * set, no order has value <= v and the bound rises to the next value the
+ * objective can take (2v for max, whose values are powers of two; v + 1 for
+ * simultaneous); tried upwards from L and below opts->upper. The first value
+ * reached is the optimum, with its order (optimal = 1). It stops without a
+ * conclusion when the sets held pass opts->max_states. Cost: O(R m n^2)
+ * word operations for R sets reached (small when few prefix sets keep the
+ * steps low, as for permutations of bits, e.g. R ~ 10^4 for seed 000's four
+ * patterns at n = 64; up to the budget otherwise), memory 8 bytes per set. */
+kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc_mapset_bound_opts *opts,
+                          kc_mapset_bound_result *out, kc_err *err);
+
 /* Every one of the n! orders (n <= KC_EXHAUSTIVE_MAX_N); the reference for
  * tests. Lexicographically least (value, total). */
 kc_status kc_mapset_exhaustive(const kc_lcc *comms, int m, kc_objective obj, kc_mapset_result *out, kc_err *err);
