@@ -281,6 +281,9 @@ static kc_status compute(map_job *j, kc_map_result *r, kc_err *err)
 static int total_minimised(const map_job *j, const kc_map_result *r)
 {
     const kc_comm *c = &j->in.comms[0];
+    if (r->kind == KC_MAP_REORDER && j->in.count > 1 &&
+        (strcmp(r->method, "reorder-search") == 0 || strcmp(r->method, "threshold-search") == 0))
+        return 0; /* the set's order came from a search or the bound, not the DP's least-total pass */
     return !(r->kind == KC_MAP_REORDER && strcmp(r->method, "optimizer") == 0 && c->has_lcc &&
              c->lcc.kind != KC_LCC_PERMUTATION && j->in.topo.n > KC_MAPSET_AUTO_N);
 }
@@ -302,6 +305,10 @@ static cJSON *json_candidates(const kc_map_result *r)
         cJSON_AddItemToObject(o, "evaluations", cli_json_u64(c->evaluations));
         cJSON_AddBoolToObject(o, "exhaustive", c->exhaustive);
         cJSON_AddBoolToObject(o, "optimal", c->optimal);
+        if (c->lower)
+            cJSON_AddItemToObject(o, "lower_bound", cli_json_u64(c->lower));
+        else
+            cJSON_AddNullToObject(o, "lower_bound");
         cJSON_AddItemToArray(a, o);
     }
     return a;
@@ -370,10 +377,14 @@ static int render_json(const map_job *j, const kc_map_result *r)
     cJSON_AddItemToObject(o, "total", cli_json_u64(r->total));
     cJSON_AddBoolToObject(o, "total_minimised", total_minimised(j, r));
     cJSON_AddBoolToObject(o, "exact", r->exact);
-    if (r->lower_bound)
+    cJSON_AddStringToObject(o, "exact_by", !r->exact ? "none" : r->exact_by_bound ? "lower-bound" : "method");
+    if (r->lower_bound) {
         cJSON_AddItemToObject(o, "lower_bound", cli_json_u64(r->lower_bound));
-    else
+        cJSON_AddStringToObject(o, "lower_bound_from", r->lower_bound_from ? r->lower_bound_from : "unknown");
+    } else {
         cJSON_AddNullToObject(o, "lower_bound");
+        cJSON_AddNullToObject(o, "lower_bound_from");
+    }
     if (r->dp_bytes) {
         cJSON *e = cJSON_AddObjectToObject(o, "dp_estimate");
         cJSON_AddItemToObject(e, "bytes", cli_json_u64(r->dp_bytes));
@@ -468,17 +479,20 @@ static int render_text(const map_job *j, const kc_map_result *r)
     char topo[128];
     kc_topology_format(&j->in.topo, topo, sizeof topo);
     char proof[160];
-    if (r->exact)
+    if (r->exact && r->exact_by_bound)
+        snprintf(proof, sizeof proof, " (optimal, by lower bound: %s)",
+                 r->lower_bound_from ? r->lower_bound_from : "unknown");
+    else if (r->exact)
         snprintf(proof, sizeof proof, " (optimal)");
     else if (r->lower_bound)
-        snprintf(proof, sizeof proof, " (search, not proved optimal; lower bound %llu)",
-                 (unsigned long long)r->lower_bound);
+        snprintf(proof, sizeof proof, " (search, not proved optimal; lower bound %llu: %s)",
+                 (unsigned long long)r->lower_bound, r->lower_bound_from ? r->lower_bound_from : "unknown");
     else
         snprintf(proof, sizeof proof, " (not proved optimal)");
     printf("%s mapping (%s) for %d communication%s on the %s, objective %s: value %llu, total %llu%s%s\n",
            kind_name(r->kind), r->method, r->count, r->count > 1 ? "s" : "", topo, kc_objective_name(r->objective),
            (unsigned long long)r->value, (unsigned long long)r->total, proof,
-           total_minimised(j, r) ? "" : " (total not minimised among optimal orders)");
+           total_minimised(j, r) || !r->exact ? "" : " (total not minimised among optimal orders)");
     if (!r->exact && r->dp_bytes && r->n <= KC_MAPSET_MAX_N)
         printf("(the exact subset programme needs %.0f MiB and at worst about %.0f s: --method dp --max-time %.0f "
                "--max-memory %.0fM runs it)\n",
