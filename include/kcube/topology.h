@@ -66,6 +66,10 @@ kc_status kc_topology_parse_shape(const char *text, int *sides, int *count, kc_e
 /* Check every field (for values built by hand). */
 kc_status kc_topology_validate(const kc_topology *t, kc_err *err);
 
+/* The node count in decimal, exact also for 2^64 (where nodes saturates).
+ * Returns buf (24 bytes suffice). */
+const char *kc_topology_nodes_text(const kc_topology *t, char *buf, size_t size);
+
 /* "8-cube", "4-ary 4-cube", "4-ary 4-mesh", "mesh 16x8". Returns buf; a
  * result that does not fit ends in "..." (never silently cut). */
 char *kc_topology_format(const kc_topology *t, char *buf, size_t size);

@@ -169,9 +169,10 @@ static int resolve(const cli_args *a, map_job *j)
     j->emit_c = cli_flag(a, &OPT_EMIT_C);
     if (j->emit_c && j->in.fmt != CLI_FMT_TEXT)
         return cli_error("--emit-c is an output of its own: give it without --json or --csv");
+    char nb[24];
     if (j->emit_c && j->in.topo.nodes > NODES_MAX)
-        return cli_error("--emit-c writes node arrays for N <= %llu nodes, the network has %llu",
-                            (unsigned long long)NODES_MAX, (unsigned long long)j->in.topo.nodes);
+        return cli_error("--emit-c writes node arrays for N <= %llu nodes, the network has %s",
+                         (unsigned long long)NODES_MAX, kc_topology_nodes_text(&j->in.topo, nb, sizeof nb));
     if ((r = resolve_method(a, j)) || (r = resolve_given(a, j)))
         return r;
     if (j->opts.kind != KC_MAP_AUTO && !cli_given(a, &OPT_SEARCH) &&
@@ -193,8 +194,8 @@ static int resolve(const cli_args *a, map_job *j)
     j->opts.given = j->has_q ? &j->q : NULL;
     if ((j->out = cli_text(a, &OPT_OUT, NULL))) {
         if (j->in.topo.nodes > OUT_NODES_MAX)
-            return cli_error("--out writes node lists for N <= %llu nodes, the network has %llu",
-                             (unsigned long long)OUT_NODES_MAX, (unsigned long long)j->in.topo.nodes);
+            return cli_error("--out writes node lists for N <= %llu nodes, the network has %s",
+                             (unsigned long long)OUT_NODES_MAX, kc_topology_nodes_text(&j->in.topo, nb, sizeof nb));
         if ((r = cli_check_output(j->out)))
             return r;
     }

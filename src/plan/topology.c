@@ -149,6 +149,15 @@ kc_status kc_topology_validate(const kc_topology *t, kc_err *err)
     return KC_OK;
 }
 
+const char *kc_topology_nodes_text(const kc_topology *t, char *buf, size_t size)
+{
+    if (t->nodes == UINT64_MAX)
+        snprintf(buf, size, "18446744073709551616"); /* 2^64, the only saturated count */
+    else
+        snprintf(buf, size, "%llu", (unsigned long long)t->nodes);
+    return buf;
+}
+
 char *kc_topology_format(const kc_topology *t, char *buf, size_t size)
 {
     if (size == 0)
