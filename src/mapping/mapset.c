@@ -623,7 +623,10 @@ kc_status kc_mapset_exhaustive(const kc_lcc *comms, int m, kc_objective obj, kc_
  * layer by layer (|S| = k), each layer sorted and deduplicated; nothing is
  * stored but the layers. Returns 1 (reachable: *order filled when order is
  * not NULL), 0 (not reachable: no order has value <= v, a proof) or -1
- * (more than the budget of sets, or out of memory: nothing is known). */
+ * (more than the budget of sets, or out of memory: nothing is known).
+ * *next_v gets the least cost of a step refused from a reached set: when v
+ * is refuted, no order has value below it either (such an order's first
+ * step above v leaves a reached set, so it costs at least *next_v). */
 typedef struct tsearch {
     dp d;
     dp_worker wk;
@@ -653,11 +656,12 @@ static int ts_member(const tsearch *ts, int k, uint64_t S)
     return bsearch(&S, ts->layer[k], ts->count[k], sizeof S, u64_cmp) != NULL;
 }
 
-static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order)
+static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next_v)
 {
     dp *d = &ts->d;
     int n = d->n, res = -1;
     uint64_t full = kc_mask(n), held = 1;
+    *next_v = UINT64_MAX;
     d->pass = PASS_MAX;
     d->second = 0;
     d->cap = v;
@@ -674,8 +678,11 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order)
             describe(d, ts->wk.walk, S, ts->wk.info);
             for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
                 int j = __builtin_ctzll(free_);
-                if (extend(d, ts->wk.info, 0, j) == UINT64_MAX)
+                uint64_t sum, cost = step_cost(d, ts->wk.info, j, &sum);
+                if (cost > v) {
+                    *next_v = cost < *next_v ? cost : *next_v;
                     continue;
+                }
                 if (cnt == cap) {
                     uint64_t nc = cap ? 2 * cap : 1024, *p;
                     if (held + nc > ts->budget * 2 || !(p = realloc(next, nc * sizeof *p))) {
@@ -802,7 +809,8 @@ kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc
      * optimum (with its order). Stop below the known upper value, or when
      * the sets pass the budget. */
     for (uint64_t v = out->lower; v < o.upper;) {
-        int r = ts_reachable(&ts, v, &out->best.order);
+        uint64_t next_v;
+        int r = ts_reachable(&ts, v, &out->best.order, &next_v);
         if (r < 0)
             break;
         if (r == 1) {
@@ -816,7 +824,7 @@ kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc
             out->lower = out->best.value; /* == v: v is not above the bound */
             break;
         }
-        out->lower = next_value(obj, v);
+        out->lower = next_v > next_value(obj, v) ? next_v : next_value(obj, v);
         out->from = "threshold-search";
         out->refuted = v;
         v = out->lower;
