@@ -17,7 +17,7 @@
 static const char *const issue_set[] = {"transpose", "bit-reverse", "reverse-flip", "shuffle"};
 
 /* The bound on one set, checked against the DP's optimum v. */
-static void check_set(const kc_lcc *c, int m, kc_objective obj, uint64_t v)
+static void check_set(const kc_lcc *c, int m, kc_objective obj, uint64_t v, uint64_t dp_total)
 {
     int n = c[0].a.n;
     uint64_t single = kc_mapset_lower_bound(c, m, obj);
@@ -36,6 +36,7 @@ static void check_set(const kc_lcc *c, int m, kc_objective obj, uint64_t v)
         uint64_t total;
         assert_int_equal(kc_objective_value(c, m, obj, &b.best.order, &total), v);
         assert_int_equal(total, b.best.total);
+        assert_int_equal(total, dp_total); /* least total among the optima, as the DP's */
         assert_true(b.lower == single || strcmp(b.from, "threshold-search") == 0);
         if (strcmp(b.from, "threshold-search") == 0)
             assert_true(b.refuted < b.lower);
@@ -50,6 +51,15 @@ static void check_set(const kc_lcc *c, int m, kc_objective obj, uint64_t v)
     assert_int_equal(kc_mapset_bound(c, m, obj, &o, &b, NULL), KC_OK);
     assert_false(b.optimal);
     assert_int_equal(b.lower, obj == KC_OBJ_SUM ? single : v);
+    /* and at it: the optimal order of least total */
+    o.reach_upper = 1;
+    assert_int_equal(kc_mapset_bound(c, m, obj, &o, &b, NULL), KC_OK);
+    if (obj != KC_OBJ_SUM) {
+        assert_true(b.optimal);
+        assert_int_equal(b.best.value, v);
+        assert_int_equal(b.best.total, dp_total);
+    }
+    o.reach_upper = 0;
     /* a tiny budget: still a valid bound, never above the optimum */
     o.upper = UINT64_MAX;
     o.max_states = 8;
@@ -69,7 +79,7 @@ static void random_sets(uint64_t seed, int trials, kc_objective obj)
         int m = kc_test_random_lcc_set(c, n, &rng);
         kc_mapset_result dp;
         assert_int_equal(kc_mapset_optimal(c, m, obj, &dp, NULL, NULL), KC_OK);
-        check_set(c, m, obj, dp.value);
+        check_set(c, m, obj, dp.value, dp.total);
     }
 }
 
@@ -90,10 +100,10 @@ static void test_papers_examples(void **state)
         assert_int_equal(kc_mapset_optimal(c, m, KC_OBJ_MAX, &dp, NULL, NULL), KC_OK);
         assert_int_equal(dp.value, 2);
         assert_int_equal(kc_mapset_lower_bound(c, m, KC_OBJ_MAX), 1);
-        check_set(c, m, KC_OBJ_MAX, dp.value);
+        check_set(c, m, KC_OBJ_MAX, dp.value, dp.total);
         kc_mapset_result dps;
         assert_int_equal(kc_mapset_optimal(c, m, KC_OBJ_SIMULTANEOUS, &dps, NULL, NULL), KC_OK);
-        check_set(c, m, KC_OBJ_SIMULTANEOUS, dps.value);
+        check_set(c, m, KC_OBJ_SIMULTANEOUS, dps.value, dps.total);
     }
 }
 

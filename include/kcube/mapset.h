@@ -138,6 +138,8 @@ typedef struct kc_mapset_bound_opts {
     uint64_t upper;      /* a value some order is known to reach (e.g. kc_mapset_search's): values
                             from it up are not tried; UINT64_MAX: none (default) */
     uint64_t max_states; /* prefix sets the threshold search may hold; 0: KC_MAPSET_BOUND_STATES */
+    int reach_upper;     /* 1: when every value below upper is refuted (upper is then the optimum),
+                            also search at upper itself for the optimal order of least total */
 } kc_mapset_bound_opts;
 
 void kc_mapset_bound_opts_default(kc_mapset_bound_opts *o);
@@ -148,7 +150,8 @@ typedef struct kc_mapset_bound_result {
                           "traffic-dimensions" (sum: one unit per busy dimension), or
                           "threshold-search" (every value below it refuted, see below) */
     uint64_t refuted;  /* threshold-search: the largest value proved unreachable */
-    int optimal;       /* 1: the search reached lower itself; best holds an order of that value */
+    int optimal;       /* 1: the search reached lower itself; best holds an order of that value,
+                          of least total among all orders of that value (the DP's tie-break) */
     kc_mapset_result best;
     uint64_t states;   /* prefix sets reached, over every value tried */
 } kc_mapset_bound_result;
@@ -162,12 +165,16 @@ typedef struct kc_mapset_bound_result {
  * are enumerated by size, sorted and deduplicated. If none reaches the full
  * set, no order has value <= v and the bound rises to the next value the
  * objective can take (2v for max, whose values are powers of two; v + 1 for
- * simultaneous); tried upwards from L and below opts->upper. The first value
- * reached is the optimum, with its order (optimal = 1). It stops without a
- * conclusion when the sets held pass opts->max_states. Cost: O(R m n^2)
- * word operations for R sets reached (small when few prefix sets keep the
- * steps low, as for permutations of bits, e.g. R ~ 10^4 for seed 000's four
- * patterns at n = 64; up to the budget otherwise), memory 8 bytes per set. */
+ * simultaneous), or to the least step refused from a reached set if larger
+ * (an order below it would have to leave the reached sets by a cheaper
+ * step). Values are tried upwards from L and below opts->upper. The first
+ * value reached is the optimum, with its order of least total (optimal = 1:
+ * the DP's tie-break pass run over the reached sets only, which hold every
+ * prefix of every optimal order). It stops without a conclusion when the
+ * sets held pass opts->max_states. Cost: O(R m n^2) word operations for R
+ * sets reached (R ~ 10^3 to refute 2 and ~10^5 to reach 4 for seed 000's
+ * four patterns at n = 64; up to the budget when low steps leave most
+ * prefix sets open, e.g. random sets), 16 bytes per set. */
 kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc_mapset_bound_opts *opts,
                           kc_mapset_bound_result *out, kc_err *err);
 

@@ -282,9 +282,8 @@ static kc_status compute(map_job *j, kc_map_result *r, kc_err *err)
 static int total_minimised(const map_job *j, const kc_map_result *r)
 {
     const kc_comm *c = &j->in.comms[0];
-    if (r->kind == KC_MAP_REORDER && j->in.count > 1 &&
-        (strcmp(r->method, "reorder-search") == 0 || strcmp(r->method, "threshold-search") == 0))
-        return 0; /* the set's order came from a search or the bound, not the DP's least-total pass */
+    if (r->kind == KC_MAP_REORDER && j->in.count > 1 && strcmp(r->method, "reorder-search") == 0)
+        return 0; /* the set's order came from the search, not a least-total pass (DP or threshold search) */
     return !(r->kind == KC_MAP_REORDER && strcmp(r->method, "optimizer") == 0 && c->has_lcc &&
              c->lcc.kind != KC_LCC_PERMUTATION && j->in.topo.n > KC_MAPSET_AUTO_N);
 }

@@ -621,8 +621,8 @@ kc_status kc_mapset_exhaustive(const kc_lcc *comms, int m, kc_objective obj, kc_
  * order of value <= v exists iff the full set is reachable from the empty
  * set by single additions each costing <= v. The reachable sets are found
  * layer by layer (|S| = k), each layer sorted and deduplicated; nothing is
- * stored but the layers. Returns 1 (reachable: *order filled when order is
- * not NULL), 0 (not reachable: no order has value <= v, a proof) or -1
+ * stored but the layers. Returns 1 (reachable: *order, when order is not
+ * NULL, gets the order of least total among those of value <= v), 0 (not reachable: no order has value <= v, a proof) or -1
  * (more than the budget of sets, or out of memory: nothing is known).
  * *next_v gets the least cost of a step refused from a reached set: when v
  * is refuted, no order has value below it either (such an order's first
@@ -651,10 +651,7 @@ static void ts_free_layers(tsearch *ts)
     }
 }
 
-static int ts_member(const tsearch *ts, int k, uint64_t S)
-{
-    return bsearch(&S, ts->layer[k], ts->count[k], sizeof S, u64_cmp) != NULL;
-}
+static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order);
 
 static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next_v)
 {
@@ -712,34 +709,88 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
             return -1;
     }
     res = 1;
-    if (order) {
-        /* back from the full set: a predecessor in the layer below whose step fits */
-        uint64_t S = full;
-        order->n = n;
-        for (int k = n; k > 0; k--) {
-            int found = -1;
-            for (uint64_t js = S; js && found < 0; js &= js - 1) {
-                int j = __builtin_ctzll(js);
-                uint64_t P = S ^ (1ULL << j);
-                if (!ts_member(ts, k - 1, P))
+    if (order && ts_least_total(ts, v, order) != KC_OK)
+        res = -1;
+    return res;
+}
+
+static uint64_t ts_index(const tsearch *ts, int k, uint64_t S)
+{
+    const uint64_t *p = bsearch(&S, ts->layer[k], ts->count[k], sizeof S, u64_cmp);
+    return p ? (uint64_t)(p - ts->layer[k]) : UINT64_MAX;
+}
+
+/* After the full set was reached at v: the DP's tie-break pass over the
+ * reached sets only. Every order of value <= v has all its prefixes among
+ * them, so the least total found is the least over all such orders. The
+ * order is rebuilt backwards from the totals. */
+static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order)
+{
+    dp *d = &ts->d;
+    int n = d->n;
+    uint64_t full = kc_mask(n), **tot = calloc((size_t)n + 1, sizeof *tot);
+    kc_status st = KC_OK;
+    for (int k = 0; tot && k <= n && !st; k++) {
+        tot[k] = malloc(ts->count[k] * sizeof **tot);
+        if (!tot[k])
+            st = KC_ENOMEM;
+        else
+            for (uint64_t i = 0; i < ts->count[k]; i++)
+                tot[k][i] = UINT64_MAX;
+    }
+    if (!tot || st) {
+        st = KC_ENOMEM;
+        goto done;
+    }
+    tot[0][0] = 0;
+    for (int k = 0; k < n; k++)
+        for (uint64_t i = 0; i < ts->count[k]; i++) {
+            uint64_t S = ts->layer[k][i];
+            describe(d, ts->wk.walk, S, ts->wk.info);
+            for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
+                int j = __builtin_ctzll(free_);
+                uint64_t sum;
+                if (step_cost(d, ts->wk.info, j, &sum) > v)
                     continue;
-                describe(d, ts->wk.walk, P, ts->wk.info);
-                if (extend(d, ts->wk.info, 0, j) != UINT64_MAX)
-                    found = j;
+                uint64_t x = ts_index(ts, k + 1, S | (1ULL << j));
+                if (x != UINT64_MAX && tot[k][i] + sum < tot[k + 1][x])
+                    tot[k + 1][x] = tot[k][i] + sum;
             }
-            if (found < 0)
-                return -1; /* cannot happen: S was reached from the layer below */
+        }
+    uint64_t S = full, want = tot[n][0];
+    order->n = n;
+    for (int k = n; k > 0 && !st; k--) {
+        int found = -1;
+        for (uint64_t js = S; js && found < 0; js &= js - 1) {
+            int j = __builtin_ctzll(js);
+            uint64_t P = S ^ (1ULL << j), x = ts_index(ts, k - 1, P), sum;
+            if (x == UINT64_MAX || tot[k - 1][x] == UINT64_MAX)
+                continue;
+            describe(d, ts->wk.walk, P, ts->wk.info);
+            if (step_cost(d, ts->wk.info, j, &sum) <= v && tot[k - 1][x] + sum == want) {
+                found = j;
+                want = tot[k - 1][x];
+            }
+        }
+        if (found < 0)
+            st = KC_EINTERNAL; /* cannot happen: the totals came from these steps */
+        else {
             order->dim[k - 1] = found;
             S ^= 1ULL << found;
         }
     }
-    return res;
+done:
+    for (int k = 0; tot && k <= n; k++)
+        free(tot[k]);
+    free(tot);
+    return st;
 }
 
 void kc_mapset_bound_opts_default(kc_mapset_bound_opts *o)
 {
     o->upper = UINT64_MAX;
     o->max_states = KC_MAPSET_BOUND_STATES;
+    o->reach_upper = 0;
 }
 
 /* The next value the objective can take above v: max values are 0 or powers
@@ -829,8 +880,17 @@ kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc
         out->refuted = v;
         v = out->lower;
     }
-    if (!out->optimal && o.upper != UINT64_MAX && out->lower >= o.upper)
+    if (!out->optimal && o.upper != UINT64_MAX && out->lower >= o.upper) {
         out->lower = o.upper; /* the upper value is reached by some order: it is optimal */
+        uint64_t next_v;
+        if (o.reach_upper && ts_reachable(&ts, o.upper, &out->best.order, &next_v) == 1) {
+            out->optimal = 1; /* and here is the optimal order of least total */
+            out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
+            if (out->best.value != o.upper)
+                st = kc_fail(err, KC_EINTERNAL, "internal: the threshold search's order has value %llu, not %llu",
+                             (unsigned long long)out->best.value, (unsigned long long)o.upper);
+        }
+    }
 done:
     out->states = ts.states;
     if (ts.layer)

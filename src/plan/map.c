@@ -271,15 +271,17 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     kc_mapset_bound_opts_default(&bo);
     bo.upper = sr.best.value;
     bo.max_states = so.work; /* the bound spends about what the search did */
+    bo.reach_upper = 1;      /* an optimal search value: the least-total order too */
     kc_mapset_bound_result br;
     if ((s = kc_mapset_bound(p->lccs, p->m, p->o.objective, &bo, &br, err)))
         return s;
     c->info.lower = br.lower;
     c->info.lower_from = br.from;
-    if (br.optimal) {
+    if (br.optimal) { /* reached: optimal, least total among optimal orders */
         map_from_order(p, br.best.order.dim, &c->map);
         *method = "threshold-search";
         c->info.optimal = 1;
+        c->info.by_bound = 1; /* the proof: every value below refuted (or the single bound) */
     } else if (br.lower >= sr.best.value) {
         c->info.optimal = 1;
         c->info.by_bound = 1;
