@@ -653,6 +653,17 @@ static void ts_free_layers(tsearch *ts)
 
 static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order);
 
+/* Sort a[0..cnt) and drop repeats; returns the new count (cnt >= 1). */
+static uint64_t sort_unique(uint64_t *a, uint64_t cnt)
+{
+    qsort(a, cnt, sizeof *a, u64_cmp);
+    uint64_t u = 1;
+    for (uint64_t i = 1; i < cnt; i++)
+        if (a[i] != a[u - 1])
+            a[u++] = a[i];
+    return u;
+}
+
 static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next_v)
 {
     dp *d = &ts->d;
@@ -681,13 +692,22 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
                     continue;
                 }
                 if (cnt == cap) {
-                    uint64_t nc = cap ? 2 * cap : 1024, *p;
-                    if (held + nc > ts->budget * 2 || !(p = realloc(next, nc * sizeof *p))) {
+                    /* full: drop the repeats first, grow only when that
+                     * leaves it more than half full */
+                    cnt = cnt ? sort_unique(next, cnt) : 0;
+                    if (held + cnt > ts->budget) {
                         free(next);
                         return -1;
                     }
-                    next = p;
-                    cap = nc;
+                    if (2 * cnt > cap || !cap) {
+                        uint64_t nc = cap ? 2 * cap : 1024, *p = realloc(next, nc * sizeof *p);
+                        if (!p) {
+                            free(next);
+                            return -1;
+                        }
+                        next = p;
+                        cap = nc;
+                    }
                 }
                 next[cnt++] = S | (1ULL << j);
             }
@@ -696,11 +716,7 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
             free(next);
             return 0;
         }
-        qsort(next, cnt, sizeof *next, u64_cmp);
-        uint64_t u = 1;
-        for (uint64_t i = 1; i < cnt; i++)
-            if (next[i] != next[u - 1])
-                next[u++] = next[i];
+        uint64_t u = sort_unique(next, cnt);
         ts->layer[k + 1] = next;
         ts->count[k + 1] = u;
         ts->states += u;

@@ -270,11 +270,16 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     kc_mapset_bound_opts bo;
     kc_mapset_bound_opts_default(&bo);
     bo.upper = sr.best.value;
-    bo.max_states = so.work; /* the bound spends about what the search did */
+    bo.max_states = so.work / 4 + 1; /* the bound spends about what the search did */
     bo.reach_upper = 1;      /* an optimal search value: the least-total order too */
     kc_mapset_bound_result br;
-    if ((s = kc_mapset_bound(p->lccs, p->m, p->o.objective, &bo, &br, err)))
+    if (sr.proved) { /* already at the single-communication bound (as before: no pass for the total) */
+        memset(&br, 0, sizeof br);
+        br.lower = sr.lower;
+        br.from = "single-optimum";
+    } else if ((s = kc_mapset_bound(p->lccs, p->m, p->o.objective, &bo, &br, err))) {
         return s;
+    }
     c->info.lower = br.lower;
     c->info.lower_from = br.from;
     if (br.optimal) { /* reached: optimal, least total among optimal orders */
