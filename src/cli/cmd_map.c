@@ -229,6 +229,9 @@ static int gate(const cli_args *a, const map_job *j)
          * search's value */
         double w = j->opts.work ? (double)j->opts.work : (double)KC_MAPSET_SEARCH_WORK;
         sec += 150e-9 * w;
+        /* then the threshold search for the bound: work / 4m prefix sets at
+         * most, 30 ns per set, communication and dimension (measured 20) */
+        sec += 30e-9 * w / 4 * n;
     }
     if (j->method == METHOD_EXHAUSTIVE)
         sec += 25e-9 * tgamma(n + 1) * m * n * n;

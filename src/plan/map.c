@@ -270,7 +270,7 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     kc_mapset_bound_opts bo;
     kc_mapset_bound_opts_default(&bo);
     bo.upper = sr.best.value;
-    bo.max_states = so.work / 4 + 1; /* the bound spends about what the search did */
+    bo.max_states = so.work / (4 * (uint64_t)p->m) + 1; /* about a quarter of the search's time */
     bo.reach_upper = 1;      /* an optimal search value: the least-total order too */
     kc_mapset_bound_result br;
     if (sr.proved) { /* already at the single-communication bound (as before: no pass for the total) */
