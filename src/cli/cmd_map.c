@@ -61,7 +61,9 @@ static const cli_use map_opts[] = {
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
     {&OPT_WORK, "work of the search, in millions: channel-load updates for --kind general; frame additions for "
-                "--kind reorder of a set on the hypercube beyond n = 20 (default 4, about 0.3 to 1 s)", NULL},
+                "--kind reorder of a set on the hypercube beyond n = 20 (default 4, about 0.3 to 1 s; the "
+                "threshold search after it holds at most a quarter of it, over the count of communications, "
+                "in prefix sets)", NULL},
     {&OPT_BASELINE, NULL, NULL},
     {&OPT_HOPS_CAP, NULL, NULL},
     {&OPT_STENCIL, NULL, NULL},
@@ -614,10 +616,13 @@ const cli_command kc_command_map = {
         "dynamic programme for sets) and linear (any nonsingular Q over GF(k): seed 002 Theorems 3 and 4, then\n"
         "a seeded local search bounded by --evals). --kind auto (the default) tries both and keeps the best by\n"
         "(objective value, total), ties going to reorder; when linear wins the text lists both candidates.\n"
-        "On the hypercube a set beyond n = 20 is first searched (seeded by each communication's optimum and\n"
-        "a coarsened DP; --work, --seed), then solved exactly by the subset DP pruned by the search's value\n"
-        "when it fits --max-memory and --max-time (n <= 32); otherwise the search's order is kept and the\n"
-        "first line says \"(search, not proved optimal; lower bound L)\" instead of \"(optimal)\" (JSON \"exact\").\n"
+        "On the hypercube a set beyond n = 20 (up to n = 64) is first searched (seeded by each communication's\n"
+        "optimum and a coarsened DP; --work, --seed); then a threshold search over prefix sets proves a lower\n"
+        "bound by refuting every smaller value and, when it reaches the search's value, gives the optimal order\n"
+        "of least total (method threshold-search); failing that the subset DP pruned by the search's value\n"
+        "runs when it fits --max-memory and --max-time (n <= 32). The first line says \"(optimal)\", \"(optimal,\n"
+        "by lower bound: ARGUMENT)\" or \"(search, not proved optimal; lower bound L: ARGUMENT)\" (JSON \"exact\",\n"
+        "\"exact_by\", \"lower_bound\", \"lower_bound_from\").\n"
         "For one gather or scatter beyond n = 24 the total among optimal orders is not minimised (said in\n"
         "the output). Output: the order R or Q and Q^-1, each communication before and after (Q A Q^-1, Q b),\n"
         "the candidates, and the node arrays to_physical / to_virtual (JSON and --emit-c, N <= 65536).",
