@@ -79,7 +79,7 @@ kc_status kc_mapset_optimal(const kc_lcc *comms, int m, kc_objective obj, kc_map
  * order reaches (UINT64_MAX: none; the tables' widths follow from it), and
  * its worst-case wall time (every subset expanded, both passes) with that
  * many threads. Pruning by the bound usually makes the time far smaller.
- * O(1). */
+ * n <= KC_MAPSET_MAX_N. O(1). */
 void kc_mapset_estimate(int n, int m, kc_objective obj, uint64_t upper, int threads, uint64_t *bytes,
                         double *seconds);
 

@@ -297,7 +297,8 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     kc_mapset_opts_default(&mo);
     mo.upper = sr.best.value;
     mo.max_seconds = p->o.dp_max_seconds;
-    kc_mapset_estimate(n, p->m, p->o.objective, mo.upper, mo.threads, &out->dp_bytes, &out->dp_seconds);
+    if (n <= KC_MAPSET_MAX_N) /* beyond, 2^n bytes is not even a 64-bit number */
+        kc_mapset_estimate(n, p->m, p->o.objective, mo.upper, mo.threads, &out->dp_bytes, &out->dp_seconds);
     if (n > KC_MAPSET_MAX_N || (p->o.dp_max_bytes && out->dp_bytes > p->o.dp_max_bytes)) {
         if (p->o.dp != 1)
             return KC_OK;
