@@ -151,7 +151,7 @@ typedef struct kc_map_candidate {
     int exhaustive;       /* 1: every mapping of the kind was tried (optimal within the kind) */
     int optimal;          /* 1: proved optimal within its kind (an exact method, or value == lower) */
     uint64_t lower;       /* a lower bound on the kind's optimum (0: none known) */
-    const char *lower_from; /* the argument behind lower (kc_mapset_bound's names, or "busy" for the
+    const char *lower_from; /* the argument behind lower (kc_mapset_bound's names, or "traffic" for the
                                linear kind: T >= 1 somewhere); NULL when lower is 0 */
     int by_bound;         /* 1: optimal because value == lower, not by an exact method */
 } kc_map_candidate;

@@ -475,7 +475,7 @@ static kc_status linear_candidate(const planner *p, int search, const cand *reor
     for (int r = 0; r < p->m; r++)
         busy += p->binary && kc_lcc_idle_dims(&p->lccs[r]) != kc_mask(p->n);
     c->info.lower = p->o.objective == KC_OBJ_SUM ? busy : busy > 0;
-    c->info.lower_from = c->info.lower ? "busy" : NULL;
+    c->info.lower_from = c->info.lower ? "traffic" : NULL;
     c->info.optimal = c->info.exhaustive || (c->info.lower && c->info.value <= c->info.lower);
     c->info.by_bound = !c->info.exhaustive && c->info.optimal;
     *ok = 1;
