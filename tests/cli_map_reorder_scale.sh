@@ -89,7 +89,7 @@ json_check "n = 64: not exact, no dp_estimate" "d['exact'] is False and d['exact
 expect_exit 0 "n = 63 set" -- "$K" map --n 63 --pattern bit-reverse --pattern reverse-flip --pattern shuffle --kind reorder --work 0.3 --json
 json_check "n = 63: value 2, exact" "d['value'] == 2 and d['exact'] is True and d['nodes'] == '9223372036854775808'"
 expect_exit 0 "analyze n = 64" -- "$K" analyze --n 64 --pattern transpose --json
-json_check "analyze n = 64: 2^31 at dimension 31" "d['contention'] == 2**31 and len(d['per_dim']) == 64 and d['per_dim'][63] == 1"
+json_check "analyze n = 64: 2^31 at dimension 31, 2^64 nodes" "d['contention'] == 2**31 and len(d['per_dim']) == 64 and d['per_dim'][63] == 1 and d['nodes'] == '18446744073709551616'"
 expect_exit 0 "analyze n = 63" -- "$K" analyze --n 63 --pattern shuffle
 expect_stdout_contains "shuffle on the 63-cube"
 expect_bad "exact count at n = 64" -- "$K" analyze --n 64 --pattern transpose --exact
