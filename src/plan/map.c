@@ -291,7 +291,11 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
         c->info.optimal = 1;
         c->info.by_bound = 1;
     }
-    if ((c->info.optimal && p->o.dp != 1) || p->o.dp == 0)
+    /* The DP still runs when nothing is proved, when asked for, or to
+     * minimise the total of a value the bound proved but whose least-total
+     * order passed the threshold search's budget (when it fits). */
+    int total_open = c->info.by_bound && !br.optimal && !sr.proved;
+    if ((c->info.optimal && !total_open && p->o.dp != 1) || p->o.dp == 0)
         return KC_OK;
     kc_mapset_opts mo;
     kc_mapset_opts_default(&mo);
