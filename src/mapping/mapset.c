@@ -622,8 +622,9 @@ kc_status kc_mapset_exhaustive(const kc_lcc *comms, int m, kc_objective obj, kc_
  * set by single additions each costing <= v. The reachable sets are found
  * layer by layer (|S| = k), each layer sorted and deduplicated; nothing is
  * stored but the layers. Returns 1 (reachable: *order, when order is not
- * NULL, gets the order of least total among those of value <= v), 0 (not reachable: no order has value <= v, a proof) or -1
- * (more than the budget of sets, or out of memory: nothing is known).
+ * NULL, gets the order of least total among those of value <= v), 0 (not
+ * reachable: no order has value <= v, a proof) or -1 (more than the budget
+ * of sets, or out of memory: nothing is known).
  * *next_v gets the least cost of a step refused from a reached set: when v
  * is refuted, no order has value below it either (such an order's first
  * step above v leaves a reached set, so it costs at least *next_v). */
@@ -667,7 +668,7 @@ static uint64_t sort_unique(uint64_t *a, uint64_t cnt)
 static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next_v)
 {
     dp *d = &ts->d;
-    int n = d->n, res = -1;
+    int n = d->n;
     uint64_t full = kc_mask(n), held = 1;
     *next_v = UINT64_MAX;
     d->pass = PASS_MAX;
@@ -724,10 +725,9 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
         if (held > ts->budget)
             return -1;
     }
-    res = 1;
     if (order && ts_least_total(ts, v, order) != KC_OK)
-        res = -1;
-    return res;
+        return -1;
+    return 1;
 }
 
 static uint64_t ts_index(const tsearch *ts, int k, uint64_t S)
