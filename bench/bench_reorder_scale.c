@@ -6,6 +6,9 @@
  *   bench_reorder_scale dp-search N         the search, then the DP pruned by its value (what kc_map runs)
  *   bench_reorder_scale search N [WORK_M]   the same set, kc_mapset_search
  *   bench_reorder_scale exact N [THREADS]   kc_contention_exact of transpose
+ *   bench_reorder_scale bound N             the search, then kc_mapset_bound below its value, then
+ *                                           with reach_upper (what kc_map runs before the DP; prints
+ *                                           the sets reached)
  * Prints one line: mode n seconds peak_rss_MiB value [lower bound]. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +31,7 @@ static double rss_mib(void)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: bench_reorder_scale dp|search|exact N [THREADS|WORK_M]\n");
+        fprintf(stderr, "usage: bench_reorder_scale dp|dp-search|search|bound|exact N [THREADS|WORK_M]\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -82,6 +85,34 @@ int main(int argc, char **argv)
         }
         printf("search %d %.2f %.0f %llu %llu\n", n, bench_now() - t0, rss_mib(), (unsigned long long)r.best.value,
                (unsigned long long)r.lower);
+    } else if (strcmp(mode, "bound") == 0) {
+        kc_mapset_search_result sr;
+        if (kc_mapset_search(c, 4, KC_OBJ_MAX, NULL, &sr, NULL, &err) != KC_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        double ts = bench_now() - t0;
+        kc_mapset_bound_opts bo;
+        kc_mapset_bound_opts_default(&bo);
+        bo.upper = sr.best.value;
+        kc_mapset_bound_result b;
+        if (kc_mapset_bound(c, 4, KC_OBJ_MAX, &bo, &b, &err) != KC_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        double tb = bench_now() - t0 - ts;
+        /* and the least-total order at the search's value, as kc_map asks */
+        kc_mapset_bound_result bt;
+        bo.reach_upper = 1;
+        if (kc_mapset_bound(c, 4, KC_OBJ_MAX, &bo, &bt, &err) != KC_OK) {
+            fprintf(stderr, "%s\n", err.msg);
+            return 1;
+        }
+        printf("bound %d %.2f %.0f %llu %llu %s (search %.2f s; bound %.3f s, %llu sets; with the least-total "
+               "order %.3f s, %llu sets, total %llu)\n",
+               n, bench_now() - t0, rss_mib(), (unsigned long long)sr.best.value, (unsigned long long)b.lower, b.from,
+               ts, tb, (unsigned long long)b.states, bench_now() - t0 - ts - tb, (unsigned long long)bt.states,
+               (unsigned long long)bt.best.total);
     } else if (strcmp(mode, "exact") == 0) {
         kc_contention x;
         kc_exact_opts eo = {extra > 0 ? (int)extra : 2};

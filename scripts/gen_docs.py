@@ -437,6 +437,20 @@ def _(r):
                   "best found (`--search`)"], rows)
 
 
+# ---- docs/hypercube.md -----------------------------------------------------------------
+
+@block("hypercube-set-bound", quick=False)
+def _(r):
+    """Issue 24: seed 000's four patterns beyond the DP, as kcube map reports them (times are prose)."""
+    rows = []
+    for n in (28, 32, 40, 48, 64):
+        d = json.loads(r.sh("kcube map --n %d --pattern transpose --pattern bit-reverse --pattern reverse-flip "
+                            "--pattern shuffle --kind reorder --json" % n))
+        rows.append([n, d["method"], d["value"], d["total"], d["lower_bound"], d["lower_bound_from"],
+                     "yes" if d["exact"] else "no", d["exact_by"]])
+    return table(["n", "method", "value", "total", "lower bound", "lower_bound_from", "exact", "exact_by"], rows)
+
+
 # ---- docs/hl.md ------------------------------------------------------------------------
 
 @block("hl-figure2")

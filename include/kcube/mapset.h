@@ -79,7 +79,7 @@ kc_status kc_mapset_optimal(const kc_lcc *comms, int m, kc_objective obj, kc_map
  * order reaches (UINT64_MAX: none; the tables' widths follow from it), and
  * its worst-case wall time (every subset expanded, both passes) with that
  * many threads. Pruning by the bound usually makes the time far smaller.
- * O(1). */
+ * n <= KC_MAPSET_MAX_N. O(1). */
 void kc_mapset_estimate(int n, int m, kc_objective obj, uint64_t upper, int threads, uint64_t *bytes,
                         double *seconds);
 
@@ -129,6 +129,54 @@ kc_status kc_mapset_search(const kc_lcc *comms, int m, kc_objective obj, const k
  * number of (communication, dimension with traffic) pairs, each T >= 1.
  * O(m n^3). */
 uint64_t kc_mapset_lower_bound(const kc_lcc *comms, int m, kc_objective obj);
+
+/* ---- a proved lower bound beyond the DP (issue 24) ------------------------ */
+
+#define KC_MAPSET_BOUND_STATES 20000000ULL /* prefix sets held at once by default (160 MB) */
+
+typedef struct kc_mapset_bound_opts {
+    uint64_t upper;      /* a value some order is known to reach (e.g. kc_mapset_search's): values
+                            from it up are not tried; UINT64_MAX: none (default) */
+    uint64_t max_states; /* prefix sets the threshold search may hold; 0: KC_MAPSET_BOUND_STATES */
+    int reach_upper;     /* 1: when every value below upper is refuted (upper is then the optimum),
+                            also search at upper itself for the optimal order of least total */
+} kc_mapset_bound_opts;
+
+void kc_mapset_bound_opts_default(kc_mapset_bound_opts *o);
+
+typedef struct kc_mapset_bound_result {
+    uint64_t lower;    /* every order has value >= lower */
+    const char *from;  /* the argument that gave it: "single-optimum" (kc_mapset_lower_bound),
+                          "traffic-dimensions" (sum: one unit per busy dimension), or
+                          "threshold-search" (every value below it refuted, see below) */
+    uint64_t refuted;  /* threshold-search: the largest value proved unreachable */
+    int optimal;       /* 1: the search reached lower itself; best holds an order of that value,
+                          of least total among all orders of that value (the DP's tie-break) */
+    kc_mapset_result best;
+    uint64_t states;   /* prefix sets reached, over every value tried */
+} kc_mapset_bound_result;
+
+/* The best lower bound kcube proves without the 2^n table (objectives max
+ * and simultaneous; sum keeps kc_mapset_lower_bound). Start from the
+ * single-communication bound L. Threshold search for a value v: the cost of
+ * placing j right after the prefix set S depends only on (S, j) (seed 000
+ * Theorem 1), so an order of value <= v exists iff the full set is reachable
+ * from the empty set by additions each costing <= v; the sets reachable so
+ * are enumerated by size, sorted and deduplicated. If none reaches the full
+ * set, no order has value <= v and the bound rises to the next value the
+ * objective can take (2v for max, whose values are powers of two; v + 1 for
+ * simultaneous), or to the least step refused from a reached set if larger
+ * (an order below it would have to leave the reached sets by a cheaper
+ * step). Values are tried upwards from L and below opts->upper. The first
+ * value reached is the optimum, with its order of least total (optimal = 1:
+ * the DP's tie-break pass run over the reached sets only, which hold every
+ * prefix of every optimal order). It stops without a conclusion when the
+ * sets held pass opts->max_states. Cost: O(R m n^2) word operations for R
+ * sets reached (R ~ 10^3 to refute 2 and ~10^5 to reach 4 for seed 000's
+ * four patterns at n = 64; up to the budget when low steps leave most
+ * prefix sets open, e.g. random sets), 16 bytes per set. */
+kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc_mapset_bound_opts *opts,
+                          kc_mapset_bound_result *out, kc_err *err);
 
 /* Every one of the n! orders (n <= KC_EXHAUSTIVE_MAX_N); the reference for
  * tests. Lexicographically least (value, total). */

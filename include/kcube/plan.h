@@ -115,11 +115,14 @@ typedef struct kc_map_opts {
                                    errors name "mapping_matrix". NULL: compute. */
     const kc_progress *progress;/* NULL: no reports */
     /* Binary reorderings of a set (issue 24): beyond n = KC_MAPSET_DIRECT_N a seeded search runs
-     * first (kc_mapset_search, `work` frame additions, 0: its default) and the exact subset DP,
-     * pruned by its value, after it when the DP's memory fits dp_max_bytes and its work stays within
-     * dp_max_seconds (0: no limit). dp: KC_DP_AUTO (default: the DP when it fits, else the search's
-     * order, said in the result), 1 (required: KC_ERANGE naming "max-memory" or "max-time" when it
-     * does not fit) or 0 (never: the search alone). */
+     * first (kc_mapset_search, `work` frame additions, 0: its default), then the threshold search
+     * for a lower bound below its value (kc_mapset_bound, at most KC_MAPSET_BOUND_STATES sets),
+     * then the exact subset DP, pruned by the search's value, when the bound did not already prove
+     * the value optimal, the DP's memory fits dp_max_bytes and its work stays within dp_max_seconds
+     * (0: no limit). dp: KC_DP_AUTO (default: the DP when needed and it fits, else the search's
+     * order, said in the result), 1 (required, even when the bound proved the value: it also
+     * minimises the total; KC_ERANGE naming "max-memory" or "max-time" when it does not fit) or 0
+     * (never). */
     uint64_t work;
     int dp;
     double dp_max_seconds;
@@ -139,7 +142,8 @@ uint64_t kc_map_budget(const kc_map_opts *o, int n, int m);
 typedef struct kc_map_candidate {
     kc_map_kind kind;     /* reorder or linear */
     const char *method;   /* "optimizer", "dp", "dp-gfk", "reorder-search" (not proved optimal unless
-                             value == lower), "theorem3", "theorem4",
+                             value == lower), "threshold-search" (kc_mapset_bound reached the
+                             optimum), "theorem3", "theorem4",
                              "theorem4-beyond-limit", "search", "identity", "given" */
     uint64_t value;       /* objective value */
     uint64_t total;       /* sum over communications and dimensions of T_i */
@@ -147,6 +151,9 @@ typedef struct kc_map_candidate {
     int exhaustive;       /* 1: every mapping of the kind was tried (optimal within the kind) */
     int optimal;          /* 1: proved optimal within its kind (an exact method, or value == lower) */
     uint64_t lower;       /* a lower bound on the kind's optimum (0: none known) */
+    const char *lower_from; /* the argument behind lower (kc_mapset_bound's names, or "traffic" for the
+                               linear kind: T >= 1 somewhere); NULL when lower is 0 */
+    int by_bound;         /* 1: optimal because value == lower, not by an exact method */
 } kc_map_candidate;
 
 typedef struct kc_map_comm {
@@ -166,6 +173,8 @@ typedef struct kc_map_result {
     uint64_t value, total;     /* of the chosen mapping (linear communications only) */
     int exact;                 /* 1: value is proved optimal for the chosen kind */
     uint64_t lower_bound;      /* the best lower bound kcube proves for the chosen kind (0: none) */
+    const char *lower_bound_from; /* the argument behind it (kc_map_candidate lower_from) */
+    int exact_by_bound;        /* 1: exact because value == lower_bound (no exact method ran) */
     uint64_t dp_bytes;         /* the subset DP's memory and worst-case time for the set (binary
                                   reorder beyond KC_MAPSET_DIRECT_N; 0 when not estimated) */
     double dp_seconds;

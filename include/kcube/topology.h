@@ -31,7 +31,7 @@
 
 #define KC_TOPO_MAX_DIMS 64
 #define KC_TOPO_MAX_SIDE 256
-#define KC_TOPO_MAX_BITS 63 /* nodes <= 2^63, so the hypercube has n <= 63 here */
+#define KC_TOPO_MAX_BITS 64 /* nodes <= 2^64: the hypercube has n <= 64 (see nodes below) */
 
 typedef enum kc_topo_kind { KC_TOPO_HYPERCUBE, KC_TOPO_TORUS, KC_TOPO_MESH } kc_topo_kind;
 
@@ -44,7 +44,9 @@ typedef struct kc_topology {
     int k;                        /* the common side; 0 for a mesh with unequal sides */
     int side[KC_TOPO_MAX_DIMS];   /* side of axis i, axis 0 first */
     kc_tie tie;                   /* torus ring ties (ignored elsewhere) */
-    uint64_t nodes;               /* product of the sides */
+    uint64_t nodes;               /* product of the sides; UINT64_MAX when it is 2^64 (the 64-cube,
+                                     whose 2^64 does not fit): every feature that materialises
+                                     nodes refuses far below that, by its own estimate */
 } kc_topology;
 
 /* Constructors; each validates (KC_ERANGE / KC_EINVAL naming "n", "k" or
@@ -63,6 +65,10 @@ kc_status kc_topology_parse_shape(const char *text, int *sides, int *count, kc_e
 
 /* Check every field (for values built by hand). */
 kc_status kc_topology_validate(const kc_topology *t, kc_err *err);
+
+/* The node count in decimal, exact also for 2^64 (where nodes saturates).
+ * Returns buf (24 bytes suffice). */
+const char *kc_topology_nodes_text(const kc_topology *t, char *buf, size_t size);
 
 /* "8-cube", "4-ary 4-cube", "4-ary 4-mesh", "mesh 16x8". Returns buf; a
  * result that does not fit ends in "..." (never silently cut). */

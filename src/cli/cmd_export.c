@@ -54,9 +54,10 @@ static int resolve(const cli_args *a, export_job *j)
     if (!cli_given(a, &OPT_FORMAT))
         return cli_error("%s needs --format FORMAT (nodelist, openmpi-rankfile, mpich-rank-order, slurm-hostfile, "
                          "scotch-map)", a->path);
+    char nb[24];
     if (j->in.topo.nodes > KC_MACHINE_MAX_NODES)
-        return cli_error("%s covers up to %llu nodes, the network has %llu", a->path,
-                         (unsigned long long)KC_MACHINE_MAX_NODES, (unsigned long long)j->in.topo.nodes);
+        return cli_error("%s covers up to %llu nodes, the network has %s", a->path,
+                         (unsigned long long)KC_MACHINE_MAX_NODES, kc_topology_nodes_text(&j->in.topo, nb, sizeof nb));
     const char *out = cli_text(a, &OPT_OUT, "-");
     if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, out, 1, &j->exp)))
         return r;

@@ -36,9 +36,10 @@ int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_to
     if (!hosts && !file)
         return cli_error("--%s %s names hosts: give --machine FILE, or --hosts PATTERN --ranks-per-node R",
                          format_opt->name, fname);
+    char nb[24];
     if (t->nodes > KC_MACHINE_MAX_NODES)
-        return cli_error("--%s %s covers up to %llu nodes, the network has %llu", format_opt->name, fname,
-                         (unsigned long long)KC_MACHINE_MAX_NODES, (unsigned long long)t->nodes);
+        return cli_error("--%s %s covers up to %llu nodes, the network has %s", format_opt->name, fname,
+                         (unsigned long long)KC_MACHINE_MAX_NODES, kc_topology_nodes_text(t, nb, sizeof nb));
     kc_err err = {0};
     kc_status s = file ? kc_machine_read_path(&e->machine, file, t, &err)
                        : kc_machine_rule(&e->machine, t, hosts, (uint32_t)cli_int(a, &OPT_RANKS_PER_NODE, 1),

@@ -192,9 +192,10 @@ static int generate(const cli_args *a, gen_job *j)
 static int build_traffic(const cli_args *a, gen_job *j)
 {
     kc_err err = {0};
+    char nb[24];
     if (j->in.topo.nodes > KC_CHANLOAD_MAX_NODES) /* also keeps ranks in 32 bits */
-        return cli_error("a general mapping supports up to %llu nodes, the network has %llu",
-                         (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)j->in.topo.nodes);
+        return cli_error("a general mapping supports up to %llu nodes, the network has %s",
+                         (unsigned long long)KC_CHANLOAD_MAX_NODES, kc_topology_nodes_text(&j->in.topo, nb, sizeof nb));
     if (kc_traffic_init(&j->tr, j->in.topo.nodes, &err) ||
         (j->traffic && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
         return cli_report(a, &err);

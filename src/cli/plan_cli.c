@@ -130,7 +130,10 @@ void plan_json_topology(cJSON *o, const kc_topology *t)
 {
     cJSON_AddNumberToObject(o, "k", t->k);
     cJSON_AddNumberToObject(o, "n", t->n);
-    cJSON_AddItemToObject(o, "nodes", cli_json_u64(t->nodes));
+    if (t->nodes == UINT64_MAX) /* 2^64: the 64-cube (kc_topology saturates it) */
+        cJSON_AddStringToObject(o, "nodes", "18446744073709551616");
+    else
+        cJSON_AddItemToObject(o, "nodes", cli_json_u64(t->nodes));
     cJSON_AddStringToObject(o, "topology", kc_names_name(&kc_topo_kind_names, t->kind));
     if (t->kind == KC_TOPO_TORUS)
         cJSON_AddStringToObject(o, "tie", kc_tie_name(t->tie));

@@ -228,9 +228,10 @@ static kc_status check_topology(const kc_topology *t, kc_err *err)
     kc_status s = kc_topology_validate(t, err);
     if (s)
         return s;
+    char nb[24];
     if (t->nodes > KC_MACHINE_MAX_NODES)
-        return kc_fail_param(err, KC_ERANGE, PARAM, "machine descriptions cover up to %llu nodes, the network has %llu",
-                             (unsigned long long)KC_MACHINE_MAX_NODES, (unsigned long long)t->nodes);
+        return kc_fail_param(err, KC_ERANGE, PARAM, "machine descriptions cover up to %llu nodes, the network has %s",
+                             (unsigned long long)KC_MACHINE_MAX_NODES, kc_topology_nodes_text(t, nb, sizeof nb));
     return KC_OK;
 }
 

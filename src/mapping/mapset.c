@@ -612,3 +612,309 @@ kc_status kc_mapset_exhaustive(const kc_lcc *comms, int m, kc_objective obj, kc_
     }
     return KC_OK;
 }
+
+/* ---- a proved lower bound: the threshold search over prefix sets ------- */
+
+/* Whether some order has every step at most v (max and simultaneous: the
+ * value is the largest step). The cost of placing j after the prefix set S
+ * depends only on S and j (seed 000 Theorem 1; Theorem 5 rests on it), so an
+ * order of value <= v exists iff the full set is reachable from the empty
+ * set by single additions each costing <= v. The reachable sets are found
+ * layer by layer (|S| = k), each layer sorted and deduplicated; nothing is
+ * stored but the layers. Returns 1 (reachable: *order, when order is not
+ * NULL, gets the order of least total among those of value <= v), 0 (not
+ * reachable: no order has value <= v, a proof) or -1 (more than the budget
+ * of sets, or out of memory: nothing is known).
+ * *next_v gets the least cost of a step refused from a reached set: when v
+ * is refuted, no order has value below it either (such an order's first
+ * step above v leaves a reached set, so it costs at least *next_v). */
+typedef struct tsearch {
+    dp d;
+    dp_worker wk;
+    uint64_t budget; /* sets held at once, over all layers */
+    uint64_t states; /* sets reached, over every threshold tried */
+    uint64_t **layer;
+    uint64_t *count;
+} tsearch;
+
+static int u64_cmp(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void ts_free_layers(tsearch *ts)
+{
+    for (int k = 0; k <= ts->d.n; k++) {
+        free(ts->layer[k]);
+        ts->layer[k] = NULL;
+        ts->count[k] = 0;
+    }
+}
+
+static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order);
+
+/* Sort a[0..cnt) and drop repeats; returns the new count (cnt >= 1). */
+static uint64_t sort_unique(uint64_t *a, uint64_t cnt)
+{
+    qsort(a, cnt, sizeof *a, u64_cmp);
+    uint64_t u = 1;
+    for (uint64_t i = 1; i < cnt; i++)
+        if (a[i] != a[u - 1])
+            a[u++] = a[i];
+    return u;
+}
+
+static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next_v)
+{
+    dp *d = &ts->d;
+    int n = d->n;
+    uint64_t full = kc_mask(n), held = 1;
+    *next_v = UINT64_MAX;
+    d->pass = PASS_MAX;
+    d->second = 0;
+    d->cap = v;
+    ts_free_layers(ts);
+    if (!(ts->layer[0] = malloc(sizeof(uint64_t))))
+        return -1;
+    ts->layer[0][0] = 0;
+    ts->count[0] = 1;
+    for (int k = 0; k < n; k++) {
+        /* every set of the next layer, with repeats, then sorted */
+        uint64_t cap = 0, cnt = 0, *next = NULL;
+        for (uint64_t i = 0; i < ts->count[k]; i++) {
+            uint64_t S = ts->layer[k][i];
+            describe(d, ts->wk.walk, S, ts->wk.info);
+            for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
+                int j = __builtin_ctzll(free_);
+                uint64_t sum, cost = step_cost(d, ts->wk.info, j, &sum);
+                if (cost > v) {
+                    *next_v = cost < *next_v ? cost : *next_v;
+                    continue;
+                }
+                if (cnt == cap) {
+                    /* full: drop the repeats first, grow only when that
+                     * leaves it more than half full */
+                    cnt = cnt ? sort_unique(next, cnt) : 0;
+                    if (held + cnt > ts->budget) {
+                        free(next);
+                        return -1;
+                    }
+                    if (2 * cnt > cap || !cap) {
+                        uint64_t nc = cap ? 2 * cap : 1024, *p = realloc(next, nc * sizeof *p);
+                        if (!p) {
+                            free(next);
+                            return -1;
+                        }
+                        next = p;
+                        cap = nc;
+                    }
+                }
+                next[cnt++] = S | (1ULL << j);
+            }
+        }
+        if (!cnt) {
+            free(next);
+            return 0;
+        }
+        uint64_t u = sort_unique(next, cnt);
+        ts->layer[k + 1] = next;
+        ts->count[k + 1] = u;
+        ts->states += u;
+        held += u;
+        if (held > ts->budget)
+            return -1;
+    }
+    if (order && ts_least_total(ts, v, order) != KC_OK)
+        return -1;
+    return 1;
+}
+
+static uint64_t ts_index(const tsearch *ts, int k, uint64_t S)
+{
+    const uint64_t *p = bsearch(&S, ts->layer[k], ts->count[k], sizeof S, u64_cmp);
+    return p ? (uint64_t)(p - ts->layer[k]) : UINT64_MAX;
+}
+
+/* After the full set was reached at v: the DP's tie-break pass over the
+ * reached sets only. Every order of value <= v has all its prefixes among
+ * them, so the least total found is the least over all such orders. The
+ * order is rebuilt backwards from the totals. */
+static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order)
+{
+    dp *d = &ts->d;
+    int n = d->n;
+    uint64_t full = kc_mask(n), **tot = calloc((size_t)n + 1, sizeof *tot);
+    kc_status st = KC_OK;
+    for (int k = 0; tot && k <= n && !st; k++) {
+        tot[k] = malloc(ts->count[k] * sizeof **tot);
+        if (!tot[k])
+            st = KC_ENOMEM;
+        else
+            for (uint64_t i = 0; i < ts->count[k]; i++)
+                tot[k][i] = UINT64_MAX;
+    }
+    if (!tot || st) {
+        st = KC_ENOMEM;
+        goto done;
+    }
+    tot[0][0] = 0;
+    for (int k = 0; k < n; k++)
+        for (uint64_t i = 0; i < ts->count[k]; i++) {
+            uint64_t S = ts->layer[k][i];
+            describe(d, ts->wk.walk, S, ts->wk.info);
+            for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
+                int j = __builtin_ctzll(free_);
+                uint64_t sum;
+                if (step_cost(d, ts->wk.info, j, &sum) > v)
+                    continue;
+                uint64_t x = ts_index(ts, k + 1, S | (1ULL << j));
+                if (x != UINT64_MAX && tot[k][i] + sum < tot[k + 1][x])
+                    tot[k + 1][x] = tot[k][i] + sum;
+            }
+        }
+    uint64_t S = full, want = tot[n][0];
+    order->n = n;
+    for (int k = n; k > 0 && !st; k--) {
+        int found = -1;
+        for (uint64_t js = S; js && found < 0; js &= js - 1) {
+            int j = __builtin_ctzll(js);
+            uint64_t P = S ^ (1ULL << j), x = ts_index(ts, k - 1, P), sum;
+            if (x == UINT64_MAX || tot[k - 1][x] == UINT64_MAX)
+                continue;
+            describe(d, ts->wk.walk, P, ts->wk.info);
+            if (step_cost(d, ts->wk.info, j, &sum) <= v && tot[k - 1][x] + sum == want) {
+                found = j;
+                want = tot[k - 1][x];
+            }
+        }
+        if (found < 0)
+            st = KC_EINTERNAL; /* cannot happen: the totals came from these steps */
+        else {
+            order->dim[k - 1] = found;
+            S ^= 1ULL << found;
+        }
+    }
+done:
+    for (int k = 0; tot && k <= n; k++)
+        free(tot[k]);
+    free(tot);
+    return st;
+}
+
+void kc_mapset_bound_opts_default(kc_mapset_bound_opts *o)
+{
+    o->upper = UINT64_MAX;
+    o->max_states = KC_MAPSET_BOUND_STATES;
+    o->reach_upper = 0;
+}
+
+/* The next value the objective can take above v: max values are 0 or powers
+ * of two (each T is), simultaneous values are integers. */
+static uint64_t next_value(kc_objective obj, uint64_t v)
+{
+    if (obj == KC_OBJ_MAX)
+        return v == 0 ? 1 : v >= (1ULL << 63) ? UINT64_MAX : 2 * v;
+    return v == UINT64_MAX ? v : v + 1;
+}
+
+kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc_mapset_bound_opts *opts,
+                          kc_mapset_bound_result *out, kc_err *err)
+{
+    kc_status st = check_set(comms, m, KC_BITMAT_MAX, err);
+    if (st)
+        return st;
+    kc_mapset_bound_opts o;
+    if (opts)
+        o = *opts;
+    else
+        kc_mapset_bound_opts_default(&o);
+    if (!o.max_states)
+        o.max_states = KC_MAPSET_BOUND_STATES;
+    memset(out, 0, sizeof *out);
+    out->lower = kc_mapset_lower_bound(comms, m, obj);
+    out->from = "single-optimum";
+    if (obj == KC_OBJ_SUM) {
+        /* The threshold argument needs a value that is a largest step; for
+         * sum the bound is kc_mapset_lower_bound's, say which part gave it. */
+        uint64_t single = 0;
+        for (int r = 0; r < m; r++) {
+            kc_order so;
+            if (kc_reorder_optimal(&comms[r], &so, NULL) == KC_OK) {
+                uint64_t v = kc_reorder_value(&comms[r], &so);
+                single = v > single ? v : single;
+            }
+        }
+        if (single < out->lower)
+            out->from = "traffic-dimensions";
+        return KC_OK;
+    }
+    int n = comms[0].a.n;
+    tsearch ts;
+    memset(&ts, 0, sizeof ts);
+    ts.budget = o.max_states;
+    ts.d = (dp){.n = n, .m = m, .obj = obj, .threads = 1};
+    ts.d.c = calloc((size_t)m, sizeof *ts.d.c);
+    ts.wk.d = &ts.d;
+    ts.wk.walk = malloc(sizeof *ts.wk.walk * (size_t)m);
+    ts.wk.info = malloc(sizeof *ts.wk.info * (size_t)m);
+    ts.layer = calloc((size_t)n + 1, sizeof *ts.layer);
+    ts.count = calloc((size_t)n + 1, sizeof *ts.count);
+    if (!ts.d.c || !ts.wk.walk || !ts.wk.info || !ts.layer || !ts.count) {
+        st = kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
+        goto done;
+    }
+    for (int r = 0; r < m; r++) {
+        for (int j = 0; j < n; j++)
+            ts.d.c[r].cols[j] = kc_bitmat_col(&comms[r].a, j);
+        kci_elim_walk_init(&ts.wk.walk[r], ts.d.c[r].cols, n);
+        ts.d.c[r].scatter = comms[r].kind == KC_LCC_SCATTER;
+        ts.d.c[r].idle = kc_lcc_idle_dims(&comms[r]);
+    }
+    /* Upwards from the single-communication bound: each value refuted
+     * raises the bound to the next value; the first value reached is the
+     * optimum (with its order). Stop below the known upper value, or when
+     * the sets pass the budget. */
+    for (uint64_t v = out->lower; v < o.upper;) {
+        uint64_t next_v;
+        int r = ts_reachable(&ts, v, &out->best.order, &next_v);
+        if (r < 0)
+            break;
+        if (r == 1) {
+            out->optimal = 1;
+            out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
+            if (out->best.value > v) {
+                st = kc_fail(err, KC_EINTERNAL, "internal: the threshold search's order has value %llu, above %llu",
+                             (unsigned long long)out->best.value, (unsigned long long)v);
+                goto done;
+            }
+            out->lower = out->best.value; /* == v: v is not above the bound */
+            break;
+        }
+        out->lower = next_v > next_value(obj, v) ? next_v : next_value(obj, v);
+        out->from = "threshold-search";
+        out->refuted = v;
+        v = out->lower;
+    }
+    if (!out->optimal && o.upper != UINT64_MAX && out->lower >= o.upper) {
+        out->lower = o.upper; /* the upper value is reached by some order: it is optimal */
+        uint64_t next_v;
+        if (o.reach_upper && ts_reachable(&ts, o.upper, &out->best.order, &next_v) == 1) {
+            out->optimal = 1; /* and here is the optimal order of least total */
+            out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
+            if (out->best.value != o.upper)
+                st = kc_fail(err, KC_EINTERNAL, "internal: the threshold search's order has value %llu, not %llu",
+                             (unsigned long long)out->best.value, (unsigned long long)o.upper);
+        }
+    }
+done:
+    out->states = ts.states;
+    if (ts.layer)
+        ts_free_layers(&ts);
+    free(ts.layer);
+    free(ts.count);
+    free(ts.wk.walk);
+    free(ts.wk.info);
+    free(ts.d.c);
+    return st;
+}

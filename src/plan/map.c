@@ -264,16 +264,45 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
         return s;
     map_from_order(p, sr.best.order.dim, &c->map);
     *method = "reorder-search";
-    c->info.lower = sr.lower;
-    c->info.optimal = sr.proved;
     c->info.evaluations = sr.work;
-    if (sr.proved || p->o.dp == 0)
+    /* The best bound below the search's value: it may prove the value
+     * optimal, or reach a better order itself. */
+    kc_mapset_bound_opts bo;
+    kc_mapset_bound_opts_default(&bo);
+    bo.upper = sr.best.value;
+    bo.max_states = so.work / (4 * (uint64_t)p->m) + 1; /* about a quarter of the search's time */
+    bo.reach_upper = 1;      /* an optimal search value: the least-total order too */
+    kc_mapset_bound_result br;
+    if (sr.proved) { /* already at the single-communication bound (as before: no pass for the total) */
+        memset(&br, 0, sizeof br);
+        br.lower = sr.lower;
+        br.from = "single-optimum";
+    } else if ((s = kc_mapset_bound(p->lccs, p->m, p->o.objective, &bo, &br, err))) {
+        return s;
+    }
+    c->info.lower = br.lower;
+    c->info.lower_from = br.from;
+    if (br.optimal) { /* reached: optimal, least total among optimal orders */
+        map_from_order(p, br.best.order.dim, &c->map);
+        *method = "threshold-search";
+        c->info.optimal = 1;
+        c->info.by_bound = 1; /* the proof: every value below refuted (or the single bound) */
+    } else if (br.lower >= sr.best.value) {
+        c->info.optimal = 1;
+        c->info.by_bound = 1;
+    }
+    /* The DP still runs when nothing is proved, when asked for, or to
+     * minimise the total of a value the bound proved but whose least-total
+     * order passed the threshold search's budget (when it fits). */
+    int total_open = c->info.by_bound && !br.optimal && !sr.proved;
+    if ((c->info.optimal && !total_open && p->o.dp != 1) || p->o.dp == 0)
         return KC_OK;
     kc_mapset_opts mo;
     kc_mapset_opts_default(&mo);
     mo.upper = sr.best.value;
     mo.max_seconds = p->o.dp_max_seconds;
-    kc_mapset_estimate(n, p->m, p->o.objective, mo.upper, mo.threads, &out->dp_bytes, &out->dp_seconds);
+    if (n <= KC_MAPSET_MAX_N) /* beyond, 2^n bytes is not even a 64-bit number */
+        kc_mapset_estimate(n, p->m, p->o.objective, mo.upper, mo.threads, &out->dp_bytes, &out->dp_seconds);
     if (n > KC_MAPSET_MAX_N || (p->o.dp_max_bytes && out->dp_bytes > p->o.dp_max_bytes)) {
         if (p->o.dp != 1)
             return KC_OK;
@@ -297,6 +326,7 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     map_from_order(p, res.order.dim, &c->map);
     *method = "dp";
     c->info.optimal = 1;
+    c->info.by_bound = 0;
     return KC_OK;
 }
 
@@ -311,6 +341,7 @@ static kc_status reorder_candidate(const planner *p, int search, cand *c, int *o
     if (p->binary) {
         int single_perm = p->m == 1 && p->lccs[0].kind == KC_LCC_PERMUTATION;
         c->info.lower = kc_mapset_lower_bound(p->lccs, p->m, p->o.objective);
+        c->info.lower_from = "single-optimum";
         if (single_perm || (p->m == 1 && p->o.objective != KC_OBJ_SUM && n > KC_MAPSET_AUTO_N)) {
             kc_order o;
             if ((s = kc_reorder_optimal(&p->lccs[0], &o, err)))
@@ -354,13 +385,16 @@ static kc_status reorder_candidate(const planner *p, int search, cand *c, int *o
     }
     c->map.kind = KC_TMAP_REORDER;
     uint64_t ev = c->info.evaluations, lower = c->info.lower;
-    int ex = c->info.exhaustive, opt = c->info.optimal;
+    int ex = c->info.exhaustive, opt = c->info.optimal, by_bound = c->info.by_bound;
+    const char *lower_from = c->info.lower_from;
     if ((s = set_cand(p, c, KC_MAP_REORDER, method, err)))
         return s;
     c->info.evaluations = ev;
     c->info.exhaustive = ex;
     c->info.optimal = opt || (lower && c->info.value <= lower);
+    c->info.by_bound = by_bound || (!opt && c->info.optimal);
     c->info.lower = lower;
+    c->info.lower_from = lower_from;
     if (search && strcmp(method, "optimizer") == 0 && p->lccs[0].kind != KC_LCC_PERMUTATION && p->have_torus) {
         /* A gather or scatter beyond the DP: the optimiser's maximum is
          * optimal but its total is not minimised; a search may lower it. */
@@ -371,13 +405,17 @@ static kc_status reorder_candidate(const planner *p, int search, cand *c, int *o
         if ((s = set_cand(p, c, KC_MAP_REORDER, c->info.method, err)))
             return s;
         c->info.optimal = opt;
+        c->info.by_bound = by_bound;
         c->info.lower = lower;
+        c->info.lower_from = lower_from;
     }
     if ((s = not_worse_than_identity(p, c, err)))
         return s;
     if (strcmp(c->info.method, "identity") == 0) {
         c->info.optimal = opt || (lower && c->info.value <= lower);
+        c->info.by_bound = by_bound || (!opt && c->info.optimal);
         c->info.lower = lower;
+        c->info.lower_from = lower_from;
     }
     *ok = 1;
     return KC_OK;
@@ -441,7 +479,9 @@ static kc_status linear_candidate(const planner *p, int search, const cand *reor
     for (int r = 0; r < p->m; r++)
         busy += p->binary && kc_lcc_idle_dims(&p->lccs[r]) != kc_mask(p->n);
     c->info.lower = p->o.objective == KC_OBJ_SUM ? busy : busy > 0;
+    c->info.lower_from = c->info.lower ? "traffic" : NULL;
     c->info.optimal = c->info.exhaustive || (c->info.lower && c->info.value <= c->info.lower);
+    c->info.by_bound = !c->info.exhaustive && c->info.optimal;
     *ok = 1;
     return KC_OK;
 }
@@ -541,6 +581,8 @@ static kc_status fill_result(const planner *p, const kc_comm *comms, int count, 
     out->total = best->info.total;
     out->exact = best->info.optimal || best->info.exhaustive;
     out->lower_bound = best->info.lower;
+    out->lower_bound_from = best->info.lower ? best->info.lower_from : NULL;
+    out->exact_by_bound = out->exact && best->info.by_bound && !best->info.exhaustive;
     out->map = best->map;
     out->is_order = kc_gfmat_to_order(&out->map.q, out->order);
     out->map.kind = out->is_order ? KC_TMAP_REORDER : KC_TMAP_LINEAR;

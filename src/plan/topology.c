@@ -27,10 +27,13 @@ static kc_status set_sides(kc_topology *t, const int *sides, int count, kc_err *
         if (sides[i] < 2 || sides[i] > KC_TOPO_MAX_SIDE)
             return kc_fail_param(err, KC_ERANGE, count > 1 && t->kind == KC_TOPO_MESH && !t->k ? "shape" : "k",
                                  "side %d of axis %d is out of range 2..%d", sides[i], i, KC_TOPO_MAX_SIDE);
-        if (nodes > (UINT64_MAX >> 1) / (uint64_t)sides[i] || nodes * (uint64_t)sides[i] > (1ULL << KC_TOPO_MAX_BITS))
+        /* nodes stays a power of two times the earlier sides; 2^64 exactly
+         * (the 64-cube, or 4-ary 32-cube) saturates to UINT64_MAX */
+        unsigned __int128 next = (unsigned __int128)nodes * (unsigned)sides[i];
+        if (next > ((unsigned __int128)1 << KC_TOPO_MAX_BITS))
             return kc_fail_param(err, KC_ERANGE, "n", "the network is too large: more than 2^%d nodes",
                                  KC_TOPO_MAX_BITS);
-        nodes *= (uint64_t)sides[i];
+        nodes = next > UINT64_MAX ? UINT64_MAX : (uint64_t)next;
         t->side[i] = sides[i];
         equal &= sides[i] == sides[0];
     }
@@ -144,6 +147,15 @@ kc_status kc_topology_validate(const kc_topology *t, kc_err *err)
     if (t->kind == KC_TOPO_HYPERCUBE && t->k != 2)
         return kc_fail_param(err, KC_EINVAL, "k", "a hypercube has k = 2, got k = %d", t->k);
     return KC_OK;
+}
+
+const char *kc_topology_nodes_text(const kc_topology *t, char *buf, size_t size)
+{
+    if (t->nodes == UINT64_MAX)
+        snprintf(buf, size, "18446744073709551616"); /* 2^64, the only saturated count */
+    else
+        snprintf(buf, size, "%llu", (unsigned long long)t->nodes);
+    return buf;
 }
 
 char *kc_topology_format(const kc_topology *t, char *buf, size_t size)
