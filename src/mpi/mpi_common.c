@@ -72,3 +72,17 @@ kc_status kci_mpi_out(kc_status st, const kc_err *local, kc_err *err)
         *err = *local;
     return st;
 }
+
+kc_status kci_mpi_comm_cube(MPI_Comm comm, int *size, int *rank, int *cube, kc_err *err)
+{
+    *size = *rank = 0;
+    *cube = -1;
+    kc_status st = kci_mpi_check(MPI_Comm_size(comm, size), "MPI_Comm_size", err);
+    if (st)
+        return st;
+    MPI_Comm_rank(comm, rank);
+    for (int n = 0; n <= 30; n++)
+        if (*size == 1 << n)
+            *cube = n;
+    return KC_OK;
+}

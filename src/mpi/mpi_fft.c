@@ -38,15 +38,11 @@ static void twiddle(int sign, uint64_t k, int j, double *re, double *im)
 kc_status kc_mpi_fft(double *data, int d, int sign, MPI_Comm comm, kc_err *err)
 {
     kc_err e = {0};
-    int size = 0, rank = 0;
-    kc_status st = kci_mpi_check(MPI_Comm_size(comm, &size), "MPI_Comm_size", &e);
+    int size, rank, n;
+    kc_status st = kci_mpi_comm_cube(comm, &size, &rank, &n, &e);
     if (st)
         return kci_mpi_out(st, &e, err);
-    MPI_Comm_rank(comm, &rank);
-    int n = 0;
-    while (n < 31 && (1 << n) < size)
-        n++;
-    if ((1 << n) != size)
+    if (n < 0)
         st = kc_fail_param(&e, KC_EINVAL, "comm", "the FFT runs on 2^n processes, not %d", size);
     else if (d < 0 || d > 13)
         st = kc_fail_param(&e, KC_ERANGE, "d", "d must be 0..13 (4^d points a rank), not %d", d);

@@ -16,6 +16,11 @@ kc_status kci_mpi_check(int rc, const char *call, kc_err *err);
  * MPI_Bcast of the message when some rank failed. */
 kc_status kci_mpi_agree(MPI_Comm comm, kc_status st, kc_err *err);
 
+/* The size of comm and this process's rank in it; *cube is n when the
+ * size is 2^n (n <= 30), -1 otherwise (the LCC and the FFT run on cubes).
+ * Fails only when MPI_Comm_size does. */
+kc_status kci_mpi_comm_cube(MPI_Comm comm, int *size, int *rank, int *cube, kc_err *err);
+
 /* Copy the local error to the caller's err (may be NULL); returns st. */
 kc_status kci_mpi_out(kc_status st, const kc_err *local, kc_err *err);
 

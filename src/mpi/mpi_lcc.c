@@ -11,24 +11,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_pow2(int x)
-{
-    return x > 0 && (x & (x - 1)) == 0;
-}
-
 kc_status kc_mpi_lcc(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, const kc_lcc *lcc,
                      MPI_Comm comm, kc_err *err)
 {
     kc_err e = {0};
-    int size = 0, rank = 0;
-    kc_status st = kci_mpi_check(MPI_Comm_size(comm, &size), "MPI_Comm_size", &e);
+    int size, rank, cube;
+    kc_status st = kci_mpi_comm_cube(comm, &size, &rank, &cube, &e);
     if (st)
         return kci_mpi_out(st, &e, err);
-    MPI_Comm_rank(comm, &rank);
     MPI_Aint lb = 0, extent = 0;
     if (!lcc)
         st = kc_fail_param(&e, KC_EINVAL, "lcc", "no communication given");
-    else if (lcc->a.n < 0 || lcc->a.n > 30 || !is_pow2(size) || size != 1 << lcc->a.n)
+    else if (lcc->a.n < 0 || lcc->a.n > 30 || cube != lcc->a.n)
         st = kc_fail_param(&e, KC_EINVAL, "lcc", "a communication on the %d-cube needs 2^%d processes, not %d",
                            lcc->a.n, lcc->a.n, size);
     else if (count < 0)

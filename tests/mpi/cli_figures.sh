@@ -9,16 +9,7 @@ K="$1"
 KM="${2:-}"
 . "$(dirname "$0")/../support/cli_lib.sh"
 T="$CLI_TMP"
-if [ -z "$KM" ]; then
-    echo "kcube-mpi is not built (no MPI): nothing to test"
-    exit 0
-fi
-# Under ASan, Open MPI's own memory at exit (its plugins, unloaded by then,
-# leave stacks LeakSanitizer cannot name or suppress) is not checked; the
-# sweep code's is, by test_simsweep_share and the one-process tests.
-NOLEAK=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0")
-MPIRUN=("${NOLEAK[@]}" bash "$(dirname "$0")/../support/mpirun.sh")
-export OMPI_MCA_orte_execute_quiet=1
+. "$(dirname "$0")/../support/mpi_cli_lib.sh"
 
 expect_bad "figures to standard output on 3 ranks" -- "${MPIRUN[@]}" 3 "$KM" figures --quick --out -
 
