@@ -26,6 +26,7 @@
 #include "kcube/sim.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -50,6 +51,7 @@ void kc_simconfig_default(kc_simconfig *c)
     c->watchdog = 1000;
     c->queue_cap = 64;
     c->vc_independent = -1; /* automatic: see kc_sim_vcs_independent */
+    c->threads = 1;
 }
 
 static const kc_name inject_entries[] = {
@@ -118,6 +120,7 @@ typedef struct qmsg {
 typedef struct waiter {
     uint64_t key; /* ready cycle << 32 | channel: first come, then channel id */
     uint32_t w;
+    uint32_t node; /* trains' queues of new headers: the router the header is at */
 } waiter;
 
 /* A channel's hot state. rt0 is the ready time of the buffer's only slot
@@ -131,6 +134,27 @@ typedef struct chan {
 } chan;
 
 #define KCI_WHEEL 1024 /* timer buckets of the trains, a power of two */
+#define KCI_MAX_THREADS 64 /* node ranges of one run */
+
+/* Trains: header arbitration for one contiguous range of nodes. A header
+ * at node v competes only for channels leaving v, and its wait entries sit
+ * on those channels, so the part of a cycle that tries headers (wake-ups,
+ * retries, first tries) touches only its range's channels and the worms
+ * whose header is there: ranges run on separate threads. What crosses
+ * ranges (the worms whose header moves) is merged afterwards in the order
+ * one range would have produced (by key). */
+typedef struct tpart {
+    waiter *fifo;           /* headers here that arrived and were never tried, by key */
+    uint32_t fhead, ftail;
+    uint32_t *woke, nwoke;  /* blocked headers here to retry this cycle */
+    waiter *go, *tmp;       /* headers given a channel this cycle (woken ones first), by key; sort space */
+    uint32_t ngo, ngo_woke;
+    uint32_t *relc, nrelc;  /* channels leaving the range released last cycle with wait entries */
+    struct went { uint32_t w, gen; int32_t next; } *went; /* wait entries of the range's channels */
+    uint32_t wentcap;
+    int32_t wentfree;
+    int nomem;
+} tpart;
 
 typedef struct engine {
     const kc_simnet *net;
@@ -180,30 +204,31 @@ typedef struct engine {
     int trains;
     struct tchan { int32_t own, wait; } *tc; /* per channel: owner (-1 free), first wait entry (-1 none), together:
                                                 a release reads both */
-    struct went { uint32_t w, gen; int32_t next; } *went;
-    uint32_t wentcap;
-    int32_t wentfree;
+    tpart *tp;                    /* header arbitration by node range (nt of them) */
+    uint32_t nt;
+    struct tpool *pool;           /* threads running ranges 1 .. nt-1, NULL on one thread */
     uint32_t *go, ngo;            /* worms whose header moves this cycle (new, or given a channel) */
     int32_t *wheel;               /* timer buckets (cycle mod KCI_WHEEL) of worms being delivered */
     uint32_t ndraining;           /* worms being delivered: they move every cycle */
     uint32_t last_moved;          /* the last cycle whose moves are done */
     int settled;                  /* trains_settle done (the run is over) */
-    uint32_t *woke, nwoke;        /* blocked headers to retry next cycle */
     uint32_t *fin, nfin;          /* tails delivered this cycle */
-    waiter *fifo;                 /* headers that arrived and were never tried, by key */
-    uint32_t fhead, ftail;
     uint64_t *abits, *asum;       /* headers that arrived this cycle: channel bitmap and its summary */
     uint32_t *rel, nrel;          /* sources whose injection channel was released */
     uint64_t seq;
     /* driven runs (kc_simdrive): tails delivered in the current cycle */
     int driven;
+    int logging;     /* runs for tests: every delivery in arr, by injection order (seq) */
     uint8_t *listed; /* driven: node is in senders (its queue may be non-empty) */
     kc_simarrival *arr;
     size_t narr, arr_cap;
 } engine;
 
+static void pool_stop(engine *e);
+
 static void engine_free(engine *e)
 {
+    pool_stop(e);
     free(e->ch);
     free(e->rtime);
     free(e->link_used);
@@ -235,12 +260,19 @@ static void engine_free(engine *e)
     free(e->q0);
     free(e->qlow);
     free(e->tc);
-    free(e->went);
+    for (uint32_t p = 0; e->tp && p < e->nt; p++) {
+        tpart *t = &e->tp[p];
+        free(t->fifo);
+        free(t->woke);
+        free(t->go);
+        free(t->tmp);
+        free(t->relc);
+        free(t->went);
+    }
+    free(e->tp);
     free(e->go);
     free(e->wheel);
-    free(e->woke);
     free(e->fin);
-    free(e->fifo);
     free(e->abits);
     free(e->asum);
     free(e->rel);
@@ -279,17 +311,34 @@ static int grow_worms(engine *e)
     if (!mg)
         return -1;
     if (e->trains) {
-        uint32_t **lists[] = {&e->go, &e->woke, &e->fin};
+        uint32_t **lists[] = {&e->go, &e->fin};
         for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
             uint32_t *l = realloc(*lists[i], cap * sizeof **lists[i]);
             if (!l)
                 return -1;
             *lists[i] = l;
         }
-        waiter *fq = realloc(e->fifo, cap * sizeof *fq);
-        if (!fq)
-            return -1;
-        e->fifo = fq;
+        for (uint32_t r = 0; r < e->nt; r++) {
+            tpart *t = &e->tp[r];
+            waiter *fq = realloc(t->fifo, cap * sizeof *fq);
+            if (fq)
+                t->fifo = fq;
+            waiter *g = fq ? realloc(t->go, cap * sizeof *g) : NULL;
+            if (g)
+                t->go = g;
+            waiter *tm = g ? realloc(t->tmp, cap * sizeof *tm) : NULL;
+            if (tm)
+                t->tmp = tm;
+            uint32_t *wk = tm ? realloc(t->woke, cap * sizeof *wk) : NULL;
+            if (wk)
+                t->woke = wk;
+            /* a worm releases at most two channels a cycle (one as its tail moves, its ejection channel) */
+            uint32_t *rc = wk ? realloc(t->relc, 2 * (size_t)cap * sizeof *rc) : NULL;
+            if (rc)
+                t->relc = rc;
+            if (!rc)
+                return -1;
+        }
         for (uint32_t i = e->wcap; i < cap; i++) {
             w[i].alive = 0;
             w[i].wgen = 0;
@@ -630,7 +679,7 @@ static void finish(engine *e, worm *w, uint32_t arrival)
     }
     if ((int64_t)arrival > e->last_arrival)
         e->last_arrival = arrival;
-    if (e->driven) {
+    if (e->driven || e->logging) {
         if (e->narr == e->arr_cap) {
             size_t cap = e->arr_cap ? 2 * e->arr_cap : 64;
             kc_simarrival *a = realloc(e->arr, cap * sizeof *a);
@@ -641,7 +690,7 @@ static void finish(engine *e, worm *w, uint32_t arrival)
             e->arr = a;
             e->arr_cap = cap;
         }
-        e->arr[e->narr++] = (kc_simarrival){w->id, arrival};
+        e->arr[e->narr++] = (kc_simarrival){e->driven ? w->id : (uint32_t)w->seq, arrival};
     }
 }
 
@@ -888,55 +937,86 @@ static uint64_t train_window_flits(const worm *w, int64_t j)
     return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
 }
 
-/* Channel c was released: its waiting headers are tried next cycle. */
-static void train_wake(engine *e, uint32_t c)
+/* The node range (thread part) of node v, and of channel c (the node c
+ * leaves: a network or ejection channel, the ones headers wait on). */
+static inline uint32_t part_of_node(const engine *e, uint32_t v)
+{
+    return e->nt == 1 ? 0 : (uint32_t)((uint64_t)v * e->nt / e->net->nodes);
+}
+
+static inline uint32_t part_of_chan(const engine *e, uint32_t c)
+{
+    if (e->nt == 1)
+        return 0;
+    const kc_simnet *net = e->net;
+    uint32_t v = c < net->net_channels
+                     ? c / (uint32_t)net->vcs / (net->net_channels / (uint32_t)net->vcs / net->nodes)
+                     : (c - net->net_channels - net->nodes * (uint32_t)net->inj) / (uint32_t)net->ej;
+    return part_of_node(e, v);
+}
+
+/* Channel c (of range t) was released last cycle: its waiting headers are
+ * tried this cycle. */
+static void train_wake(engine *e, tpart *t, uint32_t c)
 {
     int32_t i = e->tc[c].wait;
     if (i < 0)
         return;
     while (i >= 0) {
-        struct went *en = &e->went[i];
+        struct went *en = &t->went[i];
         worm *w = &e->w[en->w];
         if (w->alive && w->blocked && !w->woken && w->wgen == en->gen) {
             w->woken = 1;
-            e->woke[e->nwoke++] = en->w;
+            t->woke[t->nwoke++] = en->w;
         }
         int32_t next = en->next;
-        en->next = e->wentfree;
-        e->wentfree = i;
+        en->next = t->wentfree;
+        t->wentfree = i;
         i = next;
     }
     e->tc[c].wait = -1;
 }
 
-static int train_wait_on(engine *e, uint32_t c, uint32_t wi, uint32_t gen)
+/* Channel c was released: its headers are woken at the next allocation
+ * (nothing between now and then reads the wait entries or takes c). */
+static inline void train_freed(engine *e, uint32_t c)
 {
-    if (e->wentfree < 0) {
-        uint32_t cap = e->wentcap ? 2 * e->wentcap : 1024;
-        struct went *n = realloc(e->went, cap * sizeof *n);
+    e->tc[c].own = -1;
+    if (e->tc[c].wait >= 0) {
+        tpart *t = &e->tp[part_of_chan(e, c)];
+        t->relc[t->nrelc++] = c;
+    }
+}
+
+static int train_wait_on(engine *e, tpart *t, uint32_t c, uint32_t wi, uint32_t gen)
+{
+    if (t->wentfree < 0) {
+        uint32_t cap = t->wentcap ? 2 * t->wentcap : 1024;
+        struct went *n = realloc(t->went, cap * sizeof *n);
         if (!n)
             return -1;
-        e->went = n;
-        for (uint32_t i = cap; i > e->wentcap; i--) {
-            n[i - 1].next = e->wentfree;
-            e->wentfree = (int32_t)(i - 1);
+        t->went = n;
+        for (uint32_t i = cap; i > t->wentcap; i--) {
+            n[i - 1].next = t->wentfree;
+            t->wentfree = (int32_t)(i - 1);
         }
-        e->wentcap = cap;
+        t->wentcap = cap;
     }
-    int32_t i = e->wentfree;
-    e->wentfree = e->went[i].next;
-    e->went[i] = (struct went){wi, gen, e->tc[c].wait};
+    int32_t i = t->wentfree;
+    t->wentfree = t->went[i].next;
+    t->went[i] = (struct went){wi, gen, e->tc[c].wait};
     e->tc[c].wait = i;
     return 0;
 }
 
-/* The header of wi (in channel (uint32_t)key) asks for its next channel. */
-static void train_try(engine *e, uint32_t wi, uint64_t key)
+/* The header of wi (in channel (uint32_t)key, at node `node` of range t)
+ * asks for its next channel. */
+static void train_try(engine *e, tpart *t, uint32_t wi, uint64_t key, uint32_t node)
 {
     uint32_t cand[KC_SIMROUTE_MAX];
     worm *w = &e->w[wi];
     uint32_t in = (uint32_t)key;
-    int nc = kc_simroute_candidates(e->route, e->net, channel_head_node(e->net, in), w->dst, in, cand);
+    int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
     for (int j = 0; j < nc; j++) {
         uint32_t c = cand[j];
         if (e->tc[c].own < 0) {
@@ -945,7 +1025,7 @@ static void train_try(engine *e, uint32_t wi, uint64_t key)
             w->blocked = 0;
             if (c >= e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj)
                 w->drain = 1;
-            e->go[e->ngo++] = wi;
+            t->go[t->ngo++] = (waiter){key, wi, 0};
             return;
         }
     }
@@ -953,32 +1033,210 @@ static void train_try(engine *e, uint32_t wi, uint64_t key)
     w->wkey = key;
     uint32_t gen = ++w->wgen;
     for (int j = 0; j < nc; j++)
-        if (train_wait_on(e, cand[j], wi, gen))
-            e->nomem = 1;
+        if (train_wait_on(e, t, cand[j], wi, gen))
+            t->nomem = 1;
+}
+
+/* Header arbitration of range t: wake-ups, then the woken headers by key
+ * (each failed in an earlier cycle, so each arrived before any header now
+ * trying for the first time), then the new ones by key. */
+static void part_allocate(engine *e, tpart *t)
+{
+    t->ngo = 0;
+    for (uint32_t i = 0; i < t->nrelc; i++)
+        train_wake(e, t, t->relc[i]);
+    t->nrelc = 0;
+    uint32_t n = t->nwoke;
+    if (n) {
+        waiter *m = t->tmp;
+        for (uint32_t i = 0; i < n; i++)
+            m[i] = (waiter){e->w[t->woke[i]].wkey, t->woke[i], 0};
+        sort_waiters(m, n);
+        t->nwoke = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            e->w[m[i].w].woken = 0;
+            train_try(e, t, m[i].w, m[i].key, channel_head_node(e->net, (uint32_t)m[i].key));
+        }
+    }
+    t->ngo_woke = t->ngo;
+    while (t->fhead < t->ftail && (t->fifo[t->fhead].key >> 32) + e->rdelay <= e->now) {
+        waiter wt = t->fifo[t->fhead++];
+        train_try(e, t, wt.w, wt.key, wt.node);
+    }
+    if (t->fhead == t->ftail)
+        t->fhead = t->ftail = 0;
+}
+
+/* Appends to e->go the headers of the ranges' go lists [from, to) in key
+ * order: the order one range holding every node would have given. */
+static void merge_go(engine *e, int woken)
+{
+    uint32_t pos[KCI_MAX_THREADS];
+    for (uint32_t p = 0; p < e->nt; p++)
+        pos[p] = woken ? 0 : e->tp[p].ngo_woke;
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        uint64_t bk = 0;
+        for (uint32_t p = 0; p < e->nt; p++) {
+            tpart *t = &e->tp[p];
+            uint32_t end = woken ? t->ngo_woke : t->ngo;
+            if (pos[p] < end && (best == UINT32_MAX || t->go[pos[p]].key < bk)) {
+                best = p;
+                bk = t->go[pos[p]].key;
+            }
+        }
+        if (best == UINT32_MAX)
+            return;
+        e->go[e->ngo++] = e->tp[best].go[pos[best]++].w;
+    }
+}
+
+/* The threads of one run: range p > 0 runs on thread p, range 0 on the
+ * caller. Two barriers a cycle (start, done); pthread barriers sleep in
+ * the kernel, so a thread that waits does not take the other core. */
+struct tpool {
+    pthread_barrier_t start, done;
+    pthread_t th[KCI_MAX_THREADS];
+    pthread_mutex_t mu; /* startup: threads wait for `ready` before the first barrier */
+    pthread_cond_t cv;
+    uint32_t started; /* threads created */
+    int ready, stop;
+    engine *e;
+};
+
+typedef struct tworker {
+    struct tpool *pool;
+    uint32_t p;
+} tworker;
+
+static void *part_thread(void *arg)
+{
+    struct tpool *pl = ((tworker *)arg)->pool;
+    uint32_t p = ((tworker *)arg)->p;
+    free(arg);
+    pthread_mutex_lock(&pl->mu);
+    while (!pl->ready && !pl->stop)
+        pthread_cond_wait(&pl->cv, &pl->mu);
+    int stop = pl->stop;
+    pthread_mutex_unlock(&pl->mu);
+    if (stop)
+        return NULL;
+    for (;;) {
+        pthread_barrier_wait(&pl->start);
+        if (pl->stop)
+            return NULL;
+        part_allocate(pl->e, &pl->e->tp[p]);
+        pthread_barrier_wait(&pl->done);
+    }
+}
+
+/* Range 0 here, the others on their threads; returns when all are done. */
+static void part_run(engine *e, uint32_t p)
+{
+    pthread_barrier_wait(&e->pool->start);
+    part_allocate(e, &e->tp[p]);
+    pthread_barrier_wait(&e->pool->done);
+}
+
+static void pool_free(struct tpool *pl);
+
+static void pool_stop(engine *e)
+{
+    struct tpool *pl = e->pool;
+    if (!pl)
+        return;
+    pl->stop = 1;
+    pthread_barrier_wait(&pl->start);
+    for (uint32_t i = 0; i < pl->started; i++)
+        pthread_join(pl->th[i], NULL);
+    pool_free(pl);
+    e->pool = NULL;
+}
+
+static void pool_free(struct tpool *pl)
+{
+    pthread_barrier_destroy(&pl->start);
+    pthread_barrier_destroy(&pl->done);
+    pthread_cond_destroy(&pl->cv);
+    pthread_mutex_destroy(&pl->mu);
+    free(pl);
+}
+
+/* Threads for ranges 1 .. nt-1; -1 when they cannot all be started (the
+ * started ones are told to stop before they reach a barrier). */
+static int pool_start(engine *e)
+{
+    struct tpool *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return -1;
+    pl->e = e;
+    if (pthread_mutex_init(&pl->mu, NULL)) {
+        free(pl);
+        return -1;
+    }
+    if (pthread_cond_init(&pl->cv, NULL)) {
+        pthread_mutex_destroy(&pl->mu);
+        free(pl);
+        return -1;
+    }
+    int ok = pthread_barrier_init(&pl->start, NULL, e->nt) == 0;
+    if (ok && pthread_barrier_init(&pl->done, NULL, e->nt)) {
+        pthread_barrier_destroy(&pl->start);
+        ok = 0;
+    }
+    if (!ok) {
+        pthread_cond_destroy(&pl->cv);
+        pthread_mutex_destroy(&pl->mu);
+        free(pl);
+        return -1;
+    }
+    for (uint32_t p = 1; ok && p < e->nt; p++) {
+        tworker *a = malloc(sizeof *a);
+        ok = a != NULL;
+        if (ok) {
+            *a = (tworker){pl, p};
+            ok = pthread_create(&pl->th[pl->started], NULL, part_thread, a) == 0;
+            if (ok)
+                pl->started++;
+            else
+                free(a);
+        }
+    }
+    pthread_mutex_lock(&pl->mu);
+    if (ok)
+        pl->ready = 1;
+    else
+        pl->stop = 1;
+    pthread_cond_broadcast(&pl->cv);
+    pthread_mutex_unlock(&pl->mu);
+    if (!ok) {
+        for (uint32_t i = 0; i < pl->started; i++)
+            pthread_join(pl->th[i], NULL);
+        pool_free(pl);
+        return -1;
+    }
+    e->pool = pl;
+    return 0;
 }
 
 static void trains_allocate(engine *e)
 {
-    /* Woken headers first, by key: each failed in an earlier cycle, so
-     * each arrived before any header now trying for the first time. */
-    uint32_t n = e->nwoke;
-    if (n) {
-        waiter *t = e->merged;
-        for (uint32_t i = 0; i < n; i++)
-            t[i] = (waiter){e->w[e->woke[i]].wkey, e->woke[i]};
-        sort_waiters(t, n);
-        e->nwoke = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            e->w[t[i].w].woken = 0;
-            train_try(e, t[i].w, t[i].key);
-        }
+    if (e->pool) {
+        part_run(e, 0);
+    } else {
+        part_allocate(e, &e->tp[0]);
     }
-    while (e->fhead < e->ftail && (e->fifo[e->fhead].key >> 32) + e->rdelay <= e->now) {
-        waiter wt = e->fifo[e->fhead++];
-        train_try(e, wt.w, wt.key);
+    for (uint32_t p = 0; p < e->nt; p++)
+        if (e->tp[p].nomem)
+            e->nomem = 1;
+    if (e->nt == 1) {
+        tpart *t = &e->tp[0];
+        for (uint32_t i = 0; i < t->ngo; i++)
+            e->go[e->ngo++] = t->go[i].w;
+        return;
     }
-    if (e->fhead == e->ftail)
-        e->fhead = e->ftail = 0;
+    merge_go(e, 1);
+    merge_go(e, 0);
 }
 
 /* Flits of a train that have crossed router-to-router channels once its
@@ -1020,16 +1278,16 @@ static uint64_t train_window_delivered(const worm *w, int64_t h)
 static void train_release(engine *e, worm *w, const uint32_t *path, int64_t j)
 {
     uint32_t c = path[j];
-    e->tc[c].own = -1;
     w->ptail = (uint16_t)(j + 1);
     if (j == 0) {
+        e->tc[c].own = -1;
         if (!e->driven) /* driven runs keep their own list of senders */
             e->rel[e->nrel++] = w->src;
         return;
     }
     if (e->link_flits)
         e->link_flits[c / e->vcs] += train_window_flits(w, j);
-    train_wake(e, c);
+    train_freed(e, c);
 }
 
 static void train_schedule(engine *e, uint32_t wi, uint32_t at)
@@ -1052,8 +1310,7 @@ static void train_done(engine *e, uint32_t wi)
     uint64_t inw = train_window_delivered(w, E + len - 1);
     e->del_window += inw;
     e->src_acc[w->src] += inw;
-    e->tc[path[E]].own = -1;
-    train_wake(e, path[E]);
+    train_freed(e, path[E]);
     e->fin[e->nfin++] = wi;
 }
 
@@ -1127,7 +1384,7 @@ static void trains_move(engine *e)
     if (e->driven && e->nfin > 1) {
         waiter *t = e->merged;
         for (uint32_t i = 0; i < e->nfin; i++)
-            t[i] = (waiter){e->w[f[i]].seq, f[i]};
+            t[i] = (waiter){e->w[f[i]].seq, f[i], 0};
         sort_waiters(t, e->nfin);
         for (uint32_t i = 0; i < e->nfin; i++)
             f[i] = t[i].w;
@@ -1141,10 +1398,13 @@ static void trains_move(engine *e)
     }
     /* this cycle's new headers, by channel (the key's order within one
      * ready cycle), join the headers waiting for their first try */
-    if (e->ftail && e->fhead) {
-        memmove(e->fifo, e->fifo + e->fhead, (e->ftail - e->fhead) * sizeof *e->fifo);
-        e->ftail -= e->fhead;
-        e->fhead = 0;
+    for (uint32_t p = 0; p < e->nt; p++) {
+        tpart *t = &e->tp[p];
+        if (t->ftail && t->fhead) {
+            memmove(t->fifo, t->fifo + t->fhead, (t->ftail - t->fhead) * sizeof *t->fifo);
+            t->ftail -= t->fhead;
+            t->fhead = 0;
+        }
     }
     uint64_t ready = (uint64_t)e->now + 1;
     size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
@@ -1161,7 +1421,9 @@ static void trains_move(engine *e)
             while (b) {
                 uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
                 b &= b - 1;
-                e->fifo[e->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own};
+                uint32_t v = channel_head_node(e->net, c);
+                tpart *t = &e->tp[part_of_node(e, v)];
+                t->fifo[t->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own, v};
             }
         }
     }
@@ -1235,9 +1497,10 @@ static void trains_waiting(engine *e)
     uint32_t m = 0;
     for (uint32_t i = 0; i < e->wcap; i++)
         if (e->w[i].alive && e->w[i].blocked)
-            e->waiting[m++] = (waiter){e->w[i].wkey, i};
-    for (uint32_t i = e->fhead; i < e->ftail; i++)
-        e->waiting[m++] = e->fifo[i];
+            e->waiting[m++] = (waiter){e->w[i].wkey, i, 0};
+    for (uint32_t p = 0; p < e->nt; p++)
+        for (uint32_t i = e->tp[p].fhead; i < e->tp[p].ftail; i++)
+            e->waiting[m++] = e->tp[p].fifo[i];
     sort_waiters(e->waiting, m);
     e->nwaiting = m;
 }
@@ -1353,7 +1616,7 @@ static void find_cycle(engine *e, kc_simresult *out)
 }
 
 static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
-                             const kc_simconfig *cfg, int flit_loop, kc_err *err)
+                             const kc_simconfig *cfg, int flit_loop, uint32_t nt, kc_err *err)
 {
     memset(e, 0, sizeof *e);
     e->trains = !flit_loop && trains_apply(net, cfg);
@@ -1381,8 +1644,12 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         e->asum = calloc((ch + 4095) / 4096, sizeof *e->asum);
         e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
         e->wheel = malloc(KCI_WHEEL * sizeof *e->wheel);
-        e->wentfree = -1;
-        ring_ok = e->tc && e->abits && e->asum && e->rel && e->wheel;
+        e->nt = nt;
+        e->tp = calloc(nt, sizeof *e->tp);
+        if (e->tp)
+            for (uint32_t p = 0; p < nt; p++)
+                e->tp[p].wentfree = -1;
+        ring_ok = e->tc && e->abits && e->asum && e->rel && e->wheel && e->tp;
         if (ring_ok) {
             for (size_t c = 0; c < ch; c++)
                 e->tc[c].own = e->tc[c].wait = -1;
@@ -1551,16 +1818,36 @@ static uint32_t judge_sources(const engine *e, int64_t window, kc_simresult *out
 kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
                            const kc_simconfig *cfg, int flit_loop, kc_simresult *out, kc_err *err)
 {
+    return kci_sim_run_par(net, route, traffic, cfg, flit_loop, KC_SIM_PAR_NODES, out, NULL, NULL, err);
+}
+
+kc_status kci_sim_run_par(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                          const kc_simconfig *cfg, int flit_loop, uint32_t min_nodes, kc_simresult *out,
+                          kc_simarrival **log, size_t *nlog, kc_err *err)
+{
     memset(out, 0, sizeof *out);
     kc_status st = check_config(net, route, traffic, cfg, err);
     if (st)
         return st;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* node ranges: only the worm-level loop splits, only on networks large
+     * enough that two barriers a cycle cost little against the cycle */
+    uint32_t nt = 1;
+    if (!flit_loop && trains_apply(net, cfg) && cfg->threads > 1 && net->nodes >= min_nodes) {
+        nt = (uint32_t)(cfg->threads < KCI_MAX_THREADS ? cfg->threads : KCI_MAX_THREADS);
+        if (nt > net->nodes)
+            nt = net->nodes;
+    }
     engine e;
-    if ((st = engine_init(&e, net, route, traffic, cfg, flit_loop, err))) {
+    if ((st = engine_init(&e, net, route, traffic, cfg, flit_loop, nt, err))) {
         engine_free(&e);
         return st;
+    }
+    e.logging = log != NULL;
+    if (nt > 1 && pool_start(&e)) {
+        engine_free(&e);
+        return kc_fail(err, KC_ENOMEM, "cannot start %u threads for the simulation", nt);
     }
     if (cfg->channel_util) {
         out->link_flits = calloc(net->net_channels / (uint32_t)net->vcs + 1, sizeof *out->link_flits);
@@ -1659,6 +1946,11 @@ kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const
         out->sustainable = !gave_up && !out->deadlock && e.outstanding == 0 &&
                            out->throughput >= (1 - KC_SIM_SOURCE_SHARE) * out->generated && behind == 0;
     }
+    if (log) { /* handed over: engine_free must not free it */
+        *log = e.arr;
+        *nlog = e.narr;
+        e.arr = NULL;
+    }
     engine_free(&e);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -1709,7 +2001,7 @@ kc_status kci_simdrive_new_loop(const kc_simnet *net, const kc_simroute *route, 
     d->cfg = *cfg;
     d->cfg.oneshot = 1; /* no generation, no measurement window: every message counts */
     d->cfg.msg_flits = 1;
-    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, flit_loop, err))) {
+    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, flit_loop, 1, err))) {
         engine_free(&d->e);
         free(d);
         return st;
