@@ -206,6 +206,8 @@ typedef struct engine {
                                                 a release reads both */
     tpart *tp;                    /* header arbitration by node range (nt of them) */
     uint32_t nt;
+    uint32_t pnode[KCI_MAX_THREADS], pnet[KCI_MAX_THREADS], pej[KCI_MAX_THREADS]; /* first node, network
+                                                                                    and ejection channel of each range */
     struct tpool *pool;           /* threads running ranges 1 .. nt-1, NULL on one thread */
     uint32_t *go, ngo;            /* worms whose header moves this cycle (new, or given a channel) */
     int32_t *wheel;               /* timer buckets (cycle mod KCI_WHEEL) of worms being delivered */
@@ -938,21 +940,24 @@ static uint64_t train_window_flits(const worm *w, int64_t j)
 }
 
 /* The node range (thread part) of node v, and of channel c (the node c
- * leaves: a network or ejection channel, the ones headers wait on). */
+ * leaves: a network or ejection channel, the ones headers wait on). Range
+ * p holds nodes [pnode[p], pnode[p + 1]), whose network channels and
+ * ejection channels are contiguous too: a few compares, no division. */
 static inline uint32_t part_of_node(const engine *e, uint32_t v)
 {
-    return e->nt == 1 ? 0 : (uint32_t)((uint64_t)v * e->nt / e->net->nodes);
+    uint32_t p = 0;
+    for (uint32_t i = 1; i < e->nt; i++)
+        p += v >= e->pnode[i];
+    return p;
 }
 
 static inline uint32_t part_of_chan(const engine *e, uint32_t c)
 {
-    if (e->nt == 1)
-        return 0;
-    const kc_simnet *net = e->net;
-    uint32_t v = c < net->net_channels
-                     ? c / (uint32_t)net->vcs / (net->net_channels / (uint32_t)net->vcs / net->nodes)
-                     : (c - net->net_channels - net->nodes * (uint32_t)net->inj) / (uint32_t)net->ej;
-    return part_of_node(e, v);
+    const uint32_t *b = c < e->net->net_channels ? e->pnet : e->pej;
+    uint32_t p = 0;
+    for (uint32_t i = 1; i < e->nt; i++)
+        p += c >= b[i];
+    return p;
 }
 
 /* Channel c (of range t) was released last cycle: its waiting headers are
@@ -1645,6 +1650,11 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
         e->wheel = malloc(KCI_WHEEL * sizeof *e->wheel);
         e->nt = nt;
+        for (uint32_t p = 0; p < nt; p++) {
+            e->pnode[p] = (uint32_t)((uint64_t)net->nodes * p / nt);
+            e->pnet[p] = (uint32_t)((uint64_t)e->pnode[p] * (net->net_channels / net->nodes));
+            e->pej[p] = net->net_channels + net->nodes * (uint32_t)net->inj + e->pnode[p] * (uint32_t)net->ej;
+        }
         e->tp = calloc(nt, sizeof *e->tp);
         if (e->tp)
             for (uint32_t p = 0; p < nt; p++)
