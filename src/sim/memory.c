@@ -77,7 +77,9 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     uint64_t msgs = cfg->oneshot ? N : queued + N * (uint64_t)sh.inj;
     if (worms > msgs)
         worms = msgs;
-    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh, trains, adaptive)));
+    /* node ranges of a run on several threads (kc_simconfig.threads) */
+    int parts = trains && cfg->threads > 1 && N >= KC_SIM_PAR_NODES ? (cfg->threads < 64 ? cfg->threads : 64) : 1;
+    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh, trains, adaptive, parts)));
     point = add_sat(point, mul_sat(grown(queued, 4096), kci_sim_queue_entry_bytes()));
     /* the latency sample, and the scratch array of its sort (the p99) */
     point = add_sat(point, mul_sat(grown(measured, 4096), sizeof(uint32_t)));

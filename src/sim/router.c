@@ -1531,12 +1531,14 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     return channels * per_channel + bitmaps + link_used + s->nodes * per_node + fixed;
 }
 
-uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive)
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int parts)
 {
     /* record, path of max_hops + 2 channels, free list, two active lists,
-     * three waiting lists; trains: three more lists, the headers' FIFO and
-     * a wait entry for every channel a blocked header may ask for (a port's
-     * VCs, or all ports' for adaptive routings) */
+     * three waiting lists; trains: two more lists, per node range the
+     * headers' FIFO, its go list and sort space, the woken list and two
+     * released channels, and a wait entry for every channel a blocked
+     * header may ask for (a port's VCs, or all ports' for adaptive
+     * routings) */
     uint64_t b = sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
     if (trains) {
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
@@ -1544,7 +1546,8 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive)
             cand = (uint64_t)s->ej;
         if (cand > KC_SIMROUTE_MAX)
             cand = KC_SIMROUTE_MAX;
-        b += 3 * sizeof(uint32_t) + sizeof(waiter) + cand * sizeof(struct went);
+        b += 2 * sizeof(uint32_t) + (uint64_t)(parts > 1 ? parts : 1) * (3 * sizeof(waiter) + 3 * sizeof(uint32_t)) +
+             cand * sizeof(struct went);
     }
     return b;
 }

@@ -17,8 +17,9 @@ typedef struct kci_simshape {
 uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains);
 /* Bytes per worm slot (worm record, path, index lists, waiting lists, and
  * for the trains their wait entries: one a VC of a port, of every port
- * when the routing is adaptive). */
-uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive);
+ * when the routing is adaptive; parts: the node ranges of a run on several
+ * threads, each with its own lists). */
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int parts);
 /* Bytes per source-queue entry. */
 uint64_t kci_sim_queue_entry_bytes(void);
 
