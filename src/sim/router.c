@@ -154,6 +154,10 @@ typedef struct tpart {
     uint32_t wentcap;
     int32_t wentfree;
     int nomem;
+    /* moves done by thread p (its share of the moving worms): sums added
+     * up after the moves, in range order (integers: any order is exact) */
+    uint64_t lt, fd, dw; /* link traversals, flits delivered, of them in the window */
+    int64_t ndr;         /* change in the count of worms being delivered */
 } tpart;
 
 typedef struct engine {
@@ -960,6 +964,30 @@ static inline uint32_t part_of_chan(const engine *e, uint32_t c)
     return p;
 }
 
+/* Shared counters and lists written while several threads move worms:
+ * relaxed atomics (sums and bit ORs do not depend on the order; lists are
+ * sorted, or their order changes nothing, before use). One thread: plain. */
+static inline void add_u64(const engine *e, uint64_t *p, uint64_t v)
+{
+    if (e->nt > 1)
+        __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    else
+        *p += v;
+}
+
+static inline void or_u64(const engine *e, uint64_t *p, uint64_t v)
+{
+    if (e->nt > 1)
+        __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+    else
+        *p |= v;
+}
+
+static inline uint32_t push_at(const engine *e, uint32_t *n)
+{
+    return e->nt > 1 ? __atomic_fetch_add(n, 1, __ATOMIC_RELAXED) : (*n)++;
+}
+
 /* Channel c (of range t) was released last cycle: its waiting headers are
  * tried this cycle. */
 static void train_wake(engine *e, tpart *t, uint32_t c)
@@ -989,7 +1017,7 @@ static inline void train_freed(engine *e, uint32_t c)
     e->tc[c].own = -1;
     if (e->tc[c].wait >= 0) {
         tpart *t = &e->tp[part_of_chan(e, c)];
-        t->relc[t->nrelc++] = c;
+        t->relc[push_at(e, &t->nrelc)] = c;
     }
 }
 
@@ -1096,6 +1124,8 @@ static void merge_go(engine *e, int woken)
     }
 }
 
+static void part_move(engine *e, uint32_t p);
+
 /* The threads of one run: range p > 0 runs on thread p, range 0 on the
  * caller. Two barriers a cycle (start, done); pthread barriers sleep in
  * the kernel, so a thread that waits does not take the other core. */
@@ -1106,6 +1136,7 @@ struct tpool {
     pthread_cond_t cv;
     uint32_t started; /* threads created */
     int ready, stop;
+    int phase; /* 0: header arbitration (part_allocate), 1: moves (part_move) */
     engine *e;
 };
 
@@ -1130,16 +1161,24 @@ static void *part_thread(void *arg)
         pthread_barrier_wait(&pl->start);
         if (pl->stop)
             return NULL;
-        part_allocate(pl->e, &pl->e->tp[p]);
+        if (pl->phase)
+            part_move(pl->e, p);
+        else
+            part_allocate(pl->e, &pl->e->tp[p]);
         pthread_barrier_wait(&pl->done);
     }
 }
 
-/* Range 0 here, the others on their threads; returns when all are done. */
-static void part_run(engine *e, uint32_t p)
+/* One phase: range 0 here, the others on their threads; returns when all
+ * are done. */
+static void part_run(engine *e, int phase)
 {
+    e->pool->phase = phase;
     pthread_barrier_wait(&e->pool->start);
-    part_allocate(e, &e->tp[p]);
+    if (phase)
+        part_move(e, 0);
+    else
+        part_allocate(e, &e->tp[0]);
     pthread_barrier_wait(&e->pool->done);
 }
 
@@ -1287,41 +1326,44 @@ static void train_release(engine *e, worm *w, const uint32_t *path, int64_t j)
     if (j == 0) {
         e->tc[c].own = -1;
         if (!e->driven) /* driven runs keep their own list of senders */
-            e->rel[e->nrel++] = w->src;
+            e->rel[push_at(e, &e->nrel)] = w->src;
         return;
     }
     if (e->link_flits)
-        e->link_flits[c / e->vcs] += train_window_flits(w, j);
+        add_u64(e, &e->link_flits[c / e->vcs], train_window_flits(w, j));
     train_freed(e, c);
 }
 
-static void train_schedule(engine *e, uint32_t wi, uint32_t at)
+/* Into the timer wheel of the thread moving it (m): it stays with it. */
+static void train_schedule(engine *e, tpart *m, uint32_t wi, uint32_t at)
 {
     worm *w = &e->w[wi];
+    int32_t *wheel = &e->wheel[(size_t)(m - e->tp) * KCI_WHEEL];
     w->tat = at;
-    w->tnext = e->wheel[at & (KCI_WHEEL - 1)];
-    e->wheel[at & (KCI_WHEEL - 1)] = (int32_t)wi;
+    w->tnext = wheel[at & (KCI_WHEEL - 1)];
+    wheel[at & (KCI_WHEEL - 1)] = (int32_t)wi;
 }
 
 /* Worm wi's tail has been delivered: settle its statistics (counted as a
  * whole, not per move) and free its ejection channel. */
-static void train_done(engine *e, uint32_t wi)
+static void train_done(engine *e, tpart *m, uint32_t wi)
 {
     worm *w = &e->w[wi];
     int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
-    e->link_traversals += (uint64_t)len * (uint64_t)(E - 1);
-    e->flits_delivered += (uint64_t)len;
+    m->lt += (uint64_t)len * (uint64_t)(E - 1);
+    m->fd += (uint64_t)len;
     uint64_t inw = train_window_delivered(w, E + len - 1);
-    e->del_window += inw;
-    e->src_acc[w->src] += inw;
+    m->dw += inw;
+    if (inw)
+        add_u64(e, &e->src_acc[w->src], inw);
     train_freed(e, path[E]);
-    e->fin[e->nfin++] = wi;
+    e->fin[push_at(e, &e->nfin)] = wi;
 }
 
 /* One move of worm wi whose header was just given a channel (or entered
  * its injection channel). */
-static void train_step(engine *e, uint32_t wi)
+static void train_step(engine *e, tpart *m, uint32_t wi)
 {
     worm *w = &e->w[wi];
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
@@ -1331,23 +1373,23 @@ static void train_step(engine *e, uint32_t wi)
         train_release(e, w, path, h - len);
     if (h < E) {
         uint32_t c = path[h]; /* the header's new channel: it asks for the next one from next cycle */
-        e->abits[c >> 6] |= UINT64_C(1) << (c & 63);
-        e->asum[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
+        or_u64(e, &e->abits[c >> 6], UINT64_C(1) << (c & 63));
+        or_u64(e, &e->asum[c >> 12], UINT64_C(1) << (c >> 6 & 63));
         return;
     }
     /* The header is delivered: from now on the train moves every cycle and
      * its channels are released one a cycle once the tail reaches them. */
     w->t0 = e->now;
     if (len == 1) {
-        train_done(e, wi);
+        train_done(e, m, wi);
         return;
     }
-    e->ndraining++;
-    train_schedule(e, wi, e->now + (uint32_t)(w->ptail + len - E));
+    m->ndr++;
+    train_schedule(e, m, wi, e->now + (uint32_t)(w->ptail + len - E));
 }
 
 /* A train being delivered reaches its next event: its tail leaves a channel. */
-static void train_event(engine *e, uint32_t wi)
+static void train_event(engine *e, tpart *m, uint32_t wi)
 {
     worm *w = &e->w[wi];
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
@@ -1356,11 +1398,36 @@ static void train_event(engine *e, uint32_t wi)
     w->head = h;
     train_release(e, w, path, h - len);
     if (h - E == len - 1) {
-        e->ndraining--;
-        train_done(e, wi);
+        m->ndr--;
+        train_done(e, m, wi);
     } else {
-        train_schedule(e, wi, e->now + 1);
+        train_schedule(e, m, wi, e->now + 1);
     }
+}
+
+/* Thread p's moves: the worms being delivered in its timer wheel, and its
+ * share of the headers that move (a contiguous part of the go list). Each
+ * worm touches its own record and path and the channels it owns; what is
+ * shared goes through add_u64, or_u64 and push_at. */
+static void part_move(engine *e, uint32_t p)
+{
+    tpart *m = &e->tp[p];
+    m->lt = m->fd = m->dw = 0;
+    m->ndr = 0;
+    int32_t *bucket = &e->wheel[(size_t)p * KCI_WHEEL + (e->now & (KCI_WHEEL - 1))];
+    int32_t at = *bucket;
+    *bucket = -1;
+    while (at >= 0) {
+        uint32_t wi = (uint32_t)at;
+        at = e->w[wi].tnext;
+        if (e->w[wi].tat == e->now)
+            train_event(e, m, wi);
+        else
+            train_schedule(e, m, wi, e->w[wi].tat); /* a later turn of the wheel */
+    }
+    uint32_t lo = (uint32_t)((uint64_t)e->ngo * p / e->nt), hi = (uint32_t)((uint64_t)e->ngo * (p + 1) / e->nt);
+    for (uint32_t k = lo; k < hi; k++)
+        train_step(e, m, e->go[k]);
 }
 
 static void trains_move(engine *e)
@@ -1369,24 +1436,23 @@ static void trains_move(engine *e)
         e->progress = 1;
     e->nfin = 0;
     e->last_moved = e->now;
-    int32_t *bucket = &e->wheel[e->now & (KCI_WHEEL - 1)];
-    int32_t at = *bucket;
-    *bucket = -1;
-    while (at >= 0) {
-        uint32_t wi = (uint32_t)at;
-        at = e->w[wi].tnext;
-        if (e->w[wi].tat == e->now)
-            train_event(e, wi);
-        else
-            train_schedule(e, wi, e->w[wi].tat); /* a later turn of the wheel */
+    if (e->pool)
+        part_run(e, 1);
+    else
+        part_move(e, 0);
+    for (uint32_t p = 0; p < e->nt; p++) {
+        tpart *m = &e->tp[p];
+        e->link_traversals += m->lt;
+        e->flits_delivered += m->fd;
+        e->del_window += m->dw;
+        e->ndraining = (uint32_t)((int64_t)e->ndraining + m->ndr);
     }
-    for (uint32_t k = 0; k < e->ngo; k++)
-        train_step(e, e->go[k]);
     e->ngo = 0;
-    /* Driven runs list deliveries in the flit loop's order (its list of
-     * worms is by injection); elsewhere the order changes nothing. */
+    /* Deliveries in the flit loop's order (its list of worms is by
+     * injection): driven runs list them; elsewhere it makes the order of
+     * the statistics and of freed worm slots that of one thread. */
     uint32_t *f = e->fin;
-    if (e->driven && e->nfin > 1) {
+    if (e->nfin > 1) {
         waiter *t = e->merged;
         for (uint32_t i = 0; i < e->nfin; i++)
             t[i] = (waiter){e->w[f[i]].seq, f[i], 0};
@@ -1651,7 +1717,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         e->abits = calloc((ch + 63) / 64, sizeof *e->abits);
         e->asum = calloc((ch + 4095) / 4096, sizeof *e->asum);
         e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
-        e->wheel = malloc(KCI_WHEEL * sizeof *e->wheel);
+        e->wheel = malloc((size_t)nt * KCI_WHEEL * sizeof *e->wheel);
         e->nt = nt;
         for (uint32_t p = 0; p < nt; p++) {
             e->pnode[p] = (uint32_t)((uint64_t)net->nodes * p / nt);
@@ -1666,7 +1732,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         if (ring_ok) {
             for (size_t c = 0; c < ch; c++)
                 e->tc[c].own = e->tc[c].wait = -1;
-            for (size_t i = 0; i < KCI_WHEEL; i++)
+            for (size_t i = 0; i < (size_t)nt * KCI_WHEEL; i++)
                 e->wheel[i] = -1;
         }
     } else {
