@@ -158,6 +158,7 @@ typedef struct tpart {
      * up after the moves, in range order (integers: any order is exact) */
     uint64_t lt, fd, dw; /* link traversals, flits delivered, of them in the window */
     int64_t ndr;         /* change in the count of worms being delivered */
+    uint64_t *abits, *asum; /* headers that arrived here last cycle: channel bitmap and its summary */
 } tpart;
 
 typedef struct engine {
@@ -219,7 +220,6 @@ typedef struct engine {
     uint32_t last_moved;          /* the last cycle whose moves are done */
     int settled;                  /* trains_settle done (the run is over) */
     uint32_t *fin, nfin;          /* tails delivered this cycle */
-    uint64_t *abits, *asum;       /* headers that arrived this cycle: channel bitmap and its summary */
     uint32_t *rel, nrel;          /* sources whose injection channel was released */
     uint64_t seq;
     /* driven runs (kc_simdrive): tails delivered in the current cycle */
@@ -274,13 +274,13 @@ static void engine_free(engine *e)
         free(t->tmp);
         free(t->relc);
         free(t->went);
+        free(t->abits);
+        free(t->asum);
     }
     free(e->tp);
     free(e->go);
     free(e->wheel);
     free(e->fin);
-    free(e->abits);
-    free(e->asum);
     free(e->rel);
     kc_simsample_free(&e->lat);
 }
@@ -1073,8 +1073,41 @@ static void train_try(engine *e, tpart *t, uint32_t wi, uint64_t key, uint32_t n
 /* Header arbitration of range t: wake-ups, then the woken headers by key
  * (each failed in an earlier cycle, so each arrived before any header now
  * trying for the first time), then the new ones by key. */
+/* The headers that entered range t's channels in the last moves, by
+ * channel (the key's order within one ready cycle), join the range's
+ * headers waiting for their first try. Each such channel is owned by the
+ * worm that just entered it, so nobody writes its owner meanwhile. */
+static void part_scan(engine *e, tpart *t)
+{
+    if (t->ftail && t->fhead) {
+        memmove(t->fifo, t->fifo + t->fhead, (t->ftail - t->fhead) * sizeof *t->fifo);
+        t->ftail -= t->fhead;
+        t->fhead = 0;
+    }
+    uint64_t ready = (uint64_t)e->last_moved + 1;
+    size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
+    for (size_t s = 0; s < nsum; s++) {
+        uint64_t sb = t->asum[s];
+        if (!sb)
+            continue;
+        t->asum[s] = 0;
+        while (sb) {
+            size_t wd = s * 64 + (size_t)__builtin_ctzll(sb);
+            sb &= sb - 1;
+            uint64_t b = t->abits[wd];
+            t->abits[wd] = 0;
+            while (b) {
+                uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
+                b &= b - 1;
+                t->fifo[t->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own, channel_head_node(e->net, c)};
+            }
+        }
+    }
+}
+
 static void part_allocate(engine *e, tpart *t)
 {
+    part_scan(e, t);
     t->ngo = 0;
     for (uint32_t i = 0; i < t->nrelc; i++)
         train_wake(e, t, t->relc[i]);
@@ -1373,8 +1406,9 @@ static void train_step(engine *e, tpart *m, uint32_t wi)
         train_release(e, w, path, h - len);
     if (h < E) {
         uint32_t c = path[h]; /* the header's new channel: it asks for the next one from next cycle */
-        or_u64(e, &e->abits[c >> 6], UINT64_C(1) << (c & 63));
-        or_u64(e, &e->asum[c >> 12], UINT64_C(1) << (c >> 6 & 63));
+        tpart *t = &e->tp[part_of_node(e, channel_head_node(e->net, c))];
+        or_u64(e, &t->abits[c >> 6], UINT64_C(1) << (c & 63));
+        or_u64(e, &t->asum[c >> 12], UINT64_C(1) << (c >> 6 & 63));
         return;
     }
     /* The header is delivered: from now on the train moves every cycle and
@@ -1467,37 +1501,8 @@ static void trains_move(engine *e)
         e->wfree[e->nfree++] = f[i];
         e->nactive--;
     }
-    /* this cycle's new headers, by channel (the key's order within one
-     * ready cycle), join the headers waiting for their first try */
-    for (uint32_t p = 0; p < e->nt; p++) {
-        tpart *t = &e->tp[p];
-        if (t->ftail && t->fhead) {
-            memmove(t->fifo, t->fifo + t->fhead, (t->ftail - t->fhead) * sizeof *t->fifo);
-            t->ftail -= t->fhead;
-            t->fhead = 0;
-        }
-    }
-    uint64_t ready = (uint64_t)e->now + 1;
-    size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
-    for (size_t s = 0; s < nsum; s++) {
-        uint64_t sb = e->asum[s];
-        if (!sb)
-            continue;
-        e->asum[s] = 0;
-        while (sb) {
-            size_t wd = s * 64 + (size_t)__builtin_ctzll(sb);
-            sb &= sb - 1;
-            uint64_t b = e->abits[wd];
-            e->abits[wd] = 0;
-            while (b) {
-                uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
-                b &= b - 1;
-                uint32_t v = channel_head_node(e->net, c);
-                tpart *t = &e->tp[part_of_node(e, v)];
-                t->fifo[t->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own, v};
-            }
-        }
-    }
+    /* this cycle's new headers are put in their ranges' FIFOs at the
+     * next allocation (part_scan) */
 }
 
 /* Window edges, at the start of a cycle: moves from this cycle on are in
@@ -1714,8 +1719,6 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     int ring_ok = 1, links_ok = 1;
     if (e->trains) {
         e->tc = malloc(ch * sizeof *e->tc);
-        e->abits = calloc((ch + 63) / 64, sizeof *e->abits);
-        e->asum = calloc((ch + 4095) / 4096, sizeof *e->asum);
         e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
         e->wheel = malloc((size_t)nt * KCI_WHEEL * sizeof *e->wheel);
         e->nt = nt;
@@ -1725,10 +1728,14 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
             e->pej[p] = net->net_channels + net->nodes * (uint32_t)net->inj + e->pnode[p] * (uint32_t)net->ej;
         }
         e->tp = calloc(nt, sizeof *e->tp);
-        if (e->tp)
-            for (uint32_t p = 0; p < nt; p++)
-                e->tp[p].wentfree = -1;
-        ring_ok = e->tc && e->abits && e->asum && e->rel && e->wheel && e->tp;
+        int bits_ok = e->tp != NULL;
+        for (uint32_t p = 0; bits_ok && p < nt; p++) {
+            e->tp[p].wentfree = -1;
+            e->tp[p].abits = calloc((ch + 63) / 64, sizeof *e->tp[p].abits);
+            e->tp[p].asum = calloc((ch + 4095) / 4096, sizeof *e->tp[p].asum);
+            bits_ok = e->tp[p].abits && e->tp[p].asum;
+        }
+        ring_ok = e->tc && e->rel && e->wheel && bits_ok;
         if (ring_ok) {
             for (size_t c = 0; c < ch; c++)
                 e->tc[c].own = e->tc[c].wait = -1;
