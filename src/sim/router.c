@@ -1581,8 +1581,9 @@ static void trains_waiting(engine *e)
     e->nwaiting = m;
 }
 
-uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains)
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains, int parts)
 {
+    uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
     uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
     uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
     uint64_t links = net_channels / (uint64_t)s->vcs;
@@ -1590,14 +1591,14 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
      * buffers; trains: owner and wait list, and a bit of the arrivals map */
     uint64_t per_channel = trains ? sizeof(struct tchan)
                                   : sizeof(chan) + (s->depth > 1 ? (uint64_t)s->depth * sizeof(uint32_t) : 0);
-    uint64_t bitmaps = trains ? ((channels + 63) / 64 + (channels + 4095) / 4096) * sizeof(uint64_t) : 0;
+    uint64_t bitmaps = trains ? np * ((channels + 63) / 64 + (channels + 4095) / 4096) * sizeof(uint64_t) : 0;
     /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow,
      * the calendar's link, cycle and due list, the lists of sources with
      * queued messages (pend, pend2, fresh), trains' released sources */
     uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) + 2 * sizeof(uint64_t) +
                         3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) +
                         (trains ? (uint64_t)s->inj * sizeof(uint32_t) : 0);
-    uint64_t fixed = KCI_CAL * sizeof(uint32_t) + (trains ? KCI_WHEEL * sizeof(int32_t) : 0);
+    uint64_t fixed = KCI_CAL * sizeof(uint32_t) + (trains ? np * (KCI_WHEEL * sizeof(int32_t) + sizeof(tpart)) : 0);
     uint64_t link_used = s->vcs > 1 && !vc_independent ? (links + 1) * sizeof(uint32_t) : 0;
     return channels * per_channel + bitmaps + link_used + s->nodes * per_node + fixed;
 }
@@ -1635,7 +1636,9 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
 {
     kci_simshape s = shape_of(net);
     uint64_t network = (uint64_t)net->nodes * ((uint64_t)net->ports * sizeof(uint32_t) + (uint64_t)net->n);
-    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg), trains_apply(net, cfg)) + network);
+    int trains = trains_apply(net, cfg);
+    int parts = trains && cfg->threads > 1 && net->nodes >= KC_SIM_PAR_NODES ? cfg->threads : 1;
+    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg), trains, parts > KCI_MAX_THREADS ? KCI_MAX_THREADS : parts) + network);
 }
 
 /* Follow "waits for a channel held by" from the oldest waiting header. */

@@ -13,8 +13,9 @@ typedef struct kci_simshape {
 } kci_simshape;
 
 /* Bytes of the engine's fixed arrays (kc_sim_run's engine_init); trains:
- * the worm-level loop applies (kci_sim_trains). */
-uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains);
+ * the worm-level loop applies (kci_sim_trains); parts: its node ranges
+ * (kc_simconfig.threads on a network that splits, else 1). */
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains, int parts);
 /* Bytes per worm slot (worm record, path, index lists, waiting lists, and
  * for the trains their wait entries: one a VC of a port, of every port
  * when the routing is adaptive; parts: the node ranges of a run on several
