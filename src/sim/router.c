@@ -998,7 +998,9 @@ static void train_wake(engine *e, tpart *t, uint32_t c)
     while (i >= 0) {
         struct went *en = &t->went[i];
         worm *w = &e->w[en->w];
-        if (w->alive && w->blocked && !w->woken && w->wgen == en->gen) {
+        /* wgen first: an entry of an earlier wait (the worm may be in
+         * another range now) fails there, before woken is read */
+        if (w->wgen == en->gen && w->blocked && !w->woken && w->alive) {
             w->woken = 1;
             t->woke[t->nwoke++] = en->w;
         }
@@ -1105,6 +1107,8 @@ static void part_scan(engine *e, tpart *t)
     }
 }
 
+static void pool_mid(engine *e);
+
 static void part_allocate(engine *e, tpart *t)
 {
     part_scan(e, t);
@@ -1112,6 +1116,10 @@ static void part_allocate(engine *e, tpart *t)
     for (uint32_t i = 0; i < t->nrelc; i++)
         train_wake(e, t, t->relc[i]);
     t->nrelc = 0;
+    /* A stale wait entry names a worm whose header has moved to another
+     * range: its wake-up reads that worm's wgen and blocked, which that
+     * range's tries write, so every range wakes before any tries. */
+    pool_mid(e);
     uint32_t n = t->nwoke;
     if (n) {
         waiter *m = t->tmp;
@@ -1163,7 +1171,7 @@ static void part_move(engine *e, uint32_t p);
  * caller. Two barriers a cycle (start, done); pthread barriers sleep in
  * the kernel, so a thread that waits does not take the other core. */
 struct tpool {
-    pthread_barrier_t start, done;
+    pthread_barrier_t start, mid, done;
     pthread_t th[KCI_MAX_THREADS];
     pthread_mutex_t mu; /* startup: threads wait for `ready` before the first barrier */
     pthread_cond_t cv;
@@ -1202,6 +1210,13 @@ static void *part_thread(void *arg)
     }
 }
 
+/* Between the wake-ups and the tries of an allocation (several threads). */
+static void pool_mid(engine *e)
+{
+    if (e->pool)
+        pthread_barrier_wait(&e->pool->mid);
+}
+
 /* One phase: range 0 here, the others on their threads; returns when all
  * are done. */
 static void part_run(engine *e, int phase)
@@ -1233,6 +1248,7 @@ static void pool_stop(engine *e)
 static void pool_free(struct tpool *pl)
 {
     pthread_barrier_destroy(&pl->start);
+    pthread_barrier_destroy(&pl->mid);
     pthread_barrier_destroy(&pl->done);
     pthread_cond_destroy(&pl->cv);
     pthread_mutex_destroy(&pl->mu);
@@ -1257,8 +1273,13 @@ static int pool_start(engine *e)
         return -1;
     }
     int ok = pthread_barrier_init(&pl->start, NULL, e->nt) == 0;
+    if (ok && pthread_barrier_init(&pl->mid, NULL, e->nt)) {
+        pthread_barrier_destroy(&pl->start);
+        ok = 0;
+    }
     if (ok && pthread_barrier_init(&pl->done, NULL, e->nt)) {
         pthread_barrier_destroy(&pl->start);
+        pthread_barrier_destroy(&pl->mid);
         ok = 0;
     }
     if (!ok) {
