@@ -89,7 +89,7 @@ typedef struct kc_simconfig {
 
 /* The smallest network a run splits among cfg.threads threads: below it a
  * cycle is too short for two barriers a cycle to pay. */
-#define KC_SIM_PAR_NODES 16384u
+#define KC_SIM_PAR_NODES 65536u
 
 void kc_simconfig_default(kc_simconfig *c);
 /* The one rule for vc_independent = -1: 1 on k-ary n-cubes with k > 2 (tori
