@@ -1427,7 +1427,7 @@ static void train_step(engine *e, tpart *m, uint32_t wi)
         train_release(e, w, path, h - len);
     if (h < E) {
         uint32_t c = path[h]; /* the header's new channel: it asks for the next one from next cycle */
-        tpart *t = &e->tp[part_of_node(e, channel_head_node(e->net, c))];
+        tpart *t = e->nt == 1 ? e->tp : &e->tp[part_of_node(e, channel_head_node(e->net, c))];
         or_u64(e, &t->abits[c >> 6], UINT64_C(1) << (c & 63));
         or_u64(e, &t->asum[c >> 12], UINT64_C(1) << (c >> 6 & 63));
         return;
