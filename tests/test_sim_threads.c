@@ -115,6 +115,12 @@ static int run_all(const kc_simnet *net, const kc_simroute *route, const kc_simt
     for (int t = 1; t < 4; t++)
         expect_same(&r[0], &r[t], log[0], nlog[0], log[t], nlog[t], net->net_channels / (uint32_t)net->vcs + 1,
                     cfgi, t + 1);
+    /* one thread without the log (deliveries then left unsorted): the same figures */
+    kc_simresult u;
+    c->threads = 1;
+    assert_int_equal(kci_sim_run_par(net, route, tr, c, 0, 1, &u, NULL, NULL, &err), KC_OK);
+    expect_same(&r[0], &u, NULL, 0, NULL, 0, net->net_channels / (uint32_t)net->vcs + 1, cfgi, 1);
+    kc_simresult_free(&u);
     int busy = r[0].messages > 0 && nlog[0] > 0;
     for (int t = 0; t < 4; t++) {
         kc_simresult_free(&r[t]);
