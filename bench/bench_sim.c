@@ -1,7 +1,7 @@
 /* Simulator speed: flit-hops per second and ns per flit-hop by network size,
  * memory per node, and (optionally) the same workloads on an older engine.
  *
- *   bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN]
+ *   bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T]
  *
  * --only TEXT keeps the workloads whose label starts with TEXT (repeatable;
  * it also runs the --large ones it names).
@@ -15,11 +15,17 @@
  * first on odd ones, so a load change on the (shared) machine hits both
  * alike. Figures are medians over the repetitions; the speed-up column is the
  * median of the per-repetition ratios. Fixed cycle counts (no early stop),
- * 1/6 of them warm-up. Only API both engines have is used here. */
+ * 1/6 of them warm-up. Only API both engines have is used here.
+ * With --threads T every workload also runs on T threads (kc_simconfig
+ * threads: one run split by node range, on networks of KC_SIM_PAR_NODES
+ * nodes or more), alternating with the one-thread run as --old does; the
+ * rows add the CPU time per flit-hop of both (the process's CPU clock over
+ * the run) and the median per-repetition wall-time speed-up. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -60,7 +66,7 @@ static const bcase cases[] = {
 #define NCASES (sizeof cases / sizeof cases[0])
 
 typedef struct sample {
-    double secs, hops, nodes, rss_bytes;
+    double secs, hops, nodes, rss_bytes, cpu;
     long long cycles;
 } sample;
 
@@ -74,8 +80,8 @@ static long rss_kb(void)
 /* One run in this process; prints "nodes hops seconds rss_bytes". */
 static int worker(int argc, char **argv)
 {
-    if (argc != 10) {
-        fprintf(stderr, "bench_sim: --worker torus k n vcs pattern load cycles seed\n");
+    if (argc != 10 && argc != 11) {
+        fprintf(stderr, "bench_sim: --worker torus k n vcs pattern load cycles seed [threads]\n");
         return 2;
     }
     long rss0 = rss_kb();
@@ -101,13 +107,19 @@ static int worker(int argc, char **argv)
     c.drain = 0;
     c.queue_cap = 1e9;
     c.seed = (uint64_t)atoll(argv[9]);
+    if (argc == 11)
+        c.threads = atoi(argv[10]);
     kc_simresult res;
+    struct timespec c0, c1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
     if (kc_sim_run(&net, &r, &tr, &c, &res, &err)) {
         fprintf(stderr, "bench_sim: %s\n", err.msg);
         return 1;
     }
-    printf("%u %llu %.9f %.0f\n", net.nodes, (unsigned long long)res.link_traversals, res.wall_seconds,
-           1024.0 * (double)(rss_kb() - rss0));
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c1);
+    printf("%u %llu %.9f %.0f %.9f\n", net.nodes, (unsigned long long)res.link_traversals, res.wall_seconds,
+           1024.0 * (double)(rss_kb() - rss0),
+           (double)(c1.tv_sec - c0.tv_sec) + 1e-9 * (double)(c1.tv_nsec - c0.tv_nsec));
     kc_simresult_free(&res);
     kc_simtraffic_free(&tr);
     kc_simnet_free(&net);
@@ -116,7 +128,7 @@ static int worker(int argc, char **argv)
 
 /* One worker run: `bin --worker ...` by fork/exec (no shell: --old BIN is
  * a path given by the user), its one result line read from a pipe. */
-static int spawn(const char *bin, const bcase *b, int seed, sample *s)
+static int spawn(const char *bin, const bcase *b, int seed, int threads, sample *s)
 {
     char a[8][32];
     snprintf(a[0], sizeof a[0], "%d", b->torus);
@@ -126,7 +138,9 @@ static int spawn(const char *bin, const bcase *b, int seed, sample *s)
     snprintf(a[4], sizeof a[4], "%g", b->load);
     snprintf(a[5], sizeof a[5], "%lld", b->cycles);
     snprintf(a[6], sizeof a[6], "%d", seed);
-    char *argv[] = {(char *)bin, "--worker", a[0], a[1], a[2], a[3], (char *)b->pattern, a[4], a[5], a[6], NULL};
+    snprintf(a[7], sizeof a[7], "%d", threads);
+    char *argv[] = {(char *)bin, "--worker", a[0], a[1], a[2], a[3], (char *)b->pattern, a[4], a[5], a[6],
+                    threads > 1 ? a[7] : NULL, NULL}; /* an older build takes no thread count */
     int fd[2];
     if (pipe(fd) != 0)
         return -1;
@@ -147,13 +161,14 @@ static int spawn(const char *bin, const bcase *b, int seed, sample *s)
     FILE *p = fdopen(fd[0], "r");
     unsigned long long hops = 0;
     unsigned nodes = 0;
-    int got = p ? fscanf(p, "%u %llu %lf %lf", &nodes, &hops, &s->secs, &s->rss_bytes) : 0;
+    s->cpu = -1; /* an older build does not print it */
+    int got = p ? fscanf(p, "%u %llu %lf %lf %lf", &nodes, &hops, &s->secs, &s->rss_bytes, &s->cpu) : 0;
     if (p)
         fclose(p);
     else
         close(fd[0]);
     int status;
-    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || got != 4)
+    if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || got < 4)
         return -1;
     s->nodes = nodes;
     s->hops = (double)hops;
@@ -215,7 +230,7 @@ static void versus_reference(kc_simtopo topo, int k, int n, int vcs, kc_simalgo 
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN]\n");
+    fprintf(stderr, "usage: bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T]\n");
     exit(2);
 }
 
@@ -236,13 +251,15 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--worker"))
         return worker(argc, argv);
-    int reps = 3, quick = 0, large = 0, nonly = 0;
+    int reps = 3, quick = 0, large = 0, nonly = 0, threads = 1;
     const char *old = NULL, *only[16];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--reps") && i + 1 < argc)
             reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--old") && i + 1 < argc)
             old = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--quick"))
             quick = 1;
         else if (!strcmp(argv[i], "--large"))
@@ -252,7 +269,7 @@ int main(int argc, char **argv)
         else
             usage();
     }
-    if (reps < 1 || reps > 99)
+    if (reps < 1 || reps > 99 || threads < 1 || threads > 64 || (threads > 1 && old))
         usage();
     if (quick)
         reps = 1;
@@ -268,12 +285,18 @@ int main(int argc, char **argv)
         load[0] = load[1] = load[2] = -1;
     if (la)
         fclose(la);
-    printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s (load average %.2f)\n", reps,
-           old ? ", interleaved with --old" : "", load[0]);
+    if (threads > 1)
+        printf("Simulator speed, 1 and %d threads interleaved, 20-flit messages, fixed cycles, median of %d (load "
+               "average %.2f)\n", threads, reps, load[0]);
+    else
+        printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s (load average %.2f)\n",
+               reps, old ? ", interleaved with --old" : "", load[0]);
     printf("%-22s %8s %6s %9s %8s %9s %7s", "workload", "nodes", "cycles", "hops/run", "ns/hop", "Mhops/s",
            "B/node");
     if (old)
         printf(" %8s %7s %7s", "old ns", "old B/n", "speedup");
+    if (threads > 1)
+        printf(" %7s %6s %7s %7s", "cpu ns", "T ns", "T cpu", "speedup");
     printf(" %5s\n", "load");
     for (size_t i = 0; i < NCASES; i++) {
         const bcase *b = &cases[i];
@@ -287,18 +310,30 @@ int main(int argc, char **argv)
             nodes *= b->k;
         if (quick && nodes > 4096)
             continue; /* --quick: the small networks only */
-        double ns[99], rss[99], ons[99], orss[99], ratio[99];
-        sample s = {0}, o = {0};
+        double ns[99], rss[99], ons[99], orss[99], ratio[99], cpu[99], tns[99], tcpu[99];
+        sample s = {0}, o = {0}, ts = {0};
         for (int r = 0; r < reps; r++) {
-            int old_first = old && (r % 2);
-            if (old_first && spawn(old, b, r + 1, &o))
+            int old_first = old && (r % 2), par_first = threads > 1 && (r % 2);
+            if (old_first && spawn(old, b, r + 1, 1, &o))
                 goto fail_old;
-            if (spawn(self, b, r + 1, &s)) {
+            if ((par_first && spawn(self, b, r + 1, threads, &ts)) || spawn(self, b, r + 1, 1, &s) ||
+                (threads > 1 && !par_first && spawn(self, b, r + 1, threads, &ts))) {
                 fprintf(stderr, "bench_sim: run of %s failed\n", b->label);
                 return 1;
             }
-            if (old && !old_first && spawn(old, b, r + 1, &o))
+            if (old && !old_first && spawn(old, b, r + 1, 1, &o))
                 goto fail_old;
+            cpu[r] = 1e9 * s.cpu / s.hops;
+            if (threads > 1 && ts.hops != s.hops) {
+                fprintf(stderr, "bench_sim: %s: %.0f flit-hops on 1 thread, %.0f on %d\n", b->label, s.hops, ts.hops,
+                        threads);
+                return 1;
+            }
+            if (threads > 1) {
+                tns[r] = 1e9 * ts.secs / ts.hops;
+                tcpu[r] = 1e9 * ts.cpu / ts.hops;
+                ratio[r] = ts.secs > 0 ? s.secs / ts.secs : 0;
+            }
             ns[r] = 1e9 * s.secs / s.hops;
             rss[r] = s.rss_bytes / s.nodes;
             if (old) {
@@ -313,6 +348,9 @@ int main(int argc, char **argv)
         if (old)
             printf(" %8.1f %7.0f %6.2fx", bench_median(ons, reps), bench_median(orss, reps),
                    bench_median(ratio, reps));
+        if (threads > 1)
+            printf(" %7.1f %6.1f %7.1f %6.2fx", bench_median(cpu, reps), bench_median(tns, reps),
+                   bench_median(tcpu, reps), bench_median(ratio, reps));
         printf(" %5.1f\n", load_now());
         fflush(stdout);
         continue;

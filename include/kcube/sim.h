@@ -82,7 +82,14 @@ typedef struct kc_simconfig {
     int vc_independent;     /* 1: every VC moves a flit per cycle (seed 002's tori); 0: the VCs
                                of a link share one flit per cycle; -1 (default): 1 on k-ary
                                n-cubes with k > 2, 0 on the binary cube */
+    int threads;            /* threads for this one run (1): header arbitration split by node
+                               range, results identical for every count; used by the
+                               worm-level loop on networks of KC_SIM_PAR_NODES nodes or more */
 } kc_simconfig;
+
+/* The smallest network a run splits among cfg.threads threads: below it a
+ * cycle is too short for two barriers a cycle to pay. */
+#define KC_SIM_PAR_NODES 65536u
 
 void kc_simconfig_default(kc_simconfig *c);
 /* The one rule for vc_independent = -1: 1 on k-ary n-cubes with k > 2 (tori

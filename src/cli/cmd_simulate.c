@@ -61,6 +61,10 @@ static const cli_opt OPT_LINK_LATENCY = {.name = "link-latency", .type = CLI_INT
                                          .hi = 1000, .help = "link latency in cycles (default 1)"};
 static const cli_opt OPT_CHANNEL_UTIL = {.name = "channel-util", .type = CLI_FLAG,
                                          .help = "per-link utilisation in the measurement window"};
+static const cli_opt OPT_POINT_THREADS = {.name = "point-threads", .type = CLI_INT, .meta = "T", .lo = 1, .hi = 64,
+                                          .help = "threads within each load point (default 1): from 65536 nodes "
+                                                  "on, the worm-level loop splits each cycle's header arbitration "
+                                                  "by node range; results do not depend on it"};
 static const cli_opt OPT_COMPARE = {.name = "compare", .type = CLI_FLAG,
                                     .help = "several configurations over the same loads (--configs, --set)"};
 static const cli_opt OPT_SET = {.name = "set", .type = CLI_TEXT, .meta = "P1,P2,..",
@@ -93,6 +97,7 @@ static const cli_use simulate_opts[] = {
     {&OPT_INJECTION, NULL, NULL},
     {&OPT_SEED, NULL, NULL},
     {&OPT_THREADS, "load points in parallel (default: the cores, at most 8); results do not depend on it", NULL},
+    {&OPT_POINT_THREADS, NULL, NULL},
     {&OPT_MAX_MEMORY, "memory budget: fewer threads when the estimate does not fit, refused when one point does "
                       "not (default: the memory available)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -215,6 +220,7 @@ static void resolve_config(const cli_args *a, kc_simconfig *c)
     given_int(a, &OPT_SWITCH_DELAY, &c->switch_delay);
     given_int(a, &OPT_LINK_LATENCY, &c->link_latency);
     given_choice(a, &OPT_VC_LINK, &c->vc_independent);
+    given_int(a, &OPT_POINT_THREADS, &c->threads);
     c->oneshot = cli_flag(a, &OPT_ONESHOT);
     c->channel_util = cli_flag(a, &OPT_CHANNEL_UTIL);
 }

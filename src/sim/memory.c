@@ -51,7 +51,9 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     int indep = cfg->vc_independent >= 0 ? cfg->vc_independent : kc_sim_vc_link_default(s->topo, s->k);
     /* the worm-level loop's condition (kci_sim_trains) on the spec */
     int trains = sh.depth == 1 && cfg->switch_delay == 0 && cfg->link_latency == 1 && (sh.vcs == 1 || indep);
-    uint64_t point = kci_sim_fixed_bytes(&sh, indep, trains);
+    /* node ranges of a run on several threads (kc_simconfig.threads) */
+    int parts = trains && cfg->threads > 1 && N >= KC_SIM_PAR_NODES ? (cfg->threads < 64 ? cfg->threads : 64) : 1;
+    uint64_t point = kci_sim_fixed_bytes(&sh, indep, trains, parts);
     int adaptive = s->route.algo != KC_ROUTE_ECUBE && s->route.algo != KC_ROUTE_DOR;
     if (cfg->channel_util)
         point += (net_channels / (uint64_t)sh.vcs + 1) * sizeof(uint64_t);
@@ -77,7 +79,7 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     uint64_t msgs = cfg->oneshot ? N : queued + N * (uint64_t)sh.inj;
     if (worms > msgs)
         worms = msgs;
-    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh, trains, adaptive)));
+    point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh, trains, adaptive, parts)));
     point = add_sat(point, mul_sat(grown(queued, 4096), kci_sim_queue_entry_bytes()));
     /* the latency sample, and the scratch array of its sort (the p99) */
     point = add_sat(point, mul_sat(grown(measured, 4096), sizeof(uint32_t)));

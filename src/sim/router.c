@@ -26,6 +26,7 @@
 #include "kcube/sim.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -50,6 +51,7 @@ void kc_simconfig_default(kc_simconfig *c)
     c->watchdog = 1000;
     c->queue_cap = 64;
     c->vc_independent = -1; /* automatic: see kc_sim_vcs_independent */
+    c->threads = 1;
 }
 
 static const kc_name inject_entries[] = {
@@ -118,6 +120,7 @@ typedef struct qmsg {
 typedef struct waiter {
     uint64_t key; /* ready cycle << 32 | channel: first come, then channel id */
     uint32_t w;
+    uint32_t node; /* trains' queues of new headers: the router the header is at */
 } waiter;
 
 /* A channel's hot state. rt0 is the ready time of the buffer's only slot
@@ -131,6 +134,32 @@ typedef struct chan {
 } chan;
 
 #define KCI_WHEEL 1024 /* timer buckets of the trains, a power of two */
+#define KCI_MAX_THREADS 64 /* node ranges of one run */
+
+/* Trains: header arbitration for one contiguous range of nodes. A header
+ * at node v competes only for channels leaving v, and its wait entries sit
+ * on those channels, so the part of a cycle that tries headers (wake-ups,
+ * retries, first tries) touches only its range's channels and the worms
+ * whose header is there: ranges run on separate threads. What crosses
+ * ranges (the worms whose header moves) is merged afterwards in the order
+ * one range would have produced (by key). */
+typedef struct tpart {
+    waiter *fifo;           /* headers here that arrived and were never tried, by key */
+    uint32_t fhead, ftail;
+    uint32_t *woke, nwoke;  /* blocked headers here to retry this cycle */
+    waiter *go, *tmp;       /* headers given a channel this cycle (woken ones first), by key; sort space */
+    uint32_t ngo, ngo_woke;
+    uint32_t *relc, nrelc;  /* channels leaving the range released last cycle with wait entries */
+    struct went { uint32_t w, gen; int32_t next; } *went; /* wait entries of the range's channels */
+    uint32_t wentcap;
+    int32_t wentfree;
+    int nomem;
+    /* moves done by thread p (its share of the moving worms): sums added
+     * up after the moves, in range order (integers: any order is exact) */
+    uint64_t lt, fd, dw; /* link traversals, flits delivered, of them in the window */
+    int64_t ndr;         /* change in the count of worms being delivered */
+    uint64_t *abits, *asum; /* headers that arrived here last cycle: channel bitmap and its summary */
+} tpart;
 
 typedef struct engine {
     const kc_simnet *net;
@@ -180,30 +209,32 @@ typedef struct engine {
     int trains;
     struct tchan { int32_t own, wait; } *tc; /* per channel: owner (-1 free), first wait entry (-1 none), together:
                                                 a release reads both */
-    struct went { uint32_t w, gen; int32_t next; } *went;
-    uint32_t wentcap;
-    int32_t wentfree;
+    tpart *tp;                    /* header arbitration by node range (nt of them) */
+    uint32_t nt;
+    uint32_t pnode[KCI_MAX_THREADS], pnet[KCI_MAX_THREADS], pej[KCI_MAX_THREADS]; /* first node, network
+                                                                                    and ejection channel of each range */
+    struct tpool *pool;           /* threads running ranges 1 .. nt-1, NULL on one thread */
     uint32_t *go, ngo;            /* worms whose header moves this cycle (new, or given a channel) */
     int32_t *wheel;               /* timer buckets (cycle mod KCI_WHEEL) of worms being delivered */
     uint32_t ndraining;           /* worms being delivered: they move every cycle */
     uint32_t last_moved;          /* the last cycle whose moves are done */
     int settled;                  /* trains_settle done (the run is over) */
-    uint32_t *woke, nwoke;        /* blocked headers to retry next cycle */
     uint32_t *fin, nfin;          /* tails delivered this cycle */
-    waiter *fifo;                 /* headers that arrived and were never tried, by key */
-    uint32_t fhead, ftail;
-    uint64_t *abits, *asum;       /* headers that arrived this cycle: channel bitmap and its summary */
     uint32_t *rel, nrel;          /* sources whose injection channel was released */
     uint64_t seq;
     /* driven runs (kc_simdrive): tails delivered in the current cycle */
     int driven;
+    int logging;     /* runs for tests: every delivery in arr, by injection order (seq) */
     uint8_t *listed; /* driven: node is in senders (its queue may be non-empty) */
     kc_simarrival *arr;
     size_t narr, arr_cap;
 } engine;
 
+static void pool_stop(engine *e);
+
 static void engine_free(engine *e)
 {
+    pool_stop(e);
     free(e->ch);
     free(e->rtime);
     free(e->link_used);
@@ -235,14 +266,21 @@ static void engine_free(engine *e)
     free(e->q0);
     free(e->qlow);
     free(e->tc);
-    free(e->went);
+    for (uint32_t p = 0; e->tp && p < e->nt; p++) {
+        tpart *t = &e->tp[p];
+        free(t->fifo);
+        free(t->woke);
+        free(t->go);
+        free(t->tmp);
+        free(t->relc);
+        free(t->went);
+        free(t->abits);
+        free(t->asum);
+    }
+    free(e->tp);
     free(e->go);
     free(e->wheel);
-    free(e->woke);
     free(e->fin);
-    free(e->fifo);
-    free(e->abits);
-    free(e->asum);
     free(e->rel);
     kc_simsample_free(&e->lat);
 }
@@ -279,17 +317,34 @@ static int grow_worms(engine *e)
     if (!mg)
         return -1;
     if (e->trains) {
-        uint32_t **lists[] = {&e->go, &e->woke, &e->fin};
+        uint32_t **lists[] = {&e->go, &e->fin};
         for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
             uint32_t *l = realloc(*lists[i], cap * sizeof **lists[i]);
             if (!l)
                 return -1;
             *lists[i] = l;
         }
-        waiter *fq = realloc(e->fifo, cap * sizeof *fq);
-        if (!fq)
-            return -1;
-        e->fifo = fq;
+        for (uint32_t r = 0; r < e->nt; r++) {
+            tpart *t = &e->tp[r];
+            waiter *fq = realloc(t->fifo, cap * sizeof *fq);
+            if (fq)
+                t->fifo = fq;
+            waiter *g = fq ? realloc(t->go, cap * sizeof *g) : NULL;
+            if (g)
+                t->go = g;
+            waiter *tm = g ? realloc(t->tmp, cap * sizeof *tm) : NULL;
+            if (tm)
+                t->tmp = tm;
+            uint32_t *wk = tm ? realloc(t->woke, cap * sizeof *wk) : NULL;
+            if (wk)
+                t->woke = wk;
+            /* a worm releases at most two channels a cycle (one as its tail moves, its ejection channel) */
+            uint32_t *rc = wk ? realloc(t->relc, 2 * (size_t)cap * sizeof *rc) : NULL;
+            if (rc)
+                t->relc = rc;
+            if (!rc)
+                return -1;
+        }
         for (uint32_t i = e->wcap; i < cap; i++) {
             w[i].alive = 0;
             w[i].wgen = 0;
@@ -630,7 +685,7 @@ static void finish(engine *e, worm *w, uint32_t arrival)
     }
     if ((int64_t)arrival > e->last_arrival)
         e->last_arrival = arrival;
-    if (e->driven) {
+    if (e->driven || e->logging) {
         if (e->narr == e->arr_cap) {
             size_t cap = e->arr_cap ? 2 * e->arr_cap : 64;
             kc_simarrival *a = realloc(e->arr, cap * sizeof *a);
@@ -641,7 +696,7 @@ static void finish(engine *e, worm *w, uint32_t arrival)
             e->arr = a;
             e->arr_cap = cap;
         }
-        e->arr[e->narr++] = (kc_simarrival){w->id, arrival};
+        e->arr[e->narr++] = (kc_simarrival){e->driven ? w->id : (uint32_t)w->seq, arrival};
     }
 }
 
@@ -888,55 +943,115 @@ static uint64_t train_window_flits(const worm *w, int64_t j)
     return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
 }
 
-/* Channel c was released: its waiting headers are tried next cycle. */
-static void train_wake(engine *e, uint32_t c)
+/* The node range (thread part) of node v, and of channel c (the node c
+ * leaves: a network or ejection channel, the ones headers wait on). Range
+ * p holds nodes [pnode[p], pnode[p + 1]), whose network channels and
+ * ejection channels are contiguous too: a few compares, no division. */
+static inline uint32_t part_of_node(const engine *e, uint32_t v)
+{
+    uint32_t p = 0;
+    for (uint32_t i = 1; i < e->nt; i++)
+        p += v >= e->pnode[i];
+    return p;
+}
+
+static inline uint32_t part_of_chan(const engine *e, uint32_t c)
+{
+    const uint32_t *b = c < e->net->net_channels ? e->pnet : e->pej;
+    uint32_t p = 0;
+    for (uint32_t i = 1; i < e->nt; i++)
+        p += c >= b[i];
+    return p;
+}
+
+/* Shared counters and lists written while several threads move worms:
+ * relaxed atomics (sums and bit ORs do not depend on the order; lists are
+ * sorted, or their order changes nothing, before use). One thread: plain. */
+static inline void add_u64(const engine *e, uint64_t *p, uint64_t v)
+{
+    if (e->nt > 1)
+        __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+    else
+        *p += v;
+}
+
+static inline void or_u64(const engine *e, uint64_t *p, uint64_t v)
+{
+    if (e->nt > 1)
+        __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+    else
+        *p |= v;
+}
+
+static inline uint32_t push_at(const engine *e, uint32_t *n)
+{
+    return e->nt > 1 ? __atomic_fetch_add(n, 1, __ATOMIC_RELAXED) : (*n)++;
+}
+
+/* Channel c (of range t) was released last cycle: its waiting headers are
+ * tried this cycle. */
+static void train_wake(engine *e, tpart *t, uint32_t c)
 {
     int32_t i = e->tc[c].wait;
     if (i < 0)
         return;
     while (i >= 0) {
-        struct went *en = &e->went[i];
+        struct went *en = &t->went[i];
         worm *w = &e->w[en->w];
-        if (w->alive && w->blocked && !w->woken && w->wgen == en->gen) {
+        /* wgen first: an entry of an earlier wait (the worm may be in
+         * another range now) fails there, before woken is read */
+        if (w->wgen == en->gen && w->blocked && !w->woken && w->alive) {
             w->woken = 1;
-            e->woke[e->nwoke++] = en->w;
+            t->woke[t->nwoke++] = en->w;
         }
         int32_t next = en->next;
-        en->next = e->wentfree;
-        e->wentfree = i;
+        en->next = t->wentfree;
+        t->wentfree = i;
         i = next;
     }
     e->tc[c].wait = -1;
 }
 
-static int train_wait_on(engine *e, uint32_t c, uint32_t wi, uint32_t gen)
+/* Channel c was released: its headers are woken at the next allocation
+ * (nothing between now and then reads the wait entries or takes c). */
+static inline void train_freed(engine *e, uint32_t c)
 {
-    if (e->wentfree < 0) {
-        uint32_t cap = e->wentcap ? 2 * e->wentcap : 1024;
-        struct went *n = realloc(e->went, cap * sizeof *n);
+    e->tc[c].own = -1;
+    if (e->tc[c].wait >= 0) {
+        tpart *t = &e->tp[part_of_chan(e, c)];
+        t->relc[push_at(e, &t->nrelc)] = c;
+    }
+}
+
+static int train_wait_on(engine *e, tpart *t, uint32_t c, uint32_t wi, uint32_t gen)
+{
+    if (t->wentfree < 0) {
+        uint32_t cap = t->wentcap ? 2 * t->wentcap : 1024;
+        struct went *n = realloc(t->went, cap * sizeof *n);
         if (!n)
             return -1;
-        e->went = n;
-        for (uint32_t i = cap; i > e->wentcap; i--) {
-            n[i - 1].next = e->wentfree;
-            e->wentfree = (int32_t)(i - 1);
+        t->went = n;
+        for (uint32_t i = cap; i > t->wentcap; i--) {
+            n[i - 1].next = t->wentfree;
+            t->wentfree = (int32_t)(i - 1);
         }
-        e->wentcap = cap;
+        t->wentcap = cap;
     }
-    int32_t i = e->wentfree;
-    e->wentfree = e->went[i].next;
-    e->went[i] = (struct went){wi, gen, e->tc[c].wait};
+    int32_t i = t->wentfree;
+    t->wentfree = t->went[i].next;
+    t->went[i] = (struct went){wi, gen, e->tc[c].wait};
     e->tc[c].wait = i;
     return 0;
 }
 
-/* The header of wi (in channel (uint32_t)key) asks for its next channel. */
-static void train_try(engine *e, uint32_t wi, uint64_t key)
+/* The header of wi (in channel (uint32_t)key, at node `node` of range t)
+ * asks for its next channel. */
+static void train_try(engine *e, tpart *t, uint32_t wi, uint64_t key, uint32_t node)
 {
     uint32_t cand[KC_SIMROUTE_MAX];
     worm *w = &e->w[wi];
     uint32_t in = (uint32_t)key;
-    int nc = kc_simroute_candidates(e->route, e->net, channel_head_node(e->net, in), w->dst, in, cand);
+    int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
     for (int j = 0; j < nc; j++) {
         uint32_t c = cand[j];
         if (e->tc[c].own < 0) {
@@ -945,7 +1060,7 @@ static void train_try(engine *e, uint32_t wi, uint64_t key)
             w->blocked = 0;
             if (c >= e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj)
                 w->drain = 1;
-            e->go[e->ngo++] = wi;
+            t->go[t->ngo++] = (waiter){key, wi, 0};
             return;
         }
     }
@@ -953,32 +1068,273 @@ static void train_try(engine *e, uint32_t wi, uint64_t key)
     w->wkey = key;
     uint32_t gen = ++w->wgen;
     for (int j = 0; j < nc; j++)
-        if (train_wait_on(e, cand[j], wi, gen))
-            e->nomem = 1;
+        if (train_wait_on(e, t, cand[j], wi, gen))
+            t->nomem = 1;
+}
+
+/* Header arbitration of range t: wake-ups, then the woken headers by key
+ * (each failed in an earlier cycle, so each arrived before any header now
+ * trying for the first time), then the new ones by key. */
+/* The headers that entered range t's channels in the last moves, by
+ * channel (the key's order within one ready cycle), join the range's
+ * headers waiting for their first try. Each such channel is owned by the
+ * worm that just entered it, so nobody writes its owner meanwhile. */
+static void part_scan(engine *e, tpart *t)
+{
+    if (t->ftail && t->fhead) {
+        memmove(t->fifo, t->fifo + t->fhead, (t->ftail - t->fhead) * sizeof *t->fifo);
+        t->ftail -= t->fhead;
+        t->fhead = 0;
+    }
+    uint64_t ready = (uint64_t)e->last_moved + 1;
+    size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
+    for (size_t s = 0; s < nsum; s++) {
+        uint64_t sb = t->asum[s];
+        if (!sb)
+            continue;
+        t->asum[s] = 0;
+        while (sb) {
+            size_t wd = s * 64 + (size_t)__builtin_ctzll(sb);
+            sb &= sb - 1;
+            uint64_t b = t->abits[wd];
+            t->abits[wd] = 0;
+            while (b) {
+                uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
+                b &= b - 1;
+                t->fifo[t->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own, channel_head_node(e->net, c)};
+            }
+        }
+    }
+}
+
+static void pool_mid(engine *e);
+
+static void part_allocate(engine *e, tpart *t)
+{
+    part_scan(e, t);
+    t->ngo = 0;
+    for (uint32_t i = 0; i < t->nrelc; i++)
+        train_wake(e, t, t->relc[i]);
+    t->nrelc = 0;
+    /* A stale wait entry names a worm whose header has moved to another
+     * range: its wake-up reads that worm's wgen and blocked, which that
+     * range's tries write, so every range wakes before any tries. */
+    pool_mid(e);
+    uint32_t n = t->nwoke;
+    if (n) {
+        waiter *m = t->tmp;
+        for (uint32_t i = 0; i < n; i++)
+            m[i] = (waiter){e->w[t->woke[i]].wkey, t->woke[i], 0};
+        sort_waiters(m, n);
+        t->nwoke = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            e->w[m[i].w].woken = 0;
+            train_try(e, t, m[i].w, m[i].key, channel_head_node(e->net, (uint32_t)m[i].key));
+        }
+    }
+    t->ngo_woke = t->ngo;
+    while (t->fhead < t->ftail && (t->fifo[t->fhead].key >> 32) + e->rdelay <= e->now) {
+        waiter wt = t->fifo[t->fhead++];
+        train_try(e, t, wt.w, wt.key, wt.node);
+    }
+    if (t->fhead == t->ftail)
+        t->fhead = t->ftail = 0;
+}
+
+/* Appends to e->go the headers of the ranges' go lists [from, to) in key
+ * order: the order one range holding every node would have given. */
+static void merge_go(engine *e, int woken)
+{
+    uint32_t pos[KCI_MAX_THREADS];
+    for (uint32_t p = 0; p < e->nt; p++)
+        pos[p] = woken ? 0 : e->tp[p].ngo_woke;
+    for (;;) {
+        uint32_t best = UINT32_MAX;
+        uint64_t bk = 0;
+        for (uint32_t p = 0; p < e->nt; p++) {
+            tpart *t = &e->tp[p];
+            uint32_t end = woken ? t->ngo_woke : t->ngo;
+            if (pos[p] < end && (best == UINT32_MAX || t->go[pos[p]].key < bk)) {
+                best = p;
+                bk = t->go[pos[p]].key;
+            }
+        }
+        if (best == UINT32_MAX)
+            return;
+        e->go[e->ngo++] = e->tp[best].go[pos[best]++].w;
+    }
+}
+
+static void part_move(engine *e, uint32_t p);
+
+/* The threads of one run: range p > 0 runs on thread p, range 0 on the
+ * caller. Two barriers a cycle (start, done); pthread barriers sleep in
+ * the kernel, so a thread that waits does not take the other core. */
+struct tpool {
+    pthread_barrier_t start, mid, done;
+    pthread_t th[KCI_MAX_THREADS];
+    pthread_mutex_t mu; /* startup: threads wait for `ready` before the first barrier */
+    pthread_cond_t cv;
+    uint32_t started; /* threads created */
+    int ready, stop;
+    int phase; /* 0: header arbitration (part_allocate), 1: moves (part_move) */
+    engine *e;
+};
+
+typedef struct tworker {
+    struct tpool *pool;
+    uint32_t p;
+} tworker;
+
+static void *part_thread(void *arg)
+{
+    struct tpool *pl = ((tworker *)arg)->pool;
+    uint32_t p = ((tworker *)arg)->p;
+    free(arg);
+    pthread_mutex_lock(&pl->mu);
+    while (!pl->ready && !pl->stop)
+        pthread_cond_wait(&pl->cv, &pl->mu);
+    int stop = pl->stop;
+    pthread_mutex_unlock(&pl->mu);
+    if (stop)
+        return NULL;
+    for (;;) {
+        pthread_barrier_wait(&pl->start);
+        if (pl->stop)
+            return NULL;
+        if (pl->phase)
+            part_move(pl->e, p);
+        else
+            part_allocate(pl->e, &pl->e->tp[p]);
+        pthread_barrier_wait(&pl->done);
+    }
+}
+
+/* Between the wake-ups and the tries of an allocation (several threads). */
+static void pool_mid(engine *e)
+{
+    if (e->pool)
+        pthread_barrier_wait(&e->pool->mid);
+}
+
+/* One phase: range 0 here, the others on their threads; returns when all
+ * are done. */
+static void part_run(engine *e, int phase)
+{
+    e->pool->phase = phase;
+    pthread_barrier_wait(&e->pool->start);
+    if (phase)
+        part_move(e, 0);
+    else
+        part_allocate(e, &e->tp[0]);
+    pthread_barrier_wait(&e->pool->done);
+}
+
+static void pool_free(struct tpool *pl);
+
+static void pool_stop(engine *e)
+{
+    struct tpool *pl = e->pool;
+    if (!pl)
+        return;
+    pl->stop = 1;
+    pthread_barrier_wait(&pl->start);
+    for (uint32_t i = 0; i < pl->started; i++)
+        pthread_join(pl->th[i], NULL);
+    pool_free(pl);
+    e->pool = NULL;
+}
+
+static void pool_free(struct tpool *pl)
+{
+    pthread_barrier_destroy(&pl->start);
+    pthread_barrier_destroy(&pl->mid);
+    pthread_barrier_destroy(&pl->done);
+    pthread_cond_destroy(&pl->cv);
+    pthread_mutex_destroy(&pl->mu);
+    free(pl);
+}
+
+/* Threads for ranges 1 .. nt-1; -1 when they cannot all be started (the
+ * started ones are told to stop before they reach a barrier). */
+static int pool_start(engine *e)
+{
+    struct tpool *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return -1;
+    pl->e = e;
+    if (pthread_mutex_init(&pl->mu, NULL)) {
+        free(pl);
+        return -1;
+    }
+    if (pthread_cond_init(&pl->cv, NULL)) {
+        pthread_mutex_destroy(&pl->mu);
+        free(pl);
+        return -1;
+    }
+    int ok = pthread_barrier_init(&pl->start, NULL, e->nt) == 0;
+    if (ok && pthread_barrier_init(&pl->mid, NULL, e->nt)) {
+        pthread_barrier_destroy(&pl->start);
+        ok = 0;
+    }
+    if (ok && pthread_barrier_init(&pl->done, NULL, e->nt)) {
+        pthread_barrier_destroy(&pl->start);
+        pthread_barrier_destroy(&pl->mid);
+        ok = 0;
+    }
+    if (!ok) {
+        pthread_cond_destroy(&pl->cv);
+        pthread_mutex_destroy(&pl->mu);
+        free(pl);
+        return -1;
+    }
+    for (uint32_t p = 1; ok && p < e->nt; p++) {
+        tworker *a = malloc(sizeof *a);
+        ok = a != NULL;
+        if (ok) {
+            *a = (tworker){pl, p};
+            ok = pthread_create(&pl->th[pl->started], NULL, part_thread, a) == 0;
+            if (ok)
+                pl->started++;
+            else
+                free(a);
+        }
+    }
+    pthread_mutex_lock(&pl->mu);
+    if (ok)
+        pl->ready = 1;
+    else
+        pl->stop = 1;
+    pthread_cond_broadcast(&pl->cv);
+    pthread_mutex_unlock(&pl->mu);
+    if (!ok) {
+        for (uint32_t i = 0; i < pl->started; i++)
+            pthread_join(pl->th[i], NULL);
+        pool_free(pl);
+        return -1;
+    }
+    e->pool = pl;
+    return 0;
 }
 
 static void trains_allocate(engine *e)
 {
-    /* Woken headers first, by key: each failed in an earlier cycle, so
-     * each arrived before any header now trying for the first time. */
-    uint32_t n = e->nwoke;
-    if (n) {
-        waiter *t = e->merged;
-        for (uint32_t i = 0; i < n; i++)
-            t[i] = (waiter){e->w[e->woke[i]].wkey, e->woke[i]};
-        sort_waiters(t, n);
-        e->nwoke = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            e->w[t[i].w].woken = 0;
-            train_try(e, t[i].w, t[i].key);
-        }
+    if (e->pool) {
+        part_run(e, 0);
+    } else {
+        part_allocate(e, &e->tp[0]);
     }
-    while (e->fhead < e->ftail && (e->fifo[e->fhead].key >> 32) + e->rdelay <= e->now) {
-        waiter wt = e->fifo[e->fhead++];
-        train_try(e, wt.w, wt.key);
+    for (uint32_t p = 0; p < e->nt; p++)
+        if (e->tp[p].nomem)
+            e->nomem = 1;
+    if (e->nt == 1) {
+        tpart *t = &e->tp[0];
+        for (uint32_t i = 0; i < t->ngo; i++)
+            e->go[e->ngo++] = t->go[i].w;
+        return;
     }
-    if (e->fhead == e->ftail)
-        e->fhead = e->ftail = 0;
+    merge_go(e, 1);
+    merge_go(e, 0);
 }
 
 /* Flits of a train that have crossed router-to-router channels once its
@@ -1020,46 +1376,48 @@ static uint64_t train_window_delivered(const worm *w, int64_t h)
 static void train_release(engine *e, worm *w, const uint32_t *path, int64_t j)
 {
     uint32_t c = path[j];
-    e->tc[c].own = -1;
     w->ptail = (uint16_t)(j + 1);
     if (j == 0) {
+        e->tc[c].own = -1;
         if (!e->driven) /* driven runs keep their own list of senders */
-            e->rel[e->nrel++] = w->src;
+            e->rel[push_at(e, &e->nrel)] = w->src;
         return;
     }
     if (e->link_flits)
-        e->link_flits[c / e->vcs] += train_window_flits(w, j);
-    train_wake(e, c);
+        add_u64(e, &e->link_flits[c / e->vcs], train_window_flits(w, j));
+    train_freed(e, c);
 }
 
-static void train_schedule(engine *e, uint32_t wi, uint32_t at)
+/* Into the timer wheel of the thread moving it (m): it stays with it. */
+static void train_schedule(engine *e, tpart *m, uint32_t wi, uint32_t at)
 {
     worm *w = &e->w[wi];
+    int32_t *wheel = &e->wheel[(size_t)(m - e->tp) * KCI_WHEEL];
     w->tat = at;
-    w->tnext = e->wheel[at & (KCI_WHEEL - 1)];
-    e->wheel[at & (KCI_WHEEL - 1)] = (int32_t)wi;
+    w->tnext = wheel[at & (KCI_WHEEL - 1)];
+    wheel[at & (KCI_WHEEL - 1)] = (int32_t)wi;
 }
 
 /* Worm wi's tail has been delivered: settle its statistics (counted as a
  * whole, not per move) and free its ejection channel. */
-static void train_done(engine *e, uint32_t wi)
+static void train_done(engine *e, tpart *m, uint32_t wi)
 {
     worm *w = &e->w[wi];
     int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
-    e->link_traversals += (uint64_t)len * (uint64_t)(E - 1);
-    e->flits_delivered += (uint64_t)len;
+    m->lt += (uint64_t)len * (uint64_t)(E - 1);
+    m->fd += (uint64_t)len;
     uint64_t inw = train_window_delivered(w, E + len - 1);
-    e->del_window += inw;
-    e->src_acc[w->src] += inw;
-    e->tc[path[E]].own = -1;
-    train_wake(e, path[E]);
-    e->fin[e->nfin++] = wi;
+    m->dw += inw;
+    if (inw)
+        add_u64(e, &e->src_acc[w->src], inw);
+    train_freed(e, path[E]);
+    e->fin[push_at(e, &e->nfin)] = wi;
 }
 
 /* One move of worm wi whose header was just given a channel (or entered
  * its injection channel). */
-static void train_step(engine *e, uint32_t wi)
+static void train_step(engine *e, tpart *m, uint32_t wi)
 {
     worm *w = &e->w[wi];
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
@@ -1069,23 +1427,24 @@ static void train_step(engine *e, uint32_t wi)
         train_release(e, w, path, h - len);
     if (h < E) {
         uint32_t c = path[h]; /* the header's new channel: it asks for the next one from next cycle */
-        e->abits[c >> 6] |= UINT64_C(1) << (c & 63);
-        e->asum[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
+        tpart *t = e->nt == 1 ? e->tp : &e->tp[part_of_node(e, channel_head_node(e->net, c))];
+        or_u64(e, &t->abits[c >> 6], UINT64_C(1) << (c & 63));
+        or_u64(e, &t->asum[c >> 12], UINT64_C(1) << (c >> 6 & 63));
         return;
     }
     /* The header is delivered: from now on the train moves every cycle and
      * its channels are released one a cycle once the tail reaches them. */
     w->t0 = e->now;
     if (len == 1) {
-        train_done(e, wi);
+        train_done(e, m, wi);
         return;
     }
-    e->ndraining++;
-    train_schedule(e, wi, e->now + (uint32_t)(w->ptail + len - E));
+    m->ndr++;
+    train_schedule(e, m, wi, e->now + (uint32_t)(w->ptail + len - E));
 }
 
 /* A train being delivered reaches its next event: its tail leaves a channel. */
-static void train_event(engine *e, uint32_t wi)
+static void train_event(engine *e, tpart *m, uint32_t wi)
 {
     worm *w = &e->w[wi];
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
@@ -1094,11 +1453,36 @@ static void train_event(engine *e, uint32_t wi)
     w->head = h;
     train_release(e, w, path, h - len);
     if (h - E == len - 1) {
-        e->ndraining--;
-        train_done(e, wi);
+        m->ndr--;
+        train_done(e, m, wi);
     } else {
-        train_schedule(e, wi, e->now + 1);
+        train_schedule(e, m, wi, e->now + 1);
     }
+}
+
+/* Thread p's moves: the worms being delivered in its timer wheel, and its
+ * share of the headers that move (a contiguous part of the go list). Each
+ * worm touches its own record and path and the channels it owns; what is
+ * shared goes through add_u64, or_u64 and push_at. */
+static void part_move(engine *e, uint32_t p)
+{
+    tpart *m = &e->tp[p];
+    m->lt = m->fd = m->dw = 0;
+    m->ndr = 0;
+    int32_t *bucket = &e->wheel[(size_t)p * KCI_WHEEL + (e->now & (KCI_WHEEL - 1))];
+    int32_t at = *bucket;
+    *bucket = -1;
+    while (at >= 0) {
+        uint32_t wi = (uint32_t)at;
+        at = e->w[wi].tnext;
+        if (e->w[wi].tat == e->now)
+            train_event(e, m, wi);
+        else
+            train_schedule(e, m, wi, e->w[wi].tat); /* a later turn of the wheel */
+    }
+    uint32_t lo = (uint32_t)((uint64_t)e->ngo * p / e->nt), hi = (uint32_t)((uint64_t)e->ngo * (p + 1) / e->nt);
+    for (uint32_t k = lo; k < hi; k++)
+        train_step(e, m, e->go[k]);
 }
 
 static void trains_move(engine *e)
@@ -1107,27 +1491,29 @@ static void trains_move(engine *e)
         e->progress = 1;
     e->nfin = 0;
     e->last_moved = e->now;
-    int32_t *bucket = &e->wheel[e->now & (KCI_WHEEL - 1)];
-    int32_t at = *bucket;
-    *bucket = -1;
-    while (at >= 0) {
-        uint32_t wi = (uint32_t)at;
-        at = e->w[wi].tnext;
-        if (e->w[wi].tat == e->now)
-            train_event(e, wi);
-        else
-            train_schedule(e, wi, e->w[wi].tat); /* a later turn of the wheel */
+    if (e->pool)
+        part_run(e, 1);
+    else
+        part_move(e, 0);
+    for (uint32_t p = 0; p < e->nt; p++) {
+        tpart *m = &e->tp[p];
+        e->link_traversals += m->lt;
+        e->flits_delivered += m->fd;
+        e->del_window += m->dw;
+        e->ndraining = (uint32_t)((int64_t)e->ndraining + m->ndr);
     }
-    for (uint32_t k = 0; k < e->ngo; k++)
-        train_step(e, e->go[k]);
     e->ngo = 0;
-    /* Driven runs list deliveries in the flit loop's order (its list of
-     * worms is by injection); elsewhere the order changes nothing. */
+    /* Deliveries in the flit loop's order (its list of worms is by
+     * injection): driven runs list them, logged runs (tests) compare them;
+     * on several threads it makes the order of the statistics and of freed
+     * worm slots the same for every thread count. One thread unlogged
+     * skips the sort: its order changes no figure (integer sums, a sorted
+     * sample, slots that name no result). */
     uint32_t *f = e->fin;
-    if (e->driven && e->nfin > 1) {
+    if (e->nfin > 1 && (e->driven || e->logging || e->nt > 1)) {
         waiter *t = e->merged;
         for (uint32_t i = 0; i < e->nfin; i++)
-            t[i] = (waiter){e->w[f[i]].seq, f[i]};
+            t[i] = (waiter){e->w[f[i]].seq, f[i], 0};
         sort_waiters(t, e->nfin);
         for (uint32_t i = 0; i < e->nfin; i++)
             f[i] = t[i].w;
@@ -1139,32 +1525,8 @@ static void trains_move(engine *e)
         e->wfree[e->nfree++] = f[i];
         e->nactive--;
     }
-    /* this cycle's new headers, by channel (the key's order within one
-     * ready cycle), join the headers waiting for their first try */
-    if (e->ftail && e->fhead) {
-        memmove(e->fifo, e->fifo + e->fhead, (e->ftail - e->fhead) * sizeof *e->fifo);
-        e->ftail -= e->fhead;
-        e->fhead = 0;
-    }
-    uint64_t ready = (uint64_t)e->now + 1;
-    size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
-    for (size_t s = 0; s < nsum; s++) {
-        uint64_t sb = e->asum[s];
-        if (!sb)
-            continue;
-        e->asum[s] = 0;
-        while (sb) {
-            size_t wd = s * 64 + (size_t)__builtin_ctzll(sb);
-            sb &= sb - 1;
-            uint64_t b = e->abits[wd];
-            e->abits[wd] = 0;
-            while (b) {
-                uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
-                b &= b - 1;
-                e->fifo[e->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own};
-            }
-        }
-    }
+    /* this cycle's new headers are put in their ranges' FIFOs at the
+     * next allocation (part_scan) */
 }
 
 /* Window edges, at the start of a cycle: moves from this cycle on are in
@@ -1235,15 +1597,17 @@ static void trains_waiting(engine *e)
     uint32_t m = 0;
     for (uint32_t i = 0; i < e->wcap; i++)
         if (e->w[i].alive && e->w[i].blocked)
-            e->waiting[m++] = (waiter){e->w[i].wkey, i};
-    for (uint32_t i = e->fhead; i < e->ftail; i++)
-        e->waiting[m++] = e->fifo[i];
+            e->waiting[m++] = (waiter){e->w[i].wkey, i, 0};
+    for (uint32_t p = 0; p < e->nt; p++)
+        for (uint32_t i = e->tp[p].fhead; i < e->tp[p].ftail; i++)
+            e->waiting[m++] = e->tp[p].fifo[i];
     sort_waiters(e->waiting, m);
     e->nwaiting = m;
 }
 
-uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains)
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains, int parts)
 {
+    uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
     uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
     uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
     uint64_t links = net_channels / (uint64_t)s->vcs;
@@ -1251,24 +1615,26 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
      * buffers; trains: owner and wait list, and a bit of the arrivals map */
     uint64_t per_channel = trains ? sizeof(struct tchan)
                                   : sizeof(chan) + (s->depth > 1 ? (uint64_t)s->depth * sizeof(uint32_t) : 0);
-    uint64_t bitmaps = trains ? ((channels + 63) / 64 + (channels + 4095) / 4096) * sizeof(uint64_t) : 0;
+    uint64_t bitmaps = trains ? np * ((channels + 63) / 64 + (channels + 4095) / 4096) * sizeof(uint64_t) : 0;
     /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow,
      * the calendar's link, cycle and due list, the lists of sources with
      * queued messages (pend, pend2, fresh), trains' released sources */
     uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) + 2 * sizeof(uint64_t) +
                         3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) +
                         (trains ? (uint64_t)s->inj * sizeof(uint32_t) : 0);
-    uint64_t fixed = KCI_CAL * sizeof(uint32_t) + (trains ? KCI_WHEEL * sizeof(int32_t) : 0);
+    uint64_t fixed = KCI_CAL * sizeof(uint32_t) + (trains ? np * (KCI_WHEEL * sizeof(int32_t) + sizeof(tpart)) : 0);
     uint64_t link_used = s->vcs > 1 && !vc_independent ? (links + 1) * sizeof(uint32_t) : 0;
     return channels * per_channel + bitmaps + link_used + s->nodes * per_node + fixed;
 }
 
-uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive)
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int parts)
 {
     /* record, path of max_hops + 2 channels, free list, two active lists,
-     * three waiting lists; trains: three more lists, the headers' FIFO and
-     * a wait entry for every channel a blocked header may ask for (a port's
-     * VCs, or all ports' for adaptive routings) */
+     * three waiting lists; trains: two more lists, per node range the
+     * headers' FIFO, its go list and sort space, the woken list and two
+     * released channels, and a wait entry for every channel a blocked
+     * header may ask for (a port's VCs, or all ports' for adaptive
+     * routings) */
     uint64_t b = sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
     if (trains) {
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
@@ -1276,7 +1642,8 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive)
             cand = (uint64_t)s->ej;
         if (cand > KC_SIMROUTE_MAX)
             cand = KC_SIMROUTE_MAX;
-        b += 3 * sizeof(uint32_t) + sizeof(waiter) + cand * sizeof(struct went);
+        b += 2 * sizeof(uint32_t) + (uint64_t)(parts > 1 ? parts : 1) * (3 * sizeof(waiter) + 3 * sizeof(uint32_t)) +
+             cand * sizeof(struct went);
     }
     return b;
 }
@@ -1293,7 +1660,9 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
 {
     kci_simshape s = shape_of(net);
     uint64_t network = (uint64_t)net->nodes * ((uint64_t)net->ports * sizeof(uint32_t) + (uint64_t)net->n);
-    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg), trains_apply(net, cfg)) + network);
+    int trains = trains_apply(net, cfg);
+    int parts = trains && cfg->threads > 1 && net->nodes >= KC_SIM_PAR_NODES ? cfg->threads : 1;
+    return (size_t)(kci_sim_fixed_bytes(&s, kc_sim_vcs_independent(net, cfg), trains, parts > KCI_MAX_THREADS ? KCI_MAX_THREADS : parts) + network);
 }
 
 /* Follow "waits for a channel held by" from the oldest waiting header. */
@@ -1353,7 +1722,7 @@ static void find_cycle(engine *e, kc_simresult *out)
 }
 
 static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
-                             const kc_simconfig *cfg, int flit_loop, kc_err *err)
+                             const kc_simconfig *cfg, int flit_loop, uint32_t nt, kc_err *err)
 {
     memset(e, 0, sizeof *e);
     e->trains = !flit_loop && trains_apply(net, cfg);
@@ -1377,16 +1746,27 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     int ring_ok = 1, links_ok = 1;
     if (e->trains) {
         e->tc = malloc(ch * sizeof *e->tc);
-        e->abits = calloc((ch + 63) / 64, sizeof *e->abits);
-        e->asum = calloc((ch + 4095) / 4096, sizeof *e->asum);
         e->rel = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->rel);
-        e->wheel = malloc(KCI_WHEEL * sizeof *e->wheel);
-        e->wentfree = -1;
-        ring_ok = e->tc && e->abits && e->asum && e->rel && e->wheel;
+        e->wheel = malloc((size_t)nt * KCI_WHEEL * sizeof *e->wheel);
+        e->nt = nt;
+        for (uint32_t p = 0; p < nt; p++) {
+            e->pnode[p] = (uint32_t)((uint64_t)net->nodes * p / nt);
+            e->pnet[p] = (uint32_t)((uint64_t)e->pnode[p] * (net->net_channels / net->nodes));
+            e->pej[p] = net->net_channels + net->nodes * (uint32_t)net->inj + e->pnode[p] * (uint32_t)net->ej;
+        }
+        e->tp = calloc(nt, sizeof *e->tp);
+        int bits_ok = e->tp != NULL;
+        for (uint32_t p = 0; bits_ok && p < nt; p++) {
+            e->tp[p].wentfree = -1;
+            e->tp[p].abits = calloc((ch + 63) / 64, sizeof *e->tp[p].abits);
+            e->tp[p].asum = calloc((ch + 4095) / 4096, sizeof *e->tp[p].asum);
+            bits_ok = e->tp[p].abits && e->tp[p].asum;
+        }
+        ring_ok = e->tc && e->rel && e->wheel && bits_ok;
         if (ring_ok) {
             for (size_t c = 0; c < ch; c++)
                 e->tc[c].own = e->tc[c].wait = -1;
-            for (size_t i = 0; i < KCI_WHEEL; i++)
+            for (size_t i = 0; i < (size_t)nt * KCI_WHEEL; i++)
                 e->wheel[i] = -1;
         }
     } else {
@@ -1551,16 +1931,36 @@ static uint32_t judge_sources(const engine *e, int64_t window, kc_simresult *out
 kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
                            const kc_simconfig *cfg, int flit_loop, kc_simresult *out, kc_err *err)
 {
+    return kci_sim_run_par(net, route, traffic, cfg, flit_loop, KC_SIM_PAR_NODES, out, NULL, NULL, err);
+}
+
+kc_status kci_sim_run_par(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                          const kc_simconfig *cfg, int flit_loop, uint32_t min_nodes, kc_simresult *out,
+                          kc_simarrival **log, size_t *nlog, kc_err *err)
+{
     memset(out, 0, sizeof *out);
     kc_status st = check_config(net, route, traffic, cfg, err);
     if (st)
         return st;
     struct timespec t0, t1;
     clock_gettime(CLOCK_MONOTONIC, &t0);
+    /* node ranges: only the worm-level loop splits, only on networks large
+     * enough that two barriers a cycle cost little against the cycle */
+    uint32_t nt = 1;
+    if (!flit_loop && trains_apply(net, cfg) && cfg->threads > 1 && net->nodes >= min_nodes) {
+        nt = (uint32_t)(cfg->threads < KCI_MAX_THREADS ? cfg->threads : KCI_MAX_THREADS);
+        if (nt > net->nodes)
+            nt = net->nodes;
+    }
     engine e;
-    if ((st = engine_init(&e, net, route, traffic, cfg, flit_loop, err))) {
+    if ((st = engine_init(&e, net, route, traffic, cfg, flit_loop, nt, err))) {
         engine_free(&e);
         return st;
+    }
+    e.logging = log != NULL;
+    if (nt > 1 && pool_start(&e)) {
+        engine_free(&e);
+        return kc_fail(err, KC_ENOMEM, "cannot start %u threads for the simulation", nt);
     }
     if (cfg->channel_util) {
         out->link_flits = calloc(net->net_channels / (uint32_t)net->vcs + 1, sizeof *out->link_flits);
@@ -1659,6 +2059,11 @@ kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const
         out->sustainable = !gave_up && !out->deadlock && e.outstanding == 0 &&
                            out->throughput >= (1 - KC_SIM_SOURCE_SHARE) * out->generated && behind == 0;
     }
+    if (log) { /* handed over: engine_free must not free it */
+        *log = e.arr;
+        *nlog = e.narr;
+        e.arr = NULL;
+    }
     engine_free(&e);
     clock_gettime(CLOCK_MONOTONIC, &t1);
     out->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
@@ -1709,7 +2114,7 @@ kc_status kci_simdrive_new_loop(const kc_simnet *net, const kc_simroute *route, 
     d->cfg = *cfg;
     d->cfg.oneshot = 1; /* no generation, no measurement window: every message counts */
     d->cfg.msg_flits = 1;
-    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, flit_loop, err))) {
+    if ((st = engine_init(&d->e, net, route, NULL, &d->cfg, flit_loop, 1, err))) {
         engine_free(&d->e);
         free(d);
         return st;

@@ -13,12 +13,14 @@ typedef struct kci_simshape {
 } kci_simshape;
 
 /* Bytes of the engine's fixed arrays (kc_sim_run's engine_init); trains:
- * the worm-level loop applies (kci_sim_trains). */
-uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains);
+ * the worm-level loop applies (kci_sim_trains); parts: its node ranges
+ * (kc_simconfig.threads on a network that splits, else 1). */
+uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains, int parts);
 /* Bytes per worm slot (worm record, path, index lists, waiting lists, and
  * for the trains their wait entries: one a VC of a port, of every port
- * when the routing is adaptive). */
-uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive);
+ * when the routing is adaptive; parts: the node ranges of a run on several
+ * threads, each with its own lists). */
+uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int parts);
 /* Bytes per source-queue entry. */
 uint64_t kci_sim_queue_entry_bytes(void);
 
@@ -27,6 +29,13 @@ uint64_t kci_sim_queue_entry_bytes(void);
  * comparing the two uses it); 0 picks as the public calls do. */
 kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
                            const kc_simconfig *cfg, int flit_loop, kc_simresult *out, kc_err *err);
+/* kci_sim_run_loop with the smallest network that runs on cfg->threads
+ * threads (kci_sim_run_loop: KC_SIM_PAR_NODES; tests pass 1 to split small
+ * networks) and, when log is not NULL, every delivery in delivery order
+ * ({injection order of the message, cycle}; the caller frees *log). */
+kc_status kci_sim_run_par(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
+                          const kc_simconfig *cfg, int flit_loop, uint32_t min_nodes, kc_simresult *out,
+                          kc_simarrival **log, size_t *nlog, kc_err *err);
 kc_status kci_simdrive_new_loop(const kc_simnet *net, const kc_simroute *route, const kc_simconfig *cfg,
                                 int flit_loop, kc_simdrive **out, kc_err *err);
 /* 1 when the worm-level loop applies to the run (one-flit buffers, no

@@ -1,0 +1,259 @@
+/* One run on several threads (kc_simconfig.threads, src/sim/router.c):
+ * the worm-level loop splits header arbitration by node range, and the
+ * results must not depend on the number of threads. On random
+ * configurations (cube, torus and mesh sizes, routings, VC rules, ports,
+ * route delays, message lengths, loads, patterns, processes, one-shot runs,
+ * per-link counts, rings that deadlock) runs on 1, 2, 3 and 4 threads must
+ * give every field of the result, every per-link count and every delivery
+ * (message and cycle, in delivery order) identical. Small networks are
+ * split here through kci_sim_run_par's node threshold; one run checks the
+ * public threshold on a 2^16-node cube. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/rng.h"
+#include "kcube/sim.h"
+#include "sim/sim_internal.h"
+
+/* A random network and routing the worm-level loop applies to. */
+static void random_net(kc_rng *rng, kc_simnet *net, kc_simroute *route, kc_simconfig *c)
+{
+    kc_err err;
+    int kind = (int)kc_rng_below(rng, 7), k = 2, n = 3 + (int)kc_rng_below(rng, 5), vcs = 1;
+    kc_simtopo topo = KC_SIM_HYPERCUBE;
+    *route = (kc_simroute){KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+    c->vc_independent = -1;
+    switch (kind) {
+    case 0:
+        break;
+    case 1:
+        route->algo = KC_ROUTE_PCUBE;
+        break;
+    case 2:
+        route->algo = KC_ROUTE_DUATO;
+        vcs = 2 + (int)kc_rng_below(rng, 2);
+        c->vc_independent = 1;
+        break;
+    case 3:
+        route->algo = KC_ROUTE_LIMIN;
+        break;
+    case 4:
+        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 4), n = 2 + (int)kc_rng_below(rng, 2), vcs = 2;
+        *route = (kc_simroute){KC_ROUTE_DOR, kc_rng_below(rng, 2) ? KC_VC_HIGHLOW : KC_VC_DATELINE,
+                               kc_rng_below(rng, 2) ? KC_TIE_PLUS : KC_TIE_SPLIT};
+        break;
+    case 5:
+        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 3), n = 2, vcs = 2;
+        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS}; /* may deadlock */
+        break;
+    default:
+        topo = KC_SIM_MESH, k = 3 + (int)kc_rng_below(rng, 3), n = 2, vcs = 1 + (int)kc_rng_below(rng, 2);
+        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+        c->vc_independent = vcs > 1 ? 1 : -1;
+        break;
+    }
+    int inj = 1 + (int)kc_rng_below(rng, 3) / 2, ej = 1 + (int)kc_rng_below(rng, 3) / 2;
+    assert_int_equal(kc_simnet_init(net, topo, k, n, vcs, inj, ej, 1, &err), KC_OK);
+    c->route_delay = (int)kc_rng_below(rng, 7) / 3;
+    c->watchdog = 200;
+}
+
+static void expect_same(const kc_simresult *a, const kc_simresult *b, const kc_simarrival *la, size_t na,
+                        const kc_simarrival *lb, size_t nb, size_t links, int cfg, int threads)
+{
+    if (a->messages != b->messages || a->latency_avg != b->latency_avg || a->latency_p99 != b->latency_p99 ||
+        a->network_latency_avg != b->network_latency_avg || a->cycles != b->cycles ||
+        a->link_traversals != b->link_traversals || a->completion != b->completion ||
+        a->flits_generated != b->flits_generated || a->flits_delivered != b->flits_delivered ||
+        a->flits_queued != b->flits_queued || a->flits_in_network != b->flits_in_network ||
+        a->deadlock != b->deadlock || a->cycle_len != b->cycle_len || a->sustainable != b->sustainable ||
+        a->generated != b->generated || a->throughput != b->throughput || a->queue_avg != b->queue_avg ||
+        a->offered != b->offered || a->sources_judged != b->sources_judged ||
+        a->sources_behind != b->sources_behind || a->source_ratio_min != b->source_ratio_min ||
+        a->source_growth_max != b->source_growth_max || a->source_worst != b->source_worst)
+        fail_msg("configuration %d: 1 thread %llu messages, latency %.6f, %lld cycles, %llu traversals, "
+                 "deadlock %d; %d threads %llu, %.6f, %lld, %llu, %d",
+                 cfg, (unsigned long long)a->messages, a->latency_avg, (long long)a->cycles,
+                 (unsigned long long)a->link_traversals, a->deadlock, threads, (unsigned long long)b->messages,
+                 b->latency_avg, (long long)b->cycles, (unsigned long long)b->link_traversals, b->deadlock);
+    assert_memory_equal(a->cycle, b->cycle, (size_t)a->cycle_len * sizeof *a->cycle);
+    if (a->link_flits || b->link_flits) {
+        assert_non_null(a->link_flits);
+        assert_non_null(b->link_flits);
+        for (size_t l = 0; l < links; l++)
+            if (a->link_flits[l] != b->link_flits[l])
+                fail_msg("configuration %d: link %zu carried %llu flits (1 thread), %llu (%d threads)", cfg, l,
+                         (unsigned long long)a->link_flits[l], (unsigned long long)b->link_flits[l], threads);
+    }
+    if (na != nb)
+        fail_msg("configuration %d: %zu deliveries (1 thread), %zu (%d threads)", cfg, na, nb, threads);
+    for (size_t j = 0; j < na; j++)
+        if (la[j].id != lb[j].id || la[j].cycle != lb[j].cycle)
+            fail_msg("configuration %d: delivery %zu: message %u at %lld (1 thread), %u at %lld (%d threads)", cfg,
+                     j, la[j].id, (long long)la[j].cycle, lb[j].id, (long long)lb[j].cycle, threads);
+}
+
+/* Runs cfg on 1..4 threads (every network split) and compares with 1. */
+static int run_all(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr, kc_simconfig *c,
+                   int cfgi)
+{
+    kc_err err;
+    kc_simresult r[4];
+    kc_simarrival *log[4];
+    size_t nlog[4];
+    for (int t = 0; t < 4; t++) {
+        c->threads = t + 1;
+        assert_int_equal(kci_sim_run_par(net, route, tr, c, 0, 1, &r[t], &log[t], &nlog[t], &err), KC_OK);
+    }
+    for (int t = 1; t < 4; t++)
+        expect_same(&r[0], &r[t], log[0], nlog[0], log[t], nlog[t], net->net_channels / (uint32_t)net->vcs + 1,
+                    cfgi, t + 1);
+    /* one thread without the log (deliveries then left unsorted): the same figures */
+    kc_simresult u;
+    c->threads = 1;
+    assert_int_equal(kci_sim_run_par(net, route, tr, c, 0, 1, &u, NULL, NULL, &err), KC_OK);
+    expect_same(&r[0], &u, NULL, 0, NULL, 0, net->net_channels / (uint32_t)net->vcs + 1, cfgi, 1);
+    kc_simresult_free(&u);
+    int busy = r[0].messages > 0 && nlog[0] > 0;
+    for (int t = 0; t < 4; t++) {
+        kc_simresult_free(&r[t]);
+        free(log[t]);
+    }
+    return busy;
+}
+
+static void test_runs_same_on_every_thread_count(void **state)
+{
+    (void)state;
+    int busy = 0;
+    for (int cfgi = 0; cfgi < 24; cfgi++) {
+        kc_rng rng;
+        kc_rng_seed(&rng, 7100 + (uint64_t)cfgi);
+        kc_err err;
+        kc_simnet net;
+        kc_simroute route;
+        kc_simconfig c;
+        kc_simconfig_default(&c);
+        random_net(&rng, &net, &route, &c);
+        c.msg_flits = 1 + (int)kc_rng_below(&rng, 32);
+        c.load = 0.02 + 0.6 * kc_rng_unit(&rng);
+        c.process = kc_rng_below(&rng, 3) ? KC_INJECT_POISSON : KC_INJECT_BERNOULLI;
+        c.seed = 11 + (uint64_t)cfgi;
+        c.warmup = 30 + (int64_t)kc_rng_below(&rng, 100);
+        c.measure = 100 + (int64_t)kc_rng_below(&rng, 250);
+        c.drain = (int64_t)kc_rng_below(&rng, 500);
+        c.channel_util = (int)kc_rng_below(&rng, 3) > 0;
+        c.oneshot = kc_rng_below(&rng, 6) == 0;
+        c.queue_cap = 4 + (double)kc_rng_below(&rng, 60);
+        assert_true(kci_sim_trains(&net, &c));
+        kc_simtraffic tr;
+        const char *pat[] = {"bit-reverse", "complement", "transpose"};
+        if (c.oneshot) {
+            uint32_t m = net.nodes * (1 + (uint32_t)kc_rng_below(&rng, 3));
+            uint32_t *s = malloc(m * sizeof *s), *dd = malloc(m * sizeof *dd);
+            assert_non_null(s);
+            assert_non_null(dd);
+            for (uint32_t i = 0; i < m; i++) {
+                s[i] = i % net.nodes;
+                dd[i] = (uint32_t)kc_rng_below(&rng, net.nodes);
+            }
+            assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, s, dd, m, NULL, &err), KC_OK);
+            free(s);
+            free(dd);
+        } else if (net.topo == KC_SIM_HYPERCUBE && kc_rng_below(&rng, 2)) {
+            assert_int_equal(
+                kc_simtraffic_digits(&tr, 2, net.n, pat[kc_rng_below(&rng, net.n % 2 ? 2 : 3)], NULL, &err), KC_OK);
+        } else {
+            assert_int_equal(kc_simtraffic_uniform(&tr, net.nodes, NULL, &err), KC_OK);
+        }
+        busy += run_all(&net, &route, &tr, &c, cfgi);
+        kc_simtraffic_free(&tr);
+        kc_simnet_free(&net);
+    }
+    assert_true(busy >= 14);
+}
+
+/* Rings with one VC and no VC rule deadlock: the same stop, cycle and
+ * blocked channels on every thread count. */
+static void test_deadlock_same_on_every_thread_count(void **state)
+{
+    (void)state;
+    int deadlocks = 0;
+    for (int k = 4; k <= 9; k++)
+        for (int len = 2; len <= 30; len += 14) {
+            kc_err err;
+            kc_simnet net;
+            assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, k, 1, 1, 1, 1, 1, &err), KC_OK);
+            kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+            uint32_t src[2 * 9], dst[2 * 9], m = 0;
+            for (uint32_t x = 0; x < (uint32_t)k; x++) {
+                src[m] = x, dst[m++] = (x + (uint32_t)k / 2) % (uint32_t)k;
+                if (x % 2)
+                    src[m] = x, dst[m++] = (x + 1) % (uint32_t)k;
+            }
+            kc_simtraffic tr;
+            assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, src, dst, m, NULL, &err), KC_OK);
+            kc_simconfig c;
+            kc_simconfig_default(&c);
+            c.oneshot = 1;
+            c.msg_flits = len;
+            c.watchdog = 40;
+            c.route_delay = k % 2;
+            kc_simresult r;
+            assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 0, &r, &err), KC_OK);
+            deadlocks += r.deadlock;
+            kc_simresult_free(&r);
+            run_all(&net, &route, &tr, &c, k * 100 + len);
+            kc_simtraffic_free(&tr);
+            kc_simnet_free(&net);
+        }
+    assert_true(deadlocks >= 6);
+}
+
+/* The public call: a 2^16-node cube (the threshold) on 2 threads, a short
+ * run, against one thread. */
+static void test_public_threshold(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simnet net;
+    kc_simtraffic tr;
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 16, 1, 1, 1, 1, &err), KC_OK);
+    assert_true(net.nodes >= KC_SIM_PAR_NODES);
+    assert_int_equal(kc_simtraffic_uniform(&tr, net.nodes, NULL, &err), KC_OK);
+    kc_simroute route = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.load = 0.3;
+    c.warmup = 20;
+    c.measure = 40;
+    c.drain = 100;
+    kc_simresult r[2];
+    for (int t = 0; t < 2; t++) {
+        c.threads = t + 1;
+        assert_int_equal(kc_sim_run(&net, &route, &tr, &c, &r[t], &err), KC_OK);
+    }
+    assert_true(r[0].messages > 1000);
+    expect_same(&r[0], &r[1], NULL, 0, NULL, 0, 0, 16, 2);
+    for (int t = 0; t < 2; t++)
+        kc_simresult_free(&r[t]);
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runs_same_on_every_thread_count),
+        cmocka_unit_test(test_deadlock_same_on_every_thread_count),
+        cmocka_unit_test(test_public_threshold),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
