@@ -243,7 +243,7 @@ static void test_deadlock_same(void **state)
                 assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);
             expect_same_result(&r[0], &r[1], net.net_channels + 1, k * 100 + len);
             deadlocks += r[0].deadlock;
-                for (int i = 0; i < 2; i++)
+            for (int i = 0; i < 2; i++)
                 kc_simresult_free(&r[i]);
             kc_simtraffic_free(&tr);
             kc_simnet_free(&net);
