@@ -21,49 +21,7 @@
 #include "kcube/rng.h"
 #include "kcube/sim.h"
 #include "sim/sim_internal.h"
-
-/* A random network and routing the worm-level loop applies to. */
-static void random_net(kc_rng *rng, kc_simnet *net, kc_simroute *route, kc_simconfig *c)
-{
-    kc_err err;
-    int kind = (int)kc_rng_below(rng, 7), k = 2, n = 3 + (int)kc_rng_below(rng, 5), vcs = 1;
-    kc_simtopo topo = KC_SIM_HYPERCUBE;
-    *route = (kc_simroute){KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
-    c->vc_independent = -1;
-    switch (kind) {
-    case 0:
-        break;
-    case 1:
-        route->algo = KC_ROUTE_PCUBE;
-        break;
-    case 2:
-        route->algo = KC_ROUTE_DUATO;
-        vcs = 2 + (int)kc_rng_below(rng, 2);
-        c->vc_independent = 1;
-        break;
-    case 3:
-        route->algo = KC_ROUTE_LIMIN;
-        break;
-    case 4:
-        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 4), n = 2 + (int)kc_rng_below(rng, 2), vcs = 2;
-        *route = (kc_simroute){KC_ROUTE_DOR, kc_rng_below(rng, 2) ? KC_VC_HIGHLOW : KC_VC_DATELINE,
-                               kc_rng_below(rng, 2) ? KC_TIE_PLUS : KC_TIE_SPLIT};
-        break;
-    case 5:
-        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 3), n = 2, vcs = 2;
-        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS}; /* may deadlock */
-        break;
-    default:
-        topo = KC_SIM_MESH, k = 3 + (int)kc_rng_below(rng, 3), n = 2, vcs = 1 + (int)kc_rng_below(rng, 2);
-        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
-        c->vc_independent = vcs > 1 ? 1 : -1;
-        break;
-    }
-    int inj = 1 + (int)kc_rng_below(rng, 3) / 2, ej = 1 + (int)kc_rng_below(rng, 3) / 2;
-    assert_int_equal(kc_simnet_init(net, topo, k, n, vcs, inj, ej, 1, &err), KC_OK);
-    c->route_delay = (int)kc_rng_below(rng, 7) / 3;
-    c->watchdog = 200;
-}
+#include "sim_random.h"
 
 static void expect_same(const kc_simresult *a, const kc_simresult *b, const kc_simarrival *la, size_t na,
                         const kc_simarrival *lb, size_t nb, size_t links, int cfg, int threads)
@@ -136,43 +94,15 @@ static void test_runs_same_on_every_thread_count(void **state)
     for (int cfgi = 0; cfgi < 24; cfgi++) {
         kc_rng rng;
         kc_rng_seed(&rng, 7100 + (uint64_t)cfgi);
-        kc_err err;
         kc_simnet net;
         kc_simroute route;
         kc_simconfig c;
         kc_simconfig_default(&c);
-        random_net(&rng, &net, &route, &c);
-        c.msg_flits = 1 + (int)kc_rng_below(&rng, 32);
-        c.load = 0.02 + 0.6 * kc_rng_unit(&rng);
-        c.process = kc_rng_below(&rng, 3) ? KC_INJECT_POISSON : KC_INJECT_BERNOULLI;
-        c.seed = 11 + (uint64_t)cfgi;
-        c.warmup = 30 + (int64_t)kc_rng_below(&rng, 100);
-        c.measure = 100 + (int64_t)kc_rng_below(&rng, 250);
-        c.drain = (int64_t)kc_rng_below(&rng, 500);
-        c.channel_util = (int)kc_rng_below(&rng, 3) > 0;
-        c.oneshot = kc_rng_below(&rng, 6) == 0;
-        c.queue_cap = 4 + (double)kc_rng_below(&rng, 60);
-        assert_true(kci_sim_trains(&net, &c));
+        kc_test_sim_random_net(&rng, 5, &net, &route, &c);
         kc_simtraffic tr;
-        const char *pat[] = {"bit-reverse", "complement", "transpose"};
-        if (c.oneshot) {
-            uint32_t m = net.nodes * (1 + (uint32_t)kc_rng_below(&rng, 3));
-            uint32_t *s = malloc(m * sizeof *s), *dd = malloc(m * sizeof *dd);
-            assert_non_null(s);
-            assert_non_null(dd);
-            for (uint32_t i = 0; i < m; i++) {
-                s[i] = i % net.nodes;
-                dd[i] = (uint32_t)kc_rng_below(&rng, net.nodes);
-            }
-            assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, s, dd, m, NULL, &err), KC_OK);
-            free(s);
-            free(dd);
-        } else if (net.topo == KC_SIM_HYPERCUBE && kc_rng_below(&rng, 2)) {
-            assert_int_equal(
-                kc_simtraffic_digits(&tr, 2, net.n, pat[kc_rng_below(&rng, net.n % 2 ? 2 : 3)], NULL, &err), KC_OK);
-        } else {
-            assert_int_equal(kc_simtraffic_uniform(&tr, net.nodes, NULL, &err), KC_OK);
-        }
+        kc_test_sim_random_load(&rng, &net, 11 + (uint64_t)cfgi, &(kc_test_sim_windows){30, 100, 100, 250, 500}, &c,
+                                &tr);
+        assert_true(kci_sim_trains(&net, &c));
         busy += run_all(&net, &route, &tr, &c, cfgi);
         kc_simtraffic_free(&tr);
         kc_simnet_free(&net);

@@ -1,0 +1,31 @@
+/* sim_random.h - random simulator configurations shared by test_sim_trains.c
+ * (worm-level loop against the flit loop) and test_sim_threads.c (one run on
+ * 1..4 threads), issue 23: both compare two engines on the same draws. */
+#ifndef KC_TEST_SIM_RANDOM_H
+#define KC_TEST_SIM_RANDOM_H
+#include <stdint.h>
+
+#include "kcube/rng.h"
+#include "kcube/sim.h"
+
+/* A random network and routing the worm-level loop applies to: hypercubes
+ * of 3 .. 2 + n_span dimensions (e-cube, P-cube, Duato with independent
+ * VCs, Li-Min), small tori (VC rules and tie rules; one ring kind may
+ * deadlock), meshes; 1-2 injection and ejection ports, route delay 0-2,
+ * watchdog 200. c must hold kc_simconfig_default's values. */
+void kc_test_sim_random_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c);
+
+/* The windows of a random loaded run: warmup in [warmup, warmup + warmup_span),
+ * measure likewise, drain in [0, drain_span). */
+typedef struct kc_test_sim_windows {
+    int64_t warmup, warmup_span, measure, measure_span, drain_span;
+} kc_test_sim_windows;
+
+/* A random loaded run on net with that seed: message length 1-32, load
+ * 0.02-0.62, Poisson or Bernoulli, windows from w, per-link counts, one-shot
+ * runs (1-3 random messages a node), queue caps; and its traffic in tr: the
+ * one-shot pairs, a digit pattern on hypercubes, or uniform. */
+void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, const kc_test_sim_windows *w,
+                             kc_simconfig *c, kc_simtraffic *tr);
+
+#endif
