@@ -154,22 +154,10 @@ static void test_deadlock_same(void **state)
         for (int len = 2; len <= 30; len += 7) {
             kc_err err;
             kc_simnet net;
-            assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, k, 1, 1, 1, 1, 1, &err), KC_OK);
-            kc_simroute route = {KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
-            uint32_t src[2 * 9], dst[2 * 9], m = 0;
-            for (uint32_t x = 0; x < (uint32_t)k; x++) {
-                src[m] = x, dst[m++] = (x + (uint32_t)k / 2) % (uint32_t)k;
-                if (x % 2)
-                    src[m] = x, dst[m++] = (x + 1) % (uint32_t)k;
-            }
+            kc_simroute route;
             kc_simtraffic tr;
-            assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, src, dst, m, NULL, &err), KC_OK);
             kc_simconfig c;
-            kc_simconfig_default(&c);
-            c.oneshot = 1;
-            c.msg_flits = len;
-            c.watchdog = 40;
-            c.route_delay = k % 2;
+            kc_test_sim_deadlock_ring(k, len, &net, &route, &tr, &c);
             kc_simresult r[2];
             for (int i = 0; i < 2; i++)
                 assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);

@@ -85,3 +85,24 @@ void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, c
         assert_int_equal(kc_simtraffic_uniform(tr, net->nodes, NULL, &err), KC_OK);
     }
 }
+
+void kc_test_sim_deadlock_ring(int k, int len, kc_simnet *net, kc_simroute *route, kc_simtraffic *tr,
+                               kc_simconfig *c)
+{
+    kc_err err;
+    assert_true(k >= 2 && k <= 9);
+    assert_int_equal(kc_simnet_init(net, KC_SIM_TORUS, k, 1, 1, 1, 1, 1, &err), KC_OK);
+    *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+    uint32_t src[2 * 9], dst[2 * 9], m = 0;
+    for (uint32_t x = 0; x < (uint32_t)k; x++) {
+        src[m] = x, dst[m++] = (x + (uint32_t)k / 2) % (uint32_t)k;
+        if (x % 2)
+            src[m] = x, dst[m++] = (x + 1) % (uint32_t)k;
+    }
+    assert_int_equal(kc_simtraffic_pairs(tr, net->nodes, src, dst, m, NULL, &err), KC_OK);
+    kc_simconfig_default(c);
+    c->oneshot = 1;
+    c->msg_flits = len;
+    c->watchdog = 40;
+    c->route_delay = k % 2;
+}

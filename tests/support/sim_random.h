@@ -28,4 +28,10 @@ typedef struct kc_test_sim_windows {
 void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, const kc_test_sim_windows *w,
                              kc_simconfig *c, kc_simtraffic *tr);
 
+/* A k-node ring with one VC and no VC rule (it deadlocks): one-shot
+ * messages of len flits from every node half way round, and from every odd
+ * node to its neighbour; watchdog 40, route delay k mod 2. */
+void kc_test_sim_deadlock_ring(int k, int len, kc_simnet *net, kc_simroute *route, kc_simtraffic *tr,
+                               kc_simconfig *c);
+
 #endif
