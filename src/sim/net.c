@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sim_internal.h"
+
 static const kc_name topo_entries[] = {
     {KC_SIM_HYPERCUBE, "hypercube", "binary n-cube (k = 2)"},
     {KC_SIM_TORUS, "torus", "k-ary n-cube with wraparound links"},
@@ -73,6 +75,8 @@ kc_status kc_simnet_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs,
         kc_simnet_free(net);
         return kc_fail(err, KC_ENOMEM, "out of memory for the network");
     }
+    kci_sim_huge(net->next_node, nodes * (size_t)net->ports * sizeof *net->next_node);
+    kci_sim_huge(net->digit, nodes * (size_t)n);
     for (uint32_t x = 0; x < net->nodes; x++) {
         uint32_t rest = x, weight = 1;
         for (int d = 0; d < n; d++) {

@@ -90,26 +90,29 @@ int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
 }
 
 typedef struct worm {
-    uint32_t src, dst;
+    /* what a header hop, a wake-up or a tail release reads: the first 48
+     * bytes, so one cache line holds them in most records */
+    int32_t head;     /* trains: path index of the header flit, -1 before it enters */
+    uint16_t np, ptail; /* path entries; first entry still held */
+    uint32_t len, dst; /* flits of this message; its destination */
+    uint8_t drain;   /* trains: its header has been delivered: it moves every cycle */
+    uint8_t blocked; /* trains: its header found every channel it may take owned */
+    uint8_t woken;   /* trains: blocked, and a channel it waits for was released */
+    uint8_t alive;   /* trains: the slot holds a worm */
+    uint32_t wgen;   /* trains: generation of its wait entries */
+    uint64_t wkey;   /* trains, blocked: the key it waits with */
+    uint32_t t0;     /* trains, drain: the cycle its header was delivered */
+    uint32_t tat;    /* trains, drain: the cycle of its next event */
+    int32_t tnext;   /* trains, drain: next worm in its timer bucket */
+    uint32_t src;
+    /* the rest: injection, delivery and the flit loop */
     uint32_t gen, inj;    /* generation cycle, cycle it left the source queue */
     uint32_t src_left;    /* flits not yet injected */
-    uint32_t len, id;     /* flits of this message; caller's id (driven runs) */
-    uint16_t np, ptail;   /* path entries; first entry still held */
+    uint32_t id;          /* caller's id (driven runs) */
+    int32_t wlo, whi;     /* trains: moves with head in (wlo, whi] fall in the window */
     uint8_t measured;
     uint8_t stalled; /* nothing can move until the header takes a channel */
-    /* trains (the worm-level loop) only */
-    uint8_t drain;   /* its header has been delivered: it moves every cycle */
-    uint8_t blocked; /* its header found every channel it may take owned */
-    uint8_t woken;   /* blocked, and a channel it waits for was released */
-    uint8_t alive;
-    int64_t head;     /* path index of the header flit, -1 before it enters */
-    int64_t wlo, whi; /* moves with head in (wlo, whi] fall in the window */
     uint64_t seq;     /* injection order: the flit loop's delivery order */
-    uint32_t wgen;    /* generation of its wait entries */
-    uint64_t wkey;    /* blocked: the key it waits with */
-    uint32_t t0;      /* drain: the cycle its header was delivered */
-    uint32_t tat;     /* drain: the cycle of its next event */
-    int32_t tnext;    /* drain: next worm in its timer bucket */
 } worm;
 
 typedef struct qmsg {
@@ -133,6 +136,7 @@ typedef struct chan {
     uint16_t rhead;  /* ring index of the oldest buffered flit */
 } chan;
 
+#define KCI_FAR (INT32_MAX / 2) /* a path index no train reaches: a window edge not yet passed */
 #define KCI_WHEEL 1024 /* timer buckets of the trains, a power of two */
 #define KCI_MAX_THREADS 64 /* node ranges of one run */
 
@@ -159,6 +163,10 @@ typedef struct tpart {
     uint64_t lt, fd, dw; /* link traversals, flits delivered, of them in the window */
     int64_t ndr;         /* change in the count of worms being delivered */
     uint64_t *abits, *asum; /* headers that arrived here last cycle: channel bitmap and its summary */
+    /* worms of thread p being delivered whose next event is the next cycle
+     * (most are: a delivered train releases a channel a cycle); the wheel
+     * holds only first events. Arrays, so the moves can prefetch ahead. */
+    uint32_t *dnext, *dcur, ndnext;
 } tpart;
 
 typedef struct engine {
@@ -276,6 +284,8 @@ static void engine_free(engine *e)
         free(t->went);
         free(t->abits);
         free(t->asum);
+        free(t->dnext);
+        free(t->dcur);
     }
     free(e->tp);
     free(e->go);
@@ -292,10 +302,12 @@ static int grow_worms(engine *e)
     if (!w)
         return -1;
     e->w = w;
+    kci_sim_huge(w, cap * sizeof *w);
     uint32_t *p = realloc(e->path, (size_t)cap * e->pmax * sizeof *p);
     if (!p)
         return -1;
     e->path = p;
+    kci_sim_huge(p, (size_t)cap * e->pmax * sizeof *p);
     uint32_t *f = realloc(e->wfree, cap * sizeof *f);
     uint32_t *a = f ? realloc(e->active, cap * sizeof *a) : NULL;
     if (f)
@@ -342,7 +354,13 @@ static int grow_worms(engine *e)
             uint32_t *rc = wk ? realloc(t->relc, 2 * (size_t)cap * sizeof *rc) : NULL;
             if (rc)
                 t->relc = rc;
-            if (!rc)
+            uint32_t *dn = rc ? realloc(t->dnext, cap * sizeof *dn) : NULL;
+            if (dn)
+                t->dnext = dn;
+            uint32_t *dc = dn ? realloc(t->dcur, cap * sizeof *dc) : NULL;
+            if (dc)
+                t->dcur = dc;
+            if (!dc)
                 return -1;
         }
         for (uint32_t i = e->wcap; i < cap; i++) {
@@ -364,6 +382,7 @@ static int enqueue(engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_
         if (!q)
             return -1;
         e->q = q;
+        kci_sim_huge(q, cap * sizeof *q);
         for (uint32_t i = cap; i > e->qcap; i--) {
             q[i - 1].next = e->qfree;
             e->qfree = (int32_t)(i - 1);
@@ -601,8 +620,8 @@ static void inject(engine *e)
                 w->drain = w->blocked = w->woken = 0;
                 w->alive = 1;
                 w->head = -1;
-                w->wlo = e->in_window ? -1 : INT64_MAX / 2;
-                w->whi = INT64_MAX / 2;
+                w->wlo = e->in_window ? -1 : KCI_FAR;
+                w->whi = KCI_FAR;
                 w->seq = e->seq++;
                 e->go[e->ngo++] = wi;
                 e->nactive++;
@@ -1044,14 +1063,36 @@ static int train_wait_on(engine *e, tpart *t, uint32_t c, uint32_t wi, uint32_t 
     return 0;
 }
 
-/* The header of wi (in channel (uint32_t)key, at node `node` of range t)
- * asks for its next channel. */
-static void train_try(engine *e, tpart *t, uint32_t wi, uint64_t key, uint32_t node)
+/* Software prefetching for the moves and the header tries. On large
+ * networks every worm record, path entry and channel a move touches is a
+ * cache miss, and each depends on the one before (worm -> path -> channel),
+ * so a loop over a list of worms waits for memory at every step. The loops
+ * below walk their list in stages: the worm record KCI_PF items ahead, its
+ * path entry KCI_PF / 2 ahead (the record is in cache by then), the channel
+ * KCI_PF / 4 ahead, so several misses are in flight at once. Prefetches
+ * change no state and no result. */
+#define KCI_PF 16
+/* A prefetching helper has no visible effect, so a compiler that does not
+ * inline it early may find it pure and drop the call (GCC 12 does): force
+ * it inline. */
+#if defined(__GNUC__)
+#define KCI_PF_FN static inline __attribute__((always_inline))
+#else
+#define KCI_PF_FN static inline
+#endif
+
+KCI_PF_FN void pf_worm(const engine *e, uint32_t wi)
 {
-    uint32_t cand[KC_SIMROUTE_MAX];
+    const char *a = (const char *)&e->w[wi];
+    __builtin_prefetch(a, 1, 3);
+    __builtin_prefetch(a + 47, 1, 3);
+}
+
+/* The header of wi (in channel (uint32_t)key, at node `node` of range t)
+ * asks for its next channel among the routing's nc candidates cand. */
+static void train_try(engine *e, tpart *t, uint32_t wi, uint64_t key, const uint32_t *cand, int nc)
+{
     worm *w = &e->w[wi];
-    uint32_t in = (uint32_t)key;
-    int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
     for (int j = 0; j < nc; j++) {
         uint32_t c = cand[j];
         if (e->tc[c].own < 0) {
@@ -1072,6 +1113,56 @@ static void train_try(engine *e, tpart *t, uint32_t wi, uint64_t key, uint32_t n
             t->nomem = 1;
 }
 
+/* The tries of a list of headers (list[i].w in channel (uint32_t)
+ * list[i].key at node list[i].node, or at the channel's head when
+ * node_known is 0), in list order, prefetching as the moves do
+ * (KCI_PF): the worm record, then its candidates (computed once, kept in
+ * a small ring when there are few) with their channels and the worm's
+ * next path entry. */
+#define KCI_RING_CAND 4
+static void train_try_list(engine *e, tpart *t, const waiter *list, uint32_t n, int node_known)
+{
+    struct {
+        uint32_t c[KCI_RING_CAND];
+        int nc;
+    } ring[KCI_PF / 2];
+    uint32_t big[KC_SIMROUTE_MAX];
+    const kc_simnet *net = e->net;
+    for (uint32_t i = 0; i < n + KCI_PF / 2; i++) {
+        if (i + KCI_PF / 2 < n) {
+            uint32_t c = (uint32_t)list[i + KCI_PF / 2].key;
+            pf_worm(e, list[i + KCI_PF / 2].w);
+            if (!node_known && c < net->net_channels)
+                __builtin_prefetch(&net->next_node[c / e->vcs], 0, 3);
+        }
+        if (i < n) { /* the candidates of header i, and their channels */
+            const waiter *h = &list[i];
+            const worm *w = &e->w[h->w];
+            uint32_t node = node_known ? h->node : channel_head_node(net, (uint32_t)h->key);
+            uint32_t cand[KC_SIMROUTE_MAX];
+            int nc = kc_simroute_candidates(e->route, net, node, w->dst, (uint32_t)h->key, cand);
+            int keep = nc <= KCI_RING_CAND ? nc : 0;
+            for (int j = 0; j < keep; j++) {
+                ring[i % (KCI_PF / 2)].c[j] = cand[j];
+                __builtin_prefetch(&e->tc[cand[j]], 1, 3);
+            }
+            ring[i % (KCI_PF / 2)].nc = keep ? nc : -1;
+            __builtin_prefetch(&e->path[(size_t)h->w * e->pmax + w->np], 1, 3);
+        }
+        if (i >= KCI_PF / 2 - 1 && i + 1 - KCI_PF / 2 < n) {
+            uint32_t k = i + 1 - KCI_PF / 2; /* tried now: its candidates were computed KCI_PF / 2 - 1 steps ago */
+            const waiter *h = &list[k];
+            if (ring[k % (KCI_PF / 2)].nc >= 0) {
+                train_try(e, t, h->w, h->key, ring[k % (KCI_PF / 2)].c, ring[k % (KCI_PF / 2)].nc);
+            } else {
+                uint32_t node = node_known ? h->node : channel_head_node(net, (uint32_t)h->key);
+                int nc = kc_simroute_candidates(e->route, net, node, e->w[h->w].dst, (uint32_t)h->key, big);
+                train_try(e, t, h->w, h->key, big, nc);
+            }
+        }
+    }
+}
+
 /* Header arbitration of range t: wake-ups, then the woken headers by key
  * (each failed in an earlier cycle, so each arrived before any header now
  * trying for the first time), then the new ones by key. */
@@ -1087,6 +1178,7 @@ static void part_scan(engine *e, tpart *t)
         t->fhead = 0;
     }
     uint64_t ready = (uint64_t)e->last_moved + 1;
+    uint32_t first = t->ftail;
     size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
     for (size_t s = 0; s < nsum; s++) {
         uint64_t sb = t->asum[s];
@@ -1101,9 +1193,22 @@ static void part_scan(engine *e, tpart *t)
             while (b) {
                 uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
                 b &= b - 1;
-                t->fifo[t->ftail++] = (waiter){ready << 32 | c, (uint32_t)e->tc[c].own, channel_head_node(e->net, c)};
+                t->fifo[t->ftail++] = (waiter){ready << 32 | c, 0, 0};
             }
         }
+    }
+    /* then the worm and router of each, prefetching ahead (KCI_PF) */
+    const kc_simnet *net = e->net;
+    for (uint32_t i = first; i < t->ftail; i++) {
+        if (i + KCI_PF / 2 < t->ftail) {
+            uint32_t c = (uint32_t)t->fifo[i + KCI_PF / 2].key;
+            __builtin_prefetch(&e->tc[c], 0, 3);
+            if (c < net->net_channels)
+                __builtin_prefetch(&net->next_node[c / e->vcs], 0, 3);
+        }
+        uint32_t c = (uint32_t)t->fifo[i].key;
+        t->fifo[i].w = (uint32_t)e->tc[c].own;
+        t->fifo[i].node = channel_head_node(net, c);
     }
 }
 
@@ -1123,20 +1228,21 @@ static void part_allocate(engine *e, tpart *t)
     uint32_t n = t->nwoke;
     if (n) {
         waiter *m = t->tmp;
-        for (uint32_t i = 0; i < n; i++)
-            m[i] = (waiter){e->w[t->woke[i]].wkey, t->woke[i], 0};
+        for (uint32_t i = 0; i < n; i++) {
+            worm *w = &e->w[t->woke[i]];
+            m[i] = (waiter){w->wkey, t->woke[i], 0};
+            w->woken = 0; /* nothing reads it before the try */
+        }
         sort_waiters(m, n);
         t->nwoke = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            e->w[m[i].w].woken = 0;
-            train_try(e, t, m[i].w, m[i].key, channel_head_node(e->net, (uint32_t)m[i].key));
-        }
+        train_try_list(e, t, m, n, 0);
     }
     t->ngo_woke = t->ngo;
-    while (t->fhead < t->ftail && (t->fifo[t->fhead].key >> 32) + e->rdelay <= e->now) {
-        waiter wt = t->fifo[t->fhead++];
-        train_try(e, t, wt.w, wt.key, wt.node);
-    }
+    uint32_t due = t->fhead;
+    while (due < t->ftail && (t->fifo[due].key >> 32) + e->rdelay <= e->now)
+        due++;
+    train_try_list(e, t, t->fifo + t->fhead, due - t->fhead, 1);
+    t->fhead = due;
     if (t->fhead == t->ftail)
         t->fhead = t->ftail = 0;
 }
@@ -1450,20 +1556,59 @@ static void train_event(engine *e, tpart *m, uint32_t wi)
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
     int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
     int64_t h = E + ((int64_t)e->now - (int64_t)w->t0);
-    w->head = h;
+    w->head = (int32_t)h;
     train_release(e, w, path, h - len);
     if (h - E == len - 1) {
         m->ndr--;
         train_done(e, m, wi);
     } else {
-        train_schedule(e, m, wi, e->now + 1);
+        m->dnext[m->ndnext++] = wi;
     }
 }
 
-/* Thread p's moves: the worms being delivered in its timer wheel, and its
- * share of the headers that move (a contiguous part of the go list). Each
- * worm touches its own record and path and the channels it owns; what is
- * shared goes through add_u64, or_u64 and push_at. */
+/* The path index whose channel the next move of worm w releases (-1:
+ * none), and the one its header enters (-1: none); ev: a delivered
+ * train's event (train_event), else a header move (train_step). */
+static inline int64_t move_release_index(const engine *e, const worm *w, int ev)
+{
+    int64_t h = ev ? (int64_t)w->np - 1 + ((int64_t)e->now - (int64_t)w->t0) : (int64_t)w->head + 1;
+    return h - (int64_t)w->len;
+}
+
+KCI_PF_FN void pf_move(const engine *e, const uint32_t *list, uint32_t k, uint32_t n, int ev)
+{
+    if (k + KCI_PF < n)
+        pf_worm(e, list[k + KCI_PF]);
+    if (k + KCI_PF / 2 < n) {
+        uint32_t wi = list[k + KCI_PF / 2];
+        const worm *w = &e->w[wi];
+        int64_t j = move_release_index(e, w, ev);
+        const uint32_t *path = &e->path[(size_t)wi * e->pmax];
+        if (j >= 0 && j < (int64_t)e->pmax)
+            __builtin_prefetch(&path[j], 0, 3);
+        if (!ev && w->head + 1 < (int32_t)w->np)
+            __builtin_prefetch(&path[w->head + 1], 0, 3);
+    }
+    if (k + KCI_PF / 4 < n) {
+        uint32_t wi = list[k + KCI_PF / 4];
+        const worm *w = &e->w[wi];
+        int64_t j = move_release_index(e, w, ev);
+        const uint32_t *path = &e->path[(size_t)wi * e->pmax];
+        if (j >= 0 && j < (int64_t)w->np)
+            __builtin_prefetch(&e->tc[path[j]], 1, 3);
+        if (!ev && w->head + 1 < (int32_t)w->np) {
+            uint32_t c = path[w->head + 1];
+            if (c < e->net->net_channels)
+                __builtin_prefetch(&e->net->next_node[c / e->vcs], 0, 3);
+        }
+    }
+}
+
+/* Thread p's moves: the worms being delivered whose event is now (first
+ * events from its timer wheel, then the rest from its next-cycle list),
+ * and its share of the headers that move (a contiguous part of the go
+ * list). Each worm touches its own record and path and the channels it
+ * owns; what is shared goes through add_u64, or_u64 and push_at. */
 static void part_move(engine *e, uint32_t p)
 {
     tpart *m = &e->tp[p];
@@ -1472,6 +1617,10 @@ static void part_move(engine *e, uint32_t p)
     int32_t *bucket = &e->wheel[(size_t)p * KCI_WHEEL + (e->now & (KCI_WHEEL - 1))];
     int32_t at = *bucket;
     *bucket = -1;
+    uint32_t *cur = m->dnext, ncur = m->ndnext;
+    m->dnext = m->dcur;
+    m->dcur = cur;
+    m->ndnext = 0;
     while (at >= 0) {
         uint32_t wi = (uint32_t)at;
         at = e->w[wi].tnext;
@@ -1480,9 +1629,16 @@ static void part_move(engine *e, uint32_t p)
         else
             train_schedule(e, m, wi, e->w[wi].tat); /* a later turn of the wheel */
     }
+    for (uint32_t k = 0; k < ncur; k++) {
+        pf_move(e, cur, k, ncur, 1);
+        train_event(e, m, cur[k]);
+    }
     uint32_t lo = (uint32_t)((uint64_t)e->ngo * p / e->nt), hi = (uint32_t)((uint64_t)e->ngo * (p + 1) / e->nt);
-    for (uint32_t k = lo; k < hi; k++)
-        train_step(e, m, e->go[k]);
+    const uint32_t *go = e->go + lo;
+    for (uint32_t k = 0; k < hi - lo; k++) {
+        pf_move(e, go, k, hi - lo, 0);
+        train_step(e, m, go[k]);
+    }
 }
 
 static void trains_move(engine *e)
@@ -1539,9 +1695,9 @@ static void trains_window_edge(engine *e, int end)
             continue;
         int64_t h = train_head(w, (int64_t)e->now - 1);
         if (end)
-            w->whi = h;
+            w->whi = (int32_t)h;
         else
-            w->wlo = h;
+            w->wlo = (int32_t)h;
     }
 }
 
@@ -1555,7 +1711,7 @@ static void trains_settle(engine *e)
             continue;
         int64_t h = train_head(w, e->last_moved), len = (int64_t)w->len;
         int64_t E = w->drain ? (int64_t)w->np - 1 : INT64_MAX / 2;
-        w->head = h;
+        w->head = (int32_t)h;
         e->link_traversals += train_traversals(h, len, E - 1);
         if (h >= E) {
             e->flits_delivered += (uint64_t)(h - E + 1);
@@ -1764,6 +1920,9 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         }
         ring_ok = e->tc && e->rel && e->wheel && bits_ok;
         if (ring_ok) {
+            kci_sim_huge(e->tc, ch * sizeof *e->tc);
+            for (uint32_t p = 0; p < nt; p++)
+                kci_sim_huge(e->tp[p].abits, (ch + 63) / 64 * sizeof *e->tp[p].abits);
             for (size_t c = 0; c < ch; c++)
                 e->tc[c].own = e->tc[c].wait = -1;
             for (size_t i = 0; i < (size_t)nt * KCI_WHEEL; i++)
@@ -1772,6 +1931,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     } else {
         e->ch = calloc(ch, sizeof *e->ch);
         ring_ok = e->ch != NULL;
+        kci_sim_huge(e->ch, ch * sizeof *e->ch);
         if (ring_ok)
             for (size_t c = 0; c < ch; c++)
                 e->ch[c].owner = -1;
@@ -1800,6 +1960,13 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         !e->senders || !e->next_gen || !e->cal_head || !e->cal_next || !e->cal_cyc || !e->due || !e->pend || !e->pend2 || !e->fresh || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
         !e->qlow || grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
+    /* per-source state read at random (generation and delivery) */
+    kci_sim_huge(e->qhead, net->nodes * sizeof *e->qhead);
+    kci_sim_huge(e->qtail, net->nodes * sizeof *e->qtail);
+    kci_sim_huge(e->next_gen, net->nodes * sizeof *e->next_gen);
+    kci_sim_huge(e->src_gen, net->nodes * sizeof *e->src_gen);
+    kci_sim_huge(e->src_acc, net->nodes * sizeof *e->src_acc);
+    kci_sim_huge(e->qlen, net->nodes * sizeof *e->qlen);
     for (uint32_t x = 0; x < net->nodes; x++) {
         e->qhead[x] = e->qtail[x] = -1;
         if (tr && (tr->uniform || tr->start[x + 1] > tr->start[x])) /* driven runs: as messages come */

@@ -2,6 +2,7 @@
 #ifndef KCI_SIM_INTERNAL_H
 #define KCI_SIM_INTERNAL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kcube/sim.h"
@@ -21,6 +22,9 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
  * when the routing is adaptive; parts: the node ranges of a run on several
  * threads, each with its own lists). */
 uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int parts);
+/* Asks for transparent huge pages on a large array the engine reads at
+ * random (src/sim/pages.c); advice only, a no-op where unsupported. */
+void kci_sim_huge(void *p, size_t bytes);
 /* Bytes per source-queue entry. */
 uint64_t kci_sim_queue_entry_bytes(void);
 
