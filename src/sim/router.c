@@ -200,6 +200,7 @@ typedef struct engine {
     /* runs (not driven): sources with queued messages in node order, and
      * those whose queue was empty until this cycle, in node order */
     uint32_t *pend, *pend2, *fresh, npend, nfresh;
+    uint32_t *sortbuf; /* scratch of sort_u32: nodes * inj entries */
     kc_rng rng;
     /* bookkeeping */
     uint64_t flits_generated, flits_delivered, link_traversals;
@@ -266,6 +267,7 @@ static void engine_free(engine *e)
     free(e->pend);
     free(e->pend2);
     free(e->fresh);
+    free(e->sortbuf);
     free(e->arr);
     free(e->listed);
     free(e->src_gen);
@@ -434,7 +436,7 @@ static uint32_t pick_dest(engine *e, uint32_t node)
     return b - a == 1 ? t->dest[a] : t->dest[a + (uint32_t)kc_rng_below(&e->rng, b - a)];
 }
 
-static void sort_u32(uint32_t *a, uint32_t n);
+static void sort_u32(engine *e, uint32_t *a, uint32_t n);
 
 #define KCI_CAL 4096 /* calendar buckets, a power of two */
 
@@ -471,7 +473,7 @@ static void generate(engine *e)
             }
             x = next;
         }
-        sort_u32(e->due, n);
+        sort_u32(e, e->due, n);
         for (uint32_t i = 0; i < n; i++) {
             x = e->due[i];
             while (e->next_gen[x] < (double)e->now + 1.0) {
@@ -509,26 +511,43 @@ static inline void take_channel(engine *e, uint32_t c, uint32_t wi)
     e->ch[c] = (chan){(int32_t)wi, 0, 0, 0, 0};
 }
 
-static int cmp_u32(const void *a, const void *b)
+/* Node ids ascending. Short lists by insertion; longer ones by a radix
+ * sort in 11-bit digits through the engine's scratch array (e->sortbuf,
+ * one entry per injection channel), only as many digits as node ids have:
+ * two passes up to 2^22 nodes, against qsort's comparisons and calls. */
+static void sort_u32(engine *e, uint32_t *a, uint32_t n)
 {
-    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-    return x < y ? -1 : x > y;
-}
-
-static void sort_u32(uint32_t *a, uint32_t n)
-{
-    if (n > 32) {
-        qsort(a, n, sizeof *a, cmp_u32);
+    if (n <= 64) {
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t v = a[i], j = i;
+            while (j > 0 && a[j - 1] > v) {
+                a[j] = a[j - 1];
+                j--;
+            }
+            a[j] = v;
+        }
         return;
     }
-    for (uint32_t i = 1; i < n; i++) {
-        uint32_t v = a[i], j = i;
-        while (j > 0 && a[j - 1] > v) {
-            a[j] = a[j - 1];
-            j--;
+    uint32_t bits = 32 - (uint32_t)__builtin_clz((e->net->nodes - 1) | 1);
+    uint32_t *src = a, *dst = e->sortbuf;
+    for (uint32_t shift = 0; shift < bits; shift += 11) {
+        uint32_t pos[2048] = {0};
+        for (uint32_t i = 0; i < n; i++)
+            pos[src[i] >> shift & 2047]++;
+        uint32_t sum = 0;
+        for (uint32_t d = 0; d < 2048; d++) {
+            uint32_t c = pos[d];
+            pos[d] = sum;
+            sum += c;
         }
-        a[j] = v;
+        for (uint32_t i = 0; i < n; i++)
+            dst[pos[src[i] >> shift & 2047]++] = src[i];
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
     }
+    if (src != a)
+        memcpy(a, src, n * sizeof *a);
 }
 
 /* Trains: the sources that may inject this cycle, in node order: those
@@ -539,7 +558,7 @@ static void sort_u32(uint32_t *a, uint32_t n)
  * scan of every source with a queue would do nothing for it. */
 static void trains_sources(engine *e)
 {
-    sort_u32(e->rel, e->nrel);
+    sort_u32(e, e->rel, e->nrel);
     uint32_t a = 0, b = 0, m = 0;
     while (a < e->nfresh || b < e->nrel) {
         uint32_t x;
@@ -1068,10 +1087,13 @@ static int train_wait_on(engine *e, tpart *t, uint32_t c, uint32_t wi, uint32_t 
  * cache miss, and each depends on the one before (worm -> path -> channel),
  * so a loop over a list of worms waits for memory at every step. The loops
  * below walk their list in stages: the worm record KCI_PF items ahead, its
- * path entry KCI_PF / 2 ahead (the record is in cache by then), the channel
- * KCI_PF / 4 ahead, so several misses are in flight at once. Prefetches
+ * path entry KCI_PF_PATH ahead (the record is in cache by then), the
+ * channel KCI_PF_CHAN ahead, so several misses are in flight at once. Prefetches
  * change no state and no result. */
-#define KCI_PF 16
+#define KCI_PF 16     /* worm records this many items ahead */
+#define KCI_PF_PATH 10 /* path entries */
+#define KCI_PF_CHAN 5  /* channels (and routers, arrival bits) */
+#define KCI_PF_BITS 2  /* several ranges: arrival bits of the range a header moves to */
 /* A prefetching helper has no visible effect, so a compiler that does not
  * inline it early may find it pure and drop the call (GCC 12 does): force
  * it inline. */
@@ -1579,8 +1601,8 @@ KCI_PF_FN void pf_move(const engine *e, const uint32_t *list, uint32_t k, uint32
 {
     if (k + KCI_PF < n)
         pf_worm(e, list[k + KCI_PF]);
-    if (k + KCI_PF / 2 < n) {
-        uint32_t wi = list[k + KCI_PF / 2];
+    if (k + KCI_PF_PATH < n) {
+        uint32_t wi = list[k + KCI_PF_PATH];
         const worm *w = &e->w[wi];
         int64_t j = move_release_index(e, w, ev);
         const uint32_t *path = &e->path[(size_t)wi * e->pmax];
@@ -1589,17 +1611,28 @@ KCI_PF_FN void pf_move(const engine *e, const uint32_t *list, uint32_t k, uint32
         if (!ev && w->head + 1 < (int32_t)w->np)
             __builtin_prefetch(&path[w->head + 1], 0, 3);
     }
-    if (k + KCI_PF / 4 < n) {
-        uint32_t wi = list[k + KCI_PF / 4];
+    if (k + KCI_PF_CHAN < n) {
+        uint32_t wi = list[k + KCI_PF_CHAN];
         const worm *w = &e->w[wi];
         int64_t j = move_release_index(e, w, ev);
         const uint32_t *path = &e->path[(size_t)wi * e->pmax];
         if (j >= 0 && j < (int64_t)w->np)
             __builtin_prefetch(&e->tc[path[j]], 1, 3);
-        if (!ev && w->head + 1 < (int32_t)w->np) {
+        if (!ev && w->head + 1 < (int32_t)w->np) { /* the arrivals bit of the header's new channel */
             uint32_t c = path[w->head + 1];
-            if (c < e->net->net_channels)
+            if (e->nt == 1)
+                __builtin_prefetch(&e->tp[0].abits[c >> 6], 1, 3);
+            else if (c < e->net->net_channels)
                 __builtin_prefetch(&e->net->next_node[c / e->vcs], 0, 3);
+        }
+    }
+    if (e->nt > 1 && !ev && k + KCI_PF_BITS < n) {
+        uint32_t wi = list[k + KCI_PF_BITS];
+        const worm *w = &e->w[wi];
+        if (w->head + 1 < (int32_t)w->np) {
+            uint32_t c = e->path[(size_t)wi * e->pmax + (uint32_t)(w->head + 1)];
+            const tpart *t = &e->tp[part_of_node(e, channel_head_node(e->net, c))];
+            __builtin_prefetch(&t->abits[c >> 6], 1, 3);
         }
     }
 }
@@ -1774,10 +1807,11 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     uint64_t bitmaps = trains ? np * ((channels + 63) / 64 + (channels + 4095) / 4096) * sizeof(uint64_t) : 0;
     /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow,
      * the calendar's link, cycle and due list, the lists of sources with
-     * queued messages (pend, pend2, fresh), trains' released sources */
+     * queued messages (pend, pend2, fresh), the sort's scratch (one per
+     * injection channel), trains' released sources */
     uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) + 2 * sizeof(uint64_t) +
                         3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) +
-                        (trains ? (uint64_t)s->inj * sizeof(uint32_t) : 0);
+                        (uint64_t)s->inj * sizeof(uint32_t) + (trains ? (uint64_t)s->inj * sizeof(uint32_t) : 0);
     uint64_t fixed = KCI_CAL * sizeof(uint32_t) + (trains ? np * (KCI_WHEEL * sizeof(int32_t) + sizeof(tpart)) : 0);
     uint64_t link_used = s->vcs > 1 && !vc_independent ? (links + 1) * sizeof(uint32_t) : 0;
     return channels * per_channel + bitmaps + link_used + s->nodes * per_node + fixed;
@@ -1787,8 +1821,8 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
 {
     /* record, path of max_hops + 2 channels, free list, two active lists,
      * three waiting lists; trains: two more lists, per node range the
-     * headers' FIFO, its go list and sort space, the woken list and two
-     * released channels, and a wait entry for every channel a blocked
+     * headers' FIFO, its go list and sort space, the woken list, two
+     * released channels and the two next-cycle lists of delivered trains, and a wait entry for every channel a blocked
      * header may ask for (a port's VCs, or all ports' for adaptive
      * routings) */
     uint64_t b = sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
@@ -1798,7 +1832,7 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
             cand = (uint64_t)s->ej;
         if (cand > KC_SIMROUTE_MAX)
             cand = KC_SIMROUTE_MAX;
-        b += 2 * sizeof(uint32_t) + (uint64_t)(parts > 1 ? parts : 1) * (3 * sizeof(waiter) + 3 * sizeof(uint32_t)) +
+        b += 2 * sizeof(uint32_t) + (uint64_t)(parts > 1 ? parts : 1) * (3 * sizeof(waiter) + 5 * sizeof(uint32_t)) +
              cand * sizeof(struct went);
     }
     return b;
@@ -1951,13 +1985,14 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->pend = malloc(net->nodes * sizeof *e->pend);
     e->pend2 = malloc(net->nodes * sizeof *e->pend2);
     e->fresh = malloc(net->nodes * sizeof *e->fresh);
+    e->sortbuf = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->sortbuf);
     e->src_gen = calloc(net->nodes, sizeof *e->src_gen);
     e->src_acc = calloc(net->nodes, sizeof *e->src_acc);
     e->qlen = calloc(net->nodes, sizeof *e->qlen);
     e->q0 = calloc(net->nodes, sizeof *e->q0);
     e->qlow = calloc(net->nodes, sizeof *e->qlow);
     if (!ring_ok || !links_ok || !e->qhead || !e->qtail ||
-        !e->senders || !e->next_gen || !e->cal_head || !e->cal_next || !e->cal_cyc || !e->due || !e->pend || !e->pend2 || !e->fresh || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
+        !e->senders || !e->next_gen || !e->cal_head || !e->cal_next || !e->cal_cyc || !e->due || !e->pend || !e->pend2 || !e->fresh || !e->sortbuf || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
         !e->qlow || grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     /* per-source state read at random (generation and delivery) */
