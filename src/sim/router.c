@@ -167,6 +167,14 @@ typedef struct tpart {
      * (most are: a delivered train releases a channel a cycle); the wheel
      * holds only first events. Arrays, so the moves can prefetch ahead. */
     uint32_t *dnext, *dcur, ndnext;
+    /* what thread p's moves produce for others, in plain lists (no atomic
+     * operation in the moves: a locked one would also wait for the
+     * stores and misses in flight): tails delivered, sources whose
+     * injection channel was freed, and on several ranges the headers that
+     * arrived and the released channels with waiters, by range (t) */
+    uint32_t *fin, nfin, *rel, nrel;
+    struct tev { uint32_t t, c; } *arr, *relx;
+    uint32_t narr, nrelx;
 } tpart;
 
 typedef struct engine {
@@ -195,8 +203,10 @@ typedef struct engine {
     uint32_t *senders, nsenders;
     double *next_gen;
     /* Poisson runs: a calendar of the sources by the cycle of their next
-     * message (bucket = cycle mod KCI_CAL, a list through cal_next) */
-    uint32_t *cal_head, *cal_next, *cal_cyc, *due;
+     * message (bucket = cycle mod KCI_CAL, a list of chunks of calc) */
+    int32_t *cal_head, calfree;
+    struct calchunk *calc;
+    uint32_t *due;
     /* runs (not driven): sources with queued messages in node order, and
      * those whose queue was empty until this cycle, in node order */
     uint32_t *pend, *pend2, *fresh, npend, nfresh;
@@ -261,8 +271,7 @@ static void engine_free(engine *e)
     free(e->senders);
     free(e->next_gen);
     free(e->cal_head);
-    free(e->cal_next);
-    free(e->cal_cyc);
+    free(e->calc);
     free(e->due);
     free(e->pend);
     free(e->pend2);
@@ -288,6 +297,10 @@ static void engine_free(engine *e)
         free(t->asum);
         free(t->dnext);
         free(t->dcur);
+        free(t->fin);
+        free(t->rel);
+        free(t->arr);
+        free(t->relx);
     }
     free(e->tp);
     free(e->go);
@@ -362,8 +375,25 @@ static int grow_worms(engine *e)
             uint32_t *dc = dn ? realloc(t->dcur, cap * sizeof *dc) : NULL;
             if (dc)
                 t->dcur = dc;
-            if (!dc)
+            uint32_t *fi = dc ? realloc(t->fin, cap * sizeof *fi) : NULL;
+            if (fi)
+                t->fin = fi;
+            /* a worm frees its injection channel once */
+            uint32_t *re = fi ? realloc(t->rel, cap * sizeof *re) : NULL;
+            if (re)
+                t->rel = re;
+            if (!re)
                 return -1;
+            if (e->nt > 1) {
+                struct tev *av = realloc(t->arr, cap * sizeof *av);
+                if (av)
+                    t->arr = av;
+                struct tev *rx = av ? realloc(t->relx, 2 * (size_t)cap * sizeof *rx) : NULL;
+                if (rx)
+                    t->relx = rx;
+                if (!rx)
+                    return -1;
+            }
         }
         for (uint32_t i = e->wcap; i < cap; i++) {
             w[i].alive = 0;
@@ -438,17 +468,61 @@ static uint32_t pick_dest(engine *e, uint32_t node)
 
 static void sort_u32(engine *e, uint32_t *a, uint32_t n);
 
+/* A prefetching helper has no visible effect, so a compiler that does not
+ * inline it early may find it pure and drop the call (GCC 12 does): force
+ * it inline. */
+#if defined(__GNUC__)
+#define KCI_PF_FN static inline __attribute__((always_inline))
+#else
+#define KCI_PF_FN static inline
+#endif
+
 #define KCI_CAL 4096 /* calendar buckets, a power of two */
+#define KCI_CAL_CHUNK 30 /* sources a calendar chunk holds */
+
+/* A calendar bucket is a list of chunks, all full but the first: walking
+ * it reads arrays (a chunk a step, the next one prefetched) where a list
+ * through the sources would miss the cache at every source. */
+typedef struct calchunk {
+    int32_t next;
+    uint32_t n;
+    uint32_t node[KCI_CAL_CHUNK], cyc[KCI_CAL_CHUNK];
+} calchunk;
+
+/* Chunks the calendar of `nodes` sources can need at once: every bucket
+ * has at most one chunk that is not full, and a source is in one bucket. */
+static uint64_t cal_chunks(uint64_t nodes) { return nodes / KCI_CAL_CHUNK + KCI_CAL + 1; }
 
 /* x joins the calendar at the cycle of its next message (the first t with
- * next_gen < t + 1). */
+ * next_gen < t + 1). The chunk pool (cal_chunks) never runs out. */
 static inline void cal_insert(engine *e, uint32_t x)
 {
     double t = floor(e->next_gen[x]);
     uint32_t cyc = t < 2147483648.0 ? (uint32_t)t : UINT32_C(2147483648);
-    e->cal_cyc[x] = cyc;
-    e->cal_next[x] = e->cal_head[cyc & (KCI_CAL - 1)];
-    e->cal_head[cyc & (KCI_CAL - 1)] = x;
+    int32_t *b = &e->cal_head[cyc & (KCI_CAL - 1)];
+    calchunk *ch = *b >= 0 ? &e->calc[*b] : NULL;
+    if (!ch || ch->n == KCI_CAL_CHUNK) {
+        int32_t f = e->calfree;
+        ch = &e->calc[f];
+        e->calfree = ch->next;
+        ch->next = *b;
+        ch->n = 0;
+        *b = f;
+    }
+    ch->node[ch->n] = x;
+    ch->cyc[ch->n++] = cyc;
+}
+
+/* The per-source state a generation at source x touches, prefetched a few
+ * due sources ahead (they are far apart in memory). */
+KCI_PF_FN void pf_source(const engine *e, uint32_t x)
+{
+    __builtin_prefetch(&e->next_gen[x], 1, 3);
+    __builtin_prefetch(&e->qtail[x], 1, 3);
+    __builtin_prefetch(&e->qlen[x], 1, 3);
+    __builtin_prefetch(&e->src_gen[x], 1, 3);
+    if (!e->tr->uniform)
+        __builtin_prefetch(&e->tr->start[x], 0, 3);
 }
 
 static void generate(engine *e)
@@ -461,21 +535,29 @@ static void generate(engine *e)
          * cycle, so none is late) and some a turn of the calendar later;
          * the due ones draw in node order, exactly as a scan of every
          * source would, and go back at the cycle of their next message. */
-        uint32_t *b = &e->cal_head[e->now & (KCI_CAL - 1)], x = *b, n = 0;
-        *b = UINT32_MAX;
-        while (x != UINT32_MAX) {
-            uint32_t next = e->cal_next[x];
-            if (e->cal_cyc[x] == e->now) {
-                e->due[n++] = x;
-            } else {
-                e->cal_next[x] = *b;
-                *b = x;
+        int32_t *b = &e->cal_head[e->now & (KCI_CAL - 1)], h = *b;
+        uint32_t n = 0;
+        *b = -1;
+        while (h >= 0) {
+            calchunk *ch = &e->calc[h];
+            int32_t next = ch->next;
+            if (next >= 0)
+                __builtin_prefetch(&e->calc[next], 0, 3);
+            for (uint32_t j = 0; j < ch->n; j++) {
+                if (ch->cyc[j] == e->now)
+                    e->due[n++] = ch->node[j];
+                else
+                    cal_insert(e, ch->node[j]); /* a later turn: into a fresh chunk of this bucket */
             }
-            x = next;
+            ch->next = e->calfree; /* read whole: free it */
+            e->calfree = h;
+            h = next;
         }
         sort_u32(e, e->due, n);
         for (uint32_t i = 0; i < n; i++) {
-            x = e->due[i];
+            uint32_t x = e->due[i];
+            if (i + 8 < n)
+                pf_source(e, e->due[i + 8]);
             while (e->next_gen[x] < (double)e->now + 1.0) {
                 if (enqueue(e, x, pick_dest(e, x), e->L, 0))
                     e->nomem = 1;
@@ -1002,28 +1084,14 @@ static inline uint32_t part_of_chan(const engine *e, uint32_t c)
     return p;
 }
 
-/* Shared counters and lists written while several threads move worms:
- * relaxed atomics (sums and bit ORs do not depend on the order; lists are
- * sorted, or their order changes nothing, before use). One thread: plain. */
+/* The per-link counts (--channel-util) several threads' moves add to: a
+ * relaxed atomic (a sum does not depend on the order). One thread: plain. */
 static inline void add_u64(const engine *e, uint64_t *p, uint64_t v)
 {
     if (e->nt > 1)
         __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
     else
         *p += v;
-}
-
-static inline void or_u64(const engine *e, uint64_t *p, uint64_t v)
-{
-    if (e->nt > 1)
-        __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
-    else
-        *p |= v;
-}
-
-static inline uint32_t push_at(const engine *e, uint32_t *n)
-{
-    return e->nt > 1 ? __atomic_fetch_add(n, 1, __ATOMIC_RELAXED) : (*n)++;
 }
 
 /* Channel c (of range t) was released last cycle: its waiting headers are
@@ -1052,12 +1120,14 @@ static void train_wake(engine *e, tpart *t, uint32_t c)
 
 /* Channel c was released: its headers are woken at the next allocation
  * (nothing between now and then reads the wait entries or takes c). */
-static inline void train_freed(engine *e, uint32_t c)
+static inline void train_freed(engine *e, tpart *m, uint32_t c)
 {
     e->tc[c].own = -1;
     if (e->tc[c].wait >= 0) {
-        tpart *t = &e->tp[part_of_chan(e, c)];
-        t->relc[push_at(e, &t->nrelc)] = c;
+        if (e->nt == 1)
+            e->tp->relc[e->tp->nrelc++] = c;
+        else
+            m->relx[m->nrelx++] = (struct tev){part_of_chan(e, c), c};
     }
 }
 
@@ -1093,15 +1163,6 @@ static int train_wait_on(engine *e, tpart *t, uint32_t c, uint32_t wi, uint32_t 
 #define KCI_PF 16     /* worm records this many items ahead */
 #define KCI_PF_PATH 10 /* path entries */
 #define KCI_PF_CHAN 5  /* channels (and routers, arrival bits) */
-#define KCI_PF_BITS 2  /* several ranges: arrival bits of the range a header moves to */
-/* A prefetching helper has no visible effect, so a compiler that does not
- * inline it early may find it pure and drop the call (GCC 12 does): force
- * it inline. */
-#if defined(__GNUC__)
-#define KCI_PF_FN static inline __attribute__((always_inline))
-#else
-#define KCI_PF_FN static inline
-#endif
 
 KCI_PF_FN void pf_worm(const engine *e, uint32_t wi)
 {
@@ -1138,9 +1199,9 @@ static void train_try(engine *e, tpart *t, uint32_t wi, uint64_t key, const uint
 /* The tries of a list of headers (list[i].w in channel (uint32_t)
  * list[i].key at node list[i].node, or at the channel's head when
  * node_known is 0), in list order, prefetching as the moves do
- * (KCI_PF): the worm record, then its candidates (computed once, kept in
- * a small ring when there are few) with their channels and the worm's
- * next path entry. */
+ * (KCI_PF): the worm record, the digits of both ends (tori and meshes),
+ * then its candidates (computed once, kept in a small ring when there are
+ * few) with their channels and the worm's next path entry. */
 #define KCI_RING_CAND 4
 static void train_try_list(engine *e, tpart *t, const waiter *list, uint32_t n, int node_known)
 {
@@ -1150,12 +1211,19 @@ static void train_try_list(engine *e, tpart *t, const waiter *list, uint32_t n, 
     } ring[KCI_PF / 2];
     uint32_t big[KC_SIMROUTE_MAX];
     const kc_simnet *net = e->net;
+    int digits = net->topo != KC_SIM_HYPERCUBE; /* grid routing reads the digits of both ends */
     for (uint32_t i = 0; i < n + KCI_PF / 2; i++) {
-        if (i + KCI_PF / 2 < n) {
-            uint32_t c = (uint32_t)list[i + KCI_PF / 2].key;
-            pf_worm(e, list[i + KCI_PF / 2].w);
+        if (i + KCI_PF < n) {
+            uint32_t c = (uint32_t)list[i + KCI_PF].key;
+            pf_worm(e, list[i + KCI_PF].w);
             if (!node_known && c < net->net_channels)
                 __builtin_prefetch(&net->next_node[c / e->vcs], 0, 3);
+        }
+        if (digits && i + KCI_PF / 2 < n) {
+            const waiter *h = &list[i + KCI_PF / 2];
+            uint32_t node = node_known ? h->node : channel_head_node(net, (uint32_t)h->key);
+            __builtin_prefetch(&net->digit[(size_t)e->w[h->w].dst * (size_t)net->n], 0, 3);
+            __builtin_prefetch(&net->digit[(size_t)node * (size_t)net->n], 0, 3);
         }
         if (i < n) { /* the candidates of header i, and their channels */
             const waiter *h = &list[i];
@@ -1200,7 +1268,17 @@ static void part_scan(engine *e, tpart *t)
         t->fhead = 0;
     }
     uint64_t ready = (uint64_t)e->last_moved + 1;
-    uint32_t first = t->ftail;
+    uint32_t first = t->ftail, me = (uint32_t)(t - e->tp);
+    for (uint32_t p = 0; e->nt > 1 && p < e->nt; p++) { /* the arrivals the moves listed for range t */
+        const tpart *m = &e->tp[p];
+        for (uint32_t i = 0; i < m->narr; i++) {
+            if (m->arr[i].t != me)
+                continue;
+            uint32_t c = m->arr[i].c;
+            t->abits[c >> 6] |= UINT64_C(1) << (c & 63);
+            t->asum[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
+        }
+    }
     size_t nsum = ((size_t)e->net->channels + 4095) / 4096;
     for (size_t s = 0; s < nsum; s++) {
         uint64_t sb = t->asum[s];
@@ -1240,6 +1318,11 @@ static void part_allocate(engine *e, tpart *t)
 {
     part_scan(e, t);
     t->ngo = 0;
+    uint32_t me = (uint32_t)(t - e->tp);
+    for (uint32_t p = 0; e->nt > 1 && p < e->nt; p++) /* the channels of range t the moves released */
+        for (uint32_t i = 0; i < e->tp[p].nrelx; i++)
+            if (e->tp[p].relx[i].t == me)
+                t->relc[t->nrelc++] = e->tp[p].relx[i].c;
     for (uint32_t i = 0; i < t->nrelc; i++)
         train_wake(e, t, t->relc[i]);
     t->nrelc = 0;
@@ -1501,19 +1584,19 @@ static uint64_t train_window_delivered(const worm *w, int64_t h)
 }
 
 /* The tail of worm wi leaves path index j (its channel is released). */
-static void train_release(engine *e, worm *w, const uint32_t *path, int64_t j)
+static void train_release(engine *e, tpart *m, worm *w, const uint32_t *path, int64_t j)
 {
     uint32_t c = path[j];
     w->ptail = (uint16_t)(j + 1);
     if (j == 0) {
         e->tc[c].own = -1;
         if (!e->driven) /* driven runs keep their own list of senders */
-            e->rel[push_at(e, &e->nrel)] = w->src;
+            m->rel[m->nrel++] = w->src;
         return;
     }
     if (e->link_flits)
         add_u64(e, &e->link_flits[c / e->vcs], train_window_flits(w, j));
-    train_freed(e, c);
+    train_freed(e, m, c);
 }
 
 /* Into the timer wheel of the thread moving it (m): it stays with it. */
@@ -1535,12 +1618,9 @@ static void train_done(engine *e, tpart *m, uint32_t wi)
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
     m->lt += (uint64_t)len * (uint64_t)(E - 1);
     m->fd += (uint64_t)len;
-    uint64_t inw = train_window_delivered(w, E + len - 1);
-    m->dw += inw;
-    if (inw)
-        add_u64(e, &e->src_acc[w->src], inw);
-    train_freed(e, path[E]);
-    e->fin[push_at(e, &e->nfin)] = wi;
+    m->dw += train_window_delivered(w, E + len - 1); /* per source: in trains_move */
+    train_freed(e, m, path[E]);
+    m->fin[m->nfin++] = wi;
 }
 
 /* One move of worm wi whose header was just given a channel (or entered
@@ -1552,12 +1632,15 @@ static void train_step(engine *e, tpart *m, uint32_t wi)
     int64_t h = ++w->head, len = (int64_t)w->len;
     int64_t E = w->drain ? (int64_t)w->np - 1 : INT64_MAX / 2;
     if (h - len >= 0) /* a worm shorter than its path: the tail leaves a channel */
-        train_release(e, w, path, h - len);
+        train_release(e, m, w, path, h - len);
     if (h < E) {
         uint32_t c = path[h]; /* the header's new channel: it asks for the next one from next cycle */
-        tpart *t = e->nt == 1 ? e->tp : &e->tp[part_of_node(e, channel_head_node(e->net, c))];
-        or_u64(e, &t->abits[c >> 6], UINT64_C(1) << (c & 63));
-        or_u64(e, &t->asum[c >> 12], UINT64_C(1) << (c >> 6 & 63));
+        if (e->nt == 1) {
+            e->tp->abits[c >> 6] |= UINT64_C(1) << (c & 63);
+            e->tp->asum[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
+        } else {
+            m->arr[m->narr++] = (struct tev){part_of_node(e, channel_head_node(e->net, c)), c};
+        }
         return;
     }
     /* The header is delivered: from now on the train moves every cycle and
@@ -1579,7 +1662,7 @@ static void train_event(engine *e, tpart *m, uint32_t wi)
     int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
     int64_t h = E + ((int64_t)e->now - (int64_t)w->t0);
     w->head = (int32_t)h;
-    train_release(e, w, path, h - len);
+    train_release(e, m, w, path, h - len);
     if (h - E == len - 1) {
         m->ndr--;
         train_done(e, m, wi);
@@ -1618,21 +1701,12 @@ KCI_PF_FN void pf_move(const engine *e, const uint32_t *list, uint32_t k, uint32
         const uint32_t *path = &e->path[(size_t)wi * e->pmax];
         if (j >= 0 && j < (int64_t)w->np)
             __builtin_prefetch(&e->tc[path[j]], 1, 3);
-        if (!ev && w->head + 1 < (int32_t)w->np) { /* the arrivals bit of the header's new channel */
+        if (!ev && w->head + 1 < (int32_t)w->np) { /* the arrival bit, or range, of the header's new channel */
             uint32_t c = path[w->head + 1];
             if (e->nt == 1)
                 __builtin_prefetch(&e->tp[0].abits[c >> 6], 1, 3);
             else if (c < e->net->net_channels)
                 __builtin_prefetch(&e->net->next_node[c / e->vcs], 0, 3);
-        }
-    }
-    if (e->nt > 1 && !ev && k + KCI_PF_BITS < n) {
-        uint32_t wi = list[k + KCI_PF_BITS];
-        const worm *w = &e->w[wi];
-        if (w->head + 1 < (int32_t)w->np) {
-            uint32_t c = e->path[(size_t)wi * e->pmax + (uint32_t)(w->head + 1)];
-            const tpart *t = &e->tp[part_of_node(e, channel_head_node(e->net, c))];
-            __builtin_prefetch(&t->abits[c >> 6], 1, 3);
         }
     }
 }
@@ -1641,12 +1715,13 @@ KCI_PF_FN void pf_move(const engine *e, const uint32_t *list, uint32_t k, uint32
  * events from its timer wheel, then the rest from its next-cycle list),
  * and its share of the headers that move (a contiguous part of the go
  * list). Each worm touches its own record and path and the channels it
- * owns; what is shared goes through add_u64, or_u64 and push_at. */
+ * owns; what others need goes into thread p's own lists (tpart). */
 static void part_move(engine *e, uint32_t p)
 {
     tpart *m = &e->tp[p];
     m->lt = m->fd = m->dw = 0;
     m->ndr = 0;
+    m->nfin = m->nrel = m->narr = m->nrelx = 0; /* the last cycle's were taken in by now */
     int32_t *bucket = &e->wheel[(size_t)p * KCI_WHEEL + (e->now & (KCI_WHEEL - 1))];
     int32_t at = *bucket;
     *bucket = -1;
@@ -1678,7 +1753,6 @@ static void trains_move(engine *e)
 {
     if (e->ndraining || e->ngo)
         e->progress = 1;
-    e->nfin = 0;
     e->last_moved = e->now;
     if (e->pool)
         part_run(e, 1);
@@ -1692,6 +1766,16 @@ static void trains_move(engine *e)
         e->ndraining = (uint32_t)((int64_t)e->ndraining + m->ndr);
     }
     e->ngo = 0;
+    e->nfin = 0;
+    for (uint32_t p = 0; p < e->nt; p++) {
+        tpart *m = &e->tp[p];
+        memcpy(e->fin + e->nfin, m->fin, m->nfin * sizeof *m->fin);
+        e->nfin += m->nfin;
+        if (!e->driven) {
+            memcpy(e->rel + e->nrel, m->rel, m->nrel * sizeof *m->rel);
+            e->nrel += m->nrel;
+        }
+    }
     /* Deliveries in the flit loop's order (its list of worms is by
      * injection): driven runs list them, logged runs (tests) compare them;
      * on several threads it makes the order of the statistics and of freed
@@ -1709,6 +1793,9 @@ static void trains_move(engine *e)
     }
     for (uint32_t i = 0; i < e->nfin; i++) {
         worm *w = &e->w[f[i]];
+        uint64_t inw = train_window_delivered(w, (int64_t)w->np - 1 + (int64_t)w->len - 1);
+        if (inw)
+            e->src_acc[w->src] += inw;
         finish(e, w, e->now + e->dej);
         w->alive = 0;
         e->wfree[e->nfree++] = f[i];
@@ -1806,13 +1893,13 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
                                   : sizeof(chan) + (s->depth > 1 ? (uint64_t)s->depth * sizeof(uint32_t) : 0);
     uint64_t bitmaps = trains ? np * ((channels + 63) / 64 + (channels + 4095) / 4096) * sizeof(uint64_t) : 0;
     /* qhead, qtail, senders, next_gen, src_gen, src_acc, qlen, q0, qlow,
-     * the calendar's link, cycle and due list, the lists of sources with
-     * queued messages (pend, pend2, fresh), the sort's scratch (one per
-     * injection channel), trains' released sources */
+     * the calendar's due list, the lists of sources with queued messages
+     * (pend, pend2, fresh), the sort's scratch (one per injection
+     * channel), trains' released sources; and the calendar's chunks */
     uint64_t per_node = 2 * sizeof(int32_t) + sizeof(uint32_t) + sizeof(double) + 2 * sizeof(uint64_t) +
-                        3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(uint32_t) +
+                        3 * sizeof(uint32_t) + 1 * sizeof(uint32_t) + 3 * sizeof(uint32_t) +
                         (uint64_t)s->inj * sizeof(uint32_t) + (trains ? (uint64_t)s->inj * sizeof(uint32_t) : 0);
-    uint64_t fixed = KCI_CAL * sizeof(uint32_t) + (trains ? np * (KCI_WHEEL * sizeof(int32_t) + sizeof(tpart)) : 0);
+    uint64_t fixed = KCI_CAL * sizeof(int32_t) + cal_chunks(s->nodes) * sizeof(calchunk) + (trains ? np * (KCI_WHEEL * sizeof(int32_t) + sizeof(tpart)) : 0);
     uint64_t link_used = s->vcs > 1 && !vc_independent ? (links + 1) * sizeof(uint32_t) : 0;
     return channels * per_channel + bitmaps + link_used + s->nodes * per_node + fixed;
 }
@@ -1979,8 +2066,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->senders = malloc(net->nodes * sizeof *e->senders);
     e->next_gen = malloc(net->nodes * sizeof *e->next_gen);
     e->cal_head = malloc(KCI_CAL * sizeof *e->cal_head);
-    e->cal_next = malloc(net->nodes * sizeof *e->cal_next);
-    e->cal_cyc = malloc(net->nodes * sizeof *e->cal_cyc);
+    e->calc = malloc(cal_chunks(net->nodes) * sizeof *e->calc);
     e->due = malloc(net->nodes * sizeof *e->due);
     e->pend = malloc(net->nodes * sizeof *e->pend);
     e->pend2 = malloc(net->nodes * sizeof *e->pend2);
@@ -1992,7 +2078,7 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->q0 = calloc(net->nodes, sizeof *e->q0);
     e->qlow = calloc(net->nodes, sizeof *e->qlow);
     if (!ring_ok || !links_ok || !e->qhead || !e->qtail ||
-        !e->senders || !e->next_gen || !e->cal_head || !e->cal_next || !e->cal_cyc || !e->due || !e->pend || !e->pend2 || !e->fresh || !e->sortbuf || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
+        !e->senders || !e->next_gen || !e->cal_head || !e->calc || !e->due || !e->pend || !e->pend2 || !e->fresh || !e->sortbuf || !e->src_gen || !e->src_acc || !e->qlen || !e->q0 ||
         !e->qlow || grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     /* per-source state read at random (generation and delivery) */
@@ -2011,7 +2097,11 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     for (uint32_t i = 0; i < e->nsenders; i++)
         e->next_gen[e->senders[i]] = kc_rng_exponential(&e->rng, mean);
     for (uint32_t i = 0; i < KCI_CAL; i++)
-        e->cal_head[i] = UINT32_MAX;
+        e->cal_head[i] = -1;
+    uint32_t nch = (uint32_t)cal_chunks(net->nodes); /* at most 2^24 / 30 + 4097 */
+    for (uint32_t i = 0; i < nch; i++)
+        e->calc[i].next = i + 1 < nch ? (int32_t)(i + 1) : -1;
+    e->calfree = 0;
     for (uint32_t i = 0; i < e->nsenders; i++)
         cal_insert(e, e->senders[i]);
     return KC_OK;
