@@ -183,6 +183,7 @@ typedef struct engine {
     const kc_simtraffic *tr;
     const kc_simconfig *cfg;
     uint32_t L, depth, dnet, dej, rdelay, vcs;
+    uint32_t stride[KC_SIMNET_MAX_N]; /* tori: k^d, the id step of dimension d (head_node) */
     int vc_independent;
     uint32_t now;
     /* channels */
@@ -683,6 +684,21 @@ static void inject(engine *e)
     }
     for (uint32_t i = 0; i < nlist; i++) {
         uint32_t x = list[i];
+        if (i + 12 < nlist) { /* prefetch (sources are far apart): their queue and first injection channel */
+            uint32_t y = list[i + 12];
+            __builtin_prefetch(&e->qhead[y], 0, 3);
+            __builtin_prefetch(&e->qlen[y], 1, 3);
+            __builtin_prefetch(e->trains ? (const void *)&e->tc[kc_simnet_injch(net, y, 0)]
+                                         : (const void *)&e->ch[kc_simnet_injch(net, y, 0)], 0, 3);
+        }
+        if (i + 6 < nlist && e->qhead[list[i + 6]] >= 0) /* then the message at the head of the queue */
+            __builtin_prefetch(&e->q[e->qhead[list[i + 6]]], 0, 3);
+        if (e->nfree > 6) { /* and the worm slot a few injections ahead */
+            uint32_t wi = e->wfree[e->nfree - 7];
+            __builtin_prefetch(&e->w[wi], 1, 3);
+            __builtin_prefetch((const char *)&e->w[wi] + 63, 1, 3);
+            __builtin_prefetch(&e->path[(size_t)wi * e->pmax], 1, 3);
+        }
         for (int j = 0; j < net->inj && e->qhead[x] >= 0; j++) {
             uint32_t c = kc_simnet_injch(net, x, j);
             if (e->trains ? e->tc[c].own >= 0 : e->ch[c].owner >= 0)
@@ -759,6 +775,26 @@ static inline uint32_t channel_head_node(const kc_simnet *net, uint32_t c)
     if (c < net->net_channels)
         return net->next_node[c / (uint32_t)net->vcs];
     return (c - net->net_channels) / (uint32_t)net->inj; /* injection channel */
+}
+
+/* channel_head_node from arithmetic where the topology gives it (the cube:
+ * flip the port's bit; the torus: step the port's digit round its ring),
+ * so the worm-level loop does not read the neighbour table (4 bytes a
+ * port, a cache miss per header hop on large networks); meshes, which
+ * may have unequal sides, read the table. */
+static inline uint32_t head_node(const engine *e, uint32_t c)
+{
+    const kc_simnet *net = e->net;
+    if (c >= net->net_channels || net->topo == KC_SIM_MESH)
+        return channel_head_node(net, c);
+    uint32_t link = c / e->vcs, ports = (uint32_t)net->ports, node = link / ports, port = link - node * ports;
+    if (net->topo == KC_SIM_HYPERCUBE)
+        return node ^ (UINT32_C(1) << port);
+    uint32_t d = port >> 1, w = e->stride[d], k = (uint32_t)net->k;
+    uint32_t dig = net->digit[(size_t)node * (size_t)net->n + d];
+    if (!(port & 1))
+        return dig + 1 == k ? node - dig * w : node + w;
+    return dig == 0 ? node + (k - 1) * w : node - w;
 }
 
 static void allocate(engine *e)
@@ -1216,19 +1252,21 @@ static void train_try_list(engine *e, tpart *t, const waiter *list, uint32_t n, 
         if (i + KCI_PF < n) {
             uint32_t c = (uint32_t)list[i + KCI_PF].key;
             pf_worm(e, list[i + KCI_PF].w);
-            if (!node_known && c < net->net_channels)
-                __builtin_prefetch(&net->next_node[c / e->vcs], 0, 3);
+            if (!node_known && c < net->net_channels && net->topo != KC_SIM_HYPERCUBE)
+                __builtin_prefetch(net->topo == KC_SIM_MESH ? (const void *)&net->next_node[c / e->vcs]
+                                                            : (const void *)&net->digit[(size_t)(c / e->vcs / (uint32_t)net->ports) * (size_t)net->n],
+                                   0, 3);
         }
         if (digits && i + KCI_PF / 2 < n) {
             const waiter *h = &list[i + KCI_PF / 2];
-            uint32_t node = node_known ? h->node : channel_head_node(net, (uint32_t)h->key);
+            uint32_t node = node_known ? h->node : head_node(e, (uint32_t)h->key);
             __builtin_prefetch(&net->digit[(size_t)e->w[h->w].dst * (size_t)net->n], 0, 3);
             __builtin_prefetch(&net->digit[(size_t)node * (size_t)net->n], 0, 3);
         }
         if (i < n) { /* the candidates of header i, and their channels */
             const waiter *h = &list[i];
             const worm *w = &e->w[h->w];
-            uint32_t node = node_known ? h->node : channel_head_node(net, (uint32_t)h->key);
+            uint32_t node = node_known ? h->node : head_node(e, (uint32_t)h->key);
             uint32_t cand[KC_SIMROUTE_MAX];
             int nc = kc_simroute_candidates(e->route, net, node, w->dst, (uint32_t)h->key, cand);
             int keep = nc <= KCI_RING_CAND ? nc : 0;
@@ -1245,7 +1283,7 @@ static void train_try_list(engine *e, tpart *t, const waiter *list, uint32_t n, 
             if (ring[k % (KCI_PF / 2)].nc >= 0) {
                 train_try(e, t, h->w, h->key, ring[k % (KCI_PF / 2)].c, ring[k % (KCI_PF / 2)].nc);
             } else {
-                uint32_t node = node_known ? h->node : channel_head_node(net, (uint32_t)h->key);
+                uint32_t node = node_known ? h->node : head_node(e, (uint32_t)h->key);
                 int nc = kc_simroute_candidates(e->route, net, node, e->w[h->w].dst, (uint32_t)h->key, big);
                 train_try(e, t, h->w, h->key, big, nc);
             }
@@ -1303,12 +1341,14 @@ static void part_scan(engine *e, tpart *t)
         if (i + KCI_PF / 2 < t->ftail) {
             uint32_t c = (uint32_t)t->fifo[i + KCI_PF / 2].key;
             __builtin_prefetch(&e->tc[c], 0, 3);
-            if (c < net->net_channels)
-                __builtin_prefetch(&net->next_node[c / e->vcs], 0, 3);
+            if (c < net->net_channels && net->topo != KC_SIM_HYPERCUBE)
+                __builtin_prefetch(net->topo == KC_SIM_MESH ? (const void *)&net->next_node[c / e->vcs]
+                                                            : (const void *)&net->digit[(size_t)(c / e->vcs / (uint32_t)net->ports) * (size_t)net->n],
+                                   0, 3);
         }
         uint32_t c = (uint32_t)t->fifo[i].key;
         t->fifo[i].w = (uint32_t)e->tc[c].own;
-        t->fifo[i].node = channel_head_node(net, c);
+        t->fifo[i].node = head_node(e, c);
     }
 }
 
@@ -1639,7 +1679,7 @@ static void train_step(engine *e, tpart *m, uint32_t wi)
             e->tp->abits[c >> 6] |= UINT64_C(1) << (c & 63);
             e->tp->asum[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
         } else {
-            m->arr[m->narr++] = (struct tev){part_of_node(e, channel_head_node(e->net, c)), c};
+            m->arr[m->narr++] = (struct tev){part_of_node(e, head_node(e, c)), c};
         }
         return;
     }
@@ -1705,7 +1745,7 @@ KCI_PF_FN void pf_move(const engine *e, const uint32_t *list, uint32_t k, uint32
             uint32_t c = path[w->head + 1];
             if (e->nt == 1)
                 __builtin_prefetch(&e->tp[0].abits[c >> 6], 1, 3);
-            else if (c < e->net->net_channels)
+            else if (c < e->net->net_channels && e->net->topo == KC_SIM_MESH)
                 __builtin_prefetch(&e->net->next_node[c / e->vcs], 0, 3);
         }
     }
@@ -2015,6 +2055,8 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
     e->dej = (uint32_t)(cfg->switch_delay + 1);
     e->rdelay = (uint32_t)cfg->route_delay;
     e->pmax = (uint32_t)net->max_hops + 2;
+    for (int d = 0, w = 1; d < net->n && d < KC_SIMNET_MAX_N; d++, w *= net->k)
+        e->stride[d] = (uint32_t)w;
     e->qfree = -1;
     e->last_arrival = 0;
     kc_simsample_init(&e->lat);
