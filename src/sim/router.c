@@ -1338,8 +1338,8 @@ static void part_scan(engine *e, tpart *t)
     /* then the worm and router of each, prefetching ahead (KCI_PF) */
     const kc_simnet *net = e->net;
     for (uint32_t i = first; i < t->ftail; i++) {
-        if (i + KCI_PF / 2 < t->ftail) {
-            uint32_t c = (uint32_t)t->fifo[i + KCI_PF / 2].key;
+        if (i + 2 * KCI_PF < t->ftail) { /* a short loop: further ahead */
+            uint32_t c = (uint32_t)t->fifo[i + 2 * KCI_PF].key;
             __builtin_prefetch(&e->tc[c], 0, 3);
             if (c < net->net_channels && net->topo != KC_SIM_HYPERCUBE)
                 __builtin_prefetch(net->topo == KC_SIM_MESH ? (const void *)&net->next_node[c / e->vcs]
@@ -1363,8 +1363,16 @@ static void part_allocate(engine *e, tpart *t)
         for (uint32_t i = 0; i < e->tp[p].nrelx; i++)
             if (e->tp[p].relx[i].t == me)
                 t->relc[t->nrelc++] = e->tp[p].relx[i].c;
-    for (uint32_t i = 0; i < t->nrelc; i++)
+    for (uint32_t i = 0; i < t->nrelc; i++) {
+        /* prefetch: the channel, its first wait entry, that entry's worm */
+        if (i + KCI_PF < t->nrelc)
+            __builtin_prefetch(&e->tc[t->relc[i + KCI_PF]], 1, 3);
+        if (i + KCI_PF_PATH < t->nrelc && e->tc[t->relc[i + KCI_PF_PATH]].wait >= 0)
+            __builtin_prefetch(&t->went[e->tc[t->relc[i + KCI_PF_PATH]].wait], 1, 3);
+        if (i + KCI_PF_CHAN < t->nrelc && e->tc[t->relc[i + KCI_PF_CHAN]].wait >= 0)
+            pf_worm(e, t->went[e->tc[t->relc[i + KCI_PF_CHAN]].wait].w);
         train_wake(e, t, t->relc[i]);
+    }
     t->nrelc = 0;
     /* A stale wait entry names a worm whose header has moved to another
      * range: its wake-up reads that worm's wgen and blocked, which that
