@@ -47,7 +47,9 @@ typedef struct bcase {
 /* The issue-23 workloads first (8-cube uniform 0.2, 8-cube transpose 0.05,
  * 16-cube uniform 0.2), then sizes. Cycle counts keep each run at 6-20
  * million flit-hops (a few tenths of a second or more: the machine may be
- * shared), well past the fill of the network. */
+ * shared), well past the fill of the network; the --large ones run 300-480
+ * cycles (hundreds of millions of flit-hops), so most of a run is past the
+ * fill (about 70 cycles) too. */
 static const bcase cases[] = {
     {"8-cube uniform 0.2", 0, 2, 8, 1, "uniform", 0.2, 48000, 0},
     {"8-cube transpose 0.05", 0, 2, 8, 1, "transpose", 0.05, 120000, 0},
@@ -56,12 +58,12 @@ static const bcase cases[] = {
     {"12-cube uniform 0.2", 0, 2, 12, 1, "uniform", 0.2, 2400, 0},
     {"14-cube uniform 0.2", 0, 2, 14, 1, "uniform", 0.2, 300, 0},
     {"16-cube uniform 0.2", 0, 2, 16, 1, "uniform", 0.2, 240, 0},
-    {"18-cube uniform 0.2", 0, 2, 18, 1, "uniform", 0.2, 120, 1},
-    {"20-cube uniform 0.2", 0, 2, 20, 1, "uniform", 0.2, 60, 1},
+    {"18-cube uniform 0.2", 0, 2, 18, 1, "uniform", 0.2, 480, 1},
+    {"20-cube uniform 0.2", 0, 2, 20, 1, "uniform", 0.2, 300, 1},
     {"4-ary 4-cube u 0.2", 1, 4, 4, 2, "uniform", 0.2, 48000, 0},
     {"8-ary 4-cube u 0.1", 1, 8, 4, 2, "uniform", 0.1, 3000, 0},
     {"16-ary 4-cube u 0.05", 1, 16, 4, 2, "uniform", 0.05, 200, 0},
-    {"32-ary 4-cube u 0.05", 1, 32, 4, 2, "uniform", 0.05, 40, 1},
+    {"32-ary 4-cube u 0.05", 1, 32, 4, 2, "uniform", 0.05, 300, 1},
 };
 #define NCASES (sizeof cases / sizeof cases[0])
 
@@ -296,7 +298,7 @@ int main(int argc, char **argv)
     if (old)
         printf(" %8s %7s %7s", "old ns", "old B/n", "speedup");
     if (threads > 1)
-        printf(" %7s %6s %7s %7s", "cpu ns", "T ns", "T cpu", "speedup");
+        printf(" %7s %6s %7s %6s %7s", "cpu ns", "T ns", "T cpu", "T B/n", "speedup");
     printf(" %5s\n", "load");
     for (size_t i = 0; i < NCASES; i++) {
         const bcase *b = &cases[i];
@@ -310,7 +312,7 @@ int main(int argc, char **argv)
             nodes *= b->k;
         if (quick && nodes > 4096)
             continue; /* --quick: the small networks only */
-        double ns[99], rss[99], ons[99], orss[99], ratio[99], cpu[99], tns[99], tcpu[99];
+        double ns[99], rss[99], ons[99], orss[99], ratio[99], cpu[99], tns[99], tcpu[99], trss[99];
         sample s = {0}, o = {0}, ts = {0};
         for (int r = 0; r < reps; r++) {
             int old_first = old && (r % 2), par_first = threads > 1 && (r % 2);
@@ -332,6 +334,7 @@ int main(int argc, char **argv)
             if (threads > 1) {
                 tns[r] = 1e9 * ts.secs / ts.hops;
                 tcpu[r] = 1e9 * ts.cpu / ts.hops;
+                trss[r] = ts.rss_bytes / ts.nodes;
                 ratio[r] = ts.secs > 0 ? s.secs / ts.secs : 0;
             }
             ns[r] = 1e9 * s.secs / s.hops;
@@ -349,8 +352,8 @@ int main(int argc, char **argv)
             printf(" %8.1f %7.0f %6.2fx", bench_median(ons, reps), bench_median(orss, reps),
                    bench_median(ratio, reps));
         if (threads > 1)
-            printf(" %7.1f %6.1f %7.1f %6.2fx", bench_median(cpu, reps), bench_median(tns, reps),
-                   bench_median(tcpu, reps), bench_median(ratio, reps));
+            printf(" %7.1f %6.1f %7.1f %6.0f %6.2fx", bench_median(cpu, reps), bench_median(tns, reps),
+                   bench_median(tcpu, reps), bench_median(trss, reps), bench_median(ratio, reps));
         printf(" %5.1f\n", load_now());
         fflush(stdout);
         continue;

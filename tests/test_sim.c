@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -412,6 +413,50 @@ static void test_sample_quantile(void **state)
     kc_simsample_free(&s);
 }
 
+static int cmp_u32_test(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+/* The histogram sample against a sorted copy of every value, on seeded
+ * random samples with values on both sides of KC_SIMSAMPLE_HIST. */
+static void test_sample_histogram(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 23);
+    for (int trial = 0; trial < 40; trial++) {
+        uint32_t n = 1 + (uint32_t)kc_rng_below(&rng, 3000);
+        uint32_t *v = malloc(n * sizeof *v);
+        assert_non_null(v);
+        kc_simsample s;
+        kc_simsample_init(&s);
+        double sum = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            int kind = (int)kc_rng_below(&rng, 10);
+            v[i] = kind < 7   ? (uint32_t)kc_rng_below(&rng, 500)
+                   : kind < 9 ? (uint32_t)kc_rng_below(&rng, KC_SIMSAMPLE_HIST)
+                              : KC_SIMSAMPLE_HIST + (uint32_t)kc_rng_below(&rng, 1u << 30);
+            if (trial % 4 == 0)
+                v[i] %= 300; /* histogram only */
+            sum += v[i];
+            assert_int_equal(kc_simsample_add(&s, v[i]), KC_OK);
+        }
+        qsort(v, n, sizeof *v, cmp_u32_test);
+        const double qs[] = {0.01, 0.5, 0.9, 0.99, 0.999, 1.0};
+        for (size_t j = 0; j < sizeof qs / sizeof *qs; j++) {
+            size_t rank = (size_t)ceil(qs[j] * n - 1e-9);
+            rank = rank < 1 ? 1 : rank;
+            assert_int_equal(kc_simsample_quantile(&s, qs[j]), v[rank - 1]);
+        }
+        assert_true(s.count == n && kc_simsample_mean(&s) == sum / n);
+        assert_true(kc_simsample_bytes(n, (uint64_t)v[n - 1] + 1) >= s.hcap * sizeof(uint64_t) + s.bigcap * sizeof(uint32_t));
+        kc_simsample_free(&s);
+        free(v);
+    }
+}
+
 /* Fast versions of the seeds' results: one load each, short windows. */
 static kc_simresult point(const char *pattern, const char *mapping, kc_simalgo algo, int vcs, double load)
 {
@@ -754,7 +799,7 @@ int main(void)
         cmocka_unit_test(test_zero_load_formula),     cmocka_unit_test(test_oneshot_hand_computed),
         cmocka_unit_test(test_oneshot_mapped_contention_free), cmocka_unit_test(test_conservation),
         cmocka_unit_test(test_watchdog_finds_deadlock), cmocka_unit_test(test_reproducible_and_parallel),
-        cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_injection_rate),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
+        cmocka_unit_test(test_sample_quantile),       cmocka_unit_test(test_sample_histogram),       cmocka_unit_test(test_injection_rate),       cmocka_unit_test(test_gives_up_past_saturation),       cmocka_unit_test(test_seed_results_fast),
         cmocka_unit_test(test_vc_rules),              cmocka_unit_test(test_no_deadlock_under_overload),
         cmocka_unit_test(test_seed002_fast),          cmocka_unit_test(test_routes_match_torus_module),          cmocka_unit_test(test_bad_config),
         cmocka_unit_test(test_config_names),          cmocka_unit_test(test_per_source_saturation),

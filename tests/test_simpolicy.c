@@ -338,9 +338,9 @@ static void test_memory_estimate(void **state)
     kc_err err;
     /* grows with the network and the load */
     kc_simmem a = estimate(KC_SIM_HYPERCUBE, 2, 10, 0.1), b = estimate(KC_SIM_HYPERCUBE, 2, 12, 0.1);
-    kc_simmem c = estimate(KC_SIM_HYPERCUBE, 2, 12, 1.0);
+    kc_simmem c = estimate(KC_SIM_HYPERCUBE, 2, 12, 1.0), low = estimate(KC_SIM_HYPERCUBE, 2, 12, 0.01);
     assert_true(b.per_point > 3 * a.per_point && b.shared > 3 * a.shared);
-    assert_true(c.per_point > b.per_point);
+    assert_true(c.per_point > low.per_point); /* source queues; 0.1 and 1.0 both reach the queue cap */
     /* at least the engine's fixed state of the built network (kc_sim_memory
      * includes the network arrays, which are in the shared part) */
     kc_simnet net;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/simstats.h"
 #include "sim_internal.h"
 
 static uint64_t add_sat(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
@@ -81,9 +82,10 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
         worms = msgs;
     point = add_sat(point, mul_sat(grown(worms, 1024), kci_sim_worm_bytes(&sh, trains, adaptive, parts)));
     point = add_sat(point, mul_sat(grown(queued, 4096), kci_sim_queue_entry_bytes()));
-    /* the latency sample, and the scratch array of its sort (the p99) */
-    point = add_sat(point, mul_sat(grown(measured, 4096), sizeof(uint32_t)));
-    point = add_sat(point, mul_sat(measured, sizeof(uint32_t)));
+    /* the latency sample: a histogram as long as the longest latency (at
+     * most the run's cycles; a one-shot run may take up to 2^31) */
+    uint64_t span = cfg->oneshot ? UINT64_C(1) << 31 : (uint64_t)(cfg->warmup + cfg->measure + cfg->drain) + 1;
+    point = add_sat(point, kc_simsample_bytes(measured, span));
     out->shared = shared;
     out->per_point = point;
     return KC_OK;

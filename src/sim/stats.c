@@ -1,5 +1,8 @@
-/* Latency samples: mean and exact quantiles (a radix sort: the sort was a
- * tenth of a fast simulation's time). */
+/* Latency samples: mean and exact quantiles from a histogram of the values
+ * (latencies are small integers: a few thousand cycles), with the rare
+ * values past KC_SIMSAMPLE_HIST kept aside and sorted when asked. Keeping
+ * every value (4 bytes a message, and as much again to sort them) was most
+ * of a million-node run's memory. */
 #include "kcube/simstats.h"
 
 #include <stdlib.h>
@@ -9,15 +12,31 @@ void kc_simsample_init(kc_simsample *s) { memset(s, 0, sizeof *s); }
 
 kc_status kc_simsample_add(kc_simsample *s, uint32_t value)
 {
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 4096;
-        uint32_t *v = realloc(s->v, cap * sizeof *v);
-        if (!v)
-            return KC_ENOMEM;
-        s->v = v;
-        s->cap = cap;
+    if (value >= KC_SIMSAMPLE_HIST) {
+        if (s->nbig == s->bigcap) {
+            size_t cap = s->bigcap ? 2 * s->bigcap : 64;
+            uint32_t *b = realloc(s->big, cap * sizeof *b);
+            if (!b)
+                return KC_ENOMEM;
+            s->big = b;
+            s->bigcap = cap;
+        }
+        s->big[s->nbig++] = value;
+    } else {
+        if (value >= s->hcap) {
+            size_t cap = s->hcap ? s->hcap : 1024;
+            while (cap <= value)
+                cap *= 2;
+            uint64_t *h = realloc(s->hist, cap * sizeof *h);
+            if (!h)
+                return KC_ENOMEM;
+            memset(h + s->hcap, 0, (cap - s->hcap) * sizeof *h);
+            s->hist = h;
+            s->hcap = cap;
+        }
+        s->hist[value]++;
     }
-    s->v[s->count++] = value;
+    s->count++;
     s->sum += value;
     return KC_OK;
 }
@@ -30,57 +49,43 @@ static int cmp_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Sort in place: least-significant-digit radix on 11-bit digits (as many as
- * the largest value needs) for large samples, qsort for small ones or when
- * the scratch array cannot be had. Same order either way. */
-static void sort_values(uint32_t *v, size_t n)
-{
-    uint32_t *tmp = n > 256 ? malloc(n * sizeof *tmp) : NULL;
-    if (!tmp) {
-        qsort(v, n, sizeof *v, cmp_u32);
-        return;
-    }
-    uint32_t max = 0;
-    for (size_t i = 0; i < n; i++)
-        max = v[i] > max ? v[i] : max;
-    uint32_t *src = v, *dst = tmp;
-    size_t count[2048];
-    for (int shift = 0; shift < 32 && (max >> shift); shift += 11) {
-        memset(count, 0, sizeof count);
-        for (size_t i = 0; i < n; i++)
-            count[src[i] >> shift & 2047]++;
-        size_t sum = 0;
-        for (int d = 0; d < 2048; d++) {
-            size_t t = count[d];
-            count[d] = sum;
-            sum += t;
-        }
-        for (size_t i = 0; i < n; i++)
-            dst[count[src[i] >> shift & 2047]++] = src[i];
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != v)
-        memcpy(v, src, n * sizeof *v);
-    free(tmp);
-}
-
 uint32_t kc_simsample_quantile(kc_simsample *s, double q)
 {
     if (!s->count)
         return 0;
-    sort_values(s->v, s->count);
     size_t rank = (size_t)(q * (double)s->count + 0.999999999); /* ceil(q * count) */
     if (rank < 1)
         rank = 1;
     if (rank > s->count)
         rank = s->count;
-    return s->v[rank - 1];
+    uint64_t seen = 0;
+    for (size_t v = 0; v < s->hcap; v++) {
+        seen += s->hist[v];
+        if (seen >= rank)
+            return (uint32_t)v;
+    }
+    qsort(s->big, s->nbig, sizeof *s->big, cmp_u32);
+    return s->big[rank - seen - 1];
+}
+
+uint64_t kc_simsample_bytes(uint64_t count, uint64_t span)
+{
+    uint64_t h = span < KC_SIMSAMPLE_HIST ? span : KC_SIMSAMPLE_HIST, cap = 1024;
+    while (cap < h)
+        cap *= 2;
+    uint64_t b = cap * sizeof(uint64_t);
+    if (span > KC_SIMSAMPLE_HIST) { /* values past the histogram, in a doubling array */
+        uint64_t c = 64;
+        while (c < count)
+            c *= 2;
+        b += c * sizeof(uint32_t);
+    }
+    return b;
 }
 
 void kc_simsample_free(kc_simsample *s)
 {
-    free(s->v);
+    free(s->hist);
+    free(s->big);
     memset(s, 0, sizeof *s);
 }
