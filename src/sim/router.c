@@ -205,7 +205,8 @@ typedef struct engine {
     double *next_gen;
     /* Poisson runs: a calendar of the sources by the cycle of their next
      * message (bucket = cycle mod KCI_CAL, a list of chunks of calc) */
-    int32_t *cal_head, calfree;
+    int32_t *cal_head, calfree; /* calfree: freed chunks; chunks from calused on were never used */
+    uint32_t calused;
     struct calchunk *calc;
     uint32_t *due;
     /* runs (not driven): sources with queued messages in node order, and
@@ -503,9 +504,12 @@ static inline void cal_insert(engine *e, uint32_t x)
     int32_t *b = &e->cal_head[cyc & (KCI_CAL - 1)];
     calchunk *ch = *b >= 0 ? &e->calc[*b] : NULL;
     if (!ch || ch->n == KCI_CAL_CHUNK) {
-        int32_t f = e->calfree;
+        int32_t f = e->calfree; /* a freed chunk, else the next never used (so untouched memory stays unmapped) */
+        if (f >= 0)
+            e->calfree = e->calc[f].next;
+        else
+            f = (int32_t)e->calused++;
         ch = &e->calc[f];
-        e->calfree = ch->next;
         ch->next = *b;
         ch->n = 0;
         *b = f;
@@ -1957,9 +1961,11 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
     /* record, path of max_hops + 2 channels, free list, two active lists,
      * three waiting lists; trains: two more lists, per node range the
      * headers' FIFO, its go list and sort space, the woken list, two
-     * released channels and the two next-cycle lists of delivered trains, and a wait entry for every channel a blocked
-     * header may ask for (a port's VCs, or all ports' for adaptive
-     * routings) */
+     * released channels, the two next-cycle lists of delivered trains, the
+     * moves' lists (delivered worms, freed injection channels; on several
+     * ranges arrivals and released channels tagged with their range), and
+     * a wait entry for every channel a blocked header may ask for (a
+     * port's VCs, or all ports' for adaptive routings) */
     uint64_t b = sizeof(worm) + ((uint64_t)s->max_hops + 2) * sizeof(uint32_t) + 3 * sizeof(uint32_t) + 3 * sizeof(waiter);
     if (trains) {
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
@@ -1967,7 +1973,8 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
             cand = (uint64_t)s->ej;
         if (cand > KC_SIMROUTE_MAX)
             cand = KC_SIMROUTE_MAX;
-        b += 2 * sizeof(uint32_t) + (uint64_t)(parts > 1 ? parts : 1) * (3 * sizeof(waiter) + 5 * sizeof(uint32_t)) +
+        b += 2 * sizeof(uint32_t) + (uint64_t)(parts > 1 ? parts : 1) * (3 * sizeof(waiter) + 7 * sizeof(uint32_t) +
+                                                   (parts > 1 ? 3 * sizeof(struct tev) : 0)) +
              cand * sizeof(struct went);
     }
     return b;
@@ -2148,10 +2155,8 @@ static kc_status engine_init(engine *e, const kc_simnet *net, const kc_simroute 
         e->next_gen[e->senders[i]] = kc_rng_exponential(&e->rng, mean);
     for (uint32_t i = 0; i < KCI_CAL; i++)
         e->cal_head[i] = -1;
-    uint32_t nch = (uint32_t)cal_chunks(net->nodes); /* at most 2^24 / 30 + 4097 */
-    for (uint32_t i = 0; i < nch; i++)
-        e->calc[i].next = i + 1 < nch ? (int32_t)(i + 1) : -1;
-    e->calfree = 0;
+    e->calfree = -1;
+    e->calused = 0;
     for (uint32_t i = 0; i < e->nsenders; i++)
         cal_insert(e, e->senders[i]);
     return KC_OK;
