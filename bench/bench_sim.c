@@ -109,8 +109,10 @@ static int worker(int argc, char **argv)
     c.drain = 0;
     c.queue_cap = 1e9;
     c.seed = (uint64_t)atoll(argv[9]);
+#ifdef KC_SIM_PAR_NODES /* engines before one run on several threads have no such field */
     if (argc == 11)
         c.threads = atoi(argv[10]);
+#endif
     kc_simresult res;
     struct timespec c0, c1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);

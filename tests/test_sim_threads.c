@@ -5,9 +5,10 @@
  * route delays, message lengths, loads, patterns, processes, one-shot runs,
  * per-link counts, rings that deadlock) runs on 1, 2, 3 and 4 threads must
  * give every field of the result, every per-link count and every delivery
- * (message and cycle, in delivery order) identical. Small networks are
- * split here through kci_sim_run_par's node threshold; one run checks the
- * public threshold on a 2^16-node cube. */
+ * (message and cycle, in delivery order) identical, and identical to one
+ * thread run as small networks run. Small networks are split here (and
+ * prefetch, as large ones do) through kci_sim_run_par's node threshold;
+ * one run checks the public threshold on a 2^16-node cube. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -58,21 +59,25 @@ static void expect_same(const kc_simresult *a, const kc_simresult *b, const kc_s
                      j, la[j].id, (long long)la[j].cycle, lb[j].id, (long long)lb[j].cycle, threads);
 }
 
-/* Runs cfg on 1..4 threads (every network split) and compares with 1. */
+/* Runs cfg on 1..4 threads (every network split, and with the prefetching
+ * stages of large networks) and compares with one thread as small networks
+ * run (no split, no prefetching). */
 static int run_all(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr, kc_simconfig *c,
                    int cfgi)
 {
     kc_err err;
-    kc_simresult r[4];
-    kc_simarrival *log[4];
-    size_t nlog[4];
-    for (int t = 0; t < 4; t++) {
-        c->threads = t + 1;
+    kc_simresult r[5];
+    kc_simarrival *log[5];
+    size_t nlog[5];
+    c->threads = 1;
+    assert_int_equal(kci_sim_run_par(net, route, tr, c, 0, KC_SIM_PAR_NODES, &r[0], &log[0], &nlog[0], &err), KC_OK);
+    for (int t = 1; t < 5; t++) {
+        c->threads = t;
         assert_int_equal(kci_sim_run_par(net, route, tr, c, 0, 1, &r[t], &log[t], &nlog[t], &err), KC_OK);
     }
-    for (int t = 1; t < 4; t++)
+    for (int t = 1; t < 5; t++)
         expect_same(&r[0], &r[t], log[0], nlog[0], log[t], nlog[t], net->net_channels / (uint32_t)net->vcs + 1,
-                    cfgi, t + 1);
+                    cfgi, t);
     /* one thread without the log (deliveries then left unsorted): the same figures */
     kc_simresult u;
     c->threads = 1;
@@ -80,7 +85,7 @@ static int run_all(const kc_simnet *net, const kc_simroute *route, const kc_simt
     expect_same(&r[0], &u, NULL, 0, NULL, 0, net->net_channels / (uint32_t)net->vcs + 1, cfgi, 1);
     kc_simresult_free(&u);
     int busy = r[0].messages > 0 && nlog[0] > 0;
-    for (int t = 0; t < 4; t++) {
+    for (int t = 0; t < 5; t++) {
         kc_simresult_free(&r[t]);
         free(log[t]);
     }

@@ -35,7 +35,8 @@ kc_status kci_sim_run_loop(const kc_simnet *net, const kc_simroute *route, const
                            const kc_simconfig *cfg, int flit_loop, kc_simresult *out, kc_err *err);
 /* kci_sim_run_loop with the smallest network that runs on cfg->threads
  * threads (kci_sim_run_loop: KC_SIM_PAR_NODES; tests pass 1 to split small
- * networks) and, when log is not NULL, every delivery in delivery order
+ * networks; any value below KC_SIM_PAR_NODES also turns on the prefetching
+ * stages that otherwise only large networks use) and, when log is not NULL, every delivery in delivery order
  * ({injection order of the message, cycle}; the caller frees *log). */
 kc_status kci_sim_run_par(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *traffic,
                           const kc_simconfig *cfg, int flit_loop, uint32_t min_nodes, kc_simresult *out,
