@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# kcube simulate --point-threads: one load point of a 2^16-node cube (the
+# kc-test: slow
+# kcube simulate --point-threads: one load point of a 2^18-node cube (the
 # smallest network that splits) on 1, 2 and 3 threads gives the same
 # figures (every CSV column but the wall time); bad counts exit 2.
 set -u
 K="$1"
 . "$(dirname "$0")/support/cli_lib.sh"
 T="$CLI_TMP"
-P=(simulate --n 16 --uniform --rate 0.25 --warmup 40 --measure 60 --drain 200 --seed 4 --csv)
+P=(simulate --n 18 --uniform --rate 0.25 --warmup 20 --measure 30 --drain 100 --seed 4 --csv)
 for t in 1 2 3; do
     expect_exit 0 "one point, $t point threads" -- "$K" "${P[@]}" --point-threads "$t"
     cut -d, -f1-11,13- "$CLI_OUT" > "$T/p$t"
@@ -15,7 +16,7 @@ check "2 point threads: same figures" -- cmp -s "$T/p1" "$T/p2"
 check "3 point threads: same figures" -- cmp -s "$T/p1" "$T/p3"
 check "the run measured messages" -- test "$(tail -1 "$T/p1" | cut -d, -f9)" -gt 1000
 # a sweep: every point on 2 threads, 2 points at once
-S=(simulate --n 16 --uniform --sweep 0.1:0.2:0.1 --warmup 30 --measure 40 --drain 150 --seed 5 --csv --threads 2)
+S=(simulate --n 18 --uniform --sweep 0.1:0.2:0.1 --warmup 15 --measure 20 --drain 80 --seed 5 --csv --threads 2)
 expect_exit 0 "sweep, 1 point thread" -- "$K" "${S[@]}"
 cut -d, -f1-11,13- "$CLI_OUT" > "$T/s1"
 expect_exit 0 "sweep, 2 point threads" -- "$K" "${S[@]}" --point-threads 2

@@ -8,7 +8,7 @@
  * (message and cycle, in delivery order) identical, and identical to one
  * thread run as small networks run. Small networks are split here (and
  * prefetch, as large ones do) through kci_sim_run_par's node threshold;
- * one run checks the public threshold on a 2^16-node cube. */
+ * one run checks the public threshold on a 2^18-node cube. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -140,7 +140,7 @@ static void test_deadlock_same_on_every_thread_count(void **state)
     assert_true(deadlocks >= 6);
 }
 
-/* The public call: a 2^16-node cube (the threshold) on 2 threads, a short
+/* The public call: a 2^18-node cube (the threshold) on 2 threads, a short
  * run, against one thread. */
 static void test_public_threshold(void **state)
 {
@@ -148,23 +148,23 @@ static void test_public_threshold(void **state)
     kc_err err;
     kc_simnet net;
     kc_simtraffic tr;
-    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 16, 1, 1, 1, 1, &err), KC_OK);
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 18, 1, 1, 1, 1, &err), KC_OK);
     assert_true(net.nodes >= KC_SIM_PAR_NODES);
     assert_int_equal(kc_simtraffic_uniform(&tr, net.nodes, NULL, &err), KC_OK);
     kc_simroute route = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
     kc_simconfig c;
     kc_simconfig_default(&c);
     c.load = 0.3;
-    c.warmup = 20;
-    c.measure = 40;
-    c.drain = 100;
+    c.warmup = 10;
+    c.measure = 20;
+    c.drain = 60;
     kc_simresult r[2];
     for (int t = 0; t < 2; t++) {
         c.threads = t + 1;
         assert_int_equal(kc_sim_run(&net, &route, &tr, &c, &r[t], &err), KC_OK);
     }
     assert_true(r[0].messages > 1000);
-    expect_same(&r[0], &r[1], NULL, 0, NULL, 0, 0, 16, 2);
+    expect_same(&r[0], &r[1], NULL, 0, NULL, 0, 0, 18, 2);
     for (int t = 0; t < 2; t++)
         kc_simresult_free(&r[t]);
     kc_simtraffic_free(&tr);

@@ -88,8 +88,10 @@ typedef struct kc_simconfig {
 } kc_simconfig;
 
 /* The smallest network a run splits among cfg.threads threads: below it a
- * cycle is too short for two barriers a cycle to pay. */
-#define KC_SIM_PAR_NODES 65536u
+ * cycle is too short for the barriers and the serial part to pay (on the
+ * 2-core machine 2 threads ran 2^16-node networks at 0.66-0.83x, 2^18 and
+ * 2^20 at 1.1-1.3x). */
+#define KC_SIM_PAR_NODES 262144u
 
 void kc_simconfig_default(kc_simconfig *c);
 /* The one rule for vc_independent = -1: 1 on k-ary n-cubes with k > 2 (tori

@@ -42,9 +42,9 @@ kc_status kc_simmem_estimate(const kc_simspec *resolved, const kc_simconfig *cfg
  * Where the worm-level loop applies (one-flit buffers, S = 0, W = 1, VCs not
  * taking turns: kcube/sim.h), work is per message: N x load / msg_flits x
  * cycles messages (N for a one-shot run) of about diameter / 2 + 4 events
- * each, an event costing 0.2 to 3.5 us as the engine's hot state (8 bytes
- * a channel, 80 a node) outgrows the caches (1.3x the wall time bench_sim
- * measured at load average 10 on 2 cores, 2^8 to 2^20 nodes), plus a draw
+ * each, an event costing 90 to 300 ns as the engine's hot state (8 bytes
+ * a channel, 80 a node) outgrows the caches (1.2x the one-thread time
+ * bench_sim measured on the idle 2-core machine, 2^8 to 2^20 nodes), plus a draw
  * per source and cycle for
  * Bernoulli injection. Otherwise (the flit loop)
  * each cycle the engine visits the nodes and the live worms: cycles x

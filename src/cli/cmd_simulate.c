@@ -62,7 +62,7 @@ static const cli_opt OPT_LINK_LATENCY = {.name = "link-latency", .type = CLI_INT
 static const cli_opt OPT_CHANNEL_UTIL = {.name = "channel-util", .type = CLI_FLAG,
                                          .help = "per-link utilisation in the measurement window"};
 static const cli_opt OPT_POINT_THREADS = {.name = "point-threads", .type = CLI_INT, .meta = "T", .lo = 1, .hi = 64,
-                                          .help = "threads within each load point (default 1): from 65536 nodes "
+                                          .help = "threads within each load point (default 1): from 2^18 nodes "
                                                   "on, the worm-level loop splits each cycle's header arbitration "
                                                   "by node range; results do not depend on it"};
 static const cli_opt OPT_COMPARE = {.name = "compare", .type = CLI_FLAG,

@@ -199,7 +199,7 @@ typedef struct engine {
     uint32_t nwaiting, narrivals, wait_cap;
     /* sources */
     qmsg *q;
-    uint32_t qcap;
+    uint32_t qcap, qused; /* slots from qused on were never used */
     int32_t qfree, *qhead, *qtail;
     uint64_t queued, queued_flits;
     uint32_t *senders, nsenders;
@@ -411,21 +411,23 @@ static int grow_worms(engine *e)
 
 static int enqueue(engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id)
 {
-    if (e->qfree < 0) {
-        uint32_t cap = e->qcap ? 2 * e->qcap : 4096;
-        qmsg *q = realloc(e->q, cap * sizeof *q);
-        if (!q)
-            return -1;
-        e->q = q;
-        kci_sim_huge(q, cap * sizeof *q);
-        for (uint32_t i = cap; i > e->qcap; i--) {
-            q[i - 1].next = e->qfree;
-            e->qfree = (int32_t)(i - 1);
-        }
-        e->qcap = cap;
-    }
     int32_t m = e->qfree;
-    e->qfree = e->q[m].next;
+    if (m >= 0) {
+        e->qfree = e->q[m].next;
+    } else {
+        /* a slot never used: the doubled array is touched only as far as
+         * the queues reach, so a run past saturation is not charged twice */
+        if (e->qused == e->qcap) {
+            uint32_t cap = e->qcap ? 2 * e->qcap : 4096;
+            qmsg *q = realloc(e->q, cap * sizeof *q);
+            if (!q)
+                return -1;
+            e->q = q;
+            kci_sim_huge(q, cap * sizeof *q);
+            e->qcap = cap;
+        }
+        m = (int32_t)e->qused++;
+    }
     e->q[m].gen = e->now;
     e->q[m].dst = dst;
     e->q[m].len = len;
@@ -1661,7 +1663,11 @@ static void train_release(engine *e, tpart *m, worm *w, const uint32_t *path, in
     w->ptail = (uint16_t)(j + 1);
     if (j == 0) {
         e->tc[c].own = -1;
-        if (!e->driven) /* driven runs keep their own list of senders */
+        if (e->driven) /* driven runs keep their own list of senders */
+            return;
+        if (e->nt == 1) /* one thread: straight into the engine's list */
+            e->rel[e->nrel++] = w->src;
+        else
             m->rel[m->nrel++] = w->src;
         return;
     }
@@ -1691,7 +1697,10 @@ static void train_done(engine *e, tpart *m, uint32_t wi)
     m->fd += (uint64_t)len;
     m->dw += train_window_delivered(w, E + len - 1); /* per source: in trains_move */
     train_freed(e, m, path[E]);
-    m->fin[m->nfin++] = wi;
+    if (e->nt == 1)
+        e->fin[e->nfin++] = wi;
+    else
+        m->fin[m->nfin++] = wi;
 }
 
 /* One move of worm wi whose header was just given a channel (or entered
@@ -1827,6 +1836,7 @@ static void trains_move(engine *e)
     if (e->ndraining || e->ngo)
         e->progress = 1;
     e->last_moved = e->now;
+    e->nfin = 0;
     if (e->pool)
         part_run(e, 1);
     else
@@ -1839,8 +1849,7 @@ static void trains_move(engine *e)
         e->ndraining = (uint32_t)((int64_t)e->ndraining + m->ndr);
     }
     e->ngo = 0;
-    e->nfin = 0;
-    for (uint32_t p = 0; p < e->nt; p++) {
+    for (uint32_t p = 0; e->nt > 1 && p < e->nt; p++) { /* several threads: their lists, in range order */
         tpart *m = &e->tp[p];
         memcpy(e->fin + e->nfin, m->fin, m->nfin * sizeof *m->fin);
         e->nfin += m->nfin;
