@@ -313,89 +313,48 @@ static void engine_free(engine *e)
     kc_simsample_free(&e->lat);
 }
 
+/* Resizes array `ptr` to n elements, or returns -1 from the enclosing
+ * function (the old array stays valid and owned by the engine). */
+#define KCI_GROW(ptr, n)                                                                                      \
+    do {                                                                                                      \
+        void *grown_ = realloc((ptr), (size_t)(n) * sizeof *(ptr));                                           \
+        if (!grown_)                                                                                          \
+            return -1;                                                                                        \
+        (ptr) = grown_;                                                                                       \
+    } while (0)
+
 static int grow_worms(engine *e)
 {
     uint32_t cap = e->wcap ? 2 * e->wcap : 1024;
-    worm *w = realloc(e->w, cap * sizeof *w);
-    if (!w)
-        return -1;
-    e->w = w;
+    KCI_GROW(e->w, cap);
+    worm *w = e->w;
     kci_sim_huge(w, cap * sizeof *w);
-    uint32_t *p = realloc(e->path, (size_t)cap * e->pmax * sizeof *p);
-    if (!p)
-        return -1;
-    e->path = p;
-    kci_sim_huge(p, (size_t)cap * e->pmax * sizeof *p);
-    uint32_t *f = realloc(e->wfree, cap * sizeof *f);
-    uint32_t *a = f ? realloc(e->active, cap * sizeof *a) : NULL;
-    if (f)
-        e->wfree = f;
-    if (a)
-        e->active = a;
-    uint32_t *a2 = a ? realloc(e->active2, cap * sizeof *a2) : NULL;
-    if (a2)
-        e->active2 = a2;
-    waiter *wt = a2 ? realloc(e->waiting, cap * sizeof *wt) : NULL;
-    if (wt)
-        e->waiting = wt;
-    waiter *ar = wt ? realloc(e->arrivals, cap * sizeof *ar) : NULL;
-    if (ar)
-        e->arrivals = ar;
-    waiter *mg = ar ? realloc(e->merged, cap * sizeof *mg) : NULL;
-    if (mg)
-        e->merged = mg;
-    if (!mg)
-        return -1;
+    KCI_GROW(e->path, (size_t)cap * e->pmax);
+    kci_sim_huge(e->path, (size_t)cap * e->pmax * sizeof *e->path);
+    KCI_GROW(e->wfree, cap);
+    KCI_GROW(e->active, cap);
+    KCI_GROW(e->active2, cap);
+    KCI_GROW(e->waiting, cap);
+    KCI_GROW(e->arrivals, cap);
+    KCI_GROW(e->merged, cap);
     if (e->trains) {
-        uint32_t **lists[] = {&e->go, &e->fin};
-        for (size_t i = 0; i < sizeof lists / sizeof *lists; i++) {
-            uint32_t *l = realloc(*lists[i], cap * sizeof **lists[i]);
-            if (!l)
-                return -1;
-            *lists[i] = l;
-        }
+        KCI_GROW(e->go, cap);
+        KCI_GROW(e->fin, cap);
         for (uint32_t r = 0; r < e->nt; r++) {
             tpart *t = &e->tp[r];
-            waiter *fq = realloc(t->fifo, cap * sizeof *fq);
-            if (fq)
-                t->fifo = fq;
-            waiter *g = fq ? realloc(t->go, cap * sizeof *g) : NULL;
-            if (g)
-                t->go = g;
-            waiter *tm = g ? realloc(t->tmp, cap * sizeof *tm) : NULL;
-            if (tm)
-                t->tmp = tm;
-            uint32_t *wk = tm ? realloc(t->woke, cap * sizeof *wk) : NULL;
-            if (wk)
-                t->woke = wk;
+            KCI_GROW(t->fifo, cap);
+            KCI_GROW(t->go, cap);
+            KCI_GROW(t->tmp, cap);
+            KCI_GROW(t->woke, cap);
             /* a worm releases at most two channels a cycle (one as its tail moves, its ejection channel) */
-            uint32_t *rc = wk ? realloc(t->relc, 2 * (size_t)cap * sizeof *rc) : NULL;
-            if (rc)
-                t->relc = rc;
-            uint32_t *dn = rc ? realloc(t->dnext, cap * sizeof *dn) : NULL;
-            if (dn)
-                t->dnext = dn;
-            uint32_t *dc = dn ? realloc(t->dcur, cap * sizeof *dc) : NULL;
-            if (dc)
-                t->dcur = dc;
-            uint32_t *fi = dc ? realloc(t->fin, cap * sizeof *fi) : NULL;
-            if (fi)
-                t->fin = fi;
-            /* a worm frees its injection channel once */
-            uint32_t *re = fi ? realloc(t->rel, cap * sizeof *re) : NULL;
-            if (re)
-                t->rel = re;
-            if (!re)
-                return -1;
+            KCI_GROW(t->relc, 2 * (size_t)cap);
+            KCI_GROW(t->dnext, cap);
+            KCI_GROW(t->dcur, cap);
+            KCI_GROW(t->fin, cap);
+            KCI_GROW(t->rel, cap); /* a worm frees its injection channel once */
             if (e->nt > 1) {
-                struct tev *av = realloc(t->arr, cap * sizeof *av);
-                if (av)
-                    t->arr = av;
-                struct tev *rx = av ? realloc(t->relx, 2 * (size_t)cap * sizeof *rx) : NULL;
-                if (rx)
-                    t->relx = rx;
-                if (!rx)
-                    return -1;
+                KCI_GROW(t->arr, cap);
+                KCI_GROW(t->relx, 2 * (size_t)cap);
             }
         }
         for (uint32_t i = e->wcap; i < cap; i++) {
