@@ -27,36 +27,9 @@
 static void expect_same(const kc_simresult *a, const kc_simresult *b, const kc_simarrival *la, size_t na,
                         const kc_simarrival *lb, size_t nb, size_t links, int cfg, int threads)
 {
-    if (a->messages != b->messages || a->latency_avg != b->latency_avg || a->latency_p99 != b->latency_p99 ||
-        a->network_latency_avg != b->network_latency_avg || a->cycles != b->cycles ||
-        a->link_traversals != b->link_traversals || a->completion != b->completion ||
-        a->flits_generated != b->flits_generated || a->flits_delivered != b->flits_delivered ||
-        a->flits_queued != b->flits_queued || a->flits_in_network != b->flits_in_network ||
-        a->deadlock != b->deadlock || a->cycle_len != b->cycle_len || a->sustainable != b->sustainable ||
-        a->generated != b->generated || a->throughput != b->throughput || a->queue_avg != b->queue_avg ||
-        a->offered != b->offered || a->sources_judged != b->sources_judged ||
-        a->sources_behind != b->sources_behind || a->source_ratio_min != b->source_ratio_min ||
-        a->source_growth_max != b->source_growth_max || a->source_worst != b->source_worst)
-        fail_msg("configuration %d: 1 thread %llu messages, latency %.6f, %lld cycles, %llu traversals, "
-                 "deadlock %d; %d threads %llu, %.6f, %lld, %llu, %d",
-                 cfg, (unsigned long long)a->messages, a->latency_avg, (long long)a->cycles,
-                 (unsigned long long)a->link_traversals, a->deadlock, threads, (unsigned long long)b->messages,
-                 b->latency_avg, (long long)b->cycles, (unsigned long long)b->link_traversals, b->deadlock);
-    assert_memory_equal(a->cycle, b->cycle, (size_t)a->cycle_len * sizeof *a->cycle);
-    if (a->link_flits || b->link_flits) {
-        assert_non_null(a->link_flits);
-        assert_non_null(b->link_flits);
-        for (size_t l = 0; l < links; l++)
-            if (a->link_flits[l] != b->link_flits[l])
-                fail_msg("configuration %d: link %zu carried %llu flits (1 thread), %llu (%d threads)", cfg, l,
-                         (unsigned long long)a->link_flits[l], (unsigned long long)b->link_flits[l], threads);
-    }
-    if (na != nb)
-        fail_msg("configuration %d: %zu deliveries (1 thread), %zu (%d threads)", cfg, na, nb, threads);
-    for (size_t j = 0; j < na; j++)
-        if (la[j].id != lb[j].id || la[j].cycle != lb[j].cycle)
-            fail_msg("configuration %d: delivery %zu: message %u at %lld (1 thread), %u at %lld (%d threads)", cfg,
-                     j, la[j].id, (long long)la[j].cycle, lb[j].id, (long long)lb[j].cycle, threads);
+    char name[32];
+    snprintf(name, sizeof name, "%d threads", threads);
+    kc_test_sim_expect_same(a, b, links, la, na, lb, nb, "1 thread", name, cfg);
 }
 
 /* Runs cfg on 1..4 threads (every network split, and with the prefetching

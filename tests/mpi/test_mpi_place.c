@@ -142,22 +142,29 @@ static void check_placement(MPI_Comm c, const kc_mpi_machine *m, const kc_traffi
     free(id);
 }
 
+/* A ring of p nodes as the machine of this job (local ranks), with the
+ * tests' mapping options: a 2-D halo cannot land on a ring without
+ * contention, so the placement matters. */
+static void ring_machine(int p, kc_topology *t, kc_machine *hosts, kc_mpi_machine *m, kc_mapgen_opts *o)
+{
+    kc_err err = {0};
+    test_map_opts(o);
+    assert_int_equal(kc_topology_torus(t, p, 1, KC_TIE_PLUS, &err), KC_OK);
+    local_machine(t, hosts, m, o);
+}
+
 static void test_dist_graph_halo(void **state)
 {
     (void)state;
     int p = world_size(), dims[2] = {0, 0};
     MPI_Dims_create(p, 2, dims);
     grid g = {dims[0], dims[1], 1};
-    /* A ring of p nodes: a 2-D halo cannot land on it without contention,
-     * so the placement matters. */
     kc_topology t;
     kc_machine hosts;
     kc_mpi_machine m;
     kc_mapgen_opts o;
     kc_err err = {0};
-    test_map_opts(&o);
-    assert_int_equal(kc_topology_torus(&t, p, 1, KC_TIE_PLUS, &err), KC_OK);
-    local_machine(&t, &hosts, &m, &o);
+    ring_machine(p, &t, &hosts, &m, &o);
     int to[4], w[4], v = world_rank();
     int deg = neighbours(&g, v, to, w);
     MPI_Comm c;
@@ -219,9 +226,7 @@ static void test_cart(void **state)
     kc_mpi_machine m;
     kc_mapgen_opts o;
     kc_err err = {0};
-    test_map_opts(&o);
-    assert_int_equal(kc_topology_torus(&t, p, 1, KC_TIE_PLUS, &err), KC_OK);
-    local_machine(&t, &hosts, &m, &o);
+    ring_machine(p, &t, &hosts, &m, &o);
     MPI_Comm c;
     assert_int_equal(kc_mpi_cart_create(MPI_COMM_WORLD, 2, dims, periods, 1, &m, &c, &err), KC_OK);
     int topo = 0, u = 0, coords[2];

@@ -34,4 +34,13 @@ void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, c
 void kc_test_sim_deadlock_ring(int k, int len, kc_simnet *net, kc_simroute *route, kc_simtraffic *tr,
                                kc_simconfig *c);
 
+/* Fails the test unless a and b agree in every figure of the result, the
+ * deadlock cycle, the per-link counts (links of them, when either has
+ * them) and, when la or lb is given, every delivery in order (na and nb of
+ * them). a_name and b_name say which run is which in the message; cfg
+ * numbers the configuration. */
+void kc_test_sim_expect_same(const kc_simresult *a, const kc_simresult *b, size_t links, const kc_simarrival *la,
+                             size_t na, const kc_simarrival *lb, size_t nb, const char *a_name, const char *b_name,
+                             int cfg);
+
 #endif
