@@ -160,7 +160,7 @@ typedef struct tpart {
     int nomem;
     /* moves done by thread p (its share of the moving worms): sums added
      * up after the moves, in range order (integers: any order is exact) */
-    uint64_t lt, fd, dw; /* link traversals, flits delivered, of them in the window */
+    uint64_t lt, fd; /* link traversals, flits delivered (those in the window: trains_move) */
     int64_t ndr;         /* change in the count of worms being delivered */
     uint64_t *abits, *asum; /* headers that arrived here last cycle: channel bitmap and its summary */
     /* worms of thread p being delivered whose next event is the next cycle
@@ -1654,7 +1654,6 @@ static void train_done(engine *e, tpart *m, uint32_t wi)
     const uint32_t *path = &e->path[(size_t)wi * e->pmax];
     m->lt += (uint64_t)len * (uint64_t)(E - 1);
     m->fd += (uint64_t)len;
-    m->dw += train_window_delivered(w, E + len - 1); /* per source: in trains_move */
     train_freed(e, m, path[E]);
     if (e->nt == 1)
         e->fin[e->nfin++] = wi;
@@ -1758,7 +1757,7 @@ KCI_PF_FN void pf_move(const engine *e, const uint32_t *list, uint32_t k, uint32
 static void part_move(engine *e, uint32_t p)
 {
     tpart *m = &e->tp[p];
-    m->lt = m->fd = m->dw = 0;
+    m->lt = m->fd = 0;
     m->ndr = 0;
     m->nfin = m->nrel = m->narr = m->nrelx = 0; /* the last cycle's were taken in by now */
     int32_t *bucket = &e->wheel[(size_t)p * KCI_WHEEL + (e->now & (KCI_WHEEL - 1))];
@@ -1804,7 +1803,6 @@ static void trains_move(engine *e)
         tpart *m = &e->tp[p];
         e->link_traversals += m->lt;
         e->flits_delivered += m->fd;
-        e->del_window += m->dw;
         e->ndraining = (uint32_t)((int64_t)e->ndraining + m->ndr);
     }
     e->ngo = 0;
@@ -1835,6 +1833,7 @@ static void trains_move(engine *e)
     for (uint32_t i = 0; i < e->nfin; i++) {
         worm *w = &e->w[f[i]];
         uint64_t inw = train_window_delivered(w, (int64_t)w->np - 1 + (int64_t)w->len - 1);
+        e->del_window += inw;
         if (inw)
             e->src_acc[w->src] += inw;
         finish(e, w, e->now + e->dej);
