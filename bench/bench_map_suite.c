@@ -210,7 +210,7 @@ static int write_grf(const char *path, const kc_traffic *tr)
     return fclose(f) ? -1 : 0;
 }
 
-/* The target line kcube's Scotch start uses for t (src/mapping/scotchmap.c). */
+/* The target line kcube's Scotch start uses for t (src/gmap/scotchmap.c). */
 static int write_tgt(const char *path, const kc_topology *t)
 {
     int binary = 1;

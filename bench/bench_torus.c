@@ -9,7 +9,7 @@
 #include "bench_util.h"
 
 #include "kcube/contention.h"
-#include "kcube/torus.h"
+#include "kcube/tcontention.h"
 #include "kcube/torusmap.h"
 
 static void exact_case(int k, int n, const char *pattern, int runs, int with_paths)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include <kcube/goal.h>
+#include <kcube/loggp.h>
 
 int main(int argc, char **argv)
 {

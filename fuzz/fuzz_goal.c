@@ -8,6 +8,7 @@
 
 #include "fuzz_input.h"
 #include "kcube/goal.h"
+#include "kcube/loggp.h"
 #include "kcube/loggops.h"
 
 static void kcf_run(kcf_input *in)

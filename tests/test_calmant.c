@@ -14,7 +14,7 @@
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_task.h"
 #include "kcube/rng.h"
-#include "kcube/torus.h"
+#include "kcube/tcontention.h"
 
 static void geom(kc_calmant *g, int d, int c, int torus, kc_tie tie, kc_calmant_embedding e)
 {

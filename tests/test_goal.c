@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "kcube/goal.h"
+#include "kcube/loggp.h"
 #include "kcube/rng.h"
 #include "kc_testutil.h"
 

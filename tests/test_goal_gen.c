@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "kcube/goal.h"
+#include "kcube/loggp.h"
 #include "kcube/reorder.h"
 #include "kcube/rng.h"
 #include "kc_testutil.h"

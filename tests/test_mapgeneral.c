@@ -238,7 +238,7 @@ static void test_start_seconds(void **state)
     kc_traffic_free(&tr);
 }
 
-/* ---- the "fold" start (issue 20, src/plan/gridfold.c) ---------------------- */
+/* ---- the "fold" start (issue 20, src/gmap/gridfold.c) ---------------------- */
 
 static int find_prefix(const kc_mapgen_result *r, const char *prefix)
 {

@@ -19,7 +19,7 @@
 #include "kcube/rng.h"
 #include "kcube/scotchmap.h"
 #include "kcube/traffic.h"
-#include "mapping/scotch_internal.h"
+#include "gmap/scotch_internal.h"
 
 /* Hops between nodes a and b by coordinates (independent of the library's
  * router): lines |d|, rings min(d, k - d); a side-2 axis is one link. */

@@ -19,7 +19,7 @@
 #include "kcube/simscenario.h"
 #include "kcube/simstats.h"
 #include "kcube/simsweep.h"
-#include "kcube/torus.h"
+#include "kcube/tcontention.h"
 
 static void net_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs, int depth)
 {

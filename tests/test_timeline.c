@@ -17,6 +17,7 @@
 
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
+#include "kcube/loggp.h"
 #include "kcube/rng.h"
 #include "kcube/timeline.h"
 #include "kc_testutil.h"

@@ -12,7 +12,7 @@
 
 #include "kcube/contention.h"
 #include "kcube/lcc.h"
-#include "kcube/torus.h"
+#include "kcube/tcontention.h"
 
 static void torus(kc_torus *t, int k, int n, int mesh, kc_tie tie)
 {

@@ -15,7 +15,7 @@
 #include "kcube/names.h"
 #include "kcube/perm.h"
 #include "kcube/rng.h"
-#include "kcube/torus.h"
+#include "kcube/tcontention.h"
 #include "kcube/torusmap.h"
 
 /* 1 if a comes before b in lexicographic order */

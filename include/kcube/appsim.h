@@ -34,6 +34,7 @@
 
 #include "kcube/error.h"
 #include "kcube/goal.h"
+#include "kcube/loggp.h"
 #include "kcube/sim.h"
 
 struct kc_loggops_params;

@@ -15,7 +15,7 @@
  * (a row-major process grid whose sides are powers of k^f then lands with
  * dilation 1, as a binary-reflected Gray code embeds rings and grids in
  * the hypercube); and, when the traffic is a halo exchange on some process
- * grid (detected: most messages go to a grid neighbour, src/plan/gridfold.c),
+ * grid (detected: most messages go to a grid neighbour, src/gmap/gridfold.c),
  * "fold:AxB[xC]": the grid embedded by matching the prime factors of its
  * sides with those of the network's, the best of several such claims
  * counted exactly (a periodic 8x8 grid lands on a 4x4x4 torus with every

@@ -36,7 +36,7 @@
 #include "kcube/names.h"
 #include "kcube/nodemap.h"
 #include "kcube/topology.h"
-#include "kcube/torus.h"
+#include "kcube/tcontention.h"
 #include "kcube/torusmap.h"
 
 #define KC_PLAN_MAX_N 64

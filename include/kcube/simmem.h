@@ -27,7 +27,7 @@
 
 #include "kcube/error.h"
 #include "kcube/sim.h"
-#include "kcube/simscenario.h"
+#include "kcube/simspec.h"
 
 typedef struct kc_simmem {
     uint64_t shared;    /* once per configuration: network, traffic table, mapping, build transients */

@@ -17,6 +17,8 @@
 #include "kcube/lcc.h"
 #include "kcube/names.h"
 #include "kcube/nodemap.h"
+#include "kcube/simnet.h"
+#include "kcube/simroute.h"
 
 typedef struct kc_simtraffic {
     uint32_t nodes;
@@ -54,5 +56,10 @@ void kc_simtraffic_free(kc_simtraffic *t);
 
 /* Number of physical nodes that send anything. */
 uint32_t kc_simtraffic_senders(const kc_simtraffic *t);
+
+/* Largest number of messages of a traffic table whose routes (the first
+ * candidate at every hop) share a channel: the degree of contention. */
+kc_status kc_simtraffic_contention(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *t,
+                                   long long *out, kc_err *err);
 
 #endif

@@ -29,7 +29,7 @@
 #include "kcube/gfk.h"
 #include "kcube/mapset.h"
 #include "kcube/nodemap.h"
-#include "kcube/torus.h"
+#include "kcube/tcontention.h"
 
 typedef enum kc_tmap_kind { KC_TMAP_LINEAR, KC_TMAP_REORDER } kc_tmap_kind;
 

@@ -10,7 +10,7 @@
  * Sources (formats with examples: docs/traffic.md): a plain traffic file
  * ("src dst bytes" per line, commas or blanks, '#' comments), a Scotch
  * source graph (.grf), the message list of a GOAL schedule, and the union of
- * linear communications (src/mapping/traffic_read.c); the generators of
+ * linear communications (src/traffic/traffic_read.c); the generators of
  * kcube/traffic_gen.h. Readers are strict and bounded (kcube/reader.h): a
  * bad token, an id out of range, or negative or overflowing bytes is
  * KC_EINVAL naming the input, line and column. Appending is amortised O(1);

@@ -15,6 +15,7 @@
 #include "timeline_out.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
+#include "kcube/loggp.h"
 #include "kcube/simmem.h"
 #include "kcube/simscenario.h"
 #include "kcube/timeline.h"

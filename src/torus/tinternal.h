@@ -4,7 +4,7 @@
 
 #include <stdint.h>
 
-#include "kcube/torus.h"
+#include "kcube/tcontention.h"
 
 /* Theorem 1 for the dimension j when the dimensions in `before` are routed
  * before it (in any order) and the rest after it: the case, the exponent e,

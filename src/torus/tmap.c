@@ -7,7 +7,7 @@
 #include "kcube/bitmat.h"
 #include "kcube/perm.h"
 #include "kcube/torusmap.h"
-#include "teval.h"
+#include "net/teval.h"
 #include "tinternal.h"
 
 static const kc_name tmap_kind_entries[] = {

@@ -8,7 +8,7 @@
 #include <time.h>
 
 #include "kcube/plan.h"
-#include "plan_internal.h"
+#include "gmap_internal.h"
 #include "kcube/scotchmap.h"
 
 void kc_mapgen_opts_default(kc_mapgen_opts *o)

@@ -7,53 +7,8 @@
 #include <string.h>
 
 #include "elim.h"
+#include "objective.h"
 #include "kcube/contention.h"
-
-static const kc_name objective_entries[] = {
-    {KC_OBJ_MAX, "max", "the largest contention of any one communication"},
-    {KC_OBJ_SIMULTANEOUS, "simultaneous", "the largest, over dimensions, of the summed contention"},
-    {KC_OBJ_SUM, "sum", "the sum over communications and dimensions"},
-    {0, NULL, NULL},
-};
-const kc_names kc_objective_names = {"objective", objective_entries};
-
-const char *kc_objective_name(kc_objective obj) { return kc_names_name(&kc_objective_names, (int)obj); }
-
-kc_status kc_objective_parse(const char *text, kc_objective *obj, kc_err *err)
-{
-    int v;
-    kc_status s = kc_names_lookup(&kc_objective_names, text, &v, "objective", err);
-    if (!s)
-        *obj = (kc_objective)v;
-    return s;
-}
-
-/* Per-position costs are combined over communications (step) and over
- * positions (path) by max or +. */
-static int step_is_max(kc_objective obj) { return obj == KC_OBJ_MAX; }
-static int path_is_max(kc_objective obj) { return obj != KC_OBJ_SUM; }
-
-uint64_t kc_objective_value(const kc_lcc *comms, int m, kc_objective obj, const kc_order *o, uint64_t *total)
-{
-    int n = o->n;
-    uint64_t step[KC_BITMAT_MAX] = {0}, tot = 0;
-    for (int r = 0; r < m; r++) {
-        kc_lcc x;
-        kc_contention t;
-        kc_lcc_reorder(&x, &comms[r], o->dim);
-        kc_contention_formula(&x, &t);
-        for (int i = 0; i < n; i++) {
-            step[i] = step_is_max(obj) ? (t.per_dim[i] > step[i] ? t.per_dim[i] : step[i]) : step[i] + t.per_dim[i];
-            tot += t.per_dim[i];
-        }
-    }
-    uint64_t v = 0;
-    for (int i = 0; i < n; i++)
-        v = path_is_max(obj) ? (step[i] > v ? step[i] : v) : v + step[i];
-    if (total)
-        *total = tot;
-    return v;
-}
 
 static kc_status check_set(const kc_lcc *comms, int m, int max_n, kc_err *err)
 {
@@ -554,9 +509,9 @@ kc_status kc_mapset_naive(const kc_lcc *comms, int m, kc_objective obj, kc_mapse
                             ? (n - 1 - s) - kc_bitmat_rank_sub(&c->a, full & ~P, full & ~S)
                             : s - kc_bitmat_rank_sub(&c->a, S, P);
                 uint64_t t = 1ULL << e;
-                step = step_is_max(obj) ? (t > step ? t : step) : step + t;
+                step = kci_objective_step_max(obj) ? (t > step ? t : step) : step + t;
             }
-            uint64_t v = path_is_max(obj) ? (step > f[P] ? step : f[P]) : f[P] + step;
+            uint64_t v = kci_objective_path_max(obj) ? (step > f[P] ? step : f[P]) : f[P] + step;
             if (v < f[S]) {
                 f[S] = v;
                 pred[S] = (uint8_t)j;

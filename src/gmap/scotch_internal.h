@@ -1,4 +1,4 @@
-/* scotch_internal.h - the parts of src/mapping/scotchmap.c that the tests
+/* scotch_internal.h - the parts of src/gmap/scotchmap.c that the tests
  * check directly: the target Scotch is given for a topology and the
  * conversion of its terminal-domain numbers into kcube node ids. */
 #ifndef KCUBE_SCOTCH_INTERNAL_H

@@ -1,4 +1,4 @@
-/* Private to src/app: the network replay's CPUs and NICs in LogGOPS's order
+/* Private to src/replay: the network replay's CPUs and NICs in LogGOPS's order
  * (issue 21, item 1; docs/appsim.md "Why the network is never below
  * LogGOPS").
  *
@@ -18,7 +18,7 @@
 #ifndef KCUBE_APPSIM_INTERNAL_H
 #define KCUBE_APPSIM_INTERNAL_H
 
-#include "../goal/goal_internal.h"
+#include "replay_internal.h"
 
 typedef struct kci_fixed {
     const kc_goal *g;

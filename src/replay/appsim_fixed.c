@@ -1,6 +1,6 @@
 /* The network replay's CPUs and NICs in LogGOPS's order (appsim_internal.h).
  *
- * Mirrors src/goal/loggops.c charge by charge, LogGOPS's order given
+ * Mirrors src/replay/loggops.c charge by charge, LogGOPS's order given
  * (kci_loggops_order): a calc or send starts when its dependencies are
  * done and its CPU (and a send's NIC) has finished the charge before it; a
  * message's intake when its first byte is there and the receiver's CPU and

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "kcube/loggops.h"
-#include "goal_internal.h"
+#include "replay_internal.h"
 
 enum { EV_SEND, EV_RECV, EV_CALC, EV_MSG };
 

@@ -1,4 +1,4 @@
-/* Fast evaluation of y = Ax + b on packed node ids (internal to src/torus).
+/* Fast evaluation of y = Ax + b on packed node ids (private to src/net and the rooms above it).
  *
  * Because k = 2^m, adding digit vectors is XOR of node ids, so Ax is the XOR
  * over the digits of x of "digit times column". Splitting x into a low and a

@@ -1,6 +1,6 @@
 /* A GOAL schedule replayed on the flit-level engine (kcube/appsim.h).
  *
- * The processors are the list schedule of src/goal (kci_goal_proc, the same
+ * The processors are the list schedule of src/replay/proc.c (kci_goal_proc, the same
  * rules as kc_goal_loggp); the network is a driven engine (kc_simdrive).
  * Before the engine simulates cycle E, every processor event at or before
  * E x cycle_us has been taken, so every message whose start-up ends by then
@@ -10,6 +10,7 @@
  * to the next injection. Ranks sit on nodes (kc_appsim_place); a message
  * between two ranks of one node never reaches the engine: its receive
  * learns of it when the start-up ends. */
+#include "kcube/loggp.h"
 #include "kcube/appsim.h"
 
 #include <math.h>

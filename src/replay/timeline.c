@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "goal_internal.h"
+#include "replay_internal.h"
 
 static const kc_name kind_entries[] = {
     {KC_TL_CALC, "calc", "computation on the rank's processor"},

@@ -30,7 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "plan_internal.h"
+#include "gmap_internal.h"
 #include "kcube/chanload.h"
 
 #define FOLD_MAX_DIMS 3

@@ -1,0 +1,143 @@
+/* Private to src/replay: the processor model of a GOAL schedule and the
+ * LogGOPS charge order, shared by the contention-free times (loggp.c,
+ * loggops.c), the timelines (timeline.c) and the flit-level replays
+ * (appsim.c, appsim_fixed.c). The schedule itself comes through the public
+ * kcube/goal.h only. */
+#ifndef KCI_REPLAY_INTERNAL_H
+#define KCI_REPLAY_INTERNAL_H
+
+#include "kcube/goal.h"
+#include "kcube/loggp.h"
+#include "kcube/loggops.h"
+
+/* The processors of a schedule as an event-driven list schedule, shared by
+ * the contention-free time (kc_goal_loggp) and the flit-level replay
+ * (kcube/appsim.h), so both apply the same rules (docs/goal.md): a send or
+ * calc keeps its rank's processor busy (start-up, or its time), one at a
+ * time in the order they become ready; a recv costs no processor time and
+ * ends when it has started and its data has arrived. The network is the
+ * caller's: kci_goal_proc_step returns the send whose start-up ended at
+ * kci_goal_proc_time (its message leaves then), and the caller reports
+ * the arrival of its data with kci_goal_proc_arrive, at that time or later.
+ *
+ * Issue 21, item 2: the same CPU and NIC charges as LogGOPS
+ * (kcube/loggops.h), the network standing for L and G (docs/appsim.md): a
+ * send's CPU time is start-up + o + s1 O and its message leaves after
+ * start-up + o; a message's receiver CPU takes it (o + s1 O) once its tail
+ * has arrived and the CPU is free; with g > 0 each rank's NIC is modelled as
+ * LogGOPS's (a send or a message intake waits for it; it stays busy g +
+ * s1 x byte time, and the receiver's CPU copies the bytes as they come:
+ * o + max(s1 O, s1 x byte time) from the first byte's arrival); a send above
+ * S ends, and holds its CPU and NIC, until its receive is matched. With
+ * o = g = O = 0 and S infinite (or no parameters) nothing changes. */
+typedef struct kci_goal_ev {
+    double t;
+    int type;
+    uint64_t seq; /* the NIC model: first readiness, so waiting operations keep their order (else 0) */
+    size_t op;
+} kci_goal_ev;
+typedef struct kci_goal_heap {
+    kci_goal_ev *e;
+    size_t n;
+} kci_goal_heap;
+typedef struct kci_goal_opstate {
+    double ready, start, end, arrival; /* start: when the op began (a send's or calc's processor time) */
+    /* a recv: arrival = when its receiver CPU was done with the message,
+     * take = when that CPU began; a send: arrival = when its CPU time ends */
+    double take;
+    double head, tail, done_min; /* a recv with the NIC model: first byte, tail, o + copy from take */
+    unsigned char headed, tailed;
+    uint64_t seq;
+    size_t waiting; /* unresolved dependencies */
+    unsigned char started, arrived, ended;
+} kci_goal_opstate;
+typedef struct kci_goal_proc {
+    const kc_goal *g;
+    const kc_goal_match *m;
+    double startup_us;
+    double o, O, gap, bt;  /* µs, µs/byte, µs, byte time µs/byte (issue 21 item 2) */
+    uint64_t S;            /* rendezvous above S bytes */
+    int nic, cpu_recv;     /* gap > 0: the NIC model; the receiver CPU is charged */
+    int cpus;              /* the ops' cpu numbers were honoured (kci_fixed): slices carry them */
+    double *nics, *nicr;   /* [num_ranks]: NIC free for sending, for receiving (nic only) */
+    /* nic only: a rank's CPU taken by a message whose tail has not arrived
+     * (cpu = INFINITY) defers the events that need it, in a list per rank */
+    size_t *pnext, *phead, *ptail;
+    unsigned char *ptype;
+    uint64_t nseq;
+    kci_goal_opstate *st; /* [nops] */
+    double *cpu;          /* [num_ranks]: processor busy until */
+    double *finish;       /* [num_ranks]: last end */
+    double total;
+    size_t *dfirst, *dlist, ended;
+    kci_goal_heap h;
+} kci_goal_proc;
+/* lp (may be NULL: o = g = O = 0, S infinite; L and G unused) in ns as
+ * kcube/loggops.h; byte_time_us is the network's G for the NIC model. */
+struct kc_loggops_params;
+kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
+                             const struct kc_loggops_params *lp, double byte_time_us, kc_err *err);
+/* A send's CPU time (start-up + o + s1 O). */
+double kci_goal_proc_send_cpu(const kci_goal_proc *p, size_t send);
+void kci_goal_proc_free(kci_goal_proc *p);
+static inline int kci_goal_proc_pending(const kci_goal_proc *p) { return p->h.n > 0; }
+static inline double kci_goal_proc_time(const kci_goal_proc *p) { return p->h.e[0].t; } /* next event */
+/* Take the next event; the send op whose message leaves now (its start-up
+ * and o ended), or KC_GOAL_NONE. */
+size_t kci_goal_proc_step(kci_goal_proc *p);
+/* recv's data: its tail arrived at t, its first byte at first (<= t). */
+void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t, double first);
+/* With the NIC model (p->nic): recv's first byte reaches its node at t (at
+ * or after now, before or at its arrival): its CPU and NIC start on it. */
+void kci_goal_proc_head(kci_goal_proc *p, size_t recv, double t);
+/* KC_EINVAL unless every operation ended (a schedule not validated). */
+kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err);
+/* Does send op i go between two ranks of one node (node_of may be NULL:
+ * one rank a node)? A message from a rank to itself does not count: it
+ * keeps the cost it always had (through the network interface). */
+static inline int kci_goal_local(const kc_goal *g, const uint32_t *node_of, size_t i)
+{
+    const kc_goal_op *o = &g->op[i];
+    return node_of && (int64_t)o->rank != o->peer && node_of[o->rank] == node_of[o->peer];
+}
+/* After a run: every operation that ended as a slice of tl, every message
+ * between two of them as a flow (src/replay/timeline.c; kcube/timeline.h
+ * says what a slice is). O(ops). */
+struct kc_timeline;
+kc_status kci_goal_proc_record(const kci_goal_proc *p, struct kc_timeline *tl, kc_err *err);
+
+/* Issue 21: the order in which a LogGOPS run (kc_loggops_run) charged each
+ * CPU and NIC, so that the network replay can process every resource's work
+ * in the same order (src/replay/appsim_fixed.c: with every duration and
+ * latency no shorter, every time is then no earlier; docs/appsim.md). A
+ * charge is a calc or a send taken, a message taken by its receiver's CPU
+ * and NIC, or a rendezvous send's rank held until its receive is matched;
+ * resources are numbered CPUs rank x ncpu + cpu, then sending NICs
+ * R ncpu + rank x nnic + nic, then receiving NICs after those. */
+enum { KCI_LG_CALC, KCI_LG_SEND, KCI_LG_MSG, KCI_LG_HOLD };
+#define KCI_LG_NONE SIZE_MAX
+typedef struct kci_lg_charge {
+    size_t op;       /* the calc or send (MSG, HOLD: the send) */
+    size_t cpu, nic; /* resources (nic KCI_LG_NONE for a calc) */
+    int type;
+    uint64_t t, cpu_end, nic_end; /* ns: when taken; its CPU's and NIC's clock after it */
+} kci_lg_charge;
+typedef struct kci_loggops_order {
+    kci_lg_charge *c;
+    size_t n, cap;
+    unsigned ncpu, nnic;
+    size_t nres;
+    size_t *post_after;   /* [nops] a recv: the last charge of its CPU when it became ready (KCI_LG_NONE) */
+    size_t *matched;      /* [nops] a recv: the send LogGOPS matched it with (KC_GOAL_NONE) */
+    unsigned char *eager; /* [nops] a send that ended when it was taken (at most S bytes) */
+    uint64_t *post;       /* [nops] ns: a recv: when posted; a send: when its first byte arrived (o + L) */
+    uint64_t *match;      /* [nops] ns: a send: when its receive was matched */
+    size_t *last_cpu;     /* [R ncpu] while running */
+} kci_loggops_order;
+/* kc_loggops_run recording ord (made here; free with kci_loggops_order_free,
+ * also on error). Same cost, plus O(ops) memory. */
+kc_status kci_loggops_run_order(const kc_goal *g, const struct kc_loggops_params *p, kci_loggops_order *ord,
+                                kc_loggops_result *out, kc_err *err);
+void kci_loggops_order_free(kci_loggops_order *ord);
+
+#endif
