@@ -227,128 +227,211 @@ static void column_table(const kc_gf *f, const kc_gfmat *a, int n, int m, uint32
         }
 }
 
+/* The state of one find_in_set call: the set, its self-free messages sorted
+ * by difference, and the scratch arrays over the ranks. */
+typedef struct find_ctx {
+    const kc_topology *t;
+    const kc_gf *f;
+    const kc_traffic *tr;
+    const uint32_t *idx; /* the set: message indices into tr */
+    size_t cnt;
+    uint32_t nodes;
+    int n, m;            /* digits, bits a digit */
+    dmsg *dm;            /* the set's non-self messages, by difference */
+    size_t nd;
+    uint32_t *per;       /* messages of the current difference per rank */
+    uint32_t *fx;        /* the residual function */
+    uint8_t *used;       /* set members taken by a translation */
+    kc_comm *out;
+    int max_out, found;
+} find_ctx;
+
+/* Allocates the scratch arrays and sorts the set's non-self messages by
+ * difference. Returns 0, or -1 on ENOMEM (find_teardown frees what was
+ * allocated). O(cnt log cnt + nodes). */
+static int find_setup(find_ctx *c)
+{
+    while ((1 << c->m) < c->t->k)
+        c->m++;
+    size_t cnt = c->cnt;
+    c->dm = malloc((cnt ? cnt : 1) * sizeof *c->dm);
+    c->per = calloc(c->nodes, sizeof *c->per);
+    c->fx = malloc(c->nodes * sizeof *c->fx);
+    c->used = calloc(cnt ? cnt : 1, 1);
+    if (!c->dm || !c->per || !c->fx || !c->used)
+        return -1;
+    for (size_t i = 0; i < cnt; i++) {
+        uint32_t s = c->tr->src[c->idx[i]], d = c->tr->dst[c->idx[i]];
+        if (s != d)
+            c->dm[c->nd++] = (dmsg){s ^ d, (uint32_t)i};
+    }
+    qsort(c->dm, c->nd, sizeof *c->dm, dmsg_cmp);
+    return 0;
+}
+
+/* Frees find_setup's arrays (those not allocated are NULL). */
+static void find_teardown(find_ctx *c)
+{
+    free(c->dm);
+    free(c->per);
+    free(c->fx);
+    free(c->used);
+}
+
+/* How many times every rank sends the difference of dm[lo..hi), and marks
+ * that many messages of each rank used. Leaves per zeroed. O(hi-lo+nodes). */
+static uint32_t translation_times(find_ctx *c, size_t lo, size_t hi)
+{
+    const kc_traffic *tr = c->tr;
+    for (size_t q = lo; q < hi; q++)
+        c->per[tr->src[c->idx[c->dm[q].idx]]]++;
+    uint32_t times = UINT32_MAX;
+    for (uint32_t v = 0; v < c->nodes; v++)
+        times = c->per[v] < times ? c->per[v] : times;
+    memset(c->per, 0, c->nodes * sizeof *c->per);
+    if (times == 0)
+        return 0;
+    for (size_t q = lo; q < hi; q++) {
+        uint32_t s = tr->src[c->idx[c->dm[q].idx]];
+        if (c->per[s] < times) {
+            c->per[s]++;
+            c->used[c->dm[q].idx] = 1;
+        }
+    }
+    memset(c->per, 0, c->nodes * sizeof *c->per);
+    return times;
+}
+
+/* Writes the translation x -> x XOR d as the next communication. Returns 0,
+ * or -2 when out is full or the communication cannot be built. */
+static int emit_translation(find_ctx *c, uint32_t d)
+{
+    if (c->found >= c->max_out)
+        return -2;
+    kc_tcomm tc;
+    kc_gfmat a;
+    uint8_t b[KC_GFMAT_MAX] = {0};
+    kc_gfmat_identity(&a, c->n);
+    for (int i = 0; i < c->n; i++)
+        b[i] = (uint8_t)((d >> (c->m * i)) & ((1u << c->m) - 1));
+    kc_comm *o = &c->out[c->found];
+    if (kc_tcomm_init(&tc, c->f, &a, b, 0, NULL) || kc_comm_from_tcomm(o, c->t, &tc, NULL))
+        return -2;
+    snprintf(o->name, sizeof o->name, "translation %u", d);
+    c->found++;
+    return 0;
+}
+
+/* Translations: a difference every rank sends, peeled min-count times.
+ * Returns 0 or -2 (out full). */
+static int peel_translations(find_ctx *c)
+{
+    for (size_t lo = 0, hi; lo < c->nd; lo = hi) {
+        for (hi = lo; hi < c->nd && c->dm[hi].d == c->dm[lo].d; hi++)
+            ;
+        if (hi - lo < c->nodes)
+            continue;
+        uint32_t times = translation_times(c, lo, hi);
+        for (uint32_t r = 0; r < times; r++)
+            if (emit_translation(c, c->dm[lo].d))
+                return -2;
+    }
+    return 0;
+}
+
+/* The messages left by the translations as one function fx of the source
+ * (duplicates of a message allowed). Returns 1 when there are any, 0 when
+ * none, -2 when a source sends to two destinations. */
+static int residual_function(find_ctx *c)
+{
+    for (uint32_t v = 0; v < c->nodes; v++)
+        c->fx[v] = v;
+    memset(c->per, 0, c->nodes * sizeof *c->per);
+    int rest = 0;
+    for (size_t i = 0; i < c->cnt; i++) {
+        uint32_t s = c->tr->src[c->idx[i]], d = c->tr->dst[c->idx[i]];
+        if (c->used[i] || s == d)
+            continue;
+        if (c->per[s] && c->fx[s] != d)
+            return -2;
+        c->per[s] = 1;
+        c->fx[s] = d;
+        rest = 1;
+    }
+    return rest;
+}
+
+/* Whether A x + fx(0) equals fx(x) at every rank x. Returns 1 when it does,
+ * 0 when not, -1 on ENOMEM. O(nodes n). */
+static int affine_matches(const find_ctx *c, const kc_gfmat *a)
+{
+    int k = c->t->k, n = c->n, m = c->m;
+    uint32_t mask = (1u << m) - 1;
+    uint32_t *tab = malloc((size_t)n * (size_t)k * sizeof *tab);
+    if (!tab)
+        return -1;
+    column_table(c->f, a, n, m, tab);
+    uint32_t bad = 0;
+    for (uint32_t v = 0; v < c->nodes && !bad; v++) {
+        uint32_t y = c->fx[0];
+        for (int j = 0; j < n; j++)
+            y ^= tab[j * k + ((v >> (m * j)) & mask)];
+        bad = y != c->fx[v];
+    }
+    free(tab);
+    return !bad;
+}
+
+/* Fits x -> A x + b to the residual function (b = fx(0), column j of A from
+ * the unit vector of digit j), checks it at every rank and writes it as the
+ * communication "linear". Returns 0, -1 on ENOMEM, -2 when fx is not affine
+ * or out is full. */
+static int emit_linear(find_ctx *c)
+{
+    if (c->found >= c->max_out)
+        return -2;
+    int n = c->n, m = c->m;
+    kc_gfmat a;
+    uint8_t b[KC_GFMAT_MAX] = {0};
+    kc_gfmat_zero(&a, n);
+    uint32_t mask = (1u << m) - 1;
+    for (int i = 0; i < n; i++)
+        b[i] = (uint8_t)((c->fx[0] >> (m * i)) & mask);
+    for (int j = 0; j < n; j++) {
+        uint32_t col = c->fx[1u << (m * j)] ^ c->fx[0];
+        for (int i = 0; i < n; i++)
+            a.e[i][j] = (uint8_t)((col >> (m * i)) & mask);
+    }
+    int ok = affine_matches(c, &a);
+    if (ok <= 0)
+        return ok < 0 ? -1 : -2;
+    kc_tcomm tc;
+    kc_comm *o = &c->out[c->found];
+    if (kc_tcomm_init(&tc, c->f, &a, b, 0, NULL) || kc_comm_from_tcomm(o, c->t, &tc, NULL))
+        return -2;
+    snprintf(o->name, sizeof o->name, "linear");
+    c->found++;
+    return 0;
+}
+
 /* One message set: the indices idx[0..cnt) of tr. Returns the number of
  * communications written to out (0: only self messages), -2 when the set
  * is not such a union (or needs more than max_out), -1 on ENOMEM. */
 static int find_in_set(const kc_topology *t, const kc_gf *f, const kc_traffic *tr, const uint32_t *idx, size_t cnt,
                        kc_comm *out, int max_out)
 {
-    uint32_t nodes = (uint32_t)t->nodes;
-    int n = t->n, m = 0, found = 0;
-    while ((1 << m) < t->k)
-        m++;
-    dmsg *dm = malloc((cnt ? cnt : 1) * sizeof *dm);
-    uint32_t *per = calloc(nodes, sizeof *per);  /* messages of the current difference per rank */
-    uint32_t *fx = malloc(nodes * sizeof *fx);   /* the residual function */
-    uint8_t *used = calloc(cnt ? cnt : 1, 1);
-    if (!dm || !per || !fx || !used) {
-        found = -1;
-        goto done;
+    find_ctx c = {.t = t, .f = f, .tr = tr, .idx = idx, .cnt = cnt, .nodes = (uint32_t)t->nodes, .n = t->n,
+                  .out = out, .max_out = max_out};
+    int st = find_setup(&c);
+    if (!st)
+        st = peel_translations(&c);
+    if (!st) {
+        st = residual_function(&c);
+        if (st == 1)
+            st = emit_linear(&c);
     }
-    size_t nd = 0;
-    for (size_t i = 0; i < cnt; i++) {
-        uint32_t s = tr->src[idx[i]], d = tr->dst[idx[i]];
-        if (s != d)
-            dm[nd++] = (dmsg){s ^ d, (uint32_t)i};
-    }
-    qsort(dm, nd, sizeof *dm, dmsg_cmp);
-    /* Translations: a difference every rank sends, peeled min-count times. */
-    for (size_t lo = 0, hi; lo < nd; lo = hi) {
-        for (hi = lo; hi < nd && dm[hi].d == dm[lo].d; hi++)
-            ;
-        if (hi - lo < nodes)
-            continue;
-        for (size_t q = lo; q < hi; q++)
-            per[tr->src[idx[dm[q].idx]]]++;
-        uint32_t times = UINT32_MAX;
-        for (uint32_t v = 0; v < nodes; v++)
-            times = per[v] < times ? per[v] : times;
-        memset(per, 0, nodes * sizeof *per);
-        if (times == 0)
-            continue;
-        for (size_t q = lo; q < hi; q++) {
-            uint32_t s = tr->src[idx[dm[q].idx]];
-            if (per[s] < times) {
-                per[s]++;
-                used[dm[q].idx] = 1;
-            }
-        }
-        memset(per, 0, nodes * sizeof *per);
-        for (uint32_t r = 0; r < times; r++) {
-            if (found >= max_out)
-                goto fail;
-            kc_tcomm tc;
-            kc_gfmat a;
-            uint8_t b[KC_GFMAT_MAX] = {0};
-            kc_gfmat_identity(&a, n);
-            for (int i = 0; i < n; i++)
-                b[i] = (uint8_t)((dm[lo].d >> (m * i)) & ((1u << m) - 1));
-            if (kc_tcomm_init(&tc, f, &a, b, 0, NULL) || kc_comm_from_tcomm(&out[found], t, &tc, NULL))
-                goto fail;
-            snprintf(out[found].name, sizeof out[found].name, "translation %u", dm[lo].d);
-            found++;
-        }
-    }
-    /* The rest: one function of the source (duplicates of a message allowed). */
-    for (uint32_t v = 0; v < nodes; v++)
-        fx[v] = v;
-    memset(per, 0, nodes * sizeof *per);
-    int rest = 0;
-    for (size_t i = 0; i < cnt; i++) {
-        uint32_t s = tr->src[idx[i]], d = tr->dst[idx[i]];
-        if (used[i] || s == d)
-            continue;
-        if (per[s] && fx[s] != d)
-            goto fail;
-        per[s] = 1;
-        fx[s] = d;
-        rest = 1;
-    }
-    if (rest) {
-        if (found >= max_out)
-            goto fail;
-        kc_gfmat a;
-        uint8_t b[KC_GFMAT_MAX] = {0};
-        kc_gfmat_zero(&a, n);
-        uint32_t mask = (1u << m) - 1;
-        for (int i = 0; i < n; i++)
-            b[i] = (uint8_t)((fx[0] >> (m * i)) & mask);
-        for (int j = 0; j < n; j++) {
-            uint32_t col = fx[1u << (m * j)] ^ fx[0];
-            for (int i = 0; i < n; i++)
-                a.e[i][j] = (uint8_t)((col >> (m * i)) & mask);
-        }
-        uint32_t *tab = malloc((size_t)n * (size_t)t->k * sizeof *tab);
-        if (!tab) {
-            found = -1;
-            goto done;
-        }
-        column_table(f, &a, n, m, tab);
-        uint32_t bad = 0;
-        for (uint32_t v = 0; v < nodes && !bad; v++) {
-            uint32_t y = fx[0];
-            for (int j = 0; j < n; j++)
-                y ^= tab[j * t->k + ((v >> (m * j)) & mask)];
-            bad = y != fx[v];
-        }
-        free(tab);
-        if (bad)
-            goto fail;
-        kc_tcomm tc;
-        if (kc_tcomm_init(&tc, f, &a, b, 0, NULL) || kc_comm_from_tcomm(&out[found], t, &tc, NULL))
-            goto fail;
-        snprintf(out[found].name, sizeof out[found].name, "linear");
-        found++;
-    }
-    goto done;
-fail:
-    found = -2;
-done:
-    free(dm);
-    free(per);
-    free(fx);
-    free(used);
-    return found;
+    find_teardown(&c);
+    return st ? st : c.found;
 }
 
 kc_status kc_mapgen_find_lcc(const kc_topology *t, const kc_traffic *tr, size_t first, size_t count, kc_comm *out,
