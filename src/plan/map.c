@@ -244,13 +244,13 @@ static int extended_start(const planner *p, int *out)
     return k == n && kc_order_valid(out, n);
 }
 
-/* A binary set beyond KC_MAPSET_DIRECT_N: the search, then the exact DP
- * pruned by the search's value when it fits (issue 24). The result says
- * which ran and whether the value is proved optimal. */
-static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_map_result *out, kc_err *err)
+/* The search over a binary set beyond KC_MAPSET_DIRECT_N, from the extended
+ * start when there is one: its order becomes c's map ("reorder-search").
+ * Writes the search's result to sr and its budget to work. */
+static kc_status set_search(const planner *p, cand *c, const char **method, kc_mapset_search_result *sr,
+                            uint64_t *work, kc_err *err)
 {
     kc_status s;
-    int n = p->n;
     kc_mapset_search_opts so;
     kc_mapset_search_opts_default(&so);
     so.seed = p->o.seed;
@@ -259,23 +259,32 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     int ext[KC_PLAN_MAX_N];
     if (extended_start(p, ext))
         so.start = ext;
-    kc_mapset_search_result sr;
-    if ((s = kc_mapset_search(p->lccs, p->m, p->o.objective, &so, &sr, NULL, err)))
+    if ((s = kc_mapset_search(p->lccs, p->m, p->o.objective, &so, sr, NULL, err)))
         return s;
-    map_from_order(p, sr.best.order.dim, &c->map);
+    map_from_order(p, sr->best.order.dim, &c->map);
     *method = "reorder-search";
-    c->info.evaluations = sr.work;
-    /* The best bound below the search's value: it may prove the value
-     * optimal, or reach a better order itself. */
+    c->info.evaluations = sr->work;
+    *work = so.work;
+    return KC_OK;
+}
+
+/* The best bound below the search's value sr (within about a quarter of
+ * the search's budget work): it may prove the value optimal, or reach a
+ * better order itself ("threshold-search"). Sets c's lower bound and
+ * proof; *reached says whether the bound reached an order. */
+static kc_status set_bound(const planner *p, cand *c, const char **method, const kc_mapset_search_result *sr,
+                           uint64_t work, int *reached, kc_err *err)
+{
+    kc_status s;
     kc_mapset_bound_opts bo;
     kc_mapset_bound_opts_default(&bo);
-    bo.upper = sr.best.value;
-    bo.max_states = so.work / (4 * (uint64_t)p->m) + 1; /* about a quarter of the search's time */
+    bo.upper = sr->best.value;
+    bo.max_states = work / (4 * (uint64_t)p->m) + 1; /* about a quarter of the search's time */
     bo.reach_upper = 1;      /* an optimal search value: the least-total order too */
     kc_mapset_bound_result br;
-    if (sr.proved) { /* already at the single-communication bound (as before: no pass for the total) */
+    if (sr->proved) { /* already at the single-communication bound (as before: no pass for the total) */
         memset(&br, 0, sizeof br);
-        br.lower = sr.lower;
+        br.lower = sr->lower;
         br.from = "single-optimum";
     } else if ((s = kc_mapset_bound(p->lccs, p->m, p->o.objective, &bo, &br, err))) {
         return s;
@@ -287,19 +296,25 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
         *method = "threshold-search";
         c->info.optimal = 1;
         c->info.by_bound = 1; /* the proof: every value below refuted (or the single bound) */
-    } else if (br.lower >= sr.best.value) {
+    } else if (br.lower >= sr->best.value) {
         c->info.optimal = 1;
         c->info.by_bound = 1;
     }
-    /* The DP still runs when nothing is proved, when asked for, or to
-     * minimise the total of a value the bound proved but whose least-total
-     * order passed the threshold search's budget (when it fits). */
-    int total_open = c->info.by_bound && !br.optimal && !sr.proved;
-    if ((c->info.optimal && !total_open && p->o.dp != 1) || p->o.dp == 0)
-        return KC_OK;
+    *reached = br.optimal;
+    return KC_OK;
+}
+
+/* The exact subset DP pruned by the search's value upper, when its memory
+ * estimate (written to out) fits: its order becomes c's map ("dp"). When
+ * it does not fit, or passes the time limit, c stays as it is, unless the
+ * DP was asked for (an error then). */
+static kc_status set_dp(const planner *p, cand *c, const char **method, uint64_t upper, kc_map_result *out,
+                        kc_err *err)
+{
+    int n = p->n;
     kc_mapset_opts mo;
     kc_mapset_opts_default(&mo);
-    mo.upper = sr.best.value;
+    mo.upper = upper;
     mo.max_seconds = p->o.dp_max_seconds;
     if (n <= KC_MAPSET_MAX_N) /* beyond, 2^n bytes is not even a 64-bit number */
         kc_mapset_estimate(n, p->m, p->o.objective, mo.upper, mo.threads, &out->dp_bytes, &out->dp_seconds);
@@ -315,7 +330,7 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     }
     kc_mapset_result res;
     kc_err quiet = {0};
-    s = kc_mapset_optimal_ex(p->lccs, p->m, p->o.objective, &mo, &res, p->o.progress, &quiet);
+    kc_status s = kc_mapset_optimal_ex(p->lccs, p->m, p->o.objective, &mo, &res, p->o.progress, &quiet);
     if (s == KC_ERANGE && p->o.dp != 1)
         return KC_OK; /* passed the time limit: the search's order stays, not proved */
     if (s) {
@@ -330,51 +345,90 @@ static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_
     return KC_OK;
 }
 
+/* A binary set beyond KC_MAPSET_DIRECT_N: the search, then the exact DP
+ * pruned by the search's value when it fits. The result says
+ * which ran and whether the value is proved optimal. */
+static kc_status reorder_set(const planner *p, cand *c, const char **method, kc_map_result *out, kc_err *err)
+{
+    kc_mapset_search_result sr;
+    uint64_t work;
+    int reached;
+    kc_status s = set_search(p, c, method, &sr, &work, err);
+    if (!s)
+        s = set_bound(p, c, method, &sr, work, &reached, err);
+    if (s)
+        return s;
+    /* The DP still runs when nothing is proved, when asked for, or to
+     * minimise the total of a value the bound proved but whose least-total
+     * order passed the threshold search's budget (when it fits). */
+    int total_open = c->info.by_bound && !reached && !sr.proved;
+    if ((c->info.optimal && !total_open && p->o.dp != 1) || p->o.dp == 0)
+        return KC_OK;
+    return set_dp(p, c, method, sr.best.value, out, err);
+}
+
+/* The exact subset DP of a binary set up to KC_MAPSET_DIRECT_N, pruned
+ * from n = 12 by the value of a short search (2^n / 4 frame additions);
+ * the DP's result does not depend on it. Its order becomes c's map. */
+static kc_status direct_dp(const planner *p, cand *c, const char **method, kc_err *err)
+{
+    kc_status s;
+    int n = p->n;
+    kc_mapset_opts mo;
+    kc_mapset_opts_default(&mo);
+    if (n >= 12) {
+        kc_mapset_search_opts so;
+        kc_mapset_search_opts_default(&so);
+        so.seed = p->o.seed;
+        so.work = 1ULL << (n - 2);
+        kc_mapset_search_result sr;
+        if ((s = kc_mapset_search(p->lccs, p->m, p->o.objective, &so, &sr, NULL, err)))
+            return s;
+        mo.upper = sr.best.value;
+    }
+    kc_mapset_result res;
+    if ((s = kc_mapset_optimal_ex(p->lccs, p->m, p->o.objective, &mo, &res, p->o.progress, err)))
+        return s;
+    map_from_order(p, res.order.dim, &c->map);
+    *method = "dp";
+    c->info.optimal = 1;
+    return KC_OK;
+}
+
+/* The best reordering of a binary set: the single-communication optimiser,
+ * the direct DP, or the search and bound (reorder_set). Sets c's map,
+ * method and what is proved. */
+static kc_status binary_reorder(const planner *p, cand *c, const char **method, kc_map_result *out, kc_err *err)
+{
+    kc_status s;
+    int single_perm = p->m == 1 && p->lccs[0].kind == KC_LCC_PERMUTATION;
+    c->info.lower = kc_mapset_lower_bound(p->lccs, p->m, p->o.objective);
+    c->info.lower_from = "single-optimum";
+    if (single_perm || (p->m == 1 && p->o.objective != KC_OBJ_SUM && p->n > KC_MAPSET_AUTO_N)) {
+        kc_order o;
+        if ((s = kc_reorder_optimal(&p->lccs[0], &o, err)))
+            return s;
+        map_from_order(p, o.dim, &c->map);
+        *method = "optimizer";
+        c->info.optimal = 1;
+        return KC_OK;
+    }
+    if (p->n <= KC_MAPSET_DIRECT_N && p->o.dp != 0)
+        return direct_dp(p, c, method, err);
+    return reorder_set(p, c, method, out, err);
+}
+
 /* The best reordering: exact where the engines have an exact method. */
 static kc_status reorder_candidate(const planner *p, int search, cand *c, int *ok, kc_map_result *out, kc_err *err)
 {
-    int n = p->n;
     kc_status s = KC_OK;
     *ok = 0;
     memset(c, 0, sizeof *c);
     const char *method;
     if (p->binary) {
-        int single_perm = p->m == 1 && p->lccs[0].kind == KC_LCC_PERMUTATION;
-        c->info.lower = kc_mapset_lower_bound(p->lccs, p->m, p->o.objective);
-        c->info.lower_from = "single-optimum";
-        if (single_perm || (p->m == 1 && p->o.objective != KC_OBJ_SUM && n > KC_MAPSET_AUTO_N)) {
-            kc_order o;
-            if ((s = kc_reorder_optimal(&p->lccs[0], &o, err)))
-                return s;
-            map_from_order(p, o.dim, &c->map);
-            method = "optimizer";
-            c->info.optimal = 1;
-        } else if (n <= KC_MAPSET_DIRECT_N && p->o.dp != 0) {
-            /* a short search (2^n / 4 frame additions) for a value that
-             * prunes the DP; the DP's result does not depend on it */
-            kc_mapset_opts mo;
-            kc_mapset_opts_default(&mo);
-            if (n >= 12) {
-                kc_mapset_search_opts so;
-                kc_mapset_search_opts_default(&so);
-                so.seed = p->o.seed;
-                so.work = 1ULL << (n - 2);
-                kc_mapset_search_result sr;
-                if ((s = kc_mapset_search(p->lccs, p->m, p->o.objective, &so, &sr, NULL, err)))
-                    return s;
-                mo.upper = sr.best.value;
-            }
-            kc_mapset_result res;
-            if ((s = kc_mapset_optimal_ex(p->lccs, p->m, p->o.objective, &mo, &res, p->o.progress, err)))
-                return s;
-            map_from_order(p, res.order.dim, &c->map);
-            method = "dp";
-            c->info.optimal = 1;
-        } else {
-            if ((s = reorder_set(p, c, &method, out, err)))
-                return s;
-        }
-    } else if (n <= KC_TMAP_REORDER_MAX_N) {
+        if ((s = binary_reorder(p, c, &method, out, err)))
+            return s;
+    } else if (p->n <= KC_TMAP_REORDER_MAX_N) {
         if ((s = kc_tmap_reorder_objective(&p->tor, p->tcs, p->m, p->o.objective, &c->map, NULL, NULL, NULL,
                                            p->o.progress, err)))
             return s;
@@ -488,6 +542,63 @@ static kc_status linear_candidate(const planner *p, int search, const cand *reor
 
 /* ---- the result ----------------------------------------------------------- */
 
+/* Re-counts the mapped communication out->after exactly and checks it
+ * against the closed form already in out->per_dim_after: KC_EINTERNAL when
+ * they differ, else out->exact set. */
+static kc_status check_exact(const planner *p, const kc_comm *in, kc_map_comm *out, kc_err *err)
+{
+    kc_status s;
+    uint64_t ex[KC_PLAN_MAX_N];
+    if (p->binary) {
+        kc_contention x;
+        if ((s = kc_contention_exact(&out->after.lcc, &x, NULL, err)))
+            return s;
+        memcpy(ex, x.per_dim, sizeof ex);
+    } else {
+        kc_tcontention x;
+        if ((s = kc_tcontention_exact(&p->tor, &out->after.t, NULL, &x, NULL, err)))
+            return s;
+        memcpy(ex, x.per_dim, sizeof ex);
+    }
+    if (memcmp(ex, out->per_dim_after, (size_t)p->n * sizeof ex[0]) != 0)
+        return kc_fail(err, KC_EINTERNAL, "the exact count of the mapped %s differs from the closed form", in->name);
+    out->exact = 1;
+    return KC_OK;
+}
+
+/* Before / after of a communication with no closed form: its messages
+ * (drawn from the plan's seed, the same draw before and after) counted on
+ * the torus. Needs 2 nodes words; O(nodes n). */
+static kc_status fill_counted(const planner *p, const kc_comm *in, const kc_tmap *map, kc_map_comm *out,
+                              kc_err *err)
+{
+    kc_status s;
+    uint64_t nodes = p->topo->nodes;
+    uint32_t *src = malloc(nodes * sizeof *src), *dst = malloc(nodes * sizeof *dst);
+    kc_tcontention cb, ca;
+    kc_rng rng;
+    kc_rng_seed(&rng, p->o.seed);
+    s = !src || !dst ? kc_fail(err, KC_ENOMEM, "out of memory for %llu messages", (unsigned long long)nodes)
+                     : kc_tcomm_endpoints(&in->t, src, dst, &rng, err);
+    if (!s)
+        s = kc_tcontention_pairs(&p->tor, src, dst, nodes, &cb, err);
+    kc_rng_seed(&rng, p->o.seed);
+    if (!s)
+        s = kc_tmap_endpoints(map, &in->t, src, dst, &rng, err);
+    if (!s)
+        s = kc_tcontention_pairs(&p->tor, src, dst, nodes, &ca, err);
+    free(src);
+    free(dst);
+    if (s)
+        return s;
+    memcpy(out->per_dim_before, cb.per_dim, sizeof out->per_dim_before);
+    memcpy(out->per_dim_after, ca.per_dim, sizeof out->per_dim_after);
+    out->value_before = cb.max;
+    out->value_after = ca.max;
+    out->exact = 1;
+    return KC_OK;
+}
+
 /* Before / after of one communication; the after values are re-counted
  * exactly when asked and must equal the closed form. */
 static kc_status fill_comm(const planner *p, const kc_comm *in, const kc_tmap *map, int exact, kc_map_comm *out,
@@ -500,32 +611,7 @@ static kc_status fill_comm(const planner *p, const kc_comm *in, const kc_tmap *m
     if (!in->linear) {
         out->after = *in;
         out->known = exact;
-        if (!exact)
-            return KC_OK;
-        uint64_t nodes = t->nodes;
-        uint32_t *src = malloc(nodes * sizeof *src), *dst = malloc(nodes * sizeof *dst);
-        kc_tcontention cb, ca;
-        kc_rng rng;
-        kc_rng_seed(&rng, p->o.seed);
-        s = !src || !dst ? kc_fail(err, KC_ENOMEM, "out of memory for %llu messages", (unsigned long long)nodes)
-                         : kc_tcomm_endpoints(&in->t, src, dst, &rng, err);
-        if (!s)
-            s = kc_tcontention_pairs(&p->tor, src, dst, nodes, &cb, err);
-        kc_rng_seed(&rng, p->o.seed);
-        if (!s)
-            s = kc_tmap_endpoints(map, &in->t, src, dst, &rng, err);
-        if (!s)
-            s = kc_tcontention_pairs(&p->tor, src, dst, nodes, &ca, err);
-        free(src);
-        free(dst);
-        if (s)
-            return s;
-        memcpy(out->per_dim_before, cb.per_dim, sizeof out->per_dim_before);
-        memcpy(out->per_dim_after, ca.per_dim, sizeof out->per_dim_after);
-        out->value_before = cb.max;
-        out->value_after = ca.max;
-        out->exact = 1;
-        return KC_OK;
+        return exact ? fill_counted(p, in, map, out, err) : KC_OK;
     }
     if (p->binary && map->kind == KC_TMAP_REORDER) {
         kc_lcc after;
@@ -552,24 +638,7 @@ static kc_status fill_comm(const planner *p, const kc_comm *in, const kc_tmap *m
         out->value_before = out->per_dim_before[i] > out->value_before ? out->per_dim_before[i] : out->value_before;
         out->value_after = out->per_dim_after[i] > out->value_after ? out->per_dim_after[i] : out->value_after;
     }
-    if (!exact)
-        return KC_OK;
-    uint64_t ex[KC_PLAN_MAX_N];
-    if (p->binary) {
-        kc_contention x;
-        if ((s = kc_contention_exact(&out->after.lcc, &x, NULL, err)))
-            return s;
-        memcpy(ex, x.per_dim, sizeof ex);
-    } else {
-        kc_tcontention x;
-        if ((s = kc_tcontention_exact(&p->tor, &out->after.t, NULL, &x, NULL, err)))
-            return s;
-        memcpy(ex, x.per_dim, sizeof ex);
-    }
-    if (memcmp(ex, out->per_dim_after, (size_t)p->n * sizeof ex[0]) != 0)
-        return kc_fail(err, KC_EINTERNAL, "the exact count of the mapped %s differs from the closed form", in->name);
-    out->exact = 1;
-    return KC_OK;
+    return exact ? check_exact(p, in, out, err) : KC_OK;
 }
 
 static kc_status fill_result(const planner *p, const kc_comm *comms, int count, const cand *best, int exact,
