@@ -168,88 +168,96 @@ static uint64_t case4b_groups(const kc_torus *t, const kc_tcomm *c, uint64_t set
     return best;
 }
 
-void kci_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, int j, kc_tcase *tcase, int *exponent,
-                       uint64_t *lower, uint64_t *upper)
+/* Theorem 1's case of dimension j routed after the dimensions s, from the
+ * ranks of A's submatrices over s and s + j; *exponent gets e, the paths
+ * of a group being k^e. O(n^3). */
+static kc_tcase theorem1_case(const kc_gf *f, const kc_gfmat *a, uint64_t s, int j, int *exponent)
 {
-    int n = c->a.n;
-    uint64_t k = (uint64_t)c->f.k;
-    const kc_gf *f = &c->f;
-    /* A scatter routed dimension 0 first is, read backwards, a gather routed
-     * dimension n-1 first: its "earlier" dimensions are the later ones. */
-    uint64_t s = before;
-    if (c->kind == KC_TCOMM_SCATTER)
-        s = kc_gf_low(n) & ~(before | (1ULL << j));
     uint64_t sj = s | (1ULL << j);
-    int ra = kc_gfmat_rank_sub(f, &c->a, s, s);
-    int rb = kc_gfmat_rank_sub(f, &c->a, s, sj);
-    int rc = kc_gfmat_rank_sub(f, &c->a, sj, sj);
-    int rd = kc_gfmat_rank_sub(f, &c->a, sj, s);
-    int e = __builtin_popcountll(s) - rb;
-    uint64_t ke = ipow(k, e);
-    kc_tcase tc;
+    int ra = kc_gfmat_rank_sub(f, a, s, s);
+    int rb = kc_gfmat_rank_sub(f, a, s, sj);
+    int rc = kc_gfmat_rank_sub(f, a, sj, sj);
+    int rd = kc_gfmat_rank_sub(f, a, sj, s);
+    *exponent = __builtin_popcountll(s) - rb;
     if (rb == ra + 1)
-        tc = rc == rb ? KC_TCASE_1 : KC_TCASE_2;
-    else
-        tc = rc == rb ? KC_TCASE_3 : (rd == rc ? KC_TCASE_4A : KC_TCASE_4B);
-    *exponent = e;
-    if ((kc_tcomm_idle_dims(c) >> j) & 1) {
-        *tcase = KC_TCASE_IDLE;
-        *lower = *upper = 0;
-        return;
+        return rc == rb ? KC_TCASE_1 : KC_TCASE_2;
+    return rc == rb ? KC_TCASE_3 : (rd == rc ? KC_TCASE_4A : KC_TCASE_4B);
+}
+
+/* Cases 2 and 3 on a mesh: the groups over the worst link, the single
+ * entry (exit) at position s giving max(s, k-1-s).
+ * Every source has some ring, so in case 2 (and, mirrored, for scatters)
+ * the single entry takes every position, 0 included: k-1 groups. In case 3
+ * the single exit is y_j, every position unless row j of A is zero, when
+ * it is b_j. (Scatters: the same with the roles read backwards.) */
+static uint64_t mesh_single_end_groups(const kc_tcomm *c, kc_tcase tc, int j)
+{
+    uint64_t k = (uint64_t)c->f.k;
+    uint64_t worst = k - 1;
+    int row_zero = 1;
+    for (int d = 0; d < c->a.n; d++)
+        if (c->a.e[j][d])
+            row_zero = 0;
+    if (tc == KC_TCASE_3 && row_zero) {
+        uint64_t at = c->b[j];
+        worst = at > k - 1 - at ? at : k - 1 - at;
     }
-    *tcase = tc;
-    uint64_t lo, hi;
+    return worst;
+}
+
+/* The contention of dimension j in case tc (not idle), groups of ke = k^e
+ * paths, s the dimensions routed before j. Exact in every case. */
+static uint64_t case_value(const kc_torus *t, const kc_tcomm *c, kc_tcase tc, uint64_t s, int j, uint64_t ke)
+{
+    uint64_t k = (uint64_t)c->f.k;
     switch (tc) {
     case KC_TCASE_1:
-        lo = hi = k * ke;
-        break;
+        return k * ke;
     case KC_TCASE_2:
     case KC_TCASE_3:
         /* Torus: the k exits (entries) split the ring's paths into k groups
          * of k^e, k/2 of which share the link next to the single entry
          * (exit). Mesh: with the entry (exit) at position s, max(s, k-1-s)
          * groups. */
-        lo = hi = k / 2 * ke;
-        if (t->mesh) {
-            /* Every source has some ring, so in case 2 (and, mirrored, for
-             * scatters) the single entry takes every position, 0 included:
-             * k-1 groups. In case 3 the single exit is y_j, every position
-             * unless row j of A is zero, when it is b_j. (Scatters: the same
-             * with the roles read backwards.) */
-            uint64_t worst = k - 1;
-            int row_zero = 1;
-            for (int d = 0; d < n; d++)
-                if (c->a.e[j][d])
-                    row_zero = 0;
-            if (tc == KC_TCASE_3 && row_zero) {
-                uint64_t at = c->b[j];
-                worst = at > k - 1 - at ? at : k - 1 - at;
-            }
-            lo = hi = worst * ke;
-        }
-        break;
+        if (t->mesh)
+            return mesh_single_end_groups(c, tc, j) * ke;
+        return k / 2 * ke;
     case KC_TCASE_4A:
         /* Every entry reaches every exit, k^(e-1) paths per pair. Pairs over
          * one link: torus sum_{d=1}^{k/2} d = k(k+2)/8 with plus/minus ties,
          * k^2/8 with split ties (k >= 4); mesh (k/2)^2 at the middle link. */
         if (t->mesh)
-            lo = hi = ke / k * (k * k / 4);
-        else if (t->tie == KC_TIE_SPLIT && k >= 4)
-            lo = hi = ke / k * (k * k / 8);
-        else
-            lo = hi = ke / k * (k * (k + 2) / 8);
-        break;
+            return ke / k * (k * k / 4);
+        if (t->tie == KC_TIE_SPLIT && k >= 4)
+            return ke / k * (k * k / 8);
+        return ke / k * (k * (k + 2) / 8);
     default:
         /* 4b: each ring maps its k entries one-to-one onto its k exits, in
          * groups of k^e paths; Theorem 1 only bounds it (a moving group loads
          * a link, no link carries more than k/2 groups). The map is affine,
          * exit = alpha * entry + beta, with alpha the same in every ring, so
          * routing one ring per beta gives the exact value. */
-        lo = hi = ke * case4b_groups(t, c, s, j);
-        break;
+        return ke * case4b_groups(t, c, s, j);
     }
-    *lower = lo;
-    *upper = hi;
+}
+
+void kci_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, int j, kc_tcase *tcase, int *exponent,
+                       uint64_t *lower, uint64_t *upper)
+{
+    int n = c->a.n;
+    /* A scatter routed dimension 0 first is, read backwards, a gather routed
+     * dimension n-1 first: its "earlier" dimensions are the later ones. */
+    uint64_t s = before;
+    if (c->kind == KC_TCOMM_SCATTER)
+        s = kc_gf_low(n) & ~(before | (1ULL << j));
+    kc_tcase tc = theorem1_case(&c->f, &c->a, s, j, exponent);
+    if ((kc_tcomm_idle_dims(c) >> j) & 1) {
+        *tcase = KC_TCASE_IDLE;
+        *lower = *upper = 0;
+        return;
+    }
+    *tcase = tc;
+    *lower = *upper = case_value(t, c, tc, s, j, ipow((uint64_t)c->f.k, *exponent));
 }
 
 void kc_tcontention_formula(const kc_torus *t, const kc_tcomm *c, kc_tcontention *out)
