@@ -205,98 +205,158 @@ static void ev_set(ev *e, const int *o)
 
 /* ---- the coarsened dynamic programme ------------------------------------- */
 
+/* The state of one coarse_dp: blocks of b consecutive entries of g, and per
+ * subset S of blocks the best (value, total) of placing S first and the
+ * block placed last. */
+typedef struct coarse {
+    ev *e;
+    const int *g;
+    int b, nb;
+    uint64_t count;     /* 2^nb subsets */
+    uint64_t *fv, *ft;  /* value, total per subset (UINT64_MAX: not reached) */
+    uint8_t *pred;      /* the block placed last */
+    kci_elim_walk *walk; /* per communication, to the frame of a dimension set */
+    kci_elim *tmp;
+    uint64_t dims[64];  /* the dimensions of each block */
+} coarse;
+
+/* Frees coarse_setup's tables (those not allocated are NULL). */
+static void coarse_free(coarse *c)
+{
+    free(c->fv), free(c->ft), free(c->pred), free(c->walk), free(c->tmp);
+}
+
+/* Allocates c's tables (2^nb entries each) and frames, the blocks'
+ * dimension sets, and the empty subset as the only one reached. */
+static kc_status coarse_setup(coarse *c, ev *e, const int *g, int b, kc_err *err)
+{
+    int n = e->n, m = e->m;
+    memset(c, 0, sizeof *c);
+    c->e = e;
+    c->g = g;
+    c->b = b;
+    c->nb = (n + b - 1) / b;
+    c->count = 1ULL << c->nb;
+    c->fv = malloc(c->count * sizeof *c->fv);
+    c->ft = malloc(c->count * sizeof *c->ft);
+    c->pred = malloc(c->count);
+    c->walk = malloc(sizeof *c->walk * (size_t)m);
+    c->tmp = malloc(sizeof *c->tmp);
+    if (!c->fv || !c->ft || !c->pred || !c->walk || !c->tmp) {
+        coarse_free(c);
+        return kc_fail(err, KC_ENOMEM, "out of memory for the coarsened programme");
+    }
+    for (int i = 0; i < c->nb; i++) {
+        c->dims[i] = 0;
+        for (int k = i * b; k < n && k < (i + 1) * b; k++)
+            c->dims[i] |= 1ULL << g[k];
+    }
+    for (int r = 0; r < m; r++)
+        kci_elim_walk_init(&c->walk[r], e->cols[r], n);
+    for (uint64_t S = 0; S < c->count; S++)
+        c->fv[S] = c->ft[S] = UINT64_MAX;
+    c->fv[0] = c->ft[0] = 0;
+    return KC_OK;
+}
+
+/* Adds the contention 2^code (none for code < 0) to a position's step (by
+ * the objective) and to the total. */
+static void add_code(const ev *e, int8_t code, uint64_t *step, uint64_t *tot)
+{
+    if (code < 0)
+        return;
+    uint64_t T = 1ULL << code;
+    *tot += T;
+    *step = e->obj == KC_OBJ_MAX ? (T > *step ? T : *step) : *step + T;
+}
+
+/* The steps of block B's len dimensions bd placed right after the
+ * dimensions D, over every communication (gathers forward from D, scatters
+ * backward from the dimensions after the block); returns their total.
+ * Costs m len frame additions (counted in e->work). */
+static uint64_t block_steps(coarse *c, uint64_t D, int B, const int *bd, int len, uint64_t *steps)
+{
+    ev *e = c->e;
+    kci_elim *tmp = c->tmp;
+    uint64_t tot = 0, full = kc_mask(e->n);
+    for (int k = 0; k < len; k++)
+        steps[k] = 0;
+    for (int r = 0; r < e->m; r++) {
+        if (!e->scatter[r]) {
+            kci_elim_copy(tmp, kci_elim_walk_goto(&c->walk[r], D));
+            for (int k = 0; k < len; k++) {
+                add_code(e, code_at(e, r, tmp, bd[k]), &steps[k], &tot);
+                if (k + 1 < len)
+                    kci_elim_add(tmp, bd[k], e->cols[r][bd[k]]);
+            }
+        } else {
+            kci_elim_copy(tmp, kci_elim_walk_goto(&c->walk[r], full & ~(D | c->dims[B])));
+            for (int k = len - 1; k >= 0; k--) {
+                kci_elim_add(tmp, bd[k], e->cols[r][bd[k]]);
+                add_code(e, code_at(e, r, tmp, bd[k]), &steps[k], &tot);
+            }
+        }
+        e->work += (uint64_t)len;
+    }
+    return tot;
+}
+
+/* Relaxes every subset S + B from the reached subset S. */
+static void coarse_extend(coarse *c, uint64_t S)
+{
+    int n = c->e->n, b = c->b;
+    uint64_t steps[KC_BITMAT_MAX];
+    uint64_t D = 0;
+    for (uint64_t s = S; s; s &= s - 1)
+        D |= c->dims[__builtin_ctzll(s)];
+    for (int B = 0; B < c->nb; B++) {
+        if ((S >> B) & 1)
+            continue;
+        int len = 0, bd[KC_BITMAT_MAX];
+        for (int k = B * b; k < n && k < (B + 1) * b; k++)
+            bd[len++] = c->g[k];
+        uint64_t tot = block_steps(c, D, B, bd, len, steps);
+        uint64_t v = c->fv[S];
+        for (int k = 0; k < len; k++)
+            v = c->e->obj == KC_OBJ_SUM ? v + steps[k] : (steps[k] > v ? steps[k] : v);
+        uint64_t T = S | (1ULL << B), t2 = c->ft[S] + tot;
+        if (v < c->fv[T] || (v == c->fv[T] && t2 < c->ft[T])) {
+            c->fv[T] = v;
+            c->ft[T] = t2;
+            c->pred[T] = (uint8_t)B;
+        }
+    }
+}
+
+/* The best order of the blocks, read back from the full set through pred. */
+static void coarse_trace(const coarse *c, int *out)
+{
+    int n = c->e->n, b = c->b;
+    uint64_t S = c->count - 1;
+    int pos = n;
+    while (S) {
+        int B = c->pred[S];
+        int lo = B * b, hi = (B + 1) * b < n ? (B + 1) * b : n;
+        pos -= hi - lo;
+        for (int k = lo; k < hi; k++)
+            out[pos + k - lo] = c->g[k];
+        S ^= 1ULL << B;
+    }
+}
+
 /* Blocks of b consecutive entries of g (a dimension order) placed as units:
  * the exact DP over the 2^nb subsets of blocks, by (value, total). */
 static kc_status coarse_dp(ev *e, const int *g, int b, int *out, kc_err *err)
 {
-    int n = e->n, m = e->m, nb = (n + b - 1) / b;
-    uint64_t count = 1ULL << nb;
-    uint64_t *fv = malloc(count * sizeof *fv), *ft = malloc(count * sizeof *ft), dims[64];
-    uint8_t *pred = malloc(count);
-    kci_elim_walk *walk = malloc(sizeof *walk * (size_t)m);
-    kci_elim *tmp = malloc(sizeof *tmp);
-    if (!fv || !ft || !pred || !walk || !tmp) {
-        free(fv), free(ft), free(pred), free(walk), free(tmp);
-        return kc_fail(err, KC_ENOMEM, "out of memory for the coarsened programme");
-    }
-    for (int i = 0; i < nb; i++) {
-        dims[i] = 0;
-        for (int k = i * b; k < n && k < (i + 1) * b; k++)
-            dims[i] |= 1ULL << g[k];
-    }
-    for (int r = 0; r < m; r++)
-        kci_elim_walk_init(&walk[r], e->cols[r], n);
-    for (uint64_t S = 0; S < count; S++)
-        fv[S] = ft[S] = UINT64_MAX;
-    fv[0] = ft[0] = 0;
-    uint64_t full = kc_mask(n);
-    uint64_t steps[KC_BITMAT_MAX];
-    for (uint64_t S = 0; S + 1 < count; S++) {
-        if (fv[S] == UINT64_MAX)
-            continue;
-        uint64_t D = 0;
-        for (uint64_t s = S; s; s &= s - 1)
-            D |= dims[__builtin_ctzll(s)];
-        int pos0 = __builtin_popcountll(D);
-        for (int B = 0; B < nb; B++) {
-            if ((S >> B) & 1)
-                continue;
-            int len = 0, bd[KC_BITMAT_MAX];
-            for (int k = B * b; k < n && k < (B + 1) * b; k++)
-                bd[len++] = g[k];
-            uint64_t tot = 0;
-            for (int k = 0; k < len; k++)
-                steps[k] = 0;
-            for (int r = 0; r < m; r++) {
-                if (!e->scatter[r]) {
-                    kci_elim_copy(tmp, kci_elim_walk_goto(&walk[r], D));
-                    for (int k = 0; k < len; k++) {
-                        int8_t c = code_at(e, r, tmp, bd[k]);
-                        if (c >= 0) {
-                            uint64_t T = 1ULL << c;
-                            tot += T;
-                            steps[k] = e->obj == KC_OBJ_MAX ? (T > steps[k] ? T : steps[k]) : steps[k] + T;
-                        }
-                        if (k + 1 < len)
-                            kci_elim_add(tmp, bd[k], e->cols[r][bd[k]]);
-                    }
-                } else {
-                    kci_elim_copy(tmp, kci_elim_walk_goto(&walk[r], full & ~(D | dims[B])));
-                    for (int k = len - 1; k >= 0; k--) {
-                        kci_elim_add(tmp, bd[k], e->cols[r][bd[k]]);
-                        int8_t c = code_at(e, r, tmp, bd[k]);
-                        if (c >= 0) {
-                            uint64_t T = 1ULL << c;
-                            tot += T;
-                            steps[k] = e->obj == KC_OBJ_MAX ? (T > steps[k] ? T : steps[k]) : steps[k] + T;
-                        }
-                    }
-                }
-                e->work += (uint64_t)len;
-            }
-            uint64_t v = fv[S];
-            for (int k = 0; k < len; k++)
-                v = e->obj == KC_OBJ_SUM ? v + steps[k] : (steps[k] > v ? steps[k] : v);
-            uint64_t T = S | (1ULL << B), t2 = ft[S] + tot;
-            if (v < fv[T] || (v == fv[T] && t2 < ft[T])) {
-                fv[T] = v;
-                ft[T] = t2;
-                pred[T] = (uint8_t)B;
-            }
-        }
-        (void)pos0;
-    }
-    uint64_t S = count - 1;
-    int pos = n;
-    while (S) {
-        int B = pred[S];
-        int lo = B * b, hi = (B + 1) * b < n ? (B + 1) * b : n;
-        pos -= hi - lo;
-        for (int k = lo; k < hi; k++)
-            out[pos + k - lo] = g[k];
-        S ^= 1ULL << B;
-    }
-    free(fv), free(ft), free(pred), free(walk), free(tmp);
+    coarse c;
+    kc_status st = coarse_setup(&c, e, g, b, err);
+    if (st)
+        return st;
+    for (uint64_t S = 0; S + 1 < c.count; S++)
+        if (c.fv[S] != UINT64_MAX)
+            coarse_extend(&c, S);
+    coarse_trace(&c, out);
+    coarse_free(&c);
     return KC_OK;
 }
 
@@ -421,6 +481,92 @@ static void local_search(ev *e, kc_rng *rng, uint64_t until, int *best, score *b
     }
 }
 
+/* The best order found so far, by final_less, and where it came from. */
+typedef struct search_best {
+    int order[KC_BITMAT_MAX];
+    score sc;
+    const char *from;
+} search_best;
+
+/* Evaluates the order o (e is left at o) and keeps it in best when better,
+ * as coming from `from`. */
+static void keep_if_better(ev *e, const int *o, const char *from, search_best *best)
+{
+    ev_set(e, o);
+    if (final_less(&e->sc, &best->sc)) {
+        best->sc = e->sc;
+        memcpy(best->order, o, sizeof(int) * (size_t)e->n);
+        best->from = from;
+    }
+}
+
+/* The starts: the identity, then each communication's own optimum (up to
+ * KC_MAPSET_SEARCH_STARTS of them). Returns how many were written. */
+static int search_starts(const kc_lcc *comms, int m, int n, int (*starts)[KC_BITMAT_MAX])
+{
+    for (int t = 0; t < n; t++)
+        starts[0][t] = t;
+    int nstarts = 1;
+    for (int r = 0; r < m && nstarts <= KC_MAPSET_SEARCH_STARTS; r++) {
+        kc_order so;
+        if (kc_reorder_optimal(&comms[r], &so, NULL) == KC_OK)
+            memcpy(starts[nstarts++], so.dim, sizeof(int) * (size_t)n);
+    }
+    return nstarts;
+}
+
+/* The coarse DP's block size: at most 16 blocks, and the coarse DPs of the
+ * nstarts starts within a quarter of the work. */
+static int block_size(int n, int m, int nstarts, uint64_t work)
+{
+    int b = 2;
+    while ((n + b - 1) / b > 16)
+        b++;
+    for (;;) {
+        int nb = (n + b - 1) / b;
+        double cost = ldexp(1.0, nb) * nb * m * b * (double)nstarts;
+        if (cost <= (double)work / 4 || nb <= 2)
+            break;
+        b++;
+    }
+    return b;
+}
+
+/* Each start and, from n = 4, the coarsened DP over its blocks, kept in
+ * best when better; progress reported after each start. */
+static kc_status try_starts(ev *e, int (*starts)[KC_BITMAT_MAX], int nstarts, int b, uint64_t work,
+                            const kc_progress *progress, search_best *best, kc_err *err)
+{
+    int n = e->n, cand[KC_BITMAT_MAX];
+    for (int i = 0; i < nstarts; i++) {
+        keep_if_better(e, starts[i], i == 0 ? "identity" : "single-optimum", best);
+        if (n >= 4 && (n + b - 1) / b >= 2) {
+            kc_status st = coarse_dp(e, starts[i], b, cand, err);
+            if (st)
+                return st;
+            keep_if_better(e, cand, "coarse-dp", best);
+        }
+        kc_progress_report(progress, (double)e->work, (double)work);
+    }
+    return KC_OK;
+}
+
+/* Improve: from the best start, with kicks, in chunks of a sixteenth of
+ * the work until it is spent or the value reaches the lower bound. */
+static void improve(ev *e, kc_rng *rng, uint64_t work, uint64_t lower, const kc_progress *progress,
+                    search_best *best)
+{
+    if (best->sc.value <= lower)
+        return;
+    ev_set(e, best->order);
+    uint64_t chunk = work / 16 + 1;
+    while (e->work < work && best->sc.value > lower) {
+        uint64_t until = e->work + chunk < work ? e->work + chunk : work;
+        local_search(e, rng, until, best->order, &best->sc);
+        kc_progress_report(progress, (double)e->work, (double)work);
+    }
+}
+
 kc_status kc_mapset_search(const kc_lcc *comms, int m, kc_objective obj, const kc_mapset_search_opts *opts,
                            kc_mapset_search_result *out, const kc_progress *progress, kc_err *err)
 {
@@ -447,76 +593,19 @@ kc_status kc_mapset_search(const kc_lcc *comms, int m, kc_objective obj, const k
     }
     kc_rng rng;
     kc_rng_seed(&rng, o.seed);
-    int best[KC_BITMAT_MAX], cand[KC_BITMAT_MAX];
-    score bs = {UINT64_MAX, UINT64_MAX, 0};
-    const char *best_from = "identity";
-
-    /* Starts: the identity, each communication's own optimum, and the
-     * coarsened DP over blocks of each. */
-    int nstarts = 0, starts[1 + KC_MAPSET_SEARCH_STARTS][KC_BITMAT_MAX];
-    for (int t = 0; t < n; t++)
-        starts[0][t] = t;
-    nstarts = 1;
-    for (int r = 0; r < m && nstarts <= KC_MAPSET_SEARCH_STARTS; r++) {
-        kc_order so;
-        if (kc_reorder_optimal(&comms[r], &so, NULL) == KC_OK)
-            memcpy(starts[nstarts++], so.dim, sizeof(int) * (size_t)n);
-    }
-    /* block size: at most 16 blocks, and the coarse DP within a quarter of the work */
-    int b = 2;
-    while ((n + b - 1) / b > 16)
-        b++;
-    for (;;) {
-        int nb = (n + b - 1) / b;
-        double cost = ldexp(1.0, nb) * nb * m * b * (double)nstarts;
-        if (cost <= (double)o.work / 4 || nb <= 2)
-            break;
-        b++;
-    }
-    int ns0 = nstarts;
-    for (int i = 0; i < ns0; i++) {
-        ev_set(&e, starts[i]);
-        if (final_less(&e.sc, &bs)) {
-            bs = e.sc;
-            memcpy(best, starts[i], sizeof(int) * (size_t)n);
-            best_from = i == 0 ? "identity" : "single-optimum";
-        }
-        if (n >= 4 && (n + b - 1) / b >= 2) {
-            if ((st = coarse_dp(&e, starts[i], b, cand, err)))
-                break;
-            ev_set(&e, cand);
-            if (final_less(&e.sc, &bs)) {
-                bs = e.sc;
-                memcpy(best, cand, sizeof(int) * (size_t)n);
-                best_from = "coarse-dp";
-            }
-        }
-        kc_progress_report(progress, (double)e.work, (double)o.work);
-    }
-    if (!st && o.start && kc_order_valid(o.start, n)) {
-        ev_set(&e, o.start);
-        if (final_less(&e.sc, &bs)) {
-            bs = e.sc;
-            memcpy(best, o.start, sizeof(int) * (size_t)n);
-            best_from = "given-start";
-        }
-    }
-    /* Improve: from the best start, with kicks, until the work is spent. */
-    if (!st && bs.value > out->lower) {
-        ev_set(&e, best);
-        uint64_t chunk = o.work / 16 + 1;
-        while (e.work < o.work && bs.value > out->lower) {
-            uint64_t until = e.work + chunk < o.work ? e.work + chunk : o.work;
-            local_search(&e, &rng, until, best, &bs);
-            kc_progress_report(progress, (double)e.work, (double)o.work);
-        }
-    }
+    search_best best = {.sc = {UINT64_MAX, UINT64_MAX, 0}, .from = "identity"};
+    int starts[1 + KC_MAPSET_SEARCH_STARTS][KC_BITMAT_MAX];
+    int nstarts = search_starts(comms, m, n, starts);
+    st = try_starts(&e, starts, nstarts, block_size(n, m, nstarts, o.work), o.work, progress, &best, err);
+    if (!st && o.start && kc_order_valid(o.start, n))
+        keep_if_better(&e, o.start, "given-start", &best);
     if (!st) {
+        improve(&e, &rng, o.work, out->lower, progress, &best);
         out->best.order.n = n;
-        memcpy(out->best.order.dim, best, sizeof(int) * (size_t)n);
+        memcpy(out->best.order.dim, best.order, sizeof(int) * (size_t)n);
         out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
         out->work = e.work;
-        out->start = best_from;
+        out->start = best.from;
         out->proved = out->best.value <= out->lower;
     }
     ev_free(&e);
