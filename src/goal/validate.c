@@ -270,22 +270,33 @@ static size_t group_take(group *q, const skey *key, const kc_goal *g, const kc_g
     return KC_GOAL_NONE;
 }
 
-static kc_status match(const kc_goal *g, kc_goal_match *m, kc_err *err)
+/* The sends indexed for matching: sorted by (dest, src, op), grouped by
+ * (dest, src), and gfirst[d] .. gfirst[d + 1] the groups of dest d. */
+typedef struct send_index {
+    skey *key;
+    group *grp;
+    size_t *gfirst; /* num_ranks + 1 entries */
+    size_t nsend;
+} send_index;
+
+static void send_index_free(send_index *x) { free(x->key), free(x->grp), free(x->gfirst); }
+
+/* Allocates and fills x from g's sends. Returns KC_OK or ENOMEM (x freed).
+ * O(nsend log nsend + num_ranks). */
+static kc_status send_index_build(const kc_goal *g, send_index *x, kc_err *err)
 {
-    size_t n = g->nops ? g->nops : 1, nsend = 0;
-    m->send_of = malloc(n * sizeof *m->send_of);
-    m->recv_of = malloc(n * sizeof *m->recv_of);
+    size_t nsend = 0;
     for (size_t i = 0; i < g->nops; i++)
         nsend += g->op[i].kind == KC_GOAL_SEND;
-    skey *key = malloc((nsend ? nsend : 1) * sizeof *key);
-    group *grp = malloc((nsend ? nsend : 1) * sizeof *grp);
-    size_t *gfirst = calloc((size_t)g->num_ranks + 1, sizeof *gfirst);
-    if (!m->send_of || !m->recv_of || !key || !grp || !gfirst) {
-        free(key), free(grp), free(gfirst);
+    x->nsend = nsend;
+    x->key = malloc((nsend ? nsend : 1) * sizeof *x->key);
+    x->grp = malloc((nsend ? nsend : 1) * sizeof *x->grp);
+    x->gfirst = calloc((size_t)g->num_ranks + 1, sizeof *x->gfirst);
+    if (!x->key || !x->grp || !x->gfirst) {
+        send_index_free(x);
         return nomem(err);
     }
-    for (size_t i = 0; i < g->nops; i++)
-        m->send_of[i] = m->recv_of[i] = KC_GOAL_NONE;
+    skey *key = x->key;
     size_t k = 0;
     for (size_t i = 0; i < g->nops; i++)
         if (g->op[i].kind == KC_GOAL_SEND)
@@ -294,52 +305,85 @@ static kc_status match(const kc_goal *g, kc_goal_match *m, kc_err *err)
     size_t ng = 0;
     for (size_t i = 0; i < nsend; i++) {
         if (i == 0 || key[i].dest != key[i - 1].dest || key[i].src != key[i - 1].src) {
-            grp[ng++] = (group){key[i].src, i, i, i};
-            gfirst[key[i].dest + 1] = ng;
+            x->grp[ng++] = (group){key[i].src, i, i, i};
+            x->gfirst[key[i].dest + 1] = ng;
         }
-        grp[ng - 1].end = i + 1;
+        x->grp[ng - 1].end = i + 1;
     }
     /* gfirst[d + 1] = groups up to dest d; fill the gaps of silent dests. */
     for (uint32_t d = 0; d < g->num_ranks; d++)
-        if (gfirst[d + 1] < gfirst[d])
-            gfirst[d + 1] = gfirst[d];
-    kc_status s = KC_OK;
+        if (x->gfirst[d + 1] < x->gfirst[d])
+            x->gfirst[d + 1] = x->gfirst[d];
+    return KC_OK;
+}
+
+/* The send the recv o matches: the first unmatched fitting send of its
+ * peer's group, or for any peer the earliest over the groups of its rank;
+ * KC_GOAL_NONE when there is none. O(log groups + sends scanned). */
+static size_t recv_match(const kc_goal *g, const kc_goal_match *m, send_index *x, const kc_goal_op *o)
+{
+    size_t lo = x->gfirst[o->rank], hi = x->gfirst[o->rank + 1], best = KC_GOAL_NONE;
+    if (o->peer != KC_GOAL_ANY) {
+        while (lo < hi) { /* the group of (dest, peer) */
+            size_t mid = lo + (hi - lo) / 2;
+            if (x->grp[mid].src < (uint32_t)o->peer)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        if (lo < x->gfirst[o->rank + 1] && x->grp[lo].src == (uint32_t)o->peer)
+            best = group_take(&x->grp[lo], x->key, g, m, o->tag);
+        return best;
+    }
+    for (size_t q = lo; q < hi; q++) {
+        size_t c = group_take(&x->grp[q], x->key, g, m, o->tag);
+        if (c < best)
+            best = c;
+    }
+    return best;
+}
+
+/* The error of the recv o when best (its match, or KC_GOAL_NONE) does not
+ * fit it: no send, or a send of another amount. KC_OK when it fits. */
+static kc_status recv_check(const kc_goal *g, const kc_goal_op *o, size_t best, kc_err *err)
+{
+    if (best == KC_GOAL_NONE) {
+        char from[32], tag[32];
+        snprintf(from, sizeof from, o->peer == KC_GOAL_ANY ? "any rank" : "rank %lld", (long long)o->peer);
+        snprintf(tag, sizeof tag, o->tag == KC_GOAL_ANY ? "any tag" : "tag %lld", (long long)o->tag);
+        return bad(err, "line %ld: the recv of rank %u from %s with %s has no matching send", o->line, o->rank, from,
+                   tag);
+    }
+    if (g->op[best].amount != o->amount)
+        return bad(err, "line %ld: the recv of %llu bytes in rank %u is matched by a send of %llu bytes "
+                   "(rank %u, line %ld)", o->line, (unsigned long long)o->amount, o->rank,
+                   (unsigned long long)g->op[best].amount, g->op[best].rank, g->op[best].line);
+    return KC_OK;
+}
+
+/* Matches every recv, in op order, with a send (m's arrays allocated here,
+ * freed by the caller); an error when a recv has no fitting send or a send
+ * is never received. */
+static kc_status match(const kc_goal *g, kc_goal_match *m, kc_err *err)
+{
+    size_t n = g->nops ? g->nops : 1;
+    m->send_of = malloc(n * sizeof *m->send_of);
+    m->recv_of = malloc(n * sizeof *m->recv_of);
+    if (!m->send_of || !m->recv_of)
+        return nomem(err);
+    send_index x;
+    kc_status s = send_index_build(g, &x, err);
+    if (s)
+        return s;
+    for (size_t i = 0; i < g->nops; i++)
+        m->send_of[i] = m->recv_of[i] = KC_GOAL_NONE;
     for (size_t i = 0; i < g->nops && !s; i++) {
         const kc_goal_op *o = &g->op[i];
         if (o->kind != KC_GOAL_RECV)
             continue;
-        size_t lo = gfirst[o->rank], hi = gfirst[o->rank + 1], best = KC_GOAL_NONE;
-        if (o->peer != KC_GOAL_ANY) {
-            while (lo < hi) { /* the group of (dest, peer) */
-                size_t mid = lo + (hi - lo) / 2;
-                if (grp[mid].src < (uint32_t)o->peer)
-                    lo = mid + 1;
-                else
-                    hi = mid;
-            }
-            if (lo < gfirst[o->rank + 1] && grp[lo].src == (uint32_t)o->peer)
-                best = group_take(&grp[lo], key, g, m, o->tag);
-        } else {
-            for (size_t q = lo; q < hi; q++) {
-                size_t c = group_take(&grp[q], key, g, m, o->tag);
-                if (c < best)
-                    best = c;
-            }
-        }
-        if (best == KC_GOAL_NONE) {
-            char from[32], tag[32];
-            snprintf(from, sizeof from, o->peer == KC_GOAL_ANY ? "any rank" : "rank %lld", (long long)o->peer);
-            snprintf(tag, sizeof tag, o->tag == KC_GOAL_ANY ? "any tag" : "tag %lld", (long long)o->tag);
-            s = bad(err, "line %ld: the recv of rank %u from %s with %s has no matching send", o->line, o->rank,
-                    from, tag);
+        size_t best = recv_match(g, m, &x, o);
+        if ((s = recv_check(g, o, best, err)))
             break;
-        }
-        if (g->op[best].amount != o->amount) {
-            s = bad(err, "line %ld: the recv of %llu bytes in rank %u is matched by a send of %llu bytes "
-                    "(rank %u, line %ld)", o->line, (unsigned long long)o->amount, o->rank,
-                    (unsigned long long)g->op[best].amount, g->op[best].rank, g->op[best].line);
-            break;
-        }
         m->send_of[i] = best;
         m->recv_of[best] = i;
         m->messages++;
@@ -348,7 +392,7 @@ static kc_status match(const kc_goal *g, kc_goal_match *m, kc_err *err)
         if (g->op[i].kind == KC_GOAL_SEND && m->recv_of[i] == KC_GOAL_NONE)
             s = bad(err, "line %ld: the send of rank %u to rank %lld with tag %lld is never received",
                     g->op[i].line, g->op[i].rank, (long long)g->op[i].peer, (long long)g->op[i].tag);
-    free(key), free(grp), free(gfirst);
+    send_index_free(&x);
     return s;
 }
 
