@@ -173,86 +173,121 @@ kc_status kci_goal_by_rank(const kc_goal *g, size_t **first, size_t **ord, kc_er
     return KC_OK;
 }
 
-kc_status kc_goal_write(const kc_goal *g, FILE *out, kc_err *err)
+/* What kc_goal_write needs besides the goal: the operations and the
+ * dependencies of each rank in index order, and the label numbers. */
+typedef struct goal_writer {
+    const kc_goal *g;
+    FILE *out;
+    size_t *first, *ord;   /* operations of rank r: ord[first[r]..first[r+1]) */
+    size_t *num;           /* per operation: its position in its rank, from 1 */
+    unsigned char *gen;    /* per rank: an unlabelled operation, so labels l<num> */
+    size_t *dfirst, *dord; /* dependencies of rank r (of its op): dord[dfirst[r]..dfirst[r+1]) */
+} goal_writer;
+
+/* Frees writer_setup's tables (those not allocated are NULL). */
+static void writer_free(goal_writer *w)
 {
-    size_t *first, *ord;
-    kc_status s = kci_goal_by_rank(g, &first, &ord, err);
+    free(w->first), free(w->ord), free(w->num), free(w->gen), free(w->dfirst), free(w->dord);
+}
+
+/* Fills w's tables from g: O(nops + ndeps + num_ranks). Returns KC_OK or
+ * ENOMEM (w freed). */
+static kc_status writer_setup(goal_writer *w, const kc_goal *g, FILE *out, kc_err *err)
+{
+    memset(w, 0, sizeof *w);
+    w->g = g;
+    w->out = out;
+    kc_status s = kci_goal_by_rank(g, &w->first, &w->ord, err);
     if (s)
         return s;
     /* Label numbers for ranks with an unlabelled operation: l<position>. */
-    size_t *num = malloc((g->nops ? g->nops : 1) * sizeof *num);
-    if (!num) {
-        free(first);
-        free(ord);
-        return nomem(err);
-    }
-    unsigned char *gen = calloc((size_t)g->num_ranks + 1, 1);
-    if (!gen) {
-        free(first);
-        free(ord);
-        free(num);
-        return nomem(err);
-    }
-    for (uint32_t r = 0; r < g->num_ranks; r++)
-        for (size_t k = first[r]; k < first[r + 1]; k++) {
-            num[ord[k]] = k - first[r] + 1;
-            if (g->op[ord[k]].label == KC_GOAL_NONE)
-                gen[r] = 1;
-        }
+    w->num = malloc((g->nops ? g->nops : 1) * sizeof *w->num);
+    w->gen = calloc((size_t)g->num_ranks + 1, 1);
     /* Dependencies are written after the operations of their rank. */
-    size_t *dfirst = calloc((size_t)g->num_ranks + 2, sizeof *dfirst);
-    size_t *dord = malloc((g->ndeps ? g->ndeps : 1) * sizeof *dord);
-    if (!dfirst || !dord) {
-        free(first), free(ord), free(num), free(gen), free(dfirst), free(dord);
+    w->dfirst = calloc((size_t)g->num_ranks + 2, sizeof *w->dfirst);
+    w->dord = malloc((g->ndeps ? g->ndeps : 1) * sizeof *w->dord);
+    if (!w->num || !w->gen || !w->dfirst || !w->dord) {
+        writer_free(w);
         return nomem(err);
     }
-    for (size_t i = 0; i < g->ndeps; i++)
-        if (g->op[g->dep[i].op].rank < g->num_ranks)
-            dfirst[g->op[g->dep[i].op].rank + 2]++;
     for (uint32_t r = 0; r < g->num_ranks; r++)
-        dfirst[r + 2] += dfirst[r + 1];
+        for (size_t k = w->first[r]; k < w->first[r + 1]; k++) {
+            w->num[w->ord[k]] = k - w->first[r] + 1;
+            if (g->op[w->ord[k]].label == KC_GOAL_NONE)
+                w->gen[r] = 1;
+        }
     for (size_t i = 0; i < g->ndeps; i++)
         if (g->op[g->dep[i].op].rank < g->num_ranks)
-            dord[dfirst[g->op[g->dep[i].op].rank + 1]++] = i;
+            w->dfirst[g->op[g->dep[i].op].rank + 2]++;
+    for (uint32_t r = 0; r < g->num_ranks; r++)
+        w->dfirst[r + 2] += w->dfirst[r + 1];
+    for (size_t i = 0; i < g->ndeps; i++)
+        if (g->op[g->dep[i].op].rank < g->num_ranks)
+            w->dord[w->dfirst[g->op[g->dep[i].op].rank + 1]++] = i;
+    return KC_OK;
+}
 
-    fprintf(out, "num_ranks %u\n", g->num_ranks);
-    for (uint32_t r = 0; r < g->num_ranks; r++) {
-        fprintf(out, "\nrank %u {\n", r);
-        uint32_t phase = 0;
-        for (size_t k = first[r]; k < first[r + 1]; k++) {
-            size_t i = ord[k];
-            const kc_goal_op *o = &g->op[i];
-            if (o->phase != phase) {
-                phase = o->phase;
-                fprintf(out, "// kcube-phase %s\n", kc_goal_phase_name(g, phase));
-            }
-            if (gen[r])
-                fprintf(out, "l%zu: ", num[i]);
-            else
-                fprintf(out, "%s: ", g->text + o->label);
-            if (o->kind == KC_GOAL_CALC)
-                fprintf(out, "calc %llu", (unsigned long long)o->amount);
-            else
-                fprintf(out, "%s %llub %s %lld tag %lld", kc_names_name(&kc_goal_kind_names, o->kind),
-                        (unsigned long long)o->amount, o->kind == KC_GOAL_SEND ? "to" : "from",
-                        (long long)o->peer, (long long)o->tag);
-            if (o->cpu)
-                fprintf(out, " cpu %u", (unsigned)o->cpu);
-            if (o->nic && o->kind != KC_GOAL_CALC)
-                fprintf(out, " nic %u", (unsigned)o->nic);
-            fputc('\n', out);
+/* One operation line of rank r: its label, kind, amount, peer, tag and
+ * placement. */
+static void write_op(const goal_writer *w, uint32_t r, size_t i)
+{
+    const kc_goal *g = w->g;
+    FILE *out = w->out;
+    const kc_goal_op *o = &g->op[i];
+    if (w->gen[r])
+        fprintf(out, "l%zu: ", w->num[i]);
+    else
+        fprintf(out, "%s: ", g->text + o->label);
+    if (o->kind == KC_GOAL_CALC)
+        fprintf(out, "calc %llu", (unsigned long long)o->amount);
+    else
+        fprintf(out, "%s %llub %s %lld tag %lld", kc_names_name(&kc_goal_kind_names, o->kind),
+                (unsigned long long)o->amount, o->kind == KC_GOAL_SEND ? "to" : "from", (long long)o->peer,
+                (long long)o->tag);
+    if (o->cpu)
+        fprintf(out, " cpu %u", (unsigned)o->cpu);
+    if (o->nic && o->kind != KC_GOAL_CALC)
+        fprintf(out, " nic %u", (unsigned)o->nic);
+    fputc('\n', out);
+}
+
+/* The block of rank r: its operations (with a phase comment where the
+ * phase changes), then its dependencies. */
+static void write_rank(const goal_writer *w, uint32_t r)
+{
+    const kc_goal *g = w->g;
+    FILE *out = w->out;
+    fprintf(out, "\nrank %u {\n", r);
+    uint32_t phase = 0;
+    for (size_t k = w->first[r]; k < w->first[r + 1]; k++) {
+        const kc_goal_op *o = &g->op[w->ord[k]];
+        if (o->phase != phase) {
+            phase = o->phase;
+            fprintf(out, "// kcube-phase %s\n", kc_goal_phase_name(g, phase));
         }
-        for (size_t k = dfirst[r]; k < dfirst[r + 1]; k++) {
-            const kc_goal_dep *d = &g->dep[dord[k]];
-            const char *kw = d->start ? "irequires" : "requires";
-            if (gen[r])
-                fprintf(out, "l%zu %s l%zu\n", num[d->op], kw, num[d->on]);
-            else
-                fprintf(out, "%s %s %s\n", g->text + g->op[d->op].label, kw, g->text + g->op[d->on].label);
-        }
-        fprintf(out, "}\n");
+        write_op(w, r, w->ord[k]);
     }
-    free(first), free(ord), free(num), free(gen), free(dfirst), free(dord);
+    for (size_t k = w->dfirst[r]; k < w->dfirst[r + 1]; k++) {
+        const kc_goal_dep *d = &g->dep[w->dord[k]];
+        const char *kw = d->start ? "irequires" : "requires";
+        if (w->gen[r])
+            fprintf(out, "l%zu %s l%zu\n", w->num[d->op], kw, w->num[d->on]);
+        else
+            fprintf(out, "%s %s %s\n", g->text + g->op[d->op].label, kw, g->text + g->op[d->on].label);
+    }
+    fprintf(out, "}\n");
+}
+
+kc_status kc_goal_write(const kc_goal *g, FILE *out, kc_err *err)
+{
+    goal_writer w;
+    kc_status s = writer_setup(&w, g, out, err);
+    if (s)
+        return s;
+    fprintf(out, "num_ranks %u\n", g->num_ranks);
+    for (uint32_t r = 0; r < g->num_ranks; r++)
+        write_rank(&w, r);
+    writer_free(&w);
     if (fflush(out) != 0 || ferror(out))
         return kc_fail_param(err, KC_EIO, "schedule", "cannot write the schedule");
     return KC_OK;
