@@ -12,9 +12,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 GEN="$ROOT/scripts/gen_docs.py"
 
 if ! command -v python3 > /dev/null; then
-    echo "python3 not installed: skipped"
-    summary
-    exit
+    cli_skip "python3 not installed"
 fi
 
 expect_exit 0 "every quick generated block is up to date" -- python3 "$GEN" --check --quick --kcube "$K"

@@ -7,9 +7,7 @@ K="$1"
 . "$(dirname "$0")/support/cli_lib.sh"
 
 if ! command -v gnuplot > /dev/null; then
-    echo "gnuplot not installed: skipped"
-    summary
-    exit
+    cli_skip "gnuplot not installed"
 fi
 text() { # text FILE: the SVG's text runs, one a line
     grep -o '>[^<>]*<' "$1" | sed 's/^>//; s/<$//'

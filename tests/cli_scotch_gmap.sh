@@ -16,13 +16,11 @@ K="$1"
 T=$CLI_TMP
 
 if ! command -v scotch_gmap > /dev/null 2>&1; then
-    echo "scotch_gmap not installed (Debian package scotch): skipped"
-    exit 0
+    cli_skip "scotch_gmap not installed (Debian package scotch)"
 fi
 printf '0 1\n' > "$CLI_TMP/one.txt"
 if ! "$K" map --n 1 --traffic "$CLI_TMP/one.txt" --kind general --work 0.01 --json | grep -q '"scotch_available":[[:space:]]*true'; then
-    echo "kcube built without Scotch: skipped"
-    exit 0
+    cli_skip "kcube built without Scotch"
 fi
 
 # Traffics, 'src dst bytes'. halo2D SX SY PERIODIC SEED: a 5-point halo,
