@@ -1,0 +1,432 @@
+/* kc-test: slow (it runs every case once per allocation the case makes)
+ *
+ * Allocation failure through the public API. The test is linked with
+ * -Wl,--wrap=malloc,calloc,realloc,free,strdup against the static library
+ * (tests/CMakeLists.txt), so every allocation the library makes passes
+ * through the counter below, which can fail the k-th one. Each case is a
+ * short, valid use of a group of public entry points that allocate (set up,
+ * call, free); it first runs with no failure, counting its allocations A,
+ * then once for each k = 1..A (a spread sample of k beyond
+ * MAX_EXACT_POINTS) with the k-th allocation failed. Every such run must
+ * return KC_ENOMEM with kc_err saying so, and after the case's own clean-up
+ * (the matching free functions, which must accept whatever a failed call
+ * left) the number of live allocations must be what it was before: a leak
+ * shows here even without AddressSanitizer, and a half-written output shows
+ * as a crash or a double free under it. The closing line gives the number of
+ * entry points and failure points covered.
+ *
+ * The counter is process-wide state by necessity (malloc has no context
+ * argument); it lives only in this test, never in the library. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/goal.h"
+#include "kcube/loggops.h"
+#include "kcube/reader.h"
+#include "kcube/timeline.h"
+#include "kcube/traffic.h"
+
+/* ---- the counting allocator ----------------------------------------------- */
+
+void *__real_malloc(size_t size);
+void *__real_calloc(size_t count, size_t size);
+void *__real_realloc(void *p, size_t size);
+void __real_free(void *p);
+void *__wrap_malloc(size_t size);
+void *__wrap_calloc(size_t count, size_t size);
+void *__wrap_realloc(void *p, size_t size);
+void __wrap_free(void *p);
+char *__wrap_strdup(const char *s);
+
+static atomic_long seen;    /* allocation attempts since the case began */
+static atomic_long fail_at; /* the attempt to fail (1-based); 0: none */
+static atomic_long failed;  /* failures injected in this run */
+static atomic_long live;    /* successful allocations minus frees, ever */
+
+/* One allocation attempt: 0 when it is the one to fail. */
+static int attempt(void)
+{
+    long k = atomic_fetch_add(&seen, 1) + 1;
+    if (k == atomic_load(&fail_at)) {
+        atomic_fetch_add(&failed, 1);
+        return 0;
+    }
+    return 1;
+}
+
+void *__wrap_malloc(size_t size)
+{
+    void *p = attempt() ? __real_malloc(size) : NULL;
+    if (p)
+        atomic_fetch_add(&live, 1);
+    return p;
+}
+
+void *__wrap_calloc(size_t count, size_t size)
+{
+    void *p = attempt() ? __real_calloc(count, size) : NULL;
+    if (p)
+        atomic_fetch_add(&live, 1);
+    return p;
+}
+
+/* realloc(p, n) with n > 0 is an attempt; a failed one leaves p alone, as
+ * the real one does. */
+void *__wrap_realloc(void *p, size_t size)
+{
+    if (size && !attempt())
+        return NULL;
+    void *q = __real_realloc(p, size);
+    if (q && !p)
+        atomic_fetch_add(&live, 1);
+    else if (!q && p && !size)
+        atomic_fetch_sub(&live, 1);
+    return q;
+}
+
+void __wrap_free(void *p)
+{
+    if (p)
+        atomic_fetch_sub(&live, 1);
+    __real_free(p);
+}
+
+char *__wrap_strdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *d = __wrap_malloc(n);
+    return d ? memcpy(d, s, n) : NULL;
+}
+
+/* ---- the cases -------------------------------------------------------------- */
+
+/* A case runs one valid use of its entry points and frees everything it
+ * made, whatever failed; it returns the first status that was not KC_OK. */
+typedef kc_status (*case_fn)(kc_err *err);
+
+typedef struct alloc_case {
+    const char *name;
+    const char *entries; /* the public entry points it calls, blank-separated */
+    case_fn run;
+} alloc_case;
+
+#define TRY(call)                                                                                                    \
+    do {                                                                                                             \
+        if ((st = (call)) != KC_OK)                                                                                  \
+            goto out;                                                                                                \
+    } while (0)
+
+static const char pingpong[] = "num_ranks 2\n"
+                               "rank 0 {\nl1: send 100b to 1 tag 0\nl2: recv 100b from 1 tag 0\nl2 requires l1\n}\n"
+                               "rank 1 {\nl1: recv 100b from 0 tag 0\nl2: send 100b to 0 tag 0\nl2 requires l1\n}\n";
+
+static kc_status case_goal_build(kc_err *err)
+{
+    kc_status st;
+    kc_goal g;
+    kc_goal_match m = {0};
+    size_t a, b, c, d;
+    FILE *sink = fopen("/dev/null", "w");
+    if (!sink)
+        return kc_fail(err, KC_EIO, "/dev/null");
+    if ((st = kc_goal_init(&g, 2, err)) != KC_OK)
+        goto out_file;
+    TRY(kc_goal_set_phase(&g, "exchange", err));
+    TRY(kc_goal_add(&g, KC_GOAL_SEND, 0, 1, 0, 100, "a", 0, &a, err));
+    TRY(kc_goal_add(&g, KC_GOAL_RECV, 1, 0, 0, 100, "b", 0, &b, err));
+    TRY(kc_goal_add(&g, KC_GOAL_CALC, 1, 0, 0, 500, NULL, 0, &c, err));
+    TRY(kc_goal_add(&g, KC_GOAL_CALC, 0, 0, 0, 500, NULL, 0, &d, err));
+    TRY(kc_goal_depend(&g, c, b, 0, 0, err));
+    TRY(kc_goal_depend(&g, d, a, 1, 0, err));
+    TRY(kc_goal_gen_complete_exchange(&g, 1, 64, (kc_goal_cx)0, "cx", 10, err));
+    TRY(kc_goal_gen_complete_exchange_pipelined(&g, 1, 64, 2, "cxp", 20, err));
+    TRY(kc_goal_validate(&g, 2, &m, err));
+    double total;
+    TRY(kc_goal_loggp(&g, &m, NULL, &total, NULL, err));
+    TRY(kc_goal_write(&g, sink, err));
+    const uint32_t swap[2] = {1, 0};
+    TRY(kc_goal_remap(&g, swap, err));
+out:
+    kc_goal_match_free(&m);
+    kc_goal_free(&g);
+out_file:
+    fclose(sink);
+    return st;
+}
+
+static kc_status case_goal_fft(kc_err *err)
+{
+    kc_status st;
+    kc_goal g;
+    if ((st = kc_goal_init(&g, 4, err)) != KC_OK)
+        return st;
+    kc_goal h;
+    if ((st = kc_goal_init(&h, 4, err)) != KC_OK)
+        goto out_g;
+    TRY(kc_goal_gen_fft(&g, 2, 1, 5120, 4470, err));
+    TRY(kc_goal_gen_fft_parts(&h, 2, 1, 5120, 4470, 2, err));
+out:
+    kc_goal_free(&h);
+out_g:
+    kc_goal_free(&g);
+    return st;
+}
+
+static kc_status case_goal_read(kc_err *err)
+{
+    kc_status st;
+    kc_goal g;
+    kc_goal_match m = {0};
+    kc_timeline tl;
+    kc_loggops_result lr;
+    if ((st = kc_goal_read_mem(&g, pingpong, strlen(pingpong), "pingpong", NULL, 0, err)) != KC_OK)
+        return st;
+    if ((st = kc_timeline_init(&tl, 2, err)) != KC_OK)
+        goto out_goal;
+    TRY(kc_goal_validate(&g, 0, &m, err));
+    double total;
+    const kc_goal_timing t = KC_GOAL_TIMING_DEFAULT;
+    TRY(kc_goal_loggp_record(&g, &m, &t, NULL, &total, NULL, &tl, err));
+    const kc_loggops_params p = KC_LOGGOPS_PARAMS_DEFAULT;
+    TRY(kc_loggops_run(&g, &p, NULL, NULL, &lr, err));
+    kc_loggops_result_free(&lr);
+out:
+    kc_timeline_free(&tl);
+    kc_goal_match_free(&m);
+out_goal:
+    kc_goal_free(&g);
+    return st;
+}
+
+static kc_status case_timeline(kc_err *err)
+{
+    kc_status st;
+    kc_timeline tl;
+    if ((st = kc_timeline_init(&tl, 2, err)) != KC_OK)
+        return st;
+    size_t from, to;
+    kc_tl_slice s = {.dur_us = 1, .amount = 8, .peer = 1, .tag = 0, .rank = 0, .kind = KC_TL_SEND, .op = 0};
+    TRY(kc_timeline_add_slice(&tl, &s, &from, err));
+    s = (kc_tl_slice){.start_us = 2, .posted_us = 0, .amount = 8, .peer = 0, .tag = 0, .rank = 1, .kind = KC_TL_RECV,
+                      .op = 1};
+    TRY(kc_timeline_add_slice(&tl, &s, &to, err));
+    TRY(kc_timeline_add_flow(&tl, from, to, err));
+out:
+    kc_timeline_free(&tl);
+    return st;
+}
+
+static kc_status case_reader(kc_err *err)
+{
+    static const char text[] = "# nodes\nhost 7\n8, 9\n10\n3 1 2 0\n";
+    kc_status st;
+    kc_reader *r;
+    if ((st = kc_reader_open_mem(&r, text, strlen(text), "nodes", "mapping", NULL, err)) != KC_OK)
+        return st;
+    uint32_t nodes[4];
+    kc_token tok[4];
+    int have, got;
+    TRY(kc_reader_words(r, tok, 2, &got, err));
+    TRY(kc_reader_record_some(r, tok, 1, 3, "a,b,c", &got, err));
+    TRY(kc_reader_next(r, tok, &have, err));
+    TRY(kc_read_nodelist(r, nodes, 4, 1, err));
+out:
+    kc_reader_close(r);
+    return st;
+}
+
+static kc_status case_traffic(kc_err *err)
+{
+    static const char text[] = "0 1 5\n# phase two\n1 2\n2 3 7\n";
+    static const char grf[] = "0\n4 6\n0 000\n1 1\n2 0 2\n2 1 3\n1 2\n";
+    kc_status st;
+    kc_traffic t, u, v;
+    kc_reader *r = NULL;
+    if ((st = kc_traffic_init(&t, 4, err)) != KC_OK)
+        return st;
+    if ((st = kc_traffic_init(&u, 4, err)) != KC_OK)
+        goto out_t;
+    if ((st = kc_traffic_init(&v, 4, err)) != KC_OK)
+        goto out_u;
+    TRY(kc_traffic_add(&t, 0, 1, 10, err));
+    TRY(kc_traffic_begin_group(&t, err));
+    TRY(kc_traffic_add(&t, 1, 2, 10, err));
+    TRY(kc_traffic_set_phase(&t, "late", err));
+    TRY(kc_traffic_add(&t, 2, 3, 10, err));
+    TRY(kc_reader_open_mem(&r, text, strlen(text), "traffic", "traffic_file", NULL, err));
+    TRY(kc_traffic_read(&u, r, err));
+    kc_reader_close(r);
+    r = NULL;
+    TRY(kc_reader_open_mem(&r, grf, strlen(grf), "graph", "traffic_file", NULL, err));
+    TRY(kc_traffic_read_grf(&v, r, err));
+out:
+    kc_reader_close(r);
+    kc_traffic_free(&v);
+out_u:
+    kc_traffic_free(&u);
+out_t:
+    kc_traffic_free(&t);
+    return st;
+}
+
+static kc_status case_traffic_goal(kc_err *err)
+{
+    kc_status st;
+    kc_goal g;
+    kc_traffic t;
+    if ((st = kc_goal_read_mem(&g, pingpong, strlen(pingpong), "pingpong", NULL, 0, err)) != KC_OK)
+        return st;
+    if ((st = kc_traffic_init(&t, 2, err)) == KC_OK) {
+        st = kc_traffic_from_goal(&t, &g, err);
+        kc_traffic_free(&t);
+    }
+    kc_goal_free(&g);
+    return st;
+}
+
+static const alloc_case cases[] = {
+    {"goal built", "kc_goal_init kc_goal_set_phase kc_goal_add kc_goal_depend kc_goal_gen_complete_exchange "
+                   "kc_goal_gen_complete_exchange_pipelined kc_goal_validate kc_goal_loggp kc_goal_write kc_goal_remap",
+     case_goal_build},
+    {"goal fft", "kc_goal_gen_fft kc_goal_gen_fft_parts", case_goal_fft},
+    {"goal read", "kc_goal_read_mem kc_timeline_init kc_goal_loggp_record kc_loggops_run", case_goal_read},
+    {"timeline", "kc_timeline_add_slice kc_timeline_add_flow", case_timeline},
+    {"reader", "kc_reader_open_mem kc_read_nodelist kc_reader_words kc_reader_record_some kc_reader_next",
+     case_reader},
+    {"traffic", "kc_traffic_init kc_traffic_add kc_traffic_begin_group kc_traffic_set_phase kc_traffic_read "
+                "kc_traffic_read_grf",
+     case_traffic},
+    {"traffic from goal", "kc_traffic_from_goal", case_traffic_goal},
+};
+
+/* ---- the driver ------------------------------------------------------------ */
+
+/* Failure points tried exactly; beyond, a spread sample of as many more. */
+#define MAX_EXACT_POINTS 400
+
+typedef struct tally {
+    long points;   /* failure points run */
+    long cases;
+    long problems; /* runs that broke the contract */
+} tally;
+
+/* One run of c with the k-th allocation failed (k = 0: none): its status;
+ * *made receives the allocation attempts, *injected the failures injected
+ * (0 when the run made fewer than k), *leaked the change in live
+ * allocations, which must be zero. */
+static kc_status run_once(const alloc_case *c, long k, long *made, long *leaked, long *injected, kc_err *err)
+{
+    memset(err, 0, sizeof *err);
+    long before = atomic_load(&live);
+    atomic_store(&seen, 0);
+    atomic_store(&failed, 0);
+    atomic_store(&fail_at, k);
+    kc_status s = c->run(err);
+    atomic_store(&fail_at, 0);
+    *made = atomic_load(&seen);
+    *injected = atomic_load(&failed);
+    *leaked = atomic_load(&live) - before;
+    return s;
+}
+
+/* The i-th failure point among A allocations: every one up to
+ * MAX_EXACT_POINTS, else the first half of that many and an even spread
+ * over the rest. */
+static long point_k(long i, long A)
+{
+    if (A <= MAX_EXACT_POINTS)
+        return i + 1;
+    long half = MAX_EXACT_POINTS / 2;
+    return i < half ? i + 1 : half + 1 + (i - half) * (A - half - 1) / (MAX_EXACT_POINTS - half - 1);
+}
+
+/* Report a broken run (the first few of each case) and count it. */
+static void problem(tally *t, long *in_case, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void problem(tally *t, long *in_case, const char *fmt, ...)
+{
+    if ((*in_case)++ < 5) {
+        va_list ap;
+        va_start(ap, fmt);
+        vprintf(fmt, ap);
+        va_end(ap);
+        putchar('\n');
+    }
+    t->problems++;
+}
+
+/* Run c without a failure, then once per failure point; every run must
+ * return KC_OK (nothing failed) or KC_ENOMEM (something did) and leave no
+ * allocation behind. */
+static void check_case(const alloc_case *c, tally *t)
+{
+    kc_err err;
+    long A, leaked, injected, bad = 0;
+    kc_status s = run_once(c, 0, &A, &leaked, &injected, &err);
+    if (s != KC_OK || leaked) {
+        problem(t, &bad, "%s: with no failure injected: status %d (%s), %ld allocations left", c->name, (int)s,
+                err.msg, leaked);
+        return;
+    }
+    long points = A < MAX_EXACT_POINTS ? A : MAX_EXACT_POINTS;
+    for (long i = 0; i < points; i++) {
+        long k = point_k(i, A), made;
+        s = run_once(c, k, &made, &leaked, &injected, &err);
+        if (injected && (s != KC_ENOMEM || err.status != KC_ENOMEM))
+            problem(t, &bad, "%s: allocation %ld of %ld failed: status %d (%s), expected KC_ENOMEM", c->name, k, A,
+                    (int)s, err.msg);
+        else if (!injected && s != KC_OK)
+            problem(t, &bad, "%s: run %ld made %ld allocations, none failed: status %d (%s)", c->name, k, made,
+                    (int)s, err.msg);
+        if (leaked)
+            problem(t, &bad, "%s: allocation %ld of %ld failed: %ld allocations left after clean-up", c->name, k, A,
+                    leaked);
+    }
+    printf("%-24s %6ld allocations, %4ld failure points%s\n", c->name, A, points, bad ? ", BROKEN" : "");
+    t->points += points;
+    t->cases++;
+}
+
+/* The distinct entry points the cases name. */
+static int count_entries(void)
+{
+    const char *seen_names[512];
+    int n = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        for (const char *p = cases[i].entries; *p;) {
+            size_t len = strcspn(p, " ");
+            int dup = 0;
+            for (int j = 0; j < n && !dup; j++)
+                dup = strlen(seen_names[j]) >= len && !strncmp(seen_names[j], p, len) &&
+                      (seen_names[j][len] == ' ' || !seen_names[j][len]);
+            if (!dup && n < 512)
+                seen_names[n++] = p;
+            p += len;
+            p += strspn(p, " ");
+        }
+    return n;
+}
+
+static void test_every_case(void **state)
+{
+    (void)state;
+    tally t = {0};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        check_case(&cases[i], &t);
+    printf("allocation failure: %d entry points in %ld cases, %ld failure points, %ld broken runs\n",
+           count_entries(), t.cases, t.points, t.problems);
+    assert_int_equal(t.problems, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {cmocka_unit_test(test_every_case)};
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
