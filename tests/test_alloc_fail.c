@@ -16,19 +16,35 @@
  * entry points and failure points covered.
  *
  * The counter is process-wide state by necessity (malloc has no context
- * argument); it lives only in this test, never in the library. */
+ * argument); it lives only in this test, never in the library. To find
+ * the call behind a broken run, set KC_ALLOC_CASE=NAME (that case only),
+ * KC_ALLOC_AT=K (that failure point only) and KC_ALLOC_TRACE=1 (each
+ * injected failure prints its stack on stderr, for addr2line -f -e). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <execinfo.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/chanload.h"
+#include "kcube/comm.h"
+#include "kcube/contention.h"
+#include "kcube/gmap.h"
 #include "kcube/goal.h"
+#include "kcube/lcc.h"
+#include "kcube/mapgeneral.h"
+#include "kcube/mapset.h"
+#include "kcube/plan.h"
+#include "kcube/reorder.h"
+#include "kcube/scotchmap.h"
+#include "kcube/topology.h"
+#include "kcube/traffic_gen.h"
 #include "kcube/loggops.h"
 #include "kcube/reader.h"
 #include "kcube/timeline.h"
@@ -57,6 +73,10 @@ static int attempt(void)
     long k = atomic_fetch_add(&seen, 1) + 1;
     if (k == atomic_load(&fail_at)) {
         atomic_fetch_add(&failed, 1);
+        if (getenv("KC_ALLOC_TRACE")) {
+            void *frames[16];
+            backtrace_symbols_fd(frames, backtrace(frames, 16), 2);
+        }
         return 0;
     }
     return 1;
@@ -292,6 +312,219 @@ static kc_status case_traffic_goal(kc_err *err)
     return st;
 }
 
+static kc_status case_plan(kc_err *err)
+{
+    kc_status st;
+    kc_topology t;
+    kc_comm c[2];
+    kc_analysis an;
+    kc_map_result mr;
+    memset(&mr, 0, sizeof mr);
+    if ((st = kc_topology_hypercube(&t, 6, err)) || (st = kc_comm_named(&c[0], &t, "transpose", err)) ||
+        (st = kc_comm_named(&c[1], &t, "bit-reverse", err)))
+        return st;
+    kc_analyze_opts ao;
+    kc_analyze_opts_default(&ao);
+    ao.exact = 1;
+    TRY(kc_analyze(&t, &c[0], &ao, &an, err));
+    kc_map_opts mo;
+    kc_map_opts_default(&mo);
+    mo.budget = 50;
+    TRY(kc_map(&t, c, 2, &mo, &mr, err));
+out:
+    kc_map_result_free(&mr);
+    return st;
+}
+
+static kc_status case_plan_torus(kc_err *err)
+{
+    kc_status st;
+    kc_topology t;
+    kc_comm c;
+    kc_analysis an;
+    kc_map_result mr;
+    memset(&mr, 0, sizeof mr);
+    if ((st = kc_topology_torus(&t, 4, 2, KC_TIE_SPLIT, err)) || (st = kc_comm_named(&c, &t, "transpose", err)))
+        return st;
+    kc_analyze_opts ao;
+    kc_analyze_opts_default(&ao);
+    ao.exact = 1;
+    TRY(kc_analyze(&t, &c, &ao, &an, err));
+    kc_map_opts mo;
+    kc_map_opts_default(&mo);
+    mo.budget = 50;
+    TRY(kc_map(&t, &c, 1, &mo, &mr, err));
+out:
+    kc_map_result_free(&mr);
+    return st;
+}
+
+static kc_status case_contention(kc_err *err)
+{
+    kc_status st;
+    kc_lcc c, g;
+    kc_contention out;
+    kc_reorder_result rr;
+    if ((st = kc_lcc_named(&c, "bit-reverse", 6, err)) || (st = kc_lcc_named(&g, "scale-2x", 6, err)))
+        return st;
+    kc_exact_opts eo;
+    kc_exact_opts_default(&eo);
+    eo.threads = 2;
+    if ((st = kc_contention_exact(&c, &out, NULL, err)) || (st = kc_contention_exact_ex(&c, &eo, &out, NULL, err)) ||
+        (st = kc_contention_paths(&c, &out, err)) || (st = kc_reorder_best(&g, &rr, NULL, err)))
+        return st;
+    return KC_OK;
+}
+
+static kc_status case_mapset(kc_err *err)
+{
+    kc_status st;
+    kc_lcc c[2];
+    kc_mapset_result r;
+    if ((st = kc_lcc_named(&c[0], "transpose", 6, err)) || (st = kc_lcc_named(&c[1], "bit-reverse", 6, err)))
+        return st;
+    kc_mapset_opts o;
+    kc_mapset_opts_default(&o);
+    o.threads = 2;
+    kc_mapset_search_opts so;
+    kc_mapset_search_opts_default(&so);
+    so.work = 2000;
+    kc_mapset_search_result sr;
+    kc_mapset_bound_opts bo;
+    kc_mapset_bound_opts_default(&bo);
+    kc_mapset_bound_result br;
+    if ((st = kc_mapset_optimal(c, 2, KC_OBJ_MAX, &r, NULL, err)) ||
+        (st = kc_mapset_optimal_ex(c, 2, KC_OBJ_MAX, &o, &r, NULL, err)) ||
+        (st = kc_mapset_naive(c, 2, KC_OBJ_MAX, &r, err)) ||
+        (st = kc_mapset_search(c, 2, KC_OBJ_MAX, &so, &sr, NULL, err)) ||
+        (st = kc_mapset_bound(c, 2, KC_OBJ_MAX, &bo, &br, err)))
+        return st;
+    return KC_OK;
+}
+
+static kc_status case_traffic_gen(kc_err *err)
+{
+    kc_status st;
+    kc_topology topo;
+    kc_comm c;
+    kc_traffic t;
+    kc_rng rng;
+    kc_rng_seed(&rng, 3);
+    const int shape[2] = {4, 4};
+    if ((st = kc_topology_hypercube(&topo, 4, err)) || (st = kc_comm_named(&c, &topo, "uniform", err)) ||
+        (st = kc_traffic_init(&t, 16, err)))
+        return st;
+    TRY(kc_traffic_gen_halo(&t, shape, 2, 1, 8, err));
+    TRY(kc_traffic_gen_stencil(&t, KC_STENCIL_9PT, shape, 2, 0, KC_GRID_AXIS0_SLOWEST, 8, err));
+    TRY(kc_traffic_gen_collective(&t, (kc_collective)0, 8, err));
+    TRY(kc_traffic_gen_random(&t, 2, 8, 5, err));
+    TRY(kc_traffic_gen_all_to_all(&t, 8, err));
+    TRY(kc_traffic_gen_patterns(&t, &topo, "transpose+bit-reverse", 8, 1, err));
+    TRY(kc_traffic_gen_set(&t, &topo, (kc_traffic_set)0, 8, err));
+    TRY(kc_traffic_add_comm(&t, &c, 8, &rng, err));
+out:
+    kc_traffic_free(&t);
+    return st;
+}
+
+/* A 4 x 4 periodic halo on the 4-cube, in two groups. */
+static kc_status halo_traffic(kc_topology *topo, kc_traffic *t, kc_err *err)
+{
+    const int shape[2] = {4, 4};
+    kc_status st = kc_topology_hypercube(topo, 4, err);
+    if (st || (st = kc_traffic_init(t, 16, err)))
+        return st;
+    if ((st = kc_traffic_gen_halo(t, shape, 2, 1, 8, err)) || (st = kc_traffic_begin_group(t, err)) ||
+        (st = kc_traffic_gen_random(t, 1, 8, 5, err)))
+        kc_traffic_free(t);
+    return st;
+}
+
+static kc_status case_chanload(kc_err *err)
+{
+    kc_status st;
+    kc_topology topo;
+    kc_traffic t;
+    kc_chanload *cl = NULL, *layered = NULL;
+    uint32_t id[16];
+    for (uint32_t i = 0; i < 16; i++)
+        id[i] = i ^ 5;
+    if ((st = halo_traffic(&topo, &t, err)))
+        return st;
+    kc_cost cost;
+    uint64_t maxes[2], work = 0;
+    const uint32_t xs[2] = {0, 3}, ys[2] = {7, 9};
+    TRY(kc_chanload_eval(&topo, &t, id, &cost, err));
+    TRY(kc_chanload_new(&cl, &topo, &t, err));
+    TRY(kc_chanload_set(cl, id, err));
+    kc_chanload_swap(cl, 1, 2);
+    TRY(kc_chanload_swaps(cl, xs, ys, 2, &work, err));
+    TRY(kc_chanload_group_max(cl, &t, t.group, t.groups, maxes, err));
+    TRY(kc_chanload_new_layered(&layered, &topo, &t, t.group, t.groups, err));
+out:
+    kc_chanload_free(layered);
+    kc_chanload_free(cl);
+    kc_traffic_free(&t);
+    return st;
+}
+
+static kc_status case_gmap(kc_err *err)
+{
+    kc_status st;
+    kc_topology topo;
+    kc_traffic t;
+    uint32_t id[16], scotch[16];
+    for (uint32_t i = 0; i < 16; i++)
+        id[i] = i;
+    if ((st = halo_traffic(&topo, &t, err)))
+        return st;
+    kc_gmap_start starts[1] = {{"identity", id}};
+    kc_gmap_opts o;
+    kc_gmap_opts_default(&o);
+    o.budget_seconds = 0;
+    o.iterations = 300;
+    o.group = t.group;
+    o.groups = t.groups;
+    o.separate = 1;
+    kc_gmap_result r;
+    memset(&r, 0, sizeof r);
+    TRY(kc_gmap_run(&topo, &t, starts, 1, &o, &r, err));
+    if (kc_scotch_available()) {
+        kc_scotch_info info;
+        TRY(kc_scotch_map(&topo, &t, 1, scotch, err));
+        TRY(kc_scotch_map_info(&topo, &t, 2, scotch, &info, err));
+    }
+out:
+    kc_gmap_result_free(&r);
+    kc_traffic_free(&t);
+    return st;
+}
+
+static kc_status case_mapgen(kc_err *err)
+{
+    kc_status st;
+    kc_topology topo;
+    kc_traffic t;
+    kc_comm c[KC_MAPGEN_MAX_FOUND];
+    int found = 0;
+    if ((st = kc_topology_hypercube(&topo, 4, err)) || (st = kc_traffic_init(&t, 16, err)))
+        return st;
+    kc_mapgen_result r;
+    memset(&r, 0, sizeof r);
+    TRY(kc_traffic_gen_patterns(&t, &topo, "transpose+bit-reverse", 8, 1, err));
+    TRY(kc_mapgen_find_lcc(&topo, &t, 0, t.count, c, KC_MAPGEN_MAX_FOUND, &found, err));
+    kc_mapgen_opts o;
+    kc_mapgen_opts_default(&o);
+    o.search.budget_seconds = 0;
+    o.search.iterations = 200;
+    o.scotch_seeds = 1;
+    TRY(kc_mapgen_run(&topo, &t, c, found, &o, &r, err));
+out:
+    kc_mapgen_result_free(&r);
+    kc_traffic_free(&t);
+    return st;
+}
+
 static const alloc_case cases[] = {
     {"goal built", "kc_goal_init kc_goal_set_phase kc_goal_add kc_goal_depend kc_goal_gen_complete_exchange "
                    "kc_goal_gen_complete_exchange_pipelined kc_goal_validate kc_goal_loggp kc_goal_write kc_goal_remap",
@@ -305,6 +538,21 @@ static const alloc_case cases[] = {
                 "kc_traffic_read_grf",
      case_traffic},
     {"traffic from goal", "kc_traffic_from_goal", case_traffic_goal},
+    {"plan", "kc_analyze kc_map", case_plan},
+    {"plan torus", "kc_analyze kc_map", case_plan_torus},
+    {"contention", "kc_contention_exact kc_contention_exact_ex kc_contention_paths kc_reorder_best",
+     case_contention},
+    {"mapset", "kc_mapset_optimal kc_mapset_optimal_ex kc_mapset_naive kc_mapset_search kc_mapset_bound",
+     case_mapset},
+    {"traffic generators", "kc_traffic_gen_halo kc_traffic_gen_stencil kc_traffic_gen_collective "
+                           "kc_traffic_gen_random kc_traffic_gen_all_to_all kc_traffic_gen_patterns kc_traffic_gen_set "
+                           "kc_traffic_add_comm",
+     case_traffic_gen},
+    {"channel loads", "kc_chanload_eval kc_chanload_new kc_chanload_set kc_chanload_swap kc_chanload_swaps "
+                      "kc_chanload_group_max kc_chanload_new_layered",
+     case_chanload},
+    {"general mapper", "kc_gmap_run kc_scotch_map kc_scotch_map_info", case_gmap},
+    {"general starts", "kc_mapgen_find_lcc kc_mapgen_run", case_mapgen},
 };
 
 /* ---- the driver ------------------------------------------------------------ */
@@ -376,8 +624,11 @@ static void check_case(const alloc_case *c, tally *t)
         return;
     }
     long points = A < MAX_EXACT_POINTS ? A : MAX_EXACT_POINTS;
+    const char *only = getenv("KC_ALLOC_AT");
     for (long i = 0; i < points; i++) {
         long k = point_k(i, A), made;
+        if (only && k != atol(only))
+            continue;
         s = run_once(c, k, &made, &leaked, &injected, &err);
         if (injected && (s != KC_ENOMEM || err.status != KC_ENOMEM))
             problem(t, &bad, "%s: allocation %ld of %ld failed: status %d (%s), expected KC_ENOMEM", c->name, k, A,
@@ -418,8 +669,10 @@ static void test_every_case(void **state)
 {
     (void)state;
     tally t = {0};
+    const char *only = getenv("KC_ALLOC_CASE");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        check_case(&cases[i], &t);
+        if (!only || !strcmp(only, cases[i].name))
+            check_case(&cases[i], &t);
     printf("allocation failure: %d entry points in %ld cases, %ld failure points, %ld broken runs\n",
            count_entries(), t.cases, t.points, t.problems);
     assert_int_equal(t.problems, 0);
