@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/appsim.h"
 #include "kcube/chanload.h"
 #include "kcube/comm.h"
 #include "kcube/contention.h"
@@ -43,6 +44,11 @@
 #include "kcube/plan.h"
 #include "kcube/reorder.h"
 #include "kcube/scotchmap.h"
+#include "kcube/sim.h"
+#include "kcube/simref.h"
+#include "kcube/simscenario.h"
+#include "kcube/simstats.h"
+#include "kcube/simsweep.h"
 #include "kcube/topology.h"
 #include "kcube/traffic_gen.h"
 #include "kcube/loggops.h"
@@ -525,6 +531,175 @@ out:
     return st;
 }
 
+/* A short, light simulation on a small network. */
+static void small_config(kc_simconfig *cfg)
+{
+    kc_simconfig_default(cfg);
+    cfg->load = 0.05;
+    cfg->warmup = 50;
+    cfg->measure = 200;
+    cfg->drain = 5000;
+    cfg->msg_flits = 4;
+}
+
+/* kc_simscenario_build for spec (n-cube unless k is set), then f on it. */
+static kc_status with_scenario(int k, int n, const char *pattern, const char *mapping,
+                               kc_status (*f)(const kc_simscenario *sc, const kc_simconfig *cfg, kc_err *err),
+                               kc_err *err)
+{
+    kc_simspec spec;
+    kc_simspec_default(&spec);
+    spec.k = k;
+    spec.n = n;
+    spec.pattern = pattern;
+    spec.mapping = mapping;
+    kc_simconfig cfg;
+    small_config(&cfg);
+    kc_simscenario sc;
+    kc_status st = kc_simspec_resolve(&spec, &cfg, err);
+    if (st || (st = kc_simscenario_build(&sc, &spec, err)))
+        return st;
+    st = f(&sc, &cfg, err);
+    kc_simscenario_free(&sc);
+    return st;
+}
+
+static kc_status sim_run(const kc_simscenario *sc, const kc_simconfig *cfg, kc_err *err)
+{
+    kc_simresult r;
+    long long contention;
+    kc_status st = kc_sim_run(&sc->net, &sc->route, &sc->traffic, cfg, &r, err);
+    if (st)
+        return st;
+    kc_simresult_free(&r);
+    return kc_simtraffic_contention(&sc->net, &sc->route, &sc->traffic, &contention, err);
+}
+
+static kc_status sim_sweep(const kc_simscenario *sc, const kc_simconfig *cfg, kc_err *err)
+{
+    const double loads[2] = {0.02, 0.05};
+    kc_simsweep_opts o;
+    kc_simsweep_opts_default(&o);
+    o.loads = loads;
+    o.count = 2;
+    o.threads = 2;
+    kc_simsweep sw;
+    kc_status st = kc_sim_sweep(&sc->net, &sc->route, &sc->traffic, cfg, &o, &sw, err);
+    if (!st)
+        kc_simsweep_free(&sw);
+    return st;
+}
+
+static kc_status sim_drive(const kc_simscenario *sc, const kc_simconfig *cfg, kc_err *err)
+{
+    kc_simdrive *d;
+    kc_status st = kc_simdrive_new(&sc->net, &sc->route, cfg, &d, err);
+    if (st)
+        return st;
+    for (uint32_t x = 0; x < 8 && !st; x++)
+        st = kc_simdrive_send(d, x, 7 - x, 6, x, err);
+    for (int c = 0; c < 200 && !st && kc_simdrive_busy(d); c++) {
+        const kc_simarrival *arr;
+        size_t count;
+        st = kc_simdrive_step(d, &arr, &count, err);
+    }
+    kc_simresult r;
+    if (!st && !(st = kc_simdrive_finish(d, &r, err)))
+        kc_simresult_free(&r);
+    kc_simdrive_free(d);
+    return st;
+}
+
+static kc_status sim_ref(const kc_simscenario *sc, const kc_simconfig *cfg, kc_err *err)
+{
+    uint32_t src[8], dst[8];
+    for (uint32_t x = 0; x < 8; x++)
+        src[x] = x, dst[x] = (x * 5 + 3) % 8;
+    kc_simref_result r;
+    return kc_simref_run(&sc->net, &sc->route, src, dst, 8, cfg, &r, err);
+}
+
+static kc_status case_sim(kc_err *err)
+{
+    return with_scenario(0, 4, "transpose", "optimal", sim_run, err);
+}
+
+static kc_status case_sim_torus(kc_err *err)
+{
+    return with_scenario(4, 2, "uniform", NULL, sim_run, err);
+}
+
+static kc_status case_sim_sweep(kc_err *err)
+{
+    return with_scenario(0, 3, "bit-reverse", NULL, sim_sweep, err);
+}
+
+static kc_status case_sim_drive(kc_err *err)
+{
+    return with_scenario(0, 3, "bit-reverse", NULL, sim_drive, err);
+}
+
+static kc_status case_sim_ref(kc_err *err)
+{
+    return with_scenario(0, 3, "bit-reverse", NULL, sim_ref, err);
+}
+
+static kc_status case_simsample(kc_err *err)
+{
+    kc_simsample s;
+    kc_simsample_init(&s);
+    kc_status st = KC_OK;
+    for (uint32_t v = 0; v < 40 && !st; v++)
+        st = kc_simsample_add(&s, v % 3 ? v : KC_SIMSAMPLE_HIST + v);
+    kc_simsample_free(&s);
+    return st ? kc_fail(err, st, "out of memory for a sample") : KC_OK;
+}
+
+static kc_status case_simconf(kc_err *err)
+{
+    kc_simalgo algo;
+    char *mapping = NULL;
+    kc_status st = kc_simconf_parse("ecube@none", NULL, "none", &algo, &mapping, err);
+    free(mapping);
+    return st;
+}
+
+static kc_status app_run(const kc_simscenario *sc, const kc_simconfig *cfg, kc_err *err)
+{
+    kc_goal g;
+    kc_goal_match m = {0};
+    kc_timeline tl;
+    kc_appsim_result r;
+    const kc_appsim_opts o = KC_APPSIM_OPTS_DEFAULT;
+    const kc_loggops_params lp = KC_LOGGOPS_PARAMS_DEFAULT;
+    kc_appsim_opts lo = o;
+    lo.loggops = &lp;
+    const kc_appsim_place place = {2, NULL};
+    kc_status st = kc_goal_read_mem(&g, pingpong, strlen(pingpong), "pingpong", NULL, 0, err);
+    if (st)
+        return st;
+    if ((st = kc_timeline_init(&tl, 2, err)))
+        goto out_goal;
+    TRY(kc_goal_validate(&g, 8, &m, err));
+    TRY(kc_appsim_run(&g, &m, &sc->net, &sc->route, cfg, &o, &r, err));
+    kc_appsim_result_free(&r);
+    TRY(kc_appsim_run_placed(&g, &m, &sc->net, &sc->route, cfg, &o, &place, &tl, &r, err));
+    kc_appsim_result_free(&r);
+    TRY(kc_appsim_run_order(&g, &m, &sc->net, &sc->route, cfg, &lo, NULL, NULL, KC_APPSIM_ORDER_LOGGOPS, &r, err));
+    kc_appsim_result_free(&r);
+out:
+    kc_timeline_free(&tl);
+    kc_goal_match_free(&m);
+out_goal:
+    kc_goal_free(&g);
+    return st;
+}
+
+static kc_status case_appsim(kc_err *err)
+{
+    return with_scenario(0, 3, "bit-reverse", NULL, app_run, err);
+}
+
 static const alloc_case cases[] = {
     {"goal built", "kc_goal_init kc_goal_set_phase kc_goal_add kc_goal_depend kc_goal_gen_complete_exchange "
                    "kc_goal_gen_complete_exchange_pipelined kc_goal_validate kc_goal_loggp kc_goal_write kc_goal_remap",
@@ -553,6 +728,15 @@ static const alloc_case cases[] = {
      case_chanload},
     {"general mapper", "kc_gmap_run kc_scotch_map kc_scotch_map_info", case_gmap},
     {"general starts", "kc_mapgen_find_lcc kc_mapgen_run", case_mapgen},
+    {"simulation", "kc_simscenario_build kc_simnet_init kc_simtraffic_lcc kc_sim_run kc_simtraffic_contention",
+     case_sim},
+    {"simulation torus", "kc_simtraffic_uniform", case_sim_torus},
+    {"simulation sweep", "kc_sim_sweep", case_sim_sweep},
+    {"simulation driven", "kc_simdrive_new kc_simdrive_send kc_simdrive_step kc_simdrive_finish", case_sim_drive},
+    {"reference engine", "kc_simref_run", case_sim_ref},
+    {"samples", "kc_simsample_add", case_simsample},
+    {"configuration names", "kc_simconf_parse", case_simconf},
+    {"schedule replay", "kc_appsim_run kc_appsim_run_placed kc_appsim_run_order", case_appsim},
 };
 
 /* ---- the driver ------------------------------------------------------------ */
