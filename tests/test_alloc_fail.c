@@ -27,20 +27,31 @@
 #include <cmocka.h>
 
 #include <execinfo.h>
+#include <complex.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "kcube/appsim.h"
+#include "kcube/butterfly.h"
+#include "kcube/calmant_alltoall.h"
+#include "kcube/calmant_embed.h"
+#include "kcube/calmant_load.h"
+#include "kcube/calmant_sched.h"
 #include "kcube/chanload.h"
 #include "kcube/comm.h"
 #include "kcube/contention.h"
 #include "kcube/gmap.h"
 #include "kcube/goal.h"
+#include "kcube/hl.h"
+#include "kcube/hl_class.h"
+#include "kcube/hl_mesh.h"
 #include "kcube/lcc.h"
+#include "kcube/machine.h"
 #include "kcube/mapgeneral.h"
 #include "kcube/mapset.h"
+#include "kcube/nodemap.h"
 #include "kcube/plan.h"
 #include "kcube/reorder.h"
 #include "kcube/scotchmap.h"
@@ -49,6 +60,10 @@
 #include "kcube/simscenario.h"
 #include "kcube/simstats.h"
 #include "kcube/simsweep.h"
+#include "kcube/simtraffic.h"
+#include "kcube/stepnet.h"
+#include "kcube/torus.h"
+#include "kcube/torusmap.h"
 #include "kcube/topology.h"
 #include "kcube/traffic_gen.h"
 #include "kcube/loggops.h"
@@ -700,6 +715,291 @@ static kc_status case_appsim(kc_err *err)
     return with_scenario(0, 3, "bit-reverse", NULL, app_run, err);
 }
 
+static kc_status case_hl(kc_err *err)
+{
+    enum { N = 4, NP = 1 << N };
+    kc_status st;
+    uint32_t dst[NP], path[NP * (N + 1)];
+    uint8_t len[NP];
+    kc_rng r;
+    kc_rng_seed(&r, 7);
+    kc_hl_result res;
+    kc_hl_engine e;
+    kc_hl_circuit circ;
+    kc_hl_ecube ec;
+    kc_hl_verify_report rep;
+    int held;
+    if ((st = kc_hl_random_dimension_order(N, 0, &r, dst)) || (st = kc_hl_route(N, dst, NULL, &res, err)) ||
+        (st = kc_hl_ecube_simulate(N, dst, &ec, err)) || (st = kc_hl_mimd_greedy(N, dst, &res, &held, err)) ||
+        (st = kc_hl_verify(2, 0, 20, 3, &rep, NULL, err)))
+        return st == KC_ENOMEM && !err->status ? kc_fail(err, st, "out of memory") : st;
+    if ((st = kc_hl_engine_init(&e, N, dst, 2, 1, err)))
+        return st;
+    if (!(st = kc_hl_run(&e, NULL, &res, err)))
+        st = kc_hl_circuit_check(&e, &circ, path, len, err);
+    kc_hl_engine_free(&e);
+    return st;
+}
+
+static kc_status case_hl_classes(kc_err *err)
+{
+    enum { N = 4, NP = 1 << N };
+    kc_status st;
+    uint32_t dst[NP];
+    kc_rng r;
+    kc_rng_seed(&r, 9);
+    kc_hl_result res;
+    kc_hl_mesh_shape shape;
+    kc_hl_mesh_result mesh;
+    char buf[64];
+    uint64_t count;
+    if ((st = kc_hl_random_plc(N, &r, dst)))
+        return kc_fail(err, st, "out of memory for a random permutation");
+    if ((st = kc_hl_msimd_route(KC_HL_MSIMD_SPLIT, N, dst, &res, err)) ||
+        (st = kc_hl_msimd_route(KC_HL_MSIMD_CUT, N, dst, &res, err)) || (st = kc_hl_msimd_run(N, dst, &res, err)) ||
+        (st = kc_hl_mesh_parse(&shape, "4x4", N, err)) || (st = kc_hl_mesh_route(&shape, dst, NULL, &res, &mesh, err)) ||
+        (st = kc_hl_plc_count(5, 0, buf, sizeof buf, err)) || (st = kc_hl_plc_enumerate(2, &count, err)))
+        return st;
+    return KC_OK;
+}
+
+static kc_status case_hl_census(kc_err *err)
+{
+    kc_hl_census c;
+    return kc_hl_census_run(2, &c, NULL, NULL, err);
+}
+
+static kc_status case_stepnet(kc_err *err)
+{
+    kc_stepnet_topo topo;
+    kc_stepnet net;
+    kc_status st = kc_stepnet_topo_cube(&topo, 3, err);
+    if (st || (st = kc_stepnet_init(&net, &topo, KC_STEPNET_ONE_PORT, err)))
+        return st;
+    st = kc_stepnet_send(&net, 0, 1, 2, err);
+    kc_stepnet_end_step(&net);
+    kc_stepnet_free(&net);
+    return st;
+}
+
+static void ignore_motion(void *ctx, const kc_bfly_motion *m, uint64_t N, uint64_t S)
+{
+    (void)ctx, (void)m, (void)N, (void)S;
+}
+
+static kc_status case_butterfly(kc_err *err)
+{
+    enum { P = 1 << 6 };
+    double complex x[P];
+    for (int i = 0; i < P; i++)
+        x[i] = i % 5 - 2.0 * I;
+    kc_status st = KC_OK;
+    for (int m = 0; m < 6 && !st; m++) {
+        kc_bfly_opts o = {.method = (kc_bfly_method)m, .out = KC_BFLY_OUT_BINARY, .r = 2};
+        kc_bfly_result res;
+        if (!(st = kc_scheme_init(&o.scheme, KC_ALLOC_CYCLIC, KC_ENC_GRAY, 2, 6, err)) &&
+            !(st = kc_bfly_run(&o, x, &res, err)))
+            st = kc_bfly_motions(&o, ignore_motion, NULL, err);
+    }
+    return st;
+}
+
+static kc_status case_calmant(kc_err *err)
+{
+    kc_status st;
+    kc_calmant g, line, torus;
+    const kc_calmant_task t = {0, 2}, t1 = {0, 1};
+    kc_calmant_sched s = {0}, s1 = {0}, s2 = {0};
+    kc_calmant_verdict v;
+    kc_calmant_load load;
+    if ((st = kc_calmant_init(&g, 4, 2, 0, KC_TIE_PLUS, KC_CALMANT_STANDARD, err)) ||
+        (st = kc_calmant_init(&line, 3, 1, 0, KC_TIE_PLUS, KC_CALMANT_STANDARD, err)) ||
+        (st = kc_calmant_init(&torus, 4, 2, 1, KC_TIE_PLUS, KC_CALMANT_STANDARD, err)))
+        return st;
+    TRY(kc_calmant_load_exact(&g, t, &load, err));
+    TRY(kc_calmant_sched_task(&g, t, &s, err));
+    TRY(kc_calmant_verify(&g, t, &s, &v, err));
+    const kc_calmant_verify_opts vo = {NULL, NULL, 1};
+    TRY(kc_calmant_verify_with(&g, t, &s, &vo, &v, err));
+    TRY(kc_calmant_sched_compact(&g, &s, err));
+    TRY(kc_calmant_sched_subtask(&g, t, s.steps, &s, err));
+    TRY(kc_calmant_sched_line1(&line, 0, 0, &s1, err));
+    TRY(kc_calmant_sched_line2(&line, 0, s1.steps, &s1, err));
+    TRY(kc_calmant_sched_add(&s1, s1.steps, 0, 1, err));
+    TRY(kc_calmant_sched_torus(&torus, t1, &s2, err));
+out:
+    kc_calmant_sched_free(&s);
+    kc_calmant_sched_free(&s1);
+    kc_calmant_sched_free(&s2);
+    return st;
+}
+
+static kc_status case_alltoall(kc_err *err)
+{
+    uint32_t mem[16 * 16];
+    for (uint32_t i = 0; i < 16 * 16; i++)
+        mem[i] = i;
+    uint64_t illegal;
+    const kc_a2a_params p = {1.0, 0.01, 2.0, 64, 0};
+    kc_a2a_replay r;
+    kc_status st = KC_OK;
+    for (int m = 0; m < KC_A2A_NMETHODS && !st; m++)
+        st = kc_a2a_replay_method(4, 2, (kc_a2a_method)m, &p, &r, err);
+    return st ? st : kc_a2a_exchange_run(4, 2, 2, KC_A2A_ORDER_REVERSE, mem, &illegal, err);
+}
+
+static kc_status case_torus(kc_err *err)
+{
+    enum { NODES = 16 };
+    kc_status st;
+    kc_torus t;
+    kc_tcomm c[2];
+    kc_tcontention tc;
+    kc_rng r;
+    kc_rng_seed(&r, 4);
+    uint32_t src[NODES], dst[NODES];
+    uint64_t load, value, total;
+    kc_link witness;
+    if ((st = kc_torus_init(&t, 4, 2, 0, KC_TIE_SPLIT, err)) || (st = kc_tcomm_named(&c[0], 4, 2, "transpose", err)) ||
+        (st = kc_tcomm_named(&c[1], 4, 2, "bit-reverse", err)) ||
+        (st = kc_tcontention_exact(&t, &c[0], &r, &tc, NULL, err)) ||
+        (st = kc_tcontention_exact_dim(&t, &c[0], 1, &load, &witness, err)) ||
+        (st = kc_tcontention_paths(&t, &c[1], &r, &tc, err)) || (st = kc_tcomm_endpoints(&c[0], src, dst, &r, err)) ||
+        (st = kc_tcontention_pairs(&t, src, dst, NODES, &tc, err)))
+        return st;
+    kc_tmap lin, reo, srch;
+    kc_tsearch_opts so = {1, 30, 0};
+    kc_tsearch_stats stats;
+    kc_nodemap nm = {0};
+    int exact;
+    if ((st = kc_tmap_linear(c, 2, 0, &lin, err)) ||
+        (st = kc_tmap_evaluate(&t, c, 2, &lin, &value, &total, NULL, err)) ||
+        (st = kc_tmap_reorder(&t, c, 2, &reo, &value, &total, &exact, NULL, err)) ||
+        (st = kc_tmap_reorder_objective(&t, c, 2, KC_OBJ_SUM, &reo, &value, &total, &exact, NULL, err)) ||
+        (st = kc_tmap_search(&t, c, 2, &reo, &so, &srch, &stats, NULL, err)) ||
+        (st = kc_tmap_search_objective(&t, c, 2, KC_OBJ_SUM, &reo, &so, &srch, &stats, NULL, err)) ||
+        (st = kc_tmap_endpoints(&reo, &c[0], src, dst, &r, err)))
+        return st;
+    if ((st = kc_tmap_nodemap(&reo, &nm, err)))
+        return st;
+    kc_nodemap_free(&nm);
+    return KC_OK;
+}
+
+static uint64_t reversed(const void *ctx, uint64_t v)
+{
+    return *(const uint64_t *)ctx - 1 - v;
+}
+
+static kc_status case_nodemap(kc_err *err)
+{
+    const uint32_t perm[4] = {2, 0, 3, 1};
+    const uint64_t count = 8;
+    kc_nodemap a = {0}, b = {0};
+    kc_status st = kc_nodemap_from_array(&a, perm, 4, err);
+    if (!st)
+        st = kc_nodemap_build(&b, count, reversed, &count, err);
+    kc_nodemap_free(&a);
+    kc_nodemap_free(&b);
+    return st;
+}
+
+static kc_status case_machine(kc_err *err)
+{
+    static const char text[] = "# node host slot\n0 alpha 0\n1 alpha 1\n2 beta 0\n3 beta 1\n";
+    kc_status st;
+    kc_topology topo;
+    kc_machine m = {0}, rule = {0};
+    kc_reader *r = NULL;
+    const uint32_t to[4] = {3, 1, 0, 2};
+    FILE *sink = fopen("/dev/null", "w");
+    if (!sink)
+        return kc_fail(err, KC_EIO, "/dev/null");
+    TRY(kc_topology_hypercube(&topo, 2, err));
+    TRY(kc_reader_open_mem(&r, text, strlen(text), "machine", "machine", NULL, err));
+    TRY(kc_machine_read(&m, r, &topo, err));
+    TRY(kc_machine_rule(&rule, &topo, "node%d", 2, 0, KC_FILL_FIRST_AXIS, err));
+    for (int f = 0; f <= KC_EXPORT_SCOTCH_MAP; f++)
+        TRY(kc_export_write(sink, (kc_export_format)f, to, 4, &m, err));
+out:
+    kc_reader_close(r);
+    kc_machine_free(&m);
+    kc_machine_free(&rule);
+    fclose(sink);
+    return st;
+}
+
+/* The readers that open a path: inputs written to a temporary directory
+ * once, read in every run. */
+static char tmpdir[64];
+
+static kc_status write_file(const char *name, const char *text, char *path, size_t size)
+{
+    snprintf(path, size, "%s/%s", tmpdir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return KC_EIO;
+    fputs(text, f);
+    return fclose(f) ? KC_EIO : KC_OK;
+}
+
+static kc_status case_files(kc_err *err)
+{
+    char goal[128], traffic[128], pairs[128], machine[128];
+    kc_status st;
+    if ((st = write_file("p.goal", pingpong, goal, sizeof goal)) ||
+        (st = write_file("t.txt", "0 1 5\n2 3\n", traffic, sizeof traffic)) ||
+        (st = write_file("pairs.txt", "0 1\n1 2\n3 0\n", pairs, sizeof pairs)) ||
+        (st = write_file("m.txt", "0 a 0\n1 a 1\n2 b 0\n3 b 1\n", machine, sizeof machine)))
+        return kc_fail(err, st, "cannot write in %s", tmpdir);
+    kc_goal g;
+    kc_traffic t;
+    kc_simtraffic st4 = {0};
+    kc_topology topo;
+    kc_machine m = {0};
+    kc_reader *r;
+    if ((st = kc_goal_read_file(&g, goal, NULL, 0, err)))
+        return st;
+    kc_goal_free(&g);
+    if ((st = kc_traffic_init(&t, 4, err)))
+        return st;
+    st = kc_traffic_read_path(&t, goal, NULL, err);
+    kc_traffic_free(&t);
+    if (st || (st = kc_traffic_init(&t, 4, err)))
+        return st;
+    st = kc_traffic_read_path(&t, traffic, NULL, err);
+    kc_traffic_free(&t);
+    if (st || (st = kc_simtraffic_read(&st4, 4, pairs, NULL, err)))
+        return st;
+    kc_simtraffic_free(&st4);
+    if ((st = kc_topology_hypercube(&topo, 2, err)) || (st = kc_machine_read_path(&m, machine, &topo, err)))
+        return st;
+    kc_machine_free(&m);
+    if ((st = kc_reader_open(&r, traffic, "traffic file", "traffic_file", NULL, err)))
+        return st;
+    kc_token tok[3];
+    int have;
+    st = kc_reader_record(r, tok, 3, "src dst bytes", &have, err);
+    kc_reader_close(r);
+    return st;
+}
+
+static kc_status case_simtraffic(kc_err *err)
+{
+    const uint32_t src[3] = {0, 1, 2}, dst[3] = {3, 2, 1}, table[4] = {1, 2, 3, 0};
+    kc_lcc c;
+    kc_simtraffic t[5];
+    memset(t, 0, sizeof t);
+    kc_status st = kc_lcc_named(&c, "bit-reverse", 2, err);
+    if (!st && !(st = kc_simtraffic_pairs(&t[0], 4, src, dst, 3, NULL, err)) &&
+        !(st = kc_simtraffic_table(&t[1], 4, table, NULL, err)) && !(st = kc_simtraffic_lcc(&t[2], &c, NULL, err)) &&
+        !(st = kc_simtraffic_digits(&t[3], 4, 2, "transpose", NULL, err)))
+        st = kc_simtraffic_uniform(&t[4], 4, NULL, err);
+    for (int i = 0; i < 5; i++)
+        kc_simtraffic_free(&t[i]);
+    return st;
+}
+
 static const alloc_case cases[] = {
     {"goal built", "kc_goal_init kc_goal_set_phase kc_goal_add kc_goal_depend kc_goal_gen_complete_exchange "
                    "kc_goal_gen_complete_exchange_pipelined kc_goal_validate kc_goal_loggp kc_goal_write kc_goal_remap",
@@ -737,6 +1037,32 @@ static const alloc_case cases[] = {
     {"samples", "kc_simsample_add", case_simsample},
     {"configuration names", "kc_simconf_parse", case_simconf},
     {"schedule replay", "kc_appsim_run kc_appsim_run_placed kc_appsim_run_order", case_appsim},
+    {"self-routing", "kc_hl_random_dimension_order kc_hl_route kc_hl_ecube_simulate kc_hl_mimd_greedy kc_hl_verify "
+                     "kc_hl_engine_init kc_hl_run kc_hl_circuit_check",
+     case_hl},
+    {"self-routing classes", "kc_hl_random_plc kc_hl_msimd_route kc_hl_msimd_run kc_hl_mesh_route kc_hl_plc_count "
+                             "kc_hl_plc_enumerate",
+     case_hl_classes},
+    {"self-routing census", "kc_hl_census_run", case_hl_census},
+    {"step engine", "kc_stepnet_init", case_stepnet},
+    {"butterfly", "kc_bfly_run kc_bfly_motions", case_butterfly},
+    {"calmant", "kc_calmant_load_exact kc_calmant_sched_task kc_calmant_verify kc_calmant_verify_with "
+                "kc_calmant_sched_compact kc_calmant_sched_subtask kc_calmant_sched_line1 kc_calmant_sched_line2 "
+                "kc_calmant_sched_add kc_calmant_sched_torus",
+     case_calmant},
+    {"complete exchange", "kc_a2a_replay_method kc_a2a_exchange_run", case_alltoall},
+    {"torus", "kc_tcontention_exact kc_tcontention_exact_dim kc_tcontention_paths kc_tcomm_endpoints "
+              "kc_tcontention_pairs kc_tmap_linear kc_tmap_evaluate kc_tmap_reorder kc_tmap_reorder_objective "
+              "kc_tmap_search kc_tmap_search_objective kc_tmap_endpoints kc_tmap_nodemap",
+     case_torus},
+    {"node maps", "kc_nodemap_from_array kc_nodemap_build", case_nodemap},
+    {"machines", "kc_reader_open_mem kc_machine_read kc_machine_rule kc_export_write", case_machine},
+    {"files", "kc_goal_read_file kc_traffic_read_path kc_simtraffic_read kc_machine_read_path kc_reader_open "
+              "kc_reader_record",
+     case_files},
+    {"simulator traffic", "kc_simtraffic_pairs kc_simtraffic_table kc_simtraffic_lcc kc_simtraffic_digits "
+                          "kc_simtraffic_uniform",
+     case_simtraffic},
 };
 
 /* ---- the driver ------------------------------------------------------------ */
@@ -853,10 +1179,19 @@ static void test_every_case(void **state)
 {
     (void)state;
     tally t = {0};
+    snprintf(tmpdir, sizeof tmpdir, "%s", "/tmp/kc_alloc_fail.XXXXXX");
+    assert_non_null(mkdtemp(tmpdir));
     const char *only = getenv("KC_ALLOC_CASE");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         if (!only || !strcmp(only, cases[i].name))
             check_case(&cases[i], &t);
+    const char *written[] = {"p.goal", "t.txt", "pairs.txt", "m.txt"};
+    for (size_t i = 0; i < sizeof written / sizeof *written; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", tmpdir, written[i]);
+        remove(path);
+    }
+    remove(tmpdir);
     printf("allocation failure: %d entry points in %ld cases, %ld failure points, %ld broken runs\n",
            count_entries(), t.cases, t.points, t.problems);
     assert_int_equal(t.problems, 0);
