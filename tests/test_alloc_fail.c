@@ -1,19 +1,18 @@
-/* kc-test: slow (it runs every case once per allocation the case makes)
- *
- * Allocation failure through the public API. The test is linked with
+/* Allocation failure through the public API. The test is linked with
  * -Wl,--wrap=malloc,calloc,realloc,free,strdup against the static library
  * (tests/CMakeLists.txt), so every allocation the library makes passes
  * through the counter below, which can fail the k-th one. Each case is a
  * short, valid use of a group of public entry points that allocate (set up,
  * call, free); it first runs with no failure, counting its allocations A,
  * then once for each k = 1..A (a spread sample of k beyond
- * MAX_EXACT_POINTS) with the k-th allocation failed. Every such run must
- * return KC_ENOMEM with kc_err saying so, and after the case's own clean-up
- * (the matching free functions, which must accept whatever a failed call
- * left) the number of live allocations must be what it was before: a leak
- * shows here even without AddressSanitizer, and a half-written output shows
- * as a crash or a double free under it. The closing line gives the number of
- * entry points and failure points covered.
+ * MAX_EXACT_POINTS, which no case reaches now) with the k-th allocation
+ * failed. Every such run must return KC_ENOMEM with kc_err saying so, and
+ * after the case's own clean-up (the matching free functions, which must
+ * accept whatever a failed call left) the number of live allocations must
+ * be what it was before: a leak shows here even without AddressSanitizer,
+ * and a half-written output shows as a crash or a double free under it.
+ * The closing line gives the number of entry points and failure points
+ * covered.
  *
  * The counter is process-wide state by necessity (malloc has no context
  * argument); it lives only in this test, never in the library. To find
@@ -26,8 +25,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <execinfo.h>
 #include <complex.h>
+#include <execinfo.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -214,6 +213,9 @@ static kc_status case_goal_fft(kc_err *err)
         goto out_g;
     TRY(kc_goal_gen_fft(&g, 2, 1, 5120, 4470, err));
     TRY(kc_goal_gen_fft_parts(&h, 2, 1, 5120, 4470, 2, err));
+    kc_lcc c;
+    TRY(kc_lcc_named(&c, "bit-reverse", 2, err));
+    TRY(kc_goal_gen_lcc(&h, &c, 64, "lcc", 5, err));
 out:
     kc_goal_free(&h);
 out_g:
@@ -763,6 +765,19 @@ static kc_status case_hl_classes(kc_err *err)
     return KC_OK;
 }
 
+/* The two deciders answer 1 or 0, and -1 when out of memory. */
+static kc_status case_hl_deciders(kc_err *err)
+{
+    enum { N = 4, NP = 1 << N };
+    uint32_t dst[NP];
+    kc_rng r;
+    kc_rng_seed(&r, 11);
+    kc_status st = kc_hl_random_plc(N, &r, dst);
+    if (!st && (kc_hl_is_plc(N, dst) < 0 || kc_hl_msimd_routable(N, dst) < 0))
+        st = KC_ENOMEM;
+    return st ? kc_fail(err, st, "out of memory for a decision") : KC_OK;
+}
+
 static kc_status case_hl_census(kc_err *err)
 {
     kc_hl_census c;
@@ -1004,7 +1019,7 @@ static const alloc_case cases[] = {
     {"goal built", "kc_goal_init kc_goal_set_phase kc_goal_add kc_goal_depend kc_goal_gen_complete_exchange "
                    "kc_goal_gen_complete_exchange_pipelined kc_goal_validate kc_goal_loggp kc_goal_write kc_goal_remap",
      case_goal_build},
-    {"goal fft", "kc_goal_gen_fft kc_goal_gen_fft_parts", case_goal_fft},
+    {"goal generators", "kc_goal_gen_fft kc_goal_gen_fft_parts kc_goal_gen_lcc", case_goal_fft},
     {"goal read", "kc_goal_read_mem kc_timeline_init kc_goal_loggp_record kc_loggops_run", case_goal_read},
     {"timeline", "kc_timeline_add_slice kc_timeline_add_flow", case_timeline},
     {"reader", "kc_reader_open_mem kc_read_nodelist kc_reader_words kc_reader_record_some kc_reader_next",
@@ -1043,6 +1058,7 @@ static const alloc_case cases[] = {
     {"self-routing classes", "kc_hl_random_plc kc_hl_msimd_route kc_hl_msimd_run kc_hl_mesh_route kc_hl_plc_count "
                              "kc_hl_plc_enumerate",
      case_hl_classes},
+    {"self-routing deciders", "kc_hl_is_plc kc_hl_msimd_routable", case_hl_deciders},
     {"self-routing census", "kc_hl_census_run", case_hl_census},
     {"step engine", "kc_stepnet_init", case_stepnet},
     {"butterfly", "kc_bfly_run kc_bfly_motions", case_butterfly},
@@ -1068,7 +1084,7 @@ static const alloc_case cases[] = {
 /* ---- the driver ------------------------------------------------------------ */
 
 /* Failure points tried exactly; beyond, a spread sample of as many more. */
-#define MAX_EXACT_POINTS 400
+#define MAX_EXACT_POINTS 2000
 
 typedef struct tally {
     long points;   /* failure points run */
