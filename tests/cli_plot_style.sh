@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Chart styling (issue 19 item 9), read from SVG output: every series its own
+# Chart styling, read from SVG output: every series its own
 # colour, identical series keyed "(= EARLIER)", titles that say what is drawn
 # with the source in a subtitle, the barrier chart in percent.
 set -u
