@@ -168,6 +168,12 @@ static const char pingpong[] = "num_ranks 2\n"
                                "rank 0 {\nl1: send 100b to 1 tag 0\nl2: recv 100b from 1 tag 0\nl2 requires l1\n}\n"
                                "rank 1 {\nl1: recv 100b from 0 tag 0\nl2: send 100b to 0 tag 0\nl2 requires l1\n}\n";
 
+/* The ping-pong above as a schedule (the reader's allocations included). */
+static kc_status read_pingpong(kc_goal *g, kc_err *err)
+{
+    return kc_goal_read_mem(g, pingpong, strlen(pingpong), "pingpong", NULL, 0, err);
+}
+
 static kc_status case_goal_build(kc_err *err)
 {
     kc_status st;
@@ -230,7 +236,7 @@ static kc_status case_goal_read(kc_err *err)
     kc_goal_match m = {0};
     kc_timeline tl;
     kc_loggops_result lr;
-    if ((st = kc_goal_read_mem(&g, pingpong, strlen(pingpong), "pingpong", NULL, 0, err)) != KC_OK)
+    if ((st = read_pingpong(&g, err)) != KC_OK)
         return st;
     if ((st = kc_timeline_init(&tl, 2, err)) != KC_OK)
         goto out_goal;
@@ -325,7 +331,7 @@ static kc_status case_traffic_goal(kc_err *err)
     kc_status st;
     kc_goal g;
     kc_traffic t;
-    if ((st = kc_goal_read_mem(&g, pingpong, strlen(pingpong), "pingpong", NULL, 0, err)) != KC_OK)
+    if ((st = read_pingpong(&g, err)) != KC_OK)
         return st;
     if ((st = kc_traffic_init(&t, 2, err)) == KC_OK) {
         st = kc_traffic_from_goal(&t, &g, err);
@@ -692,7 +698,7 @@ static kc_status app_run(const kc_simscenario *sc, const kc_simconfig *cfg, kc_e
     kc_appsim_opts lo = o;
     lo.loggops = &lp;
     const kc_appsim_place place = {2, NULL};
-    kc_status st = kc_goal_read_mem(&g, pingpong, strlen(pingpong), "pingpong", NULL, 0, err);
+    kc_status st = read_pingpong(&g, err);
     if (st)
         return st;
     if ((st = kc_timeline_init(&tl, 2, err)))
