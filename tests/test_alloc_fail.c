@@ -12,7 +12,9 @@
  * be what it was before: a leak shows here even without AddressSanitizer,
  * and a half-written output shows as a crash or a double free under it.
  * The closing line gives the number of entry points and failure points
- * covered.
+ * covered; scripts/alloc_entry_points.py BUILD --check tests/test_alloc_fail.c
+ * lists the public functions whose code reaches an allocation that no case
+ * names.
  *
  * The counter is process-wide state by necessity (malloc has no context
  * argument); it lives only in this test, never in the library. To find
