@@ -1,4 +1,4 @@
-/* Benchmarks for the foundation (issue 2): the LCP optimiser at n = 64, exact
+/* Benchmarks for the foundation (contention, reordering): the LCP optimiser at n = 64, exact
  * contention counts up to n = 24, and the subset DP up to n = 24, each beside
  * a naive method. Usage: bench_foundation [--quick] */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* Benchmarks for the general mapper (issue 13): exact incremental swap
+/* Benchmarks for the general mapper: exact incremental swap
  * evaluation against a full recount, the work-unit rate behind
  * KC_GMAP_WORK_PER_SECOND, and the time the search takes to bring the
  * 8-cube transpose and a grid halo to their lower bounds. Times are this

@@ -1,4 +1,4 @@
-/* bench_map_suite: issue 13's benchmark suite for general mappings. For
+/* bench_map_suite: the benchmark suite for general mappings (docs/gmap.md). For
  * each case (the four 8-cube sets, 2-D and 3-D halo exchanges from a process
  * grid onto a network of another shape, with and without periodic
  * boundaries, a random sparse graph, all-to-all) it reports identity,
@@ -472,7 +472,7 @@ static void run_case(size_t ci, double budget, uint64_t seed, const char *dir, t
     if (r.scotch >= 0) {
         const kc_cost *sc = &g->start_cost[r.scotch];
         /* Both keys: a lower max load may be bought with more hops (the
-         * cap gives way to the best start's max load, issue 20). */
+         * cap gives way to the best start's max load). */
         verdict = g->cost.max < sc->max    ? (g->cost.hops > sc->hops ? "lower max, more hops" : "lower max")
                   : g->cost.max > sc->max  ? "**worse**"
                   : g->cost.hops > sc->hops ? "**worse**"

@@ -1,5 +1,5 @@
-/* A 2^20-element matrix transpose among 2^n local MPI processes (issue 22
- * item 4), with and without kcube's mapping. Usage:
+/* A 2^20-element matrix transpose among 2^n local MPI processes, with and
+ * without kcube's mapping. Usage:
  *     mpirun --oversubscribe -np 16 bench_mpi_transpose [REPS]
  * The 1024 x 1024 matrix of doubles is cut into a 2^(n/2) x 2^(n/2) grid of
  * blocks, block (i, j) on rank i 2^(n/2) + j; transposing sends block (i, j)

@@ -1,4 +1,4 @@
-/* Scale of seed 000's exact methods (issue 24): the subset DP for a set of
+/* Scale of seed 000's exact methods: the subset DP for a set of
  * communications at n = 20..28, the search beyond it, and the exact
  * contention count at n = 24..30. One measurement per process, so that the
  * peak RSS (getrusage) belongs to it:

@@ -1,4 +1,4 @@
-/* The two replay models side by side (issue 21): one schedule of about 10^6
+/* The two replay models side by side: one schedule of about 10^6
  * operations (122 phases of 4096 messages of 64 bytes on 4096 ranks:
  * transposes and bit-reverses with random complements, each phase after the
  * previous one on every rank) run by the flit-level network replay

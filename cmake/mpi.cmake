@@ -1,4 +1,4 @@
-# MPI parts (issue 22, docs/mpi.md): libkcube-mpi from src/mpi/*.c (public
+# MPI parts (docs/mpi.md): libkcube-mpi from src/mpi/*.c (public
 # headers include/kcube/mpi*.h) and the kcube-mpi binary from src/mpicli/*.c
 # plus the command-line layer. Built only when an MPI C compiler wrapper is
 # found (Debian: libopenmpi-dev); libkcube and the kcube binary never need MPI.

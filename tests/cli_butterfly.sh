@@ -47,10 +47,18 @@ run "butterfly --n 4 --p 8 --method direct --json" butterfly --n 4 --p 8 --metho
 has "no formula for direct" '"formula":[[:space:]]*null'
 has "no table 4 for direct" '"table4":[[:space:]]*null'
 
-# every method computes the FFT, text and CSV
+# every method computes the FFT, text and CSV; the error the command reports
+# against FFTW (max |x - X| / max |X|, the last CSV field) is below 1e-13
+# (test_butterfly's test_cli_configurations_fftw checks the same 24 runs
+# value by value against FFTW through the library)
+fft_close() { # fft_close DESCRIPTION: the last CSV run's FFTW error is a number below 1e-13
+    if awk -F, 'NR == 2 { ok = ($NF != "" && $NF + 0 < 1e-13) } END { exit !ok }' "$CLI_OUT"; then cli_pass
+    else cli_fail "$1: FFTW error '$(awk -F, 'NR == 2 { print $NF }' "$CLI_OUT")' not below 1e-13"; fi
+}
 for m in direct convert bisect-local bisect-interproc one-per-proc multisect; do
     for e in gray gray-gray binary-gray binary; do
         run "fft $m $e" butterfly --n 3 --p 7 --encoding "$e" --method "$m" --fft --csv
+        fft_close "fft $m $e"
     done
 done
 has "csv header" '^n,p,alloc,encoding,method'

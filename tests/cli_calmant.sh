@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # kcube calmant: the seed's figures (Fig. 4 on a 16-node line, Fig. 7 on 16x16),
 # loads, a cost checked step by step against the verified schedules, the JSON
-# fields, and one error line with exit 2 for every bad input of issue 11 item 8.
+# fields, and one error line with exit 2 for every bad input (each option out of range,
+# malformed or contradicting another).
 set -u
 K="$1"
 . "$(dirname "$0")/support/cli_lib.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kc-test: slow (it checks what the docs show, not memory safety: the sanitizer run skips it)
-# The generated blocks of README.md and docs/*.md (issue 19 item 10): every
+# The generated blocks of README.md and docs/*.md: every
 # quick block equals what the built kcube prints now (scripts/gen_docs.py
 # --check --quick; the slow blocks are checked by --check without --quick), a
 # stale block fails naming itself, and the deadlock example of docs/sim.md
@@ -12,9 +12,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 GEN="$ROOT/scripts/gen_docs.py"
 
 if ! command -v python3 > /dev/null; then
-    echo "python3 not installed: skipped"
-    summary
-    exit
+    cli_skip "python3 not installed"
 fi
 
 expect_exit 0 "every quick generated block is up to date" -- python3 "$GEN" --check --quick --kcube "$K"

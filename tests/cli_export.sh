@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 22 items 2 and 3 on the command line: `kcube map --export FORMAT
+# Machine descriptions and exports on the command line: `kcube map --export FORMAT
 # --out FILE` and `kcube export` write every format, each read back and
 # checked against the node list and the machine description (a file or the
 # --hosts rule); bad descriptions exit 2 with one line naming the line and

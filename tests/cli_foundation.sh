@@ -59,7 +59,7 @@ json 'd["kind"], d["objective"], d["value"], [p["contention_after"] for p in d["
 run "section 6" map --n 8 --pattern transpose --pattern bit-reverse --pattern reverse-flip --kind reorder --json
 json '[p["contention_after"] for p in d["patterns"]], [len(p["per_dim_after"]) for p in d["patterns"]]' "[2, 1, 1] [8, 8, 8]"
 
-# issue 9: plain map returns the best mapping kcube finds (linear, 1 and 1)
+# plain map returns the best mapping kcube finds (linear, 1 and 1)
 # and lists both candidates.
 run "plain map, two patterns" map --n 8 --pattern transpose --pattern bit-reverse --json
 json 'd["kind"], d["value"], [p["contention_after"] for p in d["patterns"]]' "linear 1 [1, 1]"
@@ -74,7 +74,7 @@ for obj in max simultaneous sum; do
         --pattern bit-reverse --objective $obj --json
     json 'd["objective"]' "$obj"
 done
-# issue 9 (7a): one gather, the least total among optimal orders (19 before).
+# one gather: the least total among optimal orders (the optimiser alone gave 19).
 run "single gather" map --n 6 --matrix '000011;000000;000000;001000;000011;000001' --vector 000101 --kind reorder --json
 json 'd["value"], d["total"], d["total_minimised"]' "4 10 True"
 run "n=30 gather" map --n 30 --matrix "$(python3 -c "print(';'.join(['1'*30]*30))")" --kind reorder --json
@@ -84,7 +84,7 @@ json 'd["value"], "to_physical" in d' "1 False"
 run "exhaustive method" map --n 6 --pattern transpose --pattern shuffle --method exhaustive --json
 json 'd["method"], d["kind"]' "exhaustive reorder"
 
-# issue 9: no argv sniffing any more.
+# --search leaves the output format alone (the format comes from --json / --csv only).
 run "--search keeps the format" map --n 4 --pattern transpose --search
 expect_stdout_contains "communication          kind"
 run "--search json" map --n 4 --pattern transpose --search --json

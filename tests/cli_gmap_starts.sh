@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube map --traffic, issue 20 items 1, 4 and 7: the result is never worse
+# kcube map --traffic, the starts and the hops cap: the result is never worse
 # than the best start on the max channel load, whatever --hops-cap says
 # (an 8x8 periodic halo on a 4x16 mesh, where the cap used to end above
 # the identity; random traffics on a hypercube, tori with each tie rule and

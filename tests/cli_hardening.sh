@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 8 regressions on the command line: no shell from file names, every
+# Hardening regressions on the command line: no shell from file names, every
 # write error reported (one line, exit 1), nothing partial left behind, strict
 # and bounded data files, escaped echoes, valid UTF-8 JSON.
 KC=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")

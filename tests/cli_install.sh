@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kc-test: slow (configures and builds a small CMake project against the installed tree)
-# Issue 22 item 1: `make install PREFIX=... DESTDIR=...` stages a complete
+# `make install PREFIX=... DESTDIR=...` stages a complete
 # tree (shared library with a soname, archive, headers, kcube.pc, the CMake
 # package, the binary, man page, bash completion, licence), the shared
 # library exports only kc_* names, the man page and completion list every
@@ -79,7 +79,7 @@ done
 expect_exit 0 "contention output" -- env LD_LIBRARY_PATH="$LIBDIR" "$CLI_TMP/pc/contention"
 expect_stdout_contains "transpose on the 8-cube (permutation): contention 8"
 
-# libkcube-mpi (issue 22 item 4), installed when kcube was built with MPI:
+# libkcube-mpi, installed when kcube was built with MPI:
 # soname, only kc_mpi_* exported, kcube-mpi.pc, and examples/mpi_halo.c
 # built through it and run on 4 local processes.
 if [ -e "$LIBDIR/libkcube-mpi.so" ]; then

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The time-and-memory gate (issue 19 item 13; src/cli/budget.h): requests
+# The time-and-memory gate (src/cli/budget.h): requests
 # that would run for minutes or run out of memory are refused before any
 # work, at once (well under a second), with exit 2, one line giving the
 # estimate and the option that lifts the limit, and nothing on stdout; the
@@ -30,7 +30,7 @@ refused() {
     else cli_fail "$desc: took $((t1 - t0)) ms to refuse"; fi
 }
 
-# ---- the cases of issue 19 item 13 ----------------------------------------------
+# ---- requests the gate must refuse, and their neighbours it must let through ----
 
 refused "simulate 2^22 transpose" --max-time -- "$K" simulate --n 22 --pattern transpose --rate 0.1
 refused "simulate 256-ary 2-cube" --max-time -- "$K" simulate --n 2 --k 256 --uniform --rate 0.1

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube map --traffic / --kind general (issue 13): the report's fields, the
+# kcube map --traffic / --kind general: the report's fields, the
 # lower bound on the 8-cube transpose, determinism, the node list that
 # simulate and replay read, Scotch as a baseline, and one clear error line
 # with exit 2 for bad input.
@@ -35,7 +35,8 @@ expect_exit 0 "CSV" -- "$K" map --n 2 --traffic "$CLI_TMP/ring.txt" --work 2 --c
 expect_stdout_contains "mapping,max_load,hops,sumsq"
 expect_stdout_matches '^identity,10,49,423$'
 
-# issue 13's lower bound: the transpose of the 8-cube at contention 1 with 240 hops
+# the mapper's first target, at its lower bound: the transpose of the 8-cube at
+# contention 1 with 240 hops
 expect_exit 0 "8-cube transpose" -- "$K" map --n 8 --pattern transpose --kind general --work 20 --json
 json_check "transpose reaches 1 / 240" 'd["final"]["max_load"] == 1 and d["final"]["hops"] == 240'
 json_check "algebraic starts" '[s["mapping"] for s in d["starts"]][:3] == ["identity", "reorder", "linear"]'

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube map's inputs besides --traffic (issue 20, items 3 and 5): stencils
+# kcube map's inputs besides --traffic: stencils
 # and collectives from the command line, checked against an independent
 # count (python3 below); --emit-traffic round trips; the 32x32 periodic
 # 5-point stencil maps and its node list replays; phases of traffic files

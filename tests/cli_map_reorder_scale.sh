@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube map --kind reorder for a set beyond the old n <= 24 (issue 24): the
+# kcube map --kind reorder for a set beyond the old n <= 24: the
 # output says whether the value is proved optimal ("exact", "(optimal)",
 # "(optimal, by lower bound: ...)" or "(search, not proved optimal; lower
 # bound L: ...)") and names the method that ran; --method dp is refused with

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Chart styling (issue 19 item 9), read from SVG output: every series its own
+# Chart styling, read from SVG output: every series its own
 # colour, identical series keyed "(= EARLIER)", titles that say what is drawn
 # with the source in a subtitle, the barrier chart in percent.
 set -u
@@ -7,9 +7,7 @@ K="$1"
 . "$(dirname "$0")/support/cli_lib.sh"
 
 if ! command -v gnuplot > /dev/null; then
-    echo "gnuplot not installed: skipped"
-    summary
-    exit
+    cli_skip "gnuplot not installed"
 fi
 text() { # text FILE: the SVG's text runs, one a line
     grep -o '>[^<>]*<' "$1" | sed 's/^>//; s/<$//'

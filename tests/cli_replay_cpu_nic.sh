@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube replay --model network --loggops o,g,O,S (issue 21, item 2): the
+# kcube replay --model network --loggops o,g,O,S: the
 # LogGOPS CPU and NIC on the flit-level network. Hand-computed ping-pong
 # (docs/appsim.md), o = g = O = 0 with S = inf giving the default run's
 # output byte for byte, the gap report, and L / G refused (exit 2).
@@ -60,8 +60,9 @@ expect_bad "G refused" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --loggops o=1,G=5
 expect_bad "bad item" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --loggops o=x
 expect_bad "loggp model" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --model loggp --loggops o=1
 
-# issue 21: LogGOPS's order, and the difference along the critical path
-# (docs/appsim.md; the incast of tests/test_appsim.c: channels 100 us)
+# the order in which each CPU and NIC takes its work: LogGOPS's, and the
+# difference along the critical path (docs/appsim.md; the incast of
+# tests/test_appsim.c: channels 100 us)
 cat > "$CLI_TMP/incast.goal" <<'GOAL'
 num_ranks 4
 rank 0 {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube replay --ranks-per-node and --timeline (issue 21, items 3 and 4):
+# kcube replay --ranks-per-node and --timeline:
 # ranks sharing a node's channels (hand-computed times), mapping files that
 # place groups of ranks, clear errors with exit 2; Chrome trace-event JSON
 # checked by tests/support/trace_check.py (valid, flows paired, slices adding

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube's Scotch start against Scotch's own command line (issue 20 item 2):
+# kcube's Scotch start against Scotch's own command line:
 # the same graph and target given to `scotch_gmap` (Debian's scotch package,
 # default strategy) must give the mapping kcube's "scotch" start gives. The
 # .map scotch_gmap writes is translated into kcube's node numbering here, in
@@ -16,13 +16,11 @@ K="$1"
 T=$CLI_TMP
 
 if ! command -v scotch_gmap > /dev/null 2>&1; then
-    echo "scotch_gmap not installed (Debian package scotch): skipped"
-    exit 0
+    cli_skip "scotch_gmap not installed (Debian package scotch)"
 fi
 printf '0 1\n' > "$CLI_TMP/one.txt"
 if ! "$K" map --n 1 --traffic "$CLI_TMP/one.txt" --kind general --work 0.01 --json | grep -q '"scotch_available":[[:space:]]*true'; then
-    echo "kcube built without Scotch: skipped"
-    exit 0
+    cli_skip "kcube built without Scotch"
 fi
 
 # Traffics, 'src dst bytes'. halo2D SX SY PERIODIC SEED: a 5-point halo,
@@ -127,7 +125,7 @@ halo2d 16 16 1 5 > "$T/h1616w.txt"
 random_traffic 64 4 11 > "$T/r64.txt"
 random_traffic 128 6 12 > "$T/r128.txt"
 
-# torus: issue 20's case (weighted periodic 8x8 halo on the 4-ary 3-cube, ties split), and more
+# torus: a weighted periodic 8x8 halo on the 4-ary 3-cube, ties split, and more
 run_case torus3_halo "$T/h88w.txt" 64 "torus3D 4 4 4" "4 4 4" "0 1 2" 1 --k 4 --n 3 --tie split
 run_case torus3_halo_plain "$T/h88.txt" 64 "torus3D 4 4 4" "4 4 4" "0 1 2" 1 --k 4 --n 3
 run_case torus2_random "$T/r64.txt" 64 "torus2D 8 8" "8 8" "0 1" 1 --k 8 --n 2

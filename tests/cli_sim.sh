@@ -113,7 +113,7 @@ expect_stderr_contains "--no-stop does not apply without --sweep"
 check "--vc-rule on a torus is fine" -- "$K" simulate --k 4 --n 2 --uniform --rate 0.1 --vc-rule dateline "${SHORT[@]}"
 check "--tie on a torus is fine" -- "$K" simulate --k 4 --n 2 --uniform --rate 0.1 --tie split "${SHORT[@]}"
 
-# user lists are never cut (issue 8 item 5)
+# user lists are never cut, however long a path
 long="$T/$(printf 'd%.0s' {1..200})/$(printf 'e%.0s' {1..200})/$(printf 'f%.0s' {1..200})"
 mkdir -p "$long"
 seq 0 15 > "$long/map.txt"
@@ -181,7 +181,7 @@ for f in fig5_transpose fig6_bit-reverse fig7_reverse-flip; do
     series "$f,li-min,li-min,none"
     series "$f,e-cube,ecube,none"
 done
-# every curve runs what its label says (the configuration table, issue 19)
+# every curve runs what its label says (the one configuration table)
 for f in fig5_transpose fig6_bit-reverse fig7_reverse-flip; do
     series "$f,M-S,ecube,optimal"
     series "$f,M-G,ecube,set:transpose,bit-reverse,reverse-flip"

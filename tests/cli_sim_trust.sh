@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube simulate (issue 19): a configuration name runs what its entry in the
+# kcube simulate: a configuration name runs what its entry in the
 # one table of names says (every name and alias, on the 8-cube and on a
 # torus, against the canonical configuration), and saturation is judged per
 # source (the bit-reverse li-min case where 8 sources share channel 8 -> 0).

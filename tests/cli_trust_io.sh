@@ -1,5 +1,5 @@
 #!/bin/bash
-# Issue 19 ("Trust"), the command line's input and output plumbing: devices
+# The command line's input and output plumbing: devices
 # and FIFOs written in place (5), '-' for standard output (6), no file name
 # ever reaches gnuplot (11), FIFOs refused as inputs (12), no temporary left
 # by a signal (15), a closed pipe reported (16), one line and one exit rule

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19, the option layer: map --out for every kind and its round trip
+# The option layer: map --out for every kind and its round trip
 # through simulate / replay --mapping FILE; help offers only what a command
 # takes (replay --mapping, hl / calmant --topology); hl prints mesh sides
 # axis 0 first; one default for --startup; --work names its unit; no --mapping

@@ -264,7 +264,7 @@ static void test_random_relays(void **state)
     }
 }
 
-/* Issue 21, item 2: the ping-pong with LogGOPS's CPU and NIC. o = 2 µs at
+/* The ping-pong with LogGOPS's CPU and NIC. o = 2 µs at
  * both ends: each way the send's CPU 10 + 2, the tail at 12 + 100 + 2, the
  * receiver's CPU 2 more: 116 and 232. The LogGOPS figure with L = 10 + 3
  * cycles and G = 1 µs/byte gives the same (no contention, shortest routes). */
@@ -417,7 +417,7 @@ static void test_critical_path(void **state)
     kc_simnet_free(&mc.net);
 }
 
-/* GOAL's cpu numbers (issue 21): with --loggops parameters the network
+/* GOAL's cpu numbers: with --loggops parameters the network
  * replay runs a rank's CPUs in parallel as LogGOPS does; without, one CPU. */
 static void test_cpu_qualifier(void **state)
 {

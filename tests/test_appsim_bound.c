@@ -1,4 +1,4 @@
-/* kc-test: slow. Issue 21's bound on many random schedules: the network
+/* kc-test: slow. The LogGOPS bound on many random schedules: the network
  * replay (each CPU and NIC in the LogGOPS run's order) is never below the
  * LogGOPS makespan with the network's zero-load numbers; the mix of
  * tests/support/loggops_bound.c (chains, rendezvous, two ranks a node,

@@ -1,4 +1,4 @@
-/* The exact channel-load counter (issue 13) against an independent
+/* The exact channel-load counter (the general mapper's) against an independent
  * hop-by-hop route walk written here, on hypercubes, tori (odd and even k,
  * k not a power of two, every tie rule) and meshes with unequal sides;
  * incremental swaps and undo against full recounts. */

@@ -106,7 +106,7 @@ static void test_limits(void **state)
     assert_int_equal(t.max_dim, 31);
 }
 
-/* Issue 24: the windowed counter with two threads at moderate n (where the
+/* Large-n exact counts: the windowed counter with two threads at moderate n (where the
  * windows are large and several dimensions run at once) against the closed
  * form and against one thread, every kind. */
 static void test_windowed_two_threads(void **state)

@@ -1,4 +1,4 @@
-/* The general mapper (issue 13): never worse than its best start, the same
+/* The general mapper: never worse than its best start, the same
  * seed and budget give the same mapping, the 3-cube optimum of an
  * exhaustive search over all 8! mappings, and the 8-cube transpose down to
  * its lower bound (contention 1, 240 hops). */
@@ -89,7 +89,7 @@ static void test_never_worse(void **state)
         }
 }
 
-/* Issue 20: whatever start caps the hops (or none), the final max load is
+/* The hops cap: whatever start caps the hops (or none), the final max load is
  * at most the least max load of the starts; the plain best start is the
  * lexicographic one; what the capped search saw above the cap is no worse
  * than what it kept. Hypercube, torus with each tie rule, meshes. */
@@ -192,7 +192,7 @@ static void assert_reproduces(const kc_topology *t, const kc_traffic *tr, const 
     kc_traffic_free(&back);
 }
 
-/* Issue 20 item 4: an FFT-like traffic (bit-reverse without its self
+/* Algebraic starts found in a traffic: an FFT-like traffic (bit-reverse without its self
  * messages, then the 8 exchanges, bytes varying) on the 8-cube is found to
  * be 9 linear communications; digit-reverse plus a translation on the
  * 4-ary 3-cube (GF(4)) is 2; random traffic, a traffic with one wrong
@@ -338,9 +338,10 @@ static void test_exhaustive_3cube(void **state)
     }
 }
 
-/* Issue 13's goal row: x = (lo4, hi4) sends one byte to (hi4, lo4). The 16
- * ranks with lo4 == hi4 stay home; each of the 240 others needs a hop, and
- * 120 disjoint links carry the 120 exchanges both ways: 1 and 240. */
+/* The 8-cube transpose, the mapper's first target: x = (lo4, hi4) sends
+ * one byte to (hi4, lo4). The 16 ranks with lo4 == hi4 stay home; each of the
+ * 240 others needs a hop, and 120 disjoint links carry the 120 exchanges both
+ * ways: 1 and 240. */
 static void test_transpose_8cube(void **state)
 {
     kc_topology t;
@@ -427,7 +428,7 @@ static void test_groups(void **state)
     kc_traffic_free(&tr);
 }
 
-/* Issue 13's second row: transpose and bit-reverse on the 8-cube as two
+/* Phases counted apart: transpose and bit-reverse on the 8-cube as two
  * communications at different times. Counted apart, the identity has 8
  * and 8; the search brings both to 1 (Scotch: 1, 1 / 480 hops), and (a)
  * is the larger of the two. */

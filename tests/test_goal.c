@@ -1,4 +1,4 @@
-/* GOAL schedules (kcube/goal.h, issue 10 items 1 and 3): the reader on
+/* GOAL schedules (kcube/goal.h): the reader on
  * LogGOPSim-shaped inputs, every rejection with its line, the writer's round
  * trip, the contention-free timing on hand-computed cases, and seeded random
  * schedules (generate, write, read, validate) as a property test. */

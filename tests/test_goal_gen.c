@@ -1,4 +1,4 @@
-/* GOAL generators (kcube/goal.h, issue 10 item 3): seed 000 Section 6.2's
+/* GOAL generators (kcube/goal.h): seed 000 Section 6.2's
  * parallel FFT against the bit-reverse LCC and the n butterflies for
  * n = 4, 6, 8; a dimension reordering keeps the neighbour exchanges
  * neighbour exchanges; complete exchanges and LCC phases, with hand-computed

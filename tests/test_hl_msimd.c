@@ -171,8 +171,8 @@ static void test_census_both_readings(void **state)
     assert_true(cs.plc_in_msimd);
     assert_false(cs.plc_in_split);
     assert_int_equal(a.plc_not_split > 0, 1);
-    /* the numbers issue 9 reports from another implementation of the split
-     * reading; asserted because the enumeration above reproduces them */
+    /* the counts an independent implementation of the split reading
+     * reported; asserted because the enumeration above reproduces them */
     assert_int_equal(split, 12672);
     assert_int_equal(either, 13184);
 

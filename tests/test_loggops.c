@@ -1,4 +1,4 @@
-/* The LogGOPS model (kcube/loggops.h, issue 21 item 1) on hand-computed
+/* The LogGOPS model (kcube/loggops.h) on hand-computed
  * cases: ping-pong, fan-in, fan-out, a chain with g and O non-zero, a
  * rendezvous pair, a 0-byte message, irequires; the parameter parser; the
  * per-operation slices (no CPU runs two slices at once, the last one ends at

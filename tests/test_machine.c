@@ -1,7 +1,7 @@
-/* Machine descriptions and exporters (kcube/machine.h, issue 22 items 2 and
- * 3): both file forms, default and explicit slots, strict errors naming the
- * line and column, the --hosts rule in both fill orders with a printf-free
- * pattern expander, and every export format read back. */
+/* Machine descriptions and exporters (kcube/machine.h): both file forms,
+ * default and explicit slots, strict errors naming the line and column, the
+ * --hosts rule in both fill orders with a printf-free pattern expander, and
+ * every export format read back. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

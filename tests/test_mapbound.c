@@ -1,6 +1,7 @@
-/* Issue 24: the threshold-search lower bound (kc_mapset_bound) against the
- * exact subset DP on random sets (n = 8..16) and the paper's examples, the issue's set
- * at n = 32..64 without the DP, and the 2^64-node topology behind n = 64. */
+/* The threshold-search lower bound (kc_mapset_bound) against the exact
+ * subset DP on random sets (n = 8..16) and the paper's examples, the set
+ * {transpose, bit-reverse, reverse-flip, shuffle} at n = 32..64 without the
+ * DP, and the 2^64-node topology behind n = 64. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -176,8 +176,8 @@ static void test_starts_and_never_worse(void **state)
 }
 
 /* With Scotch as a start the result is no worse than Scotch's mapping,
- * (max channel load, hops) lexicographically (issue 13's goal, issue 20's
- * order), on random traffic over several topologies and seeds. */
+ * (max channel load, hops) lexicographically (the objective's first two
+ * keys, in order), on random traffic over several topologies and seeds. */
 static void test_dominates_scotch(void **state)
 {
     (void)state;
@@ -201,14 +201,14 @@ static void test_dominates_scotch(void **state)
         assert_int_equal(r.hops_cap, sc->hops);
         assert_true(r.search.cost.max <= sc->max);
         /* Lexicographically (max load, bytes x hops) no worse than Scotch: a
-         * start with a lower max load may win at more hops (issue 20 item 1). */
+         * start with a lower max load may win at more hops. */
         assert_true(r.search.cost.max < sc->max || r.search.cost.hops <= sc->hops);
         kc_mapgen_result_free(&r);
         kc_traffic_free(&tr);
     }
 }
 
-/* Each start's computing time and the search's are recorded (issue 20's
+/* Each start's computing time and the search's are recorded (the suite's
  * per-start times): finite and not negative, positive for the computed
  * starts that take real work (Scotch) and for the search, zero past the
  * last start. */
@@ -238,7 +238,7 @@ static void test_start_seconds(void **state)
     kc_traffic_free(&tr);
 }
 
-/* ---- the "fold" start (issue 20, src/gmap/gridfold.c) ---------------------- */
+/* ---- the "fold" start (src/gmap/gridfold.c) ---------------------------------- */
 
 static int find_prefix(const kc_mapgen_result *r, const char *prefix)
 {

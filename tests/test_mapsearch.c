@@ -1,4 +1,4 @@
-/* Issue 24: the reorder search for a set of LCCs against the exact subset
+/* Sets beyond the DP: the reorder search for a set of LCCs against the exact subset
  * DP, the DP's threads / bound / limits, and the lower bound. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,4 +1,4 @@
-/* kc-test: slow. Issue 24 at the sizes it names: the reorder search reaches
+/* kc-test: slow. Sets at the DP's limit: the reorder search reaches
  * the exact subset DP's optimum at n = 20..24 on random sets of
  * communications (random LCCs and built-in patterns), max objective. */
 #include <setjmp.h>

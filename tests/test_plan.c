@@ -623,7 +623,7 @@ static void test_tie_prefers_reorder(void **state)
     kc_map_result_free(&r);
 }
 
-/* Issue 9 item 7a: a single gather gets the least total among optimal orders. */
+/* A single gather gets the least total among optimal orders. */
 static void test_single_gather_total(void **state)
 {
     (void)state;

@@ -1,5 +1,5 @@
 /* The strict, bounded reader (kcube/reader.h) and the two readers built on
- * it: mapping files (node lists) and pairs files. Issue 8, items 4, 5 and 7:
+ * it: mapping files (node lists) and pairs files:
  * every bad token names its line and column, long lines do not split, endless
  * inputs fail fast; random lists and pairs round-trip. */
 #include <setjmp.h>
@@ -149,7 +149,7 @@ static void test_line_and_column_after_long_lines(void **state)
     free(text);
 }
 
-/* Issue 8 item 5: a 511-character comment line followed by " 1 2" used to
+/* A 511-character comment line followed by " 1 2" used to
  * become the pair (1, 2) with a 512-byte fgets. */
 static void test_pairs_long_comment(void **state)
 {

@@ -183,7 +183,8 @@ static void test_best_total_random(void **state)
     }
 }
 
-/* Issue 9: this gather got total 19 from the optimiser alone; 10 is the
+/* This gather got total 19 from the optimiser alone (before the
+ * least-total pass); 10 is the
  * least among orders of maximum 4. */
 static void test_best_total_issue_example(void **state)
 {

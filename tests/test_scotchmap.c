@@ -1,4 +1,4 @@
-/* Scotch's mapping as kcube uses it (kcube/scotchmap.h, issue 13 item 3):
+/* Scotch's mapping as kcube uses it (kcube/scotchmap.h):
  * the terminal numbering against an independent hop count, a permutation
  * every time, the same seed giving the same mapping, silence on Scotch's
  * errors, and on the 8-cube transpose no more hops than the identity. Every
@@ -126,8 +126,8 @@ static void test_numbering(void **state)
 }
 
 /* The Scotch class of each target is the one scotch_gmap builds from the
- * target line a user writes (issue 20: torusXD and torus3D are the same
- * network but give different mappings). */
+ * target line a user writes (torusXD and torus3D are the same network but
+ * give different mappings). */
 static void test_target_class(void **state)
 {
     NEED_SCOTCH();
@@ -328,7 +328,7 @@ static void test_transpose_hops(void **state)
     kc_traffic_free(&tr);
 }
 
-/* The general mapper's Scotch starts (issue 20): "scotch" with the search's
+/* The general mapper's Scotch starts: "scotch" with the search's
  * seed, then "scotch:s3", "scotch:s5", "scotch:s7" (seed + 2 i), each the
  * mapping kc_scotch_map gives with that seed; opts.scotch_seeds = 1 keeps the
  * first alone. */

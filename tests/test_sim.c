@@ -492,7 +492,7 @@ static void test_seed_results_fast(void **state)
     kc_simresult r = point("transpose", "set:transpose,bit-reverse,reverse-flip", KC_ROUTE_ECUBE, 1, 0.3);
     assert_true(r.sustainable);
     /* P-cube: good on reverse-flip, poor on bit-reverse (seed 000 Section 6.1);
-     * at 0.3 some reverse-flip sources already fall behind (issue 19) */
+     * at 0.3 some reverse-flip sources already fall behind */
     assert_true(point("reverse-flip", NULL, KC_ROUTE_PCUBE, 1, 0.2).sustainable);
     assert_false(point("bit-reverse", NULL, KC_ROUTE_PCUBE, 1, 0.15).sustainable);
 }
@@ -673,7 +673,7 @@ static kc_simresult cube_run(const char *pattern, kc_simalgo algo, double load, 
     return res;
 }
 
-/* Saturation per source (issue 19): under li-min the 8 bit-reverse sources
+/* Saturation per source: under li-min the 8 bit-reverse sources
  * 8..15 are forced onto channel 8 -> 0 (and other groups of sources onto
  * other channels); at offered 0.14 they offer it 1.12 flits per cycle and
  * fall behind, while the other senders keep the aggregate above 97 % (the
@@ -725,7 +725,7 @@ static void test_per_source_saturation(void **state)
     kc_simnet_free(&net);
 }
 
-/* Configuration names (issue 19): every name and alias of the table runs
+/* Configuration names: every name and alias of the table runs
  * its entry; "M-S" is M-S (the old parser looked at the second character,
  * '-', and ran M-G); routing names are configurations too. */
 static void test_config_names(void **state)

@@ -3,8 +3,8 @@
  * workloads, so generation (Poisson and Bernoulli), the measurement window
  * and the drain are pinned here instead: seeded random configurations
  * (networks, routings, VC modes, depths, delays, message lengths, loads,
- * patterns) whose figures were printed by the engine before issue 23's
- * changes (commit e5ce237, this file built with -DGOLDEN_PRINT against that
+ * patterns) whose figures were printed by the engine before it was
+ * made faster (commit e5ce237, this file built with -DGOLDEN_PRINT against that
  * library) and must be reproduced exactly: messages measured, the exact sum
  * of their latencies and network latencies, p99, link traversals, flits
  * delivered, cycles run and the source queue at the window's end. Equal

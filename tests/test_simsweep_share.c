@@ -1,4 +1,4 @@
-/* kc_simsweep_share (issue 22 item 5) without MPI: P threads stand for P
+/* kc_simsweep_share without MPI: P threads stand for P
  * processes, each sweeping its share (i % P == part) of the same loads, and
  * an exchange through shared memory and a barrier. Every part must end with
  * the points, saturation figures and end of the one-process sweep: stopping

@@ -1,5 +1,5 @@
 /* Timelines and ranks per node (kcube/timeline.h, kc_appsim_run_placed,
- * kc_goal_loggp_record; issue 21, items 3 and 4): the recorder's checks;
+ * kc_goal_loggp_record): the recorder's checks;
  * on seeded random schedules, in both models, one slice per operation and
  * one flow per message, slices of a rank never overlapping and adding up to
  * its busy time counted from the schedule alone, ending at its finish; a

@@ -1,5 +1,5 @@
 /* Traffic input for the general mapper (kcube/traffic.h, traffic_gen.h;
- * issue 13 items 1 and 6): traffic files and Scotch graphs read strictly
+ * the general mapper's inputs): traffic files and Scotch graphs read strictly
  * (every bad token with its line and column, ranges, limits), GOAL message
  * lists, unions of named communications with their groups, and the
  * generators checked against hand counts and brute force. */

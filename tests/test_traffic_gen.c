@@ -1,4 +1,4 @@
-/* Issue 20's traffic inputs: stencils (against kc_traffic_gen_halo and
+/* Generated traffic inputs: stencils (against kc_traffic_gen_halo and
  * hand counts), collectives (message counts and byte totals), and phases
  * (a traffic file's "# phase" lines and a GOAL schedule's kcube-phase
  * lines become named groups; kc_traffic_ungroup pools them). */

@@ -74,6 +74,8 @@ typedef struct kc_goal {
 } kc_goal;
 
 /* ---- Building ---- */
+/* An empty schedule of num_ranks ranks. KC_ENOMEM, and then g holds
+ * nothing to free. */
 kc_status kc_goal_init(kc_goal *g, uint32_t num_ranks, kc_err *err);
 void kc_goal_free(kc_goal *g);
 /* Append an operation of `rank` in the current phase; *index (may be NULL)

@@ -137,8 +137,9 @@ void kc_hl_random_lc(int n, kc_rng *r, kc_bitmat *a, uint64_t *b);
  * conclusion): set the 2^{n-1} exchange switches of each dimension at random
  * and apply the dimensions in order, 0 first (msb_first = 0: the inverse
  * omega class, routed by LSB-first HL) or n-1 first (msb_first = 1: the
- * omega class, routed by MSB-first HL). HL stays in state A throughout. */
-void kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t *dst);
+ * omega class, routed by MSB-first HL). HL stays in state A throughout.
+ * KC_ENOMEM (dst then unspecified). */
+kc_status kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t *dst);
 /* A uniformly random permutation of 0..2^n-1 (Fisher-Yates). */
 void kc_hl_random_perm(int n, kc_rng *r, uint32_t *dst);
 /* 1 if dst is a linear-complement permutation (y = Ax + b); fills A, b. */

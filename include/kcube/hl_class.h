@@ -56,7 +56,8 @@ extern const kc_names kc_hl_msimd_names; /* "cut", "split" */
  * n <= KC_HL_CLASS_MAX_N; O(n 2^n) for split, plus the cut search for cut. */
 kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *dst, kc_hl_result *res,
                             kc_err *err);
-/* The cut reading: decide only (no run), and decide-and-run. */
+/* The cut reading: decide only (no run; 1 or 0, -1 when out of memory),
+ * and decide-and-run. */
 int kc_hl_msimd_routable(int n, const uint32_t *dst);
 kc_status kc_hl_msimd_run(int n, const uint32_t *dst, kc_hl_result *res, kc_err *err);
 
@@ -67,9 +68,10 @@ kc_status kc_hl_mimd_greedy(int n, const uint32_t *dst, kc_hl_result *res, int *
  * link on two paths (so the paths can be held as circuits, Section 3.2). */
 int kc_hl_mimd_search(int n, const uint32_t *dst, int cap, int circuit, int8_t *dims);
 
-/* PLC membership (n <= KC_HL_CLASS_MAX_N) and a random PLC permutation. */
+/* PLC membership (n <= KC_HL_CLASS_MAX_N; 1 or 0, -1 when out of memory)
+ * and a random PLC permutation (KC_ENOMEM, dst then unspecified). */
 int kc_hl_is_plc(int n, const uint32_t *dst);
-void kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst);
+kc_status kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst);
 
 /* |PLC_n| by recurrence (3), sum_k |LC'_k| |PLC_{n-k}|^{2^k}, as a decimal
  * string (n <= 12). variant 0 reads LC'_k as the paper states it (LC_k

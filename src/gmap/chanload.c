@@ -324,7 +324,8 @@ out:
 }
 
 /* Pair ids by rank, each pair at both ends; and the undo log's capacity:
- * the two busiest ranks' pairs, each route walked twice. */
+ * the two busiest ranks' pairs, each route walked twice, and the two ranks
+ * one transposition moves (so that kc_chanload_swap never allocates). */
 static kc_status build_adjacency(kc_chanload *cl, uint64_t diam, kc_err *err)
 {
     uint32_t N = cl->nodes;
@@ -359,8 +360,11 @@ static kc_status build_adjacency(kc_chanload *cl, uint64_t diam, kc_err *err)
     cl->captouched = cap < cl->total ? (size_t)cap : cl->total;
     cl->touched = malloc((cl->captouched ? cl->captouched : 1) * sizeof *cl->touched);
     cl->oldload = malloc((cl->captouched ? cl->captouched : 1) * sizeof *cl->oldload);
-    if (!cl->touched || !cl->oldload)
+    cl->moved = malloc(2 * sizeof *cl->moved);
+    cl->moved_from = malloc(2 * sizeof *cl->moved_from);
+    if (!cl->touched || !cl->oldload || !cl->moved || !cl->moved_from)
         return kc_fail(err, KC_ENOMEM, "out of memory for the undo log");
+    cl->capmoved = 2;
     return KC_OK;
 }
 

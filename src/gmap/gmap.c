@@ -606,10 +606,13 @@ static void improve(search *s)
     s->blocks = 1;
     if (s->stopped_by_wall || (!s->work_limit && !s->iter_limit))
         return;
-    if (kc_chanload_set(s->cl, s->best_map, NULL) == KC_OK) { /* a permutation: cannot fail */
-        s->work += (uint64_t)s->pairs * 4;
-        descent(s, 1.0);
+    kc_status st = kc_chanload_set(s->cl, s->best_map, &s->err); /* a permutation: only memory can fail */
+    if (st) {
+        s->status = st;
+        return;
     }
+    s->work += (uint64_t)s->pairs * 4;
+    descent(s, 1.0);
 }
 
 kc_status kc_gmap_run(const kc_topology *t, const kc_traffic *tr, const kc_gmap_start *starts, int nstarts,

@@ -54,7 +54,10 @@ kc_status kc_goal_init(kc_goal *g, uint32_t num_ranks, kc_err *err)
     if (!grow((void **)&g->phase, &g->cap_phases, 1, sizeof *g->phase))
         return nomem(err);
     g->nphases = 1;
-    return pool_add(g, "", 0, &g->phase[0], err);
+    kc_status s = pool_add(g, "", 0, &g->phase[0], err);
+    if (s) /* a failed init leaves nothing to free */
+        kc_goal_free(g);
+    return s;
 }
 
 void kc_goal_free(kc_goal *g)

@@ -335,6 +335,8 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
                                err);
             sub = (sub - bmask) & bmask;
         } while (!st && sub);
+        if (st) /* the loop below would run once and overwrite it */
+            return st;
         do {
             st = add_piece(s, (piece){.op = oi, .slot = (uint32_t)(base | sub), .sub = SUB_COMP, .cls = -1}, 0, err);
             sub = (sub - bmask) & bmask;

@@ -48,27 +48,37 @@ static int split_top(int n, const uint32_t *dst, int k, uint32_t *sigma, uint32_
     return 1;
 }
 
+/* 1: dst passes, 0: it does not, -1: out of memory. */
 typedef int (*base_fn)(int n, const uint32_t *dst);
 
-/* A cut tree whose leaves all pass `base`, or NULL. */
-static cut *decide(int n, const uint32_t *dst, base_fn base)
+/* A cut tree whose leaves all pass `base`, or NULL: no such tree, or out of
+ * memory, which sets *nomem (then the answer is unknown, not "no"). */
+static cut *decide(int n, const uint32_t *dst, base_fn base, int *nomem)
 {
     cut *c = calloc(1, sizeof *c);
-    if (!c)
+    int b = c ? base(n, dst) : -1;
+    if (b < 0) {
+        *nomem = 1;
+        free(c);
         return NULL;
-    if (base(n, dst))
+    }
+    if (b)
         return c;
     uint64_t np = 1ULL << n;
     uint32_t *sigma = malloc(np * sizeof *sigma), *tau = malloc(np * sizeof *tau);
-    for (int k = 1; k < n && sigma && tau; k++) {
+    if (!sigma || !tau)
+        *nomem = 1;
+    for (int k = 1; k < n && !*nomem; k++) {
         if (!split_top(n, dst, k, sigma, tau))
             continue;
         uint64_t nh = 1ULL << k, nl = 1ULL << (n - k);
         c->k = k;
         c->tau = calloc(nh, sizeof *c->tau);
-        int ok = c->tau && (c->sigma = decide(k, sigma, base)) != NULL;
+        if (!c->tau)
+            *nomem = 1;
+        int ok = c->tau && (c->sigma = decide(k, sigma, base, nomem)) != NULL;
         for (uint64_t h = 0; h < nh && ok; h++)
-            ok = (c->tau[h] = decide(n - k, tau + h * nl, base)) != NULL;
+            ok = (c->tau[h] = decide(n - k, tau + h * nl, base, nomem)) != NULL;
         if (ok) {
             free(sigma);
             free(tau);
@@ -90,7 +100,8 @@ static cut *decide(int n, const uint32_t *dst, base_fn base)
 static int base_simd(int n, const uint32_t *dst)
 {
     kc_hl_result r;
-    return kc_hl_route(n, dst, NULL, &r, NULL) == KC_OK && r.routed;
+    kc_status s = kc_hl_route(n, dst, NULL, &r, NULL);
+    return s == KC_ENOMEM ? -1 : s == KC_OK && r.routed;
 }
 
 static int base_lc(int n, const uint32_t *dst) { return kc_hl_is_lc(n, dst, NULL, NULL); }
@@ -99,9 +110,10 @@ int kc_hl_msimd_routable(int n, const uint32_t *dst)
 {
     if (n < 1 || n > KC_HL_CLASS_MAX_N)
         return 0;
-    cut *c = decide(n, dst, base_simd);
+    int nomem = 0;
+    cut *c = decide(n, dst, base_simd, &nomem);
     cut_free(c);
-    return c != NULL;
+    return nomem ? -1 : c != NULL;
 }
 
 int kc_hl_is_plc(int n, const uint32_t *dst)
@@ -110,9 +122,10 @@ int kc_hl_is_plc(int n, const uint32_t *dst)
         return 0;
     /* every permutation of 2 or 4 nodes is linear-complement, so the
      * definition's "PLC_n = LC_n for n <= 2" is what base_lc gives */
-    cut *c = decide(n, dst, base_lc);
+    int nomem = 0;
+    cut *c = decide(n, dst, base_lc, &nomem);
     cut_free(c);
-    return c != NULL;
+    return nomem ? -1 : c != NULL;
 }
 
 /* The leaf that runs processor x's subcube at step t, with its bit range. */
@@ -221,7 +234,10 @@ kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *
     /* cut: the recursive cut decided first; split: no plan, the subcubes
      * are whatever the steps taken so far leave */
     cut *c = NULL;
-    if (reading == KC_HL_MSIMD_CUT && !(c = decide(n, dst, base_simd))) {
+    int nomem = 0;
+    if (reading == KC_HL_MSIMD_CUT && !(c = decide(n, dst, base_simd, &nomem))) {
+        if (nomem)
+            return kc_fail(err, KC_ENOMEM, "out of memory for the M-SIMD decision");
         /* say why: SIMD HL's own failure */
         kc_hl_result r;
         kc_status s = kc_hl_route(n, dst, NULL, &r, err);
@@ -478,6 +494,8 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
     do {
         c->total++;
         int lc = kc_hl_is_lc(n, p, NULL, NULL), plc = kc_hl_is_plc(n, p);
+        if (plc < 0)
+            return kc_fail(err, KC_ENOMEM, "out of memory for the census");
         kc_hl_result r;
         kc_hl_opts msb = {.msb_first = 1};
         kc_status s;
@@ -489,6 +507,8 @@ kc_status kc_hl_census_run(int n, kc_hl_census *c, kc_hl_census_fn each, void *c
         int simd_msb = r.routed;
         /* M-SIMD: the decision, confirmed by running the schedule */
         int ms = kc_hl_msimd_routable(n, p);
+        if (ms < 0)
+            return kc_fail(err, KC_ENOMEM, "out of memory for the census");
         if ((s = kc_hl_msimd_run(n, p, &r, err)))
             return s;
         if (r.routed != ms || (ms && r.max_moved > 1))

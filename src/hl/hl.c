@@ -175,12 +175,14 @@ void kc_hl_random_lc(int n, kc_rng *r, kc_bitmat *a, uint64_t *b)
     *b = kc_rng_next(r) & kc_mask(n);
 }
 
-void kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t *dst)
+kc_status kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t *dst)
 {
     /* at[s] is where the message of source s is; stage by stage, each pair
      * (p, p + 2^d) exchanges its two messages or not */
     uint64_t np = 1ULL << n;
     uint32_t *who = malloc(np * sizeof *who); /* message at position p */
+    if (!who)
+        return KC_ENOMEM;
     for (uint64_t p = 0; p < np; p++)
         who[p] = (uint32_t)p;
     for (int i = 0; i < n; i++) {
@@ -195,6 +197,7 @@ void kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t *dst
     }
     kc_perm_invert(who, dst, np, NULL, NULL); /* who is a permutation by construction */
     free(who);
+    return KC_OK;
 }
 
 void kc_hl_random_perm(int n, kc_rng *r, uint32_t *dst)

@@ -7,7 +7,7 @@
 #include "kcube/hl_class.h"
 #include "kcube/perm.h"
 
-void kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst)
+kc_status kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst)
 {
     uint64_t np = 1ULL << n;
     /* a plain LC permutation at this level one time in three (always for
@@ -22,20 +22,21 @@ void kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst)
         dst[0] = (uint32_t)b;
         for (uint64_t x = 1; x < np; x++)
             dst[x] = dst[x & (x - 1)] ^ (uint32_t)col[__builtin_ctzll(x)];
-        return;
+        return KC_OK;
     }
     int k = 1 + (int)kc_rng_below(r, (uint64_t)n - 1), low = n - k;
     uint64_t nh = 1ULL << k, nl = 1ULL << low;
     /* sigma first into the top slots, then each tau_h in place */
     uint32_t *sigma = malloc(nh * sizeof *sigma);
-    kc_hl_random_plc(k, r, sigma);
-    for (uint64_t h = 0; h < nh; h++) {
+    kc_status st = sigma ? kc_hl_random_plc(k, r, sigma) : KC_ENOMEM;
+    for (uint64_t h = 0; h < nh && !st; h++) {
         uint32_t *row = dst + h * nl;
-        kc_hl_random_plc(low, r, row);
-        for (uint64_t l = 0; l < nl; l++)
+        st = kc_hl_random_plc(low, r, row);
+        for (uint64_t l = 0; l < nl && !st; l++)
             row[l] |= sigma[h] << low;
     }
     free(sigma);
+    return st;
 }
 
 /* ---- |LC'_k| ------------------------------------------------------------- */
@@ -366,7 +367,12 @@ static uint32_t *plc_list(int m, uint64_t *count)
     kc_perm_identity(p, (size_t)len);
     *count = 0;
     for (;;) {
-        if (kc_hl_is_plc(m, p))
+        int plc = kc_hl_is_plc(m, p);
+        if (plc < 0) {
+            free(list);
+            return NULL;
+        }
+        if (plc)
             memcpy(list + (*count)++ * (uint64_t)len, p, (size_t)len * sizeof *p);
         if (!kc_perm_next(p, (size_t)len))
             break;

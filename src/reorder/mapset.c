@@ -578,8 +578,9 @@ kc_status kc_mapset_exhaustive(const kc_lcc *comms, int m, kc_objective obj, kc_
  * layer by layer (|S| = k), each layer sorted and deduplicated; nothing is
  * stored but the layers. Returns 1 (reachable: *order, when order is not
  * NULL, gets the order of least total among those of value <= v), 0 (not
- * reachable: no order has value <= v, a proof) or -1 (more than the budget
- * of sets, or out of memory: nothing is known).
+ * reachable: no order has value <= v, a proof), -1 (more than the budget
+ * of sets: nothing is known) or -2 (out of memory, which the caller
+ * reports rather than return a weaker bound).
  * *next_v gets the least cost of a step refused from a reached set: when v
  * is refuted, no order has value below it either (such an order's first
  * step above v leaves a reached set, so it costs at least *next_v). */
@@ -631,7 +632,7 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
     d->cap = v;
     ts_free_layers(ts);
     if (!(ts->layer[0] = malloc(sizeof(uint64_t))))
-        return -1;
+        return -2;
     ts->layer[0][0] = 0;
     ts->count[0] = 1;
     for (int k = 0; k < n; k++) {
@@ -659,7 +660,7 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
                         uint64_t nc = cap ? 2 * cap : 1024, *p = realloc(next, nc * sizeof *p);
                         if (!p) {
                             free(next);
-                            return -1;
+                            return -2;
                         }
                         next = p;
                         cap = nc;
@@ -680,9 +681,8 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
         if (held > ts->budget)
             return -1;
     }
-    if (order && ts_least_total(ts, v, order) != KC_OK)
-        return -1;
-    return 1;
+    kc_status st = order ? ts_least_total(ts, v, order) : KC_OK;
+    return st == KC_ENOMEM ? -2 : st ? -1 : 1;
 }
 
 static uint64_t ts_index(const tsearch *ts, int k, uint64_t S)
@@ -833,6 +833,10 @@ kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc
     for (uint64_t v = out->lower; v < o.upper;) {
         uint64_t next_v;
         int r = ts_reachable(&ts, v, &out->best.order, &next_v);
+        if (r == -2) {
+            st = kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
+            goto done;
+        }
         if (r < 0)
             break;
         if (r == 1) {
@@ -854,7 +858,12 @@ kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc
     if (!out->optimal && o.upper != UINT64_MAX && out->lower >= o.upper) {
         out->lower = o.upper; /* the upper value is reached by some order: it is optimal */
         uint64_t next_v;
-        if (o.reach_upper && ts_reachable(&ts, o.upper, &out->best.order, &next_v) == 1) {
+        int r = o.reach_upper ? ts_reachable(&ts, o.upper, &out->best.order, &next_v) : 0;
+        if (r == -2) {
+            st = kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
+            goto done;
+        }
+        if (r == 1) {
             out->optimal = 1; /* and here is the optimal order of least total */
             out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
             if (out->best.value != o.upper)
@@ -864,7 +873,7 @@ kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc
     }
 done:
     out->states = ts.states;
-    if (ts.layer)
+    if (ts.layer && ts.count) /* either may be missing when their allocation failed */
         ts_free_layers(&ts);
     free(ts.layer);
     free(ts.count);

@@ -2464,8 +2464,7 @@ kc_status kci_simdrive_new_loop(const kc_simnet *net, const kc_simroute *route, 
     d->e.listed = calloc(net->nodes, sizeof *d->e.listed);
     d->res.link_flits = calloc(net->net_channels / (uint32_t)net->vcs + 1, sizeof *d->res.link_flits);
     if (!d->res.link_flits || !d->e.listed) {
-        engine_free(&d->e);
-        free(d);
+        kc_simdrive_free(d); /* also the link counts, when only the list failed */
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     }
     d->e.link_flits = d->res.link_flits;

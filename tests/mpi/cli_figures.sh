@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # kc-test: slow (about 20 s; five minutes under the sanitizers)
-# kcube-mpi figures --quick (issue 22 item 5) on 2 MPI ranks writes the same
+# kcube-mpi figures --quick on 2 MPI ranks writes the same
 # files byte for byte (charts, figures.csv, summary.txt) and the same
 # standard output as one kcube process; bad input is one line, exit 2.
 # About 20 s on 2 busy cores: every sweep of the three figures runs twice.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# kcube-mpi (issue 22 item 5): `simulate` sweeps shared by 2, 3, 4 and 8 MPI
+# kcube-mpi: `simulate` sweeps shared by 2, 3, 4 and 8 MPI
 # ranks print what one kcube process prints (text, --json, --csv, --compare,
 # --channel-util, a sweep that stops at saturation, more ranks than points);
 # bad input under mpirun is one line and exit 2, also when only one helper

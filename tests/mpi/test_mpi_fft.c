@@ -1,5 +1,5 @@
 /* kc-mpi-np: 4 8 16 */
-/* kc_mpi_fft (issue 22 item 4): seed 000 Section 6.2's parallel FFT
+/* kc_mpi_fft: seed 000 Section 6.2's parallel FFT
  * (bit-reverse communication, n neighbour exchanges) on real processes
  * agrees with FFTW to 1e-9 relative, forward and inverse, for 1 to 4^3
  * points a rank, on MPI_COMM_WORLD and on the communicator placed by the

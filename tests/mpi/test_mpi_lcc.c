@@ -1,5 +1,5 @@
 /* kc-mpi-np: 4 8 16 */
-/* kc_mpi_lcc (issue 22 item 4): random linear-complement permutations,
+/* kc_mpi_lcc: random linear-complement permutations,
  * gathers and scatters (seed 000: y = Ax + b over GF(2)) among real
  * processes deliver every element to the right rank in the right slot, on
  * MPI_COMM_WORLD and on communicators remapped by kc_mpi_comm_remap; a

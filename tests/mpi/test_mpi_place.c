@@ -1,12 +1,11 @@
 /* kc-mpi-np: 4 8 16 */
-/* Where processes run and communicators placed by mappings (issue 22 item
- * 4): kc_mpi_node reads the host and local rank; kc_mpi_comm_remap's rank v
- * is the process on node to_physical[v]; kc_mpi_dist_graph_create_adjacent
- * on a weighted 2-D halo gives each new rank its vertex's edges and a
- * placement with exactly the general mapper's max channel load (and bytes x
- * hops); kc_mpi_cart_create likewise for the periodic grid; the errors
- * (unknown host, a machine the communicator does not fill) are the same on
- * every rank. */
+/* Where processes run and communicators placed by mappings: kc_mpi_node reads
+ * the host and local rank; kc_mpi_comm_remap's rank v is the process on node
+ * to_physical[v]; kc_mpi_dist_graph_create_adjacent on a weighted 2-D halo
+ * gives each new rank its vertex's edges and a placement with exactly the
+ * general mapper's max channel load (and bytes x hops); kc_mpi_cart_create
+ * likewise for the periodic grid; the errors (unknown host, a machine the
+ * communicator does not fill) are the same on every rank. */
 #include "mpi_test.h"
 
 #include "kcube/chanload.h"

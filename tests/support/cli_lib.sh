@@ -11,6 +11,8 @@
 #   expect_bad DESCRIPTION -- cmd args...       exit 2, one stderr line, nothing on stdout
 #   check DESCRIPTION -- cmd args...            passes when cmd succeeds
 #   summary                                     "N passed, N failed"; exit 1 on failures
+#   cli_skip REASON                             the whole script cannot run here: says so and
+#                                               exits 77, which ctest reports as skipped
 # $CLI_TMP is a fresh temporary directory, removed at exit.
 CLI_PASSED=0
 CLI_FAILED=0
@@ -79,4 +81,11 @@ check() {
 summary() {
     echo "$CLI_PASSED passed, $CLI_FAILED failed"
     [ "$CLI_FAILED" -eq 0 ]
+}
+
+# A script that cannot run here (a tool missing) must not count as passed:
+# 77 is the SKIP_RETURN_CODE tests/CMakeLists.txt gives every cli_*.sh.
+cli_skip() {
+    echo "skipped: $*"
+    exit 77
 }

@@ -1,6 +1,6 @@
-/* loggops_bound.h - shared by test_appsim.c and the slow test_appsim_bound.c
- * (issue 21): the network replay against the LogGOPS figure with the
- * network's zero-load numbers on seeded random schedules. */
+/* loggops_bound.h - shared by test_appsim.c and the slow
+ * test_appsim_bound.c: the network replay against the LogGOPS figure with
+ * the network's zero-load numbers on seeded random schedules. */
 #ifndef KC_TEST_LOGGOPS_BOUND_H
 #define KC_TEST_LOGGOPS_BOUND_H
 #include <stdint.h>

@@ -1,5 +1,5 @@
-/* mapsearch_check.h - shared by the issue 24 tests (test_mapsearch.c and the
- * slow test_mapsearch_large.c): random sets of communications, and the
+/* mapsearch_check.h - shared by the tests of sets beyond the DP
+ * (test_mapsearch.c and the slow test_mapsearch_large.c): random sets of communications, and the
  * reorder search checked against the exact subset DP. */
 #ifndef KC_TEST_MAPSEARCH_CHECK_H
 #define KC_TEST_MAPSEARCH_CHECK_H

@@ -1,6 +1,6 @@
 /* sim_random.h - random simulator configurations shared by test_sim_trains.c
  * (worm-level loop against the flit loop) and test_sim_threads.c (one run on
- * 1..4 threads), issue 23: both compare two engines on the same draws. */
+ * 1..4 threads): both compare two engines on the same draws. */
 #ifndef KC_TEST_SIM_RANDOM_H
 #define KC_TEST_SIM_RANDOM_H
 #include <stdint.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Check a `kcube replay --timeline FILE.json` trace (issue 21, item 4).
+"""Check a `kcube replay --timeline FILE.json` trace.
 
 usage: trace_check.py TRACE SCHEDULE STARTUP_US REPORT_JSON [NODE_OF]
 
