@@ -53,7 +53,8 @@ static void man_options(FILE *out, const cli_command *cmd)
         }
         fputc('\n', out);
         roff(out, u->help ? u->help : u->opt->help);
-        const char *def = u->def ? u->def : u->opt->def;
+        char shown[64];
+        const char *def = cli_shown_default(u, shown, sizeof shown);
         if (def) {
             fputs(" (default ", out);
             roff(out, def);

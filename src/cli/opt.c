@@ -612,6 +612,17 @@ void cli_opt_meta(const cli_command *cmd, const cli_opt *o, char *buf, size_t si
         snprintf(buf, size, "%s", nw && nw->meta ? nw->meta : o->meta ? o->meta : "VALUE");
 }
 
+const char *cli_shown_default(const cli_use *u, char *buf, size_t size)
+{
+    if (u->def || u->opt->def)
+        return u->def ? u->def : u->opt->def;
+    if (!u->opt->shown_def || size == 0)
+        return NULL;
+    buf[0] = '\0';
+    u->opt->shown_def(buf, size);
+    return buf[0] ? buf : NULL;
+}
+
 void cli_help(const cli_command *cmd, const char *path, FILE *out)
 {
     fprintf(out, "usage: kcube %s", path);
@@ -635,7 +646,8 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
             char meta[256], head[320];
             cli_opt_meta(cmd, u->opt, meta, sizeof meta);
             snprintf(head, sizeof head, "--%s%s%s", u->opt->name, meta[0] ? " " : "", meta);
-            const char *def = u->def ? u->def : u->opt->def;
+            char shown[64];
+            const char *def = cli_shown_default(u, shown, sizeof shown);
             /* A long head gets its help on the next line. */
             if (strlen(head) > 26)
                 fprintf(out, "  %s\n  %-26s %s", head, "", u->help ? u->help : u->opt->help);

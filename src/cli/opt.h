@@ -53,6 +53,10 @@ typedef struct cli_opt {
     const kc_names *choices; /* CLI_CHOICE */
     unsigned flags;
     const char *param; /* the library parameter id (kc_err.param) this option sets, or NULL */
+    /* A default the option does not parse (def is NULL) because the code
+     * applies it only when the option is not given, rendered for help from
+     * the very constant or library default the code uses; NULL for none. */
+    void (*shown_def)(char *buf, size_t size);
 } cli_opt;
 
 /* An option as one command uses it; help and def, when set, replace the
@@ -144,6 +148,11 @@ typedef struct cli_command {
  * line. Free with cli_args_free. */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out, FILE *help_out);
 void cli_args_free(cli_args *a);
+
+/* The default help shows for an option as cmd uses it: the command's own,
+ * the option's, or the one shown_def renders into buf (size bytes); NULL
+ * when there is none. Help and the man page share it. */
+const char *cli_shown_default(const cli_use *u, char *buf, size_t size);
 
 /* Print the generated help of a command. */
 void cli_help(const cli_command *cmd, const char *path, FILE *out);

@@ -10,6 +10,7 @@
 #include "kcube/sim.h"
 #include "kcube/topology.h"
 #include "kcube/torus.h"
+#include "budget.h"
 #include "text.h"
 
 const cli_opt OPT_N = {.name = "n", .type = CLI_INT, .meta = "N", .help = "dimensions (the network has k^N nodes)",
@@ -61,10 +62,12 @@ const cli_opt OPT_MAX_MEMORY = {.name = "max-memory", .type = CLI_BYTES, .meta =
                                         "allow); K, M, G suffixes",
                                 .param = "max_memory"};
 /* Wall seconds a run may take by its estimate (budget.h); text, so that
- * "inf" can say "no limit". */
+ * "inf" can say "no limit". The default is the gate's, applied when the
+ * option is not given (figures checks only a limit the user gives). */
+static void max_time_default(char *buf, size_t size) { snprintf(buf, size, "%s", CLI_MAX_TIME_DEFAULT); }
 const cli_opt OPT_MAX_TIME = {.name = "max-time", .type = CLI_TEXT, .meta = "SECONDS",
-                              .help = "refuse a run estimated to take longer (default 60; 0 or inf: no limit)",
-                              .param = "max_time"};
+                              .help = "refuse a run estimated to take longer (0 or inf: no limit)",
+                              .param = "max_time", .shown_def = max_time_default};
 const cli_opt OPT_SWEEP = {.name = "sweep", .type = CLI_RANGE, .meta = "FROM:TO:STEP",
                            .help = "offered loads to simulate", .rlo = 1e-9, .rhi = 1e6, .param = "sweep"};
 const cli_opt OPT_EXACT = {.name = "exact", .type = CLI_FLAG, .help = "count contention exactly even when large"};
