@@ -124,11 +124,11 @@ def _(r):
     return r.transcript([
         {"cmd": "kcube map --n 6 --pattern transpose --out nodes.txt > /dev/null", "note": "rank v -> line v"},
         {"cmd": "head -n 6 nodes.txt | paste -sd ' '"},
-        {"cmd": "kcube export --n 6 --mapping nodes.txt --format openmpi-rankfile --hosts nid%05d --ranks-per-node 8",
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format openmpi-rankfile --hosts nid%05d --slots-per-host 8",
          "head": 6},
-        {"cmd": "kcube export --n 6 --mapping nodes.txt --format mpich-rank-order --hosts nid%05d --ranks-per-node 8",
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format mpich-rank-order --hosts nid%05d --slots-per-host 8",
          "head": 5},
-        {"cmd": "kcube export --n 6 --mapping nodes.txt --format slurm-hostfile --hosts nid%05d --ranks-per-node 8 "
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format slurm-hostfile --hosts nid%05d --slots-per-host 8 "
                 "| uniq -c | head -n 4"},
         {"cmd": "printf '0 alpha\\n1 alpha\\n2 beta 1\\nbeta 1 1 0\\n' > machine.txt", "show": False,
          "cont": "printf '0 alpha\\n1 alpha\\n2 beta 1\\nbeta 1 1 0\\n' > machine.txt   # node 3 = (1, 1): beta, slot 0"},
@@ -146,16 +146,16 @@ def map_summary(text):
     return "".join(l + "\n" for l in text.split("\n") if l.startswith(("general mapping", "against identity")))
 
 
-MPI_HALO = "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general --hosts nid%05d --ranks-per-node 8"
+MPI_HALO = "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general --hosts nid%05d --slots-per-host 8"
 
 
 @block("mpi-openmpi")
 def _(r):
     """docs/mpi.md: a periodic 8 x 8 halo mapped on the 6-cube (8 hosts of 8 cores) as an Open MPI rankfile."""
     return r.transcript([
-        {"cmd": MPI_HALO + " --export openmpi-rankfile --out halo.rankfile", "filter": map_summary,
+        {"cmd": MPI_HALO + " --format openmpi-rankfile --out halo.rankfile", "filter": map_summary,
          "cont": "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general \\\n"
-                 "--hosts nid%05d --ranks-per-node 8 --export openmpi-rankfile --out halo.rankfile",
+                 "--hosts nid%05d --slots-per-host 8 --format openmpi-rankfile --out halo.rankfile",
          "note": "1: the mapping, as a rankfile"},
         {"cmd": "head -n 4 halo.rankfile", "note": "2: rank v's host and core"},
     ])
@@ -165,9 +165,9 @@ def _(r):
 def _(r):
     """docs/mpi.md: the same mapping as a Slurm host file."""
     return r.transcript([
-        {"cmd": MPI_HALO + " --export slurm-hostfile --out halo.hosts", "filter": map_summary,
+        {"cmd": MPI_HALO + " --format slurm-hostfile --out halo.hosts", "filter": map_summary,
          "cont": "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general \\\n"
-                 "--hosts nid%05d --ranks-per-node 8 --export slurm-hostfile --out halo.hosts",
+                 "--hosts nid%05d --slots-per-host 8 --format slurm-hostfile --out halo.hosts",
          "note": "1: the mapping, as a host file"},
         {"cmd": "head -n 4 halo.hosts", "note": "2: line v: rank v's host"},
         {"cmd": "sort halo.hosts | uniq -c | head -n 3", "note": "3: 8 ranks a host"},

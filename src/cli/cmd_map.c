@@ -75,12 +75,12 @@ static const cli_use map_opts[] = {
     {&OPT_PHASES, NULL, NULL},
     {&OPT_EMIT_TRAFFIC, NULL, NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
-               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output), or as --export says",
+               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output), or as --format says",
      NULL},
-    {&OPT_EXPORT, NULL, NULL},
+    {&OPT_FORMAT, "the file --out writes the mapping as (a node list unless asked)", "nodelist"},
     {&OPT_MACHINE, NULL, NULL},
     {&OPT_HOSTS, NULL, NULL},
-    {&OPT_RANKS_PER_NODE, NULL, NULL},
+    {&OPT_SLOTS_PER_HOST, NULL, NULL},
     {&OPT_FILL, NULL, NULL},
     {&OPT_FIRST_HOST, NULL, NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -94,6 +94,8 @@ static const cli_alias map_aliases[] = {
     {"mesh", &OPT_TOPOLOGY, "mesh", NULL, "old spelling of --topology mesh"},
     {"fallback", &OPT_KIND, "auto", NULL, "old spelling of --kind auto (linear if it is better, else reorder)"},
     {"no-verify", &OPT_NO_EXACT, NULL, NULL, "old spelling of --no-exact"},
+    {"export", &OPT_FORMAT, NULL, NULL, "old spelling of --format (the file --out writes)"},
+    {"ranks-per-node", &OPT_SLOTS_PER_HOST, NULL, NULL, "old spelling of --slots-per-host"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -102,7 +104,7 @@ typedef struct map_job {
     kc_map_opts opts;
     int method, emit_c, has_q;
     const char *out; /* --out FILE, or NULL */
-    cli_export exp;  /* --export FORMAT and the machine it names */
+    cli_export exp;  /* --format FORMAT and the machine it names */
     const cli_args *args;
     kc_gfmat q;
 } map_job;
@@ -201,7 +203,7 @@ static int resolve(const cli_args *a, map_job *j)
         if ((r = cli_check_output(j->out)))
             return r;
     }
-    return cli_export_resolve(a, &OPT_EXPORT, &j->in.topo, j->out, 1, &j->exp);
+    return cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, j->out, 1, &j->exp);
 }
 
 /* ---- the gate -------------------------------------------------------------- */
@@ -535,7 +537,7 @@ static int render_c(const map_job *j, const kc_map_result *r)
 
 /* --out: by default the node list simulate / replay --mapping FILE read,
  * line v the physical node of virtual node v (the format map_general.c
- * writes too); --export names another (export_cli.h). */
+ * writes too); --format names another (export_cli.h). */
 static int write_nodes(const cli_args *a, const map_job *j, const kc_map_result *r)
 {
     uint64_t count = j->in.topo.nodes;
@@ -637,6 +639,6 @@ const cli_command kc_command_map = {
               "  kcube map --n 28 --pattern transpose --pattern bit-reverse --pattern reverse-flip --pattern shuffle \\\n"
               "            --kind reorder\n"
               "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c\n"
-              "  kcube map --n 8 --pattern transpose --out rankfile --export openmpi-rankfile --hosts node%02d "
-              "--ranks-per-node 16",
+              "  kcube map --n 8 --pattern transpose --out rankfile --format openmpi-rankfile --hosts node%02d "
+              "--slots-per-host 16",
 };

@@ -55,7 +55,9 @@ static void man_options(FILE *out, const cli_command *cmd)
         roff(out, u->help ? u->help : u->opt->help);
         char shown[64];
         const char *def = cli_shown_default(u, shown, sizeof shown);
-        if (def) {
+        if (CLI_IS_REQUIRED(u))
+            fputs(" (required)", out);
+        else if (def) {
             fputs(" (default ", out);
             roff(out, def);
             fputc(')', out);

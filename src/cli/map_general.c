@@ -108,7 +108,7 @@ typedef struct gen_job {
     size_t file_messages; /* messages [0, file_messages) came from --traffic */
     int found;            /* linear communications found in the file (kc_mapgen_find_lcc) */
     kc_comm *algebra;     /* found, then the named communications: the algebraic starts' input */
-    cli_export exp; /* --export FORMAT and the machine it names (export_cli.h) */
+    cli_export exp; /* --format FORMAT and the machine it names (export_cli.h) */
 } gen_job;
 
 int map_general_wanted(const cli_args *a)
@@ -264,9 +264,9 @@ static int resolve(const cli_args *a, gen_job *j)
     if (j->emit && ((r = cli_reject(a, &OPT_OUT, "with --emit-traffic (it writes the traffic and stops)")) ||
                     (r = cli_check_output(j->emit))))
         return r;
-    if (j->emit && (r = cli_reject(a, &OPT_EXPORT, "with --emit-traffic (it writes the traffic and stops)")))
+    if (j->emit && (r = cli_reject(a, &OPT_FORMAT, "with --emit-traffic (it writes the traffic and stops)")))
         return r;
-    if ((r = cli_export_resolve(a, &OPT_EXPORT, &j->in.topo, j->out, 1, &j->exp)))
+    if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, j->out, 1, &j->exp)))
         return r;
     return build_traffic(a, j);
 }
@@ -560,7 +560,7 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
 }
 
 /* --out: the node list `kcube simulate --mapping FILE` reads (one physical
- * node per line, in rank order), or the --export format. */
+ * node per line, in rank order), or the --format format. */
 static int write_nodes(const cli_args *a, const gen_job *j, const kc_gmap_result *r)
 {
     return cli_export_write(a, &j->exp, r->to_physical, r->nodes);

@@ -394,7 +394,7 @@ static int parse_option(parser *p, const cli_command *cmd, int argc, char **argv
 static int add_defaults(parser *p, const cli_command *cmd)
 {
     for (const cli_use *u = cmd->opts; u && u->opt; u++) {
-        const char *def = u->def ? u->def : u->opt->def;
+        const char *def = CLI_IS_REQUIRED(u) ? NULL : u->def ? u->def : u->opt->def;
         if (def && u->opt->type != CLI_FLAG && !cli_given(p->a, u->opt)) {
             int r = push(p, u->opt, def, 0);
             if (r) {
@@ -448,6 +448,20 @@ static int check_positionals(const cli_command *cmd, const cli_args *out)
     return 2;
 }
 
+/* Every option the command cannot run without was given: 0, else 2 after
+ * one line naming the first one missing. */
+static int check_required(const cli_command *cmd, const cli_args *out)
+{
+    for (const cli_use *u = cmd->opts; u && u->opt; u++)
+        if (CLI_IS_REQUIRED(u) && !cli_given(out, u->opt)) {
+            char meta[256];
+            cli_opt_meta(cmd, u->opt, meta, sizeof meta);
+            fprintf(stderr, "kcube: %s needs --%s%s%s\n", out->path, u->opt->name, meta[0] ? " " : "", meta);
+            return 2;
+        }
+    return 0;
+}
+
 /* Returns 0, 1 (help printed), 2 (bad input) or 1 (no memory); out is
  * freed on anything but 0. */
 static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, cli_args *out, FILE *help_out)
@@ -490,6 +504,8 @@ static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, 
     }
     if (!r)
         r = check_positionals(cmd, out);
+    if (!r)
+        r = check_required(cmd, out);
     if (!r)
         r = check_only(cmd, out);
     if (!r)
@@ -612,8 +628,12 @@ void cli_opt_meta(const cli_command *cmd, const cli_opt *o, char *buf, size_t si
         snprintf(buf, size, "%s", nw && nw->meta ? nw->meta : o->meta ? o->meta : "VALUE");
 }
 
+const char cli_required[] = "(required)";
+
 const char *cli_shown_default(const cli_use *u, char *buf, size_t size)
 {
+    if (CLI_IS_REQUIRED(u))
+        return NULL;
     if (u->def || u->opt->def)
         return u->def ? u->def : u->opt->def;
     if (!u->opt->shown_def || size == 0)
@@ -653,7 +673,9 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
                 fprintf(out, "  %s\n  %-26s %s", head, "", u->help ? u->help : u->opt->help);
             else
                 fprintf(out, "  %-26s %s", head, u->help ? u->help : u->opt->help);
-            if (def)
+            if (CLI_IS_REQUIRED(u))
+                fputs(" (required)", out);
+            else if (def)
                 fprintf(out, " (default %s)", def);
             fputc('\n', out);
             if (u->opt->type == CLI_CHOICE)

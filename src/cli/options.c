@@ -101,16 +101,20 @@ const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "U
                                .rlo = 0, .rhi = 1e12, .param = "byte_time"};
 
 /* Where ranks run (kcube/machine.h): a machine description or a rule, and
- * the launcher's file a mapping is written as (map --export, export). */
-const cli_opt OPT_EXPORT = {.name = "export", .type = CLI_CHOICE, .choices = &kc_export_format_names,
-                            .help = "the format --out writes the mapping in (default nodelist)", .param = "export"};
+ * the launcher's file a mapping is written as (map --format, export
+ * --format; map's old spelling --export). */
+const cli_opt OPT_FORMAT = {.name = "format", .type = CLI_CHOICE, .choices = &kc_export_format_names,
+                            .help = "the file --out writes the mapping as", .param = "export"};
 const cli_opt OPT_MACHINE = {.name = "machine", .type = CLI_TEXT, .meta = "FILE", .param = "machine",
                              .help = "the host and slot of every node: 'NODE HOST [SLOT]' or 'HOST x0 .. x{n-1} "
                                      "[SLOT]' lines (docs/export.md)"};
 const cli_opt OPT_HOSTS = {.name = "hosts", .type = CLI_TEXT, .meta = "PATTERN", .param = "hosts",
                            .help = "hosts by a rule instead: names with %d (or %0Nd) for the host number, e.g. "
-                                   "nid%05d; with --ranks-per-node"};
-const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI_INT, .meta = "R", .lo = 1,
+                                   "nid%05d; with --slots-per-host"};
+/* Slots of one host (map, export). Not replay's --ranks-per-node, the
+ * ranks of one simulated node: this one was spelled so once and keeps the
+ * old spelling as an alias in map and export. */
+const cli_opt OPT_SLOTS_PER_HOST = {.name = "slots-per-host", .type = CLI_INT, .meta = "R", .lo = 1,
                                     .hi = KC_SLOT_MAX + 1, .param = "ranks_per_node",
                                     .help = "slots per host under --hosts (nodes fill slots 0..R-1 of a host, then "
                                             "the next)"};
@@ -124,7 +128,7 @@ const cli_opt *const cli_shared_options[] = {
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_MAX_TIME, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
     &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME,
-    &OPT_EMIT_GOAL, &OPT_EXPORT, &OPT_MACHINE, &OPT_HOSTS, &OPT_RANKS_PER_NODE, &OPT_FILL, &OPT_FIRST_HOST, NULL,
+    &OPT_EMIT_GOAL, &OPT_FORMAT, &OPT_MACHINE, &OPT_HOSTS, &OPT_SLOTS_PER_HOST, &OPT_FILL, &OPT_FIRST_HOST, NULL,
 };
 
 int cli_format(const cli_args *a, cli_fmt *fmt)
