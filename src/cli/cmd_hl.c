@@ -293,12 +293,10 @@ static const cli_use hl_opts[] = {
 /* HL routes on the hypercube, and also on a mesh: never a torus. */
 static const cli_narrow hl_narrow[] = {{&OPT_TOPOLOGY, "hypercube|mesh", NULL}, {NULL, NULL, NULL}};
 
-/* The old spelling gave the sides most significant axis first. */
-static const cli_opt OPT_MESH_MSB = {.name = "mesh", .type = CLI_TEXT, .meta = "SIDES", .param = "shape",
-                                     .help = "mesh sides, most significant axis first (old spelling)"};
+/* The old spelling takes its sides as --shape does, axis 0 first (once it
+ * took them most significant axis first: one order for every shape). */
 static const cli_alias hl_aliases[] = {
-    {"mesh", &OPT_TOPOLOGY, "mesh", &OPT_MESH_MSB,
-     "SIDES: old spelling of --topology mesh --shape, sides most significant axis first (16x16, 2x8)"},
+    {"mesh", &OPT_TOPOLOGY, "mesh", &OPT_SHAPE, "AxB..: old spelling of --topology mesh --shape AxB.. (axis 0 first)"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -350,18 +348,16 @@ static const char *sides_axis0_first(const kc_hl_mesh_shape *shape, char *buf, s
 
 static int resolve_mesh(const cli_args *a, hl_job *j)
 {
-    const char *msb = cli_text(a, &OPT_MESH_MSB, NULL), *shape = cli_text(a, &OPT_SHAPE, NULL);
+    const char *shape = cli_text(a, &OPT_SHAPE, NULL);
     int topo = cli_choice(a, &OPT_TOPOLOGY, 0); /* hypercube or mesh: the table refuses torus */
-    j->mesh = topo == KC_TOPO_MESH || msb || shape;
+    j->mesh = topo == KC_TOPO_MESH || shape;
     if (!j->mesh)
         return 0;
-    if (msb && shape)
-        return cli_error("give the mesh sides once (--shape, axis 0 first)");
-    if (!msb && !shape)
+    if (!shape)
         return cli_error("a mesh needs its sides: --shape AxB.. (axis 0 first)");
     if (j->n > KC_HL_MESH_MAX_N)
         return cli_error("the mesh simulation supports n <= %d, got n = %d", KC_HL_MESH_MAX_N, j->n);
-    char *text = msb ? strdup(msb) : reverse_sides(shape);
+    char *text = reverse_sides(shape);
     if (!text)
         return cli_error("out of memory");
     kc_err err = {0};
