@@ -83,9 +83,8 @@ static int resolve(const cli_args *a, a2a_job *j)
     int r = cli_format(a, &j->fmt);
     if (r)
         return r;
-    if (!cli_given(a, &OPT_CALMANT_D) || !cli_given(a, &OPT_CALMANT_C) || !cli_given(a, &OPT_BLOCK))
-        return cli_error("%s needs --d D, --c C and --block B", a->path);
-    j->d = (int)cli_int(a, &OPT_CALMANT_D, 0);
+    /* --n (d), --c and --block are required: the parser saw them. */
+    j->d = (int)cli_int(a, &OPT_N, 0);
     j->replay = !cli_flag(a, &OPT_NO_REPLAY);
     j->c = (int)cli_int(a, &OPT_CALMANT_C, 0);
     long long q = cli_int(a, &OPT_CALMANT_DEGREE, 0);
@@ -406,9 +405,9 @@ static void methods_help(FILE *out)
 }
 
 static const cli_use alltoall_opts[] = {
-    {&OPT_CALMANT_D, NULL, NULL},
-    {&OPT_CALMANT_C, NULL, NULL},
-    {&OPT_BLOCK, NULL, NULL},
+    {&OPT_N, CALMANT_N_HELP, CLI_REQUIRED},
+    {&OPT_CALMANT_C, NULL, CLI_REQUIRED},
+    {&OPT_BLOCK, NULL, CLI_REQUIRED},
     {&OPT_METHODS, NULL, NULL},
     {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit; the default is the nCUBE 2's", NULL},
     {&OPT_BYTE_TIME, NULL, NULL},
@@ -440,12 +439,13 @@ const cli_command kc_calmant_alltoall_command = {
                    "beta + its largest message x tau, one port, no contention inside a step), neither the\n"
                    "flit-level network nor LogGOPS; --emit-goal's schedule gives those with kcube replay.",
     .opts = alltoall_opts,
+    .aliases = kc_calmant_aliases,
     .check = check,
     .run = run,
-    .epilog = "examples:\n  kcube calmant alltoall --d 8 --c 2 --block 64 --startup 500 --byte-time 1\n"
-              "  kcube calmant alltoall --d 12 --c 3 --block 16 --methods calmant,pairwise --json\n"
-              "  kcube calmant alltoall --d 8 --c 2 --block 64 --plot fig9.png\n"
-              "  kcube calmant alltoall --d 4 --c 2 --block 64 --degree 4 --emit-goal cx.goal &&\n"
+    .epilog = "examples:\n  kcube calmant alltoall --n 8 --c 2 --block 64 --startup 500 --byte-time 1\n"
+              "  kcube calmant alltoall --n 12 --c 3 --block 16 --methods calmant,pairwise --json\n"
+              "  kcube calmant alltoall --n 8 --c 2 --block 64 --plot fig9.png\n"
+              "  kcube calmant alltoall --n 4 --c 2 --block 64 --degree 4 --emit-goal cx.goal &&\n"
               "    kcube replay cx.goal --topology mesh --k 4 --n 2 --startup 500 --byte-time 1",
     .more_help = methods_help,
 };

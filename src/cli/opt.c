@@ -388,7 +388,10 @@ static int parse_option(parser *p, const cli_command *cmd, int argc, char **argv
         fprintf(stderr, "kcube: --%s needs a value\n", al ? al->name : o->name);
         return 2;
     }
-    return push(p, o, val, 1);
+    int r = push(p, o, val, 1);
+    if (!r && al)
+        p->a->vals[p->a->nvals - 1].spelled = al->name;
+    return r;
 }
 
 static int add_defaults(parser *p, const cli_command *cmd)
@@ -602,11 +605,20 @@ int cli_report(const cli_args *a, const kc_err *err)
         for (const cli_use *u = a->cmd->opts; u && u->opt && !o; u++)
             if ((u->opt->param && strcmp(u->opt->param, err->param) == 0) || strcmp(u->opt->name, err->param) == 0)
                 o = u->opt;
+    /* A parameter the library names as an old spelling did (calmant's d):
+     * the option that spelling now means. */
+    if (err->param && a && a->cmd && !o)
+        for (const cli_alias *al = a->cmd->aliases; al && al->name && !o; al++)
+            if (!al->value && strcmp(al->name, err->param) == 0)
+                o = al->target;
+    /* Named as the user spelled it (an old spelling stays recognisable). */
+    const cli_value *given = o ? cli_get(a, o) : NULL;
+    const char *name = given && given->from_user && given->spelled ? given->spelled : o ? o->name : NULL;
     char line[sizeof err->msg + 128];
     if (err->status == KC_EINTERNAL)
         snprintf(line, sizeof line, "internal error (please report): %s", msg);
     else if (o)
-        snprintf(line, sizeof line, "--%s: %s", o->name, msg);
+        snprintf(line, sizeof line, "--%s: %s", name, msg);
     else
         snprintf(line, sizeof line, "%s", msg);
     cli_emit(line);

@@ -104,6 +104,7 @@ typedef struct cli_value {
     const cli_opt *opt;
     const char *text; /* as given (or the default's text) */
     int from_user;    /* 0 for a default */
+    const char *spelled; /* the old spelling (cli_alias name) it was given as, else NULL: messages use it */
     union {
         long long i;
         uint64_t u;
