@@ -139,6 +139,36 @@ static int renamed_allowed(const char *name)
     return 0;
 }
 
+/* Every default help shows is rendered from what the code uses (def, parsed
+ * by the parser; shown_def, from the constant or library default the code
+ * applies): a help line that types a number as its default, or says
+ * "(default" beside a rendered one, would drift from the code. */
+static void test_defaults_rendered(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (int a = 0; a < nentries; a++)
+        for (const cli_use *u = entries[a].cmd->opts; u && u->opt; u++) {
+            const char *h = u->help ? u->help : u->opt->help;
+            char shown[64];
+            int rendered = cli_shown_default(u, shown, sizeof shown) != NULL || CLI_IS_REQUIRED(u);
+            if (rendered && strstr(h, "(default")) {
+                fprintf(stderr, "%s --%s: two defaults, one in its help line: %s\n", entries[a].path, u->opt->name, h);
+                failures++;
+            }
+            for (const char *d = strstr(h, "default"); d; d = strstr(d + 1, "default")) {
+                const char *v = d + strlen("default");
+                v += strspn(v, " :");
+                if (*v >= '0' && *v <= '9') {
+                    fprintf(stderr, "%s --%s: a default typed in its help line (give .def or .shown_def): %s\n",
+                            entries[a].path, u->opt->name, h);
+                    failures++;
+                }
+            }
+        }
+    assert_int_equal(failures, 0);
+}
+
 /* Narrowed choices name real choices of options the command takes; an alias
  * never reuses a shared option's name for something else. */
 static void test_narrow_and_aliases(void **state)
@@ -632,6 +662,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_meaning_per_name), cmocka_unit_test(test_one_default),
         cmocka_unit_test(test_narrow_and_aliases),   cmocka_unit_test(test_help_matches_table),
+        cmocka_unit_test(test_defaults_rendered),
         cmocka_unit_test(test_listed_options_accepted),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -32,8 +32,14 @@ static const kc_names method_names = {"method", method_entries};
 
 static const cli_opt OPT_METHOD = {.name = "method", .type = CLI_CHOICE, .choices = &method_names, .def = "auto",
                                    .help = "old hypercube methods; every value but auto means --kind reorder"};
+/* The search's own default (kcube/plan.h kc_map_budget), applied when
+ * --evals is not given. */
+static void evals_default(char *buf, size_t size)
+{
+    snprintf(buf, size, "%d, fewer for large n, at least %d", KC_PLAN_BUDGET, KC_PLAN_BUDGET_MIN);
+}
 static const cli_opt OPT_EVALS = {.name = "evals", .type = CLI_U64, .meta = "E", .param = "budget",
-                                  .help = "evaluations the search may spend (default: 2000, fewer for large n)"};
+                                  .help = "evaluations the search may spend", .shown_def = evals_default};
 static const cli_opt OPT_Q = {.name = "q", .type = CLI_TEXT, .meta = "Q", .param = "mapping_matrix",
                               .help = "evaluate this nonsingular mapping matrix (syntax of --matrix) instead"};
 static const cli_opt OPT_EMIT_C = {.name = "emit-c", .type = CLI_FLAG,
@@ -61,7 +67,7 @@ static const cli_use map_opts[] = {
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
     {&OPT_WORK, "work of the search, in millions: channel-load updates for --kind general; frame additions for "
-                "--kind reorder of a set on the hypercube beyond n = 20 (default 4, about 0.3 to 1 s; the "
+                "--kind reorder of a set on the hypercube beyond n = 20 (its default takes about 0.3 to 1 s; the "
                 "threshold search after it holds at most a quarter of it, over the count of communications, "
                 "in prefix sets)", NULL},
     {&OPT_BASELINE, NULL, NULL},
@@ -186,7 +192,7 @@ static int resolve(const cli_args *a, map_job *j)
         if (!kc_topology_is_binary(&j->in.topo) || j->opts.kind != KC_MAP_REORDER)
             return cli_error("--work bounds the general search (--kind general) and the hypercube's reordering "
                              "search (--kind reorder); use --evals for the linear search");
-        double w = cli_real(a, &OPT_WORK, 20) * 1e6;
+        double w = cli_real(a, &OPT_WORK, 0) * 1e6; /* given: no fallback applies */
         j->opts.work = w < 1 ? 1 : (uint64_t)w;
     }
     static const cli_opt *const general_only[] = {&OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,

@@ -19,6 +19,7 @@
 #include "plan_cli.h"
 #include "text.h"
 #include "kcube/mapgeneral.h"
+#include "kcube/mapset.h"
 #include "kcube/plan.h"
 #include "kcube/scotchmap.h"
 #include "kcube/traffic.h"
@@ -51,8 +52,15 @@ const cli_opt OPT_TRAFFIC = {
 /* The search stops after a fixed amount of work, counted in channel-load
  * updates (kcube/gmap.h), so a seed gives the same mapping on every
  * machine: the unit is a million updates, not a second. */
+/* Two searches take --work, each with its default when it is not given
+ * (MAP_GENERAL_WORK, KC_MAPSET_SEARCH_WORK): help shows both. */
+static void work_default(char *buf, size_t size)
+{
+    snprintf(buf, size, "%g for --kind general, %g for --kind reorder", MAP_GENERAL_WORK,
+             (double)KC_MAPSET_SEARCH_WORK / 1e6);
+}
 const cli_opt OPT_WORK = {.name = "work", .type = CLI_REAL, .meta = "M", .rlo = 0, .rhi = 3456000,
-                          .def = "40", .param = "budget",
+                          .shown_def = work_default, .param = "budget",
                           .help = "work of the general search, in millions of channel-load updates (a count, not "
                                   "time: about 15 to 90 per CPU second)"};
 const cli_opt OPT_BASELINE = {.name = "baseline", .type = CLI_CHOICE, .choices = &baseline_names,
@@ -246,7 +254,7 @@ static int resolve(const cli_args *a, gen_job *j)
                          kc_names_name(&kc_map_kind_names, cli_choice(a, &OPT_KIND, KC_MAP_AUTO)));
     kc_gmap_opts_default(&j->opts);
     j->opts.seed = cli_u64(a, &OPT_SEED, 1);
-    j->work = cli_real(a, &OPT_WORK, 40);
+    j->work = cli_real(a, &OPT_WORK, MAP_GENERAL_WORK);
     j->opts.budget_seconds = j->work * 1e6 / KC_GMAP_WORK_PER_SECOND;
     int objective = cli_choice(a, &OPT_OBJECTIVE, KC_OBJ_MAX);
     if (objective == KC_OBJ_SUM)

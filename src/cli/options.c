@@ -32,7 +32,7 @@ const cli_opt OPT_MATRIX = {.name = "matrix", .type = CLI_TEXT, .meta = "ROWS",
                             .help = "y = Ax + b: A row 0 first, rows separated by ';'", .flags = CLI_REPEAT,
                             .param = "matrix"};
 const cli_opt OPT_VECTOR = {.name = "vector", .type = CLI_TEXT, .meta = "DIGITS",
-                            .help = "b for the --matrix before it (digit 0 first; default 0)", .flags = CLI_REPEAT,
+                            .help = "b for the --matrix before it (digit 0 first; b = 0 without it)", .flags = CLI_REPEAT,
                             .param = "vector"};
 const cli_opt OPT_SCATTER = {.name = "scatter", .type = CLI_FLAG,
                              .help = "the --matrix before it is a scatter (each y receives from Ay + b)",
