@@ -10,6 +10,7 @@
 
 #include "calmant_alltoall.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -339,7 +340,7 @@ static int emit_goal(const cli_args *a, const a2a_job *j)
  * their dependences on the previous iteration): 0.8 us and 48 bytes each. */
 static int gate(const cli_args *a, const a2a_job *j)
 {
-    double nodes = ldexp(1, j->d), hops = j->c * ldexp(1, j->d / j->c) / 2, msgs = 0, sec = 0, bytes = 16e6;
+    double nodes = ldexp(1, j->d), hops = j->c * ldexp(1, j->d / j->c) / 2, msgs = 0, sec = 0, bytes = CLI_BASE_BYTES;
     if (j->replay && j->d <= A2A_REPLAY_MAX_D) {
         if (j->mask & (1u << KC_A2A_PAIRWISE))
             msgs += nodes * (nodes - 1);
@@ -348,7 +349,7 @@ static int gate(const cli_args *a, const a2a_job *j)
         for (int m = KC_A2A_CALMANT; m <= KC_A2A_CCCUBE; m++)
             if (j->mask & (1u << m))
                 msgs += 2.0 * j->d * j->d * nodes;
-        sec += 20e-9 * msgs * hops;
+        sec += CLI_RATE_A2A_HOP * msgs * hops;
         bytes += 64 * nodes * (j->c + 2);
     }
     if (j->emit) {
@@ -357,7 +358,7 @@ static int gate(const cli_args *a, const a2a_job *j)
         if (kc_a2a_cost_of(j->d, j->c, KC_A2A_CALMANT, &j->p, &f, &err))
             return cli_report(a, &err);
         double lines = nodes * (j->d + f.degree - 1.0) * (4.0 * j->d * j->d + 2.0 * j->d);
-        sec += 0.8e-6 * lines;
+        sec += CLI_RATE_A2A_GOAL_LINE * lines;
         bytes += 48 * lines;
     }
     char what[96];

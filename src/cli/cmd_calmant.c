@@ -8,6 +8,7 @@
 #include "calmant_alltoall.h"
 #include "cli.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "kcube/calmant_cost.h"
 #include "kcube/calmant_embed.h"
@@ -367,16 +368,17 @@ static void render_text(const cal_job *j, const cal_out *r)
  * message plus 16 MB; exact loads 8c bytes a node. Formulas (cost) are O(1). */
 static int gate(const cli_args *a, const cal_job *j)
 {
-    double nodes = ldexp(1, j->g.d), w = nodes * j->task.m, sec = 0, bytes = 16e6;
+    double nodes = ldexp(1, j->g.d), w = nodes * j->task.m, sec = 0, bytes = CLI_BASE_BYTES;
     if (j->action == ACT_LOAD) {
-        sec = 25e-9 * w * j->g.c;
+        sec = CLI_RATE_CAL_LOAD * w * j->g.c;
         bytes += 8.0 * j->g.c * nodes;
     } else if (j->action == ACT_SCHEDULE) {
         int torus_sched = j->g.torus && !j->mesh_sched && j->g.c > 1;
-        sec = torus_sched ? 0.13e-9 * w * j->task.m * j->task.m * ldexp(1, j->g.d / 2) : 40e-9 * w * j->g.d;
+        sec = torus_sched ? CLI_RATE_CAL_TORUS * w * j->task.m * j->task.m * ldexp(1, j->g.d / 2)
+                          : CLI_RATE_CAL_SCHEDULE * w * j->g.d;
         bytes += 64 * w;
         if (j->g.torus) /* the exact count gives a torus's lower bound */
-            sec += 25e-9 * w * j->g.c;
+            sec += CLI_RATE_CAL_LOAD * w * j->g.c;
     } else
         return 0;
     char what[96];

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -514,7 +515,7 @@ static int gate(const cli_args *a, const fft_job *j)
         points += m;
         top = m > top ? m : top;
     }
-    double sec = 5.5e-6 * (j->n + 1) * points * (double)j->nconfs, bytes = 256 * top + 16e6;
+    double sec = CLI_RATE_FFT_POINT * (j->n + 1) * points * (double)j->nconfs, bytes = 256 * top + CLI_BASE_BYTES;
     char what[96], mb[32];
     snprintf(what, sizeof what, "%s --n %d up to %s points, %zu configuration%s", a->path, j->n,
              cli_budget_count(top, mb, sizeof mb), j->nconfs, j->nconfs == 1 ? "" : "s");

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "kcube/reader.h"
 #include "kcube/topology.h"
@@ -679,19 +680,19 @@ static int gate(const cli_args *a, const hl_job *j)
 {
     if (j->action != ACT_ROUTE && j->action != ACT_VERIFY)
         return 0;
-    double P = ldexp(1, j->n), sec, bytes = 16e6 + P * (j->mesh ? 160 : 32);
+    double P = ldexp(1, j->n), sec, bytes = CLI_BASE_BYTES + P * (j->mesh ? 160 : 32);
     char what[96];
     if (j->action == ACT_VERIFY) {
         double count = (double)cli_int(a, &OPT_SAMPLES, 10);
-        sec = 40e-9 * count * P * j->n;
+        sec = CLI_RATE_HL_VERIFY * count * P * j->n;
         snprintf(what, sizeof what, "%s --verify of %.0f permutations of n = %d", a->path, count, j->n);
     } else {
-        sec = 60e-9 * P * j->n;
+        sec = CLI_RATE_HL_ROUTE * P * j->n;
         if (j->mesh) {
             double steps = 0;
             for (int i = 0; i < j->shape.q; i++)
                 steps += ldexp(1, j->shape.side_log[i]);
-            sec += 20e-9 * P * steps;
+            sec += CLI_RATE_HL_MESH * P * steps;
         }
         snprintf(what, sizeof what, "%s on 2^%d processors%s", a->path, j->n, j->mesh ? " (mesh)" : "");
     }

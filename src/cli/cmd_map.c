@@ -9,6 +9,7 @@
 #include "export_cli.h"
 #include "map_general.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
 #include "plan_cli.h"
@@ -227,9 +228,10 @@ static int gate(const cli_args *a, const map_job *j)
     double n = t->n, m = j->in.count, sec = 0, bytes = 0, N = (double)t->nodes;
     int binary = t->k == 2 && t->kind != KC_TOPO_MESH, given = j->opts.given != NULL;
     if (!given && (j->opts.search == 1 || (j->opts.search == KC_SEARCH_DEFAULT && j->opts.kind == KC_MAP_AUTO)))
-        sec += 1e-9 * (double)kc_map_budget(&j->opts, t->n, j->in.count) * n * n * n * n * m;
+        sec += CLI_RATE_MAP_SEARCH * (double)kc_map_budget(&j->opts, t->n, j->in.count) * n * n * n * n * m;
     if (!given && m >= 2 && j->opts.kind != KC_MAP_LINEAR && t->n <= (binary ? KC_MAPSET_DIRECT_N : 14)) {
-        sec += binary ? 8e-9 * ldexp(1, t->n) * m * n : 0.5e-9 * ldexp(1, t->n) * pow(n, 5) * m;
+        sec += binary ? CLI_RATE_MAP_DP_BINARY * ldexp(1, t->n) * m * n
+                      : CLI_RATE_MAP_DP_GFK * ldexp(1, t->n) * pow(n, 5) * m;
         bytes += 16 * N;
     }
     if (!given && binary && m >= 1 && j->opts.kind != KC_MAP_LINEAR && t->n > KC_MAPSET_DIRECT_N) {
@@ -238,13 +240,13 @@ static int gate(const cli_args *a, const map_job *j)
          * (kc_map_opts dp_max_*), since its memory follows from the
          * search's value */
         double w = j->opts.work ? (double)j->opts.work : (double)KC_MAPSET_SEARCH_WORK;
-        sec += 150e-9 * w;
+        sec += CLI_RATE_MAP_FRAME * w;
         /* then the threshold search for the bound: work / 4m prefix sets at
          * most, 30 ns per set, communication and dimension (measured 20) */
-        sec += 30e-9 * w / 4 * n;
+        sec += CLI_RATE_MAP_THRESHOLD * w / 4 * n;
     }
     if (j->method == METHOD_EXHAUSTIVE)
-        sec += 25e-9 * tgamma(n + 1) * m * n * n;
+        sec += CLI_RATE_MAP_EXHAUSTIVE * tgamma(n + 1) * m * n * n;
     int exact = j->opts.exact == KC_EXACT_AUTO ? t->nodes <= (1ULL << 20) : j->opts.exact;
     return plan_gate(a, &j->in, exact, sec, bytes);
 }

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
 #include "replay_loggops.h"
@@ -446,10 +447,10 @@ static int gate(const cli_args *a, const replay_job *j)
     double nodes = 1;
     for (int i = 0; i < j->spec.n; i++)
         nodes *= j->spec.k;
-    double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 4e-6 * nodes;
+    double sec = CLI_RATE_REPLAY_OP * (double)(j->g.nops + j->g.ndeps) + CLI_RATE_REPLAY_NODE * nodes;
     /* 256 bytes an op for the schedule and the replay, 160 more for the
      * LogGOPS figure's recorded order and the critical path (issue 21) */
-    double bytes = (double)kc_simmem_total(&m, 1) + 416.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
+    double bytes = (double)kc_simmem_total(&m, 1) + 416.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + CLI_BASE_BYTES;
     if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
         bytes += 160.0 * (double)j->g.nops;
     char what[96], nb[32];

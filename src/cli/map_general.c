@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "budget_rates.h"
 #include "cli.h"
 #include "export_cli.h"
 #include "options.h"
@@ -297,9 +298,9 @@ static int gate(const cli_args *a, gen_job *j)
     for (int i = 0; i < t->n; i++)
         diam += t->kind == KC_TOPO_HYPERCUBE ? 1 : t->kind == KC_TOPO_TORUS ? t->side[i] / 2 : t->side[i] - 1;
     double units = (double)j->tr.count * (diam + 1) + (double)t->nodes;
-    double fixed = 4e-6 * units, sec = fixed + 3 * j->opts.budget_seconds;
+    double fixed = CLI_RATE_GMAP_UNIT * units, sec = fixed + CLI_GMAP_SEARCH_FACTOR * j->opts.budget_seconds;
     double groups = j->separate && j->tr.groups > 1 ? j->tr.groups : 1;
-    double bytes = 96 * units * groups + 16e6;
+    double bytes = 96 * units * groups + CLI_BASE_BYTES;
     char what[128], nb[32];
     snprintf(what, sizeof what, "%s --kind general on %s nodes (%zu messages, work %g million)", a->path,
              cli_budget_count((double)t->nodes, nb, sizeof nb), j->tr.count, j->work);
