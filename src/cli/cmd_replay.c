@@ -13,7 +13,7 @@
 #include "options.h"
 #include "out.h"
 #include "replay_loggops.h"
-#include "timeline_out.h"
+#include "replay_timeline.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/machine.h" /* KC_SLOT_MAX: the --ranks-per-node range it shared with the slots */

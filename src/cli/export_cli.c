@@ -1,4 +1,4 @@
-/* Exporting mappings from the command line (export_cli.h). */
+/* Exporting mappings from the command line: map --format and export (export_cli.h). */
 #include "export_cli.h"
 
 #include <string.h>

@@ -1,4 +1,4 @@
-/* Shared resolve and render pieces of analyze and map (plan_cli.h). */
+/* Shared resolve and render pieces of analyze, map and export (plan_cli.h). */
 #include "plan_cli.h"
 
 #include <stdio.h>

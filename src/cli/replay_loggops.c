@@ -11,7 +11,7 @@
 #include "budget_rates.h"
 #include "options.h"
 #include "out.h"
-#include "timeline_out.h"
+#include "replay_timeline.h"
 #include "kcube/timeline.h"
 
 static const kc_name model_entries[] = {
