@@ -583,7 +583,7 @@ static void test_listed_options_accepted(void **state)
             continue;
         }
         if (!base)
-            fail_msg("no basic use for %s", entries[a].path);
+            fail_msg("no basic use for %s: add a row to bases[] (docs/cli.md, Adding a subcommand)", entries[a].path);
         char err[2048];
         if (check_line(entries[a].path, base, "", err, sizeof err))
             fail_msg("the basic use '%s %s' fails: %s", entries[a].path, base, err);
