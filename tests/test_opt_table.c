@@ -46,25 +46,28 @@ static int setup(void **state)
     return 0;
 }
 
+/* A name listed with why it is allowed an exception. */
+typedef struct named_why {
+    const char *name, *why;
+} named_why;
+
+static int listed_in(const named_why *list, const char *name)
+{
+    for (int i = 0; list[i].name; i++)
+        if (strcmp(list[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 /* Two option objects may share a name only where the name means the same
  * kind of thing in two unrelated commands; each pair is listed with why. */
-static const struct {
-    const char *name, *why;
-} distinct_ok[] = {
+static const named_why distinct_ok[] = {
     {"method", "map: the old hypercube reordering methods; butterfly: the emulation method"},
     {"verify", "hl: check Theorem 1 and Lemma 4; calmant schedule: replay the schedule"},
     {"trace", "hl and butterfly each trace their own algorithm, step by step"},
     {"bytes", "calmant cost: bytes per CC-cube iteration; map: bytes per stencil message or collective rank"},
     {NULL, NULL},
 };
-
-static int distinct_allowed(const char *name)
-{
-    for (int i = 0; distinct_ok[i].name; i++)
-        if (strcmp(distinct_ok[i].name, name) == 0)
-            return 1;
-    return 0;
-}
 
 static const cli_opt *shared_named(const char *name)
 {
@@ -93,7 +96,7 @@ static void test_one_meaning_per_name(void **state)
                         continue;
                     if (v->opt->type != o->type)
                         fail_msg("--%s has two types (%s, %s)", o->name, entries[a].path, entries[b].path);
-                    if (!distinct_allowed(o->name))
+                    if (!listed_in(distinct_ok, o->name))
                         fail_msg("--%s is defined twice (%s, %s): share one definition or rename one", o->name,
                                  entries[a].path, entries[b].path);
                 }
@@ -124,20 +127,10 @@ static void test_one_default(void **state)
 /* Old spellings kept although another command's option now has the name:
  * an option that had two meanings was split, one meaning kept the name and
  * the other command still accepts it, marked old, for the new one. */
-static const struct {
-    const char *name, *why;
-} renamed_ok[] = {
+static const named_why renamed_ok[] = {
     {"ranks-per-node", "replay: ranks per simulated node; map, export: slots per host, now --slots-per-host"},
     {NULL, NULL},
 };
-
-static int renamed_allowed(const char *name)
-{
-    for (int i = 0; renamed_ok[i].name; i++)
-        if (strcmp(renamed_ok[i].name, name) == 0)
-            return 1;
-    return 0;
-}
 
 /* Every default help shows is rendered from what the code uses (def, parsed
  * by the parser; shown_def, from the constant or library default the code
@@ -196,7 +189,7 @@ static void test_narrow_and_aliases(void **state)
             /* nor the name of any command's option, unless it is that option */
             for (int b = 0; b < nentries; b++)
                 for (const cli_use *v = entries[b].cmd->opts; v && v->opt; v++)
-                    if (strcmp(v->opt->name, al->name) == 0 && v->opt != al->target && !renamed_allowed(al->name))
+                    if (strcmp(v->opt->name, al->name) == 0 && v->opt != al->target && !listed_in(renamed_ok, al->name))
                         fail_msg("%s: the old spelling --%s is %s's --%s", entries[a].path, al->name,
                                  entries[b].path, v->opt->name);
             const cli_opt *s = shared_named(al->name);

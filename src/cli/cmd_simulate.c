@@ -29,18 +29,11 @@
         init(&d);                                                                                              \
         snprintf(buf, size, "%lld", (long long)d.field);                                                       \
     }
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, msg_flits)
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, warmup)
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, measure)
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, drain)
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, watchdog)
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, route_delay)
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, switch_delay)
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, link_latency)
-SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, threads)
-SHOWN_DEFAULT(kc_simspec, kc_simspec_default, inj)
-SHOWN_DEFAULT(kc_simspec, kc_simspec_default, ej)
-SHOWN_DEFAULT(kc_simspec, kc_simspec_default, depth)
+#define SHOWN_CONFIG(field) SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, field)
+#define SHOWN_SPEC(field) SHOWN_DEFAULT(kc_simspec, kc_simspec_default, field)
+SHOWN_CONFIG(msg_flits) SHOWN_CONFIG(warmup) SHOWN_CONFIG(measure) SHOWN_CONFIG(drain) SHOWN_CONFIG(watchdog)
+SHOWN_CONFIG(route_delay) SHOWN_CONFIG(switch_delay) SHOWN_CONFIG(link_latency) SHOWN_CONFIG(threads)
+SHOWN_SPEC(inj) SHOWN_SPEC(ej) SHOWN_SPEC(depth)
 
 static const cli_opt OPT_PAIRS = {.name = "pairs", .type = CLI_TEXT, .meta = "FILE", .param = "pairs_file",
                                   .help = "traffic from 'src dst [bytes]' lines (map --traffic's format; virtual ids, # "
