@@ -535,9 +535,11 @@ static int check_line(const char *path, const char *base, const char *extra, cha
     return r;
 }
 
-static void test_listed_options_accepted(void **state)
+/* The files the basic uses and samples name: a schedule (GOAL), a pairs
+ * file, and a machine description and a node list for the 16 nodes of
+ * --n 4, in a fresh scratch directory (out_dir). */
+static void write_fixtures(void)
 {
-    (void)state;
     snprintf(out_dir, sizeof out_dir, "/tmp/kc_opt_table.XXXXXX");
     assert_non_null(mkdtemp(out_dir));
     snprintf(goal_path, sizeof goal_path, "%s/t.goal", out_dir);
@@ -545,14 +547,11 @@ static void test_listed_options_accepted(void **state)
     assert_non_null(g);
     fputs("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n", g);
     fclose(g);
-    char pairs[96];
-    snprintf(pairs, sizeof pairs, "%s/pairs.txt", out_dir);
-    g = fopen(pairs, "w");
-    assert_non_null(g);
+    char path[128];
+    snprintf(path, sizeof path, "%s/pairs.txt", out_dir);
+    assert_non_null(g = fopen(path, "w"));
     fputs("0 1\n1 0\n", g);
     fclose(g);
-    /* A machine description and a node list for the 16 nodes of --n 4. */
-    char path[128];
     snprintf(path, sizeof path, "%s/MACHINE.txt", out_dir);
     assert_non_null(g = fopen(path, "w"));
     for (int x = 0; x < 16; x++)
@@ -563,7 +562,80 @@ static void test_listed_options_accepted(void **state)
     for (int x = 0; x < 16; x++)
         fprintf(g, "%d\n", 15 - x);
     fclose(g);
+}
 
+/* A text value whose placeholder lists words (none|optimal|set:P1,..|FILE):
+ * every word the help offers is tried on top of the basic use. Returns the
+ * failures (each printed). */
+static int try_offered_words(const entry *e, const cli_opt *o, const char *base)
+{
+    const cli_narrow *nw = cli_narrowed(e->cmd, o);
+    const char *meta = nw && nw->meta ? nw->meta : o->meta;
+    if (o->type != CLI_TEXT || !meta || !strchr(meta, '|'))
+        return 0;
+    int failures = 0;
+    char words[128], err[2048];
+    snprintf(words, sizeof words, "%s", meta);
+    for (char *save = NULL, *t = strtok_r(words, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
+        if (!(t[0] >= 'a' && t[0] <= 'z'))
+            continue; /* a placeholder such as FILE */
+        char extra[160];
+        char *colon = strchr(t, ':');
+        if (colon)
+            snprintf(extra, sizeof extra, "--%s %.*s:transpose", o->name, (int)(colon - t), t);
+        else
+            snprintf(extra, sizeof extra, "--%s %s", o->name, t);
+        if (check_line(e->path, base, extra, err, sizeof err)) {
+            fprintf(stderr, "%s --help offers %s, refused: %s", e->path, extra, err);
+            failures++;
+        }
+    }
+    return failures;
+}
+
+/* The option as this command uses it, once per choice it accepts (once for
+ * other types), with a sample value (samples[], else the default, else the
+ * smallest sensible count) on top of the basic use. Returns the failures. */
+static int try_values(const entry *e, const cli_use *u, const char *base)
+{
+    const cli_opt *o = u->opt;
+    int nchoices = o->type == CLI_CHOICE ? (int)kc_names_count(o->choices) : 1, failures = 0;
+    const kc_name *choice = o->type == CLI_CHOICE ? o->choices->entries : NULL;
+    const char *def = u->def && !CLI_IS_REQUIRED(u) ? u->def : o->def;
+    for (int c = 0; c < nchoices; c++) {
+        const char *cname = choice ? choice[c].name : NULL;
+        if (cname && !cli_allows(e->cmd, o, cname))
+            continue;
+        const char *tmpl = lookup(e->path, o->name, cname);
+        char extra[256], err[2048];
+        if (tmpl)
+            snprintf(extra, sizeof extra, tmpl, cname ? cname : "");
+        else if (o->type == CLI_FLAG)
+            snprintf(extra, sizeof extra, "--%s", o->name);
+        else if (o->type == CLI_CHOICE)
+            snprintf(extra, sizeof extra, "--%s %s", o->name, cname);
+        else if (def)
+            snprintf(extra, sizeof extra, "--%s %s", o->name, def);
+        else if (o->type == CLI_INT) /* the smallest sensible count */
+            snprintf(extra, sizeof extra, "--%s %lld", o->name, o->lo > 1 ? o->lo : o->hi >= 1 ? 1 : o->lo);
+        else {
+            fprintf(stderr, "no sample value for %s --%s\n", e->path, o->name);
+            failures++;
+            continue;
+        }
+        int r = check_line(e->path, base, extra, err, sizeof err);
+        if (r) {
+            fprintf(stderr, "%s %s + %s: exit %d: %s", e->path, base, extra, r, err);
+            failures++;
+        }
+    }
+    return failures;
+}
+
+static void test_listed_options_accepted(void **state)
+{
+    (void)state;
+    write_fixtures();
     int failures = 0;
     for (int a = 0; a < nentries; a++) {
         const cli_command *cmd = entries[a].cmd;
@@ -581,67 +653,12 @@ static void test_listed_options_accepted(void **state)
         if (check_line(entries[a].path, base, "", err, sizeof err))
             fail_msg("the basic use '%s %s' fails: %s", entries[a].path, base, err);
         for (const cli_use *u = cmd->opts; u && u->opt; u++) {
-            const cli_opt *o = u->opt;
             char given[64];
-            snprintf(given, sizeof given, "--%s ", o->name);
-            if (strncmp(base, given + 0, strlen(given)) == 0 || strstr(base, given + 0) != NULL)
-                if (o->type != CLI_CHOICE)
-                    continue; /* the basic use gives it already */
-            int nchoices = 1;
-            const kc_name *choice = NULL;
-            if (o->type == CLI_CHOICE) {
-                choice = o->choices->entries;
-                nchoices = (int)kc_names_count(o->choices);
-            }
-            /* A text value whose placeholder lists words (none|optimal|set:P1,..|FILE):
-             * every word the help offers is tried too. */
-            const cli_narrow *nw = cli_narrowed(cmd, o);
-            const char *meta = nw && nw->meta ? nw->meta : o->meta;
-            if (o->type == CLI_TEXT && meta && strchr(meta, '|')) {
-                char words[128];
-                snprintf(words, sizeof words, "%s", meta);
-                for (char *save = NULL, *t = strtok_r(words, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
-                    if (!(t[0] >= 'a' && t[0] <= 'z'))
-                        continue; /* a placeholder such as FILE */
-                    char extra[160];
-                    char *colon = strchr(t, ':');
-                    if (colon)
-                        snprintf(extra, sizeof extra, "--%s %.*s:transpose", o->name, (int)(colon - t), t);
-                    else
-                        snprintf(extra, sizeof extra, "--%s %s", o->name, t);
-                    if (check_line(entries[a].path, base, extra, err, sizeof err)) {
-                        fprintf(stderr, "%s --help offers %s, refused: %s", entries[a].path, extra, err);
-                        failures++;
-                    }
-                }
-            }
-            for (int c = 0; c < nchoices; c++) {
-                const char *cname = choice ? choice[c].name : NULL;
-                if (cname && !cli_allows(cmd, o, cname))
-                    continue;
-                const char *tmpl = lookup(entries[a].path, o->name, cname);
-                char extra[256];
-                if (tmpl)
-                    snprintf(extra, sizeof extra, tmpl, cname ? cname : "");
-                else if (o->type == CLI_FLAG)
-                    snprintf(extra, sizeof extra, "--%s", o->name);
-                else if (o->type == CLI_CHOICE)
-                    snprintf(extra, sizeof extra, "--%s %s", o->name, cname);
-                else if (u->def || o->def)
-                    snprintf(extra, sizeof extra, "--%s %s", o->name, u->def ? u->def : o->def);
-                else if (o->type == CLI_INT) /* the smallest sensible count */
-                    snprintf(extra, sizeof extra, "--%s %lld", o->name, o->lo > 1 ? o->lo : o->hi >= 1 ? 1 : o->lo);
-                else {
-                    fprintf(stderr, "no sample value for %s --%s\n", entries[a].path, o->name);
-                    failures++;
-                    continue;
-                }
-                int r = check_line(entries[a].path, base, extra, err, sizeof err);
-                if (r) {
-                    fprintf(stderr, "%s %s + %s: exit %d: %s", entries[a].path, base, extra, r, err);
-                    failures++;
-                }
-            }
+            snprintf(given, sizeof given, "--%s ", u->opt->name);
+            if (strstr(base, given) != NULL && u->opt->type != CLI_CHOICE)
+                continue; /* the basic use gives it already */
+            failures += try_offered_words(&entries[a], u->opt, base);
+            failures += try_values(&entries[a], u, base);
         }
     }
     char cmdline[128];
