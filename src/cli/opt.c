@@ -259,6 +259,24 @@ static int push(parser *p, const cli_opt *o, const char *text, int from_user)
     return 0;
 }
 
+/* A value given under an old spelling (a renamed option's alias): checked
+ * and kept as o's, but every message about it names the spelling used. */
+static int push_spelled(parser *p, const cli_opt *o, const char *text, const char *spelled)
+{
+    if (!(o->flags & CLI_REPEAT) && cli_given(p->a, o)) {
+        fprintf(stderr, "kcube: --%s is given twice (--%s is its old spelling; give it once)\n", o->name, spelled);
+        return 2;
+    }
+    cli_opt as_spelled = *o;
+    as_spelled.name = spelled;
+    int r = push(p, &as_spelled, text, 1);
+    if (!r) {
+        p->a->vals[p->a->nvals - 1].opt = o;
+        p->a->vals[p->a->nvals - 1].spelled = spelled;
+    }
+    return r;
+}
+
 /* Does this argument look like a mesh shape (16x16, 4x2x8, 2,32, 64)? */
 static int looks_like_shape(const char *s)
 {
@@ -388,10 +406,7 @@ static int parse_option(parser *p, const cli_command *cmd, int argc, char **argv
         fprintf(stderr, "kcube: --%s needs a value\n", al ? al->name : o->name);
         return 2;
     }
-    int r = push(p, o, val, 1);
-    if (!r && al)
-        p->a->vals[p->a->nvals - 1].spelled = al->name;
-    return r;
+    return al ? push_spelled(p, o, val, al->name) : push(p, o, val, 1);
 }
 
 static int add_defaults(parser *p, const cli_command *cmd)
