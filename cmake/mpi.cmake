@@ -77,8 +77,9 @@ endif()
 
 file(GLOB KC_MPICLI_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/mpicli/*.c)
 if(KC_MPICLI_SOURCES)
+  # kcube-mpi reaches the command line through src/cli/cli_host.h alone.
   add_executable(kcube-mpi ${KC_MPICLI_SOURCES})
-  target_include_directories(kcube-mpi PRIVATE ${PROJECT_SOURCE_DIR}/src ${PROJECT_BINARY_DIR}/generated)
+  target_include_directories(kcube-mpi PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(kcube-mpi PRIVATE kcube_cli MPI::MPI_C)
   if(TARGET kcube_mpi)
     target_link_libraries(kcube-mpi PRIVATE kcube_mpi)

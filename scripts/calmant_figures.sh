@@ -28,11 +28,11 @@ meshes="8:2:16x16 10:2:32x32 12:2:64x64 9:3:8x8x8 12:3:16x16x16"
 for m in $meshes; do
     IFS=: read -r d c name <<< "$m"
     for ratio in 100 500 1000 5000; do
-        "$K" calmant alltoall --d "$d" --c "$c" --block 16 --startup "$ratio" --byte-time 1 \
+        "$K" calmant alltoall --n "$d" --c "$c" --block 16 --startup "$ratio" --byte-time 1 \
             --no-replay --plot "$OUT/speedup-$name-beta$ratio.svg" > /dev/null
         csv "$OUT/speedup-$name-beta$ratio.csv" --d "$d" --c "$c" --startup "$ratio" --byte-time 1
     done
-    "$K" calmant alltoall --d "$d" --c "$c" --block 16 --startup 500 --byte-time 1 --barrier 100 \
+    "$K" calmant alltoall --n "$d" --c "$c" --block 16 --startup 500 --byte-time 1 --barrier 100 \
         --methods calmant --no-replay --plot-barrier "$OUT/barrier-$name.svg" > /dev/null
     csv "$OUT/barrier-$name.csv" --d "$d" --c "$c" --startup 500 --byte-time 1 --barrier 100 --methods calmant
 done

@@ -124,11 +124,11 @@ def _(r):
     return r.transcript([
         {"cmd": "kcube map --n 6 --pattern transpose --out nodes.txt > /dev/null", "note": "rank v -> line v"},
         {"cmd": "head -n 6 nodes.txt | paste -sd ' '"},
-        {"cmd": "kcube export --n 6 --mapping nodes.txt --format openmpi-rankfile --hosts nid%05d --ranks-per-node 8",
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format openmpi-rankfile --hosts nid%05d --slots-per-host 8",
          "head": 6},
-        {"cmd": "kcube export --n 6 --mapping nodes.txt --format mpich-rank-order --hosts nid%05d --ranks-per-node 8",
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format mpich-rank-order --hosts nid%05d --slots-per-host 8",
          "head": 5},
-        {"cmd": "kcube export --n 6 --mapping nodes.txt --format slurm-hostfile --hosts nid%05d --ranks-per-node 8 "
+        {"cmd": "kcube export --n 6 --mapping nodes.txt --format slurm-hostfile --hosts nid%05d --slots-per-host 8 "
                 "| uniq -c | head -n 4"},
         {"cmd": "printf '0 alpha\\n1 alpha\\n2 beta 1\\nbeta 1 1 0\\n' > machine.txt", "show": False,
          "cont": "printf '0 alpha\\n1 alpha\\n2 beta 1\\nbeta 1 1 0\\n' > machine.txt   # node 3 = (1, 1): beta, slot 0"},
@@ -146,16 +146,16 @@ def map_summary(text):
     return "".join(l + "\n" for l in text.split("\n") if l.startswith(("general mapping", "against identity")))
 
 
-MPI_HALO = "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general --hosts nid%05d --ranks-per-node 8"
+MPI_HALO = "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general --hosts nid%05d --slots-per-host 8"
 
 
 @block("mpi-openmpi")
 def _(r):
     """docs/mpi.md: a periodic 8 x 8 halo mapped on the 6-cube (8 hosts of 8 cores) as an Open MPI rankfile."""
     return r.transcript([
-        {"cmd": MPI_HALO + " --export openmpi-rankfile --out halo.rankfile", "filter": map_summary,
+        {"cmd": MPI_HALO + " --format openmpi-rankfile --out halo.rankfile", "filter": map_summary,
          "cont": "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general \\\n"
-                 "--hosts nid%05d --ranks-per-node 8 --export openmpi-rankfile --out halo.rankfile",
+                 "--hosts nid%05d --slots-per-host 8 --format openmpi-rankfile --out halo.rankfile",
          "note": "1: the mapping, as a rankfile"},
         {"cmd": "head -n 4 halo.rankfile", "note": "2: rank v's host and core"},
     ])
@@ -165,9 +165,9 @@ def _(r):
 def _(r):
     """docs/mpi.md: the same mapping as a Slurm host file."""
     return r.transcript([
-        {"cmd": MPI_HALO + " --export slurm-hostfile --out halo.hosts", "filter": map_summary,
+        {"cmd": MPI_HALO + " --format slurm-hostfile --out halo.hosts", "filter": map_summary,
          "cont": "kcube map --stencil 5pt --grid 8x8 --periodic --n 6 --kind general \\\n"
-                 "--hosts nid%05d --ranks-per-node 8 --export slurm-hostfile --out halo.hosts",
+                 "--hosts nid%05d --slots-per-host 8 --format slurm-hostfile --out halo.hosts",
          "note": "1: the mapping, as a host file"},
         {"cmd": "head -n 4 halo.hosts", "note": "2: line v: rank v's host"},
         {"cmd": "sort halo.hosts | uniq -c | head -n 3", "note": "3: 8 ranks a host"},
@@ -202,37 +202,37 @@ def compact_json(text):
 @block("calmant-runs")
 def _(r):
     return r.transcript([
-        "kcube calmant load --d 4 --c 1 --task 1,2",
-        "kcube calmant load --d 4 --c 1 --task 3,1 --topology torus --tie split",
-        {"cmd": "kcube calmant schedule --d 4 --c 1 --task 1,2 --verify", "note": "Fig. 4"},
-        {"cmd": "kcube calmant schedule --d 8 --c 2 --task 3,4 --verify --json", "note": "Figs. 6-7",
+        "kcube calmant load --n 4 --c 1 --task 1,2",
+        "kcube calmant load --n 4 --c 1 --task 3,1 --topology torus --tie split",
+        {"cmd": "kcube calmant schedule --n 4 --c 1 --task 1,2 --verify", "note": "Fig. 4"},
+        {"cmd": "kcube calmant schedule --n 8 --c 2 --task 3,4 --verify --json", "note": "Figs. 6-7",
          "filter": compact_json},
-        {"cmd": "kcube calmant schedule --d 10 --c 2 --task 0,10 --verify", "note": "Lemma 2's gap"},
-        {"cmd": "kcube calmant schedule --d 4 --c 1 --task 2,2 --topology torus --mesh-schedule --verify --verbose",
+        {"cmd": "kcube calmant schedule --n 10 --c 2 --task 0,10 --verify", "note": "Lemma 2's gap"},
+        {"cmd": "kcube calmant schedule --n 4 --c 1 --task 2,2 --topology torus --mesh-schedule --verify --verbose",
          "note": "exit 1", "status": 1, "head": 5},
-        {"cmd": "kcube calmant schedule --d 4 --c 1 --task 2,2 --topology torus --verify",
+        {"cmd": "kcube calmant schedule --n 4 --c 1 --task 2,2 --topology torus --verify",
          "note": "kcube's torus schedule"},
-        "kcube calmant schedule --d 4 --c 1 --task 2,2 --topology torus --tie split --verify",
-        {"cmd": "kcube calmant schedule --d 9 --c 3 --task 0,4 --verify", "note": "<i,4>_3 at LB"},
-        "kcube calmant cost --d 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 4",
-        "kcube calmant cost --d 16 --c 2 --bytes 64K --startup 164 --byte-time 0.57 --barrier 50",
-        {"cmd": "kcube calmant load --d 5 --c 2 --task 0,1", "note": "exit 2", "status": 2},
-        {"cmd": "kcube calmant cost --d 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 0",
+        "kcube calmant schedule --n 4 --c 1 --task 2,2 --topology torus --tie split --verify",
+        {"cmd": "kcube calmant schedule --n 9 --c 3 --task 0,4 --verify", "note": "<i,4>_3 at LB"},
+        "kcube calmant cost --n 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 4",
+        "kcube calmant cost --n 16 --c 2 --bytes 64K --startup 164 --byte-time 0.57 --barrier 50",
+        {"cmd": "kcube calmant load --n 5 --c 2 --task 0,1", "note": "exit 2", "status": 2},
+        {"cmd": "kcube calmant cost --n 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 0",
          "note": "exit 2", "status": 2},
     ])
 
 
 @block("calmant-worked-example")
 def _(r):
-    return r.transcript(["kcube calmant alltoall --d 4 --c 2 --block 64 --startup 100 --byte-time 1"])
+    return r.transcript(["kcube calmant alltoall --n 4 --c 2 --block 64 --startup 100 --byte-time 1"])
 
 
 @block("calmant-goal-replay")
 def _(r):
     return r.transcript([
-        {"cmd": "kcube calmant alltoall --d 4 --c 2 --block 64 --degree 4 --startup 100 --byte-time 1 "
+        {"cmd": "kcube calmant alltoall --n 4 --c 2 --block 64 --degree 4 --startup 100 --byte-time 1 "
                 "--methods calmant --emit-goal cx.goal",
-         "cont": "kcube calmant alltoall --d 4 --c 2 --block 64 --degree 4 --startup 100 --byte-time 1 \\\n"
+         "cont": "kcube calmant alltoall --n 4 --c 2 --block 64 --degree 4 --startup 100 --byte-time 1 \\\n"
                  "--methods calmant --emit-goal cx.goal",
          "note": "model: 19 steps, 4332", "show": False},
         "kcube replay cx.goal --topology mesh --k 4 --n 2 --startup 100 --byte-time 1",
@@ -250,7 +250,7 @@ def _(r):
             cells = [name, ratio]
             for b in (16, 1024, 65536):
                 got = {x["method"]: x for x in csv_rows(r.sh(
-                    "kcube calmant alltoall --d %d --c %d --block %d --startup %d --byte-time 1 --no-replay "
+                    "kcube calmant alltoall --n %d --c %d --block %d --startup %d --byte-time 1 --no-replay "
                     "--methods calmant,pairwise --csv" % (d, c, b, ratio)))}
                 cells.append("%.2f (Q %s) / %.2f" % (float(got["calmant"]["speedup"]), got["calmant"]["degree"],
                                                      float(got["pairwise"]["speedup"])))
@@ -264,7 +264,7 @@ def _(r):
     for d, c, name in CALMANT_MESHES:
         cells = [name]
         for b in (16, 32):
-            x = csv_rows(r.sh("kcube calmant alltoall --d %d --c %d --block %d --startup 500 --byte-time 1 "
+            x = csv_rows(r.sh("kcube calmant alltoall --n %d --c %d --block %d --startup 500 --byte-time 1 "
                               "--barrier 100 --methods calmant --no-replay --csv" % (d, c, b)))[0]
             cells.append("%.2f %% (Q %s)" % (100 * float(x["barrier_time"]) / float(x["time"]), x["degree"]))
         rows.append(cells)
@@ -364,7 +364,7 @@ def _(r):
          "note": "the FFT's schedule", "show": False},
         {"cmd": "kcube map --n 8 --pattern bit-reverse --kind general --work 0 --out order.map > /dev/null",
          "note": "a node list", "show": False},
-        {"cmd": "kcube calmant alltoall --d 6 --c 3 --block 64 --methods calmant --emit-goal sched.goal > /dev/null",
+        {"cmd": "kcube calmant alltoall --n 6 --c 3 --block 64 --methods calmant --emit-goal sched.goal > /dev/null",
          "note": "4x4x4 mesh", "show": False},
         {"cmd": "kcube replay fft.goal --n 8 --json > /dev/null", "show": False},
         {"cmd": "kcube replay fft.goal --n 8 --mapping order.map --routing pcube", "head": 3},

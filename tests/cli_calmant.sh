@@ -21,6 +21,9 @@ expect_stdout_contains "32 messages in 4 steps, lower bound 4"
 expect_stdout_contains "0 conflicts, 0 missing, 0 unexpected"
 expect_exit 0 "fig 4 load" -- "$K" calmant load --d 4 --c 1 --task 1,2 --json
 expect_stdout_matches "\"max_load\":${J}4,"
+# --n is the CC-cube dimension's name, as everywhere; --d its old spelling
+expect_exit 0 "fig 4 load, --n" -- "$K" calmant load --n 4 --c 1 --task 1,2 --json
+expect_stdout_matches "\"max_load\":${J}4,"
 expect_stdout_matches "\"lower_bound\":${J}4,"
 expect_stdout_matches "\"closed_form_load\":${J}4,"
 # Fig. 5: <2,1>_1, 4 steps

@@ -39,6 +39,10 @@ for fmt in nodelist openmpi-rankfile mpich-rank-order slurm-hostfile scotch-map;
     check "export and map --export agree ($fmt)" -- cmp "$T/map.$fmt" "$T/exp.$fmt"
 done
 check "nodelist is today's --out" -- cmp "$T/nodes.txt" "$T/map.nodelist"
+# map --format and --slots-per-host are the names; --export and --ranks-per-node (above) their old spellings.
+expect_exit 0 "map --format --slots-per-host" -- "$KCUBE" map --n 6 --pattern transpose --format slurm-hostfile \
+    --out "$T/new.slurm-hostfile" --hosts h%d --slots-per-host 8
+check "new and old spellings agree" -- cmp "$T/new.slurm-hostfile" "$T/map.slurm-hostfile"
 # A machine file saying the same as the rule, in both line forms, gives the same files.
 awk '{ x = NR - 1; if (x % 2) print x, "h" int(x / 8), x % 8; else print "h" int(x / 8), x % 2, int(x / 2) % 2, \
       int(x / 4) % 2, int(x / 8) % 2, int(x / 16) % 2, int(x / 32) % 2, x % 8 }' "$T/nodes.txt" > "$T/machine.txt"
@@ -58,7 +62,7 @@ check "64 hosts lines, 16 each" -- sh -c "sort '$T/halo.hosts' | uniq -c | awk '
 # Bad input: exit 2, one line, nothing written.
 expect_bad "--export without --out" -- "$KCUBE" map --n 6 --pattern transpose --export slurm-hostfile --hosts h%d --ranks-per-node 8
 expect_bad "rankfile without hosts" -- "$KCUBE" map --n 6 --pattern transpose --export openmpi-rankfile --out "$T/x"
-expect_stderr_contains "give --machine FILE, or --hosts PATTERN --ranks-per-node R"
+expect_stderr_contains "give --machine FILE, or --hosts PATTERN --slots-per-host R"
 expect_bad "--machine with nodelist" -- "$KCUBE" export --n 6 --mapping "$T/nodes.txt" --format nodelist --machine "$T/machine.txt"
 expect_bad "--hosts without --ranks-per-node" -- "$KCUBE" export --n 6 --mapping "$T/nodes.txt" --format slurm-hostfile --hosts h%d
 expect_bad "--ranks-per-node without --hosts" -- "$KCUBE" export --n 6 --mapping "$T/nodes.txt" --format slurm-hostfile --machine "$T/machine.txt" --ranks-per-node 2

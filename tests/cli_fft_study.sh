@@ -10,7 +10,7 @@ J='[[:space:]]*'
 
 expect_exit 0 "4-cube json" -- "$K" fft-study --n 4 --points 2^6,256 --json
 for f in '"rows"' '"summary"' '"m"' '"config"' '"bitrev_us"' '"neighbour_us"' '"compute_us"' '"total_us"' \
-    '"bitrev_speedup"' '"total_gain"' '"ecube+mapping"' '"pcube"' '"li-min"'; do
+    '"bitrev_speedup"' '"total_gain"' '"M-S"' '"pcube"' '"li-min"'; do
     expect_stdout_contains "$f"
 done
 if grep -E '"bitrev_speedup":' "$CLI_OUT" | awk '{ if ($2 + 0 <= 1) bad = 1 } END { exit bad }'; then cli_pass
@@ -29,6 +29,9 @@ expect_exit 0 "text" -- "$K" fft-study --n 4 --points 2^6
 expect_stdout_contains "bit-reverse"
 
 expect_bad "unknown config" -- "$K" fft-study --n 4 --points 2^6 --configs ecube,foo
+expect_bad "M-G: a set of patterns, the FFT has one" -- "$K" fft-study --n 4 --points 2^6 --configs ecube,M-G
+expect_exit 0 "simulate's M-S and its old spelling here" -- "$K" fft-study --n 4 --points 2^6 --configs ms,ecube+mapping --csv
+expect_stdout_matches '^64,M-S,'
 expect_bad "size not 2^(n+2d)" -- "$K" fft-study --n 4 --points 2^7
 expect_bad "size below 2^(n+2)" -- "$K" fft-study --n 4 --points 16
 expect_bad "not a power of two" -- "$K" fft-study --n 4 --points 100

@@ -26,7 +26,7 @@ expect_exit 0 "mesh 8x8 (old spelling)" -- "$K" hl --n 6 --pattern complement --
 expect_stdout_matches "\"mesh_steps\":${J}14"
 expect_exit 0 "mesh 8x8" -- "$K" hl --n 6 --pattern complement --topology mesh --shape 8x8 --json
 expect_stdout_matches "\"mesh_steps\":${J}14"
-expect_exit 0 "mesh 2x4x8 (old: most significant axis first)" -- "$K" hl --n 6 --pattern complement --mesh 2x4x8 --json
+expect_exit 0 "mesh 8x4x2 (old spelling, sides axis 0 first as --shape)" -- "$K" hl --n 6 --pattern complement --mesh 8x4x2 --json
 expect_stdout_matches "\"mesh_steps\":${J}11"
 expect_stdout_matches "\"sides\":${J}\"8x4x2\""
 expect_exit 0 "shape 8x4x2 (axis 0 first) is the same mesh" -- "$K" hl --n 6 --pattern complement --shape 8x4x2 --json

@@ -107,7 +107,7 @@ expect_exit 0 "hl --shape 8x32" -- "$K" hl --n 8 --pattern transpose --shape 8x3
 expect_stdout_contains "mesh 8x32:"
 expect_exit 0 "hl --shape 8x32 --json" -- "$K" hl --n 8 --pattern transpose --shape 8x32 --json
 expect_stdout_matches "\"sides\":${J}\"8x32\""
-expect_exit 0 "hl --mesh (old, most significant first)" -- "$K" hl --n 8 --pattern transpose --mesh 32x8
+expect_exit 0 "hl --mesh (old spelling, axis 0 first as --shape)" -- "$K" hl --n 8 --pattern transpose --mesh 8x32
 expect_stdout_contains "mesh 8x32:"
 
 # ---- one default for --startup and --byte-time ----------------------------------------------

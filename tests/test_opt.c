@@ -227,13 +227,54 @@ static void test_random_lines(void **state)
     }
 }
 
+/* A command that cannot run without --rate, and an option whose default is
+ * rendered by a function (the code applies it when the option is absent). */
+static void shown_seven(char *buf, size_t size) { snprintf(buf, size, "%d", 7); }
+static const cli_opt OPT_SHOWN = {.name = "shown", .type = CLI_INT, .meta = "S", .help = "a shown default",
+                                  .lo = 1, .hi = 10, .shown_def = shown_seven};
+static const cli_use req_opts[] = {{&OPT_RATE, NULL, CLI_REQUIRED}, {&OPT_SHOWN, NULL, NULL}, {NULL, NULL, NULL}};
+static const cli_command req_cmd = {.name = "req", .summary = "a required option", .opts = req_opts};
+
+static void test_old_spellings_required_shown(void **state)
+{
+    (void)state;
+    cli_args a;
+    /* an old spelling of a renamed option: kept as the option, with the spelling used */
+    assert_int_equal(parse_line(&demo_cmd, "demo --family linear", &a), 0);
+    const cli_value *v = cli_get(&a, &OPT_KIND);
+    assert_non_null(v);
+    assert_ptr_equal(v->opt, &OPT_KIND);
+    assert_string_equal(v->spelled, "family");
+    cli_args_free(&a);
+    assert_int_equal(parse_line(&demo_cmd, "demo --kind linear", &a), 0);
+    assert_null(cli_get(&a, &OPT_KIND)->spelled);
+    cli_args_free(&a);
+    assert_int_equal(parse_line(&demo_cmd, "demo --family nosuch", &a), 2);
+    assert_int_equal(parse_line(&demo_cmd, "demo --family linear --kind reorder", &a), 2);
+    /* required: refused without it, no default added, help says so */
+    assert_int_equal(parse_line(&req_cmd, "req", &a), 2);
+    assert_int_equal(parse_line(&req_cmd, "req --rate 0.5", &a), 0);
+    assert_false(cli_given(&a, &OPT_SHOWN));
+    assert_null(cli_get(&a, &OPT_SHOWN)); /* a shown default is not parsed */
+    cli_args_free(&a);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    cli_help(&req_cmd, "req", mem);
+    fclose(mem);
+    assert_non_null(strstr(text, "a rate (required)"));
+    assert_non_null(strstr(text, "a shown default (default 7)"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_values_and_defaults), cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_ranges_and_sizes),    cmocka_unit_test(test_order_and_aliases),
         cmocka_unit_test(test_subcommands_and_help), cmocka_unit_test(test_random_lines),
-        cmocka_unit_test(test_narrow_and_version),
+        cmocka_unit_test(test_narrow_and_version),   cmocka_unit_test(test_old_spellings_required_shown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

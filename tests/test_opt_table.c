@@ -46,25 +46,28 @@ static int setup(void **state)
     return 0;
 }
 
+/* A name listed with why it is allowed an exception. */
+typedef struct named_why {
+    const char *name, *why;
+} named_why;
+
+static int listed_in(const named_why *list, const char *name)
+{
+    for (int i = 0; list[i].name; i++)
+        if (strcmp(list[i].name, name) == 0)
+            return 1;
+    return 0;
+}
+
 /* Two option objects may share a name only where the name means the same
  * kind of thing in two unrelated commands; each pair is listed with why. */
-static const struct {
-    const char *name, *why;
-} distinct_ok[] = {
+static const named_why distinct_ok[] = {
     {"method", "map: the old hypercube reordering methods; butterfly: the emulation method"},
     {"verify", "hl: check Theorem 1 and Lemma 4; calmant schedule: replay the schedule"},
     {"trace", "hl and butterfly each trace their own algorithm, step by step"},
     {"bytes", "calmant cost: bytes per CC-cube iteration; map: bytes per stencil message or collective rank"},
     {NULL, NULL},
 };
-
-static int distinct_allowed(const char *name)
-{
-    for (int i = 0; distinct_ok[i].name; i++)
-        if (strcmp(distinct_ok[i].name, name) == 0)
-            return 1;
-    return 0;
-}
 
 static const cli_opt *shared_named(const char *name)
 {
@@ -93,7 +96,7 @@ static void test_one_meaning_per_name(void **state)
                         continue;
                     if (v->opt->type != o->type)
                         fail_msg("--%s has two types (%s, %s)", o->name, entries[a].path, entries[b].path);
-                    if (!distinct_allowed(o->name))
+                    if (!listed_in(distinct_ok, o->name))
                         fail_msg("--%s is defined twice (%s, %s): share one definition or rename one", o->name,
                                  entries[a].path, entries[b].path);
                 }
@@ -107,7 +110,7 @@ static void test_one_default(void **state)
     (void)state;
     for (int a = 0; a < nentries; a++)
         for (const cli_use *u = entries[a].cmd->opts; u && u->opt; u++) {
-            if (!u->def)
+            if (!u->def || CLI_IS_REQUIRED(u))
                 continue;
             if (u->opt->def)
                 fail_msg("%s changes the default of --%s (%s -> %s): one default per option", entries[a].path,
@@ -119,6 +122,44 @@ static void test_one_default(void **state)
             if (u->opt->type == CLI_CHOICE)
                 assert_true(cli_allows(entries[a].cmd, u->opt, u->def));
         }
+}
+
+/* Old spellings kept although another command's option now has the name:
+ * an option that had two meanings was split, one meaning kept the name and
+ * the other command still accepts it, marked old, for the new one. */
+static const named_why renamed_ok[] = {
+    {"ranks-per-node", "replay: ranks per simulated node; map, export: slots per host, now --slots-per-host"},
+    {NULL, NULL},
+};
+
+/* Every default help shows is rendered from what the code uses (def, parsed
+ * by the parser; shown_def, from the constant or library default the code
+ * applies): a help line that types a number as its default, or says
+ * "(default" beside a rendered one, would drift from the code. */
+static void test_defaults_rendered(void **state)
+{
+    (void)state;
+    int failures = 0;
+    for (int a = 0; a < nentries; a++)
+        for (const cli_use *u = entries[a].cmd->opts; u && u->opt; u++) {
+            const char *h = u->help ? u->help : u->opt->help;
+            char shown[64];
+            int rendered = cli_shown_default(u, shown, sizeof shown) != NULL || CLI_IS_REQUIRED(u);
+            if (rendered && strstr(h, "(default")) {
+                fprintf(stderr, "%s --%s: two defaults, one in its help line: %s\n", entries[a].path, u->opt->name, h);
+                failures++;
+            }
+            for (const char *d = strstr(h, "default"); d; d = strstr(d + 1, "default")) {
+                const char *v = d + strlen("default");
+                v += strspn(v, " :");
+                if (*v >= '0' && *v <= '9') {
+                    fprintf(stderr, "%s --%s: a default typed in its help line (give .def or .shown_def): %s\n",
+                            entries[a].path, u->opt->name, h);
+                    failures++;
+                }
+            }
+        }
+    assert_int_equal(failures, 0);
 }
 
 /* Narrowed choices name real choices of options the command takes; an alias
@@ -148,7 +189,7 @@ static void test_narrow_and_aliases(void **state)
             /* nor the name of any command's option, unless it is that option */
             for (int b = 0; b < nentries; b++)
                 for (const cli_use *v = entries[b].cmd->opts; v && v->opt; v++)
-                    if (strcmp(v->opt->name, al->name) == 0 && v->opt != al->target)
+                    if (strcmp(v->opt->name, al->name) == 0 && v->opt != al->target && !listed_in(renamed_ok, al->name))
                         fail_msg("%s: the old spelling --%s is %s's --%s", entries[a].path, al->name,
                                  entries[b].path, v->opt->name);
             const cli_opt *s = shared_named(al->name);
@@ -229,10 +270,10 @@ static const struct {
 } bases[] = {
     {"analyze", "--n 4 --pattern transpose"},
     {"butterfly", "--n 2 --p 4 --method direct"},
-    {"calmant load", "--d 4 --c 1 --task 1,2"},
-    {"calmant schedule", "--d 4 --c 1 --task 1,2"},
-    {"calmant cost", "--d 8 --c 2 --bytes 4096"},
-    {"calmant alltoall", "--d 4 --c 2 --block 64"},
+    {"calmant load", "--n 4 --c 1 --task 1,2"},
+    {"calmant schedule", "--n 4 --c 1 --task 1,2"},
+    {"calmant cost", "--n 8 --c 2 --bytes 4096"},
+    {"calmant alltoall", "--n 4 --c 2 --block 64"},
     {"fft-study", "--n 4"},
     {"figures", "--quick"},
     {"gray", "--n 4"},
@@ -353,20 +394,20 @@ static const struct {
     {"simulate --vector", "!--pattern --matrix 0010;0001;1000;0100 --vector 1000"},
     {"simulate --scatter", "!--pattern --matrix 0000;0000;1000;0100 --scatter"},
     {"simulate --pairs", "!--pattern --pairs PAIRS"},
-    {"map --machine", "--export slurm-hostfile --out OUT/h.txt --machine MACHINE"},
-    {"map --hosts", "--export slurm-hostfile --out OUT/h.txt --hosts h%%d --ranks-per-node 4"},
-    {"map --ranks-per-node", "--export slurm-hostfile --out OUT/h.txt --hosts h%%d --ranks-per-node 4"},
-    {"map --fill", "--export slurm-hostfile --out OUT/h.txt --hosts h%%d --ranks-per-node 4 --fill %s"},
-    {"map --first-host", "--export slurm-hostfile --out OUT/h.txt --hosts h%%d --ranks-per-node 4 --first-host 1"},
-    {"map --export", "--export %s --out OUT/e.txt --machine MACHINE"},
+    {"map --machine", "--format slurm-hostfile --out OUT/h.txt --machine MACHINE"},
+    {"map --hosts", "--format slurm-hostfile --out OUT/h.txt --hosts h%%d --slots-per-host 4"},
+    {"map --slots-per-host", "--format slurm-hostfile --out OUT/h.txt --hosts h%%d --slots-per-host 4"},
+    {"map --fill", "--format slurm-hostfile --out OUT/h.txt --hosts h%%d --slots-per-host 4 --fill %s"},
+    {"map --first-host", "--format slurm-hostfile --out OUT/h.txt --hosts h%%d --slots-per-host 4 --first-host 1"},
+    {"map --format", "--format %s --out OUT/e.txt --machine MACHINE"},
     {"export --format", "--format %s --machine MACHINE"},
     {"export --shape", "!--n --shape 4x4"},
     {"export --tie", "--k 4 --n 2 --tie %s"},
     {"export --machine", "--format slurm-hostfile --machine MACHINE"},
-    {"export --hosts", "--format slurm-hostfile --hosts h%%d --ranks-per-node 4"},
-    {"export --ranks-per-node", "--format slurm-hostfile --hosts h%%d --ranks-per-node 4"},
-    {"export --fill", "--format slurm-hostfile --hosts h%%d --ranks-per-node 4 --fill %s"},
-    {"export --first-host", "--format slurm-hostfile --hosts h%%d --ranks-per-node 4 --first-host 1"},
+    {"export --hosts", "--format slurm-hostfile --hosts h%%d --slots-per-host 4"},
+    {"export --slots-per-host", "--format slurm-hostfile --hosts h%%d --slots-per-host 4"},
+    {"export --fill", "--format slurm-hostfile --hosts h%%d --slots-per-host 4 --fill %s"},
+    {"export --first-host", "--format slurm-hostfile --hosts h%%d --slots-per-host 4 --first-host 1"},
     {NULL, NULL},
 };
 
@@ -393,8 +434,8 @@ static const struct {
     {"replay --topology mesh", "--topology mesh --k 8 --n 1"},
     {"hl --topology hypercube", "--topology hypercube"},
     {"butterfly --method multisect", "--method multisect --r 2"},
-    {"map --export nodelist", "--export nodelist --out OUT/e.txt"},
-    {"map --export scotch-map", "--export scotch-map --out OUT/e.txt"},
+    {"map --format nodelist", "--format nodelist --out OUT/e.txt"},
+    {"map --format scotch-map", "--format scotch-map --out OUT/e.txt"},
     {"export --format nodelist", "--format nodelist"},
     {"export --format scotch-map", "--format scotch-map"},
     {NULL, NULL},
@@ -494,9 +535,11 @@ static int check_line(const char *path, const char *base, const char *extra, cha
     return r;
 }
 
-static void test_listed_options_accepted(void **state)
+/* The files the basic uses and samples name: a schedule (GOAL), a pairs
+ * file, and a machine description and a node list for the 16 nodes of
+ * --n 4, in a fresh scratch directory (out_dir). */
+static void write_fixtures(void)
 {
-    (void)state;
     snprintf(out_dir, sizeof out_dir, "/tmp/kc_opt_table.XXXXXX");
     assert_non_null(mkdtemp(out_dir));
     snprintf(goal_path, sizeof goal_path, "%s/t.goal", out_dir);
@@ -504,14 +547,11 @@ static void test_listed_options_accepted(void **state)
     assert_non_null(g);
     fputs("num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 0\n}\nrank 1 {\nl1: recv 8b from 0 tag 0\n}\n", g);
     fclose(g);
-    char pairs[96];
-    snprintf(pairs, sizeof pairs, "%s/pairs.txt", out_dir);
-    g = fopen(pairs, "w");
-    assert_non_null(g);
+    char path[128];
+    snprintf(path, sizeof path, "%s/pairs.txt", out_dir);
+    assert_non_null(g = fopen(path, "w"));
     fputs("0 1\n1 0\n", g);
     fclose(g);
-    /* A machine description and a node list for the 16 nodes of --n 4. */
-    char path[128];
     snprintf(path, sizeof path, "%s/MACHINE.txt", out_dir);
     assert_non_null(g = fopen(path, "w"));
     for (int x = 0; x < 16; x++)
@@ -522,7 +562,80 @@ static void test_listed_options_accepted(void **state)
     for (int x = 0; x < 16; x++)
         fprintf(g, "%d\n", 15 - x);
     fclose(g);
+}
 
+/* A text value whose placeholder lists words (none|optimal|set:P1,..|FILE):
+ * every word the help offers is tried on top of the basic use. Returns the
+ * failures (each printed). */
+static int try_offered_words(const entry *e, const cli_opt *o, const char *base)
+{
+    const cli_narrow *nw = cli_narrowed(e->cmd, o);
+    const char *meta = nw && nw->meta ? nw->meta : o->meta;
+    if (o->type != CLI_TEXT || !meta || !strchr(meta, '|'))
+        return 0;
+    int failures = 0;
+    char words[128], err[2048];
+    snprintf(words, sizeof words, "%s", meta);
+    for (char *save = NULL, *t = strtok_r(words, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
+        if (!(t[0] >= 'a' && t[0] <= 'z'))
+            continue; /* a placeholder such as FILE */
+        char extra[160];
+        char *colon = strchr(t, ':');
+        if (colon)
+            snprintf(extra, sizeof extra, "--%s %.*s:transpose", o->name, (int)(colon - t), t);
+        else
+            snprintf(extra, sizeof extra, "--%s %s", o->name, t);
+        if (check_line(e->path, base, extra, err, sizeof err)) {
+            fprintf(stderr, "%s --help offers %s, refused: %s", e->path, extra, err);
+            failures++;
+        }
+    }
+    return failures;
+}
+
+/* The option as this command uses it, once per choice it accepts (once for
+ * other types), with a sample value (samples[], else the default, else the
+ * smallest sensible count) on top of the basic use. Returns the failures. */
+static int try_values(const entry *e, const cli_use *u, const char *base)
+{
+    const cli_opt *o = u->opt;
+    int nchoices = o->type == CLI_CHOICE ? (int)kc_names_count(o->choices) : 1, failures = 0;
+    const kc_name *choice = o->type == CLI_CHOICE ? o->choices->entries : NULL;
+    const char *def = u->def && !CLI_IS_REQUIRED(u) ? u->def : o->def;
+    for (int c = 0; c < nchoices; c++) {
+        const char *cname = choice ? choice[c].name : NULL;
+        if (cname && !cli_allows(e->cmd, o, cname))
+            continue;
+        const char *tmpl = lookup(e->path, o->name, cname);
+        char extra[256], err[2048];
+        if (tmpl)
+            snprintf(extra, sizeof extra, tmpl, cname ? cname : "");
+        else if (o->type == CLI_FLAG)
+            snprintf(extra, sizeof extra, "--%s", o->name);
+        else if (o->type == CLI_CHOICE)
+            snprintf(extra, sizeof extra, "--%s %s", o->name, cname);
+        else if (def)
+            snprintf(extra, sizeof extra, "--%s %s", o->name, def);
+        else if (o->type == CLI_INT) /* the smallest sensible count */
+            snprintf(extra, sizeof extra, "--%s %lld", o->name, o->lo > 1 ? o->lo : o->hi >= 1 ? 1 : o->lo);
+        else {
+            fprintf(stderr, "no sample value for %s --%s\n", e->path, o->name);
+            failures++;
+            continue;
+        }
+        int r = check_line(e->path, base, extra, err, sizeof err);
+        if (r) {
+            fprintf(stderr, "%s %s + %s: exit %d: %s", e->path, base, extra, r, err);
+            failures++;
+        }
+    }
+    return failures;
+}
+
+static void test_listed_options_accepted(void **state)
+{
+    (void)state;
+    write_fixtures();
     int failures = 0;
     for (int a = 0; a < nentries; a++) {
         const cli_command *cmd = entries[a].cmd;
@@ -535,72 +648,17 @@ static void test_listed_options_accepted(void **state)
             continue;
         }
         if (!base)
-            fail_msg("no basic use for %s", entries[a].path);
+            fail_msg("no basic use for %s: add a row to bases[] (docs/cli.md, Adding a subcommand)", entries[a].path);
         char err[2048];
         if (check_line(entries[a].path, base, "", err, sizeof err))
             fail_msg("the basic use '%s %s' fails: %s", entries[a].path, base, err);
         for (const cli_use *u = cmd->opts; u && u->opt; u++) {
-            const cli_opt *o = u->opt;
             char given[64];
-            snprintf(given, sizeof given, "--%s ", o->name);
-            if (strncmp(base, given + 0, strlen(given)) == 0 || strstr(base, given + 0) != NULL)
-                if (o->type != CLI_CHOICE)
-                    continue; /* the basic use gives it already */
-            int nchoices = 1;
-            const kc_name *choice = NULL;
-            if (o->type == CLI_CHOICE) {
-                choice = o->choices->entries;
-                nchoices = (int)kc_names_count(o->choices);
-            }
-            /* A text value whose placeholder lists words (none|optimal|set:P1,..|FILE):
-             * every word the help offers is tried too. */
-            const cli_narrow *nw = cli_narrowed(cmd, o);
-            const char *meta = nw && nw->meta ? nw->meta : o->meta;
-            if (o->type == CLI_TEXT && meta && strchr(meta, '|')) {
-                char words[128];
-                snprintf(words, sizeof words, "%s", meta);
-                for (char *save = NULL, *t = strtok_r(words, "|", &save); t; t = strtok_r(NULL, "|", &save)) {
-                    if (!(t[0] >= 'a' && t[0] <= 'z'))
-                        continue; /* a placeholder such as FILE */
-                    char extra[160];
-                    char *colon = strchr(t, ':');
-                    if (colon)
-                        snprintf(extra, sizeof extra, "--%s %.*s:transpose", o->name, (int)(colon - t), t);
-                    else
-                        snprintf(extra, sizeof extra, "--%s %s", o->name, t);
-                    if (check_line(entries[a].path, base, extra, err, sizeof err)) {
-                        fprintf(stderr, "%s --help offers %s, refused: %s", entries[a].path, extra, err);
-                        failures++;
-                    }
-                }
-            }
-            for (int c = 0; c < nchoices; c++) {
-                const char *cname = choice ? choice[c].name : NULL;
-                if (cname && !cli_allows(cmd, o, cname))
-                    continue;
-                const char *tmpl = lookup(entries[a].path, o->name, cname);
-                char extra[256];
-                if (tmpl)
-                    snprintf(extra, sizeof extra, tmpl, cname ? cname : "");
-                else if (o->type == CLI_FLAG)
-                    snprintf(extra, sizeof extra, "--%s", o->name);
-                else if (o->type == CLI_CHOICE)
-                    snprintf(extra, sizeof extra, "--%s %s", o->name, cname);
-                else if (u->def || o->def)
-                    snprintf(extra, sizeof extra, "--%s %s", o->name, u->def ? u->def : o->def);
-                else if (o->type == CLI_INT) /* the smallest sensible count */
-                    snprintf(extra, sizeof extra, "--%s %lld", o->name, o->lo > 1 ? o->lo : o->hi >= 1 ? 1 : o->lo);
-                else {
-                    fprintf(stderr, "no sample value for %s --%s\n", entries[a].path, o->name);
-                    failures++;
-                    continue;
-                }
-                int r = check_line(entries[a].path, base, extra, err, sizeof err);
-                if (r) {
-                    fprintf(stderr, "%s %s + %s: exit %d: %s", entries[a].path, base, extra, r, err);
-                    failures++;
-                }
-            }
+            snprintf(given, sizeof given, "--%s ", u->opt->name);
+            if (strstr(base, given) != NULL && u->opt->type != CLI_CHOICE)
+                continue; /* the basic use gives it already */
+            failures += try_offered_words(&entries[a], u->opt, base);
+            failures += try_values(&entries[a], u, base);
         }
     }
     char cmdline[128];
@@ -614,6 +672,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_one_meaning_per_name), cmocka_unit_test(test_one_default),
         cmocka_unit_test(test_narrow_and_aliases),   cmocka_unit_test(test_help_matches_table),
+        cmocka_unit_test(test_defaults_rendered),
         cmocka_unit_test(test_listed_options_accepted),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

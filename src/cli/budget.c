@@ -12,9 +12,7 @@
 
 double cli_budget_seconds(const cli_args *a)
 {
-    const char *t = cli_text(a, &OPT_MAX_TIME, NULL);
-    if (!t)
-        return CLI_BUDGET_DEFAULT_SECONDS;
+    const char *t = cli_text(a, &OPT_MAX_TIME, CLI_MAX_TIME_DEFAULT);
     if (!strcmp(t, "inf") || !strcmp(t, "none"))
         return INFINITY;
     char *end;

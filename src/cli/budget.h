@@ -6,7 +6,7 @@
  * per-unit rate measured on the development machine, rounded up) and peak
  * bytes (an upper bound). cli_budget_check refuses, with one line naming
  * the estimate and the option that lifts the limit, a run whose time
- * passes --max-time (default CLI_BUDGET_DEFAULT_SECONDS; 0 or inf: none)
+ * passes --max-time (default CLI_MAX_TIME_DEFAULT; 0 or inf: none)
  * or whose memory passes --max-memory (default: what the machine and the
  * process's control group allow, as `simulate` does). Cost: O(1) plus two
  * small file reads for the memory available. */
@@ -18,8 +18,10 @@
 
 #include "opt.h"
 
-/* The time a run may take when --max-time is not given. */
-#define CLI_BUDGET_DEFAULT_SECONDS 60.0
+/* The seconds a run may take when --max-time is not given: one constant,
+ * read by the gate as if it had been given, and shown by help (options.c,
+ * dispatch.c). */
+#define CLI_MAX_TIME_DEFAULT "60"
 
 /* --max-time SECONDS (OPT_MAX_TIME) and --max-memory BYTES live in the
  * shared table (options.h); a command that calls the gate lists both. */

@@ -10,6 +10,7 @@
 
 #include "calmant_alltoall.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -83,9 +84,8 @@ static int resolve(const cli_args *a, a2a_job *j)
     int r = cli_format(a, &j->fmt);
     if (r)
         return r;
-    if (!cli_given(a, &OPT_CALMANT_D) || !cli_given(a, &OPT_CALMANT_C) || !cli_given(a, &OPT_BLOCK))
-        return cli_error("%s needs --d D, --c C and --block B", a->path);
-    j->d = (int)cli_int(a, &OPT_CALMANT_D, 0);
+    /* --n (d), --c and --block are required: the parser saw them. */
+    j->d = (int)cli_int(a, &OPT_N, 0);
     j->replay = !cli_flag(a, &OPT_NO_REPLAY);
     j->c = (int)cli_int(a, &OPT_CALMANT_C, 0);
     long long q = cli_int(a, &OPT_CALMANT_DEGREE, 0);
@@ -340,7 +340,7 @@ static int emit_goal(const cli_args *a, const a2a_job *j)
  * their dependences on the previous iteration): 0.8 us and 48 bytes each. */
 static int gate(const cli_args *a, const a2a_job *j)
 {
-    double nodes = ldexp(1, j->d), hops = j->c * ldexp(1, j->d / j->c) / 2, msgs = 0, sec = 0, bytes = 16e6;
+    double nodes = ldexp(1, j->d), hops = j->c * ldexp(1, j->d / j->c) / 2, msgs = 0, sec = 0, bytes = CLI_BASE_BYTES;
     if (j->replay && j->d <= A2A_REPLAY_MAX_D) {
         if (j->mask & (1u << KC_A2A_PAIRWISE))
             msgs += nodes * (nodes - 1);
@@ -349,7 +349,7 @@ static int gate(const cli_args *a, const a2a_job *j)
         for (int m = KC_A2A_CALMANT; m <= KC_A2A_CCCUBE; m++)
             if (j->mask & (1u << m))
                 msgs += 2.0 * j->d * j->d * nodes;
-        sec += 20e-9 * msgs * hops;
+        sec += CLI_RATE_A2A_HOP * msgs * hops;
         bytes += 64 * nodes * (j->c + 2);
     }
     if (j->emit) {
@@ -358,7 +358,7 @@ static int gate(const cli_args *a, const a2a_job *j)
         if (kc_a2a_cost_of(j->d, j->c, KC_A2A_CALMANT, &j->p, &f, &err))
             return cli_report(a, &err);
         double lines = nodes * (j->d + f.degree - 1.0) * (4.0 * j->d * j->d + 2.0 * j->d);
-        sec += 0.8e-6 * lines;
+        sec += CLI_RATE_A2A_GOAL_LINE * lines;
         bytes += 48 * lines;
     }
     char what[96];
@@ -406,9 +406,9 @@ static void methods_help(FILE *out)
 }
 
 static const cli_use alltoall_opts[] = {
-    {&OPT_CALMANT_D, NULL, NULL},
-    {&OPT_CALMANT_C, NULL, NULL},
-    {&OPT_BLOCK, NULL, NULL},
+    {&OPT_N, CALMANT_N_HELP, CLI_REQUIRED},
+    {&OPT_CALMANT_C, NULL, CLI_REQUIRED},
+    {&OPT_BLOCK, NULL, CLI_REQUIRED},
     {&OPT_METHODS, NULL, NULL},
     {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit; the default is the nCUBE 2's", NULL},
     {&OPT_BYTE_TIME, NULL, NULL},
@@ -440,12 +440,13 @@ const cli_command kc_calmant_alltoall_command = {
                    "beta + its largest message x tau, one port, no contention inside a step), neither the\n"
                    "flit-level network nor LogGOPS; --emit-goal's schedule gives those with kcube replay.",
     .opts = alltoall_opts,
+    .aliases = kc_calmant_aliases,
     .check = check,
     .run = run,
-    .epilog = "examples:\n  kcube calmant alltoall --d 8 --c 2 --block 64 --startup 500 --byte-time 1\n"
-              "  kcube calmant alltoall --d 12 --c 3 --block 16 --methods calmant,pairwise --json\n"
-              "  kcube calmant alltoall --d 8 --c 2 --block 64 --plot fig9.png\n"
-              "  kcube calmant alltoall --d 4 --c 2 --block 64 --degree 4 --emit-goal cx.goal &&\n"
+    .epilog = "examples:\n  kcube calmant alltoall --n 8 --c 2 --block 64 --startup 500 --byte-time 1\n"
+              "  kcube calmant alltoall --n 12 --c 3 --block 16 --methods calmant,pairwise --json\n"
+              "  kcube calmant alltoall --n 8 --c 2 --block 64 --plot fig9.png\n"
+              "  kcube calmant alltoall --n 4 --c 2 --block 64 --degree 4 --emit-goal cx.goal &&\n"
               "    kcube replay cx.goal --topology mesh --k 4 --n 2 --startup 500 --byte-time 1",
     .more_help = methods_help,
 };

@@ -6,9 +6,12 @@
 #include "cli.h"
 #include "opt.h"
 
-/* --d, --c, --barrier, --degree: defined in cmd_calmant.c, shared by its
- * subcommands. */
-extern const cli_opt OPT_CALMANT_D, OPT_CALMANT_C, OPT_CALMANT_BARRIER, OPT_CALMANT_DEGREE;
+/* --c, --barrier, --degree: defined in cmd_calmant.c, shared by its
+ * subcommands; so are --n's help line (the CC-cube dimension d) and the old
+ * spelling --d for it. */
+extern const cli_opt OPT_CALMANT_C, OPT_CALMANT_BARRIER, OPT_CALMANT_DEGREE;
+extern const cli_alias kc_calmant_aliases[];
+#define CALMANT_N_HELP "CC-cube dimension d (2^d processes; a multiple of --c, d/c >= 2)"
 
 extern const cli_command kc_calmant_alltoall_command;
 

@@ -13,26 +13,14 @@
 
 #include "opt.h" /* cli_command: one subcommand, defined in src/cli/cmd_<name>.c */
 
-/* Exit statuses: 0 success, 1 a run that failed for other reasons, 2 bad input. */
-#define CLI_EXIT_OK 0
-#define CLI_EXIT_FAIL 1
-#define CLI_EXIT_USAGE 2
+/* The exit statuses (CLI_EXIT_*) and cli_host: the front end's surface. */
+#include "cli_host.h"
 
 /* Print "kcube: <message>" on stderr; returns CLI_EXIT_USAGE. */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "kcube: <msg>" on stderr as one line: control bytes are escaped. */
 void cli_emit(const char *msg);
 
-
-/* The program a command runs in when it is not plain kcube: kcube-mpi
- * (src/mpicli/, docs/mpi.md) shares every sweep's load points among MPI
- * processes, and only one of them writes. NULL (cli_args.host) in kcube. */
-struct kc_simsweep_share;
-typedef struct cli_host {
-    const struct kc_simsweep_share *sweep; /* given to every sweep (sim_series_sweep) */
-    int helper;  /* 1: this process computes its share of the sweeps and writes no output */
-    int threads; /* default --threads (0: the cores, at most 8) */
-} cli_host;
 
 /* Does this process write the command's output (files, plots, standard
  * output)? 0 only in a kcube-mpi helper process. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "budget_rates.h"
 #include "cli.h"
 #include "options.h"
 #include "plot.h"
@@ -482,11 +483,11 @@ static int gate(const cli_args *a, const bfly_job *j)
 {
     int p = j->o.scheme.p;
     double P = ldexp(1, p), units = P * p * (j->plot ? 13 : 1);
-    double bytes = P * (j->fft ? 224 : 160) + 16e6;
+    double bytes = P * (j->fft ? 224 : 160) + CLI_BASE_BYTES;
     char what[96];
     snprintf(what, sizeof what, "%s --n %d --p %d%s%s", a->path, j->o.scheme.n, p, j->fft ? " --fft" : "",
              j->plot ? " --plot" : "");
-    return cli_budget_check(a, what, 200e-9 * units, (uint64_t)bytes);
+    return cli_budget_check(a, what, CLI_RATE_BFLY * units, (uint64_t)bytes);
 }
 
 /* The chart is drawn before the table is printed: a failure leaves no

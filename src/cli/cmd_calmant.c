@@ -8,6 +8,7 @@
 #include "calmant_alltoall.h"
 #include "cli.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "kcube/calmant_cost.h"
 #include "kcube/calmant_embed.h"
@@ -28,16 +29,13 @@
  * below unless tau/beta is extreme. */
 #define BEST_DEGREE_MAX 65536
 
-/* Wide ranges on purpose: the library judges d, c and Q and names the fault.
- * --d, --c, --barrier and --degree are shared with `calmant alltoall`
- * (calmant_alltoall.c). */
-#define OPT_D OPT_CALMANT_D
+/* Wide ranges on purpose: the library judges c and Q and names the fault.
+ * The CC-cube dimension d is the shared --n (the paper's d; once --d, kept
+ * as an old spelling). --c, --barrier and --degree are shared with
+ * `calmant alltoall` (calmant_alltoall.c). */
 #define OPT_C OPT_CALMANT_C
 #define OPT_BARRIER OPT_CALMANT_BARRIER
 #define OPT_DEGREE OPT_CALMANT_DEGREE
-const cli_opt OPT_CALMANT_D = {.name = "d", .type = CLI_INT, .meta = "D",
-                              .help = "CC-cube dimension (2^D processes; a multiple of --c, D/C >= 2)",
-                              .lo = -1000, .hi = 1000, .param = "d"};
 const cli_opt OPT_CALMANT_C = {.name = "c", .type = CLI_INT, .meta = "C", .help = "mesh dimension (1, 2 or 3)",
                               .lo = -1000, .hi = 1000, .param = "c"};
 static const cli_opt OPT_TASK = {.name = "task", .type = CLI_TEXT, .meta = "I,M",
@@ -79,7 +77,8 @@ typedef struct cal_job {
     int degree; /* 0: the best one */
 } cal_job;
 
-/* --d, --c, topology, tie and embedding into the geometry. */
+/* --n (d), --c, topology, tie and embedding into the geometry (--n and --c
+ * are required: the parser saw them). */
 static int resolve_machine(const cli_args *a, cal_job *j, int tori, int embeddings)
 {
     int r = cli_format(a, &j->fmt);
@@ -87,8 +86,6 @@ static int resolve_machine(const cli_args *a, cal_job *j, int tori, int embeddin
         return r;
     if (j->fmt == CLI_FMT_CSV)
         return cli_error("%s prints text or --json", a->path);
-    if (!cli_given(a, &OPT_D) || !cli_given(a, &OPT_C))
-        return cli_error("%s needs --d D (CC-cube dimension) and --c C (mesh dimension)", a->path);
     int torus = 0;
     kc_tie tie = KC_TIE_PLUS;
     if (tori) {
@@ -102,7 +99,7 @@ static int resolve_machine(const cli_args *a, cal_job *j, int tori, int embeddin
     if (embeddings)
         emb = (kc_calmant_embedding)cli_choice(a, &OPT_EMBEDDING, 0);
     kc_err err = {0};
-    if (kc_calmant_init(&j->g, (int)cli_int(a, &OPT_D, 0), (int)cli_int(a, &OPT_C, 0), torus, tie, emb, &err))
+    if (kc_calmant_init(&j->g, (int)cli_int(a, &OPT_N, 0), (int)cli_int(a, &OPT_C, 0), torus, tie, emb, &err))
         return cli_report(a, &err);
     return 0;
 }
@@ -371,16 +368,17 @@ static void render_text(const cal_job *j, const cal_out *r)
  * message plus 16 MB; exact loads 8c bytes a node. Formulas (cost) are O(1). */
 static int gate(const cli_args *a, const cal_job *j)
 {
-    double nodes = ldexp(1, j->g.d), w = nodes * j->task.m, sec = 0, bytes = 16e6;
+    double nodes = ldexp(1, j->g.d), w = nodes * j->task.m, sec = 0, bytes = CLI_BASE_BYTES;
     if (j->action == ACT_LOAD) {
-        sec = 25e-9 * w * j->g.c;
+        sec = CLI_RATE_CAL_LOAD * w * j->g.c;
         bytes += 8.0 * j->g.c * nodes;
     } else if (j->action == ACT_SCHEDULE) {
         int torus_sched = j->g.torus && !j->mesh_sched && j->g.c > 1;
-        sec = torus_sched ? 0.13e-9 * w * j->task.m * j->task.m * ldexp(1, j->g.d / 2) : 40e-9 * w * j->g.d;
+        sec = torus_sched ? CLI_RATE_CAL_TORUS * w * j->task.m * j->task.m * ldexp(1, j->g.d / 2)
+                          : CLI_RATE_CAL_SCHEDULE * w * j->g.d;
         bytes += 64 * w;
         if (j->g.torus) /* the exact count gives a torus's lower bound */
-            sec += 25e-9 * w * j->g.c;
+            sec += CLI_RATE_CAL_LOAD * w * j->g.c;
     } else
         return 0;
     char what[96];
@@ -430,13 +428,14 @@ CAL_ENTRY(schedule)
 CAL_ENTRY(cost)
 
 static const cli_use load_opts[] = {
-    {&OPT_D, NULL, NULL},        {&OPT_C, NULL, NULL},   {&OPT_TASK, NULL, NULL}, {&OPT_EMBEDDING, NULL, NULL},
+    {&OPT_N, CALMANT_N_HELP, CLI_REQUIRED}, {&OPT_C, NULL, CLI_REQUIRED}, {&OPT_TASK, NULL, NULL},
+    {&OPT_EMBEDDING, NULL, NULL},
     {&OPT_TOPOLOGY, "mesh or torus (wraparound)", "mesh"}, {&OPT_TIE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
     {&OPT_MAX_TIME, NULL, NULL}, {&OPT_MAX_MEMORY, NULL, NULL}, {NULL, NULL, NULL},
 };
 static const cli_use schedule_opts[] = {
-    {&OPT_D, NULL, NULL},
-    {&OPT_C, NULL, NULL},
+    {&OPT_N, CALMANT_N_HELP, CLI_REQUIRED},
+    {&OPT_C, NULL, CLI_REQUIRED},
     {&OPT_TASK, NULL, NULL},
     {&OPT_TOPOLOGY, "mesh or torus (wraparound; kcube's torus schedule)", "mesh"},
     {&OPT_TIE, NULL, NULL},
@@ -449,11 +448,16 @@ static const cli_use schedule_opts[] = {
     {NULL, NULL, NULL},
 };
 static const cli_use cost_opts[] = {
-    {&OPT_D, NULL, NULL},       {&OPT_C, NULL, NULL},     {&OPT_BYTES, NULL, NULL},
+    {&OPT_N, CALMANT_N_HELP, CLI_REQUIRED}, {&OPT_C, NULL, CLI_REQUIRED}, {&OPT_BYTES, NULL, NULL},
     {&OPT_STARTUP, "start-up per message (beta), µs; other times use this unit; the default is the nCUBE 2's", NULL},
     {&OPT_BYTE_TIME, NULL, NULL}, {&OPT_BARRIER, NULL, NULL},
     {&OPT_DEGREE, NULL, NULL},  {&OPT_BEST_DEGREE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
     {NULL, NULL, NULL},
+};
+
+const cli_alias kc_calmant_aliases[] = {
+    {"d", &OPT_N, NULL, NULL, "old spelling of --n (the CC-cube dimension d)"},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* The CC-cube sits on a mesh or a torus, never on a hypercube. */
@@ -464,13 +468,14 @@ static const cli_command cmd_load = {
     .summary = "exact maximum link load of a task <I,M>_c and its lower bound (Theorems 1-4)",
     .description = "Counts the task's messages on every directed link (DOR routing). On a mesh with the standard\n"
                    "embedding it also prints Theorem 1's (line) or Theorem 3's (mesh) closed form, which must agree.\n"
-                   "lower_bound = max(max_load, M) steps. d <= 24.",
+                   "lower_bound = max(max_load, M) steps. d (--n) <= 24.",
     .opts = load_opts,
+    .aliases = kc_calmant_aliases,
     .narrow = on_mesh_or_torus,
     .check = check_load,
     .run = run_load,
-    .epilog = "examples:\n  kcube calmant load --d 4 --c 1 --task 1,2\n"
-              "  kcube calmant load --d 8 --c 2 --task 3,4 --topology torus --tie split --json",
+    .epilog = "examples:\n  kcube calmant load --n 4 --c 1 --task 1,2\n"
+              "  kcube calmant load --n 8 --c 2 --task 3,4 --topology torus --tie split --json",
 };
 
 static const cli_command cmd_schedule = {
@@ -483,11 +488,12 @@ static const cli_command cmd_schedule = {
                    "count; --mesh-schedule replays the mesh's instead. d <= 20. --verbose lists every conflict\n"
                    "(step, node, link, kind and the message that ran into it; at most 100000).",
     .opts = schedule_opts,
+    .aliases = kc_calmant_aliases,
     .narrow = on_mesh_or_torus,
     .check = check_schedule,
     .run = run_schedule,
-    .epilog = "examples:\n  kcube calmant schedule --d 4 --c 1 --task 1,2 --verify\n"
-              "  kcube calmant schedule --d 8 --c 2 --task 3,4 --verify --json",
+    .epilog = "examples:\n  kcube calmant schedule --n 4 --c 1 --task 1,2 --verify\n"
+              "  kcube calmant schedule --n 8 --c 2 --task 3,4 --verify --json",
 };
 
 static const cli_command cmd_cost = {
@@ -497,10 +503,11 @@ static const cli_command cmd_cost = {
                    "Without --degree the degree 1..min(N, 65536) of least time is chosen. Times are in the unit\n"
                    "of --startup (microseconds).",
     .opts = cost_opts,
+    .aliases = kc_calmant_aliases,
     .check = check_cost,
     .run = run_cost,
-    .epilog = "examples:\n  kcube calmant cost --d 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 4\n"
-              "  kcube calmant cost --d 12 --c 2 --bytes 64K --startup 164 --byte-time 0.57 --barrier 50 --json",
+    .epilog = "examples:\n  kcube calmant cost --n 8 --c 2 --bytes 4096 --startup 100 --byte-time 1 --degree 4\n"
+              "  kcube calmant cost --n 12 --c 2 --bytes 64K --startup 164 --byte-time 0.57 --barrier 50 --json",
 };
 
 static const cli_command *const calmant_subs[] = {&cmd_load, &cmd_schedule, &cmd_cost, &kc_calmant_alltoall_command,
@@ -513,5 +520,5 @@ const cli_command kc_command_calmant = {
     .description = "A d-dimensional CC-cube (2^d processes) on a c-dimensional mesh of side 2^(d/c), standard\n"
                    "embedding. Task <I,M>_c: every process talks through dimensions I .. I+M-1 (docs/calmant.md).",
     .subs = calmant_subs,
-    .epilog = "examples:\n  kcube calmant load --d 4 --c 1 --task 1,2\n  kcube calmant schedule --help",
+    .epilog = "examples:\n  kcube calmant load --n 4 --c 1 --task 1,2\n  kcube calmant schedule --help",
 };

@@ -13,25 +13,27 @@
 #include "kcube/machine.h"
 #include "kcube/reader.h"
 
-static const cli_opt OPT_FORMAT = {.name = "format", .type = CLI_CHOICE, .choices = &kc_export_format_names,
-                                   .help = "the file to write", .param = "export"};
-
 static const cli_use export_opts[] = {
     {&OPT_N, NULL, NULL},
     {&OPT_K, NULL, NULL},
     {&OPT_TOPOLOGY, NULL, NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_TIE, NULL, NULL},
-    {&OPT_MAPPING, "the node list to export, to be given (kcube map --out FILE writes one: line v is the "
-                   "physical node of rank v)", NULL},
-    {&OPT_FORMAT, NULL, NULL},
+    {&OPT_MAPPING, "the node list to export (kcube map --out FILE writes one: line v is the physical node of "
+                   "rank v)", CLI_REQUIRED},
+    {&OPT_FORMAT, NULL, CLI_REQUIRED},
     {&OPT_MACHINE, NULL, NULL},
     {&OPT_HOSTS, NULL, NULL},
-    {&OPT_RANKS_PER_NODE, NULL, NULL},
+    {&OPT_SLOTS_PER_HOST, NULL, NULL},
     {&OPT_FILL, NULL, NULL},
     {&OPT_FIRST_HOST, NULL, NULL},
     {&OPT_OUT, "where to write the file ('-': standard output)", "-"},
     {NULL, NULL, NULL},
+};
+
+static const cli_alias export_aliases[] = {
+    {"ranks-per-node", &OPT_SLOTS_PER_HOST, NULL, NULL, "old spelling of --slots-per-host"},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 static const cli_narrow export_narrow[] = {{&OPT_MAPPING, NULL, "FILE"}, {NULL, NULL, NULL}};
@@ -48,12 +50,10 @@ static int resolve(const cli_args *a, export_job *j)
     int r = plan_resolve(a, PLAN_COMMS_OPTIONAL, &j->in);
     if (r)
         return r;
+    /* --mapping and --format are required (the parser saw them given). */
     j->mapping = cli_text(a, &OPT_MAPPING, "none");
-    if (!cli_given(a, &OPT_MAPPING) || strcmp(j->mapping, "none") == 0)
+    if (strcmp(j->mapping, "none") == 0)
         return cli_error("%s needs --mapping FILE (a node list, as kcube map --out writes it)", a->path);
-    if (!cli_given(a, &OPT_FORMAT))
-        return cli_error("%s needs --format FORMAT (nodelist, openmpi-rankfile, mpich-rank-order, slurm-hostfile, "
-                         "scotch-map)", a->path);
     char nb[24];
     if (j->in.topo.nodes > KC_MACHINE_MAX_NODES)
         return cli_error("%s covers up to %llu nodes, the network has %s", a->path,
@@ -110,16 +110,17 @@ const cli_command kc_command_export = {
     .description =
         "Reads a node list (kcube map --out FILE: line v is the physical node rank v runs on) and writes it\n"
         "in the format a launcher reads. The host and slot of each node come from a machine description\n"
-        "(--machine FILE) or a rule (--hosts nid%05d --ranks-per-node R: nodes fill slots 0..R-1 of one host,\n"
+        "(--machine FILE) or a rule (--hosts nid%05d --slots-per-host R: nodes fill slots 0..R-1 of one host,\n"
         "then the next, axis 0 varying fastest unless --fill last-axis). The formats nodelist and scotch-map\n"
-        "name no host and need neither. kcube map --export FORMAT --out FILE writes the same files directly.",
+        "name no host and need neither. kcube map --format FORMAT --out FILE writes the same files directly.",
     .opts = export_opts,
+    .aliases = export_aliases,
     .narrow = export_narrow,
     .check = check,
     .run = run,
     .epilog = "examples:\n"
               "  kcube map --n 10 --stencil 5pt --grid 32x32 --periodic --out halo.txt\n"
-              "  kcube export --n 10 --mapping halo.txt --format openmpi-rankfile --hosts node%02d --ranks-per-node 32 "
+              "  kcube export --n 10 --mapping halo.txt --format openmpi-rankfile --hosts node%02d --slots-per-host 32 "
               "--out rankfile\n"
               "  mpirun -np 1024 -rf rankfile ./app        (Open MPI 5: --map-by rankfile:file=rankfile)\n"
               "  kcube export --n 10 --mapping halo.txt --format slurm-hostfile --machine machine.txt --out hosts\n"

@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -30,8 +31,8 @@ static const cli_opt OPT_POINTS = {.name = "points", .type = CLI_TEXT, .meta = "
 static const cli_use fft_opts[] = {
     {&OPT_N, "dimensions of the binary cube (1..16; 2^N processors)", NULL},
     {&OPT_POINTS, NULL, NULL},
-    {&OPT_CONFIGS, "ecube, ecube+mapping (bit-reverse reordered optimally), pcube, li-min, duato",
-     "ecube,ecube+mapping,pcube,li-min"},
+    {&OPT_CONFIGS, "routings ecube, pcube, li-min, duato, and M-S (simulate's name: ecube with the optimal mapping "
+                   "for the pattern, here the bit-reverse's)", "ecube,M-S,pcube,li-min"},
     {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_JSON, NULL, NULL},
@@ -43,12 +44,15 @@ static const cli_use fft_opts[] = {
     {NULL, NULL, NULL},
 };
 
-/* A configuration: a routing of the simulator, with or without the optimal
- * reordering of the bit-reverse. */
+/* A configuration: a routing of the simulator, or M-S, the name simulate
+ * and figures give the optimal mapping for the pattern under deterministic
+ * routing (here the bit-reverse's optimal reordering, kcube/simscenario.h
+ * kc_simconf_defs). */
 enum { CONF_ECUBE, CONF_MAPPED, CONF_PCUBE, CONF_LIMIN, CONF_DUATO };
 static const kc_name conf_entries[] = {
     {CONF_ECUBE, "ecube", "e-cube routing, rank r on node r"},
-    {CONF_MAPPED, "ecube+mapping", "e-cube, ranks moved by the optimal reordering of the bit-reverse"},
+    {CONF_MAPPED, "M-S", "e-cube, ranks moved by the optimal reordering of the bit-reverse (also ms, Map-S; "
+                         "old spelling ecube+mapping)"},
     {CONF_PCUBE, "pcube", "P-cube adaptive routing"},
     {CONF_LIMIN, "li-min", "Li's minimal routing (a reconstruction, docs/sim.md)"},
     {CONF_DUATO, "duato", "Duato's adaptive routing (2 VCs)"},
@@ -152,9 +156,24 @@ static int resolve_points(const cli_args *a, fft_job *j)
     return r;
 }
 
+/* A name of simulate's mapped configurations (kc_simconf_find: M-S and its
+ * aliases) or the old spelling ecube+mapping: *c = CONF_MAPPED and 0; M-G
+ * (a set of patterns) does not apply: 2 after one line; any other name: -1. */
+static int mapped_config(const char *tok, int *c)
+{
+    const kc_simconf_def *d = kc_simconf_find(tok);
+    if (d && d->map == KC_SIMCONF_MAP_SET)
+        return cli_error("--configs: %s maps for a set of patterns; the FFT has one, the bit-reverse: give M-S", tok);
+    if ((d && d->map == KC_SIMCONF_MAP_OPTIMAL) || !strcmp(tok, "ecube+mapping")) {
+        *c = CONF_MAPPED;
+        return 0;
+    }
+    return -1;
+}
+
 static int resolve_configs(const cli_args *a, fft_job *j)
 {
-    const char *s = cli_text(a, &OPT_CONFIGS, "ecube,ecube+mapping,pcube,li-min");
+    const char *s = cli_text(a, &OPT_CONFIGS, NULL);
     int r = 0;
     while (*s && !r) {
         size_t len = strcspn(s, ",");
@@ -163,9 +182,9 @@ static int resolve_configs(const cli_args *a, fft_job *j)
         kc_err err = {0};
         if (!tok)
             r = out_of_memory();
-        else if (kc_names_lookup(&conf_names, tok, &c, "configs", &err))
-            r = cli_report(a, &err);
-        else
+        else if ((r = mapped_config(tok, &c)) < 0)
+            r = kc_names_lookup(&conf_names, tok, &c, "configs", &err) ? cli_report(a, &err) : 0;
+        if (!r)
             r = push_int(&j->conf, &j->nconfs, c);
         free(tok);
         s += len;
@@ -496,7 +515,7 @@ static int gate(const cli_args *a, const fft_job *j)
         points += m;
         top = m > top ? m : top;
     }
-    double sec = 5.5e-6 * (j->n + 1) * points * (double)j->nconfs, bytes = 256 * top + 16e6;
+    double sec = CLI_RATE_FFT_POINT * (j->n + 1) * points * (double)j->nconfs, bytes = 256 * top + CLI_BASE_BYTES;
     char what[96], mb[32];
     snprintf(what, sizeof what, "%s --n %d up to %s points, %zu configuration%s", a->path, j->n,
              cli_budget_count(top, mb, sizeof mb), j->nconfs, j->nconfs == 1 ? "" : "s");
@@ -547,7 +566,7 @@ const cli_command kc_command_fft_study = {
         "Generates seed 000 Section 6.2's parallel FFT (m = 2^(n+2d) points of 16 bytes, 2^(2d) per processor:\n"
         "a bit-reverse, d local stages, n neighbour exchanges, d local stages) for each size and replays it on\n"
         "the flit-level network under each configuration (as `kcube replay`). Reports the bit-reverse, neighbour\n"
-        "and computing times and the total, and for ecube against ecube+mapping the bit-reverse speed-up and\n"
+        "and computing times and the total, and for ecube against M-S the bit-reverse speed-up and\n"
         "the overall gain. Each is given twice: the programme as generated (no barrier, phases overlap across\n"
         "nodes) and with a barrier after the bit-reverse (the two parts replayed apart and added: the reading\n"
         "that reproduces seed 000's 6.43 times and 41 %, docs/appsim.md). Default sizes: the valid ones from\n"
@@ -559,7 +578,7 @@ const cli_command kc_command_fft_study = {
     .run = run,
     .epilog = "examples:\n"
               "  kcube fft-study --n 8\n"
-              "  kcube fft-study --n 8 --points 2^14 --configs ecube,ecube+mapping,duato --json\n"
+              "  kcube fft-study --n 8 --points 2^14 --configs ecube,M-S,duato --json\n"
               "  kcube fft-study --n 6 --plot fft.png --emit-goal fft.goal",
     .more_help = fft_more_help,
 };

@@ -47,7 +47,8 @@ static const cli_use figures_opts[] = {
     {&OPT_SEED, NULL, NULL},
     {&OPT_THREADS, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
-    {&OPT_MAX_TIME, NULL, NULL},
+    {&OPT_MAX_TIME, "refuse a run estimated to take longer (0 or inf: no limit; the fixed figures: only a limit given)",
+     "inf"},
     {NULL, NULL, NULL},
 };
 

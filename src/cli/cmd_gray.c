@@ -14,7 +14,7 @@
 static const cli_opt OPT_FROM = {.name = "from", .type = CLI_U64, .meta = "I",
                                  .help = "first integer of a window of the table (any n up to 64)"};
 static const cli_opt OPT_COUNT = {.name = "count", .type = CLI_INT, .meta = "C", .lo = 1, .hi = WINDOW_MAX,
-                                  .help = "rows in the window (default 16)"};
+                                  .def = "16", .help = "rows in the window"};
 static const cli_opt OPT_CONVERT = {.name = "convert", .type = CLI_CHOICE, .choices = &kc_gray_conv_names,
                                     .help = "run a conversion on the n-cube and print each step (n <= 8)"};
 
@@ -58,7 +58,7 @@ static int resolve(const cli_args *a, gray_job *j)
         return cli_error("the whole table is printed for n <= %d; give --from I --count C for n = %d", TABLE_MAX_N,
                             j->n);
     j->from = window ? cli_u64(a, &OPT_FROM, 0) : 0;
-    j->count = window ? (uint64_t)cli_int(a, &OPT_COUNT, 16) : size + 1;
+    j->count = window ? (uint64_t)cli_int(a, &OPT_COUNT, 0) : size + 1;
     if (j->from > size)
         return cli_error("--from %llu is not an %d-bit integer", (unsigned long long)j->from, j->n);
     if (j->count - 1 > size - j->from)

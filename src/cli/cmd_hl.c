@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "kcube/reader.h"
 #include "kcube/topology.h"
@@ -293,12 +294,10 @@ static const cli_use hl_opts[] = {
 /* HL routes on the hypercube, and also on a mesh: never a torus. */
 static const cli_narrow hl_narrow[] = {{&OPT_TOPOLOGY, "hypercube|mesh", NULL}, {NULL, NULL, NULL}};
 
-/* The old spelling gave the sides most significant axis first. */
-static const cli_opt OPT_MESH_MSB = {.name = "mesh", .type = CLI_TEXT, .meta = "SIDES", .param = "shape",
-                                     .help = "mesh sides, most significant axis first (old spelling)"};
+/* The old spelling takes its sides as --shape does, axis 0 first (once it
+ * took them most significant axis first: one order for every shape). */
 static const cli_alias hl_aliases[] = {
-    {"mesh", &OPT_TOPOLOGY, "mesh", &OPT_MESH_MSB,
-     "SIDES: old spelling of --topology mesh --shape, sides most significant axis first (16x16, 2x8)"},
+    {"mesh", &OPT_TOPOLOGY, "mesh", &OPT_SHAPE, "AxB..: old spelling of --topology mesh --shape AxB.. (axis 0 first)"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -350,18 +349,16 @@ static const char *sides_axis0_first(const kc_hl_mesh_shape *shape, char *buf, s
 
 static int resolve_mesh(const cli_args *a, hl_job *j)
 {
-    const char *msb = cli_text(a, &OPT_MESH_MSB, NULL), *shape = cli_text(a, &OPT_SHAPE, NULL);
+    const char *shape = cli_text(a, &OPT_SHAPE, NULL);
     int topo = cli_choice(a, &OPT_TOPOLOGY, 0); /* hypercube or mesh: the table refuses torus */
-    j->mesh = topo == KC_TOPO_MESH || msb || shape;
+    j->mesh = topo == KC_TOPO_MESH || shape;
     if (!j->mesh)
         return 0;
-    if (msb && shape)
-        return cli_error("give the mesh sides once (--shape, axis 0 first)");
-    if (!msb && !shape)
+    if (!shape)
         return cli_error("a mesh needs its sides: --shape AxB.. (axis 0 first)");
     if (j->n > KC_HL_MESH_MAX_N)
         return cli_error("the mesh simulation supports n <= %d, got n = %d", KC_HL_MESH_MAX_N, j->n);
-    char *text = msb ? strdup(msb) : reverse_sides(shape);
+    char *text = reverse_sides(shape);
     if (!text)
         return cli_error("out of memory");
     kc_err err = {0};
@@ -683,19 +680,19 @@ static int gate(const cli_args *a, const hl_job *j)
 {
     if (j->action != ACT_ROUTE && j->action != ACT_VERIFY)
         return 0;
-    double P = ldexp(1, j->n), sec, bytes = 16e6 + P * (j->mesh ? 160 : 32);
+    double P = ldexp(1, j->n), sec, bytes = CLI_BASE_BYTES + P * (j->mesh ? 160 : 32);
     char what[96];
     if (j->action == ACT_VERIFY) {
         double count = (double)cli_int(a, &OPT_SAMPLES, 10);
-        sec = 40e-9 * count * P * j->n;
+        sec = CLI_RATE_HL_VERIFY * count * P * j->n;
         snprintf(what, sizeof what, "%s --verify of %.0f permutations of n = %d", a->path, count, j->n);
     } else {
-        sec = 60e-9 * P * j->n;
+        sec = CLI_RATE_HL_ROUTE * P * j->n;
         if (j->mesh) {
             double steps = 0;
             for (int i = 0; i < j->shape.q; i++)
                 steps += ldexp(1, j->shape.side_log[i]);
-            sec += 20e-9 * P * steps;
+            sec += CLI_RATE_HL_MESH * P * steps;
         }
         snprintf(what, sizeof what, "%s on 2^%d processors%s", a->path, j->n, j->mesh ? " (mesh)" : "");
     }

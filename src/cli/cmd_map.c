@@ -9,6 +9,7 @@
 #include "export_cli.h"
 #include "map_general.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
 #include "plan_cli.h"
@@ -32,8 +33,14 @@ static const kc_names method_names = {"method", method_entries};
 
 static const cli_opt OPT_METHOD = {.name = "method", .type = CLI_CHOICE, .choices = &method_names, .def = "auto",
                                    .help = "old hypercube methods; every value but auto means --kind reorder"};
+/* The search's own default (kcube/plan.h kc_map_budget), applied when
+ * --evals is not given. */
+static void evals_default(char *buf, size_t size)
+{
+    snprintf(buf, size, "%d, fewer for large n, at least %d", KC_PLAN_BUDGET, KC_PLAN_BUDGET_MIN);
+}
 static const cli_opt OPT_EVALS = {.name = "evals", .type = CLI_U64, .meta = "E", .param = "budget",
-                                  .help = "evaluations the search may spend (default: 2000, fewer for large n)"};
+                                  .help = "evaluations the search may spend", .shown_def = evals_default};
 static const cli_opt OPT_Q = {.name = "q", .type = CLI_TEXT, .meta = "Q", .param = "mapping_matrix",
                               .help = "evaluate this nonsingular mapping matrix (syntax of --matrix) instead"};
 static const cli_opt OPT_EMIT_C = {.name = "emit-c", .type = CLI_FLAG,
@@ -61,7 +68,7 @@ static const cli_use map_opts[] = {
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
     {&OPT_WORK, "work of the search, in millions: channel-load updates for --kind general; frame additions for "
-                "--kind reorder of a set on the hypercube beyond n = 20 (default 4, about 0.3 to 1 s; the "
+                "--kind reorder of a set on the hypercube beyond n = 20 (its default takes about 0.3 to 1 s; the "
                 "threshold search after it holds at most a quarter of it, over the count of communications, "
                 "in prefix sets)", NULL},
     {&OPT_BASELINE, NULL, NULL},
@@ -75,12 +82,12 @@ static const cli_use map_opts[] = {
     {&OPT_PHASES, NULL, NULL},
     {&OPT_EMIT_TRAFFIC, NULL, NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
-               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output), or as --export says",
+               "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output), or as --format says",
      NULL},
-    {&OPT_EXPORT, NULL, NULL},
+    {&OPT_FORMAT, "the file --out writes the mapping as (a node list unless asked)", "nodelist"},
     {&OPT_MACHINE, NULL, NULL},
     {&OPT_HOSTS, NULL, NULL},
-    {&OPT_RANKS_PER_NODE, NULL, NULL},
+    {&OPT_SLOTS_PER_HOST, NULL, NULL},
     {&OPT_FILL, NULL, NULL},
     {&OPT_FIRST_HOST, NULL, NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -94,6 +101,8 @@ static const cli_alias map_aliases[] = {
     {"mesh", &OPT_TOPOLOGY, "mesh", NULL, "old spelling of --topology mesh"},
     {"fallback", &OPT_KIND, "auto", NULL, "old spelling of --kind auto (linear if it is better, else reorder)"},
     {"no-verify", &OPT_NO_EXACT, NULL, NULL, "old spelling of --no-exact"},
+    {"export", &OPT_FORMAT, NULL, NULL, "old spelling of --format (the file --out writes)"},
+    {"ranks-per-node", &OPT_SLOTS_PER_HOST, NULL, NULL, "old spelling of --slots-per-host"},
     {NULL, NULL, NULL, NULL, NULL},
 };
 
@@ -102,7 +111,7 @@ typedef struct map_job {
     kc_map_opts opts;
     int method, emit_c, has_q;
     const char *out; /* --out FILE, or NULL */
-    cli_export exp;  /* --export FORMAT and the machine it names */
+    cli_export exp;  /* --format FORMAT and the machine it names */
     const cli_args *args;
     kc_gfmat q;
 } map_job;
@@ -184,7 +193,7 @@ static int resolve(const cli_args *a, map_job *j)
         if (!kc_topology_is_binary(&j->in.topo) || j->opts.kind != KC_MAP_REORDER)
             return cli_error("--work bounds the general search (--kind general) and the hypercube's reordering "
                              "search (--kind reorder); use --evals for the linear search");
-        double w = cli_real(a, &OPT_WORK, 20) * 1e6;
+        double w = cli_real(a, &OPT_WORK, 0) * 1e6; /* given: no fallback applies */
         j->opts.work = w < 1 ? 1 : (uint64_t)w;
     }
     static const cli_opt *const general_only[] = {&OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
@@ -201,7 +210,7 @@ static int resolve(const cli_args *a, map_job *j)
         if ((r = cli_check_output(j->out)))
             return r;
     }
-    return cli_export_resolve(a, &OPT_EXPORT, &j->in.topo, j->out, 1, &j->exp);
+    return cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, j->out, 1, &j->exp);
 }
 
 /* ---- the gate -------------------------------------------------------------- */
@@ -219,9 +228,10 @@ static int gate(const cli_args *a, const map_job *j)
     double n = t->n, m = j->in.count, sec = 0, bytes = 0, N = (double)t->nodes;
     int binary = t->k == 2 && t->kind != KC_TOPO_MESH, given = j->opts.given != NULL;
     if (!given && (j->opts.search == 1 || (j->opts.search == KC_SEARCH_DEFAULT && j->opts.kind == KC_MAP_AUTO)))
-        sec += 1e-9 * (double)kc_map_budget(&j->opts, t->n, j->in.count) * n * n * n * n * m;
+        sec += CLI_RATE_MAP_SEARCH * (double)kc_map_budget(&j->opts, t->n, j->in.count) * n * n * n * n * m;
     if (!given && m >= 2 && j->opts.kind != KC_MAP_LINEAR && t->n <= (binary ? KC_MAPSET_DIRECT_N : 14)) {
-        sec += binary ? 8e-9 * ldexp(1, t->n) * m * n : 0.5e-9 * ldexp(1, t->n) * pow(n, 5) * m;
+        sec += binary ? CLI_RATE_MAP_DP_BINARY * ldexp(1, t->n) * m * n
+                      : CLI_RATE_MAP_DP_GFK * ldexp(1, t->n) * pow(n, 5) * m;
         bytes += 16 * N;
     }
     if (!given && binary && m >= 1 && j->opts.kind != KC_MAP_LINEAR && t->n > KC_MAPSET_DIRECT_N) {
@@ -230,13 +240,13 @@ static int gate(const cli_args *a, const map_job *j)
          * (kc_map_opts dp_max_*), since its memory follows from the
          * search's value */
         double w = j->opts.work ? (double)j->opts.work : (double)KC_MAPSET_SEARCH_WORK;
-        sec += 150e-9 * w;
+        sec += CLI_RATE_MAP_FRAME * w;
         /* then the threshold search for the bound: work / 4m prefix sets at
          * most, 30 ns per set, communication and dimension (measured 20) */
-        sec += 30e-9 * w / 4 * n;
+        sec += CLI_RATE_MAP_THRESHOLD * w / 4 * n;
     }
     if (j->method == METHOD_EXHAUSTIVE)
-        sec += 25e-9 * tgamma(n + 1) * m * n * n;
+        sec += CLI_RATE_MAP_EXHAUSTIVE * tgamma(n + 1) * m * n * n;
     int exact = j->opts.exact == KC_EXACT_AUTO ? t->nodes <= (1ULL << 20) : j->opts.exact;
     return plan_gate(a, &j->in, exact, sec, bytes);
 }
@@ -535,7 +545,7 @@ static int render_c(const map_job *j, const kc_map_result *r)
 
 /* --out: by default the node list simulate / replay --mapping FILE read,
  * line v the physical node of virtual node v (the format map_general.c
- * writes too); --export names another (export_cli.h). */
+ * writes too); --format names another (export_cli.h). */
 static int write_nodes(const cli_args *a, const map_job *j, const kc_map_result *r)
 {
     uint64_t count = j->in.topo.nodes;
@@ -637,6 +647,6 @@ const cli_command kc_command_map = {
               "  kcube map --n 28 --pattern transpose --pattern bit-reverse --pattern reverse-flip --pattern shuffle \\\n"
               "            --kind reorder\n"
               "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c\n"
-              "  kcube map --n 8 --pattern transpose --out rankfile --export openmpi-rankfile --hosts node%02d "
-              "--ranks-per-node 16",
+              "  kcube map --n 8 --pattern transpose --out rankfile --format openmpi-rankfile --hosts node%02d "
+              "--slots-per-host 16",
 };

@@ -9,13 +9,15 @@
 
 #include "cli.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
 #include "replay_loggops.h"
-#include "timeline_out.h"
+#include "replay_timeline.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/loggp.h"
+#include "kcube/machine.h" /* KC_SLOT_MAX: the --ranks-per-node range it shared with the slots */
 #include "kcube/simmem.h"
 #include "kcube/simscenario.h"
 #include "kcube/timeline.h"
@@ -27,7 +29,13 @@ static const cli_opt OPT_BYTES_PER_FLIT = {.name = "bytes-per-flit", .type = CLI
                                            .lo = 1, .hi = 65536, .param = "bytes_per_flit",
                                            .help = "bytes per flit (a flit-cycle is B x byte time)"};
 
-/* Issue 21: ranks per node and timelines (--model and --loggops: replay_loggops.h). */
+/* Ranks per simulated node and timelines (--model and --loggops:
+ * replay_loggops.h). Not map's and export's --slots-per-host (slots of a
+ * launcher's host), once spelled alike. */
+static const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI_INT, .meta = "R", .def = "1",
+                                           .lo = 1, .hi = KC_SLOT_MAX + 1, .param = "ranks_per_node",
+                                           .help = "ranks sharing one node (ranks vR..vR+R-1 on node v, or on the "
+                                                   "node on line v of a mapping file)"};
 static const cli_opt OPT_TIMELINE = {.name = "timeline", .type = CLI_TEXT, .meta = "FILE", .param = "timeline",
                                      .help = "write what each rank did: FILE.svg or FILE.png draws it (at most 64 "
                                              "ranks), any other name (- included) is Chrome trace-event JSON"};
@@ -38,9 +46,7 @@ static const cli_use replay_opts[] = {
     {&OPT_TOPOLOGY, "hypercube (k = 2), torus or mesh", NULL},
     {&OPT_MAPPING, "none, or a node list (kcube map --out): rank r (with --ranks-per-node R, the ranks rR.."
                    "rR+R-1) runs on the node on line r", NULL},
-    /* the shared option (options.c: slots per host for --hosts elsewhere) */
-    {&OPT_RANKS_PER_NODE, "ranks sharing one node (ranks vR..vR+R-1 on node v, or on the node on line v of a "
-                          "mapping file; default 1)", NULL},
+    {&OPT_RANKS_PER_NODE, NULL, NULL},
     {&OPT_MODEL, NULL, NULL},
     {&OPT_TIMELINE, NULL, NULL},
     {&OPT_ROUTING, "ecube, pcube, duato, li-min on the hypercube; dor elsewhere (default ecube / dor)", NULL},
@@ -442,10 +448,10 @@ static int gate(const cli_args *a, const replay_job *j)
     double nodes = 1;
     for (int i = 0; i < j->spec.n; i++)
         nodes *= j->spec.k;
-    double sec = 2e-6 * (double)(j->g.nops + j->g.ndeps) + 4e-6 * nodes;
+    double sec = CLI_RATE_REPLAY_OP * (double)(j->g.nops + j->g.ndeps) + CLI_RATE_REPLAY_NODE * nodes;
     /* 256 bytes an op for the schedule and the replay, 160 more for the
      * LogGOPS figure's recorded order and the critical path (issue 21) */
-    double bytes = (double)kc_simmem_total(&m, 1) + 416.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + 16e6;
+    double bytes = (double)kc_simmem_total(&m, 1) + 416.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + CLI_BASE_BYTES;
     if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
         bytes += 160.0 * (double)j->g.nops;
     char what[96], nb[32];

@@ -20,6 +20,21 @@
 
 /* ---- options (defaults in the help lines are the library's) --------------- */
 
+/* Help shows the library's defaults (kc_simconfig_default,
+ * kc_simspec_default): the values a run keeps where an option is not given. */
+#define SHOWN_DEFAULT(type, init, field)                                                                     \
+    static void shown_##field(char *buf, size_t size)                                                          \
+    {                                                                                                          \
+        type d;                                                                                                \
+        init(&d);                                                                                              \
+        snprintf(buf, size, "%lld", (long long)d.field);                                                       \
+    }
+#define SHOWN_CONFIG(field) SHOWN_DEFAULT(kc_simconfig, kc_simconfig_default, field)
+#define SHOWN_SPEC(field) SHOWN_DEFAULT(kc_simspec, kc_simspec_default, field)
+SHOWN_CONFIG(msg_flits) SHOWN_CONFIG(warmup) SHOWN_CONFIG(measure) SHOWN_CONFIG(drain) SHOWN_CONFIG(watchdog)
+SHOWN_CONFIG(route_delay) SHOWN_CONFIG(switch_delay) SHOWN_CONFIG(link_latency) SHOWN_CONFIG(threads)
+SHOWN_SPEC(inj) SHOWN_SPEC(ej) SHOWN_SPEC(depth)
+
 static const cli_opt OPT_PAIRS = {.name = "pairs", .type = CLI_TEXT, .meta = "FILE", .param = "pairs_file",
                                   .help = "traffic from 'src dst [bytes]' lines (map --traffic's format; virtual ids, # "
                                           "comments); every message is --msg-flits long, so bytes are not used"};
@@ -27,14 +42,14 @@ static const cli_opt OPT_VC_RULE = {.name = "vc-rule", .type = CLI_CHOICE, .choi
                                     .param = "vc_rule", .help = "how torus routes use the VCs (default highlow)"};
 static const cli_opt OPT_VCS = {.name = "vcs", .type = CLI_INT, .meta = "V", .lo = 1, .hi = KC_SIMNET_MAX_VCS,
                                 .param = "vcs",
-                                .help = "virtual channels per link (default 2 on tori and for duato, else 1)"};
+                                .help = "virtual channels per link (by default what the routing needs: 2 on tori and for duato, else 1)"};
 static const cli_opt OPT_INJ = {.name = "inj", .type = CLI_INT, .meta = "I", .lo = 1, .hi = 8, .param = "inj",
-                                .help = "injection channels per node (default 1)"};
+                                .help = "injection channels per node", .shown_def = shown_inj};
 static const cli_opt OPT_EJ = {.name = "ej", .type = CLI_INT, .meta = "E", .lo = 1, .hi = 8, .param = "ej",
-                               .help = "ejection channels per node (default 1)"};
+                               .help = "ejection channels per node", .shown_def = shown_ej};
 static const cli_opt OPT_DEPTH = {.name = "depth", .type = CLI_INT, .meta = "B", .lo = 1,
                                   .hi = KC_SIMNET_MAX_DEPTH, .param = "depth",
-                                  .help = "flits per channel buffer (default 1)"};
+                                  .help = "flits per channel buffer", .shown_def = shown_depth};
 static const cli_opt OPT_RATE = {.name = "rate", .type = CLI_REAL, .meta = "R", .rlo = 1e-9, .rhi = 1e6,
                                  .param = "load", .help = "one run at R offered flits per node per cycle"};
 static const cli_opt OPT_NO_STOP = {.name = "no-stop", .type = CLI_FLAG,
@@ -42,27 +57,28 @@ static const cli_opt OPT_NO_STOP = {.name = "no-stop", .type = CLI_FLAG,
 static const cli_opt OPT_ONESHOT = {.name = "oneshot", .type = CLI_FLAG,
                                     .help = "every source sends one message at cycle 0; prints the completion time"};
 static const cli_opt OPT_MSG_FLITS = {.name = "msg-flits", .type = CLI_INT, .meta = "F", .lo = 1, .hi = 65535,
-                                      .param = "msg_flits", .help = "flits per message, header included (default 20)"};
+                                      .param = "msg_flits", .help = "flits per message, header included", .shown_def = shown_msg_flits};
 static const cli_opt OPT_INJECTION = {.name = "injection", .type = CLI_CHOICE, .choices = &kc_siminject_names,
                                       .help = "message generation (default poisson)"};
 static const cli_opt OPT_WARMUP = {.name = "warmup", .type = CLI_INT, .meta = "C", .lo = 0, .hi = 100000000,
-                                   .help = "cycles before measuring (default 3000)"};
+                                   .help = "cycles before measuring", .shown_def = shown_warmup};
 static const cli_opt OPT_MEASURE = {.name = "measure", .type = CLI_INT, .meta = "C", .lo = 1, .hi = 100000000,
-                                    .help = "measurement window in cycles (default 10000)"};
+                                    .help = "measurement window in cycles", .shown_def = shown_measure};
 static const cli_opt OPT_DRAIN = {.name = "drain", .type = CLI_INT, .meta = "C", .lo = 0, .hi = 100000000,
-                                  .help = "at most C cycles to deliver the measured messages (default 20000)"};
+                                  .help = "at most C cycles to deliver the measured messages", .shown_def = shown_drain};
 static const cli_opt OPT_WATCHDOG = {.name = "watchdog", .type = CLI_INT, .meta = "C", .lo = 1, .hi = 100000000,
-                                     .help = "report a deadlock after C cycles without progress (default 1000)"};
+                                     .help = "report a deadlock after C cycles without progress", .shown_def = shown_watchdog};
 static const cli_opt OPT_ROUTE_DELAY = {.name = "route-delay", .type = CLI_INT, .meta = "R", .lo = 0, .hi = 1000,
-                                        .help = "cycles a header waits in each router (default 0)"};
+                                        .help = "cycles a header waits in each router", .shown_def = shown_route_delay};
 static const cli_opt OPT_SWITCH_DELAY = {.name = "switch-delay", .type = CLI_INT, .meta = "S", .lo = 0,
-                                         .hi = 1000, .help = "switch delay in cycles (default 0)"};
+                                         .hi = 1000, .help = "switch delay in cycles", .shown_def = shown_switch_delay};
 static const cli_opt OPT_LINK_LATENCY = {.name = "link-latency", .type = CLI_INT, .meta = "W", .lo = 1,
-                                         .hi = 1000, .help = "link latency in cycles (default 1)"};
+                                         .hi = 1000, .help = "link latency in cycles", .shown_def = shown_link_latency};
 static const cli_opt OPT_CHANNEL_UTIL = {.name = "channel-util", .type = CLI_FLAG,
                                          .help = "per-link utilisation in the measurement window"};
 static const cli_opt OPT_POINT_THREADS = {.name = "point-threads", .type = CLI_INT, .meta = "T", .lo = 1, .hi = 64,
-                                          .help = "threads within each load point (default 1): from 2^18 nodes "
+                                          .shown_def = shown_threads,
+                                          .help = "threads within each load point: from 2^18 nodes "
                                                   "on, the worm-level loop splits each cycle's header arbitration "
                                                   "by node range; results do not depend on it"};
 static const cli_opt OPT_COMPARE = {.name = "compare", .type = CLI_FLAG,

@@ -2,9 +2,11 @@
  * top-level dispatch: kcube COMMAND [options]. */
 #include "dispatch.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "budget.h"
 #include "cli.h"
 #include "manpage.h"
 #include "text.h"
@@ -18,21 +20,31 @@ static void usage(FILE *out)
 {
     fputs("kcube - plan, analyse and simulate regular communication on hypercubes,\n"
           "k-ary n-cubes and meshes.\n\n"
-          "usage: kcube COMMAND [options]     (kcube COMMAND --help for its options)\n\n"
+          "usage: kcube COMMAND [options]     (kcube help COMMAND, or kcube COMMAND --help, for its options)\n\n"
           "commands:\n",
           out);
-    /* Listed by their declared order, not by file name. */
-    for (int ord = 0; ord < 100; ord++)
+    /* Listed by their declared order, not by file name; every command is
+     * listed, whatever its order (ties keep the file-name order). */
+    int prev = INT_MIN;
+    for (;;) {
+        int next = INT_MAX;
         for (size_t i = 0; commands[i]; i++)
-            if (commands[i]->order == ord)
+            if (commands[i]->order > prev && commands[i]->order < next)
+                next = commands[i]->order;
+        if (next == INT_MAX)
+            break;
+        for (size_t i = 0; commands[i]; i++)
+            if (commands[i]->order == next)
                 fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+        prev = next;
+    }
     fputs("\nConventions: node x has address digits x_0 (least significant) .. x_{n-1};\n"
           "matrices are written row 0 first, rows separated by ';', column 0 first.\n"
           "Files: '-' as an output file (--out, --plot, --emit-goal) means standard output.\n"
           "Exit status: 0 success; 1 failure, including an output file or standard output\n"
           "that cannot be written (its directory missing, a full disk, a closed pipe);\n"
           "2 bad input, including an input file that cannot be opened or read.\n"
-          "A run estimated to take more than --max-time SECONDS (default 60) or more memory than\n"
+          "A run estimated to take more than --max-time SECONDS (default " CLI_MAX_TIME_DEFAULT ") or more memory than\n"
           "the machine has (--max-memory) is refused before it starts, with the value that runs it.\n",
           out);
 }
@@ -60,6 +72,32 @@ static int run_command(const cli_command *cmd, int argc, char **argv, int check_
     return r;
 }
 
+/* One error line for a command name that is not in the table; CLI_EXIT_USAGE. */
+static int unknown_command(const char *name)
+{
+    cli_quoted q;
+    fprintf(stderr, "kcube: unknown command '%s' (kcube --help lists the commands)\n", cli_quote(&q, name));
+    return CLI_EXIT_USAGE;
+}
+
+/* kcube help WORD..: the help of the command the words name, as WORD..
+ * --help prints it (the parser descends into subcommands); an unknown
+ * command is the same error as without help. */
+static int help_command(int argc, char **argv, const cli_host *host)
+{
+    if (argc > 8)
+        return cli_error("help takes a command and its subcommand (kcube --help lists the commands)");
+    const cli_command *cmd = cli_find_command(argv[0]);
+    if (!cmd)
+        return unknown_command(argv[0]);
+    char *words[10];
+    for (int i = 0; i < argc; i++)
+        words[i] = argv[i];
+    words[argc] = (char *)"--help";
+    words[argc + 1] = NULL;
+    return run_command(cmd, argc + 1, words, 0, host);
+}
+
 int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_only)
 {
     return run_command(cmd, argc, argv, check_only, NULL);
@@ -80,6 +118,9 @@ int cli_dispatch_host(int argc, char **argv, const cli_host *host)
         cli_bash_completion(stdout);
         return CLI_EXIT_OK;
     }
+    /* kcube help COMMAND [SUBCOMMAND] is kcube COMMAND [SUBCOMMAND] --help. */
+    if (argc >= 3 && strcmp(argv[1], "help") == 0)
+        return help_command(argc - 2, argv + 2, host);
     if (strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0) {
         usage(stdout);
         return CLI_EXIT_OK;
@@ -89,10 +130,7 @@ int cli_dispatch_host(int argc, char **argv, const cli_host *host)
         return CLI_EXIT_OK;
     }
     const cli_command *cmd = cli_find_command(argv[1]);
-    if (!cmd) {
-        cli_quoted q;
-        fprintf(stderr, "kcube: unknown command '%s' (kcube --help lists the commands)\n", cli_quote(&q, argv[1]));
-        return CLI_EXIT_USAGE;
-    }
+    if (!cmd)
+        return unknown_command(argv[1]);
     return run_command(cmd, argc - 1, argv + 1, 0, host);
 }

@@ -2,6 +2,7 @@
 #ifndef KC_CLI_DISPATCH_H
 #define KC_CLI_DISPATCH_H
 
+#include "cli_host.h"
 #include "opt.h"
 
 /* All commands, NULL-terminated. */
@@ -10,10 +11,6 @@ const cli_command *cli_find_command(const char *name);
 /* Parse argv (argv[0] the command name) and run the command, or with
  * check_only only resolve its options (no computation, no output files). */
 int cli_run_command(const cli_command *cmd, int argc, char **argv, int check_only);
-/* kcube COMMAND ...: the whole tool; returns the exit status. */
-int cli_dispatch(int argc, char **argv);
-/* The same inside another program (kcube-mpi): every command sees host in
- * cli_args (cli.h). */
-int cli_dispatch_host(int argc, char **argv, const struct cli_host *host);
+/* cli_dispatch and cli_dispatch_host, the whole tool: cli_host.h. */
 
 #endif

@@ -1,4 +1,4 @@
-/* Exporting mappings from the command line (export_cli.h). */
+/* Exporting mappings from the command line: map --format and export (export_cli.h). */
 #include "export_cli.h"
 
 #include <string.h>
@@ -18,14 +18,14 @@ int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_to
         return cli_error("--%s %s needs --out FILE (where to write it)", format_opt->name, fname);
     int r;
     const char *hosts = cli_text(a, &OPT_HOSTS, NULL), *file = cli_text(a, &OPT_MACHINE, NULL);
-    if (!hosts && ((r = cli_reject(a, &OPT_RANKS_PER_NODE, "without --hosts")) ||
+    if (!hosts && ((r = cli_reject(a, &OPT_SLOTS_PER_HOST, "without --hosts")) ||
                    (r = cli_reject(a, &OPT_FILL, "without --hosts")) ||
                    (r = cli_reject(a, &OPT_FIRST_HOST, "without --hosts"))))
         return r;
     if (hosts && file)
         return cli_error("give --machine FILE or --hosts PATTERN, not both");
-    if (hosts && !cli_given(a, &OPT_RANKS_PER_NODE))
-        return cli_error("--hosts needs --ranks-per-node R (how many nodes share a host)");
+    if (hosts && !cli_given(a, &OPT_SLOTS_PER_HOST))
+        return cli_error("--hosts needs --slots-per-host R (how many nodes share a host)");
     if (!kc_export_needs_machine(e->format)) {
         char why[96];
         snprintf(why, sizeof why, "to --%s %s (it names no host)", format_opt->name, fname);
@@ -34,7 +34,7 @@ int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_to
         return 0;
     }
     if (!hosts && !file)
-        return cli_error("--%s %s names hosts: give --machine FILE, or --hosts PATTERN --ranks-per-node R",
+        return cli_error("--%s %s names hosts: give --machine FILE, or --hosts PATTERN --slots-per-host R",
                          format_opt->name, fname);
     char nb[24];
     if (t->nodes > KC_MACHINE_MAX_NODES)
@@ -42,7 +42,7 @@ int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_to
                          (unsigned long long)KC_MACHINE_MAX_NODES, kc_topology_nodes_text(t, nb, sizeof nb));
     kc_err err = {0};
     kc_status s = file ? kc_machine_read_path(&e->machine, file, t, &err)
-                       : kc_machine_rule(&e->machine, t, hosts, (uint32_t)cli_int(a, &OPT_RANKS_PER_NODE, 1),
+                       : kc_machine_rule(&e->machine, t, hosts, (uint32_t)cli_int(a, &OPT_SLOTS_PER_HOST, 1),
                                          cli_u64(a, &OPT_FIRST_HOST, 0),
                                          (kc_machine_fill)cli_choice(a, &OPT_FILL, KC_FILL_FIRST_AXIS), &err);
     if (s)

@@ -1,5 +1,5 @@
 /* export_cli.h - writing a mapping as a launcher's file on the command line
- * (map --export FORMAT --out FILE, and the export command): the format, the
+ * (map --format FORMAT --out FILE, and the export command): the format, the
  * machine description or rule behind it, and the checked output file. */
 #ifndef KC_CLI_EXPORT_CLI_H
 #define KC_CLI_EXPORT_CLI_H
@@ -19,7 +19,7 @@ typedef struct cli_export {
 
 /* Resolve the format (format_opt, nodelist when not given), --out (out,
  * NULL when not given; a format given without it is an error when
- * need_out), and --machine FILE or --hosts PATTERN --ranks-per-node R
+ * need_out), and --machine FILE or --hosts PATTERN --slots-per-host R
  * [--fill] [--first-host] for the nodes of t: read or built now, so a bad
  * description fails before any long work. Returns 0 or an exit status after
  * one line; e is always safe to free. */

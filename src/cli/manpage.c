@@ -53,8 +53,11 @@ static void man_options(FILE *out, const cli_command *cmd)
         }
         fputc('\n', out);
         roff(out, u->help ? u->help : u->opt->help);
-        const char *def = u->def ? u->def : u->opt->def;
-        if (def) {
+        char shown[64];
+        const char *def = cli_shown_default(u, shown, sizeof shown);
+        if (CLI_IS_REQUIRED(u))
+            fputs(" (required)", out);
+        else if (def) {
             fputs(" (default ", out);
             roff(out, def);
             fputc(')', out);

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "budget_rates.h"
 #include "cli.h"
 #include "export_cli.h"
 #include "options.h"
@@ -19,6 +20,7 @@
 #include "plan_cli.h"
 #include "text.h"
 #include "kcube/mapgeneral.h"
+#include "kcube/mapset.h"
 #include "kcube/plan.h"
 #include "kcube/scotchmap.h"
 #include "kcube/traffic.h"
@@ -51,8 +53,15 @@ const cli_opt OPT_TRAFFIC = {
 /* The search stops after a fixed amount of work, counted in channel-load
  * updates (kcube/gmap.h), so a seed gives the same mapping on every
  * machine: the unit is a million updates, not a second. */
+/* Two searches take --work, each with its default when it is not given
+ * (MAP_GENERAL_WORK, KC_MAPSET_SEARCH_WORK): help shows both. */
+static void work_default(char *buf, size_t size)
+{
+    snprintf(buf, size, "%g for --kind general, %g for --kind reorder", MAP_GENERAL_WORK,
+             (double)KC_MAPSET_SEARCH_WORK / 1e6);
+}
 const cli_opt OPT_WORK = {.name = "work", .type = CLI_REAL, .meta = "M", .rlo = 0, .rhi = 3456000,
-                          .def = "40", .param = "budget",
+                          .shown_def = work_default, .param = "budget",
                           .help = "work of the general search, in millions of channel-load updates (a count, not "
                                   "time: about 15 to 90 per CPU second)"};
 const cli_opt OPT_BASELINE = {.name = "baseline", .type = CLI_CHOICE, .choices = &baseline_names,
@@ -108,7 +117,7 @@ typedef struct gen_job {
     size_t file_messages; /* messages [0, file_messages) came from --traffic */
     int found;            /* linear communications found in the file (kc_mapgen_find_lcc) */
     kc_comm *algebra;     /* found, then the named communications: the algebraic starts' input */
-    cli_export exp; /* --export FORMAT and the machine it names (export_cli.h) */
+    cli_export exp; /* --format FORMAT and the machine it names (export_cli.h) */
 } gen_job;
 
 int map_general_wanted(const cli_args *a)
@@ -246,7 +255,7 @@ static int resolve(const cli_args *a, gen_job *j)
                          kc_names_name(&kc_map_kind_names, cli_choice(a, &OPT_KIND, KC_MAP_AUTO)));
     kc_gmap_opts_default(&j->opts);
     j->opts.seed = cli_u64(a, &OPT_SEED, 1);
-    j->work = cli_real(a, &OPT_WORK, 40);
+    j->work = cli_real(a, &OPT_WORK, MAP_GENERAL_WORK);
     j->opts.budget_seconds = j->work * 1e6 / KC_GMAP_WORK_PER_SECOND;
     int objective = cli_choice(a, &OPT_OBJECTIVE, KC_OBJ_MAX);
     if (objective == KC_OBJ_SUM)
@@ -264,9 +273,9 @@ static int resolve(const cli_args *a, gen_job *j)
     if (j->emit && ((r = cli_reject(a, &OPT_OUT, "with --emit-traffic (it writes the traffic and stops)")) ||
                     (r = cli_check_output(j->emit))))
         return r;
-    if (j->emit && (r = cli_reject(a, &OPT_EXPORT, "with --emit-traffic (it writes the traffic and stops)")))
+    if (j->emit && (r = cli_reject(a, &OPT_FORMAT, "with --emit-traffic (it writes the traffic and stops)")))
         return r;
-    if ((r = cli_export_resolve(a, &OPT_EXPORT, &j->in.topo, j->out, 1, &j->exp)))
+    if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, j->out, 1, &j->exp)))
         return r;
     return build_traffic(a, j);
 }
@@ -289,9 +298,9 @@ static int gate(const cli_args *a, gen_job *j)
     for (int i = 0; i < t->n; i++)
         diam += t->kind == KC_TOPO_HYPERCUBE ? 1 : t->kind == KC_TOPO_TORUS ? t->side[i] / 2 : t->side[i] - 1;
     double units = (double)j->tr.count * (diam + 1) + (double)t->nodes;
-    double fixed = 4e-6 * units, sec = fixed + 3 * j->opts.budget_seconds;
+    double fixed = CLI_RATE_GMAP_UNIT * units, sec = fixed + CLI_GMAP_SEARCH_FACTOR * j->opts.budget_seconds;
     double groups = j->separate && j->tr.groups > 1 ? j->tr.groups : 1;
-    double bytes = 96 * units * groups + 16e6;
+    double bytes = 96 * units * groups + CLI_BASE_BYTES;
     char what[128], nb[32];
     snprintf(what, sizeof what, "%s --kind general on %s nodes (%zu messages, work %g million)", a->path,
              cli_budget_count((double)t->nodes, nb, sizeof nb), j->tr.count, j->work);
@@ -560,7 +569,7 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
 }
 
 /* --out: the node list `kcube simulate --mapping FILE` reads (one physical
- * node per line, in rank order), or the --export format. */
+ * node per line, in rank order), or the --format format. */
 static int write_nodes(const cli_args *a, const gen_job *j, const kc_gmap_result *r)
 {
     return cli_export_write(a, &j->exp, r->to_physical, r->nodes);

@@ -8,6 +8,10 @@
 
 #include "opt.h"
 
+/* The general search's work without --work, in millions of channel-load
+ * updates (about 0.5 to 3 s). */
+#define MAP_GENERAL_WORK 40.0
+
 /* --traffic FILE, --work M, --baseline scotch, --hops-cap (map only). */
 extern const cli_opt OPT_TRAFFIC, OPT_WORK, OPT_BASELINE, OPT_HOPS_CAP;
 /* --stencil, --grid, --periodic, --grid-order, --collective, --bytes,

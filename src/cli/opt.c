@@ -259,6 +259,24 @@ static int push(parser *p, const cli_opt *o, const char *text, int from_user)
     return 0;
 }
 
+/* A value given under an old spelling (a renamed option's alias): checked
+ * and kept as o's, but every message about it names the spelling used. */
+static int push_spelled(parser *p, const cli_opt *o, const char *text, const char *spelled)
+{
+    if (!(o->flags & CLI_REPEAT) && cli_given(p->a, o)) {
+        fprintf(stderr, "kcube: --%s is given twice (--%s is its old spelling; give it once)\n", o->name, spelled);
+        return 2;
+    }
+    cli_opt as_spelled = *o;
+    as_spelled.name = spelled;
+    int r = push(p, &as_spelled, text, 1);
+    if (!r) {
+        p->a->vals[p->a->nvals - 1].opt = o;
+        p->a->vals[p->a->nvals - 1].spelled = spelled;
+    }
+    return r;
+}
+
 /* Does this argument look like a mesh shape (16x16, 4x2x8, 2,32, 64)? */
 static int looks_like_shape(const char *s)
 {
@@ -388,13 +406,13 @@ static int parse_option(parser *p, const cli_command *cmd, int argc, char **argv
         fprintf(stderr, "kcube: --%s needs a value\n", al ? al->name : o->name);
         return 2;
     }
-    return push(p, o, val, 1);
+    return al ? push_spelled(p, o, val, al->name) : push(p, o, val, 1);
 }
 
 static int add_defaults(parser *p, const cli_command *cmd)
 {
     for (const cli_use *u = cmd->opts; u && u->opt; u++) {
-        const char *def = u->def ? u->def : u->opt->def;
+        const char *def = CLI_IS_REQUIRED(u) ? NULL : u->def ? u->def : u->opt->def;
         if (def && u->opt->type != CLI_FLAG && !cli_given(p->a, u->opt)) {
             int r = push(p, u->opt, def, 0);
             if (r) {
@@ -448,6 +466,20 @@ static int check_positionals(const cli_command *cmd, const cli_args *out)
     return 2;
 }
 
+/* Every option the command cannot run without was given: 0, else 2 after
+ * one line naming the first one missing. */
+static int check_required(const cli_command *cmd, const cli_args *out)
+{
+    for (const cli_use *u = cmd->opts; u && u->opt; u++)
+        if (CLI_IS_REQUIRED(u) && !cli_given(out, u->opt)) {
+            char meta[256];
+            cli_opt_meta(cmd, u->opt, meta, sizeof meta);
+            fprintf(stderr, "kcube: %s needs --%s%s%s\n", out->path, u->opt->name, meta[0] ? " " : "", meta);
+            return 2;
+        }
+    return 0;
+}
+
 /* Returns 0, 1 (help printed), 2 (bad input) or 1 (no memory); out is
  * freed on anything but 0. */
 static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, cli_args *out, FILE *help_out)
@@ -490,6 +522,8 @@ static int parse_cmd(const cli_command *cmd, char *path, int argc, char **argv, 
     }
     if (!r)
         r = check_positionals(cmd, out);
+    if (!r)
+        r = check_required(cmd, out);
     if (!r)
         r = check_only(cmd, out);
     if (!r)
@@ -586,11 +620,20 @@ int cli_report(const cli_args *a, const kc_err *err)
         for (const cli_use *u = a->cmd->opts; u && u->opt && !o; u++)
             if ((u->opt->param && strcmp(u->opt->param, err->param) == 0) || strcmp(u->opt->name, err->param) == 0)
                 o = u->opt;
+    /* A parameter the library names as an old spelling did (calmant's d):
+     * the option that spelling now means. */
+    if (err->param && a && a->cmd && !o)
+        for (const cli_alias *al = a->cmd->aliases; al && al->name && !o; al++)
+            if (!al->value && strcmp(al->name, err->param) == 0)
+                o = al->target;
+    /* Named as the user spelled it (an old spelling stays recognisable). */
+    const cli_value *given = o ? cli_get(a, o) : NULL;
+    const char *name = given && given->from_user && given->spelled ? given->spelled : o ? o->name : NULL;
     char line[sizeof err->msg + 128];
     if (err->status == KC_EINTERNAL)
         snprintf(line, sizeof line, "internal error (please report): %s", msg);
     else if (o)
-        snprintf(line, sizeof line, "--%s: %s", o->name, msg);
+        snprintf(line, sizeof line, "--%s: %s", name, msg);
     else
         snprintf(line, sizeof line, "%s", msg);
     cli_emit(line);
@@ -610,6 +653,21 @@ void cli_opt_meta(const cli_command *cmd, const cli_opt *o, char *buf, size_t si
         kc_names_join(o->choices, buf, size);
     else
         snprintf(buf, size, "%s", nw && nw->meta ? nw->meta : o->meta ? o->meta : "VALUE");
+}
+
+const char cli_required[] = "(required)";
+
+const char *cli_shown_default(const cli_use *u, char *buf, size_t size)
+{
+    if (CLI_IS_REQUIRED(u))
+        return NULL;
+    if (u->def || u->opt->def)
+        return u->def ? u->def : u->opt->def;
+    if (!u->opt->shown_def || size == 0)
+        return NULL;
+    buf[0] = '\0';
+    u->opt->shown_def(buf, size);
+    return buf[0] ? buf : NULL;
 }
 
 void cli_help(const cli_command *cmd, const char *path, FILE *out)
@@ -635,13 +693,16 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
             char meta[256], head[320];
             cli_opt_meta(cmd, u->opt, meta, sizeof meta);
             snprintf(head, sizeof head, "--%s%s%s", u->opt->name, meta[0] ? " " : "", meta);
-            const char *def = u->def ? u->def : u->opt->def;
+            char shown[64];
+            const char *def = cli_shown_default(u, shown, sizeof shown);
             /* A long head gets its help on the next line. */
             if (strlen(head) > 26)
                 fprintf(out, "  %s\n  %-26s %s", head, "", u->help ? u->help : u->opt->help);
             else
                 fprintf(out, "  %-26s %s", head, u->help ? u->help : u->opt->help);
-            if (def)
+            if (CLI_IS_REQUIRED(u))
+                fputs(" (required)", out);
+            else if (def)
                 fprintf(out, " (default %s)", def);
             fputc('\n', out);
             if (u->opt->type == CLI_CHOICE)

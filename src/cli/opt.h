@@ -53,17 +53,29 @@ typedef struct cli_opt {
     const kc_names *choices; /* CLI_CHOICE */
     unsigned flags;
     const char *param; /* the library parameter id (kc_err.param) this option sets, or NULL */
+    /* A default the option does not parse (def is NULL) because the code
+     * applies it only when the option is not given, rendered for help from
+     * the very constant or library default the code uses; NULL for none. */
+    void (*shown_def)(char *buf, size_t size);
 } cli_opt;
 
 /* An option as one command uses it; help and def, when set, replace the
  * shared ones for this command only (say why in the help line). def is
  * allowed only where the option has no default of its own: one option, one
- * default (tests/test_opt_table.c holds every command to it). */
+ * default (tests/test_opt_table.c holds every command to it). def =
+ * CLI_REQUIRED instead says the command cannot run without the option: it
+ * has no default there (help says "(required)", the parser refuses a line
+ * without it). */
 typedef struct cli_use {
     const cli_opt *opt;
     const char *help;
     const char *def;
 } cli_use;
+
+extern const char cli_required[];
+#define CLI_REQUIRED cli_required
+/* Does the command need the option given (def CLI_REQUIRED)? */
+#define CLI_IS_REQUIRED(u) ((u)->def == cli_required)
 
 /* A command that takes an option in a narrower form than its definition:
  * only lists the CLI_CHOICE names it accepts ("mesh|torus"; help lists just
@@ -92,6 +104,7 @@ typedef struct cli_value {
     const cli_opt *opt;
     const char *text; /* as given (or the default's text) */
     int from_user;    /* 0 for a default */
+    const char *spelled; /* the old spelling (cli_alias name) it was given as, else NULL: messages use it */
     union {
         long long i;
         uint64_t u;
@@ -144,6 +157,12 @@ typedef struct cli_command {
  * line. Free with cli_args_free. */
 int cli_parse(const cli_command *cmd, int argc, char **argv, cli_args *out, FILE *help_out);
 void cli_args_free(cli_args *a);
+
+/* The default help shows for an option as cmd uses it: the command's own,
+ * the option's, or the one shown_def renders into buf (size bytes); NULL
+ * when there is none or the option is required. Help and the man page
+ * share it. */
+const char *cli_shown_default(const cli_use *u, char *buf, size_t size);
 
 /* Print the generated help of a command. */
 void cli_help(const cli_command *cmd, const char *path, FILE *out);

@@ -10,6 +10,7 @@
 #include "kcube/sim.h"
 #include "kcube/topology.h"
 #include "kcube/torus.h"
+#include "budget.h"
 #include "text.h"
 
 const cli_opt OPT_N = {.name = "n", .type = CLI_INT, .meta = "N", .help = "dimensions (the network has k^N nodes)",
@@ -31,7 +32,7 @@ const cli_opt OPT_MATRIX = {.name = "matrix", .type = CLI_TEXT, .meta = "ROWS",
                             .help = "y = Ax + b: A row 0 first, rows separated by ';'", .flags = CLI_REPEAT,
                             .param = "matrix"};
 const cli_opt OPT_VECTOR = {.name = "vector", .type = CLI_TEXT, .meta = "DIGITS",
-                            .help = "b for the --matrix before it (digit 0 first; default 0)", .flags = CLI_REPEAT,
+                            .help = "b for the --matrix before it (digit 0 first; b = 0 without it)", .flags = CLI_REPEAT,
                             .param = "vector"};
 const cli_opt OPT_SCATTER = {.name = "scatter", .type = CLI_FLAG,
                              .help = "the --matrix before it is a scatter (each y receives from Ay + b)",
@@ -61,10 +62,12 @@ const cli_opt OPT_MAX_MEMORY = {.name = "max-memory", .type = CLI_BYTES, .meta =
                                         "allow); K, M, G suffixes",
                                 .param = "max_memory"};
 /* Wall seconds a run may take by its estimate (budget.h); text, so that
- * "inf" can say "no limit". */
+ * "inf" can say "no limit". The default is the gate's, applied when the
+ * option is not given (figures checks only a limit the user gives). */
+static void max_time_default(char *buf, size_t size) { snprintf(buf, size, "%s", CLI_MAX_TIME_DEFAULT); }
 const cli_opt OPT_MAX_TIME = {.name = "max-time", .type = CLI_TEXT, .meta = "SECONDS",
-                              .help = "refuse a run estimated to take longer (default 60; 0 or inf: no limit)",
-                              .param = "max_time"};
+                              .help = "refuse a run estimated to take longer (0 or inf: no limit)",
+                              .param = "max_time", .shown_def = max_time_default};
 const cli_opt OPT_SWEEP = {.name = "sweep", .type = CLI_RANGE, .meta = "FROM:TO:STEP",
                            .help = "offered loads to simulate", .rlo = 1e-9, .rhi = 1e6, .param = "sweep"};
 const cli_opt OPT_EXACT = {.name = "exact", .type = CLI_FLAG, .help = "count contention exactly even when large"};
@@ -98,16 +101,20 @@ const cli_opt OPT_BYTE_TIME = {.name = "byte-time", .type = CLI_REAL, .meta = "U
                                .rlo = 0, .rhi = 1e12, .param = "byte_time"};
 
 /* Where ranks run (kcube/machine.h): a machine description or a rule, and
- * the launcher's file a mapping is written as (map --export, export). */
-const cli_opt OPT_EXPORT = {.name = "export", .type = CLI_CHOICE, .choices = &kc_export_format_names,
-                            .help = "the format --out writes the mapping in (default nodelist)", .param = "export"};
+ * the launcher's file a mapping is written as (map --format, export
+ * --format; map's old spelling --export). */
+const cli_opt OPT_FORMAT = {.name = "format", .type = CLI_CHOICE, .choices = &kc_export_format_names,
+                            .help = "the file --out writes the mapping as", .param = "export"};
 const cli_opt OPT_MACHINE = {.name = "machine", .type = CLI_TEXT, .meta = "FILE", .param = "machine",
                              .help = "the host and slot of every node: 'NODE HOST [SLOT]' or 'HOST x0 .. x{n-1} "
                                      "[SLOT]' lines (docs/export.md)"};
 const cli_opt OPT_HOSTS = {.name = "hosts", .type = CLI_TEXT, .meta = "PATTERN", .param = "hosts",
                            .help = "hosts by a rule instead: names with %d (or %0Nd) for the host number, e.g. "
-                                   "nid%05d; with --ranks-per-node"};
-const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI_INT, .meta = "R", .lo = 1,
+                                   "nid%05d; with --slots-per-host"};
+/* Slots of one host (map, export). Not replay's --ranks-per-node, the
+ * ranks of one simulated node: this one was spelled so once and keeps the
+ * old spelling as an alias in map and export. */
+const cli_opt OPT_SLOTS_PER_HOST = {.name = "slots-per-host", .type = CLI_INT, .meta = "R", .lo = 1,
                                     .hi = KC_SLOT_MAX + 1, .param = "ranks_per_node",
                                     .help = "slots per host under --hosts (nodes fill slots 0..R-1 of a host, then "
                                             "the next)"};
@@ -121,7 +128,7 @@ const cli_opt *const cli_shared_options[] = {
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_MAX_TIME, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
     &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME,
-    &OPT_EMIT_GOAL, &OPT_EXPORT, &OPT_MACHINE, &OPT_HOSTS, &OPT_RANKS_PER_NODE, &OPT_FILL, &OPT_FIRST_HOST, NULL,
+    &OPT_EMIT_GOAL, &OPT_FORMAT, &OPT_MACHINE, &OPT_HOSTS, &OPT_SLOTS_PER_HOST, &OPT_FILL, &OPT_FIRST_HOST, NULL,
 };
 
 int cli_format(const cli_args *a, cli_fmt *fmt)

@@ -26,10 +26,10 @@ extern const cli_opt OPT_ROUTING;
 /* Simulation (simulate, figures): how the VCs of a link share it. */
 extern const cli_opt OPT_VC_LINK;
 
-/* Exporting a mapping (map --export, export): the format, and the machine
- * description (--machine FILE) or rule (--hosts, --ranks-per-node, --fill,
+/* Exporting a mapping (map --format, export --format): the format, and the machine
+ * description (--machine FILE) or rule (--hosts, --slots-per-host, --fill,
  * --first-host) that names each node's host and slot (export_cli.h). */
-extern const cli_opt OPT_EXPORT, OPT_MACHINE, OPT_HOSTS, OPT_RANKS_PER_NODE, OPT_FILL, OPT_FIRST_HOST;
+extern const cli_opt OPT_FORMAT, OPT_MACHINE, OPT_HOSTS, OPT_SLOTS_PER_HOST, OPT_FILL, OPT_FIRST_HOST;
 
 /* Message timing (calmant cost and alltoall, replay, fft-study): beta and
  * tau in microseconds, one default everywhere (the nCUBE 2's). */

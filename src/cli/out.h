@@ -35,11 +35,9 @@
 
 #include <sys/types.h>
 
-void cli_std_open(void);
-int cli_finish(int rc);
-
-/* Install the signal dispositions above (main, once). */
-void cli_signals_init(void);
+/* cli_std_open, cli_finish and cli_signals_init (the dispositions above,
+ * installed once by main) are the front end's: cli_host.h. */
+#include "cli_host.h"
 /* The cleanup list the signal handler works on: a temporary path (the string
  * must stay valid until removed) and the gnuplot child. Both are kept in a
  * small fixed table; 0 when registered, -1 when the table is full. */

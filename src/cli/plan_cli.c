@@ -1,4 +1,4 @@
-/* Shared resolve and render pieces of analyze and map (plan_cli.h). */
+/* Shared resolve and render pieces of analyze, map and export (plan_cli.h). */
 #include "plan_cli.h"
 
 #include <stdio.h>
@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "text.h"
 #include "kcube/contention.h"
@@ -74,7 +75,7 @@ int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds
         double s;
         for (int r = 0; r < in->count; r++) {
             if (!in->comms[r].has_lcc) { /* uniform traffic: the general counter */
-                seconds += 25e-9 * N * in->topo.n;
+                seconds += CLI_RATE_EXACT_COUNT * N * in->topo.n;
                 most = 20 * N > most ? (uint64_t)(20 * N) : most;
                 continue;
             }
@@ -84,10 +85,10 @@ int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds
         }
         bytes += (double)most;
     } else if (exact) {
-        seconds += 25e-9 * N * in->topo.n * m;
+        seconds += CLI_RATE_EXACT_COUNT * N * in->topo.n * m;
         bytes += 20 * N;
     }
-    bytes += 16e6;
+    bytes += CLI_BASE_BYTES;
     char what[128], nb[32];
     snprintf(what, sizeof what, "%s%s on %s nodes (%d communication%s)", a->path, exact ? " with the exact count" : "",
              cli_budget_count(N, nb, sizeof nb), in->count, in->count == 1 ? "" : "s");

@@ -1,4 +1,5 @@
-/* plan_cli.h - what `kcube analyze` and `kcube map` share: the topology and
+/* plan_cli.h - what `kcube analyze`, `kcube map` and `kcube export` share
+ * (a helper of several commands: no command's name): the topology and
  * communications resolved from the shared options, and the JSON/text
  * pieces both renderers print (one code path for every topology). */
 #ifndef KC_CLI_PLAN_CLI_H

@@ -116,17 +116,13 @@ static int same_as(const cli_plot *p, int s)
     return -1;
 }
 
-/* The whole gnuplot script; NULL when memory ran out. */
-static char *script(const cli_plot *p, int png, size_t *len)
+/* Terminal, title, subtitle, axis labels and the key: the key goes below
+ * the plot area, where it covers no curve, in as many columns as gnuplot
+ * fits (its estimate: about 13 px a character plus the line sample); the
+ * image grows by its rows, so the plot keeps its height however many
+ * series there are. */
+static void script_frame(FILE *f, const cli_plot *p, int png)
 {
-    char *text = NULL;
-    FILE *f = open_memstream(&text, len);
-    if (!f)
-        return NULL;
-    /* The key goes below the plot area, where it covers no curve, in as many
-     * columns as gnuplot fits (its estimate: about 13 px a character plus
-     * the line sample); the image grows by its rows, so the plot keeps its
-     * height however many series there are. */
     size_t longest = 0;
     for (int s = 0; s < p->nseries; s++)
         if (p->series[s].label && strlen(p->series[s].label) > longest)
@@ -155,12 +151,17 @@ static char *script(const cli_plot *p, int png, size_t *len)
             " noenhanced\nset key below center horizontal reverse Left noenhanced samplen 4\nset bmargin %d\n"
             "set grid\n",
             rows + 4);
+}
+
+/* Log scales and the axis ranges. With no point at all gnuplot cannot
+ * autoscale and fails: the automatic ends get a unit range, so an empty
+ * chart is still drawn. */
+static void script_axes(FILE *f, const cli_plot *p)
+{
     if (p->logx)
         fputs("set logscale x\n", f);
     if (p->logy)
         fputs("set logscale y\n", f);
-    /* With no point at all gnuplot cannot autoscale and fails: give the
-     * automatic ends a unit range, so an empty chart is still drawn. */
     int points = 0;
     for (int s = 0; s < p->nseries; s++)
         points += p->series[s].count;
@@ -177,6 +178,11 @@ static char *script(const cli_plot *p, int png, size_t *len)
     }
     put_range(f, "x", xlo, xhi);
     put_range(f, "y", ylo, yhi);
+}
+
+/* Every series as a data block $dS (an empty one as one NaN point). */
+static void script_data(FILE *f, const cli_plot *p)
+{
     for (int s = 0; s < p->nseries; s++) {
         fprintf(f, "$d%d << EOD\n", s);
         for (int i = 0; i < p->series[s].count; i++)
@@ -185,9 +191,13 @@ static char *script(const cli_plot *p, int png, size_t *len)
             fputs("NaN NaN\n", f);
         fputs("EOD\n", f);
     }
-    /* A series equal to an earlier one is drawn thin, with a gapped dash and
-     * small open points, over a wide line and big points of the earlier one:
-     * both colours show, and the key says "(= EARLIER)". */
+}
+
+/* The plot command. A series equal to an earlier one is drawn thin, with a
+ * gapped dash and small open points, over a wide line and big points of
+ * the earlier one: both colours show, and the key says "(= EARLIER)". */
+static void script_plot(FILE *f, const cli_plot *p)
+{
     static const char *const with[] = {"linespoints", "lines", "points"};
     fputs("plot ", f);
     for (int s = 0; s < p->nseries; s++) {
@@ -210,6 +220,19 @@ static char *script(const cli_plot *p, int png, size_t *len)
     if (!p->nseries)
         fputs("NaN notitle", f);
     fputs("\nunset output\n", f); /* flushes the image to standard output */
+}
+
+/* The whole gnuplot script; NULL when memory ran out. */
+static char *script(const cli_plot *p, int png, size_t *len)
+{
+    char *text = NULL;
+    FILE *f = open_memstream(&text, len);
+    if (!f)
+        return NULL;
+    script_frame(f, p, png);
+    script_axes(f, p);
+    script_data(f, p);
+    script_plot(f, p);
     if (fclose(f) != 0) {
         free(text);
         return NULL;
@@ -247,11 +270,11 @@ static int image_take(image *im, int fd)
     return got < 0 ? (errno == EINTR || errno == EAGAIN ? 1 : -1) : got > 0;
 }
 
-/* Run gnuplot on the script; the image it writes on its standard output
- * lands in *im. gnuplot never sees a file name of ours: it cannot open a
- * pipe to a shell ('|cmd') or expand '~' from one. 0 when gnuplot exited 0;
- * else -1 with *why set. */
-static int run_gnuplot(const char *text, size_t len, image *im, const char **why)
+/* Start gnuplot with the write end of *script_fd (a socket) as its
+ * standard input, a pipe whose read end is *image_fd as its standard output
+ * and /dev/null as its standard error. The child's pid, or -1 with *why set
+ * (nothing left open). */
+static pid_t spawn_gnuplot(int *script_fd, int *image_fd, const char **why)
 {
     int sv[2], pv[2] = {-1, -1};
     int devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -292,11 +315,20 @@ static int run_gnuplot(const char *text, size_t len, image *im, const char **why
     close(sv[1]);
     close(pv[1]);
     close(devnull);
-    /* Feed the script and drain the image together: either side may fill
-     * its buffer first. */
-    int failed = 0, in = sv[0], out = pv[0];
+    *script_fd = sv[0];
+    *image_fd = pv[0];
+    return pid;
+}
+
+/* Feed the script into `in` and drain the image from `out` together:
+ * either side may fill its buffer first. Closes both; *off gets the bytes
+ * of the script sent. 1 when something failed (gnuplot is then killed if
+ * the image could not be kept), else 0. */
+static int pump(int in, int out, const char *text, size_t len, size_t *off, image *im, pid_t pid)
+{
+    int failed = 0;
     fcntl(in, F_SETFL, fcntl(in, F_GETFL) | O_NONBLOCK);
-    size_t off = 0;
+    *off = 0;
     if (len == 0)
         close(in), in = -1;
     while (out >= 0) {
@@ -309,12 +341,12 @@ static int run_gnuplot(const char *text, size_t len, image *im, const char **why
         }
         if (in >= 0 && pf[1].revents) {
             /* MSG_NOSIGNAL: a gnuplot that stops reading must not kill us. */
-            ssize_t w = send(in, text + off, len - off, MSG_NOSIGNAL);
+            ssize_t w = send(in, text + *off, len - *off, MSG_NOSIGNAL);
             if (w > 0)
-                off += (size_t)w;
+                *off += (size_t)w;
             else if (w < 0 && errno != EINTR && errno != EAGAIN)
                 failed = 1;
-            if (failed || off == len)
+            if (failed || *off == len)
                 close(in), in = -1;
         }
         if (pf[0].revents) {
@@ -330,6 +362,21 @@ static int run_gnuplot(const char *text, size_t len, image *im, const char **why
         close(in);
     if (out >= 0)
         close(out);
+    return failed;
+}
+
+/* Run gnuplot on the script; the image it writes on its standard output
+ * lands in *im. gnuplot never sees a file name of ours: it cannot open a
+ * pipe to a shell ('|cmd') or expand '~' from one. 0 when gnuplot exited 0;
+ * else -1 with *why set. */
+static int run_gnuplot(const char *text, size_t len, image *im, const char **why)
+{
+    int in, out;
+    pid_t pid = spawn_gnuplot(&in, &out, why);
+    if (pid < 0)
+        return -1;
+    size_t off;
+    int failed = pump(in, out, text, len, &off, im, pid);
     int status;
     while (waitpid(pid, &status, 0) < 0)
         if (errno != EINTR) {

@@ -8,9 +8,10 @@
 
 #include "replay_loggops.h"
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "out.h"
-#include "timeline_out.h"
+#include "replay_timeline.h"
 #include "kcube/timeline.h"
 
 static const kc_name model_entries[] = {
@@ -144,8 +145,8 @@ int cli_replay_loggops(const cli_args *a, const char *path, cli_fmt fmt, const k
      * 80); its speed about 0.3 us an operation (1 us allowed). */
     char what[96];
     snprintf(what, sizeof what, "%s of %zu operations (LogGOPS)", a->path, g->nops);
-    int rc = cli_budget_check(a, what, 1e-6 * (double)(g->nops + g->ndeps) + 0.01,
-                              (uint64_t)(300.0 * (double)g->nops + 80.0 * (double)g->ndeps) + 16000000u);
+    int rc = cli_budget_check(a, what, CLI_RATE_LOGGOPS_OP * (double)(g->nops + g->ndeps) + CLI_LOGGOPS_FIXED_SECONDS,
+                              (uint64_t)(300.0 * (double)g->nops + 80.0 * (double)g->ndeps + CLI_BASE_BYTES));
     if (rc)
         return rc;
     kc_loggops_result r;

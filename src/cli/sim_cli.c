@@ -1,4 +1,4 @@
-/* Shared by simulate and figures (sim_cli.h). */
+/* Shared by simulate and figures (sim_cli.h); kcube-mpi shares their sweeps. */
 #include "sim_cli.h"
 
 #include <stdarg.h>

@@ -264,6 +264,165 @@ static size_t pack_len(int in, int out, int weighted)
     return 2 + (size_t)(in + out) * (weighted ? 2 : 1);
 }
 
+/* The reordering's view of a distributed graph: every rank's packed lists
+ * (pack_len), gathered on rank 0 by old rank and sent back by new rank. */
+typedef struct graph_job {
+    MPI_Comm comm;
+    int size, rank, weighted;
+    int len, *mine;             /* this rank's packed lists */
+    int *lens, *displs, *all;   /* rank 0: every rank's, by old rank */
+    int *sendlens, *senddispls; /* rank 0: the same, by new rank */
+} graph_job;
+
+static void graph_job_free(graph_job *g)
+{
+    free(g->mine);
+    free(g->lens);
+    free(g->displs);
+    free(g->all);
+    free(g->sendlens);
+    free(g->senddispls);
+}
+
+/* This rank's arguments in range (degrees, ranks, weights >= 0); sets the
+ * job's size and rank and *unweighted. Local: the caller agrees. */
+static kc_status graph_check(graph_job *g, int indegree, const int *sources, const int *sourceweights, int outdegree,
+                             const int *destinations, const int *destweights, int *unweighted, kc_err *e)
+{
+    kc_status st = kci_mpi_check(MPI_Comm_size(g->comm, &g->size), "MPI_Comm_size", e);
+    MPI_Comm_rank(g->comm, &g->rank);
+    int un = *unweighted = sourceweights == MPI_UNWEIGHTED || destweights == MPI_UNWEIGHTED;
+    if (!st && (indegree < 0 || outdegree < 0 || indegree > INT_MAX / 4 - 1 || outdegree > INT_MAX / 4 - indegree))
+        st = kc_fail_param(e, KC_EINVAL, "graph", "rank %d: degrees %d in, %d out", g->rank, indegree, outdegree);
+    for (int i = 0; i < indegree && !st; i++)
+        if (sources[i] < 0 || sources[i] >= g->size || (!un && sourceweights[i] < 0))
+            st = kc_fail_param(e, KC_EINVAL, "graph", "rank %d: source %d (weight %d) out of range", g->rank,
+                               sources[i], un ? 1 : sourceweights[i]);
+    for (int i = 0; i < outdegree && !st; i++)
+        if (destinations[i] < 0 || destinations[i] >= g->size || (!un && destweights[i] < 0))
+            st = kc_fail_param(e, KC_EINVAL, "graph", "rank %d: destination %d (weight %d) out of range", g->rank,
+                               destinations[i], un ? 1 : destweights[i]);
+    return st;
+}
+
+/* Pack this rank's lists into g->mine, weighted only when every rank gave
+ * weights (MPI needs all or none). Collective (one reduction). */
+static kc_status graph_pack(graph_job *g, int unweighted, int indegree, const int *sources, const int *sourceweights,
+                            int outdegree, const int *destinations, const int *destweights, kc_err *e)
+{
+    int any_unweighted = unweighted;
+    kc_status st = kci_mpi_check(MPI_Allreduce(&unweighted, &any_unweighted, 1, MPI_INT, MPI_MAX, g->comm),
+                                 "MPI_Allreduce", e);
+    g->weighted = !any_unweighted;
+    g->len = (int)pack_len(indegree, outdegree, g->weighted);
+    if (!st && !(g->mine = malloc((size_t)g->len * sizeof *g->mine)))
+        return kc_fail(e, KC_ENOMEM, "out of memory");
+    if (st)
+        return st;
+    int *p = g->mine;
+    *p++ = indegree;
+    *p++ = outdegree;
+    for (int i = 0; i < indegree; i++)
+        *p++ = sources[i];
+    for (int i = 0; g->weighted && i < indegree; i++)
+        *p++ = sourceweights[i];
+    for (int i = 0; i < outdegree; i++)
+        *p++ = destinations[i];
+    for (int i = 0; g->weighted && i < outdegree; i++)
+        *p++ = destweights[i];
+    return KC_OK;
+}
+
+/* Gather every rank's packed lists on rank 0 (g->lens, displs, all; at
+ * most INT_MAX words in all). Collective; st is this rank's status so far. */
+static kc_status graph_gather(graph_job *g, kc_status st, kc_err *e)
+{
+    if (!st && g->rank == 0 && (!(g->lens = malloc((size_t)g->size * sizeof *g->lens)) ||
+                                !(g->displs = malloc((size_t)g->size * sizeof *g->displs))))
+        st = kc_fail(e, KC_ENOMEM, "out of memory");
+    if (!(st = kci_mpi_agree(g->comm, st, e)))
+        st = kci_mpi_check(MPI_Gather(&g->len, 1, MPI_INT, g->lens, 1, MPI_INT, 0, g->comm), "MPI_Gather", e);
+    long long total = 0;
+    if (!st && g->rank == 0) {
+        for (int r = 0; r < g->size; r++) {
+            g->displs[r] = (int)total;
+            total += g->lens[r];
+        }
+        if (total > INT_MAX)
+            st = kc_fail_param(e, KC_ERANGE, "graph", "the graph has more than %d words", INT_MAX);
+        else if (!(g->all = malloc((size_t)(total ? total : 1) * sizeof *g->all)))
+            st = kc_fail(e, KC_ENOMEM, "out of memory");
+    }
+    if (!(st = kci_mpi_agree(g->comm, st, e)))
+        st = kci_mpi_check(MPI_Gatherv(g->mine, g->len, MPI_INT, g->all, g->lens, g->displs, MPI_INT, 0, g->comm),
+                           "MPI_Gatherv", e);
+    return st;
+}
+
+/* Rank 0: the traffic of the out-edges (vertex r sends its weight in bytes
+ * to each destination) into tr, which the caller frees. */
+static kc_status graph_traffic(const graph_job *g, kc_traffic *tr, kc_err *e)
+{
+    kc_status st = kc_traffic_init(tr, (uint64_t)g->size, e);
+    for (int r = 0; r < g->size && !st; r++) {
+        const int *p = g->all + g->displs[r];
+        int in = p[0], out = p[1];
+        const int *dst = p + 2 + (g->weighted ? 2 : 1) * in, *w = dst + out;
+        for (int i = 0; i < out && !st; i++)
+            st = kc_traffic_add(tr, (uint64_t)r, (uint64_t)dst[i], g->weighted ? (uint64_t)w[i] : 1, e);
+    }
+    return st;
+}
+
+/* Vertex v's lists go to the process that is now rank v of split: *got
+ * (freed by the caller) receives them. Collective over the old
+ * communicator. */
+static kc_status graph_scatter(graph_job *g, MPI_Comm split, int **got, kc_err *e)
+{
+    int v = 0, vlen = 0;
+    kc_status st = kci_mpi_check(MPI_Comm_rank(split, &v), "MPI_Comm_rank", e);
+    if (!st) {
+        /* Every old rank's new rank, on rank 0. */
+        int *newrank = g->rank == 0 ? malloc((size_t)g->size * sizeof *newrank) : NULL;
+        if (g->rank == 0 && (!newrank || !(g->sendlens = malloc((size_t)g->size * sizeof *g->sendlens)) ||
+                             !(g->senddispls = malloc((size_t)g->size * sizeof *g->senddispls))))
+            st = kc_fail(e, KC_ENOMEM, "out of memory");
+        if (!(st = kci_mpi_agree(g->comm, st, e)))
+            st = kci_mpi_check(MPI_Gather(&v, 1, MPI_INT, newrank, 1, MPI_INT, 0, g->comm), "MPI_Gather", e);
+        if (!st && g->rank == 0)
+            for (int w = 0; w < g->size; w++) {
+                g->sendlens[w] = g->lens[newrank[w]];
+                g->senddispls[w] = g->displs[newrank[w]];
+            }
+        free(newrank);
+    }
+    if (!st)
+        st = kci_mpi_check(MPI_Scatter(g->sendlens, 1, MPI_INT, &vlen, 1, MPI_INT, 0, g->comm), "MPI_Scatter", e);
+    if (!st && !(*got = malloc((size_t)vlen * sizeof **got)))
+        st = kc_fail(e, KC_ENOMEM, "out of memory");
+    if (!(st = kci_mpi_agree(g->comm, st, e)))
+        st = kci_mpi_check(MPI_Scatterv(g->all, g->sendlens, g->senddispls, MPI_INT, *got, vlen, MPI_INT, 0, g->comm),
+                           "MPI_Scatterv", e);
+    return st;
+}
+
+/* The graph communicator over split from this process's packed lists. */
+static kc_status graph_create(MPI_Comm split, const int *got, int weighted, MPI_Info info, MPI_Comm *out, kc_err *e)
+{
+    int in = got[0], nout = got[1];
+    const int *src = got + 2, *sw = src + in, *dst = src + (weighted ? 2 : 1) * in, *dw = dst + nout;
+    if (!weighted)
+        sw = dw = MPI_UNWEIGHTED;
+    else {
+        if (!in)
+            sw = MPI_WEIGHTS_EMPTY;
+        if (!nout)
+            dw = MPI_WEIGHTS_EMPTY;
+    }
+    return kci_mpi_check(MPI_Dist_graph_create_adjacent(split, in, src, sw, nout, dst, dw, info, 0, out),
+                         "MPI_Dist_graph_create_adjacent", e);
+}
+
 kc_status kc_mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int *sources,
                                             const int *sourceweights, int outdegree, const int *destinations,
                                             const int *destweights, MPI_Info info, int reorder,
@@ -276,133 +435,34 @@ kc_status kc_mpi_dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, con
                                                                         comm_dist_graph),
                                          "MPI_Dist_graph_create_adjacent", &e),
                            &e, err);
-    int size = 0, rank = 0;
-    kc_status st = kci_mpi_check(MPI_Comm_size(comm_old, &size), "MPI_Comm_size", &e);
-    MPI_Comm_rank(comm_old, &rank);
-    /* The arguments, checked where they are. */
-    int unweighted = sourceweights == MPI_UNWEIGHTED || destweights == MPI_UNWEIGHTED;
-    if (!st && (indegree < 0 || outdegree < 0 || indegree > INT_MAX / 4 - 1 || outdegree > INT_MAX / 4 - indegree))
-        st = kc_fail_param(&e, KC_EINVAL, "graph", "rank %d: degrees %d in, %d out", rank, indegree, outdegree);
-    for (int i = 0; i < indegree && !st; i++)
-        if (sources[i] < 0 || sources[i] >= size || (!unweighted && sourceweights[i] < 0))
-            st = kc_fail_param(&e, KC_EINVAL, "graph", "rank %d: source %d (weight %d) out of range", rank,
-                               sources[i], unweighted ? 1 : sourceweights[i]);
-    for (int i = 0; i < outdegree && !st; i++)
-        if (destinations[i] < 0 || destinations[i] >= size || (!unweighted && destweights[i] < 0))
-            st = kc_fail_param(&e, KC_EINVAL, "graph", "rank %d: destination %d (weight %d) out of range", rank,
-                               destinations[i], unweighted ? 1 : destweights[i]);
+    graph_job g = {.comm = comm_old};
+    int unweighted = 0;
+    kc_status st = graph_check(&g, indegree, sources, sourceweights, outdegree, destinations, destweights,
+                               &unweighted, &e);
     if ((st = kci_mpi_agree(comm_old, st, &e)))
         return kci_mpi_out(st, &e, err);
     uint32_t *node_of_rank = NULL;
     if ((st = filled(comm_old, m, &node_of_rank, &e)))
         return kci_mpi_out(st, &e, err);
-    /* Weighted only when every rank gave weights (MPI needs all or none). */
-    int any_unweighted = unweighted;
-    st = kci_mpi_check(MPI_Allreduce(&unweighted, &any_unweighted, 1, MPI_INT, MPI_MAX, comm_old), "MPI_Allreduce",
-                       &e);
-    int weighted = !any_unweighted;
-    int len = (int)pack_len(indegree, outdegree, weighted), *lens = NULL, *displs = NULL, *all = NULL;
-    int *mine = malloc((size_t)len * sizeof *mine);
-    if (!st && !mine)
-        st = kc_fail(&e, KC_ENOMEM, "out of memory");
-    if (!st) {
-        int *p = mine;
-        *p++ = indegree;
-        *p++ = outdegree;
-        for (int i = 0; i < indegree; i++)
-            *p++ = sources[i];
-        for (int i = 0; weighted && i < indegree; i++)
-            *p++ = sourceweights[i];
-        for (int i = 0; i < outdegree; i++)
-            *p++ = destinations[i];
-        for (int i = 0; weighted && i < outdegree; i++)
-            *p++ = destweights[i];
-    }
-    if (!st && rank == 0 && (!(lens = malloc((size_t)size * sizeof *lens)) ||
-                             !(displs = malloc((size_t)size * sizeof *displs))))
-        st = kc_fail(&e, KC_ENOMEM, "out of memory");
-    if (!(st = kci_mpi_agree(comm_old, st, &e)))
-        st = kci_mpi_check(MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, comm_old), "MPI_Gather", &e);
-    long long total = 0;
-    if (!st && rank == 0) {
-        for (int r = 0; r < size; r++) {
-            displs[r] = (int)total;
-            total += lens[r];
-        }
-        if (total > INT_MAX)
-            st = kc_fail_param(&e, KC_ERANGE, "graph", "the graph has more than %d words", INT_MAX);
-        else if (!(all = malloc((size_t)(total ? total : 1) * sizeof *all)))
-            st = kc_fail(&e, KC_ENOMEM, "out of memory");
-    }
-    if (!(st = kci_mpi_agree(comm_old, st, &e)))
-        st = kci_mpi_check(MPI_Gatherv(mine, len, MPI_INT, all, lens, displs, MPI_INT, 0, comm_old), "MPI_Gatherv",
-                           &e);
-    /* Rank 0: the traffic of the out-edges (vertex r sends its weight in
-     * bytes to each destination). */
+    st = graph_pack(&g, unweighted, indegree, sources, sourceweights, outdegree, destinations, destweights, &e);
+    st = graph_gather(&g, st, &e);
     kc_traffic tr;
     memset(&tr, 0, sizeof tr);
-    if (!st && rank == 0 && !(st = kc_traffic_init(&tr, (uint64_t)size, &e)))
-        for (int r = 0; r < size && !st; r++) {
-            const int *p = all + displs[r];
-            int in = p[0], out = p[1];
-            const int *dst = p + 2 + (weighted ? 2 : 1) * in, *w = dst + out;
-            for (int i = 0; i < out && !st; i++)
-                st = kc_traffic_add(&tr, (uint64_t)r, (uint64_t)dst[i], weighted ? (uint64_t)w[i] : 1, &e);
-        }
+    if (!st && g.rank == 0)
+        st = graph_traffic(&g, &tr, &e);
     MPI_Comm split = MPI_COMM_NULL;
     if (!(st = kci_mpi_agree(comm_old, st, &e)))
         st = map_and_split(comm_old, m, node_of_rank, &tr, st, &split, &e);
     kc_traffic_free(&tr);
-    /* Vertex v's lists go to the process that is now rank v. */
-    int v = 0, vlen = 0, *got = NULL;
+    int *got = NULL;
     if (!st)
-        st = kci_mpi_check(MPI_Comm_rank(split, &v), "MPI_Comm_rank", &e);
-    int *sendlens = NULL, *senddispls = NULL;
-    if (!st) {
-        /* Every old rank's new rank, on rank 0. */
-        int *newrank = rank == 0 ? malloc((size_t)size * sizeof *newrank) : NULL;
-        if (rank == 0 && (!newrank || !(sendlens = malloc((size_t)size * sizeof *sendlens)) ||
-                          !(senddispls = malloc((size_t)size * sizeof *senddispls))))
-            st = kc_fail(&e, KC_ENOMEM, "out of memory");
-        if (!(st = kci_mpi_agree(comm_old, st, &e)))
-            st = kci_mpi_check(MPI_Gather(&v, 1, MPI_INT, newrank, 1, MPI_INT, 0, comm_old), "MPI_Gather", &e);
-        if (!st && rank == 0)
-            for (int w = 0; w < size; w++) {
-                sendlens[w] = lens[newrank[w]];
-                senddispls[w] = displs[newrank[w]];
-            }
-        free(newrank);
-    }
+        st = graph_scatter(&g, split, &got, &e);
     if (!st)
-        st = kci_mpi_check(MPI_Scatter(sendlens, 1, MPI_INT, &vlen, 1, MPI_INT, 0, comm_old), "MPI_Scatter", &e);
-    if (!st && !(got = malloc((size_t)vlen * sizeof *got)))
-        st = kc_fail(&e, KC_ENOMEM, "out of memory");
-    if (!(st = kci_mpi_agree(comm_old, st, &e)))
-        st = kci_mpi_check(MPI_Scatterv(all, sendlens, senddispls, MPI_INT, got, vlen, MPI_INT, 0, comm_old),
-                           "MPI_Scatterv", &e);
-    if (!st) {
-        int in = got[0], out = got[1];
-        const int *src = got + 2, *sw = src + in, *dst = src + (weighted ? 2 : 1) * in, *dw = dst + out;
-        if (!weighted)
-            sw = dw = MPI_UNWEIGHTED;
-        else {
-            if (!in)
-                sw = MPI_WEIGHTS_EMPTY;
-            if (!out)
-                dw = MPI_WEIGHTS_EMPTY;
-        }
-        st = kci_mpi_check(MPI_Dist_graph_create_adjacent(split, in, src, sw, out, dst, dw, info, 0, comm_dist_graph),
-                           "MPI_Dist_graph_create_adjacent", &e);
-    }
+        st = graph_create(split, got, g.weighted, info, comm_dist_graph, &e);
     if (split != MPI_COMM_NULL)
         MPI_Comm_free(&split);
     free(got);
-    free(sendlens);
-    free(senddispls);
-    free(all);
-    free(lens);
-    free(displs);
-    free(mine);
+    graph_job_free(&g);
     free(node_of_rank);
     return kci_mpi_out(kci_mpi_agree(comm_old, st, &e), &e, err);
 }

@@ -10,9 +10,7 @@
 
 #include <mpi.h>
 
-#include "cli/cli.h"
-#include "cli/dispatch.h"
-#include "cli/out.h"
+#include "cli/cli_host.h"
 #include "mpi_share.h"
 
 /* The commands whose sweeps are shared; the rest run on rank 0 only. */

@@ -22,7 +22,7 @@
 
 #include <mpi.h>
 
-#include "cli/cli.h"
+#include "cli/cli_host.h"
 #include "kcube/simsweep.h"
 
 typedef struct cli_mpi {

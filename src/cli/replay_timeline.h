@@ -1,12 +1,13 @@
-/* timeline_out.h - a replay's timeline (kcube/timeline.h) as a file: Chrome
- * trace events (JSON) or a Gantt chart drawn by gnuplot (issue 21, item 4).
+/* replay_timeline.h - `kcube replay --timeline FILE` (both models): a
+ * replay's timeline (kcube/timeline.h) as a file, Chrome trace events
+ * (JSON) or a Gantt chart drawn by gnuplot.
  *
  * The file name decides: ending in .svg or .png, a drawing (through
  * plot.h's safe path), for at most CLI_TIMELINE_MAX_DRAWN ranks; any other
  * name, "-" (standard output) included, the trace-event JSON. Both are
  * written by the checked, atomic writer (out.h). */
-#ifndef KC_CLI_TIMELINE_OUT_H
-#define KC_CLI_TIMELINE_OUT_H
+#ifndef KC_CLI_REPLAY_TIMELINE_H
+#define KC_CLI_REPLAY_TIMELINE_H
 
 #include <stdint.h>
 

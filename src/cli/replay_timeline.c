@@ -1,11 +1,11 @@
-/* A replay's timeline as Chrome trace events or a Gantt chart
- * (timeline_out.h). The JSON is streamed to the atomic writer one event at
- * a time, so a schedule of millions of operations needs no tree of
+/* kcube replay --timeline: a replay's timeline as Chrome trace events or a
+ * Gantt chart (replay_timeline.h). The JSON is streamed to the atomic
+ * writer one event at a time, so a schedule of millions of operations needs no tree of
  * millions of nodes: the header, which holds the user's file name, is built
  * by cJSON (its escaping); the events hold only numbers and fixed names and
  * are printed directly, with cJSON's rule for numbers (a cJSON tree per
  * event took 20 us an event, five times the replay). */
-#include "timeline_out.h"
+#include "replay_timeline.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,0 +1,69 @@
+/* budget_rates.h - the calibrated costs every command's gate (budget.h)
+ * multiplies its work by, in one place.
+ *
+ * Each is seconds per unit of work, measured on the development machine
+ * (x86-64, 2 shared cores) and rounded up; the unit is the one the command's
+ * gate counts (its comment says how it counts). Recalibrating means editing
+ * this file only. Bytes per unit stay beside their formulas: they follow
+ * from the data structures, not from the machine. */
+#ifndef KC_CLI_BUDGET_RATES_H
+#define KC_CLI_BUDGET_RATES_H
+
+/* Every gate's fixed memory: the program, buffers, small tables. */
+#define CLI_BASE_BYTES 16e6
+
+/* analyze, map, export: the exact re-count of a communication by the general
+ * counter, per node and dimension (plan_cli.c). */
+#define CLI_RATE_EXACT_COUNT 25e-9
+
+/* map: the linear search per unit of its budget x n^4 x m (0.4 to 0.8 ns
+ * measured); the subset DP of a set per 2^n m n (binary) or 2^n n^5 m
+ * (GF(k)); the hypercube's reordering search per frame addition, and the
+ * threshold search after it per prefix set, communication and dimension
+ * (20 ns measured); --method exhaustive per n! m n^2. */
+#define CLI_RATE_MAP_SEARCH 1e-9
+#define CLI_RATE_MAP_DP_BINARY 8e-9
+#define CLI_RATE_MAP_DP_GFK 0.5e-9
+#define CLI_RATE_MAP_FRAME 150e-9
+#define CLI_RATE_MAP_THRESHOLD 30e-9
+#define CLI_RATE_MAP_EXHAUSTIVE 25e-9
+
+/* map --kind general: building the exact counter and counting every start,
+ * per unit of messages x (diameter + 1) + nodes (map_general.c); the search
+ * itself runs its budget, taken as this many times its CPU time. */
+#define CLI_RATE_GMAP_UNIT 4e-6
+#define CLI_GMAP_SEARCH_FACTOR 3
+
+/* hl: routing per processor and HL step; the mesh's routing per processor
+ * and mesh step; --verify per processor and step of each permutation. */
+#define CLI_RATE_HL_ROUTE 60e-9
+#define CLI_RATE_HL_MESH 20e-9
+#define CLI_RATE_HL_VERIFY 40e-9
+
+/* butterfly: per element and stage, every method. */
+#define CLI_RATE_BFLY 200e-9
+
+/* calmant: a mesh schedule (built and verified) per message and dimension;
+ * kcube's torus schedule per message x M^2 2^(d/2); exact loads per message
+ * and mesh axis. */
+#define CLI_RATE_CAL_SCHEDULE 40e-9
+#define CLI_RATE_CAL_TORUS 0.13e-9
+#define CLI_RATE_CAL_LOAD 25e-9
+
+/* calmant alltoall: a replay per message hop; --emit-goal per schedule line. */
+#define CLI_RATE_A2A_HOP 20e-9
+#define CLI_RATE_A2A_GOAL_LINE 0.8e-6
+
+/* fft-study: per point and (n + 1), for one configuration's three replays. */
+#define CLI_RATE_FFT_POINT 5.5e-6
+
+/* replay on the network: per operation or dependence, and per node. */
+#define CLI_RATE_REPLAY_OP 2e-6
+#define CLI_RATE_REPLAY_NODE 4e-6
+
+/* replay --model loggops: per operation or dependence (0.3 us measured),
+ * plus a fixed start. */
+#define CLI_RATE_LOGGOPS_OP 1e-6
+#define CLI_LOGGOPS_FIXED_SECONDS 0.01
+
+#endif
