@@ -9,8 +9,9 @@ a lower layer (an arrow between two rooms of one layer fails too, and so does
 any cycle, which always contains such an arrow):
 
 - includes: a file of src/ROOM including "kcube/X.h" uses X.h's room;
-  "OTHER/Y.h" uses room OTHER (a private header of a lower room); "Y.h"
-  must be a header of its own folder; a public header including another
+  "OTHER/Y.h" uses room OTHER, and must be one of the private headers the
+  `layers:surfaces` list of docs/architecture.md opens to other rooms;
+  "Y.h" must be a header of its own folder; a public header including another
   gives its room an arrow too;
 - link-level symbols (nm of the built objects under --build): a file whose
   object needs a symbol defined in another room's object uses that room;
@@ -23,6 +24,7 @@ Exit 0: all good; 1: a violation (each printed on stderr); 2: bad usage.
 """
 import argparse
 import collections
+import fnmatch
 import glob
 import os
 import re
@@ -31,6 +33,7 @@ import sys
 
 TABLE_BEGIN, TABLE_END = "<!-- layers:table:begin -->", "<!-- layers:table:end -->"
 DRAW_BEGIN, DRAW_END = "<!-- layers:drawing:begin -->", "<!-- layers:drawing:end -->"
+SURF_BEGIN, SURF_END = "<!-- layers:surfaces:begin -->", "<!-- layers:surfaces:end -->"
 INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 DECL_RE = re.compile(r"^(?!static)[A-Za-z_][\w \t\*]*?\b(kc_\w+)\s*\(", re.M)
 
@@ -63,12 +66,21 @@ def read_table(doc):
     return rooms, headers, names
 
 
+def read_surfaces(doc):
+    """The private headers other rooms may include ("room/name.h" patterns)."""
+    text = open(doc, encoding="utf-8").read()
+    if SURF_BEGIN not in text or SURF_END not in text:
+        fail_usage(f"{doc}: no {SURF_BEGIN} ... {SURF_END} list")
+    body = text.split(SURF_BEGIN, 1)[1].split(SURF_END, 1)[0]
+    return re.findall(r"^- `([^`]+)`", body, re.M)
+
+
 def room_of_path(root, path):
     rel = os.path.relpath(path, os.path.join(root, "src"))
     return rel.split(os.sep)[0]
 
 
-def include_edges(root, headers, problems):
+def include_edges(root, headers, surfaces, problems):
     """Arrows (from_room, to_room) -> first evidence, from the #include lines."""
     edges = {}
     files = glob.glob(os.path.join(root, "src", "*", "*.[ch]"))
@@ -80,6 +92,9 @@ def include_edges(root, headers, problems):
             line = text.count("\n", 0, m.start()) + 1
             where = f"{os.path.relpath(path, root)}:{line}: #include \"{inc}\""
             to = include_target(root, path, inc, headers, where, problems)
+            if to and to != room and "/" in inc and not inc.startswith("kcube/") \
+                    and not any(fnmatch.fnmatch(inc, pat) for pat in surfaces):
+                problems.append(f"{where}: {inc} is private to src/{to} (not in the layers:surfaces list)")
             if to and to != room:
                 edges.setdefault((room, to), where)
     for path in sorted(glob.glob(os.path.join(root, "include", "kcube", "*.h"))):
@@ -220,7 +235,7 @@ def main():
     if not objs:
         fail_usage(f"no built objects under {a.build}: build first")
     defs, undefs = symbols(objs)
-    edges = include_edges(a.root, headers, problems)
+    edges = include_edges(a.root, headers, read_surfaces(doc), problems)
     for key, why in link_edges(objs, defs, undefs).items():
         edges.setdefault(key, why)
     ownership(a.root, headers, defs, problems)

@@ -1,8 +1,9 @@
 #!/bin/bash
 # The rooms of src/ form layers that only point down (docs/architecture.md):
 # scripts/layers.py passes on this tree and its drawing is current, and it
-# fails on a copy of the tree into which an upward include, and separately an
-# upward call (seen only at link level), are injected.
+# fails on a copy of the tree into which an upward include, an upward call
+# (seen only at link level), or an include of another room's private header
+# is injected.
 KC=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 BUILD=$(dirname "$KC")
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,7 +42,14 @@ expect_exit 1 "an injected upward call fails" -- \
     python3 "$LAYERS" --root "$CLI_TMP/tree" --build "$CLI_TMP/objs" --no-drawing
 expect_stderr_contains "arrow core (layer 0) -> plan (layer 7) does not point down: injected.c.o (core) needs kc_map_budget"
 
-# 3. A room the table does not list, and a stale drawing.
+# 3. A downward include of a room's private header that it does not open.
+copy_tree
+printf '#include "sim/sim_internal.h"\n' >> "$CLI_TMP/tree/src/scenario/scenario.c"
+expect_exit 1 "a private header of another room fails" -- \
+    python3 "$LAYERS" --root "$CLI_TMP/tree" --build "$BUILD" --no-drawing
+expect_stderr_contains "sim/sim_internal.h is private to src/sim"
+
+# 4. A room the table does not list, and a stale drawing.
 copy_tree
 mkdir -p "$CLI_TMP/tree/src/newroom"
 expect_exit 1 "an unlisted room fails" -- python3 "$LAYERS" --root "$CLI_TMP/tree" --build "$BUILD" --no-drawing
