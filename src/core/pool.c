@@ -46,16 +46,18 @@ void kci_barrier_destroy(kci_barrier *b)
  * barrier). A sleeper registers before it checks the generation and this
  * reads the registrations after advancing it, both sequentially consistent:
  * either the sleeper sees the new generation or this sees the sleeper and
- * wakes it, under the mutex so that the wake-up cannot fall between the
- * sleeper's check and its wait. */
+ * wakes it, after taking the mutex once so that the wake-up cannot fall
+ * between the sleeper's check and its wait. */
 static void barrier_release(kci_barrier *b, unsigned g)
 {
     atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
     atomic_store(&b->gen, g + 1);
     if (atomic_load(&b->sleepers)) {
+        /* locking orders this after any sleeper's check; waking after the
+         * unlock spares the sleepers a wait for the mutex */
         pthread_mutex_lock(&b->mu);
-        pthread_cond_broadcast(&b->cv);
         pthread_mutex_unlock(&b->mu);
+        pthread_cond_broadcast(&b->cv);
     }
 }
 

@@ -20,8 +20,10 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-/* Spins (each a CPU pause) a waiter makes before it sleeps. */
-#define KCI_BARRIER_SPIN 4000u
+/* Spins (each a CPU pause, 10 to 80 ns) a waiter makes before it sleeps:
+ * a few microseconds, about what waking a sleeper costs. Longer spins lost
+ * badly when the machine had more runnable threads than cores. */
+#define KCI_BARRIER_SPIN 128u
 
 typedef struct kci_barrier {
     atomic_uint arrived;  /* threads at the barrier in this generation */
