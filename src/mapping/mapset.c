@@ -2,10 +2,11 @@
 #include "kcube/mapset.h"
 
 #include <math.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
 #include "elim.h"
 #include "kcube/contention.h"
 
@@ -112,10 +113,11 @@ typedef struct dp {
     vtab t;
     /* the layer being expanded */
     int k;
-    uint64_t layer_count, nchunks, next_chunk;
-    double max_units; /* work limit (0: none) */
-    uint64_t units;   /* work done: m (n - |S| + 1) per expanded subset */
-    int stop;
+    uint64_t layer_count, nchunks;
+    _Atomic uint64_t next_chunk;
+    double max_units;       /* work limit (0: none) */
+    _Atomic uint64_t units; /* work done: m (n - |S| + 1) per expanded subset */
+    atomic_int stop;
     double worst_seconds, max_seconds;
 } dp;
 
@@ -151,23 +153,30 @@ static inline uint64_t next_subset(uint64_t x)
     return (((r ^ x) >> 2) / c) | r;
 }
 
+/* The table is plain memory read and updated through atomic views of its
+ * entries: they must have the plain types' sizes. */
+_Static_assert(sizeof(_Atomic uint8_t) == 1 && sizeof(_Atomic uint16_t) == 2 && sizeof(_Atomic uint32_t) == 4 &&
+                   sizeof(_Atomic uint64_t) == 8,
+               "atomic table entries of the plain sizes");
+
 static inline uint64_t vt_get(const vtab *t, uint64_t i)
 {
     uint64_t v;
     switch (t->w) {
-    case 1: v = __atomic_load_n(t->p + i, __ATOMIC_RELAXED); break;
-    case 2: v = __atomic_load_n((uint16_t *)t->p + i, __ATOMIC_RELAXED); break;
-    case 4: v = __atomic_load_n((uint32_t *)t->p + i, __ATOMIC_RELAXED); break;
-    default: v = __atomic_load_n((uint64_t *)t->p + i, __ATOMIC_RELAXED); break;
+    case 1: v = atomic_load_explicit((_Atomic uint8_t *)t->p + i, memory_order_relaxed); break;
+    case 2: v = atomic_load_explicit((_Atomic uint16_t *)t->p + i, memory_order_relaxed); break;
+    case 4: v = atomic_load_explicit((_Atomic uint32_t *)t->p + i, memory_order_relaxed); break;
+    default: v = atomic_load_explicit((_Atomic uint64_t *)t->p + i, memory_order_relaxed); break;
     }
     return v == t->inf ? UINT64_MAX : v;
 }
 
 #define VT_MIN(type)                                                                                                  \
     do {                                                                                                              \
-        type *q = (type *)t->p + i, cur = __atomic_load_n(q, __ATOMIC_RELAXED);                                       \
-        while ((uint64_t)cur > v &&                                                                                   \
-               !__atomic_compare_exchange_n(q, &cur, (type)v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))                 \
+        _Atomic type *q = (_Atomic type *)t->p + i;                                                                   \
+        type cur = atomic_load_explicit(q, memory_order_relaxed);                                                     \
+        while ((uint64_t)cur > v && !atomic_compare_exchange_weak_explicit(q, &cur, (type)v, memory_order_relaxed,    \
+                                                                           memory_order_relaxed))                     \
             ;                                                                                                         \
     } while (0)
 
@@ -267,12 +276,14 @@ static uint64_t expand(dp_worker *wk, uint64_t S)
     return 1 + (uint64_t)d->m * (uint64_t)(d->n - __builtin_popcountll(S) + 1);
 }
 
-static void *dp_thread(void *arg)
+/* Worker w of the array of workers ctx: chunks of the layer from the
+ * shared counter until none are left or the work limit is passed. */
+static void dp_thread(void *ctx, unsigned w)
 {
-    dp_worker *wk = arg;
+    dp_worker *wk = (dp_worker *)ctx + w;
     dp *d = wk->d;
     for (;;) {
-        uint64_t ch = __atomic_fetch_add(&d->next_chunk, 1, __ATOMIC_RELAXED);
+        uint64_t ch = atomic_fetch_add_explicit(&d->next_chunk, 1, memory_order_relaxed);
         if (ch >= d->nchunks)
             break;
         uint64_t r0 = ch * DP_CHUNK, r1 = r0 + DP_CHUNK < d->layer_count ? r0 + DP_CHUNK : d->layer_count;
@@ -284,15 +295,14 @@ static void *dp_thread(void *arg)
         }
         /* The limit is on the total, which does not depend on the schedule:
          * whether a run stops is deterministic. */
-        uint64_t total = __atomic_add_fetch(&d->units, units, __ATOMIC_RELAXED);
+        uint64_t total = atomic_fetch_add_explicit(&d->units, units, memory_order_relaxed) + units;
         if (d->max_units > 0 && (double)total > d->max_units) {
-            __atomic_store_n(&d->stop, 1, __ATOMIC_RELAXED);
+            atomic_store_explicit(&d->stop, 1, memory_order_relaxed);
             break;
         }
-        if (__atomic_load_n(&d->stop, __ATOMIC_RELAXED))
+        if (atomic_load_explicit(&d->stop, memory_order_relaxed))
             break;
     }
-    return NULL;
 }
 
 static kc_status dp_pass(dp *d, dp_worker *wk, const kc_progress *progress, double base, double all, kc_err *err)
@@ -310,14 +320,7 @@ static kc_status dp_pass(dp *d, dp_worker *wk, const kc_progress *progress, doub
         int nt = d->threads;
         if ((uint64_t)nt > d->nchunks)
             nt = (int)d->nchunks;
-        pthread_t tid[KC_MAPSET_MAX_THREADS];
-        int started = 0;
-        for (int i = 1; i < nt; i++, started++)
-            if (pthread_create(&tid[i], NULL, dp_thread, &wk[i]) != 0)
-                break;
-        dp_thread(&wk[0]);
-        for (int i = 1; i <= started; i++)
-            pthread_join(tid[i], NULL);
+        kci_run_threads((unsigned)nt, dp_thread, wk);
         done += (double)d->layer_count;
         kc_progress_report(progress, base + done, all);
         if (d->stop)
