@@ -13,6 +13,7 @@
  * soon as its inputs are known, from a work stack (no recursion: chains of
  * a million operations). */
 #include "appsim_internal.h"
+#include "core/grow.h"
 #include "core/heap.h"
 
 #include <math.h>
@@ -37,15 +38,10 @@ void kci_fixed_free(kci_fixed *f)
 /* The work stack holds (kind, id) pairs packed as id * 8 + kind. */
 static void work(kci_fixed *f, int kind, size_t id)
 {
-    if (f->nwork == f->capwork) {
-        size_t cap = 2 * f->capwork;
-        size_t *w = f->oom ? NULL : realloc(f->work, cap * sizeof *w);
-        if (!w) {
-            f->oom = 1;
-            return;
-        }
-        f->work = w;
-        f->capwork = cap;
+    /* once memory has run out, nothing more is tried */
+    if (f->nwork == f->capwork && (f->oom || KCI_RESERVE(f->work, f->capwork, f->nwork + 1, 1024))) {
+        f->oom = 1;
+        return;
     }
     f->work[f->nwork++] = id * 8 + (size_t)kind;
 }

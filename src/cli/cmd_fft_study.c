@@ -12,6 +12,7 @@
 
 #include "cli.h"
 #include "budget.h"
+#include "core/grow.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -89,11 +90,9 @@ static int out_of_memory(void)
 
 static int push_int(int **v, size_t *count, int x)
 {
-    int *p = realloc(*v, (*count + 1) * sizeof *p);
-    if (!p)
+    if (KCI_RESIZE(*v, *count + 1))
         return out_of_memory();
-    p[(*count)++] = x;
-    *v = p;
+    (*v)[(*count)++] = x;
     return 0;
 }
 

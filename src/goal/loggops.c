@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/heap.h"
 #include "core/sort.h"
 #include "goal_internal.h"
@@ -118,15 +119,10 @@ static void charge(model *m, int type, size_t op, size_t cpu, size_t nic, uint64
     kci_loggops_order *r = m->ord;
     if (!r)
         return;
-    if (r->n == r->cap) { /* grows: charges are calcs + sends + messages + holds */
-        size_t cap = 2 * r->cap;
-        kci_lg_charge *c = realloc(r->c, cap * sizeof *c);
-        if (!c) {
-            m->overflow = -1; /* stops the run: out of memory */
-            return;
-        }
-        r->c = c;
-        r->cap = cap;
+    /* grows: charges are calcs + sends + messages + holds */
+    if (KCI_RESERVE(r->c, r->cap, r->n + 1, 1)) {
+        m->overflow = -1; /* stops the run: out of memory */
+        return;
     }
     r->last_cpu[cpu] = r->n;
     r->c[r->n++] = (kci_lg_charge){op, cpu, nic, type, t, cpu_end, nic_end};

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bfly.h"
+#include "core/grow.h"
 
 /* ---- renaming of slots -------------------------------------------------- */
 
@@ -74,12 +75,10 @@ static kc_status grow_steps(sched *s, uint64_t need, kc_err *err)
     while (cap <= need)
         cap *= 2;
     for (int d = 0; d < 2 * s->pl->n; d++) {
-        uint32_t *u = realloc(s->uf[d], cap * sizeof *u);
-        if (!u)
+        if (KCI_RESIZE(s->uf[d], (size_t)cap))
             return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
         for (uint64_t t = s->tcap; t < cap; t++)
-            u[t] = (uint32_t)t;
-        s->uf[d] = u;
+            s->uf[d][t] = (uint32_t)t;
     }
     s->tcap = cap;
     return KC_OK;
@@ -205,11 +204,8 @@ static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
 /* Append a piece and schedule it as early as its data and dimensions allow. */
 static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
 {
-    void *buf = s->pc;
-    kc_status gs = kci_grow(&buf, &s->cap, s->np, sizeof *s->pc, err);
-    s->pc = buf;
-    if (gs)
-        return gs;
+    if (KCI_RESERVE(s->pc, s->cap, s->np + 1, 256))
+        return kc_fail(err, KC_ENOMEM, "out of memory (butterfly schedule)");
     p.comm = dims != 0;
     uint32_t lb = touch(s, &p, 0, 0) + (dims ? 1 : 0);
     if (lb < s->min_step)

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "bfly.h"
+#include "core/grow.h"
 
 uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
 {
@@ -35,19 +36,6 @@ uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
     }
 }
 
-kc_status kci_grow(void **buf, size_t *cap, size_t n, size_t elem, kc_err *err)
-{
-    if (n < *cap)
-        return KC_OK;
-    size_t c = *cap ? 2 * *cap : 256;
-    void *b = realloc(*buf, c * elem);
-    if (!b)
-        return kc_fail(err, KC_ENOMEM, "out of memory (butterfly schedule)");
-    *buf = b;
-    *cap = c;
-    return KC_OK;
-}
-
 static uint32_t relabel_of(const kci_plan *pl, uint64_t a)
 {
     uint32_t v = pl->rc;
@@ -73,12 +61,10 @@ static kc_status push(kci_plan *pl, kci_bop *op, kc_err *err)
 {
     memcpy(op->rcol, pl->rcol, sizeof op->rcol);
     op->rc = pl->rc;
-    void *buf = pl->ops;
-    kc_status s = kci_grow(&buf, &pl->cap, pl->nops, sizeof *pl->ops, err);
-    pl->ops = buf;
-    if (!s)
-        pl->ops[pl->nops++] = *op;
-    return s;
+    if (KCI_RESERVE(pl->ops, pl->cap, pl->nops + 1, 256))
+        return kc_fail(err, KC_ENOMEM, "out of memory (butterfly schedule)");
+    pl->ops[pl->nops++] = *op;
+    return KC_OK;
 }
 
 /* Append a remap and update the map. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "kcube/hl_class.h"
 #include "kcube/perm.h"
 
@@ -198,10 +199,9 @@ static int big_add(big *out, const big *a)
 /* b *= m in place (m < 2^32: a limb times m stays below 2^64). */
 static int big_mul_u32(big *b, uint32_t m)
 {
-    uint32_t *d = realloc(b->d, ((size_t)b->len + 2) * sizeof *d);
-    if (!d)
+    if (KCI_RESIZE(b->d, (size_t)b->len + 2))
         return -1;
-    b->d = d;
+    uint32_t *d = b->d;
     uint64_t carry = 0;
     for (int i = 0; i < b->len; i++) {
         uint64_t cur = (uint64_t)d[i] * m + carry;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "core/pool.h"
 #include "elim.h"
 #include "kcube/contention.h"
@@ -684,7 +685,8 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
     ts->count[0] = 1;
     for (int k = 0; k < n; k++) {
         /* every set of the next layer, with repeats, then sorted */
-        uint64_t cap = 0, cnt = 0, *next = NULL;
+        size_t cap = 0;
+        uint64_t cnt = 0, *next = NULL;
         for (uint64_t i = 0; i < ts->count[k]; i++) {
             uint64_t S = ts->layer[k][i];
             describe(d, ts->wk.walk, S, ts->wk.info);
@@ -703,14 +705,9 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
                         free(next);
                         return -1;
                     }
-                    if (2 * cnt > cap || !cap) {
-                        uint64_t nc = cap ? 2 * cap : 1024, *p = realloc(next, nc * sizeof *p);
-                        if (!p) {
-                            free(next);
-                            return -1;
-                        }
-                        next = p;
-                        cap = nc;
+                    if ((2 * cnt > cap || !cap) && KCI_RESERVE(next, cap, cap + 1, 1024)) {
+                        free(next);
+                        return -1;
                     }
                 }
                 next[cnt++] = S | (1ULL << j);
