@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "budget.h"
 #include "core/grow.h"
+#include "core/size.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -499,7 +500,7 @@ static int gate(const cli_args *a, const fft_job *j)
     char what[96], mb[32];
     snprintf(what, sizeof what, "%s --n %d up to %s points, %zu configuration%s", a->path, j->n,
              cli_budget_count(top, mb, sizeof mb), j->nconfs, j->nconfs == 1 ? "" : "s");
-    return cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+    return cli_budget_check(a, what, sec, kci_clamp_u64(bytes));
 }
 
 /* The chart is drawn before the table is printed: a failure leaves no

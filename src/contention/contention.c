@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "core/pool.h"
 
 /* A message that crosses dimension i, or 0 with *found = 0 if none does.
@@ -19,7 +20,7 @@ static uint64_t crossing_message(const kc_lcc *c, int i, int *found)
     if ((c->b >> i) & 1)
         return 0;
     if (diff)
-        return 1ULL << __builtin_ctzll(diff);
+        return 1ULL << kci_ctz64(diff);
     *found = 0;
     return 0;
 }
@@ -150,7 +151,7 @@ static void count_dim(exact_worker *w, int i)
         int perm[KC_BITMAT_MAX], key[KC_BITMAT_MAX];
         for (int t = 0; t < L; t++) {
             uint64_t delta = (col[t] & low) | ((t >= i && t < W) ? 1ULL << t : 0);
-            key[t] = delta ? 63 - __builtin_clzll(delta) : -1;
+            key[t] = delta ? 63 - kci_clz64(delta) : -1;
             int k = t;
             while (k > 0 && key[perm[k - 1]] > key[t]) {
                 perm[k] = perm[k - 1];
@@ -161,14 +162,14 @@ static void count_dim(exact_worker *w, int i)
         for (uint64_t gk = 0; gk < groups; gk++) {
             /* groups in Gray code order too: one column per group */
             if (gk)
-                dbase ^= col[L + __builtin_ctzll(gk)];
+                dbase ^= col[L + kci_ctz64(gk)];
             uint64_t mbase = (gk ^ (gk >> 1)) << L, d = dbase, m = mbase;
             for (uint64_t k = 0;;) {
                 /* the message crosses dimension i iff d_i != m_i (branch-free) */
                 w->cnt[(m & ~low & wmask) | (d & low)] += (uint32_t)(((d ^ m) >> i) & 1);
                 if (++k == size)
                     break;
-                int t = perm[__builtin_ctzll(k)];
+                int t = perm[kci_ctz64(k)];
                 d ^= col[t];
                 m ^= 1ULL << t;
             }
@@ -179,7 +180,7 @@ static void count_dim(exact_worker *w, int i)
         uint64_t groups = 1ULL << i, size = 1ULL << (n - i), sbase = c->b;
         for (uint64_t gk = 0; gk < groups; gk++) {
             if (gk)
-                sbase ^= col[__builtin_ctzll(gk)];
+                sbase ^= col[kci_ctz64(gk)];
             uint64_t g = gk ^ (gk >> 1), s = sbase;
             for (uint64_t k = 0;;) {
                 /* message m = g | (gray(k) << i): source s, destination m */
@@ -187,7 +188,7 @@ static void count_dim(exact_worker *w, int i)
                 w->cnt[s >> i] += (uint32_t)(((s >> i) & 1) ^ mi);
                 if (++k == size)
                     break;
-                s ^= col[i + __builtin_ctzll(k)];
+                s ^= col[i + kci_ctz64(k)];
             }
             drain(w->cnt, size, 0, i, g, &best, &where);
         }

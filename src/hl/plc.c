@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "core/grow.h"
 #include "kcube/hl_class.h"
 #include "kcube/perm.h"
@@ -22,7 +23,7 @@ void kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst)
             col[j] = kc_bitmat_col(&a, j);
         dst[0] = (uint32_t)b;
         for (uint64_t x = 1; x < np; x++)
-            dst[x] = dst[x & (x - 1)] ^ (uint32_t)col[__builtin_ctzll(x)];
+            dst[x] = dst[x & (x - 1)] ^ (uint32_t)col[kci_ctz64(x)];
         return;
     }
     int k = 1 + (int)kc_rng_below(r, (uint64_t)n - 1), low = n - k;

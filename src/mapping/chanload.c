@@ -13,9 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "core/grow.h"
+#include "core/size.h"
 
-#define BLOCK 8 /* channels per max-tree leaf: one cache line of loads */
+#define BLOCK (KCI_CACHE_LINE / sizeof(uint64_t)) /* channels per max-tree leaf: one cache line of loads */
 
 typedef unsigned __int128 u128;
 
@@ -379,11 +381,11 @@ static kc_status check_input(const kc_topology *t, const kc_traffic *tr, uint64_
                              (unsigned long long)tr->ranks, (unsigned long long)t->nodes);
     uint64_t total = 0;
     for (size_t m = 0; m < tr->count; m++)
-        if (tr->src[m] != tr->dst[m] && __builtin_add_overflow(total, tr->bytes[m], &total))
+        if (tr->src[m] != tr->dst[m] && kci_add_overflow_u64(total, tr->bytes[m], &total))
             return kc_fail_param(err, KC_ERANGE, "traffic", "the traffic's total bytes exceed 2^64 - 1");
     *diam = diameter(t);
     uint64_t prod;
-    if (__builtin_mul_overflow(total, *diam, &prod))
+    if (kci_mul_overflow_u64(total, *diam, &prod))
         return kc_fail_param(err, KC_ERANGE, "traffic",
                              "total bytes %llu times the diameter %llu exceed 2^64 - 1 (exact counting limit)",
                              (unsigned long long)total, (unsigned long long)*diam);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "core/grow.h"
 #include "core/pool.h"
 #include "elim.h"
@@ -204,14 +205,14 @@ static void describe(const dp *d, kci_elim_walk *walk, uint64_t S, step_info *in
         const dp_comm *c = &d->c[r];
         if (!c->scatter) {
             const kci_elim *e = kci_elim_walk_goto(&walk[r], S);
-            info[r].kd = __builtin_popcountll(S) - e->npiv;
+            info[r].kd = kci_popcount64(S) - e->npiv;
             info[r].minus = e->grow;
         } else {
             /* Placing j after S leaves U = complement(S) behind it:
              * T = 2^((n-1-|S|) - rank A[U, U-j]) = 2^(kd(U) - [j dependent]). */
             uint64_t U = full & ~S;
             const kci_elim *e = kci_elim_walk_goto(&walk[r], U);
-            info[r].kd = __builtin_popcountll(U) - e->npiv;
+            info[r].kd = kci_popcount64(U) - e->npiv;
             info[r].minus = e->dep;
         }
         info[r].idle = c->idle;
@@ -234,7 +235,7 @@ static inline uint64_t step_cost(const dp *d, const step_info *info, int j, uint
     return d->obj == KC_OBJ_MAX ? step : sum;
 }
 
-static inline uint64_t log_code(uint64_t v) { return v ? (uint64_t)__builtin_ctzll(v) + 1 : 0; }
+static inline uint64_t log_code(uint64_t v) { return v ? (uint64_t)kci_ctz64(v) + 1 : 0; }
 static inline uint64_t log_decode(uint64_t c) { return c ? 1ULL << (c - 1) : 0; }
 
 /* The value reached by placing j after S (value fs), or UINT64_MAX when the
@@ -269,12 +270,12 @@ static uint64_t expand(dp_worker *wk, uint64_t S)
         return 1; /* a scan costs about one unit */
     describe(d, wk->walk, S, wk->info);
     for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
-        int j = __builtin_ctzll(free_);
+        int j = kci_ctz64(free_);
         uint64_t v = extend(d, wk->info, fs, j);
         if (v != UINT64_MAX)
             vt_min(&d->t, S | (1ULL << j), v);
     }
-    return 1 + (uint64_t)d->m * (uint64_t)(d->n - __builtin_popcountll(S) + 1);
+    return 1 + (uint64_t)d->m * (uint64_t)(d->n - kci_popcount64(S) + 1);
 }
 
 /* Worker w of the array of workers ctx: chunks of the layer from the
@@ -343,8 +344,8 @@ static kc_status dp_order(dp *d, dp_worker *wk, kc_order *o, kc_err *err)
     for (int t = d->n - 1; t >= 0; t--) {
         uint64_t want = vt_get(&d->t, S);
         int found = -1;
-        for (uint64_t js = S; js && found < 0; js &= ~(1ULL << (63 - __builtin_clzll(js)))) {
-            int j = 63 - __builtin_clzll(js);
+        for (uint64_t js = S; js && found < 0; js &= ~(1ULL << (63 - kci_clz64(js)))) {
+            int j = 63 - kci_clz64(js);
             uint64_t P = S ^ (1ULL << j), fp = vt_get(&d->t, P);
             if (fp == UINT64_MAX)
                 continue;
@@ -454,7 +455,7 @@ kc_status kc_mapset_optimal_ex(const kc_lcc *comms, int m, kc_objective obj, con
     d.t.inf = d.t.w == 8 ? UINT64_MAX : (1ULL << (8 * d.t.w)) - 1;
     d.cap = d.pass == PASS_MAXLOG ? log_code(bound) : bound;
     if (d.pass == PASS_MAXLOG && bound && (bound & (bound - 1)))
-        d.cap = log_code(1ULL << (63 - __builtin_clzll(bound))); /* the largest power of two within it */
+        d.cap = log_code(1ULL << (63 - kci_clz64(bound))); /* the largest power of two within it */
     if (!bad)
         d.t.p = malloc((size_t)count * (size_t)d.t.w);
     if (bad || !d.t.p) {
@@ -546,9 +547,9 @@ kc_status kc_mapset_naive(const kc_lcc *comms, int m, kc_objective obj, kc_mapse
     f[0] = 0;
     for (uint64_t S = 1; S < count; S++) {
         f[S] = UINT64_MAX;
-        int s = __builtin_popcountll(S) - 1; /* position of the last element */
+        int s = kci_popcount64(S) - 1; /* position of the last element */
         for (uint64_t js = S; js; js &= js - 1) {
-            int j = __builtin_ctzll(js);
+            int j = kci_ctz64(js);
             uint64_t P = S & ~(1ULL << j), step = 0;
             for (int r = 0; r < m; r++) {
                 const kc_lcc *c = &comms[r];
@@ -691,7 +692,7 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
             uint64_t S = ts->layer[k][i];
             describe(d, ts->wk.walk, S, ts->wk.info);
             for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
-                int j = __builtin_ctzll(free_);
+                int j = kci_ctz64(free_);
                 uint64_t sum, cost = step_cost(d, ts->wk.info, j, &sum);
                 if (cost > v) {
                     *next_v = cost < *next_v ? cost : *next_v;
@@ -764,7 +765,7 @@ static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order)
             uint64_t S = ts->layer[k][i];
             describe(d, ts->wk.walk, S, ts->wk.info);
             for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
-                int j = __builtin_ctzll(free_);
+                int j = kci_ctz64(free_);
                 uint64_t sum;
                 if (step_cost(d, ts->wk.info, j, &sum) > v)
                     continue;
@@ -778,7 +779,7 @@ static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order)
     for (int k = n; k > 0 && !st; k--) {
         int found = -1;
         for (uint64_t js = S; js && found < 0; js &= js - 1) {
-            int j = __builtin_ctzll(js);
+            int j = kci_ctz64(js);
             uint64_t P = S ^ (1ULL << j), x = ts_index(ts, k - 1, P), sum;
             if (x == UINT64_MAX || tot[k - 1][x] == UINT64_MAX)
                 continue;

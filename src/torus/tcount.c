@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/torus.h"
 #include "teval.h"
 #include "tinternal.h"
@@ -21,7 +22,7 @@ static uint64_t *column_table(const kc_tcomm *c, int first, int count, uint64_t 
     /* prod[j][d] = d * column (first + j), packed. */
     t[0] = base;
     for (uint64_t v = 1; v < size; v++) {
-        int j = __builtin_ctzll(v) / m; /* lowest nonzero digit */
+        int j = kci_ctz64(v) / m; /* lowest nonzero digit */
         unsigned d = (unsigned)(v >> (j * m)) & (unsigned)(c->f.k - 1);
         uint64_t rest = v ^ ((uint64_t)d << (j * m));
         uint64_t col = 0;
@@ -266,7 +267,7 @@ void kci_tformula_place(const kc_torus *t, const kc_tcomm *c, uint64_t before, i
     int rb = kc_gfmat_rank_sub(f, &c->a, s, sj);
     int rc = kc_gfmat_rank_sub(f, &c->a, sj, sj);
     int rd = kc_gfmat_rank_sub(f, &c->a, sj, s);
-    int e = __builtin_popcountll(s) - rb;
+    int e = kci_popcount64(s) - rb;
     uint64_t ke = ipow(k, e);
     kc_tcase tc;
     if (rb == ra + 1)
