@@ -75,8 +75,9 @@ static void test_sort_plain(void **state)
         size_t n = pick_len(&rng);
         int bits = 1 + (int)kc_rng_below(&rng, 64);
         uint64_t max = bits == 64 ? UINT64_MAX : (UINT64_C(1) << bits) - 1;
-        uint64_t *a = malloc((n + 1) * sizeof *a), *b = malloc((n + 1) * sizeof *b), *s = malloc((n + 1) * sizeof *s);
-        uint32_t *c = malloc((n + 1) * sizeof *c), *d = malloc((n + 1) * sizeof *d), *s32 = malloc((n + 1) * sizeof *s32);
+        size_t n1 = n + 1;
+        uint64_t *a = malloc(n1 * sizeof *a), *b = malloc(n1 * sizeof *b), *s = malloc(n1 * sizeof *s);
+        uint32_t *c = malloc(n1 * sizeof *c), *d = malloc(n1 * sizeof *d), *s32 = malloc(n1 * sizeof *s32);
         assert_true(a && b && s && c && d && s32);
         for (size_t i = 0; i < n; i++) {
             a[i] = b[i] = kc_rng_next(&rng) & max;

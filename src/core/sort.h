@@ -25,6 +25,19 @@
 #define KCI_RADIX_BITS 11
 #define KCI_RADIX_SIZE (1u << KCI_RADIX_BITS)
 
+/* The short-array step of both record sorts: a stable insertion sort of
+ * a[0..n) where later(p, q, ctx) says *p goes after *q. O(n^2) moves. */
+#define KCI_INSERTION_SORT_(type, a, n, later, ctx)                                                           \
+    for (size_t i_ = 1; i_ < (n); i_++) {                                                                     \
+        type v_ = (a)[i_];                                                                                    \
+        size_t j_ = i_;                                                                                       \
+        while (j_ > 0 && later(&(a)[j_ - 1], &v_, ctx)) {                                                     \
+            (a)[j_] = (a)[j_ - 1];                                                                            \
+            j_--;                                                                                             \
+        }                                                                                                     \
+        (a)[j_] = v_;                                                                                         \
+    }
+
 /* Sort a[0..n) ascending; every a[i] <= max (max bounds the passes: one per
  * 11 bits of max). scratch has room for n entries. O(n) per pass. */
 void kci_sort_u32(uint32_t *a, size_t n, uint32_t *scratch, uint32_t max);
@@ -38,20 +51,14 @@ void kci_sort_u64(uint64_t *a, size_t n, uint64_t *scratch, uint64_t max);
  * (or top = UINT64_MAX). Up to `small` elements: insertion sort; more: LSD
  * radix passes through scratch (n entries). */
 #define KCI_RADIX_SORT_DEFINE(name, type, key, small)                                                         \
+    static inline int name##_later(const type *p, const type *q, const void *ctx)                             \
+    {                                                                                                         \
+        return key(p, ctx) > key(q, ctx);                                                                     \
+    }                                                                                                         \
     static void name(type *a, size_t n, type *scratch, uint64_t top, const void *ctx)                         \
     {                                                                                                         \
-        (void)ctx;                                                                                            \
         if (n <= (small)) {                                                                                   \
-            for (size_t i = 1; i < n; i++) {                                                                  \
-                type v = a[i];                                                                                \
-                uint64_t kv = key(&v, ctx);                                                                   \
-                size_t j = i;                                                                                 \
-                while (j > 0 && key(&a[j - 1], ctx) > kv) {                                                   \
-                    a[j] = a[j - 1];                                                                          \
-                    j--;                                                                                      \
-                }                                                                                             \
-                a[j] = v;                                                                                     \
-            }                                                                                                 \
+            KCI_INSERTION_SORT_(type, a, n, name##_later, ctx);                                               \
             return;                                                                                           \
         }                                                                                                     \
         type *src = a, *dst = scratch;                                                                        \
@@ -82,18 +89,11 @@ void kci_sort_u64(uint64_t *a, size_t n, uint64_t *scratch, uint64_t max);
  * elements, else bottom-up merging through scratch (n entries); O(n log n)
  * comparisons. */
 #define KCI_MERGE_SORT_DEFINE(name, type, cmp)                                                                \
+    static inline int name##_later(const type *p, const type *q, const void *ctx) { return cmp(ctx, p, q) > 0; } \
     static void name(type *a, size_t n, type *scratch, const void *ctx)                                       \
     {                                                                                                         \
         if (n <= 32) {                                                                                        \
-            for (size_t i = 1; i < n; i++) {                                                                  \
-                type x = a[i];                                                                                \
-                size_t j = i;                                                                                 \
-                while (j > 0 && cmp(ctx, &a[j - 1], &x) > 0) {                                                \
-                    a[j] = a[j - 1];                                                                          \
-                    j--;                                                                                      \
-                }                                                                                             \
-                a[j] = x;                                                                                     \
-            }                                                                                                 \
+            KCI_INSERTION_SORT_(type, a, n, name##_later, ctx);                                               \
             return;                                                                                           \
         }                                                                                                     \
         type *src = a, *dst = scratch;                                                                        \
