@@ -38,6 +38,14 @@
         (a)[j_] = v_;                                                                                         \
     }
 
+/* After a pass through the scratch array: the output becomes the input. */
+#define KCI_SORT_FLIP_(type, src, dst)                                                                        \
+    do {                                                                                                      \
+        type *t_ = (src);                                                                                     \
+        (src) = (dst);                                                                                        \
+        (dst) = t_;                                                                                           \
+    } while (0)
+
 /* Sort a[0..n) ascending; every a[i] <= max (max bounds the passes: one per
  * 11 bits of max). scratch has room for n entries. O(n) per pass. */
 void kci_sort_u32(uint32_t *a, size_t n, uint32_t *scratch, uint32_t max);
@@ -75,9 +83,7 @@ void kci_sort_u64(uint64_t *a, size_t n, uint64_t *scratch, uint64_t max);
             }                                                                                                 \
             for (size_t i = 0; i < n; i++)                                                                    \
                 dst[count[(key(&src[i], ctx) >> shift) & (KCI_RADIX_SIZE - 1)]++] = src[i];                   \
-            type *t = src;                                                                                    \
-            src = dst;                                                                                        \
-            dst = t;                                                                                          \
+            KCI_SORT_FLIP_(type, src, dst);                                                                   \
         }                                                                                                     \
         if (src != a)                                                                                         \
             memcpy(a, src, n * sizeof *a);                                                                    \
@@ -108,9 +114,7 @@ void kci_sort_u64(uint64_t *a, size_t n, uint64_t *scratch, uint64_t max);
                 while (j < hi)                                                                                \
                     dst[k++] = src[j++];                                                                      \
             }                                                                                                 \
-            type *t = src;                                                                                    \
-            src = dst;                                                                                        \
-            dst = t;                                                                                          \
+            KCI_SORT_FLIP_(type, src, dst);                                                                   \
         }                                                                                                     \
         if (src != a)                                                                                         \
             memcpy(a, src, n * sizeof *a);                                                                    \
