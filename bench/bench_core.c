@@ -14,7 +14,7 @@
 #include "core/pool.h"
 
 typedef struct run {
-    int kind; /* 0: kci_barrier, 1: kci_barrier without spinning, 2: pthread_barrier_t */
+    int kind; /* 0: kci_barrier, 1: kci_barrier sleeping at once (no spins, no yields), 2: pthread_barrier_t */
     kci_barrier kb;
 #if defined(_POSIX_BARRIERS) && _POSIX_BARRIERS > 0
     pthread_barrier_t pb;
@@ -58,9 +58,11 @@ static double time_kind(int kind, unsigned nt, long rounds, long work)
         if (kind < 2) {
             kci_barrier_init(&r->kb, nt);
             if (kind == 1)
-                r->kb.spin = 0;
-            else if (getenv("KCI_SPIN"))
+                r->kb.spin = r->kb.yields = 0;
+            else if (getenv("KCI_SPIN")) /* trials: KCI_SPIN=pauses KCI_YIELDS=yields */
                 r->kb.spin = (unsigned)atoi(getenv("KCI_SPIN"));
+            if (kind == 0 && getenv("KCI_YIELDS"))
+                r->kb.yields = (unsigned)atoi(getenv("KCI_YIELDS"));
         }
 #if defined(_POSIX_BARRIERS) && _POSIX_BARRIERS > 0
         else
@@ -123,7 +125,7 @@ int main(int argc, char **argv)
     static const long works[] = {0, 1000, 10000};
     printf("barrier crossings, %u threads, %ld rounds (ns per crossing, median of 5; work = loop steps of ~1 ns)\n",
            nt, rounds);
-    printf("%8s %14s %14s %14s %14s\n", "work", "kci_barrier", "kci(no spin)", "pthread", "kci_pool_run");
+    printf("%8s %14s %14s %14s %14s\n", "work", "kci_barrier", "kci(sleep)", "pthread", "kci_pool_run");
     for (size_t i = 0; i < sizeof works / sizeof *works; i++) {
         long rr = works[i] >= 10000 ? rounds / 10 : rounds;
         printf("%8ld %14.0f %14.0f %14.0f %14.0f\n", works[i], time_kind(0, nt, rr, works[i]),

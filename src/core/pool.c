@@ -4,6 +4,7 @@
  * take work from a shared counter, and the split of a range into parts. */
 #include "core/pool.h"
 
+#include <sched.h>
 #include <stdlib.h>
 
 /* ---- barrier -------------------------------------------------------------- */
@@ -26,6 +27,7 @@ int kci_barrier_init(kci_barrier *b, unsigned n)
     atomic_init(&b->sleepers, 0);
     b->n = n ? n : 1;
     b->spin = KCI_BARRIER_SPIN;
+    b->yields = KCI_BARRIER_YIELDS;
     if (pthread_mutex_init(&b->mu, NULL))
         return -1;
     if (pthread_cond_init(&b->cv, NULL)) {
@@ -72,6 +74,11 @@ void kci_barrier_wait(kci_barrier *b)
         if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
             return;
         cpu_relax();
+    }
+    for (unsigned s = 0; s < b->yields; s++) {
+        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
+            return;
+        sched_yield();
     }
     pthread_mutex_lock(&b->mu);
     atomic_fetch_add(&b->sleepers, 1);

@@ -5,9 +5,10 @@
  * kci_barrier does not need pthread_barrier_t (absent on macOS): threads
  * arrive on a C11 atomic counter; the last one advances a generation
  * number. A waiter spins briefly on the generation (threads of a simulated
- * cycle usually arrive within a microsecond of each other, and waking a
- * sleeper costs several) and then sleeps on a condition variable, so that a
- * thread that waits long does not take a core from the others.
+ * cycle usually arrive within microseconds of each other, and waking a
+ * sleeper costs several), yields its core a few times, and then sleeps on a
+ * condition variable, so that a thread that waits long does not take a
+ * core from the others.
  *
  * kci_pool keeps n - 1 threads for a run of many steps (the simulator
  * engine: two or three phases a cycle); the caller is worker 0.
@@ -20,10 +21,14 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
-/* Spins (each a CPU pause, 10 to 80 ns) a waiter makes before it sleeps:
- * a few microseconds, about what waking a sleeper costs. Longer spins lost
- * badly when the machine had more runnable threads than cores. */
-#define KCI_BARRIER_SPIN 128u
+/* A waiter first spins (each spin a CPU pause, 10 to 80 ns), then yields
+ * its core a few times (the thread it waits for may be waiting for a core:
+ * the machine may run more threads than it has cores), then sleeps. On a
+ * shared two-core machine this crossed a barrier as fast as
+ * pthread_barrier_t or faster (bench/bench_core.c); long spins lost badly
+ * there. */
+#define KCI_BARRIER_SPIN 32u
+#define KCI_BARRIER_YIELDS 16u
 
 typedef struct kci_barrier {
     atomic_uint arrived;  /* threads at the barrier in this generation */
@@ -31,6 +36,7 @@ typedef struct kci_barrier {
     atomic_uint sleepers; /* waiters past their spin, on cv */
     unsigned n;           /* threads that meet here */
     unsigned spin;        /* spins before sleeping (KCI_BARRIER_SPIN; 0: sleep at once) */
+    unsigned yields;      /* sched_yield calls after the spins (KCI_BARRIER_YIELDS) */
     pthread_mutex_t mu;
     pthread_cond_t cv;
 } kci_barrier;
