@@ -11,6 +11,7 @@
 
 #include "bench_util.h"
 
+#include "core/bits.h"
 #include "kcube/hl.h"
 
 #define RUNS 7
@@ -39,12 +40,12 @@ static int naive_hl(int n, const uint32_t *dst, uint32_t *pos, uint32_t *first, 
         }
         int d = -1;
         if (ones == np) {
-            d = __builtin_ctzll(~used);
+            d = kci_ctz64(~used);
         } else if (twos * 2 == np) {
             for (uint64_t x = 0; x < np; x++) {
                 if (cnt[x] != 2)
                     continue;
-                int dx = __builtin_ctz(first[x] ^ second[x]);
+                int dx = kci_ctz32(first[x] ^ second[x]);
                 if (d >= 0 && dx != d)
                     return 0;
                 d = dx;

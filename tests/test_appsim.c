@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/loggops.h"
@@ -250,7 +251,7 @@ static void test_random_relays(void **state)
             assert_int_equal(kc_goal_add(&g, KC_GOAL_RECV, to, at, hop, bytes, NULL, 0, &v, &err), KC_OK);
             if (last_recv != KC_GOAL_NONE)
                 assert_int_equal(kc_goal_depend(&g, s, last_recv, 0, 0, &err), KC_OK);
-            int h = __builtin_popcount(at ^ to);
+            int h = kci_popcount32(at ^ to);
             extra += cyc * (h * (r + sw + w) + r + sw + 1);
             last_recv = v;
             at = to;

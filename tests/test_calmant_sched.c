@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/calmant_cost.h"
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_sched.h"
@@ -93,7 +94,7 @@ static void test_fig7(void **state)
     int got = 0;
     for (size_t j = 0; j < s.count; j++)
         if (s.msg[j].src == n) {
-            uint32_t k = (uint32_t)__builtin_ctz(s.msg[j].src ^ s.msg[j].dst);
+            uint32_t k = (uint32_t)kci_ctz32(s.msg[j].src ^ s.msg[j].dst);
             if (kc_calmant_axis(&g, (int)k) == 1)
                 assert_true(s.msg[j].step == 2 || s.msg[j].step == 3);
             else

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/goal.h"
 #include "kcube/loggp.h"
 #include "kcube/reorder.h"
@@ -179,8 +180,8 @@ static void test_fft_mapping(void **state)
                 if (o->kind != KC_GOAL_SEND || o->tag == 0)
                     continue;
                 uint32_t diff = o->rank ^ (uint32_t)o->peer;
-                assert_int_equal(__builtin_popcount(diff), 1);
-                assert_int_equal(order[__builtin_ctz(diff)], (int)o->tag - 1);
+                assert_int_equal(kci_popcount32(diff), 1);
+                assert_int_equal(order[kci_ctz32(diff)], (int)o->tag - 1);
             }
             /* the bit-reverse becomes the reordered LCC (Q A Q^-1, Q b) */
             kc_lcc c, q;

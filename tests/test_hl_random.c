@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/hl.h"
 
 static uint32_t *random_lc(int n, kc_rng *r)
@@ -82,12 +83,12 @@ static void test_lemma5_random(void **state)
                 for (int h = 1; h <= len[s]; h++) {
                     uint32_t diff = p[h] ^ p[h - 1];
                     assert_true(diff && !(diff & (diff - 1)));
-                    size_t link = (size_t)p[h - 1] * (size_t)n + (size_t)__builtin_ctz(diff);
+                    size_t link = (size_t)p[h - 1] * (size_t)n + (size_t)kci_ctz32(diff);
                     assert_int_equal(used[link], 0);
                     used[link] = 1;
                 }
                 assert_int_equal(p[n], dst[s]);
-                assert_int_equal(len[s], __builtin_popcount(s ^ dst[s]));
+                assert_int_equal(len[s], kci_popcount32(s ^ dst[s]));
                 hops += len[s];
             }
             assert_int_equal(hops, c.hops);
@@ -113,7 +114,7 @@ static void test_ecube_comparison(void **state)
         /* e-cube takes minimal paths too: total hops = sum of distances */
         uint64_t dist = 0;
         for (uint64_t x = 0; x < (1ULL << n); x++)
-            dist += (uint64_t)__builtin_popcount(x ^ dst[x]);
+            dist += (uint64_t)kci_popcount32(x ^ dst[x]);
         assert_int_equal(ec.hops, dist);
         assert_true(ec.steps >= n);
         if (n >= 6) {

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/rng.h"
 #include "kcube/sim.h"
 #include "kcube/simscenario.h"
@@ -406,7 +407,7 @@ static void test_first_choice_is_ecube(void **state)
             while (node != d) {
                 int dims[32];
                 lib_dims(&net, &LIMIN, node, d, in, dims);
-                assert_int_equal(dims[0], __builtin_ctz(node ^ d));
+                assert_int_equal(dims[0], kci_ctz32(node ^ d));
                 in = kc_simnet_netch(&net, node, dims[0], 0);
                 node ^= 1u << dims[0];
             }
@@ -436,7 +437,7 @@ static void test_random_walks_minimal(void **state)
             node = net.next_node[in / (uint32_t)net.vcs];
             assert_true(++hops <= 8);
         }
-        assert_int_equal(hops, __builtin_popcount(s ^ d));
+        assert_int_equal(hops, kci_popcount32(s ^ d));
     }
     kc_simnet_free(&net);
 }
@@ -476,7 +477,7 @@ static void test_oneshot_delivered_minimal(void **state)
     for (uint32_t i = 0; i < m; i++)
         if (src[i] != dst[i]) {
             msgs++;
-            hops += (uint64_t)__builtin_popcount(src[i] ^ dst[i]);
+            hops += (uint64_t)kci_popcount32(src[i] ^ dst[i]);
         }
     assert_int_equal(res.messages, msgs);
     assert_int_equal(res.flits_delivered, msgs * (uint64_t)c.msg_flits);

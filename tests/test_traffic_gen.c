@@ -10,6 +10,7 @@
 
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/goal.h"
 #include "kcube/traffic.h"
 #include "kcube/traffic_gen.h"
@@ -100,7 +101,7 @@ static void test_collectives(void **state)
     assert_int_equal(kc_traffic_gen_collective(&t, KC_COLL_ALLREDUCE_RECDOUB, 9, &err), KC_OK);
     assert_int_equal(t.count, 16 * 4);
     for (size_t m = 0; m < t.count; m++)
-        assert_int_equal(__builtin_popcount(t.src[m] ^ t.dst[m]), 1);
+        assert_int_equal(kci_popcount32(t.src[m] ^ t.dst[m]), 1);
     kc_traffic_free(&t);
     assert_int_equal(kc_traffic_init(&t, 12, &err), KC_OK);
     assert_int_equal(kc_traffic_gen_collective(&t, KC_COLL_ALLREDUCE_RECDOUB, 9, &err), KC_EINVAL);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "alltoall_priv.h"
+#include "core/bits.h"
 #include "kcube/calmant_alltoall.h"
 #include "kcube/calmant_cost.h"
 #include "kcube/calmant_embed.h"
@@ -210,7 +211,7 @@ static kc_status run_iteration(run_state *r, const kc_calmant *g, kc_calmant_tas
     for (size_t m = 0; !st && m < s.count; m++) {
         uint32_t src = s.msg[m].src, dst = s.msg[m].dst;
         if (src < dst)
-            swap_packet(r, src, __builtin_ctz(src ^ dst), t);
+            swap_packet(r, src, kci_ctz32(src ^ dst), t);
     }
     kc_calmant_sched_free(&s);
     return st;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "alltoall_priv.h"
+#include "core/bits.h"
 #include "kcube/calmant_embed.h"
 #include "kcube/calmant_sched.h"
 #include "kcube/calmant_task.h"
@@ -139,7 +140,7 @@ static kc_status replay_pipelined(replayer *r, int q, uint64_t bytes, kc_err *er
 
 static uint64_t high_power(uint64_t v)
 {
-    return v ? 1ULL << (63 - __builtin_clzll(v)) : 0;
+    return v ? 1ULL << (63 - kci_clz64(v)) : 0;
 }
 
 /* Node x's sub-step in the phase x <-> x xor k: on each axis j the pair's

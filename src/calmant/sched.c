@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "kcube/calmant_cost.h"
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_sched.h"
@@ -16,14 +17,8 @@ void kc_calmant_sched_free(kc_calmant_sched *s)
 
 kc_status kc_calmant_sched_add(kc_calmant_sched *s, uint32_t step, uint32_t src, uint32_t dst, kc_err *err)
 {
-    if (s->count == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 1024;
-        kc_calmant_msg *m = realloc(s->msg, cap * sizeof *m);
-        if (!m)
-            return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
-        s->msg = m;
-        s->cap = cap;
-    }
+    if (KCI_RESERVE(s->msg, s->cap, s->count + 1, 1024))
+        return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
     s->msg[s->count++] = (kc_calmant_msg){step, src, dst};
     if (step + 1 > s->steps)
         s->steps = step + 1;

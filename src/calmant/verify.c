@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/calmant_load.h"
 #include "kcube/calmant_sched.h"
 #include "kcube/stepnet.h"
@@ -20,7 +21,7 @@ static uint64_t task_slot(kc_calmant_task t, uint32_t src, uint32_t dst)
     uint32_t diff = src ^ dst;
     if (!diff || (diff & (diff - 1)))
         return UINT64_MAX;
-    int k = __builtin_ctz(diff);
+    int k = kci_ctz32(diff);
     if (k < t.i || k >= t.i + t.m)
         return UINT64_MAX;
     return (uint64_t)src * (uint64_t)t.m + (uint64_t)(k - t.i);

@@ -11,6 +11,8 @@
 #include "calmant_alltoall.h"
 #include "budget.h"
 #include "budget_rates.h"
+#include "core/bits.h"
+#include "core/size.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -245,7 +247,7 @@ static void render_text(const a2a_job *j, const a2a_row *rows)
     mesh_name(j, mesh, sizeof mesh);
     printf("complete exchange on the %s (d = %d, c = %d), blocks of %llu bytes, beta %g, tau %g, barrier %g\n",
            mesh, j->d, j->c, (unsigned long long)j->p.block, j->p.beta, j->p.tau, j->p.barrier);
-    int first = __builtin_ctz(j->mask);
+    int first = kci_ctz32(j->mask);
     printf("bisection bound %.10g; speed-up over cc-cube (unpipelined CC-cube); /bound = time / bisection bound\n",
            rows[first].f.bisection);
     render_rows(j, rows, 0);
@@ -363,7 +365,7 @@ static int gate(const cli_args *a, const a2a_job *j)
     }
     char what[96];
     snprintf(what, sizeof what, "%s --d %d --c %d%s", a->path, j->d, j->c, j->emit ? " --emit-goal" : "");
-    return cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+    return cli_budget_check(a, what, sec, kci_clamp_u64(bytes));
 }
 
 /* ---- the subcommand ----------------------------------------------------- */

@@ -10,6 +10,7 @@
 #include "budget.h"
 #include "budget_rates.h"
 #include "cli.h"
+#include "core/bits.h"
 #include "options.h"
 #include "plot.h"
 #include "kcube/butterfly.h"
@@ -148,7 +149,7 @@ static void trace_step(void *ctx, uint64_t step, const uint32_t *tag, uint64_t N
 static void print_bits(uint64_t m)
 {
     for (const char *sep = ""; m; m &= m - 1, sep = ",")
-        printf("%s%d", sep, __builtin_ctzll(m));
+        printf("%s%d", sep, kci_ctz64(m));
 }
 
 static void print_motion(void *ctx, const kc_bfly_motion *m, uint64_t N, uint64_t S)

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "budget.h"
 #include "budget_rates.h"
+#include "core/grow.h"
 #include "options.h"
 #include "kcube/calmant_cost.h"
 #include "kcube/calmant_embed.h"
@@ -180,15 +181,9 @@ static void keep_conflict(void *ctx, const kc_calmant_conflict *c)
     conflict_list *l = ctx;
     if (l->nomem || l->kept == CONFLICT_LIST_MAX)
         return;
-    if (l->kept == l->cap) {
-        size_t cap = l->cap ? 2 * l->cap : 64;
-        kc_calmant_conflict *n = realloc(l->c, cap * sizeof *n);
-        if (!n) {
-            l->nomem = 1;
-            return;
-        }
-        l->c = n;
-        l->cap = cap;
+    if (KCI_RESERVE(l->c, l->cap, l->kept + 1, 64)) {
+        l->nomem = 1;
+        return;
     }
     l->c[l->kept++] = *c;
 }

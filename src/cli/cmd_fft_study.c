@@ -13,6 +13,8 @@
 #include "cli.h"
 #include "budget.h"
 #include "budget_rates.h"
+#include "core/grow.h"
+#include "core/size.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -93,11 +95,9 @@ static int out_of_memory(void)
 
 static int push_int(int **v, size_t *count, int x)
 {
-    int *p = realloc(*v, (*count + 1) * sizeof *p);
-    if (!p)
+    if (KCI_RESIZE(*v, *count + 1))
         return out_of_memory();
-    p[(*count)++] = x;
-    *v = p;
+    (*v)[(*count)++] = x;
     return 0;
 }
 
@@ -519,7 +519,7 @@ static int gate(const cli_args *a, const fft_job *j)
     char what[96], mb[32];
     snprintf(what, sizeof what, "%s --n %d up to %s points, %zu configuration%s", a->path, j->n,
              cli_budget_count(top, mb, sizeof mb), j->nconfs, j->nconfs == 1 ? "" : "s");
-    return cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+    return cli_budget_check(a, what, sec, kci_clamp_u64(bytes));
 }
 
 /* The chart is drawn before the table is printed: a failure leaves no

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "budget.h"
+#include "core/grow.h"
 #include "options.h"
 #include "out.h"
 #include "plot.h"
@@ -108,12 +109,8 @@ static void bprintf(buf *b, const char *fmt, ...)
             b->len += (size_t)need;
             return;
         }
-        size_t cap = (b->cap + (size_t)need + 1) * 2;
-        char *s = realloc(b->s, cap);
-        if (!s)
+        if (KCI_RESERVE(b->s, b->cap, b->len + (size_t)need + 1, 256))
             return;
-        b->s = s;
-        b->cap = cap;
     }
 }
 

@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "budget.h"
 #include "budget_rates.h"
+#include "core/size.h"
 #include "options.h"
 #include "out.h"
 #include "replay_loggops.h"
@@ -457,7 +458,7 @@ static int gate(const cli_args *a, const replay_job *j)
     char what[96], nb[32];
     snprintf(what, sizeof what, "%s of %zu operations on %s nodes", a->path, j->g.nops,
              cli_budget_count(nodes, nb, sizeof nb));
-    return cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+    return cli_budget_check(a, what, sec, kci_clamp_u64(bytes));
 }
 
 static int check(const cli_args *a)

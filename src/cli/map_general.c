@@ -14,6 +14,7 @@
 #include "budget.h"
 #include "budget_rates.h"
 #include "cli.h"
+#include "core/size.h"
 #include "export_cli.h"
 #include "options.h"
 #include "out.h"
@@ -304,7 +305,7 @@ static int gate(const cli_args *a, gen_job *j)
     char what[128], nb[32];
     snprintf(what, sizeof what, "%s --kind general on %s nodes (%zu messages, work %g million)", a->path,
              cli_budget_count((double)t->nodes, nb, sizeof nb), j->tr.count, j->work);
-    int rc = cli_budget_check(a, what, sec, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+    int rc = cli_budget_check(a, what, sec, kci_clamp_u64(bytes));
     double limit = cli_budget_seconds(a);
     /* The search's wall cap: what the limit leaves after the fixed part. */
     if (!rc && isfinite(limit) && j->opts.budget_seconds > 0) {

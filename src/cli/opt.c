@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "core/grow.h"
 #include "options.h"
 #include "text.h"
 
@@ -237,15 +238,9 @@ static int push(parser *p, const cli_opt *o, const char *text, int from_user)
         fprintf(stderr, "kcube: --%s is given twice (give it once)\n", o->name);
         return 2;
     }
-    if (p->a->nvals == p->cap) {
-        size_t cap = p->cap ? 2 * p->cap : 16;
-        cli_value *v = realloc(p->a->vals, cap * sizeof *v);
-        if (!v) {
-            fprintf(stderr, "kcube: out of memory\n");
-            return 1;
-        }
-        p->a->vals = v;
-        p->cap = cap;
+    if (KCI_RESERVE(p->a->vals, p->cap, p->a->nvals + 1, 16)) {
+        fprintf(stderr, "kcube: out of memory\n");
+        return 1;
     }
     cli_value *v = &p->a->vals[p->a->nvals];
     memset(v, 0, sizeof *v);

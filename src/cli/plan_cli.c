@@ -7,6 +7,7 @@
 
 #include "budget.h"
 #include "budget_rates.h"
+#include "core/size.h"
 #include "options.h"
 #include "text.h"
 #include "kcube/contention.h"
@@ -92,7 +93,7 @@ int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds
     char what[128], nb[32];
     snprintf(what, sizeof what, "%s%s on %s nodes (%d communication%s)", a->path, exact ? " with the exact count" : "",
              cli_budget_count(N, nb, sizeof nb), in->count, in->count == 1 ? "" : "s");
-    return cli_budget_check(a, what, seconds, bytes > 1.8e19 ? UINT64_MAX : (uint64_t)bytes);
+    return cli_budget_check(a, what, seconds, kci_clamp_u64(bytes));
 }
 
 int plan_resolve(const cli_args *a, plan_comms want, plan_input *in)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/grow.h"
 #include "out.h"
 #include "text.h"
 
@@ -258,10 +259,8 @@ static int image_take(image *im, int fd)
             im->too_big = 1;
             return -1;
         }
-        unsigned char *nd = realloc(im->data, cap);
-        if (!nd)
+        if (KCI_RESIZE(im->data, cap))
             return -1;
-        im->data = nd;
         im->cap = cap;
     }
     ssize_t got = read(fd, im->data + im->len, im->cap - im->len);

@@ -3,9 +3,12 @@
 #include "kcube/contention.h"
 
 #include <math.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/bits.h"
+#include "core/pool.h"
 
 /* A message that crosses dimension i, or 0 with *found = 0 if none does.
  * Message m crosses dimension i iff (row_i + e_i) . m + b_i = 1, the same
@@ -17,7 +20,7 @@ static uint64_t crossing_message(const kc_lcc *c, int i, int *found)
     if ((c->b >> i) & 1)
         return 0;
     if (diff)
-        return 1ULL << __builtin_ctzll(diff);
+        return 1ULL << kci_ctz64(diff);
     *found = 0;
     return 0;
 }
@@ -84,19 +87,22 @@ void kc_contention_formula(const kc_lcc *c, kc_contention *out)
  * messages left are counted by s >> i. Dimensions are shared among the
  * threads; each thread owns its window. */
 
+typedef struct exact_worker exact_worker;
+
 typedef struct exact_job {
     const kc_lcc *c;
     uint64_t col[KC_BITMAT_MAX];
-    int next_dim; /* taken atomically, highest first (largest windows first) */
+    atomic_int next_dim; /* taken atomically, highest first (largest windows first) */
     kc_contention *out;
-    int failed;
+    atomic_int failed;
+    exact_worker *w; /* one per thread */
 } exact_job;
 
-typedef struct exact_worker {
+struct exact_worker {
     exact_job *job;
     uint32_t *cnt;
     uint64_t cap; /* counters allocated */
-} exact_worker;
+};
 
 static int ensure(exact_worker *w, uint64_t size)
 {
@@ -145,7 +151,7 @@ static void count_dim(exact_worker *w, int i)
         int perm[KC_BITMAT_MAX], key[KC_BITMAT_MAX];
         for (int t = 0; t < L; t++) {
             uint64_t delta = (col[t] & low) | ((t >= i && t < W) ? 1ULL << t : 0);
-            key[t] = delta ? 63 - __builtin_clzll(delta) : -1;
+            key[t] = delta ? 63 - kci_clz64(delta) : -1;
             int k = t;
             while (k > 0 && key[perm[k - 1]] > key[t]) {
                 perm[k] = perm[k - 1];
@@ -156,14 +162,14 @@ static void count_dim(exact_worker *w, int i)
         for (uint64_t gk = 0; gk < groups; gk++) {
             /* groups in Gray code order too: one column per group */
             if (gk)
-                dbase ^= col[L + __builtin_ctzll(gk)];
+                dbase ^= col[L + kci_ctz64(gk)];
             uint64_t mbase = (gk ^ (gk >> 1)) << L, d = dbase, m = mbase;
             for (uint64_t k = 0;;) {
                 /* the message crosses dimension i iff d_i != m_i (branch-free) */
                 w->cnt[(m & ~low & wmask) | (d & low)] += (uint32_t)(((d ^ m) >> i) & 1);
                 if (++k == size)
                     break;
-                int t = perm[__builtin_ctzll(k)];
+                int t = perm[kci_ctz64(k)];
                 d ^= col[t];
                 m ^= 1ULL << t;
             }
@@ -174,7 +180,7 @@ static void count_dim(exact_worker *w, int i)
         uint64_t groups = 1ULL << i, size = 1ULL << (n - i), sbase = c->b;
         for (uint64_t gk = 0; gk < groups; gk++) {
             if (gk)
-                sbase ^= col[__builtin_ctzll(gk)];
+                sbase ^= col[kci_ctz64(gk)];
             uint64_t g = gk ^ (gk >> 1), s = sbase;
             for (uint64_t k = 0;;) {
                 /* message m = g | (gray(k) << i): source s, destination m */
@@ -182,7 +188,7 @@ static void count_dim(exact_worker *w, int i)
                 w->cnt[s >> i] += (uint32_t)(((s >> i) & 1) ^ mi);
                 if (++k == size)
                     break;
-                s ^= col[i + __builtin_ctzll(k)];
+                s ^= col[i + kci_ctz64(k)];
             }
             drain(w->cnt, size, 0, i, g, &best, &where);
         }
@@ -191,25 +197,25 @@ static void count_dim(exact_worker *w, int i)
     w->job->out->witness[i] = where;
 }
 
-static void *exact_thread(void *arg)
+/* Worker t: dimensions from the shared counter until none are left. */
+static void exact_thread(void *ctx, unsigned t)
 {
-    exact_worker *w = arg;
-    exact_job *job = w->job;
+    exact_job *job = ctx;
+    exact_worker *w = &job->w[t];
     int n = job->c->a.n, scatter = job->c->kind == KC_LCC_SCATTER;
     for (;;) {
-        int i = __atomic_sub_fetch(&job->next_dim, 1, __ATOMIC_RELAXED);
+        int i = atomic_fetch_sub_explicit(&job->next_dim, 1, memory_order_relaxed) - 1;
         if (i < 0)
             break;
         if (scatter)
             i = n - 1 - i; /* scatter windows are largest for low i */
         int wbits = scatter ? n - i : i >= 12 ? i : (n < 12 ? n : 12);
         if (!ensure(w, 1ULL << wbits)) {
-            __atomic_store_n(&job->failed, 1, __ATOMIC_RELAXED);
+            atomic_store_explicit(&job->failed, 1, memory_order_relaxed);
             break;
         }
         count_dim(w, i);
     }
-    return NULL;
 }
 
 void kc_exact_opts_default(kc_exact_opts *o) { o->threads = 2; }
@@ -245,25 +251,20 @@ kc_status kc_contention_exact_ex(const kc_lcc *c, const kc_exact_opts *opts, kc_
         nt = 1;
     memset(out, 0, sizeof *out);
     out->n = n;
-    exact_job job = {.c = c, .next_dim = n, .out = out};
-    for (int j = 0; j < n; j++)
-        job.col[j] = kc_bitmat_col(&c->a, j);
     exact_worker w[KC_EXACT_MAX_THREADS];
     memset(w, 0, sizeof w);
-    pthread_t tid[KC_EXACT_MAX_THREADS];
-    int started = 0;
+    exact_job job = {.c = c, .out = out, .w = w};
+    atomic_init(&job.next_dim, n);
+    atomic_init(&job.failed, 0);
+    for (int j = 0; j < n; j++)
+        job.col[j] = kc_bitmat_col(&c->a, j);
     for (int t = 0; t < nt; t++)
         w[t].job = &job;
-    for (int t = 1; t < nt; t++, started++)
-        if (pthread_create(&tid[t], NULL, exact_thread, &w[t]) != 0)
-            break;
-    exact_thread(&w[0]);
-    for (int t = 1; t <= started; t++)
-        pthread_join(tid[t], NULL);
+    kci_run_threads((unsigned)nt, exact_thread, &job);
     for (int t = 0; t < nt; t++)
         free(w[t].cnt);
     kc_progress_report(progress, n, n);
-    if (job.failed)
+    if (atomic_load(&job.failed))
         return kc_fail(err, KC_ENOMEM, "out of memory for the exact count's counters (n = %d)", n);
     finish(out);
     return KC_OK;

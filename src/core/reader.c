@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/grow.h"
+
 #define CHUNK ((size_t)1 << 16)
 
 struct kc_reader {
@@ -265,16 +267,8 @@ static kc_status read_line(kc_reader *r, kc_err *err)
         if (r->line_len + take > r->lim.max_line)
             return kc_fail_param(err, KC_EINVAL, r->param, "%s: line %ld longer than %zu bytes", r->name,
                                  r->lineno + 1, r->lim.max_line);
-        if (r->line_len + take + 1 > r->line_cap) {
-            size_t cap = r->line_cap ? r->line_cap : 256;
-            while (cap < r->line_len + take + 1)
-                cap *= 2;
-            char *nb = realloc(r->line, cap);
-            if (!nb)
-                return kc_fail_param(err, KC_ENOMEM, r->param, "out of memory reading %s", r->name);
-            r->line = nb;
-            r->line_cap = cap;
-        }
+        if (KCI_RESERVE(r->line, r->line_cap, r->line_len + take + 1, 256))
+            return kc_fail_param(err, KC_ENOMEM, r->param, "out of memory reading %s", r->name);
         memcpy(r->line + r->line_len, p, take);
         r->line_len += take;
         r->total += take + (nl != NULL);

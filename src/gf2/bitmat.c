@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bits.h"
+
 void kc_bitmat_zero(kc_bitmat *a, int n)
 {
     memset(a, 0, sizeof *a);
@@ -33,7 +35,7 @@ uint64_t kc_bitmat_mul_vec(const kc_bitmat *a, uint64_t x)
 {
     uint64_t y = 0;
     for (int i = 0; i < a->n; i++)
-        y |= (uint64_t)(__builtin_popcountll(a->row[i] & x) & 1) << i;
+        y |= (uint64_t)(kci_popcount64(a->row[i] & x) & 1) << i;
     return y;
 }
 
@@ -45,7 +47,7 @@ void kc_bitmat_mul(kc_bitmat *out, const kc_bitmat *a, const kc_bitmat *b)
     for (int i = 0; i < a->n; i++) {
         uint64_t sel = a->row[i], acc = 0;
         while (sel) {
-            acc ^= b->row[__builtin_ctzll(sel)];
+            acc ^= b->row[kci_ctz64(sel)];
             sel &= sel - 1;
         }
         r.row[i] = acc;
@@ -90,7 +92,7 @@ int kc_rank_rows(const uint64_t *rows, int count, uint64_t cols)
     for (int i = 0; i < count; i++) {
         uint64_t v = rows[i] & cols;
         while (v) {
-            int top = 63 - __builtin_clzll(v);
+            int top = 63 - kci_clz64(v);
             if (!basis[top]) {
                 basis[top] = v;
                 rank++;
@@ -108,7 +110,7 @@ int kc_bitmat_rank_sub(const kc_bitmat *a, uint64_t rows, uint64_t cols)
     int count = 0;
     rows &= kc_mask(a->n);
     while (rows) {
-        sel[count++] = a->row[__builtin_ctzll(rows)];
+        sel[count++] = a->row[kci_ctz64(rows)];
         rows &= rows - 1;
     }
     return kc_rank_rows(sel, count, cols & kc_mask(a->n));
@@ -128,7 +130,7 @@ uint64_t kc_bitmat_dependent_cols(const kc_bitmat *a, uint64_t rows, uint64_t co
     rows &= kc_mask(a->n);
     cols &= kc_mask(a->n);
     for (uint64_t cs = cols; cs; cs &= cs - 1) {
-        int c = __builtin_ctzll(cs);
+        int c = kci_ctz64(cs);
         uint64_t v = kc_bitmat_col(a, c) & rows, h = 1ULL << c;
         for (int i = 0; i < np; i++)
             if ((v >> prow[i]) & 1) {
@@ -136,7 +138,7 @@ uint64_t kc_bitmat_dependent_cols(const kc_bitmat *a, uint64_t rows, uint64_t co
                 h ^= phist[i];
             }
         if (v) {
-            int q = __builtin_ctzll(v);
+            int q = kci_ctz64(v);
             for (int i = 0; i < np; i++)
                 if ((pval[i] >> q) & 1) {
                     pval[i] ^= v;

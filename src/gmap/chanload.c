@@ -13,7 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BLOCK 8 /* channels per max-tree leaf: one cache line of loads */
+#include "core/bits.h"
+#include "core/grow.h"
+#include "core/size.h"
+
+#define BLOCK (KCI_CACHE_LINE / sizeof(uint64_t)) /* channels per max-tree leaf: one cache line of loads */
 
 typedef unsigned __int128 u128;
 
@@ -381,11 +385,11 @@ static kc_status check_input(const kc_topology *t, const kc_traffic *tr, uint64_
                              (unsigned long long)tr->ranks, (unsigned long long)t->nodes);
     uint64_t total = 0;
     for (size_t m = 0; m < tr->count; m++)
-        if (tr->src[m] != tr->dst[m] && __builtin_add_overflow(total, tr->bytes[m], &total))
+        if (tr->src[m] != tr->dst[m] && kci_add_overflow_u64(total, tr->bytes[m], &total))
             return kc_fail_param(err, KC_ERANGE, "traffic", "the traffic's total bytes exceed 2^64 - 1");
     *diam = diameter(t);
     uint64_t prod;
-    if (__builtin_mul_overflow(total, *diam, &prod))
+    if (kci_mul_overflow_u64(total, *diam, &prod))
         return kc_fail_param(err, KC_ERANGE, "traffic",
                              "total bytes %llu times the diameter %llu exceed 2^64 - 1 (exact counting limit)",
                              (unsigned long long)total, (unsigned long long)*diam);
@@ -553,17 +557,13 @@ static uint64_t walk_moved(kc_chanload *cl, int add, uint64_t *work)
     return bh;
 }
 
-static kc_status grow(void **p, size_t *cap, size_t need, size_t elem, size_t elem2, void **p2, kc_err *err)
+/* Two arrays that share the capacity *cap (pointers at p and p2, elements
+ * of elem and elem2 bytes) made exactly `need` long when they are shorter. */
+static kc_status grow(void *p, void *p2, size_t *cap, size_t need, size_t elem, size_t elem2, kc_err *err)
 {
     if (need <= *cap)
         return KC_OK;
-    void *a = realloc(*p, need * elem);
-    if (a)
-        *p = a;
-    void *b = p2 ? realloc(*p2, need * elem2) : a;
-    if (p2 && b)
-        *p2 = b;
-    if (!a || !b)
+    if (kci_resize(p, need, elem) || kci_resize(p2, need, elem2))
         return kc_fail(err, KC_ENOMEM, "out of memory for a move of %zu entries", need);
     *cap = need;
     return KC_OK;
@@ -573,8 +573,8 @@ static kc_status grow(void **p, size_t *cap, size_t need, size_t elem, size_t el
  * room in the undo log for both walks of their pairs. */
 static kc_status mark_moved(kc_chanload *cl, const uint32_t *x, const uint32_t *y, size_t count, kc_err *err)
 {
-    kc_status s = grow((void **)&cl->moved, &cl->capmoved, 2 * count, sizeof *cl->moved, sizeof *cl->moved_from,
-                       (void **)&cl->moved_from, err);
+    kc_status s = grow(&cl->moved, &cl->moved_from, &cl->capmoved, 2 * count, sizeof *cl->moved,
+                       sizeof *cl->moved_from, err);
     if (s)
         return s;
     if (++cl->rcur == 0) {
@@ -596,8 +596,7 @@ static kc_status mark_moved(kc_chanload *cl, const uint32_t *x, const uint32_t *
         need += (uint64_t)(cl->rstart[v + 1] - cl->rstart[v]) * 2 * cl->diam;
     }
     size_t want = need < cl->total ? (size_t)need : cl->total;
-    return grow((void **)&cl->touched, &cl->captouched, want, sizeof *cl->touched, sizeof *cl->oldload,
-                (void **)&cl->oldload, err);
+    return grow(&cl->touched, &cl->oldload, &cl->captouched, want, sizeof *cl->touched, sizeof *cl->oldload, err);
 }
 
 static void exchange(kc_chanload *cl, uint32_t x, uint32_t y)

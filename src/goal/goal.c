@@ -1,6 +1,7 @@
 /* The in-memory GOAL schedule (kcube/goal.h): building, remapping and
  * writing. Names live in one growable text pool so that operations stay
  * small (a million-message schedule is a few tens of MB). */
+#include "core/grow.h"
 #include "goal_internal.h"
 
 #include <stdlib.h>
@@ -14,31 +15,12 @@ static const kc_name kind_entries[] = {
 };
 const kc_names kc_goal_kind_names = {"operation", kind_entries};
 
-/* Grow *p (elements of `size` bytes) so that it holds `need` elements. */
-static int grow(void **p, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 1;
-    size_t c = *cap ? *cap : 16;
-    while (c < need) {
-        if (c > SIZE_MAX / 2 / size)
-            return 0;
-        c *= 2;
-    }
-    void *q = realloc(*p, c * size);
-    if (!q)
-        return 0;
-    *p = q;
-    *cap = c;
-    return 1;
-}
-
 static kc_status nomem(kc_err *err) { return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory"); }
 
 /* Copy a name into the pool; *off receives its offset. */
 static kc_status pool_add(kc_goal *g, const char *s, size_t len, size_t *off, kc_err *err)
 {
-    if (!grow((void **)&g->text, &g->text_cap, g->text_len + len + 1, 1))
+    if (KCI_RESERVE(g->text, g->text_cap, g->text_len + len + 1, 16))
         return nomem(err);
     memcpy(g->text + g->text_len, s, len);
     g->text[g->text_len + len] = '\0';
@@ -51,7 +33,7 @@ kc_status kc_goal_init(kc_goal *g, uint32_t num_ranks, kc_err *err)
 {
     memset(g, 0, sizeof *g);
     g->num_ranks = num_ranks;
-    if (!grow((void **)&g->phase, &g->cap_phases, 1, sizeof *g->phase))
+    if (KCI_RESERVE(g->phase, g->cap_phases, 1, 16))
         return nomem(err);
     g->nphases = 1;
     kc_status s = pool_add(g, "", 0, &g->phase[0], err);
@@ -74,7 +56,7 @@ void kc_goal_free(kc_goal *g)
 kc_status kc_goal_add(kc_goal *g, kc_goal_kind kind, uint32_t rank, int64_t peer, int64_t tag, uint64_t amount,
                       const char *label, long line, size_t *index, kc_err *err)
 {
-    if (!grow((void **)&g->op, &g->cap_ops, g->nops + 1, sizeof *g->op))
+    if (KCI_RESERVE(g->op, g->cap_ops, g->nops + 1, 16))
         return nomem(err);
     kc_goal_op *o = &g->op[g->nops];
     o->amount = amount;
@@ -102,7 +84,7 @@ kc_status kc_goal_depend(kc_goal *g, size_t op, size_t on, int start, long line,
     if (op >= g->nops || on >= g->nops || g->op[op].rank != g->op[on].rank)
         return kc_fail_param(err, KC_EINTERNAL, "schedule", "dependency between operations %zu and %zu of "
                              "different ranks or out of range", op, on);
-    if (!grow((void **)&g->dep, &g->cap_deps, g->ndeps + 1, sizeof *g->dep))
+    if (KCI_RESERVE(g->dep, g->cap_deps, g->ndeps + 1, 16))
         return nomem(err);
     g->dep[g->ndeps++] = (kc_goal_dep){op, on, start ? 1 : 0, line};
     return KC_OK;
@@ -115,9 +97,9 @@ kc_status kc_goal_set_phase(kc_goal *g, const char *name, kc_err *err)
             g->cur_phase = (uint32_t)i;
             return KC_OK;
         }
-    if (g->nphases >= UINT32_MAX || !grow((void **)&g->phase, &g->cap_phases, g->nphases + 1, sizeof *g->phase))
+    if (g->nphases >= UINT32_MAX || KCI_RESERVE(g->phase, g->cap_phases, g->nphases + 1, 16))
         return nomem(err);
-    size_t off;
+    size_t off = 0;
     kc_status s = pool_add(g, name, strlen(name), &off, err);
     if (s)
         return s;

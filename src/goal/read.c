@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/grow.h"
 #include "goal_internal.h"
 
 #define CHUNK ((size_t)1 << 16)
@@ -143,16 +144,8 @@ static kc_status next_line(rd *r, int *have)
             return fail(r, KC_EINVAL, "line %ld is longer than %zu bytes", r->lineno, r->lim.max_line);
         if (r->total + take + (nl ? 1 : 0) > r->lim.max_bytes)
             return fail(r, KC_EINVAL, "the input is longer than %zu bytes", r->lim.max_bytes);
-        if (r->line_len + take + 1 > r->line_cap) {
-            size_t c = r->line_cap ? r->line_cap : 256;
-            while (c < r->line_len + take + 1)
-                c *= 2;
-            char *q = realloc(r->line, c);
-            if (!q)
-                return fail(r, KC_ENOMEM, "out of memory");
-            r->line = q;
-            r->line_cap = c;
-        }
+        if (KCI_RESERVE(r->line, r->line_cap, r->line_len + take + 1, 256))
+            return fail(r, KC_ENOMEM, "out of memory");
         memcpy(r->line + r->line_len, p, take);
         r->line_len += take;
         r->total += take + (nl ? 1 : 0);
@@ -471,34 +464,19 @@ static kc_status dependency(rd *r, int k)
     kc_status s = expect_end(r, k + 3);
     if (s)
         return s;
-    if (r->npend == r->cap_pend) {
-        size_t c = r->cap_pend ? 2 * r->cap_pend : 64;
-        pending *q = realloc(r->pend, c * sizeof *q);
-        if (!q)
-            return fail(r, KC_ENOMEM, "out of memory");
-        r->pend = q;
-        r->cap_pend = c;
-    }
+    if (KCI_RESERVE(r->pend, r->cap_pend, r->npend + 1, 64))
+        return fail(r, KC_ENOMEM, "out of memory");
     /* The names go to the pool (a dependency's labels may be defined later). */
     kc_goal *g = r->g;
     size_t offs[2];
     const tok *ts[2] = {a, b};
     for (int j = 0; j < 2; j++) {
-        size_t need = g->text_len + ts[j]->len + 1;
-        if (need > g->text_cap) {
-            size_t c = g->text_cap ? g->text_cap : 256;
-            while (c < need)
-                c *= 2;
-            char *q = realloc(g->text, c);
-            if (!q)
-                return fail(r, KC_ENOMEM, "out of memory");
-            g->text = q;
-            g->text_cap = c;
-        }
+        if (KCI_RESERVE(g->text, g->text_cap, g->text_len + ts[j]->len + 1, 256))
+            return fail(r, KC_ENOMEM, "out of memory");
         memcpy(g->text + g->text_len, ts[j]->text, ts[j]->len);
         g->text[g->text_len + ts[j]->len] = '\0';
         offs[j] = g->text_len;
-        g->text_len = need;
+        g->text_len += ts[j]->len + 1;
     }
     r->pend[r->npend++] = (pending){offs[0], offs[1], start, r->lineno};
     return KC_OK;

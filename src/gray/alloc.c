@@ -1,4 +1,5 @@
 /* The allocation schemes of Table 1 (kcube/gray_alloc.h). */
+#include "core/bits.h"
 #include "kcube/gray.h"
 #include "kcube/gray_alloc.h"
 
@@ -83,11 +84,11 @@ void kc_scheme_table1(const kc_scheme *s, uint64_t i, uint64_t *proc, uint64_t *
     case KC_ENC_GRAY:
         if (s->alloc == KC_ALLOC_CONSECUTIVE) {
             *proc = kc_gray(pidx);
-            int odd = __builtin_popcountll(kc_gray(pidx)) & 1;
+            int odd = kci_popcount64(kc_gray(pidx)) & 1;
             *mem = kc_gray(odd ? ~midx & (PN - 1) : midx);
         } else {
             *mem = kc_gray(midx);
-            int odd = __builtin_popcountll(kc_gray(midx)) & 1;
+            int odd = kci_popcount64(kc_gray(midx)) & 1;
             *proc = kc_gray(odd ? ~pidx & (N - 1) : pidx);
         }
         break;

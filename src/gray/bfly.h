@@ -73,10 +73,6 @@ typedef struct kci_a2a_table {
 kc_status kci_a2a_table_build(kci_a2a_table *t, int r, kc_err *err);
 void kci_a2a_table_free(kci_a2a_table *t);
 
-/* Make room for one more element in a doubling array (*buf, *cap of elem
- * bytes each, n used). */
-kc_status kci_grow(void **buf, size_t *cap, size_t n, size_t elem, kc_err *err);
-
 /* Check o's sizes and method (kc_bfly_run's input errors). */
 kc_status kci_bfly_validate(const kc_bfly_opts *o, kc_err *err);
 

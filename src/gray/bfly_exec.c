@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "bfly.h"
+#include "core/bits.h"
+#include "core/grow.h"
 
 /* ---- renaming of slots -------------------------------------------------- */
 
@@ -23,14 +25,14 @@ static void relab_use(relab *r, const kci_bop *op, uint64_t N)
     r->op = op;
     r->fx[0] = 0;
     for (uint64_t x = 1; x < N; x++)
-        r->fx[x] = r->fx[x & (x - 1)] ^ op->rcol[__builtin_ctzll(x)];
+        r->fx[x] = r->fx[x & (x - 1)] ^ op->rcol[kci_ctz64(x)];
 }
 
 static uint64_t slot_part(const relab *r, uint64_t s)
 {
     uint64_t v = r->op->rc;
     for (; s; s &= s - 1)
-        v ^= r->op->rcol[r->n + __builtin_ctzll(s)];
+        v ^= r->op->rcol[r->n + kci_ctz64(s)];
     return v;
 }
 
@@ -39,7 +41,7 @@ static uint64_t slot_part(const relab *r, uint64_t s)
 /* The processor class of a split op (kci_bop.hmask). */
 static int cls_of(const kci_bop *op, uint64_t x)
 {
-    return __builtin_parityll(x & op->hmask);
+    return kci_parity64(x & op->hmask);
 }
 
 enum { SUB_COMP = 0xffff };
@@ -74,12 +76,10 @@ static kc_status grow_steps(sched *s, uint64_t need, kc_err *err)
     while (cap <= need)
         cap *= 2;
     for (int d = 0; d < 2 * s->pl->n; d++) {
-        uint32_t *u = realloc(s->uf[d], cap * sizeof *u);
-        if (!u)
+        if (KCI_RESIZE(s->uf[d], (size_t)cap))
             return kc_fail(err, KC_ENOMEM, "out of memory (schedule)");
         for (uint64_t t = s->tcap; t < cap; t++)
-            u[t] = (uint32_t)t;
-        s->uf[d] = u;
+            s->uf[d][t] = (uint32_t)t;
     }
     s->tcap = cap;
     return KC_OK;
@@ -112,7 +112,7 @@ static kc_status find_step(sched *s, uint64_t lanes, uint32_t lb, uint32_t *out,
         }
         int moved = 0;
         for (uint64_t m = lanes; m; m &= m - 1) {
-            uint32_t f = uf_find(s->uf[__builtin_ctzll(m)], t);
+            uint32_t f = uf_find(s->uf[kci_ctz64(m)], t);
             if (f != t) {
                 t = f;
                 moved = 1;
@@ -122,7 +122,7 @@ static kc_status find_step(sched *s, uint64_t lanes, uint32_t lb, uint32_t *out,
             break;
     }
     for (uint64_t m = lanes; m; m &= m - 1)
-        s->uf[__builtin_ctzll(m)][t] = t + 1;
+        s->uf[kci_ctz64(m)][t] = t + 1;
     *out = t;
     return KC_OK;
 }
@@ -190,7 +190,7 @@ static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
                 visit(s->mem_last, (part ^ s->rl.fx[x]) * N + x, store, step, &mx);
     }
     if (op->kind == KCI_OP_XC) {
-        int hops = __builtin_popcountll(op->pm);
+        int hops = kci_popcount64(op->pm);
         uint64_t base = pc->slot * N;
         if (pc->sub == SUB_COMP)
             base = (pc->slot ^ op->mm) * N;
@@ -205,11 +205,8 @@ static uint32_t touch(sched *s, const piece *pc, int store, uint32_t step)
 /* Append a piece and schedule it as early as its data and dimensions allow. */
 static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
 {
-    void *buf = s->pc;
-    kc_status gs = kci_grow(&buf, &s->cap, s->np, sizeof *s->pc, err);
-    s->pc = buf;
-    if (gs)
-        return gs;
+    if (KCI_RESERVE(s->pc, s->cap, s->np + 1, 256))
+        return kc_fail(err, KC_ENOMEM, "out of memory (butterfly schedule)");
     p.comm = dims != 0;
     uint32_t lb = touch(s, &p, 0, 0) + (dims ? 1 : 0);
     if (lb < s->min_step)
@@ -217,7 +214,7 @@ static kc_status add_piece(sched *s, piece p, uint32_t dims, kc_err *err)
     p.step = lb;
     uint64_t lanes = 0;
     for (uint32_t m = dims; m; m &= m - 1)
-        lanes |= (p.cls < 0 ? 3ULL : 1ULL << p.cls) << (2 * __builtin_ctz(m));
+        lanes |= (p.cls < 0 ? 3ULL : 1ULL << p.cls) << (2 * kci_ctz32(m));
     if (dims) {
         kc_status st = find_step(s, lanes, lb, &p.step, err);
         if (st)
@@ -248,7 +245,7 @@ static uint64_t misfits(uint64_t N, uint64_t m, const uint32_t *r0, const uint32
 {
     uint64_t bad = 0;
     for (uint64_t x = 0; x < N; x++)
-        bad += __builtin_parityll(x & m) ? r1[x] > r0[x] : r0[x] > r1[x];
+        bad += kci_parity64(x & m) ? r1[x] > r0[x] : r0[x] > r1[x];
     return bad;
 }
 
@@ -257,7 +254,7 @@ static uint64_t misfits(uint64_t N, uint64_t m, const uint32_t *r0, const uint32
 static void set_class(sched *s, uint32_t oi, uint64_t m)
 {
     s->pl->ops[oi].picked = 1;
-    s->dmask[__builtin_ctz(s->pl->ops[oi].dims)] = m;
+    s->dmask[kci_ctz32(s->pl->ops[oi].dims)] = m;
     s->dset |= s->pl->ops[oi].dims;
     for (uint32_t i = oi; i < s->pl->nops; i++) {
         kci_bop *q = &s->pl->ops[i];
@@ -278,7 +275,7 @@ static kc_status pick_class(sched *s, uint32_t oi, const uint64_t *list, int nl,
     kci_bop *op = &s->pl->ops[oi];
     uint64_t N = s->N, d = op->dims, best = op->hmask, fit = 0;
     if (s->dset & d) {
-        set_class(s, oi, s->dmask[__builtin_ctzll(d)]);
+        set_class(s, oi, s->dmask[kci_ctz64(d)]);
         return KC_OK;
     }
     uint32_t *r = nl == 2 ? malloc(2 * N * sizeof *r) : NULL;
@@ -327,7 +324,7 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
     /* enumerate the slots of the block: sub runs over the subsets of bmask */
     uint64_t sub = 0;
     if (op->kind == KCI_OP_XC) {
-        int hops = __builtin_popcountll(op->pm);
+        int hops = kci_popcount64(op->pm);
         do {
             uint32_t dm = (uint32_t)op->pm;
             for (int h = 0; !st && h < hops; h++, dm &= dm - 1)
@@ -355,7 +352,7 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
     int nl = 0;
     do {
         uint64_t sl = base | sub;
-        int skip = (slot_ctl && !((__builtin_parityll(sl & (op->t.mask >> n)) ^ op->t.e) & 1)) || (sl & lowf);
+        int skip = (slot_ctl && !((kci_parity64(sl & (op->t.mask >> n)) ^ op->t.e) & 1)) || (sl & lowf);
         if (op->kind == KCI_OP_A2A)
             skip = (sl & op->foot) != 0;
         if (!skip && split && nl < 64) {
@@ -392,7 +389,7 @@ static kc_status op_pieces(sched *s, uint32_t oi, uint64_t base, uint64_t bmask,
 static int second_use(const kci_plan *pl, size_t i, size_t e)
 {
     uint32_t d = pl->ops[e].dims;
-    if (__builtin_popcount(d) != 2)
+    if (kci_popcount32(d) != 2)
         return 0;
     for (size_t k = i; k < e; k++)
         if (pl->ops[k].dims == d)
@@ -541,7 +538,7 @@ static kc_status run_move(machine *m, const kci_bop *op, const piece *pc)
                 return bad(m, "a motion left its slots or moved an element too far", x, sl[a]);
             kc_status st = KC_OK;
             if (!a2a && d)
-                st = kc_stepnet_send(&m->net, x, __builtin_ctzll(d), 1, m->err);
+                st = kc_stepnet_send(&m->net, x, kci_ctz64(d), 1, m->err);
             else if (a2a && pc->sub == 0 && (d == one || d == (one | two)))
                 st = kc_stepnet_send(&m->net, x, d == one ? op->t.r : op->t2.r, 1, m->err);
             else if (a2a && pc->sub == 1 && (d == two || d == (one | two)))
@@ -586,7 +583,7 @@ static kc_status run_hop(machine *m, const kci_bop *op, uint64_t sl, int h)
     uint64_t N = m->N, pm = op->pm, part = slot_part(&m->rl, sl);
     for (int i = 0; i < h; i++)
         pm &= pm - 1;
-    int d = __builtin_ctzll(pm);
+    int d = kci_ctz64(pm);
     int src = (h - 1) & 1, dst = h & 1;
     for (uint64_t x = 0; x < N; x++) {
         kc_status st = kc_stepnet_send(&m->net, x, d, 1, m->err);
@@ -604,7 +601,7 @@ static kc_status run_hop(machine *m, const kci_bop *op, uint64_t sl, int h)
 static kc_status run_xcomp(machine *m, const kci_bop *op, uint64_t sl)
 {
     uint64_t N = m->N, part = slot_part(&m->rl, sl);
-    int hops = __builtin_popcountll(op->pm), b = (hops - 1) & 1;
+    int hops = kci_popcount64(op->pm), b = (hops - 1) & 1;
     for (uint64_t x = 0; x < N; x++) {
         uint64_t a = at(m, part, x), c = (sl ^ op->mm) * N + x;
         if (!pair_ok(m, op->j, m->tag[a], m->stg[a], m->ctag[b][c], m->cstg[b][c]))
@@ -625,7 +622,7 @@ static kc_status run_xcomp(machine *m, const kci_bop *op, uint64_t sl)
 static kc_status run_repl(machine *m, const kci_bop *op, uint64_t sl)
 {
     uint64_t N = m->N, part = slot_part(&m->rl, sl);
-    int k = 63 - __builtin_clzll(op->pm), k2 = __builtin_ctzll(op->pm);
+    int k = 63 - kci_clz64(op->pm), k2 = kci_ctz64(op->pm);
     for (uint64_t x = 0; x < N; x++) {
         kc_status st = kc_stepnet_send(&m->net, x, k, 1, m->err);
         if (!st)
@@ -656,7 +653,7 @@ static uint64_t block_index(uint64_t foot, uint64_t s)
     uint64_t b = 0;
     int u = 0;
     for (; foot; foot &= foot - 1, u++)
-        b |= (s >> __builtin_ctzll(foot) & 1) << u;
+        b |= (s >> kci_ctz64(foot) & 1) << u;
     return b;
 }
 
@@ -671,8 +668,8 @@ static kc_status run_sect(machine *m, const kci_bop *op, const piece *pc)
     for (int k = 0; k < n; k++) {
         uint32_t d = m->a2a.delta[(size_t)pc->sub * (size_t)n + (size_t)k], done = 0;
         for (uint32_t q = d; q; q &= q - 1)
-            if (m->a2a.time[(size_t)d * (size_t)n + (size_t)__builtin_ctz(q)] < pc->sub)
-                done |= 1u << __builtin_ctz(q);
+            if (m->a2a.time[(size_t)d * (size_t)n + (size_t)kci_ctz32(q)] < pc->sub)
+                done |= 1u << kci_ctz32(q);
         for (uint64_t x = 0; x < N; x++) {
             kc_status st = kc_stepnet_send(&m->net, x ^ done, k, 1, m->err);
             if (st)
@@ -906,7 +903,7 @@ static int check_final(const kci_plan *pl, machine *m, double _Complex *data)
             uint64_t i = ph * m->N + x, t = m->tag[i], a = map_of(pl->col, pl->c, pl->p, t);
             uint32_t want = pl->rc;
             for (uint64_t r = a; r; r &= r - 1)
-                want ^= pl->rcol[__builtin_ctzll(r)];
+                want ^= pl->rcol[kci_ctz64(r)];
             if ((a & (m->N - 1)) != x || want != ph || m->stg[i] != pl->p)
                 ok = 0;
             if (data)

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "bfly.h"
+#include "core/bits.h"
 
 typedef struct view {
     int n, p;
@@ -34,7 +35,7 @@ static void view_op(view *v, const kci_bop *op)
             v->c ^= v->col[op->j];
         break;
     case KCI_OP_REPL: {
-        int k = 63 - __builtin_clzll(op->pm), k2 = __builtin_ctzll(op->pm);
+        int k = 63 - kci_clz64(op->pm), k2 = kci_ctz64(op->pm);
         v->c ^= op->keep ? 1ULL << k : 1ULL << k2;
         break;
     }
@@ -97,7 +98,7 @@ static void emit(emitter *e, kc_bfly_motion m)
     for (uint64_t i = 0; i < P; i++) {
         uint64_t a = e->v.c;
         for (uint64_t r = i; r; r &= r - 1)
-            a ^= e->v.col[__builtin_ctzll(r)];
+            a ^= e->v.col[kci_ctz64(r)];
         e->tag[(a >> e->v.n) * e->N + (a & (e->N - 1))] = (uint32_t)i;
     }
     m.stages_done = e->stages;
@@ -124,7 +125,7 @@ static int is_swap(const kci_plan *pl, size_t i)
 static kc_bfly_motion describe(const kci_bop *op, int n)
 {
     kc_bfly_motion m = {.dim = -1, .dim2 = -1, .bit = -1};
-    int hi = op->pm ? 63 - __builtin_clzll(op->pm) : -1, lo = op->pm ? __builtin_ctzll(op->pm) : -1;
+    int hi = op->pm ? 63 - kci_clz64(op->pm) : -1, lo = op->pm ? kci_ctz64(op->pm) : -1;
     switch (op->kind) {
     case KCI_OP_A2A:
         m.kind = KC_BFLY_M_ALL_TO_ALL;

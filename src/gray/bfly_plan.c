@@ -6,12 +6,14 @@
 #include <string.h>
 
 #include "bfly.h"
+#include "core/bits.h"
+#include "core/grow.h"
 
 uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
 {
     switch (t->kind) {
     case KCI_XF_ROWOP:
-        return a ^ ((uint64_t)((__builtin_parityll(a & t->mask) ^ t->e) & 1) << t->r);
+        return a ^ ((uint64_t)((kci_parity64(a & t->mask) ^ t->e) & 1) << t->r);
     case KCI_XF_SWAP: {
         uint64_t b1 = a >> t->r & 1, b2 = a >> t->r2 & 1;
         return b1 == b2 ? a : a ^ (1ULL << t->r) ^ (1ULL << t->r2);
@@ -20,7 +22,7 @@ uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
         uint64_t x = a & ((1ULL << t->r) - 1), out = a & ~((1ULL << t->r) - 1);
         int u = 0;
         for (uint64_t m = t->mask; m; m &= m - 1, u++) {
-            int b = t->r + __builtin_ctzll(m);
+            int b = t->r + kci_ctz64(m);
             out = (out & ~(1ULL << b)) | (x >> u & 1) << b;
             out |= (a >> b & 1) << u;
         }
@@ -35,24 +37,11 @@ uint64_t kci_xf_apply(const kci_xform *t, uint64_t a)
     }
 }
 
-kc_status kci_grow(void **buf, size_t *cap, size_t n, size_t elem, kc_err *err)
-{
-    if (n < *cap)
-        return KC_OK;
-    size_t c = *cap ? 2 * *cap : 256;
-    void *b = realloc(*buf, c * elem);
-    if (!b)
-        return kc_fail(err, KC_ENOMEM, "out of memory (butterfly schedule)");
-    *buf = b;
-    *cap = c;
-    return KC_OK;
-}
-
 static uint32_t relabel_of(const kci_plan *pl, uint64_t a)
 {
     uint32_t v = pl->rc;
     for (; a; a &= a - 1)
-        v ^= pl->rcol[__builtin_ctzll(a)];
+        v ^= pl->rcol[kci_ctz64(a)];
     return v;
 }
 
@@ -73,12 +62,10 @@ static kc_status push(kci_plan *pl, kci_bop *op, kc_err *err)
 {
     memcpy(op->rcol, pl->rcol, sizeof op->rcol);
     op->rc = pl->rc;
-    void *buf = pl->ops;
-    kc_status s = kci_grow(&buf, &pl->cap, pl->nops, sizeof *pl->ops, err);
-    pl->ops = buf;
-    if (!s)
-        pl->ops[pl->nops++] = *op;
-    return s;
+    if (KCI_RESERVE(pl->ops, pl->cap, pl->nops + 1, 256))
+        return kc_fail(err, KC_ENOMEM, "out of memory (butterfly schedule)");
+    pl->ops[pl->nops++] = *op;
+    return KC_OK;
 }
 
 /* Append a remap and update the map. */
@@ -203,13 +190,13 @@ static kc_status shape_row(kci_plan *pl, int mu, int j, uint64_t above, int cwan
         above = 0;
     if (pl->out == KC_BFLY_OUT_NATIVE || (r & ~done) || (above & ~done) || (above & (above - 1)))
         return KC_OK; /* Gray: the rows above must be a Gray code prefix */
-    int w = __builtin_popcountll(r ^ above);
+    int w = kci_popcount64(r ^ above);
     if (w == 1 && (int)(pl->c >> mu & 1) == cwant)
         return KC_OK; /* already the wanted row */
     for (int h = pl->p - 1; h > j; h--) {
         uint64_t want = (1ULL << h) ^ above, T = rows_to(pl, want ^ r);
-        if (!(want & ~done) && !(T >> mu & 1) && __builtin_popcountll(want) == (above ? 2 : 1)) {
-            uint8_t e = (uint8_t)((__builtin_parityll(pl->c & T) ^ (pl->c >> mu) ^ (uint64_t)cwant) & 1);
+        if (!(want & ~done) && !(T >> mu & 1) && kci_popcount64(want) == (above ? 2 : 1)) {
+            uint8_t e = (uint8_t)((kci_parity64(pl->c & T) ^ (pl->c >> mu) ^ (uint64_t)cwant) & 1);
             if (!T && !e)
                 return KC_OK;
             return remap(pl, (kci_xform){.kind = KCI_XF_ROWOP, .r = (uint8_t)mu, .mask = T, .e = e}, 0, err);
@@ -230,7 +217,7 @@ static kc_status binarize(kci_plan *pl, int conv, kc_err *err)
         int piv = -1, w = 65;
         for (int q = 0; q < p; q++) {
             uint64_t r = row_of(pl, q);
-            int wq = __builtin_popcountll(r);
+            int wq = kci_popcount64(r);
             if (!(pivoted >> q & 1) && (r >> b & 1) && (wq < w || (wq == w && q > piv))) {
                 piv = q;
                 w = wq;
@@ -267,20 +254,20 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
     /* local reduction: a memory bit of the pair mask is cleared by xoring
      * in a processor bit of it (a local exchange under processor control) */
     while ((pl->col[j] & pmask) && (pl->col[j] >> n)) {
-        int mu = n + __builtin_ctzll(pl->col[j] >> n), k = 63 - __builtin_clzll(pl->col[j] & pmask);
+        int mu = n + kci_ctz64(pl->col[j] >> n), k = 63 - kci_clz64(pl->col[j] & pmask);
         if ((s = rowop(pl, mu, 1ULL << k, 0, err)))
             return s;
     }
     uint64_t pm = pl->col[j] & pmask;
     while (pm && nmu > 0) {
-        int k = 63 - __builtin_clzll(pm);
+        int k = 63 - kci_clz64(pm);
         /* the local bit whose row is most finished (its lowest row bit highest) */
         int best = -1, score = -1;
         for (int u = 0; u < nmu; u++) {
             if (pl->col[j] >> pl->mu[u] & 1)
                 continue;
             uint64_t r = row_of(pl, pl->mu[u]);
-            int sc = r ? __builtin_ctzll(r) : 64;
+            int sc = r ? kci_ctz64(r) : 64;
             if (sc > score) {
                 score = sc;
                 best = u;
@@ -296,12 +283,12 @@ static kc_status bring_local(kci_plan *pl, int j, int nmu, kc_err *err)
     }
     /* leftovers: clear processor bits against a memory bit of the pair */
     while ((pl->col[j] & pmask) && (pl->col[j] >> n)) {
-        int mu = n + __builtin_ctzll(pl->col[j] >> n), k = __builtin_ctzll(pl->col[j] & pmask);
+        int mu = n + kci_ctz64(pl->col[j] >> n), k = kci_ctz64(pl->col[j] & pmask);
         if ((s = rowop(pl, k, 1ULL << mu, 0, err)))
             return s;
     }
     if (pl->col[j] & pmask) { /* no local bit at all: exchange with slot bit 0 first */
-        int k = 63 - __builtin_clzll(pl->col[j] & pmask);
+        int k = 63 - kci_clz64(pl->col[j] & pmask);
         if ((s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)k, .r2 = (uint8_t)pl->mu[0]}, 0, err)))
             return s;
         return bring_local(pl, j, 0, err);
@@ -325,7 +312,7 @@ static kc_status memory_binary(kci_plan *pl, kc_err *err)
         uint64_t ex = rows_to(pl, 1ULL << h) >> n & ~assigned;
         if (!ex)
             return kc_fail(err, KC_EINTERNAL, "butterfly plan: memory field cannot be made binary");
-        int q = n + 63 - __builtin_clzll(ex);
+        int q = n + 63 - kci_clz64(ex);
         assigned |= 1ULL << (q - n);
         uint64_t T = rows_to(pl, (1ULL << h) ^ row_of(pl, q));
         if (T) {
@@ -374,7 +361,7 @@ static uint64_t solve_part(const uint64_t *col, int p, uint64_t part, uint64_t v
         r &= part;
         uint64_t w = 1ULL << q;
         for (int i = 0; i < nb; i++)
-            if (r & (1ULL << (63 - __builtin_clzll(vec[i])))) {
+            if (r & (1ULL << (63 - kci_clz64(vec[i])))) {
                 r ^= vec[i];
                 w ^= who[i];
             }
@@ -386,7 +373,7 @@ static uint64_t solve_part(const uint64_t *col, int p, uint64_t part, uint64_t v
     uint64_t T = 0;
     v &= part;
     for (int i = 0; i < nb; i++)
-        if (v & (1ULL << (63 - __builtin_clzll(vec[i])))) {
+        if (v & (1ULL << (63 - kci_clz64(vec[i])))) {
             v ^= vec[i];
             T ^= who[i];
         }
@@ -398,7 +385,7 @@ static uint64_t solve_part(const uint64_t *col, int p, uint64_t part, uint64_t v
 static kc_status col_rowop(kci_plan *pl, uint64_t *col, int p, int q, uint64_t T, kc_err *err)
 {
     for (int b = 0; b < p; b++)
-        col[b] ^= (uint64_t)(__builtin_parityll(col[b] & T) & 1) << q;
+        col[b] ^= (uint64_t)(kci_parity64(col[b] & T) & 1) << q;
     return pl ? rowop(pl, q, T, 0, err) : KC_OK;
 }
 
@@ -516,12 +503,12 @@ static kc_status reduce_local(kci_plan *pl, int j, int nmu, kc_err *err)
     uint64_t pmask = (1ULL << n) - 1;
     kc_status s = KC_OK;
     uint64_t pm = pl->col[j] & pmask;
-    if (nmu >= 2 && !(pl->col[j] >> n) && __builtin_popcountll(pm) == 2)
-        return a2a(pl, 63 - __builtin_clzll(pm), __builtin_ctzll(pm), j, err);
+    if (nmu >= 2 && !(pl->col[j] >> n) && kci_popcount64(pm) == 2)
+        return a2a(pl, 63 - kci_clz64(pm), kci_ctz64(pm), j, err);
     if (nmu >= 2 && pair_of_single_bits(pl, j))
-        return a2a(pl, __builtin_ctzll(pm), __builtin_ctzll(pl->col[j - 1]), j, err);
+        return a2a(pl, kci_ctz64(pm), kci_ctz64(pl->col[j - 1]), j, err);
     while (!s && (pl->col[j] & pmask)) {
-        int k = 63 - __builtin_clzll(pl->col[j] & pmask), mu = -1;
+        int k = 63 - kci_clz64(pl->col[j] & pmask), mu = -1;
         for (int u = 0; u < nmu && mu < 0; u++)
             if (!(pl->col[j] >> pl->mu[u] & 1))
                 mu = pl->mu[u];
@@ -548,22 +535,22 @@ static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
      * processor bit of the pair, so one exchange or one diagonal bi-section
      * does (rather than one conditional exchange per processor bit, which
      * left a pipeline hole per block for n = 2, consecutive) */
-    if (pm && mm && __builtin_popcountll(pm) <= 2) {
-        int k = 63 - __builtin_clzll(pm);
+    if (pm && mm && kci_popcount64(pm) <= 2) {
+        int k = 63 - kci_clz64(pm);
         for (uint64_t q = mm; !s && q; q &= q - 1)
-            s = rowop(pl, n + __builtin_ctzll(q), 1ULL << k, 0, err);
+            s = rowop(pl, n + kci_ctz64(q), 1ULL << k, 0, err);
         if (s)
             return s;
         pm = pl->col[j] & pmask;
         mm = pl->col[j] >> n;
     }
-    if (pm && !mm && __builtin_popcountll(pm) == 1) {
-        s = shape_row(pl, pl->mu[0], j, acc_above(pl, __builtin_ctzll(pm)), 0, err);
+    if (pm && !mm && kci_popcount64(pm) == 1) {
+        s = shape_row(pl, pl->mu[0], j, acc_above(pl, kci_ctz64(pm)), 0, err);
         if (!s)
-            s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)__builtin_ctzll(pm), .r2 = (uint8_t)pl->mu[0]}, 0, err);
+            s = remap(pl, (kci_xform){.kind = KCI_XF_SWAP, .r = (uint8_t)kci_ctz64(pm), .r2 = (uint8_t)pl->mu[0]}, 0, err);
     }
-    else if (pm && !mm && __builtin_popcountll(pm) == 2) {
-        int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
+    else if (pm && !mm && kci_popcount64(pm) == 2) {
+        int k = 63 - kci_clz64(pm), k2 = kci_ctz64(pm);
         /* the diagonal bi-section puts the complement of mu's row into k */
         s = shape_row(pl, pl->mu[0], j, acc_above(pl, k), 1, err);
         if (!s)
@@ -572,9 +559,9 @@ static kc_status stage_interproc(kci_plan *pl, int j, kc_err *err)
         /* the pair already differs in memory: exchange the slots whose memory
          * bit is 1 across each processor bit of the pair (Section 4.1's
          * exchange in dimension n-1 for the odd memory rows) */
-        int mu = n + __builtin_ctzll(mm);
+        int mu = n + kci_ctz64(mm);
         for (uint64_t q = pm; !s && q; q &= q - 1)
-            s = rowop(pl, __builtin_ctzll(q), 1ULL << mu, 0, err);
+            s = rowop(pl, kci_ctz64(q), 1ULL << mu, 0, err);
     } else if (pm)
         s = bring_local(pl, j, 0, err);
     return s ? s : bfly(pl, j, err);
@@ -588,13 +575,13 @@ static kc_status stage_one_per_proc(kci_plan *pl, int j, uint64_t *pending, kc_e
     uint64_t pmask = (1ULL << n) - 1, pm = pl->col[j] & pmask, mm = pl->col[j] >> n;
     if (!pm)
         return bfly(pl, j, err);
-    if (mm || __builtin_popcountll(pm) != 2) {
+    if (mm || kci_popcount64(pm) != 2) {
         int keep = (*pending & pm) && pm == *pending;
         if (keep)
             *pending = 0;
         return xc(pl, j, keep, err);
     }
-    int k = 63 - __builtin_clzll(pm), k2 = __builtin_ctzll(pm);
+    int k = 63 - kci_clz64(pm), k2 = kci_ctz64(pm);
     int keep_k = (*pending >> k) & 1;
     kci_bop op = {.kind = KCI_OP_REPL, .j = (int8_t)j, .keep = (uint8_t)keep_k, .pm = pm, .dims = (uint32_t)pm};
     uint64_t tr = keep_k ? 1ULL << k : 1ULL << k2;
@@ -614,9 +601,9 @@ kc_bfly_enc kci_proc_encoding(const kci_plan *pl, int *bit_of)
     }
     int unit = (pl->c & ((1ULL << n) - 1)) == 0;
     for (int q = 0; q < n; q++) {
-        unit &= __builtin_popcountll(rows[q]) == 1;
+        unit &= kci_popcount64(rows[q]) == 1;
         if (bit_of)
-            bit_of[q] = __builtin_popcountll(rows[q]) == 1 ? __builtin_ctzll(rows[q]) : -1;
+            bit_of[q] = kci_popcount64(rows[q]) == 1 ? kci_ctz64(rows[q]) : -1;
     }
     if (unit)
         return KC_BFLY_ENC_BINARY;
@@ -624,7 +611,7 @@ kc_bfly_enc kci_proc_encoding(const kci_plan *pl, int *bit_of)
     uint64_t acc = 0;
     for (int q = n - 1; q >= 0; q--) {
         acc ^= rows[q];
-        gray &= __builtin_popcountll(acc) == 1;
+        gray &= kci_popcount64(acc) == 1;
     }
     return gray ? KC_BFLY_ENC_GRAY : KC_BFLY_ENC_OTHER;
 }
@@ -661,7 +648,7 @@ static void split_pieces(kci_plan *pl)
         op->split = 0;
         if (!pl->split || op->relabel)
             continue;
-        if (op->kind == KCI_OP_REMAP && !op->foot && __builtin_popcount(op->dims) == 1) {
+        if (op->kind == KCI_OP_REMAP && !op->foot && kci_popcount32(op->dims) == 1) {
             op->hmask = lastm = ((uint64_t)op->dims - 1);
             op->split = 1;
             last = 1;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "bfly.h"
+#include "core/bits.h"
 
 #define NONE UINT32_MAX
 
@@ -35,8 +36,8 @@ static uint32_t *delta_at(const kci_a2a_table *t, uint32_t c, int k)
 static int edge_of(const kci_a2a_table *t, uint32_t d, uint32_t c)
 {
     for (uint32_t m = d; m; m &= m - 1)
-        if (*time_at(t, d, __builtin_ctz(m)) == c)
-            return __builtin_ctz(m);
+        if (*time_at(t, d, kci_ctz32(m)) == c)
+            return kci_ctz32(m);
     return -1;
 }
 
@@ -102,7 +103,7 @@ static int table_ok(const kci_a2a_table *t)
     for (uint32_t d = 1; d < N; d++)
         for (uint32_t m = d; m; m &= m - 1)
             for (uint32_t m2 = m & (m - 1); m2; m2 &= m2 - 1)
-                if (*time_at(t, d, __builtin_ctz(m)) == *time_at(t, d, __builtin_ctz(m2)))
+                if (*time_at(t, d, kci_ctz32(m)) == *time_at(t, d, kci_ctz32(m2)))
                     return 0;
     return 1;
 }
@@ -128,7 +129,7 @@ kc_status kci_a2a_table_build(kci_a2a_table *t, int r, kc_err *err)
     memset(t->delta, 0xff, half * (size_t)r * sizeof *t->delta);
     for (uint32_t d = 1; d < N; d++)
         for (uint32_t m = d; m; m &= m - 1)
-            colour_edge(t, __builtin_ctz(m), d, pk, pd);
+            colour_edge(t, kci_ctz32(m), d, pk, pd);
     free(pk);
     free(pd);
     if (!table_ok(t)) {

@@ -1,6 +1,7 @@
 /* Gray-code conversions as data motion (kcube/gray.h). */
 #include <stdlib.h>
 
+#include "core/bits.h"
 #include "kcube/gray.h"
 
 static const kc_name conv_entries[] = {
@@ -17,7 +18,7 @@ const kc_names kc_gray_conv_names = {"conversion", conv_entries};
 static int active(kc_gray_conv alg, int n, uint64_t x, int k)
 {
     uint64_t above = (x & kc_gray_mask(n)) >> (k + 1);
-    int prefix = __builtin_parityll(above);
+    int prefix = kci_parity64(above);
     int next = (int)(above & 1);
     switch (alg) {
     case KC_GRAY_TO_BIN_MSB:

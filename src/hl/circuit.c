@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/hl.h"
 
 kc_status kc_hl_circuit_check(const kc_hl_engine *e, kc_hl_circuit *out, uint32_t *path, uint8_t *len,
@@ -60,7 +61,7 @@ kc_status kc_hl_circuit_check(const kc_hl_engine *e, kc_hl_circuit *out, uint32_
         if (len)
             len[src] = (uint8_t)hops;
         out->hops += (uint64_t)hops;
-        if (cur != tag || hops != __builtin_popcountll(src ^ tag))
+        if (cur != tag || hops != kci_popcount64(src ^ tag))
             out->all_minimal = 0;
     }
     for (size_t l = 0; l < np * (size_t)n; l++)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/hl_class.h"
 #include "kcube/names.h"
 #include "kcube/perm.h"
@@ -170,7 +171,7 @@ static int subcube_bit(const kc_hl_engine *e, uint64_t x, uint64_t dmask, uint64
 {
     *st = kc_hl_state_sub(e, x, dmask);
     if (*st == 'A')
-        return __builtin_ctzll(dmask & ~used);
+        return kci_ctz64(dmask & ~used);
     if (*st != 'B') {
         res->failed_step = t;
         snprintf(res->why, sizeof res->why, "step %d: subcube of processor %llu in neither state A nor B", t + 1,
@@ -183,7 +184,7 @@ static int subcube_bit(const kc_hl_engine *e, uint64_t x, uint64_t dmask, uint64
         const uint32_t *tg;
         if (kc_hl_tags(e, x | sub, &tg) == 2) {
             uint64_t diff = (tg[0] ^ tg[1]) & dmask;
-            int dm = diff ? __builtin_ctzll(diff) : -1;
+            int dm = diff ? kci_ctz64(diff) : -1;
             if (dm < 0 || (d >= 0 && dm != d)) {
                 res->failed_step = t;
                 snprintf(res->why, sizeof res->why, "step %d: subcube of processor %llu cannot agree on a bit",
@@ -349,9 +350,9 @@ kc_status kc_hl_mimd_greedy(int n, const uint32_t *dst, kc_hl_result *res, int *
             int c = kc_hl_tags(&e, x, &tg), d = -1;
             if (c == 1) {
                 uint64_t free_bits = kc_mask(n) & ~corrected[tg[0]];
-                d = free_bits ? __builtin_ctzll(free_bits) : -1;
+                d = free_bits ? kci_ctz64(free_bits) : -1;
             } else if (c == 2) {
-                d = __builtin_ctzll(tg[0] ^ tg[1]);
+                d = kci_ctz64(tg[0] ^ tg[1]);
             } else if (c > 2) {
                 res->failed_step = t;
                 snprintf(res->why, sizeof res->why, "step %d: processor %llu holds %d tags", t + 1,
@@ -436,7 +437,7 @@ static int msearch_proc(msearch *m, int t, uint64_t x)
             movers += wrong;
             uint32_t np_ = wrong ? (uint32_t)(x ^ (1ULL << d)) : (uint32_t)x;
             m->npos[tags[i]] = np_;
-            if (__builtin_popcount(np_ ^ tags[i]) > left)
+            if (kci_popcount32(np_ ^ tags[i]) > left)
                 ok = 0;
         }
         if (d >= 0 && movers != 1)

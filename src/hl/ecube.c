@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/hl.h"
 
 #define ECUBE_MAX_N 18
@@ -30,7 +31,7 @@ kc_status kc_hl_ecube_simulate(int n, const uint32_t *dst, kc_hl_ecube *out, kc_
     do {                                                                                                     \
         uint32_t m_ = (m);                                                                                   \
         uint32_t pos_ = at[m_];                                                                              \
-        size_t l_ = (size_t)pos_ * (size_t)n + (size_t)__builtin_ctz(pos_ ^ dst[m_]);                         \
+        size_t l_ = (size_t)pos_ * (size_t)n + (size_t)kci_ctz32(pos_ ^ dst[m_]);                         \
         next[m_] = KC_HL_NONE;                                                                               \
         if (qlen[l_]++ == 0)                                                                                 \
             head[l_] = m_;                                                                                   \

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/hl.h"
 #include "kcube/perm.h"
 
@@ -86,7 +87,7 @@ static inline void summary_add(kc_hl_summary *m, int c, const uint32_t *t)
         m->ones++;
     } else if (c == 2) {
         uint32_t diff = t[0] ^ t[1];
-        int lo = __builtin_ctz(diff), hi = 31 - __builtin_clz(diff);
+        int lo = kci_ctz32(diff), hi = 31 - kci_clz32(diff);
         m->twos++;
         m->lsb_min = lo < m->lsb_min ? lo : m->lsb_min;
         m->lsb_max = lo > m->lsb_max ? lo : m->lsb_max;

@@ -3,11 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/hl.h"
 #include "kcube/perm.h"
 
-static int low_bit(uint64_t v) { return __builtin_ctzll(v); }
-static int high_bit(uint64_t v) { return 63 - __builtin_clzll(v); }
+static int low_bit(uint64_t v) { return kci_ctz64(v); }
+static int high_bit(uint64_t v) { return 63 - kci_clz64(v); }
 
 /* The dimension a two-tag processor wants in state B. Returns 0 and sets
  * *d, or a nonzero code: 1 conflict, 2 Lemma 3 violated. */

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/hl_mesh.h"
 
 kc_status kc_hl_mesh_parse(kc_hl_mesh_shape *shape, const char *text, int n, kc_err *err)
@@ -22,7 +23,7 @@ kc_status kc_hl_mesh_parse(kc_hl_mesh_shape *shape, const char *text, int n, kc_
             return kc_fail(err, KC_EINVAL, "mesh shape '%s': side %llu is not a power of two >= 2", text, side);
         if (q == KC_HL_MESH_MAX_Q)
             return kc_fail(err, KC_EINVAL, "mesh shape '%s': more than %d sides", text, KC_HL_MESH_MAX_Q);
-        logs[q] = __builtin_ctzll(side);
+        logs[q] = kci_ctz64(side);
         total += logs[q++];
         p = end;
         if (!*p)

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
+#include "core/grow.h"
 #include "kcube/hl_class.h"
 #include "kcube/perm.h"
 
@@ -21,7 +23,7 @@ kc_status kc_hl_random_plc(int n, kc_rng *r, uint32_t *dst)
             col[j] = kc_bitmat_col(&a, j);
         dst[0] = (uint32_t)b;
         for (uint64_t x = 1; x < np; x++)
-            dst[x] = dst[x & (x - 1)] ^ (uint32_t)col[__builtin_ctzll(x)];
+            dst[x] = dst[x & (x - 1)] ^ (uint32_t)col[kci_ctz64(x)];
         return KC_OK;
     }
     int k = 1 + (int)kc_rng_below(r, (uint64_t)n - 1), low = n - k;
@@ -199,10 +201,9 @@ static int big_add(big *out, const big *a)
 /* b *= m in place (m < 2^32: a limb times m stays below 2^64). */
 static int big_mul_u32(big *b, uint32_t m)
 {
-    uint32_t *d = realloc(b->d, ((size_t)b->len + 2) * sizeof *d);
-    if (!d)
+    if (KCI_RESIZE(b->d, (size_t)b->len + 2))
         return -1;
-    b->d = d;
+    uint32_t *d = b->d;
     uint64_t carry = 0;
     for (int i = 0; i < b->len; i++) {
         uint64_t cur = (uint64_t)d[i] * m + carry;

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 #define PARAM "machine"
 
 static const kc_name fill_entries[] = {
@@ -147,32 +149,13 @@ static kc_status intern(builder *b, const char *name, size_t len, uint32_t *out,
     kc_machine *m = b->m;
     if (m->nhosts == b->hosts_cap) {
         uint32_t cap = b->hosts_cap ? 2 * b->hosts_cap : 64;
-        size_t *no = realloc(b->name_off, cap * sizeof *no);
-        if (no)
-            b->name_off = no;
-        uint32_t *ns = realloc(b->next_slot, cap * sizeof *ns);
-        if (ns)
-            b->next_slot = ns;
-        uint8_t **u = realloc(b->used, cap * sizeof *u);
-        if (u)
-            b->used = u;
-        uint32_t *uc = realloc(b->used_cap, cap * sizeof *uc);
-        if (uc)
-            b->used_cap = uc;
-        if (!no || !ns || !u || !uc)
+        if (KCI_RESIZE(b->name_off, cap) || KCI_RESIZE(b->next_slot, cap) || KCI_RESIZE(b->used, cap) ||
+            KCI_RESIZE(b->used_cap, cap))
             return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory");
         b->hosts_cap = cap;
     }
-    if (b->arena_len + len + 1 > b->arena_cap) {
-        size_t cap = b->arena_cap ? b->arena_cap : 4096;
-        while (cap < b->arena_len + len + 1)
-            cap *= 2;
-        char *a = realloc(m->arena, cap);
-        if (!a)
-            return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory");
-        m->arena = a;
-        b->arena_cap = cap;
-    }
+    if (KCI_RESERVE(m->arena, b->arena_cap, b->arena_len + len + 1, 4096))
+        return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory");
     uint32_t h = m->nhosts++;
     b->name_off[h] = b->arena_len;
     memcpy(m->arena + b->arena_len, name, len);
@@ -193,15 +176,11 @@ static int take_slot(builder *b, uint32_t h, uint32_t s)
 {
     uint32_t byte = s / 8;
     if (byte >= b->used_cap[h]) {
-        uint32_t cap = b->used_cap[h] ? b->used_cap[h] : 8;
-        while (cap <= byte)
-            cap *= 2;
-        uint8_t *u = realloc(b->used[h], cap);
-        if (!u)
+        size_t cap = b->used_cap[h]; /* byte < 2^29: the capacity fits its uint32_t */
+        if (KCI_RESERVE(b->used[h], cap, (size_t)byte + 1, 8))
             return -1;
-        memset(u + b->used_cap[h], 0, cap - b->used_cap[h]);
-        b->used[h] = u;
-        b->used_cap[h] = cap;
+        memset(b->used[h] + b->used_cap[h], 0, cap - b->used_cap[h]);
+        b->used_cap[h] = (uint32_t)cap;
     }
     if (b->used[h][byte] & (1u << (s % 8)))
         return 0;

@@ -9,6 +9,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/grow.h"
+
 enum { ROUND_SWEEP = 1, ROUND_DONE = 2 };
 
 /* One process's word in a round (the same layout on every process). */
@@ -106,15 +108,9 @@ static void put(bytes *o, const void *p, size_t n)
 {
     if (o->failed || !n)
         return;
-    if (o->len + n > o->cap) {
-        size_t cap = (o->cap + n) * 2;
-        unsigned char *b = realloc(o->b, cap);
-        if (!b) {
-            o->failed = 1;
-            return;
-        }
-        o->b = b;
-        o->cap = cap;
+    if (KCI_RESERVE(o->b, o->cap, o->len + n, 256)) {
+        o->failed = 1;
+        return;
     }
     memcpy(o->b + o->len, p, n);
     o->len += n;

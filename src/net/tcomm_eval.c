@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/torus.h"
 #include "teval.h"
 
@@ -20,7 +21,7 @@ static uint64_t *column_table(const kc_tcomm *c, int first, int count, uint64_t 
     /* prod[j][d] = d * column (first + j), packed. */
     t[0] = base;
     for (uint64_t v = 1; v < size; v++) {
-        int j = __builtin_ctzll(v) / m; /* lowest nonzero digit */
+        int j = kci_ctz64(v) / m; /* lowest nonzero digit */
         unsigned d = (unsigned)(v >> (j * m)) & (unsigned)(c->f.k - 1);
         uint64_t rest = v ^ ((uint64_t)d << (j * m));
         uint64_t col = 0;

@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "core/bits.h"
+
 void kci_elim_reset(kci_elim *e)
 {
     e->set = 0;
@@ -73,13 +75,13 @@ void kci_elim_add(kci_elim *e, int m, uint64_t col_m)
      * left on S makes a new pivot, otherwise a null column. */
     uint64_t v = col_m, h = bit;
     for (uint64_t sel = v & e->pivrows; sel; sel &= sel - 1) {
-        int i = e->pidx[__builtin_ctzll(sel)];
+        int i = e->pidx[kci_ctz64(sel)];
         v ^= e->pval[i];
         h ^= e->phist[i];
     }
     uint64_t w = v & e->set;
     if (w) {
-        add_pivot(e, v, h, __builtin_ctzll(w));
+        add_pivot(e, v, h, kci_ctz64(w));
     } else {
         e->nval[e->nnull] = v;
         e->nhist[e->nnull] = h;
@@ -108,12 +110,12 @@ const kci_elim *kci_elim_walk_goto(kci_elim_walk *w, uint64_t target)
     uint64_t cur = w->frame[w->depth].set;
     if (cur == target)
         return &w->frame[w->depth];
-    int h = 63 - __builtin_clzll(cur ^ target);
+    int h = 63 - kci_clz64(cur ^ target);
     /* Elements above h are shared; keep the frames that hold only them. */
-    w->depth = h == 63 ? 0 : __builtin_popcountll(cur >> (h + 1));
+    w->depth = h == 63 ? 0 : kci_popcount64(cur >> (h + 1));
     uint64_t rest = target & (h == 63 ? ~0ULL : ((1ULL << (h + 1)) - 1));
     while (rest) {
-        int m = 63 - __builtin_clzll(rest);
+        int m = 63 - kci_clz64(rest);
         rest ^= 1ULL << m;
         kci_elim_copy(&w->frame[w->depth + 1], &w->frame[w->depth]);
         w->depth++;

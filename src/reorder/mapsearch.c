@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "elim.h"
 #include "kcube/mapset.h"
 #include "kcube/rng.h"
@@ -110,7 +111,7 @@ static inline int8_t code_at(const ev *e, int r, const kci_elim *f, int j)
 {
     if ((e->idle[r] >> j) & 1)
         return -1;
-    int kd = __builtin_popcountll(f->set) - f->npiv;
+    int kd = kci_popcount64(f->set) - f->npiv;
     uint64_t minus = e->scatter[r] ? f->dep : f->grow;
     return (int8_t)(kd - (int)((minus >> j) & 1));
 }
@@ -308,7 +309,7 @@ static void coarse_extend(coarse *c, uint64_t S)
     uint64_t steps[KC_BITMAT_MAX];
     uint64_t D = 0;
     for (uint64_t s = S; s; s &= s - 1)
-        D |= c->dims[__builtin_ctzll(s)];
+        D |= c->dims[kci_ctz64(s)];
     for (int B = 0; B < c->nb; B++) {
         if ((S >> B) & 1)
             continue;
@@ -379,7 +380,7 @@ uint64_t kc_mapset_lower_bound(const kc_lcc *comms, int m, kc_objective obj)
         uint64_t v = kc_reorder_value(&comms[r], &o);
         lb = v > lb ? v : lb;
         /* every dimension with traffic carries T >= 1 wherever it is placed */
-        sum += (uint64_t)(comms[r].a.n - __builtin_popcountll(kc_lcc_idle_dims(&comms[r])));
+        sum += (uint64_t)(comms[r].a.n - kci_popcount64(kc_lcc_idle_dims(&comms[r])));
     }
     return obj == KC_OBJ_SUM ? (sum > lb ? sum : lb) : lb;
 }

@@ -2,10 +2,13 @@
 #include "kcube/mapset.h"
 
 #include <math.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
+#include "core/grow.h"
+#include "core/pool.h"
 #include "elim.h"
 #include "objective.h"
 #include "kcube/contention.h"
@@ -67,10 +70,11 @@ typedef struct dp {
     vtab t;
     /* the layer being expanded */
     int k;
-    uint64_t layer_count, nchunks, next_chunk;
-    double max_units; /* work limit (0: none) */
-    uint64_t units;   /* work done: m (n - |S| + 1) per expanded subset */
-    int stop;
+    uint64_t layer_count, nchunks;
+    _Atomic uint64_t next_chunk;
+    double max_units;       /* work limit (0: none) */
+    _Atomic uint64_t units; /* work done: m (n - |S| + 1) per expanded subset */
+    atomic_int stop;
     double worst_seconds, max_seconds;
 } dp;
 
@@ -106,23 +110,30 @@ static inline uint64_t next_subset(uint64_t x)
     return (((r ^ x) >> 2) / c) | r;
 }
 
+/* The table is plain memory read and updated through atomic views of its
+ * entries: they must have the plain types' sizes. */
+_Static_assert(sizeof(_Atomic uint8_t) == 1 && sizeof(_Atomic uint16_t) == 2 && sizeof(_Atomic uint32_t) == 4 &&
+                   sizeof(_Atomic uint64_t) == 8,
+               "atomic table entries of the plain sizes");
+
 static inline uint64_t vt_get(const vtab *t, uint64_t i)
 {
     uint64_t v;
     switch (t->w) {
-    case 1: v = __atomic_load_n(t->p + i, __ATOMIC_RELAXED); break;
-    case 2: v = __atomic_load_n((uint16_t *)t->p + i, __ATOMIC_RELAXED); break;
-    case 4: v = __atomic_load_n((uint32_t *)t->p + i, __ATOMIC_RELAXED); break;
-    default: v = __atomic_load_n((uint64_t *)t->p + i, __ATOMIC_RELAXED); break;
+    case 1: v = atomic_load_explicit((_Atomic uint8_t *)t->p + i, memory_order_relaxed); break;
+    case 2: v = atomic_load_explicit((_Atomic uint16_t *)t->p + i, memory_order_relaxed); break;
+    case 4: v = atomic_load_explicit((_Atomic uint32_t *)t->p + i, memory_order_relaxed); break;
+    default: v = atomic_load_explicit((_Atomic uint64_t *)t->p + i, memory_order_relaxed); break;
     }
     return v == t->inf ? UINT64_MAX : v;
 }
 
 #define VT_MIN(type)                                                                                                  \
     do {                                                                                                              \
-        type *q = (type *)t->p + i, cur = __atomic_load_n(q, __ATOMIC_RELAXED);                                       \
-        while ((uint64_t)cur > v &&                                                                                   \
-               !__atomic_compare_exchange_n(q, &cur, (type)v, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED))                 \
+        _Atomic type *q = (_Atomic type *)t->p + i;                                                                   \
+        type cur = atomic_load_explicit(q, memory_order_relaxed);                                                     \
+        while ((uint64_t)cur > v && !atomic_compare_exchange_weak_explicit(q, &cur, (type)v, memory_order_relaxed,    \
+                                                                           memory_order_relaxed))                     \
             ;                                                                                                         \
     } while (0)
 
@@ -149,14 +160,14 @@ static void describe(const dp *d, kci_elim_walk *walk, uint64_t S, step_info *in
         const dp_comm *c = &d->c[r];
         if (!c->scatter) {
             const kci_elim *e = kci_elim_walk_goto(&walk[r], S);
-            info[r].kd = __builtin_popcountll(S) - e->npiv;
+            info[r].kd = kci_popcount64(S) - e->npiv;
             info[r].minus = e->grow;
         } else {
             /* Placing j after S leaves U = complement(S) behind it:
              * T = 2^((n-1-|S|) - rank A[U, U-j]) = 2^(kd(U) - [j dependent]). */
             uint64_t U = full & ~S;
             const kci_elim *e = kci_elim_walk_goto(&walk[r], U);
-            info[r].kd = __builtin_popcountll(U) - e->npiv;
+            info[r].kd = kci_popcount64(U) - e->npiv;
             info[r].minus = e->dep;
         }
         info[r].idle = c->idle;
@@ -179,7 +190,7 @@ static inline uint64_t step_cost(const dp *d, const step_info *info, int j, uint
     return d->obj == KC_OBJ_MAX ? step : sum;
 }
 
-static inline uint64_t log_code(uint64_t v) { return v ? (uint64_t)__builtin_ctzll(v) + 1 : 0; }
+static inline uint64_t log_code(uint64_t v) { return v ? (uint64_t)kci_ctz64(v) + 1 : 0; }
 static inline uint64_t log_decode(uint64_t c) { return c ? 1ULL << (c - 1) : 0; }
 
 /* The value reached by placing j after S (value fs), or UINT64_MAX when the
@@ -214,20 +225,22 @@ static uint64_t expand(dp_worker *wk, uint64_t S)
         return 1; /* a scan costs about one unit */
     describe(d, wk->walk, S, wk->info);
     for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
-        int j = __builtin_ctzll(free_);
+        int j = kci_ctz64(free_);
         uint64_t v = extend(d, wk->info, fs, j);
         if (v != UINT64_MAX)
             vt_min(&d->t, S | (1ULL << j), v);
     }
-    return 1 + (uint64_t)d->m * (uint64_t)(d->n - __builtin_popcountll(S) + 1);
+    return 1 + (uint64_t)d->m * (uint64_t)(d->n - kci_popcount64(S) + 1);
 }
 
-static void *dp_thread(void *arg)
+/* Worker w of the array of workers ctx: chunks of the layer from the
+ * shared counter until none are left or the work limit is passed. */
+static void dp_thread(void *ctx, unsigned w)
 {
-    dp_worker *wk = arg;
+    dp_worker *wk = (dp_worker *)ctx + w;
     dp *d = wk->d;
     for (;;) {
-        uint64_t ch = __atomic_fetch_add(&d->next_chunk, 1, __ATOMIC_RELAXED);
+        uint64_t ch = atomic_fetch_add_explicit(&d->next_chunk, 1, memory_order_relaxed);
         if (ch >= d->nchunks)
             break;
         uint64_t r0 = ch * DP_CHUNK, r1 = r0 + DP_CHUNK < d->layer_count ? r0 + DP_CHUNK : d->layer_count;
@@ -239,15 +252,14 @@ static void *dp_thread(void *arg)
         }
         /* The limit is on the total, which does not depend on the schedule:
          * whether a run stops is deterministic. */
-        uint64_t total = __atomic_add_fetch(&d->units, units, __ATOMIC_RELAXED);
+        uint64_t total = atomic_fetch_add_explicit(&d->units, units, memory_order_relaxed) + units;
         if (d->max_units > 0 && (double)total > d->max_units) {
-            __atomic_store_n(&d->stop, 1, __ATOMIC_RELAXED);
+            atomic_store_explicit(&d->stop, 1, memory_order_relaxed);
             break;
         }
-        if (__atomic_load_n(&d->stop, __ATOMIC_RELAXED))
+        if (atomic_load_explicit(&d->stop, memory_order_relaxed))
             break;
     }
-    return NULL;
 }
 
 static kc_status dp_pass(dp *d, dp_worker *wk, const kc_progress *progress, double base, double all, kc_err *err)
@@ -265,14 +277,7 @@ static kc_status dp_pass(dp *d, dp_worker *wk, const kc_progress *progress, doub
         int nt = d->threads;
         if ((uint64_t)nt > d->nchunks)
             nt = (int)d->nchunks;
-        pthread_t tid[KC_MAPSET_MAX_THREADS];
-        int started = 0;
-        for (int i = 1; i < nt; i++, started++)
-            if (pthread_create(&tid[i], NULL, dp_thread, &wk[i]) != 0)
-                break;
-        dp_thread(&wk[0]);
-        for (int i = 1; i <= started; i++)
-            pthread_join(tid[i], NULL);
+        kci_run_threads((unsigned)nt, dp_thread, wk);
         done += (double)d->layer_count;
         kc_progress_report(progress, base + done, all);
         if (d->stop)
@@ -294,8 +299,8 @@ static kc_status dp_order(dp *d, dp_worker *wk, kc_order *o, kc_err *err)
     for (int t = d->n - 1; t >= 0; t--) {
         uint64_t want = vt_get(&d->t, S);
         int found = -1;
-        for (uint64_t js = S; js && found < 0; js &= ~(1ULL << (63 - __builtin_clzll(js)))) {
-            int j = 63 - __builtin_clzll(js);
+        for (uint64_t js = S; js && found < 0; js &= ~(1ULL << (63 - kci_clz64(js)))) {
+            int j = 63 - kci_clz64(js);
             uint64_t P = S ^ (1ULL << j), fp = vt_get(&d->t, P);
             if (fp == UINT64_MAX)
                 continue;
@@ -405,7 +410,7 @@ kc_status kc_mapset_optimal_ex(const kc_lcc *comms, int m, kc_objective obj, con
     d.t.inf = d.t.w == 8 ? UINT64_MAX : (1ULL << (8 * d.t.w)) - 1;
     d.cap = d.pass == PASS_MAXLOG ? log_code(bound) : bound;
     if (d.pass == PASS_MAXLOG && bound && (bound & (bound - 1)))
-        d.cap = log_code(1ULL << (63 - __builtin_clzll(bound))); /* the largest power of two within it */
+        d.cap = log_code(1ULL << (63 - kci_clz64(bound))); /* the largest power of two within it */
     if (!bad)
         d.t.p = malloc((size_t)count * (size_t)d.t.w);
     if (bad || !d.t.p) {
@@ -497,9 +502,9 @@ kc_status kc_mapset_naive(const kc_lcc *comms, int m, kc_objective obj, kc_mapse
     f[0] = 0;
     for (uint64_t S = 1; S < count; S++) {
         f[S] = UINT64_MAX;
-        int s = __builtin_popcountll(S) - 1; /* position of the last element */
+        int s = kci_popcount64(S) - 1; /* position of the last element */
         for (uint64_t js = S; js; js &= js - 1) {
-            int j = __builtin_ctzll(js);
+            int j = kci_ctz64(js);
             uint64_t P = S & ~(1ULL << j), step = 0;
             for (int r = 0; r < m; r++) {
                 const kc_lcc *c = &comms[r];
@@ -637,12 +642,13 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
     ts->count[0] = 1;
     for (int k = 0; k < n; k++) {
         /* every set of the next layer, with repeats, then sorted */
-        uint64_t cap = 0, cnt = 0, *next = NULL;
+        size_t cap = 0;
+        uint64_t cnt = 0, *next = NULL;
         for (uint64_t i = 0; i < ts->count[k]; i++) {
             uint64_t S = ts->layer[k][i];
             describe(d, ts->wk.walk, S, ts->wk.info);
             for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
-                int j = __builtin_ctzll(free_);
+                int j = kci_ctz64(free_);
                 uint64_t sum, cost = step_cost(d, ts->wk.info, j, &sum);
                 if (cost > v) {
                     *next_v = cost < *next_v ? cost : *next_v;
@@ -656,14 +662,9 @@ static int ts_reachable(tsearch *ts, uint64_t v, kc_order *order, uint64_t *next
                         free(next);
                         return -1;
                     }
-                    if (2 * cnt > cap || !cap) {
-                        uint64_t nc = cap ? 2 * cap : 1024, *p = realloc(next, nc * sizeof *p);
-                        if (!p) {
-                            free(next);
-                            return -2;
-                        }
-                        next = p;
-                        cap = nc;
+                    if ((2 * cnt > cap || !cap) && KCI_RESERVE(next, cap, cap + 1, 1024)) {
+                        free(next);
+                        return -2;
                     }
                 }
                 next[cnt++] = S | (1ULL << j);
@@ -719,7 +720,7 @@ static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order)
             uint64_t S = ts->layer[k][i];
             describe(d, ts->wk.walk, S, ts->wk.info);
             for (uint64_t free_ = full & ~S; free_; free_ &= free_ - 1) {
-                int j = __builtin_ctzll(free_);
+                int j = kci_ctz64(free_);
                 uint64_t sum;
                 if (step_cost(d, ts->wk.info, j, &sum) > v)
                     continue;
@@ -733,7 +734,7 @@ static kc_status ts_least_total(tsearch *ts, uint64_t v, kc_order *order)
     for (int k = n; k > 0 && !st; k--) {
         int found = -1;
         for (uint64_t js = S; js && found < 0; js &= js - 1) {
-            int j = __builtin_ctzll(js);
+            int j = kci_ctz64(js);
             uint64_t P = S ^ (1ULL << j), x = ts_index(ts, k - 1, P), sum;
             if (x == UINT64_MAX || tot[k - 1][x] == UINT64_MAX)
                 continue;

@@ -13,6 +13,8 @@
  * soon as its inputs are known, from a work stack (no recursion: chains of
  * a million operations). */
 #include "appsim_internal.h"
+#include "core/grow.h"
+#include "core/heap.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -36,53 +38,26 @@ void kci_fixed_free(kci_fixed *f)
 /* The work stack holds (kind, id) pairs packed as id * 8 + kind. */
 static void work(kci_fixed *f, int kind, size_t id)
 {
-    if (f->nwork == f->capwork) {
-        size_t cap = 2 * f->capwork;
-        size_t *w = f->oom ? NULL : realloc(f->work, cap * sizeof *w);
-        if (!w) {
-            f->oom = 1;
-            return;
-        }
-        f->work = w;
-        f->capwork = cap;
+    /* once memory has run out, nothing more is tried */
+    if (f->nwork == f->capwork && (f->oom || KCI_RESERVE(f->work, f->capwork, f->nwork + 1, 1024))) {
+        f->oom = 1;
+        return;
     }
     f->work[f->nwork++] = id * 8 + (size_t)kind;
 }
 
-static void hpush(kci_fixed *f, double t, size_t op)
+/* Leaving messages by time, then operation number (entries that tie are
+ * equal in every field, so their order is never seen). */
+static int leave_less(const kci_goal_ev *a, const kci_goal_ev *b)
 {
-    size_t i = f->hn++;
-    kci_goal_ev x = {t, 0, op, op};
-    while (i > 0) {
-        kci_goal_ev *up = &f->h[(i - 1) / 2];
-        if (up->t < x.t || (up->t == x.t && up->op < x.op))
-            break;
-        f->h[i] = *up;
-        i = (i - 1) / 2;
-    }
-    f->h[i] = x;
+    return a->t < b->t || (a->t == b->t && a->op < b->op);
 }
 
-size_t kci_fixed_step(kci_fixed *f)
-{
-    kci_goal_ev top = f->h[0], x = f->h[--f->hn];
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        const kci_goal_ev *best = &x;
-        if (l < f->hn && (f->h[l].t < best->t || (f->h[l].t == best->t && f->h[l].op < best->op)))
-            m = l, best = &f->h[l];
-        if (l + 1 < f->hn && (f->h[l + 1].t < best->t || (f->h[l + 1].t == best->t && f->h[l + 1].op < best->op)))
-            m = l + 1;
-        if (m == i)
-            break;
-        f->h[i] = f->h[m];
-        i = m;
-    }
-    if (f->hn)
-        f->h[i] = x;
-    return top.op;
-}
+KCI_HEAP_DEFINE(leaveq, kci_goal_ev, leave_less)
+
+static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_goal_ev){t, 0, op, op}); }
+
+size_t kci_fixed_step(kci_fixed *f) { return leaveq_pop(f->h, &f->hn).op; }
 
 /* op started (start = 1) or ended at t: its dependents may become ready. */
 static void op_time(kci_fixed *f, size_t op, int start, double t)

@@ -11,6 +11,9 @@
 
 #include "kcube/loggops.h"
 #include "replay_internal.h"
+#include "core/grow.h"
+#include "core/heap.h"
+#include "core/sort.h"
 
 enum { EV_SEND, EV_RECV, EV_CALC, EV_MSG };
 
@@ -27,36 +30,11 @@ typedef struct heap {
 
 static int ev_less(const ev *a, const ev *b) { return a->t != b->t ? a->t < b->t : a->ts < b->ts; }
 
-static void hpush(heap *h, ev x)
-{
-    size_t i = h->n++;
-    while (i > 0 && ev_less(&x, &h->e[(i - 1) / 2])) {
-        h->e[i] = h->e[(i - 1) / 2];
-        i = (i - 1) / 2;
-    }
-    h->e[i] = x;
-}
+KCI_HEAP_DEFINE(evq, ev, ev_less)
 
-static ev hpop(heap *h)
-{
-    ev top = h->e[0], x = h->e[--h->n];
-    size_t i = 0;
-    for (;;) {
-        size_t l = 2 * i + 1, m = i;
-        const ev *best = &x;
-        if (l < h->n && ev_less(&h->e[l], best))
-            m = l, best = &h->e[l];
-        if (l + 1 < h->n && ev_less(&h->e[l + 1], best))
-            m = l + 1;
-        if (m == i)
-            break;
-        h->e[i] = h->e[m];
-        i = m;
-    }
-    if (h->n)
-        h->e[i] = x;
-    return top;
-}
+static void hpush(heap *h, ev x) { evq_push(h->e, &h->n, x); }
+
+static ev hpop(heap *h) { return evq_pop(h->e, &h->n); }
 
 /* ---- parameters -------------------------------------------------------------- */
 
@@ -141,15 +119,10 @@ static void charge(model *m, int type, size_t op, size_t cpu, size_t nic, uint64
     kci_loggops_order *r = m->ord;
     if (!r)
         return;
-    if (r->n == r->cap) { /* grows: charges are calcs + sends + messages + holds */
-        size_t cap = 2 * r->cap;
-        kci_lg_charge *c = realloc(r->c, cap * sizeof *c);
-        if (!c) {
-            m->overflow = -1; /* stops the run: out of memory */
-            return;
-        }
-        r->c = c;
-        r->cap = cap;
+    /* grows: charges are calcs + sends + messages + holds */
+    if (KCI_RESERVE(r->c, r->cap, r->n + 1, 1)) {
+        m->overflow = -1; /* stops the run: out of memory */
+        return;
     }
     r->last_cpu[cpu] = r->n;
     r->c[r->n++] = (kci_lg_charge){op, cpu, nic, type, t, cpu_end, nic_end};
@@ -223,41 +196,14 @@ static int rel_cmp_g(const kc_goal *g, size_t a, size_t b)
     return a < b ? -1 : a > b;
 }
 
-static void sort_rel(model *m)
-{
-    /* Insertion sort for the few operations an event usually makes ready; a
-     * stable merge sort for many (the initial set, a wide fan-out). */
-    size_t n = m->nrel, *a = m->rel;
-    if (n <= 32) {
-        for (size_t i = 1; i < n; i++) {
-            size_t x = a[i], j = i;
-            while (j > 0 && rel_cmp_g(m->g, a[j - 1], x) > 0) {
-                a[j] = a[j - 1];
-                j--;
-            }
-            a[j] = x;
-        }
-        return;
-    }
-    size_t *b = m->scratch, *src = a, *dst = b;
-    for (size_t w = 1; w < n; w *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * w) {
-            size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                dst[k++] = rel_cmp_g(m->g, src[j], src[i]) < 0 ? src[j++] : src[i++];
-            while (i < mid)
-                dst[k++] = src[i++];
-            while (j < hi)
-                dst[k++] = src[j++];
-        }
-        size_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-}
+static int rel_cmp(const void *g, const size_t *a, const size_t *b) { return rel_cmp_g(g, *a, *b); }
+
+KCI_MERGE_SORT_DEFINE(sort_ops, size_t, rel_cmp)
+
+/* The operations an event made ready, in rank, kind and file order: few
+ * usually (insertion), many for the initial set or a wide fan-out (merging
+ * through m->scratch). */
+static void sort_rel(model *m) { sort_ops(m->rel, m->nrel, m->scratch, m->g); }
 
 /* Queue the ready operations, each at the time its CPU (and a send's NIC) frees. */
 static void enqueue_released(model *m)

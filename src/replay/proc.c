@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "replay_internal.h"
+#include "core/heap.h"
 #include "kcube/loggops.h"
 
 /* EV_LEAVE after EV_END: with o = O = 0 a message leaves when its send
@@ -26,16 +27,11 @@ static int ev_less(const kci_goal_ev *a, const kci_goal_ev *b)
     return a->op < b->op;
 }
 
+KCI_HEAP_DEFINE(evq, kci_goal_ev, ev_less)
+
 static void push_seq(kci_goal_heap *h, double t, int type, uint64_t seq, size_t op)
 {
-    size_t i = h->n++;
-    h->e[i] = (kci_goal_ev){t, type, seq, op};
-    while (i > 0 && ev_less(&h->e[i], &h->e[(i - 1) / 2])) {
-        kci_goal_ev x = h->e[i];
-        h->e[i] = h->e[(i - 1) / 2];
-        h->e[(i - 1) / 2] = x;
-        i = (i - 1) / 2;
-    }
+    evq_push(h->e, &h->n, (kci_goal_ev){t, type, seq, op});
 }
 
 static void push(kci_goal_heap *h, double t, int type, size_t op) { push_seq(h, t, type, 0, op); }
@@ -49,25 +45,7 @@ static void ready(kci_goal_proc *p, double t, size_t op, int first)
     push_seq(&p->h, t, EV_READY, p->nic ? p->st[op].seq : 0, op);
 }
 
-static kci_goal_ev pop(kci_goal_heap *h)
-{
-    kci_goal_ev top = h->e[0];
-    h->e[0] = h->e[--h->n];
-    for (size_t i = 0;;) {
-        size_t l = 2 * i + 1, r = l + 1, m = i;
-        if (l < h->n && ev_less(&h->e[l], &h->e[m]))
-            m = l;
-        if (r < h->n && ev_less(&h->e[r], &h->e[m]))
-            m = r;
-        if (m == i)
-            break;
-        kci_goal_ev x = h->e[i];
-        h->e[i] = h->e[m];
-        h->e[m] = x;
-        i = m;
-    }
-    return top;
-}
+static kci_goal_ev pop(kci_goal_heap *h) { return evq_pop(h->e, &h->n); }
 
 void kci_goal_proc_free(kci_goal_proc *p)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "replay_internal.h"
+#include "core/grow.h"
 
 static const kc_name kind_entries[] = {
     {KC_TL_CALC, "calc", "computation on the rank's processor"},
@@ -35,22 +36,6 @@ void kc_timeline_free(kc_timeline *t)
     memset(t, 0, sizeof *t);
 }
 
-/* Room for one more element of `size` bytes in *p (capacity *cap). */
-static int grow(void **p, size_t *cap, size_t n, size_t size)
-{
-    if (n < *cap)
-        return 0;
-    size_t want = *cap ? 2 * *cap : 256;
-    if (want > SIZE_MAX / size)
-        return -1;
-    void *q = realloc(*p, want * size);
-    if (!q)
-        return -1;
-    *p = q;
-    *cap = want;
-    return 0;
-}
-
 static int good_time(double x) { return x >= 0 && isfinite(x); }
 
 kc_status kc_timeline_add_slice(kc_timeline *t, const kc_tl_slice *s, size_t *index, kc_err *err)
@@ -62,7 +47,7 @@ kc_status kc_timeline_add_slice(kc_timeline *t, const kc_tl_slice *s, size_t *in
         return kc_fail_param(err, KC_EINVAL, "timeline", "slice of rank %u: bad kind or time", s->rank);
     if (t->max_slices && t->nslices >= t->max_slices)
         return kc_fail_param(err, KC_ERANGE, "timeline", "more than %zu slices", t->max_slices);
-    if (grow((void **)&t->slice, &t->cap_slices, t->nslices, sizeof *t->slice))
+    if (KCI_RESERVE(t->slice, t->cap_slices, t->nslices + 1, 256))
         return kc_fail_param(err, KC_ENOMEM, "timeline", "out of memory");
     if (index)
         *index = t->nslices;
@@ -75,7 +60,7 @@ kc_status kc_timeline_add_flow(kc_timeline *t, size_t from, size_t to, kc_err *e
     if (from >= t->nslices || to >= t->nslices || t->slice[from].kind != KC_TL_SEND ||
         t->slice[to].kind != KC_TL_RECV)
         return kc_fail_param(err, KC_EINVAL, "timeline", "a flow goes from a send's slice to a recv's");
-    if (grow((void **)&t->flow, &t->cap_flows, t->nflows, sizeof *t->flow))
+    if (KCI_RESERVE(t->flow, t->cap_flows, t->nflows + 1, 256))
         return kc_fail_param(err, KC_ENOMEM, "timeline", "out of memory");
     t->flow[t->nflows++] = (kc_tl_flow){from, to};
     return KC_OK;

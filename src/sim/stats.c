@@ -8,31 +8,22 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 void kc_simsample_init(kc_simsample *s) { memset(s, 0, sizeof *s); }
 
 kc_status kc_simsample_add(kc_simsample *s, uint32_t value)
 {
     if (value >= KC_SIMSAMPLE_HIST) {
-        if (s->nbig == s->bigcap) {
-            size_t cap = s->bigcap ? 2 * s->bigcap : 64;
-            uint32_t *b = realloc(s->big, cap * sizeof *b);
-            if (!b)
-                return KC_ENOMEM;
-            s->big = b;
-            s->bigcap = cap;
-        }
+        if (KCI_RESERVE(s->big, s->bigcap, s->nbig + 1, 64))
+            return KC_ENOMEM;
         s->big[s->nbig++] = value;
     } else {
         if (value >= s->hcap) {
-            size_t cap = s->hcap ? s->hcap : 1024;
-            while (cap <= value)
-                cap *= 2;
-            uint64_t *h = realloc(s->hist, cap * sizeof *h);
-            if (!h)
+            size_t old = s->hcap;
+            if (KCI_RESERVE(s->hist, s->hcap, (size_t)value + 1, 1024))
                 return KC_ENOMEM;
-            memset(h + s->hcap, 0, (cap - s->hcap) * sizeof *h);
-            s->hist = h;
-            s->hcap = cap;
+            memset(s->hist + old, 0, (s->hcap - old) * sizeof *s->hist);
         }
         s->hist[value]++;
     }

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
+
 uint64_t kc_simsweep_seed(uint64_t seed, int i)
 {
     return kc_seed_derive(seed, (uint64_t)(i + 1));
@@ -59,8 +61,9 @@ typedef struct shared {
 /* Workers take the next load point as soon as they are free. A point past
  * the first one that ends the sweep is never kept, so the result does not
  * depend on the number of threads or their timing. */
-static void *worker(void *arg)
+static void worker(void *arg, unsigned w)
 {
+    (void)w;
     shared *sh = arg;
     for (;;) {
         pthread_mutex_lock(&sh->lock);
@@ -71,7 +74,7 @@ static void *worker(void *arg)
             i = -1;
         pthread_mutex_unlock(&sh->lock);
         if (i < 0)
-            return NULL;
+            return;
         kc_simconfig c = *sh->cfg;
         c.load = sh->loads[i];
         c.seed = kc_simsweep_seed(sh->cfg->seed, i);
@@ -110,25 +113,16 @@ kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_
     sh.points = calloc((size_t)count, sizeof *sh.points);
     sh.status = calloc((size_t)count, sizeof *sh.status);
     sh.errs = calloc((size_t)count, sizeof *sh.errs);
-    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
-    int *created = calloc((size_t)threads, sizeof *created);
-    if (!sh.points || !sh.status || !sh.errs || !tid || !created) {
+    if (!sh.points || !sh.status || !sh.errs) {
         free(sh.points);
         free(sh.status);
         free(sh.errs);
-        free(tid);
-        free(created);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
     /* points never started stay "not run" */
     for (int i = 0; i < count; i++)
         sh.status[i] = KC_EINVAL;
-    for (int t = 1; t < threads; t++)
-        created[t] = pthread_create(&tid[t], NULL, worker, &sh) == 0;
-    worker(&sh);
-    for (int t = 1; t < threads; t++)
-        if (created[t])
-            pthread_join(tid[t], NULL);
+    kci_run_threads((unsigned)threads, worker, &sh);
     pthread_mutex_destroy(&sh.lock);
     kc_status st = KC_OK;
     if (share) {
@@ -162,8 +156,6 @@ kc_status kc_sim_sweep(const kc_simnet *net, const kc_simroute *route, const kc_
     }
     free(sh.status);
     free(sh.errs);
-    free(tid);
-    free(created);
     if (st != KC_OK)
         kc_simsweep_free(out);
     return st;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
 #include "kcube/reader.h"
 #include "kcube/simnet.h"
 
@@ -209,13 +210,7 @@ kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path,
             break;
         if (count == cap) {
             cap = cap ? 2 * cap : 1024;
-            uint32_t *ns = realloc(src, cap * sizeof *ns);
-            if (ns)
-                src = ns;
-            uint32_t *nd = realloc(dst, cap * sizeof *nd);
-            if (nd)
-                dst = nd;
-            if (!ns || !nd) {
+            if (KCI_RESIZE(src, cap) || KCI_RESIZE(dst, cap)) {
                 st = kc_fail_param(err, KC_ENOMEM, "pairs_file", "out of memory reading the pairs file");
                 break;
             }

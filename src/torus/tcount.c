@@ -5,6 +5,8 @@
 
 #include "kcube/tcontention.h"
 #include "net/teval.h"
+#include "core/bits.h"
+#include "kcube/torus.h"
 #include "tinternal.h"
 
 #define EXACT_MAX_BITS 30 /* exact counting keeps 8 N bytes of counters */
@@ -178,7 +180,7 @@ static kc_tcase theorem1_case(const kc_gf *f, const kc_gfmat *a, uint64_t s, int
     int rb = kc_gfmat_rank_sub(f, a, s, sj);
     int rc = kc_gfmat_rank_sub(f, a, sj, sj);
     int rd = kc_gfmat_rank_sub(f, a, sj, s);
-    *exponent = __builtin_popcountll(s) - rb;
+    *exponent = kci_popcount64(s) - rb;
     if (rb == ra + 1)
         return rc == rb ? KC_TCASE_1 : KC_TCASE_2;
     return rc == rb ? KC_TCASE_3 : (rd == rc ? KC_TCASE_4A : KC_TCASE_4B);

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/grow.h"
+
 kc_status kc_traffic_init(kc_traffic *t, uint64_t ranks, kc_err *err)
 {
     memset(t, 0, sizeof *t);
@@ -33,19 +35,8 @@ static kc_status traffic_grow(kc_traffic *t, kc_err *err)
     size_t cap = t->cap ? t->cap * 2 : 256;
     if (cap > KC_TRAFFIC_MAX_MESSAGES)
         cap = KC_TRAFFIC_MAX_MESSAGES;
-    uint32_t *s = realloc(t->src, cap * sizeof *s);
-    if (s)
-        t->src = s;
-    uint32_t *d = realloc(t->dst, cap * sizeof *d);
-    if (d)
-        t->dst = d;
-    uint64_t *b = realloc(t->bytes, cap * sizeof *b);
-    if (b)
-        t->bytes = b;
-    uint32_t *g = t->group ? realloc(t->group, cap * sizeof *g) : NULL;
-    if (g)
-        t->group = g;
-    if (!s || !d || !b || (t->group && !g))
+    if (KCI_RESIZE(t->src, cap) || KCI_RESIZE(t->dst, cap) || KCI_RESIZE(t->bytes, cap) ||
+        (t->group && KCI_RESIZE(t->group, cap)))
         return kc_fail(err, KC_ENOMEM, "out of memory for %zu messages", cap);
     t->cap = cap;
     return KC_OK;
@@ -105,10 +96,9 @@ kc_status kc_traffic_set_phase(kc_traffic *t, const char *name, kc_err *err)
     kc_status s = kc_traffic_begin_group(t, err);
     if (s)
         return s;
-    char **names = realloc(t->group_name, t->groups * sizeof *names);
-    if (!names)
+    if (KCI_RESIZE(t->group_name, t->groups))
         return kc_fail(err, KC_ENOMEM, "out of memory for %u phase names", t->groups);
-    t->group_name = names;
+    char **names = t->group_name;
     for (uint32_t g = t->named; g < t->groups; g++)
         names[g] = NULL;
     t->named = t->groups;
