@@ -65,6 +65,47 @@ void kci_flit_allocate(kci_engine *e)
     e->nwaiting = keep;
 }
 
+/* Flit number seq of worm wi enters the buffer of network or injection
+ * channel c this cycle: its ready time joins the ring, and a header joins
+ * the cycle's new headers. */
+static inline void buffer_flit(kci_engine *e, uint32_t wi, uint32_t c, uint32_t seq)
+{
+    kci_chan *cc = &e->chans[c];
+    uint32_t depth = e->depth;
+    if (cc->cnt >= depth)
+        e->overflow = 1;
+    uint32_t ready = e->now + (c < e->net->net_channels ? e->net_delay : 1);
+    if (depth == 1) {
+        cc->rt0 = ready;
+    } else {
+        uint32_t slot = (uint32_t)cc->rhead + cc->cnt;
+        if (slot >= depth)
+            slot -= depth;
+        e->ready_ring[(size_t)c * depth + slot] = ready;
+    }
+    cc->cnt++;
+    if (seq == 0) {
+        kci_waiter *a = &e->new_headers[e->nnew_headers++];
+        a->key = (uint64_t)ready << 32 | c;
+        a->w = wi;
+    }
+}
+
+/* Worm w moved nothing this cycle. When its header waits for a channel and
+ * every channel it holds is full, no flit of it can move before the header
+ * is allocated (kci_flit_allocate clears the mark), so movement may skip
+ * it till then. */
+static void mark_stalled(kci_engine *e, kci_worm *w, const uint32_t *path, uint32_t ejbase)
+{
+    uint32_t head = path[w->np - 1];
+    if (head >= ejbase || !e->chans[head].passed)
+        return;
+    for (int i = (int)w->np - 1; i >= (int)w->ptail; i--)
+        if (e->chans[path[i]].cnt < e->depth)
+            return;
+    w->stalled = 1;
+}
+
 /* Move flits of worm wi; returns 1 when its tail has been delivered. */
 static int move_worm(kci_engine *e, uint32_t wi)
 {
@@ -130,36 +171,10 @@ static int move_worm(kci_engine *e, uint32_t wi)
             }
             continue;
         }
-        if (cc->cnt >= depth)
-            e->overflow = 1;
-        uint32_t ready = now + (c < net->net_channels ? e->net_delay : 1);
-        if (depth == 1) {
-            cc->rt0 = ready;
-        } else {
-            uint32_t slot = (uint32_t)cc->rhead + cc->cnt;
-            if (slot >= depth)
-                slot -= depth;
-            e->ready_ring[(size_t)c * depth + slot] = ready;
-        }
-        cc->cnt++;
-        if (seq == 0) {
-            kci_waiter *a = &e->new_headers[e->nnew_headers++];
-            a->key = (uint64_t)ready << 32 | c;
-            a->w = wi;
-        }
+        buffer_flit(e, wi, c, seq);
     }
-    if (!moved) {
-        /* Its header waits for a channel and every channel it holds is
-         * full: no flit of it can move before the header is allocated
-         * (allocate clears the mark), so movement may skip it till then. */
-        uint32_t head = path[w->np - 1];
-        if (head >= ejbase || !e->chans[head].passed)
-            return 0;
-        for (int i = (int)w->np - 1; i >= (int)w->ptail; i--)
-            if (e->chans[path[i]].cnt < depth)
-                return 0;
-        w->stalled = 1;
-    }
+    if (!moved)
+        mark_stalled(e, w, path, ejbase);
     return 0;
 }
 
