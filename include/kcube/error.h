@@ -7,6 +7,8 @@
 
 #include <stdarg.h>
 
+#include "kcube/attr.h"
+
 typedef enum kc_status {
     KC_OK = 0,
     KC_EINVAL,    /* malformed or inconsistent input */
@@ -29,11 +31,11 @@ typedef struct kc_err {
 
 /* Record an error (printf-style) in err, if err is not NULL; returns status. */
 kc_status kc_fail(kc_err *err, kc_status status, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
+    KC_PRINTF(3, 4);
 
 /* The same, naming the parameter at fault (a string constant, see kc_err). */
 kc_status kc_fail_param(kc_err *err, kc_status status, const char *param, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    KC_PRINTF(4, 5);
 
 /* Is this status the input's fault (exit 2 on the command line) rather than
  * a failure of the run (memory, i/o, internal: exit 1)? */

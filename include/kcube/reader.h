@@ -120,7 +120,7 @@ kc_status kc_reader_check(const kc_reader *r, const kc_token *tok, uint64_t max,
 /* Fail (status, the reader's param) with a message about a token:
  * "<input>, line L, column C: '<token escaped>' <fmt...>". */
 kc_status kc_reader_fail_token(const kc_reader *r, const kc_token *tok, kc_status status, kc_err *err,
-                               const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+                               const char *fmt, ...) KC_PRINTF(5, 6);
 
 /* A node list: exactly `count` entries, each 0..count-1; with `distinct`, no
  * entry twice (a permutation). Errors name the line and column of the first

@@ -1,0 +1,271 @@
+/* Threads for the library's parallel loops (core/pool.h): the barrier on
+ * C11 atomics with a condition variable to sleep on, the persistent pool
+ * the simulator engine runs its phases on, the one-shot run for loops that
+ * take work from a shared counter, and the split of a range into parts. */
+#include "core/pool.h"
+
+#include <stdlib.h>
+
+/* ---- barrier -------------------------------------------------------------- */
+
+/* A pause in a spin loop: lets the other hardware thread of the core run
+ * and saves power; nothing where the instruction is not known. */
+static inline void cpu_relax(void)
+{
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+    __asm__ __volatile__("pause");
+#elif (defined(__GNUC__) || defined(__clang__)) && defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+int kci_barrier_init(kci_barrier *b, unsigned n)
+{
+    atomic_init(&b->arrived, 0);
+    atomic_init(&b->gen, 0);
+    atomic_init(&b->sleepers, 0);
+    b->n = n ? n : 1;
+    b->spin = KCI_BARRIER_SPIN;
+    if (pthread_mutex_init(&b->mu, NULL))
+        return -1;
+    if (pthread_cond_init(&b->cv, NULL)) {
+        pthread_mutex_destroy(&b->mu);
+        return -1;
+    }
+    return 0;
+}
+
+void kci_barrier_destroy(kci_barrier *b)
+{
+    pthread_cond_destroy(&b->cv);
+    pthread_mutex_destroy(&b->mu);
+}
+
+/* The last arrival: reset the count for the next generation, then advance
+ * the generation (the release that publishes everything written before the
+ * barrier). A sleeper registers before it checks the generation and this
+ * reads the registrations after advancing it, both sequentially consistent:
+ * either the sleeper sees the new generation or this sees the sleeper and
+ * wakes it, under the mutex so that the wake-up cannot fall between the
+ * sleeper's check and its wait. */
+static void barrier_release(kci_barrier *b, unsigned g)
+{
+    atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+    atomic_store(&b->gen, g + 1);
+    if (atomic_load(&b->sleepers)) {
+        pthread_mutex_lock(&b->mu);
+        pthread_cond_broadcast(&b->cv);
+        pthread_mutex_unlock(&b->mu);
+    }
+}
+
+void kci_barrier_wait(kci_barrier *b)
+{
+    unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&b->arrived, 1, memory_order_acq_rel) + 1 == b->n) {
+        barrier_release(b, g);
+        return;
+    }
+    for (unsigned s = 0; s < b->spin; s++) {
+        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
+            return;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&b->mu);
+    atomic_fetch_add(&b->sleepers, 1);
+    while (atomic_load(&b->gen) == g)
+        pthread_cond_wait(&b->cv, &b->mu);
+    atomic_fetch_sub(&b->sleepers, 1);
+    pthread_mutex_unlock(&b->mu);
+}
+
+/* ---- persistent pool ------------------------------------------------------ */
+
+typedef struct slot {
+    kci_pool *pool;
+    unsigned w;
+} slot;
+
+struct kci_pool {
+    unsigned n, started; /* workers; threads created */
+    kci_barrier start, done, user;
+    pthread_mutex_t mu; /* startup: threads wait for go (or stop) before the first barrier */
+    pthread_cond_t cv;
+    int go, stop;
+    kci_pool_job job;
+    void *ctx;
+    pthread_t *th;
+    slot *slots;
+};
+
+/* A worker thread: the startup gate, then one job per run until stopped. */
+static void *pool_thread(void *arg)
+{
+    slot *s = arg;
+    kci_pool *p = s->pool;
+    pthread_mutex_lock(&p->mu);
+    while (!p->go && !p->stop)
+        pthread_cond_wait(&p->cv, &p->mu);
+    int stop = p->stop;
+    pthread_mutex_unlock(&p->mu);
+    if (stop)
+        return NULL;
+    for (;;) {
+        kci_barrier_wait(&p->start);
+        if (p->stop)
+            return NULL;
+        p->job(p->ctx, s->w);
+        kci_barrier_wait(&p->done);
+    }
+}
+
+/* Open the startup gate (ok) or tell the threads started to end (not ok). */
+static void pool_gate(kci_pool *p, int ok)
+{
+    pthread_mutex_lock(&p->mu);
+    if (ok)
+        p->go = 1;
+    else
+        p->stop = 1;
+    pthread_cond_broadcast(&p->cv);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* Free what pool_setup made (threads already joined). */
+static void pool_release(kci_pool *p, int sync)
+{
+    if (sync) {
+        kci_barrier_destroy(&p->start);
+        kci_barrier_destroy(&p->done);
+        kci_barrier_destroy(&p->user);
+        pthread_cond_destroy(&p->cv);
+        pthread_mutex_destroy(&p->mu);
+    }
+    free(p->th);
+    free(p->slots);
+    free(p);
+}
+
+/* The pool's memory and synchronisation objects; NULL on failure. */
+static kci_pool *pool_setup(unsigned n)
+{
+    kci_pool *p = calloc(1, sizeof *p);
+    if (!p)
+        return NULL;
+    p->n = n;
+    p->th = calloc(n, sizeof *p->th);
+    p->slots = calloc(n, sizeof *p->slots);
+    if (!p->th || !p->slots) {
+        pool_release(p, 0);
+        return NULL;
+    }
+    int made = 0;
+    if (!pthread_mutex_init(&p->mu, NULL) && ++made && !pthread_cond_init(&p->cv, NULL) && ++made &&
+        !kci_barrier_init(&p->start, n) && ++made && !kci_barrier_init(&p->done, n) && ++made &&
+        !kci_barrier_init(&p->user, n))
+        return p;
+    if (made > 3)
+        kci_barrier_destroy(&p->done);
+    if (made > 2)
+        kci_barrier_destroy(&p->start);
+    if (made > 1)
+        pthread_cond_destroy(&p->cv);
+    if (made > 0)
+        pthread_mutex_destroy(&p->mu);
+    pool_release(p, 0);
+    return NULL;
+}
+
+kci_pool *kci_pool_new(unsigned n)
+{
+    if (n < 1)
+        n = 1;
+    kci_pool *p = pool_setup(n);
+    if (!p)
+        return NULL;
+    int ok = 1;
+    for (unsigned w = 1; ok && w < n; w++) {
+        p->slots[w] = (slot){p, w};
+        ok = pthread_create(&p->th[p->started], NULL, pool_thread, &p->slots[w]) == 0;
+        p->started += (unsigned)ok;
+    }
+    pool_gate(p, ok);
+    if (!ok) {
+        for (unsigned i = 0; i < p->started; i++)
+            pthread_join(p->th[i], NULL);
+        pool_release(p, 1);
+        return NULL;
+    }
+    return p;
+}
+
+unsigned kci_pool_size(const kci_pool *p) { return p->n; }
+
+kci_barrier *kci_pool_barrier(kci_pool *p) { return &p->user; }
+
+void kci_pool_run(kci_pool *p, kci_pool_job job, void *ctx)
+{
+    if (p->n == 1) {
+        job(ctx, 0);
+        return;
+    }
+    p->job = job;
+    p->ctx = ctx;
+    kci_barrier_wait(&p->start);
+    job(ctx, 0);
+    kci_barrier_wait(&p->done);
+}
+
+void kci_pool_free(kci_pool *p)
+{
+    if (!p)
+        return;
+    if (p->n > 1) {
+        p->stop = 1;
+        kci_barrier_wait(&p->start);
+    }
+    for (unsigned i = 0; i < p->started; i++)
+        pthread_join(p->th[i], NULL);
+    pool_release(p, 1);
+}
+
+/* ---- one-shot run --------------------------------------------------------- */
+
+typedef struct oneshot {
+    kci_pool_job job;
+    void *ctx;
+    unsigned w;
+} oneshot;
+
+static void *oneshot_thread(void *arg)
+{
+    oneshot *o = arg;
+    o->job(o->ctx, o->w);
+    return NULL;
+}
+
+unsigned kci_run_threads(unsigned n, kci_pool_job job, void *ctx)
+{
+    pthread_t *th = n > 1 ? malloc((n - 1) * sizeof *th) : NULL;
+    oneshot *o = n > 1 ? malloc((n - 1) * sizeof *o) : NULL;
+    unsigned k = 1;
+    if (th && o)
+        for (; k < n; k++) {
+            o[k - 1] = (oneshot){job, ctx, k};
+            if (pthread_create(&th[k - 1], NULL, oneshot_thread, &o[k - 1]))
+                break;
+        }
+    job(ctx, 0);
+    for (unsigned i = 1; i < k; i++)
+        pthread_join(th[i - 1], NULL);
+    free(th);
+    free(o);
+    return k;
+}
+
+void kci_range_part(size_t total, unsigned n, unsigned w, size_t *lo, size_t *hi)
+{
+    size_t q = total / n, r = total % n;
+    *lo = (size_t)w * q + (w < r ? w : r);
+    *hi = *lo + q + (w < r);
+}

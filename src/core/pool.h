@@ -1,0 +1,87 @@
+/* Threads for the library's parallel loops, written once: a barrier, a
+ * persistent pool of workers, a one-shot parallel run and the split of a
+ * range into parts.
+ *
+ * kci_barrier does not need pthread_barrier_t (absent on macOS): threads
+ * arrive on a C11 atomic counter; the last one advances a generation
+ * number. A waiter spins briefly on the generation (threads of a simulated
+ * cycle usually arrive within a microsecond of each other, and waking a
+ * sleeper costs several) and then sleeps on a condition variable, so that a
+ * thread that waits long does not take a core from the others.
+ *
+ * kci_pool keeps n - 1 threads for a run of many steps (the simulator
+ * engine: two or three phases a cycle); the caller is worker 0.
+ * kci_run_threads is the one-shot form for loops that pull their work from
+ * a shared atomic counter and so finish with any number of workers. */
+#ifndef KCI_CORE_POOL_H
+#define KCI_CORE_POOL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+/* Spins (each a CPU pause) a waiter makes before it sleeps. */
+#define KCI_BARRIER_SPIN 4000u
+
+typedef struct kci_barrier {
+    atomic_uint arrived;  /* threads at the barrier in this generation */
+    atomic_uint gen;      /* generation: advanced by the last arrival */
+    atomic_uint sleepers; /* waiters past their spin, on cv */
+    unsigned n;           /* threads that meet here */
+    unsigned spin;        /* spins before sleeping (KCI_BARRIER_SPIN; 0: sleep at once) */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} kci_barrier;
+
+/* A barrier for n >= 1 threads. Returns 0, or -1 when the mutex or
+ * condition variable cannot be made (nothing to destroy then). */
+int kci_barrier_init(kci_barrier *b, unsigned n);
+
+/* Needs no thread waiting. */
+void kci_barrier_destroy(kci_barrier *b);
+
+/* Wait until all n threads have called it in this generation. Whatever a
+ * thread wrote before its call is visible to every thread after theirs.
+ * Reusable at once for the next generation. */
+void kci_barrier_wait(kci_barrier *b);
+
+/* A job: the part of the work of worker `worker` (0 .. workers - 1). */
+typedef void (*kci_pool_job)(void *ctx, unsigned worker);
+
+typedef struct kci_pool kci_pool;
+
+/* A pool of n workers (n >= 1): n - 1 threads, started and waiting, and
+ * the caller as worker 0. Returns NULL when memory, the barrier or one of
+ * the threads cannot be had (the threads started are stopped first). */
+kci_pool *kci_pool_new(unsigned n);
+
+/* The number of workers, the caller included. */
+unsigned kci_pool_size(const kci_pool *p);
+
+/* Run job(ctx, w) on every worker w, worker 0 on the calling thread, and
+ * return when all have returned. One caller at a time; whatever the caller
+ * wrote before is visible to the job, and whatever the jobs wrote is
+ * visible to the caller after. Costs two barrier waits besides the job. */
+void kci_pool_run(kci_pool *p, kci_pool_job job, void *ctx);
+
+/* The barrier of all the pool's workers, for jobs whose workers wait for
+ * each other within a run (every worker must call it equally often). */
+kci_barrier *kci_pool_barrier(kci_pool *p);
+
+/* Stop and join the threads and free the pool (NULL: nothing). Not during a
+ * run. */
+void kci_pool_free(kci_pool *p);
+
+/* One parallel run without a pool: job(ctx, w) on worker 0 (the caller)
+ * and on threads 1 .. k - 1, joined before returning k, the number of
+ * workers that ran (1 <= k <= n). k < n when a thread or memory could not
+ * be had: the job must then still finish the work, which it does when its
+ * workers take items from a shared counter until none are left. */
+unsigned kci_run_threads(unsigned n, kci_pool_job job, void *ctx);
+
+/* Worker w's part [*lo, *hi) of items 0 .. total - 1 split into n
+ * contiguous parts whose sizes differ by at most one (the first total % n
+ * parts are the larger). */
+void kci_range_part(size_t total, unsigned n, unsigned w, size_t *lo, size_t *hi);
+
+#endif
