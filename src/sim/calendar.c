@@ -99,12 +99,12 @@ static inline void cal_insert(kci_engine *e, uint32_t x)
  * due sources ahead (they are far apart in memory). */
 KCI_PF_FN void pf_source(const kci_engine *e, uint32_t x)
 {
-    __builtin_prefetch(&e->next_msg_time[x], 1, 3);
-    __builtin_prefetch(&e->queue_tail[x], 1, 3);
-    __builtin_prefetch(&e->queue_len[x], 1, 3);
-    __builtin_prefetch(&e->win_generated[x], 1, 3);
+    kci_prefetch_w(&e->next_msg_time[x]);
+    kci_prefetch_w(&e->queue_tail[x]);
+    kci_prefetch_w(&e->queue_len[x]);
+    kci_prefetch_w(&e->win_generated[x]);
     if (!e->tr->uniform)
-        __builtin_prefetch(&e->tr->start[x], 0, 3);
+        kci_prefetch(&e->tr->start[x]);
 }
 
 void kci_generate(kci_engine *e)
@@ -124,7 +124,7 @@ void kci_generate(kci_engine *e)
             kci_calchunk *ch = &e->cal_chunks[h];
             int32_t next = ch->next;
             if (next >= 0 && e->prefetch)
-                __builtin_prefetch(&e->cal_chunks[next], 0, 3);
+                kci_prefetch(&e->cal_chunks[next]);
             for (uint32_t j = 0; j < ch->n; j++) {
                 if (ch->cyc[j] == e->now)
                     e->due_nodes[n++] = ch->node[j];
@@ -164,44 +164,6 @@ void kci_generate(kci_engine *e)
     }
 }
 
-/* Node ids ascending. Short lists by insertion; longer ones by a radix
- * sort in 11-bit digits through the engine's scratch array (e->sort_tmp,
- * one entry per injection channel), only as many digits as node ids have:
- * two passes up to 2^22 nodes, against qsort's comparisons and calls. */
-void kci_sort_nodes(kci_engine *e, uint32_t *a, uint32_t n)
-{
-    if (n <= 64) {
-        for (uint32_t i = 1; i < n; i++) {
-            uint32_t v = a[i], j = i;
-            while (j > 0 && a[j - 1] > v) {
-                a[j] = a[j - 1];
-                j--;
-            }
-            a[j] = v;
-        }
-        return;
-    }
-    uint32_t bits = 32 - (uint32_t)__builtin_clz((e->net->nodes - 1) | 1);
-    uint32_t *src = a, *dst = e->sort_tmp;
-    for (uint32_t shift = 0; shift < bits; shift += 11) {
-        uint32_t pos[2048] = {0};
-        for (uint32_t i = 0; i < n; i++)
-            pos[src[i] >> shift & 2047]++;
-        uint32_t sum = 0;
-        for (uint32_t d = 0; d < 2048; d++) {
-            uint32_t c = pos[d];
-            pos[d] = sum;
-            sum += c;
-        }
-        for (uint32_t i = 0; i < n; i++)
-            dst[pos[src[i] >> shift & 2047]++] = src[i];
-        uint32_t *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
-}
 void kci_calendar_init(kci_engine *e)
 {
     double mean = (double)e->msg_len / (e->cfg->load > 0 ? e->cfg->load : 1);

@@ -165,7 +165,7 @@ static kc_status run_start(simrun *r, const kc_simnet *net, const kc_simroute *r
         return st;
     }
     e->logging = logging;
-    if (nt > 1 && kci_pool_start(e)) {
+    if (nt > 1 && kci_simthreads_start(e)) {
         kci_engine_free(e);
         return kc_fail(err, KC_ENOMEM, "cannot start %u threads for the simulation", nt);
     }

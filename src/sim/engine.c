@@ -5,6 +5,8 @@
  * delivered message, and one cycle with its watchdog. */
 #include "engine.h"
 
+#include "core/grow.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +37,7 @@
 
 void kci_engine_free(kci_engine *e)
 {
-    kci_pool_stop(e);
+    kci_simthreads_stop(e);
 #define KCI_FREE(f) free(e->f);
 #define KCI_FREE_W(f, m) free(e->f);
 #define KCI_FREE_P(f, m) free(t->f);
@@ -71,10 +73,8 @@ void kci_engine_free(kci_engine *e)
  * function (the old array stays valid and owned by the engine). */
 #define KCI_GROW(ptr, n)                                                                                      \
     do {                                                                                                      \
-        void *grown_ = realloc((ptr), (size_t)(n) * sizeof *(ptr));                                           \
-        if (!grown_)                                                                                          \
+        if (KCI_RESIZE((ptr), (n)))                                                                           \
             return -1;                                                                                        \
-        (ptr) = grown_;                                                                                       \
     } while (0)
 
 int kci_engine_grow_worms(kci_engine *e)
@@ -192,18 +192,18 @@ KCI_PF_FN void inject_prefetch(const kci_engine *e, const uint32_t *list, uint32
     const kc_simnet *net = e->net;
     if (i + 12 < nlist) {
         uint32_t y = list[i + 12];
-        __builtin_prefetch(&e->queue_head[y], 0, 3);
-        __builtin_prefetch(&e->queue_len[y], 1, 3);
-        __builtin_prefetch(e->trains ? (const void *)&e->tchans[kc_simnet_injch(net, y, 0)]
-                                     : (const void *)&e->chans[kc_simnet_injch(net, y, 0)], 0, 3);
+        kci_prefetch(&e->queue_head[y]);
+        kci_prefetch_w(&e->queue_len[y]);
+        kci_prefetch(e->trains ? (const void *)&e->tchans[kc_simnet_injch(net, y, 0)]
+                                     : (const void *)&e->chans[kc_simnet_injch(net, y, 0)]);
     }
     if (i + 6 < nlist && e->queue_head[list[i + 6]] >= 0)
-        __builtin_prefetch(&e->msgs[e->queue_head[list[i + 6]]], 0, 3);
+        kci_prefetch(&e->msgs[e->queue_head[list[i + 6]]]);
     if (e->nfree_worms > 6) {
         uint32_t wi = e->free_worms[e->nfree_worms - 7];
-        __builtin_prefetch(&e->worms[wi], 1, 3);
-        __builtin_prefetch((const char *)&e->worms[wi] + 63, 1, 3);
-        __builtin_prefetch(&e->path[(size_t)wi * e->path_cap], 1, 3);
+        kci_prefetch_w(&e->worms[wi]); /* the record, and its next line when it straddles two */
+        kci_prefetch_w((const char *)&e->worms[wi] + KCI_CACHE_LINE - 1);
+        kci_prefetch_w(&e->path[(size_t)wi * e->path_cap]);
     }
 }
 

@@ -24,6 +24,8 @@
 
 #include "kcube/rng.h"
 #include "kcube/sim.h"
+#include "core/bits.h"
+#include "core/sort.h"
 #include "kcube/simstats.h"
 #include "sim_internal.h"
 
@@ -80,6 +82,9 @@ typedef struct kci_worm {
     uint8_t stalled;    /* nothing can move until the header takes a channel */
     uint64_t seq;       /* injection order: the flit loop's delivery order */
 } kci_worm;
+
+/* Bytes of a worm record's hot part (the fields up to src). */
+#define KCI_WORM_HOT offsetof(kci_worm, gen)
 
 /* A queued message (source queues are lists through one array). */
 typedef struct kci_qmsg {
@@ -235,7 +240,8 @@ typedef struct kci_engine {
     uint32_t nparts;
     /* first node, network channel and ejection channel of each range */
     uint32_t part_node[KCI_MAX_THREADS], part_net_chan[KCI_MAX_THREADS], part_ej_chan[KCI_MAX_THREADS];
-    struct kci_simpool *pool;  /* threads running ranges 1 .. nparts-1, NULL on one thread */
+    struct kci_pool *pool;     /* workers running ranges 1 .. nparts-1, NULL on one thread */
+    int phase;                 /* the phase the workers run (kci_simthreads_run) */
     uint32_t *movers, nmovers; /* worms whose header moves this cycle (new, or given a channel) */
     int32_t *wheel;            /* timer buckets (cycle mod KCI_WHEEL) of worms being delivered */
     uint32_t ndraining;        /* worms being delivered: they move every cycle */
@@ -257,6 +263,13 @@ static inline uint32_t kci_channel_head_node(const kc_simnet *net, uint32_t c)
     if (c < net->net_channels)
         return net->next_node[c / (uint32_t)net->vcs];
     return (c - net->net_channels) / (uint32_t)net->inj; /* injection channel */
+}
+
+/* Node ids a[0..n) ascending (a radix sort, only as many digits as node
+ * ids have) through e->sort_tmp (n <= nodes * inj). */
+static inline void kci_sort_nodes(kci_engine *e, uint32_t *a, uint32_t n)
+{
+    kci_sort_u32(a, n, e->sort_tmp, e->net->nodes - 1);
 }
 
 /* kci_channel_head_node from arithmetic where the topology gives it (the
@@ -305,8 +318,6 @@ void kci_calendar_init(kci_engine *e);
 int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id);
 /* Step 1 of a cycle: the messages generated this cycle join their queues. */
 void kci_generate(kci_engine *e);
-/* Node ids a[0..n) ascending; scratch: e->sort_tmp (n <= nodes * inj). */
-void kci_sort_nodes(kci_engine *e, uint32_t *a, uint32_t n);
 
 /* flit.c */
 /* Step 3 and 4 of the flit loop: allocation, movement. */
@@ -335,18 +346,20 @@ void kci_trains_settle(kci_engine *e);
 void kci_trains_flits(const kci_engine *e, uint64_t *buffered, uint64_t *at_source);
 /* The flit loop's list of waiting headers in e->waiting, by key. */
 void kci_trains_waiting(kci_engine *e);
-/* Sort by key (keys distinct). */
-void kci_sort_waiters(kci_waiter *t, uint32_t n);
+/* Sort t[0..n) by key (keys distinct) through scratch (n entries). */
+void kci_sort_waiters(kci_waiter *t, uint32_t n, kci_waiter *scratch);
 
 /* threads.c */
-/* Threads for ranges 1 .. nparts-1; -1 when they cannot all be started. */
-int kci_pool_start(kci_engine *e);
+/* Workers for ranges 1 .. nparts-1 (e->pool); -1 when they cannot all be
+ * started. */
+int kci_simthreads_start(kci_engine *e);
 /* Stops and joins them; nothing when there are none. */
-void kci_pool_stop(kci_engine *e);
-/* One phase (0: header arbitration, 1: moves) on every range; range 0 on
+void kci_simthreads_stop(kci_engine *e);
+/* One phase (0: header arbitration, 1: moves) on every range, range 0 on
  * the caller; returns when all are done. */
-void kci_pool_run(kci_engine *e, int phase);
-/* Between the wake-ups and the tries of an allocation (several threads). */
-void kci_pool_mid(kci_engine *e);
+void kci_simthreads_run(kci_engine *e, int phase);
+/* Between the wake-ups and the tries of an allocation: every range waits
+ * for the others (nothing on one thread). */
+void kci_simthreads_mid(kci_engine *e);
 
 #endif

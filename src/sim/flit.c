@@ -178,52 +178,26 @@ static int move_worm(kci_engine *e, uint32_t wi)
     return 0;
 }
 
-/* Sort the cycle's new headers by key (keys are distinct: one per channel).
- * Few: insertion. Many: least-significant-digit radix on 11-bit digits of
- * (ready - now) * channels + channel, which is below (dnet + 1) * channels,
- * using merged as scratch. */
+/* The order of the cycle's new headers (keys are distinct: one per
+ * channel): (ready - now) * channels + channel, which is below
+ * (net_delay + 1) * channels, so a radix sort needs few digits. */
+typedef struct arrival_order {
+    uint64_t now, channels;
+} arrival_order;
+
+static inline uint64_t arrival_key(const kci_waiter *a, const void *ctx)
+{
+    const arrival_order *o = ctx;
+    return ((a->key >> 32) - o->now) * o->channels + (uint32_t)a->key;
+}
+
+KCI_RADIX_SORT_DEFINE(radix_arrivals, kci_waiter, arrival_key, 48)
+
+/* Sort the cycle's new headers by key through waiting_next. */
 static void sort_arrivals(kci_engine *e)
 {
-    kci_waiter *a = e->new_headers;
-    uint32_t n = e->nnew_headers;
-    if (n <= 48) {
-        for (uint32_t i = 1; i < n; i++) {
-            kci_waiter v = a[i];
-            uint32_t j = i;
-            while (j > 0 && a[j - 1].key > v.key) {
-                a[j] = a[j - 1];
-                j--;
-            }
-            a[j] = v;
-        }
-        return;
-    }
-    uint64_t chans = e->net->channels, base = (uint64_t)e->now;
-    uint64_t top = ((uint64_t)e->net_delay + 1) * chans;
-    kci_waiter *src = a, *dst = e->waiting_next;
-    uint32_t count[2048];
-    for (int shift = 0; shift < 64 && (top >> shift); shift += 11) {
-        memset(count, 0, sizeof count);
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t k = ((src[i].key >> 32) - base) * chans + (uint32_t)src[i].key;
-            count[(k >> shift) & 2047]++;
-        }
-        uint32_t sum = 0;
-        for (int d = 0; d < 2048; d++) {
-            uint32_t t = count[d];
-            count[d] = sum;
-            sum += t;
-        }
-        for (uint32_t i = 0; i < n; i++) {
-            uint64_t k = ((src[i].key >> 32) - base) * chans + (uint32_t)src[i].key;
-            dst[count[(k >> shift) & 2047]++] = src[i];
-        }
-        kci_waiter *t = src;
-        src = dst;
-        dst = t;
-    }
-    if (src != a)
-        memcpy(a, src, n * sizeof *a);
+    arrival_order o = {e->now, e->net->channels};
+    radix_arrivals(e->new_headers, e->nnew_headers, e->waiting_next, ((uint64_t)e->net_delay + 1) * o.channels, &o);
 }
 
 void kci_flit_move(kci_engine *e)

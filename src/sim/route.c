@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "core/bits.h"
+
 static const kc_name algo_entries[] = {
     {KC_ROUTE_ECUBE, "ecube", "binary n-cube: lowest dimension still to correct"},
     {KC_ROUTE_DOR, "dor", "tori and meshes: dimension-ordered, shortest ring path"},
@@ -128,7 +130,7 @@ static int limin_candidates(const kc_simnet *net, uint32_t node, uint32_t dst, i
         if ((node >> j & 1) && last >= j) /* 1 -> 0 not right after a lower dimension */
             continue;
         uint32_t rest = diff & ~(1u << j);
-        if (rest && (node >> __builtin_ctz(rest) & 1) && j > __builtin_ctz(rest))
+        if (rest && (node >> kci_ctz32(rest) & 1) && j > kci_ctz32(rest))
             continue; /* the lowest remaining 1 -> 0 hop could never be taken */
         m += all_vcs(net, node, j, out + m);
     }
@@ -145,7 +147,7 @@ static int cube_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
         break;
     case KC_ROUTE_ECUBE:
     case KC_ROUTE_DOR:
-        return all_vcs(net, node, __builtin_ctz(diff), out);
+        return all_vcs(net, node, kci_ctz32(diff), out);
     case KC_ROUTE_PCUBE: {
         /* Phase one: 1 -> 0 dimensions in any order; phase two: 0 -> 1. */
         uint32_t down = diff & node;
@@ -160,7 +162,7 @@ static int cube_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
             if (diff >> d & 1)
                 for (int v = 1; v < net->vcs; v++)
                     out[m++] = kc_simnet_netch(net, node, d, v);
-        out[m++] = kc_simnet_netch(net, node, __builtin_ctz(diff), 0);
+        out[m++] = kc_simnet_netch(net, node, kci_ctz32(diff), 0);
         return m;
     case KC_ROUTE_LIMIN: {
         /* the dimension of the previous hop; -1 from the injection channel */

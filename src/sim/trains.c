@@ -18,32 +18,19 @@
  * is released (or when the run ends), from the window of moves. */
 #include "engine.h"
 
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_waiter(const void *a, const void *b)
+static inline int cmp_waiter(const void *ctx, const kci_waiter *a, const kci_waiter *b)
 {
-    uint64_t x = ((const kci_waiter *)a)->key, y = ((const kci_waiter *)b)->key;
-    return x < y ? -1 : x > y;
+    (void)ctx;
+    return a->key < b->key ? -1 : a->key > b->key;
 }
 
-/* Sort by key (keys distinct). */
-void kci_sort_waiters(kci_waiter *t, uint32_t n)
-{
-    if (n > 32) {
-        qsort(t, n, sizeof *t, cmp_waiter);
-        return;
-    }
-    for (uint32_t i = 1; i < n; i++) {
-        kci_waiter v = t[i];
-        uint32_t j = i;
-        while (j > 0 && t[j - 1].key > v.key) {
-            t[j] = t[j - 1];
-            j--;
-        }
-        t[j] = v;
-    }
-}
+KCI_MERGE_SORT_DEFINE(merge_waiters, kci_waiter, cmp_waiter)
+
+void kci_sort_waiters(kci_waiter *t, uint32_t n, kci_waiter *scratch) { merge_waiters(t, n, scratch, NULL); }
 
 
 /* Trains: the sources that may inject this cycle, in node order: those
@@ -109,7 +96,7 @@ static inline uint32_t part_of_chan(const kci_engine *e, uint32_t c)
 static inline void add_u64(const kci_engine *e, uint64_t *p, uint64_t v)
 {
     if (e->nparts > 1)
-        __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+        atomic_fetch_add_explicit((_Atomic uint64_t *)p, v, memory_order_relaxed);
     else
         *p += v;
 }
@@ -175,8 +162,21 @@ static int train_wait_on(kci_engine *e, kci_tpart *t, uint32_t c, uint32_t wi, u
 KCI_PF_FN void pf_worm(const kci_engine *e, uint32_t wi)
 {
     const char *a = (const char *)&e->worms[wi];
-    __builtin_prefetch(a, 1, 3);
-    __builtin_prefetch(a + 47, 1, 3);
+    kci_prefetch_w(a);
+    kci_prefetch_w(a + KCI_WORM_HOT - 1);
+}
+
+/* What kci_head_node reads of network channel c on a torus (the digits of
+ * the node it leaves) or a mesh (its neighbour table entry); nothing on
+ * the cube (arithmetic) or for other channels. */
+KCI_PF_FN void pf_router(const kci_engine *e, uint32_t c)
+{
+    const kc_simnet *net = e->net;
+    if (c >= net->net_channels || net->topo == KC_SIM_HYPERCUBE)
+        return;
+    kci_prefetch(net->topo == KC_SIM_MESH ? (const void *)&net->next_node[c / e->vcs]
+                                          : (const void *)&net->digit[(size_t)(c / e->vcs / (uint32_t)net->ports) *
+                                                                      (size_t)net->n]);
 }
 
 /* The header of wi (in channel (uint32_t)key, at node `node` of range t)
@@ -233,16 +233,14 @@ static void train_try_list(kci_engine *e, kci_tpart *t, const kci_waiter *list, 
         if (i + KCI_PF < n) {
             uint32_t c = (uint32_t)list[i + KCI_PF].key;
             pf_worm(e, list[i + KCI_PF].w);
-            if (!node_known && c < net->net_channels && net->topo != KC_SIM_HYPERCUBE)
-                __builtin_prefetch(net->topo == KC_SIM_MESH ? (const void *)&net->next_node[c / e->vcs]
-                                                            : (const void *)&net->digit[(size_t)(c / e->vcs / (uint32_t)net->ports) * (size_t)net->n],
-                                   0, 3);
+            if (!node_known)
+                pf_router(e, c);
         }
         if (digits && i + KCI_PF / 2 < n) {
             const kci_waiter *h = &list[i + KCI_PF / 2];
             uint32_t node = node_known ? h->node : kci_head_node(e, (uint32_t)h->key);
-            __builtin_prefetch(&net->digit[(size_t)e->worms[h->w].dst * (size_t)net->n], 0, 3);
-            __builtin_prefetch(&net->digit[(size_t)node * (size_t)net->n], 0, 3);
+            kci_prefetch(&net->digit[(size_t)e->worms[h->w].dst * (size_t)net->n]);
+            kci_prefetch(&net->digit[(size_t)node * (size_t)net->n]);
         }
         if (i < n) { /* the candidates of header i, and their channels */
             const kci_waiter *h = &list[i];
@@ -253,10 +251,10 @@ static void train_try_list(kci_engine *e, kci_tpart *t, const kci_waiter *list, 
             int keep = nc <= KCI_RING_CAND ? nc : 0;
             for (int j = 0; j < keep; j++) {
                 ring[i % (KCI_PF / 2)].c[j] = cand[j];
-                __builtin_prefetch(&e->tchans[cand[j]], 1, 3);
+                kci_prefetch_w(&e->tchans[cand[j]]);
             }
             ring[i % (KCI_PF / 2)].nc = keep ? nc : -1;
-            __builtin_prefetch(&e->path[(size_t)h->w * e->path_cap + w->np], 1, 3);
+            kci_prefetch_w(&e->path[(size_t)h->w * e->path_cap + w->np]);
         }
         if (i >= KCI_PF / 2 - 1 && i + 1 - KCI_PF / 2 < n) {
             uint32_t k = i + 1 - KCI_PF / 2; /* tried now: its candidates were computed KCI_PF / 2 - 1 steps ago */
@@ -305,12 +303,12 @@ static void part_scan(kci_engine *e, kci_tpart *t)
             continue;
         t->arrived_summary[s] = 0;
         while (sb) {
-            size_t wd = s * 64 + (size_t)__builtin_ctzll(sb);
+            size_t wd = s * 64 + (size_t)kci_ctz64(sb);
             sb &= sb - 1;
             uint64_t b = t->arrived_bits[wd];
             t->arrived_bits[wd] = 0;
             while (b) {
-                uint32_t c = (uint32_t)(wd * 64 + (size_t)__builtin_ctzll(b));
+                uint32_t c = (uint32_t)(wd * 64 + (size_t)kci_ctz64(b));
                 b &= b - 1;
                 /* small networks: the worm and router at once; large: below */
                 t->first_tries[t->first_tail++] = e->prefetch ? (kci_waiter){ready << 32 | c, 0, 0}
@@ -321,15 +319,11 @@ static void part_scan(kci_engine *e, kci_tpart *t)
     if (!e->prefetch)
         return;
     /* then the worm and router of each, prefetching ahead (KCI_PF) */
-    const kc_simnet *net = e->net;
     for (uint32_t i = first; i < t->first_tail; i++) {
         if (e->prefetch && i + 2 * KCI_PF < t->first_tail) { /* a short loop: further ahead */
             uint32_t c = (uint32_t)t->first_tries[i + 2 * KCI_PF].key;
-            __builtin_prefetch(&e->tchans[c], 0, 3);
-            if (c < net->net_channels && net->topo != KC_SIM_HYPERCUBE)
-                __builtin_prefetch(net->topo == KC_SIM_MESH ? (const void *)&net->next_node[c / e->vcs]
-                                                            : (const void *)&net->digit[(size_t)(c / e->vcs / (uint32_t)net->ports) * (size_t)net->n],
-                                   0, 3);
+            kci_prefetch(&e->tchans[c]);
+            pf_router(e, c);
         }
         uint32_t c = (uint32_t)t->first_tries[i].key;
         t->first_tries[i].w = (uint32_t)e->tchans[c].own;
@@ -353,9 +347,9 @@ void kci_trains_part_allocate(kci_engine *e, kci_tpart *t)
             continue;
         }
         if (i + KCI_PF < t->nreleased)
-            __builtin_prefetch(&e->tchans[t->released[i + KCI_PF]], 1, 3);
+            kci_prefetch_w(&e->tchans[t->released[i + KCI_PF]]);
         if (i + KCI_PF_PATH < t->nreleased && e->tchans[t->released[i + KCI_PF_PATH]].wait >= 0)
-            __builtin_prefetch(&t->waits[e->tchans[t->released[i + KCI_PF_PATH]].wait], 1, 3);
+            kci_prefetch_w(&t->waits[e->tchans[t->released[i + KCI_PF_PATH]].wait]);
         if (i + KCI_PF_CHAN < t->nreleased && e->tchans[t->released[i + KCI_PF_CHAN]].wait >= 0)
             pf_worm(e, t->waits[e->tchans[t->released[i + KCI_PF_CHAN]].wait].w);
         train_wake(e, t, t->released[i]);
@@ -364,7 +358,7 @@ void kci_trains_part_allocate(kci_engine *e, kci_tpart *t)
     /* A stale wait entry names a worm whose header has moved to another
      * range: its wake-up reads that worm's wgen and blocked, which that
      * range's tries write, so every range wakes before any tries. */
-    kci_pool_mid(e);
+    kci_simthreads_mid(e);
     uint32_t n = t->nwoken;
     if (n) {
         kci_waiter *m = t->sort_tmp;
@@ -373,7 +367,7 @@ void kci_trains_part_allocate(kci_engine *e, kci_tpart *t)
             m[i] = (kci_waiter){w->wkey, t->woken[i], 0};
             w->woken = 0; /* nothing reads it before the try */
         }
-        kci_sort_waiters(m, n);
+        kci_sort_waiters(m, n, t->granted); /* granted: empty until the tries */
         t->nwoken = 0;
         train_try_list(e, t, m, n, 0);
     }
@@ -414,7 +408,7 @@ static void merge_go(kci_engine *e, int woken)
 void kci_trains_allocate(kci_engine *e)
 {
     if (e->pool) {
-        kci_pool_run(e, 0);
+        kci_simthreads_run(e, 0);
     } else {
         kci_trains_part_allocate(e, &e->parts[0]);
     }
@@ -579,9 +573,9 @@ KCI_PF_FN void pf_move(const kci_engine *e, const uint32_t *list, uint32_t k, ui
         int64_t j = move_release_index(e, w, ev);
         const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
         if (j >= 0 && j < (int64_t)e->path_cap)
-            __builtin_prefetch(&path[j], 0, 3);
+            kci_prefetch(&path[j]);
         if (!ev && w->head + 1 < (int32_t)w->np)
-            __builtin_prefetch(&path[w->head + 1], 0, 3);
+            kci_prefetch(&path[w->head + 1]);
     }
     if (k + KCI_PF_CHAN < n) {
         uint32_t wi = list[k + KCI_PF_CHAN];
@@ -589,13 +583,13 @@ KCI_PF_FN void pf_move(const kci_engine *e, const uint32_t *list, uint32_t k, ui
         int64_t j = move_release_index(e, w, ev);
         const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
         if (j >= 0 && j < (int64_t)w->np)
-            __builtin_prefetch(&e->tchans[path[j]], 1, 3);
+            kci_prefetch_w(&e->tchans[path[j]]);
         if (!ev && w->head + 1 < (int32_t)w->np) { /* the arrival bit, or range, of the header's new channel */
             uint32_t c = path[w->head + 1];
             if (e->nparts == 1)
-                __builtin_prefetch(&e->parts[0].arrived_bits[c >> 6], 1, 3);
+                kci_prefetch_w(&e->parts[0].arrived_bits[c >> 6]);
             else if (c < e->net->net_channels && e->net->topo == KC_SIM_MESH)
-                __builtin_prefetch(&e->net->next_node[c / e->vcs], 0, 3);
+                kci_prefetch(&e->net->next_node[c / e->vcs]);
         }
     }
 }
@@ -647,7 +641,7 @@ void kci_trains_move(kci_engine *e)
     e->last_moved = e->now;
     e->ndelivered = 0;
     if (e->pool)
-        kci_pool_run(e, 1);
+        kci_simthreads_run(e, 1);
     else
         kci_trains_part_move(e, 0);
     for (uint32_t p = 0; p < e->nparts; p++) {
@@ -677,7 +671,7 @@ void kci_trains_move(kci_engine *e)
         kci_waiter *t = e->waiting_next;
         for (uint32_t i = 0; i < e->ndelivered; i++)
             t[i] = (kci_waiter){e->worms[f[i]].seq, f[i], 0};
-        kci_sort_waiters(t, e->ndelivered);
+        kci_sort_waiters(t, e->ndelivered, e->new_headers); /* new_headers: the flit loop's */
         for (uint32_t i = 0; i < e->ndelivered; i++)
             f[i] = t[i].w;
     }
@@ -768,6 +762,6 @@ void kci_trains_waiting(kci_engine *e)
     for (uint32_t p = 0; p < e->nparts; p++)
         for (uint32_t i = e->parts[p].first_head; i < e->parts[p].first_tail; i++)
             e->waiting[m++] = e->parts[p].first_tries[i];
-    kci_sort_waiters(e->waiting, m);
+    kci_sort_waiters(e->waiting, m, e->new_headers);
     e->nwaiting = m;
 }
