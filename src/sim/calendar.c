@@ -4,6 +4,8 @@
  * would draw random numbers in); Bernoulli sources draw every cycle. */
 #include "engine.h"
 
+#include "core/grow.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +20,9 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
          * the queues reach, so a run past saturation is not charged twice */
         if (e->msg_used == e->msg_cap) {
             uint32_t cap = e->msg_cap ? 2 * e->msg_cap : 4096;
-            kci_qmsg *q = realloc(e->msgs, cap * sizeof *q);
-            if (!q)
+            if (KCI_RESIZE(e->msgs, cap))
                 return -1;
-            e->msgs = q;
-            kci_sim_huge(q, cap * sizeof *q);
+            kci_sim_huge(e->msgs, cap * sizeof *e->msgs);
             e->msg_cap = cap;
         }
         m = (int32_t)e->msg_used++;
@@ -56,6 +56,8 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
     return 0;
 }
 
+/* The destination of a message generated at node: uniform over the other
+ * (virtual) nodes, or one of the node's traffic entries; one draw. */
 static uint32_t pick_dest(kci_engine *e, uint32_t node)
 {
     const kc_simtraffic *t = e->tr;

@@ -311,15 +311,9 @@ void kci_engine_finish(kci_engine *e, kci_worm *w, uint32_t arrival)
     if ((int64_t)arrival > e->last_arrival)
         e->last_arrival = arrival;
     if (e->driven || e->logging) {
-        if (e->nlog == e->log_cap) {
-            size_t cap = e->log_cap ? 2 * e->log_cap : 64;
-            kc_simarrival *a = realloc(e->log, cap * sizeof *a);
-            if (!a) {
-                e->nomem = 1;
-                return;
-            }
-            e->log = a;
-            e->log_cap = cap;
+        if (KCI_RESERVE(e->log, e->log_cap, e->nlog + 1, 64)) {
+            e->nomem = 1;
+            return;
         }
         e->log[e->nlog++] = (kc_simarrival){e->driven ? w->id : (uint32_t)w->seq, arrival};
     }

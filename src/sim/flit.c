@@ -25,6 +25,7 @@
 
 #include <string.h>
 
+/* The cycle the oldest flit buffered in channel c may leave it. */
 static inline uint32_t front_ready(const kci_engine *e, uint32_t c)
 {
     return e->depth == 1 ? e->chans[c].rt0 : e->ready_ring[(size_t)c * e->depth + e->chans[c].rhead];

@@ -18,10 +18,13 @@
  * is released (or when the run ends), from the window of moves. */
 #include "engine.h"
 
+#include "core/grow.h"
+
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Waiters by key (keys are distinct, so any sort gives one order). */
 static inline int cmp_waiter(const void *ctx, const kci_waiter *a, const kci_waiter *b)
 {
     (void)ctx;
@@ -138,16 +141,17 @@ static inline void train_freed(kci_engine *e, kci_tpart *m, uint32_t c)
     }
 }
 
+/* Worm wi (wait generation gen) waits on channel c of range t: a wait
+ * entry from the range's free list (grown by doubling); -1 when out of
+ * memory. */
 static int train_wait_on(kci_engine *e, kci_tpart *t, uint32_t c, uint32_t wi, uint32_t gen)
 {
     if (t->waits_free < 0) {
         uint32_t cap = t->waits_cap ? 2 * t->waits_cap : 1024;
-        kci_went *n = realloc(t->waits, cap * sizeof *n);
-        if (!n)
+        if (KCI_RESIZE(t->waits, cap))
             return -1;
-        t->waits = n;
         for (uint32_t i = cap; i > t->waits_cap; i--) {
-            n[i - 1].next = t->waits_free;
+            t->waits[i - 1].next = t->waits_free;
             t->waits_free = (int32_t)(i - 1);
         }
         t->waits_cap = cap;
@@ -159,6 +163,7 @@ static int train_wait_on(kci_engine *e, kci_tpart *t, uint32_t c, uint32_t wi, u
     return 0;
 }
 
+/* The hot part of worm wi's record (KCI_WORM_HOT bytes). */
 KCI_PF_FN void pf_worm(const kci_engine *e, uint32_t wi)
 {
     const char *a = (const char *)&e->worms[wi];
@@ -563,6 +568,8 @@ static inline int64_t move_release_index(const kci_engine *e, const kci_worm *w,
     return h - (int64_t)w->len;
 }
 
+/* The stages of prefetching (KCI_PF) for the k-th of n moves in list: a
+ * delivered train's event (ev) or a header move. */
 KCI_PF_FN void pf_move(const kci_engine *e, const uint32_t *list, uint32_t k, uint32_t n, int ev)
 {
     if (k + KCI_PF < n)
