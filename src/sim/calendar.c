@@ -4,11 +4,11 @@
  * would draw random numbers in); Bernoulli sources draw every cycle. */
 #include "engine.h"
 
-#include "core/grow.h"
-
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/grow.h"
 
 int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id)
 {
@@ -60,7 +60,7 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
  * (virtual) nodes, or one of the node's traffic entries; one draw. */
 static uint32_t pick_dest(kci_engine *e, uint32_t node)
 {
-    const kc_simtraffic *t = e->tr;
+    const kc_simtraffic *t = e->traffic;
     if (t->uniform) {
         uint32_t v = t->to_virt ? t->to_virt[node] : node;
         uint32_t y = (uint32_t)kc_rng_below(&e->rng, t->nodes - 1);
@@ -105,8 +105,8 @@ KCI_PF_FN void pf_source(const kci_engine *e, uint32_t x)
     kci_prefetch_w(&e->queue_tail[x]);
     kci_prefetch_w(&e->queue_len[x]);
     kci_prefetch_w(&e->win_generated[x]);
-    if (!e->tr->uniform)
-        kci_prefetch(&e->tr->start[x]);
+    if (!e->traffic->uniform)
+        kci_prefetch(&e->traffic->start[x]);
 }
 
 void kci_generate(kci_engine *e)

@@ -5,30 +5,31 @@
  * delivered message, and one cycle with its watchdog. */
 #include "engine.h"
 
-#include "core/grow.h"
-
 #include <stdlib.h>
 #include <string.h>
 
-/* The engine's arrays by size. Each list is read by the allocation, by
- * kci_engine_free and by the byte counts below, so none of them can leave
- * an array out. X(field) for one entry per node, zeroed or not; Y(field,
- * entries per worm slot) for the worm slots (the first, in every run; the
- * second, the worm-level loop's; the third, its node range's, then those
- * only several ranges have). */
-#define KCI_NODE_ARRAYS(X)                                                                                     \
-    X(queue_head) X(queue_tail) X(senders) X(next_msg_time) X(due_nodes) X(pending) X(pending_next)            \
+#include "core/grow.h"
+
+/* The engine's arrays by size, each list read by the allocation, by
+ * kci_engine_free and by the byte counts below, so that none of them can
+ * leave an array out. X(field): an entry per node (KCI_NODE_ZEROED: zeroed
+ * at the start). Y(field, entries per worm slot): the worm slots' arrays of
+ * every run (KCI_WORM_ARRAYS), of the worm-level loop (KCI_TRAIN_ARRAYS), of
+ * each of its node ranges (KCI_PART_ARRAYS: a worm releases at most two
+ * channels a cycle, one as its tail moves and its ejection channel, and
+ * frees its injection channel once) and of ranges that are not alone
+ * (KCI_SPLIT_ARRAYS). */
+#define KCI_NODE_ARRAYS(X)                                                                                    \
+    X(queue_head) X(queue_tail) X(senders) X(next_msg_time) X(due_nodes) X(pending) X(pending_next)           \
     X(fresh_queues)
 #define KCI_NODE_ZEROED(X) X(win_generated) X(win_delivered) X(queue_len) X(queue_len_start) X(queue_len_low)
-#define KCI_WORM_ARRAYS(Y, pathlen)                                                                               \
-    Y(worms, 1) Y(path, pathlen) Y(free_worms, 1) Y(active, 1) Y(active_next, 1) Y(waiting, 1) Y(new_headers, 1)   \
-    Y(waiting_next, 1)
+#define KCI_WORM_ARRAYS(Y, pathlen)                                                                           \
+    Y(worms, 1) Y(path, pathlen) Y(free_worms, 1) Y(active, 1) Y(active_next, 1) Y(waiting, 1)                \
+    Y(new_headers, 1) Y(waiting_next, 1)
 #define KCI_TRAIN_ARRAYS(Y) Y(movers, 1) Y(delivered, 1)
-/* a worm releases at most two channels a cycle (one as its tail moves, its
- * ejection channel) and frees its injection channel once */
-#define KCI_PART_ARRAYS(Y)                                                                                     \
-    Y(first_tries, 1) Y(granted, 1) Y(sort_tmp, 1) Y(woken, 1) Y(released, 2) Y(drain_next, 1) Y(drain_cur, 1) \
-    Y(done, 1) Y(freed_sources, 1)
+#define KCI_PART_ARRAYS(Y)                                                                                    \
+    Y(first_tries, 1) Y(granted, 1) Y(sort_tmp, 1) Y(woken, 1) Y(released, 2) Y(drain_next, 1)                \
+    Y(drain_cur, 1) Y(done, 1) Y(freed_sources, 1)
 #define KCI_SPLIT_ARRAYS(Y) Y(arrivals_out, 1) Y(released_out, 2)
 
 /* Bytes of one entry of an array field of the engine, of a node range. */
@@ -66,7 +67,7 @@ void kci_engine_free(kci_engine *e)
     free(e->tchans);
     free(e->wheel);
     free(e->freed_sources);
-    kc_simsample_free(&e->lat);
+    kc_simsample_free(&e->latency);
 }
 
 /* Resizes array `ptr` to n elements, or returns -1 from the enclosing
@@ -303,7 +304,7 @@ static void inject(kci_engine *e)
 void kci_engine_finish(kci_engine *e, kci_worm *w, uint32_t arrival)
 {
     if (w->measured) {
-        if (kc_simsample_add(&e->lat, arrival - w->gen))
+        if (kc_simsample_add(&e->latency, arrival - w->gen))
             e->nomem = 1;
         e->net_lat_sum += (double)(arrival - w->inj);
         e->outstanding--;
@@ -327,7 +328,7 @@ static void init_scalars(kci_engine *e, const kc_simnet *net, const kc_simroute 
     e->trains = trains;
     e->net = net;
     e->route = route;
-    e->tr = tr;
+    e->traffic = tr;
     e->cfg = cfg;
     e->msg_len = (uint32_t)cfg->msg_flits;
     e->depth = (uint32_t)net->depth;
@@ -346,7 +347,7 @@ static void init_scalars(kci_engine *e, const kc_simnet *net, const kc_simroute 
         e->stride[d] = (uint32_t)w;
     e->msg_free = -1;
     e->last_arrival = 0;
-    kc_simsample_init(&e->lat);
+    kc_simsample_init(&e->latency);
     kc_rng_seed(&e->rng, cfg->seed);
 }
 
@@ -432,7 +433,7 @@ static int init_sources(kci_engine *e)
     kci_sim_huge(e->queue_len, net->nodes * sizeof *e->queue_len);
     for (uint32_t x = 0; x < net->nodes; x++) {
         e->queue_head[x] = e->queue_tail[x] = -1;
-        if (e->tr && (e->tr->uniform || e->tr->start[x + 1] > e->tr->start[x])) /* driven runs: as messages come */
+        if (e->traffic && (e->traffic->uniform || e->traffic->start[x + 1] > e->traffic->start[x])) /* driven runs: as messages come */
             e->senders[e->nsenders++] = x;
     }
     return 1;

@@ -178,7 +178,7 @@ typedef struct kci_tpart {
 typedef struct kci_engine {
     const kc_simnet *net;
     const kc_simroute *route;
-    const kc_simtraffic *tr;
+    const kc_simtraffic *traffic; /* NULL in driven runs */
     const kc_simconfig *cfg;
     uint32_t msg_len;     /* flits of a generated message */
     uint32_t depth;       /* flits a channel buffers */
@@ -230,7 +230,7 @@ typedef struct kci_engine {
     uint64_t *link_flits;
     int in_window, progress, overflow;
     int64_t last_arrival;
-    kc_simsample lat;
+    kc_simsample latency; /* latencies of the measured messages */
     double net_lat_sum;
     int nomem;
     /* trains: the worm-level loop (trains.c) */

@@ -18,11 +18,11 @@
  * is released (or when the run ends), from the window of moves. */
 #include "engine.h"
 
-#include "core/grow.h"
-
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/grow.h"
 
 /* Waiters by key (keys are distinct, so any sort gives one order). */
 static inline int cmp_waiter(const void *ctx, const kci_waiter *a, const kci_waiter *b)
