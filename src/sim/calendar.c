@@ -75,7 +75,7 @@ static uint32_t pick_dest(kci_engine *e, uint32_t node)
 uint64_t kci_calendar_chunks(uint64_t nodes) { return nodes / KCI_CAL_CHUNK + KCI_CAL + 1; }
 
 /* x joins the calendar at the cycle of its next message (the first t with
- * next_gen < t + 1). The chunk pool (kci_calendar_chunks) never runs out. */
+ * next_msg_time < t + 1). The chunk pool (kci_calendar_chunks) never runs out. */
 static inline void cal_insert(kci_engine *e, uint32_t x)
 {
     double t = floor(e->next_msg_time[x]);

@@ -97,7 +97,7 @@ int kci_engine_grow_worms(kci_engine *e)
         }
         for (uint32_t i = e->worm_cap; i < cap; i++) {
             e->worms[i].alive = 0;
-            e->worms[i].wgen = 0;
+            e->worms[i].wait_gen = 0;
         }
     }
     for (uint32_t i = cap; i > e->worm_cap; i--)
@@ -222,8 +222,8 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
     w->src_left = e->msgs[m].len;
     w->len = e->msgs[m].len;
     w->id = e->msgs[m].id;
-    w->np = 1;
-    w->ptail = 0;
+    w->npath = 1;
+    w->first_held = 0;
     w->stalled = 0;
     w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
     e->path[(size_t)wi * e->path_cap] = c;
@@ -242,8 +242,8 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
         w->drain = w->blocked = w->woken = 0;
         w->alive = 1;
         w->head = -1;
-        w->wlo = e->in_window ? -1 : KCI_FAR;
-        w->whi = KCI_FAR;
+        w->win_lo = e->in_window ? -1 : KCI_FAR;
+        w->win_hi = KCI_FAR;
         w->seq = e->next_seq++;
         e->movers[e->nmovers++] = wi;
         e->nactive++;

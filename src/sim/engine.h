@@ -61,23 +61,23 @@ typedef struct kci_worm {
     /* what a header hop, a wake-up or a tail release reads: the first 48
      * bytes, so one cache line holds them in most records */
     int32_t head;       /* trains: path index of the header flit, -1 before it enters */
-    uint16_t np, ptail; /* path entries; first entry still held */
+    uint16_t npath, first_held; /* path entries; first entry still held */
     uint32_t len, dst;  /* flits of this message; its destination */
     uint8_t drain;      /* trains: its header has been delivered: it moves every cycle */
     uint8_t blocked;    /* trains: its header found every channel it may take owned */
     uint8_t woken;      /* trains: blocked, and a channel it waits for was released */
     uint8_t alive;      /* trains: the slot holds a worm */
-    uint32_t wgen;      /* trains: generation of its wait entries */
-    uint64_t wkey;      /* trains, blocked: the key it waits with */
-    uint32_t t0;        /* trains, drain: the cycle its header was delivered */
-    uint32_t tat;       /* trains, drain: the cycle of its next event */
-    int32_t tnext;      /* trains, drain: next worm in its timer bucket */
+    uint32_t wait_gen;  /* trains: generation of its wait entries */
+    uint64_t wait_key;  /* trains, blocked: the key it waits with */
+    uint32_t delivered_at; /* trains, drain: the cycle its header was delivered */
+    uint32_t event_at;  /* trains, drain: the cycle of its next event */
+    int32_t wheel_next; /* trains, drain: next worm in its timer bucket */
     uint32_t src;
     /* the rest: injection, delivery and the flit loop */
     uint32_t gen, inj;  /* generation cycle, cycle it left the source queue */
     uint32_t src_left;  /* flits not yet injected */
     uint32_t id;        /* caller's id (driven runs) */
-    int32_t wlo, whi;   /* trains: moves with head in (wlo, whi] fall in the window */
+    int32_t win_lo, win_hi; /* trains: moves with head in (win_lo, win_hi] fall in the window */
     uint8_t measured;
     uint8_t stalled;    /* nothing can move until the header takes a channel */
     uint64_t seq;       /* injection order: the flit loop's delivery order */
@@ -85,6 +85,7 @@ typedef struct kci_worm {
 
 /* Bytes of a worm record's hot part (the fields up to src). */
 #define KCI_WORM_HOT offsetof(kci_worm, gen)
+_Static_assert(KCI_WORM_HOT <= KCI_CACHE_LINE, "a worm record's hot part fits in one cache line");
 
 /* A queued message (source queues are lists through one array). */
 typedef struct kci_qmsg {

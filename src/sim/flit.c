@@ -53,7 +53,7 @@ void kci_flit_allocate(kci_engine *e)
             uint32_t c = cand[j];
             if (e->chans[c].owner < 0) {
                 kci_take_channel(e, c, wt.w);
-                e->path[(size_t)wt.w * e->path_cap + w->np++] = c;
+                e->path[(size_t)wt.w * e->path_cap + w->npath++] = c;
                 got = 1;
                 w->stalled = 0;
                 e->progress = 1;
@@ -98,10 +98,10 @@ static inline void buffer_flit(kci_engine *e, uint32_t wi, uint32_t c, uint32_t 
  * it till then. */
 static void mark_stalled(kci_engine *e, kci_worm *w, const uint32_t *path, uint32_t ejbase)
 {
-    uint32_t head = path[w->np - 1];
+    uint32_t head = path[w->npath - 1];
     if (head >= ejbase || !e->chans[head].passed)
         return;
-    for (int i = (int)w->np - 1; i >= (int)w->ptail; i--)
+    for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--)
         if (e->chans[path[i]].cnt < e->depth)
             return;
     w->stalled = 1;
@@ -115,14 +115,14 @@ static int move_worm(kci_engine *e, uint32_t wi)
     uint32_t *path = &e->path[(size_t)wi * e->path_cap];
     uint32_t now = e->now, depth = e->depth, ejbase = net->net_channels + net->nodes * (uint32_t)net->inj;
     int moved = 0;
-    for (int i = (int)w->np - 1; i >= (int)w->ptail; i--) {
+    for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--) {
         uint32_t c = path[i];
         uint32_t u = 0;
         if (i == 0) {
             if (!w->src_left)
                 continue;
         } else {
-            if (i - 1 < (int)w->ptail)
+            if (i - 1 < (int)w->first_held)
                 continue;
             u = path[i - 1];
             if (!e->chans[u].cnt || front_ready(e, u) > now)
@@ -153,7 +153,7 @@ static int move_worm(kci_engine *e, uint32_t wi)
             cu->rhead = (uint16_t)((uint32_t)cu->rhead + 1 == depth ? 0 : cu->rhead + 1);
             if (--cu->cnt == 0 && cu->passed == w->len) {
                 cu->owner = -1;
-                w->ptail = (uint16_t)i;
+                w->first_held = (uint16_t)i;
             }
         }
         e->progress = 1;

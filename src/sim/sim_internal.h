@@ -40,7 +40,7 @@ kc_status kci_sim_check_config(const kc_simnet *net, const kc_simroute *route, c
 kc_status kci_sim_check_timing(const kc_simconfig *c, kc_err *err);
 kc_status kci_sim_check_routes(const kc_simnet *net, const kc_simroute *route, kc_err *err);
 
-/* Bytes of the engine's fixed arrays (kc_sim_run's engine_init); trains:
+/* Bytes of the engine's fixed arrays (kci_engine_init's); trains:
  * the worm-level loop applies (kci_sim_trains); parts: its node ranges
  * (kc_simconfig.threads on a network that splits, else 1). */
 uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains, int parts);

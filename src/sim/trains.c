@@ -64,10 +64,10 @@ void kci_trains_sources(kci_engine *e)
  * (moves that set head to j .. j + len - 1, up to head). */
 static uint64_t train_window_flits(const kci_worm *w, int64_t j)
 {
-    int64_t lo = j > w->wlo + 1 ? j : w->wlo + 1;
+    int64_t lo = j > w->win_lo + 1 ? j : w->win_lo + 1;
     int64_t hi = j + (int64_t)w->len - 1;
-    if (hi > w->whi)
-        hi = w->whi;
+    if (hi > w->win_hi)
+        hi = w->win_hi;
     if (hi > w->head)
         hi = w->head;
     return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
@@ -114,9 +114,9 @@ static void train_wake(kci_engine *e, kci_tpart *t, uint32_t c)
     while (i >= 0) {
         kci_went *en = &t->waits[i];
         kci_worm *w = &e->worms[en->w];
-        /* wgen first: an entry of an earlier wait (the worm may be in
+        /* wait_gen first: an entry of an earlier wait (the worm may be in
          * another range now) fails there, before woken is read */
-        if (w->wgen == en->gen && w->blocked && !w->woken && w->alive) {
+        if (w->wait_gen == en->gen && w->blocked && !w->woken && w->alive) {
             w->woken = 1;
             t->woken[t->nwoken++] = en->w;
         }
@@ -193,7 +193,7 @@ static void train_try(kci_engine *e, kci_tpart *t, uint32_t wi, uint64_t key, co
         uint32_t c = cand[j];
         if (e->tchans[c].own < 0) {
             e->tchans[c].own = (int32_t)wi;
-            e->path[(size_t)wi * e->path_cap + w->np++] = c;
+            e->path[(size_t)wi * e->path_cap + w->npath++] = c;
             w->blocked = 0;
             if (c >= e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj)
                 w->drain = 1;
@@ -202,8 +202,8 @@ static void train_try(kci_engine *e, kci_tpart *t, uint32_t wi, uint64_t key, co
         }
     }
     w->blocked = 1;
-    w->wkey = key;
-    uint32_t gen = ++w->wgen;
+    w->wait_key = key;
+    uint32_t gen = ++w->wait_gen;
     for (int j = 0; j < nc; j++)
         if (train_wait_on(e, t, cand[j], wi, gen))
             t->nomem = 1;
@@ -259,7 +259,7 @@ static void train_try_list(kci_engine *e, kci_tpart *t, const kci_waiter *list, 
                 kci_prefetch_w(&e->tchans[cand[j]]);
             }
             ring[i % (KCI_PF / 2)].nc = keep ? nc : -1;
-            kci_prefetch_w(&e->path[(size_t)h->w * e->path_cap + w->np]);
+            kci_prefetch_w(&e->path[(size_t)h->w * e->path_cap + w->npath]);
         }
         if (i >= KCI_PF / 2 - 1 && i + 1 - KCI_PF / 2 < n) {
             uint32_t k = i + 1 - KCI_PF / 2; /* tried now: its candidates were computed KCI_PF / 2 - 1 steps ago */
@@ -361,7 +361,7 @@ void kci_trains_part_allocate(kci_engine *e, kci_tpart *t)
     }
     t->nreleased = 0;
     /* A stale wait entry names a worm whose header has moved to another
-     * range: its wake-up reads that worm's wgen and blocked, which that
+     * range: its wake-up reads that worm's wait_gen and blocked, which that
      * range's tries write, so every range wakes before any tries. */
     kci_simthreads_mid(e);
     uint32_t n = t->nwoken;
@@ -369,7 +369,7 @@ void kci_trains_part_allocate(kci_engine *e, kci_tpart *t)
         kci_waiter *m = t->sort_tmp;
         for (uint32_t i = 0; i < n; i++) {
             kci_worm *w = &e->worms[t->woken[i]];
-            m[i] = (kci_waiter){w->wkey, t->woken[i], 0};
+            m[i] = (kci_waiter){w->wait_key, t->woken[i], 0};
             w->woken = 0; /* nothing reads it before the try */
         }
         kci_sort_waiters(m, n, t->granted); /* granted: empty until the tries */
@@ -386,9 +386,10 @@ void kci_trains_part_allocate(kci_engine *e, kci_tpart *t)
         t->first_head = t->first_tail = 0;
 }
 
-/* Appends to e->movers the headers of the ranges' go lists [from, to) in key
- * order: the order one range holding every node would have given. */
-static void merge_go(kci_engine *e, int woken)
+/* Appends to e->movers, in key order (the order one range holding every
+ * node would have given), the headers the ranges granted a channel: the
+ * woken ones (woken 1) or the first tries (woken 0). */
+static void merge_granted(kci_engine *e, int woken)
 {
     uint32_t pos[KCI_MAX_THREADS];
     for (uint32_t p = 0; p < e->nparts; p++)
@@ -426,8 +427,8 @@ void kci_trains_allocate(kci_engine *e)
             e->movers[e->nmovers++] = t->granted[i].w;
         return;
     }
-    merge_go(e, 1);
-    merge_go(e, 0);
+    merge_granted(e, 1);
+    merge_granted(e, 0);
 }
 
 /* Flits of a train that have crossed router-to-router channels once its
@@ -454,14 +455,14 @@ static uint64_t train_traversals(int64_t h, int64_t len, int64_t m)
  * delivered moves every cycle without being visited. */
 static int64_t train_head(const kci_worm *w, int64_t last)
 {
-    return w->drain && w->head >= (int64_t)w->np - 1 ? (int64_t)w->np - 1 + (last - (int64_t)w->t0) : w->head;
+    return w->drain && w->head >= (int64_t)w->npath - 1 ? (int64_t)w->npath - 1 + (last - (int64_t)w->delivered_at) : w->head;
 }
 
 /* Delivered flits of a train at header index h in the window of moves. */
 static uint64_t train_window_delivered(const kci_worm *w, int64_t h)
 {
-    int64_t E = (int64_t)w->np - 1;
-    int64_t lo = E > w->wlo + 1 ? E : w->wlo + 1, hi = h < w->whi ? h : w->whi;
+    int64_t E = (int64_t)w->npath - 1;
+    int64_t lo = E > w->win_lo + 1 ? E : w->win_lo + 1, hi = h < w->win_hi ? h : w->win_hi;
     return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
 }
 
@@ -469,7 +470,7 @@ static uint64_t train_window_delivered(const kci_worm *w, int64_t h)
 static void train_release(kci_engine *e, kci_tpart *m, kci_worm *w, const uint32_t *path, int64_t j)
 {
     uint32_t c = path[j];
-    w->ptail = (uint16_t)(j + 1);
+    w->first_held = (uint16_t)(j + 1);
     if (j == 0) {
         e->tchans[c].own = -1;
         if (e->driven) /* driven runs keep their own list of senders */
@@ -490,8 +491,8 @@ static void train_schedule(kci_engine *e, kci_tpart *m, uint32_t wi, uint32_t at
 {
     kci_worm *w = &e->worms[wi];
     int32_t *wheel = &e->wheel[(size_t)(m - e->parts) * KCI_WHEEL];
-    w->tat = at;
-    w->tnext = wheel[at & (KCI_WHEEL - 1)];
+    w->event_at = at;
+    w->wheel_next = wheel[at & (KCI_WHEEL - 1)];
     wheel[at & (KCI_WHEEL - 1)] = (int32_t)wi;
 }
 
@@ -500,7 +501,7 @@ static void train_schedule(kci_engine *e, kci_tpart *m, uint32_t wi, uint32_t at
 static void train_done(kci_engine *e, kci_tpart *m, uint32_t wi)
 {
     kci_worm *w = &e->worms[wi];
-    int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
+    int64_t E = (int64_t)w->npath - 1, len = (int64_t)w->len;
     const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
     m->traversals += (uint64_t)len * (uint64_t)(E - 1);
     m->flits_delivered += (uint64_t)len;
@@ -518,7 +519,7 @@ static void train_step(kci_engine *e, kci_tpart *m, uint32_t wi)
     kci_worm *w = &e->worms[wi];
     const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
     int64_t h = ++w->head, len = (int64_t)w->len;
-    int64_t E = w->drain ? (int64_t)w->np - 1 : INT64_MAX / 2;
+    int64_t E = w->drain ? (int64_t)w->npath - 1 : INT64_MAX / 2;
     if (h - len >= 0) /* a worm shorter than its path: the tail leaves a channel */
         train_release(e, m, w, path, h - len);
     if (h < E) {
@@ -533,13 +534,13 @@ static void train_step(kci_engine *e, kci_tpart *m, uint32_t wi)
     }
     /* The header is delivered: from now on the train moves every cycle and
      * its channels are released one a cycle once the tail reaches them. */
-    w->t0 = e->now;
+    w->delivered_at = e->now;
     if (len == 1) {
         train_done(e, m, wi);
         return;
     }
     m->draining_change++;
-    train_schedule(e, m, wi, e->now + (uint32_t)(w->ptail + len - E));
+    train_schedule(e, m, wi, e->now + (uint32_t)(w->first_held + len - E));
 }
 
 /* A train being delivered reaches its next event: its tail leaves a channel. */
@@ -547,8 +548,8 @@ static void train_event(kci_engine *e, kci_tpart *m, uint32_t wi)
 {
     kci_worm *w = &e->worms[wi];
     const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
-    int64_t E = (int64_t)w->np - 1, len = (int64_t)w->len;
-    int64_t h = E + ((int64_t)e->now - (int64_t)w->t0);
+    int64_t E = (int64_t)w->npath - 1, len = (int64_t)w->len;
+    int64_t h = E + ((int64_t)e->now - (int64_t)w->delivered_at);
     w->head = (int32_t)h;
     train_release(e, m, w, path, h - len);
     if (h - E == len - 1) {
@@ -564,7 +565,7 @@ static void train_event(kci_engine *e, kci_tpart *m, uint32_t wi)
  * train's event (train_event), else a header move (train_step). */
 static inline int64_t move_release_index(const kci_engine *e, const kci_worm *w, int ev)
 {
-    int64_t h = ev ? (int64_t)w->np - 1 + ((int64_t)e->now - (int64_t)w->t0) : (int64_t)w->head + 1;
+    int64_t h = ev ? (int64_t)w->npath - 1 + ((int64_t)e->now - (int64_t)w->delivered_at) : (int64_t)w->head + 1;
     return h - (int64_t)w->len;
 }
 
@@ -581,7 +582,7 @@ KCI_PF_FN void pf_move(const kci_engine *e, const uint32_t *list, uint32_t k, ui
         const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
         if (j >= 0 && j < (int64_t)e->path_cap)
             kci_prefetch(&path[j]);
-        if (!ev && w->head + 1 < (int32_t)w->np)
+        if (!ev && w->head + 1 < (int32_t)w->npath)
             kci_prefetch(&path[w->head + 1]);
     }
     if (k + KCI_PF_CHAN < n) {
@@ -589,9 +590,9 @@ KCI_PF_FN void pf_move(const kci_engine *e, const uint32_t *list, uint32_t k, ui
         const kci_worm *w = &e->worms[wi];
         int64_t j = move_release_index(e, w, ev);
         const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
-        if (j >= 0 && j < (int64_t)w->np)
+        if (j >= 0 && j < (int64_t)w->npath)
             kci_prefetch_w(&e->tchans[path[j]]);
-        if (!ev && w->head + 1 < (int32_t)w->np) { /* the arrival bit, or range, of the header's new channel */
+        if (!ev && w->head + 1 < (int32_t)w->npath) { /* the arrival bit, or range, of the header's new channel */
             uint32_t c = path[w->head + 1];
             if (e->nparts == 1)
                 kci_prefetch_w(&e->parts[0].arrived_bits[c >> 6]);
@@ -603,8 +604,8 @@ KCI_PF_FN void pf_move(const kci_engine *e, const uint32_t *list, uint32_t k, ui
 
 /* Thread p's moves: the worms being delivered whose event is now (first
  * events from its timer wheel, then the rest from its next-cycle list),
- * and its share of the headers that move (a contiguous part of the go
- * list). Each worm touches its own record and path and the channels it
+ * and its share of the headers that move (a contiguous part of
+ * e->movers). Each worm touches its own record and path and the channels it
  * owns; what others need goes into thread p's own lists (kci_tpart). */
 void kci_trains_part_move(kci_engine *e, uint32_t p)
 {
@@ -621,11 +622,11 @@ void kci_trains_part_move(kci_engine *e, uint32_t p)
     m->ndrain_next = 0;
     while (at >= 0) {
         uint32_t wi = (uint32_t)at;
-        at = e->worms[wi].tnext;
-        if (e->worms[wi].tat == e->now)
+        at = e->worms[wi].wheel_next;
+        if (e->worms[wi].event_at == e->now)
             train_event(e, m, wi);
         else
-            train_schedule(e, m, wi, e->worms[wi].tat); /* a later turn of the wheel */
+            train_schedule(e, m, wi, e->worms[wi].event_at); /* a later turn of the wheel */
     }
     for (uint32_t k = 0; k < ncur; k++) {
         if (e->prefetch)
@@ -633,11 +634,11 @@ void kci_trains_part_move(kci_engine *e, uint32_t p)
         train_event(e, m, cur[k]);
     }
     uint32_t lo = (uint32_t)((uint64_t)e->nmovers * p / e->nparts), hi = (uint32_t)((uint64_t)e->nmovers * (p + 1) / e->nparts);
-    const uint32_t *go = e->movers + lo;
+    const uint32_t *movers = e->movers + lo;
     for (uint32_t k = 0; k < hi - lo; k++) {
         if (e->prefetch)
-            pf_move(e, go, k, hi - lo, 0);
-        train_step(e, m, go[k]);
+            pf_move(e, movers, k, hi - lo, 0);
+        train_step(e, m, movers[k]);
     }
 }
 
@@ -684,7 +685,7 @@ void kci_trains_move(kci_engine *e)
     }
     for (uint32_t i = 0; i < e->ndelivered; i++) {
         kci_worm *w = &e->worms[f[i]];
-        uint64_t inw = train_window_delivered(w, (int64_t)w->np - 1 + (int64_t)w->len - 1);
+        uint64_t inw = train_window_delivered(w, (int64_t)w->npath - 1 + (int64_t)w->len - 1);
         e->del_window += inw;
         if (inw)
             e->win_delivered[w->src] += inw;
@@ -707,9 +708,9 @@ void kci_trains_window_edge(kci_engine *e, int end)
             continue;
         int64_t h = train_head(w, (int64_t)e->now - 1);
         if (end)
-            w->whi = (int32_t)h;
+            w->win_hi = (int32_t)h;
         else
-            w->wlo = (int32_t)h;
+            w->win_lo = (int32_t)h;
     }
 }
 
@@ -722,7 +723,7 @@ void kci_trains_settle(kci_engine *e)
         if (!w->alive || w->head < 0)
             continue;
         int64_t h = train_head(w, e->last_moved), len = (int64_t)w->len;
-        int64_t E = w->drain ? (int64_t)w->np - 1 : INT64_MAX / 2;
+        int64_t E = w->drain ? (int64_t)w->npath - 1 : INT64_MAX / 2;
         w->head = (int32_t)h;
         e->link_traversals += train_traversals(h, len, E - 1);
         if (h >= E) {
@@ -735,7 +736,7 @@ void kci_trains_settle(kci_engine *e)
             continue;
         const uint32_t *path = &e->path[(size_t)i * e->path_cap];
         int64_t last = E - 1 < h ? E - 1 : h;
-        for (int64_t j = w->ptail > 1 ? w->ptail : 1; j <= last; j++)
+        for (int64_t j = w->first_held > 1 ? w->first_held : 1; j <= last; j++)
             e->link_flits[path[j] / e->vcs] += train_window_flits(w, j);
     }
 }
@@ -750,7 +751,7 @@ void kci_trains_flits(const kci_engine *e, uint64_t *buffered, uint64_t *at_sour
             continue;
         int64_t h = w->head, len = (int64_t)w->len;
         *at_source += (uint64_t)(len - (h + 1 < len ? h + 1 : len));
-        int64_t hi = w->drain ? (int64_t)w->np - 2 : h;
+        int64_t hi = w->drain ? (int64_t)w->npath - 2 : h;
         if (hi > h)
             hi = h;
         int64_t lo = h - len + 1 > 0 ? h - len + 1 : 0;
@@ -765,7 +766,7 @@ void kci_trains_waiting(kci_engine *e)
     uint32_t m = 0;
     for (uint32_t i = 0; i < e->worm_cap; i++)
         if (e->worms[i].alive && e->worms[i].blocked)
-            e->waiting[m++] = (kci_waiter){e->worms[i].wkey, i, 0};
+            e->waiting[m++] = (kci_waiter){e->worms[i].wait_key, i, 0};
     for (uint32_t p = 0; p < e->nparts; p++)
         for (uint32_t i = e->parts[p].first_head; i < e->parts[p].first_tail; i++)
             e->waiting[m++] = e->parts[p].first_tries[i];
