@@ -560,13 +560,16 @@ static void train_event(kci_engine *e, kci_tpart *m, uint32_t wi)
     }
 }
 
-/* The path index whose channel the next move of worm w releases (-1:
- * none), and the one its header enters (-1: none); ev: a delivered
+/* Worm wi's record (*w) and path (returned), and the path index whose
+ * channel its next move releases (*j; below 0: none); ev: a delivered
  * train's event (train_event), else a header move (train_step). */
-static inline int64_t move_release_index(const kci_engine *e, const kci_worm *w, int ev)
+static inline const uint32_t *move_target(const kci_engine *e, uint32_t wi, int ev, const kci_worm **w, int64_t *j)
 {
-    int64_t h = ev ? (int64_t)w->npath - 1 + ((int64_t)e->now - (int64_t)w->delivered_at) : (int64_t)w->head + 1;
-    return h - (int64_t)w->len;
+    const kci_worm *x = &e->worms[wi];
+    int64_t h = ev ? (int64_t)x->npath - 1 + ((int64_t)e->now - (int64_t)x->delivered_at) : (int64_t)x->head + 1;
+    *w = x;
+    *j = h - (int64_t)x->len;
+    return &e->path[(size_t)wi * e->path_cap];
 }
 
 /* The stages of prefetching (KCI_PF) for the k-th of n moves in list: a
@@ -576,20 +579,18 @@ KCI_PF_FN void pf_move(const kci_engine *e, const uint32_t *list, uint32_t k, ui
     if (k + KCI_PF < n)
         pf_worm(e, list[k + KCI_PF]);
     if (k + KCI_PF_PATH < n) {
-        uint32_t wi = list[k + KCI_PF_PATH];
-        const kci_worm *w = &e->worms[wi];
-        int64_t j = move_release_index(e, w, ev);
-        const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
+        const kci_worm *w;
+        int64_t j;
+        const uint32_t *path = move_target(e, list[k + KCI_PF_PATH], ev, &w, &j);
         if (j >= 0 && j < (int64_t)e->path_cap)
             kci_prefetch(&path[j]);
         if (!ev && w->head + 1 < (int32_t)w->npath)
             kci_prefetch(&path[w->head + 1]);
     }
     if (k + KCI_PF_CHAN < n) {
-        uint32_t wi = list[k + KCI_PF_CHAN];
-        const kci_worm *w = &e->worms[wi];
-        int64_t j = move_release_index(e, w, ev);
-        const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
+        const kci_worm *w;
+        int64_t j;
+        const uint32_t *path = move_target(e, list[k + KCI_PF_CHAN], ev, &w, &j);
         if (j >= 0 && j < (int64_t)w->npath)
             kci_prefetch_w(&e->tchans[path[j]]);
         if (!ev && w->head + 1 < (int32_t)w->npath) { /* the arrival bit, or range, of the header's new channel */
