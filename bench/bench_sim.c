@@ -10,7 +10,8 @@
  * link_traversals). Every measurement runs in a child process (this program
  * with --worker), so its peak RSS is that run's alone: memory per node is
  * (peak RSS - RSS at start) / nodes. With --old BIN, BIN is this same source
- * built against another engine (bench/sim_baseline.sh builds commit bd5f219's);
+ * built against another engine (bench/sim_baseline.sh [COMMIT] builds it, by
+ * default against bd5f219; bench/README.md: against 45a043e);
  * its runs alternate with this build's, new first on even repetitions and old
  * first on odd ones, so a load change on the (shared) machine hits both
  * alike. Figures are medians over the repetitions; the speed-up column is the
@@ -44,7 +45,7 @@ typedef struct bcase {
     int large; /* only with --large */
 } bcase;
 
-/* The issue-23 workloads first (8-cube uniform 0.2, 8-cube transpose 0.05,
+/* The first speed study's workloads first (8-cube uniform 0.2, 8-cube transpose 0.05,
  * 16-cube uniform 0.2), then sizes. Cycle counts keep each run at 6-20
  * million flit-hops (a few tenths of a second or more: the machine may be
  * shared), well past the fill of the network; the --large ones run 300-480

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Build bench/bench_sim.c (this checkout's) against the simulator engine of an
-# older commit (default bd5f219, the engine before it was made faster, which
-# docs/sim.md measures against), in a temporary directory outside the
-# repository; prints the binary's path. Use:
+# older commit (default bd5f219, the engine of the first speed study in
+# docs/sim.md; 45a043e is the engine before its split by concern), in a
+# temporary directory outside the repository; prints the binary's path. Use:
 #   build/bench_sim --old "$(bench/sim_baseline.sh)"
 set -e
 rev=${1:-bd5f219}

@@ -1,4 +1,4 @@
-/* One run on several threads (kc_simconfig.threads, src/sim/router.c):
+/* One run on several threads (kc_simconfig.threads, src/sim/trains.c and threads.c):
  * the worm-level loop splits header arbitration by node range, and the
  * results must not depend on the number of threads. On random
  * configurations (cube, torus and mesh sizes, routings, VC rules, ports,

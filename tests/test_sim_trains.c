@@ -1,4 +1,4 @@
-/* The worm-level loop (trains, src/sim/router.c) against the flit-by-flit
+/* The worm-level loop (trains, src/sim/trains.c) against the flit-by-flit
  * loop it replaces in the default model: on random configurations (cube,
  * torus and mesh sizes, routings, VC rules, injection and ejection ports,
  * route delays, message lengths, loads, patterns, seeds) both loops must

@@ -23,16 +23,35 @@ static uint64_t grown(uint64_t need, uint64_t first)
     return cap;
 }
 
+/* The shape of the network a resolved spec builds (kc_simnet_init's sizes;
+ * nodes saturate past KC_SIMNET_MAX_NODES, which the caller rejects). */
+static kci_simshape spec_shape(const kc_simspec *s)
+{
+    kci_simshape sh = {1, s->n, s->topo == KC_SIM_HYPERCUBE ? s->n : 2 * s->n, s->vcs, s->inj, s->ej, s->depth, 0,
+                       s->topo, s->k};
+    for (int i = 0; i < s->n && sh.nodes <= KC_SIMNET_MAX_NODES; i++)
+        sh.nodes *= (uint64_t)s->k;
+    sh.max_hops = s->topo == KC_SIM_HYPERCUBE ? s->n : s->topo == KC_SIM_TORUS ? s->n * (s->k / 2) : s->n * (s->k - 1);
+    return sh;
+}
+
+size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
+{
+    kci_simshape s = kci_sim_shape(net);
+    uint64_t network = (uint64_t)net->nodes * ((uint64_t)net->ports * sizeof(uint32_t) + (uint64_t)net->n);
+    int trains = kci_sim_shape_trains(&s, cfg);
+    int parts = (int)kci_sim_parts(&s, cfg, trains, KC_SIM_PAR_NODES);
+    return (size_t)(kci_sim_fixed_bytes(&s, kci_sim_shape_vcs_independent(&s, cfg), trains, parts) + network);
+}
+
 kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_simmem *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
     if ((int)s->topo < 0 || s->k < 2 || s->n < 1 || s->n > KC_SIMNET_MAX_N || s->vcs < 1 || (int)s->route.algo < 0)
         return kc_fail_param(err, KC_EINVAL, "spec", "the memory estimate needs a resolved spec (kc_simspec_resolve)");
-    kci_simshape sh = {1, s->n, s->topo == KC_SIM_HYPERCUBE ? s->n : 2 * s->n, s->vcs, s->inj, s->ej, s->depth, 0};
-    for (int i = 0; i < s->n; i++)
-        if ((sh.nodes *= (uint64_t)s->k) > KC_SIMNET_MAX_NODES)
-            return kc_fail_param(err, KC_ERANGE, "n", "network too large: at most %u nodes", KC_SIMNET_MAX_NODES);
-    sh.max_hops = s->topo == KC_SIM_HYPERCUBE ? s->n : s->topo == KC_SIM_TORUS ? s->n * (s->k / 2) : s->n * (s->k - 1);
+    kci_simshape sh = spec_shape(s);
+    if (sh.nodes > KC_SIMNET_MAX_NODES)
+        return kc_fail_param(err, KC_ERANGE, "n", "network too large: at most %u nodes", KC_SIMNET_MAX_NODES);
     uint64_t N = sh.nodes;
     uint64_t net_channels = N * (uint64_t)sh.ports * (uint64_t)sh.vcs;
     uint64_t channels = net_channels + N * (uint64_t)(sh.inj + sh.ej);
@@ -49,11 +68,10 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     if (!uniform)
         shared += channels * 4;
 
-    int indep = cfg->vc_independent >= 0 ? cfg->vc_independent : kc_sim_vc_link_default(s->topo, s->k);
-    /* the worm-level loop's condition (kci_sim_trains) on the spec */
-    int trains = sh.depth == 1 && cfg->switch_delay == 0 && cfg->link_latency == 1 && (sh.vcs == 1 || indep);
-    /* node ranges of a run on several threads (kc_simconfig.threads) */
-    int parts = trains && cfg->threads > 1 && N >= KC_SIM_PAR_NODES ? (cfg->threads < 64 ? cfg->threads : 64) : 1;
+    /* the engine's own decisions: its loop, its node ranges */
+    int indep = kci_sim_shape_vcs_independent(&sh, cfg);
+    int trains = kci_sim_shape_trains(&sh, cfg);
+    int parts = (int)kci_sim_parts(&sh, cfg, trains, KC_SIM_PAR_NODES);
     uint64_t point = kci_sim_fixed_bytes(&sh, indep, trains, parts);
     int adaptive = s->route.algo != KC_ROUTE_ECUBE && s->route.algo != KC_ROUTE_DOR;
     if (cfg->channel_util)
@@ -97,12 +115,11 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
     kc_err err;
     if (kc_simmem_estimate(s, cfg, &m, &err))
         return 0;
+    kci_simshape sh = spec_shape(s);
     double N = 1;
     for (int i = 0; i < s->n; i++)
         N *= s->k;
-    int hyper = s->topo == KC_SIM_HYPERCUBE;
-    double diam = hyper ? s->n : s->topo == KC_SIM_TORUS ? s->n * (s->k / 2) : s->n * (s->k - 1);
-    double ports = hyper ? s->n : 2.0 * s->n, net_channels = N * ports * s->vcs;
+    double diam = sh.max_hops, ports = sh.ports, net_channels = N * ports * s->vcs;
     double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
     /* live worms: at most those of the memory bound (kcube/simmem.h) */
     double bound = N * (s->inj + s->ej) + net_channels * s->depth / L, cycles, worms;
@@ -114,8 +131,7 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
         worms = N * (cfg->load > 0 ? cfg->load : 0) / L * 8 * (diam + L);
     }
     worms = worms < bound ? worms : bound;
-    int indep = cfg->vc_independent >= 0 ? cfg->vc_independent : kc_sim_vc_link_default(s->topo, s->k);
-    if (s->depth == 1 && cfg->switch_delay == 0 && cfg->link_latency == 1 && (s->vcs == 1 || indep)) {
+    if (kci_sim_shape_trains(&sh, cfg)) {
         /* The worm-level loop: work per message (a visit per header hop,
          * per channel its tail releases, and its generation, injection and
          * delivery), about diam / 2 + 4 events; per cycle, a Bernoulli
@@ -126,7 +142,7 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
          * 2^18, 240 at 2^20), a margin for a busier machine; the drain
          * term above (half the limit) is already generous for a load that
          * the network sustains. */
-        double hot = N * ((double)(s->topo == KC_SIM_HYPERCUBE ? s->n : 2 * s->n) * s->vcs + s->inj + s->ej) * 8 + N * 80;
+        double hot = N * ((double)sh.ports * s->vcs + s->inj + s->ej) * 8 + N * 80;
         double ev = hot <= (1u << 20)    ? 90e-9
                     : hot <= (4u << 20)  ? 100e-9
                     : hot <= (16u << 20) ? 170e-9

@@ -1,4 +1,6 @@
-/* Private to src/sim: sizes shared by the engine and the memory estimate. */
+/* Private to src/sim: what the engine and the memory and work estimates
+ * share (the shape of a network, the decisions that size a run, the bytes
+ * of the engine's arrays), and the test entry points of the engine. */
 #ifndef KCI_SIM_INTERNAL_H
 #define KCI_SIM_INTERNAL_H
 
@@ -7,13 +9,38 @@
 
 #include "kcube/sim.h"
 
+#define KCI_MAX_THREADS 64 /* node ranges of one run */
+
 /* The shape of a network, enough to size the engine without building it. */
 typedef struct kci_simshape {
     uint64_t nodes;
     int n, ports, vcs, inj, ej, depth, max_hops;
+    kc_simtopo topo;
+    int k;
 } kci_simshape;
 
-/* Bytes of the engine's fixed arrays (kc_sim_run's engine_init); trains:
+/* The shape of a built network. */
+kci_simshape kci_sim_shape(const kc_simnet *net);
+/* Whether the VCs of a link each move a flit per cycle (kc_sim_vcs_independent
+ * on a shape). */
+int kci_sim_shape_vcs_independent(const kci_simshape *s, const kc_simconfig *cfg);
+/* 1 when the worm-level loop reproduces the flit loop for a run on shape s
+ * (one-flit buffers, no switch delay, one-cycle links, no VCs taking turns
+ * on a link): the engine's choice of loop and the estimates' alike. */
+int kci_sim_shape_trains(const kci_simshape *s, const kc_simconfig *cfg);
+/* Node ranges (threads) of a run: cfg->threads, at most KCI_MAX_THREADS and
+ * the node count, when the worm-level loop runs (trains) on a network of at
+ * least min_nodes nodes; else 1. */
+uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int trains, uint64_t min_nodes);
+/* The checks kc_sim_run makes of its arguments (ranges, sizes, routing). */
+kc_status kci_sim_check_config(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
+                               const kc_simconfig *c, kc_err *err);
+/* The parts of those checks kc_simdrive_new makes too: the router delays
+ * and link latency; the routes (their length, the routing's check). */
+kc_status kci_sim_check_timing(const kc_simconfig *c, kc_err *err);
+kc_status kci_sim_check_routes(const kc_simnet *net, const kc_simroute *route, kc_err *err);
+
+/* Bytes of the engine's fixed arrays (kci_engine_init's); trains:
  * the worm-level loop applies (kci_sim_trains); parts: its node ranges
  * (kc_simconfig.threads on a network that splits, else 1). */
 uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trains, int parts);

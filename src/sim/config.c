@@ -1,0 +1,134 @@
+/* The simulator's configuration: defaults, the name tables of its options,
+ * the checks of a run's arguments, and the decisions a run is shaped by
+ * (which loop runs it, on how many node ranges). The engine and the memory
+ * and work estimates (memory.c) make those decisions through the same
+ * functions, so an estimate cannot drift from the engine it sizes. */
+#include "kcube/sim.h"
+
+#include <string.h>
+
+#include "sim_internal.h"
+
+void kc_simconfig_default(kc_simconfig *c)
+{
+    memset(c, 0, sizeof *c);
+    c->msg_flits = 20;
+    c->load = 0.1;
+    c->process = KC_INJECT_POISSON;
+    c->seed = 1;
+    c->warmup = 3000;
+    c->measure = 10000;
+    c->drain = 20000;
+    c->route_delay = 0;
+    c->switch_delay = 0;
+    c->link_latency = 1;
+    c->watchdog = 1000;
+    c->queue_cap = 64;
+    c->vc_independent = -1; /* automatic: see kc_sim_vcs_independent */
+    c->threads = 1;
+}
+
+static const kc_name inject_entries[] = {
+    {KC_INJECT_POISSON, "poisson", "exponential gaps between messages"},
+    {KC_INJECT_BERNOULLI, "bernoulli", "one trial per cycle"},
+    {0, NULL, NULL},
+};
+const kc_names kc_siminject_names = {"injection process", inject_entries};
+
+static const kc_name vclink_entries[] = {
+    {0, "shared", "the VCs of a link take turns: one flit per cycle per link"},
+    {1, "independent", "every VC moves a flit per cycle"},
+    {0, NULL, NULL},
+};
+const kc_names kc_simvclink_names = {"VC link sharing", vclink_entries};
+
+int kc_sim_vc_link_default(kc_simtopo topo, int k)
+{
+    /* Seed 002's tori give every virtual channel its own one-flit buffer whose
+     * flit crosses the link in a cycle; its figures (mapped tori near 0.4,
+     * uniform above 0.4) need the VCs not to take turns. On the binary cube
+     * the seeds have no VCs: extra VCs there (Duato's escape channel) share
+     * the link, so adaptive routing gets no extra bandwidth. */
+    return topo != KC_SIM_HYPERCUBE && k > 2;
+}
+
+kci_simshape kci_sim_shape(const kc_simnet *net)
+{
+    kci_simshape s = {net->nodes, net->n,  net->ports,    net->vcs, net->inj,
+                      net->ej,    net->depth, net->max_hops, net->topo, net->k};
+    return s;
+}
+
+int kci_sim_shape_vcs_independent(const kci_simshape *s, const kc_simconfig *cfg)
+{
+    return cfg->vc_independent >= 0 ? cfg->vc_independent : kc_sim_vc_link_default(s->topo, s->k);
+}
+
+int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c)
+{
+    kci_simshape s = kci_sim_shape(net);
+    return kci_sim_shape_vcs_independent(&s, c);
+}
+
+int kci_sim_shape_trains(const kci_simshape *s, const kc_simconfig *cfg)
+{
+    return s->depth == 1 && cfg->switch_delay == 0 && cfg->link_latency == 1 &&
+           (s->vcs == 1 || kci_sim_shape_vcs_independent(s, cfg));
+}
+
+int kci_sim_trains(const kc_simnet *net, const kc_simconfig *cfg)
+{
+    kci_simshape s = kci_sim_shape(net);
+    return kci_sim_shape_trains(&s, cfg);
+}
+
+uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int trains, uint64_t min_nodes)
+{
+    /* only the worm-level loop splits, only on networks large enough that
+     * two barriers a cycle cost little against the cycle */
+    if (!trains || cfg->threads <= 1 || s->nodes < min_nodes)
+        return 1;
+    uint64_t nt = cfg->threads < KCI_MAX_THREADS ? (uint64_t)cfg->threads : KCI_MAX_THREADS;
+    return (uint32_t)(nt > s->nodes ? s->nodes : nt);
+}
+
+int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
+{
+    int64_t r = c->route_delay, s = c->switch_delay, w = c->link_latency;
+    return (int64_t)hops * (r + s + w) + r + s + c->msg_flits + 1;
+}
+
+kc_status kci_sim_check_timing(const kc_simconfig *c, kc_err *err)
+{
+    if (c->route_delay < 0 || c->switch_delay < 0 || c->link_latency < 1 || c->route_delay > 1000 ||
+        c->switch_delay > 1000 || c->link_latency > 1000)
+        return kc_fail_param(err, KC_ERANGE, "timing", "router delays must be 0..1000 cycles and link latency 1..1000");
+    return KC_OK;
+}
+
+kc_status kci_sim_check_routes(const kc_simnet *net, const kc_simroute *route, kc_err *err)
+{
+    if (net->max_hops + 2 > 65535) /* a worm's path entries are 16-bit */
+        return kc_fail_param(err, KC_ERANGE, "k", "routes too long for the simulator");
+    return kc_simroute_check(route, net, err);
+}
+
+kc_status kci_sim_check_config(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
+                               const kc_simconfig *c, kc_err *err)
+{
+    if (tr->nodes != net->nodes)
+        return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic is for %u nodes, the network has %u", tr->nodes, net->nodes);
+    if (c->msg_flits < 1 || c->msg_flits > 65535)
+        return kc_fail_param(err, KC_ERANGE, "msg_flits", "message length must be 1..65535 flits, got %d", c->msg_flits);
+    if (!c->oneshot && !(c->load > 0 && c->load <= (double)c->msg_flits))
+        return kc_fail_param(err, KC_ERANGE, "load", "offered load must be > 0 and at most one message per cycle (%d flits/node/cycle), got %g", c->msg_flits, c->load);
+    if (c->process == KC_INJECT_BERNOULLI && !c->oneshot && c->load > (double)c->msg_flits)
+        return kc_fail_param(err, KC_ERANGE, "load", "Bernoulli injection needs load <= message length");
+    kc_status st = kci_sim_check_timing(c, err);
+    if (st)
+        return st;
+    if (c->warmup < 0 || c->measure < 1 || c->drain < 0 || c->watchdog < 1 ||
+        c->warmup + c->measure + c->drain > 2000000000LL)
+        return kc_fail_param(err, KC_ERANGE, "cycles", "bad warm-up / measurement / drain / watchdog cycles");
+    return kci_sim_check_routes(net, route, err);
+}

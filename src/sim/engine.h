@@ -1,0 +1,366 @@
+/* Private to src/sim: the wormhole router engine's state, shared by the
+ * files that each hold one concern of it.
+ *
+ *   config.c    defaults, name tables, the checks of a configuration, and
+ *               the decisions a run is shaped by (which loop, how many
+ *               node ranges), which the memory and work estimates call too
+ *   engine.c    the engine's arrays (set up, grown, freed, and their bytes
+ *               for the memory estimate), injection and delivery shared by
+ *               both loops, one cycle and its watchdog
+ *   calendar.c  message generation: the sources' calendar, their queues
+ *   flit.c      the flit-by-flit loop (any model)
+ *   trains.c    the worm-level loop (rigid worms: one-flit buffers, ...)
+ *   threads.c   the threads that run the worm-level loop's node ranges
+ *   driver.c    kc_sim_run and kc_simdrive: runs, results, deadlocks
+ *
+ * The engine is one synchronous cycle at a time: generation, injection,
+ * allocation of channels to waiting headers, movement (see flit.c for the
+ * model and trains.c for why the worm-level loop gives the same results). */
+#ifndef KCI_SIM_ENGINE_H
+#define KCI_SIM_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "kcube/rng.h"
+#include "kcube/sim.h"
+#include "core/bits.h"
+#include "core/sort.h"
+#include "kcube/simstats.h"
+#include "sim_internal.h"
+
+#define KCI_FAR (INT32_MAX / 2) /* a path index no train reaches: a window edge not yet passed */
+#define KCI_WHEEL 1024          /* timer buckets of the trains, a power of two */
+#define KCI_CAL 4096            /* calendar buckets, a power of two */
+#define KCI_CAL_CHUNK 30        /* sources a calendar chunk holds */
+
+/* Software prefetching for the moves and the header tries. On large
+ * networks every worm record, path entry and channel a move touches is a
+ * cache miss, and each depends on the one before (worm -> path -> channel),
+ * so a loop over a list of worms waits for memory at every step. The loops
+ * walk their list in stages: the worm record KCI_PF items ahead, its path
+ * entry KCI_PF_PATH ahead (the record is in cache by then), the channel
+ * KCI_PF_CHAN ahead, so several misses are in flight at once. Prefetches
+ * change no state and no result. */
+#define KCI_PF 16                            /* worm records this many items ahead */
+#define KCI_PF_MIN_BYTES (UINT64_C(2) << 20) /* hot state from which prefetching pays (kci_engine.prefetch) */
+#define KCI_PF_PATH 10                       /* path entries */
+#define KCI_PF_CHAN 5                        /* channels (and routers, arrival bits) */
+
+/* A prefetching helper has no visible effect, so a compiler that does not
+ * inline it early may find it pure and drop the call (GCC 12 does): force
+ * it inline. */
+#if defined(__GNUC__)
+#define KCI_PF_FN static inline __attribute__((always_inline))
+#else
+#define KCI_PF_FN static inline
+#endif
+
+/* A message in flight (a worm slot). */
+typedef struct kci_worm {
+    /* what a header hop, a wake-up or a tail release reads: the first 48
+     * bytes, so one cache line holds them in most records */
+    int32_t head;       /* trains: path index of the header flit, -1 before it enters */
+    uint16_t npath, first_held; /* path entries; first entry still held */
+    uint32_t len, dst;  /* flits of this message; its destination */
+    uint8_t drain;      /* trains: its header has been delivered: it moves every cycle */
+    uint8_t blocked;    /* trains: its header found every channel it may take owned */
+    uint8_t woken;      /* trains: blocked, and a channel it waits for was released */
+    uint8_t alive;      /* trains: the slot holds a worm */
+    uint32_t wait_gen;  /* trains: generation of its wait entries */
+    uint64_t wait_key;  /* trains, blocked: the key it waits with */
+    uint32_t delivered_at; /* trains, drain: the cycle its header was delivered */
+    uint32_t event_at;  /* trains, drain: the cycle of its next event */
+    int32_t wheel_next; /* trains, drain: next worm in its timer bucket */
+    uint32_t src;
+    /* the rest: injection, delivery and the flit loop */
+    uint32_t gen, inj;  /* generation cycle, cycle it left the source queue */
+    uint32_t src_left;  /* flits not yet injected */
+    uint32_t id;        /* caller's id (driven runs) */
+    int32_t win_lo, win_hi; /* trains: moves with head in (win_lo, win_hi] fall in the window */
+    uint8_t measured;
+    uint8_t stalled;    /* nothing can move until the header takes a channel */
+    uint64_t seq;       /* injection order: the flit loop's delivery order */
+} kci_worm;
+
+/* Bytes of a worm record's hot part (the fields up to src). */
+#define KCI_WORM_HOT offsetof(kci_worm, gen)
+_Static_assert(KCI_WORM_HOT <= KCI_CACHE_LINE, "a worm record's hot part fits in one cache line");
+
+/* A queued message (source queues are lists through one array). */
+typedef struct kci_qmsg {
+    uint32_t gen, dst, len, id;
+    int32_t next;
+} kci_qmsg;
+
+/* A header waiting for a channel, or any worm with a sort key. */
+typedef struct kci_waiter {
+    uint64_t key; /* ready cycle << 32 | channel: first come, then channel id */
+    uint32_t w;
+    uint32_t node; /* trains' queues of new headers: the router the header is at */
+} kci_waiter;
+
+/* A channel's hot state in the flit loop. rt0 is the ready time of the
+ * buffer's only slot when depth is 1 (the default); deeper buffers keep
+ * their ring in ready_ring. */
+typedef struct kci_chan {
+    int32_t owner;   /* worm holding the channel, -1 when free */
+    uint32_t passed; /* flits that have entered it (of the owner's) */
+    uint32_t rt0;
+    uint16_t cnt;   /* flits buffered */
+    uint16_t rhead; /* ring index of the oldest buffered flit */
+} kci_chan;
+
+/* A channel in the worm-level loop: owner and first wait entry together,
+ * since a release reads both. */
+typedef struct kci_tchan {
+    int32_t own, wait; /* -1: free; -1: no header waits */
+} kci_tchan;
+
+/* A wait entry: worm w waits (its wait generation gen) on a channel. */
+typedef struct kci_went {
+    uint32_t w, gen;
+    int32_t next;
+} kci_went;
+
+/* Something a move produced for node range t: a channel c. */
+typedef struct kci_tev {
+    uint32_t t, c;
+} kci_tev;
+
+/* A calendar bucket is a list of chunks, all full but the first: walking
+ * it reads arrays (a chunk a step, the next one prefetched) where a list
+ * through the sources would miss the cache at every source. */
+typedef struct kci_calchunk {
+    int32_t next;
+    uint32_t n;
+    uint32_t node[KCI_CAL_CHUNK], cyc[KCI_CAL_CHUNK];
+} kci_calchunk;
+
+/* Trains: header arbitration for one contiguous range of nodes. A header
+ * at node v competes only for channels leaving v, and its wait entries sit
+ * on those channels, so the part of a cycle that tries headers (wake-ups,
+ * retries, first tries) touches only its range's channels and the worms
+ * whose header is there: ranges run on separate threads. What crosses
+ * ranges (the worms whose header moves) is merged afterwards in the order
+ * one range would have produced (by key). */
+typedef struct kci_tpart {
+    kci_waiter *first_tries;            /* headers here that arrived and were never tried, by key */
+    uint32_t first_head, first_tail;    /* the FIFO's live entries */
+    uint32_t *woken, nwoken;            /* blocked headers here to retry this cycle */
+    kci_waiter *granted, *sort_tmp;     /* headers given a channel this cycle (woken ones first), by key; sort space */
+    uint32_t ngranted, ngranted_woken;
+    uint32_t *released, nreleased;      /* channels of the range released last cycle with wait entries */
+    kci_went *waits;                    /* wait entries of the range's channels, a free list through next */
+    uint32_t waits_cap;
+    int32_t waits_free;
+    int nomem;
+    /* moves done by thread p (its share of the moving worms): sums added
+     * up after the moves, in range order (integers: any order is exact) */
+    uint64_t traversals, flits_delivered; /* link traversals, flits delivered */
+    int64_t draining_change;              /* change in the count of worms being delivered */
+    /* headers that arrived here last cycle: channel bitmap and its summary
+     * (a bit per 64-channel word) */
+    uint64_t *arrived_bits, *arrived_summary;
+    /* worms of thread p being delivered whose next event is the next cycle
+     * (most are: a delivered train releases a channel a cycle); the wheel
+     * holds only first events. Arrays, so the moves can prefetch ahead. */
+    uint32_t *drain_next, *drain_cur, ndrain_next;
+    /* what thread p's moves produce for others, in plain lists (no atomic
+     * operation in the moves: a locked one would also wait for the
+     * stores and misses in flight): tails delivered, sources whose
+     * injection channel was freed, and on several ranges the headers that
+     * arrived and the released channels with waiters, by range (t) */
+    uint32_t *done, ndone, *freed_sources, nfreed_sources;
+    kci_tev *arrivals_out, *released_out;
+    uint32_t narrivals_out, nreleased_out;
+} kci_tpart;
+
+typedef struct kci_engine {
+    const kc_simnet *net;
+    const kc_simroute *route;
+    const kc_simtraffic *traffic; /* NULL in driven runs */
+    const kc_simconfig *cfg;
+    uint32_t msg_len;     /* flits of a generated message */
+    uint32_t depth;       /* flits a channel buffers */
+    uint32_t net_delay;   /* cycles from entering a network channel to being ready to leave it (S + W) */
+    uint32_t eject_delay; /* the same for an ejection channel (S + 1) */
+    uint32_t route_delay; /* cycles a header waits before it may take a channel (R) */
+    uint32_t vcs;
+    uint32_t stride[KC_SIMNET_MAX_N]; /* tori: k^d, the id step of dimension d (kci_head_node) */
+    int prefetch; /* the hot state is larger than the caches: prefetch, compute head nodes (KCI_PF) */
+    int vc_independent;
+    uint32_t now;
+    /* channels (flit loop) */
+    kci_chan *chans;
+    uint32_t *ready_ring; /* depth > 1: ring of ready times, depth per channel */
+    uint32_t *link_busy;  /* shared VC links only: cycle + 1 the link last carried a flit */
+    /* worm slots: records, paths (path_cap channels each), free slots */
+    kci_worm *worms;
+    uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;
+    uint32_t *active, nactive, *active_next; /* flit loop: worms in the network (trains: only the count) */
+    /* flit loop: headers waiting for a channel by key, this cycle's new
+     * headers, and the space their merge (and sorts) goes into */
+    kci_waiter *waiting, *new_headers, *waiting_next;
+    uint32_t nwaiting, nnew_headers;
+    /* sources: queued messages (one array; lists by node), free slots */
+    kci_qmsg *msgs;
+    uint32_t msg_cap, msg_used; /* slots from msg_used on were never used */
+    int32_t msg_free, *queue_head, *queue_tail;
+    uint64_t queued, queued_flits;
+    uint32_t *senders, nsenders; /* sources that generate (driven runs: with queued messages) */
+    double *next_msg_time;       /* per source: when its next Poisson message is due */
+    /* Poisson runs: a calendar of the sources by the cycle of their next
+     * message (bucket = cycle mod KCI_CAL, a list of chunks of cal_chunks) */
+    int32_t *cal_bucket, cal_free; /* cal_free: freed chunks; chunks from cal_used on were never used */
+    uint32_t cal_used;
+    kci_calchunk *cal_chunks;
+    uint32_t *due_nodes; /* this cycle's due sources */
+    /* runs (not driven): sources with queued messages in node order, and
+     * those whose queue was empty until this cycle, in node order */
+    uint32_t *pending, *pending_next, *fresh_queues, npending, nfresh_queues;
+    uint32_t *sort_tmp; /* scratch of kci_sim_sort_nodes: nodes * inj entries */
+    kc_rng rng;
+    /* bookkeeping */
+    uint64_t flits_generated, flits_delivered, link_traversals;
+    uint64_t gen_window, del_window, outstanding;
+    uint64_t *win_generated, *win_delivered; /* per source: flits generated / delivered in the window */
+    uint32_t *queue_len, *queue_len_start, *queue_len_low; /* per source: queue length now, at the window's start,
+                                                              lowest in its last half */
+    int late_window; /* in the last half of the window */
+    uint64_t *link_flits;
+    int in_window, progress, overflow;
+    int64_t last_arrival;
+    kc_simsample latency; /* latencies of the measured messages */
+    double net_lat_sum;
+    int nomem;
+    /* trains: the worm-level loop (trains.c) */
+    int trains;
+    kci_tchan *tchans;
+    kci_tpart *parts; /* header arbitration by node range (nparts of them) */
+    uint32_t nparts;
+    /* first node, network channel and ejection channel of each range */
+    uint32_t part_node[KCI_MAX_THREADS], part_net_chan[KCI_MAX_THREADS], part_ej_chan[KCI_MAX_THREADS];
+    struct kci_pool *pool;     /* workers running ranges 1 .. nparts-1, NULL on one thread */
+    int phase;                 /* the phase the workers run (kci_simthreads_run) */
+    uint32_t *movers, nmovers; /* worms whose header moves this cycle (new, or given a channel) */
+    int32_t *wheel;            /* timer buckets (cycle mod KCI_WHEEL) of worms being delivered */
+    uint32_t ndraining;        /* worms being delivered: they move every cycle */
+    uint32_t last_moved;       /* the last cycle whose moves are done */
+    int settled;               /* kci_trains_settle done (the run is over) */
+    uint32_t *delivered, ndelivered;         /* tails delivered this cycle */
+    uint32_t *freed_sources, nfreed_sources; /* sources whose injection channel was released */
+    uint64_t next_seq;                       /* injection order of the next worm */
+    int driven;           /* a kc_simdrive run */
+    int logging;          /* runs for tests: every delivery in log, by injection order (seq) */
+    uint8_t *in_senders;  /* driven: node is in senders (its queue may be non-empty) */
+    kc_simarrival *log;   /* driven runs: tails delivered in the current cycle; logged runs: all */
+    size_t nlog, log_cap;
+} kci_engine;
+
+/* The router a channel leads to. */
+static inline uint32_t kci_channel_head_node(const kc_simnet *net, uint32_t c)
+{
+    if (c < net->net_channels)
+        return net->next_node[c / (uint32_t)net->vcs];
+    return (c - net->net_channels) / (uint32_t)net->inj; /* injection channel */
+}
+
+/* Node ids a[0..n) ascending (a radix sort, only as many digits as node
+ * ids have) through e->sort_tmp (n <= nodes * inj). */
+static inline void kci_sort_nodes(kci_engine *e, uint32_t *a, uint32_t n)
+{
+    kci_sort_u32(a, n, e->sort_tmp, e->net->nodes - 1);
+}
+
+/* kci_channel_head_node from arithmetic where the topology gives it (the
+ * cube: flip the port's bit; the torus: step the port's digit round its
+ * ring), so the worm-level loop does not read the neighbour table (4 bytes
+ * a port, a cache miss per header hop on large networks); meshes, which
+ * may have unequal sides, read the table. */
+static inline uint32_t kci_head_node(const kci_engine *e, uint32_t c)
+{
+    const kc_simnet *net = e->net;
+    if (!e->prefetch || c >= net->net_channels || net->topo == KC_SIM_MESH) /* small: the table is in cache */
+        return kci_channel_head_node(net, c);
+    uint32_t link = c / e->vcs, ports = (uint32_t)net->ports, node = link / ports, port = link - node * ports;
+    if (net->topo == KC_SIM_HYPERCUBE)
+        return node ^ (UINT32_C(1) << port);
+    uint32_t d = port >> 1, w = e->stride[d], k = (uint32_t)net->k;
+    uint32_t dig = net->digit[(size_t)node * (size_t)net->n + d];
+    if (!(port & 1))
+        return dig + 1 == k ? node - dig * w : node + w;
+    return dig == 0 ? node + (k - 1) * w : node - w;
+}
+
+/* engine.c */
+/* Sets up e for a run (nparts node ranges; force_pf: the prefetching
+ * stages even on a small network); on failure e may be half set up and
+ * must still be freed with kci_engine_free. */
+kc_status kci_engine_init(kci_engine *e, const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
+                          const kc_simconfig *cfg, int flit_loop, uint32_t nparts, int force_pf, kc_err *err);
+/* Frees everything e holds (stops its threads first); e may be zeroed. */
+void kci_engine_free(kci_engine *e);
+/* Doubles the worm slots; -1 when out of memory (the old ones stay valid). */
+int kci_engine_grow_worms(kci_engine *e);
+/* Steps 2-4 of a cycle and the watchdog; 1 when the run must stop (out of
+ * memory, or no progress for too long while worms are in the network). */
+int kci_engine_cycle(kci_engine *e, int64_t *idle);
+/* Worm w's tail was delivered at `arrival`: latency, logs. */
+void kci_engine_finish(kci_engine *e, kci_worm *w, uint32_t arrival);
+
+/* calendar.c */
+/* Chunks the calendar of `nodes` sources can need at once: every bucket
+ * has at most one chunk that is not full, and a source is in one bucket. */
+uint64_t kci_calendar_chunks(uint64_t nodes);
+/* Sets up the calendar and every sender's first Poisson message time. */
+void kci_calendar_init(kci_engine *e);
+/* Appends a message to node's queue (generated now); -1 when out of memory. */
+int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id);
+/* Step 1 of a cycle: the messages generated this cycle join their queues. */
+void kci_generate(kci_engine *e);
+
+/* flit.c */
+/* Step 3 and 4 of the flit loop: allocation, movement. */
+void kci_flit_allocate(kci_engine *e);
+void kci_flit_move(kci_engine *e);
+/* c becomes worm wi's, empty. */
+static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi)
+{
+    e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
+}
+
+/* trains.c */
+/* Steps 3 and 4 of the worm-level loop. */
+void kci_trains_allocate(kci_engine *e);
+void kci_trains_move(kci_engine *e);
+/* The sources that may inject this cycle, in node order, into e->pending. */
+void kci_trains_sources(kci_engine *e);
+/* Header arbitration of range t; the moves of range p (one thread each). */
+void kci_trains_part_allocate(kci_engine *e, kci_tpart *t);
+void kci_trains_part_move(kci_engine *e, uint32_t p);
+/* The window opens (end 0) or closes (end 1) at the start of this cycle. */
+void kci_trains_window_edge(kci_engine *e, int end);
+/* Statistics of the trains still in flight when the run stops. */
+void kci_trains_settle(kci_engine *e);
+/* Flits of live trains in buffers and at sources (after kci_trains_settle). */
+void kci_trains_flits(const kci_engine *e, uint64_t *buffered, uint64_t *at_source);
+/* The flit loop's list of waiting headers in e->waiting, by key. */
+void kci_trains_waiting(kci_engine *e);
+/* Sort t[0..n) by key (keys distinct) through scratch (n entries). */
+void kci_sort_waiters(kci_waiter *t, uint32_t n, kci_waiter *scratch);
+
+/* threads.c */
+/* Workers for ranges 1 .. nparts-1 (e->pool); -1 when they cannot all be
+ * started. */
+int kci_simthreads_start(kci_engine *e);
+/* Stops and joins them; nothing when there are none. */
+void kci_simthreads_stop(kci_engine *e);
+/* One phase (0: header arbitration, 1: moves) on every range, range 0 on
+ * the caller; returns when all are done. */
+void kci_simthreads_run(kci_engine *e, int phase);
+/* Between the wake-ups and the tries of an allocation: every range waits
+ * for the others (nothing on one thread). */
+void kci_simthreads_mid(kci_engine *e);
+
+#endif

@@ -1,0 +1,236 @@
+/* The flit loop: the wormhole router engine flit by flit, for any model.
+ *
+ * It keeps flat arrays indexed by channel id (owner worm, flits buffered,
+ * flits that have entered, a ring of ready times: the fields a flit's move
+ * reads packed in one 16-byte record, so a hop touches one cache line per
+ * channel) and by worm (the path of channels it holds, oldest first). A
+ * cycle does, in order:
+ *   1. generation      new messages join their node's FIFO source queue
+ *                      (calendar.c);
+ *   2. injection       a queued message takes a free injection channel
+ *                      (engine.c);
+ *   3. allocation      waiting headers, oldest arrival first, take the first
+ *                      free channel their routing function lists;
+ *   4. movement        each active worm, head end first, moves at most one
+ *                      flit into each channel it holds (space freed by the
+ *                      flit ahead in the same cycle is reused, so a worm
+ *                      streams one flit per cycle); a physical link carries
+ *                      one flit per cycle.
+ * The worm-level loop (trains.c) does the same four steps with O(1) work
+ * per moving worm where the model keeps worms rigid. Only moving or active
+ * worms, headers that may get a channel, sources whose next message is due
+ * and sources that may inject are visited; nothing is allocated per flit.
+ * Bernoulli injection still draws for every source every cycle. */
+#include "engine.h"
+
+#include <string.h>
+
+/* The cycle the oldest flit buffered in channel c may leave it. */
+static inline uint32_t front_ready(const kci_engine *e, uint32_t c)
+{
+    return e->depth == 1 ? e->chans[c].rt0 : e->ready_ring[(size_t)c * e->depth + e->chans[c].rhead];
+}
+
+
+void kci_flit_allocate(kci_engine *e)
+{
+    uint32_t cand[KC_SIMROUTE_MAX];
+    uint32_t keep = 0;
+    for (uint32_t i = 0; i < e->nwaiting; i++) {
+        kci_waiter wt = e->waiting[i];
+        if ((wt.key >> 32) + e->route_delay > e->now) {
+            /* Sorted by arrival: nobody after this one is ready either. */
+            memmove(&e->waiting[keep], &e->waiting[i], (e->nwaiting - i) * sizeof *e->waiting);
+            keep += e->nwaiting - i;
+            break;
+        }
+        kci_worm *w = &e->worms[wt.w];
+        uint32_t in = (uint32_t)wt.key;
+        uint32_t node = kci_channel_head_node(e->net, in);
+        int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
+        int got = 0;
+        for (int j = 0; j < nc; j++) {
+            uint32_t c = cand[j];
+            if (e->chans[c].owner < 0) {
+                kci_take_channel(e, c, wt.w);
+                e->path[(size_t)wt.w * e->path_cap + w->npath++] = c;
+                got = 1;
+                w->stalled = 0;
+                e->progress = 1;
+                break;
+            }
+        }
+        if (!got)
+            e->waiting[keep++] = wt;
+    }
+    e->nwaiting = keep;
+}
+
+/* Flit number seq of worm wi enters the buffer of network or injection
+ * channel c this cycle: its ready time joins the ring, and a header joins
+ * the cycle's new headers. */
+static inline void buffer_flit(kci_engine *e, uint32_t wi, uint32_t c, uint32_t seq)
+{
+    kci_chan *cc = &e->chans[c];
+    uint32_t depth = e->depth;
+    if (cc->cnt >= depth)
+        e->overflow = 1;
+    uint32_t ready = e->now + (c < e->net->net_channels ? e->net_delay : 1);
+    if (depth == 1) {
+        cc->rt0 = ready;
+    } else {
+        uint32_t slot = (uint32_t)cc->rhead + cc->cnt;
+        if (slot >= depth)
+            slot -= depth;
+        e->ready_ring[(size_t)c * depth + slot] = ready;
+    }
+    cc->cnt++;
+    if (seq == 0) {
+        kci_waiter *a = &e->new_headers[e->nnew_headers++];
+        a->key = (uint64_t)ready << 32 | c;
+        a->w = wi;
+    }
+}
+
+/* Worm w moved nothing this cycle. When its header waits for a channel and
+ * every channel it holds is full, no flit of it can move before the header
+ * is allocated (kci_flit_allocate clears the mark), so movement may skip
+ * it till then. */
+static void mark_stalled(kci_engine *e, kci_worm *w, const uint32_t *path, uint32_t ejbase)
+{
+    uint32_t head = path[w->npath - 1];
+    if (head >= ejbase || !e->chans[head].passed)
+        return;
+    for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--)
+        if (e->chans[path[i]].cnt < e->depth)
+            return;
+    w->stalled = 1;
+}
+
+/* Move flits of worm wi; returns 1 when its tail has been delivered. */
+static int move_worm(kci_engine *e, uint32_t wi)
+{
+    const kc_simnet *net = e->net;
+    kci_worm *w = &e->worms[wi];
+    uint32_t *path = &e->path[(size_t)wi * e->path_cap];
+    uint32_t now = e->now, depth = e->depth, ejbase = net->net_channels + net->nodes * (uint32_t)net->inj;
+    int moved = 0;
+    for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--) {
+        uint32_t c = path[i];
+        uint32_t u = 0;
+        if (i == 0) {
+            if (!w->src_left)
+                continue;
+        } else {
+            if (i - 1 < (int)w->first_held)
+                continue;
+            u = path[i - 1];
+            if (!e->chans[u].cnt || front_ready(e, u) > now)
+                continue;
+        }
+        kci_chan *cc = &e->chans[c];
+        int eject = c >= ejbase;
+        if (!eject && cc->cnt >= depth)
+            continue;
+        if (c < net->net_channels) {
+            uint32_t link = c / e->vcs;
+            /* A channel takes at most one flit per cycle (one owner, visited
+             * once), so only VCs sharing a link need the link's mark. */
+            if (e->link_busy) {
+                if (e->link_busy[link] == now + 1)
+                    continue;
+                e->link_busy[link] = now + 1;
+            }
+            e->link_traversals++;
+            if (e->link_flits && e->in_window)
+                e->link_flits[link]++;
+        }
+        /* take the flit from upstream */
+        if (i == 0) {
+            w->src_left--;
+        } else {
+            kci_chan *cu = &e->chans[u];
+            cu->rhead = (uint16_t)((uint32_t)cu->rhead + 1 == depth ? 0 : cu->rhead + 1);
+            if (--cu->cnt == 0 && cu->passed == w->len) {
+                cu->owner = -1;
+                w->first_held = (uint16_t)i;
+            }
+        }
+        e->progress = 1;
+        moved = 1;
+        uint32_t seq = cc->passed++;
+        if (eject) {
+            e->flits_delivered++;
+            if (e->in_window) {
+                e->del_window++;
+                e->win_delivered[w->src]++;
+            }
+            if (seq + 1 == w->len) {
+                cc->owner = -1;
+                kci_engine_finish(e, w, now + e->eject_delay);
+                return 1;
+            }
+            continue;
+        }
+        buffer_flit(e, wi, c, seq);
+    }
+    if (!moved)
+        mark_stalled(e, w, path, ejbase);
+    return 0;
+}
+
+/* The order of the cycle's new headers (keys are distinct: one per
+ * channel): (ready - now) * channels + channel, which is below
+ * (net_delay + 1) * channels, so a radix sort needs few digits. */
+typedef struct arrival_order {
+    uint64_t now, channels;
+} arrival_order;
+
+static inline uint64_t arrival_key(const kci_waiter *a, const void *ctx)
+{
+    const arrival_order *o = ctx;
+    return ((a->key >> 32) - o->now) * o->channels + (uint32_t)a->key;
+}
+
+KCI_RADIX_SORT_DEFINE(radix_arrivals, kci_waiter, arrival_key, 48)
+
+/* Sort the cycle's new headers by key through waiting_next. */
+static void sort_arrivals(kci_engine *e)
+{
+    arrival_order o = {e->now, e->net->channels};
+    radix_arrivals(e->new_headers, e->nnew_headers, e->waiting_next, ((uint64_t)e->net_delay + 1) * o.channels, &o);
+}
+
+void kci_flit_move(kci_engine *e)
+{
+    uint32_t keep = 0;
+    e->nnew_headers = 0;
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        uint32_t wi = e->active[i];
+        if (e->worms[wi].stalled)
+            e->active_next[keep++] = wi;
+        else if (move_worm(e, wi))
+            e->free_worms[e->nfree_worms++] = wi;
+        else
+            e->active_next[keep++] = wi;
+    }
+    uint32_t *t = e->active;
+    e->active = e->active_next;
+    e->active_next = t;
+    e->nactive = keep;
+    if (!e->nnew_headers)
+        return;
+    /* Merge the new headers into the waiting list, keeping arrival order. */
+    sort_arrivals(e);
+    uint32_t a = 0, b = 0, m = 0;
+    while (a < e->nwaiting || b < e->nnew_headers) {
+        if (b == e->nnew_headers || (a < e->nwaiting && e->waiting[a].key <= e->new_headers[b].key))
+            e->waiting_next[m++] = e->waiting[a++];
+        else
+            e->waiting_next[m++] = e->new_headers[b++];
+    }
+    kci_waiter *tw = e->waiting;
+    e->waiting = e->waiting_next;
+    e->waiting_next = tw;
+    e->nwaiting = m;
+}
