@@ -140,14 +140,17 @@ static void counted_job(void *ctx, unsigned w)
 static void test_run_threads_counter(void **state)
 {
     (void)state;
-    for (unsigned n = 1; n <= 8; n++) {
+    /* up to 8 workers, and a request past KCI_RUN_THREADS_MAX (clamped) */
+    const unsigned sizes[] = {1, 2, 3, 4, 5, 6, 7, 8, KCI_RUN_THREADS_MAX + 36};
+    for (size_t t = 0; t < sizeof sizes / sizeof *sizes; t++) {
+        unsigned n = sizes[t];
         counted c;
         c.n = 10000;
         atomic_init(&c.next, 0);
         c.hits = calloc(c.n, sizeof *c.hits);
         assert_non_null(c.hits);
         unsigned k = kci_run_threads(n, counted_job, &c);
-        assert_true(k >= 1 && k <= n);
+        assert_true(k >= 1 && k <= n && k <= KCI_RUN_THREADS_MAX);
         for (size_t i = 0; i < c.n; i++)
             assert_int_equal(atomic_load(&c.hits[i]), 1);
         free(c.hits);

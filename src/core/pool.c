@@ -255,20 +255,19 @@ static void *oneshot_thread(void *arg)
 
 unsigned kci_run_threads(unsigned n, kci_pool_job job, void *ctx)
 {
-    pthread_t *th = n > 1 ? malloc((n - 1) * sizeof *th) : NULL;
-    oneshot *o = n > 1 ? malloc((n - 1) * sizeof *o) : NULL;
+    pthread_t th[KCI_RUN_THREADS_MAX - 1];
+    oneshot o[KCI_RUN_THREADS_MAX - 1];
+    if (n > KCI_RUN_THREADS_MAX)
+        n = KCI_RUN_THREADS_MAX;
     unsigned k = 1;
-    if (th && o)
-        for (; k < n; k++) {
-            o[k - 1] = (oneshot){job, ctx, k};
-            if (pthread_create(&th[k - 1], NULL, oneshot_thread, &o[k - 1]))
-                break;
-        }
+    for (; k < n; k++) {
+        o[k - 1] = (oneshot){job, ctx, k};
+        if (pthread_create(&th[k - 1], NULL, oneshot_thread, &o[k - 1]))
+            break;
+    }
     job(ctx, 0);
     for (unsigned i = 1; i < k; i++)
         pthread_join(th[i - 1], NULL);
-    free(th);
-    free(o);
     return k;
 }
 

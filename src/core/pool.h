@@ -80,11 +80,17 @@ kci_barrier *kci_pool_barrier(kci_pool *p);
  * run. */
 void kci_pool_free(kci_pool *p);
 
+/* Workers of one kci_run_threads call at most: its bookkeeping lives on the
+ * caller's stack, so the call allocates nothing and cannot run out of
+ * memory. */
+#define KCI_RUN_THREADS_MAX 64u
+
 /* One parallel run without a pool: job(ctx, w) on worker 0 (the caller)
  * and on threads 1 .. k - 1, joined before returning k, the number of
- * workers that ran (1 <= k <= n). k < n when a thread or memory could not
- * be had: the job must then still finish the work, which it does when its
- * workers take items from a shared counter until none are left. */
+ * workers that ran (1 <= k <= min(n, KCI_RUN_THREADS_MAX)). k is smaller
+ * when a thread could not be started: the job must then still finish the
+ * work, which it does when its workers take items from a shared counter
+ * until none are left. */
 unsigned kci_run_threads(unsigned n, kci_pool_job job, void *ctx);
 
 /* Worker w's part [*lo, *hi) of items 0 .. total - 1 split into n
