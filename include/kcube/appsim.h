@@ -1,5 +1,5 @@
 /* kcube/appsim.h - application-level simulation: a GOAL schedule replayed on
- * the flit-level wormhole engine (issue 10, items 2 and 4; seed 000
+ * the flit-level wormhole engine (docs/appsim.md; seed 000
  * Section 6.2 studies its parallel FFT this way on an nCUBE 2 model).
  *
  * Machine model (docs/appsim.md): rank r runs on node r (or R ranks a
@@ -42,7 +42,7 @@ typedef struct kc_appsim_opts {
     double startup_us;   /* per message, on the sender's processor (164, nCUBE 2) */
     double byte_time_us; /* channel time per byte (0.57) */
     int bytes_per_flit;  /* 1: one flit-cycle = byte_time_us */
-    /* Issue 21, item 2: LogGOPS's CPU and NIC (o, g, O, S in ns as
+    /* LogGOPS's CPU and NIC (o, g, O, S in ns as
      * kcube/loggops.h; L and G are ignored: the network stands for them);
      * NULL: o = g = O = 0, S infinite, the nCUBE 2 model above. A send
      * costs its CPU start-up + o + (s-1) O and its message leaves after
@@ -54,7 +54,7 @@ typedef struct kc_appsim_opts {
     const struct kc_loggops_params *loggops;
 } kc_appsim_opts;
 
-/* Placement (issue 21, item 3): ranks_per_node R (0 or 1: one rank a node)
+/* Placement: ranks_per_node R (0 or 1: one rank a node)
  * ranks share each node, rank r on node node_of[r] (NULL: r / R). Ranks of
  * one node share its injection and ejection channels; a message between
  * two of them never enters the network: it arrives when its start-up ends
@@ -80,7 +80,7 @@ typedef struct kc_appsim_result {
     double link_util_mean;  /* flits per link per cycle of the makespan, over existing links */
     double link_util_max;
     kc_simresult sim;       /* engine bookkeeping: cycles, invariants, deadlock and its cycle */
-    /* Issue 21, item 2: the LogGOPS makespan (kc_loggops_run) with the
+    /* The LogGOPS makespan (kc_loggops_run) with the
      * network's zero-load numbers: o, g, O, S as given, G the byte time and L
      * the start-up plus the smallest zero-load latency of a message's first
      * byte (both rounded down to whole ns; loggops_ref holds them), or -1
@@ -139,7 +139,7 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
                                const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
                                const kc_appsim_place *place, struct kc_timeline *tl, kc_appsim_result *out,
                                kc_err *err);
-/* Issue 21: the order in which each CPU and NIC takes its work when o, g,
+/* The order in which each CPU and NIC takes its work when o, g,
  * O or S is set (docs/appsim.md "Why the network is never below LogGOPS").
  * KC_APPSIM_ORDER_LOGGOPS (kc_appsim_run_placed's): each in the order the
  * LogGOPS figure took it, so total_us >= loggops_us by construction

@@ -1,6 +1,6 @@
 /* kcube/chanload.h - exact directed-channel loads of a communication graph
  * under a mapping, with cheap exact updates when two ranks trade places
- * (issue 13, the counter behind the general mapper kcube/gmap.h).
+ * (the counter behind the general mapper kcube/gmap.h).
  *
  * Routing is the dimension-ordered routing of the seeds: e-cube on the
  * hypercube (seed 000), and on k-ary n-cubes and meshes axis 0 first, the
@@ -16,7 +16,7 @@
  * 2 n N slots; slots that are not channels (the - slot of a side-2 axis, the
  * ends of a mesh line) stay 0.
  *
- * Objective, lexicographic (issue 13): (a) the largest load of one directed
+ * Objective, lexicographic: (a) the largest load of one directed
  * channel, in bytes; (b) total bytes x hops; (c) the sum over channels of the
  * squared load. Messages between the same ordered pair are summed first and
  * self messages dropped (they never touch the network).

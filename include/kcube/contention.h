@@ -24,7 +24,7 @@
 
 #define KC_EXACT_MAX_N 32
 #define KC_EXACT_MAX_THREADS 8
-/* seconds per (message, dimension) on one core, rounded up (issue 24 bench) */
+/* seconds per (message, dimension) on one core, rounded up (bench_reorder_scale) */
 #define KC_EXACT_SECONDS_PER_MESSAGE_DIM 4e-9
 
 typedef struct kc_contention {

@@ -1,6 +1,6 @@
 /* kcube/gmap.h - the general mapper: place any communication graph on a
  * hypercube, torus or mesh so that the busiest directed channel carries as
- * few bytes as possible (issue 13).
+ * few bytes as possible (docs/gmap.md).
  *
  * Objective, lexicographic and exact (kcube/chanload.h): (a) the maximum
  * bytes on one directed channel under dimension-ordered routing with the

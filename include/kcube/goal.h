@@ -4,7 +4,7 @@
  * dependency edges between its own operations (`requires`: starts after the
  * other ends; `irequires`: starts after the other starts). Phases are named by
  * `// kcube-phase NAME` comment lines, which LogGOPSim reads as comments.
- * Format and rules: docs/goal.md. Issue 10, items 1 and 3; seed 000
+ * Format and rules: docs/goal.md; seed 000
  * Section 6.2 (the parallel FFT generator, kc_goal_gen_fft).
  *
  * Reading: strict and bounded (same limits as kcube/reader.h), every error

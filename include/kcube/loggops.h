@@ -1,5 +1,5 @@
 /* kcube/loggops.h - the LogGOPS model of a GOAL schedule, in integer
- * nanoseconds, with LogGOPSim's semantics (issue 21, item 1; docs/loggops.md).
+ * nanoseconds, with LogGOPSim's semantics (docs/loggops.md).
  *
  * Parameters as LogGOPSim takes them: L latency (ns), o CPU overhead per
  * message (ns), g gap between messages at a NIC (ns), G time per byte at a

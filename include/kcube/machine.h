@@ -1,5 +1,5 @@
 /* kcube/machine.h - which host and slot each node of a topology is, and the
- * files MPI launchers read to place ranks there (issue 22).
+ * files MPI launchers read to place ranks there (docs/export.md).
  *
  * A machine description names, for every physical node x of a topology, a
  * host (a name: letters, digits, '.', '-', '_', not all digits, at most

@@ -1,5 +1,5 @@
 /* kcube/mapgeneral.h - a general mapping from the best start: the front
- * door of issue 13 over kcube/gmap.h.
+ * door of the general mapper (docs/gmap.md) over kcube/gmap.h.
  *
  * The starts are identity; kcube's algebraic mappings (the reordering and
  * the linear mapping of kc_map, kcube/plan.h) of the given linear
@@ -34,7 +34,7 @@
 #include "kcube/comm.h"
 #include "kcube/gmap.h"
 
-#define KC_MAPGEN_SCOTCH_SEEDS 4 /* Scotch runs at most (issue 20) */
+#define KC_MAPGEN_SCOTCH_SEEDS 4 /* Scotch runs at most */
 #define KC_MAPGEN_MAX_STARTS (5 + KC_MAPGEN_SCOTCH_SEEDS + KC_TOPO_MAX_DIMS)
 
 typedef struct kc_mapgen_opts {
@@ -83,7 +83,7 @@ void kc_mapgen_result_free(kc_mapgen_result *res);
 /* Most communications kc_mapgen_find_lcc returns. */
 #define KC_MAPGEN_MAX_FOUND 32
 
-/* Algebraic starts for any input (issue 20): find whether messages
+/* Algebraic starts for any input: find whether messages
  * [first, first + count) of tr are a set of linear-complement
  * communications y = Ax + b over GF(k) on t (k a power of two, equal
  * sides), each message set (a group of tr, or all of them without groups)

@@ -87,7 +87,7 @@ void kc_mapset_estimate(int n, int m, kc_objective obj, uint64_t upper, int thre
  * rank from scratch. Same optimum value (no tie-break pass); for comparison. */
 kc_status kc_mapset_naive(const kc_lcc *comms, int m, kc_objective obj, kc_mapset_result *out, kc_err *err);
 
-/* ---- beyond the DP: a seeded local search (issue 24) -------------------- */
+/* ---- beyond the DP: a seeded local search ---------------------------------- */
 
 #define KC_MAPSET_SEARCH_WORK 4000000ULL /* default work: frame additions (about 0.3 to 1 s) */
 #define KC_MAPSET_SEARCH_STARTS 16
@@ -130,7 +130,7 @@ kc_status kc_mapset_search(const kc_lcc *comms, int m, kc_objective obj, const k
  * O(m n^3). */
 uint64_t kc_mapset_lower_bound(const kc_lcc *comms, int m, kc_objective obj);
 
-/* ---- a proved lower bound beyond the DP (issue 24) ------------------------ */
+/* ---- a proved lower bound beyond the DP ---------------------------------- */
 
 #define KC_MAPSET_BOUND_STATES 20000000ULL /* prefix sets held at once by default (160 MB) */
 

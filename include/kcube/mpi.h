@@ -1,5 +1,5 @@
 /* kcube/mpi.h - libkcube-mpi: kcube's mappings and seed 000's communications
- * on real MPI processes (issue 22 item 4; docs/mpi.md).
+ * on real MPI processes (docs/mpi.md).
  *
  * A separate library (libkcube-mpi, kcube-mpi.pc, CMake kcube::kcube_mpi),
  * built only when MPI is installed; libkcube itself never needs MPI.
@@ -89,7 +89,7 @@ kc_status kc_mpi_comm_remap(MPI_Comm comm, const kc_mpi_machine *m, const uint32
 /* MPI_Dist_graph_create_adjacent with the same arguments and meaning (the
  * arrays declared as pointers, so passing MPI_UNWEIGHTED draws no
  * -Wstringop-overread from GCC, as it does for MPI's own prototype), and
- * reorder honoured (issue 22): with reorder = 0 it is the MPI call (m may be
+ * reorder honoured: with reorder = 0 it is the MPI call (m may be
  * NULL). With reorder != 0 the out-edges of every rank (destinations,
  * destweights as bytes; 1 each with MPI_UNWEIGHTED) are gathered on rank 0
  * into a traffic (kcube/traffic.h) over the ranks of comm_old, mapped onto

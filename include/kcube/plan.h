@@ -114,7 +114,7 @@ typedef struct kc_map_opts {
                                    kind is reorder when Q is a permutation matrix, its method "given";
                                    errors name "mapping_matrix". NULL: compute. */
     const kc_progress *progress;/* NULL: no reports */
-    /* Binary reorderings of a set (issue 24): beyond n = KC_MAPSET_DIRECT_N a seeded search runs
+    /* Binary reorderings of a set: beyond n = KC_MAPSET_DIRECT_N a seeded search runs
      * first (kc_mapset_search, `work` frame additions, 0: its default), then the threshold search
      * for a lower bound below its value (kc_mapset_bound, at most KC_MAPSET_BOUND_STATES sets),
      * then the exact subset DP, pruned by the search's value, when the bound did not already prove

@@ -19,7 +19,8 @@
  * Errors go to kc_err with the parameter id given at open ("mapping_file",
  * "pairs_file", ...); this is library code and never prints.
  * Cost: O(bytes read) time; memory O(longest line) plus a 64 KiB read buffer.
- * Original to kcube (no seed paper; issue 8 "strict file parsers"). */
+ * Original to kcube (no seed paper): the strict file parsers every reader
+ * of user data shares. */
 #ifndef KCUBE_READER_H
 #define KCUBE_READER_H
 

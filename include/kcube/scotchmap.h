@@ -1,6 +1,6 @@
 /* kcube/scotchmap.h - Scotch's static mapping of a communication graph onto
  * kcube's topologies, as a start and a baseline for the general mapper
- * (issue 13, item 3; docs/traffic.md).
+ * (docs/traffic.md).
  *
  * Scotch (libscotch, Debian's libscotch-dev) is the field's standard mapper
  * by dual recursive bipartitioning. This module turns a kc_traffic into

@@ -4,8 +4,7 @@
  * Each load point of a sweep builds its own engine (kcube/sim.h), so a sweep
  * on T threads needs the configuration's shared state (network, traffic
  * table, mapping) once plus T engines. At n = 24 one engine is several GB,
- * so the thread count has to follow the memory, not the cores (issue 8
- * item 9).
+ * so the thread count has to follow the memory, not the cores.
  *
  * The estimate is computed from the spec alone, before anything is
  * allocated (O(1)). Engine state is exact (the arrays kc_sim_run allocates);

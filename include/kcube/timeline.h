@@ -1,5 +1,5 @@
 /* kcube/timeline.h - what each rank of a replayed schedule did, and when
- * (issue 21, item 4): a recorder that any timing model fills, and that the
+ * (docs/appsim.md): a recorder that any timing model fills, and that the
  * command line writes as Chrome trace events (Perfetto, chrome://tracing)
  * or draws as a Gantt chart (docs/appsim.md, "Timelines").
  *

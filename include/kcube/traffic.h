@@ -1,6 +1,6 @@
 /* kcube/traffic.h - a communication graph: who sends how many bytes to whom,
  * for mapping programs whose communication is not a linear-complement
- * communication (issue 13).
+ * communication (docs/traffic.md).
  *
  * A traffic value is a list of messages (src, dst, bytes) over virtual ranks
  * 0..ranks-1, ranks = the number of nodes of the topology it is mapped on.

@@ -1,5 +1,5 @@
 /* kcube/traffic_gen.h - generated communication graphs for the general
- * mapper and its benchmark suite (issue 13, items 1 and 6; docs/traffic.md).
+ * mapper and its benchmark suite (docs/traffic.md).
  *
  * Every generator appends to a kc_traffic whose ranks were set by
  * kc_traffic_init (normally the nodes of the topology):
@@ -27,7 +27,7 @@
  *   all-to-all  every rank sends one message to every other rank.
  *   patterns    the union of kcube's named communications (kcube/comm.h,
  *               e.g. "transpose+bit-reverse"), each a group of its own, and
- *               the four 8-cube sets of issue 13 by name.
+ *               the four 8-cube sets of the mapper benchmark (kc_traffic_set) by name.
  * Costs: O(messages generated), plus O(deg^2) expected per rank for random
  * (O(ranks) per rank when deg > ranks / 2); patterns O(N n) each. */
 #ifndef KCUBE_TRAFFIC_GEN_H
@@ -113,7 +113,8 @@ kc_status kc_traffic_gen_all_to_all(kc_traffic *t, uint64_t bytes, kc_err *err);
 kc_status kc_traffic_gen_patterns(kc_traffic *t, const kc_topology *topo, const char *list, uint64_t bytes,
                                   uint64_t seed, kc_err *err);
 
-/* The four communication sets of issue 13's table (on the 8-cube there;
+/* The four communication sets of the general mapper's benchmark table
+ * (docs/gmap.md; on the 8-cube there;
  * any topology where the patterns exist here). */
 typedef enum kc_traffic_set {
     KC_TSET_TRANSPOSE,         /* "transpose" */

@@ -1,5 +1,5 @@
 /* budget.h - the work-and-memory gate every long command passes before it
- * computes or prints anything (issue 19 item 13).
+ * computes or prints anything (docs/cli.md).
  *
  * A command turns its resolved options into an estimate: seconds of wall
  * time on one core (the library's or the command's work count times a

@@ -119,7 +119,7 @@ static kc_status show_front_door(kc_err *err)
     return KC_OK;
 }
 
-/* Step 5: any node permutation (issue 13's general mapper), from the best of
+/* Step 5: any node permutation (the general mapper, docs/gmap.md), from the best of
  * identity, kcube's algebraic mappings, Gray-code embeddings and Scotch's. */
 static kc_status show_general(kc_err *err)
 {

@@ -293,7 +293,7 @@ static kc_status compute(map_job *j, kc_map_result *r, kc_err *err)
 }
 
 /* The exact total among optimal orders is not searched for one gather or
- * scatter beyond the dynamic programme (issue 9, 7a). */
+ * scatter beyond the dynamic programme. */
 static int total_minimised(const map_job *j, const kc_map_result *r)
 {
     const kc_comm *c = &j->in.comms[0];

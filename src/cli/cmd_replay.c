@@ -81,7 +81,7 @@ typedef struct replay_job {
     kc_goal g;
     int have_goal;
     int model;             /* CLI_REPLAY_NETWORK, _LOGGP or _LOGGOPS (replay_loggops.h) */
-    kc_loggops_params lp;  /* --model loggops; the network's o, g, O, S (issue 21 item 2) */
+    kc_loggops_params lp;  /* --model loggops; the network's o, g, O, S (docs/appsim.md) */
     int net_lp;            /* --loggops given to the network replay */
 } replay_job;
 
@@ -260,7 +260,7 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddStringToObject(root, "model", "network");
     cJSON_AddNumberToObject(root, "total_us", r->total_us);
     cJSON_AddNumberToObject(root, "loggp_us", r->loggp_us);
-    /* issue 21 item 2: the LogGOPS figure with the network's zero-load
+    /* the LogGOPS figure with the network's zero-load
      * numbers and where the network's time above it goes */
     if (r->loggops_us >= 0)
         cJSON_AddNumberToObject(root, "loggops_us", r->loggops_us);
@@ -278,7 +278,7 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddNumberToObject(gap, "injection_wait", r->wait_port_us);
     cJSON_AddNumberToObject(gap, "pipeline", r->pipeline_us);
     cJSON_AddNumberToObject(gap, "cycle_boundary", r->boundary_us);
-    /* issue 21: the CPUs' and NICs' order, and the difference along the critical path */
+    /* the CPUs' and NICs' order, and the difference along the critical path */
     cJSON_AddStringToObject(root, "order", r->fixed_order ? "loggops" : "greedy");
     if (r->path.ok) {
         cJSON *cp = cJSON_AddObjectToObject(root, "critical_path_us");
@@ -451,7 +451,7 @@ static int gate(const cli_args *a, const replay_job *j)
         nodes *= j->spec.k;
     double sec = CLI_RATE_REPLAY_OP * (double)(j->g.nops + j->g.ndeps) + CLI_RATE_REPLAY_NODE * nodes;
     /* 256 bytes an op for the schedule and the replay, 160 more for the
-     * LogGOPS figure's recorded order and the critical path (issue 21) */
+     * LogGOPS figure's recorded order and the critical path */
     double bytes = (double)kc_simmem_total(&m, 1) + 416.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + CLI_BASE_BYTES;
     if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
         bytes += 160.0 * (double)j->g.nops;

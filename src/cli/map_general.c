@@ -68,7 +68,7 @@ const cli_opt OPT_WORK = {.name = "work", .type = CLI_REAL, .meta = "M", .rlo = 
 const cli_opt OPT_BASELINE = {.name = "baseline", .type = CLI_CHOICE, .choices = &baseline_names,
                               .help = "also report this mapper's result side by side"};
 
-/* Inputs besides --traffic (issue 20, item 5): a stencil on a process
+/* Inputs besides --traffic: a stencil on a process
  * grid, a collective over every node; and how a file's phases count. */
 const cli_opt OPT_STENCIL = {.name = "stencil", .type = CLI_CHOICE, .choices = &kc_stencil_names, .param = "stencil",
                              .help = "map the halo exchange of this stencil on the --grid (5pt, 9pt: 2 axes; 7pt, "
@@ -332,7 +332,7 @@ static kc_status compute(gen_job *j, kc_mapgen_result *res, kc_err *err)
     j->opts.separate = o.search.separate;
     /* Algebraic starts: the linear communications the input (file, stencil
      * or collective) turns out to be, and the ones named on the command line
-     * (issue 20 item 4). */
+     * (docs/gmap.md). */
     j->algebra = malloc(((size_t)KC_MAPGEN_MAX_FOUND + (size_t)j->in.count) * sizeof *j->algebra);
     if (!j->algebra) {
         cli_progress_done(&prog);
@@ -487,7 +487,7 @@ static const char *ratio_words(uint64_t before, uint64_t after, char *buf, size_
     return buf;
 }
 
-/* Item 7 of issue 20: the gain at a glance, against the identity and
+/* The gain at a glance, against the identity and
  * against Scotch's mapping. */
 static void text_gain(const kc_mapgen_result *m)
 {

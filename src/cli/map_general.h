@@ -1,5 +1,5 @@
 /* map_general.h - `kcube map` for any communication graph: --traffic FILE,
- * or the given communications with --kind general (issue 13). The search
+ * or the given communications with --kind general (docs/gmap.md). The search
  * is kcube/gmap.h's; this module resolves the starts (identity, kcube's
  * algebraic mappings, Scotch's) and renders the result. cmd_map.c declares
  * the options and hands over when one of them asks for a general mapping. */
@@ -15,7 +15,7 @@
 /* --traffic FILE, --work M, --baseline scotch, --hops-cap (map only). */
 extern const cli_opt OPT_TRAFFIC, OPT_WORK, OPT_BASELINE, OPT_HOPS_CAP;
 /* --stencil, --grid, --periodic, --grid-order, --collective, --bytes,
- * --phases, --emit-traffic (map only; issue 20). */
+ * --phases, --emit-traffic (map only). */
 extern const cli_opt OPT_STENCIL, OPT_GRID, OPT_PERIODIC, OPT_GRID_ORDER, OPT_COLLECTIVE, OPT_MSG_BYTES, OPT_PHASES,
     OPT_EMIT_TRAFFIC;
 

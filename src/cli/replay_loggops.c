@@ -41,7 +41,7 @@ int cli_replay_model(const cli_args *a, int *model, kc_loggops_params *p, int *n
     if (*model == CLI_REPLAY_LOGGP)
         return cli_reject(a, &OPT_LOGGOPS, "to --model loggp (it uses --startup and --byte-time)");
     if (*model == CLI_REPLAY_NETWORK) {
-        /* The network's CPU and NIC (issue 21 item 2): o, g, O, S over zeros
+        /* The network's CPU and NIC as LogGOPS charges them: o, g, O, S over zeros
          * and S = inf, the nCUBE 2 model; L and G are the network's own, so
          * they stay at a sentinel that says whether they were given. */
         if (!spec)

@@ -33,7 +33,7 @@ int sim_threads(const cli_args *a, const cli_opt *threads_opt);
  * are divided by it. */
 int sim_processes(const cli_args *a);
 
-/* Memory before work (issue 8 item 9): estimate every series at the
+/* Memory before work (docs/sim.md "Memory before work"): estimate every series at the
  * largest load, then the most threads (<= threads) within --max-memory or
  * the memory available. together: all series are alive at once (their
  * shared parts add up), else one at a time. Prints a note when it runs
@@ -41,7 +41,7 @@ int sim_processes(const cli_args *a);
 int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int together, const kc_simconfig *cfg,
                     const double *loads, int nloads, int threads, int *run_threads);
 
-/* Time before work (issue 19 item 13): the series' runs at every load
+/* Time before work (the work estimate of src/cli/budget.h): the series' runs at every load
  * (kc_simwork_seconds), run_threads at once, against --max-time; the
  * memory of sim_plan_memory against --max-memory. Returns 0 or 2 after one
  * line naming the estimate and the option that lifts the limit.

@@ -89,7 +89,7 @@ static kc_status build_starts(const kc_topology *t, const kc_traffic *tr, const 
         r->scotch = r->nstarts - 1;
         st = p ? kc_scotch_map(t, tr, o->search.seed, p, err) : kc_fail(err, KC_ENOMEM, "out of memory");
         r->start_seconds[r->nstarts - 1] = now() - t0;
-        /* More Scotch seeds (issue 20): Scotch's result varies much with its
+        /* More Scotch seeds: Scotch's result varies much with its
          * seed, and on small networks a run costs little. */
         int runs = o->scotch_seeds > 0 ? o->scotch_seeds : t->nodes <= 4096 ? KC_MAPGEN_SCOTCH_SEEDS : 1;
         for (int i = 1; !st && i < runs && i < KC_MAPGEN_SCOTCH_SEEDS; i++) {

@@ -1,4 +1,4 @@
-/* gridfold.c - the "fold" start of a general mapping (issue 20): when the
+/* gridfold.c - the "fold" start of a general mapping (docs/plan.md): when the
  * traffic is a halo exchange on a process grid, embed the grid in the
  * network by splitting every side into prime factors and matching them.
  *

@@ -1,5 +1,5 @@
 /* scotchmap.c - Scotch's static mapping as a start and a baseline for the
- * general mapper (kcube/scotchmap.h, issue 13 item 3; docs/traffic.md).
+ * general mapper (kcube/scotchmap.h; docs/traffic.md).
  *
  * Built with KC_HAVE_SCOTCH when CMake finds libscotch; without it the
  * functions below say so. Three points need care:
@@ -12,7 +12,7 @@
  *     seeded with the caller's seed itself, in deterministic mode and one
  *     thread, so the global generator is neither used nor changed and the
  *     same seed gives the same mapping;
- *   - fidelity (issue 20): with seed 1 (kcube's default, and the seed
+ *   - fidelity: with seed 1 (kcube's default, and the seed
  *     Scotch's own generator starts from) and the target classes that
  *     scotch_gmap builds from "hcub n", "torus2D/3D", "mesh2D/3D", the
  *     mapping is the one `scotch_gmap -Cd` writes for the same graph

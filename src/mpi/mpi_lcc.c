@@ -1,6 +1,6 @@
 /* src/mpi/mpi_lcc.c - seed 000's linear-complement communications (y = Ax + b
  * over GF(2): permutation, gather, scatter; kcube/lcc.h) among real MPI
- * processes (kcube/mpi.h, issue 22 item 4).
+ * processes (kcube/mpi.h, docs/mpi.md).
  *
  * Each process finds its partners by walking the 2^n messages of the LCC
  * (kc_lcc_message), posts every receive, then every send, then waits:

@@ -1,5 +1,5 @@
 /* src/mpi/mpi_place.c - where each process runs, and communicators whose
- * ranks are placed by a kcube mapping (kcube/mpi.h, issue 22 item 4):
+ * ranks are placed by a kcube mapping (kcube/mpi.h, docs/mpi.md):
  * kc_mpi_node, kc_mpi_placement, kc_mpi_comm_remap,
  * kc_mpi_dist_graph_create_adjacent and kc_mpi_cart_create.
  *

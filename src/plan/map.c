@@ -199,7 +199,7 @@ static kc_status reorder_search(const planner *p, cand *c, const char **method, 
     return run_search(p, &id, 1, c, err);
 }
 
-/* A start from a smaller cube (issue 24): when every communication is a
+/* A start from a smaller cube: when every communication is a
  * built-in pattern (its name rebuilds it exactly at n), the exact DP at n' =
  * KC_PLAN_SEED_N (one more for odd n), stretched: dimension d of the small
  * order becomes round(d (n-1) / (n'-1)), and each dimension not hit follows

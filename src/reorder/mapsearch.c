@@ -1,5 +1,5 @@
 /* One reordering for a set of LCCs beyond the subset DP's reach: a seeded,
- * deterministic local search over dimension orders (issue 24).
+ * deterministic local search over dimension orders (docs/hypercube.md).
  *
  * Contention is exact and incremental. With the order R, communication r's
  * T at position t depends only on the set P_t of dimensions placed before t

@@ -1,5 +1,5 @@
 /* traffic_read.c - the readers of kcube/traffic.h: traffic files, Scotch
- * source graphs, GOAL schedules and linear communications (issue 13, item 1).
+ * source graphs, GOAL schedules and linear communications (docs/traffic.md).
  * Files go through the strict bounded reader (kcube/reader.h), so every bad
  * token is reported with its line and column. */
 #include <stdlib.h>
