@@ -114,8 +114,8 @@ kc_status kc_traffic_gen_patterns(kc_traffic *t, const kc_topology *topo, const 
                                   uint64_t seed, kc_err *err);
 
 /* The four communication sets of the general mapper's benchmark table
- * (docs/gmap.md; on the 8-cube there;
- * any topology where the patterns exist here). */
+ * (docs/gmap.md; on the 8-cube there, any topology where the patterns
+ * exist here). */
 typedef enum kc_traffic_set {
     KC_TSET_TRANSPOSE,         /* "transpose" */
     KC_TSET_TRANSPOSE_BITREV,  /* "transpose+bit-reverse" */
