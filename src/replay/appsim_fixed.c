@@ -48,26 +48,26 @@ static void work(kci_fixed *f, int kind, size_t id)
 
 /* Leaving messages by time, then operation number (entries that tie are
  * equal in every field, so their order is never seen). */
-static int leave_less(const kci_goal_ev *a, const kci_goal_ev *b)
+static int leave_less(const kci_proc_ev *a, const kci_proc_ev *b)
 {
     return a->t < b->t || (a->t == b->t && a->op < b->op);
 }
 
-KCI_HEAP_DEFINE(leaveq, kci_goal_ev, leave_less)
+KCI_HEAP_DEFINE(leaveq, kci_proc_ev, leave_less)
 
-static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_goal_ev){t, 0, op, op}); }
+static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_proc_ev){t, 0, op, op}); }
 
 size_t kci_fixed_step(kci_fixed *f) { return leaveq_pop(f->h, &f->hn).op; }
 
 /* op started (start = 1) or ended at t: its dependents may become ready. */
 static void op_time(kci_fixed *f, size_t op, int start, double t)
 {
-    kci_goal_proc *p = f->p;
+    kci_proc *p = f->p;
     for (size_t k = p->dfirst[op]; k < p->dfirst[op + 1]; k++) {
         const kc_goal_dep *d = &f->g->dep[p->dlist[k]];
         if (d->start != start)
             continue;
-        kci_goal_opstate *w = &p->st[d->op];
+        kci_proc_op *w = &p->st[d->op];
         w->ready = maxd(w->ready, t);
         if (--w->waiting == 0)
             work(f, W_READY, d->op);
@@ -76,8 +76,8 @@ static void op_time(kci_fixed *f, size_t op, int start, double t)
 
 static void op_end(kci_fixed *f, size_t op, double t)
 {
-    kci_goal_proc *p = f->p;
-    kci_goal_opstate *s = &p->st[op];
+    kci_proc *p = f->p;
+    kci_proc_op *s = &p->st[op];
     uint32_t r = f->g->op[op].rank;
     s->ended = 1;
     s->end = t;
@@ -131,7 +131,7 @@ static void try_charge(kci_fixed *f, size_t c)
         f->rlast[res[k]] = c;
     }
     double b = (double)s1(o);
-    kci_goal_opstate *s = &f->p->st[op];
+    kci_proc_op *s = &f->p->st[op];
     int cpu_known = 1;
     switch (ch->type) {
     case KCI_LG_CALC:
@@ -143,7 +143,7 @@ static void try_charge(kci_fixed *f, size_t c)
         op_end(f, op, f->ccpu[c]);
         break;
     case KCI_LG_SEND:
-        f->ccpu[c] = start + kci_goal_proc_send_cpu(f->p, op);
+        f->ccpu[c] = start + kci_proc_send_cpu(f->p, op);
         f->cnic[c] = start + f->gap + b * f->bt;
         s->started = 1;
         s->start = start;
@@ -203,7 +203,7 @@ static void cpu_end(kci_fixed *f, size_t c)
  * LogGOPS had made last on it when the receive became ready. */
 static void try_post(kci_fixed *f, size_t r)
 {
-    kci_goal_opstate *s = &f->p->st[r];
+    kci_proc_op *s = &f->p->st[r];
     if (s->started || !f->rdy[r])
         return;
     size_t k = f->ord->post_after[r];
@@ -240,7 +240,7 @@ static void try_match(kci_fixed *f, size_t r)
 
 static void try_recv_end(kci_fixed *f, size_t r)
 {
-    kci_goal_opstate *s = &f->p->st[r];
+    kci_proc_op *s = &f->p->st[r];
     size_t mc = f->msg_of[f->m->send_of[r]];
     if (s->ended || !s->started || f->cstate[mc] != 2)
         return;
@@ -300,10 +300,10 @@ kc_status kci_fixed_check(const kci_fixed *f, kc_err *err)
         if (f->cstate[c] != 2)
             return kc_fail(err, KC_EINTERNAL, "charge %zu of %zu (op %zu) never taken in LogGOPS's order", c, ord->n,
                            ord->c[c].op);
-    return kci_goal_proc_check(f->p, err);
+    return kci_proc_check(f->p, err);
 }
 
-kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m,
+kc_status kci_fixed_init(kci_fixed *f, kci_proc *p, const kc_goal *g, const kc_goal_match *m,
                          const kci_loggops_order *ord, double startup_us, const kc_loggops_params *lp,
                          double byte_time_us, kc_err *err)
 {
