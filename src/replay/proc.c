@@ -172,124 +172,154 @@ static void matched(kci_proc *p, size_t recv, double t)
     push(&p->h, maxd(p->st[send].arrival, t), EV_END, send);
 }
 
+/* A recv became ready at t: it starts at once, and ends when its data is
+ * there (now, if it arrived before). */
+static void ready_recv(kci_proc *p, kci_proc_ev e)
+{
+    kci_proc_op *s = &p->st[e.op];
+    s->started = 1;
+    s->start = e.t;
+    push(&p->h, e.t, EV_START, e.op);
+    if (p->nic && s->headed && !s->arrived)
+        matched(p, e.op, maxd(e.t, s->take)); /* taken, its tail still to come */
+    if (s->arrived) {
+        matched(p, e.op, maxd(e.t, s->take));
+        push(&p->h, e.t > s->arrival ? e.t : s->arrival, EV_END, e.op);
+    }
+}
+
+/* A send or calc became ready at t: it takes its rank's processor (and, a
+ * send with the NIC model, its NIC) when free, or waits for them; a send's
+ * message leaves after start-up + o. */
+static void ready_work(kci_proc *p, kci_proc_ev e)
+{
+    const kc_goal_op *o = &p->g->op[e.op];
+    kci_proc_op *s = &p->st[e.op];
+    if (p->nic && p->cpu[o->rank] == INFINITY) {
+        defer(p, o->rank, e.op, EV_READY);
+        return;
+    }
+    double begin = e.t > p->cpu[o->rank] ? e.t : p->cpu[o->rank];
+    int send = o->kind == KC_GOAL_SEND;
+    if (p->nic && send)
+        begin = maxd(begin, p->nics[o->rank]);
+    if (p->nic && begin > e.t) { /* as LogGOPS: taken when free, not booked ahead */
+        ready(p, begin, e.op, 0);
+        return;
+    }
+    if (send && p->nic) {
+        p->nics[o->rank] = begin + p->gap + (double)s1(o) * p->bt;
+    }
+    double dur = send ? kci_proc_send_cpu(p, e.op) : (double)o->amount / 1000.0;
+    p->cpu[o->rank] = begin + dur;
+    s->start = begin;
+    s->arrival = begin + dur;
+    push(&p->h, begin, EV_START, e.op);
+    if (send && p->m->recv_of[e.op] != KC_GOAL_NONE)
+        push(&p->h, begin + p->startup_us + p->o, EV_LEAVE, e.op);
+    if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S || p->m->recv_of[e.op] == KC_GOAL_NONE)
+        push(&p->h, begin + dur, EV_END, e.op);
+}
+
+/* The NIC model: a recv's first byte at t. The receiver's NIC and CPU start
+ * on the message (once free) and stay with it until its tail. */
+static void head_arrived(kci_proc *p, kci_proc_ev e)
+{
+    kci_proc_op *s = &p->st[e.op];
+    uint32_t r = p->g->op[e.op].rank;
+    if (p->cpu[r] == INFINITY) {
+        defer(p, r, e.op, EV_HEAD);
+        return;
+    }
+    size_t from = p->m->send_of[e.op];
+    uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&p->g->op[from]);
+    double begin = maxd(maxd(e.t, p->cpu[r]), p->nicr[r]);
+    p->nicr[r] = begin + p->gap + (double)b * p->bt;
+    s->headed = 1;
+    s->take = begin;
+    s->done_min = begin + p->o + maxd((double)b * p->O, (double)b * p->bt);
+    p->cpu[r] = INFINITY;
+    if (s->started)
+        matched(p, e.op, maxd(s->start, begin));
+    if (s->tailed)
+        message_done(p, e.op);
+}
+
+/* A recv's tail at t: with the NIC model the message is done once its head
+ * was taken; else the receiver's CPU takes it (when charged) and a started
+ * recv ends. */
+static void tail_arrived(kci_proc *p, kci_proc_ev e)
+{
+    kci_proc_op *s = &p->st[e.op];
+    if (p->nic) {
+        s->tailed = 1;
+        s->tail = e.t;
+        if (s->headed)
+            message_done(p, e.op);
+        return;
+    }
+    s->arrived = 1;
+    s->arrival = e.t;
+    if (p->cpu_recv) {
+        /* the receiver's CPU takes the message once its tail is there and it is free */
+        uint32_t r = p->g->op[e.op].rank;
+        size_t from = p->m->send_of[e.op];
+        uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&p->g->op[from]);
+        double begin = maxd(e.t, p->cpu[r]);
+        s->take = begin;
+        s->arrival = begin + p->o + (double)b * p->O;
+        p->cpu[r] = s->arrival;
+    } else {
+        s->take = e.t;
+    }
+    if (s->started)
+        matched(p, e.op, maxd(s->start, s->take));
+    if (s->started)
+        push(&p->h, s->arrival > s->start ? s->arrival : s->start, EV_END, e.op);
+}
+
+/* An op started or ended at t (an end is recorded): the ops depending on
+ * that become ready once nothing else holds them. */
+static void start_or_end(kci_proc *p, kci_proc_ev e)
+{
+    const kc_goal_op *o = &p->g->op[e.op];
+    kci_proc_op *s = &p->st[e.op];
+    if (e.type == EV_END) {
+        s->ended = 1;
+        s->end = e.t;
+        p->ended++;
+        if (e.t > p->finish[o->rank])
+            p->finish[o->rank] = e.t;
+        if (e.t > p->total)
+            p->total = e.t;
+    }
+    for (size_t k = p->dfirst[e.op]; k < p->dfirst[e.op + 1]; k++) {
+        const kc_goal_dep *d = &p->g->dep[p->dlist[k]];
+        if (d->start != (e.type == EV_START))
+            continue;
+        kci_proc_op *w = &p->st[d->op];
+        if (e.t > w->ready)
+            w->ready = e.t;
+        if (--w->waiting == 0)
+            ready(p, w->ready, d->op, 1);
+    }
+}
+
 size_t kci_proc_step(kci_proc *p)
 {
-    const kc_goal *g = p->g;
     kci_proc_ev e = pop(&p->h);
-    const kc_goal_op *o = &g->op[e.op];
-    kci_proc_op *s = &p->st[e.op];
     switch (e.type) {
     case EV_READY:
-        if (o->kind == KC_GOAL_RECV) {
-            s->started = 1;
-            s->start = e.t;
-            push(&p->h, e.t, EV_START, e.op);
-            if (p->nic && s->headed && !s->arrived)
-                matched(p, e.op, maxd(e.t, s->take)); /* taken, its tail still to come */
-            if (s->arrived) {
-                matched(p, e.op, maxd(e.t, s->take));
-                push(&p->h, e.t > s->arrival ? e.t : s->arrival, EV_END, e.op);
-            }
-        } else {
-            if (p->nic && p->cpu[o->rank] == INFINITY) {
-                defer(p, o->rank, e.op, EV_READY);
-                break;
-            }
-            double begin = e.t > p->cpu[o->rank] ? e.t : p->cpu[o->rank];
-            int send = o->kind == KC_GOAL_SEND;
-            if (p->nic && send)
-                begin = maxd(begin, p->nics[o->rank]);
-            if (p->nic && begin > e.t) { /* as LogGOPS: taken when free, not booked ahead */
-                ready(p, begin, e.op, 0);
-                break;
-            }
-            if (send && p->nic) {
-                p->nics[o->rank] = begin + p->gap + (double)s1(o) * p->bt;
-            }
-            double dur = send ? kci_proc_send_cpu(p, e.op) : (double)o->amount / 1000.0;
-            p->cpu[o->rank] = begin + dur;
-            s->start = begin;
-            s->arrival = begin + dur;
-            push(&p->h, begin, EV_START, e.op);
-            if (send && p->m->recv_of[e.op] != KC_GOAL_NONE)
-                push(&p->h, begin + p->startup_us + p->o, EV_LEAVE, e.op);
-            if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S || p->m->recv_of[e.op] == KC_GOAL_NONE)
-                push(&p->h, begin + dur, EV_END, e.op);
-        }
+        if (p->g->op[e.op].kind == KC_GOAL_RECV)
+            ready_recv(p, e);
+        else
+            ready_work(p, e);
         break;
-    case EV_HEAD: {
-        /* the NIC model: the receiver's NIC and CPU start on the message at
-         * its first byte (once free) and stay with it until its tail */
-        uint32_t r = o->rank;
-        if (p->cpu[r] == INFINITY) {
-            defer(p, r, e.op, EV_HEAD);
-            break;
-        }
-        size_t from = p->m->send_of[e.op];
-        uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&g->op[from]);
-        double begin = maxd(maxd(e.t, p->cpu[r]), p->nicr[r]);
-        p->nicr[r] = begin + p->gap + (double)b * p->bt;
-        s->headed = 1;
-        s->take = begin;
-        s->done_min = begin + p->o + maxd((double)b * p->O, (double)b * p->bt);
-        p->cpu[r] = INFINITY;
-        if (s->started)
-            matched(p, e.op, maxd(s->start, begin));
-        if (s->tailed)
-            message_done(p, e.op);
-        break;
-    }
-    case EV_ARRIVE:
-        if (p->nic) {
-            s->tailed = 1;
-            s->tail = e.t;
-            if (s->headed)
-                message_done(p, e.op);
-            break;
-        }
-        s->arrived = 1;
-        s->arrival = e.t;
-        if (p->cpu_recv) {
-            /* the receiver's CPU takes the message once its tail is there and it is free */
-            uint32_t r = o->rank;
-            size_t from = p->m->send_of[e.op];
-            uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&g->op[from]);
-            double begin = maxd(e.t, p->cpu[r]);
-            s->take = begin;
-            s->arrival = begin + p->o + (double)b * p->O;
-            p->cpu[r] = s->arrival;
-        } else {
-            s->take = e.t;
-        }
-        if (s->started)
-            matched(p, e.op, maxd(s->start, s->take));
-        if (s->started)
-            push(&p->h, s->arrival > s->start ? s->arrival : s->start, EV_END, e.op);
-        break;
-    case EV_LEAVE:
-        return e.op;
+    case EV_HEAD: head_arrived(p, e); break;
+    case EV_ARRIVE: tail_arrived(p, e); break;
+    case EV_LEAVE: return e.op;
     case EV_START:
-    case EV_END:
-        if (e.type == EV_END) {
-            s->ended = 1;
-            s->end = e.t;
-            p->ended++;
-            if (e.t > p->finish[o->rank])
-                p->finish[o->rank] = e.t;
-            if (e.t > p->total)
-                p->total = e.t;
-        }
-        for (size_t k = p->dfirst[e.op]; k < p->dfirst[e.op + 1]; k++) {
-            const kc_goal_dep *d = &g->dep[p->dlist[k]];
-            if (d->start != (e.type == EV_START))
-                continue;
-            kci_proc_op *w = &p->st[d->op];
-            if (e.t > w->ready)
-                w->ready = e.t;
-            if (--w->waiting == 0)
-                ready(p, w->ready, d->op, 1);
-        }
-        break;
+    case EV_END: start_or_end(p, e); break;
     }
     return KC_GOAL_NONE;
 }
