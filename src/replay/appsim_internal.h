@@ -1,6 +1,6 @@
 /* Private to src/replay: the network replay's CPUs and NICs in LogGOPS's order
- * (issue 21, item 1; docs/appsim.md "Why the network is never below
- * LogGOPS").
+ * (so that the replay is never below LogGOPS: docs/appsim.md "Why the
+ * network is never below LogGOPS").
  *
  * kci_fixed runs the LogGOPS CPU and NIC of kcube/appsim.h with every
  * resource (each CPU, each sending and each receiving NIC) taking its work

@@ -20,7 +20,7 @@
  * kci_proc_time (its message leaves then), and the caller reports
  * the arrival of its data with kci_proc_arrive, at that time or later.
  *
- * Issue 21, item 2: the same CPU and NIC charges as LogGOPS
+ * The CPU and NIC charges are LogGOPS's
  * (kcube/loggops.h), the network standing for L and G (docs/appsim.md): a
  * send's CPU time is start-up + o + s1 O and its message leaves after
  * start-up + o; a message's receiver CPU takes it (o + s1 O) once its tail
@@ -55,7 +55,7 @@ typedef struct kci_proc {
     const kc_goal *g;
     const kc_goal_match *m;
     double startup_us;
-    double o, O, gap, bt;  /* µs, µs/byte, µs, byte time µs/byte (issue 21 item 2) */
+    double o, O, gap, bt;  /* µs, µs/byte, µs, byte time µs/byte (LogGOPS's charges) */
     uint64_t S;            /* rendezvous above S bytes */
     int nic, cpu_recv;     /* gap > 0: the NIC model; the receiver CPU is charged */
     int cpus;              /* the ops' cpu numbers were honoured (kci_fixed): slices carry them */
@@ -106,7 +106,7 @@ static inline int kci_proc_local(const kc_goal *g, const uint32_t *node_of, size
 struct kc_timeline;
 kc_status kci_proc_record(const kci_proc *p, struct kc_timeline *tl, kc_err *err);
 
-/* Issue 21: the order in which a LogGOPS run (kc_loggops_run) charged each
+/* The order in which a LogGOPS run (kc_loggops_run) charged each
  * CPU and NIC, so that the network replay can process every resource's work
  * in the same order (src/replay/appsim_fixed.c: with every duration and
  * latency no shorter, every time is then no earlier; docs/appsim.md). A
