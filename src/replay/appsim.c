@@ -794,6 +794,132 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
     return kc_appsim_run_order(g, m, net, route, cfg, o, pl, tl, KC_APPSIM_ORDER_LOGGOPS, out, err);
 }
 
+/* The result's per-rank and per-phase arrays; KC_ENOMEM frees the result. */
+static kc_status result_alloc(const kc_goal *g, kc_appsim_result *out, kc_err *err)
+{
+    out->nphases = (uint32_t)g->nphases;
+    out->finish_us = calloc((size_t)g->num_ranks + 1, sizeof *out->finish_us);
+    out->phase_us = calloc(g->nphases + 1, sizeof *out->phase_us);
+    if (!out->finish_us || !out->phase_us) {
+        kc_appsim_result_free(out);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    return KC_OK;
+}
+
+/* The contention-free figure, the messages numbered, the per-message and
+ * per-port arrays, and the smallest first-byte latency; *nlocal: the
+ * messages within a node. Left for replay_free on error. */
+static kc_status replay_setup(replay *x, const kc_appsim_opts *o, kc_appsim_result *out, uint64_t *nlocal,
+                              kc_err *err)
+{
+    const kc_goal *g = x->g;
+    kc_goal_timing tm = {o->startup_us, o->byte_time_us};
+    kc_status st;
+    if ((st = kc_goal_loggp_record(g, x->m, &tm, x->node, &out->loggp_us, NULL, NULL, err)) ||
+        (st = number_messages(g, x->m, o->bytes_per_flit, x->node, &x->id_of, &x->send_of_id, &out->messages,
+                              &out->flits, err)))
+        return st;
+    x->delivered = calloc(out->messages + 1, 1);
+    x->leave = calloc(out->messages + 1, sizeof *x->leave);
+    x->pw = calloc(out->messages + 1, sizeof *x->pw);
+    x->cw = calloc(out->messages + 1, sizeof *x->cw);
+    x->joined = calloc(out->messages + 1, sizeof *x->joined);
+    x->port_free = calloc((size_t)x->net->nodes * (size_t)(x->net->inj > 0 ? x->net->inj : 1) + 1,
+                          sizeof *x->port_free);
+    if (!x->delivered || !x->leave || !x->joined || !x->port_free || !x->pw || !x->cw)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    *nlocal = local_messages(g, x->node, x->m);
+    x->min_head = smallest_head(x);
+    x->ref_head = !*nlocal && x->min_head > 0 ? x->min_head : 0;
+    return KC_OK;
+}
+
+/* The LogGOPS reference run into *ord and the processor model; with
+ * LogGOPS's order asked for and usable, the CPUs and NICs in that order
+ * (fx, then x->fx). Left for replay_free on error. */
+static kc_status choose_processors(replay *x, const kc_appsim_opts *o, kc_appsim_order order, int local,
+                                   kci_loggops_order *ord, kci_fixed *fx, kc_appsim_result *out, kc_err *err)
+{
+    int use = 0;
+    kc_status st = loggops_reference(x->g, o, x, local, ord, &use, out, err);
+    if (st)
+        return st;
+    if (use)
+        x->ord = ord;
+    use = use && loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS;
+    if ((st = kci_proc_init(&x->p, x->g, x->m, o->startup_us, o->loggops, o->byte_time_us, err)))
+        return st;
+    if (use) {
+        if ((st = kci_fixed_init(fx, &x->p, x->g, x->m, ord, o->startup_us, o->loggops, o->byte_time_us, err)))
+            return st;
+        x->fx = fx;
+        out->fixed_order = 1;
+    }
+    return KC_OK;
+}
+
+/* The replay on the engine, then the checks that every operation ran and
+ * every message arrived (unless the network deadlocked). */
+static kc_status replay_run(replay *x, const kc_simroute *route, kc_appsim_result *out, kc_err *err)
+{
+    kc_status st;
+    if ((st = kc_simdrive_new(x->net, route, x->cfg, &x->d, err)) || (st = run_loop(x, err)) ||
+        (st = kc_simdrive_finish(x->d, &out->sim, err)))
+        return st;
+    if (x->fx && x->fx->oom)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    if (!out->sim.deadlock) {
+        if ((st = x->fx ? kci_fixed_check(x->fx, err) : kci_proc_check(&x->p, err)))
+            return st;
+        if (x->arrived != out->messages)
+            return kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x->arrived,
+                           (unsigned long long)out->messages);
+    }
+    return KC_OK;
+}
+
+/* The figures of a finished replay: times, the gap split, finishes, the
+ * attribution, the links, the critical path and the timeline (tl may be
+ * NULL). */
+static kc_status replay_report(replay *x, const kc_appsim_opts *o, uint64_t nlocal, kc_timeline *tl,
+                               kc_appsim_result *out, kc_err *err)
+{
+    const kc_goal *g = x->g;
+    kc_status st;
+    out->messages = x->arrived;
+    out->total_us = x->p.total;
+    /* the pipeline beyond the smallest latency, which the LogGOPS L holds */
+    out->pipeline_us =
+        x->pipe - (!nlocal && x->min_head > 0 ? (double)x->min_head * x->cyc * (double)out->messages : 0);
+    out->wait_channel_us = x->wchan;
+    out->wait_port_us = x->wport;
+    out->boundary_us = x->bound;
+    memcpy(out->finish_us, x->p.finish, g->num_ranks * sizeof *out->finish_us);
+    if ((st = attribute(g, &x->p, out, err)))
+        return st;
+    link_utilisation(x->net, out);
+    if (!out->sim.deadlock && (st = critical_path(x, o, out, err)))
+        return st;
+    if (tl) {
+        memcpy(tl->node_of, x->node, g->num_ranks * sizeof *x->node);
+        st = kci_proc_record(&x->p, tl, err);
+    }
+    return st;
+}
+
+/* Tear down what replay_setup and choose_processors made (not x->node). */
+static void replay_free(replay *x, kci_loggops_order *ord)
+{
+    if (x->fx)
+        kci_fixed_free(x->fx);
+    kci_loggops_order_free(ord);
+    kci_proc_free(&x->p);
+    kc_simdrive_free(x->d);
+    free(x->id_of), free(x->send_of_id), free(x->delivered);
+    free(x->leave), free(x->joined), free(x->port_free), free(x->pw), free(x->cw);
+}
+
 kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
                               const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
                               const kc_appsim_place *pl, kc_timeline *tl, kc_appsim_order order,
@@ -821,91 +947,20 @@ kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc
     }
     kci_loggops_order ord = {0};
     kci_fixed fx = {0};
-    replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit, .node = node};
+    replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit, .node = node,
+                .net = net, .cfg = cfg, .min_head = -1};
     out->cycle_us = x.cyc;
-    out->nphases = (uint32_t)g->nphases;
-    out->finish_us = calloc((size_t)g->num_ranks + 1, sizeof *out->finish_us);
-    out->phase_us = calloc(g->nphases + 1, sizeof *out->phase_us);
-    if (!out->finish_us || !out->phase_us) {
+    if ((st = result_alloc(g, out, err))) {
         free(node);
-        kc_appsim_result_free(out);
-        return kc_fail(err, KC_ENOMEM, "out of memory");
+        return st;
     }
-    kc_goal_timing tm = {o->startup_us, o->byte_time_us};
-    if ((st = kc_goal_loggp_record(g, m, &tm, node, &out->loggp_us, NULL, NULL, err)) ||
-        (st = number_messages(g, m, o->bytes_per_flit, node, &x.id_of, &x.send_of_id, &out->messages, &out->flits, err)))
-        goto done;
-    x.net = net;
-    x.cfg = cfg;
-    x.min_head = -1;
-    x.delivered = calloc(out->messages + 1, 1);
-    x.leave = calloc(out->messages + 1, sizeof *x.leave);
-    x.pw = calloc(out->messages + 1, sizeof *x.pw);
-    x.cw = calloc(out->messages + 1, sizeof *x.cw);
-    x.joined = calloc(out->messages + 1, sizeof *x.joined);
-    x.port_free = calloc((size_t)net->nodes * (size_t)(net->inj > 0 ? net->inj : 1) + 1, sizeof *x.port_free);
-    if (!x.delivered || !x.leave || !x.joined || !x.port_free || !x.pw || !x.cw) {
-        st = kc_fail(err, KC_ENOMEM, "out of memory");
-        goto done;
-    }
-    uint64_t nlocal = local_messages(g, node, m);
-    x.min_head = smallest_head(&x);
-    x.ref_head = !nlocal && x.min_head > 0 ? x.min_head : 0;
-    int use = 0;
-    if ((st = loggops_reference(g, o, &x, nlocal > 0, &ord, &use, out, err)))
-        goto done;
-    if (use)
-        x.ord = &ord;
-    use = use && loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS;
-    if ((st = kci_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)))
-        goto done;
-    if (use) {
-        if ((st = kci_fixed_init(&fx, &x.p, g, m, &ord, o->startup_us, o->loggops, o->byte_time_us, err)))
-            goto done;
-        x.fx = &fx;
-        out->fixed_order = 1;
-    }
-    if ((st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
-        (st = kc_simdrive_finish(x.d, &out->sim, err)))
-        goto done;
-    if (x.fx && x.fx->oom) {
-        st = kc_fail(err, KC_ENOMEM, "out of memory");
-        goto done;
-    }
-    if (!out->sim.deadlock) {
-        if ((st = x.fx ? kci_fixed_check(x.fx, err) : kci_proc_check(&x.p, err)))
-            goto done;
-        if (x.arrived != out->messages) {
-            st = kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x.arrived,
-                         (unsigned long long)out->messages);
-            goto done;
-        }
-    }
-    out->messages = x.arrived;
-    out->total_us = x.p.total;
-    /* the pipeline beyond the smallest latency, which the LogGOPS L holds */
-    out->pipeline_us = x.pipe - (!nlocal && x.min_head > 0 ? (double)x.min_head * x.cyc * (double)out->messages : 0);
-    out->wait_channel_us = x.wchan;
-    out->wait_port_us = x.wport;
-    out->boundary_us = x.bound;
-    memcpy(out->finish_us, x.p.finish, g->num_ranks * sizeof *out->finish_us);
-    if ((st = attribute(g, &x.p, out, err)))
-        goto done;
-    link_utilisation(net, out);
-    if (!out->sim.deadlock && (st = critical_path(&x, o, out, err)))
-        goto done;
-    if (tl) {
-        memcpy(tl->node_of, node, g->num_ranks * sizeof *node);
-        st = kci_proc_record(&x.p, tl, err);
-    }
-done:
-    if (x.fx)
-        kci_fixed_free(x.fx);
-    kci_loggops_order_free(&ord);
-    kci_proc_free(&x.p);
-    kc_simdrive_free(x.d);
-    free(x.id_of), free(x.send_of_id), free(x.delivered), free(node);
-    free(x.leave), free(x.joined), free(x.port_free), free(x.pw), free(x.cw);
+    uint64_t nlocal = 0;
+    if (!(st = replay_setup(&x, o, out, &nlocal, err)) &&
+        !(st = choose_processors(&x, o, order, nlocal > 0, &ord, &fx, out, err)) &&
+        !(st = replay_run(&x, route, out, err)))
+        st = replay_report(&x, o, nlocal, tl, out, err);
+    replay_free(&x, &ord);
+    free(node);
     if (st)
         kc_appsim_result_free(out);
     return st;
