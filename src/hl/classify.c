@@ -219,6 +219,92 @@ static int take_step(kc_hl_engine *e, const int8_t *dim, uint64_t *used, int t, 
     return 0;
 }
 
+/* M-SIMD routing's shared state: the engine, the cut decided first (NULL
+ * with the split reading), each processor's bit for the step and the bits
+ * its subcube has corrected. */
+typedef struct msimd_run {
+    kc_hl_engine e;
+    cut *c;
+    int n;
+    uint64_t np;
+    int8_t *dim;    /* [np] */
+    uint64_t *used; /* [np] */
+} msimd_run;
+
+/* The cut reading found no cut: the result says why, with SIMD HL's own
+ * failure (kc_hl_route's result, not routed). */
+static kc_status no_cut(int n, const uint32_t *dst, kc_hl_result *res, kc_err *err)
+{
+    kc_hl_result r;
+    kc_status s = kc_hl_route(n, dst, NULL, &r, err);
+    if (s)
+        return s;
+    *res = r;
+    res->routed = 0;
+    snprintf(res->why, sizeof res->why, "no cut along the top bits splits it into pieces SIMD HL routes");
+    return KC_OK;
+}
+
+/* Each subcube's bit for step t, given to all its processors in r->dim;
+ * res->states[t] and res->dims[t] say how they chose. -1 (states[t] = 'E')
+ * when some subcube has none. O(2^n). */
+static int choose_bits(msimd_run *r, int t, kc_hl_result *res)
+{
+    int as = 0, bs = 0, d0 = -2, n = r->n;
+    memset(r->dim, 0xff, r->np);
+    for (uint64_t x = 0; x < r->np && res->failed_step < 0; x++) {
+        /* dmask: the bits x's subcube may still correct; used: those of
+         * them it has corrected (split: none, they left dmask) */
+        uint64_t dmask = kc_mask(n) & ~r->used[x];
+        int fresh = 0;
+        if (r->c) {
+            int lo, hi, lt;
+            leaf_at(r->c, 0, n, t, x, &lo, &hi, &lt);
+            dmask = kc_mask(hi) & ~kc_mask(lo);
+            fresh = lt == 0;
+        }
+        if (x & dmask)
+            continue; /* not the lowest processor of its subcube */
+        uint64_t sub = 0;
+        if (fresh)
+            do {
+                r->used[x | sub] = 0;
+                sub = (sub - dmask) & dmask;
+            } while (sub);
+        char st;
+        int d = subcube_bit(&r->e, x, dmask, r->used[x], t, res, &st);
+        as += st == 'A';
+        bs += st == 'B';
+        if (res->failed_step >= 0)
+            break;
+        sub = 0;
+        do {
+            r->dim[x | sub] = (int8_t)d;
+            sub = (sub - dmask) & dmask;
+        } while (sub);
+        d0 = d0 == -2 ? d : d0 == d ? d : -1;
+    }
+    if (res->failed_step >= 0) {
+        res->states[t] = 'E';
+        return -1;
+    }
+    res->states[t] = bs == 0 ? 'A' : as == 0 ? 'B' : 'M';
+    res->dims[t] = d0;
+    return 0;
+}
+
+/* The routing's outcome after the steps: states closed, final state, moves,
+ * and why it did not route. */
+static void msimd_outcome(msimd_run *r, kc_hl_result *res)
+{
+    res->states[res->failed_step >= 0 ? res->failed_step + 1 : res->steps] = '\0';
+    res->final_state = kc_hl_state(&r->e);
+    res->max_moved = r->e.max_moved;
+    res->routed = res->failed_step < 0 && kc_hl_routed(&r->e);
+    if (!res->routed && res->failed_step < 0)
+        snprintf(res->why, sizeof res->why, "after %d steps some tag is not at its destination", res->steps);
+}
+
 kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *dst, kc_hl_result *res,
                             kc_err *err)
 {
@@ -234,88 +320,32 @@ kc_status kc_hl_msimd_route(kc_hl_msimd_reading reading, int n, const uint32_t *
     res->lemma3_ok = 1;
     /* cut: the recursive cut decided first; split: no plan, the subcubes
      * are whatever the steps taken so far leave */
-    cut *c = NULL;
+    msimd_run r = {.n = n, .np = 1ULL << n};
     int nomem = 0;
-    if (reading == KC_HL_MSIMD_CUT && !(c = decide(n, dst, base_simd, &nomem))) {
+    if (reading == KC_HL_MSIMD_CUT && !(r.c = decide(n, dst, base_simd, &nomem))) {
         if (nomem)
             return kc_fail(err, KC_ENOMEM, "out of memory for the M-SIMD decision");
-        /* say why: SIMD HL's own failure */
-        kc_hl_result r;
-        kc_status s = kc_hl_route(n, dst, NULL, &r, err);
-        if (s)
-            return s;
-        *res = r;
-        res->routed = 0;
-        snprintf(res->why, sizeof res->why, "no cut along the top bits splits it into pieces SIMD HL routes");
-        return KC_OK;
+        return no_cut(n, dst, res, err);
     }
-    kc_hl_engine e;
-    kc_status s = kc_hl_engine_init(&e, n, dst, 2, 0, err);
-    const uint64_t np = 1ULL << n;
-    int8_t *dim = malloc(np);
-    uint64_t *used = calloc(np, sizeof *used);
-    if (s || !dim || !used) {
+    kc_status s = kc_hl_engine_init(&r.e, n, dst, 2, 0, err);
+    r.dim = malloc(r.np);
+    r.used = calloc(r.np, sizeof *r.used);
+    if (s || !r.dim || !r.used) {
         if (!s)
-            kc_hl_engine_free(&e);
-        free(dim);
-        free(used);
-        cut_free(c);
+            kc_hl_engine_free(&r.e);
+        free(r.dim);
+        free(r.used);
+        cut_free(r.c);
         return s ? s : kc_fail(err, KC_ENOMEM, "out of memory");
     }
-    for (int t = 0; t < n && res->failed_step < 0; t++) {
-        int as = 0, bs = 0, d0 = -2;
-        memset(dim, 0xff, np);
-        for (uint64_t x = 0; x < np && res->failed_step < 0; x++) {
-            /* dmask: the bits x's subcube may still correct; used: those of
-             * them it has corrected (split: none, they left dmask) */
-            uint64_t dmask = kc_mask(n) & ~used[x];
-            int fresh = 0;
-            if (c) {
-                int lo, hi, lt;
-                leaf_at(c, 0, n, t, x, &lo, &hi, &lt);
-                dmask = kc_mask(hi) & ~kc_mask(lo);
-                fresh = lt == 0;
-            }
-            if (x & dmask)
-                continue; /* not the lowest processor of its subcube */
-            uint64_t sub = 0;
-            if (fresh)
-                do {
-                    used[x | sub] = 0;
-                    sub = (sub - dmask) & dmask;
-                } while (sub);
-            char st;
-            int d = subcube_bit(&e, x, dmask, used[x], t, res, &st);
-            as += st == 'A';
-            bs += st == 'B';
-            if (res->failed_step >= 0)
-                break;
-            sub = 0;
-            do {
-                dim[x | sub] = (int8_t)d;
-                sub = (sub - dmask) & dmask;
-            } while (sub);
-            d0 = d0 == -2 ? d : d0 == d ? d : -1;
-        }
-        if (res->failed_step >= 0) {
-            res->states[t] = 'E';
+    for (int t = 0; t < n && res->failed_step < 0; t++)
+        if (choose_bits(&r, t, res) || take_step(&r.e, r.dim, r.used, t, res))
             break;
-        }
-        res->states[t] = bs == 0 ? 'A' : as == 0 ? 'B' : 'M';
-        res->dims[t] = d0;
-        if (take_step(&e, dim, used, t, res))
-            break;
-    }
-    res->states[res->failed_step >= 0 ? res->failed_step + 1 : res->steps] = '\0';
-    res->final_state = kc_hl_state(&e);
-    res->max_moved = e.max_moved;
-    res->routed = res->failed_step < 0 && kc_hl_routed(&e);
-    if (!res->routed && res->failed_step < 0)
-        snprintf(res->why, sizeof res->why, "after %d steps some tag is not at its destination", res->steps);
-    kc_hl_engine_free(&e);
-    free(dim);
-    free(used);
-    cut_free(c);
+    msimd_outcome(&r, res);
+    kc_hl_engine_free(&r.e);
+    free(r.dim);
+    free(r.used);
+    cut_free(r.c);
     return KC_OK;
 }
 

@@ -47,6 +47,95 @@ static int state_b_choice(const kc_hl_engine *e, int msb, int require_lemma3, in
     return 0;
 }
 
+/* Step t in state B: 0 with the dimension every two-tag processor wants in
+ * *d, or -1 with res->failed_step and res->why set (they disagree, Lemma 3
+ * fails when required, or the bit was used). */
+static int state_b_dim(const kc_hl_engine *e, const kc_hl_opts *opts, int t, uint64_t used, int *d,
+                       kc_hl_result *res)
+{
+    uint64_t who = 0;
+    int other = -1, rc = 0;
+    /* the engine's running summary decides; the scan only names the
+     * processor that breaks the rule */
+    const kc_hl_summary *m = &e->sum;
+    int agree = opts->msb_first ? m->msb_min == m->msb_max : m->lsb_min == m->lsb_max;
+    int same = m->diff_or == m->diff_and;
+    if (!same)
+        res->lemma3_ok = 0;
+    if (agree && (same || !opts->require_lemma3))
+        other = opts->msb_first ? m->msb_min : m->lsb_min;
+    else
+        rc = state_b_choice(e, opts->msb_first, opts->require_lemma3, &other, &who, &res->lemma3_ok);
+    if (rc == 1) {
+        res->failed_step = t;
+        snprintf(res->why, sizeof res->why,
+                 "step %d, state B: processors choose different dimensions (processor %llu wants %d): "
+                 "not SIMD",
+                 t + 1, (unsigned long long)who, other);
+        return -1;
+    }
+    if (rc == 2) {
+        res->failed_step = t;
+        snprintf(res->why, sizeof res->why,
+                 "step %d, state B: the tags of processor %llu differ in other bits than elsewhere "
+                 "(Lemma 3 fails)",
+                 t + 1, (unsigned long long)who);
+        return -1;
+    }
+    if ((used >> other) & 1) { /* cannot happen: both tags agree with the host on used bits */
+        res->failed_step = t;
+        snprintf(res->why, sizeof res->why, "step %d: bit %d chosen twice", t + 1, other);
+        return -1;
+    }
+    *d = other;
+    return 0;
+}
+
+/* Step t's dimension in state st, 0 with it in *d: in A the lowest
+ * (highest) bit not used, in B the one the two-tag processors agree on; -1
+ * with res->failed_step and res->why set otherwise. */
+static int choose_dim(const kc_hl_engine *e, const kc_hl_opts *opts, int t, char st, uint64_t used, int *d,
+                      kc_hl_result *res)
+{
+    if (st == 'A') {
+        uint64_t free = kc_mask(e->n) & ~used;
+        *d = opts->msb_first ? high_bit(free) : low_bit(free);
+        return 0;
+    }
+    if (st == 'B')
+        return state_b_dim(e, opts, t, used, d, res);
+    res->failed_step = t;
+    snprintf(res->why, sizeof res->why,
+             "before step %d the machine is in neither state A nor state B (tag counts other than "
+             "1 / 2-and-0)",
+             t + 1);
+    return -1;
+}
+
+/* Take step t along d (state st before it), recorded in res and reported to
+ * opts->on_step; -1 (failed_step set) when a processor would overflow. */
+static int take_step(kc_hl_engine *e, const kc_hl_opts *opts, int t, int d, char st, uint64_t *used,
+                     kc_hl_result *res)
+{
+    if (kc_hl_engine_step(e, d) != KC_OK) {
+        res->failed_step = t;
+        snprintf(res->why, sizeof res->why, "step %d: processor %llu would hold more than %d tags", t + 1,
+                 (unsigned long long)e->overflow_at, e->cap);
+        return -1;
+    }
+    *used |= 1ULL << d;
+    res->dims[t] = d;
+    res->moved[t] = e->moved_last;
+    res->twos[t] = e->sum.twos;
+    res->others[t] = e->count_procs - e->sum.ones - e->sum.twos;
+    res->steps = t + 1;
+    if (opts->check_affine && !kc_hl_affine(e))
+        res->affine_ok = 0;
+    if (opts->on_step)
+        opts->on_step(opts->ctx, e, t, d, st);
+    return 0;
+}
+
 kc_status kc_hl_run(kc_hl_engine *e, const kc_hl_opts *opts, kc_hl_result *res, kc_err *err)
 {
     static const kc_hl_opts defaults = {0};
@@ -65,69 +154,8 @@ kc_status kc_hl_run(kc_hl_engine *e, const kc_hl_opts *opts, kc_hl_result *res, 
         char st = kc_hl_state(e);
         res->states[t] = st;
         int d = -1;
-        if (st == 'A') {
-            uint64_t free = kc_mask(n) & ~used;
-            d = opts->msb_first ? high_bit(free) : low_bit(free);
-        } else if (st == 'B') {
-            uint64_t who = 0;
-            int other = -1, rc = 0;
-            /* the engine's running summary decides; the scan only names the
-             * processor that breaks the rule */
-            const kc_hl_summary *m = &e->sum;
-            int agree = opts->msb_first ? m->msb_min == m->msb_max : m->lsb_min == m->lsb_max;
-            int same = m->diff_or == m->diff_and;
-            if (!same)
-                res->lemma3_ok = 0;
-            if (agree && (same || !opts->require_lemma3))
-                other = opts->msb_first ? m->msb_min : m->lsb_min;
-            else
-                rc = state_b_choice(e, opts->msb_first, opts->require_lemma3, &other, &who, &res->lemma3_ok);
-            if (rc == 1) {
-                res->failed_step = t;
-                snprintf(res->why, sizeof res->why,
-                         "step %d, state B: processors choose different dimensions (processor %llu wants %d): "
-                         "not SIMD",
-                         t + 1, (unsigned long long)who, other);
-                break;
-            }
-            if (rc == 2) {
-                res->failed_step = t;
-                snprintf(res->why, sizeof res->why,
-                         "step %d, state B: the tags of processor %llu differ in other bits than elsewhere "
-                         "(Lemma 3 fails)",
-                         t + 1, (unsigned long long)who);
-                break;
-            }
-            d = other;
-            if ((used >> d) & 1) { /* cannot happen: both tags agree with the host on used bits */
-                res->failed_step = t;
-                snprintf(res->why, sizeof res->why, "step %d: bit %d chosen twice", t + 1, d);
-                break;
-            }
-        } else {
-            res->failed_step = t;
-            snprintf(res->why, sizeof res->why,
-                     "before step %d the machine is in neither state A nor state B (tag counts other than "
-                     "1 / 2-and-0)",
-                     t + 1);
+        if (choose_dim(e, opts, t, st, used, &d, res) || take_step(e, opts, t, d, st, &used, res))
             break;
-        }
-        if (kc_hl_engine_step(e, d) != KC_OK) {
-            res->failed_step = t;
-            snprintf(res->why, sizeof res->why, "step %d: processor %llu would hold more than %d tags", t + 1,
-                     (unsigned long long)e->overflow_at, e->cap);
-            break;
-        }
-        used |= 1ULL << d;
-        res->dims[t] = d;
-        res->moved[t] = e->moved_last;
-        res->twos[t] = e->sum.twos;
-        res->others[t] = e->count_procs - e->sum.ones - e->sum.twos;
-        res->steps = t + 1;
-        if (opts->check_affine && !kc_hl_affine(e))
-            res->affine_ok = 0;
-        if (opts->on_step)
-            opts->on_step(opts->ctx, e, t, d, st);
     }
     res->states[res->steps < n && res->failed_step >= 0 ? res->failed_step + 1 : res->steps] = '\0';
     res->final_state = kc_hl_state(e);

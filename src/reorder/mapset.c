@@ -370,6 +370,91 @@ void kc_mapset_estimate(int n, int m, kc_objective obj, uint64_t upper, int thre
                    ((double)n / 2 + 1) + 1 + (w1 > w2 ? w1 : w2) / 4.0) / (nt > 1 ? 0.8 * nt : 1.0);
 }
 
+/* The communications' columns, scatter flags and idle dimensions into
+ * d->c, and one elimination walk per communication in walk[m]. */
+static void load_comms(dp *d, kci_elim_walk *walk, const kc_lcc *comms)
+{
+    for (int r = 0; r < d->m; r++) {
+        for (int j = 0; j < d->n; j++)
+            d->c[r].cols[j] = kc_bitmat_col(&comms[r].a, j);
+        kci_elim_walk_init(&walk[r], d->c[r].cols, d->n);
+        d->c[r].scatter = comms[r].kind == KC_LCC_SCATTER;
+        d->c[r].idle = kc_lcc_idle_dims(&comms[r]);
+    }
+}
+
+/* The programme's workers (d->threads of them), its limits and its first
+ * pass's table (log codes for max, else raw values under the bound o->upper).
+ * KC_ENOMEM leaves what was made for dp_free. */
+static kc_status dp_setup(dp *d, dp_worker *wk, const kc_lcc *comms, const kc_mapset_opts *o, kc_err *err)
+{
+    int n = d->n, m = d->m, nt = d->threads;
+    kc_objective obj = d->obj;
+    d->c = calloc((size_t)m, sizeof *d->c);
+    int bad = !d->c;
+    for (int i = 0; i < nt && !bad; i++) {
+        wk[i].d = d;
+        wk[i].walk = malloc(sizeof *wk[i].walk * (size_t)m);
+        wk[i].info = malloc(sizeof *wk[i].info * (size_t)m);
+        bad = !wk[i].walk || !wk[i].info;
+    }
+    uint64_t bound = worst_value(obj, n, m), weight;
+    if (o->upper < bound)
+        bound = o->upper;
+    int w1, w2;
+    widths(n, m, obj, o->upper, &w1, &w2, &weight);
+    d->pass = obj == KC_OBJ_MAX ? PASS_MAXLOG : obj == KC_OBJ_SIMULTANEOUS ? PASS_MAX : PASS_SUM;
+    d->t.w = w1;
+    d->max_units = o->max_seconds > 0 ? o->max_seconds / KC_MAPSET_SECONDS_PER_UNIT * (nt > 1 ? 0.8 * nt : 1.0) : 0;
+    kc_mapset_estimate(n, m, obj, UINT64_MAX, nt, NULL, &d->worst_seconds);
+    d->max_seconds = o->max_seconds;
+    d->t.inf = d->t.w == 8 ? UINT64_MAX : (1ULL << (8 * d->t.w)) - 1;
+    d->cap = d->pass == PASS_MAXLOG ? log_code(bound) : bound;
+    if (d->pass == PASS_MAXLOG && bound && (bound & (bound - 1)))
+        d->cap = log_code(1ULL << (63 - kci_clz64(bound))); /* the largest power of two within it */
+    if (!bad)
+        d->t.p = malloc((size_t)(1ULL << n) * (size_t)d->t.w);
+    if (bad || !d->t.p)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the subset table (2^%d entries)", n);
+    for (int i = 0; i < nt; i++)
+        load_comms(d, wk[i].walk, comms);
+    return KC_OK;
+}
+
+/* The tie-break pass over the paths whose every step is at most value (the
+ * optimal ones): least total, then communications listed later first. */
+static kc_status tie_break_pass(dp *d, dp_worker *wk, uint64_t value, const kc_progress *progress, double all,
+                                kc_err *err)
+{
+    uint64_t count = 1ULL << d->n;
+    int w1, w2;
+    /* Weight + r per unit of T, with weight large enough to keep the total
+     * first, reproduces seed 000 Example 6. */
+    widths(d->n, d->m, d->obj, value, &w1, &w2, &d->weight);
+    if (w2 != d->t.w) {
+        free(d->t.p);
+        d->t.w = w2;
+        d->t.p = malloc((size_t)count * (size_t)w2);
+        if (!d->t.p)
+            return kc_fail(err, KC_ENOMEM, "out of memory for the subset table (2^%d entries)", d->n);
+    }
+    d->t.inf = d->t.w == 8 ? UINT64_MAX : (1ULL << (8 * d->t.w)) - 1;
+    d->second = 1;
+    d->cap = value;
+    return dp_pass(d, wk, progress, (double)count, all, err);
+}
+
+/* Release the workers' walks, the communications and the table. */
+static void dp_free(dp *d, dp_worker *wk)
+{
+    for (int i = 0; i < d->threads; i++) {
+        free(wk[i].walk);
+        free(wk[i].info);
+    }
+    free(d->c);
+    free(d->t.p);
+}
+
 kc_status kc_mapset_optimal_ex(const kc_lcc *comms, int m, kc_objective obj, const kc_mapset_opts *opts,
                                kc_mapset_result *out, const kc_progress *progress, kc_err *err)
 {
@@ -384,92 +469,29 @@ kc_status kc_mapset_optimal_ex(const kc_lcc *comms, int m, kc_objective obj, con
     int n = comms[0].a.n, nt = o.threads < 1 ? 1 : o.threads > KC_MAPSET_MAX_THREADS ? KC_MAPSET_MAX_THREADS : o.threads;
     if (n < 14)
         nt = 1; /* a few thousand subsets: threads cost more than they save */
-    uint64_t count = 1ULL << n;
+    uint64_t count = 1ULL << n, value = 0;
     dp d = {.n = n, .m = m, .obj = obj, .threads = nt};
     dp_worker wk[KC_MAPSET_MAX_THREADS];
     memset(wk, 0, sizeof wk);
-    d.c = calloc((size_t)m, sizeof *d.c);
-    int bad = !d.c;
-    for (int i = 0; i < nt && !bad; i++) {
-        wk[i].d = &d;
-        wk[i].walk = malloc(sizeof *wk[i].walk * (size_t)m);
-        wk[i].info = malloc(sizeof *wk[i].info * (size_t)m);
-        bad = !wk[i].walk || !wk[i].info;
-    }
-    /* pass 1 table: log codes for max, else raw values under the bound */
-    uint64_t bound = worst_value(obj, n, m), weight;
-    if (o.upper < bound)
-        bound = o.upper;
-    int w1, w2;
-    widths(n, m, obj, o.upper, &w1, &w2, &weight);
-    d.pass = obj == KC_OBJ_MAX ? PASS_MAXLOG : obj == KC_OBJ_SIMULTANEOUS ? PASS_MAX : PASS_SUM;
-    d.t.w = w1;
-    d.max_units = o.max_seconds > 0 ? o.max_seconds / KC_MAPSET_SECONDS_PER_UNIT * (nt > 1 ? 0.8 * nt : 1.0) : 0;
-    kc_mapset_estimate(n, m, obj, UINT64_MAX, nt, NULL, &d.worst_seconds);
-    d.max_seconds = o.max_seconds;
-    d.t.inf = d.t.w == 8 ? UINT64_MAX : (1ULL << (8 * d.t.w)) - 1;
-    d.cap = d.pass == PASS_MAXLOG ? log_code(bound) : bound;
-    if (d.pass == PASS_MAXLOG && bound && (bound & (bound - 1)))
-        d.cap = log_code(1ULL << (63 - kci_clz64(bound))); /* the largest power of two within it */
-    if (!bad)
-        d.t.p = malloc((size_t)count * (size_t)d.t.w);
-    if (bad || !d.t.p) {
-        st = kc_fail(err, KC_ENOMEM, "out of memory for the subset table (2^%d entries)", n);
-        goto done;
-    }
-    for (int i = 0; i < nt; i++)
-        for (int r = 0; r < m; r++) {
-            for (int j = 0; j < n; j++)
-                d.c[r].cols[j] = kc_bitmat_col(&comms[r].a, j);
-            kci_elim_walk_init(&wk[i].walk[r], d.c[r].cols, n);
-            d.c[r].scatter = comms[r].kind == KC_LCC_SCATTER;
-            d.c[r].idle = kc_lcc_idle_dims(&comms[r]);
-        }
     double all = (obj == KC_OBJ_SUM ? 1.0 : 2.0) * (double)count;
-    if ((st = dp_pass(&d, wk, progress, 0.0, all, err)))
-        goto done;
-    uint64_t value = vt_get(&d.t, count - 1);
-    if (value == UINT64_MAX) {
-        st = kc_fail(err, KC_EINVAL, "the upper bound %llu given to the subset programme is below the optimum",
-                     (unsigned long long)o.upper);
-        goto done;
+    if (!(st = dp_setup(&d, wk, comms, &o, err)) && !(st = dp_pass(&d, wk, progress, 0.0, all, err))) {
+        value = vt_get(&d.t, count - 1);
+        if (value == UINT64_MAX)
+            st = kc_fail(err, KC_EINVAL, "the upper bound %llu given to the subset programme is below the optimum",
+                         (unsigned long long)o.upper);
+        else if (d.pass == PASS_MAXLOG)
+            value = log_decode(value);
     }
-    if (d.pass == PASS_MAXLOG)
-        value = log_decode(value);
-    if (obj != KC_OBJ_SUM) {
-        /* Paths with every step <= value are exactly those of optimal value.
-         * Among them, least total; remaining ties favour communications
-         * listed later (weight + r per unit of T, with weight large enough
-         * to keep the total first), which reproduces seed 000 Example 6. */
-        widths(n, m, obj, value, &w1, &w2, &d.weight);
-        if (w2 != d.t.w) {
-            free(d.t.p);
-            d.t.w = w2;
-            d.t.p = malloc((size_t)count * (size_t)w2);
-            if (!d.t.p) {
-                st = kc_fail(err, KC_ENOMEM, "out of memory for the subset table (2^%d entries)", n);
-                goto done;
-            }
-        }
-        d.t.inf = d.t.w == 8 ? UINT64_MAX : (1ULL << (8 * d.t.w)) - 1;
-        d.second = 1;
-        d.cap = value;
-        if ((st = dp_pass(&d, wk, progress, (double)count, all, err)))
-            goto done;
+    /* the optimal value known: among its paths, the tie-break pass */
+    if (!st && obj != KC_OBJ_SUM)
+        st = tie_break_pass(&d, wk, value, progress, all, err);
+    if (!st && !(st = dp_order(&d, &wk[0], &out->order, err))) {
+        out->value = kc_objective_value(comms, m, obj, &out->order, &out->total);
+        if (out->value != value)
+            st = kc_fail(err, KC_EINTERNAL, "internal: the subset programme's order has value %llu, not %llu",
+                         (unsigned long long)out->value, (unsigned long long)value);
     }
-    if ((st = dp_order(&d, &wk[0], &out->order, err)))
-        goto done;
-    out->value = kc_objective_value(comms, m, obj, &out->order, &out->total);
-    if (out->value != value)
-        st = kc_fail(err, KC_EINTERNAL, "internal: the subset programme's order has value %llu, not %llu",
-                     (unsigned long long)out->value, (unsigned long long)value);
-done:
-    for (int i = 0; i < nt; i++) {
-        free(wk[i].walk);
-        free(wk[i].info);
-    }
-    free(d.c);
-    free(d.t.p);
+    dp_free(&d, wk);
     return st;
 }
 
@@ -774,6 +796,105 @@ static uint64_t next_value(kc_objective obj, uint64_t v)
     return v == UINT64_MAX ? v : v + 1;
 }
 
+/* For sum the threshold argument does not apply (it needs a value that is a
+ * largest step): the bound is kc_mapset_lower_bound's; say which part gave
+ * it. */
+static void sum_source(const kc_lcc *comms, int m, kc_mapset_bound_result *out)
+{
+    uint64_t single = 0;
+    for (int r = 0; r < m; r++) {
+        kc_order so;
+        if (kc_reorder_optimal(&comms[r], &so, NULL) == KC_OK) {
+            uint64_t v = kc_reorder_value(&comms[r], &so);
+            single = v > single ? v : single;
+        }
+    }
+    if (single < out->lower)
+        out->from = "traffic-dimensions";
+}
+
+/* The threshold search's one worker, its layers and its communications;
+ * KC_ENOMEM leaves what was made for ts_teardown. */
+static kc_status ts_setup(tsearch *ts, const kc_lcc *comms, int m, kc_objective obj, uint64_t budget, kc_err *err)
+{
+    int n = comms[0].a.n;
+    memset(ts, 0, sizeof *ts);
+    ts->budget = budget;
+    ts->d = (dp){.n = n, .m = m, .obj = obj, .threads = 1};
+    ts->d.c = calloc((size_t)m, sizeof *ts->d.c);
+    ts->wk.d = &ts->d;
+    ts->wk.walk = malloc(sizeof *ts->wk.walk * (size_t)m);
+    ts->wk.info = malloc(sizeof *ts->wk.info * (size_t)m);
+    ts->layer = calloc((size_t)n + 1, sizeof *ts->layer);
+    ts->count = calloc((size_t)n + 1, sizeof *ts->count);
+    if (!ts->d.c || !ts->wk.walk || !ts->wk.info || !ts->layer || !ts->count)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
+    load_comms(&ts->d, ts->wk.walk, comms);
+    return KC_OK;
+}
+
+/* Upwards from the single-communication bound: each value refuted raises
+ * the bound to the next value; the first value reached is the optimum (with
+ * its order). Stops below upper, or when the sets pass the budget. */
+static kc_status climb(tsearch *ts, const kc_lcc *comms, int m, kc_objective obj, uint64_t upper,
+                       kc_mapset_bound_result *out, kc_err *err)
+{
+    for (uint64_t v = out->lower; v < upper;) {
+        uint64_t next_v;
+        int r = ts_reachable(ts, v, &out->best.order, &next_v);
+        if (r == -2)
+            return kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
+        if (r < 0)
+            break;
+        if (r == 1) {
+            out->optimal = 1;
+            out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
+            if (out->best.value > v)
+                return kc_fail(err, KC_EINTERNAL, "internal: the threshold search's order has value %llu, above %llu",
+                               (unsigned long long)out->best.value, (unsigned long long)v);
+            out->lower = out->best.value; /* == v: v is not above the bound */
+            break;
+        }
+        out->lower = next_v > next_value(obj, v) ? next_v : next_value(obj, v);
+        out->from = "threshold-search";
+        out->refuted = v;
+        v = out->lower;
+    }
+    return KC_OK;
+}
+
+/* The bound met the known upper value o->upper, reached by some order: it is
+ * optimal; with o->reach_upper, the optimal order of least total too. */
+static kc_status meet_upper(tsearch *ts, const kc_lcc *comms, int m, kc_objective obj,
+                            const kc_mapset_bound_opts *o, kc_mapset_bound_result *out, kc_err *err)
+{
+    out->lower = o->upper;
+    uint64_t next_v;
+    int r = o->reach_upper ? ts_reachable(ts, o->upper, &out->best.order, &next_v) : 0;
+    if (r == -2)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
+    if (r == 1) {
+        out->optimal = 1;
+        out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
+        if (out->best.value != o->upper)
+            return kc_fail(err, KC_EINTERNAL, "internal: the threshold search's order has value %llu, not %llu",
+                           (unsigned long long)out->best.value, (unsigned long long)o->upper);
+    }
+    return KC_OK;
+}
+
+/* Release what ts_setup and the search made. */
+static void ts_teardown(tsearch *ts)
+{
+    if (ts->layer && ts->count) /* either may be missing when their allocation failed */
+        ts_free_layers(ts);
+    free(ts->layer);
+    free(ts->count);
+    free(ts->wk.walk);
+    free(ts->wk.info);
+    free(ts->d.c);
+}
+
 kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc_mapset_bound_opts *opts,
                           kc_mapset_bound_result *out, kc_err *err)
 {
@@ -791,95 +912,15 @@ kc_status kc_mapset_bound(const kc_lcc *comms, int m, kc_objective obj, const kc
     out->lower = kc_mapset_lower_bound(comms, m, obj);
     out->from = "single-optimum";
     if (obj == KC_OBJ_SUM) {
-        /* The threshold argument needs a value that is a largest step; for
-         * sum the bound is kc_mapset_lower_bound's, say which part gave it. */
-        uint64_t single = 0;
-        for (int r = 0; r < m; r++) {
-            kc_order so;
-            if (kc_reorder_optimal(&comms[r], &so, NULL) == KC_OK) {
-                uint64_t v = kc_reorder_value(&comms[r], &so);
-                single = v > single ? v : single;
-            }
-        }
-        if (single < out->lower)
-            out->from = "traffic-dimensions";
+        sum_source(comms, m, out);
         return KC_OK;
     }
-    int n = comms[0].a.n;
     tsearch ts;
-    memset(&ts, 0, sizeof ts);
-    ts.budget = o.max_states;
-    ts.d = (dp){.n = n, .m = m, .obj = obj, .threads = 1};
-    ts.d.c = calloc((size_t)m, sizeof *ts.d.c);
-    ts.wk.d = &ts.d;
-    ts.wk.walk = malloc(sizeof *ts.wk.walk * (size_t)m);
-    ts.wk.info = malloc(sizeof *ts.wk.info * (size_t)m);
-    ts.layer = calloc((size_t)n + 1, sizeof *ts.layer);
-    ts.count = calloc((size_t)n + 1, sizeof *ts.count);
-    if (!ts.d.c || !ts.wk.walk || !ts.wk.info || !ts.layer || !ts.count) {
-        st = kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
-        goto done;
-    }
-    for (int r = 0; r < m; r++) {
-        for (int j = 0; j < n; j++)
-            ts.d.c[r].cols[j] = kc_bitmat_col(&comms[r].a, j);
-        kci_elim_walk_init(&ts.wk.walk[r], ts.d.c[r].cols, n);
-        ts.d.c[r].scatter = comms[r].kind == KC_LCC_SCATTER;
-        ts.d.c[r].idle = kc_lcc_idle_dims(&comms[r]);
-    }
-    /* Upwards from the single-communication bound: each value refuted
-     * raises the bound to the next value; the first value reached is the
-     * optimum (with its order). Stop below the known upper value, or when
-     * the sets pass the budget. */
-    for (uint64_t v = out->lower; v < o.upper;) {
-        uint64_t next_v;
-        int r = ts_reachable(&ts, v, &out->best.order, &next_v);
-        if (r == -2) {
-            st = kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
-            goto done;
-        }
-        if (r < 0)
-            break;
-        if (r == 1) {
-            out->optimal = 1;
-            out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
-            if (out->best.value > v) {
-                st = kc_fail(err, KC_EINTERNAL, "internal: the threshold search's order has value %llu, above %llu",
-                             (unsigned long long)out->best.value, (unsigned long long)v);
-                goto done;
-            }
-            out->lower = out->best.value; /* == v: v is not above the bound */
-            break;
-        }
-        out->lower = next_v > next_value(obj, v) ? next_v : next_value(obj, v);
-        out->from = "threshold-search";
-        out->refuted = v;
-        v = out->lower;
-    }
-    if (!out->optimal && o.upper != UINT64_MAX && out->lower >= o.upper) {
-        out->lower = o.upper; /* the upper value is reached by some order: it is optimal */
-        uint64_t next_v;
-        int r = o.reach_upper ? ts_reachable(&ts, o.upper, &out->best.order, &next_v) : 0;
-        if (r == -2) {
-            st = kc_fail(err, KC_ENOMEM, "out of memory for the threshold search");
-            goto done;
-        }
-        if (r == 1) {
-            out->optimal = 1; /* and here is the optimal order of least total */
-            out->best.value = kc_objective_value(comms, m, obj, &out->best.order, &out->best.total);
-            if (out->best.value != o.upper)
-                st = kc_fail(err, KC_EINTERNAL, "internal: the threshold search's order has value %llu, not %llu",
-                             (unsigned long long)out->best.value, (unsigned long long)o.upper);
-        }
-    }
-done:
+    if (!(st = ts_setup(&ts, comms, m, obj, o.max_states, err)) &&
+        !(st = climb(&ts, comms, m, obj, o.upper, out, err)) && !out->optimal && o.upper != UINT64_MAX &&
+        out->lower >= o.upper)
+        st = meet_upper(&ts, comms, m, obj, &o, out, err);
     out->states = ts.states;
-    if (ts.layer && ts.count) /* either may be missing when their allocation failed */
-        ts_free_layers(&ts);
-    free(ts.layer);
-    free(ts.count);
-    free(ts.wk.walk);
-    free(ts.wk.info);
-    free(ts.d.c);
+    ts_teardown(&ts);
     return st;
 }

@@ -1,6 +1,6 @@
 /* A GOAL schedule replayed on the flit-level engine (kcube/appsim.h).
  *
- * The processors are the list schedule of src/replay/proc.c (kci_goal_proc, the same
+ * The processors are the list schedule of src/replay/proc.c (kci_proc, the same
  * rules as kc_goal_loggp); the network is a driven engine (kc_simdrive).
  * Before the engine simulates cycle E, every processor event at or before
  * E x cycle_us has been taken, so every message whose start-up ends by then
@@ -98,7 +98,7 @@ static kc_status number_messages(const kc_goal *g, const kc_goal_match *m, int b
                                  (unsigned long long)KC_SIMDRIVE_MAX_FLITS);
         if (k >= UINT32_MAX || k >= m->messages)
             return kc_fail_param(err, KC_ERANGE, "schedule", "too many messages");
-        if (!kci_goal_local(g, node, i))
+        if (!kci_proc_local(g, node, i))
             *flits += f ? f : 1; /* within a node no flit moves */
         (*id_of)[i] = (uint32_t)k;
         (*send_of_id)[k++] = i;
@@ -130,7 +130,7 @@ static int item_cmp(const void *a, const void *b)
  * wait that ends with a calc starting) or to a message phase: a send's
  * start-up and a wait that ends with a send starting go to the send's
  * phase, a wait that ends with a receive completing to the receive's. */
-static kc_status attribute(const kc_goal *g, const kci_goal_proc *p, kc_appsim_result *out, kc_err *err)
+static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result *out, kc_err *err)
 {
     size_t n = g->nops;
     uint32_t np = (uint32_t)g->nphases, COMPUTE = np;
@@ -203,7 +203,7 @@ static void link_utilisation(const kc_simnet *net, kc_appsim_result *out)
 typedef struct replay {
     const kc_goal *g;
     const kc_goal_match *m;
-    kci_goal_proc p;
+    kci_proc p;
     kc_simdrive *d;
     double cyc;
     int bpf;
@@ -244,12 +244,12 @@ static int64_t cycle_of(const replay *x, double t) { return (int64_t)ceil(t / x-
  * that time. */
 static kc_status take_event(replay *x, kc_err *err)
 {
-    double t = x->fx ? kci_fixed_time(x->fx) : kci_goal_proc_time(&x->p);
-    size_t send = x->fx ? kci_fixed_step(x->fx) : kci_goal_proc_step(&x->p);
+    double t = x->fx ? kci_fixed_time(x->fx) : kci_proc_time(&x->p);
+    size_t send = x->fx ? kci_fixed_step(x->fx) : kci_proc_step(&x->p);
     if (send == KC_GOAL_NONE)
         return KC_OK;
     const kc_goal_op *o = &x->g->op[send];
-    if (kci_goal_local(x->g, x->node, send)) { /* two ranks of one node: the data is there now */
+    if (kci_proc_local(x->g, x->node, send)) { /* two ranks of one node: the data is there now */
         x->delivered[x->id_of[send]] = 1;
         x->arrived++;
         if (x->fx) {
@@ -258,8 +258,8 @@ static kc_status take_event(replay *x, kc_err *err)
             return KC_OK;
         }
         if (x->p.nic)
-            kci_goal_proc_head(&x->p, x->m->recv_of[send], t);
-        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, t);
+            kci_proc_head(&x->p, x->m->recv_of[send], t);
+        kci_proc_arrive(&x->p, x->m->recv_of[send], t, t);
         return KC_OK;
     }
     int64_t now = kc_simdrive_now(x->d), c = cycle_of(x, t);
@@ -282,7 +282,7 @@ static kc_status take_event(replay *x, kc_err *err)
      * tails only, so that is its arrival alone in the network (no later
      * than the real one; the receiver then waits for the tail) */
     if (x->p.nic)
-        kci_goal_proc_head(&x->p, x->m->recv_of[send], (double)(x->joined[id] + hl) * x->cyc);
+        kci_proc_head(&x->p, x->m->recv_of[send], (double)(x->joined[id] + hl) * x->cyc);
     return KC_OK;
 }
 
@@ -333,7 +333,7 @@ static kc_status step_network(replay *x, kc_err *err)
             kci_fixed_tail(x->fx, send, t);
             continue;
         }
-        kci_goal_proc_arrive(&x->p, x->m->recv_of[send], t, first);
+        kci_proc_arrive(&x->p, x->m->recv_of[send], t, first);
     }
     return st;
 }
@@ -342,8 +342,8 @@ static kc_status run_loop(replay *x, kc_err *err)
 {
     kc_status st = KC_OK;
     while (!st && !kc_simdrive_deadlock(x->d)) {
-        int have = x->fx ? kci_fixed_pending(x->fx) : kci_goal_proc_pending(&x->p);
-        double next = !have ? 0 : x->fx ? kci_fixed_time(x->fx) : kci_goal_proc_time(&x->p);
+        int have = x->fx ? kci_fixed_pending(x->fx) : kci_proc_pending(&x->p);
+        double next = !have ? 0 : x->fx ? kci_fixed_time(x->fx) : kci_proc_time(&x->p);
         if (have && cycle_of(x, next) <= kc_simdrive_now(x->d))
             st = take_event(x, err);
         else if (kc_simdrive_busy(x->d))
@@ -369,7 +369,7 @@ static uint64_t local_messages(const kc_goal *g, const uint32_t *node, const kc_
 {
     uint64_t k = 0;
     for (size_t i = 0; i < g->nops; i++)
-        k += g->op[i].kind == KC_GOAL_SEND && m->recv_of[i] != KC_GOAL_NONE && kci_goal_local(g, node, i);
+        k += g->op[i].kind == KC_GOAL_SEND && m->recv_of[i] != KC_GOAL_NONE && kci_proc_local(g, node, i);
     return k;
 }
 
@@ -380,7 +380,7 @@ static int64_t smallest_head(const replay *x)
     int64_t best = -1;
     for (size_t i = 0; i < x->g->nops; i++) {
         const kc_goal_op *o = &x->g->op[i];
-        if (o->kind != KC_GOAL_SEND || x->m->recv_of[i] == KC_GOAL_NONE || kci_goal_local(x->g, x->node, i))
+        if (o->kind != KC_GOAL_SEND || x->m->recv_of[i] == KC_GOAL_NONE || kci_proc_local(x->g, x->node, i))
             continue;
         int64_t hl = head_latency(x, x->node[o->rank], x->node[(uint32_t)o->peer]);
         if (best < 0 || hl < best)
@@ -471,7 +471,7 @@ static pnode op_node(const replay *x, size_t op, int start)
 {
     const kci_fixed *f = x->fx;
     const kc_goal_op *o = &x->g->op[op];
-    const kci_goal_opstate *s = &x->p.st[op];
+    const kci_proc_op *s = &x->p.st[op];
     if (o->kind == KC_GOAL_RECV) {
         size_t mc = f->msg_of[x->m->send_of[op]];
         return !start && s->end == f->ccpu[mc] ? (pnode){N_CCPU, mc} : (pnode){N_POST, op};
@@ -569,7 +569,7 @@ static void path_message(const replay *x, kc_appsim_result *out, size_t send, in
 {
     const kc_goal_op *so = &x->g->op[send];
     out->path.messages++;
-    if (kci_goal_local(x->g, x->node, send)) {
+    if (kci_proc_local(x->g, x->node, send)) {
         out->path.other += ex;
         return;
     }
@@ -615,7 +615,7 @@ static pnode gstep_back(const replay *x, const size_t *dfirst, const size_t *dli
                         int *kind)
 {
     const kc_goal_op *o = &x->g->op[v.id];
-    const kci_goal_opstate *s = &x->p.st[v.id];
+    const kci_proc_op *s = &x->p.st[v.id];
     *kind = K_WAIT;
     if (v.type == N_TAIL) {
         *kind = K_TAIL;
@@ -794,6 +794,132 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
     return kc_appsim_run_order(g, m, net, route, cfg, o, pl, tl, KC_APPSIM_ORDER_LOGGOPS, out, err);
 }
 
+/* The result's per-rank and per-phase arrays; KC_ENOMEM frees the result. */
+static kc_status result_alloc(const kc_goal *g, kc_appsim_result *out, kc_err *err)
+{
+    out->nphases = (uint32_t)g->nphases;
+    out->finish_us = calloc((size_t)g->num_ranks + 1, sizeof *out->finish_us);
+    out->phase_us = calloc(g->nphases + 1, sizeof *out->phase_us);
+    if (!out->finish_us || !out->phase_us) {
+        kc_appsim_result_free(out);
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    }
+    return KC_OK;
+}
+
+/* The contention-free figure, the messages numbered, the per-message and
+ * per-port arrays, and the smallest first-byte latency; *nlocal: the
+ * messages within a node. Left for replay_free on error. */
+static kc_status replay_setup(replay *x, const kc_appsim_opts *o, kc_appsim_result *out, uint64_t *nlocal,
+                              kc_err *err)
+{
+    const kc_goal *g = x->g;
+    kc_goal_timing tm = {o->startup_us, o->byte_time_us};
+    kc_status st;
+    if ((st = kc_goal_loggp_record(g, x->m, &tm, x->node, &out->loggp_us, NULL, NULL, err)) ||
+        (st = number_messages(g, x->m, o->bytes_per_flit, x->node, &x->id_of, &x->send_of_id, &out->messages,
+                              &out->flits, err)))
+        return st;
+    x->delivered = calloc(out->messages + 1, 1);
+    x->leave = calloc(out->messages + 1, sizeof *x->leave);
+    x->pw = calloc(out->messages + 1, sizeof *x->pw);
+    x->cw = calloc(out->messages + 1, sizeof *x->cw);
+    x->joined = calloc(out->messages + 1, sizeof *x->joined);
+    x->port_free = calloc((size_t)x->net->nodes * (size_t)(x->net->inj > 0 ? x->net->inj : 1) + 1,
+                          sizeof *x->port_free);
+    if (!x->delivered || !x->leave || !x->joined || !x->port_free || !x->pw || !x->cw)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    *nlocal = local_messages(g, x->node, x->m);
+    x->min_head = smallest_head(x);
+    x->ref_head = !*nlocal && x->min_head > 0 ? x->min_head : 0;
+    return KC_OK;
+}
+
+/* The LogGOPS reference run into *ord and the processor model; with
+ * LogGOPS's order asked for and usable, the CPUs and NICs in that order
+ * (fx, then x->fx). Left for replay_free on error. */
+static kc_status choose_processors(replay *x, const kc_appsim_opts *o, kc_appsim_order order, int local,
+                                   kci_loggops_order *ord, kci_fixed *fx, kc_appsim_result *out, kc_err *err)
+{
+    int use = 0;
+    kc_status st = loggops_reference(x->g, o, x, local, ord, &use, out, err);
+    if (st)
+        return st;
+    if (use)
+        x->ord = ord;
+    use = use && loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS;
+    if ((st = kci_proc_init(&x->p, x->g, x->m, o->startup_us, o->loggops, o->byte_time_us, err)))
+        return st;
+    if (use) {
+        if ((st = kci_fixed_init(fx, &x->p, x->g, x->m, ord, o->startup_us, o->loggops, o->byte_time_us, err)))
+            return st;
+        x->fx = fx;
+        out->fixed_order = 1;
+    }
+    return KC_OK;
+}
+
+/* The replay on the engine, then the checks that every operation ran and
+ * every message arrived (unless the network deadlocked). */
+static kc_status replay_run(replay *x, const kc_simroute *route, kc_appsim_result *out, kc_err *err)
+{
+    kc_status st;
+    if ((st = kc_simdrive_new(x->net, route, x->cfg, &x->d, err)) || (st = run_loop(x, err)) ||
+        (st = kc_simdrive_finish(x->d, &out->sim, err)))
+        return st;
+    if (x->fx && x->fx->oom)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    if (!out->sim.deadlock) {
+        if ((st = x->fx ? kci_fixed_check(x->fx, err) : kci_proc_check(&x->p, err)))
+            return st;
+        if (x->arrived != out->messages)
+            return kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x->arrived,
+                           (unsigned long long)out->messages);
+    }
+    return KC_OK;
+}
+
+/* The figures of a finished replay: times, the gap split, finishes, the
+ * attribution, the links, the critical path and the timeline (tl may be
+ * NULL). */
+static kc_status replay_report(replay *x, const kc_appsim_opts *o, uint64_t nlocal, kc_timeline *tl,
+                               kc_appsim_result *out, kc_err *err)
+{
+    const kc_goal *g = x->g;
+    kc_status st;
+    out->messages = x->arrived;
+    out->total_us = x->p.total;
+    /* the pipeline beyond the smallest latency, which the LogGOPS L holds */
+    out->pipeline_us =
+        x->pipe - (!nlocal && x->min_head > 0 ? (double)x->min_head * x->cyc * (double)out->messages : 0);
+    out->wait_channel_us = x->wchan;
+    out->wait_port_us = x->wport;
+    out->boundary_us = x->bound;
+    memcpy(out->finish_us, x->p.finish, g->num_ranks * sizeof *out->finish_us);
+    if ((st = attribute(g, &x->p, out, err)))
+        return st;
+    link_utilisation(x->net, out);
+    if (!out->sim.deadlock && (st = critical_path(x, o, out, err)))
+        return st;
+    if (tl) {
+        memcpy(tl->node_of, x->node, g->num_ranks * sizeof *x->node);
+        st = kci_proc_record(&x->p, tl, err);
+    }
+    return st;
+}
+
+/* Tear down what replay_setup and choose_processors made (not x->node). */
+static void replay_free(replay *x, kci_loggops_order *ord)
+{
+    if (x->fx)
+        kci_fixed_free(x->fx);
+    kci_loggops_order_free(ord);
+    kci_proc_free(&x->p);
+    kc_simdrive_free(x->d);
+    free(x->id_of), free(x->send_of_id), free(x->delivered);
+    free(x->leave), free(x->joined), free(x->port_free), free(x->pw), free(x->cw);
+}
+
 kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,
                               const kc_simroute *route, const kc_simconfig *cfg, const kc_appsim_opts *o,
                               const kc_appsim_place *pl, kc_timeline *tl, kc_appsim_order order,
@@ -821,91 +947,20 @@ kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc
     }
     kci_loggops_order ord = {0};
     kci_fixed fx = {0};
-    replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit, .node = node};
+    replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit, .node = node,
+                .net = net, .cfg = cfg, .min_head = -1};
     out->cycle_us = x.cyc;
-    out->nphases = (uint32_t)g->nphases;
-    out->finish_us = calloc((size_t)g->num_ranks + 1, sizeof *out->finish_us);
-    out->phase_us = calloc(g->nphases + 1, sizeof *out->phase_us);
-    if (!out->finish_us || !out->phase_us) {
+    if ((st = result_alloc(g, out, err))) {
         free(node);
-        kc_appsim_result_free(out);
-        return kc_fail(err, KC_ENOMEM, "out of memory");
+        return st;
     }
-    kc_goal_timing tm = {o->startup_us, o->byte_time_us};
-    if ((st = kc_goal_loggp_record(g, m, &tm, node, &out->loggp_us, NULL, NULL, err)) ||
-        (st = number_messages(g, m, o->bytes_per_flit, node, &x.id_of, &x.send_of_id, &out->messages, &out->flits, err)))
-        goto done;
-    x.net = net;
-    x.cfg = cfg;
-    x.min_head = -1;
-    x.delivered = calloc(out->messages + 1, 1);
-    x.leave = calloc(out->messages + 1, sizeof *x.leave);
-    x.pw = calloc(out->messages + 1, sizeof *x.pw);
-    x.cw = calloc(out->messages + 1, sizeof *x.cw);
-    x.joined = calloc(out->messages + 1, sizeof *x.joined);
-    x.port_free = calloc((size_t)net->nodes * (size_t)(net->inj > 0 ? net->inj : 1) + 1, sizeof *x.port_free);
-    if (!x.delivered || !x.leave || !x.joined || !x.port_free || !x.pw || !x.cw) {
-        st = kc_fail(err, KC_ENOMEM, "out of memory");
-        goto done;
-    }
-    uint64_t nlocal = local_messages(g, node, m);
-    x.min_head = smallest_head(&x);
-    x.ref_head = !nlocal && x.min_head > 0 ? x.min_head : 0;
-    int use = 0;
-    if ((st = loggops_reference(g, o, &x, nlocal > 0, &ord, &use, out, err)))
-        goto done;
-    if (use)
-        x.ord = &ord;
-    use = use && loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS;
-    if ((st = kci_goal_proc_init(&x.p, g, m, o->startup_us, o->loggops, o->byte_time_us, err)))
-        goto done;
-    if (use) {
-        if ((st = kci_fixed_init(&fx, &x.p, g, m, &ord, o->startup_us, o->loggops, o->byte_time_us, err)))
-            goto done;
-        x.fx = &fx;
-        out->fixed_order = 1;
-    }
-    if ((st = kc_simdrive_new(net, route, cfg, &x.d, err)) || (st = run_loop(&x, err)) ||
-        (st = kc_simdrive_finish(x.d, &out->sim, err)))
-        goto done;
-    if (x.fx && x.fx->oom) {
-        st = kc_fail(err, KC_ENOMEM, "out of memory");
-        goto done;
-    }
-    if (!out->sim.deadlock) {
-        if ((st = x.fx ? kci_fixed_check(x.fx, err) : kci_goal_proc_check(&x.p, err)))
-            goto done;
-        if (x.arrived != out->messages) {
-            st = kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x.arrived,
-                         (unsigned long long)out->messages);
-            goto done;
-        }
-    }
-    out->messages = x.arrived;
-    out->total_us = x.p.total;
-    /* the pipeline beyond the smallest latency, which the LogGOPS L holds */
-    out->pipeline_us = x.pipe - (!nlocal && x.min_head > 0 ? (double)x.min_head * x.cyc * (double)out->messages : 0);
-    out->wait_channel_us = x.wchan;
-    out->wait_port_us = x.wport;
-    out->boundary_us = x.bound;
-    memcpy(out->finish_us, x.p.finish, g->num_ranks * sizeof *out->finish_us);
-    if ((st = attribute(g, &x.p, out, err)))
-        goto done;
-    link_utilisation(net, out);
-    if (!out->sim.deadlock && (st = critical_path(&x, o, out, err)))
-        goto done;
-    if (tl) {
-        memcpy(tl->node_of, node, g->num_ranks * sizeof *node);
-        st = kci_goal_proc_record(&x.p, tl, err);
-    }
-done:
-    if (x.fx)
-        kci_fixed_free(x.fx);
-    kci_loggops_order_free(&ord);
-    kci_goal_proc_free(&x.p);
-    kc_simdrive_free(x.d);
-    free(x.id_of), free(x.send_of_id), free(x.delivered), free(node);
-    free(x.leave), free(x.joined), free(x.port_free), free(x.pw), free(x.cw);
+    uint64_t nlocal = 0;
+    if (!(st = replay_setup(&x, o, out, &nlocal, err)) &&
+        !(st = choose_processors(&x, o, order, nlocal > 0, &ord, &fx, out, err)) &&
+        !(st = replay_run(&x, route, out, err)))
+        st = replay_report(&x, o, nlocal, tl, out, err);
+    replay_free(&x, &ord);
+    free(node);
     if (st)
         kc_appsim_result_free(out);
     return st;

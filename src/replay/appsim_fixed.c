@@ -48,26 +48,26 @@ static void work(kci_fixed *f, int kind, size_t id)
 
 /* Leaving messages by time, then operation number (entries that tie are
  * equal in every field, so their order is never seen). */
-static int leave_less(const kci_goal_ev *a, const kci_goal_ev *b)
+static int leave_less(const kci_proc_ev *a, const kci_proc_ev *b)
 {
     return a->t < b->t || (a->t == b->t && a->op < b->op);
 }
 
-KCI_HEAP_DEFINE(leaveq, kci_goal_ev, leave_less)
+KCI_HEAP_DEFINE(leaveq, kci_proc_ev, leave_less)
 
-static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_goal_ev){t, 0, op, op}); }
+static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_proc_ev){t, 0, op, op}); }
 
 size_t kci_fixed_step(kci_fixed *f) { return leaveq_pop(f->h, &f->hn).op; }
 
 /* op started (start = 1) or ended at t: its dependents may become ready. */
 static void op_time(kci_fixed *f, size_t op, int start, double t)
 {
-    kci_goal_proc *p = f->p;
+    kci_proc *p = f->p;
     for (size_t k = p->dfirst[op]; k < p->dfirst[op + 1]; k++) {
         const kc_goal_dep *d = &f->g->dep[p->dlist[k]];
         if (d->start != start)
             continue;
-        kci_goal_opstate *w = &p->st[d->op];
+        kci_proc_op *w = &p->st[d->op];
         w->ready = maxd(w->ready, t);
         if (--w->waiting == 0)
             work(f, W_READY, d->op);
@@ -76,8 +76,8 @@ static void op_time(kci_fixed *f, size_t op, int start, double t)
 
 static void op_end(kci_fixed *f, size_t op, double t)
 {
-    kci_goal_proc *p = f->p;
-    kci_goal_opstate *s = &p->st[op];
+    kci_proc *p = f->p;
+    kci_proc_op *s = &p->st[op];
     uint32_t r = f->g->op[op].rank;
     s->ended = 1;
     s->end = t;
@@ -87,40 +87,100 @@ static void op_end(kci_fixed *f, size_t op, double t)
     op_time(f, op, 0, t);
 }
 
+/* 1 if charge c is not taken yet, is next on each of its resources (whose
+ * clocks are known) and its input is known, with that input's time in *in
+ * (the op ready, the message's first byte, the receive matched); else 0. */
+static int charge_input(const kci_fixed *f, size_t c, double *in)
+{
+    const kci_lg_charge *ch = &f->ord->c[c];
+    size_t res[2] = {ch->cpu, ch->nic};
+    int nres = ch->nic == KCI_LG_NONE ? 1 : 2;
+    if (f->cstate[c])
+        return 0;
+    for (int k = 0; k < nres; k++) {
+        size_t v = res[k], at = f->rfirst[v] + f->rpos[v];
+        if (at >= f->rfirst[v + 1] || f->rlist[at] != c || !f->rknown[v])
+            return 0;
+    }
+    size_t op = ch->op;
+    switch (ch->type) {
+    case KCI_LG_CALC:
+    case KCI_LG_SEND:
+        if (!f->rdy[op])
+            return 0;
+        *in = f->p->st[op].ready;
+        return 1;
+    case KCI_LG_MSG:
+        if (!f->headed[op])
+            return 0;
+        *in = f->head[op];
+        return 1;
+    default:
+        if (!f->matched[op])
+            return 0;
+        *in = f->match[op];
+        return 1;
+    }
+}
+
+/* Charge c taken at start (its input at in): its CPU's and NIC's ends and
+ * what follows for its op (started, ended, its message leaving, the receive
+ * matched). Returns 0 if the CPU's end waits for the message's tail. */
+static int charge_apply(kci_fixed *f, size_t c, double start, double in)
+{
+    const kci_lg_charge *ch = &f->ord->c[c];
+    size_t op = ch->op;
+    const kc_goal_op *o = &f->g->op[op];
+    double b = (double)s1(o);
+    kci_proc_op *s = &f->p->st[op];
+    switch (ch->type) {
+    case KCI_LG_CALC:
+        f->ccpu[c] = start + (double)o->amount / 1000.0;
+        s->started = 1;
+        s->start = start;
+        s->arrival = f->ccpu[c];
+        op_time(f, op, 1, start);
+        op_end(f, op, f->ccpu[c]);
+        return 1;
+    case KCI_LG_SEND:
+        f->ccpu[c] = start + kci_proc_send_cpu(f->p, op);
+        f->cnic[c] = start + f->gap + b * f->bt;
+        s->started = 1;
+        s->start = start;
+        s->arrival = f->ccpu[c];
+        op_time(f, op, 1, start);
+        hpush(f, start + f->su + f->o, op);
+        if (f->ord->eager[op])
+            op_end(f, op, f->ccpu[c]);
+        return 1;
+    case KCI_LG_MSG: {
+        size_t recv = f->m->recv_of[op];
+        int cpu_known = 1;
+        f->cnic[c] = start + f->gap + b * f->bt;
+        f->p->st[recv].take = start;
+        if (f->tailed[op])
+            f->ccpu[c] = maxd(start + f->o + maxd(b * f->O, b * f->bt), f->tail[op]);
+        else
+            cpu_known = 0;
+        work(f, W_MATCH, recv);
+        return cpu_known;
+    }
+    default: /* LogGOPS moves each clock to the match at least */
+        f->ccpu[c] = maxd(f->rfree[ch->cpu], in);
+        f->cnic[c] = maxd(f->rfree[ch->nic], in);
+        return 1;
+    }
+}
+
 /* The charge c, if it is next on its resources and its input is known. */
 static void try_charge(kci_fixed *f, size_t c)
 {
     const kci_lg_charge *ch = &f->ord->c[c];
     size_t res[2] = {ch->cpu, ch->nic};
     int nres = ch->nic == KCI_LG_NONE ? 1 : 2;
-    if (f->cstate[c])
-        return;
-    for (int k = 0; k < nres; k++) {
-        size_t v = res[k], at = f->rfirst[v] + f->rpos[v];
-        if (at >= f->rfirst[v + 1] || f->rlist[at] != c || !f->rknown[v])
-            return;
-    }
-    size_t op = ch->op;
-    const kc_goal_op *o = &f->g->op[op];
     double in;
-    switch (ch->type) {
-    case KCI_LG_CALC:
-    case KCI_LG_SEND:
-        if (!f->rdy[op])
-            return;
-        in = f->p->st[op].ready;
-        break;
-    case KCI_LG_MSG:
-        if (!f->headed[op])
-            return;
-        in = f->head[op];
-        break;
-    default:
-        if (!f->matched[op])
-            return;
-        in = f->match[op];
-        break;
-    }
+    if (!charge_input(f, c, &in))
+        return;
     double start = maxd(in, f->rfree[ch->cpu]);
     if (nres == 2 && ch->type != KCI_LG_HOLD)
         start = maxd(start, f->rfree[ch->nic]);
@@ -130,45 +190,7 @@ static void try_charge(kci_fixed *f, size_t c)
         f->rpos[res[k]]++;
         f->rlast[res[k]] = c;
     }
-    double b = (double)s1(o);
-    kci_goal_opstate *s = &f->p->st[op];
-    int cpu_known = 1;
-    switch (ch->type) {
-    case KCI_LG_CALC:
-        f->ccpu[c] = start + (double)o->amount / 1000.0;
-        s->started = 1;
-        s->start = start;
-        s->arrival = f->ccpu[c];
-        op_time(f, op, 1, start);
-        op_end(f, op, f->ccpu[c]);
-        break;
-    case KCI_LG_SEND:
-        f->ccpu[c] = start + kci_goal_proc_send_cpu(f->p, op);
-        f->cnic[c] = start + f->gap + b * f->bt;
-        s->started = 1;
-        s->start = start;
-        s->arrival = f->ccpu[c];
-        op_time(f, op, 1, start);
-        hpush(f, start + f->su + f->o, op);
-        if (f->ord->eager[op])
-            op_end(f, op, f->ccpu[c]);
-        break;
-    case KCI_LG_MSG: {
-        size_t recv = f->m->recv_of[op];
-        f->cnic[c] = start + f->gap + b * f->bt;
-        f->p->st[recv].take = start;
-        if (f->tailed[op])
-            f->ccpu[c] = maxd(start + f->o + maxd(b * f->O, b * f->bt), f->tail[op]);
-        else
-            cpu_known = 0;
-        work(f, W_MATCH, recv);
-        break;
-    }
-    default: /* LogGOPS moves each clock to the match at least */
-        f->ccpu[c] = maxd(f->rfree[ch->cpu], in);
-        f->cnic[c] = maxd(f->rfree[ch->nic], in);
-        break;
-    }
+    int cpu_known = charge_apply(f, c, start, in);
     if (nres == 2) {
         f->rfree[ch->nic] = f->cnic[c];
         size_t at = f->rfirst[ch->nic] + f->rpos[ch->nic];
@@ -203,7 +225,7 @@ static void cpu_end(kci_fixed *f, size_t c)
  * LogGOPS had made last on it when the receive became ready. */
 static void try_post(kci_fixed *f, size_t r)
 {
-    kci_goal_opstate *s = &f->p->st[r];
+    kci_proc_op *s = &f->p->st[r];
     if (s->started || !f->rdy[r])
         return;
     size_t k = f->ord->post_after[r];
@@ -240,7 +262,7 @@ static void try_match(kci_fixed *f, size_t r)
 
 static void try_recv_end(kci_fixed *f, size_t r)
 {
-    kci_goal_opstate *s = &f->p->st[r];
+    kci_proc_op *s = &f->p->st[r];
     size_t mc = f->msg_of[f->m->send_of[r]];
     if (s->ended || !s->started || f->cstate[mc] != 2)
         return;
@@ -300,23 +322,13 @@ kc_status kci_fixed_check(const kci_fixed *f, kc_err *err)
         if (f->cstate[c] != 2)
             return kc_fail(err, KC_EINTERNAL, "charge %zu of %zu (op %zu) never taken in LogGOPS's order", c, ord->n,
                            ord->c[c].op);
-    return kci_goal_proc_check(f->p, err);
+    return kci_proc_check(f->p, err);
 }
 
-kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m,
-                         const kci_loggops_order *ord, double startup_us, const kc_loggops_params *lp,
-                         double byte_time_us, kc_err *err)
+/* The replay's arrays for n ops, nc charges and nr resources (plus one);
+ * KC_ENOMEM leaves what was made for kci_fixed_free. */
+static kc_status fixed_alloc(kci_fixed *f, size_t n1, size_t nc, size_t nr, kc_err *err)
 {
-    memset(f, 0, sizeof *f);
-    f->g = g, f->m = m, f->ord = ord, f->p = p;
-    f->su = startup_us;
-    f->o = (double)lp->o / 1000.0;
-    f->O = (double)lp->O / 1000.0;
-    f->gap = (double)lp->g / 1000.0;
-    f->bt = byte_time_us;
-    p->cpu_recv = 1; /* the timeline's receive slices: the intake's CPU time */
-    p->cpus = 1;     /* ... on the CPU that did it */
-    size_t n = g->nops, n1 = n ? n : 1, nc = ord->n ? ord->n : 1, nr = ord->nres + 1;
     f->rfirst = calloc(nr + 1, sizeof *f->rfirst);
     f->rlist = malloc(2 * nc * sizeof *f->rlist);
     f->rpos = calloc(nr, sizeof *f->rpos);
@@ -344,12 +356,20 @@ kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const
     f->h = malloc(n1 * sizeof *f->h);
     f->cprev_cpu = malloc(nc * sizeof *f->cprev_cpu);
     f->cprev_nic = malloc(nc * sizeof *f->cprev_nic);
-    if (!f->cprev_cpu || !f->cprev_nic || !f->rfirst || !f->rlist || !f->rpos || !f->rfree || !f->rlast || !f->rknown || !f->cstart || !f->ccpu ||
-        !f->cnic || !f->cstate || !f->pwait || !f->task_of || !f->msg_of || !f->hold_of || !f->rdy || !f->pnext ||
-        !f->head || !f->tail || !f->match || !f->headed || !f->tailed || !f->matched || !f->work || !f->h) {
-        kci_fixed_free(f);
+    if (!f->cprev_cpu || !f->cprev_nic || !f->rfirst || !f->rlist || !f->rpos || !f->rfree || !f->rlast ||
+        !f->rknown || !f->cstart || !f->ccpu || !f->cnic || !f->cstate || !f->pwait || !f->task_of ||
+        !f->msg_of || !f->hold_of || !f->rdy || !f->pnext || !f->head || !f->tail || !f->match || !f->headed ||
+        !f->tailed || !f->matched || !f->work || !f->h)
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
-    }
+    return KC_OK;
+}
+
+/* Each op's charges (task, message, hold) and each resource's charges in
+ * LogGOPS's order (rfirst/rlist), with every charge's previous one on its
+ * CPU and NIC; rlast is left cleared for the run. O(ops + charges). */
+static void index_charges(kci_fixed *f, size_t n, size_t nr)
+{
+    const kci_loggops_order *ord = f->ord;
     memset(f->rknown, 1, nr);
     for (size_t v = 0; v < nr; v++)
         f->rlast[v] = KCI_LG_NONE;
@@ -382,13 +402,43 @@ kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const
     }
     for (size_t v = 0; v < nr; v++)
         f->rlast[v] = KCI_LG_NONE;
-    for (size_t i = 0; i < n; i++) {
-        const kc_goal_op *o = &g->op[i];
+}
+
+/* KC_EINTERNAL unless every send and calc has its charge, and every send a
+ * receive and a message charge. */
+static kc_status check_charges(const kci_fixed *f, kc_err *err)
+{
+    for (size_t i = 0; i < f->g->nops; i++) {
+        const kc_goal_op *o = &f->g->op[i];
         if ((o->kind != KC_GOAL_RECV && f->task_of[i] == KCI_LG_NONE) ||
-            (o->kind == KC_GOAL_SEND && (m->recv_of[i] == KC_GOAL_NONE || f->msg_of[i] == KCI_LG_NONE))) {
-            kci_fixed_free(f);
+            (o->kind == KC_GOAL_SEND && (f->m->recv_of[i] == KC_GOAL_NONE || f->msg_of[i] == KCI_LG_NONE)))
             return kc_fail(err, KC_EINTERNAL, "op %zu has no charge in LogGOPS's order", i);
-        }
+    }
+    return KC_OK;
+}
+
+kc_status kci_fixed_init(kci_fixed *f, kci_proc *p, const kc_goal *g, const kc_goal_match *m,
+                         const kci_loggops_order *ord, double startup_us, const kc_loggops_params *lp,
+                         double byte_time_us, kc_err *err)
+{
+    memset(f, 0, sizeof *f);
+    f->g = g, f->m = m, f->ord = ord, f->p = p;
+    f->su = startup_us;
+    f->o = (double)lp->o / 1000.0;
+    f->O = (double)lp->O / 1000.0;
+    f->gap = (double)lp->g / 1000.0;
+    f->bt = byte_time_us;
+    p->cpu_recv = 1; /* the timeline's receive slices: the intake's CPU time */
+    p->cpus = 1;     /* ... on the CPU that did it */
+    size_t n = g->nops, n1 = n ? n : 1, nc = ord->n ? ord->n : 1, nr = ord->nres + 1;
+    kc_status s = fixed_alloc(f, n1, nc, nr, err);
+    if (!s) {
+        index_charges(f, n, nr);
+        s = check_charges(f, err);
+    }
+    if (s) {
+        kci_fixed_free(f);
+        return s;
     }
     for (size_t i = 0; i < n; i++)
         if (!p->st[i].waiting)

@@ -1,6 +1,6 @@
 /* Private to src/replay: the network replay's CPUs and NICs in LogGOPS's order
- * (issue 21, item 1; docs/appsim.md "Why the network is never below
- * LogGOPS").
+ * (so that the replay is never below LogGOPS: docs/appsim.md "Why the
+ * network is never below LogGOPS").
  *
  * kci_fixed runs the LogGOPS CPU and NIC of kcube/appsim.h with every
  * resource (each CPU, each sending and each receiving NIC) taking its work
@@ -24,7 +24,7 @@ typedef struct kci_fixed {
     const kc_goal *g;
     const kc_goal_match *m;
     const kci_loggops_order *ord;
-    kci_goal_proc *p;      /* st[], finish, total: filled for the timeline and the accounting */
+    kci_proc *p;      /* st[], finish, total: filled for the timeline and the accounting */
     double su, o, O, gap, bt;
     size_t *rfirst, *rlist, *rpos; /* each resource's charges in order */
     double *rfree;                 /* [nres] end of the last charge taken */
@@ -41,14 +41,14 @@ typedef struct kci_fixed {
     unsigned char *headed, *tailed, *matched;
     size_t *work, nwork, capwork;  /* things to try (a stack that grows) */
     int oom;                       /* the stack could not grow: kci_fixed_check says so */
-    kci_goal_ev *h;                /* leaving messages by time */
+    kci_proc_ev *h;                /* leaving messages by time */
     size_t hn;
     uint64_t seq;
 } kci_fixed;
 
-/* p: initialised by kci_goal_proc_init with lp (its heap is not used).
+/* p: initialised by kci_proc_init with lp (its heap is not used).
  * O(ops + charges). */
-kc_status kci_fixed_init(kci_fixed *f, kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m,
+kc_status kci_fixed_init(kci_fixed *f, kci_proc *p, const kc_goal *g, const kc_goal_match *m,
                          const kci_loggops_order *ord, double startup_us, const kc_loggops_params *lp,
                          double byte_time_us, kc_err *err);
 void kci_fixed_free(kci_fixed *f);

@@ -269,102 +269,132 @@ static void rendezvous_done(model *m, size_t send, size_t recv, unsigned cpu, un
     finished(m, send);
 }
 
+/* A calc at e.t on its CPU *cpu: 0 if the CPU is busy (e goes back into the
+ * queue at the time it frees), else 1 after charging it. */
+static int step_calc(model *m, ev e, uint64_t *cpu)
+{
+    const kc_goal_op *o = &m->g->op[e.op];
+    if (*cpu > e.t) {
+        e.t = *cpu;
+        hpush(&m->h, e);
+        return 0;
+    }
+    *cpu = add(m, e.t, o->amount);
+    charge(m, KCI_LG_CALC, e.op, res_cpu(m, o->rank, o->cpu), KCI_LG_NONE, e.t, *cpu, 0);
+    emit(m, KC_LOGGOPS_CALC, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
+    started(m, e.op);
+    finished(m, e.op);
+    return 1;
+}
+
+/* A send at e.t: 0 if its CPU or sending NIC is busy (requeued), else 1
+ * after charging both and queueing its message; an eager send ends here. */
+static int step_send(model *m, ev e, uint64_t *cpu)
+{
+    const kc_loggops_params *p = &m->p;
+    const kc_goal_op *o = &m->g->op[e.op];
+    uint64_t *gs = &m->nextgs[(size_t)o->rank * m->nnic + o->nic];
+    if (*cpu > e.t || *gs > e.t) {
+        e.t = max64(*cpu, *gs);
+        hpush(&m->h, e);
+        return 0;
+    }
+    started(m, e.op);
+    *cpu = add(m, add(m, e.t, p->o), mul(m, s1(o), p->O));
+    *gs = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
+    emit(m, KC_LOGGOPS_SEND, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
+    m->t_send[e.op] = e.t;
+    charge(m, KCI_LG_SEND, e.op, res_cpu(m, o->rank, o->cpu), res_nics(m, o->rank, o->nic), e.t, *cpu, *gs);
+    if (m->ord)
+        m->ord->post[e.op] = add(m, add(m, e.t, p->o), p->L);
+    /* the message: its first byte reaches the receiver after o + L */
+    hpush(&m->h, (ev){add(m, add(m, e.t, p->o), p->L), m->ts++, e.op, EV_MSG});
+    if (o->amount <= p->S) {
+        if (m->ord)
+            m->ord->eager[e.op] = 1;
+        finished(m, e.op);
+    }
+    return 1;
+}
+
+/* A receive posted at e.t: it matches the first unexpected message from its
+ * peer (and ends) or joins the posted queue. Never requeued. */
+static void step_recv(model *m, ev e)
+{
+    const kc_loggops_params *p = &m->p;
+    const kc_goal_op *o = &m->g->op[e.op];
+    if (m->ord)
+        m->ord->post[e.op] = e.t;
+    started(m, e.op);
+    size_t send = q_match(m, m->uq_head, m->uq_tail, o->rank, o->peer, o->tag);
+    if (send == KC_GOAL_NONE) {
+        q_append(m, m->rq_head, m->rq_tail, o->rank, e.op);
+        return;
+    }
+    const kc_goal_op *so = &m->g->op[send];
+    if (m->ord)
+        m->ord->matched[e.op] = send, m->ord->match[send] = e.t;
+    if (o->amount > p->S) /* LogGOPSim decides on the receive's size here */
+        rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
+    uint64_t tm = m->t_msg[send];
+    emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
+         add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
+    emit(m, KC_LOGGOPS_WIRE, send, e.op, so->rank, so->cpu, add(m, m->t_send[send], p->o), tm);
+    finished(m, e.op);
+}
+
+/* The send e.op's message at its receiver at e.t, on the CPU *cpu and NIC
+ * numbered like the send's: 0 if either is busy (requeued), else 1 after
+ * charging them and matching a posted receive or queueing it as unexpected. */
+static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
+{
+    const kc_loggops_params *p = &m->p;
+    const kc_goal_op *o = &m->g->op[e.op];
+    uint32_t dst = (uint32_t)o->peer;
+    uint64_t *gr = &m->nextgr[(size_t)dst * m->nnic + o->nic];
+    if (*cpu > e.t || *gr > e.t) {
+        e.t = max64(*cpu, *gr);
+        hpush(&m->h, e);
+        return 0;
+    }
+    uint64_t bytes = max64(mul(m, s1(o), p->O), mul(m, s1(o), p->G));
+    *cpu = add(m, add(m, e.t, p->o), bytes);
+    *gr = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
+    m->t_msg[e.op] = e.t;
+    charge(m, KCI_LG_MSG, e.op, res_cpu(m, dst, o->cpu), res_nicr(m, dst, o->nic), e.t, *cpu, *gr);
+    res->messages++;
+    if (o->amount > p->S)
+        res->rendezvous++;
+    size_t recv = q_match(m, m->rq_head, m->rq_tail, dst, (int64_t)o->rank, o->tag);
+    if (recv == KC_GOAL_NONE) {
+        q_append(m, m->uq_head, m->uq_tail, dst, e.op);
+        return 1;
+    }
+    if (m->ord)
+        m->ord->matched[recv] = e.op, m->ord->match[e.op] = e.t;
+    if (o->amount > p->S)
+        rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
+    emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
+    emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
+    finished(m, recv);
+    return 1;
+}
+
+/* One event: the operation or message it names, then the operations it made
+ * ready enter the queue (not when it was only put back for a busy resource). */
 static void step(model *m, ev e, kc_loggops_result *res)
 {
-    const kc_goal *g = m->g;
-    const kc_loggops_params *p = &m->p;
-    const kc_goal_op *o = &g->op[e.op];
+    const kc_goal_op *o = &m->g->op[e.op];
     uint64_t *cpu = &m->nexto[(size_t)(e.type == EV_MSG ? (uint32_t)o->peer : o->rank) * m->ncpu + o->cpu];
+    int taken = 1;
     switch (e.type) {
-    case EV_CALC:
-        if (*cpu > e.t) {
-            e.t = *cpu;
-            hpush(&m->h, e);
-            return;
-        }
-        *cpu = add(m, e.t, o->amount);
-        charge(m, KCI_LG_CALC, e.op, res_cpu(m, o->rank, o->cpu), KCI_LG_NONE, e.t, *cpu, 0);
-        emit(m, KC_LOGGOPS_CALC, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
-        started(m, e.op);
-        finished(m, e.op);
-        break;
-    case EV_SEND: {
-        uint64_t *gs = &m->nextgs[(size_t)o->rank * m->nnic + o->nic];
-        if (*cpu > e.t || *gs > e.t) {
-            e.t = max64(*cpu, *gs);
-            hpush(&m->h, e);
-            return;
-        }
-        started(m, e.op);
-        *cpu = add(m, add(m, e.t, p->o), mul(m, s1(o), p->O));
-        *gs = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
-        emit(m, KC_LOGGOPS_SEND, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
-        m->t_send[e.op] = e.t;
-        charge(m, KCI_LG_SEND, e.op, res_cpu(m, o->rank, o->cpu), res_nics(m, o->rank, o->nic), e.t, *cpu, *gs);
-        if (m->ord)
-            m->ord->post[e.op] = add(m, add(m, e.t, p->o), p->L);
-        /* the message: its first byte reaches the receiver after o + L */
-        hpush(&m->h, (ev){add(m, add(m, e.t, p->o), p->L), m->ts++, e.op, EV_MSG});
-        if (o->amount <= p->S) {
-            if (m->ord)
-                m->ord->eager[e.op] = 1;
-            finished(m, e.op);
-        }
-        break;
+    case EV_CALC: taken = step_calc(m, e, cpu); break;
+    case EV_SEND: taken = step_send(m, e, cpu); break;
+    case EV_RECV: step_recv(m, e); break;
+    default: taken = step_msg(m, e, cpu, res); break;
     }
-    case EV_RECV: {
-        if (m->ord)
-            m->ord->post[e.op] = e.t;
-        started(m, e.op);
-        size_t send = q_match(m, m->uq_head, m->uq_tail, o->rank, o->peer, o->tag);
-        if (send == KC_GOAL_NONE) {
-            q_append(m, m->rq_head, m->rq_tail, o->rank, e.op);
-            break;
-        }
-        const kc_goal_op *so = &g->op[send];
-        if (m->ord)
-            m->ord->matched[e.op] = send, m->ord->match[send] = e.t;
-        if (o->amount > p->S) /* LogGOPSim decides on the receive's size here */
-            rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
-        uint64_t tm = m->t_msg[send];
-        emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
-             add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
-        emit(m, KC_LOGGOPS_WIRE, send, e.op, so->rank, so->cpu, add(m, m->t_send[send], p->o), tm);
-        finished(m, e.op);
-        break;
-    }
-    default: { /* EV_MSG: the send's message at its receiver, on the CPU and NIC numbered like the send's */
-        uint32_t dst = (uint32_t)o->peer;
-        uint64_t *gr = &m->nextgr[(size_t)dst * m->nnic + o->nic];
-        if (*cpu > e.t || *gr > e.t) {
-            e.t = max64(*cpu, *gr);
-            hpush(&m->h, e);
-            return;
-        }
-        uint64_t bytes = max64(mul(m, s1(o), p->O), mul(m, s1(o), p->G));
-        *cpu = add(m, add(m, e.t, p->o), bytes);
-        *gr = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
-        m->t_msg[e.op] = e.t;
-        charge(m, KCI_LG_MSG, e.op, res_cpu(m, dst, o->cpu), res_nicr(m, dst, o->nic), e.t, *cpu, *gr);
-        res->messages++;
-        if (o->amount > p->S)
-            res->rendezvous++;
-        size_t recv = q_match(m, m->rq_head, m->rq_tail, dst, (int64_t)o->rank, o->tag);
-        if (recv == KC_GOAL_NONE) {
-            q_append(m, m->uq_head, m->uq_tail, dst, e.op);
-            break;
-        }
-        if (m->ord)
-            m->ord->matched[recv] = e.op, m->ord->match[e.op] = e.t;
-        if (o->amount > p->S)
-            rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
-        emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
-        emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
-        finished(m, recv);
-        break;
-    }
-    }
-    enqueue_released(m);
+    if (taken)
+        enqueue_released(m);
 }
 
 static void model_free(model *m)
@@ -380,6 +410,163 @@ void kc_loggops_result_free(kc_loggops_result *r)
     memset(r, 0, sizeof *r);
 }
 
+/* KC_EINVAL unless every parameter is at most KC_LOGGOPS_PARAM_MAX (S may
+ * also be infinite). */
+static kc_status check_params(const kc_loggops_params *p, kc_err *err)
+{
+    if (p->L > KC_LOGGOPS_PARAM_MAX || p->o > KC_LOGGOPS_PARAM_MAX || p->g > KC_LOGGOPS_PARAM_MAX ||
+        p->G > KC_LOGGOPS_PARAM_MAX || p->O > KC_LOGGOPS_PARAM_MAX ||
+        (p->S > KC_LOGGOPS_PARAM_MAX && p->S != KC_LOGGOPS_S_INF))
+        return kc_fail_param(err, KC_EINVAL, "loggops", "a parameter is above %llu",
+                             (unsigned long long)KC_LOGGOPS_PARAM_MAX);
+    return KC_OK;
+}
+
+/* KC_EINVAL if an operation names a rank out of range; else the CPUs and NICs
+ * per rank (one more than the largest numbers used) in *ncpu, *nnic. O(ops). */
+static kc_status count_resources(const kc_goal *g, unsigned *ncpu, unsigned *nnic, kc_err *err)
+{
+    size_t R = g->num_ranks;
+    *ncpu = *nnic = 1;
+    for (size_t i = 0; i < g->nops; i++) {
+        const kc_goal_op *o = &g->op[i];
+        if (o->rank >= R || (o->kind == KC_GOAL_SEND && (o->peer < 0 || o->peer >= (int64_t)R)) ||
+            (o->kind == KC_GOAL_RECV && o->peer != KC_GOAL_ANY && (o->peer < 0 || o->peer >= (int64_t)R)))
+            return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a rank out of range: validate the "
+                                 "schedule first", o->line);
+        if (o->cpu >= *ncpu)
+            *ncpu = o->cpu + 1u;
+        if (o->nic >= *nnic)
+            *nnic = o->nic + 1u;
+    }
+    return KC_OK;
+}
+
+/* Set up the recording of the charge order for n ops on R ranks; KC_ENOMEM
+ * leaves what was made for kci_loggops_order_free. */
+static kc_status order_alloc(kci_loggops_order *ord, size_t n, size_t R, unsigned ncpu, unsigned nnic,
+                             kc_err *err)
+{
+    ord->ncpu = ncpu;
+    ord->nnic = nnic;
+    ord->nres = R * (ncpu + 2 * (size_t)nnic);
+    ord->cap = n ? n : 1;
+    ord->c = malloc(ord->cap * sizeof *ord->c);
+    ord->post_after = malloc((n ? n : 1) * sizeof *ord->post_after);
+    ord->matched = malloc((n ? n : 1) * sizeof *ord->matched);
+    ord->eager = calloc(n ? n : 1, 1);
+    ord->last_cpu = malloc((R * ncpu + 1) * sizeof *ord->last_cpu);
+    ord->post = calloc(n ? n : 1, sizeof *ord->post);
+    ord->match = calloc(n ? n : 1, sizeof *ord->match);
+    if (!ord->c || !ord->post_after || !ord->matched || !ord->eager || !ord->last_cpu || !ord->post || !ord->match)
+        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
+    for (size_t i = 0; i < n; i++)
+        ord->post_after[i] = KCI_LG_NONE, ord->matched[i] = KC_GOAL_NONE;
+    for (size_t i = 0; i < R * ncpu; i++)
+        ord->last_cpu[i] = KCI_LG_NONE;
+    return KC_OK;
+}
+
+/* The model's arrays and out->finish_ns, queues empty; on KC_ENOMEM both are
+ * freed. */
+static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
+{
+    const kc_goal *g = m->g;
+    size_t n = g->nops, R = g->num_ranks, R1 = R ? R : 1, n1 = n ? n : 1;
+    m->nexto = calloc(R1 * m->ncpu, sizeof *m->nexto);
+    m->nextgs = calloc(R1 * m->nnic, sizeof *m->nextgs);
+    m->nextgr = calloc(R1 * m->nnic, sizeof *m->nextgr);
+    m->waiting = calloc(n1, sizeof *m->waiting);
+    m->sfirst = calloc(n + 2, sizeof *m->sfirst);
+    m->efirst = calloc(n + 2, sizeof *m->efirst);
+    m->slist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m->slist);
+    m->elist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m->elist);
+    m->t_send = calloc(n1, sizeof *m->t_send);
+    m->t_msg = calloc(n1, sizeof *m->t_msg);
+    m->qnext = malloc(n1 * sizeof *m->qnext);
+    m->rq_head = malloc(R1 * sizeof *m->rq_head);
+    m->rq_tail = malloc(R1 * sizeof *m->rq_tail);
+    m->uq_head = malloc(R1 * sizeof *m->uq_head);
+    m->uq_tail = malloc(R1 * sizeof *m->uq_tail);
+    m->rel = malloc(n1 * sizeof *m->rel);
+    m->scratch = malloc(n1 * sizeof *m->scratch);
+    /* at most one entry per op plus one message per send in the queue at once */
+    m->h.e = malloc(2 * n1 * sizeof *m->h.e);
+    out->finish_ns = calloc(R1, sizeof *out->finish_ns);
+    if (!m->nexto || !m->nextgs || !m->nextgr || !m->waiting || !m->sfirst || !m->efirst || !m->slist ||
+        !m->elist || !m->t_send || !m->t_msg || !m->qnext || !m->rq_head || !m->rq_tail || !m->uq_head ||
+        !m->uq_tail || !m->rel || !m->scratch || !m->h.e || !out->finish_ns) {
+        model_free(m);
+        kc_loggops_result_free(out);
+        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
+    }
+    for (size_t r = 0; r < R; r++)
+        m->rq_head[r] = m->rq_tail[r] = m->uq_head[r] = m->uq_tail[r] = KC_GOAL_NONE;
+    return KC_OK;
+}
+
+/* The dependents of each op, in dependency order, split by start and end;
+ * the ops with none to wait for in m->rel. KC_EINVAL for a dependency out of
+ * range. O(ops + deps). */
+static kc_status index_deps(model *m, kc_err *err)
+{
+    const kc_goal *g = m->g;
+    size_t n = g->nops;
+    for (size_t i = 0; i < g->ndeps; i++) {
+        const kc_goal_dep *d = &g->dep[i];
+        if (d->op >= n || d->on >= n)
+            return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a dependency out of range", d->line);
+        (d->start ? m->sfirst : m->efirst)[d->on + 2]++;
+        m->waiting[d->op]++;
+    }
+    for (size_t i = 0; i < n; i++) {
+        m->sfirst[i + 2] += m->sfirst[i + 1];
+        m->efirst[i + 2] += m->efirst[i + 1];
+    }
+    for (size_t i = 0; i < g->ndeps; i++) {
+        const kc_goal_dep *d = &g->dep[i];
+        if (d->start)
+            m->slist[m->sfirst[d->on + 1]++] = d->op;
+        else
+            m->elist[m->efirst[d->on + 1]++] = d->op;
+    }
+    for (size_t i = 0; i < n; i++)
+        if (!m->waiting[i])
+            m->rel[m->nrel++] = i;
+    return KC_OK;
+}
+
+/* After the loop: why it stopped early (overflow, out of memory, a deadlock,
+ * an unmatched message), or KC_OK with each rank's finish and the makespan. */
+static kc_status finish(const model *m, kc_loggops_result *out, kc_err *err)
+{
+    const kc_goal *g = m->g;
+    size_t n = g->nops;
+    if (m->overflow < 0)
+        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
+    if (m->overflow)
+        return kc_fail_param(err, KC_ERANGE, "loggops", "a time passes 2^64 - 1 ns");
+    if (m->done != n)
+        return kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: a deadlock (a "
+                             "send above S waits for its receive to be posted) or wildcards that match differently "
+                             "at run time",
+                             (unsigned long long)(n - m->done), n);
+    for (size_t r = 0; r < g->num_ranks; r++) {
+        if (m->uq_head[r] != KC_GOAL_NONE)
+            return kc_fail_param(err, KC_EINVAL, "schedule", "rank %zu ends with an unmatched message (line %ld)",
+                                 r, g->op[m->uq_head[r]].line);
+        uint64_t f = 0;
+        for (unsigned c = 0; c < m->ncpu; c++)
+            f = max64(f, m->nexto[r * m->ncpu + c]);
+        out->finish_ns[r] = f;
+        out->makespan_ns = max64(out->makespan_ns, f);
+    }
+    return KC_OK;
+}
+
+/* The LogGOPS run of g (p NULL: the defaults), calling trace for every
+ * interval and recording the charge order in ord when not NULL. O((ops +
+ * deps) log ops) plus the queue scans of MPI matching. */
 static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
                      kci_loggops_order *ord, kc_loggops_result *out, kc_err *err)
 {
@@ -387,127 +574,26 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
     kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
     if (!p)
         p = &def;
-    if (p->L > KC_LOGGOPS_PARAM_MAX || p->o > KC_LOGGOPS_PARAM_MAX || p->g > KC_LOGGOPS_PARAM_MAX ||
-        p->G > KC_LOGGOPS_PARAM_MAX || p->O > KC_LOGGOPS_PARAM_MAX ||
-        (p->S > KC_LOGGOPS_PARAM_MAX && p->S != KC_LOGGOPS_S_INF))
-        return kc_fail_param(err, KC_EINVAL, "loggops", "a parameter is above %llu",
-                             (unsigned long long)KC_LOGGOPS_PARAM_MAX);
-    size_t n = g->nops, R = g->num_ranks;
-    unsigned ncpu = 1, nnic = 1;
-    for (size_t i = 0; i < n; i++) {
-        const kc_goal_op *o = &g->op[i];
-        if (o->rank >= R || (o->kind == KC_GOAL_SEND && (o->peer < 0 || o->peer >= (int64_t)R)) ||
-            (o->kind == KC_GOAL_RECV && o->peer != KC_GOAL_ANY && (o->peer < 0 || o->peer >= (int64_t)R)))
-            return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a rank out of range: validate the "
-                                 "schedule first", o->line);
-        if (o->cpu >= ncpu)
-            ncpu = o->cpu + 1u;
-        if (o->nic >= nnic)
-            nnic = o->nic + 1u;
-    }
+    unsigned ncpu, nnic;
+    kc_status st = check_params(p, err);
+    if (!st)
+        st = count_resources(g, &ncpu, &nnic, err);
+    if (!st && ord)
+        st = order_alloc(ord, g->nops, g->num_ranks, ncpu, nnic, err);
+    if (st)
+        return st;
     model m = {.g = g, .p = *p, .trace = trace, .ctx = ctx, .ncpu = ncpu, .nnic = nnic, .ord = ord};
-    if (ord) {
-        ord->ncpu = ncpu;
-        ord->nnic = nnic;
-        ord->nres = R * (ncpu + 2 * (size_t)nnic);
-        ord->cap = n ? n : 1;
-        ord->c = malloc(ord->cap * sizeof *ord->c);
-        ord->post_after = malloc((n ? n : 1) * sizeof *ord->post_after);
-        ord->matched = malloc((n ? n : 1) * sizeof *ord->matched);
-        ord->eager = calloc(n ? n : 1, 1);
-        ord->last_cpu = malloc((R * ncpu + 1) * sizeof *ord->last_cpu);
-        ord->post = calloc(n ? n : 1, sizeof *ord->post);
-        ord->match = calloc(n ? n : 1, sizeof *ord->match);
-        if (!ord->c || !ord->post_after || !ord->matched || !ord->eager || !ord->last_cpu || !ord->post || !ord->match)
-            return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
-        for (size_t i = 0; i < n; i++)
-            ord->post_after[i] = KCI_LG_NONE, ord->matched[i] = KC_GOAL_NONE;
-        for (size_t i = 0; i < R * ncpu; i++)
-            ord->last_cpu[i] = KCI_LG_NONE;
-    }
-    size_t R1 = R ? R : 1, n1 = n ? n : 1;
-    m.nexto = calloc(R1 * ncpu, sizeof *m.nexto);
-    m.nextgs = calloc(R1 * nnic, sizeof *m.nextgs);
-    m.nextgr = calloc(R1 * nnic, sizeof *m.nextgr);
-    m.waiting = calloc(n1, sizeof *m.waiting);
-    m.sfirst = calloc(n + 2, sizeof *m.sfirst);
-    m.efirst = calloc(n + 2, sizeof *m.efirst);
-    m.slist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m.slist);
-    m.elist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m.elist);
-    m.t_send = calloc(n1, sizeof *m.t_send);
-    m.t_msg = calloc(n1, sizeof *m.t_msg);
-    m.qnext = malloc(n1 * sizeof *m.qnext);
-    m.rq_head = malloc(R1 * sizeof *m.rq_head);
-    m.rq_tail = malloc(R1 * sizeof *m.rq_tail);
-    m.uq_head = malloc(R1 * sizeof *m.uq_head);
-    m.uq_tail = malloc(R1 * sizeof *m.uq_tail);
-    m.rel = malloc(n1 * sizeof *m.rel);
-    m.scratch = malloc(n1 * sizeof *m.scratch);
-    /* at most one entry per op plus one message per send in the queue at once */
-    m.h.e = malloc(2 * n1 * sizeof *m.h.e);
-    out->finish_ns = calloc(R1, sizeof *out->finish_ns);
-    if (!m.nexto || !m.nextgs || !m.nextgr || !m.waiting || !m.sfirst || !m.efirst || !m.slist || !m.elist ||
-        !m.t_send || !m.t_msg || !m.qnext || !m.rq_head || !m.rq_tail || !m.uq_head || !m.uq_tail || !m.rel ||
-        !m.scratch || !m.h.e || !out->finish_ns) {
-        model_free(&m);
-        kc_loggops_result_free(out);
-        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
-    }
-    for (size_t r = 0; r < R; r++)
-        m.rq_head[r] = m.rq_tail[r] = m.uq_head[r] = m.uq_tail[r] = KC_GOAL_NONE;
-    /* dependents of each op, in dependency order, split by start and end */
-    for (size_t i = 0; i < g->ndeps; i++) {
-        const kc_goal_dep *d = &g->dep[i];
-        if (d->op >= n || d->on >= n) {
-            model_free(&m);
-            kc_loggops_result_free(out);
-            return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a dependency out of range", d->line);
+    st = model_alloc(&m, out, err);
+    if (st)
+        return st;
+    st = index_deps(&m, err);
+    if (!st) {
+        enqueue_released(&m);
+        while (m.h.n && !m.overflow) {
+            out->events++;
+            step(&m, hpop(&m.h), out);
         }
-        (d->start ? m.sfirst : m.efirst)[d->on + 2]++;
-        m.waiting[d->op]++;
-    }
-    for (size_t i = 0; i < n; i++) {
-        m.sfirst[i + 2] += m.sfirst[i + 1];
-        m.efirst[i + 2] += m.efirst[i + 1];
-    }
-    for (size_t i = 0; i < g->ndeps; i++) {
-        const kc_goal_dep *d = &g->dep[i];
-        if (d->start)
-            m.slist[m.sfirst[d->on + 1]++] = d->op;
-        else
-            m.elist[m.efirst[d->on + 1]++] = d->op;
-    }
-    for (size_t i = 0; i < n; i++)
-        if (!m.waiting[i])
-            m.rel[m.nrel++] = i;
-    enqueue_released(&m);
-    while (m.h.n && !m.overflow) {
-        out->events++;
-        step(&m, hpop(&m.h), out);
-    }
-    kc_status st = KC_OK;
-    if (m.overflow < 0) {
-        st = kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
-    } else if (m.overflow) {
-        st = kc_fail_param(err, KC_ERANGE, "loggops", "a time passes 2^64 - 1 ns");
-    } else if (m.done != n) {
-        st = kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: a deadlock (a "
-                           "send above S waits for its receive to be posted) or wildcards that match differently at "
-                           "run time",
-                           (unsigned long long)(n - m.done), n);
-    } else {
-        for (size_t r = 0; r < R; r++) {
-            if (m.uq_head[r] != KC_GOAL_NONE) {
-                st = kc_fail_param(err, KC_EINVAL, "schedule", "rank %zu ends with an unmatched message (line %ld)",
-                                   r, g->op[m.uq_head[r]].line);
-                break;
-            }
-            uint64_t f = 0;
-            for (unsigned c = 0; c < ncpu; c++)
-                f = max64(f, m.nexto[r * ncpu + c]);
-            out->finish_ns[r] = f;
-            out->makespan_ns = max64(out->makespan_ns, f);
-        }
+        st = finish(&m, out, err);
     }
     model_free(&m);
     if (st)

@@ -22,26 +22,26 @@ kc_status kc_goal_loggp_record(const kc_goal *g, const kc_goal_match *m, const k
         t = &def;
     if (!(t->byte_time_us >= 0))
         return kc_fail_param(err, KC_EINVAL, "timing", "start-up and byte time must be non-negative numbers");
-    kci_goal_proc p;
-    kc_status st = kci_goal_proc_init(&p, g, m, t->startup_us, NULL, t->byte_time_us, err);
+    kci_proc p;
+    kc_status st = kci_proc_init(&p, g, m, t->startup_us, NULL, t->byte_time_us, err);
     if (st)
         return st;
-    while (kci_goal_proc_pending(&p)) {
-        double now = kci_goal_proc_time(&p);
-        size_t send = kci_goal_proc_step(&p);
+    while (kci_proc_pending(&p)) {
+        double now = kci_proc_time(&p);
+        size_t send = kci_proc_step(&p);
         if (send == KC_GOAL_NONE)
             continue;
         /* The data leaves when the start-up ends; within a node it is there. */
         const kc_goal_op *o = &g->op[send];
-        int local = kci_goal_local(g, node_of, send);
+        int local = kci_proc_local(g, node_of, send);
         double at = now + (local ? 0 : (double)o->amount * t->byte_time_us);
-        kci_goal_proc_arrive(&p, m->recv_of[send], at, at);
+        kci_proc_arrive(&p, m->recv_of[send], at, at);
     }
-    if (!(st = kci_goal_proc_check(&p, err)) && (!tl || !(st = kci_goal_proc_record(&p, tl, err)))) {
+    if (!(st = kci_proc_check(&p, err)) && (!tl || !(st = kci_proc_record(&p, tl, err)))) {
         *total_us = p.total;
         if (finish_us)
             memcpy(finish_us, p.finish, g->num_ranks * sizeof *finish_us);
     }
-    kci_goal_proc_free(&p);
+    kci_proc_free(&p);
     return st;
 }

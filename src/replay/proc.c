@@ -1,5 +1,5 @@
 /* The processors of a validated GOAL schedule as an event-driven list
- * schedule (kci_goal_proc), shared by the contention-free time (loggp.c)
+ * schedule (kci_proc), shared by the contention-free time (loggp.c)
  * and the flit-level replays (appsim.c, appsim_fixed.c; docs/goal.md).
  * Events of equal time are taken starts and ends first, then arrivals, then
  * ready operations in file order, so the result does not depend on the
@@ -16,7 +16,7 @@
  * ends, and the sends of one instant still leave in file order. */
 enum { EV_START, EV_END, EV_LEAVE, EV_HEAD, EV_ARRIVE, EV_READY };
 
-static int ev_less(const kci_goal_ev *a, const kci_goal_ev *b)
+static int ev_less(const kci_proc_ev *a, const kci_proc_ev *b)
 {
     if (a->t != b->t)
         return a->t < b->t;
@@ -27,35 +27,35 @@ static int ev_less(const kci_goal_ev *a, const kci_goal_ev *b)
     return a->op < b->op;
 }
 
-KCI_HEAP_DEFINE(evq, kci_goal_ev, ev_less)
+KCI_HEAP_DEFINE(evq, kci_proc_ev, ev_less)
 
-static void push_seq(kci_goal_heap *h, double t, int type, uint64_t seq, size_t op)
+static void push_seq(kci_proc_heap *h, double t, int type, uint64_t seq, size_t op)
 {
-    evq_push(h->e, &h->n, (kci_goal_ev){t, type, seq, op});
+    evq_push(h->e, &h->n, (kci_proc_ev){t, type, seq, op});
 }
 
-static void push(kci_goal_heap *h, double t, int type, size_t op) { push_seq(h, t, type, 0, op); }
+static void push(kci_proc_heap *h, double t, int type, size_t op) { push_seq(h, t, type, 0, op); }
 
 /* An operation becomes ready: with the NIC model it keeps the number of
  * its first readiness when it has to wait (LogGOPS keeps its order too). */
-static void ready(kci_goal_proc *p, double t, size_t op, int first)
+static void ready(kci_proc *p, double t, size_t op, int first)
 {
     if (p->nic && first)
         p->st[op].seq = ++p->nseq;
     push_seq(&p->h, t, EV_READY, p->nic ? p->st[op].seq : 0, op);
 }
 
-static kci_goal_ev pop(kci_goal_heap *h) { return evq_pop(h->e, &h->n); }
+static kci_proc_ev pop(kci_proc_heap *h) { return evq_pop(h->e, &h->n); }
 
-void kci_goal_proc_free(kci_goal_proc *p)
+void kci_proc_free(kci_proc *p)
 {
     free(p->st), free(p->cpu), free(p->dfirst), free(p->dlist), free(p->h.e), free(p->finish);
     free(p->nics), free(p->nicr), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
     memset(p, 0, sizeof *p);
 }
 
-kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
-                             const kc_loggops_params *lp, double byte_time_us, kc_err *err)
+kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
+                        const kc_loggops_params *lp, double byte_time_us, kc_err *err)
 {
     memset(p, 0, sizeof *p);
     if (!(startup_us >= 0) || !(byte_time_us >= 0))
@@ -88,7 +88,7 @@ kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_m
     p->ptail = malloc(((size_t)g->num_ranks + 1) * sizeof *p->ptail);
     if (!p->st || !p->cpu || !p->finish || !p->dfirst || !p->dlist || !p->h.e || !p->nics || !p->nicr || !p->pnext ||
         !p->ptype || !p->phead || !p->ptail) {
-        kci_goal_proc_free(p);
+        kci_proc_free(p);
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     }
     /* Dependents of each operation: dlist[dfirst[on]..dfirst[on+1]) are deps. */
@@ -108,7 +108,7 @@ kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_m
     return KC_OK;
 }
 
-void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t, double first)
+void kci_proc_arrive(kci_proc *p, size_t recv, double t, double first)
 {
     p->st[recv].head = first; /* for the record: the models time from the tail or a head event */
     push(&p->h, t, EV_ARRIVE, recv);
@@ -116,10 +116,10 @@ void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t, double first)
 
 static double maxd(double a, double b) { return a > b ? a : b; }
 
-void kci_goal_proc_head(kci_goal_proc *p, size_t recv, double t) { push(&p->h, t, EV_HEAD, recv); }
+void kci_proc_head(kci_proc *p, size_t recv, double t) { push(&p->h, t, EV_HEAD, recv); }
 
 /* An event that needs rank r's CPU while a message holds it waits. */
-static void defer(kci_goal_proc *p, uint32_t r, size_t op, int type)
+static void defer(kci_proc *p, uint32_t r, size_t op, int type)
 {
     p->pnext[op] = KC_GOAL_NONE;
     p->ptype[op] = (unsigned char)type;
@@ -130,13 +130,13 @@ static void defer(kci_goal_proc *p, uint32_t r, size_t op, int type)
     p->ptail[r] = op;
 }
 
-static void matched(kci_goal_proc *p, size_t recv, double t);
+static void matched(kci_proc *p, size_t recv, double t);
 
 /* recv's message is done (its tail arrived and its CPU time ran): its CPU
  * is free again and what waited for it is taken again, in order. */
-static void message_done(kci_goal_proc *p, size_t recv)
+static void message_done(kci_proc *p, size_t recv)
 {
-    kci_goal_opstate *s = &p->st[recv];
+    kci_proc_op *s = &p->st[recv];
     uint32_t r = p->g->op[recv].rank;
     double done = maxd(s->done_min, s->tail);
     p->cpu[r] = done;
@@ -153,14 +153,14 @@ static void message_done(kci_goal_proc *p, size_t recv)
 }
 static uint64_t s1(const kc_goal_op *o) { return o->amount ? o->amount - 1 : 0; }
 
-double kci_goal_proc_send_cpu(const kci_goal_proc *p, size_t send)
+double kci_proc_send_cpu(const kci_proc *p, size_t send)
 {
     return p->startup_us + p->o + (double)s1(&p->g->op[send]) * p->O;
 }
 
 /* recv was matched at t: a send above S ends now (not before its CPU time)
  * and its CPU and NIC are held until then, as in LogGOPS. */
-static void matched(kci_goal_proc *p, size_t recv, double t)
+static void matched(kci_proc *p, size_t recv, double t)
 {
     size_t send = p->m->send_of[recv];
     if (send == KC_GOAL_NONE || p->S == KC_LOGGOPS_S_INF || p->g->op[send].amount <= p->S)
@@ -172,129 +172,159 @@ static void matched(kci_goal_proc *p, size_t recv, double t)
     push(&p->h, maxd(p->st[send].arrival, t), EV_END, send);
 }
 
-size_t kci_goal_proc_step(kci_goal_proc *p)
+/* A recv became ready at t: it starts at once, and ends when its data is
+ * there (now, if it arrived before). */
+static void ready_recv(kci_proc *p, kci_proc_ev e)
 {
-    const kc_goal *g = p->g;
-    kci_goal_ev e = pop(&p->h);
-    const kc_goal_op *o = &g->op[e.op];
-    kci_goal_opstate *s = &p->st[e.op];
+    kci_proc_op *s = &p->st[e.op];
+    s->started = 1;
+    s->start = e.t;
+    push(&p->h, e.t, EV_START, e.op);
+    if (p->nic && s->headed && !s->arrived)
+        matched(p, e.op, maxd(e.t, s->take)); /* taken, its tail still to come */
+    if (s->arrived) {
+        matched(p, e.op, maxd(e.t, s->take));
+        push(&p->h, e.t > s->arrival ? e.t : s->arrival, EV_END, e.op);
+    }
+}
+
+/* A send or calc became ready at t: it takes its rank's processor (and, a
+ * send with the NIC model, its NIC) when free, or waits for them; a send's
+ * message leaves after start-up + o. */
+static void ready_work(kci_proc *p, kci_proc_ev e)
+{
+    const kc_goal_op *o = &p->g->op[e.op];
+    kci_proc_op *s = &p->st[e.op];
+    if (p->nic && p->cpu[o->rank] == INFINITY) {
+        defer(p, o->rank, e.op, EV_READY);
+        return;
+    }
+    double begin = e.t > p->cpu[o->rank] ? e.t : p->cpu[o->rank];
+    int send = o->kind == KC_GOAL_SEND;
+    if (p->nic && send)
+        begin = maxd(begin, p->nics[o->rank]);
+    if (p->nic && begin > e.t) { /* as LogGOPS: taken when free, not booked ahead */
+        ready(p, begin, e.op, 0);
+        return;
+    }
+    if (send && p->nic) {
+        p->nics[o->rank] = begin + p->gap + (double)s1(o) * p->bt;
+    }
+    double dur = send ? kci_proc_send_cpu(p, e.op) : (double)o->amount / 1000.0;
+    p->cpu[o->rank] = begin + dur;
+    s->start = begin;
+    s->arrival = begin + dur;
+    push(&p->h, begin, EV_START, e.op);
+    if (send && p->m->recv_of[e.op] != KC_GOAL_NONE)
+        push(&p->h, begin + p->startup_us + p->o, EV_LEAVE, e.op);
+    if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S || p->m->recv_of[e.op] == KC_GOAL_NONE)
+        push(&p->h, begin + dur, EV_END, e.op);
+}
+
+/* The NIC model: a recv's first byte at t. The receiver's NIC and CPU start
+ * on the message (once free) and stay with it until its tail. */
+static void head_arrived(kci_proc *p, kci_proc_ev e)
+{
+    kci_proc_op *s = &p->st[e.op];
+    uint32_t r = p->g->op[e.op].rank;
+    if (p->cpu[r] == INFINITY) {
+        defer(p, r, e.op, EV_HEAD);
+        return;
+    }
+    size_t from = p->m->send_of[e.op];
+    uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&p->g->op[from]);
+    double begin = maxd(maxd(e.t, p->cpu[r]), p->nicr[r]);
+    p->nicr[r] = begin + p->gap + (double)b * p->bt;
+    s->headed = 1;
+    s->take = begin;
+    s->done_min = begin + p->o + maxd((double)b * p->O, (double)b * p->bt);
+    p->cpu[r] = INFINITY;
+    if (s->started)
+        matched(p, e.op, maxd(s->start, begin));
+    if (s->tailed)
+        message_done(p, e.op);
+}
+
+/* A recv's tail at t: with the NIC model the message is done once its head
+ * was taken; else the receiver's CPU takes it (when charged) and a started
+ * recv ends. */
+static void tail_arrived(kci_proc *p, kci_proc_ev e)
+{
+    kci_proc_op *s = &p->st[e.op];
+    if (p->nic) {
+        s->tailed = 1;
+        s->tail = e.t;
+        if (s->headed)
+            message_done(p, e.op);
+        return;
+    }
+    s->arrived = 1;
+    s->arrival = e.t;
+    if (p->cpu_recv) {
+        /* the receiver's CPU takes the message once its tail is there and it is free */
+        uint32_t r = p->g->op[e.op].rank;
+        size_t from = p->m->send_of[e.op];
+        uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&p->g->op[from]);
+        double begin = maxd(e.t, p->cpu[r]);
+        s->take = begin;
+        s->arrival = begin + p->o + (double)b * p->O;
+        p->cpu[r] = s->arrival;
+    } else {
+        s->take = e.t;
+    }
+    if (s->started)
+        matched(p, e.op, maxd(s->start, s->take));
+    if (s->started)
+        push(&p->h, s->arrival > s->start ? s->arrival : s->start, EV_END, e.op);
+}
+
+/* An op started or ended at t (an end is recorded): the ops depending on
+ * that become ready once nothing else holds them. */
+static void start_or_end(kci_proc *p, kci_proc_ev e)
+{
+    const kc_goal_op *o = &p->g->op[e.op];
+    kci_proc_op *s = &p->st[e.op];
+    if (e.type == EV_END) {
+        s->ended = 1;
+        s->end = e.t;
+        p->ended++;
+        if (e.t > p->finish[o->rank])
+            p->finish[o->rank] = e.t;
+        if (e.t > p->total)
+            p->total = e.t;
+    }
+    for (size_t k = p->dfirst[e.op]; k < p->dfirst[e.op + 1]; k++) {
+        const kc_goal_dep *d = &p->g->dep[p->dlist[k]];
+        if (d->start != (e.type == EV_START))
+            continue;
+        kci_proc_op *w = &p->st[d->op];
+        if (e.t > w->ready)
+            w->ready = e.t;
+        if (--w->waiting == 0)
+            ready(p, w->ready, d->op, 1);
+    }
+}
+
+size_t kci_proc_step(kci_proc *p)
+{
+    kci_proc_ev e = pop(&p->h);
     switch (e.type) {
     case EV_READY:
-        if (o->kind == KC_GOAL_RECV) {
-            s->started = 1;
-            s->start = e.t;
-            push(&p->h, e.t, EV_START, e.op);
-            if (p->nic && s->headed && !s->arrived)
-                matched(p, e.op, maxd(e.t, s->take)); /* taken, its tail still to come */
-            if (s->arrived) {
-                matched(p, e.op, maxd(e.t, s->take));
-                push(&p->h, e.t > s->arrival ? e.t : s->arrival, EV_END, e.op);
-            }
-        } else {
-            if (p->nic && p->cpu[o->rank] == INFINITY) {
-                defer(p, o->rank, e.op, EV_READY);
-                break;
-            }
-            double begin = e.t > p->cpu[o->rank] ? e.t : p->cpu[o->rank];
-            int send = o->kind == KC_GOAL_SEND;
-            if (p->nic && send)
-                begin = maxd(begin, p->nics[o->rank]);
-            if (p->nic && begin > e.t) { /* as LogGOPS: taken when free, not booked ahead */
-                ready(p, begin, e.op, 0);
-                break;
-            }
-            if (send && p->nic) {
-                p->nics[o->rank] = begin + p->gap + (double)s1(o) * p->bt;
-            }
-            double dur = send ? kci_goal_proc_send_cpu(p, e.op) : (double)o->amount / 1000.0;
-            p->cpu[o->rank] = begin + dur;
-            s->start = begin;
-            s->arrival = begin + dur;
-            push(&p->h, begin, EV_START, e.op);
-            if (send && p->m->recv_of[e.op] != KC_GOAL_NONE)
-                push(&p->h, begin + p->startup_us + p->o, EV_LEAVE, e.op);
-            if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S || p->m->recv_of[e.op] == KC_GOAL_NONE)
-                push(&p->h, begin + dur, EV_END, e.op);
-        }
+        if (p->g->op[e.op].kind == KC_GOAL_RECV)
+            ready_recv(p, e);
+        else
+            ready_work(p, e);
         break;
-    case EV_HEAD: {
-        /* the NIC model: the receiver's NIC and CPU start on the message at
-         * its first byte (once free) and stay with it until its tail */
-        uint32_t r = o->rank;
-        if (p->cpu[r] == INFINITY) {
-            defer(p, r, e.op, EV_HEAD);
-            break;
-        }
-        size_t from = p->m->send_of[e.op];
-        uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&g->op[from]);
-        double begin = maxd(maxd(e.t, p->cpu[r]), p->nicr[r]);
-        p->nicr[r] = begin + p->gap + (double)b * p->bt;
-        s->headed = 1;
-        s->take = begin;
-        s->done_min = begin + p->o + maxd((double)b * p->O, (double)b * p->bt);
-        p->cpu[r] = INFINITY;
-        if (s->started)
-            matched(p, e.op, maxd(s->start, begin));
-        if (s->tailed)
-            message_done(p, e.op);
-        break;
-    }
-    case EV_ARRIVE:
-        if (p->nic) {
-            s->tailed = 1;
-            s->tail = e.t;
-            if (s->headed)
-                message_done(p, e.op);
-            break;
-        }
-        s->arrived = 1;
-        s->arrival = e.t;
-        if (p->cpu_recv) {
-            /* the receiver's CPU takes the message once its tail is there and it is free */
-            uint32_t r = o->rank;
-            size_t from = p->m->send_of[e.op];
-            uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&g->op[from]);
-            double begin = maxd(e.t, p->cpu[r]);
-            s->take = begin;
-            s->arrival = begin + p->o + (double)b * p->O;
-            p->cpu[r] = s->arrival;
-        } else {
-            s->take = e.t;
-        }
-        if (s->started)
-            matched(p, e.op, maxd(s->start, s->take));
-        if (s->started)
-            push(&p->h, s->arrival > s->start ? s->arrival : s->start, EV_END, e.op);
-        break;
-    case EV_LEAVE:
-        return e.op;
+    case EV_HEAD: head_arrived(p, e); break;
+    case EV_ARRIVE: tail_arrived(p, e); break;
+    case EV_LEAVE: return e.op;
     case EV_START:
-    case EV_END:
-        if (e.type == EV_END) {
-            s->ended = 1;
-            s->end = e.t;
-            p->ended++;
-            if (e.t > p->finish[o->rank])
-                p->finish[o->rank] = e.t;
-            if (e.t > p->total)
-                p->total = e.t;
-        }
-        for (size_t k = p->dfirst[e.op]; k < p->dfirst[e.op + 1]; k++) {
-            const kc_goal_dep *d = &g->dep[p->dlist[k]];
-            if (d->start != (e.type == EV_START))
-                continue;
-            kci_goal_opstate *w = &p->st[d->op];
-            if (e.t > w->ready)
-                w->ready = e.t;
-            if (--w->waiting == 0)
-                ready(p, w->ready, d->op, 1);
-        }
-        break;
+    case EV_END: start_or_end(p, e); break;
     }
     return KC_GOAL_NONE;
 }
 
-kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err)
+kc_status kci_proc_check(const kci_proc *p, kc_err *err)
 {
     size_t n = p->g->nops;
     if (p->ended != n)

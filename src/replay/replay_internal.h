@@ -16,11 +16,11 @@
  * calc keeps its rank's processor busy (start-up, or its time), one at a
  * time in the order they become ready; a recv costs no processor time and
  * ends when it has started and its data has arrived. The network is the
- * caller's: kci_goal_proc_step returns the send whose start-up ended at
- * kci_goal_proc_time (its message leaves then), and the caller reports
- * the arrival of its data with kci_goal_proc_arrive, at that time or later.
+ * caller's: kci_proc_step returns the send whose start-up ended at
+ * kci_proc_time (its message leaves then), and the caller reports
+ * the arrival of its data with kci_proc_arrive, at that time or later.
  *
- * Issue 21, item 2: the same CPU and NIC charges as LogGOPS
+ * The CPU and NIC charges are LogGOPS's
  * (kcube/loggops.h), the network standing for L and G (docs/appsim.md): a
  * send's CPU time is start-up + o + s1 O and its message leaves after
  * start-up + o; a message's receiver CPU takes it (o + s1 O) once its tail
@@ -30,17 +30,17 @@
  * o + max(s1 O, s1 x byte time) from the first byte's arrival); a send above
  * S ends, and holds its CPU and NIC, until its receive is matched. With
  * o = g = O = 0 and S infinite (or no parameters) nothing changes. */
-typedef struct kci_goal_ev {
+typedef struct kci_proc_ev {
     double t;
     int type;
     uint64_t seq; /* the NIC model: first readiness, so waiting operations keep their order (else 0) */
     size_t op;
-} kci_goal_ev;
-typedef struct kci_goal_heap {
-    kci_goal_ev *e;
+} kci_proc_ev;
+typedef struct kci_proc_heap {
+    kci_proc_ev *e;
     size_t n;
-} kci_goal_heap;
-typedef struct kci_goal_opstate {
+} kci_proc_heap;
+typedef struct kci_proc_op {
     double ready, start, end, arrival; /* start: when the op began (a send's or calc's processor time) */
     /* a recv: arrival = when its receiver CPU was done with the message,
      * take = when that CPU began; a send: arrival = when its CPU time ends */
@@ -50,12 +50,12 @@ typedef struct kci_goal_opstate {
     uint64_t seq;
     size_t waiting; /* unresolved dependencies */
     unsigned char started, arrived, ended;
-} kci_goal_opstate;
-typedef struct kci_goal_proc {
+} kci_proc_op;
+typedef struct kci_proc {
     const kc_goal *g;
     const kc_goal_match *m;
     double startup_us;
-    double o, O, gap, bt;  /* µs, µs/byte, µs, byte time µs/byte (issue 21 item 2) */
+    double o, O, gap, bt;  /* µs, µs/byte, µs, byte time µs/byte (LogGOPS's charges) */
     uint64_t S;            /* rendezvous above S bytes */
     int nic, cpu_recv;     /* gap > 0: the NIC model; the receiver CPU is charged */
     int cpus;              /* the ops' cpu numbers were honoured (kci_fixed): slices carry them */
@@ -65,37 +65,37 @@ typedef struct kci_goal_proc {
     size_t *pnext, *phead, *ptail;
     unsigned char *ptype;
     uint64_t nseq;
-    kci_goal_opstate *st; /* [nops] */
+    kci_proc_op *st; /* [nops] */
     double *cpu;          /* [num_ranks]: processor busy until */
     double *finish;       /* [num_ranks]: last end */
     double total;
     size_t *dfirst, *dlist, ended;
-    kci_goal_heap h;
-} kci_goal_proc;
+    kci_proc_heap h;
+} kci_proc;
 /* lp (may be NULL: o = g = O = 0, S infinite; L and G unused) in ns as
  * kcube/loggops.h; byte_time_us is the network's G for the NIC model. */
 struct kc_loggops_params;
-kc_status kci_goal_proc_init(kci_goal_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
-                             const struct kc_loggops_params *lp, double byte_time_us, kc_err *err);
+kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
+                        const struct kc_loggops_params *lp, double byte_time_us, kc_err *err);
 /* A send's CPU time (start-up + o + s1 O). */
-double kci_goal_proc_send_cpu(const kci_goal_proc *p, size_t send);
-void kci_goal_proc_free(kci_goal_proc *p);
-static inline int kci_goal_proc_pending(const kci_goal_proc *p) { return p->h.n > 0; }
-static inline double kci_goal_proc_time(const kci_goal_proc *p) { return p->h.e[0].t; } /* next event */
+double kci_proc_send_cpu(const kci_proc *p, size_t send);
+void kci_proc_free(kci_proc *p);
+static inline int kci_proc_pending(const kci_proc *p) { return p->h.n > 0; }
+static inline double kci_proc_time(const kci_proc *p) { return p->h.e[0].t; } /* next event */
 /* Take the next event; the send op whose message leaves now (its start-up
  * and o ended), or KC_GOAL_NONE. */
-size_t kci_goal_proc_step(kci_goal_proc *p);
+size_t kci_proc_step(kci_proc *p);
 /* recv's data: its tail arrived at t, its first byte at first (<= t). */
-void kci_goal_proc_arrive(kci_goal_proc *p, size_t recv, double t, double first);
+void kci_proc_arrive(kci_proc *p, size_t recv, double t, double first);
 /* With the NIC model (p->nic): recv's first byte reaches its node at t (at
  * or after now, before or at its arrival): its CPU and NIC start on it. */
-void kci_goal_proc_head(kci_goal_proc *p, size_t recv, double t);
+void kci_proc_head(kci_proc *p, size_t recv, double t);
 /* KC_EINVAL unless every operation ended (a schedule not validated). */
-kc_status kci_goal_proc_check(const kci_goal_proc *p, kc_err *err);
+kc_status kci_proc_check(const kci_proc *p, kc_err *err);
 /* Does send op i go between two ranks of one node (node_of may be NULL:
  * one rank a node)? A message from a rank to itself does not count: it
  * keeps the cost it always had (through the network interface). */
-static inline int kci_goal_local(const kc_goal *g, const uint32_t *node_of, size_t i)
+static inline int kci_proc_local(const kc_goal *g, const uint32_t *node_of, size_t i)
 {
     const kc_goal_op *o = &g->op[i];
     return node_of && (int64_t)o->rank != o->peer && node_of[o->rank] == node_of[o->peer];
@@ -104,9 +104,9 @@ static inline int kci_goal_local(const kc_goal *g, const uint32_t *node_of, size
  * between two of them as a flow (src/replay/timeline.c; kcube/timeline.h
  * says what a slice is). O(ops). */
 struct kc_timeline;
-kc_status kci_goal_proc_record(const kci_goal_proc *p, struct kc_timeline *tl, kc_err *err);
+kc_status kci_proc_record(const kci_proc *p, struct kc_timeline *tl, kc_err *err);
 
-/* Issue 21: the order in which a LogGOPS run (kc_loggops_run) charged each
+/* The order in which a LogGOPS run (kc_loggops_run) charged each
  * CPU and NIC, so that the network replay can process every resource's work
  * in the same order (src/replay/appsim_fixed.c: with every duration and
  * latency no shorter, every time is then no earlier; docs/appsim.md). A

@@ -1,5 +1,5 @@
 /* The timeline recorder (kcube/timeline.h), and the recording of a list
- * schedule that has run (kci_goal_proc_record, goal_internal.h): after the
+ * schedule that has run (kci_proc_record, goal_internal.h): after the
  * run every operation's start and end are in its state, so a replay is
  * recorded in one pass at the end and the models' loops stay as they are. */
 #include "kcube/timeline.h"
@@ -83,10 +83,10 @@ double kc_timeline_end(const kc_timeline *t)
     return end;
 }
 
-/* kcube's models (kci_goal_proc): a calc or send holds the processor from
+/* kcube's models (kci_proc): a calc or send holds the processor from
  * its start to its end; a recv costs none, so its slice sits at its end
  * with duration 0, posted at its start. */
-kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *err)
+kc_status kci_proc_record(const kci_proc *p, kc_timeline *tl, kc_err *err)
 {
     const kc_goal *g = p->g;
     const kc_goal_match *m = p->m;
@@ -97,7 +97,7 @@ kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *
     kc_status st = KC_OK;
     for (size_t i = 0; i < n && !st; i++) {
         const kc_goal_op *o = &g->op[i];
-        const kci_goal_opstate *s = &p->st[i];
+        const kci_proc_op *s = &p->st[i];
         slice_of[i] = SIZE_MAX;
         if (!s->ended)
             continue; /* a deadlocked network: what was reached */
@@ -111,7 +111,7 @@ kc_status kci_goal_proc_record(const kci_goal_proc *p, kc_timeline *tl, kc_err *
             sl.dur_us = (double)o->amount / 1000.0;
         } else if (o->kind == KC_GOAL_SEND) {
             sl.kind = KC_TL_SEND;
-            sl.dur_us = kci_goal_proc_send_cpu(p, i);
+            sl.dur_us = kci_proc_send_cpu(p, i);
             sl.peer = o->peer;
             sl.tag = o->tag;
         } else {
