@@ -16,7 +16,8 @@ any cycle, which always contains such an arrow):
 - link-level symbols (nm of the built objects under --build): a file whose
   object needs a symbol defined in another room's object uses that room;
 - ownership: every kc_ function a public header declares must be defined in
-  the room the table gives that header.
+  the room the table gives that header;
+- inside a room, files must not call each other in a circle (link level).
 
 The drawing between the `layers:drawing` markers of docs/architecture.md is
 the derived graph; --check fails when it is stale, --write rewrites it.
@@ -161,6 +162,55 @@ def symbols(objs):
     return defs, undefs
 
 
+def file_cycles(objs, undefs):
+    """Cycles among the files of one room (link level): each a list of files."""
+    defs_file = {}
+    for obj in objs:
+        res = subprocess.run(["nm", "-g", obj], capture_output=True, text=True)
+        for line in res.stdout.splitlines():
+            p = line.split()
+            if len(p) == 3 and p[1] in "TDRBCVW":
+                defs_file.setdefault(p[2], obj)
+    graph = collections.defaultdict(set)
+    for obj, need in undefs.items():
+        for sym in need:
+            to = defs_file.get(sym)
+            if to and to != obj and objs[to] == objs[obj]:
+                graph[obj].add(to)
+    return [sorted(c) for c in strong_components(graph) if len(c) > 1]
+
+
+def strong_components(graph):
+    """Tarjan's strongly connected components of {node: set of nodes}."""
+    index, low, stack, on, out, count = {}, {}, [], set(), [], [0]
+
+    def visit(v):
+        index[v] = low[v] = count[0]
+        count[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            out.append(comp)
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
 def link_edges(objs, defs, undefs):
     edges = {}
     for obj, need in undefs.items():
@@ -239,6 +289,9 @@ def main():
     for key, why in link_edges(objs, defs, undefs).items():
         edges.setdefault(key, why)
     ownership(a.root, headers, defs, problems)
+    for cyc in file_cycles(objs, undefs):
+        names = ", ".join(os.path.basename(o)[:-4] for o in cyc)
+        problems.append(f"files of src/{objs[cyc[0]]} call each other in a circle: {names}")
     for (src, dst), why in sorted(edges.items()):
         if src in rooms and dst in rooms and rooms[dst] >= rooms[src]:
             problems.append(f"arrow {src} (layer {rooms[src]}) -> {dst} (layer {rooms[dst]}) does not point "

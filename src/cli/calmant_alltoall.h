@@ -6,8 +6,8 @@
 #include "cli.h"
 #include "opt.h"
 
-/* --c, --barrier, --degree: defined in cmd_calmant.c, shared by its
- * subcommands; so are --n's help line (the CC-cube dimension d) and the old
+/* --c, --barrier, --degree: defined in calmant_options.c, shared by
+ * `calmant` and its subcommands; so are --n's help line (the CC-cube dimension d) and the old
  * spelling --d for it. */
 extern const cli_opt OPT_CALMANT_C, OPT_CALMANT_BARRIER, OPT_CALMANT_DEGREE;
 extern const cli_alias kc_calmant_aliases[];

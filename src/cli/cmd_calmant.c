@@ -33,12 +33,10 @@
 /* Wide ranges on purpose: the library judges c and Q and names the fault.
  * The CC-cube dimension d is the shared --n (the paper's d; once --d, kept
  * as an old spelling). --c, --barrier and --degree are shared with
- * `calmant alltoall` (calmant_alltoall.c). */
+ * `calmant alltoall` (calmant_options.c). */
 #define OPT_C OPT_CALMANT_C
 #define OPT_BARRIER OPT_CALMANT_BARRIER
 #define OPT_DEGREE OPT_CALMANT_DEGREE
-const cli_opt OPT_CALMANT_C = {.name = "c", .type = CLI_INT, .meta = "C", .help = "mesh dimension (1, 2 or 3)",
-                              .lo = -1000, .hi = 1000, .param = "c"};
 static const cli_opt OPT_TASK = {.name = "task", .type = CLI_TEXT, .meta = "I,M",
                                  .help = "task <I,M>_c: every process talks through dimensions I .. I+M-1",
                                  .param = "task"};
@@ -55,12 +53,6 @@ static const cli_opt OPT_MESH_SCHEDULE = {.name = "mesh-schedule", .type = CLI_F
 static const cli_opt OPT_BYTES = {.name = "bytes", .type = CLI_BYTES, .meta = "N",
                                   .help = "bytes each node sends per CC-cube iteration (K, M, G suffixes)",
                                   .param = "bytes"};
-const cli_opt OPT_CALMANT_BARRIER = {.name = "barrier", .type = CLI_REAL, .meta = "B", .def = "0",
-                                    .help = "barrier after each pipelined iteration, in the unit of --startup",
-                                    .rlo = 0, .rhi = 1e12, .param = "barrier"};
-const cli_opt OPT_CALMANT_DEGREE = {.name = "degree", .type = CLI_INT, .meta = "Q",
-                                   .help = "pipelining degree (packets per message; 1: not pipelined)",
-                                   .lo = -1000000000, .hi = 1000000000, .param = "degree"};
 static const cli_opt OPT_BEST_DEGREE = {.name = "best-degree", .type = CLI_FLAG,
                                         .help = "choose the degree 1..min(N, 65536) of least time (the default)"};
 
@@ -448,11 +440,6 @@ static const cli_use cost_opts[] = {
     {&OPT_BYTE_TIME, NULL, NULL}, {&OPT_BARRIER, NULL, NULL},
     {&OPT_DEGREE, NULL, NULL},  {&OPT_BEST_DEGREE, NULL, NULL}, {&OPT_JSON, NULL, NULL},
     {NULL, NULL, NULL},
-};
-
-const cli_alias kc_calmant_aliases[] = {
-    {"d", &OPT_N, NULL, NULL, "old spelling of --n (the CC-cube dimension d)"},
-    {NULL, NULL, NULL, NULL, NULL},
 };
 
 /* The CC-cube sits on a mesh or a torus, never on a hypercube. */

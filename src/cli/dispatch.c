@@ -1,5 +1,5 @@
-/* The command table (generated from the cmd_*.c file names) and the
- * top-level dispatch: kcube COMMAND [options]. */
+/* The top-level dispatch: kcube COMMAND [options] (the command table is
+ * commands.c's). */
 #include "dispatch.h"
 
 #include <limits.h>
@@ -10,11 +10,6 @@
 #include "cli.h"
 #include "manpage.h"
 #include "text.h"
-#include "kc_commands.inc"
-
-static const cli_command *const commands[] = {KC_COMMAND_TABLE NULL};
-
-const cli_command *const *cli_commands(void) { return commands; }
 
 static void usage(FILE *out)
 {
@@ -28,14 +23,14 @@ static void usage(FILE *out)
     int prev = INT_MIN;
     for (;;) {
         int next = INT_MAX;
-        for (size_t i = 0; commands[i]; i++)
-            if (commands[i]->order > prev && commands[i]->order < next)
-                next = commands[i]->order;
+        for (size_t i = 0; cli_commands()[i]; i++)
+            if (cli_commands()[i]->order > prev && cli_commands()[i]->order < next)
+                next = cli_commands()[i]->order;
         if (next == INT_MAX)
             break;
-        for (size_t i = 0; commands[i]; i++)
-            if (commands[i]->order == next)
-                fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+        for (size_t i = 0; cli_commands()[i]; i++)
+            if (cli_commands()[i]->order == next)
+                fprintf(out, "  %-10s %s\n", cli_commands()[i]->name, cli_commands()[i]->summary);
         prev = next;
     }
     fputs("\nConventions: node x has address digits x_0 (least significant) .. x_{n-1};\n"
@@ -51,9 +46,9 @@ static void usage(FILE *out)
 
 const cli_command *cli_find_command(const char *name)
 {
-    for (size_t i = 0; commands[i]; i++)
-        if (strcmp(name, commands[i]->name) == 0)
-            return commands[i];
+    for (size_t i = 0; cli_commands()[i]; i++)
+        if (strcmp(name, cli_commands()[i]->name) == 0)
+            return cli_commands()[i];
     return NULL;
 }
 

@@ -1,8 +1,9 @@
 /* The engine's state and what both loops share: its arrays (set up, grown
  * and freed from one list each, which the memory estimate adds up, so the
  * estimate counts what the engine allocates), injection of queued messages
- * onto free injection channels (step 2 of a cycle), the record of a
- * delivered message, and one cycle with its watchdog. */
+ * onto free injection channels (step 2 of a cycle), and one cycle with its
+ * watchdog. The record of a delivered message is deliver.c's, below both
+ * loops. */
 #include "engine.h"
 
 #include <stdlib.h>
@@ -299,25 +300,6 @@ static void inject(kci_engine *e)
         }
     }
     inject_tidy(e);
-}
-
-void kci_engine_finish(kci_engine *e, kci_worm *w, uint32_t arrival)
-{
-    if (w->measured) {
-        if (kc_simsample_add(&e->latency, arrival - w->gen))
-            e->nomem = 1;
-        e->net_lat_sum += (double)(arrival - w->inj);
-        e->outstanding--;
-    }
-    if ((int64_t)arrival > e->last_arrival)
-        e->last_arrival = arrival;
-    if (e->driven || e->logging) {
-        if (KCI_RESERVE(e->log, e->log_cap, e->nlog + 1, 64)) {
-            e->nomem = 1;
-            return;
-        }
-        e->log[e->nlog++] = (kc_simarrival){e->driven ? w->id : (uint32_t)w->seq, arrival};
-    }
 }
 
 /* The scalars of a run: its timing, sizes, prefetching, seed. */

@@ -242,7 +242,7 @@ typedef struct kci_engine {
     /* first node, network channel and ejection channel of each range */
     uint32_t part_node[KCI_MAX_THREADS], part_net_chan[KCI_MAX_THREADS], part_ej_chan[KCI_MAX_THREADS];
     struct kci_pool *pool;     /* workers running ranges 1 .. nparts-1, NULL on one thread */
-    int phase;                 /* the phase the workers run (kci_simthreads_run) */
+    void (*part_job)(struct kci_engine *e, uint32_t part); /* what the workers run (kci_simthreads_run) */
     uint32_t *movers, nmovers; /* worms whose header moves this cycle (new, or given a channel) */
     int32_t *wheel;            /* timer buckets (cycle mod KCI_WHEEL) of worms being delivered */
     uint32_t ndraining;        /* worms being delivered: they move every cycle */
@@ -306,6 +306,8 @@ int kci_engine_grow_worms(kci_engine *e);
 /* Steps 2-4 of a cycle and the watchdog; 1 when the run must stop (out of
  * memory, or no progress for too long while worms are in the network). */
 int kci_engine_cycle(kci_engine *e, int64_t *idle);
+
+/* deliver.c */
 /* Worm w's tail was delivered at `arrival`: latency, logs. */
 void kci_engine_finish(kci_engine *e, kci_worm *w, uint32_t arrival);
 
@@ -356,9 +358,10 @@ void kci_sort_waiters(kci_waiter *t, uint32_t n, kci_waiter *scratch);
 int kci_simthreads_start(kci_engine *e);
 /* Stops and joins them; nothing when there are none. */
 void kci_simthreads_stop(kci_engine *e);
-/* One phase (0: header arbitration, 1: moves) on every range, range 0 on
- * the caller; returns when all are done. */
-void kci_simthreads_run(kci_engine *e, int phase);
+/* job(e, p) on every range p (one phase of the worm-level loop: header
+ * arbitration or the moves), range 0 on the caller; returns when all are
+ * done. The loop passes its own functions, so threads.c knows none of it. */
+void kci_simthreads_run(kci_engine *e, void (*job)(kci_engine *e, uint32_t part));
 /* Between the wake-ups and the tries of an allocation: every range waits
  * for the others (nothing on one thread). */
 void kci_simthreads_mid(kci_engine *e);

@@ -7,14 +7,11 @@
 
 #include "core/pool.h"
 
-/* One phase on worker p: e->phase says which. */
+/* Worker p's range of the phase the caller gave (e->part_job). */
 static void phase_job(void *ctx, unsigned p)
 {
     kci_engine *e = ctx;
-    if (e->phase)
-        kci_trains_part_move(e, p);
-    else
-        kci_trains_part_allocate(e, &e->parts[p]);
+    e->part_job(e, p);
 }
 
 int kci_simthreads_start(kci_engine *e)
@@ -29,9 +26,9 @@ void kci_simthreads_stop(kci_engine *e)
     e->pool = NULL;
 }
 
-void kci_simthreads_run(kci_engine *e, int phase)
+void kci_simthreads_run(kci_engine *e, void (*job)(kci_engine *e, uint32_t part))
 {
-    e->phase = phase;
+    e->part_job = job;
     kci_pool_run(e->pool, phase_job, e);
 }
 

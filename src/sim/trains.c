@@ -411,10 +411,13 @@ static void merge_granted(kci_engine *e, int woken)
     }
 }
 
+/* Range p's header arbitration, as a job of kci_simthreads_run. */
+static void allocate_job(kci_engine *e, uint32_t p) { kci_trains_part_allocate(e, &e->parts[p]); }
+
 void kci_trains_allocate(kci_engine *e)
 {
     if (e->pool) {
-        kci_simthreads_run(e, 0);
+        kci_simthreads_run(e, allocate_job);
     } else {
         kci_trains_part_allocate(e, &e->parts[0]);
     }
@@ -650,7 +653,7 @@ void kci_trains_move(kci_engine *e)
     e->last_moved = e->now;
     e->ndelivered = 0;
     if (e->pool)
-        kci_simthreads_run(e, 1);
+        kci_simthreads_run(e, kci_trains_part_move);
     else
         kci_trains_part_move(e, 0);
     for (uint32_t p = 0; p < e->nparts; p++) {
