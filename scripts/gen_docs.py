@@ -441,7 +441,7 @@ def _(r):
 
 @block("hypercube-set-bound", quick=False)
 def _(r):
-    """Issue 24: seed 000's four patterns beyond the DP, as kcube map reports them (times are prose)."""
+    """Binary sets at scale: seed 000's four patterns beyond the DP, as kcube map reports them (times are prose)."""
     rows = []
     for n in (28, 32, 40, 48, 64):
         d = json.loads(r.sh("kcube map --n %d --pattern transpose --pattern bit-reverse --pattern reverse-flip "
