@@ -1,7 +1,7 @@
 /* The command line's safety pieces: escaped echoes (text.h), UTF-8 repair of
  * JSON, atomic output files and output checks (out.h), safe charts (plot.h).
- * Issue 8, items 1, 2, 3 and 8; issue 19: signals remove temporaries, the
- * temporary name is short, FIFOs are written in place, CSV fields. */
+ * Also: signals remove temporaries, the temporary name is short, FIFOs are
+ * written in place, CSV fields are quoted as RFC 4180 says. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -364,7 +364,7 @@ static void test_plot(void **state)
     remove_dir(d);
 }
 
-/* Issue 19 item 15: a fatal signal while an output file is open removes its
+/* A fatal signal while an output file is open removes its
  * temporary and still ends the process with that signal. */
 static void test_signal_removes_temporary(void **state)
 {
@@ -399,7 +399,7 @@ static void test_signal_removes_temporary(void **state)
     }
 }
 
-/* Issue 19 items 5 and 17: a FIFO is written in place (never replaced), and
+/* A FIFO is written in place (never replaced), and
  * a target name of 250 bytes works (the temporary name is short). */
 static void test_fifo_and_long_name(void **state)
 {
@@ -437,7 +437,7 @@ static const char *csv_of(const char *field)
     return out;
 }
 
-/* Issue 19 item 17: RFC 4180 fields. */
+/* RFC 4180 fields. */
 static void test_csv_field(void **state)
 {
     (void)state;

@@ -1,4 +1,4 @@
-/* The generated command table as a whole (issue 19): one meaning per option
+/* The generated command table as a whole: one meaning per option
  * name, one default per option, narrowed choices that help and parser
  * agree on, help listing exactly the table, and every option a help text
  * lists accepted by its command in a basic use (resolved with the commands'
