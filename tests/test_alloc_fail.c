@@ -1131,7 +1131,7 @@ static long point_k(long i, long A)
 }
 
 /* Report a broken run (the first few of each case) and count it. */
-static void problem(tally *t, long *in_case, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void problem(tally *t, long *in_case, const char *fmt, ...) KC_PRINTF(3, 4);
 static void problem(tally *t, long *in_case, const char *fmt, ...)
 {
     if ((*in_case)++ < 5) {

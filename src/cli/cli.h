@@ -17,7 +17,7 @@
 #include "cli_host.h"
 
 /* Print "kcube: <message>" on stderr; returns CLI_EXIT_USAGE. */
-int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+int cli_error(const char *fmt, ...) KC_PRINTF(1, 2);
 /* "kcube: <msg>" on stderr as one line: control bytes are escaped. */
 void cli_emit(const char *msg);
 

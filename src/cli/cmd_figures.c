@@ -19,6 +19,7 @@
 #include "plot.h"
 #include "sim_cli.h"
 #include "text.h"
+#include "kcube/attr.h"
 #include "kcube/plan.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
@@ -95,7 +96,7 @@ typedef struct buf {
     size_t len, cap;
 } buf;
 
-static void bprintf(buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void bprintf(buf *b, const char *fmt, ...) KC_PRINTF(2, 3);
 static void bprintf(buf *b, const char *fmt, ...)
 {
     va_list ap;

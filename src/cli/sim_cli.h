@@ -9,6 +9,7 @@
 #define KC_CLI_SIM_CLI_H
 
 #include "cli.h"
+#include "kcube/attr.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 
@@ -24,7 +25,7 @@ typedef struct sim_series {
 void sim_series_free(sim_series *s);
 
 /* printf into a new string (NULL when memory runs out). */
-char *sim_strdupf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *sim_strdupf(const char *fmt, ...) KC_PRINTF(1, 2);
 
 /* --threads, else kcube-mpi's choice (cli_host.threads), else the
  * machine's cores, at most 8. */

@@ -285,7 +285,7 @@ static kc_status read_line(kc_reader *r, kc_err *err)
 }
 
 static kc_status fail_at(const kc_reader *r, long column, kc_err *err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+    KC_PRINTF(4, 5);
 static kc_status fail_at(const kc_reader *r, long column, kc_err *err, const char *fmt, ...)
 {
     char what[2 * KC_ESCAPE_SIZE + 64];

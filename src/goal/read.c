@@ -72,7 +72,7 @@ typedef struct rd {
     long first_suffix_line;
 } rd;
 
-static kc_status fail(rd *r, kc_status s, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static kc_status fail(rd *r, kc_status s, const char *fmt, ...) KC_PRINTF(3, 4);
 static kc_status fail(rd *r, kc_status s, const char *fmt, ...)
 {
     char msg[200];

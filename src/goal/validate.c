@@ -18,9 +18,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/attr.h"
 #include "goal_internal.h"
 
-static kc_status bad(kc_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static kc_status bad(kc_err *err, const char *fmt, ...) KC_PRINTF(2, 3);
 static kc_status bad(kc_err *err, const char *fmt, ...)
 {
     char msg[256];
