@@ -20,17 +20,18 @@ static void usage(FILE *out)
           out);
     /* Listed by their declared order, not by file name; every command is
      * listed, whatever its order (ties keep the file-name order). */
+    const cli_command *const *commands = cli_commands();
     int prev = INT_MIN;
     for (;;) {
         int next = INT_MAX;
-        for (size_t i = 0; cli_commands()[i]; i++)
-            if (cli_commands()[i]->order > prev && cli_commands()[i]->order < next)
-                next = cli_commands()[i]->order;
+        for (size_t i = 0; commands[i]; i++)
+            if (commands[i]->order > prev && commands[i]->order < next)
+                next = commands[i]->order;
         if (next == INT_MAX)
             break;
-        for (size_t i = 0; cli_commands()[i]; i++)
-            if (cli_commands()[i]->order == next)
-                fprintf(out, "  %-10s %s\n", cli_commands()[i]->name, cli_commands()[i]->summary);
+        for (size_t i = 0; commands[i]; i++)
+            if (commands[i]->order == next)
+                fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
         prev = next;
     }
     fputs("\nConventions: node x has address digits x_0 (least significant) .. x_{n-1};\n"
@@ -46,9 +47,10 @@ static void usage(FILE *out)
 
 const cli_command *cli_find_command(const char *name)
 {
-    for (size_t i = 0; cli_commands()[i]; i++)
-        if (strcmp(name, cli_commands()[i]->name) == 0)
-            return cli_commands()[i];
+    const cli_command *const *commands = cli_commands();
+    for (size_t i = 0; commands[i]; i++)
+        if (strcmp(name, commands[i]->name) == 0)
+            return commands[i];
     return NULL;
 }
 
