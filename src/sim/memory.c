@@ -115,10 +115,8 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
     kc_err err;
     if (kc_simmem_estimate(s, cfg, &m, &err))
         return 0;
-    kci_simshape sh = spec_shape(s);
-    double N = 1;
-    for (int i = 0; i < s->n; i++)
-        N *= s->k;
+    kci_simshape sh = spec_shape(s); /* within KC_SIMNET_MAX_NODES: the estimate above passed */
+    double N = (double)sh.nodes;
     double diam = sh.max_hops, ports = sh.ports, net_channels = N * ports * s->vcs;
     double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
     /* live worms: at most those of the memory bound (kcube/simmem.h) */
