@@ -44,6 +44,7 @@ static void check_word(uint64_t x)
     assert_int_equal(kci_popcount32((uint32_t)x), naive_pop((uint32_t)x));
     assert_int_equal(kci_parity64(x), naive_pop(x) & 1);
     assert_int_equal(kci_fb_parity64(x), naive_pop(x) & 1);
+    assert_int_equal(kci_is_pow2(x), naive_pop(x) == 1);
     if (x) {
         assert_int_equal(kci_ctz64(x), naive_ctz(x));
         assert_int_equal(kci_fb_ctz64(x), naive_ctz(x));

@@ -105,6 +105,9 @@ static inline int kci_clz32(uint32_t x) { return kci_clz64(x) - 32; }
 /* Index of the highest set bit of x (floor(log2 x)); x must not be 0. */
 static inline int kci_log2_64(uint64_t x) { return 63 - kci_clz64(x); }
 
+/* 1 when x is a power of two (1, 2, 4, ...), else 0 (0 included). */
+static inline int kci_is_pow2(uint64_t x) { return x && !(x & (x - 1)); }
+
 /* Parity of x: 1 when it has an odd number of set bits. */
 static inline int kci_parity64(uint64_t x)
 {

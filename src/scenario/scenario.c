@@ -7,15 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/bits.h"
 #include "kcube/lcc.h"
 #include "kcube/mapset.h"
 #include "kcube/reader.h"
 #include "kcube/reorder.h"
 #include "kcube/torus.h"
 #include "kcube/torusmap.h"
-
-/* GF(k) mappings need k = 2^m. */
-static int power_of_two(int k) { return k >= 2 && (k & (k - 1)) == 0; }
 
 void kc_simscenario_free(kc_simscenario *sc)
 {
@@ -147,7 +145,7 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
     const char *m = s->mapping;
     kc_order order;
     if (sc->net.topo != KC_SIM_HYPERCUBE && (!strcmp(m, "optimal") || !strncmp(m, "set:", 4))) {
-        if (!power_of_two(sc->net.k))
+        if (!(sc->net.k >= 2 && kci_is_pow2((uint64_t)sc->net.k)))
             return kc_fail_param(err, KC_EINVAL, "mapping", "linear mappings need k a power of two (GF(k)); give a mapping file");
         return torus_mapping(sc, s, tcomm, err);
     }
@@ -217,7 +215,7 @@ kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_er
         if ((st = hypercube_lcc(s, &lcc, err)))
             goto fail;
         have_lcc = 1;
-    } else if (!cube && !uniform && !s->pairs && power_of_two(sc->net.k)) {
+    } else if (!cube && !uniform && !s->pairs && (sc->net.k >= 2 && kci_is_pow2((uint64_t)sc->net.k))) {
         if ((st = torus_comm(s, sc->net.k, &tcomm, err)))
             goto fail;
         have_tcomm = 1;

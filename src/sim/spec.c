@@ -5,6 +5,8 @@
 #include "kcube/simspec.h"
 
 #include <stdio.h>
+
+#include "core/bits.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,8 +21,6 @@ void kc_simspec_default(kc_simspec *s)
     s->route.vcrule = KC_VC_AUTO;
     s->route.tie = KC_SIM_TIE_AUTO;
 }
-
-static int power_of_two(int k) { return k >= 2 && (k & (k - 1)) == 0; }
 
 kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err)
 {
@@ -65,7 +65,7 @@ const char *kc_simspec_compare_configs(const kc_simspec *s)
 {
     if (s->topo == KC_SIM_HYPERCUBE)
         return "ecube,M-S,M-G,pcube,duato";
-    return s->topo == KC_SIM_TORUS && power_of_two(s->k) ? "dor,M-S,M-G" : "dor";
+    return s->topo == KC_SIM_TORUS && (s->k >= 2 && kci_is_pow2((uint64_t)s->k)) ? "dor,M-S,M-G" : "dor";
 }
 
 const char *kc_simspec_mapping_set(const kc_simspec *s)
