@@ -21,6 +21,7 @@
 
 #include "core/bits.h"
 #include "elim.h"
+#include "objective.h"
 #include "kcube/mapset.h"
 #include "kcube/rng.h"
 
@@ -268,7 +269,7 @@ static void add_code(const ev *e, int8_t code, uint64_t *step, uint64_t *tot)
         return;
     uint64_t T = 1ULL << code;
     *tot += T;
-    *step = e->obj == KC_OBJ_MAX ? (T > *step ? T : *step) : *step + T;
+    *step = kci_objective_step(e->obj, *step, T);
 }
 
 /* The steps of block B's len dimensions bd placed right after the
@@ -319,7 +320,7 @@ static void coarse_extend(coarse *c, uint64_t S)
         uint64_t tot = block_steps(c, D, B, bd, len, steps);
         uint64_t v = c->fv[S];
         for (int k = 0; k < len; k++)
-            v = c->e->obj == KC_OBJ_SUM ? v + steps[k] : (steps[k] > v ? steps[k] : v);
+            v = kci_objective_path(c->e->obj, v, steps[k]);
         uint64_t T = S | (1ULL << B), t2 = c->ft[S] + tot;
         if (v < c->fv[T] || (v == c->fv[T] && t2 < c->ft[T])) {
             c->fv[T] = v;
@@ -402,7 +403,7 @@ static void propose(const ev *e, kc_rng *rng, int *o, int *lo, int *hi)
             for (int r = 0; r < e->m; r++) {
                 int8_t k = e->code[r * n + t];
                 uint64_t T = k < 0 ? 0 : 1ULL << k;
-                step = e->obj == KC_OBJ_MAX ? (T > step ? T : step) : step + T;
+                step = kci_objective_step(e->obj, step, T);
             }
             if (step > best) {
                 best = step;

@@ -536,9 +536,9 @@ kc_status kc_mapset_naive(const kc_lcc *comms, int m, kc_objective obj, kc_mapse
                             ? (n - 1 - s) - kc_bitmat_rank_sub(&c->a, full & ~P, full & ~S)
                             : s - kc_bitmat_rank_sub(&c->a, S, P);
                 uint64_t t = 1ULL << e;
-                step = kci_objective_step_max(obj) ? (t > step ? t : step) : step + t;
+                step = kci_objective_step(obj, step, t);
             }
-            uint64_t v = kci_objective_path_max(obj) ? (step > f[P] ? step : f[P]) : f[P] + step;
+            uint64_t v = kci_objective_path(obj, f[P], step);
             if (v < f[S]) {
                 f[S] = v;
                 pred[S] = (uint8_t)j;

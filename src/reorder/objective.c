@@ -35,13 +35,13 @@ uint64_t kc_objective_value(const kc_lcc *comms, int m, kc_objective obj, const 
         kc_lcc_reorder(&x, &comms[r], o->dim);
         kc_contention_formula(&x, &t);
         for (int i = 0; i < n; i++) {
-            step[i] = kci_objective_step_max(obj) ? (t.per_dim[i] > step[i] ? t.per_dim[i] : step[i]) : step[i] + t.per_dim[i];
+            step[i] = kci_objective_step(obj, step[i], t.per_dim[i]);
             tot += t.per_dim[i];
         }
     }
     uint64_t v = 0;
     for (int i = 0; i < n; i++)
-        v = kci_objective_path_max(obj) ? (step[i] > v ? step[i] : v) : v + step[i];
+        v = kci_objective_path(obj, v, step[i]);
     if (total)
         *total = tot;
     return v;
