@@ -145,7 +145,7 @@ def object_files(root, build):
 
 
 def symbols(objs):
-    """{symbol: room defining it}, {object: set of undefined symbols}."""
+    """{symbol: object defining it}, {object: set of undefined symbols}."""
     defs, undefs = {}, {}
     for obj in sorted(objs):
         res = subprocess.run(["nm", "-g", obj], capture_output=True, text=True)
@@ -155,26 +155,19 @@ def symbols(objs):
         for line in res.stdout.splitlines():
             p = line.split()
             if len(p) == 3 and p[1] in "TDRBCVW":
-                defs.setdefault(p[2], objs[obj])
+                defs.setdefault(p[2], obj)
             elif len(p) == 2 and p[0] == "U":
                 need.add(p[1])
         undefs[obj] = need
     return defs, undefs
 
 
-def file_cycles(objs, undefs):
-    """Cycles among the files of one room (link level): each a list of files."""
-    defs_file = {}
-    for obj in objs:
-        res = subprocess.run(["nm", "-g", obj], capture_output=True, text=True)
-        for line in res.stdout.splitlines():
-            p = line.split()
-            if len(p) == 3 and p[1] in "TDRBCVW":
-                defs_file.setdefault(p[2], obj)
+def file_cycles(objs, defs, undefs):
+    """Cycles among the files of one room (link level): each a list of objects."""
     graph = collections.defaultdict(set)
     for obj, need in undefs.items():
         for sym in need:
-            to = defs_file.get(sym)
+            to = defs.get(sym)
             if to and to != obj and objs[to] == objs[obj]:
                 graph[obj].add(to)
     return [sorted(c) for c in strong_components(graph) if len(c) > 1]
@@ -284,12 +277,13 @@ def main():
     objs = object_files(a.root, a.build)
     if not objs:
         fail_usage(f"no built objects under {a.build}: build first")
-    defs, undefs = symbols(objs)
+    defs_obj, undefs = symbols(objs)
+    defs = {sym: objs[obj] for sym, obj in defs_obj.items()}
     edges = include_edges(a.root, headers, read_surfaces(doc), problems)
     for key, why in link_edges(objs, defs, undefs).items():
         edges.setdefault(key, why)
     ownership(a.root, headers, defs, problems)
-    for cyc in file_cycles(objs, undefs):
+    for cyc in file_cycles(objs, defs_obj, undefs):
         names = ", ".join(os.path.basename(o)[:-4] for o in cyc)
         problems.append(f"files of src/{objs[cyc[0]]} call each other in a circle: {names}")
     for (src, dst), why in sorted(edges.items()):
