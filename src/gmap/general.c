@@ -5,10 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "kcube/plan.h"
+#include "core/clock.h"
 #include "gmap_internal.h"
+#include "kcube/plan.h"
 #include "kcube/scotchmap.h"
 
 void kc_mapgen_opts_default(kc_mapgen_opts *o)
@@ -17,14 +17,6 @@ void kc_mapgen_opts_default(kc_mapgen_opts *o)
     kc_gmap_opts_default(&o->search);
     o->use_scotch = 1;
     o->cap_at_scotch = 1;
-}
-
-/* Monotonic wall-clock seconds, for start_seconds and search_seconds. */
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
 static uint32_t *start_slot(kc_mapgen_result *r, const char *name, uint64_t nodes)
@@ -49,7 +41,7 @@ static kc_status algebraic_start(const kc_topology *t, const kc_comm *comms, int
     o.exact = 0;
     kc_map_result m;
     kc_err local = {0};
-    double t0 = now();
+    double t0 = kci_seconds();
     kc_status st = kc_map(t, comms, ncomms, &o, &m, &local);
     if (st == KC_OK) {
         uint32_t *p = start_slot(r, kind == KC_MAP_REORDER ? "reorder" : "linear", t->nodes);
@@ -58,7 +50,7 @@ static kc_status algebraic_start(const kc_topology *t, const kc_comm *comms, int
         for (uint64_t v = 0; p && v < t->nodes; v++)
             p[v] = (uint32_t)kc_map_to_physical(&m, v);
         if (p)
-            r->start_seconds[r->nstarts - 1] = now() - t0;
+            r->start_seconds[r->nstarts - 1] = kci_seconds() - t0;
     } else if (kc_status_is_input(st)) {
         st = KC_OK;
     } else {
@@ -71,34 +63,34 @@ static kc_status algebraic_start(const kc_topology *t, const kc_comm *comms, int
 static kc_status build_starts(const kc_topology *t, const kc_traffic *tr, const kc_comm *comms, int ncomms,
                               const kc_mapgen_opts *o, kc_mapgen_result *r, kc_err *err)
 {
-    double t0 = now();
+    double t0 = kci_seconds();
     uint32_t *id = start_slot(r, "identity", t->nodes);
     if (!id)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     for (uint64_t v = 0; v < t->nodes; v++)
         id[v] = (uint32_t)v;
-    r->start_seconds[0] = now() - t0;
+    r->start_seconds[0] = kci_seconds() - t0;
     kc_status st = KC_OK;
     kc_err ignored = {0};
     if (ncomms > 0 && kc_topology_need_gf(t, "an algebraic start", &ignored) == KC_OK &&
         !(st = algebraic_start(t, comms, ncomms, KC_MAP_REORDER, o->search.seed, r, err)))
         st = algebraic_start(t, comms, ncomms, KC_MAP_LINEAR, o->search.seed, r, err);
     if (!st && o->use_scotch && kc_scotch_available()) {
-        t0 = now();
+        t0 = kci_seconds();
         uint32_t *p = start_slot(r, "scotch", t->nodes);
         r->scotch = r->nstarts - 1;
         st = p ? kc_scotch_map(t, tr, o->search.seed, p, err) : kc_fail(err, KC_ENOMEM, "out of memory");
-        r->start_seconds[r->nstarts - 1] = now() - t0;
+        r->start_seconds[r->nstarts - 1] = kci_seconds() - t0;
         /* More Scotch seeds: Scotch's result varies much with its
          * seed, and on small networks a run costs little. */
         int runs = o->scotch_seeds > 0 ? o->scotch_seeds : t->nodes <= 4096 ? KC_MAPGEN_SCOTCH_SEEDS : 1;
         for (int i = 1; !st && i < runs && i < KC_MAPGEN_SCOTCH_SEEDS; i++) {
             uint64_t seed = o->search.seed + 2 * (uint64_t)i;
             snprintf(r->scotch_name[i], sizeof r->scotch_name[i], "scotch:s%llu", (unsigned long long)seed);
-            t0 = now();
+            t0 = kci_seconds();
             p = start_slot(r, r->scotch_name[i], t->nodes);
             st = p ? kc_scotch_map(t, tr, seed, p, err) : kc_fail(err, KC_ENOMEM, "out of memory");
-            r->start_seconds[r->nstarts - 1] = now() - t0;
+            r->start_seconds[r->nstarts - 1] = kci_seconds() - t0;
         }
     }
     return st;
@@ -128,7 +120,7 @@ static kc_status gray_starts(const kc_topology *t, kc_mapgen_result *r, kc_err *
     for (int f = 2; f <= t->n; f++) {
         if (t->n % f)
             continue;
-        double t0 = now();
+        double t0 = kci_seconds();
         snprintf(r->gray_name[f - 1], sizeof r->gray_name[f - 1], "gray:%d", f);
         uint32_t *p = start_slot(r, r->gray_name[f - 1], t->nodes);
         if (!p)
@@ -142,7 +134,7 @@ static kc_status gray_starts(const kc_topology *t, kc_mapgen_result *r, kc_err *
                 node += gray_field(rest % field, t->k, f) * place;
             p[v] = (uint32_t)node;
         }
-        r->start_seconds[r->nstarts - 1] = now() - t0;
+        r->start_seconds[r->nstarts - 1] = kci_seconds() - t0;
     }
     return KC_OK;
 }
@@ -151,7 +143,7 @@ static kc_status gray_starts(const kc_topology *t, kc_mapgen_result *r, kc_err *
 static kc_status fold_start(const kc_topology *t, const kc_traffic *tr, const kc_mapgen_opts *o, kc_mapgen_result *r,
                             kc_err *err)
 {
-    double t0 = now();
+    double t0 = kci_seconds();
     uint32_t *p = start_slot(r, r->fold_name, t->nodes);
     if (!p)
         return kc_fail(err, KC_ENOMEM, "out of memory");
@@ -163,7 +155,7 @@ static kc_status fold_start(const kc_topology *t, const kc_traffic *tr, const kc
         r->nstarts--;
         return st;
     }
-    r->start_seconds[r->nstarts - 1] = now() - t0;
+    r->start_seconds[r->nstarts - 1] = kci_seconds() - t0;
     return KC_OK;
 }
 
@@ -192,9 +184,9 @@ kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_com
     kc_gmap_start starts[KC_MAPGEN_MAX_STARTS];
     for (int i = 0; i < res->nstarts; i++)
         starts[i] = (kc_gmap_start){res->start_name[i], res->start_map[i]};
-    double t0 = now();
+    double t0 = kci_seconds();
     st = kc_gmap_run(t, tr, starts, res->nstarts, &search, &res->search, err);
-    res->search_seconds = now() - t0;
+    res->search_seconds = kci_seconds() - t0;
     res->hops_cap = st ? 0 : res->search.hops_cap;
     return st;
 }

@@ -2,12 +2,13 @@
  * a sweep of block reflections, descent, annealing and a final descent,
  * every candidate one exactly evaluated counter move. */
 #include "kcube/gmap.h"
-#include "kcube/rng.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+
+#include "core/clock.h"
+#include "kcube/rng.h"
 
 #define HOT_CAP 4096        /* most pairs kept on the hot list */
 #define STALL_PER_NODE 40   /* a descent gives up after 40 N + 1000 failures in a row */
@@ -56,13 +57,6 @@ void kc_gmap_opts_default(kc_gmap_opts *o)
     o->hops_cap_start = -1;
 }
 
-static double now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
 /* Fraction of the budget used: the larger of the two kinds. */
 static double used(const search *s)
 {
@@ -83,7 +77,7 @@ static int over(search *s, double upto)
         return 1;
     if ((s->iters & 255) == 0) {
         kc_progress_report(s->progress, used(s), 1.0);
-        if (s->wall_cap > 0 && now() - s->t_start > s->wall_cap)
+        if (s->wall_cap > 0 && kci_seconds() - s->t_start > s->wall_cap)
             s->stopped_by_wall = 1;
     }
     return s->stopped_by_wall;
@@ -582,7 +576,7 @@ static void setup_budget(search *s, const kc_gmap_opts *o)
     s->wall_cap = o->wall_cap_seconds > 0 ? o->wall_cap_seconds
                   : o->budget_seconds > 0 ? 20.0 * o->budget_seconds + 10.0
                                           : 0;
-    s->t_start = now();
+    s->t_start = kci_seconds();
     s->hot_channel = SIZE_MAX;
     kc_rng_seed(&s->rng, o->seed);
     double total = 0;

@@ -7,9 +7,10 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "engine.h"
+
+#include "core/clock.h"
 
 /* Follow "waits for a channel held by" from the oldest waiting header. */
 static void find_cycle(kci_engine *e, kc_simresult *out)
@@ -293,8 +294,7 @@ kc_status kci_sim_run_par(const kc_simnet *net, const kc_simroute *route, const 
     kc_status st = kci_sim_check_config(net, route, traffic, cfg, err);
     if (st)
         return st;
-    struct timespec t0, t1;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = kci_seconds();
     simrun r;
     if ((st = run_start(&r, net, route, traffic, cfg, flit_loop, min_nodes, log != NULL, out, err)))
         return st;
@@ -318,8 +318,7 @@ kc_status kci_sim_run_par(const kc_simnet *net, const kc_simroute *route, const 
         r.e.log = NULL;
     }
     kci_engine_free(&r.e);
-    clock_gettime(CLOCK_MONOTONIC, &t1);
-    out->wall_seconds = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    out->wall_seconds = kci_seconds() - t0;
     return KC_OK;
 }
 
