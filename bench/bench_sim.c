@@ -252,117 +252,162 @@ static double load_now(void)
     return l;
 }
 
+/* The command line, and this binary's path for its workers. */
+typedef struct bopts {
+    int reps, quick, large, nonly, threads;
+    const char *old; /* --old BIN, or NULL */
+    const char *only[16];
+    char self[4096];
+} bopts;
+
+/* Reads the options into o (usage() on anything else: exits 2); --quick
+ * makes one repetition. */
+static void parse_opts(int argc, char **argv, bopts *o)
+{
+    o->reps = 3;
+    o->threads = 1;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+            o->reps = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--old") && i + 1 < argc)
+            o->old = argv[++i];
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            o->threads = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--quick"))
+            o->quick = 1;
+        else if (!strcmp(argv[i], "--large"))
+            o->large = 1;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc && o->nonly < 16)
+            o->only[o->nonly++] = argv[++i];
+        else
+            usage();
+    }
+    if (o->reps < 1 || o->reps > 99 || o->threads < 1 || o->threads > 64 || (o->threads > 1 && o->old))
+        usage();
+    if (o->quick)
+        o->reps = 1;
+    ssize_t len = readlink("/proc/self/exe", o->self, sizeof o->self - 1);
+    if (len <= 0)
+        snprintf(o->self, sizeof o->self, "%s", argv[0]);
+    else
+        o->self[len] = 0;
+}
+
+/* The title line and the column heads, which depend on --old and --threads. */
+static void print_header(const bopts *o)
+{
+    double load = load_now();
+    if (o->threads > 1)
+        printf("Simulator speed, 1 and %d threads interleaved, 20-flit messages, fixed cycles, median of %d (load "
+               "average %.2f)\n", o->threads, o->reps, load);
+    else
+        printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s (load average %.2f)\n",
+               o->reps, o->old ? ", interleaved with --old" : "", load);
+    printf("%-22s %8s %6s %9s %8s %9s %7s", "workload", "nodes", "cycles", "hops/run", "ns/hop", "Mhops/s",
+           "B/node");
+    if (o->old)
+        printf(" %8s %7s %7s", "old ns", "old B/n", "speedup");
+    if (o->threads > 1)
+        printf(" %7s %6s %7s %6s %7s", "cpu ns", "T ns", "T cpu", "T B/n", "speedup");
+    printf(" %5s\n", "load");
+}
+
+/* Does this workload run? --only picks by label prefix (--large ones too);
+ * otherwise --large adds the large ones; --quick keeps networks <= 4096 nodes. */
+static int selected(const bopts *o, const bcase *b)
+{
+    int keep = !o->nonly;
+    for (int j = 0; j < o->nonly; j++)
+        keep |= !strncmp(b->label, o->only[j], strlen(o->only[j]));
+    if (!keep || (b->large && !o->large && !o->nonly))
+        return 0;
+    long long nodes = 1;
+    for (int d = 0; d < b->n; d++)
+        nodes *= b->k;
+    return !(o->quick && nodes > 4096);
+}
+
+/* One workload's per-repetition figures, and the last samples. */
+typedef struct series {
+    double ns[99], rss[99], ons[99], orss[99], ratio[99], cpu[99], tns[99], tcpu[99], trss[99];
+    sample s, o, ts; /* this build on 1 thread, --old, this build on T threads */
+} series;
+
+/* Repetition r of workload b: the runs in their alternating order, then
+ * their figures into q. Returns 0, or 1 after saying which run failed. */
+static int measure_rep(const bopts *o, const bcase *b, int r, series *q)
+{
+    int old_first = o->old && (r % 2), par_first = o->threads > 1 && (r % 2);
+    if (old_first && spawn(o->old, b, r + 1, 1, &q->o))
+        goto fail_old;
+    if ((par_first && spawn(o->self, b, r + 1, o->threads, &q->ts)) || spawn(o->self, b, r + 1, 1, &q->s) ||
+        (o->threads > 1 && !par_first && spawn(o->self, b, r + 1, o->threads, &q->ts))) {
+        fprintf(stderr, "bench_sim: run of %s failed\n", b->label);
+        return 1;
+    }
+    if (o->old && !old_first && spawn(o->old, b, r + 1, 1, &q->o))
+        goto fail_old;
+    q->cpu[r] = 1e9 * q->s.cpu / q->s.hops;
+    if (o->threads > 1 && q->ts.hops != q->s.hops) {
+        fprintf(stderr, "bench_sim: %s: %.0f flit-hops on 1 thread, %.0f on %d\n", b->label, q->s.hops, q->ts.hops,
+                o->threads);
+        return 1;
+    }
+    if (o->threads > 1) {
+        q->tns[r] = 1e9 * q->ts.secs / q->ts.hops;
+        q->tcpu[r] = 1e9 * q->ts.cpu / q->ts.hops;
+        q->trss[r] = q->ts.rss_bytes / q->ts.nodes;
+        q->ratio[r] = q->ts.secs > 0 ? q->s.secs / q->ts.secs : 0;
+    }
+    q->ns[r] = 1e9 * q->s.secs / q->s.hops;
+    q->rss[r] = q->s.rss_bytes / q->s.nodes;
+    if (o->old) {
+        q->ons[r] = 1e9 * q->o.secs / q->o.hops;
+        q->orss[r] = q->o.rss_bytes / q->o.nodes;
+        q->ratio[r] = q->ons[r] / q->ns[r];
+    }
+    return 0;
+fail_old:
+    fprintf(stderr, "bench_sim: run of %s on %s failed\n", b->label, o->old);
+    return 1;
+}
+
+/* One row: the medians of q over the repetitions (bench_median sorts
+ * them in place), then the load average. */
+static void report_case(const bopts *o, const bcase *b, series *q)
+{
+    int reps = o->reps;
+    double mns = bench_median(q->ns, reps);
+    printf("%-22s %8.0f %6lld %8.2fM %8.1f %9.1f %7.0f", b->label, q->s.nodes, b->cycles, q->s.hops / 1e6, mns,
+           1e3 / mns, bench_median(q->rss, reps));
+    if (o->old)
+        printf(" %8.1f %7.0f %6.2fx", bench_median(q->ons, reps), bench_median(q->orss, reps),
+               bench_median(q->ratio, reps));
+    if (o->threads > 1)
+        printf(" %7.1f %6.1f %7.1f %6.0f %6.2fx", bench_median(q->cpu, reps), bench_median(q->tns, reps),
+               bench_median(q->tcpu, reps), bench_median(q->trss, reps), bench_median(q->ratio, reps));
+    printf(" %5.1f\n", load_now());
+    fflush(stdout);
+}
+
+/* A worker run (--worker ...), or the whole table and the reference
+ * comparison: 0, 1 when a run failed, 2 on bad options. */
 int main(int argc, char **argv)
 {
     if (argc > 1 && !strcmp(argv[1], "--worker"))
         return worker(argc, argv);
-    int reps = 3, quick = 0, large = 0, nonly = 0, threads = 1;
-    const char *old = NULL, *only[16];
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-            reps = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--old") && i + 1 < argc)
-            old = argv[++i];
-        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-            threads = atoi(argv[++i]);
-        else if (!strcmp(argv[i], "--quick"))
-            quick = 1;
-        else if (!strcmp(argv[i], "--large"))
-            large = 1;
-        else if (!strcmp(argv[i], "--only") && i + 1 < argc && nonly < 16)
-            only[nonly++] = argv[++i];
-        else
-            usage();
-    }
-    if (reps < 1 || reps > 99 || threads < 1 || threads > 64 || (threads > 1 && old))
-        usage();
-    if (quick)
-        reps = 1;
-    char self[4096]; /* this binary, for its workers */
-    ssize_t len = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (len <= 0)
-        snprintf(self, sizeof self, "%s", argv[0]);
-    else
-        self[len] = 0;
-    double load[3];
-    FILE *la = fopen("/proc/loadavg", "r");
-    if (!la || fscanf(la, "%lf %lf %lf", &load[0], &load[1], &load[2]) != 3)
-        load[0] = load[1] = load[2] = -1;
-    if (la)
-        fclose(la);
-    if (threads > 1)
-        printf("Simulator speed, 1 and %d threads interleaved, 20-flit messages, fixed cycles, median of %d (load "
-               "average %.2f)\n", threads, reps, load[0]);
-    else
-        printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s (load average %.2f)\n",
-               reps, old ? ", interleaved with --old" : "", load[0]);
-    printf("%-22s %8s %6s %9s %8s %9s %7s", "workload", "nodes", "cycles", "hops/run", "ns/hop", "Mhops/s",
-           "B/node");
-    if (old)
-        printf(" %8s %7s %7s", "old ns", "old B/n", "speedup");
-    if (threads > 1)
-        printf(" %7s %6s %7s %6s %7s", "cpu ns", "T ns", "T cpu", "T B/n", "speedup");
-    printf(" %5s\n", "load");
+    bopts o = {0};
+    parse_opts(argc, argv, &o);
+    print_header(&o);
     for (size_t i = 0; i < NCASES; i++) {
         const bcase *b = &cases[i];
-        int keep = !nonly;
-        for (int j = 0; j < nonly; j++)
-            keep |= !strncmp(b->label, only[j], strlen(only[j]));
-        if (!keep || (b->large && !large && !nonly))
+        if (!selected(&o, b))
             continue;
-        long long nodes = 1;
-        for (int d = 0; d < b->n; d++)
-            nodes *= b->k;
-        if (quick && nodes > 4096)
-            continue; /* --quick: the small networks only */
-        double ns[99], rss[99], ons[99], orss[99], ratio[99], cpu[99], tns[99], tcpu[99], trss[99];
-        sample s = {0}, o = {0}, ts = {0};
-        for (int r = 0; r < reps; r++) {
-            int old_first = old && (r % 2), par_first = threads > 1 && (r % 2);
-            if (old_first && spawn(old, b, r + 1, 1, &o))
-                goto fail_old;
-            if ((par_first && spawn(self, b, r + 1, threads, &ts)) || spawn(self, b, r + 1, 1, &s) ||
-                (threads > 1 && !par_first && spawn(self, b, r + 1, threads, &ts))) {
-                fprintf(stderr, "bench_sim: run of %s failed\n", b->label);
+        series q = {0};
+        for (int r = 0; r < o.reps; r++)
+            if (measure_rep(&o, b, r, &q))
                 return 1;
-            }
-            if (old && !old_first && spawn(old, b, r + 1, 1, &o))
-                goto fail_old;
-            cpu[r] = 1e9 * s.cpu / s.hops;
-            if (threads > 1 && ts.hops != s.hops) {
-                fprintf(stderr, "bench_sim: %s: %.0f flit-hops on 1 thread, %.0f on %d\n", b->label, s.hops, ts.hops,
-                        threads);
-                return 1;
-            }
-            if (threads > 1) {
-                tns[r] = 1e9 * ts.secs / ts.hops;
-                tcpu[r] = 1e9 * ts.cpu / ts.hops;
-                trss[r] = ts.rss_bytes / ts.nodes;
-                ratio[r] = ts.secs > 0 ? s.secs / ts.secs : 0;
-            }
-            ns[r] = 1e9 * s.secs / s.hops;
-            rss[r] = s.rss_bytes / s.nodes;
-            if (old) {
-                ons[r] = 1e9 * o.secs / o.hops;
-                orss[r] = o.rss_bytes / o.nodes;
-                ratio[r] = ons[r] / ns[r];
-            }
-        }
-        double mns = bench_median(ns, reps);
-        printf("%-22s %8.0f %6lld %8.2fM %8.1f %9.1f %7.0f", b->label, s.nodes, b->cycles, s.hops / 1e6, mns,
-               1e3 / mns, bench_median(rss, reps));
-        if (old)
-            printf(" %8.1f %7.0f %6.2fx", bench_median(ons, reps), bench_median(orss, reps),
-                   bench_median(ratio, reps));
-        if (threads > 1)
-            printf(" %7.1f %6.1f %7.1f %6.0f %6.2fx", bench_median(cpu, reps), bench_median(tns, reps),
-                   bench_median(tcpu, reps), bench_median(trss, reps), bench_median(ratio, reps));
-        printf(" %5.1f\n", load_now());
-        fflush(stdout);
-        continue;
-    fail_old:
-        fprintf(stderr, "bench_sim: run of %s on %s failed\n", b->label, old);
-        return 1;
+        report_case(&o, b, &q);
     }
     printf("(B/node: peak RSS of the run minus the process's RSS at start, per node)\n");
     printf("\nEngine vs the plain reference simulator (flit objects, full scans), median of 3\n");

@@ -355,79 +355,91 @@ static void test_fold_one_hop(void **state)
     kc_traffic_free(&tr);
 }
 
-/* Seeded random stencils on random networks: the fold start is found, is a
- * permutation, its cost is the one-shot recount's, and it names the grid
- * (reversed for axis-0-slowest numbering) when every side is at least 3
- * (sides of 2 make other factorisations fit as well); a traffic that is no
- * halo (random partners) gets no fold start. */
-static void test_fold_random(void **state)
+/* A random network from the stream x into t: a hypercube (n 4..9), a torus
+ * (k in {3, 4, 5, 6, 8}, n 2..3, any tie rule) or a mesh of 2 or 3 sides. */
+static void random_network(uint64_t *x, kc_topology *t)
 {
-    (void)state;
-    uint64_t x = 2026;
-    int tested = 0;
-    for (int trial = 0; trial < 60; trial++) {
-        kc_topology t;
-        kc_err err = {0};
-        int kind = (int)(lcg(&x) % 3);
-        if (kind == 0)
-            assert_int_equal(kc_topology_hypercube(&t, 4 + (int)(lcg(&x) % 6), &err), KC_OK);
-        else if (kind == 1) {
-            static const int ks[] = {3, 4, 5, 6, 8};
-            int k = ks[lcg(&x) % 5], n = 2 + (int)(lcg(&x) % 2);
-            assert_int_equal(kc_topology_torus(&t, k, n, (kc_tie)(lcg(&x) % 3), &err), KC_OK);
-        } else {
-            int sides[3] = {2 + (int)(lcg(&x) % 11), 2 + (int)(lcg(&x) % 11), 2 + (int)(lcg(&x) % 3)};
-            assert_int_equal(kc_topology_mesh_shape(&t, sides, 2 + (int)(lcg(&x) % 2), &err), KC_OK);
-        }
-        /* a random factorisation of the node count into 2 or 3 sides >= 2 */
-        int dims = 2 + (int)(lcg(&x) % 2), grid[3];
-        uint64_t rest = t.nodes;
-        int ok = 1;
-        for (int i = 0; i < dims - 1 && ok; i++) {
-            uint64_t divs[64];
-            int nd = 0;
-            for (uint64_t d = 2; d * 2 <= rest && nd < 64; d++)
-                if (rest % d == 0)
-                    divs[nd++] = d;
-            if (!nd)
-                ok = 0;
-            else {
-                grid[i] = (int)divs[lcg(&x) % (uint64_t)nd];
-                rest /= (uint64_t)grid[i];
-            }
-        }
-        if (!ok || rest < 2)
-            continue;
-        grid[dims - 1] = (int)rest;
-        kc_stencil sten = dims == 2 ? (lcg(&x) & 1 ? KC_STENCIL_9PT : KC_STENCIL_5PT)
-                                    : (lcg(&x) & 1 ? KC_STENCIL_27PT : KC_STENCIL_7PT);
-        kc_grid_order order = (kc_grid_order)(lcg(&x) % 2);
-        kc_traffic tr;
-        kc_mapgen_result r;
-        int f = fold_run(&t, sten, grid, dims, (int)(lcg(&x) & 1), order, lcg(&x) % 2 ? 5 : 0, &tr, &r);
-        assert_true(f > 0);
-        assert_true(is_perm(r.start_map[f], t.nodes));
-        kc_cost c;
-        assert_int_equal(kc_chanload_eval(&t, &tr, r.start_map[f], &c, &err), KC_OK);
-        assert_int_equal(kc_cost_cmp(&c, &r.search.start_cost[f]), 0);
-        assert_true(r.search.cost.max <= c.max);
-        int big = 1;
-        for (int i = 0; i < dims; i++)
-            big &= grid[i] >= 3;
-        if (big) {
-            char want[48];
-            int len = snprintf(want, sizeof want, "fold:");
-            for (int i = 0; i < dims; i++) {
-                int g = grid[order == KC_GRID_AXIS0_FASTEST ? i : dims - 1 - i];
-                len += snprintf(want + len, sizeof want - (size_t)len, i ? "x%d" : "%d", g);
-            }
-            assert_string_equal(r.start_name[f], want);
-        }
-        tested++;
-        kc_mapgen_result_free(&r);
-        kc_traffic_free(&tr);
+    kc_err err = {0};
+    int kind = (int)(lcg(x) % 3);
+    if (kind == 0)
+        assert_int_equal(kc_topology_hypercube(t, 4 + (int)(lcg(x) % 6), &err), KC_OK);
+    else if (kind == 1) {
+        static const int ks[] = {3, 4, 5, 6, 8};
+        int k = ks[lcg(x) % 5], n = 2 + (int)(lcg(x) % 2);
+        assert_int_equal(kc_topology_torus(t, k, n, (kc_tie)(lcg(x) % 3), &err), KC_OK);
+    } else {
+        int sides[3] = {2 + (int)(lcg(x) % 11), 2 + (int)(lcg(x) % 11), 2 + (int)(lcg(x) % 3)};
+        assert_int_equal(kc_topology_mesh_shape(t, sides, 2 + (int)(lcg(x) % 2), &err), KC_OK);
     }
-    assert_true(tested >= 30);
+}
+
+/* A random factorisation of nodes into *dims (2 or 3) sides >= 2, drawn
+ * from x into grid; 0 when the draw leaves no fitting side. */
+static int random_grid(uint64_t *x, uint64_t nodes, int grid[3], int *dims)
+{
+    *dims = 2 + (int)(lcg(x) % 2);
+    uint64_t rest = nodes;
+    for (int i = 0; i < *dims - 1; i++) {
+        uint64_t divs[64];
+        int nd = 0;
+        for (uint64_t d = 2; d * 2 <= rest && nd < 64; d++)
+            if (rest % d == 0)
+                divs[nd++] = d;
+        if (!nd)
+            return 0;
+        grid[i] = (int)divs[lcg(x) % (uint64_t)nd];
+        rest /= (uint64_t)grid[i];
+    }
+    if (rest < 2)
+        return 0;
+    grid[*dims - 1] = (int)rest;
+    return 1;
+}
+
+/* The fold start's name for grid in this numbering: "fold:AxBxC", sides
+ * fastest first. */
+static void fold_name(const int *grid, int dims, kc_grid_order order, char want[48])
+{
+    int len = snprintf(want, 48, "fold:");
+    for (int i = 0; i < dims; i++) {
+        int g = grid[order == KC_GRID_AXIS0_FASTEST ? i : dims - 1 - i];
+        len += snprintf(want + len, 48 - (size_t)len, i ? "x%d" : "%d", g);
+    }
+}
+
+/* A random stencil and numbering of grid (drawn from x) mapped onto t: the
+ * fold start exists, is a permutation, costs what the recount says, and
+ * names the grid when every side is at least 3. */
+static void check_fold(uint64_t *x, const kc_topology *t, const int *grid, int dims)
+{
+    kc_err err = {0};
+    kc_stencil sten = dims == 2 ? (lcg(x) & 1 ? KC_STENCIL_9PT : KC_STENCIL_5PT)
+                                : (lcg(x) & 1 ? KC_STENCIL_27PT : KC_STENCIL_7PT);
+    kc_grid_order order = (kc_grid_order)(lcg(x) % 2);
+    kc_traffic tr;
+    kc_mapgen_result r;
+    int f = fold_run(t, sten, grid, dims, (int)(lcg(x) & 1), order, lcg(x) % 2 ? 5 : 0, &tr, &r);
+    assert_true(f > 0);
+    assert_true(is_perm(r.start_map[f], t->nodes));
+    kc_cost c;
+    assert_int_equal(kc_chanload_eval(t, &tr, r.start_map[f], &c, &err), KC_OK);
+    assert_int_equal(kc_cost_cmp(&c, &r.search.start_cost[f]), 0);
+    assert_true(r.search.cost.max <= c.max);
+    int big = 1;
+    for (int i = 0; i < dims; i++)
+        big &= grid[i] >= 3;
+    if (big) {
+        char want[48];
+        fold_name(grid, dims, order, want);
+        assert_string_equal(r.start_name[f], want);
+    }
+    kc_mapgen_result_free(&r);
+    kc_traffic_free(&tr);
+}
+
+/* Random partners on the 8-cube are no halo: no fold start. */
+static void check_no_fold(void)
+{
     kc_topology t;
     kc_err err = {0};
     assert_int_equal(kc_topology_hypercube(&t, 8, &err), KC_OK);
@@ -441,6 +453,29 @@ static void test_fold_random(void **state)
     assert_int_equal(find_prefix(&r, "fold:"), -1);
     kc_mapgen_result_free(&r);
     kc_traffic_free(&tr);
+}
+
+/* Seeded random stencils on random networks: the fold start is found, is a
+ * permutation, its cost is the one-shot recount's, and it names the grid
+ * (reversed for axis-0-slowest numbering) when every side is at least 3
+ * (sides of 2 make other factorisations fit as well); a traffic that is no
+ * halo (random partners) gets no fold start. */
+static void test_fold_random(void **state)
+{
+    (void)state;
+    uint64_t x = 2026;
+    int tested = 0;
+    for (int trial = 0; trial < 60; trial++) {
+        kc_topology t;
+        int grid[3], dims;
+        random_network(&x, &t);
+        if (!random_grid(&x, t.nodes, grid, &dims))
+            continue;
+        check_fold(&x, &t, grid, dims);
+        tested++;
+    }
+    assert_true(tested >= 30);
+    check_no_fold();
 }
 
 static void test_errors(void **state)
