@@ -133,11 +133,14 @@ def include_target(root, path, inc, headers, where, problems):
 
 
 def object_files(root, build):
-    """{object path: room} for the built objects of files that exist under src/."""
+    """{object path: room} for the built objects of files that exist under src/
+    (paths are read relative to the build folder, so where the tree lives does
+    not matter)."""
     out = {}
     for obj in glob.glob(os.path.join(build, "**", "*.o"), recursive=True):
-        m = re.search(r"/src/([^/]+)/([^/]+)\.c\.o$", obj)
-        if not m or "CMakeFiles" not in obj or "/tests/" in obj or "/bench/" in obj or "/fuzz/" in obj:
+        rel = os.path.relpath(obj, build).replace(os.sep, "/")
+        m = re.search(r"^(?:.*/)?CMakeFiles/[^/]+\.dir/src/([^/]+)/([^/]+)\.c\.o$", rel)
+        if not m or rel.startswith(("tests/", "bench/", "fuzz/")):
             continue
         if os.path.exists(os.path.join(root, "src", m.group(1), m.group(2) + ".c")):
             out[obj] = m.group(1)
