@@ -12,7 +12,7 @@ JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 
-.PHONY: all deps build install demo test test-sanitize fuzz bench clean
+.PHONY: all deps build install uninstall demo test test-sanitize fuzz bench clean
 
 all: build
 
@@ -26,9 +26,23 @@ build: deps $(BUILD)/build.ninja
 	cmake --build $(BUILD) -j $(JOBS)
 
 # The CMake install rules (cmake/install.cmake) under PREFIX, staged under
-# DESTDIR when it is set.
+# DESTDIR when it is set. The build is configured with the prefix first:
+# GNUInstallDirs picks the library folder from it (lib/x86_64-linux-gnu
+# under /usr on Debian, lib elsewhere). Installed into the system (no
+# DESTDIR, as root), the loader's cache is refreshed (ldconfig), so programs
+# linked without an rpath find libkcube.so under /usr/local too.
 install: build
+	cmake -S . -B $(BUILD) -DCMAKE_INSTALL_PREFIX="$(PREFIX)" > /dev/null
+	cmake --build $(BUILD) -j $(JOBS)
 	DESTDIR="$(DESTDIR)" cmake --install $(BUILD) --prefix "$(PREFIX)"
+	@if [ -z "$(DESTDIR)" ] && [ "$$(id -u)" = 0 ] && command -v ldconfig > /dev/null; then ldconfig; fi
+
+# Removes what the last `make install` of this PREFIX and DESTDIR wrote
+# (its manifest, PREFIX/share/kcube/install_manifest.txt), nothing else.
+uninstall:
+	@test -f "$(DESTDIR)$(PREFIX)/share/kcube/uninstall.cmake" || \
+	  { echo "no kcube installed under $(DESTDIR)$(PREFIX) (no share/kcube/uninstall.cmake)" >&2; exit 1; }
+	cmake -P "$(DESTDIR)$(PREFIX)/share/kcube/uninstall.cmake"
 
 # The demo builds quietly (the compiler's lines go to $(BUILD)/build.log, shown
 # only when the build fails), so what it prints is the demo itself.

@@ -40,6 +40,14 @@ set(KC_PC_PRIVATE "-lm -pthread")
 if(KC_SCOTCH_LINK)
   string(APPEND KC_PC_PRIVATE " -lscotch")
 endif()
+# Programs linked by `pkg-config --libs kcube` find libkcube.so where it was
+# installed (an rpath to ${libdir}), unless that is a directory the linker
+# searches anyway (/usr/lib/x86_64-linux-gnu under PREFIX=/usr), where the
+# loader finds it too.
+set(KC_PC_RPATH "-Wl,-rpath,\${libdir} ")
+if("${CMAKE_INSTALL_FULL_LIBDIR}" IN_LIST CMAKE_C_IMPLICIT_LINK_DIRECTORIES)
+  set(KC_PC_RPATH "")
+endif()
 configure_file(${PROJECT_SOURCE_DIR}/cmake/kcube.pc.in ${PROJECT_BINARY_DIR}/kcube.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/kcube.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 
@@ -54,3 +62,33 @@ install(FILES ${PROJECT_BINARY_DIR}/kcube.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/
 install(FILES ${PROJECT_BINARY_DIR}/kcube.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME kcube)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/kcube)
+
+# The uninstall script (cmake/uninstall.cmake) goes into the prefix beside
+# the manifest it reads.
+install(FILES ${PROJECT_SOURCE_DIR}/cmake/uninstall.cmake DESTINATION ${CMAKE_INSTALL_DATADIR}/kcube)
+
+# The last install rule (called at the end of CMakeLists.txt, after every
+# other rule): DESTDIR/PREFIX/share/kcube/install_manifest.txt, every file
+# this install wrote, relative to the prefix. CMake's own build/install_manifest.txt
+# is overwritten by the next install of any prefix and omits DESTDIR.
+function(kc_install_manifest)
+  file(RELATIVE_PATH to_root /root/${CMAKE_INSTALL_DATADIR}/kcube /root)
+  install(CODE "set(KC_TO_ROOT \"${to_root}\")\nset(KC_DATA_KCUBE \"${CMAKE_INSTALL_DATADIR}/kcube\")")
+  install(CODE [[
+    string(REGEX REPLACE "/+$" "" kc_prefix "${CMAKE_INSTALL_PREFIX}")
+    set(kc_manifest "$ENV{DESTDIR}${kc_prefix}/${KC_DATA_KCUBE}/install_manifest.txt")
+    set(kc_text "# kcube: the files installed under ${kc_prefix}: cmake -P uninstall.cmake (beside this file) removes them\n# root ${KC_TO_ROOT}\n")
+    foreach(f IN LISTS CMAKE_INSTALL_MANIFEST_FILES)
+      string(LENGTH "${kc_prefix}/" n)
+      string(SUBSTRING "${f}" 0 ${n} head)
+      if(NOT head STREQUAL "${kc_prefix}/")
+        message(FATAL_ERROR "${f} is outside the prefix ${kc_prefix}: the uninstall manifest cannot list it")
+      endif()
+      string(SUBSTRING "${f}" ${n} -1 rel)
+      string(APPEND kc_text "${rel}\n")
+    endforeach()
+    string(APPEND kc_text "${KC_DATA_KCUBE}/install_manifest.txt\n")
+    message(STATUS "Installing: ${kc_manifest}")
+    file(WRITE "${kc_manifest}" "${kc_text}")
+  ]])
+endfunction()

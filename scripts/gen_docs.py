@@ -21,6 +21,18 @@ Options: --kcube PATH (default $KCUBE, else build/kcube), --only NAME (repeatabl
 (another checkout's README.md and docs/; the test uses it on a copy).
 Timings and other machine-dependent numbers are not generated: pages keep them as prose
 ("measured on ..."); where one sits inside kcube's output a block filters it to "...".
+A block that shows less than the command prints says so: "...  (N lines in all)" after the
+lines it keeps (head, or a filter that drops lines).
+
+Every code block of the pages that shows a kcube command is either generated (between gen
+markers: its commands are run, so a block cannot drift from the program) or marked, on the
+line just before it, as not generated and why:
+
+    <!-- not-generated: a synopsis, not a command line -->
+
+(a synopsis, or commands this script cannot run here: mpirun across hosts). An unmarked one
+is an error (exit 2) whatever the mode. Every kcube command a block runs must also use no
+option its --help lists under "old spellings".
 Commands run through bash in a temporary directory with kcube first on PATH, so a block
 can make the files it needs (shown in the block, so a reader can do the same)."""
 
@@ -34,7 +46,6 @@ import shlex
 import subprocess
 import sys
 import tempfile
-import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 PAGES = []  # README.md and docs/*.md under ROOT (set in main: --root)
@@ -63,9 +74,47 @@ class Runner:
         if not os.path.exists(link):
             os.symlink(os.path.abspath(kcube), link)
         self.env = dict(os.environ, PATH=bindir + os.pathsep + os.environ.get("PATH", ""), LC_ALL="C")
+        self.helps = {}
+
+    def help_of(self, words):
+        """kcube WORDS --help (cached); None when that is not a command."""
+        key = tuple(words)
+        if key not in self.helps:
+            p = subprocess.run(["kcube"] + words + ["--help"], cwd=self.work, env=self.env,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            self.helps[key] = p.stdout if p.returncode == 0 else None
+        return self.helps[key]
+
+    def options(self, path):
+        """(current, old): the options kcube PATH --help lists, and those under "old spellings"."""
+        text = self.help_of(path) or ""
+        head, _, rest = text.partition("old spellings (still accepted):\n")
+        old_part, _, tail = rest.partition("\n\n")
+        flag = re.compile(r"^  (--[a-z0-9-]+)", re.M)
+        return set(flag.findall(head + "\n" + tail)), set(flag.findall(old_part))
+
+    def spelling(self, cmd):
+        """Refuse a kcube command in cmd that uses an option its --help lists as an old spelling."""
+        try:
+            words = shlex.split(cmd)
+        except ValueError:
+            return
+        for i, w in enumerate(words):
+            if w != "kcube" or i + 1 >= len(words):
+                continue
+            path, j = [words[i + 1]], i + 2
+            if j < len(words) and re.match(r"^[a-z][a-z-]*$", words[j]) and self.help_of(path + [words[j]]):
+                path, j = path + [words[j]], j + 1
+            old = self.options(path)[1]
+            for w2 in words[j:]:
+                if w2 in ("|", "&&", ";", "||") or w2.startswith(">"):
+                    break
+                if w2.split("=", 1)[0] in old:
+                    raise Failure("`%s` uses %s, an old spelling (kcube %s --help)" % (cmd, w2, " ".join(path)))
 
     def sh(self, cmd, status=0):
         """stdout and stderr of cmd (stderr after stdout); its exit status must be status."""
+        self.spelling(cmd)
         p = subprocess.run(["bash", "-c", cmd], cwd=self.work, env=self.env, stdout=subprocess.PIPE,
                            stderr=subprocess.PIPE, text=True)
         if p.returncode != status:
@@ -87,14 +136,33 @@ class Runner:
             out.append("    $ " + lines[0])
             out += ["          " + l for l in lines[1:]]
             text = self.sh(st["cmd"], st.get("status", 0))
+            whole = len(text.rstrip("\n").split("\n")) if text.strip() else 0
             if st.get("filter"):
                 text = st["filter"](text)
             if st.get("show", True):
                 got = text.rstrip("\n").split("\n") if text.strip() else []
                 head = st.get("head")
                 if head is not None and len(got) > head:
-                    got = got[:head] + ["...  (%d lines in all)" % len(got)]
+                    got = got[:head]
+                if len(got) < whole:  # a cut is always shown
+                    got.append("...  (%d lines in all)" % whole)
                 out += [("    " + l).rstrip() for l in got]
+        return out
+
+    def commands(self, steps, width=56):
+        """A list of command lines without their output (a page's quick start). A step is a
+        command string, a (command, note) pair, or a dict: cmd, note, status (expected exit
+        status). Each is run (its output dropped: that is what the page's other blocks show) and
+        shown as "command  # note", the notes lined up at column width where the command is
+        shorter."""
+        out = []
+        for st in steps:
+            st = {"cmd": st[0], "note": st[1]} if isinstance(st, tuple) else {"cmd": st} if isinstance(st, str) else st
+            self.sh(st["cmd"] + " > /dev/null", st.get("status", 0))
+            line = "    " + st["cmd"]
+            if st.get("note"):
+                line = (line.ljust(width + 4) if len(line) < width + 4 else line + " ") + " # " + st["note"]
+            out.append(line)
         return out
 
 
@@ -192,21 +260,13 @@ def _(r):
 
 # ---- docs/calmant.md -------------------------------------------------------------------
 
-def compact_json(text):
-    """One JSON object on lines of at most 104 characters (kcube prints a field a line)."""
-    body = json.dumps(json.loads(text), separators=(", ", ": "))
-    return "\n".join(textwrap.wrap(body, 100, subsequent_indent="  ", break_long_words=False,
-                                   break_on_hyphens=False)) + "\n"
-
-
 @block("calmant-runs")
 def _(r):
     return r.transcript([
         "kcube calmant load --n 4 --c 1 --task 1,2",
         "kcube calmant load --n 4 --c 1 --task 3,1 --topology torus --tie split",
         {"cmd": "kcube calmant schedule --n 4 --c 1 --task 1,2 --verify", "note": "Fig. 4"},
-        {"cmd": "kcube calmant schedule --n 8 --c 2 --task 3,4 --verify --json", "note": "Figs. 6-7",
-         "filter": compact_json},
+        {"cmd": "kcube calmant schedule --n 8 --c 2 --task 3,4 --verify --json", "note": "Figs. 6-7"},
         {"cmd": "kcube calmant schedule --n 10 --c 2 --task 0,10 --verify", "note": "Lemma 2's gap"},
         {"cmd": "kcube calmant schedule --n 4 --c 1 --task 2,2 --topology torus --mesh-schedule --verify --verbose",
          "note": "exit 1", "status": 1, "head": 5},
@@ -234,7 +294,7 @@ def _(r):
                 "--methods calmant --emit-goal cx.goal",
          "cont": "kcube calmant alltoall --n 4 --c 2 --block 64 --degree 4 --startup 100 --byte-time 1 \\\n"
                  "--methods calmant --emit-goal cx.goal",
-         "note": "model: 19 steps, 4332", "show": False},
+         "note": "the model's table; the schedule into cx.goal"},
         "kcube replay cx.goal --topology mesh --k 4 --n 2 --startup 100 --byte-time 1",
     ])
 
@@ -288,7 +348,7 @@ def _(r):
     """docs/sim.md's "Memory before work": the estimates by network size (refused at once)."""
     steps = []
     for net in ("--n 8", "--n 12", "--n 16", "--n 18", "--n 20", "--n 4 --k 32"):
-        steps.append({"cmd": "kcube simulate %s --uniform --rate 0.2 --max-time 1e-9 --max-memory 1T" % net,
+        steps.append({"cmd": "kcube simulate %s --pattern uniform --rate 0.2 --max-time 1e-9 --max-memory 1T" % net,
                       "status": 2})
     return r.transcript(steps)
 
@@ -375,8 +435,6 @@ def _(r):
 
 @block("appsim-placement")
 def _(r):
-    count = "python3 -c 'import json, collections, sys; " \
-            "print(sorted(collections.Counter(e[\"ph\"] for e in json.load(open(sys.argv[1]))[\"traceEvents\"]).items()))'"
     return r.transcript([
         {"cmd": "kcube fft-study --n 4 --points 2^8 --configs ecube --emit-goal fft16.goal > /dev/null",
          "note": "16 ranks", "show": False},
@@ -384,7 +442,7 @@ def _(r):
         {"cmd": "kcube replay fft16.goal --n 3 --ranks-per-node 2", "head": 5},
         {"cmd": "kcube replay fft16.goal --n 3 --ranks-per-node 2 --timeline fft16.json > /dev/null",
          "note": "open it in Perfetto"},
-        {"cmd": count + " fft16.json", "cont": "python3 -c '...count the events by ph...' fft16.json"},
+        {"cmd": "grep -o '\"ph\":\"[A-Za-z]\"' fft16.json | sort | uniq -c", "note": "the events by kind"},
         {"cmd": "kcube replay fft16.goal --n 3 --ranks-per-node 2 --timeline fft16.svg > /dev/null",
          "note": "the Gantt chart"},
     ])
@@ -487,6 +545,103 @@ def _(r):
     return trace_section(r, "after step 2:")
 
 
+# ---- quick starts and other command lists: each command is run, its output dropped -------
+
+@block('readme-more-torus')
+def _(r):
+    return r.commands([
+        ('kcube analyze --k 4 --n 4 --pattern transpose', 'T = 2 8 8 2 (Theorem 1 and exact count)'),
+        ('kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --kind linear', 'Theorem 4: 8, 8 -> 2, 2'),
+        ('kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse', 'beyond the paper: 1, 1'),
+    ])
+
+
+@block('readme-more-sim')
+def _(r):
+    return r.commands([
+        'kcube simulate --n 8 --pattern transpose --sweep 0.01:0.3:0.01',
+        'kcube simulate --n 8 --pattern bit-reverse --compare --sweep 0.02:1:0.02 --plot fig6.png',
+        'kcube simulate --k 4 --n 4 --pattern transpose --mapping set:transpose,digit-reverse --sweep 0.025:0.6:0.025',
+    ])
+
+
+@block('readme-more-hl')
+def _(r):
+    return r.commands([
+        ('kcube hl --n 3 --matrix "010;101;110" --vector 110 --trace', 'Figure 2: states A, B, A'),
+        ('kcube hl --n 8 --pattern transpose --shape 16x16', '2 (16 - 1) = 30 mesh steps'),
+        ('kcube hl --census 3', 'all 8! permutations: SIMD, M-SIMD, MIMD'),
+    ])
+
+
+@block('butterfly-quick-start')
+def _(r):
+    return r.commands([
+        ('kcube gray --n 4', 'Figure 1'),
+        ('kcube gray --n 4 --convert gray-to-binary-msb', 'Figure 2, step by step'),
+        ('kcube butterfly --n 2 --p 4 --method bisect-local --trace --fft', 'worked example below'),
+        ('kcube butterfly --n 4 --p 10 --method bisect-interproc --fft --json', 'Theorem 2, met exactly'),
+        ('kcube butterfly --n 10 --p 10 --method one-per-proc', 'Theorem 5: 10 transfers'),
+        ('kcube butterfly --n 3 --p 5 --encoding gray --method bisect-local --output-encoding binary --motions', 'Table 2, block by block'),
+        ('kcube butterfly --n 8 --p 14 --alloc consecutive --method bisect-local --json', 'Theorem 3, met'),
+        ('kcube butterfly --n 4 --p 10 --method multisect --r 4 --fft --json', 'N-sectioning: M/2 = 32, the lower bound'),
+        ('kcube butterfly --n 4 --p 14 --method bisect-local --plot bfly.png', "every method and the paper's counts, p = 4..14"),
+    ])
+
+
+@block('hl-quick-start')
+def _(r):
+    return r.commands([
+        ('kcube hl --n 3 --matrix "010;101;110" --vector 110 --trace', 'seed 004, Figure 2: states A, B, A'),
+        ('kcube hl --n 20 --pattern bit-reverse --json', '1 M tags, 20 steps, Lemma 4 checked'),
+        ('kcube hl --n 8 --pattern transpose --topology mesh --shape 16x16', 'on a 16 x 16 mesh: 2 (16 - 1) = 30 mesh steps'),
+        ('kcube hl --census 3', 'all 8! permutations: SIMD, M-SIMD, MIMD'),
+        ('kcube hl --plc-count 4', '|PLC_4| by recurrence (3) and by enumeration'),
+    ])
+
+
+@block('hypercube-quick-start')
+def _(r):
+    return r.commands([
+        ('kcube analyze --n 8 --pattern transpose', 'T_i per dimension: formula and exact count'),
+        ('kcube map --n 8 --pattern transpose --kind reorder --json', 'the optimal reordering and both node arrays'),
+        'kcube map --n 8 --pattern transpose --pattern bit-reverse --pattern reverse-flip --objective max --kind reorder',
+        ('kcube map --n 8 --pattern transpose --pattern bit-reverse', 'the best of reorder and linear: linear, 1 and 1'),
+    ])
+
+
+@block('sim-quick-start', quick=False)
+def _(r):
+    return r.commands([
+        ('kcube simulate --n 8 --pattern transpose --sweep 0.01:0.3:0.01', 'e-cube, 8-cube'),
+        'kcube simulate --n 8 --pattern transpose --mapping optimal --rate 0.5 --json',
+        'kcube simulate --n 8 --pattern bit-reverse --compare --sweep 0.02:1:0.02 --plot fig6.png',
+        'kcube simulate --k 4 --n 4 --pattern transpose --mapping set:transpose,digit-reverse --sweep 0.025:0.6:0.025',
+        ('kcube figures --out kcube-figures', 'seed 000 Figures 5-7 (about half a minute on 2 cores)'),
+        ('kcube figures --torus --out kcube-figures', 'and seed 002 Figures 2-6 (under a minute)'),
+    ])
+
+
+@block('sim-li-min')
+def _(r):
+    return r.commands([
+        'kcube simulate --n 8 --pattern bit-reverse --routing li-min --sweep 0.02:0.3:0.02',
+        'kcube simulate --n 8 --pattern bit-reverse --compare --configs ecube,pcube,li-min,duato --sweep 0.02:0.9:0.02',
+    ])
+
+
+@block('torus-quick-start')
+def _(r):
+    return r.commands([
+        ('kcube analyze --k 4 --n 4 --pattern transpose', 'Theorem 1 per dimension + exact count: T = 2 8 8 2'),
+        ('kcube analyze --k 4 --n 4 --pattern transpose --topology mesh', 'the same on a mesh (exact: 3 12 12 3)'),
+        ('kcube map --k 4 --n 4 --pattern transpose --kind linear', 'Theorem 3: Q of seed 002 Example 4, 8 -> 2'),
+        ('kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --kind linear', 'Theorem 4 (Map-G): 8, 8 -> 2, 2'),
+        ('kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse', 'auto: beyond the paper, -> 1, 1'),
+        ('kcube map --k 16 --n 2 --pattern transpose --search --evals 100000 --json', "every Q tried: 8 -> 4 (the paper's mapping keeps 8)"),
+    ])
+
+
 # ---- the driver ------------------------------------------------------------------------
 
 MARK = re.compile(r"^<!-- (/?)gen:([A-Za-z0-9_.-]+) -->\s*$")
@@ -518,6 +673,82 @@ def find_blocks():
     return where
 
 
+NOT_GENERATED = re.compile(r"^<!-- not-generated: \S.*-->\s*$")
+COMMAND = re.compile(r"^\s*(\$\s+)?(\w+=\S*\s+)*(mpirun\s.*?)?(\S*/)?kcube(-mpi)?\s+\S")
+
+
+def code_blocks(lines):
+    """(first line index, lines) of every fenced block and every indented block (4 spaces,
+    after a blank line) of a page."""
+    i = 0
+    while i < len(lines):
+        if lines[i].startswith("```"):
+            j = i + 1
+            while j < len(lines) and not lines[j].startswith("```"):
+                j += 1
+            yield i + 1, lines[i + 1:j]
+            i = j + 1
+        elif lines[i].startswith("    ") and (i == 0 or not lines[i - 1].strip()):
+            j = i
+            while j < len(lines) and (lines[j].startswith("    ") or not lines[j].strip()):
+                j += 1
+            yield i, lines[i:j]
+            i = j
+        else:
+            i += 1
+
+
+def unmarked_blocks():
+    """"page:line" of every code block outside the gen markers that shows a kcube command and is
+    not marked not-generated on the nearest non-blank line before it."""
+    bad = []
+    for page in PAGES:
+        lines = open(os.path.join(ROOT, page), encoding="utf-8").read().split("\n")
+        inside = [False] * len(lines)
+        on = False
+        for i, l in enumerate(lines):
+            m = MARK.match(l)
+            if m:
+                on = not m.group(1)
+            inside[i] = on
+        for start, body in code_blocks(lines):
+            if inside[start] or not any(COMMAND.match(l) for l in body):
+                continue
+            k = start - 1
+            while k >= 0 and not lines[k].strip():
+                k -= 1
+            if k < 0 or not NOT_GENERATED.match(lines[k]):
+                bad.append("%s:%d" % (page, start + 1))
+    return bad
+
+
+def synopsis_problems(r):
+    """Every option a synopsis block (marked not-generated: a synopsis) names must be one that
+    kcube CMD --help lists now, not an old spelling: "page:line: ..." for each that is not."""
+    out = []
+    for page in PAGES:
+        lines = open(os.path.join(ROOT, page), encoding="utf-8").read().split("\n")
+        for start, body in code_blocks(lines):
+            k = start - 1
+            while k >= 0 and not lines[k].strip():
+                k -= 1
+            if k < 0 or not (NOT_GENERATED.match(lines[k]) and "synopsis" in lines[k]):
+                continue
+            path = None
+            for i, l in enumerate(body):
+                m = re.match(r"^\s*kcube\s+([a-z][a-z-]*)", l)
+                if m:
+                    path = [m.group(1)]
+                if not path:
+                    continue
+                current, old = r.options(path)
+                for opt in re.findall(r"(?<![\w-])(--[a-z][a-z0-9-]*)", l):
+                    if opt in old or opt not in current:
+                        out.append("%s:%d: kcube %s %s %s" % (page, start + i + 1, path[0], opt,
+                                   "is an old spelling" if opt in old else "is not in its --help"))
+    return out
+
+
 def main():
     global ROOT
     ap = argparse.ArgumentParser(description="regenerate or check the generated blocks of the docs")
@@ -536,6 +767,12 @@ def main():
         where = find_blocks()
     except Failure as e:
         print("gen_docs: " + str(e), file=sys.stderr)
+        return 2
+    bad = unmarked_blocks()
+    for b in bad:
+        print("gen_docs: %s: a block showing a kcube command is neither generated (gen:NAME) nor marked "
+              "<!-- not-generated: why -->" % b, file=sys.stderr)
+    if bad:
         return 2
     unknown = sorted(set(where) - set(BLOCKS))
     missing = sorted(set(BLOCKS) - set(where))
@@ -556,6 +793,12 @@ def main():
     if not os.access(a.kcube, os.X_OK):
         print("gen_docs: no kcube at %s (build it, or give --kcube)" % a.kcube, file=sys.stderr)
         return 2
+    with tempfile.TemporaryDirectory(prefix="gen_docs.") as tmp:
+        bad = synopsis_problems(Runner(a.kcube, tmp))
+    for b in bad:
+        print("gen_docs: %s (a synopsis that differs from the program)" % b, file=sys.stderr)
+    if bad:
+        return 1
     names = [n for n in sorted(BLOCKS, key=lambda n: (where[n][0], where[n][1]))
              if (not a.only or n in a.only) and (not a.quick or BLOCKS[n][0])]
     new = {}

@@ -218,9 +218,18 @@ def link_edges(objs, defs, undefs):
     return edges
 
 
+# include/kcube/kcube.h includes every public header for users and belongs to
+# no room: it must declare nothing, and no file of src/ may include it.
+UMBRELLA = "kcube.h"
+
+
 def ownership(root, headers, defs, problems):
     for path in sorted(glob.glob(os.path.join(root, "include", "kcube", "*.h"))):
         h = os.path.basename(path)
+        if h == UMBRELLA:
+            for m in DECL_RE.finditer(open(path, encoding="utf-8").read()):
+                problems.append(f"include/kcube/{h} declares {m.group(1)}: it only includes the others")
+            continue
         if h not in headers:
             problems.append(f"include/kcube/{h}: not in the layers table of docs/architecture.md")
             continue

@@ -3,8 +3,11 @@
 # --out FILE` and `kcube export` write every format, each read back and
 # checked against the node list and the machine description (a file or the
 # --hosts rule); bad descriptions exit 2 with one line naming the line and
-# column; and Open MPI's mpirun accepts an exported rankfile on this host
-# and binds each rank where the file says.
+# column; Open MPI's mpirun accepts an exported rankfile on this host
+# and binds each rank where the file says; and a description that gives this
+# machine (localhost or its host name) more slots than it has processors
+# online is exported with one warning line, exit 0 (mpirun --rankfile exits
+# 1 on such a file, without a word). Exits 77 when mpirun is missing.
 # Usage: cli_export.sh PATH/TO/kcube
 . "$(dirname "$0")/support/cli_lib.sh"
 KCUBE=$1
@@ -86,6 +89,47 @@ expect_bad "mapping not a permutation" -- "$KCUBE" export --n 1 --mapping "$T/no
 expect_bad "machine of another size" -- "$KCUBE" export --n 5 --mapping "$T/nodes.txt" --format slurm-hostfile --machine "$T/machine.txt"
 check "nothing left behind" -- test ! -e "$T/x"
 
+# Slots beyond this machine's processors: the export warns (one line on
+# stderr, exit 0, the file written all the same); within them, or on hosts
+# that are not this machine, it says nothing. Under mpirun (Open MPI counts
+# slots as cores) the file within runs and the one beyond is refused.
+online=$(getconf _NPROCESSORS_ONLN)
+printf '1\n0\n' > "$T/rev2.nodes"
+printf '0 localhost 0\n1 localhost 1\n' > "$T/within2.machine"
+big=1 bn=0
+while [ $big -le "$online" ]; do big=$((big * 2)) bn=$((bn + 1)); done
+seq $((big - 1)) -1 0 > "$T/big.nodes"
+expect_exit 0 "export beyond this machine's processors" -- "$KCUBE" export --n $bn --mapping "$T/big.nodes" \
+    --format openmpi-rankfile --hosts localhost --slots-per-host $big --out "$T/beyond.rankfile"
+expect_one_stderr_line
+expect_stderr_contains "kcube: warning: host 'localhost' (this machine) has $online processors online, the openmpi-rankfile gives it $big slots: mpirun --rankfile exits 1 on it"
+check "the file beyond is written" -- test "$(wc -l < "$T/beyond.rankfile")" -eq $big
+expect_exit 0 "this host by name, a Slurm host file" -- "$KCUBE" export --n $bn --mapping "$T/big.nodes" \
+    --format slurm-hostfile --hosts "$(hostname)" --slots-per-host $big
+expect_stderr_contains "kcube: warning: host '$(hostname)' (this machine) has $online processors online, the slurm-hostfile gives it $big slots: its ranks would share cores"
+expect_exit 0 "map --format beyond warns too" -- "$KCUBE" map --n $bn --pattern transpose --format openmpi-rankfile \
+    --hosts localhost --slots-per-host $big --out "$T/map-beyond.rankfile"
+expect_stderr_contains "kcube: warning: host 'localhost' (this machine)"
+expect_exit 0 "remote hosts of as many slots: no warning" -- "$KCUBE" export --n $bn --mapping "$T/big.nodes" \
+    --format openmpi-rankfile --hosts nid%05d --slots-per-host $big --out "$T/remote.rankfile"
+if [ -s "$CLI_ERR" ]; then cli_fail "remote hosts: stderr not empty"; else cli_pass; fi
+if [ "$online" -ge 2 ]; then
+    expect_exit 0 "export within this machine's processors" -- "$KCUBE" export --n 1 --mapping "$T/rev2.nodes" \
+        --format openmpi-rankfile --machine "$T/within2.machine" --out "$T/within.rankfile"
+    if [ -s "$CLI_ERR" ]; then cli_fail "within: stderr not empty"; else cli_pass; fi
+fi
+have_mpirun=$(command -v mpirun || true)
+if [ -n "$have_mpirun" ] && [ "$online" -ge 2 ]; then
+    root=()
+    [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+    expect_exit 0 "mpirun --rankfile within runs" -- timeout 120 mpirun "${root[@]}" --rankfile "$T/within.rankfile" \
+        -np 2 true
+    if [ $big -le 16 ]; then
+        expect_exit 1 "mpirun --rankfile beyond is refused (why the export warns)" -- timeout 120 mpirun "${root[@]}" \
+            --rankfile "$T/beyond.rankfile" -np $big true
+    fi
+fi
+
 # Open MPI accepts the rankfile and binds rank v to the slot it names. Its
 # slots are cores (not hardware threads), so count cores.
 cores=$(lscpu -p=CORE 2> /dev/null | grep -v '^#' | sort -u | wc -l)
@@ -112,5 +156,9 @@ else
     else
         echo "note: CPUs are not cores 0..N-1 here: the binding itself is not compared"
     fi
+fi
+if [ -z "$have_mpirun" ]; then
+    summary || exit 1
+    cli_skip "mpirun not found (install openmpi-bin): the exported rankfiles were not run"
 fi
 summary

@@ -5,7 +5,12 @@
 # package, the binary, man page, bash completion, licence), the shared
 # library exports only kc_* names, the man page and completion list every
 # command and option, and the examples/ build against the installed tree
-# through pkg-config and through find_package(kcube), and run.
+# through pkg-config and through find_package(kcube), and run, with no
+# LD_LIBRARY_PATH (kcube.pc's rpath): the commands docs/install.md gives are
+# run as written. <kcube/kcube.h> names every public header and compiles as
+# C11 and C++; PREFIX=/usr installs into the multiarch library folder; and
+# `make uninstall` of one prefix (staged under DESTDIR) removes exactly what
+# that prefix's last install wrote, leaving another prefix and foreign files.
 # Usage: cli_install.sh PATH/TO/BUILD/kcube
 . "$(dirname "$0")/support/cli_lib.sh"
 KCUBE=$1
@@ -18,6 +23,9 @@ P=$ROOT$PREFIX
 SAN=""
 grep -q '^KC_SANITIZE:BOOL=ON' "$BUILD/CMakeCache.txt" && SAN="-fsanitize=address,undefined"
 
+# make install configures the build with its prefix: put the build's own back at the end.
+orig_prefix=$(sed -n 's/^CMAKE_INSTALL_PREFIX:PATH=//p' "$BUILD/CMakeCache.txt")
+trap 'cmake -S "$SRC" -B "$BUILD" -DCMAKE_INSTALL_PREFIX="$orig_prefix" > /dev/null 2>&1; rm -rf "$CLI_TMP"' EXIT
 expect_exit 0 "make install" -- make -s -C "$SRC" install BUILD="$BUILD" PREFIX=$PREFIX DESTDIR="$ROOT"
 LIBDIR=$(dirname "$(find "$P" -name libkcube.a | head -1)")
 for f in bin/kcube include/kcube/topology.h include/kcube/machine.h share/man/man1/kcube.1 \
@@ -70,14 +78,76 @@ for ex in contention map_traffic replay; do
     # shellcheck disable=SC2046
     expect_exit 0 "cc $ex.c (pkg-config)" -- cc -std=c11 -Wall -Wextra -Werror $SAN "$SRC/examples/$ex.c" \
         -o "$CLI_TMP/pc/$ex" $(pkg-config --cflags --libs kcube)
-    expect_exit 0 "run $ex (shared)" -- env LD_LIBRARY_PATH="$LIBDIR" "$CLI_TMP/pc/$ex"
+    expect_exit 0 "run $ex (shared, found by kcube.pc's rpath)" -- env -u LD_LIBRARY_PATH "$CLI_TMP/pc/$ex"
     check "$ex needs libkcube.so.0" -- sh -c "readelf -d '$CLI_TMP/pc/$ex' | grep -q 'libkcube.so.0'"
     expect_exit 0 "cc $ex.c (pkg-config --static)" -- cc -std=c11 $SAN "$SRC/examples/$ex.c" -o "$CLI_TMP/pc/${ex}_s" \
         $(pkg-config --cflags kcube) $(pkg-config --static --libs kcube | sed 's/-lkcube/-Wl,-Bstatic -lkcube -Wl,-Bdynamic/')
     expect_exit 0 "run $ex (static)" -- "$CLI_TMP/pc/${ex}_s"
 done
-expect_exit 0 "contention output" -- env LD_LIBRARY_PATH="$LIBDIR" "$CLI_TMP/pc/contention"
+expect_exit 0 "contention output" -- env -u LD_LIBRARY_PATH "$CLI_TMP/pc/contention"
 expect_stdout_contains "transpose on the 8-cube (permutation): contention 8"
+
+# <kcube/kcube.h>: every installed public header but kcube/mpi.h (which needs
+# MPI), compiled and run from C11 and from C++ through pkg-config.
+hdrs=$(cd "$P/include/kcube" && ls ./*.h | sed 's|^\./||' | grep -v -e '^kcube\.h$' -e '^mpi\.h$')
+missing=""
+for h in $hdrs; do grep -qF "#include \"kcube/$h\"" "$P/include/kcube/kcube.h" || missing="$missing $h"; done
+if [ -n "$hdrs" ] && [ -z "$missing" ]; then cli_pass; else cli_fail "kcube/kcube.h lacks:$missing"; fi
+cat > "$CLI_TMP/umbrella.c" << 'EOF'
+#include <kcube/kcube.h>
+#include <stdio.h>
+int main(void)
+{
+    double complex x[4] = {0, 1, 0, 0}; /* X[k] = e^{-2 pi i k / 4}: X[2] = -1, stored at bit-reverse(2) = 1 */
+    kc_bfly_dif_serial(x, 2);
+    printf("%s %.1f\n", kc_scotch_available() >= 0 ? "ok" : "no", creal(x[1]));
+    return 0;
+}
+EOF
+cat > "$CLI_TMP/umbrella.cpp" << 'EOF'
+#include <kcube/kcube.h>
+#include <cstdio>
+int main()
+{
+    std::complex<double> x[4] = {0.0, 1.0, 0.0, 0.0};
+    kc_bfly_dif_serial(x, 2);
+    std::printf("%s %.1f\n", kc_scotch_available() >= 0 ? "ok" : "no", x[1].real());
+    return 0;
+}
+EOF
+# shellcheck disable=SC2046
+expect_exit 0 "cc -std=c11 -pedantic kcube/kcube.h" -- cc -std=c11 -pedantic -Wall -Wextra -Werror $SAN \
+    "$CLI_TMP/umbrella.c" -o "$CLI_TMP/umbrella_c" $(pkg-config --cflags --libs kcube)
+expect_exit 0 "run the C11 program" -- env -u LD_LIBRARY_PATH "$CLI_TMP/umbrella_c"
+expect_stdout_contains "ok -1.0"
+if command -v c++ > /dev/null; then
+    # shellcheck disable=SC2046
+    expect_exit 0 "c++ kcube/kcube.h" -- c++ -std=c++11 -Wall -Wextra -Werror $SAN "$CLI_TMP/umbrella.cpp" \
+        -o "$CLI_TMP/umbrella_cpp" $(pkg-config --cflags --libs kcube)
+    expect_exit 0 "run the C++ program" -- env -u LD_LIBRARY_PATH "$CLI_TMP/umbrella_cpp"
+    expect_stdout_contains "ok -1.0"
+else
+    echo "note: no C++ compiler: kcube/kcube.h compiled as C only"
+fi
+
+# docs/install.md's example commands, run as written from a copy of the
+# checkout's examples/, /usr/local standing for the temporary prefix and
+# nothing in LD_LIBRARY_PATH. (A sanitizer build's library needs the
+# sanitizer flags the docs' lines do not give: skipped there.)
+if [ -z "$SAN" ]; then
+    mkdir -p "$CLI_TMP/docs" && cp -r "$SRC/examples" "$CLI_TMP/docs/"
+    n=0
+    while IFS= read -r line; do
+        cmd=${line#    }
+        cmd=${cmd//\/usr\/local/$P}
+        case "$cmd" in mpicc*) command -v mpicc > /dev/null && [ -e "$LIBDIR/libkcube-mpi.so" ] || continue ;; esac
+        n=$((n + 1))
+        expect_exit 0 "docs/install.md: ${line#    }" -- env -u LD_LIBRARY_PATH OMPI_ALLOW_RUN_AS_ROOT=1 \
+            OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_base_warn_component_unused=0 \
+            bash -c "cd '$CLI_TMP/docs' && $cmd"
+    done < <(sed -n '/^## Examples/,/^## /p' "$SRC/docs/install.md" | grep -E '^    (export PKG_CONFIG_PATH|cc |mpicc |cmake )')
+    check "docs/install.md gives the example commands ($n run)" -- test "$n" -ge 4
+fi
 
 # libkcube-mpi, installed when kcube was built with MPI:
 # soname, only kc_mpi_* exported, kcube-mpi.pc, and examples/mpi_halo.c
@@ -95,7 +165,7 @@ if [ -e "$LIBDIR/libkcube-mpi.so" ]; then
     lsan=()
     [ -n "$SAN" ] && lsan=(ASAN_OPTIONS=detect_leaks=1:fast_unwind_on_malloc=0
                           LSAN_OPTIONS=suppressions="$SRC/tests/support/lsan-mpi.supp")
-    expect_exit 0 "run mpi_halo on 4 processes" -- env LD_LIBRARY_PATH="$LIBDIR" "${lsan[@]}" \
+    expect_exit 0 "run mpi_halo on 4 processes" -- env -u LD_LIBRARY_PATH "${lsan[@]}" \
         bash "$SRC/tests/support/mpirun.sh" 4 "$CLI_TMP/pc/mpi_halo" 2
     expect_stdout_contains "rank  3: node"
 else
@@ -110,7 +180,7 @@ if [ -e "$LIBDIR/libkcube-mpi.so" ]; then
     check "mpi_halo built by find_package(kcube COMPONENTS kcube_mpi)" -- test -x "$CLI_TMP/cm/mpi_halo"
 fi
 for ex in contention map_traffic replay; do
-    expect_exit 0 "run $ex (find_package, shared)" -- env LD_LIBRARY_PATH="$LIBDIR" "$CLI_TMP/cm/$ex"
+    expect_exit 0 "run $ex (find_package, shared)" -- env -u LD_LIBRARY_PATH "$CLI_TMP/cm/$ex"
     expect_exit 0 "run $ex (find_package, static)" -- "$CLI_TMP/cm/${ex}_static"
 done
 # The installed tree moves: kcube.pc and the CMake package name no absolute path.
@@ -118,4 +188,48 @@ mv "$ROOT" "$CLI_TMP/moved"
 expect_exit 0 "pkg-config after a move" -- env PKG_CONFIG_PATH="${LIBDIR/$ROOT/$CLI_TMP/moved}/pkgconfig" pkg-config --cflags kcube
 inc=$(sed -n 's/^-I\([^ ]*\).*/\1/p' "$CLI_OUT")
 check "kcube.pc finds the moved headers" -- test "$(readlink -f "$inc")" = "$(readlink -f "$CLI_TMP/moved$PREFIX/include")"
+
+# Uninstall. A second prefix in the same DESTDIR, foreign files beside both,
+# and a file outside: `make uninstall` of the first prefix (after the move
+# above, so the manifest's relative paths are what count) removes exactly
+# what its manifest lists and the kcube folders left empty.
+M=$CLI_TMP/moved
+expect_exit 0 "make install, a second prefix" -- make -s -C "$SRC" install BUILD="$BUILD" PREFIX=/opt/kcube-b DESTDIR="$M"
+check "the second prefix has its own manifest" -- test -f "$M/opt/kcube-b/share/kcube/install_manifest.txt"
+touch "$M$PREFIX/bin/other-tool" "$M$PREFIX/include/kcube/mine.h" "$CLI_TMP/outside"
+mkdir -p "$M$PREFIX/lib/pkgconfig" && touch "$M$PREFIX/lib/pkgconfig/other.pc"
+listing() { (cd "$1" && find . \( -type f -o -type l \) -exec ls -ld --time-style=+%s {} + | awk '{print $1, $5, $6, $7}' | sort); }
+before_b=$(listing "$M/opt/kcube-b")
+man_a=$M$PREFIX/share/kcube/install_manifest.txt
+listed=$(grep -vc '^#' "$man_a")
+check "the manifest lists every file of the first install" -- test "$listed" -eq \
+    "$(cd "$M$PREFIX" && find . \( -type f -o -type l \) ! -name other-tool ! -name mine.h ! -name other.pc | wc -l)"
+expect_exit 0 "make uninstall PREFIX DESTDIR" -- make -s -C "$SRC" uninstall PREFIX=$PREFIX DESTDIR="$M"
+left=$(cd "$M$PREFIX" && find . \( -type f -o -type l \) | sort | tr '\n' ' ')
+if [ "$left" = "./bin/other-tool ./include/kcube/mine.h ./lib/pkgconfig/other.pc " ]; then cli_pass
+else cli_fail "after uninstall the first prefix holds: $left"; fi
+check "the other prefix is untouched" -- test "$(listing "$M/opt/kcube-b")" = "$before_b"
+check "a file outside stays" -- test -f "$CLI_TMP/outside"
+check "kcube's empty folders went" -- test ! -e "$M$PREFIX/share/kcube" -a ! -e "$M$PREFIX/lib/cmake/kcube"
+expect_exit 2 "uninstall again: nothing there (make: a recipe failed)" -- make -s -C "$SRC" uninstall PREFIX=$PREFIX DESTDIR="$M"
+expect_stderr_contains "no kcube installed under $M$PREFIX"
+expect_exit 0 "the second prefix uninstalls by its own script" -- cmake -P "$M/opt/kcube-b/share/kcube/uninstall.cmake"
+check "nothing of the second prefix is left" -- test -z "$(find "$M/opt/kcube-b" \( -type f -o -type l \))"
+printf '# root ../..\n../../../outside\n' > "$CLI_TMP/evil_manifest.txt"
+expect_exit 1 "a manifest line climbing out is refused" -- cmake -DKC_MANIFEST="$CLI_TMP/evil_manifest.txt" \
+    -P "$SRC/cmake/uninstall.cmake"
+check "and nothing was removed" -- test -f "$CLI_TMP/outside"
+
+# PREFIX=/usr: the multiarch library folder on Debian (lib elsewhere), no
+# rpath to a folder the linker searches anyway; uninstalled, nothing is left.
+U=$CLI_TMP/usr-stage
+expect_exit 0 "make install PREFIX=/usr" -- make -s -C "$SRC" install BUILD="$BUILD" PREFIX=/usr DESTDIR="$U"
+arch=$(cc -print-multiarch 2> /dev/null || true)
+want=lib
+[ -f /etc/debian_version ] && [ -n "$arch" ] && want=lib/$arch
+check "PREFIX=/usr puts libkcube.so into /usr/$want" -- test -e "$U/usr/$want/libkcube.so.0"
+check "kcube.pc's libdir is /usr/$want" -- grep -qx "libdir=\${prefix}/$want" "$U/usr/$want/pkgconfig/kcube.pc"
+check "no rpath to /usr/$want" -- sh -c "! grep -q rpath '$U/usr/$want/pkgconfig/kcube.pc'"
+expect_exit 0 "make uninstall PREFIX=/usr" -- make -s -C "$SRC" uninstall PREFIX=/usr DESTDIR="$U"
+check "nothing left of the /usr install" -- test -z "$(find "$U" \( -type f -o -type l \))"
 summary

@@ -50,7 +50,17 @@
 #ifndef KCUBE_BUTTERFLY_H
 #define KCUBE_BUTTERFLY_H
 
+/* The data are C's double complex; from C++ the same layout is
+ * std::complex<double> (both are two doubles, real part first). */
+#ifdef __cplusplus
+extern "C++" {
+#include <complex>
+}
+#define KC_DOUBLE_COMPLEX std::complex<double>
+#else
 #include <complex.h>
+#define KC_DOUBLE_COMPLEX double complex
+#endif
 #include <stdint.h>
 
 #include "kcube/error.h"
@@ -106,7 +116,7 @@ typedef struct kc_bfly_result {
  * that only moves row indices) is the input on entry and each row's final
  * value on exit. Input errors: KC_EINVAL / KC_ERANGE naming "n", "p",
  * "method", "r"; a failed check inside the replay is KC_EINTERNAL. */
-kc_status kc_bfly_run(const kc_bfly_opts *o, double complex *data, kc_bfly_result *res, kc_err *err);
+kc_status kc_bfly_run(const kc_bfly_opts *o, KC_DOUBLE_COMPLEX *data, kc_bfly_result *res, kc_err *err);
 
 /* The plan's data motions one by one, in the paper's form (Tables 2 and 3):
  * the placement before the first motion and after each one, by logical
@@ -165,6 +175,6 @@ uint64_t kc_bfly_bitrev(uint64_t i, int p);
 
 /* The DIF FFT sequentially, in place, rows in natural order (the reference
  * data flow): after it data[i] = X[rev_p(i)]. O(P log P). */
-void kc_bfly_dif_serial(double complex *data, int p);
+void kc_bfly_dif_serial(KC_DOUBLE_COMPLEX *data, int p);
 
 #endif

@@ -112,7 +112,10 @@ const cli_command kc_command_export = {
         "in the format a launcher reads. The host and slot of each node come from a machine description\n"
         "(--machine FILE) or a rule (--hosts nid%05d --slots-per-host R: nodes fill slots 0..R-1 of one host,\n"
         "then the next, axis 0 varying fastest unless --fill last-axis). The formats nodelist and scotch-map\n"
-        "name no host and need neither. kcube map --format FORMAT --out FILE writes the same files directly.",
+        "name no host and need neither. kcube map --format FORMAT --out FILE writes the same files directly.\n"
+        "A host that is this machine (localhost or its host name) given more slots than it has processors\n"
+        "online gets a warning on stderr (Open MPI's mpirun --rankfile refuses such a file); the file is\n"
+        "written all the same.",
     .opts = export_opts,
     .aliases = export_aliases,
     .narrow = export_narrow,

@@ -1,11 +1,63 @@
 /* Exporting mappings from the command line: map --format and export (export_cli.h). */
 #include "export_cli.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "options.h"
 #include "out.h"
+
+/* Is host this machine: "localhost", or the name gethostname gives (whole,
+ * or up to its first dot)? Launchers start such a host's ranks here. */
+static int is_this_host(const char *host)
+{
+    if (strcmp(host, "localhost") == 0)
+        return 1;
+    char me[256];
+    if (gethostname(me, sizeof me) != 0)
+        return 0;
+    me[sizeof me - 1] = '\0';
+    size_t len = strcspn(me, ".");
+    return strcmp(host, me) == 0 || (strlen(host) == len && strncmp(host, me, len) == 0);
+}
+
+/* One warning line on stderr (the export still goes ahead, exit 0) when a
+ * host that is this machine needs more cores than it has online: an Open MPI
+ * rankfile's slot S binds to core S and its mpirun exits 1 without a word
+ * when S or the rank count is beyond the cores; other launchers would run
+ * the ranks oversubscribed. Needs e->machine; O(nodes + hosts). */
+static void warn_local_slots(const cli_export *e, const char *fname)
+{
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    const kc_machine *m = &e->machine;
+    if (cores < 1 || m->nhosts == 0)
+        return;
+    uint64_t *need = calloc(m->nhosts, sizeof *need); /* per host: max(highest slot + 1, ranks) */
+    uint64_t *ranks = calloc(m->nhosts, sizeof *ranks);
+    if (need && ranks) {
+        for (uint64_t x = 0; x < m->nodes; x++) {
+            uint32_t h = m->host[x];
+            ranks[h]++;
+            if ((uint64_t)m->slot[x] + 1 > need[h])
+                need[h] = (uint64_t)m->slot[x] + 1;
+        }
+        for (uint32_t h = 0; h < m->nhosts; h++) {
+            uint64_t want = need[h] > ranks[h] ? need[h] : ranks[h];
+            if (want > (uint64_t)cores && is_this_host(m->host_name[h])) {
+                fprintf(stderr, "kcube: warning: host '%s' (this machine) has %ld processors online, the %s gives it "
+                        "%llu slots: %s\n", m->host_name[h], cores, fname, (unsigned long long)want,
+                        e->format == KC_EXPORT_OMPI_RANKFILE ? "mpirun --rankfile exits 1 on it"
+                                                             : "its ranks would share cores");
+                break;
+            }
+        }
+    }
+    free(need);
+    free(ranks);
+}
 
 int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_topology *t, const char *out,
                        int need_out, cli_export *e)
@@ -48,6 +100,7 @@ int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_to
     if (s)
         return cli_report(a, &err);
     e->has_machine = 1;
+    warn_local_slots(e, fname);
     return 0;
 }
 

@@ -117,7 +117,8 @@ const cli_opt OPT_HOSTS = {.name = "hosts", .type = CLI_TEXT, .meta = "PATTERN",
 const cli_opt OPT_SLOTS_PER_HOST = {.name = "slots-per-host", .type = CLI_INT, .meta = "R", .lo = 1,
                                     .hi = KC_SLOT_MAX + 1, .param = "ranks_per_node",
                                     .help = "slots per host under --hosts (nodes fill slots 0..R-1 of a host, then "
-                                            "the next)"};
+                                            "the next; for Open MPI a slot is a core: more slots than this "
+                                            "machine's processors on localhost are warned about)"};
 const cli_opt OPT_FILL = {.name = "fill", .type = CLI_CHOICE, .choices = &kc_machine_fill_names, .def = "first-axis",
                           .param = "fill", .help = "which coordinate varies fastest as --hosts fills slots, then hosts"};
 const cli_opt OPT_FIRST_HOST = {.name = "first-host", .type = CLI_U64, .meta = "H", .def = "0", .param = "first_host",
