@@ -59,7 +59,8 @@ static const cli_use bfly_opts[] = {
     {&OPT_TRACE, NULL, NULL},
     {&OPT_MOTIONS, NULL, NULL},
     {&OPT_PLOT, "chart of element transfers against P/N, every method and the paper's counts, p from n to P "
-                "(.png or .svg; multisect with r = n where P/N >= N, else r = 2)", NULL},
+                "(.png, .svg, .pdf or .eps; multisect with r = n where P/N >= N, else r = 2)", NULL},
+    {&OPT_SIZE, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -73,7 +74,7 @@ typedef struct bfly_job {
     kc_bfly_opts o;
     cli_fmt fmt;
     int fft, trace, motions;
-    const char *plot;
+    const char *plot, *size; /* --plot FILE and its --size, or NULL */
     uint64_t seed;
 } bfly_job;
 
@@ -111,7 +112,10 @@ static int resolve(const cli_args *a, bfly_job *j)
     if (j->motions && j->fmt != CLI_FMT_TEXT)
         return cli_error("--motions is text output; leave out --json/--csv");
     j->plot = cli_text(a, &OPT_PLOT, NULL);
-    return j->plot ? cli_plot_check(j->plot) : 0;
+    j->size = cli_text(a, &OPT_SIZE, NULL);
+    if (!j->plot)
+        return cli_reject(a, &OPT_SIZE, "without --plot");
+    return cli_plot_check_sized(j->plot, j->size);
 }
 
 /* ---- compute ------------------------------------------------------------ */
@@ -464,6 +468,7 @@ static int render_plot(const bfly_job *j, const sweep *sw)
     pl.logx = pl.logy = 1;
     pl.series = s;
     pl.nseries = ns;
+    pl.size = j->size;
     return cli_plot_write(&pl, j->plot);
 }
 

@@ -39,7 +39,8 @@ static const cli_use fft_opts[] = {
     {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per size and configuration", NULL},
-    {&OPT_PLOT, "total time against m, one curve per configuration (.png or .svg)", NULL},
+    {&OPT_PLOT, "total time against m, one curve per configuration (.png, .svg, .pdf or .eps)", NULL},
+    {&OPT_SIZE, NULL, NULL},
     {&OPT_EMIT_GOAL, "write the schedule of the first size and configuration (GOAL)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
@@ -78,7 +79,7 @@ typedef struct fft_job {
     int *conf;
     size_t nconfs;
     kc_appsim_opts opts;
-    const char *plot, *emit;
+    const char *plot, *size, *emit;
 } fft_job;
 
 static void job_free(fft_job *j)
@@ -214,7 +215,10 @@ static int resolve(const cli_args *a, fft_job *j)
         return r;
     j->plot = cli_text(a, &OPT_PLOT, NULL);
     j->emit = cli_text(a, &OPT_EMIT_GOAL, NULL);
-    if (j->plot && (r = cli_plot_check(j->plot)))
+    j->size = cli_text(a, &OPT_SIZE, NULL);
+    if (!j->plot && (r = cli_reject(a, &OPT_SIZE, "without --plot")))
+        return r;
+    if (j->plot && (r = cli_plot_check_sized(j->plot, j->size)))
         return r;
     if (j->emit && (r = cli_check_output(j->emit)))
         return r;
@@ -484,6 +488,7 @@ static int render_plot(const fft_job *j, const fft_row *rows)
         pl.logx = 1;
         pl.series = s;
         pl.nseries = (int)j->nconfs;
+        pl.size = j->size;
         r = cli_plot_write(&pl, j->plot);
     }
     free(s);

@@ -43,6 +43,7 @@ static const cli_opt OPT_TORUS = {.name = "torus", .type = CLI_FLAG,
 static const cli_use figures_opts[] = {
     {&OPT_OUT, "directory: one PNG chart per figure, figures.csv, summary.txt and (--torus) kcube's mapping "
                "files", "kcube-figures"},
+    {&OPT_SIZE, "size of each chart in pixels (PNG)", NULL},
     {&OPT_QUICK, NULL, NULL},
     {&OPT_TORUS, NULL, NULL},
     {&OPT_VC_LINK, NULL, NULL},
@@ -116,7 +117,7 @@ static void bprintf(buf *b, const char *fmt, ...)
 }
 
 typedef struct fig_job {
-    const char *out;
+    const char *out, *size; /* size: --size of the charts, or NULL */
     int quick, torus, nfigs, threads;
     int vc_link; /* --vc-link, -1 when not given (then resolved per figure) */
     double loads[MAX_LOADS];
@@ -238,6 +239,7 @@ static int resolve(const cli_args *a, fig_job *j)
 {
     memset(j, 0, sizeof *j);
     j->out = cli_text(a, &OPT_OUT, "kcube-figures");
+    j->size = cli_text(a, &OPT_SIZE, NULL);
     j->quick = cli_flag(a, &OPT_QUICK);
     j->torus = cli_flag(a, &OPT_TORUS);
     j->nfigs = j->torus ? NFIGS : NFIGS_CUBE;
@@ -283,7 +285,7 @@ static int prepare_out(const fig_job *j)
     if (stat(j->out, &st) != 0 || !S_ISDIR(st.st_mode))
         return cli_write_error(j->out, ENOTDIR);
     char *probe = out_path(j, FIGS[0].file, ".png");
-    int r = probe ? cli_plot_check(probe) : CLI_EXIT_FAIL;
+    int r = probe ? cli_plot_check_sized(probe, j->size) : CLI_EXIT_FAIL;
     free(probe);
     for (int f = 0; f < j->nfigs && !r; f++)
         if (j->map_path[f])
@@ -360,7 +362,7 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
                                                                                                  : "shared",
                                 (unsigned long long)cfg->seed, j->quick ? ", --quick (short runs)" : "");
     if (!r && cli_writes_output(a)) /* not in a kcube-mpi helper */
-        r = path && title && sub ? cli_plot_latency(path, title, sub, series, fg->nconf) : CLI_EXIT_FAIL;
+        r = path && title && sub ? cli_plot_latency(path, j->size, title, sub, series, fg->nconf) : CLI_EXIT_FAIL;
     free(path);
     free(title);
     free(sub);

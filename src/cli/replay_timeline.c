@@ -14,24 +14,34 @@
 #include "cli.h"
 #include "out.h"
 #include "plot.h"
+#include "text.h"
 #include "kcube/reader.h"
 
-static int ends_with(const char *s, const char *suffix)
+int cli_timeline_drawn(const char *path) { return cli_plot_supported(path); }
+
+/* Trace-event JSON: a name ending in .json, or standard output, a device
+ * or FIFO without a chart's extension. */
+static int is_json(const char *path)
 {
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash) && !strcmp(dot, ".json"))
+        return 1;
+    return !cli_timeline_drawn(path) && cli_plot_is_stream(path);
 }
 
-int cli_timeline_drawn(const char *path) { return ends_with(path, ".svg") || ends_with(path, ".png"); }
-
-int cli_timeline_check(const char *path, uint32_t num_ranks)
+int cli_timeline_check(const char *path, const char *size, uint32_t num_ranks)
 {
+    cli_quoted q;
+    if (!cli_timeline_drawn(path) && !is_json(path))
+        return cli_error("--timeline '%s': the name must end in .json (Chrome trace events) or .png, .svg, .pdf "
+                         "or .eps (a chart)", cli_quote(&q, path));
     if (!cli_timeline_drawn(path))
-        return cli_check_output(path);
+        return size ? cli_error("--size: a .json timeline has no size (it applies to a drawn one)")
+                    : cli_check_output(path);
     if (num_ranks > CLI_TIMELINE_MAX_DRAWN)
         return cli_error("--timeline: a drawing shows at most %d ranks, the schedule has %u (write FILE.json "
                          "and open it in Perfetto)", CLI_TIMELINE_MAX_DRAWN, num_ranks);
-    return cli_plot_check(path);
+    return cli_plot_check_sized(path, size);
 }
 
 /* ---- trace-event JSON ---------------------------------------------------------- */
@@ -266,7 +276,8 @@ static void gantt_body(FILE *f, const void *ctx)
           f);
 }
 
-int cli_timeline_write(const char *path, const kc_timeline *tl, const char *schedule, const char *model)
+int cli_timeline_write(const char *path, const char *size, const kc_timeline *tl, const char *schedule,
+                       const char *model)
 {
     if (!cli_timeline_drawn(path))
         return write_json(path, tl, schedule, model);
@@ -274,5 +285,5 @@ int cli_timeline_write(const char *path, const kc_timeline *tl, const char *sche
         return cli_error("--timeline: a drawing shows at most %d ranks", CLI_TIMELINE_MAX_DRAWN);
     gantt gt = {tl, schedule, model};
     int h = 160 + 18 * (int)tl->num_ranks;
-    return cli_plot_custom(path, 1200, h < 420 ? 420 : h, gantt_body, &gt);
+    return cli_plot_custom(path, size, 1200, h < 420 ? 420 : h, gantt_body, &gt);
 }
