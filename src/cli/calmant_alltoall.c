@@ -16,6 +16,7 @@
 #include "options.h"
 #include "out.h"
 #include "plot.h"
+#include "seeds.h"
 #include "kcube/calmant_alltoall.h"
 #include "kcube/calmant_embed.h"
 #include "kcube/goal.h"
@@ -288,12 +289,12 @@ static int render_plots(const a2a_job *j)
     for (int m = 0; m < KC_A2A_NMETHODS; m++)
         if (j->mask & (1u << m))
             s[n++] = (cli_plot_series){kc_names_name(&kc_a2a_method_names, m), SWEEP_N, x, y[m]};
-    char mesh[64], title[200], sub[160];
+    char mesh[64], title[200], sub[240], cite[120];
     mesh_name(j, mesh, sizeof mesh);
     snprintf(title, sizeof title,
              "complete exchange on the %s (d = %d): speed-up over the CC-cube, blocks 16 B to 64 KiB", mesh, j->d);
-    snprintf(sub, sizeof sub, "seed 003 Figs. 9-10; start-up beta/tau = %g, barrier b/tau = %g (tau: time per byte)",
-             j->p.beta / j->p.tau, j->p.barrier / j->p.tau);
+    snprintf(sub, sizeof sub, "%s; start-up beta/tau = %g, barrier b/tau = %g (tau: time per byte)",
+             cli_seed_cite(cite, sizeof cite, 3, "Figs. 9-10"), j->p.beta / j->p.tau, j->p.barrier / j->p.tau);
     int r = j->plot ? draw(j, j->plot, title, sub, "speed-up over the CC-cube (times)", s, n) : 0;
     for (int k = 0; k < SWEEP_N; k++)
         share[k] *= 100; /* drawn in percent */

@@ -18,6 +18,7 @@
 #include "options.h"
 #include "out.h"
 #include "plot.h"
+#include "seeds.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/lcc.h"
@@ -476,16 +477,16 @@ static int render_plot(const fft_job *j, const fft_row *rows)
     if (!r) {
         cli_plot pl;
         cli_plot_init(&pl);
-        char title[160], sub[160];
-        snprintf(title, sizeof title, "parallel FFT of m points on the %d-cube: total time, bit-reverse included",
+        char title[160], sub[240], cite[160];
+        snprintf(title, sizeof title, "parallel FFT of m points on the %d-cube, flit-level network: total time, bit-reverse included",
                  j->n);
-        snprintf(sub, sizeof sub, "seed 000 Section 6.2; start-up %g us, %g us per byte, flit-level network",
-                 j->opts.startup_us, j->opts.byte_time_us);
+        snprintf(sub, sizeof sub, "%s; start-up %g µs, %g µs a byte",
+                 cli_seed_cite(cite, sizeof cite, 0, "Section 6.2"), j->opts.startup_us, j->opts.byte_time_us);
         pl.title = title;
         pl.subtitle = sub;
         pl.xlabel = "points m";
-        pl.ylabel = "total time (us)";
-        pl.logx = 1;
+        pl.ylabel = "total time (µs)";
+        pl.logx = pl.logy = 1; /* sizes a factor 4 apart; times from ms to s, compared by ratio */
         pl.series = s;
         pl.nseries = (int)j->nconfs;
         pl.size = j->size;

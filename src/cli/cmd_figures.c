@@ -17,6 +17,7 @@
 #include "options.h"
 #include "out.h"
 #include "plot.h"
+#include "seeds.h"
 #include "sim_cli.h"
 #include "text.h"
 #include "kcube/attr.h"
@@ -352,11 +353,12 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
         bprintf(&o->sum, "  kcube map: Q = %s, contention %llu -> %llu (kcube map --k %d --n %d --pattern %s\n"
                          "  --kind linear --search), in %s" MAP_SUFFIX "\n",
                 j->map_q[f], j->map_before[f], j->map_after[f], fg->k, fg->n, fg->pattern, fg->file);
-    char *path = r ? NULL : out_path(j, fg->file, ".png");
+    char *path = r ? NULL : out_path(j, fg->file, ".png"), cite[160]; /* ref: "seed 00S Fig. F" */
     const kc_simconfig *cfg = &j->cfg[f];
     char *title = r ? NULL : sim_strdupf("%s: %d-flit messages, %d-flit buffers", fg->title, cfg->msg_flits, depth);
     char *sub = r ? NULL
-                  : sim_strdupf("%s; %s injection, VCs of a link %s, seed %llu%s", fg->ref,
+                  : sim_strdupf("%s; %s injection, VCs of a link %s, seed %llu%s",
+                                cli_seed_cite(cite, sizeof cite, fg->ref[7] - '0', fg->ref + 9),
                                 cfg->process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
                                 cfg->vc_independent > 0 || (cfg->vc_independent < 0 && fg->k > 2) ? "independent"
                                                                                                  : "shared",

@@ -167,6 +167,10 @@ static const int point_type[] = {7, 5, 9, 11, 13, 15, 6, 4, 8, 10, 12, 14, 1, 2,
 static const char *const dash[] = {"solid", "(10,5)", "(3,4)", "(12,4,3,4)", "(20,6)", "(3,4,3,4,12,4)"};
 #define NDASH ((int)(sizeof dash / sizeof *dash))
 
+/* A series' role (cli_plot_role), 0 without roles. */
+#define FAMILY(p, s) ((p)->role ? (p)->role[s].family : 0)
+#define REFERENCE(p, s) ((p)->role ? (p)->role[s].reference : 0)
+
 static int same_value(double a, double b)
 {
     if (isnan(a) || isnan(b))
@@ -179,12 +183,12 @@ static int same_value(double a, double b)
 static int same_as(const cli_plot *p, int s)
 {
     const cli_plot_series *a = &p->series[s];
-    if (a->count <= 0)
-        return -1;
+    if (a->count <= 0 || REFERENCE(p, s))
+        return -1; /* reference points show over a curve anyway */
     for (int t = 0; t < s; t++) {
         const cli_plot_series *b = &p->series[t];
         int i = 0;
-        if (b->count != a->count)
+        if (b->count != a->count || REFERENCE(p, t))
             continue;
         while (i < a->count && same_value(a->x[i], b->x[i]) && same_value(a->y[i], b->y[i]))
             i++;
@@ -194,28 +198,67 @@ static int same_as(const cli_plot *p, int s)
     return -1;
 }
 
+/* Characters of a title line in a chart of the default width (about 7 px
+ * a character at 11 points in 960 px). */
+#define TITLE_LINE 125
+
+/* Text as title lines, each appended as `."\n".'LINE'`: broken after
+ * "; " where a line would run past TITLE_LINE (else after ", " or a space),
+ * so a long subtitle is not cut at the image's edge. */
+static void put_wrapped(FILE *f, const char *text)
+{
+    const size_t limit = TITLE_LINE;
+    static const char *const breaks[] = {"; ", ", ", " "};
+    while (*text) {
+        size_t len = strlen(text), cut = len;
+        for (int b = 0; b < 3 && cut == len && len > limit; b++)
+            for (const char *t = strstr(text, breaks[b]); t && (size_t)(t - text) + strlen(breaks[b]) <= limit;
+                 t = strstr(t + 1, breaks[b]))
+                cut = (size_t)(t - text) + strlen(breaks[b]);
+        char *line = strndup(text, cut);
+        fputs(".\"\\n\".", f);
+        put_quoted(f, line ? line : "");
+        free(line);
+        text += cut;
+    }
+}
+
+/* The length of series s's key entry in characters (0: none), its
+ * "(= EARLIER)" included. */
+static size_t key_length(const cli_plot *p, int s)
+{
+    const char *label = p->series[s].label;
+    int twin = same_as(p, s);
+    if (!label)
+        return 0;
+    return strlen(label) + (twin >= 0 && p->series[twin].label ? strlen(p->series[twin].label) + 5 : 0);
+}
+
 /* Terminal, title, subtitle, axis labels and the key: the key goes below
- * the plot area, where it covers no curve, in as many columns as gnuplot
- * fits (its estimate: about 13 px a character plus the line sample); the
- * image grows by its rows, so the plot keeps its height however many
- * series there are. */
+ * the plot area, where it covers no curve, in columns as wide as its
+ * longest entry (gnuplot's estimate: 9 px a character at 11 points, with
+ * the sample and 3 characters more than gnuplot's default between
+ * entries, which proportional text otherwise runs into); the image grows
+ * by its rows, so the plot keeps its height however many series there
+ * are. */
 static void script_frame(FILE *f, const cli_plot *p, int fmt)
 {
     size_t longest = 0;
-    for (int s = 0; s < p->nseries; s++)
-        if (p->series[s].label && strlen(p->series[s].label) > longest)
-            longest = strlen(p->series[s].label);
-    int cols = (int)(920 / ((longest + 8 + 12) * 13)), rows;
-    cols = cols < 1 ? 1 : cols;
-    rows = (p->nseries + cols - 1) / cols;
+    int entries = 0;
+    for (int s = 0; s < p->nseries; s++) {
+        size_t len = key_length(p, s);
+        entries += len > 0;
+        longest = len > longest ? len : longest;
+    }
+    int cols = (int)(900 / ((longest + 12) * 9)), rows;
+    cols = cols < 1 ? 1 : cols > entries ? (entries ? entries : 1) : cols;
+    rows = (entries + cols - 1) / cols;
     put_terminal(f, fmt, p->size, 960, 620 + 20 * rows, 11);
-    /* Title, and the subtitle (the source, the run) on a second line. */
+    /* Title, and the subtitle (the source, the run) on the lines below. */
     fputs("set title ", f);
     put_quoted(f, p->title ? p->title : "");
-    if (p->subtitle && *p->subtitle) {
-        fputs(".\"\\n\".", f);
-        put_quoted(f, p->subtitle);
-    }
+    if (p->subtitle && *p->subtitle)
+        put_wrapped(f, p->subtitle);
     fputs(" noenhanced\nset xlabel ", f);
     put_quoted(f, p->xlabel ? p->xlabel : "");
 
@@ -224,9 +267,73 @@ static void script_frame(FILE *f, const cli_plot *p, int fmt)
     /* The bottom margin holds tics, axis label and the key's rows: gnuplot's
      * own margin lets the key touch the axis label. */
     fprintf(f,
-            " noenhanced\nset key below center horizontal reverse Left noenhanced samplen 4\nset bmargin %d\n"
-            "set grid\n",
+            " noenhanced\nset key below center horizontal reverse Left noenhanced samplen 4 width 3\n"
+            "set bmargin %d\nset grid\n",
             rows + 4);
+}
+
+/* The smallest and largest positive x (axis 0) or y (axis 1) of all
+ * points; 0 when there is none. Sets *pow2 when every such value is a
+ * power of two. */
+static int positive_span(const cli_plot *p, int axis, double *lo, double *hi, int *pow2)
+{
+    int any = 0;
+    *pow2 = 1;
+    for (int s = 0; s < p->nseries; s++)
+        for (int i = 0; i < p->series[s].count; i++) {
+            double v = axis ? p->series[s].y[i] : p->series[s].x[i];
+            int e;
+            if (!(v > 0) || !isfinite(v))
+                continue;
+            *pow2 &= frexp(v, &e) == 0.5;
+            *lo = any && *lo < v ? *lo : v;
+            *hi = any && *hi > v ? *hi : v;
+            any = 1;
+        }
+    return any;
+}
+
+/* Tics at 1, 2 and 5 times the powers of ten from lo to hi, labelled as
+ * numbers: a log axis spanning less than three decades otherwise gets one
+ * or two labels. */
+static void decade_tics(FILE *f, const char *name, double lo, double hi)
+{
+    static const double step[] = {1, 2, 5};
+    int first = 1;
+    fprintf(f, "set %stics (", name);
+    for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+        for (int i = 0; i < 3; i++)
+            if (step[i] * d >= lo && step[i] * d <= hi) {
+                fprintf(f, "%s%.17g", first ? "" : ", ", step[i] * d);
+                first = 0;
+            }
+    fprintf(f, ")\nset format %s '%s'\n", name, lo >= 1 ? "%.0f" : "%g");
+}
+
+/* A log axis with its automatic ends fitted to the data (gnuplot's own
+ * autoscale runs to whole decades: 1 to 10^4 for data from 1 to 1024).
+ * Data on powers of two get tics at powers of two (at most 12 of them),
+ * labelled as plain numbers; other data spanning under three decades tics
+ * at 1, 2, 5 times powers of ten. */
+static void fit_log_axis(FILE *f, const cli_plot *p, int axis, double *lo, double *hi)
+{
+    double a, b;
+    int pow2;
+    const char *name = axis ? "y" : "x";
+    if (!positive_span(p, axis, &a, &b, &pow2))
+        return;
+    double margin = fmax(1.08, pow(b / a, 0.04));
+    if (isnan(*lo))
+        *lo = a / margin;
+    if (isnan(*hi))
+        *hi = b * margin;
+    if (pow2 && b > a) {
+        int span = (int)lround(log2(b / a)), step = (span + 11) / 12;
+        fprintf(f, "set logscale %s 2\nset %stics %.17g, %d\nset format %s '%%.0f'\nset m%stics 1\n", name, name,
+                a, 1 << step, name, name);
+    } else if (b / a < 1000) {
+        decade_tics(f, name, *lo, *hi);
+    }
 }
 
 /* Log scales and the axis ranges. With no point at all gnuplot cannot
@@ -251,6 +358,11 @@ static void script_axes(FILE *f, const cli_plot *p)
             xlo = 1, xhi = 10;
         if (p->logy && ylo <= 0)
             ylo = 1, yhi = 10;
+    } else {
+        if (p->logx)
+            fit_log_axis(f, p, 0, &xlo, &xhi);
+        if (p->logy)
+            fit_log_axis(f, p, 1, &ylo, &yhi);
     }
     put_range(f, "x", xlo, xhi);
     put_range(f, "y", ylo, yhi);
@@ -269,29 +381,63 @@ static void script_data(FILE *f, const cli_plot *p)
     }
 }
 
+/* Series s's place among the series with a colour of their own: its
+ * colour, point type and dash (a family member takes its head's); -1 for
+ * a key entry alone. */
+static int style_index(const cli_plot *p, int s)
+{
+    if (FAMILY(p, s) > 0 && FAMILY(p, s) - 1 < s)
+        return style_index(p, FAMILY(p, s) - 1);
+    if (REFERENCE(p, s) && !p->series[s].count)
+        return -1;
+    int k = 0;
+    for (int t = 0; t < s; t++)
+        k += !FAMILY(p, t) && !(REFERENCE(p, t) && !p->series[t].count);
+    return k;
+}
+
+/* The key entry of series s: its label, "(= EARLIER)" for a twin, or none. */
+static void put_title(FILE *f, const cli_plot *p, int s, int twin)
+{
+    if (!p->series[s].label) {
+        fputs(" notitle", f);
+        return;
+    }
+    fputs(" title ", f);
+    put_quoted(f, p->series[s].label);
+    if (twin >= 0) {
+        fputs(".' (= '.", f);
+        put_quoted(f, p->series[twin].label ? p->series[twin].label : "");
+        fputs(".')'", f);
+    }
+    fputs(" noenhanced", f);
+}
+
 /* The plot command. A series equal to an earlier one is drawn thin, with a
  * gapped dash and small open points, over a wide line and big points of
- * the earlier one: both colours show, and the key says "(= EARLIER)". */
+ * the earlier one: both colours show, and the key says "(= EARLIER)".
+ * Reference points are open markers without a line, over their curve. */
 static void script_plot(FILE *f, const cli_plot *p)
 {
     static const char *const with[] = {"linespoints", "lines", "points"};
+    static const int open_point[] = {6, 4, 12}; /* circle, square, diamond */
     fputs("plot ", f);
     for (int s = 0; s < p->nseries; s++) {
-        int twin = same_as(p, s), covered = 0;
+        int twin = same_as(p, s), covered = 0, k = style_index(p, s);
+        const char *colour = k < 0 ? "#000000" : palette[k % NPALETTE];
         for (int t = s + 1; t < p->nseries && !covered; t++)
             covered = same_as(p, t) == s;
-        double lw = twin >= 0 ? 1.5 : covered ? 5 : 2, ps = twin >= 0 ? 0.9 : covered ? 1.8 : 1.2;
-        int pt = twin >= 0 ? 6 : point_type[s % NPOINT];
-        const char *dt = twin >= 0 ? "(6,6)" : dash[s % NDASH];
-        fprintf(f, "%s$d%d using 1:2 with %s lc rgb '%s' lw %g dt %s pt %d ps %g title ", s ? ", " : "", s,
-                with[p->style], palette[s % NPALETTE], lw, dt, pt, ps);
-        put_quoted(f, p->series[s].label ? p->series[s].label : "");
-        if (twin >= 0) {
-            fputs(".' (= '.", f);
-            put_quoted(f, p->series[twin].label ? p->series[twin].label : "");
-            fputs(".')'", f);
+        if (REFERENCE(p, s)) {
+            fprintf(f, "%s$d%d using 1:2 with points lc rgb '%s' lw 1.5 pt %d ps 2.2", s ? ", " : "", s, colour,
+                    open_point[(REFERENCE(p, s) - 1) % 3]);
+        } else {
+            double lw = twin >= 0 ? 1.5 : covered ? 5 : 2, ps = twin >= 0 ? 0.9 : covered ? 1.8 : 1.2;
+            int pt = twin >= 0 ? 6 : point_type[k % NPOINT];
+            const char *dt = twin >= 0 ? "(6,6)" : dash[k % NDASH];
+            fprintf(f, "%s$d%d using 1:2 with %s lc rgb '%s' lw %g dt %s pt %d ps %g", s ? ", " : "", s,
+                    with[p->style], colour, lw, dt, pt, ps);
         }
-        fputs(" noenhanced", f);
+        put_title(f, p, s, twin);
     }
     if (!p->nseries)
         fputs("NaN notitle", f);

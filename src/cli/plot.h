@@ -33,10 +33,22 @@
 #include <stdio.h>
 
 typedef struct cli_plot_series {
-    const char *label;
+    const char *label; /* NULL: no key entry */
     int count;
     const double *x, *y;
 } cli_plot_series;
+
+/* How a series is drawn beyond the defaults (cli_plot.role, optional). */
+typedef struct cli_plot_role {
+    /* 0: the series' own colour; else 1 + the index of an earlier series
+     * whose colour it takes (a curve and the paper's count for it). */
+    int family;
+    /* 0: a curve; 1, 2, 3: reference points (a paper's count) drawn as open
+     * circles, squares or diamonds without a line, so a curve beneath them
+     * shows through. A reference series with no points and a label is a
+     * key entry alone, in black: what a marker means. */
+    int reference;
+} cli_plot_role;
 
 /* Chart formats, by the file name's extension: .png .svg .pdf .eps. */
 enum { CLI_PLOT_PNG, CLI_PLOT_SVG, CLI_PLOT_PDF, CLI_PLOT_EPS, CLI_PLOT_NFORMATS };
@@ -54,6 +66,8 @@ typedef struct cli_plot {
     double xmin, xmax, ymin, ymax;
     const cli_plot_series *series;
     int nseries;
+    /* nseries roles, or NULL: every series a curve of its own colour. */
+    const cli_plot_role *role;
     /* --size WxH as the user gave it (checked by cli_plot_check_sized), or
      * NULL for the chart's own size. */
     const char *size;

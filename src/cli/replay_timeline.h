@@ -16,6 +16,8 @@
 #include "kcube/timeline.h"
 
 #define CLI_TIMELINE_MAX_DRAWN 64
+/* Message arrows are drawn up to this many ranks. */
+#define CLI_TIMELINE_MAX_ARROWS 16
 
 /* Is the timeline file a drawing (.png, .svg, .pdf, .eps)? */
 int cli_timeline_drawn(const char *path);
