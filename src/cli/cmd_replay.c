@@ -532,8 +532,9 @@ const cli_command kc_command_replay = {
         "--ranks-per-node R puts R ranks on each node (ranks vR..vR+R-1 on node v, or on the node on line v of a\n"
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
-        "Chrome trace-event JSON (ts and dur in microseconds; Perfetto, chrome://tracing), or a Gantt chart for\n"
-        "FILE.svg / FILE.png (at most 64 ranks). Exit status 1 on a network deadlock, 2 on bad input.\n"
+        "Chrome trace-event JSON for FILE.json or '-' (ts and dur in microseconds; Perfetto, chrome://tracing),\n"
+        "a Gantt chart for FILE.png/.svg/.pdf/.eps (at most 64 ranks; message arrows up to 16), any other name\n"
+        "refused. Exit status 1 on a network deadlock, 2 on bad input.\n"
         "--model loggops runs LogGOPSim's LogGOPS model instead, in integer ns and without a network\n"
         "(--loggops L,o,g,G,O,S; receive overhead, NIC gaps, rendezvous above S; docs/loggops.md).",
     .opts = replay_opts,
