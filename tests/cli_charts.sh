@@ -67,6 +67,10 @@ expect_bad "KCUBE_GNUPLOT_TIMEOUT not a number" -- env KCUBE_GNUPLOT_TIMEOUT=soo
     --plot "$CLI_TMP/t.png"
 expect_bad "KCUBE_GNUPLOT_TIMEOUT zero" -- env KCUBE_GNUPLOT_TIMEOUT=0 timeout 30 "$K" "${FFT[@]}" \
     --plot "$CLI_TMP/t.png"
+expect_bad "KCUBE_GNUPLOT_TIMEOUT in hex" -- env KCUBE_GNUPLOT_TIMEOUT=0x10 timeout 30 "$K" "${FFT[@]}" \
+    --plot "$CLI_TMP/t.png"
+expect_exit 0 "KCUBE_GNUPLOT_TIMEOUT=2.5 with a real gnuplot" -- env KCUBE_GNUPLOT_TIMEOUT=2.5 "$K" "${FFT[@]}" \
+    --plot "$CLI_TMP/t25.png"
 expect_exit 0 "a real gnuplot within the default limit" -- "$K" "${FFT[@]}" --plot "$CLI_TMP/real.png"
 
 # ---- formats from the extension ------------------------------------------------------

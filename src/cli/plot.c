@@ -329,8 +329,8 @@ static void fit_log_axis(FILE *f, const cli_plot *p, int axis, double *lo, doubl
         *hi = b * margin;
     if (pow2 && b > a) {
         int span = (int)lround(log2(b / a)), step = (span + 11) / 12;
-        fprintf(f, "set logscale %s 2\nset %stics %.17g, %d\nset format %s '%%.0f'\nset m%stics 1\n", name, name,
-                a, 1 << step, name, name);
+        fprintf(f, "set logscale %s 2\nset %stics %.17g, %d\nset format %s '%s'\nset m%stics 1\n", name, name, a,
+                1 << step, name, a >= 1 ? "%.0f" : "%g", name);
     } else if (b / a < 1000) {
         decade_tics(f, name, *lo, *hi);
     }
@@ -494,16 +494,18 @@ static int image_take(image *im, int fd)
     return got < 0 ? (errno == EINTR || errno == EAGAIN ? 1 : -1) : got > 0;
 }
 
-/* The watchdog's limit: KCUBE_GNUPLOT_TIMEOUT seconds (a number > 0, at
- * most a day), else GNUPLOT_TIMEOUT. -1 for a value that is no such number. */
+/* The watchdog's limit: KCUBE_GNUPLOT_TIMEOUT seconds (decimal digits
+ * with at most one point, > 0, at most a day), else GNUPLOT_TIMEOUT. -1
+ * for a value that is no such number (" 5", "1e1", "0x10" included). */
 static double gnuplot_timeout(void)
 {
-    const char *v = getenv("KCUBE_GNUPLOT_TIMEOUT");
+    const char *v = getenv("KCUBE_GNUPLOT_TIMEOUT"), *dot;
     if (!v || !*v)
         return GNUPLOT_TIMEOUT;
-    char *end;
-    double t = strtod(v, &end);
-    return *end || !(t > 0) || t > 86400 || !(*v >= '0' && *v <= '9') ? -1 : t;
+    if (strspn(v, "0123456789.") != strlen(v) || *v == '.' || ((dot = strchr(v, '.')) && strchr(dot + 1, '.')))
+        return -1;
+    double t = strtod(v, NULL);
+    return t > 0 && t <= 86400 ? t : -1;
 }
 
 /* Stop gnuplot and whatever it started: it leads its own process group. */
