@@ -77,7 +77,8 @@ else cli_fail "replay under the mapping ($mapped us) is not faster than without 
 # ---- help offers only what the command takes -------------------------------------------
 expect_exit 0 "replay help" -- "$K" replay --help
 expect_stdout_contains "--mapping none|FILE"
-if grep -q "optimal" "$CLI_OUT"; then cli_fail "replay --help offers optimal"; else cli_pass; fi
+# (the key to the seed papers at the end names one "optimal processor mapping")
+if grep -v '^  seed 00[0-9]  ' "$CLI_OUT" | grep -q "optimal"; then cli_fail "replay --help offers optimal"; else cli_pass; fi
 expect_bad "replay --mapping optimal" -- "$K" replay "$CLI_TMP/t.goal" --n 6 --mapping optimal
 expect_exit 0 "hl help" -- "$K" hl --help
 expect_stdout_contains "--topology hypercube|mesh"

@@ -16,6 +16,7 @@
 #include "options.h"
 #include "out.h"
 #include "plot.h"
+#include "seeds.h"
 #include "kcube/calmant_alltoall.h"
 #include "kcube/calmant_embed.h"
 #include "kcube/goal.h"
@@ -34,7 +35,7 @@ static const cli_opt OPT_METHODS = {.name = "methods", .type = CLI_TEXT, .meta =
                                     .help = "comma-separated methods, or all", .param = "methods"};
 static const cli_opt OPT_PLOT_BARRIER = {.name = "plot-barrier", .type = CLI_TEXT, .meta = "FILE",
                                          .help = "draw calmant's barrier share of its time, in percent, against the "
-                                                 "block size (.png or .svg; needs --barrier > 0)",
+                                                 "block size (.png, .svg, .pdf or .eps; needs --barrier > 0)",
                                          .param = "plot"};
 
 static const cli_opt OPT_NO_REPLAY = {.name = "no-replay", .type = CLI_FLAG,
@@ -46,6 +47,7 @@ typedef struct a2a_job {
     unsigned mask;
     kc_a2a_params p;
     const char *plot, *plot_barrier, *emit;
+    const char *size; /* --size of both charts, or NULL */
 } a2a_job;
 
 typedef struct a2a_row {
@@ -76,8 +78,11 @@ static int resolve_outputs(const cli_args *a, a2a_job *j)
         return cli_error("--plot-barrier: give --barrier B > 0 (the share is 0 without barriers)");
     if (j->plot_barrier && !(j->mask & (1u << KC_A2A_CALMANT)))
         return cli_error("--plot-barrier: the barrier share is calmant's; include it in --methods");
-    r = j->plot ? cli_plot_check(j->plot) : 0;
-    return r ? r : j->plot_barrier ? cli_plot_check(j->plot_barrier) : 0;
+    j->size = cli_text(a, &OPT_SIZE, NULL);
+    if (!j->plot && !j->plot_barrier && (r = cli_reject(a, &OPT_SIZE, "without --plot or --plot-barrier")))
+        return r;
+    r = j->plot ? cli_plot_check_sized(j->plot, j->size) : 0;
+    return r ? r : j->plot_barrier ? cli_plot_check_sized(j->plot_barrier, j->size) : 0;
 }
 
 static int resolve(const cli_args *a, a2a_job *j)
@@ -255,11 +260,12 @@ static void render_text(const a2a_job *j, const a2a_row *rows)
         printf("not replayed (%s): conflicts and link bytes unknown\n", j->replay ? "d > 12" : "--no-replay");
 }
 
-static int draw(const char *path, const char *title, const char *sub, const char *ylabel, const cli_plot_series *s,
-                int n)
+static int draw(const a2a_job *j, const char *path, const char *title, const char *sub, const char *ylabel,
+                const cli_plot_series *s, int n)
 {
     cli_plot pl;
     cli_plot_init(&pl);
+    pl.size = j->size;
     pl.title = title;
     pl.subtitle = sub;
     pl.xlabel = "block size (bytes)";
@@ -283,20 +289,20 @@ static int render_plots(const a2a_job *j)
     for (int m = 0; m < KC_A2A_NMETHODS; m++)
         if (j->mask & (1u << m))
             s[n++] = (cli_plot_series){kc_names_name(&kc_a2a_method_names, m), SWEEP_N, x, y[m]};
-    char mesh[64], title[200], sub[160];
+    char mesh[64], title[200], sub[240], cite[120];
     mesh_name(j, mesh, sizeof mesh);
     snprintf(title, sizeof title,
              "complete exchange on the %s (d = %d): speed-up over the CC-cube, blocks 16 B to 64 KiB", mesh, j->d);
-    snprintf(sub, sizeof sub, "seed 003 Figs. 9-10; start-up beta/tau = %g, barrier b/tau = %g (tau: time per byte)",
-             j->p.beta / j->p.tau, j->p.barrier / j->p.tau);
-    int r = j->plot ? draw(j->plot, title, sub, "speed-up over the CC-cube (times)", s, n) : 0;
+    snprintf(sub, sizeof sub, "%s; start-up beta/tau = %g, barrier b/tau = %g (tau: time per byte)",
+             cli_seed_cite(cite, sizeof cite, 3, "Figs. 9-10"), j->p.beta / j->p.tau, j->p.barrier / j->p.tau);
+    int r = j->plot ? draw(j, j->plot, title, sub, "speed-up over the CC-cube (times)", s, n) : 0;
     for (int k = 0; k < SWEEP_N; k++)
         share[k] *= 100; /* drawn in percent */
     cli_plot_series b = {"calmant", SWEEP_N, x, share};
     snprintf(title, sizeof title,
              "calmant's complete exchange on the %s (d = %d): barrier time in percent of the total", mesh, j->d);
     if (!r && j->plot_barrier)
-        r = draw(j->plot_barrier, title, sub, "barrier time (% of calmant's total time)", &b, 1);
+        r = draw(j, j->plot_barrier, title, sub, "barrier time (% of calmant's total time)", &b, 1);
     return r;
 }
 
@@ -424,6 +430,7 @@ static const cli_use alltoall_opts[] = {
     {&OPT_CSV, "one row per method", NULL},
     {&OPT_PLOT, "speed-up over the CC-cube against the block size, 16 B .. 64 KiB (Figs. 9-10)", NULL},
     {&OPT_PLOT_BARRIER, NULL, NULL},
+    {&OPT_SIZE, NULL, NULL},
     {&OPT_EMIT_GOAL, "write calmant's pipelined exchange (its degree) as a GOAL schedule, ranks on the mesh "
                      "nodes by the standard embedding (d <= 12; kcube replay --topology mesh gives the flit-level "
                      "network's time, kcube replay --model loggops LogGOPSim's)", NULL},

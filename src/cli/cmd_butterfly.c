@@ -13,6 +13,7 @@
 #include "core/bits.h"
 #include "options.h"
 #include "plot.h"
+#include "seeds.h"
 #include "kcube/butterfly.h"
 #include "kcube/rng.h"
 
@@ -59,7 +60,8 @@ static const cli_use bfly_opts[] = {
     {&OPT_TRACE, NULL, NULL},
     {&OPT_MOTIONS, NULL, NULL},
     {&OPT_PLOT, "chart of element transfers against P/N, every method and the paper's counts, p from n to P "
-                "(.png or .svg; multisect with r = n where P/N >= N, else r = 2)", NULL},
+                "(.png, .svg, .pdf or .eps; multisect with r = n where P/N >= N, else r = 2)", NULL},
+    {&OPT_SIZE, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {&OPT_MAX_TIME, NULL, NULL},
@@ -73,7 +75,7 @@ typedef struct bfly_job {
     kc_bfly_opts o;
     cli_fmt fmt;
     int fft, trace, motions;
-    const char *plot;
+    const char *plot, *size; /* --plot FILE and its --size, or NULL */
     uint64_t seed;
 } bfly_job;
 
@@ -111,7 +113,10 @@ static int resolve(const cli_args *a, bfly_job *j)
     if (j->motions && j->fmt != CLI_FMT_TEXT)
         return cli_error("--motions is text output; leave out --json/--csv");
     j->plot = cli_text(a, &OPT_PLOT, NULL);
-    return j->plot ? cli_plot_check(j->plot) : 0;
+    j->size = cli_text(a, &OPT_SIZE, NULL);
+    if (!j->plot)
+        return cli_reject(a, &OPT_SIZE, "without --plot");
+    return cli_plot_check_sized(j->plot, j->size);
 }
 
 /* ---- compute ------------------------------------------------------------ */
@@ -440,30 +445,60 @@ static kc_status sweep_methods(const bfly_job *j, sweep *sw, kc_err *err)
     return KC_OK;
 }
 
-static int render_plot(const bfly_job *j, const sweep *sw)
+/* The chart's series: each method's measured curve in a colour of its own
+ * and keyed by the method's name, the paper's counts for it as open
+ * markers of that colour (circles: the theorem or Section 6, squares:
+ * Table 4), and two key entries saying what the markers are; so the key has
+ * 8 entries, not 11, and a count equal to the measured one circles its
+ * point instead of hiding it. Returns the number of series. */
+static int chart_series(const sweep *sw, cli_plot_series *s, cli_plot_role *role)
 {
-    cli_plot_series s[NCURVES * NMETHODS];
-    int ns = 0, n = j->o.scheme.n;
-    for (int m = 0; m < NMETHODS; m++)
+    int ns = 0, table4 = 0;
+    for (int m = 0; m < NMETHODS; m++) {
+        int head = ns;
         for (int k = 0; k < NCURVES; k++) {
             const curve *c = &sw->c[m][k];
-            if (c->n)
-                s[ns++] = (cli_plot_series){c->label, c->n, c->x, c->y};
+            if (!c->n)
+                continue;
+            int from_table4 = strstr(c->label, "(Table 4)") != NULL;
+            table4 |= k != CURVE_MEASURED && from_table4;
+            s[ns] = (cli_plot_series){k == CURVE_MEASURED ? c->label : NULL, c->n, c->x, c->y};
+            role[ns++] = (cli_plot_role){k == CURVE_MEASURED ? 0 : head + 1,
+                                         k == CURVE_MEASURED ? 0 : from_table4 ? 2 : 1};
         }
+    }
+    s[ns] = (cli_plot_series){"paper (theorem, Section 6)", 0, NULL, NULL};
+    role[ns++] = (cli_plot_role){0, 1};
+    if (table4) {
+        s[ns] = (cli_plot_series){"paper (Table 4)", 0, NULL, NULL};
+        role[ns++] = (cli_plot_role){0, 2};
+    }
+    return ns;
+}
+
+static int render_plot(const bfly_job *j, const sweep *sw)
+{
+    cli_plot_series s[NCURVES * NMETHODS + 2];
+    cli_plot_role role[NCURVES * NMETHODS + 2];
+    int ns = chart_series(sw, s, role), n = j->o.scheme.n;
     cli_plot pl;
     cli_plot_init(&pl);
-    char title[200];
+    char title[200], sub[240], cite[160];
     snprintf(title, sizeof title,
              "butterfly (FFT) emulation on the %d-cube: %s allocation, %s encoding, P/N from 1 to 2^%d", n,
              kc_names_name(&kc_alloc_names, (int)j->o.scheme.alloc),
              kc_names_name(&kc_encoding_names, (int)j->o.scheme.enc), j->o.scheme.p - n);
     pl.title = title;
-    pl.subtitle = "seed 001; measured transfers of every method, and the paper's counts (Theorems, Table 4)";
+    snprintf(sub, sizeof sub, "%s: lines measured, open markers the paper's counts",
+             cli_seed_cite(cite, sizeof cite, 1, ""));
+    pl.subtitle = sub;
     pl.xlabel = "elements per processor P/N";
     pl.ylabel = "element transfers in sequence";
     pl.logx = pl.logy = 1;
     pl.series = s;
     pl.nseries = ns;
+    pl.role = role;
+    pl.size = j->size;
     return cli_plot_write(&pl, j->plot);
 }
 

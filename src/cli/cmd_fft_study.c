@@ -18,6 +18,7 @@
 #include "options.h"
 #include "out.h"
 #include "plot.h"
+#include "seeds.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/lcc.h"
@@ -39,7 +40,8 @@ static const cli_use fft_opts[] = {
     {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per size and configuration", NULL},
-    {&OPT_PLOT, "total time against m, one curve per configuration (.png or .svg)", NULL},
+    {&OPT_PLOT, "total time against m, one curve per configuration (.png, .svg, .pdf or .eps)", NULL},
+    {&OPT_SIZE, NULL, NULL},
     {&OPT_EMIT_GOAL, "write the schedule of the first size and configuration (GOAL)", NULL},
     {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
@@ -78,7 +80,7 @@ typedef struct fft_job {
     int *conf;
     size_t nconfs;
     kc_appsim_opts opts;
-    const char *plot, *emit;
+    const char *plot, *size, *emit;
 } fft_job;
 
 static void job_free(fft_job *j)
@@ -214,7 +216,10 @@ static int resolve(const cli_args *a, fft_job *j)
         return r;
     j->plot = cli_text(a, &OPT_PLOT, NULL);
     j->emit = cli_text(a, &OPT_EMIT_GOAL, NULL);
-    if (j->plot && (r = cli_plot_check(j->plot)))
+    j->size = cli_text(a, &OPT_SIZE, NULL);
+    if (!j->plot && (r = cli_reject(a, &OPT_SIZE, "without --plot")))
+        return r;
+    if (j->plot && (r = cli_plot_check_sized(j->plot, j->size)))
         return r;
     if (j->emit && (r = cli_check_output(j->emit)))
         return r;
@@ -472,18 +477,19 @@ static int render_plot(const fft_job *j, const fft_row *rows)
     if (!r) {
         cli_plot pl;
         cli_plot_init(&pl);
-        char title[160], sub[160];
-        snprintf(title, sizeof title, "parallel FFT of m points on the %d-cube: total time, bit-reverse included",
+        char title[160], sub[240], cite[160];
+        snprintf(title, sizeof title, "parallel FFT of m points on the %d-cube, flit-level network: total time, bit-reverse included",
                  j->n);
-        snprintf(sub, sizeof sub, "seed 000 Section 6.2; start-up %g us, %g us per byte, flit-level network",
-                 j->opts.startup_us, j->opts.byte_time_us);
+        snprintf(sub, sizeof sub, "%s; start-up %g µs, %g µs a byte",
+                 cli_seed_cite(cite, sizeof cite, 0, "Section 6.2"), j->opts.startup_us, j->opts.byte_time_us);
         pl.title = title;
         pl.subtitle = sub;
         pl.xlabel = "points m";
-        pl.ylabel = "total time (us)";
-        pl.logx = 1;
+        pl.ylabel = "total time (µs)";
+        pl.logx = pl.logy = 1; /* sizes a factor 4 apart; times from ms to s, compared by ratio */
         pl.series = s;
         pl.nseries = (int)j->nconfs;
+        pl.size = j->size;
         r = cli_plot_write(&pl, j->plot);
     }
     free(s);

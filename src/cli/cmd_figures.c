@@ -17,6 +17,7 @@
 #include "options.h"
 #include "out.h"
 #include "plot.h"
+#include "seeds.h"
 #include "sim_cli.h"
 #include "text.h"
 #include "kcube/attr.h"
@@ -43,6 +44,7 @@ static const cli_opt OPT_TORUS = {.name = "torus", .type = CLI_FLAG,
 static const cli_use figures_opts[] = {
     {&OPT_OUT, "directory: one PNG chart per figure, figures.csv, summary.txt and (--torus) kcube's mapping "
                "files", "kcube-figures"},
+    {&OPT_SIZE, "size of each chart in pixels (PNG)", NULL},
     {&OPT_QUICK, NULL, NULL},
     {&OPT_TORUS, NULL, NULL},
     {&OPT_VC_LINK, NULL, NULL},
@@ -116,7 +118,7 @@ static void bprintf(buf *b, const char *fmt, ...)
 }
 
 typedef struct fig_job {
-    const char *out;
+    const char *out, *size; /* size: --size of the charts, or NULL */
     int quick, torus, nfigs, threads;
     int vc_link; /* --vc-link, -1 when not given (then resolved per figure) */
     double loads[MAX_LOADS];
@@ -238,6 +240,7 @@ static int resolve(const cli_args *a, fig_job *j)
 {
     memset(j, 0, sizeof *j);
     j->out = cli_text(a, &OPT_OUT, "kcube-figures");
+    j->size = cli_text(a, &OPT_SIZE, NULL);
     j->quick = cli_flag(a, &OPT_QUICK);
     j->torus = cli_flag(a, &OPT_TORUS);
     j->nfigs = j->torus ? NFIGS : NFIGS_CUBE;
@@ -283,7 +286,7 @@ static int prepare_out(const fig_job *j)
     if (stat(j->out, &st) != 0 || !S_ISDIR(st.st_mode))
         return cli_write_error(j->out, ENOTDIR);
     char *probe = out_path(j, FIGS[0].file, ".png");
-    int r = probe ? cli_plot_check(probe) : CLI_EXIT_FAIL;
+    int r = probe ? cli_plot_check_sized(probe, j->size) : CLI_EXIT_FAIL;
     free(probe);
     for (int f = 0; f < j->nfigs && !r; f++)
         if (j->map_path[f])
@@ -350,17 +353,18 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
         bprintf(&o->sum, "  kcube map: Q = %s, contention %llu -> %llu (kcube map --k %d --n %d --pattern %s\n"
                          "  --kind linear --search), in %s" MAP_SUFFIX "\n",
                 j->map_q[f], j->map_before[f], j->map_after[f], fg->k, fg->n, fg->pattern, fg->file);
-    char *path = r ? NULL : out_path(j, fg->file, ".png");
+    char *path = r ? NULL : out_path(j, fg->file, ".png"), cite[160]; /* ref: "seed 00S Fig. F" */
     const kc_simconfig *cfg = &j->cfg[f];
     char *title = r ? NULL : sim_strdupf("%s: %d-flit messages, %d-flit buffers", fg->title, cfg->msg_flits, depth);
     char *sub = r ? NULL
-                  : sim_strdupf("%s; %s injection, VCs of a link %s, seed %llu%s", fg->ref,
+                  : sim_strdupf("%s; %s injection, VCs of a link %s, seed %llu%s",
+                                cli_seed_cite(cite, sizeof cite, fg->ref[7] - '0', fg->ref + 9),
                                 cfg->process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
                                 cfg->vc_independent > 0 || (cfg->vc_independent < 0 && fg->k > 2) ? "independent"
                                                                                                  : "shared",
                                 (unsigned long long)cfg->seed, j->quick ? ", --quick (short runs)" : "");
     if (!r && cli_writes_output(a)) /* not in a kcube-mpi helper */
-        r = path && title && sub ? cli_plot_latency(path, title, sub, series, fg->nconf) : CLI_EXIT_FAIL;
+        r = path && title && sub ? cli_plot_latency(path, j->size, title, sub, series, fg->nconf) : CLI_EXIT_FAIL;
     free(path);
     free(title);
     free(sub);

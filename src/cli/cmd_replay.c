@@ -38,8 +38,8 @@ static const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI
                                            .help = "ranks sharing one node (ranks vR..vR+R-1 on node v, or on the "
                                                    "node on line v of a mapping file)"};
 static const cli_opt OPT_TIMELINE = {.name = "timeline", .type = CLI_TEXT, .meta = "FILE", .param = "timeline",
-                                     .help = "write what each rank did: FILE.svg or FILE.png draws it (at most 64 "
-                                             "ranks), any other name (- included) is Chrome trace-event JSON"};
+                                     .help = "write what each rank did: FILE.json is Chrome trace-event JSON (so is "
+                                             "'-'); FILE.png, .svg, .pdf or .eps draws it (at most 64 ranks)"};
 
 static const cli_use replay_opts[] = {
     {&OPT_N, NULL, NULL},
@@ -50,6 +50,7 @@ static const cli_use replay_opts[] = {
     {&OPT_RANKS_PER_NODE, NULL, NULL},
     {&OPT_MODEL, NULL, NULL},
     {&OPT_TIMELINE, NULL, NULL},
+    {&OPT_SIZE, "size of a drawn --timeline", NULL},
     {&OPT_ROUTING, "ecube, pcube, duato, li-min on the hypercube; dor elsewhere (default ecube / dor)", NULL},
     /* The shared defaults are seed 000's nCUBE 2, KC_APPSIM_OPTS_DEFAULT's numbers. */
     {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
@@ -77,7 +78,7 @@ typedef struct replay_job {
     kc_simconfig cfg;
     kc_appsim_opts opts;
     uint32_t ranks_per_node;
-    const char *timeline; /* or NULL */
+    const char *timeline, *size; /* --timeline and its --size, or NULL */
     kc_goal g;
     int have_goal;
     int model;             /* CLI_REPLAY_NETWORK, _LOGGP or _LOGGOPS (replay_loggops.h) */
@@ -126,7 +127,10 @@ static int resolve_loggops(const cli_args *a, replay_job *j)
     if (kc_goal_validate(&j->g, nodes, NULL, &err))
         return cli_report(a, &err);
     j->timeline = cli_text(a, &OPT_TIMELINE, NULL);
-    return j->timeline ? cli_timeline_check(j->timeline, j->g.num_ranks) : 0;
+    j->size = cli_text(a, &OPT_SIZE, NULL);
+    if (!j->timeline)
+        return cli_reject(a, &OPT_SIZE, "without --timeline");
+    return cli_timeline_check(j->timeline, j->size, j->g.num_ranks);
 }
 
 static int resolve(const cli_args *a, replay_job *j)
@@ -156,6 +160,9 @@ static int resolve(const cli_args *a, replay_job *j)
     /* R ranks a node: the schedule must fill whole nodes, and fit. */
     j->ranks_per_node = (uint32_t)cli_int(a, &OPT_RANKS_PER_NODE, 1);
     j->timeline = cli_text(a, &OPT_TIMELINE, NULL);
+    j->size = cli_text(a, &OPT_SIZE, NULL);
+    if (!j->timeline && (r = cli_reject(a, &OPT_SIZE, "without --timeline")))
+        return r;
     if (j->g.num_ranks % j->ranks_per_node)
         return cli_error("--ranks-per-node: %u ranks are not a multiple of %u", j->g.num_ranks, j->ranks_per_node);
     if (j->g.num_ranks > nodes * j->ranks_per_node)
@@ -163,7 +170,7 @@ static int resolve(const cli_args *a, replay_job *j)
                          j->ranks_per_node);
     if (kc_goal_validate(&j->g, 0, NULL, &err))
         return cli_report(a, &err);
-    if (j->timeline && (r = cli_timeline_check(j->timeline, j->g.num_ranks)))
+    if (j->timeline && (r = cli_timeline_check(j->timeline, j->size, j->g.num_ranks)))
         return r;
     return 0;
 }
@@ -492,7 +499,7 @@ static int run(const cli_args *a)
             if (j.g.warnings && j.fmt == CLI_FMT_TEXT && !(j.model == CLI_REPLAY_NETWORK && o.r.fixed_order))
                 fprintf(stderr, "kcube: warning: %s\n", j.g.warning);
             if (j.timeline)
-                rc = cli_timeline_write(j.timeline, &o.tl, j.path, kc_names_name(&cli_replay_model_names, j.model));
+                rc = cli_timeline_write(j.timeline, j.size, &o.tl, j.path, kc_names_name(&cli_replay_model_names, j.model));
             /* A timeline on standard output is all that goes there. */
             if (!rc && !(j.timeline && cli_is_stdout(j.timeline)))
                 rc = render(&j, &o);
@@ -525,8 +532,9 @@ const cli_command kc_command_replay = {
         "--ranks-per-node R puts R ranks on each node (ranks vR..vR+R-1 on node v, or on the node on line v of a\n"
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
-        "Chrome trace-event JSON (ts and dur in microseconds; Perfetto, chrome://tracing), or a Gantt chart for\n"
-        "FILE.svg / FILE.png (at most 64 ranks). Exit status 1 on a network deadlock, 2 on bad input.\n"
+        "Chrome trace-event JSON for FILE.json or '-' (ts and dur in microseconds; Perfetto, chrome://tracing),\n"
+        "a Gantt chart for FILE.png/.svg/.pdf/.eps (at most 64 ranks; message arrows up to 16), any other name\n"
+        "refused. Exit status 1 on a network deadlock, 2 on bad input.\n"
         "--model loggops runs LogGOPSim's LogGOPS model instead, in integer ns and without a network\n"
         "(--loggops L,o,g,G,O,S; receive overhead, NIC gaps, rendezvous above S; docs/loggops.md).",
     .opts = replay_opts,

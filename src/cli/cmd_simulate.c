@@ -129,7 +129,9 @@ static const cli_use simulate_opts[] = {
     {&OPT_CONFIGS, "with --compare: routings, M-S, M-G (lists below) or ROUTING@MAPPING (default "
                    "ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G on tori with k a power of two)", NULL},
     {&OPT_SET, NULL, NULL},
-    {&OPT_PLOT, "latency against throughput through gnuplot (.png or .svg), checked before simulating", NULL},
+    {&OPT_PLOT, "latency against throughput through gnuplot (.png, .svg, .pdf or .eps), checked before simulating",
+     NULL},
+    {&OPT_SIZE, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
@@ -146,7 +148,7 @@ typedef struct sim_job {
     kc_simconfig cfg;
     double loads[KC_SIMSWEEP_MAX_POINTS];
     int nloads, threads, compare, stop;
-    const char *plot, *traffic;
+    const char *plot, *size, *traffic; /* size: --plot's --size, or NULL */
     cli_fmt fmt;
     sim_series ser[MAX_SERIES];
     int ns;
@@ -355,6 +357,9 @@ static int resolve(const cli_args *a, sim_job *j)
     j->compare = cli_flag(a, &OPT_COMPARE);
     j->threads = sim_threads(a, &OPT_THREADS);
     j->plot = cli_text(a, &OPT_PLOT, NULL);
+    j->size = cli_text(a, &OPT_SIZE, NULL);
+    if (!j->plot && (r = cli_reject(a, &OPT_SIZE, "without --plot")))
+        return r;
     j->traffic = j->user.pattern ? j->user.pattern : j->user.matrix ? j->user.matrix : j->user.pairs;
     if ((r = resolve_loads(a, j)) || (r = reject_unused(a, j)))
         return r;
@@ -373,7 +378,7 @@ static void job_free(sim_job *j)
 
 static int simulate(const cli_args *a, sim_job *j)
 {
-    int threads = 1, r = j->plot && cli_writes_output(a) ? cli_plot_check(j->plot) : 0; /* before any work */
+    int threads = 1, r = j->plot && cli_writes_output(a) ? cli_plot_check_sized(j->plot, j->size) : 0; /* before any work */
     if (!r)
         r = sim_plan_memory(a, j->ser, j->ns, 1, &j->cfg, j->loads, j->nloads, j->threads, &threads);
     if (!r)
@@ -660,7 +665,7 @@ static int render_plot(const sim_job *j)
     char *sub = sim_strdupf("kcube simulate; %s injection, seed %llu",
                             j->cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
                             (unsigned long long)j->cfg.seed);
-    int r = title && sub ? cli_plot_latency(j->plot, title, sub, ps, j->ns) : out_of_memory();
+    int r = title && sub ? cli_plot_latency(j->plot, j->size, title, sub, ps, j->ns) : out_of_memory();
     free(title);
     free(sub);
     free(xy);

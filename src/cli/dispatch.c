@@ -9,6 +9,7 @@
 #include "budget.h"
 #include "cli.h"
 #include "manpage.h"
+#include "seeds.h"
 #include "text.h"
 
 static void usage(FILE *out)
@@ -43,6 +44,7 @@ static void usage(FILE *out)
           "A run estimated to take more than --max-time SECONDS (default " CLI_MAX_TIME_DEFAULT ") or more memory than\n"
           "the machine has (--max-memory) is refused before it starts, with the value that runs it.\n",
           out);
+    cli_seed_key_all(out);
 }
 
 const cli_command *cli_find_command(const char *name)

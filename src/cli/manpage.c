@@ -8,6 +8,7 @@
 #include "cli.h"
 #include "dispatch.h"
 #include "opt.h"
+#include "seeds.h"
 
 /* roff text: backslashes doubled as \e, a line starting with '.' or '\''
  * guarded by \&, so help text is never read as a request. */
@@ -168,6 +169,12 @@ void cli_man(FILE *out)
     }
     fputs(".SH \"COMMANDS IN DETAIL\"\n", out);
     EACH_COMMAND(c) man_command(out, c, c->name);
+    fputs(".SH \"SEED PAPERS\"\nThe papers kcube implements, cited by number in the text above:\n", out);
+    for (int s = 0; s < CLI_NSEEDS; s++) {
+        fprintf(out, ".TP\nseed %03d\n", s);
+        roff(out, cli_seed_paper(s));
+        fputc('\n', out);
+    }
     fputs(".SH \"EXIT STATUS\"\n"
           ".TP\n0\nSuccess.\n"
           ".TP\n1\nThe run failed: an output file or standard output that cannot be written (a missing\n"

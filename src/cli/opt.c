@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "core/grow.h"
 #include "options.h"
+#include "seeds.h"
 #include "text.h"
 
 static const cli_use *find_use(const cli_command *cmd, const char *name, size_t len)
@@ -665,7 +666,8 @@ const char *cli_shown_default(const cli_use *u, char *buf, size_t size)
     return buf[0] ? buf : NULL;
 }
 
-void cli_help(const cli_command *cmd, const char *path, FILE *out)
+/* The help text proper (cli_help adds the seed papers' key). */
+static void help_text(const cli_command *cmd, const char *path, FILE *out)
 {
     fprintf(out, "usage: kcube %s", path);
     if (cmd->subs)
@@ -720,4 +722,22 @@ void cli_help(const cli_command *cmd, const char *path, FILE *out)
         fputc('\n', out);
         cmd->more_help(out);
     }
+}
+
+/* Help, then a key to the seed papers its text cites by number. */
+void cli_help(const cli_command *cmd, const char *path, FILE *out)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&text, &len);
+    if (m)
+        help_text(cmd, path, m);
+    if (!m || fclose(m) != 0) {
+        free(text);
+        help_text(cmd, path, out); /* out of memory: the help without its key */
+        return;
+    }
+    fputs(text, out);
+    cli_seed_key(out, text);
+    free(text);
 }

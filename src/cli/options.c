@@ -41,8 +41,12 @@ const cli_opt OPT_SCATTER = {.name = "scatter", .type = CLI_FLAG,
 const cli_opt OPT_JSON = {.name = "json", .type = CLI_FLAG, .help = "machine-readable JSON on standard output"};
 const cli_opt OPT_CSV = {.name = "csv", .type = CLI_FLAG, .help = "CSV on standard output"};
 const cli_opt OPT_PLOT = {.name = "plot", .type = CLI_TEXT, .meta = "FILE",
-                          .help = "also draw a plot with gnuplot (.png or .svg; '-': PNG on standard output)",
+                          .help = "also draw a plot with gnuplot (.png, .svg, .pdf or .eps; '-': PNG on standard output)",
                           .param = "plot"};
+const cli_opt OPT_SIZE = {.name = "size", .type = CLI_TEXT, .meta = "WxH",
+                          .help = "chart size: pixels for .png/.svg (1200x800), inches or cm for .pdf/.eps (6x4, "
+                                  "15cmx10cm)",
+                          .param = "size"};
 const cli_opt OPT_EMIT_GOAL = {.name = "emit-goal", .type = CLI_TEXT, .meta = "FILE",
                                .help = "write the generated schedule as a GOAL file (for kcube replay; '-': standard output)",
                                .param = "emit_goal"};
@@ -126,7 +130,7 @@ const cli_opt OPT_FIRST_HOST = {.name = "first-host", .type = CLI_U64, .meta = "
 
 const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
-    &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_OUT,     &OPT_SEED,
+    &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_SIZE, &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_MAX_TIME, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
     &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME,
     &OPT_EMIT_GOAL, &OPT_FORMAT, &OPT_MACHINE, &OPT_HOSTS, &OPT_SLOTS_PER_HOST, &OPT_FILL, &OPT_FIRST_HOST, NULL,

@@ -13,7 +13,7 @@ extern const cli_opt OPT_N, OPT_K, OPT_TOPOLOGY, OPT_SHAPE, OPT_TIE;
 /* Communications: --pattern P | --matrix M [--vector V] [--scatter], in order. */
 extern const cli_opt OPT_PATTERN, OPT_MATRIX, OPT_VECTOR, OPT_SCATTER;
 /* Output. */
-extern const cli_opt OPT_JSON, OPT_CSV, OPT_PLOT, OPT_OUT;
+extern const cli_opt OPT_JSON, OPT_CSV, OPT_PLOT, OPT_SIZE, OPT_OUT;
 /* A generated schedule written as a GOAL file (fft-study, calmant alltoall). */
 extern const cli_opt OPT_EMIT_GOAL;
 /* Runs. */

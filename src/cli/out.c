@@ -75,7 +75,7 @@ static void on_fatal_signal(int sig)
     if (getpid() == cleanup_owner) {
         pid_t child = cleanup_pid;
         if (child > 0)
-            kill(child, SIGKILL);
+            kill(-child, SIGKILL), kill(child, SIGKILL); /* gnuplot leads a process group (plot.c) */
         for (int i = 0; i < CLEANUP_SLOTS; i++) {
             const char *t = cleanup_tmp[i];
             if (t)

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/clock.h"
 #include "core/grow.h"
 #include "out.h"
 #include "text.h"
@@ -27,7 +28,19 @@ static const char *ext(const char *path)
     return dot && (!slash || dot > slash) ? dot + 1 : "";
 }
 
-int cli_plot_supported(const char *path) { return !strcmp(ext(path), "png") || !strcmp(ext(path), "svg"); }
+/* The chart formats by file name extension, each through gnuplot's own
+ * cairo terminal (vector formats: pdfcairo, epscairo). */
+static const char *const format_ext[CLI_PLOT_NFORMATS] = {"png", "svg", "pdf", "eps"};
+
+int cli_plot_format_of(const char *path)
+{
+    for (int f = 0; f < CLI_PLOT_NFORMATS; f++)
+        if (!strcmp(ext(path), format_ext[f]))
+            return f;
+    return -1;
+}
+
+int cli_plot_supported(const char *path) { return cli_plot_format_of(path) >= 0; }
 
 void cli_plot_init(cli_plot *p)
 {
@@ -61,6 +74,70 @@ static void put_quoted(FILE *f, const char *s)
     free(esc);
 }
 
+/* ---- sizes and terminals ---------------------------------------------------- */
+
+/* A chart's size: pixels for PNG and SVG; inches or centimetres for PDF
+ * and EPS (unit "in" or "cm"). */
+typedef struct chart_size {
+    double w, h;
+    const char *unit;
+} chart_size;
+
+/* One side of WxH: a number and an optional unit; the rest of the text in
+ * *end. 0, or -1 when it is no number. */
+static int size_side(const char *s, double *v, const char **unit, const char **end)
+{
+    char *e;
+    if (!(*s >= '0' && *s <= '9'))
+        return -1;
+    *v = strtod(s, &e);
+    *unit = "";
+    if (!strncmp(e, "cm", 2) || !strncmp(e, "in", 2))
+        *unit = !strncmp(e, "cm", 2) ? "cm" : "in", e += 2;
+    *end = e;
+    return isfinite(*v) ? 0 : -1;
+}
+
+/* --size TEXT for a chart of format fmt: 0 and *sz, or -1 and *why. */
+static int parse_size(const char *text, int fmt, chart_size *sz, const char **why)
+{
+    const char *u1, *u2, *e;
+    int vector = fmt == CLI_PLOT_PDF || fmt == CLI_PLOT_EPS;
+    *why = vector ? "give inches (6x4) or centimetres (15cmx10cm) for PDF and EPS, 1 to 100 inches a side"
+                  : "give whole pixels (1200x800) for PNG and SVG, 100 to 10000 a side";
+    if (size_side(text, &sz->w, &u1, &e) || (*e != 'x' && *e != 'X') || size_side(e + 1, &sz->h, &u2, &e) || *e)
+        return -1;
+    if (!vector) {
+        sz->unit = "";
+        return *u1 || *u2 || sz->w != floor(sz->w) || sz->h != floor(sz->h) || sz->w < 100 || sz->h < 100 ||
+                       sz->w > 10000 || sz->h > 10000
+                   ? -1
+                   : 0;
+    }
+    if (*u1 && *u2 && strcmp(u1, u2))
+        return -1; /* one unit for both sides */
+    sz->unit = *u1 ? u1 : *u2 ? u2 : "in";
+    double in = !strcmp(sz->unit, "cm") ? 2.54 : 1;
+    return sz->w < in || sz->h < in || sz->w > 100 * in || sz->h > 100 * in ? -1 : 0;
+}
+
+/* The terminal line: the user's --size (already checked) or the chart's
+ * own size in pixels (PDF and EPS: a pixel as a hundredth of an inch, and
+ * the font scaled to match). */
+static void put_terminal(FILE *f, int fmt, const char *size, int width, int height, int font)
+{
+    static const char *const term[CLI_PLOT_NFORMATS] = {"pngcairo", "svg", "pdfcairo", "epscairo"};
+    chart_size sz = {width, height, ""};
+    const char *why;
+    int vector = fmt == CLI_PLOT_PDF || fmt == CLI_PLOT_EPS;
+    if (!size || parse_size(size, fmt, &sz, &why)) {
+        sz.w = vector ? width / 100.0 : width, sz.h = vector ? height / 100.0 : height;
+        sz.unit = vector ? "in" : "";
+    }
+    fprintf(f, "set terminal %s size %g%s,%g%s%s font 'sans,%d' noenhanced\n", term[fmt], sz.w, sz.unit, sz.h,
+            sz.unit, fmt == CLI_PLOT_SVG ? " dynamic" : "", vector ? font * 3 / 4 : font);
+}
+
 static void put_range(FILE *f, const char *axis, double lo, double hi)
 {
     fprintf(f, "set %srange [", axis);
@@ -90,6 +167,10 @@ static const int point_type[] = {7, 5, 9, 11, 13, 15, 6, 4, 8, 10, 12, 14, 1, 2,
 static const char *const dash[] = {"solid", "(10,5)", "(3,4)", "(12,4,3,4)", "(20,6)", "(3,4,3,4,12,4)"};
 #define NDASH ((int)(sizeof dash / sizeof *dash))
 
+/* A series' role (cli_plot_role), 0 without roles. */
+#define FAMILY(p, s) ((p)->role ? (p)->role[s].family : 0)
+#define REFERENCE(p, s) ((p)->role ? (p)->role[s].reference : 0)
+
 static int same_value(double a, double b)
 {
     if (isnan(a) || isnan(b))
@@ -102,12 +183,12 @@ static int same_value(double a, double b)
 static int same_as(const cli_plot *p, int s)
 {
     const cli_plot_series *a = &p->series[s];
-    if (a->count <= 0)
-        return -1;
+    if (a->count <= 0 || REFERENCE(p, s))
+        return -1; /* reference points show over a curve anyway */
     for (int t = 0; t < s; t++) {
         const cli_plot_series *b = &p->series[t];
         int i = 0;
-        if (b->count != a->count)
+        if (b->count != a->count || REFERENCE(p, t))
             continue;
         while (i < a->count && same_value(a->x[i], b->x[i]) && same_value(a->y[i], b->y[i]))
             i++;
@@ -117,30 +198,67 @@ static int same_as(const cli_plot *p, int s)
     return -1;
 }
 
+/* Characters of a title line in a chart of the default width (about 7 px
+ * a character at 11 points in 960 px). */
+#define TITLE_LINE 125
+
+/* Text as title lines, each appended as `."\n".'LINE'`: broken after
+ * "; " where a line would run past TITLE_LINE (else after ", " or a space),
+ * so a long subtitle is not cut at the image's edge. */
+static void put_wrapped(FILE *f, const char *text)
+{
+    const size_t limit = TITLE_LINE;
+    static const char *const breaks[] = {"; ", ", ", " "};
+    while (*text) {
+        size_t len = strlen(text), cut = len;
+        for (int b = 0; b < 3 && cut == len && len > limit; b++)
+            for (const char *t = strstr(text, breaks[b]); t && (size_t)(t - text) + strlen(breaks[b]) <= limit;
+                 t = strstr(t + 1, breaks[b]))
+                cut = (size_t)(t - text) + strlen(breaks[b]);
+        char *line = strndup(text, cut);
+        fputs(".\"\\n\".", f);
+        put_quoted(f, line ? line : "");
+        free(line);
+        text += cut;
+    }
+}
+
+/* The length of series s's key entry in characters (0: none), its
+ * "(= EARLIER)" included. */
+static size_t key_length(const cli_plot *p, int s)
+{
+    const char *label = p->series[s].label;
+    int twin = same_as(p, s);
+    if (!label)
+        return 0;
+    return strlen(label) + (twin >= 0 && p->series[twin].label ? strlen(p->series[twin].label) + 5 : 0);
+}
+
 /* Terminal, title, subtitle, axis labels and the key: the key goes below
- * the plot area, where it covers no curve, in as many columns as gnuplot
- * fits (its estimate: about 13 px a character plus the line sample); the
- * image grows by its rows, so the plot keeps its height however many
- * series there are. */
-static void script_frame(FILE *f, const cli_plot *p, int png)
+ * the plot area, where it covers no curve, in columns as wide as its
+ * longest entry (gnuplot's estimate: 9 px a character at 11 points, with
+ * the sample and 3 characters more than gnuplot's default between
+ * entries, which proportional text otherwise runs into); the image grows
+ * by its rows, so the plot keeps its height however many series there
+ * are. */
+static void script_frame(FILE *f, const cli_plot *p, int fmt)
 {
     size_t longest = 0;
-    for (int s = 0; s < p->nseries; s++)
-        if (p->series[s].label && strlen(p->series[s].label) > longest)
-            longest = strlen(p->series[s].label);
-    int cols = (int)(920 / ((longest + 8 + 12) * 13)), rows;
-    cols = cols < 1 ? 1 : cols;
-    rows = (p->nseries + cols - 1) / cols;
-    fprintf(f, png ? "set terminal pngcairo size 960,%d font 'sans,11' noenhanced\n"
-                   : "set terminal svg size 960,%d dynamic font 'sans,11' noenhanced\n",
-            620 + 20 * rows);
-    /* Title, and the subtitle (the source, the run) on a second line. */
+    int entries = 0;
+    for (int s = 0; s < p->nseries; s++) {
+        size_t len = key_length(p, s);
+        entries += len > 0;
+        longest = len > longest ? len : longest;
+    }
+    int cols = (int)(900 / ((longest + 12) * 9)), rows;
+    cols = cols < 1 ? 1 : cols > entries ? (entries ? entries : 1) : cols;
+    rows = (entries + cols - 1) / cols;
+    put_terminal(f, fmt, p->size, 960, 620 + 20 * rows, 11);
+    /* Title, and the subtitle (the source, the run) on the lines below. */
     fputs("set title ", f);
     put_quoted(f, p->title ? p->title : "");
-    if (p->subtitle && *p->subtitle) {
-        fputs(".\"\\n\".", f);
-        put_quoted(f, p->subtitle);
-    }
+    if (p->subtitle && *p->subtitle)
+        put_wrapped(f, p->subtitle);
     fputs(" noenhanced\nset xlabel ", f);
     put_quoted(f, p->xlabel ? p->xlabel : "");
 
@@ -149,9 +267,73 @@ static void script_frame(FILE *f, const cli_plot *p, int png)
     /* The bottom margin holds tics, axis label and the key's rows: gnuplot's
      * own margin lets the key touch the axis label. */
     fprintf(f,
-            " noenhanced\nset key below center horizontal reverse Left noenhanced samplen 4\nset bmargin %d\n"
-            "set grid\n",
+            " noenhanced\nset key below center horizontal reverse Left noenhanced samplen 4 width 3\n"
+            "set bmargin %d\nset grid\n",
             rows + 4);
+}
+
+/* The smallest and largest positive x (axis 0) or y (axis 1) of all
+ * points; 0 when there is none. Sets *pow2 when every such value is a
+ * power of two. */
+static int positive_span(const cli_plot *p, int axis, double *lo, double *hi, int *pow2)
+{
+    int any = 0;
+    *pow2 = 1;
+    for (int s = 0; s < p->nseries; s++)
+        for (int i = 0; i < p->series[s].count; i++) {
+            double v = axis ? p->series[s].y[i] : p->series[s].x[i];
+            int e;
+            if (!(v > 0) || !isfinite(v))
+                continue;
+            *pow2 &= frexp(v, &e) == 0.5;
+            *lo = any && *lo < v ? *lo : v;
+            *hi = any && *hi > v ? *hi : v;
+            any = 1;
+        }
+    return any;
+}
+
+/* Tics at 1, 2 and 5 times the powers of ten from lo to hi, labelled as
+ * numbers: a log axis spanning less than three decades otherwise gets one
+ * or two labels. */
+static void decade_tics(FILE *f, const char *name, double lo, double hi)
+{
+    static const double step[] = {1, 2, 5};
+    int first = 1;
+    fprintf(f, "set %stics (", name);
+    for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+        for (int i = 0; i < 3; i++)
+            if (step[i] * d >= lo && step[i] * d <= hi) {
+                fprintf(f, "%s%.17g", first ? "" : ", ", step[i] * d);
+                first = 0;
+            }
+    fprintf(f, ")\nset format %s '%s'\n", name, lo >= 1 ? "%.0f" : "%g");
+}
+
+/* A log axis with its automatic ends fitted to the data (gnuplot's own
+ * autoscale runs to whole decades: 1 to 10^4 for data from 1 to 1024).
+ * Data on powers of two get tics at powers of two (at most 12 of them),
+ * labelled as plain numbers; other data spanning under three decades tics
+ * at 1, 2, 5 times powers of ten. */
+static void fit_log_axis(FILE *f, const cli_plot *p, int axis, double *lo, double *hi)
+{
+    double a, b;
+    int pow2;
+    const char *name = axis ? "y" : "x";
+    if (!positive_span(p, axis, &a, &b, &pow2))
+        return;
+    double margin = fmax(1.08, pow(b / a, 0.04));
+    if (isnan(*lo))
+        *lo = a / margin;
+    if (isnan(*hi))
+        *hi = b * margin;
+    if (pow2 && b > a) {
+        int span = (int)lround(log2(b / a)), step = (span + 11) / 12;
+        fprintf(f, "set logscale %s 2\nset %stics %.17g, %d\nset format %s '%s'\nset m%stics 1\n", name, name, a,
+                1 << step, name, a >= 1 ? "%.0f" : "%g", name);
+    } else if (b / a < 1000) {
+        decade_tics(f, name, *lo, *hi);
+    }
 }
 
 /* Log scales and the axis ranges. With no point at all gnuplot cannot
@@ -176,6 +358,11 @@ static void script_axes(FILE *f, const cli_plot *p)
             xlo = 1, xhi = 10;
         if (p->logy && ylo <= 0)
             ylo = 1, yhi = 10;
+    } else {
+        if (p->logx)
+            fit_log_axis(f, p, 0, &xlo, &xhi);
+        if (p->logy)
+            fit_log_axis(f, p, 1, &ylo, &yhi);
     }
     put_range(f, "x", xlo, xhi);
     put_range(f, "y", ylo, yhi);
@@ -194,29 +381,63 @@ static void script_data(FILE *f, const cli_plot *p)
     }
 }
 
+/* Series s's place among the series with a colour of their own: its
+ * colour, point type and dash (a family member takes its head's); -1 for
+ * a key entry alone. */
+static int style_index(const cli_plot *p, int s)
+{
+    if (FAMILY(p, s) > 0 && FAMILY(p, s) - 1 < s)
+        return style_index(p, FAMILY(p, s) - 1);
+    if (REFERENCE(p, s) && !p->series[s].count)
+        return -1;
+    int k = 0;
+    for (int t = 0; t < s; t++)
+        k += !FAMILY(p, t) && !(REFERENCE(p, t) && !p->series[t].count);
+    return k;
+}
+
+/* The key entry of series s: its label, "(= EARLIER)" for a twin, or none. */
+static void put_title(FILE *f, const cli_plot *p, int s, int twin)
+{
+    if (!p->series[s].label) {
+        fputs(" notitle", f);
+        return;
+    }
+    fputs(" title ", f);
+    put_quoted(f, p->series[s].label);
+    if (twin >= 0) {
+        fputs(".' (= '.", f);
+        put_quoted(f, p->series[twin].label ? p->series[twin].label : "");
+        fputs(".')'", f);
+    }
+    fputs(" noenhanced", f);
+}
+
 /* The plot command. A series equal to an earlier one is drawn thin, with a
  * gapped dash and small open points, over a wide line and big points of
- * the earlier one: both colours show, and the key says "(= EARLIER)". */
+ * the earlier one: both colours show, and the key says "(= EARLIER)".
+ * Reference points are open markers without a line, over their curve. */
 static void script_plot(FILE *f, const cli_plot *p)
 {
     static const char *const with[] = {"linespoints", "lines", "points"};
+    static const int open_point[] = {6, 4, 12}; /* circle, square, diamond */
     fputs("plot ", f);
     for (int s = 0; s < p->nseries; s++) {
-        int twin = same_as(p, s), covered = 0;
+        int twin = same_as(p, s), covered = 0, k = style_index(p, s);
+        const char *colour = k < 0 ? "#000000" : palette[k % NPALETTE];
         for (int t = s + 1; t < p->nseries && !covered; t++)
             covered = same_as(p, t) == s;
-        double lw = twin >= 0 ? 1.5 : covered ? 5 : 2, ps = twin >= 0 ? 0.9 : covered ? 1.8 : 1.2;
-        int pt = twin >= 0 ? 6 : point_type[s % NPOINT];
-        const char *dt = twin >= 0 ? "(6,6)" : dash[s % NDASH];
-        fprintf(f, "%s$d%d using 1:2 with %s lc rgb '%s' lw %g dt %s pt %d ps %g title ", s ? ", " : "", s,
-                with[p->style], palette[s % NPALETTE], lw, dt, pt, ps);
-        put_quoted(f, p->series[s].label ? p->series[s].label : "");
-        if (twin >= 0) {
-            fputs(".' (= '.", f);
-            put_quoted(f, p->series[twin].label ? p->series[twin].label : "");
-            fputs(".')'", f);
+        if (REFERENCE(p, s)) {
+            fprintf(f, "%s$d%d using 1:2 with points lc rgb '%s' lw 1.5 pt %d ps 2.2", s ? ", " : "", s, colour,
+                    open_point[(REFERENCE(p, s) - 1) % 3]);
+        } else {
+            double lw = twin >= 0 ? 1.5 : covered ? 5 : 2, ps = twin >= 0 ? 0.9 : covered ? 1.8 : 1.2;
+            int pt = twin >= 0 ? 6 : point_type[k % NPOINT];
+            const char *dt = twin >= 0 ? "(6,6)" : dash[k % NDASH];
+            fprintf(f, "%s$d%d using 1:2 with %s lc rgb '%s' lw %g dt %s pt %d ps %g", s ? ", " : "", s,
+                    with[p->style], colour, lw, dt, pt, ps);
         }
-        fputs(" noenhanced", f);
+        put_title(f, p, s, twin);
     }
     if (!p->nseries)
         fputs("NaN notitle", f);
@@ -224,13 +445,13 @@ static void script_plot(FILE *f, const cli_plot *p)
 }
 
 /* The whole gnuplot script; NULL when memory ran out. */
-static char *script(const cli_plot *p, int png, size_t *len)
+static char *script(const cli_plot *p, int fmt, size_t *len)
 {
     char *text = NULL;
     FILE *f = open_memstream(&text, len);
     if (!f)
         return NULL;
-    script_frame(f, p, png);
+    script_frame(f, p, fmt);
     script_axes(f, p);
     script_data(f, p);
     script_plot(f, p);
@@ -241,9 +462,13 @@ static char *script(const cli_plot *p, int png, size_t *len)
     return text;
 }
 
+/* ---- running gnuplot under a watchdog ------------------------------------------ */
+
 /* The image is read into memory: a chart is a few hundred KiB, this bounds
  * a runaway gnuplot. */
 #define IMAGE_MAX ((size_t)256 << 20)
+/* Wall seconds gnuplot may take when KCUBE_GNUPLOT_TIMEOUT does not say. */
+#define GNUPLOT_TIMEOUT 60.0
 
 typedef struct image {
     unsigned char *data;
@@ -269,10 +494,32 @@ static int image_take(image *im, int fd)
     return got < 0 ? (errno == EINTR || errno == EAGAIN ? 1 : -1) : got > 0;
 }
 
+/* The watchdog's limit: KCUBE_GNUPLOT_TIMEOUT seconds (decimal digits
+ * with at most one point, > 0, at most a day), else GNUPLOT_TIMEOUT. -1
+ * for a value that is no such number (" 5", "1e1", "0x10" included). */
+static double gnuplot_timeout(void)
+{
+    const char *v = getenv("KCUBE_GNUPLOT_TIMEOUT"), *dot;
+    if (!v || !*v)
+        return GNUPLOT_TIMEOUT;
+    if (strspn(v, "0123456789.") != strlen(v) || *v == '.' || ((dot = strchr(v, '.')) && strchr(dot + 1, '.')))
+        return -1;
+    double t = strtod(v, NULL);
+    return t > 0 && t <= 86400 ? t : -1;
+}
+
+/* Stop gnuplot and whatever it started: it leads its own process group. */
+static void stop_gnuplot(pid_t pid)
+{
+    kill(-pid, SIGKILL);
+    kill(pid, SIGKILL);
+}
+
 /* Start gnuplot with the write end of *script_fd (a socket) as its
  * standard input, a pipe whose read end is *image_fd as its standard output
- * and /dev/null as its standard error. The child's pid, or -1 with *why set
- * (nothing left open). */
+ * and /dev/null as its standard error, in a process group of its own (so
+ * the watchdog can stop what it starts too). The child's pid, or -1 with
+ * *why set (nothing left open). */
 static pid_t spawn_gnuplot(int *script_fd, int *image_fd, const char **why)
 {
     int sv[2], pv[2] = {-1, -1};
@@ -304,12 +551,14 @@ static pid_t spawn_gnuplot(int *script_fd, int *image_fd, const char **why)
         dfl.sa_handler = SIG_DFL;
         sigaction(SIGPIPE, &dfl, NULL);
         sigaction(SIGXFSZ, &dfl, NULL);
+        setpgid(0, 0);
         if (dup2(sv[1], 0) < 0 || dup2(pv[1], 1) < 0 || dup2(devnull, 2) < 0)
             _exit(126);
         char *argv[] = {"gnuplot", NULL};
         execvp("gnuplot", argv);
         _exit(127);
     }
+    setpgid(pid, pid); /* either side may run first */
     cli_cleanup_child(pid);
     close(sv[1]);
     close(pv[1]);
@@ -319,144 +568,226 @@ static pid_t spawn_gnuplot(int *script_fd, int *image_fd, const char **why)
     return pid;
 }
 
-/* Feed the script into `in` and drain the image from `out` together:
- * either side may fill its buffer first. Closes both; *off gets the bytes
- * of the script sent. 1 when something failed (gnuplot is then killed if
- * the image could not be kept), else 0. */
-static int pump(int in, int out, const char *text, size_t len, size_t *off, image *im, pid_t pid)
+/* Milliseconds to the deadline for poll, rounded up; 0 once it passed. */
+static int ms_left(double deadline)
 {
-    int failed = 0;
-    fcntl(in, F_SETFL, fcntl(in, F_GETFL) | O_NONBLOCK);
-    *off = 0;
-    if (len == 0)
-        close(in), in = -1;
-    while (out >= 0) {
-        struct pollfd pf[2] = {{out, POLLIN, 0}, {in, POLLOUT, 0}};
-        if (poll(pf, in >= 0 ? 2 : 1, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            failed = 1;
-            break;
-        }
-        if (in >= 0 && pf[1].revents) {
-            /* MSG_NOSIGNAL: a gnuplot that stops reading must not kill us. */
-            ssize_t w = send(in, text + *off, len - *off, MSG_NOSIGNAL);
-            if (w > 0)
-                *off += (size_t)w;
-            else if (w < 0 && errno != EINTR && errno != EAGAIN)
-                failed = 1;
-            if (failed || *off == len)
-                close(in), in = -1;
-        }
-        if (pf[0].revents) {
-            int got = image_take(im, out);
-            if (got <= 0) {
-                if (got < 0)
-                    failed = 1, kill(pid, SIGKILL);
-                close(out), out = -1;
-            }
+    double left = deadline - kci_seconds();
+    return left <= 0 ? 0 : left > 3600 ? 3600000 : (int)ceil(left * 1000);
+}
+
+/* What went wrong with a gnuplot run. */
+typedef struct run_state {
+    int failed, late;
+    size_t sent;
+} run_state;
+
+/* One round of the pump: send what the socket takes, drain what the pipe
+ * holds. Closes an end (sets it to -1) when it is done. */
+static void pump_step(const struct pollfd *pf, int *in, int *out, const char *text, size_t len, image *im,
+                      run_state *rs)
+{
+    if (*in >= 0 && pf[1].revents) {
+        /* MSG_NOSIGNAL: a gnuplot that stops reading must not kill us. */
+        ssize_t w = send(*in, text + rs->sent, len - rs->sent, MSG_NOSIGNAL);
+        if (w > 0)
+            rs->sent += (size_t)w;
+        else if (w < 0 && errno != EINTR && errno != EAGAIN)
+            rs->failed = 1;
+        if (rs->failed || rs->sent == len)
+            close(*in), *in = -1;
+    }
+    if (pf[0].revents) {
+        int got = image_take(im, *out);
+        if (got <= 0) {
+            rs->failed |= got < 0;
+            close(*out), *out = -1;
         }
     }
+}
+
+/* Feed the script into `in` and drain the image from `out` together
+ * (either side may fill its buffer first) until gnuplot closes its output,
+ * the image outgrows IMAGE_MAX or the deadline passes (rs->late). Closes
+ * both; gnuplot is stopped when its image cannot be kept. */
+static void pump(int in, int out, const char *text, size_t len, image *im, pid_t pid, double deadline,
+                 run_state *rs)
+{
+    fcntl(in, F_SETFL, fcntl(in, F_GETFL) | O_NONBLOCK);
+    if (len == 0)
+        close(in), in = -1;
+    while (out >= 0 && !rs->late) {
+        struct pollfd pf[2] = {{out, POLLIN, 0}, {in, POLLOUT, 0}};
+        int n = poll(pf, in >= 0 ? 2 : 1, ms_left(deadline));
+        if (n < 0 && errno != EINTR) {
+            rs->failed = 1;
+            break;
+        }
+        if (n > 0)
+            pump_step(pf, &in, &out, text, len, im, rs);
+        rs->late = out >= 0 && !ms_left(deadline); /* still writing at the deadline */
+    }
+    if (rs->late || rs->failed)
+        stop_gnuplot(pid);
     if (in >= 0)
         close(in);
     if (out >= 0)
         close(out);
-    return failed;
 }
 
-/* Run gnuplot on the script; the image it writes on its standard output
- * lands in *im. gnuplot never sees a file name of ours: it cannot open a
- * pipe to a shell ('|cmd') or expand '~' from one. 0 when gnuplot exited 0;
- * else -1 with *why set. */
-static int run_gnuplot(const char *text, size_t len, image *im, const char **why)
+/* Wait for gnuplot until the deadline (then stop it and wait for good).
+ * 0 with *status, or -1 with errno. */
+static int wait_gnuplot(pid_t pid, double deadline, int *status, run_state *rs)
 {
-    int in, out;
+    for (;;) {
+        pid_t w = waitpid(pid, status, rs->late ? 0 : WNOHANG);
+        if (w == pid)
+            return 0;
+        if (w < 0 && errno != EINTR)
+            return -1;
+        if (w == 0 && !ms_left(deadline)) {
+            rs->late = 1;
+            stop_gnuplot(pid);
+        } else if (w == 0) {
+            poll(NULL, 0, ms_left(deadline) < 10 ? ms_left(deadline) : 10);
+        }
+    }
+}
+
+/* Run gnuplot on the script under the watchdog; the image it writes on its
+ * standard output lands in *im. gnuplot never sees a file name of ours: it
+ * cannot open a pipe to a shell ('|cmd') or expand '~' from one. 0 when
+ * gnuplot exited 0 in time; when the watchdog stopped it, 1 (the deadline
+ * passed) or 2 (its output outgrew IMAGE_MAX); else -1 with *why set. */
+static int run_gnuplot(const char *text, size_t len, image *im, double limit, const char **why)
+{
+    int in, out, status;
+    double deadline = kci_seconds() + limit;
     pid_t pid = spawn_gnuplot(&in, &out, why);
     if (pid < 0)
         return -1;
-    size_t off;
-    int failed = pump(in, out, text, len, &off, im, pid);
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR) {
-            cli_cleanup_child(0);
-            *why = strerror(errno);
-            return -1;
-        }
+    run_state rs = {0, 0, 0};
+    pump(in, out, text, len, im, pid, deadline, &rs);
+    int waited = wait_gnuplot(pid, deadline, &status, &rs);
     cli_cleanup_child(0);
+    if (waited) {
+        *why = strerror(errno);
+        return -1;
+    }
+    if (rs.late || im->too_big)
+        return rs.late ? 1 : 2;
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127) {
         *why = "cannot run gnuplot (is it installed?)";
         return -1;
     }
-    if (im->too_big) {
-        *why = "gnuplot wrote more than 256 MiB";
-        return -1;
-    }
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || failed || off != len) {
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || rs.failed || rs.sent != len) {
         *why = WIFSIGNALED(status) ? "gnuplot was killed" : "gnuplot failed";
         return -1;
     }
     return 0;
 }
 
-/* Did gnuplot finish the image? PNG ends with the IEND chunk, SVG with </svg>. */
-static int complete(const image *im, int png)
+/* ---- checks and the image ------------------------------------------------------- */
+
+/* Is s among the last `within` bytes of the image? */
+static int ends_near(const image *im, const char *s, size_t within)
 {
-    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
-    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    if (png)
-        return im->len >= sizeof sig + sizeof iend && !memcmp(im->data, sig, sizeof sig) &&
-               !memcmp(im->data + im->len - sizeof iend, iend, sizeof iend);
-    size_t from = im->len > 64 ? im->len - 64 : 0;
-    for (size_t i = from; i + 6 <= im->len; i++)
-        if (!memcmp(im->data + i, "</svg>", 6))
+    size_t n = strlen(s), from = im->len > within ? im->len - within : 0;
+    for (size_t i = from; i + n <= im->len; i++)
+        if (!memcmp(im->data + i, s, n))
             return 1;
     return 0;
 }
 
+/* Did gnuplot finish the image? PNG: signature and the IEND chunk; SVG:
+ * </svg>; PDF and EPS: their header and the closing %%EOF. */
+static int complete(const image *im, int fmt)
+{
+    static const unsigned char iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', 0xae, 0x42, 0x60, 0x82};
+    static const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    switch (fmt) {
+    case CLI_PLOT_PNG:
+        return im->len >= sizeof sig + sizeof iend && !memcmp(im->data, sig, sizeof sig) &&
+               !memcmp(im->data + im->len - sizeof iend, iend, sizeof iend);
+    case CLI_PLOT_SVG:
+        return ends_near(im, "</svg>", 64);
+    default:
+        return im->len > 16 && !memcmp(im->data, fmt == CLI_PLOT_PDF ? "%PDF-" : "%!PS-Adobe", fmt == CLI_PLOT_PDF ? 5 : 10) &&
+               ends_near(im, "%%EOF", 16);
+    }
+}
+
 /* Standard output, or a device or FIFO (/dev/null, /dev/stdout): no suffix
- * is needed, the image is PNG unless the name ends in .svg. */
-static int is_stream(const char *path)
+ * is needed, the image is PNG unless the name ends in another chart
+ * format's extension. */
+int cli_plot_is_stream(const char *path)
 {
     struct stat st;
     return cli_is_stdout(path) || (stat(path, &st) == 0 && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)));
 }
 
+/* The format a chart at path is drawn in (PNG on a stream without a known
+ * extension), or -1 for a file name with none. */
+static int format_for(const char *path)
+{
+    int fmt = cli_plot_format_of(path);
+    return fmt >= 0 ? fmt : cli_plot_is_stream(path) ? CLI_PLOT_PNG : -1;
+}
+
 static const char *name_problem(const char *path)
 {
-    if (is_stream(path))
-        return NULL;
-    if (!cli_plot_supported(path))
-        return "must end in .png or .svg";
-    if (has_control(path))
+    if (format_for(path) < 0)
+        return "must end in .png, .svg, .pdf or .eps";
+    if (!cli_plot_is_stream(path) && has_control(path))
         return "holds control characters";
     return NULL;
 }
 
-int cli_plot_check(const char *path)
+/* The name, --size and the watchdog's setting: 0, or 2 after one line. */
+static int usable(const char *path, const char *size)
 {
     cli_quoted q;
-    const char *bad = name_problem(path);
+    const char *bad = name_problem(path), *why;
+    chart_size sz;
     if (bad)
         return cli_error("plot file '%s' %s", cli_quote(&q, path), bad);
-    return cli_check_output(path);
+    if (size && parse_size(size, format_for(path), &sz, &why))
+        return cli_error("--size '%s': %s", cli_quote(&q, size), why);
+    if (gnuplot_timeout() < 0)
+        return cli_error("KCUBE_GNUPLOT_TIMEOUT must be a number of seconds above 0 (at most 86400)");
+    return 0;
 }
 
+int cli_plot_check_sized(const char *path, const char *size)
+{
+    int r = usable(path, size);
+    return r ? r : cli_check_output(path);
+}
+
+int cli_plot_check(const char *path) { return cli_plot_check_sized(path, NULL); }
+
 /* Run a whole script (NULL: out of memory) and write the image; frees text. */
-static int draw(char *text, size_t len, int png, const char *path)
+static int draw(char *text, size_t len, int fmt, const char *path)
 {
     cli_quoted q;
     image im = {0};
-    const char *why = NULL;
+    const char *why = NULL, *name = cli_is_stdout(path) ? "standard output" : cli_quote(&q, path);
+    double limit = gnuplot_timeout();
+    int ran = text ? run_gnuplot(text, len, &im, limit, &why) : -1;
     if (!text)
         why = strerror(ENOMEM);
-    else if (run_gnuplot(text, len, &im, &why) == 0 && !complete(&im, png))
-        why = "gnuplot left an incomplete image";
+    else if (ran == 0 && !complete(&im, fmt))
+        why = "gnuplot left an incomplete image", ran = -1;
     free(text);
     int rc = 0;
-    if (why) {
-        fprintf(stderr, "kcube: cannot draw %s: %s\n", cli_is_stdout(path) ? "standard output" : cli_quote(&q, path),
-                why);
+    if (ran > 0) {
+        if (ran == 1)
+            fprintf(stderr, "kcube: gnuplot did not finish %s in %g s: stopped it (KCUBE_GNUPLOT_TIMEOUT sets the limit)\n",
+                    name, limit);
+        else
+            fprintf(stderr, "kcube: gnuplot did not finish %s: it wrote more than 256 MiB, stopped it\n", name);
+        rc = CLI_EXIT_FAIL;
+    } else if (ran < 0) {
+        fprintf(stderr, "kcube: cannot draw %s: %s\n", name, why);
         rc = CLI_EXIT_FAIL;
     } else {
         /* Written by kcube through the checked writer (devices in place,
@@ -473,33 +804,28 @@ static int draw(char *text, size_t len, int png, const char *path)
 
 int cli_plot_write(const cli_plot *p, const char *path)
 {
-    cli_quoted q;
-    const char *bad = name_problem(path);
-    if (bad)
-        return cli_error("plot file '%s' %s", cli_quote(&q, path), bad);
-    int png = strcmp(ext(path), "svg") != 0; /* "-" and devices without a suffix: PNG */
+    int r = usable(path, p->size);
+    if (r)
+        return r;
     size_t len;
-    char *text = script(p, png, &len);
-    return draw(text, len, png, path);
+    int fmt = format_for(path);
+    char *text = script(p, fmt, &len);
+    return draw(text, len, fmt, path);
 }
 
 void cli_plot_quote(FILE *f, const char *s) { put_quoted(f, s); }
 
-int cli_plot_custom(const char *path, int width, int height, void (*body)(FILE *f, const void *ctx),
-                    const void *ctx)
+int cli_plot_custom(const char *path, const char *size, int width, int height,
+                    void (*body)(FILE *f, const void *ctx), const void *ctx)
 {
-    cli_quoted q;
-    const char *bad = name_problem(path);
-    if (bad)
-        return cli_error("plot file '%s' %s", cli_quote(&q, path), bad);
-    int png = strcmp(ext(path), "svg") != 0;
+    int r = usable(path, size), fmt = format_for(path);
+    if (r)
+        return r;
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
     if (f) {
-        fprintf(f, png ? "set terminal pngcairo size %d,%d font 'sans,10' noenhanced\n"
-                       : "set terminal svg size %d,%d dynamic font 'sans,10' noenhanced\n",
-                width, height);
+        put_terminal(f, fmt, size, width, height, 10);
         body(f, ctx);
         fputs("\nunset output\n", f);
         if (fclose(f) != 0) {
@@ -507,7 +833,7 @@ int cli_plot_custom(const char *path, int width, int height, void (*body)(FILE *
             text = NULL;
         }
     }
-    return draw(text, len, png, path);
+    return draw(text, len, fmt, path);
 }
 
 double cli_plot_ycap(const cli_plot *p, double factor)
@@ -524,11 +850,12 @@ double cli_plot_ycap(const cli_plot *p, double factor)
     return lo > 0 && hi > factor * lo ? factor * lo : NAN;
 }
 
-int cli_plot_latency(const char *path, const char *title, const char *subtitle, const cli_plot_series *series,
-                     int count)
+int cli_plot_latency(const char *path, const char *size, const char *title, const char *subtitle,
+                     const cli_plot_series *series, int count)
 {
     cli_plot p;
     cli_plot_init(&p);
+    p.size = size;
     p.title = title;
     p.subtitle = subtitle;
     p.xlabel = "throughput (flits/node/cycle)";

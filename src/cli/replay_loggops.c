@@ -173,7 +173,7 @@ int cli_replay_loggops(const cli_args *a, const char *path, cli_fmt fmt, const k
     }
     free(fill.send_slice);
     if (!st && timeline) {
-        rc = cli_timeline_write(timeline, &tl, path, "loggops");
+        rc = cli_timeline_write(timeline, cli_text(a, &OPT_SIZE, NULL), &tl, path, "loggops");
         /* A timeline on standard output is all that goes there. */
         if (rc || cli_is_stdout(timeline)) {
             kc_timeline_free(&tl);

@@ -14,24 +14,34 @@
 #include "cli.h"
 #include "out.h"
 #include "plot.h"
+#include "text.h"
 #include "kcube/reader.h"
 
-static int ends_with(const char *s, const char *suffix)
+int cli_timeline_drawn(const char *path) { return cli_plot_supported(path); }
+
+/* Trace-event JSON: a name ending in .json, or standard output, a device
+ * or FIFO without a chart's extension. */
+static int is_json(const char *path)
 {
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && !strcmp(s + a - b, suffix);
+    const char *dot = strrchr(path, '.'), *slash = strrchr(path, '/');
+    if (dot && (!slash || dot > slash) && !strcmp(dot, ".json"))
+        return 1;
+    return !cli_timeline_drawn(path) && cli_plot_is_stream(path);
 }
 
-int cli_timeline_drawn(const char *path) { return ends_with(path, ".svg") || ends_with(path, ".png"); }
-
-int cli_timeline_check(const char *path, uint32_t num_ranks)
+int cli_timeline_check(const char *path, const char *size, uint32_t num_ranks)
 {
+    cli_quoted q;
+    if (!cli_timeline_drawn(path) && !is_json(path))
+        return cli_error("--timeline '%s': the name must end in .json (Chrome trace events) or .png, .svg, .pdf "
+                         "or .eps (a chart)", cli_quote(&q, path));
     if (!cli_timeline_drawn(path))
-        return cli_check_output(path);
+        return size ? cli_error("--size: a .json timeline has no size (it applies to a drawn one)")
+                    : cli_check_output(path);
     if (num_ranks > CLI_TIMELINE_MAX_DRAWN)
         return cli_error("--timeline: a drawing shows at most %d ranks, the schedule has %u (write FILE.json "
                          "and open it in Perfetto)", CLI_TIMELINE_MAX_DRAWN, num_ranks);
-    return cli_plot_check(path);
+    return cli_plot_check_sized(path, size);
 }
 
 /* ---- trace-event JSON ---------------------------------------------------------- */
@@ -227,6 +237,21 @@ static void block(FILE *f, const char *name, const kc_timeline *tl, int kind, in
     fputs(any ? "EOD\n" : "NaN NaN NaN NaN\nEOD\n", f);
 }
 
+/* Message arrows, from the end of a send's slice to the start of its
+ * receive's; none above CLI_TIMELINE_MAX_ARROWS ranks, where they would
+ * cover the slices (the title then says how many there are). */
+static void arrows(FILE *f, const kc_timeline *tl)
+{
+    fputs("$msg << EOD\n", f);
+    int drawn = tl->num_ranks <= CLI_TIMELINE_MAX_ARROWS;
+    for (size_t i = 0; drawn && i < tl->nflows; i++) {
+        const kc_tl_slice *s = &tl->slice[tl->flow[i].from], *r = &tl->slice[tl->flow[i].to];
+        double x0 = s->start_us + s->dur_us;
+        fprintf(f, "%.17g %u %.17g %.17g\n", x0, s->rank, r->start_us - x0, (double)r->rank - (double)s->rank);
+    }
+    fputs(drawn && tl->nflows ? "EOD\n" : "NaN NaN NaN NaN\nEOD\n", f);
+}
+
 static void gantt_body(FILE *f, const void *ctx)
 {
     const gantt *gt = ctx;
@@ -241,7 +266,10 @@ static void gantt_body(FILE *f, const void *ctx)
     fputs(".", f);
     cli_plot_quote(f, gt->model);
     fputs(".')'", f);
-    fputs(" noenhanced\nset xlabel 'time (us)'\nset ylabel 'rank'\n", f);
+    if (tl->num_ranks > CLI_TIMELINE_MAX_ARROWS)
+        fprintf(f, ".\"\\n%zu messages, not drawn above %d ranks (the .json trace has them)\"", tl->nflows,
+                CLI_TIMELINE_MAX_ARROWS);
+    fputs(" noenhanced\nset xlabel 'time (µs)'\nset ylabel 'rank'\n", f);
     fprintf(f, "set xrange [0:%.17g]\nset yrange [%.17g:-0.6]\n", end > 0 ? end * 1.02 : 1, tl->num_ranks - 0.4);
     fprintf(f, "set ytics %d\nset grid xtics\nset key below horizontal noenhanced\n",
             tl->num_ranks > 32 ? 4 : 1);
@@ -250,23 +278,18 @@ static void gantt_body(FILE *f, const void *ctx)
     block(f, "send", tl, KC_TL_SEND, 0);
     block(f, "recv", tl, KC_TL_RECV, 0);
     block(f, "mark", tl, KC_TL_RECV, 1); /* receives that cost no processor time: a mark, not a box */
-    fputs("$msg << EOD\n", f);
-    for (size_t i = 0; i < tl->nflows; i++) {
-        const kc_tl_slice *s = &tl->slice[tl->flow[i].from], *r = &tl->slice[tl->flow[i].to];
-        double x0 = s->start_us + s->dur_us;
-        fprintf(f, "%.17g %u %.17g %.17g\n", x0, s->rank, r->start_us - x0, (double)r->rank - (double)s->rank);
-    }
-    fputs(tl->nflows ? "EOD\n" : "NaN NaN NaN NaN\nEOD\n", f);
-    fputs("plot $msg using 1:2:3:4 with vectors head filled size screen 0.006,20 lc rgb '#888888' lw 1 "
-          "title 'message', "
-          "$calc using 1:2:3:4 with boxxyerror lc rgb '#2ca02c' title 'calc', "
+    arrows(f, tl);
+    fputs("plot $msg using 1:2:3:4 with vectors head filled size screen 0.006,20 lc rgb '#888888' lw 1 ", f);
+    fputs(tl->num_ranks <= CLI_TIMELINE_MAX_ARROWS ? "title 'message', " : "notitle, ", f);
+    fputs("$calc using 1:2:3:4 with boxxyerror lc rgb '#2ca02c' title 'calc', "
           "$send using 1:2:3:4 with boxxyerror lc rgb '#1f5fbf' title 'send', "
           "$recv using 1:2:3:4 with boxxyerror lc rgb '#d62728' title 'recv', "
           "$mark using 1:2 with points pt 7 ps 0.6 lc rgb '#d62728' title 'recv (no processor time)'",
           f);
 }
 
-int cli_timeline_write(const char *path, const kc_timeline *tl, const char *schedule, const char *model)
+int cli_timeline_write(const char *path, const char *size, const kc_timeline *tl, const char *schedule,
+                       const char *model)
 {
     if (!cli_timeline_drawn(path))
         return write_json(path, tl, schedule, model);
@@ -274,5 +297,5 @@ int cli_timeline_write(const char *path, const kc_timeline *tl, const char *sche
         return cli_error("--timeline: a drawing shows at most %d ranks", CLI_TIMELINE_MAX_DRAWN);
     gantt gt = {tl, schedule, model};
     int h = 160 + 18 * (int)tl->num_ranks;
-    return cli_plot_custom(path, 1200, h < 420 ? 420 : h, gantt_body, &gt);
+    return cli_plot_custom(path, size, 1200, h < 420 ? 420 : h, gantt_body, &gt);
 }
