@@ -31,9 +31,11 @@
  *   3. hops      (to 90%) annealing on the second key: Metropolis on bytes
  *                x hops from the best mapping seen, each byte of max load
  *                above the best's costing 8 byte-hops, the temperature
- *                falling from 1/50 of the mean rise to 1/1000 of that, so
- *                that among mappings equal on the max the search lowers
- *                the hops as hard as it lowered the max;
+ *                falling from 1/50 of the mean rise to 1/1000 of that;
+ *                its candidates draw no hot pairs and take the pair that
+ *                costs more bytes x hops of two random ones, so that among
+ *                mappings equal on the max the search lowers the hops as
+ *                hard as it lowered the max;
  *   4. descent   (to 100%) again from the best mapping seen.
  * Candidates: two random ranks; "pulls", which put one end of a pair on a
  * random neighbour node of the other end (6 in 16 from pairs whose route

@@ -45,6 +45,7 @@ typedef struct search {
     size_t nt;
     kc_status status; /* a failure inside the search (KC_ENOMEM) */
     kc_err err;
+    int hops_moves; /* the hops phase: no hot-list candidates; pairs drawn by bytes x hops */
     int blocks; /* block moves allowed (descents only: annealing at high
                  * temperature would take them as large random jumps) */
     uint64_t hops_cap; /* the hops of opts.hops_cap_start's start; 0 none */
@@ -316,6 +317,31 @@ static void block_move(search *s)
         random_two(s);
 }
 
+/* Hops between nodes x and y (rings the short way, lines straight). */
+static uint64_t node_hops(const kc_topology *t, uint32_t x, uint32_t y)
+{
+    uint64_t h = 0;
+    for (int i = 0; i < t->n; i++) {
+        unsigned a = kc_topology_coord(t, x, i), b = kc_topology_coord(t, y, i), k = (unsigned)t->side[i];
+        unsigned d = a > b ? a - b : b - a;
+        h += t->kind == KC_TOPO_MESH || 2 * d <= k ? d : k - d;
+    }
+    return h;
+}
+
+/* Of pairs i and j, the one with more bytes x hops now (the hops phase's
+ * candidates lean towards the pairs that cost most). */
+static size_t heavier_pair(const search *s, size_t i, size_t j)
+{
+    const uint32_t *tophys = kc_chanload_to_physical(s->cl);
+    uint32_t a, b;
+    uint64_t wi, wj;
+    kc_chanload_pair(s->cl, i, &a, &b, &wi);
+    uint64_t ci = wi * node_hops(s->t, tophys[a], tophys[b]);
+    kc_chanload_pair(s->cl, j, &a, &b, &wj);
+    return wj * node_hops(s->t, tophys[a], tophys[b]) > ci ? j : i;
+}
+
 static void gen_move(search *s)
 {
     s->nt = 0;
@@ -328,8 +354,10 @@ static void gen_move(search *s)
         block_move(s);
         return;
     }
-    int from_hot = s->nhot > 0 && kind <= 7; /* kinds 1-7: pairs on the busiest channel */
+    int from_hot = s->nhot > 0 && kind <= 7 && !s->hops_moves; /* kinds 1-7: pairs on the busiest channel */
     size_t j = from_hot ? s->hot[kc_rng_below(&s->rng, s->nhot)] : (size_t)kc_rng_below(&s->rng, s->pairs);
+    if (s->hops_moves && !from_hot)
+        j = heavier_pair(s, j, (size_t)kc_rng_below(&s->rng, s->pairs));
     uint32_t src, dst;
     uint64_t bytes;
     kc_chanload_pair(s->cl, j, &src, &dst, &bytes);
@@ -662,7 +690,9 @@ static void improve(search *s)
         anneal(s, PHASE2_END);
     if (s->stopped_by_wall || (!s->work_limit && !s->iter_limit))
         return;
+    s->hops_moves = 1;
     hops_anneal(s, PHASE3_END);
+    s->hops_moves = 0;
     s->blocks = 1;
     if (s->stopped_by_wall)
         return;
