@@ -502,18 +502,20 @@ static double energy(const search *s, const kc_cost *c)
     return e;
 }
 
-/* The starting temperature: the mean energy rise of 64 seeded random
- * moves, each undone. */
-static double first_temperature(search *s, double upto)
+typedef double (*energy_fn)(const search *s, const kc_cost *c);
+
+/* The starting temperature: the mean rise of energy `en` over 64 seeded
+ * random moves, each undone. */
+static double first_temperature(search *s, double upto, energy_fn en)
 {
     kc_cost c0 = kc_chanload_cost(s->cl);
-    double e0 = energy(s, &c0), sum = 0;
+    double e0 = en(s, &c0), sum = 0;
     int ups = 0;
     for (int i = 0; i < 64 && !over(s, upto); i++) {
         gen_move(s);
         apply(s);
         kc_cost c = kc_chanload_cost(s->cl);
-        double de = energy(s, &c) - e0;
+        double de = en(s, &c) - e0;
         if (de > 0) {
             sum += de;
             ups++;
@@ -523,23 +525,23 @@ static double first_temperature(search *s, double upto)
     return ups ? sum / ups : 1.0;
 }
 
-static void anneal(search *s, double upto)
+/* Metropolis on energy `en` from the current mapping, from budget
+ * fraction `from` to `upto`, the temperature falling geometrically from t0
+ * to T_END_RATIO t0; the best mapping seen is kept (note_best). */
+static void metropolis(search *s, double from, double upto, energy_fn en, double t0)
 {
-    double from = used(s), span = upto - from;
-    if (span <= 0)
-        return;
-    double t0 = first_temperature(s, upto);
+    double span = upto - from;
     kc_cost cur = kc_chanload_cost(s->cl);
-    double e = energy(s, &cur);
+    double e = en(s, &cur);
     while (!over(s, upto)) {
-        if ((s->iters & 63) == 0)
+        if (!s->hops_moves && (s->iters & 63) == 0)
             refresh_hot(s);
         double temp = t0 * pow(T_END_RATIO, (used(s) - from) / span);
         gen_move(s);
         apply(s);
         kc_cost c = kc_chanload_cost(s->cl);
         see(s, &c);
-        double de = energy(s, &c) - e;
+        double de = en(s, &c) - e;
         if (de <= 0 || kc_rng_unit(&s->rng) < exp(-de / temp)) {
             e += de;
             s->accepted++;
@@ -547,6 +549,15 @@ static void anneal(search *s, double upto)
         } else
             revert(s);
     }
+}
+
+static void anneal(search *s, double upto)
+{
+    double from = used(s);
+    if (upto - from <= 0)
+        return;
+    double t0 = first_temperature(s, upto, energy);
+    metropolis(s, from, upto, energy, t0);
 }
 
 /* The hops phase's energy: bytes x hops in mean pairs, so that one
@@ -557,51 +568,33 @@ static double hops_energy(const search *s, const kc_cost *c)
     return (e + HOPS_MAX_PENALTY * over_max) / sqrt(s->unit2);
 }
 
-/* Annealing on the second key at an equal first: Metropolis on bytes x
- * hops among the moves that keep the max load at most the best's, from the
- * best mapping seen, the temperature falling geometrically from the mean
- * rise of 64 seeded sample moves to 1/1000 of it. It does for bytes x hops
- * what the scalar annealing does for the max: the mappings scotch_gmap
- * finds tie on the max and differ in hops. */
-static void hops_anneal(search *s, double upto)
+/* Back to the best mapping seen (a permutation: only memory can fail,
+ * which stops the search). Returns 0, or -1 on failure. */
+static int back_to_best(search *s)
 {
-    double from = used(s), span = upto - from;
-    if (span <= 0)
-        return;
-    kc_status st = kc_chanload_set(s->cl, s->best_map, &s->err); /* a permutation: only memory can fail */
+    kc_status st = kc_chanload_set(s->cl, s->best_map, &s->err);
     if (st) {
         s->status = st;
-        return;
+        return -1;
     }
     s->work += (uint64_t)s->pairs * 4;
-    kc_cost cur = kc_chanload_cost(s->cl);
-    double e = hops_energy(s, &cur), sum = 0;
-    int ups = 0;
-    for (int i = 0; i < 64 && !over(s, upto); i++) {
-        gen_move(s);
-        apply(s);
-        kc_cost c = kc_chanload_cost(s->cl);
-        if (hops_energy(s, &c) > e) {
-            sum += hops_energy(s, &c) - e;
-            ups++;
-        }
-        revert(s);
-    }
-    double t0 = (ups ? sum / ups : 1.0) * HOPS_T0_FRACTION;
-    while (!over(s, upto)) {
-        double temp = t0 * pow(T_END_RATIO, (used(s) - from) / span);
-        gen_move(s);
-        apply(s);
-        kc_cost c = kc_chanload_cost(s->cl);
-        see(s, &c);
-        double de = hops_energy(s, &c) - e;
-        if ((de <= 0 || kc_rng_unit(&s->rng) < exp(-de / temp))) {
-            e += de;
-            s->accepted++;
-            note_best(s);
-        } else
-            revert(s);
-    }
+    return 0;
+}
+
+/* Annealing on the second key at an equal first: Metropolis on bytes x
+ * hops (hops_energy: a max load above the best's costs extra, so the walk
+ * may pass through such mappings but comes back), from the best mapping
+ * seen, the temperature falling geometrically from HOPS_T0_FRACTION of the
+ * mean rise of 64 seeded sample moves to 1/1000 of that. It does for bytes
+ * x hops what the scalar annealing does for the max: the mappings
+ * scotch_gmap finds often tie with ours on the max and differ in hops. */
+static void hops_anneal(search *s, double upto)
+{
+    double from = used(s);
+    if (upto - from <= 0 || back_to_best(s))
+        return;
+    double t0 = first_temperature(s, upto, hops_energy) * HOPS_T0_FRACTION;
+    metropolis(s, from, upto, hops_energy, t0);
 }
 
 static kc_status eval_starts(search *s, const kc_traffic *tr, const kc_gmap_start *starts, int nstarts,
@@ -694,14 +687,8 @@ static void improve(search *s)
     hops_anneal(s, PHASE3_END);
     s->hops_moves = 0;
     s->blocks = 1;
-    if (s->stopped_by_wall)
+    if (s->stopped_by_wall || back_to_best(s))
         return;
-    kc_status st = kc_chanload_set(s->cl, s->best_map, &s->err); /* a permutation: only memory can fail */
-    if (st) {
-        s->status = st;
-        return;
-    }
-    s->work += (uint64_t)s->pairs * 4;
     descent(s, 1.0);
 }
 
