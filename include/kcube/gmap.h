@@ -28,7 +28,7 @@
  *                sample moves to 1/1000 of it; skipped when the max load
  *                already equals its lower bound, the bytes of the heaviest
  *                ordered pair (the max cannot improve, so phase 3 gets it);
- *   3. hops      (to 90%) annealing on the second key: Metropolis on bytes
+ *   3. hops      (to 97%) annealing on the second key: Metropolis on bytes
  *                x hops from the best mapping seen, each byte of max load
  *                above the best's costing 8 byte-hops, the temperature
  *                falling from 1/50 of the mean rise to 1/1000 of that;

@@ -15,7 +15,7 @@
 #define PHASE0_END 0.30
 #define PHASE1_END 0.40
 #define PHASE2_END 0.65
-#define PHASE3_END 0.90
+#define PHASE3_END 0.97
 #define T_END_RATIO 1e-3
 #define CAP_WEIGHT 16.0     /* annealing energy per byte-hop above the hops cap */
 #define MAX_WEIGHT 4.0      /* annealing energy: sumsq + 4 max^2 (tried 0, 4, N: 4 best) */
