@@ -144,9 +144,10 @@ run_case mesh2_swapped "$T/h168.txt" 128 "mesh2D 8 16" "8 16" "1 0" 0 --shape 16
 run_case mesh3_rotated "$T/r64.txt" 64 "mesh3D 2 8 4" "2 8 4" "1 2 0" 0 --shape 8x4x2
 
 # More Scotch seeds as starts (up to 4096 nodes): "scotch:s3", "s5", "s7"
-# next to "scotch", which the cap and the baseline still refer to.
+# next to "scotch", which the cap and the baseline still refer to; and
+# "scotch:def", Scotch in the mode plain scotch_gmap runs in.
 expect_exit 0 "Scotch seeds as starts" -- "$K" map --traffic "$T/h88w.txt" --k 4 --n 3 --tie split --kind general --work 0.01 --json
 if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); n=[s['mapping'] for s in d['starts']]
-sys.exit(0 if [m for m in n if m.startswith('scotch')] == ['scotch', 'scotch:s3', 'scotch:s5', 'scotch:s7'] else 1)" "$CLI_OUT"
-then cli_pass; else cli_fail "starts scotch, scotch:s3, scotch:s5, scotch:s7 expected"; fi
+sys.exit(0 if [m for m in n if m.startswith('scotch')] == ['scotch', 'scotch:s3', 'scotch:s5', 'scotch:s7', 'scotch:def'] else 1)" "$CLI_OUT"
+then cli_pass; else cli_fail "starts scotch, scotch:s3, scotch:s5, scotch:s7, scotch:def expected"; fi
 summary

@@ -192,6 +192,11 @@ static void test_permutation_and_determinism(void **state)
             assert_permutation(a, P);
             assert_int_equal(kc_scotch_map(&tops[i], &tr, seed, b, &err), KC_OK);
             assert_memory_equal(a, b, P * sizeof *a);
+            /* scotch_gmap's own mode, one thread: a permutation, repeatable. */
+            assert_int_equal(kc_scotch_map_tool(&tops[i], &tr, seed, a, NULL, &err), KC_OK);
+            assert_permutation(a, P);
+            assert_int_equal(kc_scotch_map_tool(&tops[i], &tr, seed, b, NULL, &err), KC_OK);
+            assert_memory_equal(a, b, P * sizeof *a);
             kc_traffic_free(&tr);
             free(a);
             free(b);
@@ -350,8 +355,15 @@ static void test_mapgen_seeds(void **state)
         kc_mapgen_result r;
         assert_int_equal(kc_mapgen_run(&t, &tr, NULL, 0, &o, &r, &err), KC_OK);
         assert_true(r.scotch >= 0);
-        int found = 0;
+        int found = 0, tool = 0;
         for (int i = 0; i < r.nstarts; i++) {
+            if (!strcmp(r.start_name[i], "scotch:def")) { /* plain scotch_gmap's mode, once */
+                uint32_t m[64];
+                assert_int_equal(kc_scotch_map_tool(&t, &tr, 1, m, NULL, &err), KC_OK);
+                assert_memory_equal(m, r.start_map[i], sizeof m);
+                tool++;
+                continue;
+            }
             if (strncmp(r.start_name[i], "scotch", 6))
                 continue;
             assert_true(found < (runs ? 1 : 4));
@@ -362,6 +374,7 @@ static void test_mapgen_seeds(void **state)
             found++;
         }
         assert_int_equal(found, runs ? 1 : 4);
+        assert_int_equal(tool, 1);
         assert_string_equal(r.start_name[r.scotch], "scotch");
         kc_mapgen_result_free(&r);
     }

@@ -22,11 +22,21 @@
  *                swap cannot: Gray-code folds of lines and grids;
  *   1. descent   (to 40%) first-improvement in the lexicographic order over
  *                random candidates, until 40 N + 1000 failures in a row;
- *   2. annealing (to 85%) Metropolis on the scalar energy sumsq + 4 max^2
+ *   2. annealing (to 65%) Metropolis on the scalar energy sumsq + 4 max^2
  *                (bytes normalised by the mean pair weight), temperature
  *                falling geometrically from the mean rise of 64 seeded
- *                sample moves to 1/1000 of it;
- *   3. descent   (to 100%) again from the best mapping seen.
+ *                sample moves to 1/1000 of it; skipped when the max load
+ *                already equals its lower bound, the bytes of the heaviest
+ *                ordered pair (the max cannot improve, so phase 3 gets it);
+ *   3. hops      (to 97%) annealing on the second key: Metropolis on bytes
+ *                x hops from the best mapping seen, each byte of max load
+ *                above the best's costing 8 byte-hops, the temperature
+ *                falling from 1/50 of the mean rise to 1/1000 of that;
+ *                its candidates draw no hot pairs and take the pair that
+ *                costs more bytes x hops of two random ones, so that among
+ *                mappings equal on the max the search lowers the hops as
+ *                hard as it lowered the max;
+ *   4. descent   (to 100%) again from the best mapping seen.
  * Candidates: two random ranks; "pulls", which put one end of a pair on a
  * random neighbour node of the other end (6 in 16 from pairs whose route
  * crosses the busiest channel, a list refreshed when it moves, 7 in 16 from
@@ -35,8 +45,8 @@
  * pairs, breadth first, 2, 4 or 8 of them) carried onto the corners of a
  * random box of side 2, first partners next to the first rank; and, in the
  * descents, 1 in 64 a random block reflection. The lexicographically best
- * mapping seen is kept throughout, so the result is never worse than the
- * best start.
+ * mapping seen is kept throughout, so the result is never worse than any
+ * start (lexicographically; checked on return: KC_EINTERNAL otherwise).
  *
  * Determinism. The search is a function of (topology, traffic, starts,
  * seed, budget). A budget in seconds is turned into a fixed number of work

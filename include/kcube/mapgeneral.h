@@ -8,7 +8,9 @@
  * traffic); and
  * Scotch's mapping (kcube/scotchmap.h) when Scotch is built in, with the
  * search's seed ("scotch", scotch_gmap's mapping for seed 1) and, on up to
- * 4096 nodes, with three more seeds ("scotch:sS", opts.scotch_seeds); and on
+ * 4096 nodes, with three more seeds ("scotch:sS", opts.scotch_seeds); Scotch
+ * in the mode plain scotch_gmap runs in ("scotch:def", kc_scotch_map_tool: the
+ * result is never worse than that mapping); and on
  * hypercubes and tori the Gray-code starts "gray:f", one for each f > 1
  * dividing n: every field of f digits of the rank replaced by its reflected
  * k-ary Gray code, which puts consecutive ranks of a field one hop apart
@@ -35,7 +37,7 @@
 #include "kcube/gmap.h"
 
 #define KC_MAPGEN_SCOTCH_SEEDS 4 /* Scotch runs at most */
-#define KC_MAPGEN_MAX_STARTS (5 + KC_MAPGEN_SCOTCH_SEEDS + KC_TOPO_MAX_DIMS)
+#define KC_MAPGEN_MAX_STARTS (6 + KC_MAPGEN_SCOTCH_SEEDS + KC_TOPO_MAX_DIMS)
 
 typedef struct kc_mapgen_opts {
     kc_gmap_opts search;   /* seed, budget, progress, groups, separate */
@@ -55,7 +57,7 @@ void kc_mapgen_opts_default(kc_mapgen_opts *o);
 typedef struct kc_mapgen_result {
     int nstarts;
     const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "reorder", "linear", "scotch", "scotch:sS",
-                                                     "gray:f", "fold:AxB[xC]" */
+                                                     "scotch:def", "gray:f", "fold:AxB[xC]" */
     uint32_t *start_map[KC_MAPGEN_MAX_STARTS];    /* each start's to_physical */
     int scotch;                                   /* index of Scotch's start, or -1 */
     uint64_t hops_cap;                            /* the cap the search used (0: none) */

@@ -67,4 +67,17 @@ typedef struct kc_scotch_info {
 kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
                              kc_scotch_info *info, kc_err *err);
 
+/* Scotch in the mode plain `scotch_gmap` runs in: the same graph, target
+ * and default strategy, in Scotch's non-deterministic mode with its fixed
+ * seed (the tool's defaults) rather than the deterministic mode above,
+ * which takes other paths inside Scotch. One thread and the generator
+ * seeded with `seed` keep it repeatable; the tool itself runs a thread per
+ * core, so its output varies from run to run (bytes x hops 1036 to 1048 in
+ * six runs on a random 1-byte permutation of the 10-cube, where this call
+ * gives 1056 after its repair, as the deterministic mode does): it is one
+ * more start, and the tool's own mapping is what bench/bench_gmap_scotch
+ * compares against. Same costs and repair as kc_scotch_map. */
+kc_status kc_scotch_map_tool(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                             kc_scotch_info *info, kc_err *err);
+
 #endif

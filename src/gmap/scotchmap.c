@@ -91,6 +91,12 @@ kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_
     return kc_fail_param(err, KC_EINVAL, "scotch", "this kcube was built without Scotch (libscotch-dev)");
 }
 
+kc_status kc_scotch_map_tool(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                             kc_scotch_info *info, kc_err *err)
+{
+    return kc_scotch_map_info(t, tr, seed, to_physical, info, err);
+}
+
 #else
 
 
@@ -282,8 +288,12 @@ static kc_status build_csr(const kc_traffic *tr, uint64_t P, csr *g, kc_err *err
 }
 
 /* SCOTCH_graphMap in a private context: cloned random generator seeded
- * from `seed`, deterministic mode, one thread (see the top of the file). */
-static kc_status run_map(SCOTCH_Graph *graph, SCOTCH_Arch *arch, uint64_t seed, SCOTCH_Num *part, kc_err *err)
+ * from `seed`, one thread (see the top of the file), in Scotch's
+ * deterministic mode or, deterministic = 0, in the mode scotch_gmap runs
+ * in by default (the two modes take different paths in Scotch and give
+ * different mappings; with one thread both are repeatable). */
+static kc_status run_map(SCOTCH_Graph *graph, SCOTCH_Arch *arch, uint64_t seed, int deterministic, SCOTCH_Num *part,
+                         kc_err *err)
 {
     SCOTCH_Context ctx;
     SCOTCH_Graph bound;
@@ -293,7 +303,8 @@ static kc_status run_map(SCOTCH_Graph *graph, SCOTCH_Arch *arch, uint64_t seed, 
         return kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_contextInit failed");
     if (SCOTCH_contextRandomClone(&ctx))
         failed = "SCOTCH_contextRandomClone";
-    else if (SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, 1))
+    else if (SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMDETERMINISTIC, deterministic) ||
+             SCOTCH_contextOptionSetNum(&ctx, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1))
         failed = "SCOTCH_contextOptionSetNum";
     else if (SCOTCH_contextThreadSpawn(&ctx, 1, NULL))
         failed = "SCOTCH_contextThreadSpawn";
@@ -394,8 +405,9 @@ kc_status kci_scotch_to_nodes(const kc_topology *t, const SCOTCH_Num *part, cons
     return KC_OK;
 }
 
-kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
-                             kc_scotch_info *info, kc_err *err)
+/* kc_scotch_map_info (deterministic = 1) and kc_scotch_map_tool (0). */
+static kc_status map_in_mode(const kc_topology *t, const kc_traffic *tr, uint64_t seed, int deterministic,
+                             uint32_t *to_physical, kc_scotch_info *info, kc_err *err)
 {
     uint64_t P = t->nodes;
     if (tr->ranks != P)
@@ -428,7 +440,7 @@ kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_
                                                     g.edge, g.load))))
         s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_graphBuild failed");
     if (!s)
-        s = run_map(&graph, &arch, seed, part, err);
+        s = run_map(&graph, &arch, seed, deterministic, part, err);
     if (!s)
         s = kci_scotch_to_nodes(t, part, term_node, to_physical, &repaired, err);
     if (!s && info) {
@@ -444,5 +456,17 @@ kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_
     free(term_node);
     free(part);
     return s;
+}
+
+kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                             kc_scotch_info *info, kc_err *err)
+{
+    return map_in_mode(t, tr, seed, 1, to_physical, info, err);
+}
+
+kc_status kc_scotch_map_tool(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
+                             kc_scotch_info *info, kc_err *err)
+{
+    return map_in_mode(t, tr, seed, 0, to_physical, info, err);
 }
 #endif

@@ -157,15 +157,30 @@ static kc_status set_cand(const planner *p, cand *c, kc_map_kind kind, const cha
     return evaluate(p, &c->map, &c->info.value, &c->info.total, err);
 }
 
-/* Keep the identity when it is strictly better (a guard: the exact methods
- * never lose to it). */
+/* Whether map is the identity (Q = I). */
+static int is_identity(const kc_tmap *map, int n)
+{
+    int order[KC_PLAN_MAX_N];
+    if (!kc_gfmat_to_order(&map->q, order))
+        return 0;
+    for (int i = 0; i < n; i++)
+        if (order[i] != i)
+            return 0;
+    return 1;
+}
+
+/* Keep the identity when it is at least as good (a guard: the exact
+ * methods never lose to it; on a tie a shuffle of the nodes that improves
+ * nothing is no answer). */
 static kc_status not_worse_than_identity(const planner *p, cand *c, kc_err *err)
 {
+    if (is_identity(&c->map, p->n))
+        return KC_OK;
     cand id;
     memset(&id, 0, sizeof id);
     kc_tmap_identity(&id.map, &p->f, p->n);
     kc_status s = set_cand(p, &id, c->info.kind, "identity", err);
-    if (!s && better(id.info.value, id.info.total, c->info.value, c->info.total))
+    if (!s && !better(c->info.value, c->info.total, id.info.value, id.info.total))
         *c = id;
     return s;
 }
