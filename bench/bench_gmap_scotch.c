@@ -15,7 +15,11 @@
  * lexicographic order (max channel load, then bytes x hops).
  *
  * Usage: bench_gmap_scotch [--cases N] [--first I] [--scotch-gmap PATH]
- *                          [--budget SECONDS] [--fail-on-loss] [--verbose]
+ *                          [--scotch-opt OPT] [--budget SECONDS]
+ *                          [--fail-on-loss] [--verbose]
+ * --scotch-opt passes one more option to scotch_gmap (e.g. -Cd, Scotch's
+ * deterministic mode: plain scotch_gmap draws a new random seed each run, so
+ * a test that must repeat compares with the deterministic run).
  * Prints one row per case and the totals; with --fail-on-loss exits 1 when
  * any case is a loss, 77 when scotch_gmap or kcube's Scotch is missing. */
 #include <errno.h>
@@ -70,6 +74,7 @@ typedef struct run_opts {
     int cases, first, fail_on_loss, verbose;
     double budget;
     const char *tool;
+    const char *tool_opt; /* one extra option for scotch_gmap, or NULL */
     char dir[64];
 } run_opts;
 
@@ -160,13 +165,13 @@ static int write_grf(const kc_traffic *tr, const char *path)
 }
 
 /* Runs `tool grf tgt map` (no shell; its own output discarded). */
-static int run_tool(const char *tool, const char *grf, const char *tgt, const char *map)
+static int run_tool(const char *tool, const char *opt, const char *grf, const char *tgt, const char *map)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    char *argv[] = {(char *)tool, (char *)grf, (char *)tgt, (char *)map, NULL};
+    char *argv[] = {(char *)tool, (char *)grf, (char *)tgt, (char *)map, (char *)opt, NULL};
     pid_t pid;
     int rc = posix_spawn(&pid, tool, &fa, NULL, argv, environ), status = 0;
     posix_spawn_file_actions_destroy(&fa);
@@ -229,7 +234,7 @@ static int run_case(const run_opts *o, const net *w, const kc_topology *t, const
     if (!f || fprintf(f, "%s\n", w->target) < 0 || fclose(f) || write_grf(tr, grf))
         return -1;
     double t0 = bench_now();
-    if (run_tool(o->tool, grf, tgt, map) || count_tool_map(t, tr, map, theirs))
+    if (run_tool(o->tool, o->tool_opt, grf, tgt, map) || count_tool_map(t, tr, map, theirs))
         return -1;
     *ts = bench_now() - t0;
     kc_mapgen_opts mo;
@@ -267,9 +272,11 @@ static int parse(int argc, char **argv, run_opts *o)
             o->budget = atof(argv[++i]);
         else if (i + 1 < argc && !strcmp(argv[i], "--scotch-gmap"))
             o->tool = argv[++i];
+        else if (i + 1 < argc && !strcmp(argv[i], "--scotch-opt"))
+            o->tool_opt = argv[++i];
         else {
             fprintf(stderr, "usage: bench_gmap_scotch [--cases N] [--first I] [--scotch-gmap PATH] "
-                            "[--budget SECONDS] [--fail-on-loss] [--verbose]\n");
+                            "[--scotch-opt OPT] [--budget SECONDS] [--fail-on-loss] [--verbose]\n");
             return -1;
         }
     }
