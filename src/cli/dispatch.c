@@ -9,6 +9,7 @@
 #include "budget.h"
 #include "cli.h"
 #include "manpage.h"
+#include "out.h"
 #include "text.h"
 
 static void usage(FILE *out)
@@ -64,7 +65,10 @@ static int run_command(const cli_command *cmd, int argc, char **argv, int check_
         return r;
     a.host = host;
     int (*fn)(const cli_args *) = check_only ? a.cmd->check : a.cmd->run;
-    r = fn ? fn(&a) : CLI_EXIT_OK;
+    /* Who writes standard output, and outputs that are inputs (out.h). */
+    if (!(r = cli_outputs_begin(&a)))
+        r = fn ? fn(&a) : CLI_EXIT_OK;
+    r = cli_outputs_end(r);
     cli_args_free(&a);
     return r;
 }

@@ -35,6 +35,8 @@
 
 #include <sys/types.h>
 
+struct cli_args;
+
 /* cli_std_open, cli_finish and cli_signals_init (the dispositions above,
  * installed once by main) are the front end's: cli_host.h. */
 #include "cli_host.h"
@@ -52,6 +54,26 @@ typedef struct cli_atomic {
     char *tmp;    /* the temporary file's name, or NULL when written in place */
     int is_stdout;
 } cli_atomic;
+
+/* Around one command (dispatch), who writes standard output:
+ *  - an output given as '-' takes it alone; the report goes to standard
+ *    error. Two outputs on '-', or one with --json, --csv or --emit-c (a
+ *    report that is itself data), are refused: one line, CLI_EXIT_USAGE.
+ *  - an output given as a file is refused when it is one of the command's
+ *    inputs (the same regular file: --mapping, --traffic, a FILE argument):
+ *    one line, CLI_EXIT_USAGE.
+ *  - with an output file, the report is held back (in a temporary file)
+ *    until the command ends, and dropped when the command fails having said
+ *    an output could not be written: nothing on standard output then.
+ * cli_outputs_begin returns 0 or the exit status; cli_outputs_end(rc)
+ * restores descriptor 1, writes the held report and returns rc (or
+ * CLI_EXIT_FAIL when the output on '-' fails last). */
+int cli_outputs_begin(const struct cli_args *a);
+int cli_outputs_end(int rc);
+/* A command whose output goes to standard output by default (map --format
+ * without --out, export) says so here; owner is the option's name. 0, or
+ * CLI_EXIT_USAGE after one line as above. Nothing outside a command. */
+int cli_stdout_take(const struct cli_args *a, const char *owner);
 
 /* Does path mean standard output? */
 int cli_is_stdout(const char *path);
