@@ -8,22 +8,25 @@
  *    fails (EBADF) and is reported instead of vanishing.
  *  - cli_finish(rc) after the command: flushes and closes stdout, checking
  *    every step; on failure "kcube: cannot write standard output: <reason>"
- *    and exit status 1 (rc is kept when it already says failure).
+ *    and exit status 1 (rc is kept when it already says failure). A reader
+ *    that closed the pipe (EPIPE) is no failure: rc, nothing said.
  *  - cli_atomic_*: where an output file goes depends on what is there.
  *    A new path or a regular file (through symbolic links: a link stays a
  *    link and its target is replaced) is written to a temporary file with a
  *    short hidden name in the same directory (".kcXXXXXX", so a legal long
  *    name stays legal), flushed, fsync'ed and renamed over the target. A
  *    character device (/dev/null, /dev/full, a terminal) or a FIFO is written
- *    in place, never replaced. "-" is standard output. A directory, socket or
- *    block device is refused. On any failure the temporary is removed and
- *    "kcube: cannot write PATH: <reason>" is printed (PATH escaped); exit 1.
+ *    in place, never replaced; a FIFO that no process reads is refused
+ *    rather than waited on. "-" is standard output. A directory, socket or
+ *    block device is refused, and so is a file the user could not write
+ *    (the shell's '>' would fail). On any failure the temporary is removed
+ *    and "kcube: cannot write PATH: <reason>" is printed (PATH escaped); exit 1.
  *  - cli_check_output(path) before long work: the same choice, and for a
  *    file the directory takes a new one (probed by creating and removing a
  *    temporary).
  *  - cli_signals_init() at start-up: SIGPIPE and SIGXFSZ are ignored, so a
- *    closed pipe or a file size limit makes a write fail (EPIPE, EFBIG) and
- *    be reported like any other write error; SIGINT, SIGTERM and SIGHUP
+ *    closed pipe or a file size limit makes a write fail (EPIPE, EFBIG): the
+ *    first ends quietly, the second is reported; SIGINT, SIGTERM and SIGHUP
  *    remove the live temporary files and stop the gnuplot child first, then
  *    kill kcube as the signal would have.
  *  - cli_csv_field: one CSV field by RFC 4180. */
