@@ -138,6 +138,18 @@ if [ "$(id -u)" != 0 ] || [ ${#AS[@]} -gt 0 ]; then
         check "the read-only file ($f) is untouched" -- grep -qx keep "shared/$f.txt"
     done
     expect_exit 0 "a new file in the same directory is fine" -- "${AS[@]}" "$KC" "${MAP[@]}" --out shared/new.txt
+    # A sticky directory lets the user write another's file but not rename
+    # over it: the final rename is refused after the work, and the report
+    # printed before it must not be on standard output.
+    if [ "$(id -u)" = 0 ]; then
+        mkdir -m 1777 sticky
+        echo keep > sticky/theirs.txt
+        chmod 666 sticky/theirs.txt
+        expect_exit 1 "--out where the final rename is refused" -- "${AS[@]}" "$KC" "${MAP[@]}" --out sticky/theirs.txt
+        expect_one_stderr_line
+        nothing_out "--out where the final rename is refused"
+        check "no temporary left in the sticky directory" -- test "$(ls -A sticky)" = theirs.txt
+    fi
 else
     echo "note: root without setpriv or runuser: a file root cannot write does not exist, not tried"
 fi
@@ -193,6 +205,8 @@ check "the traffic is untouched" -- cmp traffic.txt keep.txt
 cp nodes.txt keep.nodes
 expect_bad "export --out over its --mapping" -- "$KC" export --n 4 --mapping nodes.txt "${RANKS[@]}" --out nodes.txt
 check "the node list is untouched" -- cmp nodes.txt keep.nodes
+expect_bad "two outputs on one file" -- "$KC" "${A2A[@]}" --plot same.png --emit-goal same.png
+check "nothing written" -- test ! -e same.png
 
 # ---- a reader that closes the pipe: exit 0, no word ---------------------------
 set -o pipefail

@@ -250,9 +250,30 @@ static int output_not_input(const cli_args *a, const cli_value *out)
     return 0;
 }
 
+/* Two outputs on one file: the second would silently replace the first.
+ * The same name, or the same regular file under two names. */
+static int outputs_apart(const cli_args *a, size_t i)
+{
+    const cli_value *v = &a->vals[i];
+    struct stat st, other;
+    int there = regular_at(v->text, &st);
+    cli_quoted q;
+    for (size_t k = 0; k < i; k++) {
+        const cli_value *w = &a->vals[k];
+        if (!is_output_opt(w->opt) || !w->text || w->opt == v->opt || cli_is_stdout(w->text))
+            continue;
+        if (!strcmp(w->text, v->text) ||
+            (there && regular_at(w->text, &other) && other.st_dev == st.st_dev && other.st_ino == st.st_ino))
+            return cli_error("--%s and --%s both write '%s': give each its own file", w->opt->name, v->opt->name,
+                             cli_quote(&q, v->text));
+    }
+    return 0;
+}
+
 int cli_outputs_begin(const cli_args *a)
 {
     so.active = 1;
+    so.failed = 0;
     int r = 0;
     for (size_t i = 0; i < a->nvals && !r; i++) {
         const cli_value *v = &a->vals[i];
@@ -260,7 +281,7 @@ int cli_outputs_begin(const cli_args *a)
             continue;
         if (cli_is_stdout(v->text))
             r = take_stdout(a, v->opt->name);
-        else if (i < a->nuser && !(r = output_not_input(a, v)))
+        else if (i < a->nuser && !(r = output_not_input(a, v)) && !(r = outputs_apart(a, i)))
             hold_report();
     }
     return r;

@@ -63,8 +63,8 @@ typedef struct cli_atomic {
  *    error. Two outputs on '-', or one with --json, --csv or --emit-c (a
  *    report that is itself data), are refused: one line, CLI_EXIT_USAGE.
  *  - an output given as a file is refused when it is one of the command's
- *    inputs (the same regular file: --mapping, --traffic, a FILE argument):
- *    one line, CLI_EXIT_USAGE.
+ *    inputs (the same regular file: --mapping, --traffic, a FILE argument)
+ *    or another output's file: one line, CLI_EXIT_USAGE.
  *  - with an output file, the report is held back (in a temporary file)
  *    until the command ends, and dropped when the command fails having said
  *    an output could not be written: nothing on standard output then.
