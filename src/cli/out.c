@@ -41,30 +41,32 @@ int cli_write_error(const char *path, int errnum)
     return CLI_EXIT_FAIL;
 }
 
-int cli_finish(int rc)
+/* Flush f and say whether every write reached it: 0, or the reason. An
+ * earlier write that failed left no errno; the output is lost already, so
+ * one more byte is tried to learn the reason again (EIO when it cannot). */
+static int flush_error(FILE *f)
 {
     errno = 0;
-    int bad = ferror(stdout);
-    int e = 0;
-    if (fflush(stdout) != 0) {
-        bad = 1, e = errno;
-    } else if (bad) {
-        /* An earlier write failed and its errno is gone; the output is lost
-         * already, so one more byte may be tried to learn the reason. */
-        clearerr(stdout);
-        errno = 0;
-        if (fputc('\n', stdout) == EOF || fflush(stdout) != 0)
-            e = errno;
-    }
-    if (fclose(stdout) != 0) {
-        bad = 1;
-        if (!e)
-            e = errno;
-    }
+    if (fflush(f) != 0)
+        return errno ? errno : EIO;
+    if (!ferror(f))
+        return 0;
+    clearerr(f);
+    errno = 0;
+    int e = fputc('\n', f) == EOF || fflush(f) != 0 ? errno : 0;
+    return e ? e : EIO;
+}
+
+int cli_finish(int rc)
+{
+    int e = flush_error(stdout);
+    errno = 0;
+    if (fclose(stdout) != 0 && !e)
+        e = errno ? errno : EIO;
     /* A reader that went away (kcube ... | head) wanted no more: not a failure. */
-    if (!bad || e == EPIPE)
+    if (!e || e == EPIPE)
         return rc;
-    fprintf(stderr, "kcube: cannot write standard output: %s\n", strerror(e ? e : EIO));
+    fprintf(stderr, "kcube: cannot write standard output: %s\n", strerror(e));
     return rc ? rc : CLI_EXIT_FAIL;
 }
 
@@ -497,31 +499,12 @@ int cli_atomic_commit(cli_atomic *a)
     if (a->is_stdout) {
         /* Standard output taken by this output: its reader leaving
          * (| head) is no failure, any other error is this output's. */
-        errno = 0;
-        int e = fflush(a->f) != 0 ? errno : 0;
-        if (!e && ferror(a->f)) {
-            /* The reason of an earlier failure is gone: one more byte learns it. */
-            clearerr(a->f);
-            errno = 0;
-            e = fputc('\n', a->f) == EOF || fflush(a->f) != 0 ? errno : 0;
-            e = e ? e : EIO;
-        }
+        int e = flush_error(a->f);
         cli_atomic_abort(a);
         return e && e != EPIPE ? cli_write_error("-", e) : 0;
     }
-    int e = 0;
-    errno = 0;
-    if (fflush(a->f) != 0)
-        e = errno;
-    else if (ferror(a->f)) {
-        /* An earlier write failed and its errno is gone: write one more
-         * byte to learn the reason again (the output is lost already). */
-        clearerr(a->f);
-        errno = 0;
-        e = fputc('\n', a->f) == EOF || fflush(a->f) != 0 ? errno : 0;
-        if (!e)
-            e = EIO;
-    } else if (a->tmp && fsync(fileno(a->f)) != 0)
+    int e = flush_error(a->f);
+    if (!e && a->tmp && fsync(fileno(a->f)) != 0)
         e = errno; /* devices and FIFOs have nothing to sync */
     if (fclose(a->f) != 0 && !e)
         e = errno;
