@@ -11,14 +11,12 @@
 # quietly with status 0.
 KC=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 . "$(dirname "$0")/support/cli_lib.sh"
-cd "$CLI_TMP" || exit 1
-export HOME="$CLI_TMP/home"
-mkdir -p "$HOME"
-GNUPLOT=0
-command -v gnuplot > /dev/null && GNUPLOT=1
-SIM=(simulate --n 4 --pattern transpose --rate 0.1 --measure 1000 --warmup 300)
+export HOME="$CLI_TMP/home" # gnuplot's history, if any, stays in the test's directory
+mkdir -p "$HOME" && cd "$CLI_TMP" || exit 1
+if command -v gnuplot > /dev/null; then GNUPLOT=1; else GNUPLOT=0; fi
 MAP=(map --n 4 --pattern transpose)
 GMAP=(map --n 3 --pattern bit-reverse --kind general --work 4)
+SIM=(simulate --n 4 --pattern transpose --rate 0.1 --measure 1000 --warmup 300)
 FFT=(fft-study --n 4 --points 2^6 --configs ecube)
 A2A=(calmant alltoall --n 4 --c 2 --block 64 --degree 4 --methods calmant)
 BFLY=(butterfly --n 2 --p 4 --method direct)
