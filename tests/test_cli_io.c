@@ -400,15 +400,22 @@ static void test_signal_removes_temporary(void **state)
     }
 }
 
+/* A new temporary directory (returned) with a FIFO named path in it. */
+static char *fifo_in_temp_dir(char *path, size_t size)
+{
+    char *d = temp_dir();
+    snprintf(path, size, "%s/fifo", d);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    return d;
+}
+
 /* A FIFO is written in place (never replaced), and
  * a target name of 250 bytes works (the temporary name is short). */
 static void test_fifo_and_long_name(void **state)
 {
     (void)state;
-    char *d = temp_dir();
     char path[512];
-    snprintf(path, sizeof path, "%s/fifo", d);
-    assert_int_equal(mkfifo(path, 0600), 0);
+    char *d = fifo_in_temp_dir(path, sizeof path);
     int rd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so the writer's open does not wait */
     assert_true(rd >= 0);
     assert_int_equal(cli_write_file(path, "abc\n", 4), 0);
@@ -434,10 +441,8 @@ static void test_fifo_and_long_name(void **state)
 static void test_fifo_without_reader(void **state)
 {
     (void)state;
-    char *d = temp_dir();
     char path[512];
-    snprintf(path, sizeof path, "%s/fifo", d);
-    assert_int_equal(mkfifo(path, 0600), 0);
+    char *d = fifo_in_temp_dir(path, sizeof path);
     alarm(30); /* a hang ends the test instead of the suite */
     capture c;
     capture_begin(&c);
