@@ -63,7 +63,6 @@ expect_exit 0 "map --stencil --export" -- "$KCUBE" map --n 6 --stencil 5pt --gri
 check "64 hosts lines, 16 each" -- sh -c "sort '$T/halo.hosts' | uniq -c | awk '\$1 != 16 {exit 1}' && test \$(wc -l < '$T/halo.hosts') -eq 64"
 
 # Bad input: exit 2, one line, nothing written.
-expect_bad "--export without --out" -- "$KCUBE" map --n 6 --pattern transpose --export slurm-hostfile --hosts h%d --ranks-per-node 8
 expect_bad "rankfile without hosts" -- "$KCUBE" map --n 6 --pattern transpose --export openmpi-rankfile --out "$T/x"
 expect_stderr_contains "give --machine FILE, or --hosts PATTERN --slots-per-host R"
 expect_bad "--machine with nodelist" -- "$KCUBE" export --n 6 --mapping "$T/nodes.txt" --format nodelist --machine "$T/machine.txt"

@@ -1,7 +1,8 @@
 /* The command line's safety pieces: escaped echoes (text.h), UTF-8 repair of
  * JSON, atomic output files and output checks (out.h), safe charts (plot.h).
  * Also: signals remove temporaries, the temporary name is short, FIFOs are
- * written in place, CSV fields are quoted as RFC 4180 says. */
+ * written in place (and one no process reads is refused, not waited on),
+ * CSV fields are quoted as RFC 4180 says. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -399,15 +400,22 @@ static void test_signal_removes_temporary(void **state)
     }
 }
 
+/* A new temporary directory (returned) with a FIFO named path in it. */
+static char *fifo_in_temp_dir(char *path, size_t size)
+{
+    char *d = temp_dir();
+    snprintf(path, size, "%s/fifo", d);
+    assert_int_equal(mkfifo(path, 0600), 0);
+    return d;
+}
+
 /* A FIFO is written in place (never replaced), and
  * a target name of 250 bytes works (the temporary name is short). */
 static void test_fifo_and_long_name(void **state)
 {
     (void)state;
-    char *d = temp_dir();
     char path[512];
-    snprintf(path, sizeof path, "%s/fifo", d);
-    assert_int_equal(mkfifo(path, 0600), 0);
+    char *d = fifo_in_temp_dir(path, sizeof path);
     int rd = open(path, O_RDONLY | O_NONBLOCK); /* a reader, so the writer's open does not wait */
     assert_true(rd >= 0);
     assert_int_equal(cli_write_file(path, "abc\n", 4), 0);
@@ -424,6 +432,31 @@ static void test_fifo_and_long_name(void **state)
     path[n + 250] = '\0';
     assert_int_equal(cli_write_file(path, "a\n", 2), 0);
     assert_int_equal(dir_entries(d), 1);
+    remove_dir(d);
+}
+
+/* A FIFO that no process reads: refused in one line (after a short grace
+ * for a reader starting at the same moment), not waited on forever; the
+ * FIFO stays a FIFO. */
+static void test_fifo_without_reader(void **state)
+{
+    (void)state;
+    char path[512];
+    char *d = fifo_in_temp_dir(path, sizeof path);
+    alarm(30); /* a hang ends the test instead of the suite */
+    capture c;
+    capture_begin(&c);
+    int rc = cli_write_file(path, "abc\n", 4);
+    const char *err = capture_end(&c);
+    alarm(0);
+    assert_int_equal(rc, CLI_EXIT_FAIL);
+    assert_int_equal(lines(err), 1);
+    assert_non_null(strstr(err, "no process reads"));
+    struct stat st;
+    assert_int_equal(lstat(path, &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_int_equal(dir_entries(d), 1);
+    unlink(path);
     remove_dir(d);
 }
 
@@ -461,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_plot),
         cmocka_unit_test(test_signal_removes_temporary),
         cmocka_unit_test(test_fifo_and_long_name),
+        cmocka_unit_test(test_fifo_without_reader),
         cmocka_unit_test(test_csv_field),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

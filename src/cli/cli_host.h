@@ -25,7 +25,7 @@ typedef struct cli_host {
 } cli_host;
 
 /* At start-up, once: descriptors 0, 1 and 2 open (cli_std_open), and
- * SIGPIPE/SIGXFSZ ignored so write errors are reported (cli_signals_init). */
+ * SIGPIPE/SIGXFSZ ignored so write errors are seen (cli_signals_init). */
 void cli_std_open(void);
 void cli_signals_init(void);
 

@@ -203,14 +203,17 @@ static int resolve(const cli_args *a, map_job *j)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;
     j->opts.given = j->has_q ? &j->q : NULL;
-    if ((j->out = cli_text(a, &OPT_OUT, NULL))) {
+    /* --format without --out writes on standard output: exp.out says where. */
+    if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, cli_text(a, &OPT_OUT, NULL), 1, &j->exp)))
+        return r;
+    if ((j->out = j->exp.out)) {
         if (j->in.topo.nodes > OUT_NODES_MAX)
             return cli_error("--out writes node lists for N <= %llu nodes, the network has %s",
                              (unsigned long long)OUT_NODES_MAX, kc_topology_nodes_text(&j->in.topo, nb, sizeof nb));
         if ((r = cli_check_output(j->out)))
             return r;
     }
-    return cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, j->out, 1, &j->exp);
+    return 0;
 }
 
 /* ---- the gate -------------------------------------------------------------- */

@@ -363,8 +363,9 @@ static int resolve(const cli_args *a, sim_job *j)
     j->traffic = j->user.pattern ? j->user.pattern : j->user.matrix ? j->user.matrix : j->user.pairs;
     if ((r = resolve_loads(a, j)) || (r = reject_unused(a, j)))
         return r;
-    if (j->plot && !cli_plot_supported(j->plot))
-        return cli_plot_check(j->plot); /* says why, writes nothing */
+    /* A name plot refuses says why now; '-' and devices pass on to the work. */
+    if (j->plot && !cli_plot_supported(j->plot) && (r = cli_plot_check(j->plot)))
+        return r;
     return j->compare ? resolve_compare(a, j) : resolve_single(j);
 }
 

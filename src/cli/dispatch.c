@@ -9,6 +9,7 @@
 #include "budget.h"
 #include "cli.h"
 #include "manpage.h"
+#include "out.h"
 #include "seeds.h"
 #include "text.h"
 
@@ -37,9 +38,11 @@ static void usage(FILE *out)
     }
     fputs("\nConventions: node x has address digits x_0 (least significant) .. x_{n-1};\n"
           "matrices are written row 0 first, rows separated by ';', column 0 first.\n"
-          "Files: '-' as an output file (--out, --plot, --emit-goal) means standard output.\n"
-          "Exit status: 0 success; 1 failure, including an output file or standard output\n"
-          "that cannot be written (its directory missing, a full disk, a closed pipe);\n"
+          "Files: '-' as an output file (--out, --plot, --emit-goal) means standard output, and\n"
+          "then the report goes to standard error.\n"
+          "Exit status: 0 success (also when a reader closes the pipe early: kcube ... | head);\n"
+          "1 failure, including an output file or standard output that cannot be written\n"
+          "(its directory missing, no permission, a full disk, a FIFO no one reads);\n"
           "2 bad input, including an input file that cannot be opened or read.\n"
           "A run estimated to take more than --max-time SECONDS (default " CLI_MAX_TIME_DEFAULT ") or more memory than\n"
           "the machine has (--max-memory) is refused before it starts, with the value that runs it.\n",
@@ -66,7 +69,10 @@ static int run_command(const cli_command *cmd, int argc, char **argv, int check_
         return r;
     a.host = host;
     int (*fn)(const cli_args *) = check_only ? a.cmd->check : a.cmd->run;
-    r = fn ? fn(&a) : CLI_EXIT_OK;
+    /* Who writes standard output, and outputs that are inputs (out.h). */
+    if (!(r = cli_outputs_begin(&a)))
+        r = fn ? fn(&a) : CLI_EXIT_OK;
+    r = cli_outputs_end(r);
     cli_args_free(&a);
     return r;
 }

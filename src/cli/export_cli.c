@@ -64,11 +64,14 @@ int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_to
 {
     memset(e, 0, sizeof *e);
     e->format = (kc_export_format)cli_choice(a, format_opt, KC_EXPORT_NODELIST);
-    e->out = out;
     const char *fname = kc_names_name(&kc_export_format_names, e->format);
-    if (need_out && !out && cli_given(a, format_opt))
-        return cli_error("--%s %s needs --out FILE (where to write it)", format_opt->name, fname);
     int r;
+    /* A format without --out is written on standard output, as export does. */
+    if (need_out && !out && cli_given(a, format_opt))
+        out = "-";
+    if (cli_is_stdout(out) && (r = cli_stdout_take(a, OPT_OUT.name)))
+        return r;
+    e->out = out;
     const char *hosts = cli_text(a, &OPT_HOSTS, NULL), *file = cli_text(a, &OPT_MACHINE, NULL);
     if (!hosts && ((r = cli_reject(a, &OPT_SLOTS_PER_HOST, "without --hosts")) ||
                    (r = cli_reject(a, &OPT_FILL, "without --hosts")) ||
@@ -116,9 +119,9 @@ int cli_export_write(const cli_args *a, const cli_export *e, const uint32_t *to_
         cli_atomic_abort(&at);
         return cli_report(a, &err);
     }
-    /* A write error: the commit names the file and removes the temporary. */
-    rc = cli_atomic_commit(&at);
-    return rc ? rc : s ? cli_report(a, &err) : 0;
+    /* A write error is the commit's to report: it names the file and removes
+     * the temporary, or says nothing when standard output's reader left. */
+    return cli_atomic_commit(&at);
 }
 
 void cli_export_free(cli_export *e)

@@ -176,9 +176,10 @@ void cli_man(FILE *out)
         fputc('\n', out);
     }
     fputs(".SH \"EXIT STATUS\"\n"
-          ".TP\n0\nSuccess.\n"
+          ".TP\n0\nSuccess, also when the reader of standard output closes the pipe early (kcube ... | head).\n"
           ".TP\n1\nThe run failed: an output file or standard output that cannot be written (a missing\n"
-          "directory, a full disk, a closed pipe), memory exhausted, or an internal error.\n"
+          "directory, no permission, a full disk, a FIFO no one reads), memory exhausted, or an internal\n"
+          "error.\n"
           ".TP\n2\nBad input: an unknown command or option, a value out of range, options that do not go\n"
           "together, or an input file that cannot be opened or read or is malformed (the message names\n"
           "its line and column). One line starting with \"kcube: \" on standard error says which.\n"

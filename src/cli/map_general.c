@@ -278,6 +278,9 @@ static int resolve(const cli_args *a, gen_job *j)
         return r;
     if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, j->out, 1, &j->exp)))
         return r;
+    /* --format without --out: standard output (exp.out is "-") */
+    if (!j->out && (j->out = j->exp.out) && (r = cli_check_output(j->out)))
+        return r;
     return build_traffic(a, j);
 }
 
