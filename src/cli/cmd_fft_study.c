@@ -394,7 +394,7 @@ static int render_json(const fft_job *j, const fft_row *rows)
         for (size_t c = 0; c < j->nconfs; c++) {
             const fft_row *w = &rows[p * j->nconfs + c];
             cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "m", m_of(j->logm[p]));
+            cli_json_add_u64(o, "m", (uint64_t)1 << j->logm[p]);
             cJSON_AddStringToObject(o, "config", kc_names_name(&conf_names, j->conf[c]));
             cJSON_AddNumberToObject(o, "bitrev_us", w->bitrev);
             cJSON_AddNumberToObject(o, "neighbour_us", w->neighbour);
@@ -407,7 +407,7 @@ static int render_json(const fft_job *j, const fft_row *rows)
         if (e >= 0 && mp >= 0) {
             const fft_row *we = &rows[p * j->nconfs + e], *wm = &rows[p * j->nconfs + mp];
             cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "m", m_of(j->logm[p]));
+            cli_json_add_u64(o, "m", (uint64_t)1 << j->logm[p]);
             cJSON_AddNumberToObject(o, "bitrev_speedup", we->bitrev / wm->bitrev);
             cJSON_AddNumberToObject(o, "total_gain", we->total / wm->total - 1);
             cJSON_AddNumberToObject(o, "bitrev_speedup_apart", we->bitrev_apart / wm->bitrev_apart);

@@ -249,14 +249,14 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schedule", j->path);
     cJSON_AddStringToObject(root, "topology", kc_simtopo_name(o->sc.net.topo));
-    cJSON_AddNumberToObject(root, "k", o->sc.net.k);
-    cJSON_AddNumberToObject(root, "n", o->sc.net.n);
+    cli_json_add_int(root, "k", o->sc.net.k);
+    cli_json_add_int(root, "n", o->sc.net.n);
     cJSON_AddStringToObject(root, "routing", kc_simalgo_name(o->sc.route.algo));
     cJSON_AddStringToObject(root, "mapping", o->sc.mapping_desc);
     cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
     cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
-    cJSON_AddNumberToObject(root, "bytes_per_flit", j->opts.bytes_per_flit);
-    cJSON_AddNumberToObject(root, "ranks_per_node", j->ranks_per_node);
+    cli_json_add_int(root, "bytes_per_flit", j->opts.bytes_per_flit);
+    cli_json_add_int(root, "ranks_per_node", j->ranks_per_node);
     cJSON_AddStringToObject(root, "model", "network");
     cJSON_AddNumberToObject(root, "total_us", r->total_us);
     cJSON_AddNumberToObject(root, "loggp_us", r->loggp_us);
@@ -396,7 +396,7 @@ static int render_loggp(const replay_job *j, const replay_out *o)
         cJSON_AddStringToObject(root, "mapping", o->sc.mapping_desc);
         cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
         cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
-        cJSON_AddNumberToObject(root, "ranks_per_node", j->ranks_per_node);
+        cli_json_add_int(root, "ranks_per_node", j->ranks_per_node);
         cJSON_AddNumberToObject(root, "loggp_us", o->loggp_us);
         cJSON_AddItemToObject(root, "messages", cli_json_u64(o->messages));
         cJSON *fin = cJSON_AddArrayToObject(root, "finish_us");
