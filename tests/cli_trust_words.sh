@@ -14,4 +14,54 @@ for seed in 9007199254740993 18446744073709551615; do
         --seed "$seed" --json
     expect_stdout_matches "\"seed\":[[:space:]]*$seed,?\$" "the seed $seed comes back exact"
 done
+
+# ---- one rule for whole numbers: no '+', no spaces, in every integer option ------
+for opt in "--n +4" "--n=+4" "--n= 4" "--n=4 --seed +4" "--n=4 --seed= 4" "--n=4 --seed 0x10" \
+           "--n=4 --threads +1" "--n=4 --max-memory +1G"; do
+    expect_bad "simulate $opt" -- "$K" simulate --pattern transpose --rate 0.1 $opt
+done
+expect_exit 0 "simulate --n 4 --seed 4" -- "$K" simulate --pattern transpose --rate 0.1 --n 4 --seed 4
+
+# ---- one grammar for traffic phases: simulate --pairs and map --traffic ----------
+i=0
+for body in '# phase\n0 1\n' '# phase a b\n0 1\n' '# phase \xc3\xa9\n0 1\n' '0 1\n# phase\n'; do
+    i=$((i + 1))
+    printf "$body" > "$CLI_TMP/phase$i.txt"
+    expect_bad "map --traffic, bad phase line $i" -- "$K" map --n 3 --traffic "$CLI_TMP/phase$i.txt"
+    expect_bad "simulate --pairs, the same bad phase line $i" -- "$K" simulate --n 3 --oneshot \
+        --pairs "$CLI_TMP/phase$i.txt"
+done
+printf '# phase a\n0 1\n# phase b\n1 0 8\n# plain comment\n' > "$CLI_TMP/phase_ok.txt"
+expect_exit 0 "map --traffic with phases" -- "$K" map --n 3 --traffic "$CLI_TMP/phase_ok.txt"
+expect_exit 0 "simulate --pairs with the same phases" -- "$K" simulate --n 3 --oneshot --pairs "$CLI_TMP/phase_ok.txt"
+
+# ---- --loggops: the positional L,o,g,G,O,S form replay's help shows ----------------
+printf 'num_ranks 2\nrank 0 {\nl1: send 1000b to 1\n}\nrank 1 {\nl1: recv 1000b from 0\n}\n' > "$CLI_TMP/two.goal"
+expect_exit 0 "replay --model loggops, keyword form" -- "$K" replay "$CLI_TMP/two.goal" --model loggops \
+    --loggops L=2500,o=1500,g=1000,G=6,O=0,S=65535
+cp "$CLI_OUT" "$CLI_TMP/keyword.out"
+expect_exit 0 "replay --model loggops, positional form" -- "$K" replay "$CLI_TMP/two.goal" --model loggops \
+    --loggops 2500,1500,1000,6,0,65535
+check "the positional form gives the keyword form's report" -- cmp -s "$CLI_OUT" "$CLI_TMP/keyword.out"
+expect_exit 0 "positional with S=inf" -- "$K" replay "$CLI_TMP/two.goal" --model loggops --loggops 1,2,3,4,5,inf
+for bad in 1,2,3 1,2,3,4,5,6,7 1,2,3,4,5, 1,2,3,x,5,6 "1,2,3,4,5,6 "; do
+    expect_bad "--loggops '$bad'" -- "$K" replay "$CLI_TMP/two.goal" --model loggops --loggops "$bad"
+done
+
+# ---- host names: RFC 1123 labels ---------------------------------------------------
+for h in -0 .0 .. a..b a. -a a- a.-b; do
+    printf '0 %s\n1 %s\n' "$h" "$h" > "$CLI_TMP/machine.txt"
+    expect_bad "machine host '$h'" -- "$K" map --n 1 --pattern bit-reverse --format openmpi-rankfile \
+        --machine "$CLI_TMP/machine.txt" --out "$CLI_TMP/rankfile"
+done
+for h in node-0 a.b-c.d n_1 10.0.0.1; do
+    printf '0 %s\n1 %s\n' "$h" "$h" > "$CLI_TMP/machine.txt"
+    expect_exit 0 "machine host '$h'" -- "$K" map --n 1 --pattern bit-reverse --format openmpi-rankfile \
+        --machine "$CLI_TMP/machine.txt" --out "$CLI_TMP/rankfile"
+done
+for h in -%d .%d h%d.. h%d- ; do
+    expect_bad "--hosts pattern '$h'" -- "$K" map --n 2 --pattern bit-reverse --format slurm-hostfile \
+        --hosts="$h" --slots-per-host 1 --out "$CLI_TMP/hostfile"
+done
+expect_stderr_contains "makes 'h0-'" "the message names the host the pattern made"
 summary

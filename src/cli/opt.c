@@ -68,9 +68,11 @@ static int parse_real(const char *text, double *out)
     return 0;
 }
 
-static int all_digits(const char *s, int allow_sign)
+/* One rule for every whole number: decimal digits, a leading '-' only where
+ * the value may be negative; no '+', no spaces, no base prefix. */
+static int all_digits(const char *s, int allow_minus)
 {
-    if (allow_sign && (*s == '-' || *s == '+'))
+    if (allow_minus && *s == '-')
         s++;
     if (!*s)
         return 0;

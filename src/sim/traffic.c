@@ -200,10 +200,14 @@ kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path,
     uint32_t *src = NULL, *dst = NULL;
     kc_token tok[3];
     int have;
-    /* The traffic-file format (kcube/traffic.h): a byte count may follow;
+    /* The traffic-file format (kcube/traffic.h), phase lines included, so a
+     * file one command takes the other takes too: a byte count may follow;
      * the simulator's messages have one size (msg_flits), so it is checked
-     * and not used. */
+     * and not used; the messages of every phase are simulated together. */
+    kc_reader_directive(r, "phase");
     while (!(st = kc_reader_record_some(r, tok, 2, 3, "source destination [bytes]", &have, err)) && have) {
+        if (have == KC_READER_DIRECTIVE)
+            continue;
         if ((st = kc_reader_check(r, &tok[0], nodes - 1, "node", err)) ||
             (st = kc_reader_check(r, &tok[1], nodes - 1, "node", err)) ||
             (have == 3 && (st = kc_reader_check(r, &tok[2], UINT64_MAX, "byte count", err))))
