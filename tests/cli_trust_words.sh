@@ -64,4 +64,56 @@ for h in -%d .%d h%d.. h%d- ; do
         --hosts="$h" --slots-per-host 1 --out "$CLI_TMP/hostfile"
 done
 expect_stderr_contains "makes 'h0-'" "the message names the host the pattern made"
+
+# ---- help and options agree: a command that offers a shape takes --shape -----------
+for cmd in $("$K" --help | sed -n '/^commands:/,/^$/s/^  \([a-z-]*\) .*/\1/p'); do
+    help=$("$K" "$cmd" --help 2>/dev/null)
+    if grep -q '16x8' <<<"$help" && ! grep -q -- '--shape' <<<"$help"; then
+        cli_fail "kcube $cmd --help offers a shape such as 16x8 but takes no --shape"
+    else cli_pass; fi
+done
+
+# ---- simulate --compare never fails on a mapping the user did not give ------------
+SIM=(simulate --n 4 --rate 0.1 --measure 200 --warmup 100)
+expect_exit 0 "simulate --uniform --compare" -- "$K" "${SIM[@]}" --uniform --compare
+expect_stdout_contains "[M-G]" "the default comparison keeps M-G"
+printf '0 1\n1 0\n2 3\n' > "$CLI_TMP/pairs.txt"
+expect_exit 0 "simulate --pairs --compare" -- "$K" "${SIM[@]}" --pairs "$CLI_TMP/pairs.txt" --compare
+expect_bad "--configs M-S with uniform traffic" -- "$K" "${SIM[@]}" --uniform --compare --configs ecube,M-S
+expect_stderr_contains "--configs: M-S:" "the message names the configuration"
+if grep -q -- '--mapping' "$CLI_ERR"; then cli_fail "the message names a --mapping never given"; else cli_pass; fi
+expect_exit 0 "simulate --pattern transpose --compare still has M-S" -- "$K" "${SIM[@]}" --pattern transpose --compare
+expect_stdout_contains "[M-S]"
+
+# ---- did you mean: commands, options, patterns, names ------------------------------
+expect_exit 0 "kcube analyse (the docs' spelling)" -- "$K" analyse --n 4 --pattern transpose
+expect_stdout_contains "transpose on the 4-cube"
+suggest() { # WANTED -- command...
+    local want=$1
+    shift 2
+    expect_bad "$* suggests $want" -- "$@"
+    expect_stderr_contains "did you mean $want"
+}
+suggest "'analyze'" -- "$K" anlyze --n 4
+suggest "'simulate'" -- "$K" simulat --n 4
+suggest "--pattern" -- "$K" analyze --n 4 --patern transpose
+suggest "--rate" -- "$K" simulate --n 4 --pattern transpose --rat 0.1
+suggest "'transpose'" -- "$K" analyze --n 4 --pattern transpos
+suggest "'transpose'" -- "$K" simulate --k 4 --n 2 --pattern transpos --rate 0.1
+suggest "'bit-reverse'" -- "$K" map --n 4 --pattern bitreverse
+suggest "'ecube'" -- "$K" simulate --n 4 --pattern transpose --rate 0.1 --routing ecub
+suggest "'torus'" -- "$K" simulate --n 4 --pattern transpose --rate 0.1 --topology toru
+expect_bad "no suggestion for a word far from every command" -- "$K" xyzzy
+if grep -q "did you mean" "$CLI_ERR"; then cli_fail "a far word got a suggestion"; else cli_pass; fi
+
+# ---- inputs through process substitution and pipes; a FIFO with no writer ---------
+expect_exit 0 "simulate --pairs <(...)" -- "$K" simulate --n 3 --oneshot --pairs <(printf '0 1\n1 0\n')
+expect_exit 0 "map --traffic <(...)" -- "$K" map --n 3 --traffic <(printf '0 1 8\n1 2 8\n')
+expect_exit 0 "replay <(...)" -- "$K" replay <(cat "$CLI_TMP/two.goal") --n 1
+expect_exit 0 "a writer that starts late" -- "$K" simulate --n 3 --oneshot --pairs <(sleep 1; printf '0 1\n')
+mkfifo "$CLI_TMP/nobody"
+start=$SECONDS
+expect_bad "a FIFO no one writes to" -- timeout 20 "$K" simulate --n 3 --oneshot --pairs "$CLI_TMP/nobody"
+expect_stderr_contains "is a FIFO no one writes to"
+check "refused within a few seconds" -- test $((SECONDS - start)) -le 5
 summary

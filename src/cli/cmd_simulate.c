@@ -303,13 +303,34 @@ static int make_series(const cli_args *a, sim_series *s, const char *token, cons
         return err.status == KC_ENOMEM ? out_of_memory() : cli_report(a, &err);
     s->spec.mapping = s->mapping;
     if (kc_simspec_resolve(&s->spec, NULL, &err))
-        return cli_report(a, &err);
+        return sim_series_report(a, s, &err);
     return 0;
+}
+
+/* The configurations compared when --configs is not given: the library's
+ * list, less M-S when there is no linear pattern for it to be optimal for
+ * (uniform traffic, a pairs file). A new string, or NULL. */
+static char *default_configs(const sim_job *j)
+{
+    const kc_simspec *u = &j->user;
+    int linear = !u->pairs && !(u->pattern && !strcmp(u->pattern, "uniform"));
+    const char *list = kc_simspec_compare_configs(&j->spec);
+    char *out = malloc(strlen(list) + 1);
+    if (!out)
+        return NULL;
+    out[0] = '\0';
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (linear || len != 3 || strncmp(p, "M-S", 3))
+            strncat(strcat(out, out[0] ? "," : ""), p, len);
+        p += len + (p[len] == ',');
+    }
+    return out;
 }
 
 static int resolve_compare(const cli_args *a, sim_job *j)
 {
-    char *list = strdup(cli_text(a, &OPT_CONFIGS, kc_simspec_compare_configs(&j->spec)));
+    char *list = cli_given(a, &OPT_CONFIGS) ? strdup(cli_text(a, &OPT_CONFIGS, "")) : default_configs(j);
     const char *set = cli_text(a, &OPT_SET, kc_simspec_mapping_set(&j->spec));
     int r = list ? 0 : out_of_memory();
     for (char *save = NULL, *tok = list ? strtok_r(list, ",", &save) : NULL; tok && !r;
