@@ -116,4 +116,68 @@ start=$SECONDS
 expect_bad "a FIFO no one writes to" -- timeout 20 "$K" simulate --n 3 --oneshot --pairs "$CLI_TMP/nobody"
 expect_stderr_contains "is a FIFO no one writes to"
 check "refused within a few seconds" -- test $((SECONDS - start)) -le 5
+
+# ---- the replay report: every part a duration, the parts adding up ----------------
+# On seeded random schedules (with and without LogGOPS's CPU and NIC) and on
+# the linear all-to-all of 64 ranks, where LogGOPS is slower than the network:
+# no negative time and no -0.00 anywhere, the critical path's parts add up to
+# the total in text and JSON, and the difference with LogGOPS said in words.
+if command -v python3 >/dev/null; then
+    SG="$(dirname "$0")/support/schedgen_like.py"
+    cat > "$CLI_TMP/check_report.py" <<'PY'
+import json, re, sys
+text, js = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+bad = []
+if re.search(r"-\d", re.sub(r"[A-Za-z_]-\d", "", text)):
+    bad.append("a negative number in the text report")
+m = re.search(r"^total (\d+\.\d+) us", text, re.M)
+line = re.search(r"^the network's (\d+\.\d+) us along its critical path \([^)]*\):(.*)$", text, re.M)
+if js["critical_path_us"] is not None:
+    if not line:
+        bad.append("no critical-path line")
+    else:
+        parts = [float(v) for v in re.findall(r" (\d+\.\d+) us", line.group(2))]
+        if len(parts) != 9 or abs(sum(parts) - float(m.group(1))) > 0.005 * len(parts) + 1e-9:
+            bad.append("text parts %s do not add up to %s" % (parts, m.group(1)))
+    cp = {k: v for k, v in js["critical_path_us"].items() if k not in ("steps", "messages")}
+    if any(v < 0 or str(v).startswith("-") for v in cp.values()):
+        bad.append("a negative part in JSON: %s" % cp)
+    if abs(sum(cp.values()) - js["total_us"]) > 1e-6 * (1 + js["total_us"]):
+        bad.append("JSON parts add up to %r, not %r" % (sum(cp.values()), js["total_us"]))
+if js["loggops_us"] is not None and not re.search(r"the network (takes \d+\.\d+ us longer than|takes as long as|is \d+\.\d+ us faster than) LogGOPS", text):
+    bad.append("the difference with LogGOPS is not said in words")
+if any(v < 0 for v in js["phases"].values()) or js["compute_us"] < 0:
+    bad.append("a negative phase time")
+print("; ".join(bad))
+sys.exit(1 if bad else 0)
+PY
+    report_ok() { # DESCRIPTION -- replay args...
+        local desc=$1
+        shift 2
+        "$K" "$@" > "$CLI_TMP/report.txt" 2> "$CLI_ERR" && "$K" "$@" --json > "$CLI_TMP/report.json" 2>> "$CLI_ERR" ||
+            { cli_fail "$desc: replay failed"; return; }
+        if why=$(python3 "$CLI_TMP/check_report.py" "$CLI_TMP/report.txt" "$CLI_TMP/report.json"); then cli_pass
+        else cli_fail "$desc: $why"; fi
+    }
+    for seed in $(seq 1 36); do
+        n=$((3 + seed % 3))
+        python3 "$SG" random $((1 << n)) "$seed" > "$CLI_TMP/r.goal"
+        case $((seed % 3)) in
+        0) report_ok "random schedule $seed" -- replay "$CLI_TMP/r.goal" --n $n ;;
+        1) report_ok "random schedule $seed, LogGOPS CPUs" -- replay "$CLI_TMP/r.goal" --n $n --loggops o=100,g=200,O=1,S=4096 ;;
+        2) report_ok "random schedule $seed, start-up 10" -- replay "$CLI_TMP/r.goal" --n $n --startup 10 --byte-time 0.1 ;;
+        esac
+    done
+    python3 "$SG" alltoall 64 1024 > "$CLI_TMP/a64.goal"
+    report_ok "linear all-to-all of 64 ranks" -- replay "$CLI_TMP/a64.goal" --n 6
+    expect_exit 0 "replay the all-to-all" -- "$K" replay "$CLI_TMP/a64.goal" --n 6
+    expect_stdout_matches "the network is [0-9.]+ us faster than LogGOPS, because g = 0"
+    # a phase of calcs shows its time where it is: under its own name
+    expect_exit 0 "fft-study --emit-goal" -- "$K" fft-study --n 4 --points 2^8 --configs ecube --emit-goal "$CLI_TMP/fft.goal"
+    expect_exit 0 "replay the FFT" -- "$K" replay "$CLI_TMP/fft.goal" --n 4 --json
+    check "the compute phase has the calcs' time" -- python3 -c \
+        'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not d["phases_computing_us"]["compute"] > 0)' "$CLI_OUT"
+    expect_exit 0 "replay the FFT, text" -- "$K" replay "$CLI_TMP/fft.goal" --n 4
+    expect_stdout_matches "^  compute +0\.00 us +[1-9][0-9]*\.[0-9]+ us$"
+fi
 summary
