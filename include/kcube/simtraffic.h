@@ -48,7 +48,9 @@ extern const kc_names kc_simdigits_names;
 kc_status kc_simtraffic_digits(kc_simtraffic *t, int k, int n, const char *name, const kc_nodemap *map,
                                kc_err *err);
 /* A text file of "source destination [bytes]" lines (virtual node ids; '#'
- * starts a comment; the traffic-file format of kcube/traffic.h), through an
+ * starts a comment; the traffic-file format of kcube/traffic.h, whose
+ * "# phase NAME" lines are checked alike and the phases simulated
+ * together), through an
  * optional mapping. Every message has the simulation's one size, so a byte
  * count is checked (0..2^64-1) and not used. */
 kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path, const kc_nodemap *map,
