@@ -133,7 +133,7 @@ void plan_json_topology(cJSON *o, const kc_topology *t)
     cli_json_add_int(o, "k", t->k);
     cli_json_add_int(o, "n", t->n);
     if (t->nodes == UINT64_MAX) /* 2^64: the 64-cube (kc_topology saturates it) */
-        cJSON_AddStringToObject(o, "nodes", "18446744073709551616");
+        cJSON_AddRawToObject(o, "nodes", "18446744073709551616"); /* exact, one past uint64_t */
     else
         cJSON_AddItemToObject(o, "nodes", cli_json_u64(t->nodes));
     cJSON_AddStringToObject(o, "topology", kc_names_name(&kc_topo_kind_names, t->kind));
