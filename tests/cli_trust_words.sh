@@ -21,6 +21,13 @@ for opt in "--n +4" "--n=+4" "--n= 4" "--n=4 --seed +4" "--n=4 --seed= 4" "--n=4
     expect_bad "simulate $opt" -- "$K" simulate --pattern transpose --rate 0.1 $opt
 done
 expect_exit 0 "simulate --n 4 --seed 4" -- "$K" simulate --pattern transpose --rate 0.1 --n 4 --seed 4
+# numbers inside values follow the same rule: a pattern's dimension, fft-study's sizes
+expect_bad "butterfly:+1" -- "$K" analyze --n 4 --pattern butterfly:+1
+expect_bad "butterfly: 1" -- "$K" analyze --n 4 --pattern "butterfly: 1"
+expect_bad "digit pattern butterfly:+1" -- "$K" map --k 4 --n 2 --pattern butterfly:+1
+expect_bad "fft-study --points +256" -- "$K" fft-study --n 4 --points +256 --configs ecube
+expect_bad "fft-study --points 2^+8" -- "$K" fft-study --n 4 --points "2^+8" --configs ecube
+expect_exit 0 "analyze butterfly:1" -- "$K" analyze --n 4 --pattern butterfly:1
 
 # ---- one grammar for traffic phases: simulate --pairs and map --traffic ----------
 i=0

@@ -107,11 +107,12 @@ static int parse_point(const char *s, const char **end, int n, int *logm)
     char *e;
     int lg = -1;
     errno = 0;
-    if (s[0] == '2' && s[1] == '^') {
+    e = (char *)s; /* strtoull takes '+' and spaces, which no whole number here has */
+    if (s[0] == '2' && s[1] == '^' && s[2] >= '0' && s[2] <= '9') {
         unsigned long long k = strtoull(s + 2, &e, 10);
         if (e != s + 2 && !errno && k <= 63)
             lg = (int)k;
-    } else {
+    } else if (s[0] >= '0' && s[0] <= '9') {
         unsigned long long m = strtoull(s, &e, 10);
         if (e != s && !errno && m && !(m & (m - 1))) {
             int b = 0;

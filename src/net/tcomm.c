@@ -115,8 +115,10 @@ kc_status kc_tcomm_named(kc_tcomm *c, int k, int n, const char *name, kc_err *er
         long arg = 0;
         if (bd->arg) {
             char *end = NULL;
-            arg = colon ? strtol(colon + 1, &end, 10) : -1;
-            if (!colon || end == colon + 1 || *end != '\0')
+            /* digits, '-' allowed (then out of range): no '+' or spaces */
+            int digits = colon && ((colon[1] >= '0' && colon[1] <= '9') || colon[1] == '-');
+            arg = digits ? strtol(colon + 1, &end, 10) : -1;
+            if (!digits || end == colon + 1 || *end != '\0')
                 return kc_fail(err, KC_EINVAL, "pattern %.*s needs a dimension, e.g. %.*s:1", (int)base, name,
                                (int)base, name);
             long lo = bd->arg == 2 ? 1 : 0;

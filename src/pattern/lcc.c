@@ -262,8 +262,10 @@ kc_status kc_lcc_named(kc_lcc *c, const char *name, int n, kc_err *err)
         int arg = 0;
         if (bd->has_arg) {
             char *end = NULL;
-            long v = colon ? strtol(colon + 1, &end, 10) : -1;
-            if (!colon || end == colon + 1 || *end != '\0')
+            /* digits, '-' allowed (then out of range): no '+' or spaces */
+            int digits = colon && ((colon[1] >= '0' && colon[1] <= '9') || colon[1] == '-');
+            long v = digits ? strtol(colon + 1, &end, 10) : -1;
+            if (!digits || end == colon + 1 || *end != '\0')
                 return kc_fail(err, KC_EINVAL, "pattern %.*s needs a dimension, e.g. %.*s:0", (int)len, name,
                                (int)len, name);
             if (v < 0 || v >= n)
