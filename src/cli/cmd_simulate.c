@@ -127,7 +127,8 @@ static const cli_use simulate_opts[] = {
     {&OPT_CHANNEL_UTIL, NULL, NULL},
     {&OPT_COMPARE, NULL, NULL},
     {&OPT_CONFIGS, "with --compare: routings, M-S, M-G (lists below) or ROUTING@MAPPING (default "
-                   "ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G on tori with k a power of two)", NULL},
+                   "ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G on tori with k a power of two; "
+                   "no M-S for uniform traffic or --pairs)", NULL},
     {&OPT_SET, NULL, NULL},
     {&OPT_PLOT, "latency against throughput through gnuplot (.png or .svg), checked before simulating", NULL},
     {&OPT_JSON, NULL, NULL},
