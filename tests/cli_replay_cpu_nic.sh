@@ -86,7 +86,9 @@ expect_exit 0 "critical path csv" -- "$K" replay "$CLI_TMP/incast.goal" --n 2 --
 expect_stdout_contains 'path_channel_wait,100.000000'
 expect_stdout_contains 'path_pipeline,1.000000'
 expect_exit 0 "critical path text" -- "$K" replay "$CLI_TMP/incast.goal" --n 2 --startup 10 --byte-time 1 --loggops o=1000
-expect_stdout_contains "that difference along the critical path (4 steps, 1 messages)"
+expect_stdout_contains "the network's 314.00 us along its critical path (4 steps, 1 messages)"
+expect_stdout_contains "the network takes 100.00 us longer than LogGOPS"
+expect_stdout_contains "messages at zero load 113.00 us"
 expect_stdout_contains "channels (contention) 100.00 us"
 expect_stdout_contains "never below it"
 # without parameters (nCUBE 2, the greedy order): 213 against LogGOPS's 211

@@ -63,7 +63,6 @@ expect_stdout_matches "\"label\":${J}\"M-G\""
 expect_stdout_matches "\"mapping\":${J}\"M-G order"
 
 # deadlock: a ring without virtual channels
-# (a file: a FIFO such as <(...) is refused as input, since it could hang)
 printf '0 2\n1 3\n2 0\n3 1\n' > "$T/ring.pairs"
 expect_exit 1 "deadlock exit status" -- "$K" simulate --k 4 --n 1 --vc-rule none --vcs 1 \
     --pairs "$T/ring.pairs" --oneshot --watchdog 50

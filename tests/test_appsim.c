@@ -209,6 +209,18 @@ static void test_random_schedules(void **state)
             if (!(r.path.channel_wait >= 0 && r.path.injection_wait >= 0 && r.path.cycle_boundary >= -1e-9))
                 fail_msg("trial %d: channels %g, port %g, boundaries %g", trial, r.path.channel_wait,
                          r.path.injection_wait, r.path.cycle_boundary);
+            /* the network's own makespan along the path: durations adding up to it */
+            const double span[] = {r.path.span.start_up,       r.path.span.cpu,          r.path.span.nic,
+                                   r.path.span.transfer,       r.path.span.cycle_boundary,
+                                   r.path.span.injection_wait, r.path.span.channel_wait, r.path.span.pipeline,
+                                   r.path.span.waiting};
+            double whole = 0;
+            for (size_t i = 0; i < sizeof span / sizeof span[0]; i++) {
+                if (!(span[i] >= 0))
+                    fail_msg("trial %d: part %zu of the makespan is %g", trial, i, span[i]);
+                whole += span[i];
+            }
+            NEAR(whole, r.total_us);
             with_path++;
         }
         kc_appsim_result_free(&r);

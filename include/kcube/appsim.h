@@ -73,7 +73,8 @@ typedef struct kc_appsim_result {
     double cycle_us;        /* one flit-cycle */
     double *finish_us;      /* [num_ranks]: each rank's last end */
     double *phase_us;       /* [g->nphases]: the largest time a node spends on the phase's messages */
-    double compute_us;      /* the largest computing time of a node */
+    double *phase_compute_us; /* [g->nphases]: the largest time a node spends on the phase's calcs */
+    double compute_us;      /* the largest computing time of a node (its calcs, whatever their phase) */
     uint32_t nphases;
     uint64_t messages;      /* delivered (each exactly once) */
     uint64_t flits;         /* flits of all messages */
@@ -114,6 +115,16 @@ typedef struct kc_appsim_result {
         double elsewhere;      /* where LogGOPS's own time at a step came from another path (<= 0
                                   mostly) and LogGOPS's end after the path's last event */
         uint64_t steps, messages; /* steps on the path; messages among them */
+        /* The network's own makespan along the same path, by what each
+         * step spent (µs): every part a duration >= 0, their sum total_us
+         * (the walk runs from the last end back to time 0). */
+        struct {
+            double start_up;       /* a send's start-up on its CPU */
+            double cpu, nic;       /* computing and the CPUs' and NICs' other charges */
+            double transfer;       /* a message at zero load: start-up, latency and bytes (local ones whole) */
+            double cycle_boundary, injection_wait, channel_wait, pipeline; /* its waits, as above */
+            double waiting;        /* waiting for another rank: a posting, a match */
+        } span;
     } path;
 } kc_appsim_result;
 

@@ -50,8 +50,10 @@ typedef struct kc_loggops_params {
 
 /* Parse "L=2500,o=1500,g=1000,G=6,O=0,S=65535" (any subset, in any order,
  * each at most once; case matters: g and G, o and O; S=inf for no
- * rendezvous) over the values already in *p. KC_EINVAL (param "loggops")
- * naming the bad item. O(length). */
+ * rendezvous) over the values already in *p, or LogGOPSim's positional
+ * "2500,1500,1000,6,0,65535" (all six, in the order L,o,g,G,O,S; *p is left
+ * as it was when it fails). KC_EINVAL (param "loggops") naming the bad
+ * item. O(length). */
 kc_status kc_loggops_parse(const char *text, kc_loggops_params *p, kc_err *err);
 
 /* The per-operation times, for timelines: an optional callback called once

@@ -2,7 +2,8 @@
  * files MPI launchers read to place ranks there (docs/export.md).
  *
  * A machine description names, for every physical node x of a topology, a
- * host (a name: letters, digits, '.', '-', '_', not all digits, at most
+ * host (a name: labels of letters, digits, '-' and '_' joined by dots, no
+ * label empty or starting or ending with '-', not all digits, at most
  * KC_HOST_MAX bytes) and a slot on that host (0..KC_SLOT_MAX: the core an
  * Open MPI rankfile binds to, the position on the node for MPICH). It comes
  * from a file or from a rule.

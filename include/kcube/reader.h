@@ -57,11 +57,15 @@ typedef struct kc_token {
  * path names nothing readable: the user's input is at fault). */
 kc_status kc_open_failure_status(int errnum);
 /* The one opener of user-named inputs: non-blocking and without a controlling
- * terminal, then fstat. Regular files and character devices (/dev/stdin of a
- * terminal, /dev/zero: the readers' limits bound them) are opened for
- * blocking reads; a directory, FIFO, socket or block device is refused
- * (KC_EINVAL, "WHAT 'PATH' is a FIFO, not a regular file"), so a FIFO with no
- * writer never hangs. Errors as kc_open_failure_status says. */
+ * terminal, then fstat. Regular files, character devices (/dev/stdin of a
+ * terminal, /dev/zero) and pipes or FIFOs someone writes to (`<(...)`, a
+ * pipe, a named FIFO with a writer) are opened for blocking reads, which the
+ * readers' limits bound; a FIFO with no writer, and none after
+ * KC_FIFO_WAIT_MS, is refused (KC_EINVAL, "WHAT 'PATH' is a FIFO no one
+ * writes to"), so it never hangs; a directory, socket or block device is
+ * refused (KC_EINVAL, "WHAT 'PATH' is a socket, not a regular file"). Errors
+ * as kc_open_failure_status says. */
+#define KC_FIFO_WAIT_MS 1000
 kc_status kc_input_open(FILE **f, const char *path, const char *what, const char *param, kc_err *err);
 /* Open a file through kc_input_open. `param` is the id put in kc_err on every
  * error (a string constant); `what` names the input in messages, e.g.

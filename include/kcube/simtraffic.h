@@ -16,6 +16,7 @@
 #include "kcube/error.h"
 #include "kcube/lcc.h"
 #include "kcube/names.h"
+#include "kcube/reader.h"
 #include "kcube/nodemap.h"
 #include "kcube/simnet.h"
 #include "kcube/simroute.h"
@@ -47,11 +48,17 @@ extern const kc_names kc_simdigits_names;
 kc_status kc_simtraffic_digits(kc_simtraffic *t, int k, int n, const char *name, const kc_nodemap *map,
                                kc_err *err);
 /* A text file of "source destination [bytes]" lines (virtual node ids; '#'
- * starts a comment; the traffic-file format of kcube/traffic.h), through an
+ * starts a comment; the traffic-file format of kcube/traffic.h, whose
+ * "# phase NAME" lines are checked alike and the phases simulated
+ * together), through an
  * optional mapping. Every message has the simulation's one size, so a byte
  * count is checked (0..2^64-1) and not used. */
 kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path, const kc_nodemap *map,
                              kc_err *err);
+/* The same from an open reader (kcube/reader.h; a file or memory), which
+ * the caller closes. O(file size + nodes). */
+kc_status kc_simtraffic_read_from(kc_simtraffic *t, uint32_t nodes, kc_reader *r, const kc_nodemap *map,
+                                  kc_err *err);
 void kc_simtraffic_free(kc_simtraffic *t);
 
 /* Number of physical nodes that send anything. */

@@ -163,8 +163,8 @@ static void mesh_name(const a2a_job *j, char *buf, size_t size)
 static int render_json(const a2a_job *j, const a2a_row *rows)
 {
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "d", j->d);
-    cJSON_AddNumberToObject(o, "c", j->c);
+    cli_json_add_int(o, "d", j->d);
+    cli_json_add_int(o, "c", j->c);
     cJSON_AddItemToObject(o, "side", cli_json_u64(1ULL << (j->d / j->c)));
     cJSON_AddItemToObject(o, "block", cli_json_u64(j->p.block));
     cJSON_AddNumberToObject(o, "startup", j->p.beta);
@@ -182,7 +182,7 @@ static int render_json(const a2a_job *j, const a2a_row *rows)
         cJSON_AddNumberToObject(e, "bisection_bound", w->f.bisection);
         cJSON_AddNumberToObject(e, "bound_ratio", w->f.time / w->f.bisection);
         cJSON_AddNumberToObject(e, "speedup", w->speedup);
-        cJSON_AddNumberToObject(e, "degree", w->f.degree);
+        cli_json_add_int(e, "degree", w->f.degree);
         cJSON_AddItemToObject(e, "message_bytes", cli_json_u64(w->f.message));
         cJSON_AddNumberToObject(e, "barrier_time", w->f.barrier_time);
         cJSON_AddBoolToObject(e, "replayed", w->replayed);

@@ -32,9 +32,15 @@ typedef enum cli_fmt { CLI_FMT_TEXT, CLI_FMT_JSON, CLI_FMT_CSV } cli_fmt;
 /* Print a cJSON tree to stdout (pretty) and free it. Returns CLI_EXIT_OK or
  * CLI_EXIT_FAIL when memory ran out. */
 int cli_print_json(cJSON *root);
-/* A node id or count as a JSON number (exact below 2^53) or a decimal string. */
+/* Every integer in a JSON output goes through these: the number is written
+ * as its exact decimal text (cJSON's own numbers are doubles, which lose
+ * digits above 2^53). NULL when memory ran out (cJSON then adds nothing). */
 cJSON *cli_json_u64(uint64_t v);
+cJSON *cli_json_i64(int64_t v);
 cJSON *cli_json_u64_array(const uint64_t *v, int count);
+/* obj[name] = v, exact. */
+void cli_json_add_u64(cJSON *obj, const char *name, uint64_t v);
+void cli_json_add_int(cJSON *obj, const char *name, int64_t v);
 
 /* Progress on stderr, only when stderr is a terminal. */
 typedef struct cli_progress_bar {

@@ -75,13 +75,30 @@ int cli_print_json(cJSON *root)
     return CLI_EXIT_OK;
 }
 
+/* cJSON keeps every number as a double, exact only up to 2^53 and printed
+ * with 15 significant digits: integers go in as their own decimal text. */
 cJSON *cli_json_u64(uint64_t v)
 {
-    if (v <= (1ULL << 53))
-        return cJSON_CreateNumber((double)v);
-    char buf[32];
+    char buf[24];
     snprintf(buf, sizeof buf, "%llu", (unsigned long long)v);
-    return cJSON_CreateString(buf);
+    return cJSON_CreateRaw(buf);
+}
+
+cJSON *cli_json_i64(int64_t v)
+{
+    char buf[24];
+    snprintf(buf, sizeof buf, "%lld", (long long)v);
+    return cJSON_CreateRaw(buf);
+}
+
+void cli_json_add_u64(cJSON *obj, const char *name, uint64_t v)
+{
+    cJSON_AddItemToObject(obj, name, cli_json_u64(v));
+}
+
+void cli_json_add_int(cJSON *obj, const char *name, int64_t v)
+{
+    cJSON_AddItemToObject(obj, name, cli_json_i64(v));
 }
 
 cJSON *cli_json_u64_array(const uint64_t *v, int count)

@@ -97,7 +97,7 @@ static void json_comm(cJSON *o, const kc_comm *c)
         cJSON_AddNullToObject(o, "vector");
         return;
     }
-    cJSON_AddNumberToObject(o, "rank", kc_comm_rank(c));
+    cli_json_add_int(o, "rank", kc_comm_rank(c));
     cJSON_AddItemToObject(o, "matrix", plan_json_matrix(&c->t.a));
     cJSON_AddItemToObject(o, "vector", plan_json_vector(c->t.b, c->n));
 }

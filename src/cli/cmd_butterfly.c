@@ -286,18 +286,18 @@ static const char *enc_name(kc_bfly_enc e)
 
 static cJSON *num_or_null(int64_t v)
 {
-    return v < 0 ? cJSON_CreateNull() : cJSON_CreateNumber((double)v);
+    return v < 0 ? cJSON_CreateNull() : cli_json_i64(v);
 }
 
 static void json_scheme(cJSON *o, const bfly_job *j)
 {
-    cJSON_AddNumberToObject(o, "n", j->o.scheme.n);
-    cJSON_AddNumberToObject(o, "p", j->o.scheme.p);
+    cli_json_add_int(o, "n", j->o.scheme.n);
+    cli_json_add_int(o, "p", j->o.scheme.p);
     cJSON_AddStringToObject(o, "alloc", kc_names_name(&kc_alloc_names, (int)j->o.scheme.alloc));
     cJSON_AddStringToObject(o, "encoding", kc_names_name(&kc_encoding_names, (int)j->o.scheme.enc));
     cJSON_AddStringToObject(o, "method", kc_names_name(&kc_bfly_method_names, (int)j->o.method));
     if (j->o.method == KC_BFLY_MULTISECT)
-        cJSON_AddNumberToObject(o, "r", j->o.r);
+        cli_json_add_int(o, "r", j->o.r);
     cJSON_AddStringToObject(o, "output_encoding", kc_names_name(&kc_bfly_out_names, (int)j->o.out));
 }
 

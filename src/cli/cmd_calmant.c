@@ -225,15 +225,15 @@ static kc_status compute(const cal_job *j, cal_out *o, kc_err *err)
 
 static void json_head(cJSON *o, const cal_job *j)
 {
-    cJSON_AddNumberToObject(o, "d", j->g.d);
-    cJSON_AddNumberToObject(o, "c", j->g.c);
+    cli_json_add_int(o, "d", j->g.d);
+    cli_json_add_int(o, "c", j->g.c);
     cJSON_AddItemToObject(o, "side", cli_json_u64(j->g.side));
     cJSON_AddStringToObject(o, "topology", j->g.torus ? "torus" : "mesh");
     if (j->g.torus)
         cJSON_AddStringToObject(o, "tie", kc_tie_name(j->g.tie));
     if (j->action != ACT_COST) {
-        cJSON_AddNumberToObject(o, "i", j->task.i);
-        cJSON_AddNumberToObject(o, "m", j->task.m);
+        cli_json_add_int(o, "i", j->task.i);
+        cli_json_add_int(o, "m", j->task.m);
     }
 }
 
@@ -247,8 +247,8 @@ static void json_conflicts(cJSON *o, const cal_out *r)
         cJSON_AddItemToObject(e, "step", cli_json_u64(c->step));
         cJSON_AddStringToObject(e, "kind", kc_names_name(&kc_stepnet_conflict_names, (int)c->kind));
         cJSON_AddItemToObject(e, "node", cli_json_u64(c->node));
-        cJSON_AddNumberToObject(e, "axis", c->axis);
-        cJSON_AddNumberToObject(e, "dir", c->dir);
+        cli_json_add_int(e, "axis", c->axis);
+        cli_json_add_int(e, "dir", c->dir);
         cJSON_AddItemToObject(e, "src", cli_json_u64(c->src));
         cJSON_AddItemToObject(e, "dst", cli_json_u64(c->dst));
         cJSON_AddItemToArray(arr, e);
@@ -282,8 +282,8 @@ static int render_json(const cal_job *j, const cal_out *r)
             cJSON_AddItemToObject(o, "closed_form_load", cli_json_u64(r->closed));
         cJSON *l = cJSON_AddObjectToObject(o, "busiest_link");
         cJSON_AddItemToObject(l, "node", cli_json_u64(r->load.node));
-        cJSON_AddNumberToObject(l, "axis", r->load.axis);
-        cJSON_AddNumberToObject(l, "dir", r->load.dir);
+        cli_json_add_int(l, "axis", r->load.axis);
+        cli_json_add_int(l, "dir", r->load.dir);
     } else if (j->action == ACT_SCHEDULE) {
         cJSON_AddItemToObject(o, "steps", cli_json_u64(j->verify ? r->v.steps : r->sched.steps));
         cJSON_AddItemToObject(o, "lower_bound", cli_json_u64(r->lb));
@@ -298,7 +298,7 @@ static int render_json(const cal_job *j, const cal_out *r)
         if (j->verbose)
             json_conflicts(o, r);
     } else {
-        cJSON_AddNumberToObject(o, "degree", r->t.degree);
+        cli_json_add_int(o, "degree", r->t.degree);
         cJSON_AddNumberToObject(o, "time", r->t.time);
         cJSON_AddItemToObject(o, "packet_bytes", cli_json_u64(r->t.packet));
         cJSON_AddItemToObject(o, "iterations", cli_json_u64(r->t.iterations));

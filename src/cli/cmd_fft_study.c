@@ -109,11 +109,12 @@ static int parse_point(const char *s, const char **end, int n, int *logm)
     char *e;
     int lg = -1;
     errno = 0;
-    if (s[0] == '2' && s[1] == '^') {
+    e = (char *)s; /* strtoull takes '+' and spaces, which no whole number here has */
+    if (s[0] == '2' && s[1] == '^' && s[2] >= '0' && s[2] <= '9') {
         unsigned long long k = strtoull(s + 2, &e, 10);
         if (e != s + 2 && !errno && k <= 63)
             lg = (int)k;
-    } else {
+    } else if (s[0] >= '0' && s[0] <= '9') {
         unsigned long long m = strtoull(s, &e, 10);
         if (e != s && !errno && m && !(m & (m - 1))) {
             int b = 0;
@@ -399,7 +400,7 @@ static int render_json(const fft_job *j, const fft_row *rows)
         for (size_t c = 0; c < j->nconfs; c++) {
             const fft_row *w = &rows[p * j->nconfs + c];
             cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "m", m_of(j->logm[p]));
+            cli_json_add_u64(o, "m", (uint64_t)1 << j->logm[p]);
             cJSON_AddStringToObject(o, "config", kc_names_name(&conf_names, j->conf[c]));
             cJSON_AddNumberToObject(o, "bitrev_us", w->bitrev);
             cJSON_AddNumberToObject(o, "neighbour_us", w->neighbour);
@@ -412,7 +413,7 @@ static int render_json(const fft_job *j, const fft_row *rows)
         if (e >= 0 && mp >= 0) {
             const fft_row *we = &rows[p * j->nconfs + e], *wm = &rows[p * j->nconfs + mp];
             cJSON *o = cJSON_CreateObject();
-            cJSON_AddNumberToObject(o, "m", m_of(j->logm[p]));
+            cli_json_add_u64(o, "m", (uint64_t)1 << j->logm[p]);
             cJSON_AddNumberToObject(o, "bitrev_speedup", we->bitrev / wm->bitrev);
             cJSON_AddNumberToObject(o, "total_gain", we->total / wm->total - 1);
             cJSON_AddNumberToObject(o, "bitrev_speedup_apart", we->bitrev_apart / wm->bitrev_apart);

@@ -102,7 +102,7 @@ static int render_table(const gray_job *j)
     if (!rows)
         return CLI_EXIT_OK;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "n", j->n);
+    cli_json_add_int(o, "n", j->n);
     cJSON_AddItemToObject(o, "rows", rows);
     return cli_print_json(o);
 }
@@ -119,7 +119,7 @@ static void print_row(const conv_out *c, const char *label, int dim, const uint6
         cJSON *s = cJSON_CreateObject();
         cJSON_AddStringToObject(s, "step", label);
         if (dim >= 0)
-            cJSON_AddNumberToObject(s, "dim", dim);
+            cli_json_add_int(s, "dim", dim);
         cJSON_AddItemToObject(s, "held", cli_json_u64_array(data, (int)N));
         cJSON_AddItemToArray(c->steps, s);
         return;
@@ -184,7 +184,7 @@ static int run_convert(const gray_job *j)
         return CLI_EXIT_OK;
     }
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "n", j->n);
+    cli_json_add_int(o, "n", j->n);
     cJSON_AddStringToObject(o, "conversion", kc_names_name(&kc_gray_conv_names, j->conv));
     cJSON_AddStringToObject(o, "columns", "processors in Gray order: column c is processor G(c)");
     cJSON_AddItemToObject(o, "steps", c.steps);

@@ -38,7 +38,7 @@ static cJSON *tags_json(const kc_hl_engine *e)
         int c = kc_hl_tags(e, x, &t);
         cJSON *p = cJSON_CreateArray();
         for (int i = 0; i < c; i++)
-            cJSON_AddItemToArray(p, cJSON_CreateNumber(t[i]));
+            cJSON_AddItemToArray(p, cli_json_u64(t[i]));
         cJSON_AddItemToArray(a, p);
     }
     return a;
@@ -68,9 +68,9 @@ static void on_step(void *vctx, const kc_hl_engine *e, int step, int dim, char s
     trace_ctx *tc = vctx;
     if (tc->json) {
         cJSON *s = cJSON_CreateObject();
-        cJSON_AddNumberToObject(s, "step", step + 1);
+        cli_json_add_int(s, "step", step + 1);
         cJSON_AddStringToObject(s, "state_before", (char[]){state, 0});
-        cJSON_AddNumberToObject(s, "dim", dim);
+        cli_json_add_int(s, "dim", dim);
         cJSON_AddItemToObject(s, "tags", tags_json(e));
         cJSON_AddItemToArray(tc->steps, s);
         return;
@@ -103,7 +103,7 @@ static int run_census(long n, cli_fmt fmt)
         return CLI_EXIT_OK;
     if (fmt == CLI_FMT_JSON) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "n", (double)n);
+        cli_json_add_int(o, "n", n);
         cJSON_AddItemToObject(o, "permutations", cli_json_u64(c.total));
         cJSON_AddItemToObject(o, "lc", cli_json_u64(c.lc));
         cJSON_AddItemToObject(o, "plc", cli_json_u64(c.plc));
@@ -158,7 +158,7 @@ static int run_plc_count_into(long n, cli_fmt fmt, char *paper, char *unique)
         return cli_report(NULL, &err);
     if (fmt == CLI_FMT_JSON) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "n", (double)n);
+        cli_json_add_int(o, "n", n);
         cJSON_AddStringToObject(o, "recurrence_block_triangular", unique);
         cJSON_AddStringToObject(o, "recurrence_block_diagonal", paper);
         if (have_enum)
@@ -202,7 +202,7 @@ static int run_verify(long n, int msb, long count, uint64_t seed, cli_fmt fmt)
     }
     if (fmt == CLI_FMT_JSON) {
         cJSON *o = cJSON_CreateObject();
-        cJSON_AddNumberToObject(o, "n", (double)n);
+        cli_json_add_int(o, "n", n);
         cJSON_AddStringToObject(o, "variant", msb ? "msb-first" : "lsb-first");
         cJSON_AddBoolToObject(o, "exhaustive", rep.exhaustive);
         if (!rep.exhaustive)
@@ -534,14 +534,14 @@ static void json_circuit_and_ecube(cJSON *o, const hl_out *r)
         cJSON_AddItemToObject(c, "paths", cli_json_u64(r->circ.paths));
         cJSON_AddItemToObject(c, "hops", cli_json_u64(r->circ.hops));
         cJSON_AddBoolToObject(c, "all_minimal", r->circ.all_minimal);
-        cJSON_AddNumberToObject(c, "max_paths_per_directed_link", r->circ.max_paths_per_link);
-        cJSON_AddNumberToObject(c, "max_steps_per_neighbour_pair", r->circ.max_steps_per_pair);
+        cli_json_add_int(c, "max_paths_per_directed_link", r->circ.max_paths_per_link);
+        cli_json_add_int(c, "max_steps_per_neighbour_pair", r->circ.max_steps_per_pair);
         cJSON_AddBoolToObject(c, "lemma5", r->circ.max_paths_per_link <= 1 && r->circ.max_steps_per_pair <= 1);
     }
     if (r->have_ec) {
         cJSON *c = cJSON_AddObjectToObject(o, "ecube");
-        cJSON_AddNumberToObject(c, "steps", r->ec.steps);
-        cJSON_AddNumberToObject(c, "max_queue", r->ec.max_queue);
+        cli_json_add_int(c, "steps", r->ec.steps);
+        cli_json_add_int(c, "max_queue", r->ec.max_queue);
         cJSON_AddItemToObject(c, "max_links_busy_per_step", cli_json_u64(r->ec.max_links_busy));
         cJSON_AddItemToObject(c, "hops", cli_json_u64(r->ec.hops));
     }
@@ -556,7 +556,7 @@ static void json_mesh(cJSON *o, const hl_job *j, const hl_out *r)
     cJSON_AddItemToObject(m, "steps", cli_json_u64(r->mr.mesh_steps));
     cJSON_AddItemToObject(m, "bound", cli_json_u64(r->mr.bound));
     cJSON_AddItemToObject(m, "phase_steps", cli_json_u64_array(r->mr.phase_steps, r->mr.phases));
-    cJSON_AddNumberToObject(m, "max_messages_per_link_per_step", r->mr.max_link_load);
+    cli_json_add_int(m, "max_messages_per_link_per_step", r->mr.max_link_load);
     cJSON_AddItemToObject(m, "waits", cli_json_u64(r->mr.waits));
 }
 
@@ -564,7 +564,7 @@ static int render_json(const hl_job *j, hl_out *r)
 {
     const kc_hl_result *res = &r->res;
     cJSON *o = cJSON_CreateObject();
-    cJSON_AddNumberToObject(o, "n", j->n);
+    cli_json_add_int(o, "n", j->n);
     cJSON_AddStringToObject(o, "pattern", j->name);
     cJSON_AddBoolToObject(o, "linear_complement", j->is_lc);
     if (j->is_lc) {
@@ -574,20 +574,20 @@ static int render_json(const hl_job *j, hl_out *r)
     cJSON_AddStringToObject(o, "mode", kc_names_name(&mode_names, j->mode));
     cJSON_AddStringToObject(o, "variant", j->msb ? "msb-first" : "lsb-first");
     cJSON_AddBoolToObject(o, "routed", res->routed);
-    cJSON_AddNumberToObject(o, "steps", res->steps);
+    cli_json_add_int(o, "steps", res->steps);
     cJSON_AddStringToObject(o, "states", res->states);
     cJSON_AddStringToObject(o, "final_state", (char[]){res->final_state, 0});
     cJSON *dims = cJSON_AddArrayToObject(o, "dims"), *moved = cJSON_AddArrayToObject(o, "tags_moved_per_step");
     for (int t = 0; t < res->steps; t++) {
-        cJSON_AddItemToArray(dims, cJSON_CreateNumber(res->dims[t]));
-        cJSON_AddItemToArray(moved, cJSON_CreateNumber((double)res->moved[t]));
+        cJSON_AddItemToArray(dims, cli_json_i64(res->dims[t]));
+        cJSON_AddItemToArray(moved, cli_json_u64(res->moved[t]));
     }
     cJSON_AddItemToObject(o, "two_tag_processors_per_step", cli_json_u64_array(res->twos, res->steps));
-    cJSON_AddNumberToObject(o, "max_tags_moved_per_processor", res->max_moved);
+    cli_json_add_int(o, "max_tags_moved_per_processor", res->max_moved);
     if (j->mode == MODE_SIMD && j->is_lc)
         cJSON_AddBoolToObject(o, "affine_after_every_step", res->affine_ok);
     if (j->mode == MODE_MIMD)
-        cJSON_AddNumberToObject(o, "max_tags_held", r->max_held);
+        cli_json_add_int(o, "max_tags_held", r->max_held);
     if (!res->routed)
         cJSON_AddStringToObject(o, "why", res->why);
     json_circuit_and_ecube(o, r);

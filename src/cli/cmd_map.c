@@ -338,7 +338,7 @@ static cJSON *json_comm(const kc_map_comm *x, int n)
     cJSON_AddStringToObject(p, "name", x->before.name);
     cJSON_AddStringToObject(p, "kind", kc_comm_kind_name(&x->before));
     if (x->before.linear) {
-        cJSON_AddNumberToObject(p, "rank", kc_comm_rank(&x->before));
+        cli_json_add_int(p, "rank", kc_comm_rank(&x->before));
         cJSON_AddItemToObject(p, "matrix", plan_json_matrix(&x->before.t.a));
         cJSON_AddItemToObject(p, "vector", plan_json_vector(x->before.t.b, n));
         cJSON_AddItemToObject(p, "matrix_after", plan_json_matrix(&x->after.t.a));
@@ -366,7 +366,7 @@ static void json_mapping(cJSON *o, const kc_map_result *r)
     if (r->is_order) {
         cJSON *ord = cJSON_AddArrayToObject(o, "order");
         for (int i = 0; i < r->n; i++)
-            cJSON_AddItemToArray(ord, cJSON_CreateNumber(r->order[i]));
+            cJSON_AddItemToArray(ord, cli_json_i64(r->order[i]));
     } else {
         cJSON_AddNullToObject(o, "order");
     }
@@ -377,8 +377,8 @@ static void json_mapping(cJSON *o, const kc_map_result *r)
     if (r->nodes.count && r->nodes.count <= NODES_MAX) {
         cJSON *tp = cJSON_AddArrayToObject(o, "to_physical"), *tv = cJSON_AddArrayToObject(o, "to_virtual");
         for (uint64_t v = 0; v < r->nodes.count; v++) {
-            cJSON_AddItemToArray(tp, cJSON_CreateNumber((double)r->nodes.to_physical[v]));
-            cJSON_AddItemToArray(tv, cJSON_CreateNumber((double)r->nodes.to_virtual[v]));
+            cJSON_AddItemToArray(tp, cli_json_u64(r->nodes.to_physical[v]));
+            cJSON_AddItemToArray(tv, cli_json_u64(r->nodes.to_virtual[v]));
         }
     }
 }

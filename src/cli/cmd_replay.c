@@ -250,20 +250,78 @@ static const char *phase_label(const kc_goal *g, uint32_t p)
     return *name ? name : "(unnamed)";
 }
 
+/* The parts of the network's makespan along its critical path, in the order
+ * the reports print them (every one a duration >= 0; they add up to
+ * total_us). */
+typedef struct span_part {
+    const char *key, *words;
+    double us;
+} span_part;
+
+static int span_parts(const kc_appsim_result *r, span_part *p)
+{
+    const span_part all[] = {
+        {"start_up", "start-ups", r->path.span.start_up},
+        {"cpu", "computing and CPU overheads", r->path.span.cpu},
+        {"nic", "NIC", r->path.span.nic},
+        {"transfer", "messages at zero load", r->path.span.transfer},
+        {"cycle_boundary", "cycle boundaries", r->path.span.cycle_boundary},
+        {"injection_wait", "injection port", r->path.span.injection_wait},
+        {"channel_wait", "channels (contention)", r->path.span.channel_wait},
+        {"pipeline", "pipeline", r->path.span.pipeline},
+        {"waiting", "waiting for another rank", r->path.span.waiting},
+    };
+    int n = (int)(sizeof all / sizeof all[0]);
+    for (int i = 0; i < n; i++) {
+        p[i] = all[i];
+        p[i].us = p[i].us > 0 ? p[i].us : 0; /* a duration: never -0 */
+    }
+    return n;
+}
+
+/* critical_path_us: the makespan's parts; loggops_difference_us: the
+ * difference with LogGOPS split along the same path (signed: differences,
+ * not durations; docs/appsim.md "Along the critical path"). */
+static void json_path(cJSON *root, const kc_appsim_result *r)
+{
+    if (!r->path.ok) {
+        cJSON_AddNullToObject(root, "critical_path_us");
+        cJSON_AddNullToObject(root, "loggops_difference_us");
+        return;
+    }
+    span_part part[16];
+    int n = span_parts(r, part);
+    cJSON *cp = cJSON_AddObjectToObject(root, "critical_path_us");
+    for (int i = 0; i < n; i++)
+        cJSON_AddNumberToObject(cp, part[i].key, part[i].us);
+    cJSON_AddItemToObject(cp, "steps", cli_json_u64(r->path.steps));
+    cJSON_AddItemToObject(cp, "messages", cli_json_u64(r->path.messages));
+    cJSON *d = cJSON_AddObjectToObject(root, "loggops_difference_us");
+    cJSON_AddNumberToObject(d, "start_up", r->path.start_up);
+    cJSON_AddNumberToObject(d, "cpu", r->path.cpu);
+    cJSON_AddNumberToObject(d, "nic", r->path.nic);
+    cJSON_AddNumberToObject(d, "cycle_boundary", r->path.cycle_boundary);
+    cJSON_AddNumberToObject(d, "injection_wait", r->path.injection_wait);
+    cJSON_AddNumberToObject(d, "channel_wait", r->path.channel_wait);
+    cJSON_AddNumberToObject(d, "pipeline", r->path.pipeline);
+    cJSON_AddNumberToObject(d, "other", r->path.other);
+    cJSON_AddNumberToObject(d, "elsewhere", r->path.elsewhere);
+}
+
 static int render_json(const replay_job *j, const replay_out *o)
 {
     const kc_appsim_result *r = &o->r;
     cJSON *root = cJSON_CreateObject();
     cJSON_AddStringToObject(root, "schedule", j->path);
     cJSON_AddStringToObject(root, "topology", kc_simtopo_name(o->sc.net.topo));
-    cJSON_AddNumberToObject(root, "k", o->sc.net.k);
-    cJSON_AddNumberToObject(root, "n", o->sc.net.n);
+    cli_json_add_int(root, "k", o->sc.net.k);
+    cli_json_add_int(root, "n", o->sc.net.n);
     cJSON_AddStringToObject(root, "routing", kc_simalgo_name(o->sc.route.algo));
     cJSON_AddStringToObject(root, "mapping", o->sc.mapping_desc);
     cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
     cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
-    cJSON_AddNumberToObject(root, "bytes_per_flit", j->opts.bytes_per_flit);
-    cJSON_AddNumberToObject(root, "ranks_per_node", j->ranks_per_node);
+    cli_json_add_int(root, "bytes_per_flit", j->opts.bytes_per_flit);
+    cli_json_add_int(root, "ranks_per_node", j->ranks_per_node);
     cJSON_AddStringToObject(root, "model", "network");
     cJSON_AddNumberToObject(root, "total_us", r->total_us);
     cJSON_AddNumberToObject(root, "loggp_us", r->loggp_us);
@@ -287,22 +345,7 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddNumberToObject(gap, "cycle_boundary", r->boundary_us);
     /* the CPUs' and NICs' order, and the difference along the critical path */
     cJSON_AddStringToObject(root, "order", r->fixed_order ? "loggops" : "greedy");
-    if (r->path.ok) {
-        cJSON *cp = cJSON_AddObjectToObject(root, "critical_path_us");
-        cJSON_AddNumberToObject(cp, "start_up", r->path.start_up);
-        cJSON_AddNumberToObject(cp, "cpu", r->path.cpu);
-        cJSON_AddNumberToObject(cp, "nic", r->path.nic);
-        cJSON_AddNumberToObject(cp, "cycle_boundary", r->path.cycle_boundary);
-        cJSON_AddNumberToObject(cp, "injection_wait", r->path.injection_wait);
-        cJSON_AddNumberToObject(cp, "channel_wait", r->path.channel_wait);
-        cJSON_AddNumberToObject(cp, "pipeline", r->path.pipeline);
-        cJSON_AddNumberToObject(cp, "other", r->path.other);
-        cJSON_AddNumberToObject(cp, "elsewhere", r->path.elsewhere);
-        cJSON_AddItemToObject(cp, "steps", cli_json_u64(r->path.steps));
-        cJSON_AddItemToObject(cp, "messages", cli_json_u64(r->path.messages));
-    } else {
-        cJSON_AddNullToObject(root, "critical_path_us");
-    }
+    json_path(root, r);
     cJSON_AddNumberToObject(root, "compute_us", r->compute_us);
     cJSON_AddItemToObject(root, "messages", cli_json_u64(r->messages));
     cJSON_AddItemToObject(root, "flits", cli_json_u64(r->flits));
@@ -311,9 +354,11 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON *fin = cJSON_AddArrayToObject(root, "finish_us");
     for (uint32_t v = 0; v < j->g.num_ranks; v++)
         cJSON_AddItemToArray(fin, cJSON_CreateNumber(o->finish[v]));
-    cJSON *ph = cJSON_AddObjectToObject(root, "phases");
-    for (uint32_t p = 0; p < r->nphases; p++)
+    cJSON *ph = cJSON_AddObjectToObject(root, "phases"), *pc = cJSON_AddObjectToObject(root, "phases_computing_us");
+    for (uint32_t p = 0; p < r->nphases; p++) {
         cJSON_AddNumberToObject(ph, phase_label(&j->g, p), r->phase_us[p]);
+        cJSON_AddNumberToObject(pc, phase_label(&j->g, p), r->phase_compute_us[p]);
+    }
     cJSON *lu = cJSON_AddObjectToObject(root, "link_utilisation");
     cJSON_AddNumberToObject(lu, "mean", r->link_util_mean);
     cJSON_AddNumberToObject(lu, "max", r->link_util_max);
@@ -339,11 +384,33 @@ static void render_csv(const replay_job *j, const replay_out *o)
         printf("loggops,%.6f\n", r->loggops_us);
     printf("channel_wait,%.6f\ninjection_wait,%.6f\npipeline,%.6f\ncycle_boundary,%.6f\n", r->wait_channel_us,
            r->wait_port_us, r->pipeline_us, r->boundary_us);
-    if (r->path.ok)
-        printf("path_start_up,%.6f\npath_cpu,%.6f\npath_nic,%.6f\npath_cycle_boundary,%.6f\npath_injection_wait,%.6f\n"
-               "path_channel_wait,%.6f\npath_pipeline,%.6f\npath_other,%.6f\npath_elsewhere,%.6f\n",
-               r->path.start_up, r->path.cpu, r->path.nic, r->path.cycle_boundary, r->path.injection_wait,
-               r->path.channel_wait, r->path.pipeline, r->path.other, r->path.elsewhere);
+    span_part part[16];
+    for (int i = 0, n = r->path.ok ? span_parts(r, part) : 0; i < n; i++)
+        printf("path_%s,%.6f\n", part[i].key, part[i].us);
+}
+
+/* The LogGOPS figure and the network's time against it, said as what it
+ * is: longer, as long, or faster, and why. */
+static void print_loggops(const replay_job *j, const kc_appsim_result *r)
+{
+    const uint64_t *q = r->loggops_ref;
+    double d = r->total_us - r->loggops_us;
+    char diff[96];
+    if (fabs(d) < 0.005)
+        snprintf(diff, sizeof diff, "the network takes as long as LogGOPS");
+    else if (d > 0)
+        snprintf(diff, sizeof diff, "the network takes %.2f us longer than LogGOPS", d);
+    else
+        snprintf(diff, sizeof diff, "the network is %.2f us faster than LogGOPS", -d);
+    const char *why = r->fixed_order ? "; each CPU and NIC in LogGOPS's order, so never below it"
+                      : j->net_lp && (q[1] || q[2] || q[4] || q[5] != KC_LOGGOPS_S_INF)
+                          ? "; the greedy order (LogGOPS matches a wildcard receive otherwise), so no bound"
+                      : q[2] ? ""
+                      : d < 0 ? ", because g = 0 here: no NIC model, a send does not wait for the injection port "
+                                "as in LogGOPS"
+                              : " (g = 0: no NIC model here, a send does not wait for the injection port as in LogGOPS)";
+    printf("LogGOPS time with the network's zero-load numbers (L %llu ns, G %llu ns/byte) %.2f us; %s%s\n",
+           (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_us, diff, why);
 }
 
 static void render_text(const replay_job *j, const replay_out *o)
@@ -366,28 +433,25 @@ static void render_text(const replay_job *j, const replay_out *o)
     }
     printf("total %.2f us; contention-free LogGP time %.2f us\n", r->total_us, r->loggp_us);
     if (r->loggops_us >= 0)
-        printf("LogGOPS time with the network's zero-load numbers (L %llu ns, G %llu ns/byte) %.2f us; the network "
-               "takes %+.2f us%s\n", (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_us,
-               r->total_us - r->loggops_us,
-               r->fixed_order ? "; each CPU and NIC in LogGOPS's order, so never below it"
-               : j->net_lp && (q[1] || q[2] || q[4] || q[5] != KC_LOGGOPS_S_INF) ? "; the greedy order (LogGOPS matches a wildcard receive otherwise), so no bound"
-               : q[2] ? "" : " (g = 0: no NIC model here, a send does not wait for the injection port as in LogGOPS)");
-    if (r->path.ok)
-        printf("that difference along the critical path (%llu steps, %llu messages): start-ups %.2f us, CPU %.2f us, "
-               "NIC %.2f us, cycle boundaries %.2f us, injection port %.2f us, channels (contention) %.2f us, "
-               "pipeline %.2f us, other %.2f us, LogGOPS elsewhere %.2f us\n",
-               (unsigned long long)r->path.steps, (unsigned long long)r->path.messages, r->path.start_up,
-               r->path.cpu, r->path.nic, r->path.cycle_boundary, r->path.injection_wait, r->path.channel_wait,
-               r->path.pipeline, r->path.other, r->path.elsewhere);
-    printf("network time beyond that, summed over messages: waiting for channels (contention) %.2f us, for the "
+        print_loggops(j, r);
+    if (r->path.ok) {
+        span_part part[16];
+        int n = span_parts(r, part);
+        printf("the network's %.2f us along its critical path (%llu steps, %llu messages):", r->total_us,
+               (unsigned long long)r->path.steps, (unsigned long long)r->path.messages);
+        for (int i = 0; i < n; i++)
+            printf("%s %s %.2f us", i ? "," : "", part[i].words, part[i].us);
+        putchar('\n');
+    }
+    printf("network time beyond the zero-load latency, summed over messages: waiting for channels (contention) %.2f us, for the "
            "injection port %.2f us, pipeline latency %.2f us, cycle boundaries %.2f us\n", r->wait_channel_us,
            r->wait_port_us, r->pipeline_us, r->boundary_us);
     printf("%llu messages delivered, %llu flits, %lld cycles\n", (unsigned long long)r->messages,
            (unsigned long long)r->flits, (long long)r->sim.cycles);
-    printf("phases (largest time a node spends on them):\n");
+    printf("phases (largest time a node spends on them): %12s %15s\n", "messages", "computing");
     for (uint32_t p = 0; p < r->nphases; p++)
-        printf("  %-20s %12.2f us\n", phase_label(&j->g, p), r->phase_us[p]);
-    printf("  %-20s %12.2f us\n", "computing", r->compute_us);
+        printf("  %-42s %12.2f us %12.2f us\n", phase_label(&j->g, p), r->phase_us[p], r->phase_compute_us[p]);
+    printf("  %-42s %16s%12.2f us\n", "computing, all phases", "", r->compute_us);
     printf("link utilisation: mean %.4f, max %.4f\n", r->link_util_mean, r->link_util_max);
     if (r->sim.deadlock)
         printf("DEADLOCK in the network: the times are those reached\n");
@@ -403,7 +467,7 @@ static int render_loggp(const replay_job *j, const replay_out *o)
         cJSON_AddStringToObject(root, "mapping", o->sc.mapping_desc);
         cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
         cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
-        cJSON_AddNumberToObject(root, "ranks_per_node", j->ranks_per_node);
+        cli_json_add_int(root, "ranks_per_node", j->ranks_per_node);
         cJSON_AddNumberToObject(root, "loggp_us", o->loggp_us);
         cJSON_AddItemToObject(root, "messages", cli_json_u64(o->messages));
         cJSON *fin = cJSON_AddArrayToObject(root, "finish_us");

@@ -127,7 +127,8 @@ static const cli_use simulate_opts[] = {
     {&OPT_CHANNEL_UTIL, NULL, NULL},
     {&OPT_COMPARE, NULL, NULL},
     {&OPT_CONFIGS, "with --compare: routings, M-S, M-G (lists below) or ROUTING@MAPPING (default "
-                   "ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G on tori with k a power of two)", NULL},
+                   "ecube,M-S,M-G,pcube,duato on the hypercube, dor,M-S,M-G on tori with k a power of two; "
+                   "no M-S for uniform traffic or --pairs)", NULL},
     {&OPT_SET, NULL, NULL},
     {&OPT_PLOT, "latency against throughput through gnuplot (.png, .svg, .pdf or .eps), checked before simulating",
      NULL},
@@ -305,13 +306,34 @@ static int make_series(const cli_args *a, sim_series *s, const char *token, cons
         return err.status == KC_ENOMEM ? out_of_memory() : cli_report(a, &err);
     s->spec.mapping = s->mapping;
     if (kc_simspec_resolve(&s->spec, NULL, &err))
-        return cli_report(a, &err);
+        return sim_series_report(a, s, &err);
     return 0;
+}
+
+/* The configurations compared when --configs is not given: the library's
+ * list, less M-S when there is no linear pattern for it to be optimal for
+ * (uniform traffic, a pairs file). A new string, or NULL. */
+static char *default_configs(const sim_job *j)
+{
+    const kc_simspec *u = &j->user;
+    int linear = !u->pairs && !(u->pattern && !strcmp(u->pattern, "uniform"));
+    const char *list = kc_simspec_compare_configs(&j->spec);
+    char *out = malloc(strlen(list) + 1);
+    if (!out)
+        return NULL;
+    out[0] = '\0';
+    for (const char *p = list; *p;) {
+        size_t len = strcspn(p, ",");
+        if (linear || len != 3 || strncmp(p, "M-S", 3))
+            strncat(strcat(out, out[0] ? "," : ""), p, len);
+        p += len + (p[len] == ',');
+    }
+    return out;
 }
 
 static int resolve_compare(const cli_args *a, sim_job *j)
 {
-    char *list = strdup(cli_text(a, &OPT_CONFIGS, kc_simspec_compare_configs(&j->spec)));
+    char *list = cli_given(a, &OPT_CONFIGS) ? strdup(cli_text(a, &OPT_CONFIGS, "")) : default_configs(j);
     const char *set = cli_text(a, &OPT_SET, kc_simspec_mapping_set(&j->spec));
     int r = list ? 0 : out_of_memory();
     for (char *save = NULL, *tok = list ? strtok_r(list, ",", &save) : NULL; tok && !r;
@@ -442,10 +464,10 @@ static void json_deadlock(cJSON *o, const kc_simresult *p, const kc_simnet *net)
 static void json_util(cJSON *o, const kc_simresult *p, const kc_simnet *net, int64_t window)
 {
     uint32_t links = net->nodes * (uint32_t)net->ports;
-    cJSON_AddNumberToObject(o, "window_cycles", (double)window);
+    cli_json_add_int(o, "window_cycles", window);
     cJSON *u = cJSON_AddArrayToObject(o, "link_flits"); /* per link (node * ports + port), in the window */
     for (uint32_t l = 0; l < links; l++)
-        cJSON_AddItemToArray(u, cJSON_CreateNumber((double)p->link_flits[l]));
+        cJSON_AddItemToArray(u, cli_json_u64(p->link_flits[l]));
 }
 
 static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, const kc_simconfig *cfg)
@@ -459,22 +481,22 @@ static cJSON *point_json(const kc_simresult *p, const kc_simnet *net, const kc_s
         cJSON_AddNumberToObject(o, "source_throughput_min", p->source_throughput_min);
         cJSON_AddNumberToObject(o, "source_ratio_min", p->source_ratio_min);
         cJSON_AddNumberToObject(o, "source_growth_max", p->source_growth_max);
-        cJSON_AddNumberToObject(o, "sources_judged", p->sources_judged);
-        cJSON_AddNumberToObject(o, "sources_behind", p->sources_behind);
+        cli_json_add_u64(o, "sources_judged", p->sources_judged);
+        cli_json_add_u64(o, "sources_behind", p->sources_behind);
         if (p->source_worst != KC_SIM_NONE)
-            cJSON_AddNumberToObject(o, "source_worst", p->source_worst);
+            cli_json_add_u64(o, "source_worst", p->source_worst);
     }
     cJSON_AddNumberToObject(o, "latency_avg", p->latency_avg);
     cJSON_AddNumberToObject(o, "latency_p99", p->latency_p99);
     cJSON_AddNumberToObject(o, "network_latency_avg", p->network_latency_avg);
     cJSON_AddBoolToObject(o, "sustainable", p->sustainable);
     cJSON_AddItemToObject(o, "messages", cli_json_u64(p->messages));
-    cJSON_AddNumberToObject(o, "cycles", (double)p->cycles);
+    cli_json_add_int(o, "cycles", p->cycles);
     cJSON_AddItemToObject(o, "link_traversals", cli_json_u64(p->link_traversals));
     cJSON_AddNumberToObject(o, "wall_seconds", p->wall_seconds);
     cJSON_AddNumberToObject(o, "queue_avg", p->queue_avg);
     if (cfg->oneshot)
-        cJSON_AddNumberToObject(o, "completion", (double)p->completion);
+        cli_json_add_int(o, "completion", p->completion);
     json_deadlock(o, p, net);
     if (p->link_flits)
         json_util(o, p, net, cfg->oneshot ? p->cycles : cfg->measure);
@@ -490,10 +512,10 @@ static cJSON *series_json(const sim_job *j, const sim_series *se)
         cJSON_AddStringToObject(o, "vc_rule", kc_simvcrule_name(se->spec.route.vcrule));
         cJSON_AddStringToObject(o, "tie", kc_tie_name(se->spec.route.tie));
     }
-    cJSON_AddNumberToObject(o, "vcs", se->sc.net.vcs);
+    cli_json_add_int(o, "vcs", se->sc.net.vcs);
     cJSON_AddStringToObject(o, "mapping", se->sc.mapping_desc);
     if (se->sc.contention >= 0)
-        cJSON_AddNumberToObject(o, "contention", (double)se->sc.contention);
+        cli_json_add_int(o, "contention", se->sc.contention);
     cJSON *pts = cJSON_AddArrayToObject(o, "points");
     for (int i = 0; i < se->sweep.count; i++)
         cJSON_AddItemToArray(pts, point_json(&se->sweep.points[i], &se->sc.net, &j->cfg));
@@ -520,13 +542,13 @@ static int render_json(const sim_job *j)
     const kc_simnet *net0 = &j->ser[0].sc.net;
     cJSON *root = cJSON_CreateObject(), *net = cJSON_AddObjectToObject(root, "network");
     cJSON_AddStringToObject(net, "topology", kc_simtopo_name(net0->topo));
-    cJSON_AddNumberToObject(net, "k", net0->k);
-    cJSON_AddNumberToObject(net, "n", net0->n);
-    cJSON_AddNumberToObject(net, "nodes", net0->nodes);
-    cJSON_AddNumberToObject(net, "depth", j->spec.depth);
-    cJSON_AddNumberToObject(net, "msg_flits", j->cfg.msg_flits);
+    cli_json_add_int(net, "k", net0->k);
+    cli_json_add_int(net, "n", net0->n);
+    cli_json_add_u64(net, "nodes", net0->nodes);
+    cli_json_add_int(net, "depth", j->spec.depth);
+    cli_json_add_u64(net, "msg_flits", j->cfg.msg_flits);
     cJSON_AddStringToObject(root, "pattern", j->traffic);
-    cJSON_AddNumberToObject(root, "seed", (double)j->cfg.seed);
+    cli_json_add_u64(root, "seed", j->cfg.seed);
     if (!j->compare) {
         hoist(root, series_json(j, &j->ser[0]));
         return cli_print_json(root);

@@ -8,6 +8,7 @@
 
 #include "budget.h"
 #include "cli.h"
+#include "core/near.h"
 #include "manpage.h"
 #include "out.h"
 #include "seeds.h"
@@ -50,9 +51,15 @@ static void usage(FILE *out)
     cli_seed_key_all(out);
 }
 
+/* Other spellings of command names (the British one the docs also use). */
+static const char *const command_aliases[][2] = {{"analyse", "analyze"}};
+
 const cli_command *cli_find_command(const char *name)
 {
     const cli_command *const *commands = cli_commands();
+    for (size_t a = 0; a < sizeof command_aliases / sizeof command_aliases[0]; a++)
+        if (strcmp(name, command_aliases[a][0]) == 0)
+            name = command_aliases[a][1];
     for (size_t i = 0; commands[i]; i++)
         if (strcmp(name, commands[i]->name) == 0)
             return commands[i];
@@ -81,7 +88,19 @@ static int run_command(const cli_command *cmd, int argc, char **argv, int check_
 static int unknown_command(const char *name)
 {
     cli_quoted q;
-    fprintf(stderr, "kcube: unknown command '%s' (kcube --help lists the commands)\n", cli_quote(&q, name));
+    kci_near near;
+    kci_near_init(&near, name, strlen(name));
+    const cli_command *const *commands = cli_commands();
+    for (size_t i = 0; commands[i]; i++)
+        kci_near_offer(&near, commands[i]->name, strlen(commands[i]->name));
+    kci_near_offer(&near, "help", 4);
+    size_t len;
+    const char *best = kci_near_best(&near, &len);
+    if (best)
+        fprintf(stderr, "kcube: unknown command '%s'; did you mean '%.*s'? (kcube --help lists the commands)\n",
+                cli_quote(&q, name), (int)len, best);
+    else
+        fprintf(stderr, "kcube: unknown command '%s' (kcube --help lists the commands)\n", cli_quote(&q, name));
     return CLI_EXIT_USAGE;
 }
 

@@ -377,7 +377,7 @@ static cJSON *json_nodes(const uint32_t *v, uint64_t count)
 {
     cJSON *a = cJSON_CreateArray();
     for (uint64_t i = 0; i < count; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+        cJSON_AddItemToArray(a, cli_json_u64(v[i]));
     return a;
 }
 
@@ -398,7 +398,7 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddStringToObject(o, "communications_counted", j->opts.separate ? "apart" : "together");
     cJSON_AddItemToObject(o, "hops_cap", m->hops_cap ? cli_json_u64(m->hops_cap) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "messages", cli_json_u64(j->tr.count));
-    cJSON_AddItemToObject(o, "linear_in_file", j->source ? cJSON_CreateNumber(j->found) : cJSON_CreateNull());
+    cJSON_AddItemToObject(o, "linear_in_file", j->source ? cli_json_i64(j->found) : cJSON_CreateNull());
     cJSON *names = cJSON_AddArrayToObject(o, "communications");
     for (uint32_t g = 0; g < j->tr.groups; g++)
         cJSON_AddItemToArray(names, cJSON_CreateString(j->group_name[g]));

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "core/grow.h"
+#include "core/near.h"
 #include "options.h"
 #include "seeds.h"
 #include "text.h"
@@ -69,9 +70,11 @@ static int parse_real(const char *text, double *out)
     return 0;
 }
 
-static int all_digits(const char *s, int allow_sign)
+/* One rule for every whole number: decimal digits, a leading '-' only where
+ * the value may be negative; no '+', no spaces, no base prefix. */
+static int all_digits(const char *s, int allow_minus)
 {
-    if (allow_sign && (*s == '-' || *s == '+'))
+    if (allow_minus && *s == '-')
         s++;
     if (!*s)
         return 0;
@@ -116,8 +119,10 @@ static int parse_choice(const cli_opt *o, const char *text, cli_value *out)
         return 0;
     char list[512];
     cli_quoted q;
-    fprintf(stderr, "kcube: --%s: unknown %s '%s' (one of %s)\n", o->name, o->choices->what,
-            cli_quote(&q, text), kc_names_join(o->choices, list, sizeof list));
+    const char *near = kci_near_name(o->choices, text);
+    fprintf(stderr, "kcube: --%s: unknown %s '%s'%s%s%s (one of %s)\n", o->name, o->choices->what,
+            cli_quote(&q, text), near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
+            kc_names_join(o->choices, list, sizeof list));
     return 2;
 }
 
@@ -346,6 +351,27 @@ static char *join_path(const char *a, const char *b)
     return s;
 }
 
+/* One line for --name that cmd does not know, naming the option or old
+ * spelling it nearly is. */
+static void unknown_option(const cli_command *cmd, const char *path, const char *shown, const char *name, size_t len)
+{
+    kci_near near;
+    kci_near_init(&near, name, len);
+    for (const cli_use *u = cmd->opts; u && u->opt; u++)
+        kci_near_offer(&near, u->opt->name, strlen(u->opt->name));
+    for (const cli_alias *al = cmd->aliases; al && al->name; al++)
+        kci_near_offer(&near, al->name, strlen(al->name));
+    size_t blen;
+    const char *best = kci_near_best(&near, &blen);
+    cli_quoted q;
+    if (best)
+        fprintf(stderr, "kcube: unknown option '%s' for %s; did you mean --%.*s? (kcube %s --help lists its options)\n",
+                cli_quote(&q, shown), path, (int)blen, best, path);
+    else
+        fprintf(stderr, "kcube: unknown option '%s' for %s (kcube %s --help lists its options)\n",
+                cli_quote(&q, shown), path, path);
+}
+
 static int parse_option(parser *p, const cli_command *cmd, int argc, char **argv, int *i)
 {
     const char *arg = argv[*i] + 2;
@@ -364,8 +390,7 @@ static int parse_option(parser *p, const cli_command *cmd, int argc, char **argv
             fprintf(stderr, "kcube: %s does not apply to %s (kcube %s --help lists its options)\n",
                     cli_quote(&q, name), p->a->path, p->a->path);
         else
-            fprintf(stderr, "kcube: unknown option '%s' for %s (kcube %s --help lists its options)\n",
-                    cli_quote(&q, name), p->a->path, p->a->path);
+            unknown_option(cmd, p->a->path, name, arg, len);
         free(name);
         return 2;
     }

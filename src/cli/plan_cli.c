@@ -130,17 +130,17 @@ void plan_input_free(plan_input *in)
 
 void plan_json_topology(cJSON *o, const kc_topology *t)
 {
-    cJSON_AddNumberToObject(o, "k", t->k);
-    cJSON_AddNumberToObject(o, "n", t->n);
+    cli_json_add_int(o, "k", t->k);
+    cli_json_add_int(o, "n", t->n);
     if (t->nodes == UINT64_MAX) /* 2^64: the 64-cube (kc_topology saturates it) */
-        cJSON_AddStringToObject(o, "nodes", "18446744073709551616");
+        cJSON_AddRawToObject(o, "nodes", "18446744073709551616"); /* exact, one past uint64_t */
     else
         cJSON_AddItemToObject(o, "nodes", cli_json_u64(t->nodes));
     cJSON_AddStringToObject(o, "topology", kc_names_name(&kc_topo_kind_names, t->kind));
     if (t->kind == KC_TOPO_TORUS)
         cJSON_AddStringToObject(o, "tie", kc_tie_name(t->tie));
     if (t->k)
-        cJSON_AddNumberToObject(o, "polynomial", kc_gf_polynomial(t->k));
+        cli_json_add_int(o, "polynomial", kc_gf_polynomial(t->k));
 }
 
 cJSON *plan_json_matrix(const kc_gfmat *a)
@@ -149,7 +149,7 @@ cJSON *plan_json_matrix(const kc_gfmat *a)
     for (int i = 0; i < a->n; i++) {
         cJSON *row = cJSON_CreateArray();
         for (int j = 0; j < a->n; j++)
-            cJSON_AddItemToArray(row, cJSON_CreateNumber(a->e[i][j]));
+            cJSON_AddItemToArray(row, cli_json_i64(a->e[i][j]));
         cJSON_AddItemToArray(rows, row);
     }
     return rows;
@@ -159,16 +159,16 @@ cJSON *plan_json_vector(const uint8_t *v, int n)
 {
     cJSON *a = cJSON_CreateArray();
     for (int i = 0; i < n; i++)
-        cJSON_AddItemToArray(a, cJSON_CreateNumber(v[i]));
+        cJSON_AddItemToArray(a, cli_json_u64(v[i]));
     return a;
 }
 
 cJSON *plan_json_link(const kc_topology *t, kc_link l, int dir)
 {
     cJSON *c = cJSON_CreateObject();
-    cJSON_AddNumberToObject(c, "dim", l.dim);
+    cli_json_add_int(c, "dim", l.dim);
     if (dir)
-        cJSON_AddNumberToObject(c, "dir", l.dir);
+        cli_json_add_int(c, "dir", l.dir);
     cJSON_AddItemToObject(c, "from", cli_json_u64(l.from));
     cJSON_AddItemToObject(c, "to", cli_json_u64(kc_topology_link_to(t, l)));
     return c;

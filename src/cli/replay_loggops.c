@@ -29,7 +29,8 @@ const cli_opt OPT_MODEL = {.name = "model", .type = CLI_CHOICE, .choices = &cli_
 const cli_opt OPT_LOGGOPS = {.name = "loggops", .type = CLI_TEXT, .meta = "L=N,o=N,g=N,G=N,O=N,S=N",
                              .help = "LogGOPS parameters for --model loggops: ns, ns/byte, bytes (S=inf: no "
                                      "rendezvous); unset ones keep LogGOPSim's defaults "
-                                     "L=2500,o=1500,g=1000,G=6,O=0,S=65535",
+                                     "L=2500,o=1500,g=1000,G=6,O=0,S=65535; or all six by position, "
+                                     "L,o,g,G,O,S",
                              .param = "loggops"};
 
 int cli_replay_model(const cli_args *a, int *model, kc_loggops_params *p, int *network_cpu)

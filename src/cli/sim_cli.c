@@ -134,6 +134,16 @@ int sim_plan_time(const cli_args *a, const sim_series *s, int count, int togethe
     return cli_budget_check_time(a, what, seconds, bytes); /* memory: sim_plan_memory's policy */
 }
 
+int sim_series_report(const cli_args *a, const sim_series *s, kc_err *err)
+{
+    /* The mapping is the configuration's (M-S, M-G), not a --mapping typed. */
+    if (err->param && !strcmp(err->param, "mapping") && s->label && !cli_given(a, &OPT_MAPPING)) {
+        cli_error("--configs: %s: %s", s->label, err->msg);
+        return kc_status_is_input(err->status) ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+    }
+    return cli_report(a, err);
+}
+
 int sim_series_build(const cli_args *a, sim_series *s)
 {
     kc_err err;
@@ -141,7 +151,7 @@ int sim_series_build(const cli_args *a, sim_series *s)
         /* A data file that cannot be read is bad input, like a bad name. */
         if (err.status == KC_EIO)
             err.status = KC_EINVAL;
-        return cli_report(a, &err);
+        return sim_series_report(a, s, &err);
     }
     s->built = 1;
     return 0;

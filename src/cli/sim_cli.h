@@ -56,6 +56,10 @@ int sim_plan_time(const cli_args *a, const sim_series *s, int count, int togethe
 /* Build the series' scenario (an unreadable data file is bad input: exit
  * 2), then run its sweep. Each returns 0 or an exit status after one line. */
 int sim_series_build(const cli_args *a, sim_series *s);
+/* Report err about series s (cli_report's exit status): a failing mapping
+ * the user did not give as --mapping is named by the series' label under
+ * --configs. */
+int sim_series_report(const cli_args *a, const sim_series *s, kc_err *err);
 int sim_series_sweep(const cli_args *a, sim_series *s, const kc_simconfig *cfg, const kc_simsweep_opts *so);
 
 #endif

@@ -3,6 +3,8 @@
 
 #include <string.h>
 
+#include "core/near.h"
+
 int kc_names_parse(const kc_names *t, const char *text, int *value)
 {
     for (const kc_name *e = t->entries; e->name; e++)
@@ -18,7 +20,9 @@ kc_status kc_names_lookup(const kc_names *t, const char *text, int *value, const
     if (kc_names_parse(t, text, value) == 0)
         return KC_OK;
     char list[256];
-    return kc_fail_param(err, KC_EINVAL, param, "unknown %s '%s' (use %s)", t->what, text,
+    const char *near = kci_near_name(t, text);
+    return kc_fail_param(err, KC_EINVAL, param, "unknown %s '%s'%s%s%s (use %s)", t->what, text,
+                         near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
                          kc_names_join(t, list, sizeof list));
 }
 

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,6 +129,42 @@ static const char *kind_name(mode_t m)
                                                                                                        : "not a file";
 }
 
+/* One non-blocking read of a pipe or FIFO's first byte: 1 with the byte in
+ * *first, or with *first = -1 when a writer is there but has written
+ * nothing yet (EAGAIN) or came and went (EOF after a writer); 0 at EOF with
+ * no writer; -1 on an error (errno). */
+static int first_byte(int fd, int *first)
+{
+    unsigned char c;
+    ssize_t n;
+    while ((n = read(fd, &c, 1)) < 0 && errno == EINTR)
+        ;
+    *first = n == 1 ? c : -1;
+    if (n == 1 || (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)))
+        return 1;
+    return n == 0 ? 0 : -1;
+}
+
+/* Is someone writing to the pipe or FIFO fd (opened O_NONBLOCK)? A pipe of
+ * `<(...)` or `|` has its writer already; a named FIFO's writer may be
+ * just opening it, so one with none gets KC_FIFO_WAIT_MS to appear (poll
+ * wakes when it writes or leaves). 1 (*first as first_byte says), 0: no
+ * writer, -1: an error (errno). */
+static int fifo_writer(int fd, int *first)
+{
+    int r = first_byte(fd, first);
+    if (r != 0)
+        return r;
+    struct pollfd p = {fd, POLLIN, 0};
+    int ready;
+    while ((ready = poll(&p, 1, KC_FIFO_WAIT_MS)) < 0 && errno == EINTR)
+        ;
+    if (ready <= 0)
+        return ready;
+    r = first_byte(fd, first);
+    return r == 0 ? 1 : r; /* EOF now: a writer came and left, an empty input */
+}
+
 kc_status kc_input_open(FILE **out, const char *path, const char *what, const char *param, kc_err *err)
 {
     *out = NULL;
@@ -146,13 +183,20 @@ kc_status kc_input_open(FILE **out, const char *path, const char *what, const ch
         close(fd);
         return kc_fail_param(err, KC_EINVAL, param, "cannot read %s '%s': %s", what, q, strerror(e));
     }
-    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode)) {
+    if (!S_ISREG(st.st_mode) && !S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode)) {
         close(fd);
         return kc_fail_param(err, KC_EINVAL, param, "%s '%s' is %s, not a regular file", what, q,
                              kind_name(st.st_mode));
     }
-    /* Back to blocking reads: a character device (a terminal) is read as usual. */
-    int fl = fcntl(fd, F_GETFL);
+    int first = -1, writer = S_ISFIFO(st.st_mode) ? fifo_writer(fd, &first) : 1;
+    if (writer == 0) {
+        close(fd);
+        return kc_fail_param(err, KC_EINVAL, param, "%s '%s' is a FIFO no one writes to (waited %d ms)", what, q,
+                             KC_FIFO_WAIT_MS);
+    }
+    /* Back to blocking reads: a character device (a terminal) or a pipe is
+     * read as usual (the readers' limits bound them). */
+    int fl = writer < 0 ? -1 : fcntl(fd, F_GETFL);
     FILE *f = NULL;
     if (fl < 0 || fcntl(fd, F_SETFL, fl & ~O_NONBLOCK) != 0 || !(f = fdopen(fd, "rb"))) {
         int e = errno;
@@ -160,6 +204,8 @@ kc_status kc_input_open(FILE **out, const char *path, const char *what, const ch
         return kc_fail_param(err, kc_open_failure_status(e), param, "cannot read %s '%s': %s", what, q,
                              strerror(e));
     }
+    if (first >= 0)
+        ungetc(first, f); /* the byte read to find the writer */
     *out = f;
     return KC_OK;
 }

@@ -41,6 +41,9 @@ static int host_char(unsigned char c)
            c == '_';
 }
 
+/* Labels as in RFC 1123 (plus '_', which cluster host names use): dots
+ * only between non-empty labels, no label starting or ending with '-';
+ * not all digits, which a launcher would read as a number. */
 int kc_host_valid(const char *name, size_t len)
 {
     int digits = 1;
@@ -48,6 +51,9 @@ int kc_host_valid(const char *name, size_t len)
         return 0;
     for (size_t i = 0; i < len; i++) {
         if (!host_char((unsigned char)name[i]))
+            return 0;
+        int first = i == 0 || name[i - 1] == '.', last = i + 1 == len || name[i + 1] == '.';
+        if ((name[i] == '.' && (first || last)) || (name[i] == '-' && (first || last)))
             return 0;
         digits &= name[i] >= '0' && name[i] <= '9';
     }
@@ -253,7 +259,8 @@ static kc_status read_lines(builder *b, kc_reader *r, const kc_topology *t, uint
         }
         if (!kc_host_valid(tok[hi].text, tok[hi].len))
             return kc_reader_fail_token(r, &tok[hi], KC_EINVAL, err,
-                                        "is not a host name (letters, digits, '.', '-', '_', not all digits, at most "
+                                        "is not a host name (labels of letters, digits, '-', '_' between dots, "
+                                        "no label empty or starting or ending with '-', not all digits, at most "
                                         "%d bytes)", KC_HOST_MAX);
         if (line_of[x])
             return kc_reader_fail_token(r, &tok[by_id ? 0 : 1], KC_EINVAL, err,
@@ -376,7 +383,7 @@ kc_status kc_host_expand(char *out, size_t size, const char *pattern, uint64_t i
         digits[nd++] = (char)('0' + index % 10);
     while ((index /= 10) > 0);
     size_t o = 0;
-    char q[KC_ESCAPE_SIZE];
+    char q[KC_ESCAPE_SIZE], made[KC_ESCAPE_SIZE];
 #define PUT(c)                                                                                                       \
     do {                                                                                                             \
         if (o + 1 >= size || o >= KC_HOST_MAX)                                                                       \
@@ -399,9 +406,10 @@ kc_status kc_host_expand(char *out, size_t size, const char *pattern, uint64_t i
 #undef PUT
     out[o] = '\0';
     if (!kc_host_valid(out, o))
-        return kc_fail_param(err, KC_EINVAL, "hosts", "host pattern '%s' makes '%s', not a host name (letters, digits, "
-                             "'.', '-', '_', not all digits)", kc_escape(q, sizeof q, pattern, strlen(pattern)),
-                             kc_escape(q + 0, sizeof q, out, o));
+        return kc_fail_param(err, KC_EINVAL, "hosts", "host pattern '%s' makes '%s', not a host name (labels of letters, "
+                             "digits, '-', '_' between dots, no label empty or starting or ending "
+                             "with '-', not all digits)", kc_escape(q, sizeof q, pattern, strlen(pattern)),
+                             kc_escape(made, sizeof made, out, o));
     return KC_OK;
 }
 

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/near.h"
+
 #include "kcube/gfk.h"
 
 #define FEATURE "a linear communication"
@@ -133,6 +135,24 @@ static void family_list(int binary, char *buf, size_t size)
     }
 }
 
+/* " (did you mean 'NAME'?)" for the pattern of the families in use (the
+ * hypercube's too when binary) that name nearly is, or "". */
+static void suggest(const char *name, int binary, char *buf, size_t size)
+{
+    kci_near near;
+    kci_near_init(&near, name, strcspn(name, ":"));
+    const char *p;
+    for (int fam = binary; fam >= 0; fam--)
+        for (size_t i = 0; (p = pattern_name(fam, i)); i++)
+            kci_near_offer(&near, p, strcspn(p, ":"));
+    size_t len;
+    const char *best = kci_near_best(&near, &len);
+    if (best)
+        snprintf(buf, size, " (did you mean '%.*s'?)", (int)len, best);
+    else
+        buf[0] = '\0';
+}
+
 kc_status kc_comm_named(kc_comm *c, const kc_topology *t, const char *name, kc_err *err)
 {
     kc_status s = check_topology(t, err);
@@ -157,20 +177,21 @@ kc_status kc_comm_named(kc_comm *c, const kc_topology *t, const char *name, kc_e
             err->param = "pattern";
         return s;
     }
-    char topo[64], list[200];
+    char topo[64], list[200], hint[96];
     kc_topology_format(t, topo, sizeof topo);
     family_list(t->k == 2, list, sizeof list);
+    suggest(name, t->k == 2, hint, sizeof hint);
     if (t->k == 2) {
         char more[200];
         family_list(0, more, sizeof more);
-        return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s'; on the %s use one of: %s; or %s", name,
-                             topo, list, more);
+        return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s'%s; on the %s use one of: %s; or %s", name,
+                             hint, topo, list, more);
     }
     if (listed(name, 1))
         return kc_fail_param(err, KC_EINVAL, "pattern", "%.*s is a hypercube pattern; on the %s use one of: %s",
                              (int)strcspn(name, ":"), name, topo, list);
-    return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s'; on the %s use one of: %s", name, topo,
-                         list);
+    return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s'%s; on the %s use one of: %s", name, hint,
+                         topo, list);
 }
 
 kc_status kc_comm_parse(kc_comm *c, const kc_topology *t, const char *matrix, const char *vector, int scatter,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/near.h"
+
 /* ---- communications ------------------------------------------------------ */
 
 static const kc_name tcomm_kind_entries[] = {
@@ -74,6 +76,24 @@ static const tbuilder tbuilders[] = {
 
 const kc_tpattern_info *kc_tcomm_pattern(size_t i) { return i < NTB ? &tbuilders[i].info : NULL; }
 
+/* KC_EINVAL for a name no builder has, with the name it nearly is. */
+static kc_status unknown_tpattern(const char *name, size_t base, kc_err *err)
+{
+    kci_near near;
+    kci_near_init(&near, name, base);
+    for (size_t p = 0; p < NTB; p++) {
+        kci_near_offer(&near, tbuilders[p].info.name, strcspn(tbuilders[p].info.name, ":"));
+        if (tbuilders[p].alias)
+            kci_near_offer(&near, tbuilders[p].alias, strlen(tbuilders[p].alias));
+    }
+    size_t blen;
+    const char *best = kci_near_best(&near, &blen);
+    if (best)
+        return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s' for the k-ary n-cube; did you mean '%.*s'?",
+                             name, (int)blen, best);
+    return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s' for the k-ary n-cube", name);
+}
+
 kc_status kc_tcomm_named(kc_tcomm *c, int k, int n, const char *name, kc_err *err)
 {
     kc_gf f;
@@ -95,8 +115,10 @@ kc_status kc_tcomm_named(kc_tcomm *c, int k, int n, const char *name, kc_err *er
         long arg = 0;
         if (bd->arg) {
             char *end = NULL;
-            arg = colon ? strtol(colon + 1, &end, 10) : -1;
-            if (!colon || end == colon + 1 || *end != '\0')
+            /* digits, '-' allowed (then out of range): no '+' or spaces */
+            int digits = colon && ((colon[1] >= '0' && colon[1] <= '9') || colon[1] == '-');
+            arg = digits ? strtol(colon + 1, &end, 10) : -1;
+            if (!digits || end == colon + 1 || *end != '\0')
                 return kc_fail(err, KC_EINVAL, "pattern %.*s needs a dimension, e.g. %.*s:1", (int)base, name,
                                (int)base, name);
             long lo = bd->arg == 2 ? 1 : 0;
@@ -141,7 +163,7 @@ kc_status kc_tcomm_named(kc_tcomm *c, int k, int n, const char *name, kc_err *er
         snprintf(c->name, sizeof c->name, "%s", name);
         return KC_OK;
     }
-    return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s' for the k-ary n-cube", name);
+    return unknown_tpattern(name, base, err);
 }
 
 void kc_tcomm_message(const kc_tcomm *c, uint64_t msg, uint64_t *src, uint64_t *dst)

@@ -11,7 +11,7 @@
 static const kc_name kind_entries[] = {
     {KC_TOPO_HYPERCUBE, "hypercube", "the binary n-cube (seed 000)"},
     {KC_TOPO_TORUS, "torus", "the k-ary n-cube: every axis a ring of k nodes (seed 002)"},
-    {KC_TOPO_MESH, "mesh", "every axis a line, equal sides k or a shape such as 16x8"},
+    {KC_TOPO_MESH, "mesh", "every axis a line of k nodes"},
     {0, NULL, NULL},
 };
 const kc_names kc_topo_kind_names = {"topology", kind_entries};

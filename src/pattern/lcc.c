@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/near.h"
+
 static const kc_name lcc_kind_entries[] = {
     {KC_LCC_PERMUTATION, "permutation", "A nonsingular: every node sends and receives once"},
     {KC_LCC_GATHER, "gather", "A singular: y = Ax + b, several sources per destination"},
@@ -230,6 +232,22 @@ const kc_pattern_info *kc_lcc_pattern(size_t i)
     return i < NBUILDERS ? &builders[i].info : NULL;
 }
 
+/* KC_EINVAL for a name no builder has, with the name it nearly is. */
+static kc_status unknown_pattern(const char *name, size_t base_len, kc_err *err)
+{
+    kci_near near;
+    kci_near_init(&near, name, base_len);
+    for (size_t k = 0; k < NBUILDERS; k++)
+        kci_near_offer(&near, builders[k].info.name, strcspn(builders[k].info.name, ":"));
+    size_t blen;
+    const char *best = kci_near_best(&near, &blen);
+    if (best)
+        return kc_fail_param(err, KC_EINVAL, "pattern",
+                             "unknown pattern '%s'; did you mean '%.*s'? (the command's --help lists them)", name,
+                             (int)blen, best);
+    return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s' (the command's --help lists them)", name);
+}
+
 kc_status kc_lcc_named(kc_lcc *c, const char *name, int n, kc_err *err)
 {
     if (n < 1 || n > KC_BITMAT_MAX)
@@ -244,8 +262,10 @@ kc_status kc_lcc_named(kc_lcc *c, const char *name, int n, kc_err *err)
         int arg = 0;
         if (bd->has_arg) {
             char *end = NULL;
-            long v = colon ? strtol(colon + 1, &end, 10) : -1;
-            if (!colon || end == colon + 1 || *end != '\0')
+            /* digits, '-' allowed (then out of range): no '+' or spaces */
+            int digits = colon && ((colon[1] >= '0' && colon[1] <= '9') || colon[1] == '-');
+            long v = digits ? strtol(colon + 1, &end, 10) : -1;
+            if (!digits || end == colon + 1 || *end != '\0')
                 return kc_fail(err, KC_EINVAL, "pattern %.*s needs a dimension, e.g. %.*s:0", (int)len, name,
                                (int)len, name);
             if (v < 0 || v >= n)
@@ -267,5 +287,5 @@ kc_status kc_lcc_named(kc_lcc *c, const char *name, int n, kc_err *err)
         snprintf(c->name, sizeof c->name, "%s", name);
         return KC_OK;
     }
-    return kc_fail_param(err, KC_EINVAL, "pattern", "unknown pattern '%s' (the command's --help lists them)", name);
+    return unknown_pattern(name, base_len, err);
 }

@@ -25,6 +25,7 @@ void kc_appsim_result_free(kc_appsim_result *r)
 {
     free(r->finish_us);
     free(r->phase_us);
+    free(r->phase_compute_us);
     kc_simresult_free(&r->sim);
     memset(r, 0, sizeof *r);
 }
@@ -129,14 +130,15 @@ static int item_cmp(const void *a, const void *b)
 /* Every µs of a rank up to its finish goes to computing (calc time, and a
  * wait that ends with a calc starting) or to a message phase: a send's
  * start-up and a wait that ends with a send starting go to the send's
- * phase, a wait that ends with a receive completing to the receive's. */
+ * phase, a wait that ends with a receive completing to the receive's. The
+ * computing time is also counted by the calcs' phases (phase_compute_us). */
 static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result *out, kc_err *err)
 {
     size_t n = g->nops;
     uint32_t np = (uint32_t)g->nphases, COMPUTE = np;
     item *it = malloc((n ? n : 1) * sizeof *it);
-    double *bucket = calloc((size_t)np + 1, sizeof *bucket);
-    uint32_t *touched = malloc(((size_t)np + 1) * sizeof *touched);
+    double *bucket = calloc(2 * ((size_t)np + 1), sizeof *bucket), *calc = bucket + np + 1;
+    uint32_t *touched = malloc(2 * ((size_t)np + 1) * sizeof *touched), *ctouched = touched + np + 1;
     if (!it || !bucket || !touched) {
         free(it), free(bucket), free(touched);
         return kc_fail(err, KC_ENOMEM, "out of memory");
@@ -151,7 +153,7 @@ static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result
     qsort(it, k, sizeof *it, item_cmp);
     kc_status st = KC_OK;
     for (size_t a = 0; a < k && !st;) {
-        uint32_t r = it[a].rank, nt = 0;
+        uint32_t r = it[a].rank, nt = 0, nc = 0;
         double mark = 0;
         for (; a < k && it[a].rank == r; a++) {
             const kc_goal_op *o = &g->op[it[a].op];
@@ -162,6 +164,10 @@ static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result
             if (bucket[b] == 0)
                 touched[nt++] = b;
             bucket[b] += upto - mark; /* the wait before, then the op itself */
+            if (o->kind == KC_GOAL_CALC && calc[o->phase] == 0)
+                ctouched[nc++] = o->phase;
+            if (o->kind == KC_GOAL_CALC)
+                calc[o->phase] += upto - mark; /* the same computing time, by its phase */
             mark = upto;
         }
         double sum = 0;
@@ -172,6 +178,12 @@ static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result
             if (bucket[b] > *best)
                 *best = bucket[b];
             bucket[b] = 0;
+        }
+        for (uint32_t j = 0; j < nc; j++) {
+            uint32_t b = ctouched[j];
+            if (calc[b] > out->phase_compute_us[b])
+                out->phase_compute_us[b] = calc[b];
+            calc[b] = 0;
         }
         if (fabs(sum - p->finish[r]) > 1e-6 * (1 + p->finish[r]))
             st = kc_fail(err, KC_EINTERNAL, "time of rank %u not accounted: %.9g µs attributed, finish %.9g µs", r,
@@ -563,14 +575,23 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
     return (pnode){N_NONE, 0};
 }
 
+/* A duration that rounding left a hair below zero (or above the whole) is
+ * the duration it stands for. */
+static double duration(double v, double whole)
+{
+    return v < 0 && v > -1e-9 * (1 + whole) ? 0 : v;
+}
+
 /* A message's step (from its send's start to its first byte, or to its
- * tail): its own waits, its pipeline beyond L's, the rest. */
-static void path_message(const replay *x, kc_appsim_result *out, size_t send, int tail, double ex)
+ * tail), which grew the network's time by grow and that less LogGOPS's by
+ * ex: its own waits, its pipeline beyond L's, the rest. */
+static void path_message(const replay *x, kc_appsim_result *out, size_t send, int tail, double ex, double grow)
 {
     const kc_goal_op *so = &x->g->op[send];
     out->path.messages++;
     if (kci_proc_local(x->g, x->node, send)) {
         out->path.other += ex;
+        out->path.span.transfer += grow;
         return;
     }
     uint32_t id = x->id_of[send];
@@ -583,6 +604,21 @@ static void path_message(const replay *x, kc_appsim_result *out, size_t send, in
     out->path.injection_wait += port;
     out->path.channel_wait += chan;
     out->path.other += ex - bnd - pipe - port - chan;
+    out->path.span.cycle_boundary += duration(bnd, grow);
+    out->path.span.pipeline += pipe;
+    out->path.span.injection_wait += port;
+    out->path.span.channel_wait += chan;
+    out->path.span.transfer += duration(grow - bnd - pipe - port - chan, grow);
+}
+
+/* A step of kind k that grew the network's time by grow (not a message). */
+static void path_span(kc_appsim_result *out, int k, double grow)
+{
+    double *to = k == K_START_UP ? &out->path.span.start_up
+                 : k == K_CPU    ? &out->path.span.cpu
+                 : k == K_NIC    ? &out->path.span.nic
+                                 : &out->path.span.waiting;
+    *to += grow;
 }
 
 /* The nCUBE 2 run (no --loggops: x->p's greedy list schedule, one CPU a
@@ -692,10 +728,13 @@ static kc_status greedy_path(replay *x, const size_t *dfirst, const size_t *dlis
         pnode u = gstep_back(x, dfirst, dlist, prev, v, &kind);
         if (u.type == N_NONE)
             break;
-        double ex = (gnet_time(x, v) - gnet_time(x, u)) - (glg_time(x, task_of, v, G) - glg_time(x, task_of, u, G));
+        double grow = gnet_time(x, v) - gnet_time(x, u);
+        double ex = grow - (glg_time(x, task_of, v, G) - glg_time(x, task_of, u, G));
         out->path.steps++;
+        if (kind != K_TAIL)
+            path_span(out, kind, grow);
         if (kind == K_TAIL)
-            path_message(x, out, v.id, 1, ex);
+            path_message(x, out, v.id, 1, ex, grow);
         else if (kind == K_START_UP)
             out->path.start_up += ex;
         else if (kind == K_CPU)
@@ -758,12 +797,14 @@ static kc_status critical_path(replay *x, const kc_appsim_opts *o, kc_appsim_res
             break;
         double grow = net_time(x, v) - net_time(x, u), lg = lg_time(x, v, G) - lg_time(x, u, G), ex = grow - lg;
         out->path.steps++;
+        if (kind != K_HEAD && kind != K_TAIL)
+            path_span(out, kind, grow);
         switch (kind) {
         case K_START_UP: out->path.start_up += ex; break;
         case K_CPU: out->path.cpu += ex; break;
         case K_NIC: out->path.nic += ex; break;
         case K_HEAD:
-        case K_TAIL: path_message(x, out, v.id, kind == K_TAIL, ex); break;
+        case K_TAIL: path_message(x, out, v.id, kind == K_TAIL, ex, grow); break;
         default: out->path.elsewhere += ex; break;
         }
         v = u;
@@ -800,7 +841,8 @@ static kc_status result_alloc(const kc_goal *g, kc_appsim_result *out, kc_err *e
     out->nphases = (uint32_t)g->nphases;
     out->finish_us = calloc((size_t)g->num_ranks + 1, sizeof *out->finish_us);
     out->phase_us = calloc(g->nphases + 1, sizeof *out->phase_us);
-    if (!out->finish_us || !out->phase_us) {
+    out->phase_compute_us = calloc(g->nphases + 1, sizeof *out->phase_compute_us);
+    if (!out->finish_us || !out->phase_us || !out->phase_compute_us) {
         kc_appsim_result_free(out);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }

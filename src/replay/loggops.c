@@ -38,13 +38,75 @@ static ev hpop(heap *h) { return evq_pop(h->e, &h->n); }
 
 /* ---- parameters -------------------------------------------------------------- */
 
+/* One value of key `key` at *s (a whole number, or S's "inf"); *s moves past
+ * it. */
+static kc_status parse_value(const char **s, char key, uint64_t *out, kc_err *err)
+{
+    uint64_t v = 0;
+    if (key == 'S' && !strncmp(*s, "inf", 3)) {
+        *s += 3;
+        *out = KC_LOGGOPS_S_INF;
+        return KC_OK;
+    }
+    if (**s < '0' || **s > '9')
+        return kc_fail_param(err, KC_EINVAL, "loggops", "%c needs a whole number%s", key,
+                             key == 'S' ? " of bytes or inf" : " of nanoseconds");
+    for (; **s >= '0' && **s <= '9'; (*s)++) {
+        v = v * 10 + (uint64_t)(**s - '0');
+        if (v > KC_LOGGOPS_PARAM_MAX)
+            return kc_fail_param(err, KC_EINVAL, "loggops", "%c is above %llu", key,
+                                 (unsigned long long)KC_LOGGOPS_PARAM_MAX);
+    }
+    *out = v;
+    return KC_OK;
+}
+
+static void set_param(kc_loggops_params *p, char key, uint64_t v)
+{
+    switch (key) {
+    case 'L': p->L = v; break;
+    case 'o': p->o = v; break;
+    case 'g': p->g = v; break;
+    case 'G': p->G = v; break;
+    case 'O': p->O = v; break;
+    default: p->S = v; break;
+    }
+}
+
+/* "L,o,g,G,O,S": all six values in LogGOPSim's order, nothing else. */
+static kc_status parse_positional(const char *s, kc_loggops_params *p, kc_err *err)
+{
+    static const char keys[] = "LogGOS";
+    kc_loggops_params q = *p;
+    for (int i = 0; i < 6; i++) {
+        uint64_t v;
+        kc_status st = parse_value(&s, keys[i], &v, err);
+        if (st)
+            return st;
+        set_param(&q, keys[i], v);
+        if (i < 5 && *s != ',')
+            return kc_fail_param(err, KC_EINVAL, "loggops",
+                                 "the positional form L,o,g,G,O,S takes six values; %s after %c's",
+                                 *s ? "unexpected text" : "it ends", keys[i]);
+        s += i < 5;
+    }
+    if (*s)
+        return kc_fail_param(err, KC_EINVAL, "loggops",
+                             "the positional form L,o,g,G,O,S takes six values; unexpected '%.20s' after S's", s);
+    *p = q;
+    return KC_OK;
+}
+
 kc_status kc_loggops_parse(const char *text, kc_loggops_params *p, kc_err *err)
 {
     static const char keys[] = "LogGOS";
     unsigned seen = 0;
     const char *s = text;
     if (!*s)
-        return kc_fail_param(err, KC_EINVAL, "loggops", "empty: give KEY=VALUE items, e.g. L=2500,o=1500,g=1000,G=6,O=0,S=65535");
+        return kc_fail_param(err, KC_EINVAL, "loggops",
+                             "empty: give KEY=VALUE items, e.g. L=2500,o=1500,g=1000,G=6,O=0,S=65535, or L,o,g,G,O,S");
+    if (*s >= '0' && *s <= '9')
+        return parse_positional(s, p, err);
     for (;;) {
         const char *k = strchr(keys, *s);
         if (!*s || !k || s[1] != '=')
@@ -56,29 +118,11 @@ kc_status kc_loggops_parse(const char *text, kc_loggops_params *p, kc_err *err)
         seen |= bit;
         char key = *s;
         s += 2;
-        uint64_t v = 0;
-        if (key == 'S' && !strncmp(s, "inf", 3)) {
-            v = KC_LOGGOPS_S_INF;
-            s += 3;
-        } else {
-            if (*s < '0' || *s > '9')
-                return kc_fail_param(err, KC_EINVAL, "loggops", "%c needs a whole number%s", key,
-                                     key == 'S' ? " of bytes or inf" : " of nanoseconds");
-            for (; *s >= '0' && *s <= '9'; s++) {
-                v = v * 10 + (uint64_t)(*s - '0');
-                if (v > KC_LOGGOPS_PARAM_MAX)
-                    return kc_fail_param(err, KC_EINVAL, "loggops", "%c is above %llu", key,
-                                         (unsigned long long)KC_LOGGOPS_PARAM_MAX);
-            }
-        }
-        switch (key) {
-        case 'L': p->L = v; break;
-        case 'o': p->o = v; break;
-        case 'g': p->g = v; break;
-        case 'G': p->G = v; break;
-        case 'O': p->O = v; break;
-        default: p->S = v; break;
-        }
+        uint64_t v;
+        kc_status st = parse_value(&s, key, &v, err);
+        if (st)
+            return st;
+        set_param(p, key, v);
         if (!*s)
             return KC_OK;
         if (*s != ',')

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/bits.h"
+#include "core/near.h"
 
 static const kc_name algo_entries[] = {
     {KC_ROUTE_ECUBE, "ecube", "binary n-cube: lowest dimension still to correct"},
@@ -51,7 +52,9 @@ kc_status kc_simalgo_parse(const char *text, kc_simalgo *algo, kc_err *err)
                              "routing '%s' is not implemented: its rules could not be established from a "
                              "published description (see docs/sim.md)", text);
     char list[128];
-    return kc_fail_param(err, KC_EINVAL, "routing", "unknown routing '%s' (%s)", text,
+    const char *near = kci_near_name(&kc_simalgo_names, text);
+    return kc_fail_param(err, KC_EINVAL, "routing", "unknown routing '%s'%s%s%s (%s)", text,
+                         near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "",
                          kc_names_join(&kc_simalgo_names, list, sizeof list));
 }
 

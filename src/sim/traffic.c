@@ -188,22 +188,23 @@ kc_status kc_simtraffic_digits(kc_simtraffic *t, int k, int n, const char *name,
     return st;
 }
 
-kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path, const kc_nodemap *map,
-                             kc_err *err)
+kc_status kc_simtraffic_read_from(kc_simtraffic *t, uint32_t nodes, kc_reader *r, const kc_nodemap *map,
+                                  kc_err *err)
 {
     memset(t, 0, sizeof *t);
-    kc_reader *r;
-    kc_status st = kc_reader_open(&r, path, "pairs file", "pairs_file", NULL, err);
-    if (st)
-        return st;
+    kc_status st;
     size_t count = 0, cap = 0;
     uint32_t *src = NULL, *dst = NULL;
     kc_token tok[3];
     int have;
-    /* The traffic-file format (kcube/traffic.h): a byte count may follow;
+    /* The traffic-file format (kcube/traffic.h), phase lines included, so a
+     * file one command takes the other takes too: a byte count may follow;
      * the simulator's messages have one size (msg_flits), so it is checked
-     * and not used. */
+     * and not used; the messages of every phase are simulated together. */
+    kc_reader_directive(r, "phase");
     while (!(st = kc_reader_record_some(r, tok, 2, 3, "source destination [bytes]", &have, err)) && have) {
+        if (have == KC_READER_DIRECTIVE)
+            continue;
         if ((st = kc_reader_check(r, &tok[0], nodes - 1, "node", err)) ||
             (st = kc_reader_check(r, &tok[1], nodes - 1, "node", err)) ||
             (have == 3 && (st = kc_reader_check(r, &tok[2], UINT64_MAX, "byte count", err))))
@@ -220,11 +221,23 @@ kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path,
     }
     if (st == KC_OK && count == 0)
         st = kc_fail_param(err, KC_EINVAL, "pairs_file", "%s has no pairs", kc_reader_name(r));
-    kc_reader_close(r);
     if (st == KC_OK)
         st = kc_simtraffic_pairs(t, nodes, src, dst, count, map, err);
     free(src);
     free(dst);
+    return st;
+}
+
+kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path, const kc_nodemap *map,
+                             kc_err *err)
+{
+    memset(t, 0, sizeof *t);
+    kc_reader *r;
+    kc_status st = kc_reader_open(&r, path, "pairs file", "pairs_file", NULL, err);
+    if (st)
+        return st;
+    st = kc_simtraffic_read_from(t, nodes, r, map, err);
+    kc_reader_close(r);
     return st;
 }
 
