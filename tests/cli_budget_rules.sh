@@ -34,15 +34,7 @@ expect_stderr_contains "--max-memory"
 
 # ---- refusals exit 1 in every command -------------------------------------------------
 
-cat > "$CLI_TMP/pp.goal" <<'GOAL'
-num_ranks 2
-rank 0 {
-l1: send 100b to 1 tag 0
-}
-rank 1 {
-l1: recv 100b from 0 tag 0
-}
-GOAL
+printf 'num_ranks 2\nrank 0 {\nl1: send 100b to 1 tag 0\n}\nrank 1 {\nl1: recv 100b from 0 tag 0\n}\n' > "$CLI_TMP/pp.goal"
 printf '0 1 1\n1 2 1\n2 3 1\n' > "$CLI_TMP/t.txt"
 # over DESC -- cmd...: refused under --max-time 1e-9 with exit 1, one line, no stdout,
 # naming the estimate and a --max-time that runs it.
@@ -50,9 +42,7 @@ over() {
     local desc=$1
     shift
     [ "$1" = "--" ] && shift
-    expect_exit 1 "$desc: over --max-time" -- "$@" --max-time 1e-9
-    expect_one_stderr_line "$desc"
-    [ -s "$CLI_OUT" ] && cli_fail "$desc: wrote to stdout" || cli_pass
+    expect_over "$desc: over --max-time" -- "$@" --max-time 1e-9
     expect_stderr_contains "needs about" "$desc"
     grep -Eq -- "--max-time [0-9]+ runs it" "$CLI_ERR" && cli_pass || cli_fail "$desc: no --max-time that runs it"
 }
@@ -70,12 +60,15 @@ over "replay" -- "$K" replay "$CLI_TMP/pp.goal" --n 2
 over "replay --model loggops" -- "$K" replay "$CLI_TMP/pp.goal" --model loggops
 over "hl" -- "$K" hl --n 4 --pattern transpose
 [ ! -e "$CLI_TMP/fig" ] && cli_pass || cli_fail "a refused figures left its folder"
+# the exact subset programme stopped by a limit is over budget too
+expect_exit 1 "map --method dp over --max-memory" -- "$K" map --n 26 --pattern transpose --pattern bit-reverse \
+    --pattern reverse-flip --pattern shuffle --method dp --max-memory 20M --work 0.3
+expect_stderr_contains "--max-memory"
 
 # ---- simulate's memory refusal names a --max-memory that runs it ----------------------
 
 args=(simulate --n 10 --pattern transpose --rate 0.05 --measure 500 --drain 500)
-expect_exit 1 "simulate over --max-memory" -- "$K" "${args[@]}" --max-memory 1K
-expect_one_stderr_line "simulate over --max-memory"
+expect_over "simulate over --max-memory" -- "$K" "${args[@]}" --max-memory 1K
 expect_stderr_contains "needs about"
 mem=$(sed -n 's/.*--max-memory \([0-9][0-9]*[KMG]\) runs it.*/\1/p' "$CLI_ERR")
 if [ -n "$mem" ]; then cli_pass; else cli_fail "simulate's memory refusal names no --max-memory that runs it"; fi

@@ -18,22 +18,13 @@ now_ms() { date +%s%3N; }
 PLAIN=1
 grep -qa "__asan_init" "$K" && PLAIN=0
 
-# over DESC -- cmd...: exit 1, one line on stderr, nothing on stdout.
-over() {
-    local desc=$1
-    shift
-    expect_exit 1 "$desc" "$@"
-    expect_one_stderr_line "$desc"
-    if [ -s "$CLI_OUT" ]; then cli_fail "$desc: wrote to stdout"; else cli_pass; fi
-}
-
 # refused DESC OPTION -- cmd...: exit 1, one line naming OPTION, no stdout, < 5 s (at once: the
 # refused work takes minutes; 5 s leaves room for a loaded machine).
 refused() {
     local desc=$1 opt=$2 t0 t1
     shift 2
     t0=$(now_ms)
-    over "$desc" "$@"
+    expect_over "$desc" "$@"
     t1=$(now_ms)
     expect_stderr_contains "$opt" "$desc"
     expect_stderr_contains "needs about" "$desc"
@@ -85,7 +76,7 @@ lifted() {
     local desc=$1 t
     shift
     [ "$1" = "--" ] && shift
-    over "$desc: refused under 1 ns" "$@" --max-time 1e-9
+    expect_over "$desc: refused under 1 ns" "$@" --max-time 1e-9
     t=$(sed -n 's/.*--max-time \([0-9][0-9]*\) runs it.*/\1/p' "$CLI_ERR")
     if [ -n "$t" ]; then cli_pass; else cli_fail "$desc: no --max-time value in the message"; return; fi
     expect_exit 0 "$desc: runs with --max-time $t" "$@" --max-time "$t"
@@ -103,11 +94,11 @@ lifted "analyze" -- "$K" analyze --n 8 --pattern transpose
 lifted "map" -- "$K" map --n 8 --pattern transpose --pattern bit-reverse
 
 # 0 and inf: no time limit (the memory limit still holds and is what is named).
-over "--max-time inf leaves the memory limit" -- \
+expect_over "--max-time inf leaves the memory limit" -- \
     "$K" butterfly --n 10 --p 26 --method bisect-local --fft --max-time inf --max-memory 1M
 expect_stderr_contains "--max-memory"
 grep -q -- "--max-time [0-9]" "$CLI_ERR" && cli_fail "--max-time inf: still names --max-time" || cli_pass
-over "--max-time 0 is no limit either" -- \
+expect_over "--max-time 0 is no limit either" -- \
     "$K" butterfly --n 10 --p 26 --method bisect-local --fft --max-time 0 --max-memory 1M
 grep -q -- "--max-time [0-9]" "$CLI_ERR" && cli_fail "--max-time 0: still names --max-time" || cli_pass
 expect_bad "--max-time must be a number" -- "$K" butterfly --n 2 --p 4 --method direct --max-time soon

@@ -19,9 +19,7 @@ usage() {
 over() {
     local want="$1"
     shift
-    expect_exit 1 "$*" -- "$K" "$@"
-    expect_one_stderr_line "$*"
-    if [ -s "$CLI_OUT" ]; then cli_fail "$*: wrote to stdout"; else cli_pass; fi
+    expect_over "$*" -- "$K" "$@"
     expect_stderr_contains "$want" "$*"
 }
 

@@ -64,6 +64,16 @@ expect_bad() {
     if [ -s "$CLI_OUT" ]; then cli_fail "$desc: wrote to stdout"; else cli_pass; fi
 }
 
+# A run refused over --max-time or --max-memory: good input, the run not
+# made (exit 1), one line, nothing on stdout.
+expect_over() {
+    local desc=$1
+    shift
+    expect_exit 1 "$desc" "$@"
+    expect_one_stderr_line "$desc"
+    if [ -s "$CLI_OUT" ]; then cli_fail "$desc: wrote to stdout"; else cli_pass; fi
+}
+
 expect_one_stderr_line() {
     local n
     n=$(wc -l < "$CLI_ERR")
