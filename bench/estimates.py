@@ -14,6 +14,8 @@ command:
            both ratios.
   estimate recomputes only the estimates of the stored table (the runs
            stay: they do not depend on the estimator) and rewrites it.
+  markdown prints the table and the summary as Markdown (bench/README.md,
+           docs/cli.md).
   check    recomputes only the estimates (each row under --max-time 1e-9,
            which refuses at once and names them) and fails when one differs
            from the stored estimate (the estimator changed without a new
@@ -283,6 +285,26 @@ def time_ratio(est, run):
     return max(est, GRAIN) / max(run, GRAIN)
 
 
+def mib(b):
+    return f"{float(b) / 1024 ** 2:.1f}"
+
+
+def markdown(table):
+    out = ["| command | size | estimate s | run s | ratio | estimate MiB | peak MiB | ratio |",
+           "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for r in table:
+        out.append(f"| {r['command']} | {r['size']} | {r['est_s']} | {r['run_s']} | {r['time_ratio']} | "
+                   f"{mib(r['est_bytes'])} | {mib(r['peak_bytes'])} | {r['mem_ratio']} |")
+    out += ["", "| command | rows | time ratio min / median / max | memory ratio min / median / max |",
+            "| --- | ---: | --- | --- |"]
+    for cmd in dict.fromkeys(r["command"] for r in table):
+        t = [float(r["time_ratio"]) for r in table if r["command"] == cmd]
+        m = [float(r["mem_ratio"]) for r in table if r["command"] == cmd]
+        out.append(f"| {cmd} | {len(t)} | {min(t):.2f} / {median(t):.2f} / {max(t):.2f} | "
+                   f"{min(m):.2f} / {median(m):.2f} / {max(m):.2f} |")
+    return "\n".join(out)
+
+
 def do_estimate(args, tmp):
     rows = {(c, s): a for c, s, a in all_rows()}
     out = []
@@ -340,7 +362,7 @@ def do_check(args, tmp):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("mode", choices=["measure", "estimate", "check", "summary"])
+    ap.add_argument("mode", choices=["measure", "estimate", "check", "summary", "markdown"])
     ap.add_argument("--kcube", default="build/kcube")
     ap.add_argument("--table", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "estimates.tsv"))
     ap.add_argument("--reps", type=int, default=3)
@@ -348,8 +370,8 @@ def main():
     ap.add_argument("--only", action="append", help="measure only this command (repeatable)")
     ap.add_argument("--remeasure", type=int, default=0, help="check: also rerun this many of the cheapest rows")
     args = ap.parse_args()
-    if args.mode == "summary":
-        print(summary(read_table(args.table)))
+    if args.mode in ("summary", "markdown"):
+        print((summary if args.mode == "summary" else markdown)(read_table(args.table)))
         return 0
     tmp = tempfile.mkdtemp(prefix="kcube-estimates-")
     try:
