@@ -53,7 +53,7 @@ def rows_map():
                   ["map", "--n", str(n), "--traffic", f"{{tmp}}/rand_{n}_{msgs}.txt", "--work", str(work)]))
     for k, n, pat, work in [(2, 12, "transpose", 0.4), (2, 12, "bit-reverse", 4), (2, 14, "transpose", 0.4),
                             (2, 16, "transpose", 0.4), (2, 12, "transpose", 40), (8, 4, "transpose", 0.4),
-                            (4, 6, "transpose", 0.4)]:
+                            (16, 4, "transpose", 0.4)]:
         net = f"{n}-cube" if k == 2 else f"{k}-ary {n}-cube"
         r.append(("map", f"--kind general {pat} on the {net}, work {work:g}",
                   ["map", "--k", str(k), "--n", str(n), "--pattern", pat, "--kind", "general", "--work", str(work)]))
@@ -142,8 +142,8 @@ def rows_simulate():
     for n, pat, rate, cyc in [(8, "uniform", 0.1, 100000), (8, "uniform", 0.3, 50000), (10, "uniform", 0.1, 20000),
                               (10, "transpose", 0.1, 20000), (10, "uniform", 0.4, 5000), (12, "uniform", 0.1, 2000),
                               (12, "uniform", 0.3, 2000), (12, "transpose", 0.2, 2000), (14, "uniform", 0.1, 1000),
-                              (14, "uniform", 0.9, 300), (14, "transpose", 0.1, 1000), (14, "transpose", 0.4, 300),
-                              (16, "uniform", 0.1, 500), (16, "uniform", 0.05, 1000)]:
+                              (14, "transpose", 0.1, 1000), (14, "transpose", 0.05, 2000), (16, "uniform", 0.1, 500),
+                              (16, "uniform", 0.05, 1000), (16, "transpose", 0.02, 500)]:
         r.append(("simulate", f"{n}-cube {pat} {rate:g}, {cyc} cycles",
                   ["simulate", "--n", str(n)] + (["--uniform"] if pat == "uniform" else ["--pattern", pat]) +
                   ["--rate", str(rate), "--measure", str(cyc), "--drain", str(cyc), "--threads", "1"]))
@@ -263,7 +263,7 @@ def summary(table):
 def do_measure(args, tmp):
     out = []
     for cmd, size, argv in all_rows():
-        if args.only and cmd not in args.only:
+        if (args.only and cmd not in args.only) or (args.row and not any(x in size for x in args.row)):
             continue
         av = subst(argv, tmp)
         es, eb = estimate(args.kcube, av)
@@ -272,7 +272,7 @@ def do_measure(args, tmp):
                f"{eb / peak:.2f}", f"{wall:.3f}"]
         print("\t".join(row), flush=True)
         out.append(row)
-    if args.only and os.path.exists(args.table):  # keep the other commands' stored rows, in the script's order
+    if (args.only or args.row) and os.path.exists(args.table):  # keep the other commands' stored rows, in the script's order
         new = {(r[0], r[1]): r for r in out}
         old = {(r["command"], r["size"]): [r[h] for h in HEADER] for r in read_table(args.table)}
         out = [new.get((c, s)) or old.get((c, s)) for c, s, _ in all_rows() if (c, s) in new or (c, s) in old]
@@ -368,6 +368,7 @@ def main():
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--timeout", type=float, default=300)
     ap.add_argument("--only", action="append", help="measure only this command (repeatable)")
+    ap.add_argument("--row", action="append", help="measure only the rows whose size contains this (repeatable)")
     ap.add_argument("--remeasure", type=int, default=0, help="check: also rerun this many of the cheapest rows")
     args = ap.parse_args()
     if args.mode in ("summary", "markdown"):
@@ -375,7 +376,8 @@ def main():
         return 0
     tmp = tempfile.mkdtemp(prefix="kcube-estimates-")
     try:
-        rows = [r for r in all_rows() if not args.only or r[0] in args.only]
+        rows = [r for r in all_rows() if (not args.only or r[0] in args.only) and
+                (not args.row or any(x in r[1] for x in args.row))]
         make_inputs(args.kcube, tmp, rows)
         if args.mode == "estimate":
             return do_estimate(args, tmp)

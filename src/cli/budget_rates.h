@@ -35,7 +35,7 @@
 #define CLI_RATE_MAP_EXHAUSTIVE 25e-9
 
 /* map --kind general: building the exact counter and counting every start,
- * per unit of messages x (diameter + 1); a Scotch run per node and log2 of
+ * per unit of messages x (axes + 1); a Scotch run per node and log2 of
  * the nodes, on a traffic graph of at least 4 messages a node
  * (map_general.c); the search itself runs its budget, taken as this many
  * times its CPU time. */
@@ -76,7 +76,7 @@
 /* replay on the network: per operation, dependence, node, and byte sent. */
 #define CLI_RATE_REPLAY_OP 2.2e-6
 #define CLI_RATE_REPLAY_DEP 0.85e-6
-#define CLI_RATE_REPLAY_NODE 0.7e-6
+#define CLI_RATE_REPLAY_NODE 0.4e-6
 #define CLI_RATE_REPLAY_BYTE 2e-9
 
 /* replay --model loggops: per operation and per dependence, plus a fixed

@@ -430,7 +430,7 @@ static int render(const replay_job *j, const replay_out *o)
 /* ---- the gate ------------------------------------------------------------------ */
 
 /* Time and memory before work (budget.h), fitted to the runs of
- * bench/estimates.tsv: the network, 0.7 us and 300 bytes a node; the
+ * bench/estimates.tsv: the network, 0.4 us and 300 bytes a node; the
  * schedule's list scheduling and replay, 2.2 us and 350 bytes an operation,
  * 0.85 us and 60 bytes a dependence (kcube/appsim.h: O((ops + deps) log
  * ops)); the engine's flits, 2 ns a byte sent (the schedules measured send

@@ -285,8 +285,9 @@ static int resolve(const cli_args *a, gen_job *j)
 
 /* Time and memory before work (budget.h), fitted to the runs of
  * bench/estimates.tsv. Outside the search's budget the run builds the exact
- * counter and counts every start: CLI_RATE_GMAP_UNIT per unit of M (D + 1),
- * M messages, D the diameter; and it maps with Scotch (4 runs up to 4096
+ * counter and counts every start: CLI_RATE_GMAP_UNIT per unit of M (n + 1),
+ * M messages, n the axes (a torus's longer paths cost little more: the
+ * counter works an axis at a time); and it maps with Scotch (4 runs up to 4096
  * nodes, 1 above: kcube/mapgeneral.h), CLI_RATE_GMAP_SCOTCH per node and
  * log2 N, times M / 4N up to 1 (a sparse traffic graph partitions fast). The
  * search runs its budget (0.5 to 0.9 times it measured). Memory: 80 bytes a
@@ -296,12 +297,10 @@ static int resolve(const cli_args *a, gen_job *j)
 static double gate_fixed_seconds(const gen_job *j)
 {
     const kc_topology *t = &j->in.topo;
-    double diam = 0, N = (double)t->nodes, M = (double)j->tr.count;
-    for (int i = 0; i < t->n; i++)
-        diam += t->kind == KC_TOPO_HYPERCUBE ? 1 : t->kind == KC_TOPO_TORUS ? t->side[i] / 2 : t->side[i] - 1;
+    double N = (double)t->nodes, M = (double)j->tr.count;
     double runs = !kc_scotch_available() ? 0 : N <= 4096 ? 4 : 1;
     double dense = M < 4 * N ? M / (4 * N) : 1;
-    return CLI_RATE_GMAP_UNIT * M * (diam + 1) + CLI_RATE_GMAP_SCOTCH * runs * N * log2(N > 2 ? N : 2) * dense;
+    return CLI_RATE_GMAP_UNIT * M * (t->n + 1) + CLI_RATE_GMAP_SCOTCH * runs * N * log2(N > 2 ? N : 2) * dense;
 }
 
 static int gate(const cli_args *a, gen_job *j)
