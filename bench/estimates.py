@@ -249,15 +249,17 @@ def read_table(path):
     return [dict(zip(lines[0], l)) for l in lines[1:]]
 
 
+def ratios(table):
+    """(command, its time ratios, its memory ratios) in the table's order."""
+    for cmd in dict.fromkeys(r["command"] for r in table):
+        yield (cmd, [float(r["time_ratio"]) for r in table if r["command"] == cmd],
+               [float(r["mem_ratio"]) for r in table if r["command"] == cmd])
+
+
 def summary(table):
     """min / median / max of both ratios per command."""
-    out = []
-    for cmd in dict.fromkeys(r["command"] for r in table):
-        t = [float(r["time_ratio"]) for r in table if r["command"] == cmd]
-        m = [float(r["mem_ratio"]) for r in table if r["command"] == cmd]
-        out.append(f"{cmd:10} {len(t):3} rows  time {min(t):.2f} {median(t):.2f} {max(t):.2f}"
-                   f"  memory {min(m):.2f} {median(m):.2f} {max(m):.2f}")
-    return "\n".join(out)
+    return "\n".join(f"{cmd:10} {len(t):3} rows  time {min(t):.2f} {median(t):.2f} {max(t):.2f}"
+                     f"  memory {min(m):.2f} {median(m):.2f} {max(m):.2f}" for cmd, t, m in ratios(table))
 
 
 def do_measure(args, tmp):
@@ -297,9 +299,7 @@ def markdown(table):
                    f"{mib(r['est_bytes'])} | {mib(r['peak_bytes'])} | {r['mem_ratio']} |")
     out += ["", "| command | rows | time ratio min / median / max | memory ratio min / median / max |",
             "| --- | ---: | --- | --- |"]
-    for cmd in dict.fromkeys(r["command"] for r in table):
-        t = [float(r["time_ratio"]) for r in table if r["command"] == cmd]
-        m = [float(r["mem_ratio"]) for r in table if r["command"] == cmd]
+    for cmd, t, m in ratios(table):
         out.append(f"| {cmd} | {len(t)} | {min(t):.2f} / {median(t):.2f} / {max(t):.2f} | "
                    f"{min(m):.2f} / {median(m):.2f} / {max(m):.2f} |")
     return "\n".join(out)
