@@ -65,11 +65,11 @@ expect_exit 0 "seed 5 (2)" -- "$K" map --n 26 $SET --kind reorder --max-memory 2
 check "same seed, same order" -- cmp -s "$CLI_TMP/a.json" "$CLI_OUT"
 
 # --method dp is refused, not replaced
-expect_bad "--method dp beyond memory" -- "$K" map --n 26 $SET --method dp --max-memory 20M --work 0.3
+expect_exit 1 "--method dp beyond memory (over a limit: exit 1)" -- "$K" map --n 26 $SET --method dp --max-memory 20M --work 0.3
 expect_stderr_contains "--max-memory"
 expect_bad "--method dp beyond n = 32" -- "$K" map --n 34 $SET --method dp
 expect_stderr_contains "n <= 32"
-expect_bad "--method dp past --max-time" -- "$K" map --n 26 --pattern transpose --pattern bit-reverse \
+expect_exit 1 "--method dp past --max-time (over a limit: exit 1)" -- "$K" map --n 26 --pattern transpose --pattern bit-reverse \
     --pattern reverse-flip --pattern shuffle --pattern bit-swap:3 --method dp --max-time 0.001 --work 0.2
 expect_stderr_contains "--max-time"
 expect_bad "--work with kind auto" -- "$K" map --n 8 $SET --work 0.3

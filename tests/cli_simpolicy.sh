@@ -15,19 +15,28 @@ usage() {
     expect_stderr_contains "$want" "$*"
 }
 
-# A budget too small for one load point is refused before any work, with the estimate and the budget.
-usage "budget of 1.0 MiB" simulate --n 12 --pattern transpose --rate 0.05 --max-memory 1M
-usage "per load point" simulate --n 12 --pattern transpose --rate 0.05 --max-memory 1M
+# over budget: exit 1 (the input is good, the run is not made), one line on stderr naming $1, nothing on stdout
+over() {
+    local want="$1"
+    shift
+    expect_over "$*" -- "$K" "$@"
+    expect_stderr_contains "$want" "$*"
+}
+
+# A budget too small for one load point is refused before any work, with the estimate, the budget and a
+# --max-memory that runs it.
+over "budget of 1.0 MiB" simulate --n 12 --pattern transpose --rate 0.05 --max-memory 1M
+over "per load point" simulate --n 12 --pattern transpose --rate 0.05 --max-memory 1M
 expect_stderr_contains "needs about" "the estimate is given"
 # n = 24 on 8 threads: refused at once (each engine needs GBs), without building the network.
 start=$(date +%s)
-usage "more than the memory budget" simulate --n 24 --pattern transpose --rate 0.5 --threads 8 --max-memory 2G
+over "more than the memory budget" simulate --n 24 --pattern transpose --rate 0.5 --threads 8 --max-memory 2G
 check "n = 24 refusal was immediate" -- test $(( $(date +%s) - start )) -lt 10
-usage "budget" figures --quick --out "$T/fig" --max-memory 1K
+over "budget" figures --quick --out "$T/fig" --max-memory 1K
 check "figures left no chart (nor directory) behind" -- test ! -e "$T/fig"
 
 # A budget for one point but not two: fewer threads, a note, the same numbers.
-expect_exit 2 "one point needs more than 1K" -- "$K" simulate --n 10 --pattern transpose --rate 0.05 --max-memory 1K
+expect_exit 1 "one point needs more than 1K" -- "$K" simulate --n 10 --pattern transpose --rate 0.05 --max-memory 1K
 about=$(sed -n 's/.*needs about \([0-9.]*\) \([KMG]\)iB.*/\1 \2/p' "$CLI_ERR")
 check "an estimate in: $(cat "$CLI_ERR")" -- test -n "$about"
 budget=$(echo "$about" | awk '{ m = $2 == "K" ? 1024 : $2 == "M" ? 1048576 : 1073741824; printf "%d", $1 * m * 1.5 }')
@@ -42,7 +51,6 @@ check "a large budget prints nothing on stderr" -- test ! -s "$CLI_ERR"
 
 # Byte counts.
 usage "max-memory" simulate --n 6 --uniform --rate 0.1 --max-memory 12X
-usage "max-memory" simulate --n 6 --uniform --rate 0.1 --max-memory 0
 usage "max-memory" simulate --n 6 --uniform --rate 0.1 --max-memory -5M
 usage "max-memory" simulate --n 6 --uniform --rate 0.1 --max-memory 18446744073709551615G
 check "512MiB" -- "$K" simulate --n 6 --uniform --rate 0.1 --measure 500 --max-memory 512MiB

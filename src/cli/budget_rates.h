@@ -9,8 +9,14 @@
 #ifndef KC_CLI_BUDGET_RATES_H
 #define KC_CLI_BUDGET_RATES_H
 
-/* Every gate's fixed memory: the program, buffers, small tables. */
-#define CLI_BASE_BYTES 16e6
+/* Every gate's fixed memory: the program, its libraries, buffers, small
+ * tables (3.4 to 4.2 MB measured for the smallest runs). */
+#define CLI_BASE_BYTES 4.5e6
+
+/* simulate: the share of an engine's allocation (kc_simmem_estimate, the
+ * bound the thread plan keeps) a run keeps resident: 25 to 60 % measured,
+ * from a uniform load far below saturation to a saturated transpose. */
+#define CLI_SIM_RESIDENT 0.35
 
 /* analyze, map, export: the exact re-count of a communication by the general
  * counter, per node and dimension (plan_cli.c). */
@@ -29,10 +35,13 @@
 #define CLI_RATE_MAP_EXHAUSTIVE 25e-9
 
 /* map --kind general: building the exact counter and counting every start,
- * per unit of messages x (diameter + 1) + nodes (map_general.c); the search
- * itself runs its budget, taken as this many times its CPU time. */
-#define CLI_RATE_GMAP_UNIT 4e-6
-#define CLI_GMAP_SEARCH_FACTOR 3
+ * per unit of messages x (axes + 1); a Scotch run per node and log2 of
+ * the nodes, on a traffic graph of at least 4 messages a node
+ * (map_general.c); the search itself runs its budget, taken as this many
+ * times its CPU time. */
+#define CLI_RATE_GMAP_UNIT 0.45e-6
+#define CLI_RATE_GMAP_SCOTCH 2e-6
+#define CLI_GMAP_SEARCH_FACTOR 1
 
 /* hl: routing per processor and HL step; the mesh's routing per processor
  * and mesh step; --verify per processor and step of each permutation. */
@@ -40,30 +49,40 @@
 #define CLI_RATE_HL_MESH 20e-9
 #define CLI_RATE_HL_VERIFY 40e-9
 
-/* butterfly: per element and stage, every method. */
-#define CLI_RATE_BFLY 200e-9
+/* butterfly: per element and stage, every method (11 to 21 ns measured);
+ * with --fft (35 to 50 ns). */
+#define CLI_RATE_BFLY 15e-9
+#define CLI_RATE_BFLY_FFT 40e-9
 
 /* calmant: a mesh schedule (built and verified) per message and dimension;
- * kcube's torus schedule per message x M^2 2^(d/2); exact loads per message
- * and mesh axis. */
-#define CLI_RATE_CAL_SCHEDULE 40e-9
-#define CLI_RATE_CAL_TORUS 0.13e-9
-#define CLI_RATE_CAL_LOAD 25e-9
+ * kcube's torus schedule per M^3 2^d 2^(3d/4); exact loads per message and
+ * mesh axis (cmd_calmant.c). */
+#define CLI_RATE_CAL_SCHEDULE 7.5e-9
+#define CLI_RATE_CAL_TORUS 3e-12
+#define CLI_RATE_CAL_LOAD 10e-9
 
-/* calmant alltoall: a replay per message hop; --emit-goal per schedule line. */
-#define CLI_RATE_A2A_HOP 20e-9
-#define CLI_RATE_A2A_GOAL_LINE 0.8e-6
+/* calmant alltoall: choosing calmant's parameters per d^2; a replay per
+ * message and per message hop; --emit-goal per schedule line. */
+#define CLI_A2A_CHOOSE_SECONDS 4e-3
+#define CLI_RATE_A2A_MSG 60e-9
+#define CLI_RATE_A2A_HOP 4e-9
+#define CLI_RATE_A2A_GOAL_LINE 0.15e-6
 
-/* fft-study: per point and (n + 1), for one configuration's three replays. */
-#define CLI_RATE_FFT_POINT 5.5e-6
+/* fft-study, for one configuration's three replays: per point and square
+ * root of a rank's points; per rank^1.5 (cmd_fft_study.c). */
+#define CLI_RATE_FFT_POINT 5e-9
+#define CLI_RATE_FFT_RANK 4.4e-6
 
-/* replay on the network: per operation or dependence, and per node. */
-#define CLI_RATE_REPLAY_OP 2e-6
-#define CLI_RATE_REPLAY_NODE 4e-6
+/* replay on the network: per operation, dependence, node, and byte sent. */
+#define CLI_RATE_REPLAY_OP 2.2e-6
+#define CLI_RATE_REPLAY_DEP 0.85e-6
+#define CLI_RATE_REPLAY_NODE 0.4e-6
+#define CLI_RATE_REPLAY_BYTE 2e-9
 
-/* replay --model loggops: per operation or dependence (0.3 us measured),
- * plus a fixed start. */
-#define CLI_RATE_LOGGOPS_OP 1e-6
+/* replay --model loggops: per operation and per dependence, plus a fixed
+ * start. */
+#define CLI_RATE_LOGGOPS_OP 0.8e-6
+#define CLI_RATE_LOGGOPS_DEP 0.15e-6
 #define CLI_LOGGOPS_FIXED_SECONDS 0.01
 
 #endif

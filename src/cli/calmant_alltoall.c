@@ -339,16 +339,20 @@ static int emit_goal(const cli_args *a, const a2a_job *j)
 
 /* ---- the gate ------------------------------------------------------------ */
 
-/* Time and memory before work (budget.h), measured on the development
- * machine (x86-64) and rounded up. A replay walks every message's path:
- * 20 ns a hop, paths of c s / 2 hops on average (s = 2^(d/c) the side),
- * 2^d (2^d - 1) messages for pairwise, d 2^d for recursive, about 2 d^2 2^d
- * for calmant and cc-cube (their distinct iterations). The GOAL schedule of
- * --emit-goal has about 2^d (d + Q - 1) (4 d^2 + 2 d) lines (operations and
- * their dependences on the previous iteration): 0.8 us and 48 bytes each. */
+/* Time and memory before work (budget.h), fitted to the runs of
+ * bench/estimates.tsv. Choosing calmant's parameters takes
+ * CLI_A2A_CHOOSE_SECONDS x d^2. A replay walks every message's path:
+ * CLI_RATE_A2A_MSG a message and CLI_RATE_A2A_HOP a hop, paths of c s / 2
+ * hops on average (s = 2^(d/c) the side), 2^d (2^d - 1) messages for
+ * pairwise, d 2^d for recursive, about 2 d^2 2^d for calmant and cc-cube
+ * (their distinct iterations). The GOAL schedule of --emit-goal has about
+ * 2^d (d + Q - 1) (4 d^2 + 2 d) lines (operations and their dependences on
+ * the previous iteration): CLI_RATE_A2A_GOAL_LINE and 48 bytes each. */
 static int gate(const cli_args *a, const a2a_job *j)
 {
     double nodes = ldexp(1, j->d), hops = j->c * ldexp(1, j->d / j->c) / 2, msgs = 0, sec = 0, bytes = CLI_BASE_BYTES;
+    if (j->mask & (1u << KC_A2A_CALMANT) || j->emit)
+        sec += CLI_A2A_CHOOSE_SECONDS * j->d * j->d;
     if (j->replay && j->d <= A2A_REPLAY_MAX_D) {
         if (j->mask & (1u << KC_A2A_PAIRWISE))
             msgs += nodes * (nodes - 1);
@@ -357,7 +361,7 @@ static int gate(const cli_args *a, const a2a_job *j)
         for (int m = KC_A2A_CALMANT; m <= KC_A2A_CCCUBE; m++)
             if (j->mask & (1u << m))
                 msgs += 2.0 * j->d * j->d * nodes;
-        sec += CLI_RATE_A2A_HOP * msgs * hops;
+        sec += msgs * (CLI_RATE_A2A_MSG + CLI_RATE_A2A_HOP * hops);
         bytes += 64 * nodes * (j->c + 2);
     }
     if (j->emit) {

@@ -510,20 +510,23 @@ static int check(const cli_args *a)
     return resolve(a, &j);
 }
 
-/* Time and memory before work (budget.h), measured on the development
- * machine (x86-64) over every method, n from 1 to 20, and rounded up: 200 ns
- * per element and stage (2^P P), 160 bytes per element (224 with --fft:
- * the complex data, FFTW's copies and the reference) plus 16 MB; --plot
- * runs every method at every size from n to P, about 12 times the work. */
+/* Time and memory before work (budget.h), fitted to the runs of
+ * bench/estimates.tsv (n from 1 to 12, P up to 22): CLI_RATE_BFLY per element
+ * and stage (2^P P), CLI_RATE_BFLY_FFT with --fft; --plot runs every method
+ * at every size from n to P, about 16 times the work. Memory: 16 bytes an
+ * element, 400 an element of one processor (2^(P - n)), 96 more an element
+ * with --fft (the complex data, FFTW's copies and the reference), 12 MB
+ * more with --plot (the sweep's curves). */
 static int gate(const cli_args *a, const bfly_job *j)
 {
     int p = j->o.scheme.p;
-    double P = ldexp(1, p), units = P * p * (j->plot ? 13 : 1);
-    double bytes = P * (j->fft ? 224 : 160) + CLI_BASE_BYTES;
+    double P = ldexp(1, p), units = P * p * (j->plot ? 16 : 1);
+    double bytes = P * (16 + (j->fft ? 96 : 0)) + 400 * ldexp(1, p - j->o.scheme.n) + CLI_BASE_BYTES +
+                   (j->plot ? 12e6 : 0);
     char what[96];
     snprintf(what, sizeof what, "%s --n %d --p %d%s%s", a->path, j->o.scheme.n, p, j->fft ? " --fft" : "",
              j->plot ? " --plot" : "");
-    return cli_budget_check(a, what, CLI_RATE_BFLY * units, (uint64_t)bytes);
+    return cli_budget_check(a, what, (j->fft ? CLI_RATE_BFLY_FFT : CLI_RATE_BFLY) * units, (uint64_t)bytes);
 }
 
 /* The chart is drawn before the table is printed: a failure leaves no

@@ -347,12 +347,13 @@ static void render_text(const cal_job *j, const cal_out *r)
 
 /* ---- the gate ----------------------------------------------------------- */
 
-/* Time and memory before work (budget.h), measured on the development
- * machine (x86-64) and rounded up. With W = M 2^d messages: a mesh schedule
- * (built and verified) 40 ns x W d; kcube's torus schedule, whose search
- * grows much faster, 0.13 ns x W M^2 2^(d/2) on meshes of 2 or 3 axes (the
- * ring's is like the mesh's); exact loads 25 ns x W c. Memory: 64 bytes a
- * message plus 16 MB; exact loads 8c bytes a node. Formulas (cost) are O(1). */
+/* Time and memory before work (budget.h), fitted to the runs of
+ * bench/estimates.tsv. With W = M 2^d messages: a mesh schedule (built and
+ * verified) CLI_RATE_CAL_SCHEDULE x W d and 30 bytes a message; kcube's
+ * torus schedule, whose search grows much faster, CLI_RATE_CAL_TORUS x M^3
+ * 2^d 2^(3d/4) on meshes of 2 or 3 axes (the ring's is like the mesh's) and
+ * 45 bytes a message; exact loads CLI_RATE_CAL_LOAD x W c and 8c bytes a
+ * node. Formulas (cost) are O(1). */
 static int gate(const cli_args *a, const cal_job *j)
 {
     double nodes = ldexp(1, j->g.d), w = nodes * j->task.m, sec = 0, bytes = CLI_BASE_BYTES;
@@ -361,9 +362,10 @@ static int gate(const cli_args *a, const cal_job *j)
         bytes += 8.0 * j->g.c * nodes;
     } else if (j->action == ACT_SCHEDULE) {
         int torus_sched = j->g.torus && !j->mesh_sched && j->g.c > 1;
-        sec = torus_sched ? CLI_RATE_CAL_TORUS * w * j->task.m * j->task.m * ldexp(1, j->g.d / 2)
+        double m = j->task.m;
+        sec = torus_sched ? CLI_RATE_CAL_TORUS * m * m * m * nodes * ldexp(1, 3 * j->g.d / 4)
                           : CLI_RATE_CAL_SCHEDULE * w * j->g.d;
-        bytes += 64 * w;
+        bytes += (torus_sched ? 45 : 30) * w;
         if (j->g.torus) /* the exact count gives a torus's lower bound */
             sec += CLI_RATE_CAL_LOAD * w * j->g.c;
     } else

@@ -509,20 +509,23 @@ static int check(const cli_args *a)
     return r;
 }
 
-/* Time and memory before work (budget.h), measured on the development
- * machine (x86-64) for n = 2 .. 8 and rounded up: each size m and
- * configuration generates the schedule and replays it three times (whole,
- * then its two parts), about 5.5 us x (n + 1) per point; the schedule and
- * the engine take under 256 bytes a point plus 16 MB. */
+/* Time and memory before work (budget.h), fitted to the runs of
+ * bench/estimates.tsv (n = 2 .. 12): each size m and configuration
+ * generates the schedule and replays it three times (whole, then its two
+ * parts): CLI_RATE_FFT_POINT x m x sqrt(m / N) (a rank's block, moved in
+ * messages as long as it, costs more than its points) plus
+ * CLI_RATE_FFT_RANK x N^1.5 for the N ranks' schedule. Memory: 22 KB a
+ * rank and 24 bytes a point of the largest size. */
 static int gate(const cli_args *a, const fft_job *j)
 {
-    double points = 0, top = 0;
+    double points = 0, top = 0, ranks = ldexp(1, j->n);
     for (size_t p = 0; p < j->npoints; p++) {
         double m = ldexp(1, j->logm[p]);
-        points += m;
+        points += m * sqrt(m / ranks);
         top = m > top ? m : top;
     }
-    double sec = CLI_RATE_FFT_POINT * (j->n + 1) * points * (double)j->nconfs, bytes = 256 * top + CLI_BASE_BYTES;
+    double per_conf = CLI_RATE_FFT_POINT * points + CLI_RATE_FFT_RANK * ranks * sqrt(ranks) * (double)j->npoints;
+    double sec = per_conf * (double)j->nconfs, bytes = 22e3 * ranks + 24 * top + CLI_BASE_BYTES;
     char what[96], mb[32];
     snprintf(what, sizeof what, "%s --n %d up to %s points, %zu configuration%s", a->path, j->n,
              cli_budget_count(top, mb, sizeof mb), j->nconfs, j->nconfs == 1 ? "" : "s");

@@ -591,6 +591,18 @@ static int check(const cli_args *a)
     return r;
 }
 
+
+/* A library failure, one line; the exact subset programme stopped by
+ * --max-time or --max-memory is a run over its limit, not bad input
+ * (CLI_EXIT_OVER_BUDGET, as the gate's refusals). */
+static int report_failure(const cli_args *a, const kc_err *err)
+{
+    int r = cli_report(a, err);
+    int over = err->status == KC_ERANGE && err->param &&
+               (!strcmp(err->param, "max-time") || !strcmp(err->param, "max-memory"));
+    return over ? CLI_EXIT_OVER_BUDGET : r;
+}
+
 static int run(const cli_args *a)
 {
     if (map_general_wanted(a))
@@ -604,7 +616,7 @@ static int run(const cli_args *a)
         r = gate(a, &j);
     if (!r) {
         kc_status s = compute(&j, &res, &err);
-        r = s                           ? cli_report(a, &err)
+        r = s                           ? report_failure(a, &err)
             : j.emit_c                  ? render_c(&j, &res)
             : j.in.fmt == CLI_FMT_JSON   ? render_json(&j, &res)
             : j.in.fmt == CLI_FMT_CSV    ? render_csv(&res)

@@ -500,32 +500,27 @@ static int render(const replay_job *j, const replay_out *o)
 
 /* ---- the gate ------------------------------------------------------------------ */
 
-/* Time and memory before work (budget.h). Memory: the network and one
- * engine as kcube/simmem.h counts them for a one-shot run, plus 416 bytes an
- * operation and 64 a dependence (the schedule, its matching, the replay's
- * state): 1 to 4 times the peak measured. Time: building the network, in
- * 4 us a node (2^24 nodes took a minute), and the processors' list scheduling
- * (kcube/appsim.h: O((ops + deps) log ops)), 2 us an operation or
- * dependence. The engine's steps while messages are in flight are not in
- * the estimate: measured from 0.1 to 40 ns a node and flit-cycle, they
- * depend on the contention, known only by running. */
+/* Time and memory before work (budget.h), fitted to the runs of
+ * bench/estimates.tsv: the network, 0.4 us and 300 bytes a node; the
+ * schedule's list scheduling and replay, 2.2 us and 350 bytes an operation,
+ * 0.85 us and 60 bytes a dependence (kcube/appsim.h: O((ops + deps) log
+ * ops)); the engine's flits, 2 ns a byte sent (the schedules measured send
+ * mostly to neighbours: contention and longer paths take more, known only
+ * by running). */
 static int gate(const cli_args *a, const replay_job *j)
 {
-    kc_simconfig c = j->cfg;
-    c.oneshot = 1;
-    kc_simmem m;
-    kc_err err = {0};
-    if (kc_simmem_estimate(&j->spec, &c, &m, &err))
-        return cli_report(a, &err);
-    double nodes = 1;
+    double nodes = 1, bytes_sent = 0;
     for (int i = 0; i < j->spec.n; i++)
         nodes *= j->spec.k;
-    double sec = CLI_RATE_REPLAY_OP * (double)(j->g.nops + j->g.ndeps) + CLI_RATE_REPLAY_NODE * nodes;
-    /* 256 bytes an op for the schedule and the replay, 160 more for the
-     * LogGOPS figure's recorded order and the critical path */
-    double bytes = (double)kc_simmem_total(&m, 1) + 416.0 * (double)j->g.nops + 64.0 * (double)j->g.ndeps + CLI_BASE_BYTES;
+    for (size_t i = 0; i < j->g.nops; i++)
+        if (j->g.op[i].kind == KC_GOAL_SEND)
+            bytes_sent += (double)j->g.op[i].amount;
+    double ops = (double)j->g.nops, deps = (double)j->g.ndeps;
+    double sec = CLI_RATE_REPLAY_NODE * nodes + CLI_RATE_REPLAY_OP * ops + CLI_RATE_REPLAY_DEP * deps +
+                 CLI_RATE_REPLAY_BYTE * bytes_sent;
+    double bytes = 300 * nodes + 350 * ops + 60 * deps + CLI_BASE_BYTES;
     if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
-        bytes += 160.0 * (double)j->g.nops;
+        bytes += 160 * ops;
     char what[96], nb[32];
     snprintf(what, sizeof what, "%s of %zu operations on %s nodes", a->path, j->g.nops,
              cli_budget_count(nodes, nb, sizeof nb));

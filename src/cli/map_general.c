@@ -286,25 +286,32 @@ static int resolve(const cli_args *a, gen_job *j)
 
 /* ---- the gate ----------------------------------------------------------------- */
 
-/* Time and memory before work (budget.h), measured on the development
- * machine (x86-64, 2 shared cores) and rounded up. Outside the search's
- * budget the run builds the exact counter and counts every start (Scotch's
- * mapping among them): about 4 us per unit of M (D + 1) + N, M messages, D
- * the diameter, N nodes; the search itself 0.5 to 2.5 times its budget in
- * CPU time (kcube/gmap.h), taken as 3 times. Memory: 96 bytes a unit (times
- * the communications when they are counted apart) plus 16 MB. A limit in
- * wall seconds also caps the search (its wall-clock cap), so the whole run
- * stays within --max-time. */
+/* Time and memory before work (budget.h), fitted to the runs of
+ * bench/estimates.tsv. Outside the search's budget the run builds the exact
+ * counter and counts every start: CLI_RATE_GMAP_UNIT per unit of M (n + 1),
+ * M messages, n the axes (a torus's longer paths cost little more: the
+ * counter works an axis at a time); and it maps with Scotch (4 runs up to 4096
+ * nodes, 1 above: kcube/mapgeneral.h), CLI_RATE_GMAP_SCOTCH per node and
+ * log2 N, times M / 4N up to 1 (a sparse traffic graph partitions fast). The
+ * search runs its budget (0.5 to 0.9 times it measured). Memory: 80 bytes a
+ * message and 1100 a node (times the communications counted apart). A limit
+ * in wall seconds also caps the search (its wall-clock cap), so the whole
+ * run stays within --max-time. */
+static double gate_fixed_seconds(const gen_job *j)
+{
+    const kc_topology *t = &j->in.topo;
+    double N = (double)t->nodes, M = (double)j->tr.count;
+    double runs = !kc_scotch_available() ? 0 : N <= 4096 ? 4 : 1;
+    double dense = M < 4 * N ? M / (4 * N) : 1;
+    return CLI_RATE_GMAP_UNIT * M * (t->n + 1) + CLI_RATE_GMAP_SCOTCH * runs * N * log2(N > 2 ? N : 2) * dense;
+}
+
 static int gate(const cli_args *a, gen_job *j)
 {
     const kc_topology *t = &j->in.topo;
-    double diam = 0;
-    for (int i = 0; i < t->n; i++)
-        diam += t->kind == KC_TOPO_HYPERCUBE ? 1 : t->kind == KC_TOPO_TORUS ? t->side[i] / 2 : t->side[i] - 1;
-    double units = (double)j->tr.count * (diam + 1) + (double)t->nodes;
-    double fixed = CLI_RATE_GMAP_UNIT * units, sec = fixed + CLI_GMAP_SEARCH_FACTOR * j->opts.budget_seconds;
+    double fixed = gate_fixed_seconds(j), sec = fixed + CLI_GMAP_SEARCH_FACTOR * j->opts.budget_seconds;
     double groups = j->separate && j->tr.groups > 1 ? j->tr.groups : 1;
-    double bytes = 96 * units * groups + CLI_BASE_BYTES;
+    double bytes = 80 * (double)j->tr.count + 1100 * (double)t->nodes * groups + CLI_BASE_BYTES;
     char what[128], nb[32];
     snprintf(what, sizeof what, "%s --kind general on %s nodes (%zu messages, work %g million)", a->path,
              cli_budget_count((double)t->nodes, nb, sizeof nb), j->tr.count, j->work);

@@ -63,14 +63,14 @@ const cli_opt OPT_THREADS = {.name = "threads", .type = CLI_INT, .meta = "T",
                              .param = "threads"};
 const cli_opt OPT_MAX_MEMORY = {.name = "max-memory", .type = CLI_BYTES, .meta = "BYTES",
                                 .help = "memory a run may use (default: what the machine and its control group "
-                                        "allow); K, M, G suffixes",
+                                        "allow; 0: no limit); K, M, G suffixes",
                                 .param = "max_memory"};
 /* Wall seconds a run may take by its estimate (budget.h); text, so that
  * "inf" can say "no limit". The default is the gate's, applied when the
  * option is not given (figures checks only a limit the user gives). */
 static void max_time_default(char *buf, size_t size) { snprintf(buf, size, "%s", CLI_MAX_TIME_DEFAULT); }
 const cli_opt OPT_MAX_TIME = {.name = "max-time", .type = CLI_TEXT, .meta = "SECONDS",
-                              .help = "refuse a run estimated to take longer (0 or inf: no limit)",
+                              .help = "refuse a run estimated to take longer: seconds such as 90, 0.5 or 1e3 (0 or inf: no limit)",
                               .param = "max_time", .shown_def = max_time_default};
 const cli_opt OPT_SWEEP = {.name = "sweep", .type = CLI_RANGE, .meta = "FROM:TO:STEP",
                            .help = "offered loads to simulate", .rlo = 1e-9, .rhi = 1e6, .param = "sweep"};

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "budget.h"
+#include "budget_rates.h"
 #include "options.h"
 #include "kcube/simmem.h"
 
@@ -50,13 +51,20 @@ int sim_threads(const cli_args *a, const cli_opt *threads_opt)
     return t < 1 ? 1 : t > 8 ? 8 : (int)t;
 }
 
-static int plan_error(const cli_args *a, const kc_err *err)
+/* The refusal of a sweep whose memory passes the budget: the estimate of
+ * one load point at a time, the budget and a --max-memory value that runs it
+ * (CLI_EXIT_OVER_BUDGET). */
+static int plan_refuse(const cli_args *a, uint64_t shared, uint64_t per_point, uint64_t budget)
 {
-    if (cli_given(a, &OPT_MAX_MEMORY))
-        return cli_report(a, err);
-    /* The budget was the machine's: say how to give another one. */
-    cli_error("%s (the memory available; --max-memory sets another budget)", err->msg);
-    return CLI_EXIT_USAGE;
+    kc_simmem m = {shared, per_point};
+    uint64_t need = kc_simmem_total(&m, 1);
+    char nb[32], pb[32], bb[32], ob[32];
+    cli_error("%s needs about %s (%s per load point), more than the memory budget of %s (%s); --max-memory %s runs "
+              "it",
+              a->path, kc_simmem_format(need, nb, sizeof nb), kc_simmem_format(per_point, pb, sizeof pb),
+              kc_simmem_format(budget, bb, sizeof bb), cli_given(a, &OPT_MAX_MEMORY) ? "--max-memory" : "available",
+              cli_budget_bytes_option(need, ob, sizeof ob));
+    return CLI_EXIT_OVER_BUDGET;
 }
 
 int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int together, const kc_simconfig *cfg,
@@ -76,9 +84,9 @@ int sim_plan_memory(const cli_args *a, const sim_series *s, int count, int toget
         per_point = m.per_point > per_point ? m.per_point : per_point;
     }
     threads = threads < nloads ? threads : nloads;
-    uint64_t budget = cli_given(a, &OPT_MAX_MEMORY) ? cli_u64(a, &OPT_MAX_MEMORY, 0) : kc_simmem_available();
+    uint64_t budget = cli_budget_bytes(a);
     if (kc_simmem_plan(shared, per_point, threads, budget, run_threads, &err))
-        return plan_error(a, &err);
+        return err.status == KC_ERANGE ? plan_refuse(a, shared, per_point, budget) : cli_report(a, &err);
     if (*run_threads < threads) {
         char pp[32], b[32];
         fprintf(stderr, "kcube: note: running %d load point%s at once instead of %d to stay within %s (%s each)\n",
@@ -117,7 +125,10 @@ void sim_estimate(const sim_series *s, int count, int together, const kc_simconf
     long cores = sysconf(_SC_NPROCESSORS_ONLN); /* threads beyond the cores share them */
     kc_simmem m = {shared, per_point};
     *seconds = sec / (cores >= 1 && cores < t ? (int)cores : t);
-    *bytes = kc_simmem_total(&m, t) + 16000000; /* the program itself and its libraries */
+    /* what the runs keep resident: the engines' share of their allocation
+     * (sim_plan_memory plans with all of it), the rest, the program */
+    *bytes = m.shared + (uint64_t)(CLI_SIM_RESIDENT * (double)kc_simmem_total(&(kc_simmem){0, per_point}, t)) +
+             (uint64_t)CLI_BASE_BYTES;
     *nodes_out = nodes;
 }
 

@@ -56,13 +56,21 @@ expect_stdout_matches() {
     if grep -Eq -- "$1" "$CLI_OUT"; then cli_pass; else cli_fail "${2:-$CLI_LAST}: stdout does not match '$1'"; fi
 }
 
-expect_bad() {
-    local desc=$1
-    shift
-    expect_exit 2 "$desc" "$@"
+# A refusal with status CODE: one line on stderr, nothing on stdout.
+expect_refusal() {
+    local code=$1 desc=$2
+    shift 2
+    expect_exit "$code" "$desc" "$@"
     expect_one_stderr_line "$desc"
     if [ -s "$CLI_OUT" ]; then cli_fail "$desc: wrote to stdout"; else cli_pass; fi
 }
+
+# Bad input: exit 2.
+expect_bad() { expect_refusal 2 "$@"; }
+
+# A run refused over --max-time or --max-memory: good input, the run not
+# made (exit 1).
+expect_over() { expect_refusal 1 "$@"; }
 
 expect_one_stderr_line() {
     local n
