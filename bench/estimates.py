@@ -51,6 +51,11 @@ def rows_map():
                           (12, 1000000, 40), (14, 30000, 0.4), (14, 100000, 0.4), (14, 300000, 4)]:
         r.append(("map", f"--traffic {msgs} random on the {n}-cube, work {work:g}",
                   ["map", "--n", str(n), "--traffic", f"{{tmp}}/rand_{n}_{msgs}.txt", "--work", str(work)]))
+    # A ring of 2^n ranks: sparse, so Scotch's time in the square of the
+    # target's nodes shows alone.
+    for n in (12, 14, 15, 16):
+        r.append(("map", f"--traffic ring of 2^{n} ranks on the {n}-cube, work 0.4",
+                  ["map", "--n", str(n), "--traffic", f"{{tmp}}/ring_{n}.txt", "--work", "0.4"]))
     for k, n, pat, work in [(2, 12, "transpose", 0.4), (2, 12, "bit-reverse", 4), (2, 14, "transpose", 0.4),
                             (2, 16, "transpose", 0.4), (2, 12, "transpose", 40), (8, 4, "transpose", 0.4),
                             (16, 4, "transpose", 0.4)]:
@@ -176,6 +181,10 @@ def make_inputs(kcube, tmp, rows):
             rng = random.Random(n * 1000003 + msgs)
             with open(path, "w") as f:
                 f.write("".join(f"{rng.randrange(1 << n)} {rng.randrange(1 << n)} 1\n" for _ in range(msgs)))
+        elif kind == "ring":
+            n = int(num[0])
+            with open(path, "w") as f:
+                f.write("".join(f"{v} {(v + 1) % (1 << n)} 1\n" for v in range(1 << n)))
         elif kind == "fft":
             subprocess.run([kcube, "fft-study", "--n", num[0], "--points", f"2^{num[1]}", "--configs", "ecube",
                             "--emit-goal", path, "--max-time", "0"], **quiet)

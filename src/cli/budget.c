@@ -117,7 +117,7 @@ static int check(const cli_args *a, const char *what, double seconds, uint64_t b
     kc_simmem_format(mem, lim_b, sizeof lim_b);
     /* a tenth more than the estimate, rounded up; 0 (no limit) past any sensible number */
     double over = !isfinite(seconds) || seconds >= 1e15 ? 0.0 : seconds < 0.9 ? 1.0 : round_up(seconds * 1.1);
-    snprintf(opt_t, sizeof opt_t, "%.0f", over);
+    snprintf(opt_t, sizeof opt_t, "%g", over); /* round_up keeps two digits: 1.4, 17, 230 */
     cli_budget_bytes_option(bytes, opt_b, sizeof opt_b);
     const char *mem_whose = cli_given(a, &OPT_MAX_MEMORY) ? "--max-memory" : "available";
     if (slow && big)

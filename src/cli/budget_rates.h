@@ -41,6 +41,13 @@
  * times its CPU time. */
 #define CLI_RATE_GMAP_UNIT 0.45e-6
 #define CLI_RATE_GMAP_SCOTCH 2e-6
+/* libscotch's recursive-bipartitioning mapper (kgraphMapRbMap) also spends
+ * time in the square of each connected part of the traffic graph: a ring of
+ * 2^14, 2^15, 2^16 ranks took 0.9, 3.6, 14.5 s in all (two runs), nearly all
+ * of it there; 2^15 ranks as 2, 4, 16 rings took 2.1, 1.0, 0.6 s, and the
+ * transpose's pairs on the 16-cube 1.3 s. Per run and unit of the sum of
+ * the components' sizes squared. */
+#define CLI_RATE_GMAP_SCOTCH_SQUARE 1.6e-9
 #define CLI_GMAP_SEARCH_FACTOR 1
 
 /* hl: routing per processor and HL step; the mesh's routing per processor

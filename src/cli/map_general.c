@@ -290,20 +290,64 @@ static int resolve(const cli_args *a, gen_job *j)
  * bench/estimates.tsv. Outside the search's budget the run builds the exact
  * counter and counts every start: CLI_RATE_GMAP_UNIT per unit of M (n + 1),
  * M messages, n the axes (a torus's longer paths cost little more: the
- * counter works an axis at a time); and it maps with Scotch (4 runs up to 4096
- * nodes, 1 above: kcube/mapgeneral.h), CLI_RATE_GMAP_SCOTCH per node and
- * log2 N, times M / 4N up to 1 (a sparse traffic graph partitions fast). The
+ * counter works an axis at a time); and it maps with Scotch (4 seeded runs up
+ * to 4096 nodes, 1 above: kcube/mapgeneral.h, and once more as plain
+ * scotch_gmap would, the start scotch:def), CLI_RATE_GMAP_SCOTCH per node and
+ * log2 N, times M / 4N up to 1 (a sparse traffic graph partitions fast),
+ * plus CLI_RATE_GMAP_SCOTCH_SQUARE per unit of the traffic graph's
+ * component sizes squared (Scotch's mapping of a connected part onto the
+ * target's domains, which dominates above some 10^4 ranks). The
  * search runs its budget (0.5 to 0.9 times it measured). Memory: 80 bytes a
  * message and 1100 a node (times the communications counted apart). A limit
  * in wall seconds also caps the search (its wall-clock cap), so the whole
  * run stays within --max-time. */
+/* Root of v's component (path halving). */
+static uint32_t component_root(uint32_t *up, uint32_t v)
+{
+    while (up[v] != v)
+        v = up[v] = up[up[v]];
+    return v;
+}
+
+/* The sum over the traffic graph's connected components of their size
+ * squared (ranks no message touches count 1 each): what Scotch's mapping
+ * time grows with (a ring of N ranks is N^2, N/2 pairs only 2N). One
+ * union-find pass, O(M + N) time and 8N bytes; N^2 when that memory is not
+ * there (the estimate stays on the safe side). */
+static double component_square_sum(const kc_traffic *tr)
+{
+    uint64_t R = tr->ranks;
+    uint32_t *up = R <= UINT32_MAX ? malloc((size_t)R * sizeof *up) : NULL;
+    uint32_t *size = up ? calloc((size_t)R, sizeof *size) : NULL;
+    double sum = (double)R * (double)R;
+    if (size) {
+        for (uint64_t v = 0; v < R; v++)
+            up[v] = (uint32_t)v;
+        for (size_t m = 0; m < tr->count; m++) {
+            uint32_t a = component_root(up, (uint32_t)tr->src[m]), b = component_root(up, (uint32_t)tr->dst[m]);
+            if (a != b)
+                up[a] = b;
+        }
+        for (uint64_t v = 0; v < R; v++)
+            size[component_root(up, (uint32_t)v)]++;
+        sum = 0;
+        for (uint64_t v = 0; v < R; v++)
+            sum += (double)size[v] * (double)size[v];
+    }
+    free(up);
+    free(size);
+    return sum;
+}
+
 static double gate_fixed_seconds(const gen_job *j)
 {
     const kc_topology *t = &j->in.topo;
     double N = (double)t->nodes, M = (double)j->tr.count;
-    double runs = !kc_scotch_available() ? 0 : N <= 4096 ? 4 : 1;
+    double runs = !kc_scotch_available() ? 0 : N <= 4096 ? 5 : 2; /* the seeds and scotch:def */
     double dense = M < 4 * N ? M / (4 * N) : 1;
-    return CLI_RATE_GMAP_UNIT * M * (t->n + 1) + CLI_RATE_GMAP_SCOTCH * runs * N * log2(N > 2 ? N : 2) * dense;
+    double square = runs > 0 ? component_square_sum(&j->tr) : 0;
+    double scotch = CLI_RATE_GMAP_SCOTCH * N * log2(N > 2 ? N : 2) * dense + CLI_RATE_GMAP_SCOTCH_SQUARE * square;
+    return CLI_RATE_GMAP_UNIT * M * (t->n + 1) + runs * scotch;
 }
 
 static int gate(const cli_args *a, gen_job *j)
