@@ -44,7 +44,7 @@ over() {
     [ "$1" = "--" ] && shift
     expect_over "$desc: over --max-time" -- "$@" --max-time 1e-9
     expect_stderr_contains "needs about" "$desc"
-    grep -Eq -- "--max-time [0-9]+ runs it" "$CLI_ERR" && cli_pass || cli_fail "$desc: no --max-time that runs it"
+    grep -Eq -- "--max-time [0-9]+(\.[0-9]+)? runs it" "$CLI_ERR" && cli_pass || cli_fail "$desc: no --max-time that runs it"
 }
 over "simulate" -- "$K" simulate --n 6 --uniform --rate 0.05
 over "figures" -- "$K" figures --quick --out "$CLI_TMP/fig"
