@@ -188,5 +188,12 @@ for c in $cmds; do
     done
 done
 if [ -z "$missing" ]; then cli_pass; else cli_fail "help without the paper of:$missing"; fi
+# Reports too: the demo ends with a key to the papers it cites, and
+# fft-study's first line names its paper.
+expect_exit 0 "demo" -- "$K" demo
+expect_stdout_contains 'seed 000  processor reordering'
+expect_stdout_contains 'seed 002  Wang, Hou and Ku'
+expect_exit 0 "fft-study report" -- "$K" fft-study --n 4 --points 2^10
+expect_stdout_contains 'seed 000 Section 6.2 (processor reordering'
 
 summary

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "seeds.h"
 #include "kcube/butterfly.h"
 #include "kcube/contention.h"
 #include "kcube/mapset.h"
@@ -217,6 +218,7 @@ static int run(const cli_args *a)
            "     kcube map --n 8 --pattern transpose --pattern bit-reverse --objective simultaneous --json\n"
            "     kcube map --n 8 --traffic my-traffic.txt --baseline scotch\n"
            "     kcube butterfly --n 4 --p 10 --method multisect --r 4 --fft\n");
+    cli_seed_key(stdout, "seed 000 seed 002"); /* the papers the steps above cite by number */
     return CLI_EXIT_OK;
 }
 

@@ -438,9 +438,10 @@ static void render_csv(const fft_job *j, const fft_row *rows)
 
 static void render_text(const fft_job *j, const fft_row *rows)
 {
-    printf("parallel FFT (seed 000 Section 6.2) on the %d-cube: start-up %g us, %g us per byte, butterfly "
-           "%.2f us, half butterfly %.2f us\n", j->n, j->opts.startup_us, j->opts.byte_time_us,
-           FFT_BUTTERFLY_NS / 1000.0, FFT_HALF_NS / 1000.0);
+    char cite[160];
+    printf("parallel FFT, %s, on the %d-cube: start-up %g us, %g us per byte, butterfly "
+           "%.2f us, half butterfly %.2f us\n", cli_seed_cite(cite, sizeof cite, 0, "Section 6.2"), j->n,
+           j->opts.startup_us, j->opts.byte_time_us, FFT_BUTTERFLY_NS / 1000.0, FFT_HALF_NS / 1000.0);
     printf("%-6s %-14s %12s %12s %12s %12s | %12s %12s\n", "m", "config", "bitrev_us", "neighbour_us",
            "compute_us", "total_us", "bitrev_apart", "total_apart");
     for (size_t p = 0; p < j->npoints; p++)
