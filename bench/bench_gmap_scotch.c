@@ -91,19 +91,6 @@ static int make_topology(const net *w, kc_topology *t)
     return kc_topology_init(t, w->kind, w->k, w->n, w->tie, NULL) != KC_OK;
 }
 
-/* A random permutation of 0..P-1 (Fisher-Yates). */
-static void random_perm(kc_rng *rng, uint32_t *p, uint64_t P)
-{
-    for (uint64_t i = 0; i < P; i++)
-        p[i] = (uint32_t)i;
-    for (uint64_t i = P - 1; i > 0; i--) {
-        uint64_t j = kc_rng_below(rng, i + 1);
-        uint32_t x = p[i];
-        p[i] = p[j];
-        p[j] = x;
-    }
-}
-
 /* Traffic kind `kind` on P ranks, drawn from rng. Returns 0 or -1. */
 static int make_traffic(int kind, uint64_t P, kc_rng *rng, kc_traffic *tr)
 {
@@ -114,7 +101,7 @@ static int make_traffic(int kind, uint64_t P, kc_rng *rng, kc_traffic *tr)
     }
     int bad = 0;
     for (int round = 0; round < (kind == 2 ? 2 : 1) && kind != 3; round++) {
-        random_perm(rng, p, P);
+        kc_rng_perm(rng, p, P);
         for (uint64_t v = 0; v < P; v++)
             bad |= kc_traffic_add(tr, v, p[v], kind == 0 ? 1 : 1 + kc_rng_below(rng, 1000), NULL) != KC_OK;
     }

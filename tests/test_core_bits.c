@@ -97,6 +97,40 @@ static void test_prefetch(void **state)
     assert_true(KCI_CACHE_LINE >= 16 && (KCI_CACHE_LINE & (KCI_CACHE_LINE - 1)) == 0);
 }
 
+/* kc_rng_perm: a permutation for every count (0 and 1 too), the same one
+ * for the same seed, and every element of a small count at every place
+ * over many draws (no place is stuck). */
+static void test_rng_perm(void **state)
+{
+    (void)state;
+    uint32_t p[64], q[64];
+    for (uint64_t count = 0; count <= 64; count++) {
+        kc_rng a, b;
+        kc_rng_seed(&a, count + 7);
+        kc_rng_seed(&b, count + 7);
+        kc_rng_perm(&a, p, count);
+        kc_rng_perm(&b, q, count);
+        uint64_t seen = 0;
+        for (uint64_t i = 0; i < count; i++) {
+            assert_true(p[i] < count);
+            seen |= 1ULL << p[i];
+            assert_int_equal(p[i], q[i]);
+        }
+        assert_true(count == 64 ? seen == UINT64_MAX : seen == (1ULL << count) - 1);
+    }
+    unsigned hits[4][4] = {{0}};
+    kc_rng r;
+    kc_rng_seed(&r, 1);
+    for (int t = 0; t < 4000; t++) {
+        kc_rng_perm(&r, p, 4);
+        for (int i = 0; i < 4; i++)
+            hits[i][p[i]]++;
+    }
+    for (int i = 0; i < 4; i++)
+        for (int v = 0; v < 4; v++)
+            assert_true(hits[i][v] > 800 && hits[i][v] < 1200);
+}
+
 static void test_size_checks(void **state)
 {
     (void)state;
@@ -127,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_bits_edges),
         cmocka_unit_test(test_bits_random),
         cmocka_unit_test(test_prefetch),
+        cmocka_unit_test(test_rng_perm),
         cmocka_unit_test(test_size_checks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

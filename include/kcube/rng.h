@@ -26,6 +26,11 @@ uint64_t kc_rng_next(kc_rng *r);
 /* Uniform integer in [0, bound); bound > 0. Unbiased. */
 uint64_t kc_rng_below(kc_rng *r, uint64_t bound);
 
+/* p[0..count-1] a uniformly random permutation of 0..count-1 (Fisher-Yates
+ * from the top, one kc_rng_below per element: equal seeds give equal
+ * permutations); count <= 2^32. O(count). */
+void kc_rng_perm(kc_rng *r, uint32_t *p, uint64_t count);
+
 /* Uniform double in [0, 1). */
 double kc_rng_unit(kc_rng *r);
 

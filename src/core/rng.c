@@ -53,3 +53,15 @@ double kc_rng_exponential(kc_rng *r, double mean)
 {
     return -mean * log(1.0 - kc_rng_unit(r));
 }
+
+void kc_rng_perm(kc_rng *r, uint32_t *p, uint64_t count)
+{
+    for (uint64_t i = 0; i < count; i++)
+        p[i] = (uint32_t)i;
+    for (uint64_t i = count; i-- > 1;) {
+        uint64_t j = kc_rng_below(r, i + 1);
+        uint32_t x = p[i];
+        p[i] = p[j];
+        p[j] = x;
+    }
+}

@@ -231,15 +231,7 @@ kc_status kc_hl_random_dimension_order(int n, int msb_first, kc_rng *r, uint32_t
 
 void kc_hl_random_perm(int n, kc_rng *r, uint32_t *dst)
 {
-    uint64_t np = 1ULL << n;
-    for (uint64_t x = 0; x < np; x++)
-        dst[x] = (uint32_t)x;
-    for (uint64_t i = np - 1; i > 0; i--) {
-        uint64_t j = kc_rng_below(r, i + 1);
-        uint32_t t = dst[i];
-        dst[i] = dst[j];
-        dst[j] = t;
-    }
+    kc_rng_perm(r, dst, 1ULL << n);
 }
 
 int kc_hl_is_lc(int n, const uint32_t *dst, kc_bitmat *a, uint64_t *b)

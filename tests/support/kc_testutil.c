@@ -91,14 +91,7 @@ uint32_t kc_test_reorder_node(uint32_t v, const int *order, int n)
 
 void kc_test_random_perm(uint32_t *p, uint64_t n, kc_rng *rng)
 {
-    for (uint64_t i = 0; i < n; i++)
-        p[i] = (uint32_t)i;
-    for (uint64_t i = n - 1; i > 0; i--) {
-        uint64_t j = kc_rng_below(rng, i + 1);
-        uint32_t x = p[i];
-        p[i] = p[j];
-        p[j] = x;
-    }
+    kc_rng_perm(rng, p, n);
 }
 
 void kc_test_random_traffic(kc_traffic *tr, uint64_t nodes, size_t count, uint64_t maxbytes, kc_rng *rng)
