@@ -177,6 +177,11 @@ PY
     done
     python3 "$SG" alltoall 64 1024 > "$CLI_TMP/a64.goal"
     report_ok "linear all-to-all of 64 ranks" -- replay "$CLI_TMP/a64.goal" --n 6
+    # CALMANT's all-to-all on 64 ranks: every message at the smallest latency,
+    # where the pipeline's sum minus the zero-load part rounded to -0.00
+    expect_exit 0 "calmant alltoall --emit-goal" -- "$K" calmant alltoall --d 6 --c 2 --block 2K --no-replay \
+        --methods calmant --emit-goal "$CLI_TMP/c64.goal"
+    report_ok "CALMANT's all-to-all of 64 ranks" -- replay "$CLI_TMP/c64.goal" --n 6
     expect_exit 0 "replay the all-to-all" -- "$K" replay "$CLI_TMP/a64.goal" --n 6
     expect_stdout_matches "the network is [0-9.]+ us faster than LogGOPS, because g = 0"
     # a phase of calcs shows its time where it is: under its own name

@@ -931,9 +931,12 @@ static kc_status replay_report(replay *x, const kc_appsim_opts *o, uint64_t nloc
     kc_status st;
     out->messages = x->arrived;
     out->total_us = x->p.total;
-    /* the pipeline beyond the smallest latency, which the LogGOPS L holds */
-    out->pipeline_us =
+    /* the pipeline beyond the smallest latency, which the LogGOPS L holds;
+     * never below it, so a negative difference is the sums' rounding (a
+     * report must not show -0.00) */
+    double pipe_extra =
         x->pipe - (!nlocal && x->min_head > 0 ? (double)x->min_head * x->cyc * (double)out->messages : 0);
+    out->pipeline_us = pipe_extra > 0 ? pipe_extra : 0;
     out->wait_channel_us = x->wchan;
     out->wait_port_us = x->wport;
     out->boundary_us = x->bound;
