@@ -575,11 +575,11 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
     return (pnode){N_NONE, 0};
 }
 
-/* A duration that rounding left a hair below zero (or above the whole) is
- * the duration it stands for. */
+/* A duration that rounding left a hair below zero (or at -0.0) is the
+ * zero it stands for. */
 static double duration(double v, double whole)
 {
-    return v < 0 && v > -1e-9 * (1 + whole) ? 0 : v;
+    return v <= 0 && v > -1e-9 * (1 + whole) ? 0 : v;
 }
 
 /* A message's step (from its send's start to its first byte, or to its
@@ -931,12 +931,10 @@ static kc_status replay_report(replay *x, const kc_appsim_opts *o, uint64_t nloc
     kc_status st;
     out->messages = x->arrived;
     out->total_us = x->p.total;
-    /* the pipeline beyond the smallest latency, which the LogGOPS L holds;
-     * never below it, so a negative difference is the sums' rounding (a
-     * report must not show -0.00) */
-    double pipe_extra =
-        x->pipe - (!nlocal && x->min_head > 0 ? (double)x->min_head * x->cyc * (double)out->messages : 0);
-    out->pipeline_us = pipe_extra > 0 ? pipe_extra : 0;
+    /* the pipeline beyond the smallest latency, which the LogGOPS L holds
+     * (never below it: a hair under zero is the sums' rounding) */
+    double zero_load = !nlocal && x->min_head > 0 ? (double)x->min_head * x->cyc * (double)out->messages : 0;
+    out->pipeline_us = duration(x->pipe - zero_load, x->pipe);
     out->wait_channel_us = x->wchan;
     out->wait_port_us = x->wport;
     out->boundary_us = x->bound;
