@@ -385,8 +385,7 @@ static int resolve(const cli_args *a, sim_job *j)
     j->traffic = j->user.pattern ? j->user.pattern : j->user.matrix ? j->user.matrix : j->user.pairs;
     if ((r = resolve_loads(a, j)) || (r = reject_unused(a, j)))
         return r;
-    /* A name plot refuses says why now; '-' and devices pass on to the work. */
-    if (j->plot && !cli_plot_supported(j->plot) && (r = cli_plot_check(j->plot)))
+    if (j->plot && (r = cli_plot_usable(j->plot, j->size))) /* the file itself: before the work */
         return r;
     return j->compare ? resolve_compare(a, j) : resolve_single(j);
 }
@@ -401,7 +400,7 @@ static void job_free(sim_job *j)
 
 static int simulate(const cli_args *a, sim_job *j)
 {
-    int threads = 1, r = j->plot && cli_writes_output(a) ? cli_plot_check_sized(j->plot, j->size) : 0; /* before any work */
+    int threads = 1, r = j->plot && cli_writes_output(a) ? cli_check_output(j->plot) : 0; /* before any work */
     if (!r)
         r = sim_plan_memory(a, j->ser, j->ns, 1, &j->cfg, j->loads, j->nloads, j->threads, &threads);
     if (!r)

@@ -743,7 +743,7 @@ static const char *name_problem(const char *path)
 }
 
 /* The name, --size and the watchdog's setting: 0, or 2 after one line. */
-static int usable(const char *path, const char *size)
+int cli_plot_usable(const char *path, const char *size)
 {
     cli_quoted q;
     const char *bad = name_problem(path), *why;
@@ -759,7 +759,7 @@ static int usable(const char *path, const char *size)
 
 int cli_plot_check_sized(const char *path, const char *size)
 {
-    int r = usable(path, size);
+    int r = cli_plot_usable(path, size);
     return r ? r : cli_check_output(path);
 }
 
@@ -804,7 +804,7 @@ static int draw(char *text, size_t len, int fmt, const char *path)
 
 int cli_plot_write(const cli_plot *p, const char *path)
 {
-    int r = usable(path, p->size);
+    int r = cli_plot_usable(path, p->size);
     if (r)
         return r;
     size_t len;
@@ -818,7 +818,7 @@ void cli_plot_quote(FILE *f, const char *s) { put_quoted(f, s); }
 int cli_plot_custom(const char *path, const char *size, int width, int height,
                     void (*body)(FILE *f, const void *ctx), const void *ctx)
 {
-    int r = usable(path, size), fmt = format_for(path);
+    int r = cli_plot_usable(path, size), fmt = format_for(path);
     if (r)
         return r;
     char *text = NULL;

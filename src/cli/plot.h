@@ -94,7 +94,10 @@ int cli_plot_is_stream(const char *path);
  * KCUBE_GNUPLOT_TIMEOUT, if set, is a number of seconds. 0, or an exit
  * status after one line. */
 int cli_plot_check_sized(const char *path, const char *size);
-/* The same without --size. */
+/* The same checks short of the file system (the name, size and the
+ * watchdog's setting): what can be said while options are resolved. */
+int cli_plot_usable(const char *path, const char *size);
+/* cli_plot_check_sized without --size. */
 int cli_plot_check(const char *path);
 
 /* Draw. 0, or an exit status (1: gnuplot or the file system failed, or
