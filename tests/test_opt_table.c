@@ -299,6 +299,8 @@ static const struct {
     {"hl --topology", "--topology %s --shape 4x4"},
     {"replay --topology", "--topology %s --k 2"},
     {"--shape", "--shape 4x4"},
+    {"--wrap", "--wrap all"},
+    {"--nodes", "--nodes OUT/NODES.txt"},
     {"hl --shape", "--shape 2x8"},
     {"--pattern", "--pattern transpose"},
     {"--matrix", "--matrix 0010;0001;1000;0100"},
@@ -559,6 +561,11 @@ static void write_fixtures(void)
     assert_non_null(g = fopen(path, "w"));
     for (int x = 0; x < 16; x++)
         fprintf(g, "%d host%d %d\n", x, x / 4, x % 4);
+    fclose(g);
+    snprintf(path, sizeof path, "%s/NODES.txt", out_dir); /* an allocation: every router, last first */
+    assert_non_null(g = fopen(path, "w"));
+    for (int x = 0; x < 16; x++)
+        fprintf(g, "%d\n", 15 - x);
     fclose(g);
     snprintf(path, sizeof path, "%s/MAPPING.txt", out_dir);
     assert_non_null(g = fopen(path, "w"));

@@ -5,6 +5,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "network_cli.h"
 #include "plan_cli.h"
 #include "kcube/plan.h"
 
@@ -14,6 +15,9 @@ static const cli_use analyze_opts[] = {
     {&OPT_TOPOLOGY, NULL, NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_TIE, NULL, NULL},
+    {&OPT_WRAP, NULL, NULL},
+    {&OPT_ENDPOINTS, NULL, NULL},
+    {&OPT_NODES, NULL, NULL},
     {&OPT_PATTERN, "the communication: a built-in pattern (see the list below)", NULL},
     {&OPT_MATRIX, "y = Ax + b: A row 0 first, rows separated by ';' (bit rows or GF(k) entries)", NULL},
     {&OPT_VECTOR, NULL, NULL},

@@ -9,6 +9,7 @@
 #include "export_cli.h"
 #include "options.h"
 #include "out.h"
+#include "network_cli.h"
 #include "plan_cli.h"
 #include "kcube/machine.h"
 #include "kcube/reader.h"
@@ -19,6 +20,9 @@ static const cli_use export_opts[] = {
     {&OPT_TOPOLOGY, NULL, NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_TIE, NULL, NULL},
+    {&OPT_WRAP, NULL, NULL},
+    {&OPT_ENDPOINTS, NULL, NULL},
+    {&OPT_NODES, NULL, NULL},
     {&OPT_MAPPING, "the node list to export (kcube map --out FILE writes one: line v is the physical node of "
                    "rank v)", CLI_REQUIRED},
     {&OPT_FORMAT, NULL, CLI_REQUIRED},

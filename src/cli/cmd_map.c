@@ -12,6 +12,7 @@
 #include "budget_rates.h"
 #include "options.h"
 #include "out.h"
+#include "network_cli.h"
 #include "plan_cli.h"
 #include "kcube/mapset.h"
 #include "kcube/plan.h"
@@ -52,6 +53,9 @@ static const cli_use map_opts[] = {
     {&OPT_TOPOLOGY, NULL, NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_TIE, NULL, NULL},
+    {&OPT_WRAP, NULL, NULL},
+    {&OPT_ENDPOINTS, NULL, NULL},
+    {&OPT_NODES, NULL, NULL},
     {&OPT_PATTERN, NULL, NULL},
     {&OPT_MATRIX, "y = Ax + b: A row 0 first, rows separated by ';' (bit rows or GF(k) entries)", NULL},
     {&OPT_VECTOR, NULL, NULL},

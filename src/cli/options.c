@@ -21,7 +21,8 @@ const cli_opt OPT_TOPOLOGY = {.name = "topology", .type = CLI_CHOICE, .choices =
                               .help = "network (default: hypercube when k = 2, torus otherwise)",
                               .param = "topology"};
 const cli_opt OPT_SHAPE = {.name = "shape", .type = CLI_TEXT, .meta = "AxBx..",
-                           .help = "mesh sides such as 16x8, axis 0 first (implies --topology mesh)", .param = "shape"};
+                           .help = "sides such as 16x12x16x16x2, axis 0 first: a mesh unless --topology torus or --wrap",
+                           .param = "shape"};
 const cli_opt OPT_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &kc_tie_names, .def = "plus",
                          .help = "ring tie rule on tori", .param = "tie"};
 

@@ -8,45 +8,11 @@
 #include "budget.h"
 #include "budget_rates.h"
 #include "core/size.h"
+#include "network_cli.h"
 #include "options.h"
 #include "text.h"
 #include "kcube/contention.h"
 #include "kcube/plan.h"
-
-/* The topology from --shape, or --topology (default: hypercube for k = 2,
- * torus otherwise) with --k and --n. */
-static int resolve_topology(const cli_args *a, kc_topology *t)
-{
-    kc_err err = {0};
-    int k = (int)cli_int(a, &OPT_K, 2);
-    const char *shape = cli_text(a, &OPT_SHAPE, NULL);
-    int kind = cli_choice(a, &OPT_TOPOLOGY, k == 2 ? KC_TOPO_HYPERCUBE : KC_TOPO_TORUS);
-    if (shape) {
-        int sides[KC_TOPO_MAX_DIMS], count = 0;
-        if (cli_given(a, &OPT_TOPOLOGY) && kind != KC_TOPO_MESH)
-            return cli_reject(a, &OPT_SHAPE, "to a hypercube or torus (sides of a mesh)");
-        int r = cli_reject(a, &OPT_K, "with --shape (the shape gives the sides)");
-        if (r)
-            return r;
-        if (kc_topology_parse_shape(shape, sides, &count, &err) || kc_topology_mesh_shape(t, sides, count, &err))
-            return cli_report(a, &err);
-        if (cli_given(a, &OPT_N) && cli_int(a, &OPT_N, 0) != count) {
-            fprintf(stderr, "kcube: --n %lld does not match --shape (%d axes)\n", cli_int(a, &OPT_N, 0), count);
-            return CLI_EXIT_USAGE;
-        }
-    } else {
-        if (!cli_given(a, &OPT_N)) {
-            fprintf(stderr, "kcube: %s needs --n N (the number of dimensions)\n", a->path);
-            return CLI_EXIT_USAGE;
-        }
-        if (kc_topology_init(t, (kc_topo_kind)kind, k, (int)cli_int(a, &OPT_N, 1), cli_choice(a, &OPT_TIE, 0), &err))
-            return cli_report(a, &err);
-    }
-    if (t->kind != KC_TOPO_TORUS)
-        return cli_reject(a, &OPT_TIE, t->kind == KC_TOPO_MESH ? "to a mesh (ties happen on rings only)"
-                                                               : "to a hypercube (ties happen on rings of k > 2)");
-    return 0;
-}
 
 static int build_comm(const cli_args *a, const kc_topology *t, const cli_comm_spec *sp, int scatter, kc_comm *c)
 {
@@ -101,8 +67,11 @@ int plan_resolve(const cli_args *a, plan_comms want, plan_input *in)
     int single = want == PLAN_COMMS_ONE;
     memset(in, 0, sizeof *in);
     int r = cli_format(a, &in->fmt);
-    if (!r)
-        r = resolve_topology(a, &in->topo);
+    cli_network net;
+    if (!r && !(r = cli_network_resolve(a, &net))) {
+        in->topo = net.topo;
+        in->alloc = net.alloc;
+    }
     if (r)
         return r;
     cli_comms *l = calloc(1, sizeof *l);
@@ -123,6 +92,9 @@ int plan_resolve(const cli_args *a, plan_comms want, plan_input *in)
 
 void plan_input_free(plan_input *in)
 {
+    kc_alloc_free(&in->alloc);
+    in->topo.alloc = NULL;
+    in->topo.alloc_count = 0;
     free(in->comms);
     in->comms = NULL;
     in->count = 0;

@@ -12,7 +12,8 @@
 #include "kcube/topology.h"
 
 typedef struct plan_input {
-    kc_topology topo;
+    kc_topology topo;    /* borrows alloc.router */
+    kc_allocation alloc; /* --nodes (owned; count 0 without it) */
     cli_fmt fmt;
     int count;
     kc_comm *comms; /* count communications, in command-line order */
@@ -21,7 +22,7 @@ typedef struct plan_input {
 /* How many communications a command takes. */
 typedef enum plan_comms { PLAN_COMMS_SET, PLAN_COMMS_ONE, PLAN_COMMS_OPTIONAL } plan_comms;
 
-/* --n/--k/--topology/--shape/--tie, the format and the communications
+/* The network (network_cli.h), the format and the communications
  * (a set of at least one, exactly one, or any number including none).
  * Returns 0 or an exit status after one line. */
 int plan_resolve(const cli_args *a, plan_comms want, plan_input *in);

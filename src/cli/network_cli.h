@@ -1,0 +1,24 @@
+/* The network options every command that places ranks shares: --n, --k,
+ * --topology, --shape, --wrap, --tie, --endpoints and --nodes resolved into
+ * one kc_topology (kcube/topology.h) and the allocation it borrows. */
+#ifndef KCUBE_CLI_NETWORK_CLI_H
+#define KCUBE_CLI_NETWORK_CLI_H
+
+#include "opt.h"
+#include "kcube/topology.h"
+
+extern const cli_opt OPT_WRAP, OPT_ENDPOINTS, OPT_NODES;
+
+typedef struct cli_network {
+    kc_topology topo;    /* its alloc borrows alloc.router (heap): copies share it, free once */
+    kc_allocation alloc; /* --nodes, owned (count 0 without it) */
+} cli_network;
+
+/* The topology from --shape (a mesh unless --topology torus or --wrap
+ * says otherwise), or --topology (default: hypercube for k = 2, torus
+ * otherwise) with --k and --n; then --wrap, --endpoints and --nodes.
+ * Returns 0 or an exit status after one line. */
+int cli_network_resolve(const cli_args *a, cli_network *net);
+void cli_network_free(cli_network *net);
+
+#endif
