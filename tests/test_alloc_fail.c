@@ -294,6 +294,25 @@ out:
     return st;
 }
 
+static kc_status case_network(kc_err *err)
+{
+    static const char text[] = "5\n1 2 1\n0,0,0\n";
+    int sides[3] = {4, 3, 2};
+    kc_topology t;
+    kc_allocation a = {0};
+    kc_reader *r = NULL;
+    kc_status st = kc_topology_shape(&t, KC_TOPO_TORUS, sides, 3, KC_TIE_PLUS, err);
+    if (st)
+        return st;
+    TRY(kc_reader_open_mem(&r, text, strlen(text), "allocation", "nodes_file", NULL, err));
+    TRY(kc_alloc_read(&a, r, &t, err));
+    TRY(kc_topology_set_alloc(&t, a.router, a.count, err));
+out:
+    kc_reader_close(r);
+    kc_alloc_free(&a);
+    return st;
+}
+
 static kc_status case_traffic(kc_err *err)
 {
     static const char text[] = "0 1 5\n# phase two\n1 2\n2 3 7\n";
@@ -968,12 +987,13 @@ static kc_status write_file(const char *name, const char *text, char *path, size
 
 static kc_status case_files(kc_err *err)
 {
-    char goal[128], traffic[128], pairs[128], machine[128];
+    char goal[128], traffic[128], pairs[128], machine[128], nodes[128];
     kc_status st;
     if ((st = write_file("p.goal", pingpong, goal, sizeof goal)) ||
         (st = write_file("t.txt", "0 1 5\n2 3\n", traffic, sizeof traffic)) ||
         (st = write_file("pairs.txt", "0 1\n1 2\n3 0\n", pairs, sizeof pairs)) ||
-        (st = write_file("m.txt", "0 a 0\n1 a 1\n2 b 0\n3 b 1\n", machine, sizeof machine)))
+        (st = write_file("m.txt", "0 a 0\n1 a 1\n2 b 0\n3 b 1\n", machine, sizeof machine)) ||
+        (st = write_file("n.txt", "3\n0 1\n", nodes, sizeof nodes)))
         return kc_fail(err, st, "cannot write in %s", tmpdir);
     kc_goal g;
     kc_traffic t;
@@ -998,6 +1018,10 @@ static kc_status case_files(kc_err *err)
     if ((st = kc_topology_hypercube(&topo, 2, err)) || (st = kc_machine_read_path(&m, machine, &topo, err)))
         return st;
     kc_machine_free(&m);
+    kc_allocation al;
+    if ((st = kc_alloc_read_path(&al, nodes, &topo, err)))
+        return st;
+    kc_alloc_free(&al);
     if ((st = kc_reader_open(&r, traffic, "traffic file", "traffic_file", NULL, err)))
         return st;
     kc_token tok[3];
@@ -1080,8 +1104,10 @@ static const alloc_case cases[] = {
               "kc_tmap_search kc_tmap_search_objective kc_tmap_endpoints kc_tmap_nodemap",
      case_torus},
     {"node maps", "kc_nodemap_from_array kc_nodemap_build", case_nodemap},
+    {"networks", "kc_alloc_read kc_topology_set_alloc", case_network},
     {"machines", "kc_reader_open_mem kc_machine_read kc_machine_rule kc_export_write", case_machine},
-    {"files", "kc_goal_read_file kc_traffic_read_path kc_simtraffic_read kc_machine_read_path kc_reader_open "
+    {"files", "kc_goal_read_file kc_traffic_read_path kc_simtraffic_read kc_machine_read_path kc_alloc_read_path "
+              "kc_reader_open "
               "kc_reader_record",
      case_files},
     {"simulator traffic", "kc_simtraffic_pairs kc_simtraffic_table kc_simtraffic_lcc kc_simtraffic_digits "
@@ -1209,7 +1235,7 @@ static void test_every_case(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         if (!only || !strcmp(only, cases[i].name))
             check_case(&cases[i], &t);
-    const char *written[] = {"p.goal", "t.txt", "pairs.txt", "m.txt"};
+    const char *written[] = {"p.goal", "t.txt", "pairs.txt", "m.txt", "n.txt"};
     for (size_t i = 0; i < sizeof written / sizeof *written; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/%s", tmpdir, written[i]);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli.h"
 #include "options.h"
 
 const cli_opt OPT_WRAP = {.name = "wrap", .type = CLI_TEXT, .meta = "LIST",
@@ -61,8 +62,13 @@ static int apply_wrap(const cli_args *a, kc_topology *t)
     if (wrap) {
         uint64_t mask = 0;
         kc_tie tie = t->tie;
+        if (cli_given(a, &OPT_TOPOLOGY) && t->kind != KC_TOPO_TORUS)
+            return cli_reject(a, &OPT_WRAP, t->kind == KC_TOPO_MESH ? "to --topology mesh (no axis wraps)"
+                                                                     : "to --topology hypercube (every axis wraps)");
         if (kc_topology_parse_wrap(wrap, t->n, &mask, &err) || kc_topology_set_wrap(t, mask, &err))
             return cli_report(a, &err);
+        if (!mask && cli_given(a, &OPT_TOPOLOGY))
+            return cli_error("--wrap none leaves no ring: that is --topology mesh, not torus");
         if (t->kind == KC_TOPO_TORUS)
             t->tie = (kc_tie)cli_choice(a, &OPT_TIE, (int)tie);
     }
