@@ -79,6 +79,23 @@ static kc_status read_axes(preset_read *s, kc_token *toks, int got, kc_err *err)
     return KC_OK;
 }
 
+/* A whole number lo..hi written in decimal digits; one message for every
+ * other word (a sign, letters, out of range), naming the range. */
+static kc_status number_in(const preset_read *s, kc_token *t, uint64_t lo, uint64_t hi, const char *what, kc_err *err)
+{
+    uint64_t v = 0;
+    int ok = t->len > 0 && t->len <= 4;
+    for (size_t c = 0; ok && c < t->len; c++) {
+        ok = t->text[c] >= '0' && t->text[c] <= '9';
+        v = v * 10 + (uint64_t)(t->text[c] - '0');
+    }
+    if (!ok || v < lo || v > hi)
+        return kc_reader_fail_token(s->r, t, KC_EINVAL, err, "is not %s (%llu..%llu)", what, (unsigned long long)lo,
+                                    (unsigned long long)hi);
+    t->value = v;
+    return KC_OK;
+}
+
 /* sides and wrap need the axes first (their count, their names). */
 static kc_status need_axes(const preset_read *s, const kc_token *kw, kc_err *err)
 {
@@ -97,10 +114,8 @@ static kc_status read_sides(preset_read *s, kc_token *toks, int got, kc_err *err
                                     got - 1 > s->p->n ? "is one side too many: the axes line names %d axes"
                                                       : "gives fewer sides than the %d axes", s->p->n);
     for (int i = 1; i < got; i++) {
-        if ((st = kc_reader_word_number(s->r, &toks[i], KC_TOPO_MAX_SIDE, "side", err)))
+        if ((st = number_in(s, &toks[i], 2, KC_TOPO_MAX_SIDE, "a side", err)))
             return st;
-        if (toks[i].value < 2)
-            return kc_reader_fail_token(s->r, &toks[i], KC_EINVAL, err, "is not a side (2..%d)", KC_TOPO_MAX_SIDE);
         s->p->side[i - 1] = (int)toks[i].value;
     }
     return KC_OK;
@@ -154,10 +169,7 @@ static kc_status read_endpoints(preset_read *s, kc_token *toks, int got, kc_err 
     if (got != 2)
         return kc_reader_fail_token(s->r, &toks[got > 2 ? 2 : 0], KC_EINVAL, err,
                                     got > 2 ? "is one word too many" : "needs the endpoints per router after it");
-    kc_status st = kc_reader_word_number(s->r, &toks[1], KC_TOPO_MAX_ENDPOINTS, "number of endpoints", err);
-    if (!st && toks[1].value < 1)
-        st = kc_reader_fail_token(s->r, &toks[1], KC_EINVAL, err, "is not a number of endpoints (1..%d)",
-                                  KC_TOPO_MAX_ENDPOINTS);
+    kc_status st = number_in(s, &toks[1], 1, KC_TOPO_MAX_ENDPOINTS, "a number of endpoints", err);
     if (!st)
         s->p->endpoints = (int)toks[1].value;
     return st;
