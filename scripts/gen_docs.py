@@ -263,6 +263,9 @@ def _(r):
         "kcube export %s --format bgq-mapfile" % net,
         "kcube export %s --format fujitsu-rankmap" % net,
         "kcube export %s --format openmpi-rankfile --hosts nid%%02d --slots-per-host 2" % net,
+        {"cmd": "kcube map --network bgq-midplane --stencil 7pt --grid 8x8x8 --kind general --out halo.map "
+                "--format bgq-mapfile > /dev/null", "note": "a 7-point halo placed on a midplane"},
+        {"cmd": "head -n 3 halo.map", "note": "A B C D E T of ranks 0, 1, 2"},
         {"cmd": "seq 0 98303 > all.txt && kcube export --network sequoia --mapping all.txt --format bgq-mapfile "
                 "| sed -n '1p;2p;$p'", "note": "first, second and last of 98,304 lines"},
     ])
