@@ -62,6 +62,10 @@ install(FILES ${PROJECT_BINARY_DIR}/kcube.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/
 install(FILES ${PROJECT_BINARY_DIR}/kcube.bash DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions
         RENAME kcube)
 install(FILES ${PROJECT_SOURCE_DIR}/LICENSE DESTINATION ${CMAKE_INSTALL_DATADIR}/doc/kcube)
+# The machine presets --network NAME reads (src/cli/presets.c finds them
+# relative to the installed binary).
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/networks/ DESTINATION ${CMAKE_INSTALL_DATADIR}/kcube/networks
+        FILES_MATCHING PATTERN "*.net")
 
 # The uninstall script (cmake/uninstall.cmake) goes into the prefix beside
 # the manifest it reads.

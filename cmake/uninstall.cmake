@@ -5,8 +5,9 @@
 # is uninstalled where it is now. This script is installed beside it:
 #     cmake -P PREFIX/share/kcube/uninstall.cmake        (make uninstall PREFIX=... DESTDIR=...)
 # or, from a checkout, cmake -DKC_MANIFEST=PATH -P cmake/uninstall.cmake.
-# Only the listed files go, and only directories named kcube that the
-# removals leave empty (include/kcube, lib/cmake/kcube, share/kcube, ...):
+# Only the listed files go, and only directories named kcube, or inside one
+# (share/kcube/networks), that the removals leave empty (include/kcube,
+# lib/cmake/kcube, share/kcube, ...):
 # a shared directory (bin, lib/pkgconfig) stays even when empty. A line that
 # is absolute or climbs out with ".." is refused before anything is removed.
 if(NOT KC_MANIFEST)
@@ -43,14 +44,14 @@ foreach(rel IN LISTS kc_files)
   get_filename_component(dir "${rel}" DIRECTORY)
   list(APPEND kc_dirs "${dir}")
 endforeach()
-# Directories named kcube, deepest first, when they are now empty.
+# Directories named kcube or inside one, deepest first, when they are now empty.
 list(REMOVE_DUPLICATES kc_dirs)
 list(SORT kc_dirs)
 list(REVERSE kc_dirs)
 foreach(rel IN LISTS kc_dirs)
   get_filename_component(name "${rel}" NAME)
   file(GLOB left "${kc_root}/${rel}/*" "${kc_root}/${rel}/.*")
-  if(name STREQUAL "kcube" AND IS_DIRECTORY "${kc_root}/${rel}" AND NOT left)
+  if((name STREQUAL "kcube" OR rel MATCHES "(^|/)kcube/") AND IS_DIRECTORY "${kc_root}/${rel}" AND NOT left)
     message(STATUS "Removing: ${kc_root}/${rel}/")
     file(REMOVE_RECURSE "${kc_root}/${rel}")
   endif()

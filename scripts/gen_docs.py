@@ -207,6 +207,81 @@ def _(r):
     ])
 
 
+# ---- docs/networks.md -----------------------------------------------------------------
+
+def preset_files():
+    """Every data/networks/*.net of ROOT as a dict: keyword -> list of its lines' words after it
+    (the preset format of kcube/netpreset.h; '#' comments dropped)."""
+    d = os.path.join(ROOT, "data", "networks")
+    out = []
+    for f in sorted(os.listdir(d)):
+        if not f.endswith(".net"):
+            continue
+        p = {}
+        for line in open(os.path.join(d, f), encoding="ascii"):
+            line = line.split("#", 1)[0].strip()
+            if line:
+                key, _, rest = line.partition(" ")
+                p.setdefault(key, []).append(rest.strip())
+        out.append(p)
+    return out
+
+
+@block("networks-presets")
+def _(r):
+    """docs/networks.md: the presets table, made from the data files themselves."""
+    rows = []
+    for p in preset_files():
+        axes, sides = p["axes"][0].split(), p["sides"][0].replace(",", " ").split()
+        wrap = p.get("wrap", ["all"])[0].split()
+        rings = axes if wrap == ["all"] else [] if wrap == ["none"] else \
+            [axes[int(w)] if w.isdigit() else w for w in wrap]
+        routers = 1
+        for s in sides:
+            routers *= int(s)
+        c = int(p.get("endpoints", ["1"])[0])
+        rows.append(["`%s`" % p["name"][0], p.get("title", [""])[0],
+                     " ".join("%s=%s" % (a, s) for a, s in zip(axes, sides)),
+                     " ".join(rings) if rings else "none", c, "{:,}".format(routers), "{:,}".format(routers * c),
+                     "; ".join(p.get("source", []))])
+    return table(["--network", "machine", "axes (axis 0 first)", "rings", "C", "routers", "endpoints",
+                  "sources"], rows)
+
+
+@block("networks-list")
+def _(r):
+    return r.transcript(["kcube --list-networks"])
+
+
+@block("networks-launch")
+def _(r):
+    """docs/networks.md: a small general network with endpoints and an allocation, exported."""
+    net = "--shape 3x2 --wrap 0 --endpoints 2 --nodes alloc.txt --mapping ranks.txt"
+    return r.transcript([
+        {"cmd": "printf '1\\n4\\n5\\n' > alloc.txt", "note": "the job's routers"},
+        {"cmd": "printf '3\\n8\\n11\\n9\\n' > ranks.txt", "note": "rank v on endpoint line v"},
+        "kcube export %s --format bgq-mapfile" % net,
+        "kcube export %s --format fujitsu-rankmap" % net,
+        "kcube export %s --format openmpi-rankfile --hosts nid%%02d --slots-per-host 2" % net,
+        {"cmd": "kcube map --network bgq-midplane --stencil 7pt --grid 8x8x8 --kind general --out halo.map "
+                "--format bgq-mapfile > /dev/null", "note": "a 7-point halo placed on a midplane"},
+        {"cmd": "head -n 3 halo.map", "note": "A B C D E T of ranks 0, 1, 2"},
+        {"cmd": "seq 0 98303 > all.txt && kcube export --network sequoia --mapping all.txt --format bgq-mapfile "
+                "| sed -n '1p;2p;$p'", "note": "first, second and last of 98,304 lines"},
+    ])
+
+
+@block("networks-origin2000", quick=False)
+def _(r):
+    """docs/networks.md: seed 000's Origin 2000 remark, counted: the 8-bit LCC on 256 nodes of
+    the 8-cube, and on 128 routers of two nodes each (the 7-cube, --endpoints 2)."""
+    return r.transcript([
+        "kcube analyze --n 8 --pattern transpose",
+        "kcube analyze --n 7 --endpoints 2 --pattern transpose",
+        "kcube map --n 7 --endpoints 2 --pattern transpose",
+    ])
+
+
 # ---- docs/mpi.md ----------------------------------------------------------------------
 
 def map_summary(text):

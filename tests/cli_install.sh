@@ -46,6 +46,10 @@ check "LICENSE is MIT" -- grep -q '^MIT License' "$SRC/LICENSE"
 
 # The man page and the completion name every command and every option the help lists.
 expect_exit 0 "installed kcube runs" -- "$P/bin/kcube" --version
+# The machine presets are installed and found from the installed binary.
+check "installed share/kcube/networks/sequoia.net" -- test -f "$P/share/kcube/networks/sequoia.net"
+expect_exit 0 "installed kcube lists its networks" -- "$P/bin/kcube" --list-networks
+expect_stdout_contains "sequoia         16x12x16x16x2"
 MAN="$P/share/man/man1/kcube.1" COMP="$P/share/bash-completion/completions/kcube"
 check "man page has exit statuses" -- grep -q '^\.SH "EXIT STATUS"' "$MAN"
 missing=""

@@ -301,6 +301,7 @@ static const struct {
     {"--shape", "--shape 4x4"},
     {"--wrap", "--wrap all"},
     {"--nodes", "--nodes OUT/NODES.txt"},
+    {"--network", "!--n --network OUT/net16.net"},
     {"hl --shape", "--shape 2x8"},
     {"--pattern", "--pattern transpose"},
     {"--matrix", "--matrix 0010;0001;1000;0100"},
@@ -443,6 +444,10 @@ static const struct {
     {"map --format scotch-map", "--format scotch-map --out OUT/e.txt"},
     {"export --format nodelist", "--format nodelist"},
     {"export --format scotch-map", "--format scotch-map"},
+    {"map --format bgq-mapfile", "--format bgq-mapfile --out OUT/e.txt"},
+    {"map --format fujitsu-rankmap", "--format fujitsu-rankmap --out OUT/e.txt"},
+    {"export --format bgq-mapfile", "--format bgq-mapfile"},
+    {"export --format fujitsu-rankmap", "--format fujitsu-rankmap"},
     {NULL, NULL},
 };
 
@@ -566,6 +571,10 @@ static void write_fixtures(void)
     assert_non_null(g = fopen(path, "w"));
     for (int x = 0; x < 16; x++)
         fprintf(g, "%d\n", 15 - x);
+    fclose(g);
+    snprintf(path, sizeof path, "%s/net16.net", out_dir); /* a preset file: the 16 nodes of --n 4 */
+    assert_non_null(g = fopen(path, "w"));
+    fputs("name net16\naxes A B C D\nsides 2 2 2 2\n", g);
     fclose(g);
     snprintf(path, sizeof path, "%s/MAPPING.txt", out_dir);
     assert_non_null(g = fopen(path, "w"));

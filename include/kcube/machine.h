@@ -39,6 +39,15 @@
  *   slurm-hostfile    line v: the host of rank v (SLURM_HOSTFILE with
  *                     srun --distribution=arbitrary)
  *   scotch-map        Scotch's mapping file: the count, then "v to_physical[v]"
+ *   bgq-mapfile       line v: "A B C D E T", the coordinates of rank v's
+ *                     router, axis 0 first, then its endpoint index T
+ *                     (Blue Gene/Q runjob --mapping FILE, RUNJOB_MAPPING)
+ *   fujitsu-rankmap   line v: "(x,y,z)", rank v's router coordinates
+ *                     (Fujitsu MPI's rank-map file; ranks sharing a node
+ *                     repeat its line)
+ * On a network with endpoints (C > 1) a description names every endpoint:
+ * NODE is the endpoint number, the coordinate form adds T after the
+ * coordinates, and the rule counts endpoints (a router's stay together).
  * Original to kcube (no seed paper). Costs: reading O(bytes + N) time,
  * O(N + host names) memory; a rule O(N); exporting O(N log N) (mpich) or O(N). */
 #ifndef KCUBE_MACHINE_H
@@ -95,11 +104,15 @@ typedef enum kc_export_format {
     KC_EXPORT_OMPI_RANKFILE,
     KC_EXPORT_MPICH_RANK_ORDER,
     KC_EXPORT_SLURM_HOSTFILE,
-    KC_EXPORT_SCOTCH_MAP
+    KC_EXPORT_SCOTCH_MAP,
+    KC_EXPORT_BGQ_MAPFILE,
+    KC_EXPORT_FUJITSU_RANKMAP
 } kc_export_format;
 extern const kc_names kc_export_format_names;
 /* Does the format name hosts (needs a machine description)? */
 int kc_export_needs_machine(kc_export_format f);
+/* Does the format write coordinates (needs the network)? */
+int kc_export_needs_topology(kc_export_format f);
 
 /* Write the mapping (count ranks, to_physical a permutation of 0..count-1)
  * in format f to out. m may be NULL for formats that name no host; else
@@ -107,5 +120,12 @@ int kc_export_needs_machine(kc_export_format f);
  * mismatch, KC_ENOMEM, KC_EIO when writing fails. */
 kc_status kc_export_write(FILE *out, kc_export_format f, const uint32_t *to_physical, uint64_t count,
                           const kc_machine *m, kc_err *err);
+/* The same on a general network t (kcube/topology.h): to_physical[v] is
+ * the endpoint of rank v in the whole network (distinct, < nodes x C, on a
+ * router of t's allocation when it has one), count <= kc_topology_slots(t);
+ * m, when given, describes every endpoint of t. The coordinate formats
+ * (bgq-mapfile, fujitsu-rankmap) need t. O(count + endpoints) time. */
+kc_status kc_export_write_net(FILE *out, kc_export_format f, const kc_topology *t, const uint32_t *to_physical,
+                              uint64_t count, const kc_machine *m, kc_err *err);
 
 #endif

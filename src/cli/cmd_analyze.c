@@ -15,6 +15,7 @@ static const cli_use analyze_opts[] = {
     {&OPT_TOPOLOGY, NULL, NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_TIE, NULL, NULL},
+    {&OPT_NETWORK, NULL, NULL},
     {&OPT_WRAP, NULL, NULL},
     {&OPT_ENDPOINTS, NULL, NULL},
     {&OPT_NODES, NULL, NULL},

@@ -20,6 +20,7 @@ static const cli_use export_opts[] = {
     {&OPT_TOPOLOGY, NULL, NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_TIE, NULL, NULL},
+    {&OPT_NETWORK, NULL, NULL},
     {&OPT_WRAP, NULL, NULL},
     {&OPT_ENDPOINTS, NULL, NULL},
     {&OPT_NODES, NULL, NULL},
@@ -62,6 +63,10 @@ static int resolve(const cli_args *a, export_job *j)
     if (j->in.topo.nodes > KC_MACHINE_MAX_NODES)
         return cli_error("%s covers up to %llu nodes, the network has %s", a->path,
                          (unsigned long long)KC_MACHINE_MAX_NODES, kc_topology_nodes_text(&j->in.topo, nb, sizeof nb));
+    if (kc_topology_endpoint_count(&j->in.topo) > KC_MACHINE_MAX_NODES)
+        return cli_error("%s covers up to %llu endpoints, the network has %llu", a->path,
+                         (unsigned long long)KC_MACHINE_MAX_NODES,
+                         (unsigned long long)kc_topology_endpoint_count(&j->in.topo));
     const char *out = cli_text(a, &OPT_OUT, "-");
     if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, out, 1, &j->exp)))
         return r;
@@ -82,6 +87,27 @@ static int check(const cli_args *a)
     return r;
 }
 
+/* The mapping file on a general network: one endpoint per line, as many
+ * lines as ranks (up to the slots); the export checks them further. */
+static kc_status read_endpoints(kc_reader *rd, const kc_topology *t, uint32_t *nodes, uint32_t *count, kc_err *err)
+{
+    uint64_t total = kc_topology_endpoint_count(t), most = kc_topology_slots(t);
+    *count = 0;
+    for (;;) {
+        kc_token tok;
+        int have = 0;
+        kc_status s = kc_reader_record(rd, &tok, 1, "endpoint", &have, err);
+        if (s || !have)
+            return s;
+        if ((s = kc_reader_check(rd, &tok, total - 1, "network endpoint", err)))
+            return s;
+        if (*count == most)
+            return kc_reader_fail_token(rd, &tok, KC_EINVAL, err, "is one rank too many: the network has %llu slots",
+                                        (unsigned long long)most);
+        nodes[(*count)++] = (uint32_t)tok.value;
+    }
+}
+
 static int run(const cli_args *a)
 {
     export_job j;
@@ -90,14 +116,18 @@ static int run(const cli_args *a)
     if (!r) {
         kc_err err = {0};
         kc_reader *rd = NULL;
-        uint32_t count = (uint32_t)j.in.topo.nodes;
+        int plain = kc_topology_is_plain(&j.in.topo);
+        uint32_t count = (uint32_t)(plain ? j.in.topo.nodes : kc_topology_slots(&j.in.topo));
         nodes = malloc(count * sizeof *nodes);
         if (!nodes) {
             fprintf(stderr, "kcube: out of memory for %u nodes\n", count);
             r = CLI_EXIT_FAIL;
         } else if (kc_reader_open(&rd, j.mapping, "mapping file", "mapping", NULL, &err) ||
-                 kc_read_nodelist(rd, nodes, count, 1, &err))
+                   (plain ? kc_read_nodelist(rd, nodes, count, 1, &err) : read_endpoints(rd, &j.in.topo, nodes, &count,
+                                                                                          &err)))
             r = cli_report(a, &err);
+        else if (!count)
+            r = cli_error("mapping file '%s' names no rank", j.mapping);
         else
             r = cli_export_write(a, &j.exp, nodes, count);
         kc_reader_close(rd);
@@ -109,7 +139,8 @@ static int run(const cli_args *a)
 
 const cli_command kc_command_export = {
     .name = "export",
-    .summary = "a saved mapping as an Open MPI rankfile, MPICH rank order, Slurm host file or Scotch map",
+    .summary = "a saved mapping as an Open MPI rankfile, MPICH rank order, Slurm host file, Scotch map, "
+               "Blue Gene/Q mapfile or Fujitsu rank map",
     .order = 22,
     .description =
         "Reads a node list (kcube map --out FILE: line v is the physical node rank v runs on) and writes it\n"
@@ -117,6 +148,9 @@ const cli_command kc_command_export = {
         "(--machine FILE) or a rule (--hosts nid%05d --slots-per-host R: nodes fill slots 0..R-1 of one host,\n"
         "then the next, axis 0 varying fastest unless --fill last-axis). The formats nodelist and scotch-map\n"
         "name no host and need neither. kcube map --format FORMAT --out FILE writes the same files directly.\n"
+        "With --endpoints C or --nodes FILE (or a --network preset with endpoints) the mapping's lines are\n"
+        "endpoint numbers of the whole network, one per rank; bgq-mapfile and fujitsu-rankmap write each\n"
+        "rank's router coordinates instead of hosts (docs/networks.md says where each format comes from).\n"
         "A host that is this machine (localhost or its host name) given more slots than it has processors\n"
         "online gets a warning on stderr (Open MPI's mpirun --rankfile refuses such a file); the file is\n"
         "written all the same.",

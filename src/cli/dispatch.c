@@ -11,6 +11,7 @@
 #include "core/near.h"
 #include "manpage.h"
 #include "out.h"
+#include "presets.h"
 #include "seeds.h"
 #include "text.h"
 
@@ -45,6 +46,7 @@ static void usage(FILE *out)
           "1 failure, including an output file or standard output that cannot be written\n"
           "(its directory missing, no permission, a full disk, a FIFO no one reads);\n"
           "2 bad input, including an input file that cannot be opened or read.\n"
+          "Machine presets (--network NAME, e.g. sequoia, titan, fugaku): kcube --list-networks.\n"
           "A run estimated to take more than --max-time SECONDS (default " CLI_MAX_TIME_DEFAULT ") or more memory than\n"
           "the machine has (--max-memory) is refused before it starts, with the value that runs it.\n",
           out);
@@ -153,6 +155,8 @@ int cli_dispatch_host(int argc, char **argv, const cli_host *host)
         puts(CLI_VERSION_LINE);
         return CLI_EXIT_OK;
     }
+    if (strcmp(argv[1], "--list-networks") == 0)
+        return argc == 2 ? cli_preset_list(stdout) : cli_error("--list-networks takes no arguments");
     const cli_command *cmd = cli_find_command(argv[1]);
     if (!cmd)
         return unknown_command(argv[1]);

@@ -63,6 +63,7 @@ int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_to
                        int need_out, cli_export *e)
 {
     memset(e, 0, sizeof *e);
+    e->topo = *t;
     e->format = (kc_export_format)cli_choice(a, format_opt, KC_EXPORT_NODELIST);
     const char *fname = kc_names_name(&kc_export_format_names, e->format);
     int r;
@@ -114,7 +115,8 @@ int cli_export_write(const cli_args *a, const cli_export *e, const uint32_t *to_
     if (rc)
         return rc;
     kc_err err = {0};
-    kc_status s = kc_export_write(at.f, e->format, to_physical, count, e->has_machine ? &e->machine : NULL, &err);
+    kc_status s = kc_export_write_net(at.f, e->format, &e->topo, to_physical, count,
+                                      e->has_machine ? &e->machine : NULL, &err);
     if (s && s != KC_EIO) {
         cli_atomic_abort(&at);
         return cli_report(a, &err);

@@ -15,6 +15,7 @@ typedef struct cli_export {
     const char *out;      /* the file, or NULL: nothing to write */
     int has_machine;
     kc_machine machine;   /* when has_machine */
+    kc_topology topo;     /* the network (its allocation borrowed from the caller's, which outlives e) */
 } cli_export;
 
 /* Resolve the format (format_opt, nodelist when not given), --out (out,
@@ -25,7 +26,8 @@ typedef struct cli_export {
  * one line; e is always safe to free. */
 int cli_export_resolve(const cli_args *a, const cli_opt *format_opt, const kc_topology *t, const char *out,
                        int need_out, cli_export *e);
-/* Write to_physical[0..count) to e->out (atomically; '-' standard output). */
+/* Write to_physical[0..count) to e->out (atomically; '-' standard output):
+ * rank v on endpoint to_physical[v] of the network resolved with e. */
 int cli_export_write(const cli_args *a, const cli_export *e, const uint32_t *to_physical, uint64_t count);
 void cli_export_free(cli_export *e);
 

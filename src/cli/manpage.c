@@ -146,7 +146,7 @@ void cli_man(FILE *out)
           ".SH NAME\nkcube \\- plan, analyse and simulate regular communication on hypercubes, k\\-ary n\\-cubes "
           "and meshes\n"
           ".SH SYNOPSIS\n\\fBkcube\\fR \\fICOMMAND\\fR [\\fIoptions\\fR]\n.br\n\\fBkcube\\fR \\fICOMMAND\\fR "
-          "\\-\\-help\n.br\n\\fBkcube\\fR \\-\\-version\n"
+          "\\-\\-help\n.br\n\\fBkcube\\fR \\-\\-version\n.br\n\\fBkcube\\fR \\-\\-list\\-networks\n"
           ".SH DESCRIPTION\n"
           "kcube counts link contention, finds processor mappings, plans and simulates communication on\n"
           "binary hypercubes, k\\-ary n\\-cube tori and meshes, and exports mappings to MPI launchers.\n"
@@ -157,6 +157,8 @@ void cli_man(FILE *out)
           ".SH OPTIONS\nEvery command takes these; its own options are listed with it below.\n"
           ".TP\n\\fB\\-\\-help\\fR\nThe command's options, generated from the same table as this page.\n"
           ".TP\n\\fB\\-\\-version\\fR\nThe version of kcube.\n"
+          ".TP\n\\fB\\-\\-list\\-networks\\fR\nThe machine presets \\-\\-network NAME takes: name, sides, axis "
+          "names, rings,\nendpoints per router, routers and title (kcube alone, no command).\n"
           ".SH COMMANDS\n",
           out);
     EACH_COMMAND(c)
@@ -243,7 +245,7 @@ void cli_bash_completion(FILE *out)
           "        COMPREPLY=($(compgen -W \"",
           out);
     EACH_COMMAND(c) fprintf(out, "%s ", c->name);
-    fputs("help --help --version\" -- \"$cur\"))\n"
+    fputs("help --help --version --list-networks\" -- \"$cur\"))\n"
           "        return\n"
           "    fi\n"
           "    path=${COMP_WORDS[1]}\n"

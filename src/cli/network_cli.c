@@ -1,4 +1,4 @@
-/* --n/--k/--topology/--shape/--wrap/--tie/--endpoints/--nodes into one
+/* --network or --n/--k/--topology/--shape/--wrap, then --tie/--endpoints/--nodes, into one
  * network (network_cli.h): the one place a command reads them, so every
  * command describes its network the same way. */
 #include "network_cli.h"
@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "presets.h"
 
 const cli_opt OPT_WRAP = {.name = "wrap", .type = CLI_TEXT, .meta = "LIST",
                           .help = "the axes that are rings, e.g. 0,1,2,4 (Tofu), all or none; the others are lines",
@@ -16,6 +17,10 @@ const cli_opt OPT_ENDPOINTS = {.name = "endpoints", .type = CLI_INT, .meta = "C"
                                .hi = KC_TOPO_MAX_ENDPOINTS, .def = "1",
                                .help = "endpoints per router: ranks go onto endpoints, endpoint e on router e / C",
                                .param = "endpoints"};
+const cli_opt OPT_NETWORK = {.name = "network", .type = CLI_TEXT, .meta = "NAME|FILE",
+                             .help = "a machine preset (kcube --list-networks) or preset file: its sides, rings, "
+                                     "endpoints and tie",
+                             .param = "network"};
 const cli_opt OPT_NODES = {.name = "nodes", .type = CLI_TEXT, .meta = "FILE",
                            .help = "the allocation: routers the job may use, one a line (number, or coordinates "
                                    "axis 0 first)",
@@ -54,6 +59,26 @@ static int from_k_n(const cli_args *a, kc_topology *t)
     return 0;
 }
 
+/* --network: the preset's network; the options that would describe
+ * another one are refused, --tie, --endpoints and --nodes still apply. */
+static int from_preset(const cli_args *a, const char *network, kc_topology *t)
+{
+    const char *why = "with --network (the preset gives the network)";
+    int r;
+    if ((r = cli_reject(a, &OPT_SHAPE, why)) || (r = cli_reject(a, &OPT_K, why)) || (r = cli_reject(a, &OPT_N, why)) ||
+        (r = cli_reject(a, &OPT_TOPOLOGY, why)) || (r = cli_reject(a, &OPT_WRAP, why)))
+        return r;
+    kc_netpreset p;
+    kc_err err = {0};
+    if ((r = cli_preset_load(a, network, &p)))
+        return r;
+    if (cli_given(a, &OPT_TIE))
+        p.tie = (kc_tie)cli_choice(a, &OPT_TIE, (int)p.tie);
+    if (kc_netpreset_topology(&p, t, &err))
+        return cli_report(a, &err);
+    return 0;
+}
+
 /* --wrap, then the tie rule's check (ties happen on rings of k > 2). */
 static int apply_wrap(const cli_args *a, kc_topology *t)
 {
@@ -81,7 +106,9 @@ static int apply_wrap(const cli_args *a, kc_topology *t)
 static int apply_endpoints_and_nodes(const cli_args *a, cli_network *net)
 {
     kc_err err = {0};
-    if (kc_topology_set_endpoints(&net->topo, (int)cli_int(a, &OPT_ENDPOINTS, 1), &err))
+    /* Without --endpoints the network keeps its own (a preset's, else 1). */
+    int c = cli_given(a, &OPT_ENDPOINTS) ? (int)cli_int(a, &OPT_ENDPOINTS, 1) : kc_topology_conc(&net->topo);
+    if (kc_topology_set_endpoints(&net->topo, c, &err))
         return cli_report(a, &err);
     const char *path = cli_text(a, &OPT_NODES, NULL);
     if (!path)
@@ -95,9 +122,10 @@ static int apply_endpoints_and_nodes(const cli_args *a, cli_network *net)
 int cli_network_resolve(const cli_args *a, cli_network *net)
 {
     memset(net, 0, sizeof *net);
-    const char *shape = cli_text(a, &OPT_SHAPE, NULL);
-    int r = shape ? from_shape(a, shape, &net->topo) : from_k_n(a, &net->topo);
-    if (!r)
+    const char *shape = cli_text(a, &OPT_SHAPE, NULL), *network = cli_text(a, &OPT_NETWORK, NULL);
+    int r = network ? from_preset(a, network, &net->topo)
+            : shape ? from_shape(a, shape, &net->topo) : from_k_n(a, &net->topo);
+    if (!r && !network)
         r = apply_wrap(a, &net->topo);
     if (!r)
         r = apply_endpoints_and_nodes(a, net);

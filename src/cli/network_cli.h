@@ -7,7 +7,7 @@
 #include "opt.h"
 #include "kcube/topology.h"
 
-extern const cli_opt OPT_WRAP, OPT_ENDPOINTS, OPT_NODES;
+extern const cli_opt OPT_WRAP, OPT_ENDPOINTS, OPT_NODES, OPT_NETWORK;
 
 typedef struct cli_network {
     kc_topology topo;    /* its alloc borrows alloc.router (heap): copies share it, free once */
@@ -16,7 +16,8 @@ typedef struct cli_network {
 
 /* The topology from --shape (a mesh unless --topology torus or --wrap
  * says otherwise), or --topology (default: hypercube for k = 2, torus
- * otherwise) with --k and --n; then --wrap, --endpoints and --nodes.
+ * otherwise) with --k and --n, or --network (a machine preset, which
+ * refuses those); then --wrap, --endpoints and --nodes.
  * Returns 0 or an exit status after one line. */
 int cli_network_resolve(const cli_args *a, cli_network *net);
 void cli_network_free(cli_network *net);

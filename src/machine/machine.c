@@ -26,6 +26,10 @@ static const kc_name export_entries[] = {
     {KC_EXPORT_SLURM_HOSTFILE, "slurm-hostfile", "line v: the host of rank v (SLURM_HOSTFILE, srun "
                                                  "--distribution=arbitrary)"},
     {KC_EXPORT_SCOTCH_MAP, "scotch-map", "Scotch's .map: the count, then 'rank node' lines"},
+    {KC_EXPORT_BGQ_MAPFILE, "bgq-mapfile", "line v: rank v's router coordinates, axis 0 first, then its endpoint T "
+                                           "(Blue Gene/Q runjob --mapping FILE)"},
+    {KC_EXPORT_FUJITSU_RANKMAP, "fujitsu-rankmap", "line v: (x,y,..) rank v's router coordinates (Fujitsu MPI "
+                                                   "rank-map file, pjsub --mpi rank-map-hostfile=FILE)"},
     {0, NULL, NULL},
 };
 const kc_names kc_export_format_names = {"export format", export_entries};
@@ -33,6 +37,11 @@ const kc_names kc_export_format_names = {"export format", export_entries};
 int kc_export_needs_machine(kc_export_format f)
 {
     return f == KC_EXPORT_OMPI_RANKFILE || f == KC_EXPORT_MPICH_RANK_ORDER || f == KC_EXPORT_SLURM_HOSTFILE;
+}
+
+int kc_export_needs_topology(kc_export_format f)
+{
+    return f == KC_EXPORT_BGQ_MAPFILE || f == KC_EXPORT_FUJITSU_RANKMAP;
 }
 
 static int host_char(unsigned char c)
@@ -208,6 +217,7 @@ static kc_status builder_finish(builder *b, kc_err *err)
     return KC_OK;
 }
 
+/* A description covers every endpoint (every router when C = 1). */
 static kc_status check_topology(const kc_topology *t, kc_err *err)
 {
     kc_status s = kc_topology_validate(t, err);
@@ -217,6 +227,10 @@ static kc_status check_topology(const kc_topology *t, kc_err *err)
     if (t->nodes > KC_MACHINE_MAX_NODES)
         return kc_fail_param(err, KC_ERANGE, PARAM, "machine descriptions cover up to %llu nodes, the network has %s",
                              (unsigned long long)KC_MACHINE_MAX_NODES, kc_topology_nodes_text(t, nb, sizeof nb));
+    if (kc_topology_endpoint_count(t) > KC_MACHINE_MAX_NODES)
+        return kc_fail_param(err, KC_ERANGE, PARAM, "machine descriptions cover up to %llu endpoints, the network has "
+                             "%llu", (unsigned long long)KC_MACHINE_MAX_NODES,
+                             (unsigned long long)kc_topology_endpoint_count(t));
     return KC_OK;
 }
 
@@ -224,8 +238,10 @@ static kc_status check_topology(const kc_topology *t, kc_err *err)
 
 static kc_status read_lines(builder *b, kc_reader *r, const kc_topology *t, uint32_t *line_of, kc_err *err)
 {
-    kc_token tok[KC_TOPO_MAX_DIMS + 2];
-    int max = t->n + 2 > 3 ? t->n + 2 : 3;
+    kc_token tok[KC_TOPO_MAX_DIMS + 3];
+    uint64_t conc = (uint64_t)kc_topology_conc(t);
+    int with_t = conc > 1; /* the coordinate form names the endpoint T of the router too */
+    int max = t->n + 2 + with_t > 3 ? t->n + 2 + with_t : 3;
     char topo[96];
     kc_topology_format(t, topo, sizeof topo);
     for (;;) {
@@ -234,18 +250,20 @@ static kc_status read_lines(builder *b, kc_reader *r, const kc_topology *t, uint
         if (s || got == 0)
             return s;
         int by_id = tok[0].len > 0 && tok[0].text[0] >= '0' && tok[0].text[0] <= '9';
-        int hi = by_id ? 1 : 0, fields = by_id ? 2 : t->n + 1;
+        int hi = by_id ? 1 : 0, fields = by_id ? 2 : t->n + 1 + with_t;
         if (got < fields || got > fields + 1) {
             if (by_id)
                 return kc_fail_param(err, KC_EINVAL, PARAM, "%s, line %ld: a line starting with a node id is NODE "
                                      "HOST [SLOT] (2 or 3 fields), found %d", kc_reader_name(r), tok[0].line, got);
             return kc_fail_param(err, KC_EINVAL, PARAM, "%s, line %ld: a line starting with a host is HOST and the "
-                                 "%d coordinates of a node of the %s, then an optional SLOT; found %d field%s",
-                                 kc_reader_name(r), tok[0].line, t->n, topo, got, got == 1 ? "" : "s");
+                                 "%d coordinates of a node of the %s%s, then an optional SLOT; found %d field%s",
+                                 kc_reader_name(r), tok[0].line, t->n, topo, with_t ? " and its endpoint T" : "", got,
+                                 got == 1 ? "" : "s");
         }
         uint64_t x = 0;
         if (by_id) {
-            if ((s = kc_reader_word_number(r, &tok[0], t->nodes - 1, "node of the network", err)))
+            if ((s = kc_reader_word_number(r, &tok[0], kc_topology_endpoint_count(t) - 1,
+                                           with_t ? "endpoint of the network" : "node of the network", err)))
                 return s;
             x = tok[0].value;
         } else {
@@ -256,6 +274,9 @@ static kc_status read_lines(builder *b, kc_reader *r, const kc_topology *t, uint
                 x += tok[1 + i].value * stride;
                 stride *= (uint64_t)t->side[i];
             }
+            if (with_t && (s = kc_reader_word_number(r, &tok[1 + t->n], conc - 1, "endpoint T", err)))
+                return s;
+            x = x * conc + (with_t ? tok[1 + t->n].value : 0);
         }
         if (!kc_host_valid(tok[hi].text, tok[hi].len))
             return kc_reader_fail_token(r, &tok[hi], KC_EINVAL, err,
@@ -303,18 +324,19 @@ kc_status kc_machine_read(kc_machine *m, kc_reader *r, const kc_topology *t, kc_
     if (s)
         return s;
     builder b;
-    uint32_t *line_of = calloc(t->nodes, sizeof *line_of);
+    uint64_t count = kc_topology_endpoint_count(t);
+    uint32_t *line_of = calloc(count, sizeof *line_of);
     if (!line_of)
         return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory");
-    s = builder_init(&b, m, t->nodes, err);
+    s = builder_init(&b, m, count, err);
     if (!s)
         s = read_lines(&b, r, t, line_of, err);
-    for (uint64_t x = 0; !s && x < t->nodes; x++)
+    for (uint64_t x = 0; !s && x < count; x++)
         if (!line_of[x]) {
             char topo[96];
             s = kc_fail_param(err, KC_EINVAL, PARAM, "%s: node %llu is missing (every node of the %s is listed once: "
                               "%llu nodes)", kc_reader_name(r), (unsigned long long)x,
-                              kc_topology_format(t, topo, sizeof topo), (unsigned long long)t->nodes);
+                              kc_topology_format(t, topo, sizeof topo), (unsigned long long)count);
         }
     if (!s)
         s = builder_finish(&b, err);
@@ -422,7 +444,8 @@ kc_status kc_machine_rule(kc_machine *m, const kc_topology *t, const char *patte
         return s;
     if (per_host < 1 || per_host > KC_SLOT_MAX + 1)
         return kc_fail_param(err, KC_ERANGE, "ranks_per_node", "%u slots per host: 1..%d", per_host, KC_SLOT_MAX + 1);
-    uint64_t hosts = (t->nodes + per_host - 1) / per_host;
+    uint64_t count = kc_topology_endpoint_count(t), conc = (uint64_t)kc_topology_conc(t);
+    uint64_t hosts = (count + per_host - 1) / per_host;
     int conv, width, zero;
     if ((s = parse_pattern(pattern, &conv, &width, &zero, err)))
         return s;
@@ -430,11 +453,11 @@ kc_status kc_machine_rule(kc_machine *m, const kc_topology *t, const char *patte
     if (!conv && hosts > 1)
         return kc_fail_param(err, KC_EINVAL, "hosts", "host pattern '%s' names one host, but %llu nodes at %u a host "
                              "need %llu: put %%d where the host number goes", kc_escape(q, sizeof q, pattern,
-                             strlen(pattern)), (unsigned long long)t->nodes, per_host, (unsigned long long)hosts);
+                             strlen(pattern)), (unsigned long long)count, per_host, (unsigned long long)hosts);
     if (first > UINT64_MAX - hosts)
         return kc_fail_param(err, KC_ERANGE, "first_host", "host numbers would pass 2^64");
     builder b;
-    s = builder_init(&b, m, t->nodes, err);
+    s = builder_init(&b, m, count, err);
     /* Hosts numbered in order (distinct numbers make distinct names). */
     char name[KC_HOST_MAX + 1];
     for (uint64_t h = 0; !s && h < hosts; h++) {
@@ -442,12 +465,15 @@ kc_status kc_machine_rule(kc_machine *m, const kc_topology *t, const char *patte
         if (!(s = kc_host_expand(name, sizeof name, pattern, first + h, err)))
             s = intern(&b, name, strlen(name), &idx, err);
     }
-    for (uint64_t x = 0; !s && x < t->nodes; x++) {
+    /* Endpoint x is endpoint x % C of router x / C: a router's endpoints
+     * stay consecutive in either order. */
+    for (uint64_t x = 0; !s && x < count; x++) {
         uint64_t p = x;
         if (fill == KC_FILL_LAST_AXIS) {
             p = 0;
             for (int i = 0; i < t->n; i++)
-                p = p * (uint64_t)t->side[i] + kc_topology_coord(t, x, i);
+                p = p * (uint64_t)t->side[i] + kc_topology_coord(t, x / conc, i);
+            p = p * conc + x % conc;
         }
         m->host[x] = (uint32_t)(p / per_host);
         m->slot[x] = (uint32_t)(p % per_host);
@@ -468,85 +494,143 @@ static int cmp_u64(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* The ranks in placement order: hosts in description order, slots ascending. */
+/* The ranks in placement order: hosts in description order, slots ascending
+ * (only the endpoints that hold a rank; with every endpoint used this is
+ * every node's rank). */
 static kc_status mpich(FILE *out, const uint32_t *to_physical, uint64_t count, const kc_machine *m, kc_err *err)
 {
-    uint32_t *to_virtual = malloc(count * sizeof *to_virtual);
     uint64_t *key = malloc(count * sizeof *key);
-    if (!to_virtual || !key) {
-        free(to_virtual);
-        free(key);
+    if (!key)
         return kc_fail_param(err, KC_ENOMEM, "mapping", "out of memory");
-    }
+    /* host < 2^24, slot < 2^16, rank < 2^24: one 64-bit key. */
     for (uint64_t v = 0; v < count; v++)
-        to_virtual[to_physical[v]] = (uint32_t)v;
-    /* host < 2^24, slot < 2^16, node < 2^24: one 64-bit key. */
-    for (uint64_t x = 0; x < count; x++)
-        key[x] = (uint64_t)m->host[x] << 40 | (uint64_t)m->slot[x] << 24 | x;
+        key[v] = (uint64_t)m->host[to_physical[v]] << 40 | (uint64_t)m->slot[to_physical[v]] << 24 | v;
     qsort(key, count, sizeof *key, cmp_u64);
     fprintf(out, "# MPICH_RANK_ORDER written by kcube (MPICH_RANK_REORDER_METHOD=3): the ranks in placement order,\n"
                  "# one line per host in the order of the job's node list, slots ascending.\n");
     for (uint64_t i = 0; i < count; i++) {
-        uint32_t x = (uint32_t)(key[i] & 0xffffff), h = (uint32_t)(key[i] >> 40);
+        uint32_t v = (uint32_t)(key[i] & 0xffffff), h = (uint32_t)(key[i] >> 40);
         int last_of_host = i + 1 == count || (uint32_t)(key[i + 1] >> 40) != h;
-        fprintf(out, "%u%s", to_virtual[x], last_of_host ? "\n" : ",");
+        fprintf(out, "%u%s", v, last_of_host ? "\n" : ",");
     }
-    free(to_virtual);
     free(key);
     return KC_OK;
+}
+
+/* Rank by rank, its router's coordinates (axis 0 first): the Blue Gene/Q
+ * mapfile adds the endpoint index T, the Fujitsu rank map writes them as a
+ * parenthesised, comma-separated tuple. */
+static void coordinates(FILE *out, kc_export_format f, const kc_topology *t, const uint32_t *to_physical,
+                        uint64_t count)
+{
+    uint64_t conc = (uint64_t)kc_topology_conc(t);
+    for (uint64_t v = 0; v < count; v++) {
+        uint64_t router = to_physical[v] / conc;
+        if (f == KC_EXPORT_FUJITSU_RANKMAP)
+            fputc('(', out);
+        for (int i = 0; i < t->n; i++)
+            fprintf(out, f == KC_EXPORT_FUJITSU_RANKMAP ? (i ? ",%u" : "%u") : (i ? " %u" : "%u"),
+                    kc_topology_coord(t, router, i));
+        if (f == KC_EXPORT_FUJITSU_RANKMAP)
+            fputs(")\n", out);
+        else
+            fprintf(out, " %llu\n", (unsigned long long)(to_physical[v] % conc));
+    }
+}
+
+/* The mapping's checks: count ranks on distinct endpoints < total, each on
+ * a router of t's allocation when it has one (t may be NULL: total = count,
+ * no allocation). */
+static kc_status check_mapping(const kc_topology *t, const uint32_t *to_physical, uint64_t count, uint64_t total,
+                               kc_err *err)
+{
+    uint8_t *seen = calloc(total, 1), *allowed = NULL;
+    if (!seen)
+        return kc_fail_param(err, KC_ENOMEM, "mapping", "out of memory");
+    uint64_t conc = t ? (uint64_t)kc_topology_conc(t) : 1;
+    if (t && t->alloc && (allowed = calloc(t->nodes, 1)))
+        for (uint32_t i = 0; i < t->alloc_count; i++)
+            allowed[t->alloc[i]] = 1;
+    kc_status s = t && t->alloc && !allowed ? kc_fail_param(err, KC_ENOMEM, "mapping", "out of memory") : KC_OK;
+    for (uint64_t v = 0; !s && v < count; v++) {
+        if (to_physical[v] >= total || seen[to_physical[v]])
+            s = kc_fail_param(err, KC_EINVAL, "mapping", "the mapping is not a permutation (rank %llu -> node %u)",
+                              (unsigned long long)v, to_physical[v]);
+        else if (allowed && !allowed[to_physical[v] / conc])
+            s = kc_fail_param(err, KC_EINVAL, "mapping", "rank %llu is on endpoint %u, whose router %llu is not in "
+                              "the allocation", (unsigned long long)v, to_physical[v],
+                              (unsigned long long)(to_physical[v] / conc));
+        else
+            seen[to_physical[v]] = 1;
+    }
+    free(seen);
+    free(allowed);
+    return s;
+}
+
+static kc_status write_format(FILE *out, kc_export_format f, const kc_topology *t, const uint32_t *to_physical,
+                              uint64_t count, const kc_machine *m, kc_err *err)
+{
+    switch (f) {
+    case KC_EXPORT_NODELIST:
+        for (uint64_t v = 0; v < count; v++)
+            fprintf(out, "%u\n", to_physical[v]);
+        return KC_OK;
+    case KC_EXPORT_OMPI_RANKFILE:
+        for (uint64_t v = 0; v < count; v++)
+            fprintf(out, "rank %llu=%s slot=%u\n", (unsigned long long)v, m->host_name[m->host[to_physical[v]]],
+                    m->slot[to_physical[v]]);
+        return KC_OK;
+    case KC_EXPORT_MPICH_RANK_ORDER:
+        return mpich(out, to_physical, count, m, err);
+    case KC_EXPORT_SLURM_HOSTFILE:
+        for (uint64_t v = 0; v < count; v++)
+            fprintf(out, "%s\n", m->host_name[m->host[to_physical[v]]]);
+        return KC_OK;
+    case KC_EXPORT_SCOTCH_MAP:
+        fprintf(out, "%llu\n", (unsigned long long)count);
+        for (uint64_t v = 0; v < count; v++)
+            fprintf(out, "%llu\t%u\n", (unsigned long long)v, to_physical[v]);
+        return KC_OK;
+    case KC_EXPORT_BGQ_MAPFILE:
+    case KC_EXPORT_FUJITSU_RANKMAP:
+        coordinates(out, f, t, to_physical, count);
+        return KC_OK;
+    default:
+        return kc_fail_param(err, KC_EINVAL, "export", "unknown export format %d", (int)f);
+    }
+}
+
+kc_status kc_export_write_net(FILE *out, kc_export_format f, const kc_topology *t, const uint32_t *to_physical,
+                              uint64_t count, const kc_machine *m, kc_err *err)
+{
+    uint64_t total = t ? kc_topology_endpoint_count(t) : count;
+    uint64_t most = t ? kc_topology_slots(t) : count;
+    if (count == 0 || count > KC_MACHINE_MAX_NODES || count > most)
+        return kc_fail_param(err, KC_ERANGE, "mapping", "a mapping of %llu ranks (1..%llu)", (unsigned long long)count,
+                             (unsigned long long)(most < KC_MACHINE_MAX_NODES ? most : KC_MACHINE_MAX_NODES));
+    if (total > KC_MACHINE_MAX_NODES)
+        return kc_fail_param(err, KC_ERANGE, "mapping", "exports cover networks of up to %llu endpoints",
+                             (unsigned long long)KC_MACHINE_MAX_NODES);
+    if (kc_export_needs_machine(f) && !m)
+        return kc_fail_param(err, KC_EINVAL, PARAM, "the %s format names hosts: it needs a machine description",
+                             kc_names_name(&kc_export_format_names, f));
+    if (kc_export_needs_topology(f) && !t)
+        return kc_fail_param(err, KC_EINVAL, "export", "the %s format writes coordinates: it needs the network",
+                             kc_names_name(&kc_export_format_names, f));
+    if (m && m->nodes != total)
+        return kc_fail_param(err, KC_EINVAL, PARAM, "the machine has %llu nodes, the mapping %llu ranks",
+                             (unsigned long long)m->nodes, (unsigned long long)total);
+    kc_status s = check_mapping(t, to_physical, count, total, err);
+    if (!s)
+        s = write_format(out, f, t, to_physical, count, m, err);
+    if (!s && ferror(out))
+        s = kc_fail_param(err, KC_EIO, "out", "writing the %s failed", kc_names_name(&kc_export_format_names, f));
+    return s;
 }
 
 kc_status kc_export_write(FILE *out, kc_export_format f, const uint32_t *to_physical, uint64_t count,
                           const kc_machine *m, kc_err *err)
 {
-    if (count == 0 || count > KC_MACHINE_MAX_NODES)
-        return kc_fail_param(err, KC_ERANGE, "mapping", "a mapping of %llu ranks (1..%llu)", (unsigned long long)count,
-                             (unsigned long long)KC_MACHINE_MAX_NODES);
-    if (kc_export_needs_machine(f) && !m)
-        return kc_fail_param(err, KC_EINVAL, PARAM, "the %s format names hosts: it needs a machine description",
-                             kc_names_name(&kc_export_format_names, f));
-    if (m && m->nodes != count)
-        return kc_fail_param(err, KC_EINVAL, PARAM, "the machine has %llu nodes, the mapping %llu ranks",
-                             (unsigned long long)m->nodes, (unsigned long long)count);
-    uint8_t *seen = calloc(count, 1);
-    if (!seen)
-        return kc_fail_param(err, KC_ENOMEM, "mapping", "out of memory");
-    for (uint64_t v = 0; v < count; v++) {
-        if (to_physical[v] >= count || seen[to_physical[v]]) {
-            free(seen);
-            return kc_fail_param(err, KC_EINVAL, "mapping", "the mapping is not a permutation (rank %llu -> node %u)",
-                                 (unsigned long long)v, to_physical[v]);
-        }
-        seen[to_physical[v]] = 1;
-    }
-    free(seen);
-    kc_status s = KC_OK;
-    switch (f) {
-    case KC_EXPORT_NODELIST:
-        for (uint64_t v = 0; v < count; v++)
-            fprintf(out, "%u\n", to_physical[v]);
-        break;
-    case KC_EXPORT_OMPI_RANKFILE:
-        for (uint64_t v = 0; v < count; v++)
-            fprintf(out, "rank %llu=%s slot=%u\n", (unsigned long long)v, m->host_name[m->host[to_physical[v]]],
-                    m->slot[to_physical[v]]);
-        break;
-    case KC_EXPORT_MPICH_RANK_ORDER:
-        s = mpich(out, to_physical, count, m, err);
-        break;
-    case KC_EXPORT_SLURM_HOSTFILE:
-        for (uint64_t v = 0; v < count; v++)
-            fprintf(out, "%s\n", m->host_name[m->host[to_physical[v]]]);
-        break;
-    case KC_EXPORT_SCOTCH_MAP:
-        fprintf(out, "%llu\n", (unsigned long long)count);
-        for (uint64_t v = 0; v < count; v++)
-            fprintf(out, "%llu\t%u\n", (unsigned long long)v, to_physical[v]);
-        break;
-    default:
-        return kc_fail_param(err, KC_EINVAL, "export", "unknown export format %d", (int)f);
-    }
-    if (!s && ferror(out))
-        s = kc_fail_param(err, KC_EIO, "out", "writing the %s failed", kc_names_name(&kc_export_format_names, f));
-    return s;
+    return kc_export_write_net(out, f, NULL, to_physical, count, m, err);
 }
