@@ -169,6 +169,45 @@ static void test_general_matches_reference(void **state)
         compare_general(&rng);
 }
 
+/* Loaded past saturation, the deadlock-free routings stay deadlock-free on
+ * random general networks (uniform traffic among the job's endpoints). */
+static void test_general_loaded_no_deadlock(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 3132);
+    for (int i = 0; i < 60; i++) {
+        kc_err err;
+        kc_topology t;
+        uint32_t alloc[125];
+        random_topology(&rng, &t, alloc);
+        kc_simnet probe, net;
+        assert_int_equal(kc_simnet_from_topology(&probe, &t, 1, 1, 1, 1, &err), KC_OK);
+        int vcs;
+        kc_simroute route = random_route(&rng, &probe, &vcs);
+        kc_simnet_free(&probe);
+        assert_int_equal(kc_simnet_from_topology(&net, &t, vcs, 1, 1, 1, &err), KC_OK);
+        kc_simtraffic tr;
+        if (kc_simnet_slots(&net) < 2) {
+            kc_simnet_free(&net);
+            continue;
+        }
+        assert_int_equal(kc_simtraffic_uniform_net(&tr, &net, NULL, &err), KC_OK);
+        kc_simconfig c;
+        kc_simconfig_default(&c);
+        c.msg_flits = 4 + (int)kc_rng_below(&rng, 12);
+        c.load = 0.9;
+        c.warmup = 200, c.measure = 1500, c.drain = 300, c.watchdog = 300, c.seed = (uint64_t)i;
+        c.queue_cap = 1e6; /* no giving up: the whole run under load */
+        kc_simresult res;
+        assert_int_equal(kc_sim_run(&net, &route, &tr, &c, &res, &err), KC_OK);
+        assert_false(res.deadlock);
+        kc_simresult_free(&res);
+        kc_simtraffic_free(&tr);
+        kc_simnet_free(&net);
+    }
+}
+
 /* On equal sides, C = 1 and no allocation the general builder gives
  * kc_simnet_init's network: the same channels and neighbours. */
 static void test_general_equals_plain(void **state)
@@ -238,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_reference_deadlock),
         cmocka_unit_test(test_general_matches_reference),
         cmocka_unit_test(test_general_equals_plain),
+        cmocka_unit_test(test_general_loaded_no_deadlock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
