@@ -303,6 +303,7 @@ static const struct {
     {"--nodes", "--nodes OUT/NODES.txt"},
     {"--network", "!--n --network OUT/net16.net"},
     {"hl --shape", "--shape 2x8"},
+    {"simulate --shape", "--shape 2x2x2x2"},
     {"--pattern", "--pattern transpose"},
     {"--matrix", "--matrix 0010;0001;1000;0100"},
     {"--vector", "--matrix 0010;0001;1000;0100 --vector 1000"},

@@ -68,7 +68,8 @@ extern const kc_names kc_simvclink_names;
 
 typedef struct kc_simconfig {
     int msg_flits;          /* flits per message, header included (20) */
-    double load;            /* offered flits per node per cycle */
+    double load;            /* offered flits per node per cycle (per endpoint of the job on a general
+                               network: kcube/simtraffic.h) */
     kc_siminject process;
     uint64_t seed;
     int64_t warmup;         /* cycles before measuring (3000) */
@@ -95,7 +96,8 @@ typedef struct kc_simconfig {
 
 void kc_simconfig_default(kc_simconfig *c);
 /* The one rule for vc_independent = -1: 1 on k-ary n-cubes with k > 2 (tori
- * and meshes), 0 on the binary cube. kc_simspec_resolve applies it. */
+ * and meshes) and on networks of unequal sides (k = 0), 0 on the binary
+ * cube. kc_simspec_resolve applies it. */
 int kc_sim_vc_link_default(kc_simtopo topo, int k);
 /* Whether the VCs of a link move a flit each per cycle (resolves -1). */
 int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c);
