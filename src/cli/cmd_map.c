@@ -86,6 +86,9 @@ static const cli_use map_opts[] = {
     {&OPT_MSG_BYTES, NULL, NULL},
     {&OPT_PHASES, NULL, NULL},
     {&OPT_EMIT_TRAFFIC, NULL, NULL},
+    {&OPT_MAPPING, "none, or a node list (line r: the endpoint number rank r runs on, as --out writes) counted "
+                   "exactly as the general mapping's start \"file\" (with --work 0 only the starts are counted)",
+     NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
                "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output), or as --format says",
      NULL},
@@ -101,6 +104,8 @@ static const cli_use map_opts[] = {
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
 };
+
+static const cli_narrow map_narrow[] = {{&OPT_MAPPING, NULL, "none|FILE"}, {NULL, NULL, NULL}};
 
 static const cli_alias map_aliases[] = {
     {"mesh", &OPT_TOPOLOGY, "mesh", NULL, "old spelling of --topology mesh"},
@@ -207,6 +212,8 @@ static int resolve(const cli_args *a, map_job *j)
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;
+    if (strcmp(cli_text(a, &OPT_MAPPING, "none"), "none"))
+        return cli_error("--mapping FILE is a start of the general mapping (use --kind general or --traffic FILE)");
     j->opts.given = j->has_q ? &j->q : NULL;
     /* --format without --out writes on standard output: exp.out says where. */
     if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, cli_text(a, &OPT_OUT, NULL), 1, &j->exp)))
@@ -658,6 +665,7 @@ const cli_command kc_command_map = {
         "the candidates, and the node arrays to_physical / to_virtual (JSON and --emit-c, N <= 65536).",
     .opts = map_opts,
     .aliases = map_aliases,
+    .narrow = map_narrow,
     .check = check,
     .run = run,
     .more_help = cli_print_patterns,
