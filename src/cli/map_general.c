@@ -630,10 +630,20 @@ static void render_csv(const kc_mapgen_result *m)
     csv_row("general", &r->cost);
 }
 
-static void text_row(const char *name, const kc_cost *c, const char *note)
+/* The name column: 10 wide, wider for a longer start name (a fold on a
+ * large grid) so the numbers stay under their headings. */
+static int name_width(const kc_mapgen_result *m)
+{
+    int w = 10;
+    for (int i = 0; i < m->search.nstarts; i++)
+        w = (int)strlen(m->start_name[i]) > w ? (int)strlen(m->start_name[i]) : w;
+    return w;
+}
+
+static void text_row(int w, const char *name, const kc_cost *c, const char *note)
 {
     char buf[48];
-    printf("  %-10s %14llu %16llu %22s%s\n", name, (unsigned long long)c->max, (unsigned long long)c->hops,
+    printf("  %-*s %14llu %16llu %22s%s\n", w, name, (unsigned long long)c->max, (unsigned long long)c->hops,
            kc_cost_sumsq_format(c, buf, sizeof buf), note);
 }
 
@@ -724,12 +734,13 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
         printf("kept within Scotch's bytes x hops (%llu) first, never above the best start's max load "
                "(--hops-cap none lifts this)\n",
                (unsigned long long)m->hops_cap);
-    printf("  %-10s %14s %16s %22s\n", "mapping", "max_load", "bytes_x_hops", "sum_sq_loads");
-    printf("  %-10s %14s %16s %22s\n", "", "(bytes)", "(bytes x hops)", "(bytes^2)");
+    int w = name_width(m);
+    printf("  %-*s %14s %16s %22s\n", w, "mapping", "max_load", "bytes_x_hops", "sum_sq_loads");
+    printf("  %-*s %14s %16s %22s\n", w, "", "(bytes)", "(bytes x hops)", "(bytes^2)");
     for (int i = 0; i < r->nstarts; i++)
-        text_row(m->start_name[i], &r->start_cost[i],
+        text_row(w, m->start_name[i], &r->start_cost[i],
                  i == m->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
-    text_row("general", &r->cost, "  (final)");
+    text_row(w, "general", &r->cost, "  (final)");
     if (j->found)
         printf("the %s is %d linear communication%s on this network: kcube's reordering and linear "
                "mapping of %s are starts\n", j->source, j->found, j->found == 1 ? "" : "s",
