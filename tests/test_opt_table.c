@@ -301,6 +301,7 @@ static const struct {
     {"--shape", "--shape 4x4"},
     {"--wrap", "--wrap all"},
     {"--nodes", "--nodes OUT/NODES.txt"},
+    {"--loads", "--loads OUT/loads.txt"},
     {"hl --shape", "--shape 2x8"},
     {"--pattern", "--pattern transpose"},
     {"--matrix", "--matrix 0010;0001;1000;0100"},

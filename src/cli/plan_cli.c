@@ -84,8 +84,12 @@ int plan_resolve(const cli_args *a, plan_comms want, plan_input *in)
                                                         : "at least one --pattern or --matrix");
     if (!r && l->count && !(in->comms = calloc((size_t)l->count, sizeof *in->comms)))
         r = cli_error("out of memory");
+    kc_topology space; /* a communication lives on the ranks: slot r holds rank r (kc_comm_space) */
+    kc_err err = {0};
+    if (!r && l->count && kc_comm_space(&in->topo, &space, &err))
+        r = cli_report(a, &err);
     for (int i = 0; !r && i < l->count; i++, in->count++)
-        r = build_comm(a, &in->topo, &l->spec[i], l->scatter[i], &in->comms[i]);
+        r = build_comm(a, &space, &l->spec[i], l->scatter[i], &in->comms[i]);
     free(l);
     return r;
 }
