@@ -4,17 +4,27 @@
  *
  * Routing is the dimension-ordered routing of the seeds: e-cube on the
  * hypercube (seed 000), and on k-ary n-cubes and meshes axis 0 first, the
- * shorter way round each ring, a ring move of exactly k/2 by the topology's
- * tie rule (seed 002; kc_torus_ring_move decides every ring move, so plus,
- * minus and split behave as everywhere else in kcube: split sends + when the
- * coordinate where the message enters the ring is even, - when odd, so every
- * message takes one whole path and loads stay integers). Any side 2..256,
- * meshes with unequal sides included. A side of 2 has one channel per node
- * pair and axis (the hypercube channel, direction +).
+ * shorter way round each ring, a ring move of exactly side/2 by the
+ * topology's tie rule (seed 002; kc_topology_ring_move decides every move,
+ * so plus, minus and split behave as everywhere else in kcube: split sends
+ * + when the coordinate where the message enters the ring is even, - when
+ * odd, so every message takes one whole path and loads stay integers). Any
+ * network kcube/topology.h describes: sides 2..256 per axis, each axis a
+ * ring or a line, C endpoints per router, an allocation. A side of 2 has
+ * one channel per router pair and axis (the hypercube channel, direction +).
  *
- * Channel id: c = (node * n + axis) * 2 + (direction < 0), so the table has
- * 2 n N slots; slots that are not channels (the - slot of a side-2 axis, the
- * ends of a mesh line) stay 0.
+ * Ranks and slots. A mapping is a permutation of the topology's slots
+ * (kc_topology_slots: the allocation's routers, or all, times C); slot s is
+ * on router kc_topology_slot_router(t, s), and a message goes from its
+ * source's router to its destination's; two slots of one router exchange
+ * without touching a channel (concentration). A traffic may have fewer
+ * ranks than slots: ranks tr->ranks.. are silent (they sit on the slots
+ * nobody uses). With C = 1 and no allocation slots are routers.
+ *
+ * Channel id: c = (router * n + axis) * 2 + (direction < 0) over every
+ * router of the network (the allocation's messages cross the rest of the
+ * machine too), so the table has 2 n R slots for R routers; slots that are
+ * not channels (the - slot of a side-2 axis, the ends of a line) stay 0.
  *
  * Objective, lexicographic: (a) the largest load of one directed
  * channel, in bytes; (b) total bytes x hops; (c) the sum over channels of the
@@ -25,9 +35,10 @@
  * parameter "traffic") a traffic whose total bytes times the network diameter
  * exceeds 2^64 - 1; then every load and (b) fit in 64 bits and (c), at most
  * max load x (b) < 2^128, fits the 128-bit value kept as hi/lo words.
- * Nodes <= KC_CHANLOAD_MAX_NODES.
+ * Routers and slots each <= KC_CHANLOAD_MAX_NODES.
  *
- * Costs (N nodes, n axes, M messages, E distinct pairs, D the diameter):
+ * Costs (N slots, R routers (N = R on plain networks), n axes, M messages,
+ * E distinct pairs, D the diameter; the n N terms below are n R):
  *   kc_chanload_new        O(M + N + E D + n N) time (aggregation, then a
  *                          recount); memory 4M + 8N bytes while
  *                          aggregating, then about 24E + 20N + 30 n N bytes
@@ -67,8 +78,10 @@ double kc_cost_sumsq_double(const kc_cost *c);
 
 typedef struct kc_chanload kc_chanload; /* opaque */
 
-/* Build the counter for traffic tr (tr->ranks == t->nodes) on topology t;
- * the mapping starts as the identity (call kc_chanload_set for another). */
+/* Build the counter for traffic tr (tr->ranks <= kc_topology_slots(t):
+ * KC_EINVAL naming "traffic" beyond) on topology t, whose allocation is
+ * read here only; the mapping starts as the identity, rank r on slot r
+ * (call kc_chanload_set for another). */
 kc_status kc_chanload_new(kc_chanload **out, const kc_topology *t, const kc_traffic *tr, kc_err *err);
 
 /* The same, with the messages split into `groups` communications that run
@@ -82,22 +95,23 @@ kc_status kc_chanload_new_layered(kc_chanload **out, const kc_topology *t, const
                                   uint32_t groups, kc_err *err);
 void kc_chanload_free(kc_chanload *cl);
 
-/* Install a mapping (to_physical[v] = node of virtual rank v, a permutation
- * of 0..N-1; KC_EINVAL naming "mapping" otherwise) and recount everything. */
+/* Install a mapping (to_physical[v] = slot of virtual rank v, a permutation
+ * of the N slots, silent ranks included; KC_EINVAL naming "mapping"
+ * otherwise) and recount everything. */
 kc_status kc_chanload_set(kc_chanload *cl, const uint32_t *to_physical, kc_err *err);
 
-/* Exchange the nodes of virtual ranks a and b (a != b) and update loads and
+/* Exchange the slots of virtual ranks a and b (a != b) and update loads and
  * objective exactly. The previous state is kept for one kc_chanload_undo.
  * Returns the work done, in units of about one channel-hop update: hops
  * walked + 2 x channels touched + 2 x ranks displaced + 16 (what budgets
  * count, kcube/gmap.h). */
 uint64_t kc_chanload_swap(kc_chanload *cl, uint32_t a, uint32_t b);
-/* One move made of node transpositions: for k = 0..count-1 in order, the
- * ranks on nodes x[k] and y[k] trade places. Every pair of a displaced
+/* One move made of slot transpositions: for k = 0..count-1 in order, the
+ * ranks on slots x[k] and y[k] trade places. Every pair of a displaced
  * rank is walked out once and back in once (not once per transposition),
  * and the whole move is one kc_chanload_undo. *work (may be NULL) gets the
  * work as kc_chanload_swap counts it. KC_EINVAL naming "mapping" for a
- * node out of range, KC_ENOMEM if the undo log cannot grow (state
+ * slot out of range, KC_ENOMEM if the undo log cannot grow (state
  * unchanged on error). O(sum of the displaced ranks' pairs x D log(nN)). */
 kc_status kc_chanload_swaps(kc_chanload *cl, const uint32_t *x, const uint32_t *y, size_t count, uint64_t *work,
                             kc_err *err);
@@ -105,8 +119,9 @@ kc_status kc_chanload_swaps(kc_chanload *cl, const uint32_t *x, const uint32_t *
  * undone). O(channels it touched x log(nN)). */
 void kc_chanload_undo(kc_chanload *cl);
 
-/* Current objective, mapping and loads (arrays owned by cl, valid until the
- * next call that changes it; loads has 2nN slots per layer). */
+/* Current objective, mapping (over slots) and loads (arrays owned by cl,
+ * valid until the next call that changes it; loads has 2nR entries per
+ * layer, by router channel id). */
 kc_cost kc_chanload_cost(const kc_chanload *cl);
 const uint32_t *kc_chanload_to_physical(const kc_chanload *cl);
 const uint32_t *kc_chanload_to_virtual(const kc_chanload *cl);

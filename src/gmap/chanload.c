@@ -24,7 +24,9 @@ typedef unsigned __int128 u128;
 struct kc_chanload {
     kc_topology topo;
     int n;
-    uint32_t nodes;
+    uint32_t nslots;                 /* what a mapping permutes (kc_topology_slots) */
+    uint32_t routers;                /* routers of the whole network: loads are kept per router */
+    uint32_t *srouter;               /* srouter[slot]: its router; NULL when slot = router (C = 1, no allocation) */
     uint32_t stride[KC_TOPO_MAX_DIMS];
     int16_t *move[KC_TOPO_MAX_DIMS]; /* move[i][s * side + d]: signed ring move */
     uint8_t *coord;                  /* coord[x * n + i] */
@@ -93,19 +95,11 @@ double kc_cost_sumsq_double(const kc_cost *c) { return (double)c->sumsq_hi * 184
 
 /* ---- routes ---------------------------------------------------------------- */
 
-static uint64_t diameter(const kc_topology *t)
-{
-    uint64_t d = 0;
-    for (int i = 0; i < t->n; i++) {
-        int s = t->side[i];
-        d += (uint64_t)(t->kind == KC_TOPO_MESH ? s - 1 : s / 2);
-    }
-    return d;
-}
+/* Slot x's router (concentration: the slots of one router share it). */
+static inline uint32_t router_of(const kc_chanload *cl, uint32_t x) { return cl->srouter ? cl->srouter[x] : x; }
 
-/* Ring moves come from kc_torus_ring_move, the one place kcube decides them:
- * it reads only the side, the mesh flag and the tie rule, so a view with the
- * axis's side stands for any radix. */
+/* Ring moves come from kc_topology_ring_move, the one rule kcube routes by
+ * (each axis its own side and wrap, the tie rule on even rings). */
 static kc_status build_moves(kc_chanload *cl, kc_err *err)
 {
     const kc_topology *t = &cl->topo;
@@ -113,13 +107,12 @@ static kc_status build_moves(kc_chanload *cl, kc_err *err)
         int s = t->side[i];
         if (s < 2 || s > KC_TOPO_MAX_SIDE)
             return kc_fail(err, KC_EINTERNAL, "axis %d has side %d after validation", i, s);
-        kc_torus view = {.k = s, .m = 0, .n = 1, .mesh = t->kind == KC_TOPO_MESH, .tie = t->tie, .nodes = (uint64_t)s};
         cl->move[i] = malloc((size_t)(s * s) * sizeof(int16_t));
         if (!cl->move[i])
             return kc_fail(err, KC_ENOMEM, "out of memory for the ring-move tables");
         for (int a = 0; a < s; a++)
             for (int b = 0; b < s; b++)
-                cl->move[i][a * s + b] = (int16_t)kc_torus_ring_move(&view, (unsigned)a, (unsigned)b);
+                cl->move[i][a * s + b] = (int16_t)kc_topology_ring_move(t, i, (unsigned)a, (unsigned)b);
     }
     cl->coord = malloc(cl->slots / 2 + 1);
     if (!cl->coord)
@@ -129,7 +122,7 @@ static kc_status build_moves(kc_chanload *cl, kc_err *err)
         cl->stride[i] = st;
         st *= (uint32_t)t->side[i];
     }
-    for (uint32_t x = 0; x < cl->nodes; x++)
+    for (uint32_t x = 0; x < cl->routers; x++)
         for (int i = 0; i < cl->n; i++)
             cl->coord[(size_t)x * cl->n + i] = (uint8_t)((x / cl->stride[i]) % (uint32_t)t->side[i]);
     return KC_OK;
@@ -148,7 +141,7 @@ static inline void log_touch(kc_chanload *cl, size_t c)
     }
 }
 
-/* Add (add = 1) or remove w bytes along the route from node p to node q,
+/* Add (add = 1) or remove w bytes along the route from router p to router q,
  * in the layer starting at slot off; log = 1 records first touches for
  * undo. Returns the hop count. */
 static inline uint64_t walk(kc_chanload *cl, size_t off, uint32_t p, uint32_t q, uint64_t w, int add, int log)
@@ -246,7 +239,7 @@ size_t kc_chanload_argmax(const kc_chanload *cl)
 /* Message m's bucket: its layer, then its source. */
 static inline size_t bucket_of(const kc_chanload *cl, const kc_traffic *tr, const uint32_t *group, size_t m)
 {
-    return (group ? (size_t)group[m] * cl->nodes : 0) + tr->src[m];
+    return (group ? (size_t)group[m] * cl->nslots : 0) + tr->src[m];
 }
 
 /* Counting sort of the messages by bucket: order[start[b] .. start[b+1]). */
@@ -282,7 +275,7 @@ static kc_status alloc_pairs(kc_chanload *cl, size_t e, int grouped, kc_err *err
  * passes over the bucketed messages: count the distinct pairs, then fill. */
 static kc_status aggregate(kc_chanload *cl, const kc_traffic *tr, const uint32_t *group, kc_err *err)
 {
-    uint32_t N = cl->nodes;
+    uint32_t N = cl->nslots;
     size_t nb = (size_t)cl->layers * N;
     size_t *start = calloc(nb + 1, sizeof *start);
     uint32_t *order = malloc((tr->count ? tr->count : 1) * sizeof *order);
@@ -332,7 +325,7 @@ out:
  * one transposition moves (so that kc_chanload_swap never allocates). */
 static kc_status build_adjacency(kc_chanload *cl, uint64_t diam, kc_err *err)
 {
-    uint32_t N = cl->nodes;
+    uint32_t N = cl->nslots;
     cl->rstart = calloc((size_t)N + 1, sizeof *cl->rstart);
     cl->radj = malloc((cl->pairs ? 2 * cl->pairs : 1) * sizeof *cl->radj);
     if (!cl->rstart || !cl->radj)
@@ -377,17 +370,21 @@ static kc_status check_input(const kc_topology *t, const kc_traffic *tr, uint64_
     kc_status s = kc_topology_validate(t, err);
     if (s)
         return s;
-    if (t->nodes > KC_CHANLOAD_MAX_NODES)
+    uint64_t slots = kc_topology_slots(t);
+    if (t->nodes > KC_CHANLOAD_MAX_NODES || slots > KC_CHANLOAD_MAX_NODES)
         return kc_fail_param(err, KC_ERANGE, "n", "the channel-load counter takes up to %llu nodes, not %llu",
-                             (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)t->nodes);
-    if (tr->ranks != t->nodes)
-        return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic has %llu ranks but the topology %llu nodes",
-                             (unsigned long long)tr->ranks, (unsigned long long)t->nodes);
+                             (unsigned long long)KC_CHANLOAD_MAX_NODES,
+                             (unsigned long long)(t->nodes > slots ? t->nodes : slots));
+    /* Fewer ranks than slots: the slots beyond tr->ranks hold silent ranks. */
+    if (tr->ranks > slots)
+        return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic has %llu ranks but the topology %llu %s",
+                             (unsigned long long)tr->ranks, (unsigned long long)slots,
+                             kc_topology_is_plain(t) ? "nodes" : "slots");
     uint64_t total = 0;
     for (size_t m = 0; m < tr->count; m++)
         if (tr->src[m] != tr->dst[m] && kci_add_overflow_u64(total, tr->bytes[m], &total))
             return kc_fail_param(err, KC_ERANGE, "traffic", "the traffic's total bytes exceed 2^64 - 1");
-    *diam = diameter(t);
+    *diam = (uint64_t)kc_topology_diameter(t);
     uint64_t prod;
     if (kci_mul_overflow_u64(total, *diam, &prod))
         return kc_fail_param(err, KC_ERANGE, "traffic",
@@ -407,7 +404,9 @@ static kc_status check_groups(const kc_traffic *tr, const uint32_t *group, uint3
     return KC_OK;
 }
 
-static kc_status alloc_tables(kc_chanload *cl, kc_err *err)
+/* Loads, stamps, the max tree, the mapping and, when slots are not routers,
+ * each slot's router (from t, whose allocation is borrowed only here). */
+static kc_status alloc_tables(kc_chanload *cl, const kc_topology *t, kc_err *err)
 {
     size_t nb = (cl->total + BLOCK - 1) / BLOCK;
     for (cl->tsize = 1; cl->tsize < nb; cl->tsize *= 2)
@@ -416,11 +415,18 @@ static kc_status alloc_tables(kc_chanload *cl, kc_err *err)
     cl->epoch = calloc(cl->total, sizeof *cl->epoch);
     cl->tree = calloc(2 * cl->tsize, sizeof *cl->tree);
     cl->bepoch = calloc(cl->tsize, sizeof *cl->bepoch);
-    cl->tophys = malloc((size_t)cl->nodes * sizeof *cl->tophys);
-    cl->tovirt = malloc((size_t)cl->nodes * sizeof *cl->tovirt);
-    cl->rstamp = calloc(cl->nodes, sizeof *cl->rstamp);
+    cl->tophys = malloc((size_t)cl->nslots * sizeof *cl->tophys);
+    cl->tovirt = malloc((size_t)cl->nslots * sizeof *cl->tovirt);
+    cl->rstamp = calloc(cl->nslots, sizeof *cl->rstamp);
     if (!cl->load || !cl->epoch || !cl->tree || !cl->bepoch || !cl->tophys || !cl->tovirt || !cl->rstamp)
         return kc_fail(err, KC_ENOMEM, "out of memory for %zu channel slots", cl->total);
+    if (cl->nslots == cl->routers && !t->alloc)
+        return KC_OK;
+    cl->srouter = malloc((size_t)cl->nslots * sizeof *cl->srouter);
+    if (!cl->srouter)
+        return kc_fail(err, KC_ENOMEM, "out of memory for %u slots", cl->nslots);
+    for (uint32_t x = 0; x < cl->nslots; x++)
+        cl->srouter[x] = (uint32_t)kc_topology_slot_router(t, x);
     return KC_OK;
 }
 
@@ -437,8 +443,10 @@ kc_status kc_chanload_new_layered(kc_chanload **out, const kc_topology *t, const
         return kc_fail(err, KC_ENOMEM, "out of memory for the channel-load counter");
     cl->topo = *t;
     cl->n = t->n;
-    cl->nodes = (uint32_t)t->nodes;
-    cl->slots = (size_t)cl->nodes * (size_t)cl->n * 2;
+    cl->topo.alloc = NULL; /* borrowed: srouter, built from t, keeps what it says */
+    cl->routers = (uint32_t)t->nodes;
+    cl->nslots = (uint32_t)kc_topology_slots(t);
+    cl->slots = (size_t)cl->routers * (size_t)cl->n * 2;
     cl->layers = group ? groups : 1;
     cl->diam = diam;
     cl->total = cl->slots * cl->layers;
@@ -448,7 +456,7 @@ kc_status kc_chanload_new_layered(kc_chanload **out, const kc_topology *t, const
         s = kc_fail_param(err, KC_ERANGE, "group", "%u layers of %zu channel slots exceed 2^32 slots", cl->layers,
                           cl->slots);
     if (!s)
-        s = alloc_tables(cl, err);
+        s = alloc_tables(cl, t, err);
     if (!s)
         s = build_moves(cl, err);
     if (!s)
@@ -456,7 +464,7 @@ kc_status kc_chanload_new_layered(kc_chanload **out, const kc_topology *t, const
     if (!s)
         s = build_adjacency(cl, diam, err);
     if (!s) {
-        kc_perm_identity(cl->tophys, cl->nodes);
+        kc_perm_identity(cl->tophys, cl->nslots);
         s = kc_chanload_set(cl, cl->tophys, err);
     }
     if (s) {
@@ -479,6 +487,7 @@ void kc_chanload_free(kc_chanload *cl)
     for (int i = 0; i < cl->n; i++)
         free(cl->move[i]);
     free(cl->coord);
+    free(cl->srouter);
     free(cl->load);
     free(cl->epoch);
     free(cl->tree);
@@ -501,23 +510,23 @@ void kc_chanload_free(kc_chanload *cl)
 
 kc_status kc_chanload_set(kc_chanload *cl, const uint32_t *to_physical, kc_err *err)
 {
-    uint32_t *inv = malloc((size_t)cl->nodes * sizeof *inv);
+    uint32_t *inv = malloc((size_t)cl->nslots * sizeof *inv);
     if (!inv)
         return kc_fail(err, KC_ENOMEM, "out of memory for a mapping");
-    kc_status s = kc_perm_invert(to_physical, inv, cl->nodes, "mapping", err);
+    kc_status s = kc_perm_invert(to_physical, inv, cl->nslots, "mapping", err);
     if (s) {
         free(inv);
         return s;
     }
     if (cl->tophys != to_physical)
-        memcpy(cl->tophys, to_physical, (size_t)cl->nodes * sizeof *inv);
-    memcpy(cl->tovirt, inv, (size_t)cl->nodes * sizeof *inv);
+        memcpy(cl->tophys, to_physical, (size_t)cl->nslots * sizeof *inv);
+    memcpy(cl->tovirt, inv, (size_t)cl->nslots * sizeof *inv);
     free(inv);
     memset(cl->load, 0, cl->total * sizeof *cl->load);
     cl->hops = 0;
     for (size_t j = 0; j < cl->pairs; j++)
-        cl->hops += cl->pbytes[j] * walk(cl, layer_of(cl, j), cl->tophys[cl->psrc[j]], cl->tophys[cl->pdst[j]],
-                                         cl->pbytes[j], 1, 0);
+        cl->hops += cl->pbytes[j] * walk(cl, layer_of(cl, j), router_of(cl, cl->tophys[cl->psrc[j]]),
+                                         router_of(cl, cl->tophys[cl->pdst[j]]), cl->pbytes[j], 1, 0);
     cl->sumsq = 0;
     for (size_t c = 0; c < cl->total; c++)
         cl->sumsq += (u128)cl->load[c] * cl->load[c];
@@ -549,7 +558,8 @@ static uint64_t walk_moved(kc_chanload *cl, int add, uint64_t *work)
             uint32_t e = cl->radj[j], s = cl->psrc[e], d = cl->pdst[e];
             if (s != v && cl->rstamp[s] == cl->rcur)
                 continue;
-            uint64_t h = walk(cl, layer_of(cl, e), cl->tophys[s], cl->tophys[d], cl->pbytes[e], add, 1);
+            uint64_t h = walk(cl, layer_of(cl, e), router_of(cl, cl->tophys[s]), router_of(cl, cl->tophys[d]),
+                              cl->pbytes[e], add, 1);
             bh += h * cl->pbytes[e];
             *work += h;
         }
@@ -578,15 +588,15 @@ static kc_status mark_moved(kc_chanload *cl, const uint32_t *x, const uint32_t *
     if (s)
         return s;
     if (++cl->rcur == 0) {
-        memset(cl->rstamp, 0, (size_t)cl->nodes * sizeof *cl->rstamp);
+        memset(cl->rstamp, 0, (size_t)cl->nslots * sizeof *cl->rstamp);
         cl->rcur = 1;
     }
     cl->nmoved = 0;
     uint64_t need = 0;
     for (size_t k = 0; k < 2 * count; k++) {
         uint32_t node = k % 2 ? y[k / 2] : x[k / 2];
-        if (node >= cl->nodes)
-            return kc_fail_param(err, KC_EINVAL, "mapping", "node %u out of range 0..%u", node, cl->nodes - 1);
+        if (node >= cl->nslots)
+            return kc_fail_param(err, KC_EINVAL, "mapping", "node %u out of range 0..%u", node, cl->nslots - 1);
         uint32_t v = cl->tovirt[node];
         if (cl->rstamp[v] == cl->rcur)
             continue;
@@ -714,8 +724,8 @@ int kc_chanload_pair_uses(const kc_chanload *cl, size_t j, size_t c)
     size_t u = c / 2 / (size_t)n;
     int i = (int)(c / 2 % (size_t)n), neg = (int)(c & 1);
     const uint8_t *cu = &cl->coord[u * (size_t)n];
-    const uint8_t *cp = &cl->coord[(size_t)cl->tophys[cl->psrc[j]] * n];
-    const uint8_t *cq = &cl->coord[(size_t)cl->tophys[cl->pdst[j]] * n];
+    const uint8_t *cp = &cl->coord[(size_t)router_of(cl, cl->tophys[cl->psrc[j]]) * n];
+    const uint8_t *cq = &cl->coord[(size_t)router_of(cl, cl->tophys[cl->pdst[j]]) * n];
     for (int a = 0; a < n; a++)
         if (a != i && cu[a] != (a < i ? cq[a] : cp[a]))
             return 0;
@@ -745,7 +755,7 @@ kc_status kc_chanload_eval(const kc_topology *t, const kc_traffic *tr, const uin
 kc_status kc_chanload_group_max(const kc_chanload *cl, const kc_traffic *tr, const uint32_t *group, uint32_t groups,
                                 uint64_t *max_out, kc_err *err)
 {
-    if (tr->ranks != cl->nodes)
+    if (tr->ranks > cl->nslots)
         return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic does not match the counter");
     kc_status s = check_groups(tr, group, groups, err);
     if (s)
@@ -778,7 +788,8 @@ kc_status kc_chanload_group_max(const kc_chanload *cl, const kc_traffic *tr, con
         tmp.ntouched = 0;
         for (size_t j = from; j < to; j++) {
             uint32_t m = order[j];
-            walk(&tmp, 0, cl->tophys[tr->src[m]], cl->tophys[tr->dst[m]], tr->bytes[m], 1, 1);
+            walk(&tmp, 0, router_of(cl, cl->tophys[tr->src[m]]), router_of(cl, cl->tophys[tr->dst[m]]), tr->bytes[m],
+                 1, 1);
         }
         uint64_t mx = 0;
         for (size_t j = 0; j < tmp.ntouched; j++) {
