@@ -144,6 +144,10 @@ static int render_json(const analyze_job *j, const kc_analysis *r)
     cJSON *o = cJSON_CreateObject();
     plan_json_topology(o, &r->topo);
     json_comm(o, c);
+    if (r->general) { /* the field the ranks' digits live in (kc_comm_space), for a recount */
+        cli_json_add_int(o, "field", c->k);
+        cli_json_add_int(o, "field_polynomial", kc_gf_polynomial(c->k));
+    }
     if (!c->linear)
         cJSON_AddItemToObject(o, "seed", cli_json_u64(j->opts.seed));
     int f = has_formula(j, r);

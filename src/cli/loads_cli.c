@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "out.h"
+#include "kcube/chanload.h"
+#include "kcube/traffic.h"
 
 const cli_opt OPT_LOADS = {.name = "loads", .type = CLI_TEXT, .meta = "FILE",
                            .help = "write every loaded directed channel, one a line: from_router to_router axis dir "
@@ -50,6 +52,24 @@ int cli_loads_write(const char *path, const cli_loads *l, const char *what)
                 (unsigned long long)kc_topology_link_to(l->topo, k), k.dim, k.dir, (unsigned long long)v);
     }
     return cli_atomic_commit(&at);
+}
+
+int cli_loads_write_mapping(const char *path, const kc_topology *t, const kc_traffic *tr, const uint32_t *to_slot,
+                            const char *what)
+{
+    kc_err err = {0};
+    kc_chanload *cl = NULL;
+    int rc = 0;
+    if (kc_chanload_new(&cl, t, tr, &err) || kc_chanload_set(cl, to_slot, &err))
+        rc = cli_error("--loads: %s", err.msg);
+    else {
+        size_t count;
+        const uint64_t *loads = kc_chanload_loads(cl, &count);
+        cli_loads l = {t, loads, count};
+        rc = cli_loads_write(path, &l, what);
+    }
+    kc_chanload_free(cl);
+    return rc;
 }
 
 cJSON *cli_loads_json(const cli_loads *l)

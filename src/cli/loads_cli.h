@@ -27,6 +27,14 @@ typedef struct cli_loads {
  * O(count). */
 int cli_loads_write(const char *path, const cli_loads *l, const char *what);
 
+/* The loads of a mapping of tr (to_slot: rank -> slot, a permutation of
+ * the slots, as the general mapper returns it), counted afresh by the
+ * general counter and written as cli_loads_write does. 0, or an exit
+ * status after one line. O(messages x diameter + n nodes). */
+struct kc_traffic;
+int cli_loads_write_mapping(const char *path, const kc_topology *t, const struct kc_traffic *tr,
+                            const uint32_t *to_slot, const char *what);
+
 /* The same channels as a JSON array of {"from", "to", "axis", "dir",
  * "load"}. NULL when out of memory. */
 cJSON *cli_loads_json(const cli_loads *l);
