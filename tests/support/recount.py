@@ -128,7 +128,8 @@ def lcc_traffic(doc):
     """The messages of `kcube analyze --json`'s linear communication over
     GF(field) on rank digits (digit 0 least significant): x -> Ax + b, or
     for a scatter Ay + b -> y; one byte each."""
-    k, poly = doc["field"], doc["field_polynomial"]
+    k = doc.get("field", doc["k"])  # a plain network: the network's own field
+    poly = doc.get("field_polynomial", doc.get("polynomial"))
     a, b = doc["matrix"], doc["vector"]
     n = len(b)
     out = []
@@ -145,6 +146,7 @@ def lcc_traffic(doc):
 
 
 def count(net, traffic, mapping):
+    """Loads per channel (router, axis, dir)."""
     loads = {}
     for row in traffic:
         src, dst = row[0], row[1]
@@ -153,6 +155,21 @@ def count(net, traffic, mapping):
         if a != b:
             net.route(a, b, size, loads)
     return loads
+
+
+def check_cost(path, name, loads, bad):
+    """The start `name` of kcube map --json costs what the recount says."""
+    with open(path) as f:
+        doc = json.load(f)
+    got = [s for s in doc["starts"] if s["mapping"] == name]
+    if not got:
+        bad.append("kcube map --json has no start named %s" % name)
+        return
+    want = {"max_load": max(loads.values(), default=0), "hops": sum(loads.values()),
+            "sumsq": sum(v * v for v in loads.values())}
+    for key, v in want.items():
+        if int(got[0][key]) != v:
+            bad.append("start %s: %s %s in kcube, %d recounted" % (name, key, got[0][key], v))
 
 
 def read_kcube(path, net):
@@ -179,7 +196,9 @@ def main():
     src.add_argument("--traffic", help="traffic file: src dst [bytes] per line")
     src.add_argument("--lcc-json", help="kcube analyze --json of a linear communication on this network")
     p.add_argument("--mapping", help="node list: endpoint of rank r on line r")
-    p.add_argument("--loads", required=True, help="kcube's --loads output")
+    p.add_argument("--loads", help="kcube's --loads output")
+    p.add_argument("--cost-json", help="kcube map --json: compare the start named by --start")
+    p.add_argument("--start", default="file")
     args = p.parse_args()
     try:
         sides = [int(s) for s in args.shape.split("x")]
@@ -196,7 +215,9 @@ def main():
             mapping = [net.alloc[s // net.conc] * net.conc + s % net.conc
                        for s in range(len(net.alloc) * net.conc)]
         mine = count(net, traffic, mapping)
-        theirs, bad = read_kcube(args.loads, net)
+        theirs, bad = read_kcube(args.loads, net) if args.loads else (mine, [])
+        if args.cost_json:
+            check_cost(args.cost_json, args.start, mine, bad)
     except (OSError, ValueError, IndexError, KeyError) as e:
         print("recount: %s" % e, file=sys.stderr)
         return 2
