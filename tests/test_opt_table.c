@@ -302,6 +302,7 @@ static const struct {
     {"--wrap", "--wrap all"},
     {"--nodes", "--nodes OUT/NODES.txt"},
     {"--loads", "--loads OUT/loads.txt"},
+    {"map --loads", "--kind general --loads OUT/loads.txt"},
     {"hl --shape", "--shape 2x8"},
     {"--pattern", "--pattern transpose"},
     {"--matrix", "--matrix 0010;0001;1000;0100"},
