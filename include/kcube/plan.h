@@ -108,8 +108,10 @@ kc_status kc_analyze_split(const kc_topology *t, const kc_comm *c, uint64_t *per
  * (the case kc_analyze_split covers), else -1. O(n). */
 int kc_analyze_split_bits(const kc_topology *t);
 
-/* value, value_formula, value_dim and agree from the per-dimension arrays
+/* An empty result for c on t (topo, n, linear set; the rest 0), and
+ * value, value_formula, value_dim and agree from the per-dimension arrays
  * (what kc_analyze does last; for analyses filled elsewhere). O(n). */
+void kc_analysis_start(kc_analysis *a, const kc_topology *t, const kc_comm *c);
 void kc_analysis_finish(kc_analysis *a);
 
 /* ---- map ----------------------------------------------------------------- */

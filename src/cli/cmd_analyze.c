@@ -11,6 +11,7 @@
 #include "out.h"
 #include "network_cli.h"
 #include "plan_cli.h"
+#include "kcube/chanload.h"
 #include "kcube/netload.h"
 #include "kcube/plan.h"
 
@@ -61,6 +62,9 @@ static int resolve(const cli_args *a, analyze_job *j)
         return cli_error("give --exact or --no-exact, not both");
     j->opts.exact = cli_given(a, &OPT_EXACT) ? 1 : cli_given(a, &OPT_NO_EXACT) ? 0 : KC_EXACT_AUTO;
     j->loads_path = cli_text(a, &OPT_LOADS, NULL);
+    if (j->loads_path && j->in.topo.nodes > KC_CHANLOAD_MAX_NODES)
+        return cli_error("--loads counts channels on up to %llu routers",
+                         (unsigned long long)KC_CHANLOAD_MAX_NODES);
     if (j->loads_path && (r = cli_check_output(j->loads_path)))
         return r;
     if (j->in.comms[0].linear)
@@ -277,6 +281,16 @@ static int check(const cli_args *a)
     return r;
 }
 
+/* Memory of the general counter when it runs (a general network, or
+ * --loads): about 30 bytes a router and axis and 48 a slot (kcube/chanload.h). */
+static double counter_bytes(const analyze_job *j)
+{
+    const kc_topology *t = &j->in.topo;
+    if (!j->loads_path && kc_topology_need_gf(t, "the contention analysis", NULL) == KC_OK)
+        return 0;
+    return 30.0 * (double)t->nodes * t->n + 48.0 * (double)kc_topology_slots(t);
+}
+
 /* --loads: every directed channel's load, counted with rank r on slot r,
  * written before the report (so --json can carry them too). */
 static int write_loads(const cli_args *a, analyze_job *j, uint64_t **loads)
@@ -300,7 +314,7 @@ static int run(const cli_args *a)
         r = plan_gate(a, &j.in,
                       j.opts.exact == KC_EXACT_AUTO ? j.in.topo.nodes <= (1ULL << KC_PLAN_EXACT_AUTO_BITS)
                                                     : j.opts.exact,
-                      0, 0);
+                      0, counter_bytes(&j));
     if (!r) {
         cli_progress_bar prog;
         cli_progress_init(&prog, "counting");

@@ -129,15 +129,9 @@ kc_status kc_analyze_network(const kc_topology *t, const kc_comm *c, const kc_an
     if (kc_topology_validate(t, NULL) || !kc_topology_need_gf(t, "the contention analysis", NULL))
         return kc_analyze(t, c, opts, out, err); /* today's networks, today's engines (and messages) */
     kc_analyze_opts o;
-    if (opts)
-        o = *opts;
-    else
-        kc_analyze_opts_default(&o);
-    memset(out, 0, sizeof *out);
-    out->topo = *t;
-    out->n = t->n;
-    out->linear = c->linear;
-    kc_status s = analyze_general(t, c, &o, out, err);
+    kc_analyze_opts_default(&o);
+    kc_analysis_start(out, t, c);
+    kc_status s = analyze_general(t, c, opts ? opts : &o, out, err);
     if (s)
         return s;
     kc_analysis_finish(out);

@@ -12,6 +12,14 @@ void kc_analyze_opts_default(kc_analyze_opts *o)
     o->seed = 1;
 }
 
+void kc_analysis_start(kc_analysis *a, const kc_topology *t, const kc_comm *c)
+{
+    memset(a, 0, sizeof *a);
+    a->topo = *t;
+    a->n = t->n;
+    a->linear = c->linear;
+}
+
 void kc_analysis_finish(kc_analysis *a)
 {
     const uint64_t *v = a->exact ? a->exact_per_dim : a->formula;
@@ -86,10 +94,7 @@ kc_status kc_analyze(const kc_topology *t, const kc_comm *c, const kc_analyze_op
         o = *opts;
     else
         kc_analyze_opts_default(&o);
-    memset(out, 0, sizeof *out);
-    out->topo = *t;
-    out->n = t->n;
-    out->linear = c->linear;
+    kc_analysis_start(out, t, c);
     out->has_formula = c->linear;
     kc_status s = kci_plan_check(t, c, 1, "the contention analysis", err);
     if (s)
