@@ -139,7 +139,9 @@ def cost(s):
 
 def map_case(kc, rng, net, slots, tmp, log):
     tr, ranks = traffic_file(rng, slots, tmp)
-    plain = net[net.index("--endpoints") + 1] == "1" and "--nodes" not in net and net[3] in ("all", "none")
+    axes = len(net[1].split("x"))
+    wraps = net[3] in ("all", "none") or len(net[3].split(",")) == axes  # every axis or none: plain
+    plain = net[net.index("--endpoints") + 1] == "1" and "--nodes" not in net and wraps
     ident = identity_file(net, slots if plain else ranks, tmp)  # plain networks: a traffic over every node
     out, loads, js = (os.path.join(tmp, x) for x in ("o.txt", "m.loads", "m.json"))
     good = True
