@@ -186,6 +186,12 @@ def _(r):
     return r.transcript(["kcube analyze --n 8 --pattern transpose"])
 
 
+@block("plan-origin")
+def _(r):
+    """docs/plan.md: seed 000's Origin 2000, an LCC on two endpoints per router, counted and by the closed form."""
+    return r.transcript(["kcube analyze --n 5 --endpoints 2 --pattern transpose"])
+
+
 @block("export-walkthrough")
 def _(r):
     """docs/export.md: a mapping on 64 nodes exported for Open MPI, Cray MPICH and Slurm."""

@@ -302,6 +302,8 @@ static const struct {
     {"--wrap", "--wrap all"},
     {"--nodes", "--nodes OUT/NODES.txt"},
     {"--network", "!--n --network OUT/net16.net"},
+    {"--loads", "--loads OUT/loads.txt"},
+    {"map --loads", "--kind general --loads OUT/loads.txt"},
     {"hl --shape", "--shape 2x8"},
     {"simulate --shape", "--shape 2x2x2x2"},
     {"--pattern", "--pattern transpose"},

@@ -45,6 +45,16 @@ kc_status kc_comm_parse(kc_comm *c, const kc_topology *t, const char *matrix, co
 kc_status kc_comm_from_lcc(kc_comm *c, const kc_topology *t, const kc_lcc *l, kc_err *err);
 kc_status kc_comm_from_tcomm(kc_comm *c, const kc_topology *t, const kc_tcomm *tc, kc_err *err);
 
+/* The plain network a communication on t's ranks is written for. A linear
+ * communication lives on the ranks, and rank r is placed on slot r
+ * (kcube/topology.h): where t itself can carry GF(k) arithmetic
+ * (kc_topology_need_gf) that is t; otherwise, when the slot count is k^m,
+ * the k-ary m-cube (the m-cube for k = 2), with k the common side when it is
+ * a power of two whose power the slots are, else 2. Slots that are no power
+ * of two are KC_EINVAL (parameter "endpoints", "nodes_file" or "shape",
+ * whichever makes the count) saying what would be needed. O(n). */
+kc_status kc_comm_space(const kc_topology *t, kc_topology *space, kc_err *err);
+
 /* "permutation", "gather", "scatter" or "uniform". */
 const char *kc_comm_kind_name(const kc_comm *c);
 

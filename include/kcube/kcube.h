@@ -40,6 +40,7 @@ extern "C" {
 #include "kcube/mapgeneral.h"
 #include "kcube/mapset.h"
 #include "kcube/names.h"
+#include "kcube/netload.h"
 #include "kcube/netpreset.h"
 #include "kcube/nodemap.h"
 #include "kcube/perm.h"

@@ -22,6 +22,12 @@
  *   O(2^n n^5 m) (GF(k) DP, n <= 14); linear construction O(m n^4); search
  *   budget x O(m n^4) (see docs/plan.md for measured times).
  *
+ * kc_analyze needs a plain GF(k) network (kc_topology_need_gf); the
+ *   general networks (mixed sides or wraps, endpoints, allocations) are
+ *   analysed by kc_analyze_network (kcube/netload.h), which counts on the
+ *   routers and checks the cube with 2^j endpoints per router against
+ *   kc_analyze_split below.
+ *
  * The binary hypercube (and a k = 2 torus) runs on the fast GF(2) engine
  * (kcube/contention.h, reorder.h, mapset.h); everything else on the GF(k)
  * engine (kcube/torus.h, torusmap.h). Library only: never prints. */
@@ -77,12 +83,36 @@ typedef struct kc_analysis {
     int value_dim;                       /* lowest i with T_i = value, -1 without traffic */
     int agree;                           /* formula and exact count equal in every dimension
                                             (1 when only one of them was computed) */
+    int general;                         /* 1: counted on the routers of a general network
+                                            (kc_analyze_network); worst links are router channels */
+    int has_formula;                     /* 1: formula holds a closed form (linear on plain networks, the
+                                            split LCCs on a cube with 2^j endpoints per router) */
 } kc_analysis;
 
 /* opts may be NULL (defaults). Errors: KC_EINVAL/KC_ERANGE naming "k",
  * "shape", "n" or "exact"; KC_EINTERNAL if formula and count disagree. */
 kc_status kc_analyze(const kc_topology *t, const kc_comm *c, const kc_analyze_opts *opts, kc_analysis *out,
                      kc_err *err);
+
+/* The closed form of an LCC on 2^j endpoints per router of the m-cube of
+ * routers (j = t's log2 C, no allocation; c has m + j digits): rank bits
+ * 0..j-1 name the endpoint, so the LCC is 2^j LCCs on the m-cube with the
+ * matrix A' of the router bits and the complements b' + A'' e (e the
+ * endpoint). Each loads every used channel of dimension i with the same
+ * seed 000 Theorem 1 value T'_i, and two of them load the same channels of
+ * dimension i or disjoint ones (same or different cosets), so
+ * T_i = T'_i x the largest number of complements sharing one coset.
+ * per_dim gets m entries. KC_EINVAL when t or c is not this case. O(4^j m^3). */
+kc_status kc_analyze_split(const kc_topology *t, const kc_comm *c, uint64_t *per_dim, kc_err *err);
+/* j when t is a cube of routers with 2^j endpoints each and no allocation
+ * (the case kc_analyze_split covers), else -1. O(n). */
+int kc_analyze_split_bits(const kc_topology *t);
+
+/* An empty result for c on t (topo, n, linear set; the rest 0), and
+ * value, value_formula, value_dim and agree from the per-dimension arrays
+ * (what kc_analyze does last; for analyses filled elsewhere). O(n). */
+void kc_analysis_start(kc_analysis *a, const kc_topology *t, const kc_comm *c);
+void kc_analysis_finish(kc_analysis *a);
 
 /* ---- map ----------------------------------------------------------------- */
 

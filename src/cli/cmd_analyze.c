@@ -3,10 +3,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <stdlib.h>
+
 #include "cli.h"
+#include "loads_cli.h"
 #include "options.h"
+#include "out.h"
 #include "network_cli.h"
 #include "plan_cli.h"
+#include "kcube/chanload.h"
+#include "kcube/netload.h"
 #include "kcube/plan.h"
 
 static const cli_use analyze_opts[] = {
@@ -28,6 +34,7 @@ static const cli_use analyze_opts[] = {
     {&OPT_SEED, "random stream of the uniform pattern", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
+    {&OPT_LOADS, NULL, NULL},
     {&OPT_MAX_TIME, NULL, NULL},
     {&OPT_MAX_MEMORY, NULL, NULL},
     {NULL, NULL, NULL},
@@ -41,6 +48,8 @@ static const cli_alias analyze_aliases[] = {
 typedef struct analyze_job {
     plan_input in;
     kc_analyze_opts opts;
+    const char *loads_path; /* --loads, or NULL */
+    cli_loads loads;        /* counted when --loads is given */
 } analyze_job;
 
 static int resolve(const cli_args *a, analyze_job *j)
@@ -53,6 +62,12 @@ static int resolve(const cli_args *a, analyze_job *j)
     if (cli_given(a, &OPT_EXACT) && cli_given(a, &OPT_NO_EXACT))
         return cli_error("give --exact or --no-exact, not both");
     j->opts.exact = cli_given(a, &OPT_EXACT) ? 1 : cli_given(a, &OPT_NO_EXACT) ? 0 : KC_EXACT_AUTO;
+    j->loads_path = cli_text(a, &OPT_LOADS, NULL);
+    if (j->loads_path && j->in.topo.nodes > KC_CHANLOAD_MAX_NODES)
+        return cli_error("--loads counts channels on up to %llu routers",
+                         (unsigned long long)KC_CHANLOAD_MAX_NODES);
+    if (j->loads_path && (r = cli_check_output(j->loads_path)))
+        return r;
     if (j->in.comms[0].linear)
         return cli_reject(a, &OPT_SEED, "to a linear communication (it seeds the uniform pattern)");
     return 0;
@@ -61,6 +76,13 @@ static int resolve(const cli_args *a, analyze_job *j)
 /* ---- renderers ------------------------------------------------------------ */
 
 static const uint64_t *best_dims(const kc_analysis *r) { return r->exact ? r->exact_per_dim : r->formula; }
+
+/* A closed form is shown: every linear communication on a plain network, the
+ * split LCCs on a cube with endpoints (kc_analyze_split). */
+static int has_formula(const analyze_job *j, const kc_analysis *r)
+{
+    return r->general ? r->has_formula : j->in.comms[0].linear;
+}
 
 /* Where seed 002 Theorem 1 only bounds T_i (case 4b): 1..(k/2) times k^e. */
 static void paper_range(const kc_analysis *r, int i, uint64_t out[2])
@@ -127,24 +149,31 @@ static int render_json(const analyze_job *j, const kc_analysis *r)
     cJSON *o = cJSON_CreateObject();
     plan_json_topology(o, &r->topo);
     json_comm(o, c);
+    if (r->general) { /* the field the ranks' digits live in (kc_comm_space), for a recount */
+        cli_json_add_int(o, "field", c->k);
+        cli_json_add_int(o, "field_polynomial", kc_gf_polynomial(c->k));
+    }
     if (!c->linear)
         cJSON_AddItemToObject(o, "seed", cli_json_u64(j->opts.seed));
-    cJSON_AddItemToObject(o, "per_dim", c->linear ? cli_json_u64_array(r->formula, r->n) : cJSON_CreateNull());
+    int f = has_formula(j, r);
+    cJSON_AddItemToObject(o, "per_dim", f ? cli_json_u64_array(r->formula, r->n) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "per_dim_exact", r->exact ? cli_json_u64_array(r->exact_per_dim, r->n)
                                                        : cJSON_CreateNull());
     json_cases(o, r);
     cJSON_AddBoolToObject(o, "exact", r->exact);
     cJSON_AddItemToObject(o, "contention", cli_json_u64(r->value));
-    cJSON_AddItemToObject(o, "contention_formula", c->linear ? cli_json_u64(r->value_formula) : cJSON_CreateNull());
-    cJSON_AddBoolToObject(o, "formula_exact", c->linear);
+    cJSON_AddItemToObject(o, "contention_formula", f ? cli_json_u64(r->value_formula) : cJSON_CreateNull());
+    cJSON_AddBoolToObject(o, "formula_exact", f);
     json_worst(o, r);
+    if (j->loads_path) /* only when asked: the default document stays as it was */
+        cJSON_AddItemToObject(o, "channel_loads", cli_loads_json(&j->loads));
     return cli_print_json(o);
 }
 
 static int render_csv(const analyze_job *j, const kc_analysis *r)
 {
     const uint64_t *v = best_dims(r);
-    int linear = j->in.comms[0].linear;
+    int linear = has_formula(j, r);
     puts("dim,formula,exact,worst_from,worst_to,worst_dir,case");
     for (int i = 0; i < r->n; i++) {
         printf("%d,", i);
@@ -174,13 +203,21 @@ static void text_header(const analyze_job *j, const kc_analysis *r)
         return;
     }
     printf("%s on the %s: %s, rank %d", c->name, topo, kc_comm_kind_name(c), kc_comm_rank(c));
-    if (!r->binary)
+    if (r->general)
+        printf(", %d digits, rank r on slot r", c->n);
+    if (r->general ? c->k > 2 : !r->binary)
         printf(", GF(%d) mod %u", r->topo.k, kc_gf_polynomial(r->topo.k));
     putchar('\n');
     if (r->n <= (r->binary ? 16 : 8)) {
         printf("A = %s", plan_matrix_text(c, buf, sizeof buf));
         printf("   b = %s\n", plan_vector_text(c, buf, sizeof buf));
     }
+}
+
+/* The direction goes without saying on the hypercube's channels. */
+static int no_dir(const kc_analysis *r, int i)
+{
+    return r->binary || (r->general && r->topo.side[i] == 2 && kc_topology_wraps(&r->topo, i));
 }
 
 static void text_row(const kc_analysis *r, int linear, int i)
@@ -207,14 +244,14 @@ static void text_row(const kc_analysis *r, int linear, int i)
     else if (r->has_worst)
         printf("%llu -> %llu%s\n", (unsigned long long)r->worst[i].from,
                (unsigned long long)kc_topology_link_to(&r->topo, r->worst[i]),
-               r->binary ? "" : r->worst[i].dir > 0 ? " (+)" : " (-)");
+               no_dir(r, i) ? "" : r->worst[i].dir > 0 ? " (+)" : " (-)");
     else
         puts("(use --exact)");
 }
 
 static int render_text(const analyze_job *j, const kc_analysis *r)
 {
-    int linear = j->in.comms[0].linear;
+    int linear = has_formula(j, r);
     text_header(j, r);
     if (r->has_cases)
         printf("%4s  %5s  %22s  ", "dim", "case", "T_i Theorem 1");
@@ -245,6 +282,28 @@ static int check(const cli_args *a)
     return r;
 }
 
+/* Memory of the general counter when it runs (a general network, or
+ * --loads): about 30 bytes a router and axis and 48 a slot (kcube/chanload.h). */
+static double counter_bytes(const analyze_job *j)
+{
+    const kc_topology *t = &j->in.topo;
+    if (!j->loads_path && kc_topology_need_gf(t, "the contention analysis", NULL) == KC_OK)
+        return 0;
+    return 30.0 * (double)t->nodes * t->n + 48.0 * (double)kc_topology_slots(t);
+}
+
+/* --loads: every directed channel's load, counted with rank r on slot r,
+ * written before the report (so --json can carry them too). */
+static int write_loads(const cli_args *a, analyze_job *j, uint64_t **loads)
+{
+    kc_err err = {0};
+    size_t count;
+    if (kc_analyze_loads(&j->in.topo, &j->in.comms[0], j->opts.seed, loads, &count, &err))
+        return cli_report(a, &err);
+    j->loads = (cli_loads){&j->in.topo, *loads, count};
+    return cli_loads_write(j->loads_path, &j->loads, j->in.comms[0].name);
+}
+
 static int run(const cli_args *a)
 {
     analyze_job j;
@@ -256,18 +315,21 @@ static int run(const cli_args *a)
         r = plan_gate(a, &j.in,
                       j.opts.exact == KC_EXACT_AUTO ? j.in.topo.nodes <= (1ULL << KC_PLAN_EXACT_AUTO_BITS)
                                                     : j.opts.exact,
-                      0, 0);
+                      0, counter_bytes(&j));
     if (!r) {
         cli_progress_bar prog;
         cli_progress_init(&prog, "counting");
         kc_progress p = {j.in.topo.nodes >= (1ULL << 20) ? cli_progress_cb : NULL, &prog};
         j.opts.progress = &p;
-        kc_status s = kc_analyze(&j.in.topo, &j.in.comms[0], &j.opts, &res, &err);
+        kc_status s = kc_analyze_network(&j.in.topo, &j.in.comms[0], &j.opts, &res, &err);
         cli_progress_done(&prog);
-        r = s ? cli_report(a, &err)
+        uint64_t *loads = NULL;
+        r = s ? cli_report(a, &err) : j.loads_path ? write_loads(a, &j, &loads) : 0;
+        r = r ? r
               : j.in.fmt == CLI_FMT_JSON ? render_json(&j, &res)
               : j.in.fmt == CLI_FMT_CSV  ? render_csv(&j, &res)
                                         : render_text(&j, &res);
+        free(loads);
     }
     plan_input_free(&j.in);
     return r;

@@ -7,6 +7,7 @@
 
 #include "cli.h"
 #include "export_cli.h"
+#include "loads_cli.h"
 #include "map_general.h"
 #include "budget.h"
 #include "budget_rates.h"
@@ -86,6 +87,8 @@ static const cli_use map_opts[] = {
     {&OPT_MSG_BYTES, NULL, NULL},
     {&OPT_PHASES, NULL, NULL},
     {&OPT_EMIT_TRAFFIC, NULL, NULL},
+    {&OPT_LOADS, "write every loaded directed channel of the final general mapping, one a line: from_router "
+                 "to_router axis dir load", NULL},
     {&OPT_MAPPING, "none, or a node list (line r: the endpoint number rank r runs on, as --out writes) counted "
                    "exactly as the general mapping's start \"file\" (with --work 0 only the starts are counted)",
      NULL},
@@ -208,7 +211,7 @@ static int resolve(const cli_args *a, map_job *j)
     }
     static const cli_opt *const general_only[] = {&OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
                                                   &OPT_PERIODIC, &OPT_GRID_ORDER, &OPT_MSG_BYTES, &OPT_PHASES,
-                                                  &OPT_EMIT_TRAFFIC, NULL};
+                                                  &OPT_EMIT_TRAFFIC, &OPT_LOADS, NULL};
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;

@@ -4,6 +4,7 @@
  * reordering and linear mapping where the traffic holds linear
  * communications, Scotch's mapping where Scotch is built in; then
  * kc_gmap_run) -> render (text, JSON, CSV; --out writes the node list). */
+#include "loads_cli.h"
 #include "map_general.h"
 
 #include <math.h>
@@ -359,6 +360,8 @@ static int resolve(const cli_args *a, gen_job *j)
         return cli_error("--baseline scotch: this kcube was built without Scotch (install libscotch-dev and rebuild)");
     j->out = cli_text(a, &OPT_OUT, NULL);
     if (j->out && (r = cli_check_output(j->out)))
+        return r;
+    if (cli_given(a, &OPT_LOADS) && (r = cli_check_output(cli_text(a, &OPT_LOADS, NULL))))
         return r;
     j->emit = cli_text(a, &OPT_EMIT_TRAFFIC, NULL);
     if (j->emit && ((r = cli_reject(a, &OPT_OUT, "with --emit-traffic (it writes the traffic and stops)")) ||
@@ -854,6 +857,9 @@ int map_general_run(const cli_args *a, int check_only)
         render_text(&j, &res);
     if (!rc && j.out)
         rc = write_nodes(a, &j, &res.search);
+    if (!rc && cli_given(a, &OPT_LOADS)) /* the final mapping's loads, recounted (loads_cli.h) */
+        rc = cli_loads_write_mapping(cli_text(a, &OPT_LOADS, NULL), &j.in.topo, &j.tr, res.search.to_physical,
+                                     "the final mapping");
     kc_mapgen_result_free(&res);
     job_free(&j);
     return rc;

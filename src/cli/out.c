@@ -216,7 +216,8 @@ int cli_stdout_take(const cli_args *a, const char *owner) { return so.active ? t
 /* Options that name an output file; every other file option is an input. */
 static int is_output_opt(const cli_opt *o)
 {
-    static const char *const names[] = {"out", "plot", "plot-barrier", "emit-goal", "emit-traffic", "timeline", NULL};
+    static const char *const names[] = {"out",      "plot",  "plot-barrier", "emit-goal", "emit-traffic",
+                                        "timeline", "loads", NULL};
     for (int i = 0; names[i]; i++)
         if (!strcmp(o->name, names[i]))
             return 1;

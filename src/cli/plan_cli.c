@@ -14,7 +14,10 @@
 #include "kcube/contention.h"
 #include "kcube/plan.h"
 
-static int build_comm(const cli_args *a, const kc_topology *t, const cli_comm_spec *sp, int scatter, kc_comm *c)
+/* One communication on the ranks' space t (kc_comm_space); `general` when
+ * that space is not the network itself (its `slots`). */
+static int build_comm(const cli_args *a, const kc_topology *t, int general, uint64_t slots, const cli_comm_spec *sp,
+                      int scatter, kc_comm *c)
 {
     kc_err err = {0};
     if (sp->pattern && scatter) {
@@ -25,6 +28,11 @@ static int build_comm(const cli_args *a, const kc_topology *t, const cli_comm_sp
     }
     kc_status s = sp->pattern ? kc_comm_named(c, t, sp->pattern, &err)
                               : kc_comm_parse(c, t, sp->matrix, sp->vector, scatter, &err);
+    if (s && general) { /* say where the digit count comes from: the ranks, not --n */
+        size_t len = strlen(err.msg);
+        snprintf(err.msg + len, sizeof err.msg - len, " (rank r on slot r: %llu slots are %d digits over GF(%d))",
+                 (unsigned long long)slots, t->n, t->k);
+    }
     return s ? cli_report(a, &err) : 0;
 }
 
@@ -84,8 +92,13 @@ int plan_resolve(const cli_args *a, plan_comms want, plan_input *in)
                                                         : "at least one --pattern or --matrix");
     if (!r && l->count && !(in->comms = calloc((size_t)l->count, sizeof *in->comms)))
         r = cli_error("out of memory");
+    kc_topology space; /* a communication lives on the ranks: slot r holds rank r (kc_comm_space) */
+    kc_err err = {0};
+    if (!r && l->count && kc_comm_space(&in->topo, &space, &err))
+        r = cli_report(a, &err);
     for (int i = 0; !r && i < l->count; i++, in->count++)
-        r = build_comm(a, &in->topo, &l->spec[i], l->scatter[i], &in->comms[i]);
+        r = build_comm(a, &space, kc_topology_need_gf(&in->topo, "", NULL) != KC_OK,
+                       kc_topology_slots(&in->topo), &l->spec[i], l->scatter[i], &in->comms[i]);
     free(l);
     return r;
 }

@@ -252,3 +252,42 @@ kc_status kc_comm_parse(kc_comm *c, const kc_topology *t, const char *matrix, co
 const char *kc_comm_kind_name(const kc_comm *c) { return kc_tcomm_kind_name(c->t.kind); }
 
 int kc_comm_rank(const kc_comm *c) { return c->linear ? c->t.rank : 0; }
+
+/* m with k^m == v, or -1 when v is no power of k. */
+static int power_of(uint64_t v, int k)
+{
+    int m = 0;
+    while (v > 1 && v % (uint64_t)k == 0) {
+        v /= (uint64_t)k;
+        m++;
+    }
+    return v == 1 ? m : -1;
+}
+
+kc_status kc_comm_space(const kc_topology *t, kc_topology *space, kc_err *err)
+{
+    kc_status s = kc_topology_validate(t, err);
+    if (s)
+        return s;
+    if (kc_topology_need_gf(t, FEATURE, NULL) == KC_OK) {
+        *space = *t;
+        return KC_OK;
+    }
+    uint64_t slots = kc_topology_slots(t);
+    int k = t->k >= 2 && kc_gf_polynomial(t->k) && power_of(slots, t->k) > 0 ? t->k : 2;
+    int m = power_of(slots, k);
+    if ((m < 1 || m > KC_GFMAT_MAX) && kc_topology_is_plain(t))
+        return kc_topology_need_gf(t, FEATURE, err); /* today's networks keep today's answer */
+    if (m < 1 || m > KC_GFMAT_MAX) {
+        char nb[96], parts[64] = "";
+        const char *param = kc_topology_conc(t) > 1 ? "endpoints" : t->alloc ? "nodes_file" : "shape";
+        if (kc_topology_conc(t) > 1 || t->alloc)
+            snprintf(parts, sizeof parts, " (%llu routers x %d endpoints)",
+                     (unsigned long long)(slots / (uint64_t)kc_topology_conc(t)), kc_topology_conc(t));
+        return kc_fail_param(err, KC_EINVAL, param,
+                             "a linear communication places rank r on slot r, so it needs 2^m slots (m <= %d); the "
+                             "%s has %llu%s",
+                             KC_GFMAT_MAX, kc_topology_format(t, nb, sizeof nb), (unsigned long long)slots, parts);
+    }
+    return k == 2 ? kc_topology_hypercube(space, m, err) : kc_topology_torus(space, k, m, KC_TIE_PLUS, err);
+}

@@ -12,8 +12,15 @@ void kc_analyze_opts_default(kc_analyze_opts *o)
     o->seed = 1;
 }
 
-/* Maximum and its lowest dimension. */
-static void finish(kc_analysis *a)
+void kc_analysis_start(kc_analysis *a, const kc_topology *t, const kc_comm *c)
+{
+    memset(a, 0, sizeof *a);
+    a->topo = *t;
+    a->n = t->n;
+    a->linear = c->linear;
+}
+
+void kc_analysis_finish(kc_analysis *a)
 {
     const uint64_t *v = a->exact ? a->exact_per_dim : a->formula;
     a->value = 0;
@@ -27,7 +34,7 @@ static void finish(kc_analysis *a)
         }
         if (a->formula[i] > a->value_formula)
             a->value_formula = a->formula[i];
-        if (a->exact && a->linear && a->formula[i] != a->exact_per_dim[i])
+        if (a->exact && a->has_formula && a->formula[i] != a->exact_per_dim[i])
             a->agree = 0;
     }
 }
@@ -87,13 +94,11 @@ kc_status kc_analyze(const kc_topology *t, const kc_comm *c, const kc_analyze_op
         o = *opts;
     else
         kc_analyze_opts_default(&o);
-    memset(out, 0, sizeof *out);
+    kc_analysis_start(out, t, c);
+    out->has_formula = c->linear;
     kc_status s = kci_plan_check(t, c, 1, "the contention analysis", err);
     if (s)
         return s;
-    out->topo = *t;
-    out->n = t->n;
-    out->linear = c->linear;
     out->binary = kc_topology_is_binary(t) && c->has_lcc;
     int bits = kci_plan_bits(t);
     int limit = out->binary ? KC_EXACT_MAX_N : KC_PLAN_EXACT_MAX_BITS;
@@ -108,7 +113,7 @@ kc_status kc_analyze(const kc_topology *t, const kc_comm *c, const kc_analyze_op
     s = out->binary ? analyze_binary(c, exact, &o, out, err) : analyze_gfk(t, c, exact, &o, out, err);
     if (s)
         return s;
-    finish(out);
+    kc_analysis_finish(out);
     if (!out->agree)
         return kc_fail(err, KC_EINTERNAL, "the closed form and the exact count of %s differ", c->name);
     return KC_OK;
