@@ -41,9 +41,14 @@ for cmd in analyze map export; do
     bad "--wrap none leaves no ring: that is --topology mesh" $cmd --topology torus --shape 4x4 --wrap none "${extra[@]}"
 done
 
-# a linear communication needs GF(k) on equal power-of-two sides
-bad "needs equal sides" analyze --topology torus --shape 4x4x2 --pattern transpose
-bad "k must be a power of two" analyze --topology torus --shape 6x6 --pattern transpose
+# a linear communication lives on the ranks: it needs a power-of-two rank
+# space, and the option blamed is the one the user described the network with
+bad "--shape: a linear communication needs GF(k) arithmetic, so k must be a power of two; got k = 6" \
+    analyze --topology torus --shape 6x6 --pattern transpose
+bad "--network: a linear communication needs equal sides" analyze --network sequoia --pattern transpose
+bad "pattern transpose needs an even n, got n = 5 (rank r on slot r: 32 slots are 5 digits over GF(2))" \
+    analyze --topology torus --shape 4x4x2 --pattern transpose
+expect_exit 0 "bit-reverse on 4x4x2" -- "$KC" analyze --topology torus --shape 4x4x2 --pattern bit-reverse
 
 # --topology torus --shape and --shape --wrap all are the k-ary n-cube
 # itself: the same bytes as --k --n

@@ -633,6 +633,28 @@ int cli_reject(const cli_args *a, const cli_opt *o, const char *why)
     return 2;
 }
 
+/* The option the user described the network with, when the library
+ * blames a part of the network (k, n, shape, topology) that came from
+ * another one: `--network sequoia` or `--shape 6x6` is what to change,
+ * not a --k the user never gave. */
+static const cli_opt *network_option(const cli_args *a, const cli_opt *o)
+{
+    static const char *const parts[] = {"k", "n", "shape", "topology", NULL};
+    const cli_value *given = o ? cli_get(a, o) : NULL;
+    if (!o || !o->param || (given && given->from_user))
+        return o;
+    int part = 0;
+    for (int i = 0; parts[i]; i++)
+        part |= strcmp(o->param, parts[i]) == 0;
+    for (const char *want = "network"; part && want; want = strcmp(want, "network") == 0 ? "shape" : NULL)
+        for (const cli_use *u = a->cmd->opts; u && u->opt; u++) {
+            const cli_value *v = strcmp(u->opt->name, want) == 0 ? cli_get(a, u->opt) : NULL;
+            if (v && v->from_user)
+                return u->opt;
+        }
+    return o;
+}
+
 int cli_report(const cli_args *a, const kc_err *err)
 {
     const char *msg = err->msg[0] ? err->msg : kc_status_name(err->status);
@@ -647,6 +669,7 @@ int cli_report(const cli_args *a, const kc_err *err)
         for (const cli_alias *al = a->cmd->aliases; al && al->name && !o; al++)
             if (!al->value && strcmp(al->name, err->param) == 0)
                 o = al->target;
+    o = network_option(a, o);
     /* Named as the user spelled it (an old spelling stays recognisable). */
     const cli_value *given = o ? cli_get(a, o) : NULL;
     const char *name = given && given->from_user && given->spelled ? given->spelled : o ? o->name : NULL;
