@@ -95,6 +95,7 @@ static const cli_use simulate_opts[] = {
     {&OPT_SHAPE, "sides per axis AxBx.. (a mesh unless --topology torus or --wrap; the simulator takes at most 24 axes)",
      NULL},
     {&OPT_WRAP, NULL, NULL},
+    {&OPT_NETWORK, NULL, NULL},
     {&OPT_ENDPOINTS, "endpoints per router, sharing its injection and ejection channels; --rate is per endpoint",
      NULL},
     {&OPT_NODES, "the allocation: only its routers' endpoints send and receive, every router forwards", NULL},
@@ -185,13 +186,12 @@ static void given_choice(const cli_args *a, const cli_opt *o, int *field)
         *field = cli_choice(a, o, 0);
 }
 
-/* The general network (network_cli.h) when --shape, --wrap, --endpoints
- * or --nodes is given; else --k, --n and --topology as they always were
+/* The general network (network_cli.h) when --network, --shape, --wrap,
+ * --endpoints or --nodes is given; else --k, --n and --topology as they always were
  * (kc_simspec_resolve decides their defaults). */
 static int resolve_general(const cli_args *a, sim_job *j)
 {
-    j->net_given = cli_given(a, &OPT_SHAPE) || cli_given(a, &OPT_WRAP) || cli_given(a, &OPT_ENDPOINTS) ||
-                   cli_given(a, &OPT_NODES);
+    j->net_given = cli_network_given(a);
     j->general = j->net_given;
     if (!j->net_given)
         return 0;

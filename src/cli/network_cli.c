@@ -138,3 +138,9 @@ void cli_network_free(cli_network *net)
     net->topo.alloc = NULL;
     net->topo.alloc_count = 0;
 }
+
+int cli_network_given(const cli_args *a)
+{
+    return cli_given(a, &OPT_NETWORK) || cli_given(a, &OPT_SHAPE) || cli_given(a, &OPT_WRAP) ||
+           cli_given(a, &OPT_ENDPOINTS) || cli_given(a, &OPT_NODES);
+}

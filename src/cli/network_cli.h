@@ -21,5 +21,9 @@ typedef struct cli_network {
  * Returns 0 or an exit status after one line. */
 int cli_network_resolve(const cli_args *a, cli_network *net);
 void cli_network_free(cli_network *net);
+/* 1 when an option only the general network has was given (--network,
+ * --shape, --wrap, --endpoints, --nodes): the commands that also take
+ * their older --k/--n spelling resolve through cli_network_resolve then. */
+int cli_network_given(const cli_args *a);
 
 #endif
