@@ -94,7 +94,9 @@ good '"k":2|"topology":"mesh"' analyze --k 2 --n 4 --pattern transpose --mesh --
 bad 'power of two' analyze --k 3 --n 4 --pattern transpose
 bad 'out of range 2..256' analyze --k 512 --n 2 --pattern transpose
 bad 'power of two' map --k 6 --n 2 --pattern transpose
-bad 'unequal sides' map --shape 4x8 --pattern bit-reverse
+bad 'unequal sides' map --shape 4x8 --pattern bit-reverse --kind linear
+# --kind auto on unequal sides: the general mapping, the one that applies
+good 'generalmappingonthemesh4x8' map --shape 4x8 --pattern bit-reverse
 bad 'whole number' analyze --k four --n 2 --pattern transpose
 bad 'not an element of GF(4)' analyze --k 4 --n 2 --matrix "1 4;0 1"
 bad 'not an element of GF(8)' analyze --k 8 --n 2 --matrix "1 0;0 1" --vector "8 0"

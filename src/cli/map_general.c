@@ -6,6 +6,7 @@
  * kc_gmap_run) -> render (text, JSON, CSV; --out writes the node list). */
 #include "loads_cli.h"
 #include "map_general.h"
+#include "network_cli.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -22,6 +23,7 @@
 #include "plan_cli.h"
 #include "text.h"
 #include "kcube/mapgeneral.h"
+#include "kcube/gfk.h"
 #include "kcube/mapset.h"
 #include "kcube/plan.h"
 #include "kcube/scotchmap.h"
@@ -127,9 +129,47 @@ typedef struct gen_job {
     uint32_t *file_map;     /* its mapping over the slots, silent ranks appended */
 } gen_job;
 
+/* --shape (and --wrap) describe a network the algebraic mappings take:
+ * equal power-of-two sides, every axis wrapping or none. Read with the
+ * library's parsers alone, printing nothing: a bad value is reported once,
+ * by the path that resolves it. */
+static int shape_is_algebraic(const cli_args *a)
+{
+    int sides[KC_TOPO_MAX_DIMS], count = 0;
+    kc_err err = {0};
+    const char *shape = cli_text(a, &OPT_SHAPE, NULL), *wrap = cli_text(a, &OPT_WRAP, NULL);
+    if (shape && kc_topology_parse_shape(shape, sides, &count, &err))
+        return 1;
+    for (int i = 1; shape && i < count; i++)
+        if (sides[i] != sides[0])
+            return 0;
+    if (shape && kc_gf_polynomial(sides[0]) == 0)
+        return 0;
+    uint64_t mask = 0;
+    int n = shape ? count : (int)cli_int(a, &OPT_N, 1);
+    if (!wrap || kc_topology_parse_wrap(wrap, n, &mask, &err))
+        return 1;
+    return mask == 0 || mask == (n >= 64 ? UINT64_MAX : ((uint64_t)1 << n) - 1);
+}
+
+/* --kind auto on a network only the general mapping takes (a preset, an
+ * allocation, endpoints, unequal or non-power-of-two sides, mixed wraps):
+ * the general mapping, whose starts include the algebraic mappings
+ * wherever they apply. Decided before anything is read, so an input such
+ * as --nodes <(...) is read once. */
+static int only_general_applies(const cli_args *a)
+{
+    if (cli_given(a, &OPT_KIND) || !cli_network_given(a))
+        return 0;
+    if (cli_given(a, &OPT_NODES) || cli_given(a, &OPT_NETWORK) || cli_int(a, &OPT_ENDPOINTS, 1) > 1)
+        return 1;
+    return !shape_is_algebraic(a);
+}
+
 int map_general_wanted(const cli_args *a)
 {
-    return cli_given(a, &OPT_TRAFFIC) || cli_given(a, &OPT_STENCIL) || cli_given(a, &OPT_COLLECTIVE) || cli_choice(a, &OPT_KIND, KC_MAP_AUTO) == KC_MAP_GENERAL;
+    return cli_given(a, &OPT_TRAFFIC) || cli_given(a, &OPT_STENCIL) || cli_given(a, &OPT_COLLECTIVE) ||
+           cli_choice(a, &OPT_KIND, KC_MAP_AUTO) == KC_MAP_GENERAL || only_general_applies(a);
 }
 
 /* ---- resolve ------------------------------------------------------------------ */
