@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""kcube's mapping against the mappings the users of Blue Gene/Q and Cray
+XE6/XK7 (Titan) made: the default order (ABCDET), LLNL Rubik's tile, tilt
+and zigzag, Cray grid_order's rule and plain scotch_gmap, on 3-D and 4-D
+stencils (axis neighbours and full boxes) whose rank count equals the
+partition's slots. Every mapping is a kcube node list (line r: the
+endpoint of rank r), counted by kcube's exact counter (kcube map --mapping
+FILE --work 0) and recounted independently by dimension order in
+tests/support/refmaps.py up to --recount-limit messages, and simulated as
+one halo exchange (kcube simulate --pairs --oneshot: every message sent at
+cycle 0, the cycles until the last arrives) where the simulator takes the
+network. Writes a markdown table and a CSV (docs/compare.md explains).
+
+    python3 bench/net_compare.py --kcube build/kcube              # full, minutes
+    python3 bench/net_compare.py --kcube build/kcube --quick      # one case, seconds
+
+Exit 77 when scotch_gmap is missing, 1 when a check fails (a reference
+mapping that is not a permutation, kcube worse than the default order, or a
+recount that differs from kcube's count).
+"""
+import argparse
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "support"))
+import refmaps as R  # noqa: E402
+
+# Partitions: (name, sides axis 0 first, endpoints C per router, 3-D grid, 4-D grid).
+# C is the ranks a router carries: BG/Q runs 16 ranks a node (c16 mode, one a
+# core) or 8 (c8) on 1 node a router, or 1 (c1, threads inside) on Sequoia;
+# Titan's Gemini carries 2 nodes, one rank a node (one a GPU).
+FULL = [
+    ("BG/Q midplane c8", [4, 4, 4, 4, 2], 8, [16, 16, 16], [8, 8, 8, 8]),
+    ("BG/Q midplane c16", [4, 4, 4, 4, 2], 16, [32, 16, 16], [16, 8, 8, 8]),
+    ("BG/Q 2048 nodes c16", [4, 4, 8, 8, 2], 16, [32, 32, 32], [16, 16, 16, 8]),
+    ("Titan 2/router", [25, 16, 24], 2, [30, 32, 20], [20, 12, 10, 8]),
+    ("Sequoia c1", [16, 12, 16, 16, 2], 1, [64, 48, 32], [16, 16, 16, 24]),
+]
+QUICK = [("BG/Q midplane c8", [4, 4, 4, 4, 2], 8, [16, 16, 16], None)]
+STENCILS = {3: [("7pt", 1), ("27pt", 3)], 4: [("9pt", 1), ("81pt", 4)]}
+
+
+def stencil_traffic(grid, reach):
+    """Periodic halo exchange on the grid (rank numbered axis 0 fastest), one
+    message of 1 byte to each neighbour: reach 1 = the 2d axis neighbours,
+    reach d = every one of the 3^d - 1 neighbours (diagonals too)."""
+    d = len(grid)
+    offs = []
+    for k in range(3 ** d):
+        o = [(k // 3 ** a) % 3 - 1 for a in range(d)]
+        nz = sum(1 for x in o if x)
+        if 0 < nz <= reach and (reach > 1 or nz == 1):
+            offs.append(o)
+    stride = [R.prod(grid[:a]) for a in range(d)]
+    out = []
+    for r in range(R.prod(grid)):
+        c = [(r // stride[a]) % grid[a] for a in range(d)]
+        for o in offs:
+            out.append((r, sum(((c[a] + o[a]) % grid[a]) * stride[a] for a in range(d)), 1))
+    return out
+
+
+def write_lines(path, rows):
+    """One line per row, fields space-separated."""
+    with open(path, "w") as f:
+        for row in rows:
+            f.write(" ".join(map(str, row)) + "\n")
+
+
+def net_args(sides, conc):
+    """kcube's network options for a torus of these sides and endpoints."""
+    return ["--topology", "torus", "--shape", "x".join(map(str, sides)), "--endpoints", str(conc)]
+
+
+def run_json(cmd):
+    """Run a kcube command; its JSON, or None when it fails."""
+    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        return None, p.stderr.strip()
+    return json.loads(p.stdout), ""
+
+
+def kcube_count(args, sides, conc, traffic_path, map_path):
+    """kcube's exact count of a node list: the start made of --mapping FILE
+    (max channel load, bytes x hops), or None when kcube cannot count it."""
+    cmd = [args.kcube, "map"] + net_args(sides, conc) + [
+        "--traffic", traffic_path, "--kind", "general", "--work", "0",
+        "--mapping", map_path, "--max-time", "0", "--json"]
+    out, _ = run_json(cmd)
+    if out is None:
+        return None
+    for s in out.get("starts", []):
+        if s.get("mapping", "").startswith(("file", "mapping")) or os.path.basename(map_path) in s.get("mapping", ""):
+            return s["max_load"], s["hops"]
+    return None
+
+
+def kcube_mapping(args, sides, conc, traffic_path, start_path, out_path):
+    """kcube's general mapper from all its starts (the default order among
+    them when kcube takes --mapping): (node list, max load, hops, seconds)."""
+    base = [args.kcube, "map"] + net_args(sides, conc) + [
+        "--traffic", traffic_path, "--kind", "general", "--work", str(args.work),
+        "--max-time", "0", "--out", out_path, "--json"]
+    t0 = time.time()
+    out, err = run_json(base + ["--mapping", start_path])
+    if out is None:
+        out, err = run_json(base)
+    if out is None:
+        return None, err
+    with open(out_path) as f:
+        nodes = [int(x) for x in f.read().split()]
+    return (nodes, out["final"]["max_load"], out["final"]["hops"], time.time() - t0), ""
+
+
+def simulate(args, sides, conc, pairs_path, map_path):
+    """Cycles of one halo exchange (every message at cycle 0, --msg-flits
+    flits) under the node list; None when the simulator refuses."""
+    if not args.sim:
+        return None
+    cmd = [args.kcube, "simulate"] + net_args(sides, conc) + [
+        "--pairs", pairs_path, "--mapping", map_path, "--oneshot",
+        "--msg-flits", str(args.msg_flits), "--max-time", "0", "--json"]
+    out, _ = run_json(cmd)
+    if out is None:
+        return None
+    return out["points"][0].get("completion")
+
+
+def reference_mappings(sides, conc, grid, traffic, tool):
+    """The users' mappings as (name, node list or None, note)."""
+    n = R.prod(sides) * conc
+    sc, moved = R.scotch_gmap_mapping(sides, conc, n, traffic, tool)
+    return [
+        ("default (ABCDET)", R.default_order(sides, conc), ""),
+        ("Rubik tile", R.rubik_mapping(sides, conc, grid, "tile"), ""),
+        ("Rubik tile+tilt", R.rubik_mapping(sides, conc, grid, "tilt"), ""),
+        ("Rubik tile+zigzag", R.rubik_mapping(sides, conc, grid, "zigzag"), ""),
+        ("grid_order", R.grid_order_mapping(sides, conc, grid), ""),
+        ("scotch_gmap", sc, "%d ranks moved to even routers" % moved if moved else ""),
+    ]
+
+
+def one_case(args, tmp, machine, sides, conc, grid, stencil, reach, failures):
+    """Every mapping of one stencil on one partition: table rows."""
+    traffic = stencil_traffic(grid, reach)
+    n = R.prod(sides) * conc
+    tag = "%s-%s-%s" % (machine.split()[0].replace("/", ""), "x".join(map(str, grid)), stencil)
+    tpath = os.path.join(tmp, tag + ".txt")
+    write_lines(tpath, traffic)
+    maps = reference_mappings(sides, conc, grid, traffic, args.scotch_gmap)
+    dpath = os.path.join(tmp, tag + ".default")
+    write_lines(dpath, [[x] for x in maps[0][1]])
+    km, err = kcube_mapping(args, sides, conc, tpath, dpath, os.path.join(tmp, tag + ".kcube"))
+    rows = []
+    for i, (name, nodes, note) in enumerate(maps + [("kcube", km[0] if km else None, "" if km else err)]):
+        row = {"machine": machine, "network": "x".join(map(str, sides)), "C": conc,
+               "grid": "x".join(map(str, grid)), "stencil": stencil, "ranks": n,
+               "messages": len(traffic), "mapping": name, "note": note}
+        rows.append(row)
+        if nodes is None:
+            continue
+        if not R.is_permutation(nodes, n):
+            failures.append("%s %s: not a permutation of the %d slots" % (tag, name, n))
+            continue
+        mpath = os.path.join(tmp, "%s.map%d" % (tag, i))
+        write_lines(mpath, [[x] for x in nodes])
+        counted = kcube_count(args, sides, conc, tpath, mpath)
+        if len(traffic) <= args.recount_limit or counted is None:
+            rec = R.recount(sides, conc, nodes, traffic)
+            if counted is not None and rec != tuple(counted):
+                failures.append("%s %s: kcube counts %s, the recount %s" % (tag, name, counted, rec))
+            row["recount"] = "yes"
+            if counted is None:
+                counted, row["note"] = rec, (row["note"] + " counted by the recount only").strip()
+        row["max_load"], row["hops"] = counted
+        row["sim_cycles"] = simulate(args, sides, conc, tpath, mpath)
+    if km:
+        rows[-1]["seconds"] = round(km[3], 1)
+        if (km[1], km[2]) > (rows[0]["max_load"], rows[0]["hops"]):
+            failures.append("%s: kcube %s worse than the default order %s" % (
+                tag, (km[1], km[2]), (rows[0]["max_load"], rows[0]["hops"])))
+    return rows
+
+
+COLUMNS = ["machine", "network", "C", "grid", "stencil", "ranks", "messages", "mapping",
+           "max_load", "hops", "sim_cycles", "recount", "seconds", "note"]
+
+
+def markdown(rows):
+    """The table: one line per mapping, the best max load of a case in bold."""
+    head = ["machine", "network x C", "grid", "stencil", "mapping", "max load", "bytes x hops",
+            "sim cycles", "note"]
+    out = ["| " + " | ".join(head) + " |", "| " + " | ".join(["---"] * 5 + ["---:"] * 3 + ["---"]) + " |"]
+    best = {}
+    for r in rows:
+        key = (r["machine"], r["grid"], r["stencil"])
+        if "max_load" in r:
+            best[key] = min(best.get(key, r["max_load"]), r["max_load"])
+    for r in rows:
+        key = (r["machine"], r["grid"], r["stencil"])
+        ml = r.get("max_load", "-")
+        if ml != "-" and ml == best[key]:
+            ml = "**%d**" % ml
+        sim = r.get("sim_cycles")
+        out.append("| %s | %s x %d | %s | %s | %s | %s | %s | %s | %s |" % (
+            r["machine"], r["network"], r["C"], r["grid"], r["stencil"], r["mapping"], ml,
+            r.get("hops", "-"), "-" if sim is None else sim, r["note"]))
+    return "\n".join(out) + "\n"
+
+
+def parse():
+    """Command-line options."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--kcube", default="build/kcube")
+    p.add_argument("--scotch-gmap", default=shutil.which("scotch_gmap"))
+    p.add_argument("--quick", action="store_true", help="one small case (the cli test)")
+    p.add_argument("--work", type=float, default=4, help="kcube map --work (millions)")
+    p.add_argument("--no-sim", dest="sim", action="store_false")
+    p.add_argument("--msg-flits", type=int, default=4)
+    p.add_argument("--recount-limit", type=int, default=300000,
+                   help="recount traffics of at most this many messages")
+    p.add_argument("--only", default="", help="run the partitions whose name contains this")
+    p.add_argument("--md", default="", help="write the markdown table here")
+    p.add_argument("--csv", default="", help="write the CSV here")
+    return p.parse_args()
+
+
+def main():
+    args = parse()
+    if not args.scotch_gmap:
+        print("scotch_gmap not installed (Debian package scotch)")
+        return 77
+    failures, rows = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        for machine, sides, conc, g3, g4 in (QUICK if args.quick else FULL):
+            if args.only not in machine:
+                continue
+            for grid in [g for g in (g3, g4) if g]:
+                for stencil, reach in STENCILS[len(grid)][: 1 if args.quick else 2]:
+                    t0 = time.time()
+                    rows += one_case(args, tmp, machine, sides, conc, grid, stencil, reach, failures)
+                    print("%s %s %s: %.0f s" % (machine, "x".join(map(str, grid)), stencil,
+                                                time.time() - t0), file=sys.stderr)
+    table = markdown(rows)
+    sys.stdout.write(table)
+    if args.md:
+        with open(args.md, "w") as f:
+            f.write(table)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
+            w.writeheader()
+            w.writerows(rows)
+    for msg in failures:
+        print("FAIL: " + msg, file=sys.stderr)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
