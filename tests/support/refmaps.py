@@ -351,3 +351,31 @@ def recount(sides, conc, nodes, traffic):
                 x += (nc - c) * stride[a]
             hops += steps * b
     return (max(loads.values()) if loads else 0), hops
+
+
+# ---------------------------------------------------------------- self-test
+
+def selftest():
+    """The operations on the small examples their documents give (Rubik's
+    shear/tilt docstring in 2-D, grid_order's cell listing, ABCDET on a
+    2x2 torus with 2 slots) and a hand count; raises AssertionError."""
+    b = Box([3, 3])
+    b.tilt(1, 0, 1)            # Rubik: shear(0, 1, 1) = tilt(1, 0, 1)
+    assert b.cells == [0, 1, 2, 5, 3, 4, 7, 8, 6], b.cells
+    b = Box([3, 3])
+    b.tilt(0, 1, 2)            # Rubik: shear(1, 0, 2) = tilt(0, 1, 2)
+    assert b.cells == [0, 4, 8, 3, 7, 2, 6, 1, 5], b.cells
+    b = Box([4, 2])
+    b.zigzag(1, 0, 1, 1)       # planes 1 and 3 rolled by one, plane 2 not
+    assert b.cells == [0, 1, 3, 2, 4, 5, 7, 6], b.cells
+    assert grid_order_list([4, 4], [2, 2]) == [0, 1, 4, 5, 2, 3, 6, 7, 8, 9, 12, 13, 10, 11, 14, 15]
+    assert default_order([2, 2], 2) == [0, 1, 4, 5, 2, 3, 6, 7]
+    # ring of 4 routers, 2 slots each: 0 -> 7 is router 0 -> 3, one - hop;
+    # 1 -> 4 is router 0 -> 2, a tie: two + hops; 2 -> 3 stays on router 1
+    assert recount([4], 2, list(range(8)), [(0, 7, 5), (1, 4, 1), (2, 3, 9)]) == (5, 7)
+    return True
+
+
+if __name__ == "__main__":
+    selftest()
+    print("refmaps self-test passed")
