@@ -38,7 +38,7 @@ import refmaps as R  # noqa: E402
 FULL = [
     ("BG/Q midplane c8", [4, 4, 4, 4, 2], 8, [16, 16, 16], [8, 8, 8, 8]),
     ("BG/Q midplane c16", [4, 4, 4, 4, 2], 16, [32, 16, 16], [16, 8, 8, 8]),
-    ("BG/Q 2048 nodes c16", [4, 4, 8, 8, 2], 16, [32, 32, 32], [16, 16, 16, 8]),
+    ("BG/Q rack c16", [4, 4, 4, 8, 2], 16, [32, 32, 16], [16, 16, 8, 8]),
     ("Titan 2/router", [25, 16, 24], 2, [30, 32, 20], [20, 12, 10, 8]),
     ("Sequoia c1", [16, 12, 16, 16, 2], 1, [64, 48, 32], [16, 16, 16, 24]),
 ]
@@ -177,7 +177,7 @@ def one_case(args, tmp, machine, sides, conc, grid, stencil, reach, failures):
                 failures.append("%s %s: kcube counts %s, the recount %s" % (tag, name, counted, rec))
             row["recount"] = "yes"
             if counted is None:
-                counted, row["note"] = rec, (row["note"] + " counted by the recount only").strip()
+                counted, row["note"] = rec, "; ".join(x for x in (row["note"], "counted by the recount only") if x)
         row["max_load"], row["hops"] = counted
         row["sim_cycles"] = simulate(args, sides, conc, tpath, mpath)
     if km:
