@@ -37,6 +37,11 @@
  *                mappings equal on the max the search lowers the hops as
  *                hard as it lowered the max;
  *   4. descent   (to 100%) again from the best mapping seen.
+ * General networks (kcube/topology.h): ranks are placed on slots, counted
+ * on the whole network; the geometric moves (block reflections, neighbours,
+ * boxes) walk the slots as a grid: the endpoints of a router an innermost
+ * axis of side C, then the router axes, an allocation's box, or one line of
+ * the allocation's routers in file order.
  * Candidates: two random ranks; "pulls", which put one end of a pair on a
  * random neighbour node of the other end (6 in 16 from pairs whose route
  * crosses the busiest channel, a list refreshed when it moves, 7 in 16 from
@@ -81,7 +86,7 @@
 
 typedef struct kc_gmap_start {
     const char *name;            /* "identity", "linear", "reorder", "scotch", ... (caller's string) */
-    const uint32_t *to_physical; /* a permutation of 0..N-1 */
+    const uint32_t *to_physical; /* a permutation of the N slots (kc_topology_slots; nodes on plain networks) */
 } kc_gmap_start;
 
 typedef struct kc_gmap_opts {
@@ -121,8 +126,8 @@ typedef struct kc_gmap_result {
     kc_cost *start_cost;       /* nstarts entries, in the caller's order */
     int best_start;            /* the start the search began from */
     kc_cost cost;              /* the final mapping's objective */
-    uint64_t nodes;
-    uint32_t *to_physical;     /* the final mapping */
+    uint64_t nodes;            /* slots the mapping permutes */
+    uint32_t *to_physical;     /* the final mapping: rank -> slot */
     uint32_t *to_virtual;
     uint64_t iterations;       /* candidate swaps evaluated */
     uint64_t accepted;         /* swaps kept */

@@ -37,7 +37,7 @@
 #include "kcube/gmap.h"
 
 #define KC_MAPGEN_SCOTCH_SEEDS 4 /* Scotch runs at most */
-#define KC_MAPGEN_MAX_STARTS (6 + KC_MAPGEN_SCOTCH_SEEDS + KC_TOPO_MAX_DIMS)
+#define KC_MAPGEN_MAX_STARTS (7 + KC_MAPGEN_SCOTCH_SEEDS + KC_TOPO_MAX_DIMS)
 
 typedef struct kc_mapgen_opts {
     kc_gmap_opts search;   /* seed, budget, progress, groups, separate */
@@ -50,13 +50,15 @@ typedef struct kc_mapgen_opts {
                               scotch_gmap -Cd with seed 1, and the one the cap and reports refer to. Each run
                               costs one Scotch mapping, outside the search's budget: about 0.1 s on 4096
                               nodes, 2 s on 16384 and 84 s on 65536 (docs/traffic.md) */
+    const uint32_t *file_map; /* NULL (default), or a mapping of the caller's (a permutation of the slots, e.g.
+                                 read from a file) counted as the start "file", right after the identity */
 } kc_mapgen_opts;
 
 void kc_mapgen_opts_default(kc_mapgen_opts *o);
 
 typedef struct kc_mapgen_result {
     int nstarts;
-    const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "reorder", "linear", "scotch", "scotch:sS",
+    const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "file", "reorder", "linear", "scotch", "scotch:sS",
                                                      "scotch:def", "gray:f", "fold:AxB[xC]" */
     uint32_t *start_map[KC_MAPGEN_MAX_STARTS];    /* each start's to_physical */
     int scotch;                                   /* index of Scotch's start, or -1 */
@@ -74,7 +76,9 @@ typedef struct kc_mapgen_result {
     double search_seconds;
 } kc_mapgen_result;
 
-/* tr->ranks == t->nodes. comms[0..ncomms) are linear communications whose
+/* tr->ranks == t->nodes on plain networks; on general ones (kcube/topology.h)
+ * tr->ranks <= kc_topology_slots(t), the ranks beyond tr->ranks silent, and
+ * every mapping a permutation of the slots. comms[0..ncomms) are linear communications whose
  * reordering and linear mapping are starts (the traffic's own, found or
  * named), or NULL/0 (then no algebraic start). Free the result with
  * kc_mapgen_result_free, also after an error. */

@@ -17,6 +17,20 @@
  * Scotch's cost figures are not reported: callers evaluate the mapping with
  * kcube's exact counter.
  *
+ * General networks (kcube/topology.h: C endpoints per router, an
+ * allocation, mixed wraps): Scotch maps the ranks onto the ROUTERS, C ranks
+ * to a router, and each rank then takes a free endpoint of its router (a
+ * rank of an overfull router the free slot nearest in hops). The routers'
+ * target is the class above when there is one (side-2 axes count as rings
+ * or lines as the longer axes are, since their one channel each way is the
+ * same network), restricted to an allocation by SCOTCH_archSub; otherwise
+ * (longer axes that mix rings and lines, more than 5 torus axes as Tofu's
+ * 6, meshes of 4 or more axes) a decomposition-defined target built by
+ * SCOTCH_archBuild2 from the router graph, restricted to the allocation's
+ * routers. Info's target names "sub" and "deco" for these. There
+ * tr->ranks may be below the slot count (the slots left over get the
+ * silent ranks in order) and to_physical gets kc_topology_slots(t) entries.
+ *
  * Determinism: Scotch runs in a context of its own (private copy of its
  * random generator seeded with `seed`, deterministic mode, one thread), so
  * its process-wide generator is untouched and the same input and seed give
@@ -48,7 +62,8 @@ int kc_scotch_available(void);
 /* Scotch's version as text ("7.0.3"), or NULL without Scotch. */
 const char *kc_scotch_version(void);
 
-/* Map tr (tr->ranks == t->nodes, else KC_EINVAL naming "traffic") onto t:
+/* Map tr (tr->ranks == t->nodes, else KC_EINVAL naming "traffic"; on
+ * general networks tr->ranks <= the slots) onto t:
  * to_physical[v] is the node of virtual rank v, always a permutation of
  * 0..nodes-1. Scotch's default strategy allows about 1% imbalance, so on
  * large targets it may put two ranks on one terminal (14 of 16384 in a
@@ -60,7 +75,8 @@ kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t see
 
 /* What a mapping involved, for reports. */
 typedef struct kc_scotch_info {
-    const char *target; /* Scotch's target: "hcub", "torus2D", "torus3D", "torusXD", "mesh2D", "mesh3D" */
+    const char *target; /* Scotch's target: "hcub", "torus2D", "torus3D", "torusXD", "mesh2D", "mesh3D"; on general
+                           networks also "sub" (a class target's allocated routers) and "deco" */
     uint64_t repaired;  /* ranks moved off a terminal Scotch had used twice */
 } kc_scotch_info;
 /* kc_scotch_map that also fills *info (may be NULL). */

@@ -67,7 +67,7 @@ static kc_status tool_start(const kc_topology *t, const kc_traffic *tr, uint64_t
                             kc_err *err)
 {
     double t0 = kci_seconds();
-    uint32_t *p = start_slot(r, "scotch:def", t->nodes);
+    uint32_t *p = start_slot(r, "scotch:def", kc_topology_slots(t));
     kc_status st = p ? kc_scotch_map_tool(t, tr, seed, p, NULL, err) : kc_fail(err, KC_ENOMEM, "out of memory");
     r->start_seconds[r->nstarts - 1] = kci_seconds() - t0;
     return st;
@@ -77,31 +77,38 @@ static kc_status build_starts(const kc_topology *t, const kc_traffic *tr, const 
                               const kc_mapgen_opts *o, kc_mapgen_result *r, kc_err *err)
 {
     double t0 = kci_seconds();
-    uint32_t *id = start_slot(r, "identity", t->nodes);
+    uint64_t slots = kc_topology_slots(t);
+    uint32_t *id = start_slot(r, "identity", slots);
     if (!id)
         return kc_fail(err, KC_ENOMEM, "out of memory");
-    for (uint64_t v = 0; v < t->nodes; v++)
+    for (uint64_t v = 0; v < slots; v++)
         id[v] = (uint32_t)v;
     r->start_seconds[0] = kci_seconds() - t0;
     kc_status st = KC_OK;
+    if (o->file_map) {
+        uint32_t *p = start_slot(r, "file", slots);
+        if (!p)
+            return kc_fail(err, KC_ENOMEM, "out of memory");
+        memcpy(p, o->file_map, slots * sizeof *p);
+    }
     kc_err ignored = {0};
     if (ncomms > 0 && kc_topology_need_gf(t, "an algebraic start", &ignored) == KC_OK &&
         !(st = algebraic_start(t, comms, ncomms, KC_MAP_REORDER, o->search.seed, r, err)))
         st = algebraic_start(t, comms, ncomms, KC_MAP_LINEAR, o->search.seed, r, err);
     if (!st && o->use_scotch && kc_scotch_available()) {
         t0 = kci_seconds();
-        uint32_t *p = start_slot(r, "scotch", t->nodes);
+        uint32_t *p = start_slot(r, "scotch", slots);
         r->scotch = r->nstarts - 1;
         st = p ? kc_scotch_map(t, tr, o->search.seed, p, err) : kc_fail(err, KC_ENOMEM, "out of memory");
         r->start_seconds[r->nstarts - 1] = kci_seconds() - t0;
         /* More Scotch seeds: Scotch's result varies much with its
          * seed, and on small networks a run costs little. */
-        int runs = o->scotch_seeds > 0 ? o->scotch_seeds : t->nodes <= 4096 ? KC_MAPGEN_SCOTCH_SEEDS : 1;
+        int runs = o->scotch_seeds > 0 ? o->scotch_seeds : slots <= 4096 ? KC_MAPGEN_SCOTCH_SEEDS : 1;
         for (int i = 1; !st && i < runs && i < KC_MAPGEN_SCOTCH_SEEDS; i++) {
             uint64_t seed = o->search.seed + 2 * (uint64_t)i;
             snprintf(r->scotch_name[i], sizeof r->scotch_name[i], "scotch:s%llu", (unsigned long long)seed);
             t0 = kci_seconds();
-            p = start_slot(r, r->scotch_name[i], t->nodes);
+            p = start_slot(r, r->scotch_name[i], slots);
             st = p ? kc_scotch_map(t, tr, seed, p, err) : kc_fail(err, KC_ENOMEM, "out of memory");
             r->start_seconds[r->nstarts - 1] = kci_seconds() - t0;
         }
@@ -126,11 +133,11 @@ static uint64_t gray_field(uint64_t u, int k, int f)
     return g;
 }
 
-/* "gray:f" for every f > 1 dividing n (equal sides only: hypercubes and
- * tori). */
+/* "gray:f" for every f > 1 dividing n (equal sides, every axis a ring, one
+ * endpoint per router and no allocation: hypercubes and tori). */
 static kc_status gray_starts(const kc_topology *t, kc_mapgen_result *r, kc_err *err)
 {
-    if (t->kind == KC_TOPO_MESH || t->k < 2)
+    if (t->kind == KC_TOPO_MESH || t->k < 2 || !kc_topology_is_plain(t))
         return KC_OK;
     for (int f = 2; f <= t->n; f++) {
         if (t->n % f)
@@ -159,11 +166,13 @@ static kc_status fold_start(const kc_topology *t, const kc_traffic *tr, const kc
                             kc_err *err)
 {
     double t0 = kci_seconds();
-    uint32_t *p = start_slot(r, r->fold_name, t->nodes);
+    kc_topology grid;
+    kci_slot_grid(t, &grid);
+    uint32_t *p = start_slot(r, r->fold_name, grid.nodes);
     if (!p)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     int found = 0;
-    kc_status st = kci_fold_start(t, tr, o->search.group, o->search.groups, o->search.separate, p, r->fold_name,
+    kc_status st = kci_fold_start(t, &grid, tr, o->search.group, o->search.groups, o->search.separate, p, r->fold_name,
                                   sizeof r->fold_name, &found, err);
     if (st || !found) {
         free(p);
@@ -184,9 +193,10 @@ kc_status kc_mapgen_run(const kc_topology *t, const kc_traffic *tr, const kc_com
         kc_mapgen_opts_default(&def);
         opts = &def;
     }
-    if (tr->ranks != t->nodes)
-        return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic has %llu ranks, the network %llu nodes",
-                             (unsigned long long)tr->ranks, (unsigned long long)t->nodes);
+    if (tr->ranks > kc_topology_slots(t) || (kc_topology_is_plain(t) && tr->ranks != t->nodes))
+        return kc_fail_param(err, KC_EINVAL, "traffic", "the traffic has %llu ranks, the network %llu %s",
+                             (unsigned long long)tr->ranks, (unsigned long long)kc_topology_slots(t),
+                             kc_topology_is_plain(t) ? "nodes" : "slots");
     kc_status st = build_starts(t, tr, comms, ncomms, opts, res, err);
     if (!st)
         st = gray_starts(t, res, err);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/clock.h"
+#include "gmap_internal.h"
 #include "kcube/rng.h"
 
 #define HOT_CAP 4096        /* most pairs kept on the hot list */
@@ -25,7 +26,9 @@
 
 typedef struct search {
     kc_chanload *cl;
-    const kc_topology *t;
+    const kc_topology *t;   /* the slots as a grid (kci_slot_grid): geometry of the moves */
+    const kc_topology *net; /* the network counted (hops of a pair) */
+    kc_topology grid;
     kc_rng rng;
     uint32_t nodes;
     size_t pairs;
@@ -288,7 +291,7 @@ static void block_swaps(search *s, int i, int r, const int *fixed, uint64_t base
 /* The centres of reflection axis i has: one on a line or a 2-ring. */
 static int centres(const search *s, int i)
 {
-    return s->t->kind == KC_TOPO_MESH || s->t->side[i] == 2 ? 1 : s->t->side[i];
+    return !kc_topology_wraps(s->t, i) || s->t->side[i] == 2 ? 1 : s->t->side[i];
 }
 
 static int centre(const search *s, int i, int k) { return centres(s, i) == 1 ? s->t->side[i] - 1 : k; }
@@ -317,14 +320,15 @@ static void block_move(search *s)
         random_two(s);
 }
 
-/* Hops between nodes x and y (rings the short way, lines straight). */
+/* Hops between the routers of slots x and y (rings the short way, lines
+ * straight; 0 on one router). */
 static uint64_t node_hops(const kc_topology *t, uint32_t x, uint32_t y)
 {
-    uint64_t h = 0;
+    uint64_t h = 0, p = kc_topology_slot_router(t, x), q = kc_topology_slot_router(t, y);
     for (int i = 0; i < t->n; i++) {
-        unsigned a = kc_topology_coord(t, x, i), b = kc_topology_coord(t, y, i), k = (unsigned)t->side[i];
+        unsigned a = kc_topology_coord(t, p, i), b = kc_topology_coord(t, q, i), k = (unsigned)t->side[i];
         unsigned d = a > b ? a - b : b - a;
-        h += t->kind == KC_TOPO_MESH || 2 * d <= k ? d : k - d;
+        h += !kc_topology_wraps(t, i) || 2 * d <= k ? d : k - d;
     }
     return h;
 }
@@ -337,9 +341,9 @@ static size_t heavier_pair(const search *s, size_t i, size_t j)
     uint32_t a, b;
     uint64_t wi, wj;
     kc_chanload_pair(s->cl, i, &a, &b, &wi);
-    uint64_t ci = wi * node_hops(s->t, tophys[a], tophys[b]);
+    uint64_t ci = wi * node_hops(s->net, tophys[a], tophys[b]);
     kc_chanload_pair(s->cl, j, &a, &b, &wj);
-    return wj * node_hops(s->t, tophys[a], tophys[b]) > ci ? j : i;
+    return wj * node_hops(s->net, tophys[a], tophys[b]) > ci ? j : i;
 }
 
 static void gen_move(search *s)
@@ -706,24 +710,26 @@ kc_status kc_gmap_run(const kc_topology *t, const kc_traffic *tr, const kc_gmap_
     if (opts->groups && !opts->group)
         return kc_fail_param(err, KC_EINVAL, "group", "%u groups but no group ids", opts->groups);
     search s = {0};
-    s.t = t;
+    s.net = t;
+    kci_slot_grid(t, &s.grid);
+    s.t = &s.grid;
     s.progress = &opts->progress;
     kc_status st = opts->separate && opts->groups
                        ? kc_chanload_new_layered(&s.cl, t, tr, opts->group, opts->groups, err)
                        : kc_chanload_new(&s.cl, t, tr, err);
     if (st)
         return st;
-    s.nodes = (uint32_t)t->nodes;
+    s.nodes = (uint32_t)s.grid.nodes;
     s.pairs = kc_chanload_pairs(s.cl);
     s.best_map = malloc((size_t)s.nodes * sizeof *s.best_map);
     s.hot = malloc(HOT_CAP * sizeof *s.hot);
     s.tx = malloc(BLOCK_NODES * sizeof *s.tx);
     s.ty = malloc(BLOCK_NODES * sizeof *s.ty);
-    for (int i = 0; i < t->n; i++)
-        s.stride[i] = i ? s.stride[i - 1] * (uint64_t)t->side[i - 1] : 1;
+    for (int i = 0; i < s.t->n; i++)
+        s.stride[i] = i ? s.stride[i - 1] * (uint64_t)s.t->side[i - 1] : 1;
     st = (!s.best_map || !s.hot || !s.tx || !s.ty) ? kc_fail(err, KC_ENOMEM, "out of memory for the mapper") : KC_OK;
     if (!st)
-        st = alloc_result(res, t->nodes, nstarts, opts->groups, err);
+        st = alloc_result(res, s.nodes, nstarts, opts->groups, err);
     if (!st)
         st = eval_starts(&s, tr, starts, nstarts, opts, res, err);
     if (!st) {

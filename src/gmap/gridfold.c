@@ -15,6 +15,11 @@
  * of a shared axis may cost more. Which grid axis claims which slots is a
  * choice, so several claims are counted exactly and the best is the start.
  *
+ * On general networks the grid is folded into the slots' grid
+ * (kci_slot_grid): C endpoints of a router are an innermost axis of side
+ * C, so a 2 x ... process grid folds its factor 2 onto the two endpoints of
+ * a router, and an allocation that is a box folds as that box.
+ *
  * Detection: every ordered factorisation of the node count into 1 to 3
  * sides >= 2 is a candidate grid (axis 0 fastest); it fits when at least
  * 90 % of the messages go to a grid neighbour (each coordinate changed by
@@ -286,11 +291,13 @@ static int next_perm(int *a, int n)
     return 1;
 }
 
-kc_status kci_fold_start(const kc_topology *t, const kc_traffic *tr, const uint32_t *group, uint32_t groups,
-                         int separate, uint32_t *out, char *name, size_t namesz, int *found, kc_err *err)
+kc_status kci_fold_start(const kc_topology *net, const kc_topology *grid, const kc_traffic *tr, const uint32_t *group,
+                         uint32_t groups, int separate, uint32_t *out, char *name, size_t namesz, int *found,
+                         kc_err *err)
 {
+    const kc_topology *t = grid; /* the geometry the grid is folded into; net counts */
     *found = 0;
-    if (t->nodes > KC_CHANLOAD_MAX_NODES || t->nodes < 4 || tr->count == 0)
+    if (t->nodes > KC_CHANLOAD_MAX_NODES || t->nodes < 4 || tr->count == 0 || tr->ranks != t->nodes)
         return KC_OK;
     fold_grid g;
     if (!detect_grid(tr, t->nodes, &g))
@@ -298,8 +305,8 @@ kc_status kci_fold_start(const kc_topology *t, const kc_traffic *tr, const uint3
     fold_slots s;
     network_slots(t, &s);
     kc_chanload *cl = NULL;
-    kc_status st = separate && group ? kc_chanload_new_layered(&cl, t, tr, group, groups, err)
-                                     : kc_chanload_new(&cl, t, tr, err);
+    kc_status st = separate && group ? kc_chanload_new_layered(&cl, net, tr, group, groups, err)
+                                     : kc_chanload_new(&cl, net, tr, err);
     if (st)
         return kc_status_is_input(st) ? (*err = (kc_err){0}, KC_OK) : st;
     uint32_t *cand = malloc(t->nodes * sizeof *cand);

@@ -333,7 +333,7 @@ static uint64_t node_hops(const kc_topology *t, uint64_t a, uint64_t b)
     for (int i = 0; i < t->n; i++) {
         unsigned ca = kc_topology_coord(t, a, i), cb = kc_topology_coord(t, b, i);
         unsigned d = ca > cb ? ca - cb : cb - ca, k = (unsigned)t->side[i];
-        h += t->kind == KC_TOPO_MESH || 2 * d <= k ? d : k - d;
+        h += !kc_topology_wraps(t, i) || 2 * d <= k ? d : k - d;
     }
     return h;
 }
@@ -405,11 +405,264 @@ kc_status kci_scotch_to_nodes(const kc_topology *t, const SCOTCH_Num *part, cons
     return KC_OK;
 }
 
+
+/* ---- general networks: routers first, then their endpoints ---------------- */
+
+/* The Scotch target of a general network's routers and how its terminals
+ * number slot blocks (block b = slots b C .. b C + C - 1, on router
+ * kc_topology_slot_router(t, b C)). base is the class target a sub-target
+ * points into (kept alive while arch is used); router is the router graph
+ * a decomposition-defined target is built from. */
+typedef struct gen_target {
+    SCOTCH_Arch base, arch;
+    int has_base, has_arch, has_graph;
+    SCOTCH_Graph router;
+    csr rg;
+    uint32_t *block; /* block[term] */
+    uint64_t terms;
+    const char *name;
+} gen_target;
+
+/* The routers as a network Scotch has a class for: C = 1, no allocation,
+ * side-2 axes taken as rings or lines as the longer ones are (their one
+ * channel each way is the same network either way). 0 when the longer
+ * axes mix rings and lines. */
+static int router_grid(const kc_topology *t, kc_topology *r)
+{
+    *r = *t;
+    r->endpoints = 1;
+    r->alloc = NULL;
+    r->alloc_count = 0;
+    int ring = -1;
+    for (int i = 0; i < t->n; i++)
+        if (t->side[i] > 2) {
+            if (ring >= 0 && ring != kc_topology_wraps(t, i))
+                return 0;
+            ring = kc_topology_wraps(t, i);
+        }
+    uint64_t all = t->n >= 64 ? UINT64_MAX : ((uint64_t)1 << t->n) - 1;
+    return kc_topology_set_wrap(r, ring == 0 ? 0 : all, NULL) == KC_OK;
+}
+
+/* A class target (torus, mesh, hcub) of the routers; with an allocation,
+ * Scotch's sub-target of its routers (terminal j = allocation entry j). */
+static kc_status class_target(const kc_topology *t, const kc_topology *r, const kci_scotch_tgt *tg, gen_target *g,
+                              kc_err *err)
+{
+    uint64_t R = r->nodes;
+    uint32_t *term_node = malloc(R * sizeof *term_node);
+    if (!term_node)
+        return kc_fail(err, KC_ENOMEM, "out of memory for %llu routers", (unsigned long long)R);
+    kc_status s = kci_scotch_arch(r, tg, &g->base, err);
+    g->has_base = !s;
+    if (!s)
+        s = numbering(r, tg, &g->base, term_node, err);
+    if (s || !t->alloc) {
+        g->block = term_node; /* without an allocation a router is its own block */
+        g->terms = R;
+        g->name = tg->name;
+        return s;
+    }
+    SCOTCH_Num *list = malloc((size_t)t->alloc_count * sizeof *list);
+    uint32_t *node_term = malloc(R * sizeof *node_term);
+    g->block = malloc((size_t)t->alloc_count * sizeof *g->block);
+    if (!list || !node_term || !g->block)
+        s = kc_fail(err, KC_ENOMEM, "out of memory for the allocation's terminals");
+    for (uint64_t a = 0; !s && a < R; a++)
+        node_term[term_node[a]] = (uint32_t)a;
+    for (uint32_t j = 0; !s && j < t->alloc_count; j++) {
+        list[j] = (SCOTCH_Num)node_term[t->alloc[j]];
+        g->block[j] = j;
+    }
+    if (!s && (SCOTCH_archInit(&g->arch) || SCOTCH_archSub(&g->arch, &g->base, (SCOTCH_Num)t->alloc_count, list)))
+        s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_archSub failed");
+    g->has_arch = !s;
+    g->terms = t->alloc_count;
+    g->name = "sub";
+    free(list);
+    free(node_term);
+    free(term_node);
+    return s;
+}
+
+/* The router graph (links of t, each neighbour once) as a CSR. */
+static kc_status router_csr(const kc_topology *t, csr *g, kc_err *err)
+{
+    uint64_t R = t->nodes;
+    g->vert = malloc((R + 1) * sizeof *g->vert);
+    g->edge = malloc((2 * (size_t)t->n * R + 1) * sizeof *g->edge);
+    if (!g->vert || !g->edge)
+        return kc_fail(err, KC_ENOMEM, "out of memory for the router graph");
+    SCOTCH_Num e = 0;
+    for (uint64_t x = 0; x < R; x++) {
+        g->vert[x] = e;
+        for (int i = 0; i < t->n; i++)
+            for (int dir = 1; dir >= -1; dir -= 2) {
+                uint64_t y = kc_topology_link_to(t, (kc_link){x, i, dir});
+                if (y == UINT64_MAX || y == x || (dir < 0 && e > g->vert[x] && g->edge[e - 1] == (SCOTCH_Num)y))
+                    continue;
+                g->edge[e++] = (SCOTCH_Num)y;
+            }
+    }
+    g->vert[R] = e;
+    g->arcs = e;
+    return KC_OK;
+}
+
+/* Any other network: Scotch's decomposition-defined target built from the
+ * router graph, restricted to the allocation (terminal j = its entry j). */
+static kc_status deco_target(const kc_topology *t, gen_target *g, kc_err *err)
+{
+    uint64_t R = t->nodes, count = t->alloc ? t->alloc_count : R;
+    kc_topology r = *t;
+    r.alloc = NULL;
+    kc_status s = router_csr(&r, &g->rg, err);
+    SCOTCH_Num *list = malloc(count * sizeof *list);
+    g->block = malloc(count * sizeof *g->block);
+    if (!s && (!list || !g->block))
+        s = kc_fail(err, KC_ENOMEM, "out of memory for the target's terminals");
+    for (uint64_t j = 0; !s && j < count; j++) {
+        list[j] = (SCOTCH_Num)(t->alloc ? t->alloc[j] : j);
+        g->block[j] = (uint32_t)j;
+    }
+    if (!s && (SCOTCH_graphInit(&g->router) ||
+               (g->has_graph = 1, SCOTCH_graphBuild(&g->router, 0, (SCOTCH_Num)R, g->rg.vert, NULL, NULL, NULL,
+                                                    g->rg.arcs, g->rg.edge, NULL))))
+        s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_graphBuild failed for the router graph");
+    if (!s && (SCOTCH_archInit(&g->arch) || SCOTCH_archBuild2(&g->arch, &g->router, (SCOTCH_Num)count, list)))
+        s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_archBuild2 failed");
+    g->has_arch = !s;
+    g->terms = count;
+    g->name = "deco";
+    free(list);
+    return s;
+}
+
+static void gen_target_free(gen_target *g)
+{
+    if (g->has_arch)
+        SCOTCH_archExit(&g->arch);
+    if (g->has_base)
+        SCOTCH_archExit(&g->base);
+    if (g->has_graph)
+        SCOTCH_graphExit(&g->router);
+    free(g->rg.vert);
+    free(g->rg.edge);
+    free(g->block);
+}
+
+static SCOTCH_Arch *gen_arch(gen_target *g) { return g->has_arch ? &g->arch : &g->base; }
+
+/* Ranks onto slots: rank v takes the next free endpoint of the block
+ * Scotch gave it; ranks of a full block (Scotch balances within about 1 %)
+ * take a free slot whose router is nearest in hops, the first one when too
+ * many would be priced; silent ranks fill what is left in order. */
+static kc_status blocks_to_slots(const kc_topology *t, const gen_target *g, const SCOTCH_Num *part, uint64_t ranks,
+                                 uint32_t *to_physical, uint64_t *repaired, kc_err *err)
+{
+    uint64_t C = (uint64_t)kc_topology_conc(t), S = kc_topology_slots(t);
+    uint32_t *used = calloc(S / C, sizeof *used);
+    unsigned char *taken = calloc(S, 1);
+    if (!used || !taken) {
+        free(used);
+        free(taken);
+        return kc_fail(err, KC_ENOMEM, "out of memory for %llu slots", (unsigned long long)S);
+    }
+    uint64_t displaced = 0, nfree = S;
+    for (uint64_t v = 0; v < ranks; v++) {
+        int valid = part[v] >= 0 && (uint64_t)part[v] < g->terms;
+        uint32_t b = valid ? g->block[part[v]] : 0;
+        if (valid && used[b] < C) {
+            to_physical[v] = (uint32_t)(b * C + used[b]++);
+            taken[to_physical[v]] = 1;
+            nfree--;
+        } else {
+            to_physical[v] = UINT32_MAX;
+            displaced++;
+        }
+    }
+    int price = displaced * nfree <= REPAIR_NEAREST_MAX;
+    for (uint64_t v = 0, next = 0; v < S; v++) {
+        if (v < ranks && to_physical[v] != UINT32_MAX)
+            continue;
+        uint64_t best = UINT64_MAX, best_h = UINT64_MAX;
+        int want = v < ranks && price && part[v] >= 0 && (uint64_t)part[v] < g->terms;
+        uint64_t from = want ? kc_topology_slot_router(t, (uint64_t)g->block[part[v]] * C) : 0;
+        for (uint64_t x = want ? 0 : next; x < S && best_h; x++)
+            if (!taken[x]) {
+                uint64_t h = want ? node_hops(t, from, kc_topology_slot_router(t, x)) : 0;
+                if (h < best_h) {
+                    best = x;
+                    best_h = h;
+                }
+            }
+        if (!want)
+            next = best;
+        taken[best] = 1;
+        to_physical[v] = (uint32_t)best;
+    }
+    *repaired = displaced;
+    free(used);
+    free(taken);
+    return KC_OK;
+}
+
+/* Scotch on a general network (kcube/scotchmap.h): map the ranks onto the
+ * routers (C to a router), then onto their endpoints. */
+static kc_status map_general(const kc_topology *t, const kc_traffic *tr, uint64_t seed, int deterministic,
+                             uint32_t *to_physical, kc_scotch_info *info, kc_err *err)
+{
+    uint64_t P = tr->ranks, S = kc_topology_slots(t);
+    if (P > S)
+        return kc_fail_param(err, KC_EINVAL, "traffic", "traffic has %llu ranks, the topology %llu slots",
+                             (unsigned long long)P, (unsigned long long)S);
+    if (S > (uint64_t)SCOTCH_NUMMAX || S > UINT32_MAX || t->nodes > (uint64_t)SCOTCH_NUMMAX)
+        return kc_fail_param(err, KC_ERANGE, "scotch", "%llu slots: more than Scotch maps here",
+                             (unsigned long long)S);
+    gen_target g = {0};
+    kc_topology r;
+    kci_scotch_tgt tg;
+    kc_err quiet = {0};
+    kc_status s = router_grid(t, &r) && kci_scotch_target(&r, &tg, &quiet) == KC_OK ? class_target(t, &r, &tg, &g, err)
+                                                                                   : deco_target(t, &g, err);
+    SCOTCH_Num *part = malloc((P ? P : 1) * sizeof *part);
+    csr src = {0};
+    SCOTCH_Graph graph;
+    int graph_built = 0;
+    uint64_t repaired = 0;
+    if (!s && !part)
+        s = kc_fail(err, KC_ENOMEM, "out of memory for %llu ranks", (unsigned long long)P);
+    if (!s)
+        s = build_csr(tr, P, &src, err);
+    if (!s && (SCOTCH_graphInit(&graph) ||
+               (graph_built = 1, SCOTCH_graphBuild(&graph, 0, (SCOTCH_Num)P, src.vert, NULL, NULL, NULL, src.arcs,
+                                                    src.edge, src.load))))
+        s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_graphBuild failed");
+    if (!s && P)
+        s = run_map(&graph, gen_arch(&g), seed, deterministic, part, err);
+    if (!s)
+        s = blocks_to_slots(t, &g, part, P, to_physical, &repaired, err);
+    if (!s && info) {
+        info->target = g.name;
+        info->repaired = repaired;
+    }
+    if (graph_built)
+        SCOTCH_graphExit(&graph);
+    gen_target_free(&g);
+    free(src.vert);
+    free(src.edge);
+    free(src.load);
+    free(part);
+    return s;
+}
+
 /* kc_scotch_map_info (deterministic = 1) and kc_scotch_map_tool (0). */
 static kc_status map_in_mode(const kc_topology *t, const kc_traffic *tr, uint64_t seed, int deterministic,
                              uint32_t *to_physical, kc_scotch_info *info, kc_err *err)
 {
     uint64_t P = t->nodes;
+    if (!kc_topology_is_plain(t))
+        return map_general(t, tr, seed, deterministic, to_physical, info, err);
     if (tr->ranks != P)
         return kc_fail_param(err, KC_EINVAL, "traffic", "traffic has %llu ranks, the topology %llu nodes",
                              (unsigned long long)tr->ranks, (unsigned long long)P);
