@@ -86,17 +86,24 @@ def run_json(cmd):
     return json.loads(p.stdout), ""
 
 
-def kcube_count(args, sides, conc, traffic_path, map_path):
+def kcube_count(args, sides, conc, traffic_path, map_path, nodes, traffic):
     """kcube's exact count of a node list: the start made of --mapping FILE
-    (max channel load, bytes x hops), or None when kcube cannot count it."""
+    or, where kcube map has no --mapping, its identity start on the traffic
+    renamed through the node list (the same loads); (max channel load,
+    bytes x hops), or None when kcube cannot count it."""
     cmd = [args.kcube, "map"] + net_args(sides, conc) + [
-        "--traffic", traffic_path, "--kind", "general", "--work", "0",
-        "--mapping", map_path, "--max-time", "0", "--json"]
-    out, _ = run_json(cmd)
+        "--kind", "general", "--work", "0", "--max-time", "0", "--json"]
+    out, _ = run_json(cmd + ["--traffic", traffic_path, "--mapping", map_path])
+    want = "file"
+    if out is None:
+        renamed = traffic_path + ".renamed"
+        write_lines(renamed, [(nodes[s], nodes[d], b) for s, d, b in traffic])
+        out, _ = run_json(cmd + ["--traffic", renamed])
+        want = "identity"
     if out is None:
         return None
     for s in out.get("starts", []):
-        if s.get("mapping", "").startswith(("file", "mapping")) or os.path.basename(map_path) in s.get("mapping", ""):
+        if s.get("mapping") == want:
             return s["max_load"], s["hops"]
     return None
 
@@ -170,7 +177,7 @@ def one_case(args, tmp, machine, sides, conc, grid, stencil, reach, failures):
             continue
         mpath = os.path.join(tmp, "%s.map%d" % (tag, i))
         write_lines(mpath, [[x] for x in nodes])
-        counted = kcube_count(args, sides, conc, tpath, mpath)
+        counted = kcube_count(args, sides, conc, tpath, mpath, nodes, traffic)
         if len(traffic) <= args.recount_limit or counted is None:
             rec = R.recount(sides, conc, nodes, traffic)
             if counted is not None and rec != tuple(counted):
