@@ -85,6 +85,9 @@ static const cli_use map_opts[] = {
     {&OPT_MSG_BYTES, NULL, NULL},
     {&OPT_PHASES, NULL, NULL},
     {&OPT_EMIT_TRAFFIC, NULL, NULL},
+    {&OPT_MAPPING, "none, or a node list (line r: the endpoint number rank r runs on, as --out writes) counted "
+                   "exactly as the general mapping's start \"file\" (with --work 0 only the starts are counted)",
+     NULL},
     {&OPT_OUT, "write the mapping as a node list: line v is the physical node of virtual node v (the file "
                "simulate and replay --mapping FILE read; N <= 2^24; '-': standard output), or as --format says",
      NULL},
@@ -100,6 +103,8 @@ static const cli_use map_opts[] = {
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
 };
+
+static const cli_narrow map_narrow[] = {{&OPT_MAPPING, NULL, "none|FILE"}, {NULL, NULL, NULL}};
 
 static const cli_alias map_aliases[] = {
     {"mesh", &OPT_TOPOLOGY, "mesh", NULL, "old spelling of --topology mesh"},
@@ -202,7 +207,7 @@ static int resolve(const cli_args *a, map_job *j)
     }
     static const cli_opt *const general_only[] = {&OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
                                                   &OPT_PERIODIC, &OPT_GRID_ORDER, &OPT_MSG_BYTES, &OPT_PHASES,
-                                                  &OPT_EMIT_TRAFFIC, NULL};
+                                                  &OPT_EMIT_TRAFFIC, &OPT_MAPPING, NULL};
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;
@@ -657,6 +662,7 @@ const cli_command kc_command_map = {
         "the candidates, and the node arrays to_physical / to_virtual (JSON and --emit-c, N <= 65536).",
     .opts = map_opts,
     .aliases = map_aliases,
+    .narrow = map_narrow,
     .check = check,
     .run = run,
     .more_help = cli_print_patterns,

@@ -119,6 +119,11 @@ typedef struct gen_job {
     int found;            /* linear communications found in the file (kc_mapgen_find_lcc) */
     kc_comm *algebra;     /* found, then the named communications: the algebraic starts' input */
     cli_export exp; /* --format FORMAT and the machine it names (export_cli.h) */
+    uint64_t slots;     /* what the mapping permutes (kc_topology_slots; the nodes on plain networks) */
+    uint64_t ranks;     /* the job's ranks, listed in to_physical and --out: the grid's processes, a traffic
+                           file's highest rank + 1, else every slot; ranks beyond it are silent */
+    const char *start_file; /* --mapping FILE, or NULL */
+    uint32_t *file_map;     /* its mapping over the slots, silent ranks appended */
 } gen_job;
 
 int map_general_wanted(const cli_args *a)
@@ -135,6 +140,7 @@ static void job_free(gen_job *j)
             free(j->group_name[g]);
     free(j->group_name);
     free(j->algebra);
+    free(j->file_map);
     kc_traffic_free(&j->tr);
     cli_export_free(&j->exp);
     plan_input_free(&j->in);
@@ -174,9 +180,13 @@ static int grid_shape(const cli_args *a, const gen_job *j, int *sides, int *dims
     uint64_t procs = 1;
     for (int i = 0; i < *dims; i++)
         procs *= (uint64_t)sides[i];
-    if (procs != j->in.topo.nodes)
+    if (kc_topology_is_plain(&j->in.topo) && procs != j->in.topo.nodes)
         return cli_error("--grid %s has %llu processes, the network %llu nodes: they must be equal", text,
                          (unsigned long long)procs, (unsigned long long)j->in.topo.nodes);
+    if (procs > j->slots)
+        return cli_error("--grid %s has %llu processes, more than the network's %llu slots (routers%s x endpoints)",
+                         text, (unsigned long long)procs, (unsigned long long)j->slots,
+                         j->in.topo.alloc ? " of --nodes" : "");
     return 0;
 }
 
@@ -192,6 +202,9 @@ static int generate(const cli_args *a, gen_job *j)
     int sides[KC_TOPO_MAX_DIMS], dims = 0, r = grid_shape(a, j, sides, &dims);
     if (r)
         return r;
+    j->ranks = 1;
+    for (int i = 0; i < dims; i++)
+        j->ranks *= (uint64_t)sides[i];
     if (kc_traffic_gen_stencil(&j->tr, (kc_stencil)cli_choice(a, &OPT_STENCIL, 0), sides, dims,
                                cli_flag(a, &OPT_PERIODIC),
                                (kc_grid_order)cli_choice(a, &OPT_GRID_ORDER, KC_GRID_AXIS0_FASTEST), bytes, &err))
@@ -206,7 +219,12 @@ static int build_traffic(const cli_args *a, gen_job *j)
     if (j->in.topo.nodes > KC_CHANLOAD_MAX_NODES) /* also keeps ranks in 32 bits */
         return cli_error("a general mapping supports up to %llu nodes, the network has %s",
                          (unsigned long long)KC_CHANLOAD_MAX_NODES, kc_topology_nodes_text(&j->in.topo, nb, sizeof nb));
-    if (kc_traffic_init(&j->tr, j->in.topo.nodes, &err) ||
+    j->slots = kc_topology_slots(&j->in.topo);
+    if (j->slots > KC_CHANLOAD_MAX_NODES)
+        return cli_error("a general mapping supports up to %llu slots (routers x endpoints), the network has %llu",
+                         (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)j->slots);
+    j->ranks = j->slots;
+    if (kc_traffic_init(&j->tr, j->slots, &err) ||
         (j->traffic && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
         return cli_report(a, &err);
     if (cli_choice(a, &OPT_PHASES, PHASES_APART) == PHASES_TOGETHER)
@@ -215,6 +233,13 @@ static int build_traffic(const cli_args *a, gen_job *j)
     if (r)
         return r;
     j->file_messages = j->tr.count;
+    if (j->traffic && !kc_topology_is_plain(&j->in.topo)) { /* a file's ranks: up to the highest it names */
+        j->ranks = 1;
+        for (size_t m = 0; m < j->tr.count; m++) {
+            uint64_t hi = j->tr.src[m] > j->tr.dst[m] ? j->tr.src[m] : j->tr.dst[m];
+            j->ranks = hi + 1 > j->ranks ? hi + 1 : j->ranks;
+        }
+    }
     /* The communications begin groups: the base input is then group 0 when
      * it has no phases of its own. */
     uint32_t base_groups = j->tr.groups ? j->tr.groups : j->source && j->tr.count && j->in.count > 0;
@@ -224,6 +249,71 @@ static int build_traffic(const cli_args *a, gen_job *j)
         if (kc_traffic_add_comm(&j->tr, &j->in.comms[i], PATTERN_BYTES, &rng, &err))
             return cli_report(a, &err);
     return name_groups(j, base_groups);
+}
+
+/* Each slot's place in the list of endpoints: eslot[endpoint] = its slot,
+ * UINT32_MAX for endpoints outside the allocation. */
+static uint32_t *endpoint_slots(const kc_topology *t, uint64_t slots)
+{
+    uint64_t E = kc_topology_endpoint_count(t);
+    uint32_t *eslot = E <= UINT32_MAX ? malloc((size_t)E * sizeof *eslot) : NULL;
+    if (!eslot)
+        return NULL;
+    memset(eslot, 0xff, (size_t)E * sizeof *eslot);
+    for (uint64_t x = 0; x < slots; x++)
+        eslot[kc_topology_slot_endpoint(t, x)] = (uint32_t)x;
+    return eslot;
+}
+
+/* The entries of --mapping FILE as slots: one endpoint number of the whole
+ * network per rank, in rank order, each once and inside the allocation. */
+static kc_status read_endpoints(kc_reader *rd, const gen_job *j, const uint32_t *eslot, char *used, kc_err *err)
+{
+    uint64_t E = kc_topology_endpoint_count(&j->in.topo), got = 0;
+    kc_token tok;
+    int have;
+    kc_status s;
+    while (!(s = kc_reader_next(rd, &tok, &have, err)) && have) {
+        if ((s = kc_reader_check(rd, &tok, E - 1, "endpoint", err)))
+            return s;
+        uint32_t x = eslot[tok.value];
+        if (got == j->ranks)
+            return kc_reader_fail_token(rd, &tok, KC_EINVAL, err, "is one entry too many (%llu ranks)",
+                                        (unsigned long long)j->ranks);
+        if (x == UINT32_MAX)
+            return kc_reader_fail_token(rd, &tok, KC_EINVAL, err, "is an endpoint outside the allocation (--nodes)");
+        if (used[x]++)
+            return kc_reader_fail_token(rd, &tok, KC_EINVAL, err, "appears twice (each endpoint runs one rank)");
+        j->file_map[got++] = x;
+    }
+    if (!s && got != j->ranks)
+        s = kc_fail_param(err, KC_EINVAL, "mapping", "%s has %llu entries, expected %llu (one per rank)",
+                          kc_reader_name(rd), (unsigned long long)got, (unsigned long long)j->ranks);
+    return s;
+}
+
+/* --mapping FILE: the start "file"; the silent ranks take the slots left,
+ * in order. */
+static int read_start_file(const cli_args *a, gen_job *j)
+{
+    kc_err err = {0};
+    kc_reader *rd = NULL;
+    uint32_t *eslot = endpoint_slots(&j->in.topo, j->slots);
+    char *used = calloc(j->slots, 1);
+    j->file_map = malloc(j->slots * sizeof *j->file_map);
+    int rc = 0;
+    if (!eslot || !used || !j->file_map)
+        rc = cli_error("out of memory for --mapping over %llu slots", (unsigned long long)j->slots);
+    else if (kc_reader_open(&rd, j->start_file, "mapping file", "mapping", NULL, &err) ||
+             read_endpoints(rd, j, eslot, used, &err))
+        rc = cli_report(a, &err);
+    for (uint64_t x = 0, v = j->ranks; !rc && x < j->slots; x++)
+        if (!used[x])
+            j->file_map[v++] = (uint32_t)x;
+    kc_reader_close(rd);
+    free(eslot);
+    free(used);
+    return rc;
 }
 
 static int resolve(const cli_args *a, gen_job *j)
@@ -281,7 +371,11 @@ static int resolve(const cli_args *a, gen_job *j)
     /* --format without --out: standard output (exp.out is "-") */
     if (!j->out && (j->out = j->exp.out) && (r = cli_check_output(j->out)))
         return r;
-    return build_traffic(a, j);
+    const char *mapping = cli_text(a, &OPT_MAPPING, "none");
+    j->start_file = strcmp(mapping, "none") ? mapping : NULL;
+    if ((r = build_traffic(a, j)))
+        return r;
+    return j->start_file ? read_start_file(a, j) : 0;
 }
 
 /* ---- the gate ----------------------------------------------------------------- */
@@ -342,7 +436,7 @@ static double component_square_sum(const kc_traffic *tr)
 static double gate_fixed_seconds(const gen_job *j)
 {
     const kc_topology *t = &j->in.topo;
-    double N = (double)t->nodes, M = (double)j->tr.count;
+    double N = (double)j->slots, M = (double)j->tr.count; /* slots: the nodes on plain networks */
     double runs = !kc_scotch_available() ? 0 : N <= 4096 ? 5 : 2; /* the seeds and scotch:def */
     double dense = M < 4 * N ? M / (4 * N) : 1;
     double square = runs > 0 ? component_square_sum(&j->tr) : 0;
@@ -355,10 +449,13 @@ static int gate(const cli_args *a, gen_job *j)
     const kc_topology *t = &j->in.topo;
     double fixed = gate_fixed_seconds(j), sec = fixed + CLI_GMAP_SEARCH_FACTOR * j->opts.budget_seconds;
     double groups = j->separate && j->tr.groups > 1 ? j->tr.groups : 1;
-    double bytes = 80 * (double)j->tr.count + 1100 * (double)t->nodes * groups + CLI_BASE_BYTES;
+    /* per router and per slot: the nodes on plain networks */
+    double N = (double)(j->slots > t->nodes ? j->slots : t->nodes);
+    double bytes = 80 * (double)j->tr.count + 1100 * N * groups + CLI_BASE_BYTES;
     char what[128], nb[32];
-    snprintf(what, sizeof what, "%s --kind general on %s nodes (%zu messages, work %g million)", a->path,
-             cli_budget_count((double)t->nodes, nb, sizeof nb), j->tr.count, j->work);
+    snprintf(what, sizeof what, "%s --kind general on %s %s (%zu messages, work %g million)", a->path,
+             cli_budget_count(N, nb, sizeof nb), kc_topology_is_plain(t) ? "nodes" : "routers or slots",
+             j->tr.count, j->work);
     int rc = cli_budget_check(a, what, sec, kci_clamp_u64(bytes));
     double limit = cli_budget_seconds(a);
     /* The search's wall cap: what the limit leaves after the fixed part. */
@@ -383,6 +480,7 @@ static kc_status compute(gen_job *j, kc_mapgen_result *res, kc_err *err)
     o.search.group = j->tr.group;
     o.search.groups = j->tr.groups;
     o.search.separate = j->separate && j->tr.groups > 1;
+    o.file_map = j->file_map;
     j->opts.separate = o.search.separate;
     /* Algebraic starts: the linear communications the input (file, stencil
      * or collective) turns out to be, and the ones named on the command line
@@ -432,6 +530,33 @@ static cJSON *json_nodes(const uint32_t *v, uint64_t count)
     return a;
 }
 
+/* What to_physical and --out give: rank v's endpoint number in the whole
+ * network, for the job's ranks (the same as the slots on plain networks).
+ * NULL when out of memory. */
+static uint32_t *rank_endpoints(const gen_job *j, const kc_gmap_result *r)
+{
+    uint32_t *e = malloc((j->ranks ? j->ranks : 1) * sizeof *e);
+    for (uint64_t v = 0; e && v < j->ranks; v++)
+        e[v] = (uint32_t)kc_topology_slot_endpoint(&j->in.topo, r->to_physical[v]);
+    return e;
+}
+
+/* to_virtual, indexed by slot: the rank there, null for a slot no rank of
+ * the job uses. On general networks also each slot's endpoint. */
+static void json_virtual(cJSON *o, const gen_job *j, const kc_gmap_result *r)
+{
+    if (kc_topology_is_plain(&j->in.topo) && j->ranks == r->nodes) {
+        cJSON_AddItemToObject(o, "to_virtual", json_nodes(r->to_virtual, r->nodes));
+        return;
+    }
+    cJSON *a = cJSON_AddArrayToObject(o, "to_virtual"), *e = cJSON_AddArrayToObject(o, "slot_endpoints");
+    for (uint64_t x = 0; x < r->nodes; x++) {
+        cJSON_AddItemToArray(a, r->to_virtual[x] < j->ranks ? cli_json_u64(r->to_virtual[x]) : cJSON_CreateNull());
+        cJSON_AddItemToArray(e, cli_json_u64(kc_topology_slot_endpoint(&j->in.topo, x)));
+    }
+    cJSON_AddItemToObject(o, "ranks", cli_json_u64(j->ranks));
+}
+
 /* 1 when the hops cap changed the answer: another start won, or the
  * search saw a mapping better by the objective alone above the cap. */
 static int cap_changed(const kc_gmap_result *r)
@@ -477,8 +602,14 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddItemToObject(o, "accepted", cli_json_u64(r->accepted));
     cJSON_AddBoolToObject(o, "stopped_by_wall", r->stopped_by_wall);
     cJSON_AddNumberToObject(o, "search_seconds", m->search_seconds);
-    cJSON_AddItemToObject(o, "to_physical", json_nodes(r->to_physical, r->nodes));
-    cJSON_AddItemToObject(o, "to_virtual", json_nodes(r->to_virtual, r->nodes));
+    uint32_t *phys = rank_endpoints(j, r);
+    if (!phys) {
+        cJSON_Delete(o);
+        return cli_error("out of memory");
+    }
+    cJSON_AddItemToObject(o, "to_physical", json_nodes(phys, j->ranks));
+    free(phys);
+    json_virtual(o, j, r);
     return cli_print_json(o);
 }
 
@@ -580,8 +711,13 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
 {
     const kc_gmap_result *r = &m->search;
     char topo[96];
-    printf("general mapping on the %s (%llu nodes), %zu messages\n",
-           kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes, j->tr.count);
+    if (kc_topology_is_plain(&j->in.topo))
+        printf("general mapping on the %s (%llu nodes), %zu messages\n",
+               kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes, j->tr.count);
+    else
+        printf("general mapping on the %s (%llu routers, %llu slots, %llu ranks), %zu messages\n",
+               kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes,
+               (unsigned long long)j->slots, (unsigned long long)j->ranks, j->tr.count);
     printf("objective: %s%s\n", KC_GMAP_OBJECTIVE,
            j->opts.separate ? " (each communication counted apart: they run at different times)" : "");
     if (m->hops_cap)
@@ -611,11 +747,14 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
         printf("Scotch is not built in: its mapping was not a start\n");
     if (r->nodes <= LIST_NODES_MAX) {
         printf("to_physical:");
-        for (uint64_t v = 0; v < r->nodes; v++)
-            printf(" %u", r->to_physical[v]);
+        for (uint64_t v = 0; v < j->ranks; v++)
+            printf(" %llu", (unsigned long long)kc_topology_slot_endpoint(&j->in.topo, r->to_physical[v]));
         printf("\nto_virtual: ");
         for (uint64_t p = 0; p < r->nodes; p++)
-            printf(" %u", r->to_virtual[p]);
+            if (r->to_virtual[p] < j->ranks)
+                printf(" %u", r->to_virtual[p]);
+            else
+                printf(" -");
         printf("\n");
     } else {
         printf("to_physical / to_virtual: %llu entries each (--json, or --out FILE for the node list)\n",
@@ -625,9 +764,28 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
 
 /* --out: the node list `kcube simulate --mapping FILE` reads (one physical
  * node per line, in rank order), or the --format format. */
+/* A node list of endpoint numbers (general networks: not a permutation of
+ * 0..ranks-1, so written here rather than through the export formats). */
+static int write_endpoints(const gen_job *j, const uint32_t *phys)
+{
+    cli_atomic at;
+    int rc = cli_atomic_open(&at, j->out);
+    if (rc)
+        return rc;
+    for (uint64_t v = 0; v < j->ranks; v++)
+        fprintf(at.f, "%u\n", phys[v]);
+    return cli_atomic_commit(&at);
+}
+
 static int write_nodes(const cli_args *a, const gen_job *j, const kc_gmap_result *r)
 {
-    return cli_export_write(a, &j->exp, r->to_physical, r->nodes);
+    uint32_t *phys = rank_endpoints(j, r);
+    int general = !kc_topology_is_plain(&j->in.topo) && j->exp.format == KC_EXPORT_NODELIST;
+    int rc = !phys ? cli_error("out of memory")
+             : general ? write_endpoints(j, phys)
+                       : cli_export_write(a, &j->exp, phys, j->ranks);
+    free(phys);
+    return rc;
 }
 
 /* --emit-traffic: the traffic file kc_traffic_read reads back, message for
