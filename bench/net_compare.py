@@ -122,7 +122,9 @@ def kcube_mapping(args, sides, conc, traffic_path, start_path, out_path):
         return None, err
     with open(out_path) as f:
         nodes = [int(x) for x in f.read().split()]
-    return (nodes, out["final"]["max_load"], out["final"]["hops"], time.time() - t0), ""
+    starts = [x["mapping"] for x in out.get("starts", [])]
+    note = "from the start %s (of %d)" % (out.get("won_from"), len(starts))
+    return (nodes, out["final"]["max_load"], out["final"]["hops"], time.time() - t0, note), ""
 
 
 def simulate(args, sides, conc, pairs_path, map_path):
@@ -165,7 +167,7 @@ def one_case(args, tmp, machine, sides, conc, grid, stencil, reach, failures):
     write_lines(dpath, [[x] for x in maps[0][1]])
     km, err = kcube_mapping(args, sides, conc, tpath, dpath, os.path.join(tmp, tag + ".kcube"))
     rows = []
-    for i, (name, nodes, note) in enumerate(maps + [("kcube", km[0] if km else None, "" if km else err)]):
+    for i, (name, nodes, note) in enumerate(maps + [("kcube", km[0] if km else None, km[4] if km else err)]):
         row = {"machine": machine, "network": "x".join(map(str, sides)), "C": conc,
                "grid": "x".join(map(str, grid)), "stencil": stencil, "ranks": n,
                "messages": len(traffic), "mapping": name, "note": note}
