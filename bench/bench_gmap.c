@@ -3,7 +3,10 @@
  * KC_GMAP_WORK_PER_SECOND, and the time the search takes to bring the
  * 8-cube transpose and a grid halo to their lower bounds. Times are this
  * process's CPU seconds, not wall time: the machine is shared, and the
- * work-unit constant is about CPU speed. Usage: bench_gmap [--quick] */
+ * work-unit constant is about CPU speed. Usage: bench_gmap [--quick]
+ * [--networks]: with --networks, only the swap rate on a plain 16x16x16
+ * torus against Titan's 25x16x24 torus with 2 endpoints per router, the
+ * median of 3 runs each. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,7 @@
 #include "kcube/gmap.h"
 #include "kcube/perm.h"
 #include "kcube/rng.h"
+#include "kcube/traffic_gen.h"
 
 static double cpu_now(void)
 {
@@ -40,6 +44,25 @@ static void sparse(kc_traffic *tr, uint64_t nodes, int deg, uint64_t seed)
             kc_traffic_add(tr, v, kc_rng_below(&rng, nodes), 1 + kc_rng_below(&rng, 1000), NULL);
 }
 
+/* Random swaps of two of the `slots` ranks, each undone (the common case:
+ * a rejected candidate), for `seconds` of CPU; *moves and *work get the
+ * counts. Returns the seconds taken. */
+static double swap_rate(kc_chanload *cl, uint64_t slots, double seconds, uint64_t seed, uint64_t *moves,
+                        uint64_t *work)
+{
+    kc_rng rng;
+    kc_rng_seed(&rng, seed);
+    *moves = *work = 0;
+    double t0 = cpu_now();
+    while (cpu_now() - t0 < seconds)
+        for (int i = 0; i < 256; i++, (*moves)++) {
+            uint32_t a = (uint32_t)kc_rng_below(&rng, slots), b = (uint32_t)kc_rng_below(&rng, slots - 1);
+            *work += kc_chanload_swap(cl, a, b >= a ? b + 1 : b);
+            kc_chanload_undo(cl);
+        }
+    return cpu_now() - t0;
+}
+
 static void swap_case(const char *name, const kc_topology *t, const kc_traffic *tr, double seconds)
 {
     kc_chanload *cl;
@@ -50,23 +73,16 @@ static void swap_case(const char *name, const kc_topology *t, const kc_traffic *
         return;
     }
     double build = cpu_now() - t0;
+    uint64_t moves, work, slots = kc_topology_slots(t);
+    double inc = swap_rate(cl, slots, seconds, 1, &moves, &work);
     kc_rng rng;
-    kc_rng_seed(&rng, 1);
-    uint64_t moves = 0, work = 0;
-    t0 = cpu_now();
-    while (cpu_now() - t0 < seconds)
-        for (int i = 0; i < 256; i++, moves++) {
-            uint32_t a = (uint32_t)kc_rng_below(&rng, t->nodes), b = (uint32_t)kc_rng_below(&rng, t->nodes - 1);
-            work += kc_chanload_swap(cl, a, b >= a ? b + 1 : b);
-            kc_chanload_undo(cl); /* the common case: a rejected candidate */
-        }
-    double inc = cpu_now() - t0;
-    uint32_t *p = malloc(t->nodes * sizeof *p);
-    kc_perm_identity(p, t->nodes);
+    kc_rng_seed(&rng, 2);
+    uint32_t *p = malloc(slots * sizeof *p);
+    kc_perm_identity(p, slots);
     uint64_t full = 0;
     t0 = cpu_now();
     while (cpu_now() - t0 < seconds) {
-        uint32_t a = (uint32_t)kc_rng_below(&rng, t->nodes), b = (uint32_t)kc_rng_below(&rng, t->nodes);
+        uint32_t a = (uint32_t)kc_rng_below(&rng, slots), b = (uint32_t)kc_rng_below(&rng, slots);
         uint32_t x = p[a];
         p[a] = p[b];
         p[b] = x;
@@ -126,8 +142,58 @@ static void search_case(const char *title, const kc_topology *t, kc_traffic *tr,
     kc_traffic_free(tr);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The swap rate (swap + undo per CPU second), median of 3 runs of 1 s, for
+ * a periodic 7-point stencil on a grid with one rank per slot. */
+static void network_case(const char *name, const kc_topology *t, const int *grid)
+{
+    kc_traffic tr;
+    kc_chanload *cl;
+    kc_err err = {0};
+    if (kc_traffic_init(&tr, kc_topology_slots(t), &err) ||
+        kc_traffic_gen_stencil(&tr, KC_STENCIL_7PT, grid, 3, 1, KC_GRID_AXIS0_FASTEST, 1, &err) ||
+        kc_chanload_new(&cl, t, &tr, &err)) {
+        printf("  %s: %s\n", name, err.msg);
+        kc_traffic_free(&tr);
+        return;
+    }
+    double rate[3], wrate[3];
+    for (int r = 0; r < 3; r++) {
+        uint64_t moves, work;
+        double sec = swap_rate(cl, kc_topology_slots(t), 1.0, 1 + (uint64_t)r, &moves, &work);
+        rate[r] = (double)moves / sec;
+        wrate[r] = (double)work / sec / 1e6;
+    }
+    qsort(rate, 3, sizeof *rate, cmp_double);
+    qsort(wrate, 3, sizeof *wrate, cmp_double);
+    printf("  %-44s slots %6llu  swap+undo %9.0f /s (median of 3; %5.1f M work/s)\n", name,
+           (unsigned long long)kc_topology_slots(t), rate[1], wrate[1]);
+    kc_chanload_free(cl);
+    kc_traffic_free(&tr);
+}
+
+static int networks(void)
+{
+    kc_topology plain, titan;
+    int cube[3] = {16, 16, 16}, sides[3] = {25, 16, 24}, grid[3] = {50, 16, 24};
+    kc_topology_shape(&plain, KC_TOPO_TORUS, cube, 3, KC_TIE_PLUS, NULL);
+    kc_topology_shape(&titan, KC_TOPO_TORUS, sides, 3, KC_TIE_PLUS, NULL);
+    kc_topology_set_endpoints(&titan, 2, NULL);
+    printf("swap rate, periodic 7-point stencil, one rank per slot:\n");
+    network_case("16x16x16 torus (grid 16x16x16)", &plain, cube);
+    network_case("25x16x24 torus, 2 endpoints (grid 50x16x24)", &titan, grid);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "--networks") == 0)
+        return networks();
     int quick = argc > 1 && strcmp(argv[1], "--quick") == 0;
     double sec = quick ? 0.2 : 1.0;
     printf("incremental swap evaluation (swap + undo) against a full recount:\n");

@@ -10,12 +10,10 @@ set -u
 K="$1"
 . "$(dirname "$0")/support/cli_lib.sh"
 
-json_check() { # DESCRIPTION PYTHON-EXPR over d (the JSON on stdout)
-    if python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$CLI_OUT"; then
-        cli_pass
-    else
+# DESCRIPTION PYTHON-EXPR over d, the JSON on stdout: one pass or fail.
+json_check() {
+    python3 -c "import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if ($2) else 1)" "$CLI_OUT" && cli_pass ||
         cli_fail "$1"
-    fi
 }
 BEST='min((s["max_load"], s["hops"], s["sumsq"]) for s in d["starts"]) >= (d["final"]["max_load"], d["final"]["hops"], d["final"]["sumsq"])'
 

@@ -23,31 +23,36 @@ typedef unsigned __int128 u128;
 
 /* ---- the reference ------------------------------------------------------- */
 
+/* Router x's coordinate on axis i: x's mixed-radix digit i (axis 0 least
+ * significant), by peeling the lower axes' sides off. */
 static unsigned ref_coord(const kc_topology *t, uint64_t x, int i)
 {
+    uint64_t below = 1;
     for (int j = 0; j < i; j++)
-        x /= (uint64_t)t->side[j];
-    return (unsigned)(x % (uint64_t)t->side[i]);
+        below *= (uint64_t)t->side[j];
+    return (unsigned)(x / below % (uint64_t)t->side[i]);
 }
 
-/* First-hop direction on axis i from s to d (0: none). */
+/* The way round axis i from s to d: +1 or -1 (0 when s = d). Lines go
+ * straight; a side-2 ring has only its + channel; other rings the shorter
+ * way, an exact half by the tie rule (split: + from an even entry). */
 static int ref_dir(const kc_topology *t, int i, unsigned s, unsigned d)
 {
-    unsigned k = (unsigned)t->side[i];
-    if (s == d)
+    int k = t->side[i], up = ((int)d - (int)s + k) % k;
+    int ring = (int)((t->wrap >> i) & 1u);
+    if (up == 0)
         return 0;
-    if (!((t->wrap >> i) & 1u))
+    if (!ring)
         return d > s ? 1 : -1;
-    if (k == 2)
+    if (k == 2 || 2 * up < k)
         return 1;
-    unsigned fwd = (d + k - s) % k, back = k - fwd;
-    if (fwd != back)
-        return fwd < back ? 1 : -1;
-    if (t->tie == KC_TIE_MINUS)
+    if (2 * up > k)
         return -1;
-    if (t->tie == KC_TIE_SPLIT)
-        return s % 2 == 0 ? 1 : -1;
-    return 1;
+    switch (t->tie) {
+    case KC_TIE_PLUS: return 1;
+    case KC_TIE_MINUS: return -1;
+    default: return s % 2 ? -1 : 1;
+    }
 }
 
 /* Slot x's router, written out from the description (not the library's). */

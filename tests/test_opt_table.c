@@ -342,6 +342,7 @@ static const struct {
     {"map --bytes", "--collective alltoall --bytes 1K"},
     {"map --phases", "--traffic GOAL --phases %s"},
     {"map --emit-traffic", "--collective alltoall --emit-traffic OUT/t.txt"},
+    {"map --mapping", "--kind general --mapping MAPPING"},
     {"map --search", "--search"},
     {"map --exact", "--exact"},
     {"map --emit-c", "--emit-c"},

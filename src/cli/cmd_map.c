@@ -207,10 +207,12 @@ static int resolve(const cli_args *a, map_job *j)
     }
     static const cli_opt *const general_only[] = {&OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
                                                   &OPT_PERIODIC, &OPT_GRID_ORDER, &OPT_MSG_BYTES, &OPT_PHASES,
-                                                  &OPT_EMIT_TRAFFIC, &OPT_MAPPING, NULL};
+                                                  &OPT_EMIT_TRAFFIC, NULL};
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;
+    if (strcmp(cli_text(a, &OPT_MAPPING, "none"), "none"))
+        return cli_error("--mapping FILE is a start of the general mapping (use --kind general or --traffic FILE)");
     j->opts.given = j->has_q ? &j->q : NULL;
     /* --format without --out writes on standard output: exp.out says where. */
     if ((r = cli_export_resolve(a, &OPT_FORMAT, &j->in.topo, cli_text(a, &OPT_OUT, NULL), 1, &j->exp)))

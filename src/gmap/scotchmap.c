@@ -607,6 +607,29 @@ static kc_status blocks_to_slots(const kc_topology *t, const gen_target *g, cons
     return KC_OK;
 }
 
+/* Scotch's part[v] (a terminal) for the P ranks of tr on arch: the source
+ * graph built, mapped and freed. */
+static kc_status map_ranks(const kc_traffic *tr, uint64_t P, SCOTCH_Arch *arch, uint64_t seed, int deterministic,
+                           SCOTCH_Num *part, kc_err *err)
+{
+    csr g = {0};
+    SCOTCH_Graph graph;
+    int built = 0;
+    kc_status s = build_csr(tr, P, &g, err);
+    if (!s && (SCOTCH_graphInit(&graph) ||
+               (built = 1, SCOTCH_graphBuild(&graph, 0, (SCOTCH_Num)P, g.vert, NULL, NULL, NULL, g.arcs, g.edge,
+                                             g.load))))
+        s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_graphBuild failed");
+    if (!s && P)
+        s = run_map(&graph, arch, seed, deterministic, part, err);
+    if (built)
+        SCOTCH_graphExit(&graph);
+    free(g.vert);
+    free(g.edge);
+    free(g.load);
+    return s;
+}
+
 /* Scotch on a general network (kcube/scotchmap.h): map the ranks onto the
  * routers (C to a router), then onto their endpoints. */
 static kc_status map_general(const kc_topology *t, const kc_traffic *tr, uint64_t seed, int deterministic,
@@ -626,32 +649,18 @@ static kc_status map_general(const kc_topology *t, const kc_traffic *tr, uint64_
     kc_status s = router_grid(t, &r) && kci_scotch_target(&r, &tg, &quiet) == KC_OK ? class_target(t, &r, &tg, &g, err)
                                                                                    : deco_target(t, &g, err);
     SCOTCH_Num *part = malloc((P ? P : 1) * sizeof *part);
-    csr src = {0};
-    SCOTCH_Graph graph;
-    int graph_built = 0;
     uint64_t repaired = 0;
     if (!s && !part)
         s = kc_fail(err, KC_ENOMEM, "out of memory for %llu ranks", (unsigned long long)P);
     if (!s)
-        s = build_csr(tr, P, &src, err);
-    if (!s && (SCOTCH_graphInit(&graph) ||
-               (graph_built = 1, SCOTCH_graphBuild(&graph, 0, (SCOTCH_Num)P, src.vert, NULL, NULL, NULL, src.arcs,
-                                                    src.edge, src.load))))
-        s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_graphBuild failed");
-    if (!s && P)
-        s = run_map(&graph, gen_arch(&g), seed, deterministic, part, err);
+        s = map_ranks(tr, P, gen_arch(&g), seed, deterministic, part, err);
     if (!s)
         s = blocks_to_slots(t, &g, part, P, to_physical, &repaired, err);
     if (!s && info) {
         info->target = g.name;
         info->repaired = repaired;
     }
-    if (graph_built)
-        SCOTCH_graphExit(&graph);
     gen_target_free(&g);
-    free(src.vert);
-    free(src.edge);
-    free(src.load);
     free(part);
     return s;
 }
@@ -678,34 +687,20 @@ static kc_status map_in_mode(const kc_topology *t, const kc_traffic *tr, uint64_
         return s;
     uint32_t *term_node = malloc(P * sizeof *term_node);
     SCOTCH_Num *part = malloc(P * sizeof *part);
-    csr g = {0};
-    SCOTCH_Graph graph;
-    int graph_built = 0;
     uint64_t repaired = 0;
     if (!term_node || !part)
         s = kc_fail(err, KC_ENOMEM, "out of memory for %llu nodes", (unsigned long long)P);
     if (!s)
         s = numbering(t, &tg, &arch, term_node, err);
     if (!s)
-        s = build_csr(tr, P, &g, err);
-    if (!s && (SCOTCH_graphInit(&graph) ||
-               (graph_built = 1, SCOTCH_graphBuild(&graph, 0, (SCOTCH_Num)P, g.vert, NULL, NULL, NULL, g.arcs,
-                                                    g.edge, g.load))))
-        s = kc_fail_param(err, KC_EINTERNAL, "scotch", "SCOTCH_graphBuild failed");
-    if (!s)
-        s = run_map(&graph, &arch, seed, deterministic, part, err);
+        s = map_ranks(tr, P, &arch, seed, deterministic, part, err);
     if (!s)
         s = kci_scotch_to_nodes(t, part, term_node, to_physical, &repaired, err);
     if (!s && info) {
         info->target = tg.name;
         info->repaired = repaired;
     }
-    if (graph_built)
-        SCOTCH_graphExit(&graph);
     SCOTCH_archExit(&arch);
-    free(g.vert);
-    free(g.edge);
-    free(g.load);
     free(term_node);
     free(part);
     return s;
