@@ -40,7 +40,7 @@ FULL = [
     ("BG/Q midplane c16", [4, 4, 4, 4, 2], 16, [32, 16, 16], [16, 8, 8, 8]),
     ("BG/Q rack c16", [4, 4, 4, 8, 2], 16, [32, 32, 16], [16, 16, 8, 8]),
     ("Titan 2/router", [25, 16, 24], 2, [30, 32, 20], [20, 12, 10, 8]),
-    ("Sequoia c1", [16, 12, 16, 16, 2], 1, [64, 48, 32], [16, 16, 16, 24]),
+    ("Sequoia c1", [16, 12, 16, 16, 2], 1, [64, 48, 32], None),
 ]
 QUICK = [("BG/Q midplane c8", [4, 4, 4, 4, 2], 8, [16, 16, 16], None)]
 STENCILS = {3: [("7pt", 1), ("27pt", 3)], 4: [("9pt", 1), ("81pt", 4)]}
@@ -78,9 +78,14 @@ def net_args(sides, conc):
     return ["--topology", "torus", "--shape", "x".join(map(str, sides)), "--endpoints", str(conc)]
 
 
-def run_json(cmd):
-    """Run a kcube command; its JSON, or None when it fails."""
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def run_json(cmd, timeout=None):
+    """Run a kcube command; its JSON, or None when it fails or runs past
+    timeout seconds."""
+    try:
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return None, "did not finish in %d s" % timeout
     if p.returncode != 0:
         return None, p.stderr.strip()
     return json.loads(p.stdout), ""
@@ -90,7 +95,11 @@ def kcube_count(args, sides, conc, traffic_path, map_path, nodes, traffic):
     """kcube's exact count of a node list: the start made of --mapping FILE
     or, where kcube map has no --mapping, its identity start on the traffic
     renamed through the node list (the same loads); (max channel load,
-    bytes x hops), or None when kcube cannot count it."""
+    bytes x hops), or None when kcube cannot count it. Not tried beyond
+    --big slots: every count computes all of map's starts, Scotch's too,
+    which takes many minutes on 98,304 routers; the recount counts there."""
+    if R.prod(sides) * conc > args.big:
+        return None
     cmd = [args.kcube, "map"] + net_args(sides, conc) + [
         "--kind", "general", "--work", "0", "--max-time", "0", "--json"]
     out, _ = run_json(cmd + ["--traffic", traffic_path, "--mapping", map_path])
@@ -115,9 +124,7 @@ def kcube_mapping(args, sides, conc, traffic_path, start_path, out_path):
         "--traffic", traffic_path, "--kind", "general", "--work", str(args.work),
         "--max-time", "0", "--out", out_path, "--json"]
     t0 = time.time()
-    out, err = run_json(base + ["--mapping", start_path])
-    if out is None:
-        out, err = run_json(base)
+    out, err = run_json(base + ["--mapping", start_path], args.timeout)
     if out is None:
         return None, err
     with open(out_path) as f:
@@ -130,7 +137,7 @@ def kcube_mapping(args, sides, conc, traffic_path, start_path, out_path):
 def simulate(args, sides, conc, pairs_path, map_path):
     """Cycles of one halo exchange (every message at cycle 0, --msg-flits
     flits) under the node list; None when the simulator refuses."""
-    if not args.sim:
+    if not args.sim or os.path.getsize(pairs_path) > args.sim_limit * 8:
         return None
     cmd = [args.kcube, "simulate"] + net_args(sides, conc) + [
         "--pairs", pairs_path, "--mapping", map_path, "--oneshot",
@@ -141,17 +148,21 @@ def simulate(args, sides, conc, pairs_path, map_path):
     return out["points"][0].get("completion")
 
 
-def reference_mappings(sides, conc, grid, traffic, tool):
+def reference_mappings(sides, conc, grid, traffic, tool, timeout):
     """The users' mappings as (name, node list or None, note)."""
     n = R.prod(sides) * conc
-    sc, moved = R.scotch_gmap_mapping(sides, conc, n, traffic, tool)
+    try:
+        sc, moved = R.scotch_gmap_mapping(sides, conc, n, traffic, tool, timeout)
+        note = "%d ranks moved to even routers" % moved if moved else ""
+    except subprocess.TimeoutExpired:
+        sc, note = None, "did not finish in %d s" % timeout
     return [
         ("default (ABCDET)", R.default_order(sides, conc), ""),
         ("Rubik tile", R.rubik_mapping(sides, conc, grid, "tile"), ""),
         ("Rubik tile+tilt", R.rubik_mapping(sides, conc, grid, "tilt"), ""),
         ("Rubik tile+zigzag", R.rubik_mapping(sides, conc, grid, "zigzag"), ""),
         ("grid_order", R.grid_order_mapping(sides, conc, grid), ""),
-        ("scotch_gmap", sc, "%d ranks moved to even routers" % moved if moved else ""),
+        ("scotch_gmap", sc, note),
     ]
 
 
@@ -162,7 +173,7 @@ def one_case(args, tmp, machine, sides, conc, grid, stencil, reach, failures):
     tag = "%s-%s-%s" % (machine.split()[0].replace("/", ""), "x".join(map(str, grid)), stencil)
     tpath = os.path.join(tmp, tag + ".txt")
     write_lines(tpath, traffic)
-    maps = reference_mappings(sides, conc, grid, traffic, args.scotch_gmap)
+    maps = reference_mappings(sides, conc, grid, traffic, args.scotch_gmap, args.timeout)
     dpath = os.path.join(tmp, tag + ".default")
     write_lines(dpath, [[x] for x in maps[0][1]])
     km, err = kcube_mapping(args, sides, conc, tpath, dpath, os.path.join(tmp, tag + ".kcube"))
@@ -191,6 +202,9 @@ def one_case(args, tmp, machine, sides, conc, grid, stencil, reach, failures):
         row["sim_cycles"] = simulate(args, sides, conc, tpath, mpath)
     if km:
         rows[-1]["seconds"] = round(km[3], 1)
+        if rows[-1].get("max_load") is not None and (rows[-1]["max_load"], rows[-1]["hops"]) != (km[1], km[2]):
+            failures.append("%s: kcube map says %s, its node list counts %s" % (
+                tag, (km[1], km[2]), (rows[-1]["max_load"], rows[-1]["hops"])))
         if (km[1], km[2]) > (rows[0]["max_load"], rows[0]["hops"]):
             failures.append("%s: kcube %s worse than the default order %s" % (
                 tag, (km[1], km[2]), (rows[0]["max_load"], rows[0]["hops"])))
@@ -232,8 +246,14 @@ def parse():
     p.add_argument("--work", type=float, default=4, help="kcube map --work (millions)")
     p.add_argument("--no-sim", dest="sim", action="store_false")
     p.add_argument("--msg-flits", type=int, default=4)
+    p.add_argument("--sim-limit", type=int, default=3000000,
+                   help="simulate traffics of about at most this many messages")
     p.add_argument("--recount-limit", type=int, default=300000,
                    help="recount traffics of at most this many messages")
+    p.add_argument("--big", type=int, default=50000,
+                   help="beyond this many slots the recount alone counts the mappings")
+    p.add_argument("--timeout", type=int, default=1800,
+                   help="seconds kcube map and scotch_gmap may take for one case")
     p.add_argument("--only", default="", help="run the partitions whose name contains this")
     p.add_argument("--md", default="", help="write the markdown table here")
     p.add_argument("--csv", default="", help="write the CSV here")

@@ -282,12 +282,13 @@ def unravel_axis0(x, sides):
     return c
 
 
-def scotch_gmap_mapping(sides, conc, nranks, traffic, tool="scotch_gmap"):
+def scotch_gmap_mapping(sides, conc, nranks, traffic, tool="scotch_gmap", timeout=None):
     """Plain scotch_gmap (deterministic context, default strategy) of the
     traffic graph onto 'torusXD' of the routers (Scotch numbers terminals
     axis 0 fastest, as kcube numbers routers), each router's share evened
     out to C ranks, a router's ranks on its slots in rank order. Returns
-    (node list, ranks moved by the evening out)."""
+    (node list, ranks moved by the evening out); subprocess.TimeoutExpired
+    past timeout seconds."""
     nrouters = prod(sides)
     with tempfile.TemporaryDirectory() as tmp:
         grf, tgt, mp = (os.path.join(tmp, n) for n in ("g.grf", "t.tgt", "m.map"))
@@ -295,7 +296,7 @@ def scotch_gmap_mapping(sides, conc, nranks, traffic, tool="scotch_gmap"):
         with open(tgt, "w") as f:
             f.write("torusXD\n%d %s\n" % (len(sides), " ".join(map(str, sides))))
         subprocess.run([tool, "-Cd", grf, tgt, mp], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=timeout)
         router_of = [0] * nranks
         with open(mp) as f:
             f.readline()
