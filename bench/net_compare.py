@@ -237,6 +237,22 @@ def markdown(rows):
     return "\n".join(out) + "\n"
 
 
+def write_tables(args, rows, final=True):
+    """The markdown table (on standard output too when final) and the CSV,
+    rewritten after every case so a long run leaves what it finished."""
+    table = markdown(rows)
+    if final:
+        sys.stdout.write(table)
+    if args.md:
+        with open(args.md, "w") as f:
+            f.write(table)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
+            w.writeheader()
+            w.writerows(rows)
+
+
 def parse():
     """Command-line options."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -274,18 +290,10 @@ def main():
                 for stencil, reach in STENCILS[len(grid)][: 1 if args.quick else 2]:
                     t0 = time.time()
                     rows += one_case(args, tmp, machine, sides, conc, grid, stencil, reach, failures)
+                    write_tables(args, rows, final=False)
                     print("%s %s %s: %.0f s" % (machine, "x".join(map(str, grid)), stencil,
                                                 time.time() - t0), file=sys.stderr)
-    table = markdown(rows)
-    sys.stdout.write(table)
-    if args.md:
-        with open(args.md, "w") as f:
-            f.write(table)
-    if args.csv:
-        with open(args.csv, "w", newline="") as f:
-            w = csv.DictWriter(f, fieldnames=COLUMNS, extrasaction="ignore")
-            w.writeheader()
-            w.writerows(rows)
+    write_tables(args, rows)
     for msg in failures:
         print("FAIL: " + msg, file=sys.stderr)
     return 1 if failures else 0
