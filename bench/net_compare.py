@@ -271,6 +271,7 @@ def parse():
     p.add_argument("--timeout", type=int, default=1800,
                    help="seconds kcube map and scotch_gmap may take for one case")
     p.add_argument("--only", default="", help="run the partitions whose name contains this")
+    p.add_argument("--skip", default="", help="leave out the partitions whose name contains this")
     p.add_argument("--md", default="", help="write the markdown table here")
     p.add_argument("--csv", default="", help="write the CSV here")
     return p.parse_args()
@@ -284,7 +285,7 @@ def main():
     failures, rows = [], []
     with tempfile.TemporaryDirectory() as tmp:
         for machine, sides, conc, g3, g4 in (QUICK if args.quick else FULL):
-            if args.only not in machine:
+            if args.only not in machine or (args.skip and args.skip in machine):
                 continue
             for grid in [g for g in (g3, g4) if g]:
                 for stencil, reach in STENCILS[len(grid)][: 1 if args.quick else 2]:
