@@ -237,10 +237,36 @@ def markdown(rows):
     return "\n".join(out) + "\n"
 
 
+def summary(rows):
+    """One line per case: the default order, the best of the users' other
+    mappings (by max load, then bytes x hops) and kcube, each as max load /
+    simulated cycles."""
+    cases = {}
+    for r in rows:
+        if r.get("max_load") not in (None, ""):
+            cases.setdefault((r["machine"], r["grid"], r["stencil"]), []).append(r)
+    out = ["| machine | grid | stencil | default | best other reference | kcube | kcube / best user mapping |",
+           "| --- | --- | --- | ---: | --- | ---: | ---: |"]
+    fig = lambda r: "%s / %s" % (r["max_load"], "-" if r.get("sim_cycles") in (None, "") else r["sim_cycles"])
+    for (machine, grid, stencil), rs in cases.items():
+        by = {r["mapping"]: r for r in rs}
+        refs = [r for r in rs if r["mapping"] not in ("kcube",)]
+        best = min(refs, key=lambda r: (int(r["max_load"]), int(r["hops"])))
+        other = min([r for r in refs if not r["mapping"].startswith("default")] or refs,
+                    key=lambda r: (int(r["max_load"]), int(r["hops"])))
+        k = by.get("kcube")
+        ratio = "%.2f" % (int(k["max_load"]) / int(best["max_load"])) if k else "-"
+        out.append("| %s | %s | %s | %s | %s: %s | %s | %s |" % (
+            machine, grid, stencil, fig(by["default (ABCDET)"]), other["mapping"], fig(other),
+            fig(k) if k else "-", ratio))
+    return "\n".join(out) + "\n"
+
+
 def write_tables(args, rows, final=True):
     """The markdown table (on standard output too when final) and the CSV,
     rewritten after every case so a long run leaves what it finished."""
-    table = markdown(rows)
+    table = ("Max load (messages on the busiest channel) / simulated cycles of one exchange:\n\n"
+             + summary(rows) + "\nEvery mapping:\n\n" + markdown(rows))
     if final:
         sys.stdout.write(table)
     if args.md:
@@ -272,6 +298,7 @@ def parse():
                    help="seconds kcube map and scotch_gmap may take for one case")
     p.add_argument("--only", default="", help="run the partitions whose name contains this")
     p.add_argument("--skip", default="", help="leave out the partitions whose name contains this")
+    p.add_argument("--from-csv", nargs="*", default=[], help="render the tables of these CSVs, run nothing")
     p.add_argument("--md", default="", help="write the markdown table here")
     p.add_argument("--csv", default="", help="write the CSV here")
     return p.parse_args()
@@ -279,6 +306,16 @@ def parse():
 
 def main():
     args = parse()
+    if args.from_csv:
+        rows = []
+        for path in args.from_csv:
+            with open(path, newline="") as f:
+                rows += list(csv.DictReader(f))
+        for r in rows:
+            for key in ("C", "max_load", "hops", "sim_cycles"):
+                r[key] = int(r[key]) if r.get(key) not in (None, "") else None
+        write_tables(args, rows)
+        return 0
     if not args.scotch_gmap:
         print("scotch_gmap not installed (Debian package scotch)")
         return 77
