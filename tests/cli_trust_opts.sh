@@ -88,12 +88,13 @@ expect_exit 0 "calmant load help" -- "$K" calmant load --help
 expect_stdout_contains "--topology mesh|torus"
 expect_bad "calmant load --topology hypercube" -- "$K" calmant load --d 4 --c 1 --task 1,2 --topology hypercube
 expect_exit 0 "map help" -- "$K" map --help
-if grep -q "^  --mapping" "$CLI_OUT"; then cli_fail "map still lists --mapping"; else cli_pass; fi
+# --mapping is now only a general mapping's start file, not the old choice of kind
+if grep -q "^  --mapping none|FILE" "$CLI_OUT"; then cli_pass; else cli_fail "map lists --mapping none|FILE"; fi
 if grep -q "^  --budget" "$CLI_OUT"; then cli_fail "map still lists --budget"; else cli_pass; fi
 expect_stdout_contains "--objective max|simultaneous|sum"
 expect_stdout_matches "what a set of communications minimises \(default max\)$"
-expect_bad "map --mapping is gone" -- "$K" map --n 4 --pattern transpose --mapping linear
-expect_stderr_contains "does not apply to map"
+expect_bad "map --mapping is no kind" -- "$K" map --n 4 --pattern transpose --mapping linear
+expect_stderr_contains "is a start of the general mapping"
 expect_bad "map --budget is gone" -- "$K" map --n 4 --pattern transpose --kind general --budget 1
 
 # ---- --work: a count, said as one ---------------------------------------------------------
