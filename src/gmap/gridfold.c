@@ -20,14 +20,17 @@
  * C, so a 2 x ... process grid folds its factor 2 onto the two endpoints of
  * a router, and an allocation that is a box folds as that box.
  *
- * Detection: every ordered factorisation of the node count into 1 to 3
+ * Detection: every ordered factorisation of the node count into 1 to 4
  * sides >= 2 is a candidate grid (axis 0 fastest); it fits when at least
  * 90 % of the messages go to a grid neighbour (each coordinate changed by
  * at most one, wrapping); among fitting grids the one whose messages change
  * the fewest coordinates is the process grid (a factorisation that splits
  * a true axis makes its wrap steps change two).
  *
- * Costs: detection O(F M) with F <= 231 factorisations (early exit once a
+ * Costs: detection O(F M) with F the ordered factorisations into at most
+ * three sides (at most 231 below 2^20 nodes), and into four (at most a
+ * few thousand for powers of two, more for many distinct primes) only
+ * when none of those fits (early exit once a
  * candidate misses 10 %); each claim counted costs one exact recount,
  * O(E D + n N) (kcube/chanload.h); at most FOLD_MAX_TRIES claims, fewer on
  * big traffics (FOLD_WORK_CAP). */
@@ -38,7 +41,7 @@
 #include "gmap_internal.h"
 #include "kcube/chanload.h"
 
-#define FOLD_MAX_DIMS 3
+#define FOLD_MAX_DIMS 4
 #define FOLD_MAX_SLOTS 64         /* prime factors of the node count (<= 2^32 nodes: 32) */
 #define FOLD_MAX_TRIES 576        /* claims counted at most */
 #define FOLD_WORK_CAP 400000000.0 /* channel-hop updates for all recounts together */
@@ -121,24 +124,35 @@ static void try_grid(const kc_traffic *tr, const fold_grid *g, fold_grid *best, 
     }
 }
 
+/* Every ordered factorisation of `rest` into `left` more sides >= 2
+ * after the `g->dims` already chosen, each tried as a grid. */
+static void try_factorisations(const kc_traffic *tr, fold_grid *g, uint64_t rest, int left, fold_grid *best,
+                               uint64_t *best_changed, int *have)
+{
+    if (left == 1) {
+        g->side[g->dims++] = rest;
+        try_grid(tr, g, best, best_changed, have);
+        g->dims--;
+        return;
+    }
+    for (uint64_t a = 2; a <= rest / 2; a++)
+        if (rest % a == 0) {
+            g->side[g->dims++] = a;
+            try_factorisations(tr, g, rest / a, left - 1, best, best_changed, have);
+            g->dims--;
+        }
+}
+
 /* The best fitting grid (fewest coordinates changed, then fewer axes). */
 static int detect_grid(const kc_traffic *tr, uint64_t nodes, fold_grid *best)
 {
     uint64_t best_changed = UINT64_MAX;
     int have = 0;
-    fold_grid g = {.dims = 1, .side = {nodes}};
-    try_grid(tr, &g, best, &best_changed, &have);
-    for (uint64_t a = 2; a <= nodes / 2; a++) {
-        if (nodes % a)
-            continue;
-        g = (fold_grid){.dims = 2, .side = {a, nodes / a}};
-        try_grid(tr, &g, best, &best_changed, &have);
-        uint64_t rest = nodes / a;
-        for (uint64_t b = 2; b <= rest / 2; b++)
-            if (rest % b == 0) {
-                g = (fold_grid){.dims = 3, .side = {a, b, rest / b}};
-                try_grid(tr, &g, best, &best_changed, &have);
-            }
+    /* four axes only when no grid of three or fewer fits: their
+     * factorisations are many more, and a fitting smaller grid is kept */
+    for (int dims = 1; dims <= FOLD_MAX_DIMS && !(have && dims == FOLD_MAX_DIMS); dims++) {
+        fold_grid g = {.dims = 0};
+        try_factorisations(tr, &g, nodes, dims, best, &best_changed, &have);
     }
     return have;
 }
