@@ -95,7 +95,8 @@ typedef struct kc_simconfig {
 
 void kc_simconfig_default(kc_simconfig *c);
 /* The one rule for vc_independent = -1: 1 on k-ary n-cubes with k > 2 (tori
- * and meshes), 0 on the binary cube. kc_simspec_resolve applies it. */
+ * and meshes) and on networks of unequal sides (k = 0), 0 on the binary
+ * cube. kc_simspec_resolve applies it. */
 int kc_sim_vc_link_default(kc_simtopo topo, int k);
 /* Whether the VCs of a link move a flit each per cycle (resolves -1). */
 int kc_sim_vcs_independent(const kc_simnet *net, const kc_simconfig *c);

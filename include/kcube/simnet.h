@@ -11,7 +11,21 @@
  *   ejection   net_channels + nodes * inj + node * ej + e
  * Ports: on the binary n-cube port d is dimension d; on tori and meshes port
  * 2d goes in the + direction of dimension d and port 2d+1 in the - direction.
- * A 2-ary torus is the binary n-cube (one link per neighbour pair). */
+ * A 2-ary torus is the binary n-cube (one link per neighbour pair).
+ *
+ * The general network (kc_simnet_from_topology, kcube/topology.h): sides per
+ * axis, wraps per axis (a ring, or a line without a wraparound link), C
+ * endpoints per router and an optional allocation. Every side 2 with some
+ * axis wrapping is laid out as the binary cube; otherwise an axis has ports
+ * 2d (+) and 2d+1 (-): a side-2 ring has only its + channel each way (as
+ * the cube), a side-2 line + from 0 and - from 1. Endpoint e sits on router
+ * e / C and shares that router's `inj` injection and `ej` ejection channels
+ * with the other endpoints there; messages between two endpoints of one
+ * router go from injection to ejection without a network hop. Only the
+ * allocation's endpoints send and receive (the traffic builders of
+ * kcube/simtraffic.h read it); every router forwards. kc_simnet_init is the
+ * special case of equal sides, every axis wrapping or none, C = 1 and no
+ * allocation, with the same channel ids as always. */
 #ifndef KCUBE_SIMNET_H
 #define KCUBE_SIMNET_H
 
@@ -20,6 +34,7 @@
 
 #include "kcube/error.h"
 #include "kcube/names.h"
+#include "kcube/topology.h"
 
 #define KC_SIMNET_MAX_NODES (1u << 24)
 #define KC_SIMNET_MAX_N 24
@@ -35,8 +50,13 @@ typedef enum kc_simtopo {
 } kc_simtopo;
 
 typedef struct kc_simnet {
-    kc_simtopo topo;
-    int k, n;
+    kc_simtopo topo;       /* hypercube (every side 2, some axis wraps), torus (some axis wraps), mesh */
+    int k, n;              /* k: the common side, 0 when the sides differ */
+    int side[KC_SIMNET_MAX_N]; /* side of axis d */
+    uint32_t wrap;         /* bit d: axis d is a ring */
+    int conc;              /* C: endpoints per router (1 on plain networks) */
+    uint32_t *alloc;       /* the allocation's routers in the order given (owned), or NULL: every router */
+    uint32_t alloc_count;  /* its entries (0: none) */
     uint32_t nodes;
     int ports;             /* network ports per router */
     int vcs, inj, ej;      /* virtual channels per link; processor channels */
@@ -51,6 +71,18 @@ typedef struct kc_simnet {
 /* Build a network. k = 2 with KC_SIM_TORUS is taken as the hypercube. */
 kc_status kc_simnet_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs, int inj, int ej, int depth,
                          kc_err *err);
+/* Build the general network t describes (sides, wraps, endpoints, a copy
+ * of its allocation), at most KC_SIMNET_MAX_N axes and KC_SIMNET_MAX_NODES
+ * routers. O(nodes x n) time and memory. */
+kc_status kc_simnet_from_topology(kc_simnet *net, const kc_topology *t, int vcs, int inj, int ej, int depth,
+                                  kc_err *err);
+/* Endpoints that send and receive: (alloc_count or nodes) x C. */
+static inline uint64_t kc_simnet_slots(const kc_simnet *net)
+{
+    return (uint64_t)(net->alloc ? net->alloc_count : net->nodes) * (uint64_t)(net->conc > 1 ? net->conc : 1);
+}
+/* 1 when axis d is a ring. */
+static inline int kc_simnet_wraps(const kc_simnet *net, int d) { return (int)(net->wrap >> d & 1u); }
 void kc_simnet_free(kc_simnet *net);
 
 /* Names: "hypercube" (alias "cube"), "torus", "mesh". */
@@ -59,7 +91,7 @@ extern const kc_names kc_simtopo_names;
 kc_status kc_simtopo_parse(const char *text, kc_simtopo *topo, kc_err *err);
 const char *kc_simtopo_name(kc_simtopo topo);
 
-/* Minimal hop count between two nodes (shortest ring paths on tori). */
+/* Minimal hop count between two routers (shortest ring paths on rings). */
 int kc_simnet_distance(const kc_simnet *net, uint32_t a, uint32_t b);
 
 /* What a channel is. */

@@ -26,7 +26,9 @@ typedef struct kc_simref_result {
     uint64_t messages;
 } kc_simref_result;
 
-/* Uses cfg's msg_flits, route/switch delays, link latency, vc_independent
+/* src and dst are endpoint numbers (router numbers when net->conc is 1):
+ * a message runs from router src / C to router dst / C, and one from an
+ * endpoint to itself is not sent. Uses cfg's msg_flits, route/switch delays, link latency, vc_independent
  * and watchdog (a deadlock is reported as KC_EINVAL). */
 kc_status kc_simref_run(const kc_simnet *net, const kc_simroute *route, const uint32_t *src, const uint32_t *dst,
                         size_t count, const kc_simconfig *cfg, kc_simref_result *out, kc_err *err);

@@ -22,13 +22,40 @@
 #include "kcube/simroute.h"
 
 typedef struct kc_simtraffic {
-    uint32_t nodes;
+    uint32_t nodes;     /* routers */
     int uniform;        /* destinations uniformly random */
     uint32_t *start;    /* [nodes + 1]: physical source s sends to dest[start[s] .. start[s+1]) */
     uint32_t *dest;     /* physical destinations */
-    uint32_t *to_phys;  /* uniform with a mapping: the mapping (else NULL) */
-    uint32_t *to_virt;
+    uint32_t *to_phys;  /* uniform with a mapping: the mapping (else NULL); general networks: the
+                           router of each rank */
+    uint32_t *to_virt;  /* uniform: the rank a draw at each router skips (else the router itself) */
+    /* general networks (kc_simtraffic_uniform_net, kc_simtraffic_pairs_net); 0 / NULL otherwise */
+    uint32_t draw;      /* uniform: ranks drawn among (0: nodes) */
+    uint16_t *weight;   /* [nodes]: the router's endpoints that send (NULL: 1 for every sender);
+                           the router generates weight x the load, as one FIFO queue */
+    uint32_t weight_max;
 } kc_simtraffic;
+
+/* General networks (kcube/simnet.h: endpoints per router, an allocation).
+ * Ranks 0..S-1 (S = kc_simnet_slots) sit on endpoints: rank v on
+ * place[v] (S distinct endpoint numbers of the allocation's routers), or
+ * with place NULL on slot v (endpoint v % C of the allocation's router
+ * v / C, in the order given; endpoint v without an allocation). Every
+ * endpoint with a rank generates at the run's load, so a router with w
+ * sending endpoints generates w x load into one FIFO queue (for Poisson
+ * sources the superposition of its endpoints' streams). A message between
+ * two endpoints of one router goes from injection to ejection; one from an
+ * endpoint to itself is dropped. On a plain network (C = 1, no allocation)
+ * these give the tables and draws of the functions below. */
+/* Uniform: each message to one of the other S - 1 ranks (one draw). */
+kc_status kc_simtraffic_uniform_net(kc_simtraffic *t, const kc_simnet *net, const uint32_t *place, kc_err *err);
+/* (src[i], dst[i]) rank pairs. */
+kc_status kc_simtraffic_pairs_net(kc_simtraffic *t, const kc_simnet *net, const uint32_t *src, const uint32_t *dst,
+                                  size_t count, const uint32_t *place, kc_err *err);
+/* The endpoint of every rank (place, or the slots), checked: distinct and
+ * on the allocation's routers (KC_EINVAL naming "mapping"). out gets S
+ * entries (free it). O(S + nodes). */
+kc_status kc_simnet_rank_endpoints(const kc_simnet *net, const uint32_t *place, uint32_t **out, kc_err *err);
 
 /* Uniform random destinations (through the mapping if map is not NULL). */
 kc_status kc_simtraffic_uniform(kc_simtraffic *t, uint32_t nodes, const kc_nodemap *map, kc_err *err);

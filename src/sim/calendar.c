@@ -57,19 +57,28 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
 }
 
 /* The destination of a message generated at node: uniform over the other
- * (virtual) nodes, or one of the node's traffic entries; one draw. */
+ * (virtual) nodes, or one of the node's traffic entries; one draw. On a
+ * general network the draw is over the ranks and gives the router of
+ * the rank drawn (kcube/simtraffic.h). */
 static uint32_t pick_dest(kci_engine *e, uint32_t node)
 {
     const kc_simtraffic *t = e->traffic;
     if (t->uniform) {
         uint32_t v = t->to_virt ? t->to_virt[node] : node;
-        uint32_t y = (uint32_t)kc_rng_below(&e->rng, t->nodes - 1);
+        uint32_t y = (uint32_t)kc_rng_below(&e->rng, (t->draw ? t->draw : t->nodes) - 1);
         if (y >= v)
             y++;
         return t->to_phys ? t->to_phys[y] : y;
     }
     uint32_t a = t->start[node], b = t->start[node + 1];
     return b - a == 1 ? t->dest[a] : t->dest[a + (uint32_t)kc_rng_below(&e->rng, b - a)];
+}
+
+/* The mean gap between x's messages: a router whose w endpoints send
+ * generates w times as often (exactly `mean` on plain networks). */
+static inline double source_mean(const kci_engine *e, uint32_t x, double mean)
+{
+    return e->traffic->weight ? mean / (double)e->traffic->weight[x] : mean;
 }
 
 uint64_t kci_calendar_chunks(uint64_t nodes) { return nodes / KCI_CAL_CHUNK + KCI_CAL + 1; }
@@ -142,10 +151,11 @@ void kci_generate(kci_engine *e)
             uint32_t x = e->due_nodes[i];
             if (i + 8 < n && e->prefetch)
                 pf_source(e, e->due_nodes[i + 8]);
+            double mx = source_mean(e, x, mean);
             while (e->next_msg_time[x] < (double)e->now + 1.0) {
                 if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
                     e->nomem = 1;
-                e->next_msg_time[x] += kc_rng_exponential(&e->rng, mean);
+                e->next_msg_time[x] += kc_rng_exponential(&e->rng, mx);
             }
             cal_insert(e, x);
         }
@@ -154,12 +164,13 @@ void kci_generate(kci_engine *e)
     for (uint32_t i = 0; i < e->nsenders; i++) {
         uint32_t x = e->senders[i];
         if (c->process == KC_INJECT_POISSON) {
+            double mx = source_mean(e, x, mean);
             while (e->next_msg_time[x] < (double)e->now + 1.0) {
                 if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
                     e->nomem = 1;
-                e->next_msg_time[x] += kc_rng_exponential(&e->rng, mean);
+                e->next_msg_time[x] += kc_rng_exponential(&e->rng, mx);
             }
-        } else if (kc_rng_unit(&e->rng) < p) {
+        } else if (kc_rng_unit(&e->rng) < (e->traffic->weight ? p * e->traffic->weight[x] : p)) {
             if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
                 e->nomem = 1;
         }
@@ -170,7 +181,7 @@ void kci_calendar_init(kci_engine *e)
 {
     double mean = (double)e->msg_len / (e->cfg->load > 0 ? e->cfg->load : 1);
     for (uint32_t i = 0; i < e->nsenders; i++)
-        e->next_msg_time[e->senders[i]] = kc_rng_exponential(&e->rng, mean);
+        e->next_msg_time[e->senders[i]] = kc_rng_exponential(&e->rng, e->traffic ? source_mean(e, e->senders[i], mean) : mean);
     for (uint32_t i = 0; i < KCI_CAL; i++)
         e->cal_bucket[i] = -1;
     e->cal_free = -1;

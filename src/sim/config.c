@@ -49,7 +49,7 @@ int kc_sim_vc_link_default(kc_simtopo topo, int k)
      * uniform above 0.4) need the VCs not to take turns. On the binary cube
      * the seeds have no VCs: extra VCs there (Duato's escape channel) share
      * the link, so adaptive routing gets no extra bandwidth. */
-    return topo != KC_SIM_HYPERCUBE && k > 2;
+    return topo != KC_SIM_HYPERCUBE && (k > 2 || k == 0); /* k = 0: unequal sides, some above 2 */
 }
 
 kci_simshape kci_sim_shape(const kc_simnet *net)
@@ -124,6 +124,10 @@ kc_status kci_sim_check_config(const kc_simnet *net, const kc_simroute *route, c
         return kc_fail_param(err, KC_ERANGE, "load", "offered load must be > 0 and at most one message per cycle (%d flits/node/cycle), got %g", c->msg_flits, c->load);
     if (c->process == KC_INJECT_BERNOULLI && !c->oneshot && c->load > (double)c->msg_flits)
         return kc_fail_param(err, KC_ERANGE, "load", "Bernoulli injection needs load <= message length");
+    if (c->process == KC_INJECT_BERNOULLI && !c->oneshot && tr->weight_max > 1 &&
+        c->load * tr->weight_max > (double)c->msg_flits)
+        return kc_fail_param(err, KC_ERANGE, "load",
+                             "Bernoulli injection needs load x sending endpoints per router <= message length");
     kc_status st = kci_sim_check_timing(c, err);
     if (st)
         return st;

@@ -227,7 +227,7 @@ static int64_t run_cycles(simrun *r, kc_simresult *out)
 {
     kci_engine *e = &r->e;
     const kc_simconfig *cfg = r->cfg;
-    double cap = cfg->queue_cap * (double)e->net->nodes;
+    double cap = cfg->queue_cap * (double)kc_simnet_slots(e->net); /* per endpoint: nodes on plain networks */
     int64_t idle = 0, t;
     for (t = 0; t < r->limit; t++) {
         e->now = (uint32_t)t;
@@ -262,7 +262,7 @@ static void run_results(simrun *r, kc_simresult *out)
 {
     kci_engine *e = &r->e;
     const kc_simconfig *cfg = r->cfg;
-    double nodes = (double)e->net->nodes;
+    double nodes = (double)kc_simnet_slots(e->net); /* figures per endpoint of the job (nodes on plain networks) */
     /* the part of the window actually simulated (a run that gives up stops early) */
     int64_t window = (out->cycles < r->wend ? out->cycles : r->wend) - r->wstart;
     if (window < 1)

@@ -325,7 +325,7 @@ static void init_scalars(kci_engine *e, const kc_simnet *net, const kc_simroute 
      * cache hit and the prefetching stages only cost instructions (about
      * 25 % on the 8-cube) */
     e->prefetch = force_pf || (uint64_t)net->channels * 8 + (uint64_t)net->nodes * 80 > KCI_PF_MIN_BYTES;
-    for (int d = 0, w = 1; d < net->n && d < KC_SIMNET_MAX_N; d++, w *= net->k)
+    for (int d = 0, w = 1; d < net->n && d < KC_SIMNET_MAX_N; d++, w *= net->side[d - 1])
         e->stride[d] = (uint32_t)w;
     e->msg_free = -1;
     e->last_arrival = 0;
@@ -415,7 +415,8 @@ static int init_sources(kci_engine *e)
     kci_sim_huge(e->queue_len, net->nodes * sizeof *e->queue_len);
     for (uint32_t x = 0; x < net->nodes; x++) {
         e->queue_head[x] = e->queue_tail[x] = -1;
-        if (e->traffic && (e->traffic->uniform || e->traffic->start[x + 1] > e->traffic->start[x])) /* driven runs: as messages come */
+        const kc_simtraffic *t = e->traffic; /* driven runs: senders as messages come */
+        if (t && (t->uniform ? !t->weight || t->weight[x] : t->start[x + 1] > t->start[x]))
             e->senders[e->nsenders++] = x;
     }
     return 1;

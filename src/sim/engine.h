@@ -187,7 +187,7 @@ typedef struct kci_engine {
     uint32_t eject_delay; /* the same for an ejection channel (S + 1) */
     uint32_t route_delay; /* cycles a header waits before it may take a channel (R) */
     uint32_t vcs;
-    uint32_t stride[KC_SIMNET_MAX_N]; /* tori: k^d, the id step of dimension d (kci_head_node) */
+    uint32_t stride[KC_SIMNET_MAX_N]; /* tori: the product of the sides below d, the id step of dimension d (kci_head_node) */
     int prefetch; /* the hot state is larger than the caches: prefetch, compute head nodes (KCI_PF) */
     int vc_independent;
     uint32_t now;
@@ -275,7 +275,8 @@ static inline void kci_sort_nodes(kci_engine *e, uint32_t *a, uint32_t n)
 
 /* kci_channel_head_node from arithmetic where the topology gives it (the
  * cube: flip the port's bit; the torus: step the port's digit round its
- * ring), so the worm-level loop does not read the neighbour table (4 bytes
+ * ring, of that axis's side; a line axis of a torus never asks for the
+ * step off its end, which has no channel), so the worm-level loop does not read the neighbour table (4 bytes
  * a port, a cache miss per header hop on large networks); meshes, which
  * may have unequal sides, read the table. */
 static inline uint32_t kci_head_node(const kci_engine *e, uint32_t c)
@@ -286,7 +287,7 @@ static inline uint32_t kci_head_node(const kci_engine *e, uint32_t c)
     uint32_t link = c / e->vcs, ports = (uint32_t)net->ports, node = link / ports, port = link - node * ports;
     if (net->topo == KC_SIM_HYPERCUBE)
         return node ^ (UINT32_C(1) << port);
-    uint32_t d = port >> 1, w = e->stride[d], k = (uint32_t)net->k;
+    uint32_t d = port >> 1, w = e->stride[d], k = (uint32_t)net->side[d];
     uint32_t dig = net->digit[(size_t)node * (size_t)net->n + d];
     if (!(port & 1))
         return dig + 1 == k ? node - dig * w : node + w;

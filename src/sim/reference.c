@@ -1,4 +1,6 @@
-/* The reference simulator: flits as objects, full scans every cycle. */
+/* The reference simulator: flits as objects, full scans every cycle; on
+ * general networks messages name endpoints, and run between their routers
+ * (endpoints of one router: injection straight to ejection). */
 #include "kcube/simref.h"
 
 #include <stdlib.h>
@@ -29,6 +31,7 @@ typedef struct ref_run {
     const uint32_t *dst;
     size_t count, pmax, nq, created, delivered;
     int L, R, S, W;
+    uint32_t C;                /* endpoints per router: src and dst are endpoint numbers */
     rmsg *m;
     int32_t *owner;
     int *fill, *locs;
@@ -83,7 +86,7 @@ static kc_status ref_alloc(ref_run *r, const uint32_t *src, kc_err *err)
     for (uint32_t x = 0; x < net->nodes; x++) {
         r->qnext[x] = r->nq;
         for (size_t i = 0; i < r->count; i++)
-            if (src[i] == x && src[i] != r->dst[i])
+            if (src[i] / r->C == x && src[i] != r->dst[i])
                 r->queue[r->nq++] = i;
         r->qend[x] = r->nq;
     }
@@ -101,7 +104,7 @@ static void ref_inject(ref_run *r)
                 continue;
             size_t pick = r->queue[r->qnext[x]++];
             rmsg *g = &r->m[pick];
-            g->dst = r->dst[pick];
+            g->dst = r->dst[pick] / r->C; /* endpoints of one router share its channels */
             g->path = &r->paths[pick * r->pmax];
             g->loc = &r->locs[pick * (size_t)r->L];
             g->ready = &r->readys[pick * (size_t)r->L];
@@ -236,11 +239,11 @@ kc_status kc_simref_run(const kc_simnet *net, const kc_simroute *route, const ui
         return st;
     ref_run r = {.net = net, .route = route, .cfg = cfg, .dst = dst, .count = count, .out = out,
                  .L = cfg->msg_flits, .R = cfg->route_delay, .S = cfg->switch_delay, .W = cfg->link_latency,
-                 .pmax = (size_t)net->max_hops + 2};
+                 .pmax = (size_t)net->max_hops + 2, .C = (uint32_t)(net->conc > 1 ? net->conc : 1)};
     if (r.L < 1 || r.L > 65535 || r.R < 0 || r.S < 0 || r.W < 1)
         return kc_fail_param(err, KC_ERANGE, "timing", "bad message length or timing");
     for (size_t i = 0; i < count; i++)
-        if (src[i] >= net->nodes || dst[i] >= net->nodes)
+        if (src[i] / r.C >= net->nodes || dst[i] / r.C >= net->nodes)
             return kc_fail_param(err, KC_EINVAL, "pairs", "pair %zu names a node outside the network", i + 1);
     st = ref_alloc(&r, src, err);
     int64_t idle = 0;

@@ -11,7 +11,7 @@ static const kc_name algo_entries[] = {
     {KC_ROUTE_ECUBE, "ecube", "binary n-cube: lowest dimension still to correct"},
     {KC_ROUTE_DOR, "dor", "tori and meshes: dimension-ordered, shortest ring path"},
     {KC_ROUTE_PCUBE, "pcube", "binary n-cube: P-cube (turn model), adaptive"},
-    {KC_ROUTE_DUATO, "duato", "binary n-cube: fully adaptive, VC 0 as e-cube escape (>= 2 VCs)"},
+    {KC_ROUTE_DUATO, "duato", "fully adaptive, dor as escape (VC 0; VCs 0-1 with rings; >= 2 VCs, >= 3 with rings)"},
     {KC_ROUTE_LIMIN, "li-min",
      "binary n-cube: Li's minimal restriction as reconstructed here (not the paper's text; docs/sim.md), adaptive"},
     {KC_ROUTE_ECUBE, "e-cube", NULL}, /* aliases */
@@ -98,10 +98,11 @@ kc_status kc_simroute_check(const kc_simroute *r, const kc_simnet *net, kc_err *
             return kc_fail_param(err, KC_EINVAL, "routing", "li-min routing is for the binary n-cube");
         break;
     case KC_ROUTE_DUATO:
-        if (net->topo != KC_SIM_HYPERCUBE)
-            return kc_fail_param(err, KC_EINVAL, "routing", "duato routing is implemented for the binary n-cube");
         if (net->vcs < 2)
             return kc_fail_param(err, KC_EINVAL, "vcs", "duato routing needs at least 2 virtual channels per link");
+        if (net->topo == KC_SIM_TORUS && net->vcs < 3)
+            return kc_fail_param(err, KC_EINVAL, "vcs",
+                                 "duato routing on rings needs at least 3 virtual channels per link (2 escape)");
         break;
     }
     return KC_OK;
@@ -176,48 +177,84 @@ static int cube_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
     return 0;
 }
 
+/* The port of a dimension-ordered hop on axis d from coordinate c toward
+ * t (c != t): lines by sign, side-2 rings their one + channel, other rings
+ * the shorter way, a tie (distance side/2) by the tie rule (the coordinate
+ * here is the one the ring was entered at). *wraps gets whether the rest of
+ * the ring path crosses the wraparound link. */
+static int grid_port(const kc_simroute *r, const kc_simnet *net, int d, int c, int t, int *wraps)
+{
+    int k = net->side[d];
+    *wraps = 0;
+    if (!kc_simnet_wraps(net, d))
+        return t > c ? 2 * d : 2 * d + 1;
+    int fwd = (t - c + k) % k;
+    int plus = k == 2 || fwd < k - fwd;
+    if (k > 2 && fwd == k - fwd)
+        plus = r->tie == KC_TIE_PLUS || (r->tie == KC_TIE_SPLIT && c % 2 == 0);
+    *wraps = plus ? t < c : t > c;
+    return plus ? 2 * d : 2 * d + 1;
+}
+
+/* The VC class of a dor hop on ring d leaving through `port`, given the
+ * input channel `in` (the class carries on within a ring) and whether the
+ * rest of the path wraps. */
+static int grid_vc(const kc_simroute *r, const kc_simnet *net, int d, uint32_t in, int wraps)
+{
+    if (in < net->net_channels && (int)(in / (uint32_t)net->vcs % (uint32_t)net->ports) / 2 == d) {
+        uint32_t link = in / (uint32_t)net->vcs;
+        int in_vc = (int)(in % (uint32_t)net->vcs);
+        if (r->vcrule == KC_VC_HIGHLOW)
+            return in_vc;
+        uint32_t from = link / (uint32_t)net->ports;
+        int in_port = (int)(link % (uint32_t)net->ports), k = net->side[d];
+        int fd = net->digit[(size_t)from * net->n + d];
+        int wrapped = in_port % 2 == 0 ? fd == k - 1 : fd == 0;
+        return in_vc == 1 || wrapped ? 1 : 0;
+    }
+    if (r->vcrule == KC_VC_HIGHLOW)
+        return wraps ? 0 : 1;
+    return 0;
+}
+
 static int grid_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
                            uint32_t *out)
 {
-    int n = net->n, k = net->k;
+    int n = net->n;
     const uint8_t *cd = &net->digit[(size_t)node * n], *td = &net->digit[(size_t)dst * n];
     int d = 0;
     while (cd[d] == td[d])
         d++;
-    int c = cd[d], t = td[d], port;
-    if (net->topo == KC_SIM_MESH) {
-        port = t > c ? 2 * d : 2 * d + 1;
+    int wraps, port = grid_port(r, net, d, cd[d], td[d], &wraps);
+    /* VC rules only on rings; a line (and a mesh) takes any VC */
+    if (net->topo == KC_SIM_MESH || r->vcrule == KC_VC_NONE || !kc_simnet_wraps(net, d))
         return all_vcs(net, node, port, out);
-    }
-    int fwd = (t - c + k) % k;
-    int plus = fwd < k - fwd;
-    if (fwd == k - fwd) /* a tie: the tie rule decides (the coordinate here is the one the ring was entered at) */
-        plus = r->tie == KC_TIE_PLUS || (r->tie == KC_TIE_SPLIT && c % 2 == 0);
-    port = plus ? 2 * d : 2 * d + 1;
-    if (r->vcrule == KC_VC_NONE)
-        return all_vcs(net, node, port, out);
-    /* Was the previous hop in this dimension? Then the VC class carries on. */
-    int vc;
-    if (in < net->net_channels && (int)(in / (uint32_t)net->vcs % (uint32_t)net->ports) / 2 == d) {
-        uint32_t link = in / (uint32_t)net->vcs;
-        int in_vc = (int)(in % (uint32_t)net->vcs);
-        if (r->vcrule == KC_VC_HIGHLOW) {
-            vc = in_vc;
-        } else {
-            uint32_t from = link / (uint32_t)net->ports;
-            int in_port = (int)(link % (uint32_t)net->ports);
-            int fd = net->digit[(size_t)from * n + d];
-            int wrapped = in_port % 2 == 0 ? fd == k - 1 : fd == 0;
-            vc = in_vc == 1 || wrapped ? 1 : 0;
-        }
-    } else if (r->vcrule == KC_VC_HIGHLOW) {
-        int wraps = plus ? t < c : t > c;
-        vc = wraps ? 0 : 1;
-    } else {
-        vc = 0;
-    }
-    out[0] = kc_simnet_netch(net, node, port, vc);
+    out[0] = kc_simnet_netch(net, node, port, grid_vc(r, net, d, in, wraps));
     return 1;
+}
+
+/* Duato's method on tori and meshes: every axis still to correct, in its
+ * dimension-ordered direction, on the adaptive VCs (from `esc` up), then the
+ * escape channel: dor on the lowest such axis, on VC 0 of a line and on the
+ * ring's VC 0 (the rest of the path wraps) or 1 (it does not) - the class a
+ * message's position gives, so the escape network is deadlock-free whatever
+ * adaptive hops came before. esc: 2 with some ring, else 1. */
+static int grid_duato(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t *out)
+{
+    int n = net->n, m = 0, esc = net->wrap ? 2 : 1, first = -1, first_port = 0, first_wraps = 0;
+    const uint8_t *cd = &net->digit[(size_t)node * n], *td = &net->digit[(size_t)dst * n];
+    for (int d = 0; d < n; d++) {
+        if (cd[d] == td[d])
+            continue;
+        int wraps, port = grid_port(r, net, d, cd[d], td[d], &wraps);
+        if (first < 0)
+            first = d, first_port = port, first_wraps = wraps;
+        for (int v = esc; v < net->vcs; v++)
+            out[m++] = kc_simnet_netch(net, node, port, v);
+    }
+    int vc = kc_simnet_wraps(net, first) && !first_wraps && net->side[first] > 2 ? 1 : 0;
+    out[m++] = kc_simnet_netch(net, node, first_port, vc);
+    return m;
 }
 
 int kc_simroute_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
@@ -230,5 +267,7 @@ int kc_simroute_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
     }
     if (net->topo == KC_SIM_HYPERCUBE)
         return cube_candidates(r, net, node, dst, in, out);
+    if (r->algo == KC_ROUTE_DUATO)
+        return grid_duato(r, net, node, dst, out);
     return grid_candidates(r, net, node, dst, in, out);
 }

@@ -49,6 +49,12 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
  * when the routing is adaptive; parts: the node ranges of a run on several
  * threads, each with its own lists). */
 uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int parts);
+/* The traffic table of (src[i], dst[i]) router pairs through an optional
+ * mapping, in the pairs' order per source; keep_self keeps pairs whose
+ * two ends are one router (endpoints of one router: injection to
+ * ejection), else they are dropped. O(count + nodes). */
+kc_status kci_simtraffic_build(kc_simtraffic *t, uint32_t nodes, const uint32_t *src, const uint32_t *dst,
+                               size_t count, const kc_nodemap *map, int keep_self, kc_err *err);
 /* Asks for transparent huge pages on a large array the engine reads at
  * random (src/sim/pages.c); advice only, a no-op where unsupported. */
 void kci_sim_huge(void *p, size_t bytes);

@@ -55,7 +55,8 @@ kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err)
         s->route.tie = KC_TIE_PLUS;
     /* Two VCs where something needs them: a torus VC rule, Duato's escape channel. */
     if (s->vcs == 0)
-        s->vcs = (torus && s->route.vcrule != KC_VC_NONE) || s->route.algo == KC_ROUTE_DUATO ? 2 : 1;
+        s->vcs = torus && s->route.algo == KC_ROUTE_DUATO ? 3 /* two escape VCs on rings */
+                 : (torus && s->route.vcrule != KC_VC_NONE) || s->route.algo == KC_ROUTE_DUATO ? 2 : 1;
     if (cfg && cfg->vc_independent < 0)
         cfg->vc_independent = kc_sim_vc_link_default(s->topo, s->k);
     return KC_OK;

@@ -9,6 +9,7 @@
 #include "core/grow.h"
 #include "kcube/reader.h"
 #include "kcube/simnet.h"
+#include "sim_internal.h"
 
 void kc_simtraffic_free(kc_simtraffic *t)
 {
@@ -16,6 +17,7 @@ void kc_simtraffic_free(kc_simtraffic *t)
     free(t->dest);
     free(t->to_phys);
     free(t->to_virt);
+    free(t->weight);
     memset(t, 0, sizeof *t);
 }
 
@@ -49,8 +51,8 @@ kc_status kc_simtraffic_uniform(kc_simtraffic *t, uint32_t nodes, const kc_nodem
     return KC_OK;
 }
 
-kc_status kc_simtraffic_pairs(kc_simtraffic *t, uint32_t nodes, const uint32_t *src, const uint32_t *dst,
-                              size_t count, const kc_nodemap *map, kc_err *err)
+kc_status kci_simtraffic_build(kc_simtraffic *t, uint32_t nodes, const uint32_t *src, const uint32_t *dst,
+                               size_t count, const kc_nodemap *map, int keep_self, kc_err *err)
 {
     memset(t, 0, sizeof *t);
     if (check_map(nodes, map, err))
@@ -70,7 +72,7 @@ kc_status kc_simtraffic_pairs(kc_simtraffic *t, uint32_t nodes, const uint32_t *
     for (size_t i = 0; i < count; i++) {
         uint32_t ps = map ? map->to_physical[src[i]] : src[i];
         uint32_t pd = map ? map->to_physical[dst[i]] : dst[i];
-        if (ps != pd)
+        if (ps != pd || keep_self)
             t->start[ps + 1]++;
     }
     for (uint32_t s = 0; s < nodes; s++)
@@ -84,11 +86,17 @@ kc_status kc_simtraffic_pairs(kc_simtraffic *t, uint32_t nodes, const uint32_t *
     for (size_t i = 0; i < count; i++) {
         uint32_t ps = map ? map->to_physical[src[i]] : src[i];
         uint32_t pd = map ? map->to_physical[dst[i]] : dst[i];
-        if (ps != pd)
+        if (ps != pd || keep_self)
             t->dest[fill[ps]++] = pd;
     }
     free(fill);
     return KC_OK;
+}
+
+kc_status kc_simtraffic_pairs(kc_simtraffic *t, uint32_t nodes, const uint32_t *src, const uint32_t *dst,
+                              size_t count, const kc_nodemap *map, kc_err *err)
+{
+    return kci_simtraffic_build(t, nodes, src, dst, count, map, 0, err);
 }
 
 kc_status kc_simtraffic_table(kc_simtraffic *t, uint32_t nodes, const uint32_t *dst, const kc_nodemap *map,
@@ -243,9 +251,14 @@ kc_status kc_simtraffic_read(kc_simtraffic *t, uint32_t nodes, const char *path,
 
 uint32_t kc_simtraffic_senders(const kc_simtraffic *t)
 {
+    uint32_t s = 0;
+    if (t->uniform && t->weight) {
+        for (uint32_t x = 0; x < t->nodes; x++)
+            s += t->weight[x] > 0;
+        return s;
+    }
     if (t->uniform)
         return t->nodes;
-    uint32_t s = 0;
     for (uint32_t x = 0; x < t->nodes; x++)
         s += t->start[x + 1] > t->start[x];
     return s;
