@@ -250,7 +250,8 @@ static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
 {
     memset(o, 0, sizeof *o);
     uint32_t ranks = j->g.num_ranks, R = j->ranks_per_node;
-    kc_status st = kc_simscenario_build(&o->sc, &j->spec, err);
+    kc_status st = j->general ? cli_replay_build(&j->net.topo, &j->spec, &o->sc, err)
+                              : kc_simscenario_build(&o->sc, &j->spec, err);
     if (st)
         return st;
     o->built = 1;
