@@ -9,25 +9,13 @@ set -u
 K="$1"
 . "$(dirname "$0")/support/cli_lib.sh"
 J='[[:space:]]*'
+PP="$(dirname "$0")/goal/pingpong.goal"
 NET=(--topology torus --shape 3x4 --wrap 1 --endpoints 2)
 
-cat > "$CLI_TMP/pp.goal" <<'GOAL'
-num_ranks 2
-rank 0 {
-l1: send 100b to 1 tag 0
-l2: recv 100b from 1 tag 0
-l2 requires l1
-}
-rank 1 {
-l1: recv 100b from 0 tag 0
-l2: send 100b to 0 tag 0
-l2 requires l1
-}
-GOAL
 T=(--startup 10 --byte-time 1)
 
 # ranks 0 and 1 on the two endpoints of router 0: no hop, 2 (10 + 100 + 1)
-expect_exit 0 "one router" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" "${T[@]}" --json
+expect_exit 0 "one router" -- "$K" replay "$PP" "${NET[@]}" "${T[@]}" --json
 expect_stdout_matches "\"total_us\":${J}222,?$"
 expect_stdout_matches "\"loggp_us\":${J}220,?$"
 expect_stdout_matches "\"slots\":${J}24,?$"
@@ -38,35 +26,35 @@ expect_stdout_matches "\"max\":${J}0,?$"
 
 # endpoint 17 is on router 8 = (2, 2): 2 hops on the 3-line, 2 on the 4-ring
 printf '0\n17\n' > "$CLI_TMP/far.map"
-expect_exit 0 "mapping file" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" "${T[@]}" --mapping "$CLI_TMP/far.map"
+expect_exit 0 "mapping file" -- "$K" replay "$PP" "${NET[@]}" "${T[@]}" --mapping "$CLI_TMP/far.map"
 expect_stdout_matches "^total 230.00 us"
 expect_stdout_contains "mapping file $CLI_TMP/far.map"
 # the line does not wrap: router 2 = (2, 0) is 2 hops from router 0, not 1
 printf '0\n5\n' > "$CLI_TMP/line.map"
-expect_exit 0 "line axis" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" "${T[@]}" --mapping "$CLI_TMP/line.map"
+expect_exit 0 "line axis" -- "$K" replay "$PP" "${NET[@]}" "${T[@]}" --mapping "$CLI_TMP/line.map"
 expect_stdout_matches "^total 226.00 us"
 # with the wrap on axis 0 too, 1 hop
-expect_exit 0 "ring axis" -- "$K" replay "$CLI_TMP/pp.goal" --topology torus --shape 3x4 --endpoints 2 "${T[@]}" \
+expect_exit 0 "ring axis" -- "$K" replay "$PP" --topology torus --shape 3x4 --endpoints 2 "${T[@]}" \
     --mapping "$CLI_TMP/line.map"
 expect_stdout_matches "^total 224.00 us"
 
 # an allocation: router 5, then (2, 0) = router 2, by coordinates
 printf '5\n2 0\n' > "$CLI_TMP/alloc.txt"
-expect_exit 0 "allocation" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" --nodes "$CLI_TMP/alloc.txt" "${T[@]}" \
+expect_exit 0 "allocation" -- "$K" replay "$PP" "${NET[@]}" --nodes "$CLI_TMP/alloc.txt" "${T[@]}" \
     --json
 expect_stdout_matches "\"total_us\":${J}222,?$"
 expect_stdout_matches "\"slots\":${J}4,?$"
 expect_stdout_matches "\"routers\":${J}2,?$"
 # rank 1 on slot 2 (router 2): router 5 = (2, 1) is 1 hop away on the ring
 printf '10\n4\n' > "$CLI_TMP/alloc.map"
-expect_exit 0 "allocation mapping" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" --nodes "$CLI_TMP/alloc.txt" \
+expect_exit 0 "allocation mapping" -- "$K" replay "$PP" "${NET[@]}" --nodes "$CLI_TMP/alloc.txt" \
     "${T[@]}" --mapping "$CLI_TMP/alloc.map"
 expect_stdout_matches "^total 224.00 us"
 # --model loggp places the same way (no network: the LogGP figure alone)
-expect_exit 0 "loggp" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" "${T[@]}" --model loggp
+expect_exit 0 "loggp" -- "$K" replay "$PP" "${NET[@]}" "${T[@]}" --model loggp
 expect_stdout_contains "contention-free LogGP time 220.00 us"
 # two ranks on one endpoint: the message never enters the network
-expect_exit 0 "ranks per node" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" "${T[@]}" --ranks-per-node 2 --json
+expect_exit 0 "ranks per node" -- "$K" replay "$PP" "${NET[@]}" "${T[@]}" --ranks-per-node 2 --json
 expect_stdout_matches "\"total_us\":${J}20,?$"
 
 # refusals: one line, exit 2
@@ -74,20 +62,20 @@ printf '0\n' > "$CLI_TMP/short.map"
 printf '0\n0\n' > "$CLI_TMP/twice.map"
 printf '0\n3\n' > "$CLI_TMP/outside.map"
 printf '0\n24\n' > "$CLI_TMP/beyond.map"
-expect_bad "too few endpoints" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" --mapping "$CLI_TMP/short.map"
-expect_bad "endpoint twice" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" --mapping "$CLI_TMP/twice.map"
+expect_bad "too few endpoints" -- "$K" replay "$PP" "${NET[@]}" --mapping "$CLI_TMP/short.map"
+expect_bad "endpoint twice" -- "$K" replay "$PP" "${NET[@]}" --mapping "$CLI_TMP/twice.map"
 expect_stderr_contains "line 2"
-expect_bad "outside the allocation" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" --nodes "$CLI_TMP/alloc.txt" \
+expect_bad "outside the allocation" -- "$K" replay "$PP" "${NET[@]}" --nodes "$CLI_TMP/alloc.txt" \
     --mapping "$CLI_TMP/outside.map"
 expect_stderr_contains "outside the allocation"
-expect_bad "no such endpoint" -- "$K" replay "$CLI_TMP/pp.goal" "${NET[@]}" --mapping "$CLI_TMP/beyond.map"
+expect_bad "no such endpoint" -- "$K" replay "$PP" "${NET[@]}" --mapping "$CLI_TMP/beyond.map"
 printf '7\n' > "$CLI_TMP/one.txt"
-expect_bad "more ranks than slots" -- "$K" replay "$CLI_TMP/pp.goal" --shape 3x4 --nodes "$CLI_TMP/one.txt"
+expect_bad "more ranks than slots" -- "$K" replay "$PP" --shape 3x4 --nodes "$CLI_TMP/one.txt"
 expect_stderr_contains "do not fit"
-expect_bad "side 1" -- "$K" replay "$CLI_TMP/pp.goal" --shape 3x1
-expect_bad "absent axis" -- "$K" replay "$CLI_TMP/pp.goal" --shape 3x4 --wrap 2
+expect_bad "side 1" -- "$K" replay "$PP" --shape 3x1
+expect_bad "absent axis" -- "$K" replay "$PP" --shape 3x4 --wrap 2
 printf '5\n5\n' > "$CLI_TMP/twice.txt"
-expect_bad "router twice" -- "$K" replay "$CLI_TMP/pp.goal" --shape 3x4 --nodes "$CLI_TMP/twice.txt"
+expect_bad "router twice" -- "$K" replay "$PP" --shape 3x4 --nodes "$CLI_TMP/twice.txt"
 
 # fft-study: 24 slots hold 2^4 ranks; dor and M-S by default. M-S is the
 # general mapper's mapping: on a plain 4x4 torus, and on endpoints once the

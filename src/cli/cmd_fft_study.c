@@ -82,6 +82,7 @@ static const char *const conf_algo[] = {"ecube", "ecube", "pcube", "li-min", "du
 #define FFT_MAX_LOG_M 40   /* kc_goal_gen_fft's bound on n + 2d */
 #define FFT_BUTTERFLY_NS 5120
 #define FFT_HALF_NS 4470
+#define FFT_MAP_SECONDS 2.0 /* the general mapper's default budget (1 s) and its starts, for the gate */
 
 /* ---- resolve ------------------------------------------------------------------ */
 
@@ -671,6 +672,8 @@ static int gate(const cli_args *a, const fft_job *j)
     }
     double per_conf = CLI_RATE_FFT_POINT * points + CLI_RATE_FFT_RANK * ranks * sqrt(ranks) * (double)j->npoints;
     double sec = per_conf * (double)j->nconfs, bytes = 22e3 * ranks + 24 * top + CLI_BASE_BYTES;
+    if (j->general && conf_index(j, CONF_MAPPED) >= 0) /* the general mapper: its budget and its starts */
+        sec += FFT_MAP_SECONDS;
     char what[96], mb[32];
     snprintf(what, sizeof what, "%s --n %d up to %s points, %zu configuration%s", a->path, j->n,
              cli_budget_count(top, mb, sizeof mb), j->nconfs, j->nconfs == 1 ? "" : "s");

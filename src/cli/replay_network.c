@@ -104,8 +104,8 @@ int cli_replay_place(const cli_args *a, const kc_topology *t, uint32_t ranks, ui
     }
     if (count < need) {
         free(slot_ep);
-        return cli_error("--mapping: %llu endpoints for %u ranks of %u a node (%llu needed)",
-                         (unsigned long long)count, ranks, R, (unsigned long long)need);
+        return cli_error("--mapping: the file gives %llu endpoint%s for %u ranks, %u an endpoint (%llu needed)",
+                         (unsigned long long)count, count == 1 ? "" : "s", ranks, R, (unsigned long long)need);
     }
     for (uint32_t r = 0; r < ranks; r++)
         (*node_of)[r] = slot_ep[r / R];
