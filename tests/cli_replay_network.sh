@@ -11,7 +11,6 @@ K="$1"
 J='[[:space:]]*'
 PP="$(dirname "$0")/goal/pingpong.goal"
 NET=(--topology torus --shape 3x4 --wrap 1 --endpoints 2)
-
 T=(--startup 10 --byte-time 1)
 
 # ranks 0 and 1 on the two endpoints of router 0: no hop, 2 (10 + 100 + 1)
@@ -75,6 +74,7 @@ expect_stderr_contains "do not fit"
 expect_bad "side 1" -- "$K" replay "$PP" --shape 3x1
 expect_bad "absent axis" -- "$K" replay "$PP" --shape 3x4 --wrap 2
 printf '5\n5\n' > "$CLI_TMP/twice.txt"
+expect_bad "the pure model has no network" -- "$K" replay "$PP" --model loggops --shape 3x4 --endpoints 2
 expect_bad "router twice" -- "$K" replay "$PP" --shape 3x4 --nodes "$CLI_TMP/twice.txt"
 
 # fft-study: 24 slots hold 2^4 ranks; dor and M-S by default. M-S is the
