@@ -15,11 +15,15 @@
 #include "kcube/sim.h"
 #include "kcube/simnet.h"
 #include "kcube/simroute.h"
+#include "kcube/topology.h"
 
 /* An unset tie rule in a kc_simspec (kc_tie is the torus module's enum). */
 #define KC_SIM_TIE_AUTO ((kc_tie)-1)
 
 typedef struct kc_simspec {
+    const kc_topology *network; /* borrowed, or NULL: the network of topo, k and n. When set it gives
+                               them (resolve: topo from its sides and wraps, k its common side or 0,
+                               n) and the endpoints and allocation (kc_simnet_from_topology) */
     kc_simtopo topo;        /* KC_SIM_TOPO_AUTO: the hypercube when k is unset or 2, else the torus */
     int k, n;               /* 0: unset (k: 2 on the hypercube, required on tori and meshes; n: required) */
     int vcs;                /* 0: unset (2 on tori with a VC rule and for duato, else 1) */
@@ -45,7 +49,11 @@ void kc_simspec_default(kc_simspec *s);
  *                 topology   routing  vc rule   vcs             tie   vc link
  *   hypercube     k unset/2  ecube    none      2 duato, else 1 plus  shared
  *   torus (k > 2) k > 2      dor      highlow   2 (1 rule none) plus  independent
- *   mesh          -          dor      none      1 (2 duato)     plus  k > 2 */
+ *   mesh          -          dor      none      1 (2 duato)     plus  k > 2
+ * duato on a torus takes 3 VCs (two escape). A general network (network
+ * set) is a hypercube when every side is 2 and some axis wraps, a torus
+ * when some axis wraps, else a mesh; VC rules apply on its rings only;
+ * unequal sides (k = 0) share no VC link. */
 kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err);
 
 /* Compare-mode defaults of a resolved spec: the configurations

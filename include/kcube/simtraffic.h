@@ -52,6 +52,9 @@ kc_status kc_simtraffic_uniform_net(kc_simtraffic *t, const kc_simnet *net, cons
 /* (src[i], dst[i]) rank pairs. */
 kc_status kc_simtraffic_pairs_net(kc_simtraffic *t, const kc_simnet *net, const uint32_t *src, const uint32_t *dst,
                                   size_t count, const uint32_t *place, kc_err *err);
+/* A traffic file (the format of kc_simtraffic_read) naming ranks. */
+kc_status kc_simtraffic_read_net(kc_simtraffic *t, const kc_simnet *net, const char *path, const uint32_t *place,
+                                 kc_err *err);
 /* The endpoint of every rank (place, or the slots), checked: distinct and
  * on the allocation's routers (KC_EINVAL naming "mapping"). out gets S
  * entries (free it). O(S + nodes). */

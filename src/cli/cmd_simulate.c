@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "network_cli.h"
 #include "out.h"
 #include "options.h"
 #include "plot.h"
@@ -91,6 +92,12 @@ static const cli_use simulate_opts[] = {
     {&OPT_N, NULL, NULL},
     {&OPT_K, "nodes per dimension (2..256; 2 is the binary n-cube)", NULL},
     {&OPT_TOPOLOGY, NULL, NULL},
+    {&OPT_SHAPE, "sides per axis AxBx.. (a mesh unless --topology torus or --wrap; the simulator takes at most 24 axes)",
+     NULL},
+    {&OPT_WRAP, NULL, NULL},
+    {&OPT_ENDPOINTS, "endpoints per router, sharing its injection and ejection channels; --rate is per endpoint",
+     NULL},
+    {&OPT_NODES, "the allocation: only its routers' endpoints send and receive, every router forwards", NULL},
     {&OPT_PATTERN, "a pattern (list below; k-ary: transpose, digit-reverse, ...) or uniform", NULL},
     {&OPT_MATRIX, NULL, NULL},
     {&OPT_VECTOR, NULL, NULL},
@@ -144,6 +151,9 @@ static const cli_alias simulate_aliases[] = {
 };
 
 typedef struct sim_job {
+    cli_network net; /* --shape, --wrap, --endpoints, --nodes: the general network user.network points to */
+    int net_given;   /* one of them was given */
+    int general;     /* and the network is not one of today's (plain, equal sides) */
     kc_simspec user; /* as given: each configuration of a comparison resolves it on its own */
     kc_simspec spec; /* resolved */
     kc_simconfig cfg;
@@ -175,12 +185,41 @@ static void given_choice(const cli_args *a, const cli_opt *o, int *field)
         *field = cli_choice(a, o, 0);
 }
 
-static int resolve_network(const cli_args *a, kc_simspec *u)
+/* The general network (network_cli.h) when --shape, --wrap, --endpoints
+ * or --nodes is given; else --k, --n and --topology as they always were
+ * (kc_simspec_resolve decides their defaults). */
+static int resolve_general(const cli_args *a, sim_job *j)
+{
+    j->net_given = cli_given(a, &OPT_SHAPE) || cli_given(a, &OPT_WRAP) || cli_given(a, &OPT_ENDPOINTS) ||
+                   cli_given(a, &OPT_NODES);
+    j->general = j->net_given;
+    if (!j->net_given)
+        return 0;
+    int r = cli_network_resolve(a, &j->net);
+    const kc_topology *t = &j->net.topo;
+    if (r || !kc_topology_is_plain(t) || t->k == 0) {
+        j->user.network = r ? NULL : t;
+        return r;
+    }
+    /* today's networks however spelled (--topology torus --shape 4x4 is
+     * --k 4 --n 2): the plain path, with its output */
+    j->general = 0;
+    j->user.topo = t->kind == KC_TOPO_HYPERCUBE ? KC_SIM_HYPERCUBE : t->kind == KC_TOPO_TORUS ? KC_SIM_TORUS : KC_SIM_MESH;
+    j->user.k = t->k;
+    j->user.n = t->n;
+    return 0;
+}
+
+/* given: the general network's options were given (resolve_general took
+ * --k, --n and --topology with them). */
+static int resolve_network(const cli_args *a, kc_simspec *u, int given)
 {
     kc_err err;
     int rule = u->route.vcrule, tie = (int)u->route.tie;
-    given_int(a, &OPT_N, &u->n);
-    given_int(a, &OPT_K, &u->k);
+    if (!given) {
+        given_int(a, &OPT_N, &u->n);
+        given_int(a, &OPT_K, &u->k);
+    }
     given_int(a, &OPT_VCS, &u->vcs);
     given_int(a, &OPT_INJ, &u->inj);
     given_int(a, &OPT_EJ, &u->ej);
@@ -190,7 +229,7 @@ static int resolve_network(const cli_args *a, kc_simspec *u)
     u->route.vcrule = (kc_simvcrule)rule;
     u->route.tie = (kc_tie)tie;
     /* --topology reads the shared table; the simulator's has the same names */
-    if (cli_given(a, &OPT_TOPOLOGY) &&
+    if (!given && cli_given(a, &OPT_TOPOLOGY) &&
         kc_simtopo_parse(kc_names_name(&kc_topo_kind_names, cli_choice(a, &OPT_TOPOLOGY, 0)), &u->topo, &err))
         return cli_report(a, &err);
     if (cli_given(a, &OPT_ROUTING) && kc_simalgo_parse(cli_text(a, &OPT_ROUTING, ""), &u->route.algo, &err))
@@ -367,7 +406,9 @@ static int resolve(const cli_args *a, sim_job *j)
     kc_err err;
     int r = cli_format(a, &j->fmt);
     if (!r)
-        r = resolve_network(a, &j->user);
+        r = resolve_general(a, j);
+    if (!r)
+        r = resolve_network(a, &j->user, j->net_given);
     if (!r)
         r = resolve_traffic(a, &j->user);
     if (r)
@@ -394,6 +435,7 @@ static void job_free(sim_job *j)
 {
     for (int s = 0; s < MAX_SERIES; s++)
         sim_series_free(&j->ser[s]);
+    cli_network_free(&j->net);
 }
 
 /* ---- compute --------------------------------------------------------------- */
@@ -536,6 +578,21 @@ static void hoist(cJSON *root, cJSON *one)
     cJSON_Delete(one);
 }
 
+/* A general network's shape, wraps, endpoints and allocation. */
+static void json_general(cJSON *net, const sim_job *j, const kc_simnet *net0)
+{
+    cJSON *sides = cJSON_AddArrayToObject(net, "shape"), *wraps = cJSON_AddArrayToObject(net, "wrap");
+    for (int d = 0; d < net0->n; d++) {
+        cJSON_AddItemToArray(sides, cJSON_CreateNumber(net0->side[d]));
+        if (kc_simnet_wraps(net0, d))
+            cJSON_AddItemToArray(wraps, cJSON_CreateNumber(d));
+    }
+    cli_json_add_int(net, "endpoints", net0->conc);
+    if (j->net.topo.alloc)
+        cli_json_add_u64(net, "allocation", j->net.topo.alloc_count);
+    cli_json_add_u64(net, "job_endpoints", kc_simnet_slots(net0));
+}
+
 static int render_json(const sim_job *j)
 {
     const kc_simnet *net0 = &j->ser[0].sc.net;
@@ -544,6 +601,8 @@ static int render_json(const sim_job *j)
     cli_json_add_int(net, "k", net0->k);
     cli_json_add_int(net, "n", net0->n);
     cli_json_add_u64(net, "nodes", net0->nodes);
+    if (j->general)
+        json_general(net, j, net0);
     cli_json_add_int(net, "depth", j->spec.depth);
     cli_json_add_u64(net, "msg_flits", j->cfg.msg_flits);
     cJSON_AddStringToObject(root, "pattern", j->traffic);
@@ -647,12 +706,26 @@ static void text_series(const sim_job *j, const sim_series *se)
                (unsigned long long)p->messages, (long long)p->completion, p->latency_avg, p->latency_p99);
 }
 
+/* The network line of a general network: its description (shape, wraps,
+ * endpoints, allocation), routers and the job's endpoints. */
+static void text_general(const sim_job *j, const kc_simnet *net0)
+{
+    char name[160];
+    uint64_t S = kc_simnet_slots(net0);
+    printf("network   %s (%u routers, %llu endpoint%s in the job), %d-flit messages, buffers of %d flit%s\n",
+           kc_topology_format(&j->net.topo, name, sizeof name), net0->nodes, (unsigned long long)S, S == 1 ? "" : "s",
+           j->cfg.msg_flits, j->spec.depth, j->spec.depth == 1 ? "" : "s");
+}
+
 static int render_text(const sim_job *j)
 {
     const kc_simnet *net0 = &j->ser[0].sc.net;
-    printf("network   %s, k = %d, n = %d (%u nodes), %d-flit messages, buffers of %d flit%s\n",
-           kc_simtopo_name(net0->topo), net0->k, net0->n, net0->nodes, j->cfg.msg_flits, j->spec.depth,
-           j->spec.depth == 1 ? "" : "s");
+    if (j->general)
+        text_general(j, net0);
+    else
+        printf("network   %s, k = %d, n = %d (%u nodes), %d-flit messages, buffers of %d flit%s\n",
+               kc_simtopo_name(net0->topo), net0->k, net0->n, net0->nodes, j->cfg.msg_flits, j->spec.depth,
+               j->spec.depth == 1 ? "" : "s");
     printf("traffic   %s, %s, seed %llu\n", j->traffic,
            j->cfg.oneshot                        ? "one-shot: one message per pair at cycle 0"
            : j->cfg.process == KC_INJECT_POISSON ? "Poisson injection"

@@ -118,7 +118,7 @@ void sim_estimate(const sim_series *s, int count, int together, const kc_simconf
         }
         double n = 1;
         for (int d = 0; d < s[i].spec.n; d++)
-            n *= s[i].spec.k;
+            n *= s[i].spec.network ? s[i].spec.network->side[d] : s[i].spec.k;
         nodes = n > nodes ? n : nodes;
     }
     int t = run_threads < 1 ? 1 : run_threads < nloads ? run_threads : nloads;

@@ -186,6 +186,109 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
     return kc_nodemap_build(&sc->map, sc->net.nodes, order_phys, &order, err);
 }
 
+/* ---- general networks: ranks on the endpoints of an allocation ---------- */
+
+/* 1 when a general network is one of today's (equal sides, C = 1, no
+ * allocation, every axis wrapping or none): the plain paths apply. */
+static int network_plain(const kc_topology *t) { return kc_topology_is_plain(t) && t->k != 0; }
+
+/* A mapping file on a general network: S endpoint numbers, rank v's first
+ * (checked distinct and on the allocation by kc_simnet_rank_endpoints). */
+static kc_status read_places(const kc_simnet *net, const char *path, uint32_t **out, kc_err *err)
+{
+    uint64_t S = kc_simnet_slots(net), E = (uint64_t)net->nodes * (uint64_t)(net->conc > 1 ? net->conc : 1);
+    *out = NULL;
+    kc_reader *r;
+    kc_status st = kc_reader_open(&r, path, "mapping file", "mapping_file", NULL, err);
+    if (st)
+        return st;
+    uint32_t *a = malloc(S * sizeof *a), got = 0;
+    kc_token t;
+    int have;
+    if (!a)
+        st = kc_fail_param(err, KC_ENOMEM, "mapping_file", "out of memory");
+    while (st == KC_OK && !(st = kc_reader_next(r, &t, &have, err)) && have) {
+        if ((st = kc_reader_check(r, &t, E - 1, "endpoint", err)))
+            break;
+        if (got == S)
+            st = kc_reader_fail_token(r, &t, KC_EINVAL, err, "is one entry too many (%llu ranks)", (unsigned long long)S);
+        else
+            a[got++] = (uint32_t)t.value;
+    }
+    if (st == KC_OK && got != S)
+        st = kc_fail_param(err, KC_EINVAL, "mapping_file", "%s has %u entries, expected %llu (one endpoint per rank)",
+                           kc_reader_name(r), got, (unsigned long long)S);
+    kc_reader_close(r);
+    if (st)
+        free(a);
+    else
+        *out = a;
+    return st;
+}
+
+/* A binary-cube LCC (a name or a matrix) on the job's ranks, which must
+ * number 2^m: rank bits as the cube's address bits. */
+static kc_status general_lcc(kc_simscenario *sc, const kc_simspec *s, const uint32_t *place, kc_err *err)
+{
+    uint64_t S = kc_simnet_slots(&sc->net);
+    int m = 0;
+    while ((UINT64_C(1) << m) < S)
+        m++;
+    if ((UINT64_C(1) << m) != S || m < 1 || m > KC_SIMNET_MAX_N)
+        return kc_fail_param(err, KC_EINVAL, s->matrix ? "matrix" : "pattern",
+                             "pattern '%s' needs a power-of-two number of ranks; this job has %llu endpoints",
+                             s->matrix ? "matrix" : s->pattern, (unsigned long long)S);
+    kc_simspec one = *s;
+    one.n = m;
+    kc_lcc c;
+    kc_status st = hypercube_lcc(&one, &c, err);
+    if (st)
+        return st;
+    uint32_t *src = malloc(S * sizeof *src), *dst = malloc(S * sizeof *dst);
+    if (!src || !dst)
+        st = kc_fail(err, KC_ENOMEM, "out of memory");
+    for (uint64_t i = 0; st == KC_OK && i < S; i++) {
+        uint64_t a, b;
+        kc_lcc_message(&c, i, &a, &b);
+        src[i] = (uint32_t)a;
+        dst[i] = (uint32_t)b;
+    }
+    if (st == KC_OK)
+        st = kc_simtraffic_pairs_net(&sc->traffic, &sc->net, src, dst, S, place, err);
+    free(src);
+    free(dst);
+    return st;
+}
+
+/* Mapping and traffic on a general network: uniform, pairs (ranks) and
+ * the binary LCCs on 2^m ranks; mappings are files of endpoint numbers. */
+static kc_status general_traffic(kc_simscenario *sc, const kc_simspec *s, kc_err *err)
+{
+    const char *m = s->mapping;
+    uint32_t *place = NULL;
+    kc_status st = KC_OK;
+    if (m && strcmp(m, "none")) {
+        if (!strcmp(m, "optimal") || !strncmp(m, "set:", 4))
+            return kc_fail_param(err, KC_EINVAL, "mapping",
+                                 "linear mappings need equal power-of-two sides, one endpoint per router and no "
+                                 "allocation; give a mapping file of endpoint numbers");
+        if ((st = read_places(&sc->net, m, &place, err)))
+            return st;
+        if (strlen(m) > 140)
+            snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %.137s...", m);
+        else
+            snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %s", m);
+    }
+    if (s->pattern && !strcmp(s->pattern, "uniform"))
+        st = kc_simtraffic_uniform_net(&sc->traffic, &sc->net, place, err);
+    else if (s->pairs)
+        st = kc_simtraffic_read_net(&sc->traffic, &sc->net, s->pairs, place, err);
+    else
+        st = general_lcc(sc, s, place, err);
+    free(place);
+    return st;
+}
+
 kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_err *err)
 {
     memset(sc, 0, sizeof *sc);
@@ -197,7 +300,9 @@ kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_er
     if (st)
         return st;
     sc->route = s->route;
-    if ((st = kc_simnet_init(&sc->net, s->topo, s->k, s->n, s->vcs, s->inj, s->ej, s->depth, err)))
+    st = s->network ? kc_simnet_from_topology(&sc->net, s->network, s->vcs, s->inj, s->ej, s->depth, err)
+                    : kc_simnet_init(&sc->net, s->topo, s->k, s->n, s->vcs, s->inj, s->ej, s->depth, err);
+    if (st)
         return st;
     if ((st = kc_simroute_check(&s->route, &sc->net, err)))
         goto fail;
@@ -205,6 +310,11 @@ kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_er
     if (sources != 1) {
         st = kc_fail_param(err, KC_EINVAL, "pattern", "give exactly one of a pattern, a matrix or a pairs file");
         goto fail;
+    }
+    if (s->network && !network_plain(s->network)) {
+        if ((st = general_traffic(sc, s, err)))
+            goto fail;
+        goto contention;
     }
     int cube = sc->net.topo == KC_SIM_HYPERCUBE;
     int uniform = s->pattern && !strcmp(s->pattern, "uniform");
@@ -248,7 +358,8 @@ kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_er
     }
     if (st)
         goto fail;
-    if (!uniform && (s->route.algo == KC_ROUTE_ECUBE || s->route.algo == KC_ROUTE_DOR))
+contention:
+    if (!sc->traffic.uniform && (s->route.algo == KC_ROUTE_ECUBE || s->route.algo == KC_ROUTE_DOR))
         if ((st = kc_simtraffic_contention(&sc->net, &s->route, &sc->traffic, &sc->contention, err)))
             goto fail;
     return KC_OK;

@@ -29,10 +29,22 @@ static kci_simshape spec_shape(const kc_simspec *s)
 {
     kci_simshape sh = {1, s->n, s->topo == KC_SIM_HYPERCUBE ? s->n : 2 * s->n, s->vcs, s->inj, s->ej, s->depth, 0,
                        s->topo, s->k};
+    if (s->network) { /* a general network: its sides and wraps */
+        sh.nodes = s->network->nodes > KC_SIMNET_MAX_NODES ? (uint64_t)KC_SIMNET_MAX_NODES + 1 : s->network->nodes;
+        sh.max_hops = s->topo == KC_SIM_HYPERCUBE ? s->n : kc_topology_diameter(s->network);
+        return sh;
+    }
     for (int i = 0; i < s->n && sh.nodes <= KC_SIMNET_MAX_NODES; i++)
         sh.nodes *= (uint64_t)s->k;
     sh.max_hops = s->topo == KC_SIM_HYPERCUBE ? s->n : s->topo == KC_SIM_TORUS ? s->n * (s->k / 2) : s->n * (s->k - 1);
     return sh;
+}
+
+/* The load per router over the load per endpoint: the job's endpoints per
+ * router (1 on plain networks; an allocation sends from its routers only). */
+static double spec_load_factor(const kc_simspec *s, uint64_t nodes)
+{
+    return s->network && nodes ? (double)kc_topology_slots(s->network) / (double)nodes : 1;
 }
 
 size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
@@ -47,7 +59,7 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
 kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_simmem *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
-    if ((int)s->topo < 0 || s->k < 2 || s->n < 1 || s->n > KC_SIMNET_MAX_N || s->vcs < 1 || (int)s->route.algo < 0)
+    if ((int)s->topo < 0 || (s->k < 2 && !(s->network && s->k == 0)) || s->n < 1 || s->n > KC_SIMNET_MAX_N || s->vcs < 1 || (int)s->route.algo < 0)
         return kc_fail_param(err, KC_EINVAL, "spec", "the memory estimate needs a resolved spec (kc_simspec_resolve)");
     kci_simshape sh = spec_shape(s);
     if (sh.nodes > KC_SIMNET_MAX_NODES)
@@ -81,7 +93,7 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     if (cfg->oneshot) {
         per_node_run = per_node_window = 1; /* one message per table entry */
     } else {
-        double rate = cfg->load > 0 ? cfg->load / L : 0;
+        double rate = cfg->load > 0 ? cfg->load * spec_load_factor(s, N) / L : 0;
         per_node_run = rate * (double)(cfg->warmup + cfg->measure + cfg->drain) + 1;
         per_node_window = rate * (double)cfg->measure + 1;
         /* a run gives up once the queues pass queue_cap messages per node */
@@ -118,6 +130,7 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
     kci_simshape sh = spec_shape(s); /* within KC_SIMNET_MAX_NODES: the estimate above passed */
     double N = (double)sh.nodes;
     double diam = sh.max_hops, ports = sh.ports, net_channels = N * ports * s->vcs;
+    double load = cfg->load > 0 ? cfg->load * spec_load_factor(s, sh.nodes) : 0; /* per router */
     double L = cfg->msg_flits > 0 ? cfg->msg_flits : 1;
     /* live worms: at most those of the memory bound (kcube/simmem.h) */
     double bound = N * (s->inj + s->ej) + net_channels * s->depth / L, cycles, worms;
@@ -126,7 +139,7 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
         worms = N;
     } else {
         cycles = (double)cfg->warmup + (double)cfg->measure + (double)cfg->drain / 2;
-        worms = N * (cfg->load > 0 ? cfg->load : 0) / L * 8 * (diam + L);
+        worms = N * load / L * 8 * (diam + L);
     }
     worms = worms < bound ? worms : bound;
     if (kci_sim_shape_trains(&sh, cfg)) {
@@ -148,7 +161,7 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
                      : hot <= (64u << 20) ? 130e-9
                                           : 150e-9) *
                     (cfg->oneshot ? 2 : 1);
-        double msgs = cfg->oneshot ? N : cycles * N * (cfg->load > 0 ? cfg->load : 0) / L;
+        double msgs = cfg->oneshot ? N : cycles * N * load / L;
         double draws = cfg->oneshot || cfg->process != KC_INJECT_BERNOULLI ? 0 : cycles * N * 5e-9;
         return msgs * (diam / 2 + 4) * ev + draws + cycles * 1e-7;
     }

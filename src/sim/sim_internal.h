@@ -55,6 +55,11 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
  * ejection), else they are dropped. O(count + nodes). */
 kc_status kci_simtraffic_build(kc_simtraffic *t, uint32_t nodes, const uint32_t *src, const uint32_t *dst,
                                size_t count, const kc_nodemap *map, int keep_self, kc_err *err);
+/* The (source, destination) pairs of a traffic file (kcube/traffic.h's
+ * format), each below `nodes`, into new arrays *src, *dst (free them, also
+ * on failure). O(file size). */
+kc_status kci_simtraffic_read_pairs(struct kc_reader *r, uint32_t nodes, uint32_t **src, uint32_t **dst,
+                                    size_t *count, kc_err *err);
 /* Asks for transparent huge pages on a large array the engine reads at
  * random (src/sim/pages.c); advice only, a no-op where unsupported. */
 void kci_sim_huge(void *p, size_t bytes);

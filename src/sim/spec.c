@@ -22,8 +22,31 @@ void kc_simspec_default(kc_simspec *s)
     s->route.tie = KC_SIM_TIE_AUTO;
 }
 
+static kc_status resolve_routing(kc_simspec *s, kc_simconfig *cfg);
+
+/* topo, k and n of a general network (kc_simnet_from_topology's rule). */
+static void network_shape(kc_simspec *s)
+{
+    const kc_topology *t = s->network;
+    int all2 = 1, equal = 1;
+    for (int d = 0; d < t->n; d++) {
+        all2 &= t->side[d] == 2;
+        equal &= t->side[d] == t->side[0];
+    }
+    uint64_t wrap = t->n < 64 ? t->wrap & ((UINT64_C(1) << t->n) - 1) : t->wrap;
+    s->topo = all2 && wrap ? KC_SIM_HYPERCUBE : wrap ? KC_SIM_TORUS : KC_SIM_MESH;
+    s->k = equal ? t->side[0] : 0;
+    s->n = t->n;
+}
+
 kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err)
 {
+    if (s->network) {
+        network_shape(s);
+        if (s->n < 1 || s->n > KC_SIMNET_MAX_N)
+            return kc_fail_param(err, KC_ERANGE, "n", "the simulator takes 1..%d axes, got %d", KC_SIMNET_MAX_N, s->n);
+        return resolve_routing(s, cfg);
+    }
     if (s->topo == KC_SIM_TOPO_AUTO)
         s->topo = s->k == 0 || s->k == 2 ? KC_SIM_HYPERCUBE : KC_SIM_TORUS;
     if ((int)s->topo < KC_SIM_HYPERCUBE || s->topo > KC_SIM_MESH)
@@ -45,6 +68,12 @@ kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err)
         return kc_fail_param(err, KC_EINVAL, "n", "the dimension n is not set");
     if (s->n < 1 || s->n > KC_SIMNET_MAX_N)
         return kc_fail_param(err, KC_ERANGE, "n", "dimension n must be 1..%d, got %d", KC_SIMNET_MAX_N, s->n);
+    return resolve_routing(s, cfg);
+}
+
+/* The routing, VC rule, tie, VC count and VC link rule per topology. */
+static kc_status resolve_routing(kc_simspec *s, kc_simconfig *cfg)
+{
     int torus = s->topo == KC_SIM_TORUS;
     if (s->route.algo == KC_ROUTE_AUTO)
         s->route.algo = s->topo == KC_SIM_HYPERCUBE ? KC_ROUTE_ECUBE : KC_ROUTE_DOR;

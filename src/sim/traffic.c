@@ -196,10 +196,9 @@ kc_status kc_simtraffic_digits(kc_simtraffic *t, int k, int n, const char *name,
     return st;
 }
 
-kc_status kc_simtraffic_read_from(kc_simtraffic *t, uint32_t nodes, kc_reader *r, const kc_nodemap *map,
-                                  kc_err *err)
+kc_status kci_simtraffic_read_pairs(kc_reader *r, uint32_t nodes, uint32_t **src_out, uint32_t **dst_out, size_t *count_out,
+                            kc_err *err)
 {
-    memset(t, 0, sizeof *t);
     kc_status st;
     size_t count = 0, cap = 0;
     uint32_t *src = NULL, *dst = NULL;
@@ -229,6 +228,19 @@ kc_status kc_simtraffic_read_from(kc_simtraffic *t, uint32_t nodes, kc_reader *r
     }
     if (st == KC_OK && count == 0)
         st = kc_fail_param(err, KC_EINVAL, "pairs_file", "%s has no pairs", kc_reader_name(r));
+    *src_out = src;
+    *dst_out = dst;
+    *count_out = count;
+    return st;
+}
+
+kc_status kc_simtraffic_read_from(kc_simtraffic *t, uint32_t nodes, kc_reader *r, const kc_nodemap *map,
+                                  kc_err *err)
+{
+    memset(t, 0, sizeof *t);
+    uint32_t *src, *dst;
+    size_t count;
+    kc_status st = kci_simtraffic_read_pairs(r, nodes, &src, &dst, &count, err);
     if (st == KC_OK)
         st = kc_simtraffic_pairs(t, nodes, src, dst, count, map, err);
     free(src);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kcube/reader.h"
+
 #include "sim_internal.h"
 
 kc_status kc_simnet_rank_endpoints(const kc_simnet *net, const uint32_t *place, uint32_t **out, kc_err *err)
@@ -132,5 +134,27 @@ kc_status kc_simtraffic_pairs_net(kc_simtraffic *t, const kc_simnet *net, const 
     free(ep);
     if (st)
         kc_simtraffic_free(t);
+    return st;
+}
+
+kc_status kc_simtraffic_read_net(kc_simtraffic *t, const kc_simnet *net, const char *path, const uint32_t *place,
+                                 kc_err *err)
+{
+    memset(t, 0, sizeof *t);
+    uint64_t S = kc_simnet_slots(net);
+    if (S > UINT32_MAX)
+        return kc_fail_param(err, KC_ERANGE, "endpoints", "too many endpoints for the simulator");
+    kc_reader *r;
+    kc_status st = kc_reader_open(&r, path, "pairs file", "pairs_file", NULL, err);
+    if (st)
+        return st;
+    uint32_t *src, *dst;
+    size_t count;
+    st = kci_simtraffic_read_pairs(r, (uint32_t)S, &src, &dst, &count, err);
+    kc_reader_close(r);
+    if (st == KC_OK)
+        st = kc_simtraffic_pairs_net(t, net, src, dst, count, place, err);
+    free(src);
+    free(dst);
     return st;
 }
