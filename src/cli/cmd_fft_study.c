@@ -396,7 +396,7 @@ static void run_spec(const fft_job *j, kc_simspec *spec)
 {
     kc_simspec_default(spec);
     if (j->general)
-        cli_replay_spec_network(spec, &j->net.topo);
+        spec->network = &j->net.topo;
     else
         spec->n = j->n;
     spec->pattern = "uniform"; /* the schedule is the traffic */
@@ -414,7 +414,7 @@ static kc_status run_one(const fft_job *j, const kc_goal *g, int conf, fft_row *
     if (st || (st = kc_simspec_resolve(&spec, &cfg, err)))
         return st;
     kc_simscenario sc;
-    if ((st = j->general ? cli_replay_build(&j->net.topo, &spec, &sc, err) : kc_simscenario_build(&sc, &spec, err)))
+    if ((st = kc_simscenario_build(&sc, &spec, err)))
         return st;
     kc_goal_match m;
     kc_appsim_result r;

@@ -136,7 +136,7 @@ static int resolve_general(const cli_args *a, replay_job *j)
         return cli_error("the network has more than %u routers", KC_SIMNET_MAX_NODES);
     const char *m = cli_text(a, &OPT_MAPPING, NULL);
     cli_replay_mapping_desc(m && strcmp(m, "none") ? m : NULL, j->mapping_desc, sizeof j->mapping_desc);
-    cli_replay_spec_network(&j->spec, &j->net.topo);
+    j->spec.network = &j->net.topo; /* j outlives the spec's uses */
     return 0;
 }
 
@@ -250,8 +250,7 @@ static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
 {
     memset(o, 0, sizeof *o);
     uint32_t ranks = j->g.num_ranks, R = j->ranks_per_node;
-    kc_status st = j->general ? cli_replay_build(&j->net.topo, &j->spec, &o->sc, err)
-                              : kc_simscenario_build(&o->sc, &j->spec, err);
+    kc_status st = kc_simscenario_build(&o->sc, &j->spec, err);
     if (st)
         return st;
     o->built = 1;

@@ -177,21 +177,3 @@ char *cli_replay_mapping_desc(const char *path, char *buf, size_t size)
     return buf;
 }
 
-void cli_replay_spec_network(kc_simspec *spec, const kc_topology *t)
-{
-    int k = t->k;
-    for (int i = 0; i < t->n && !t->k; i++) /* unequal sides: the largest, above 2, gives their defaults */
-        k = t->side[i] > k ? t->side[i] : k;
-    spec->n = t->n;
-    spec->k = k;
-    spec->topo = t->kind == KC_TOPO_HYPERCUBE ? KC_SIM_HYPERCUBE : t->kind == KC_TOPO_TORUS ? KC_SIM_TORUS : KC_SIM_MESH;
-}
-
-kc_status cli_replay_build(const kc_topology *t, const kc_simspec *spec, kc_simscenario *sc, kc_err *err)
-{
-    memset(sc, 0, sizeof *sc);
-    sc->contention = -1;
-    snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "none");
-    sc->route = spec->route;
-    return kc_simnet_from_topology(&sc->net, t, spec->vcs, spec->inj, spec->ej, spec->depth, err);
-}

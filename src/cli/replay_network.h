@@ -10,8 +10,6 @@
 
 #include "cli.h"
 #include "network_cli.h"
-#include "kcube/simscenario.h"
-#include "kcube/simspec.h"
 #include "kcube/topology.h"
 
 /* 1 when --shape, --wrap, --endpoints or --nodes is given. */
@@ -33,16 +31,6 @@ char *cli_replay_network_text(const kc_topology *t, char *buf, size_t size);
 /* The same as JSON members: shape, wrap (axis list), endpoints, routers
  * (of the allocation, or null), slots. */
 void cli_replay_network_json(cJSON *obj, const kc_topology *t);
-
-/* spec's network fields from t (kind, n, and k: the common side, or the
- * largest when they differ), so that kc_simspec_resolve gives t's
- * defaults: routing, VC rule, VCs, the VC link rule. */
-void cli_replay_spec_network(kc_simspec *spec, const kc_topology *t);
-
-/* The simulated network of t (kc_simnet_from_topology) with a resolved
- * spec's routing, VCs and buffers into sc: no traffic and no mapping, so
- * kc_simscenario_free frees it. O(routers x n). */
-kc_status cli_replay_build(const kc_topology *t, const kc_simspec *spec, kc_simscenario *sc, kc_err *err);
 
 /* "none" (path NULL) or "file PATH", a path too long for buf shortened
  * and ending in "...". Returns buf. */
