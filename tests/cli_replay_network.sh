@@ -56,6 +56,15 @@ expect_stdout_contains "contention-free LogGP time 220.00 us"
 expect_exit 0 "ranks per node" -- "$K" replay "$PP" "${NET[@]}" "${T[@]}" --ranks-per-node 2 --json
 expect_stdout_matches "\"total_us\":${J}20,?$"
 
+# today's networks spelled with --shape print what they always did
+for pair in "--topology torus --shape 4x4|--topology torus --k 4 --n 2" "--shape 4x4|--topology mesh --k 4 --n 2" \
+    "--shape 2x2x2 --topology hypercube|--n 3"; do
+    a=${pair%|*} b=${pair#*|}
+    # shellcheck disable=SC2086
+    if cmp -s <("$K" replay "$PP" $a --json 2>&1) <("$K" replay "$PP" $b --json 2>&1); then cli_pass
+    else cli_fail "replay $a differs from $b"; fi
+done
+
 # refusals: one line, exit 2
 printf '0\n' > "$CLI_TMP/short.map"
 printf '0\n0\n' > "$CLI_TMP/twice.map"

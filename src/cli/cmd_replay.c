@@ -125,13 +125,27 @@ static int resolve_plain(const cli_args *a, replay_job *j)
 }
 
 /* The general network (cli_network_resolve) into the spec; a mapping file
- * is read onto its slots once the schedule's ranks are known. */
+ * is read onto its slots once the schedule's ranks are known. Today's
+ * networks however spelled (equal sides, C = 1, no allocation, every axis
+ * wrapping or none) take the plain path and print what they always did. */
 static int resolve_general(const cli_args *a, replay_job *j)
 {
     int r = cli_network_resolve(a, &j->net);
     j->general = 1; /* cli_network_free is safe on what resolve left */
     if (r)
         return r;
+    const kc_topology *t = &j->net.topo;
+    if (kc_topology_is_plain(t) && t->k) {
+        j->spec.topo = t->kind == KC_TOPO_HYPERCUBE ? KC_SIM_HYPERCUBE
+                       : t->kind == KC_TOPO_TORUS   ? KC_SIM_TORUS
+                                                    : KC_SIM_MESH;
+        j->spec.k = t->k;
+        j->spec.n = t->n;
+        j->spec.mapping = cli_text(a, &OPT_MAPPING, NULL);
+        cli_network_free(&j->net);
+        j->general = 0;
+        return 0;
+    }
     if (j->net.topo.nodes > KC_SIMNET_MAX_NODES)
         return cli_error("the network has more than %u routers", KC_SIMNET_MAX_NODES);
     const char *m = cli_text(a, &OPT_MAPPING, NULL);
@@ -155,7 +169,7 @@ static int resolve_network(const cli_args *a, replay_job *j)
         return r;
     if (cli_given(a, &OPT_ROUTING) && kc_simalgo_parse(cli_text(a, &OPT_ROUTING, ""), &s->route.algo, &err))
         return cli_report(a, &err);
-    if (!j->general && !cli_given(a, &OPT_N))
+    if (!j->general && !s->n && !cli_given(a, &OPT_N))
         return cli_error("replay needs --n N (and --k K for a torus or mesh)");
     if (kc_simspec_resolve(s, &j->cfg, &err))
         return cli_report(a, &err);
