@@ -24,6 +24,37 @@
 #include "kcube/simtraffic.h"
 #include "kcube/topology.h"
 
+/* A one-shot configuration with random message length (1..max_flits)
+ * and timing. */
+static void random_timing(kc_rng *rng, kc_simconfig *c, int max_flits)
+{
+    kc_simconfig_default(c);
+    c->oneshot = 1;
+    c->msg_flits = 1 + (int)kc_rng_below(rng, (uint64_t)max_flits);
+    c->route_delay = (int)kc_rng_below(rng, 3);
+    c->switch_delay = (int)kc_rng_below(rng, 2);
+    c->link_latency = 1 + (int)kc_rng_below(rng, 2);
+    c->vc_independent = (int)kc_rng_below(rng, 2);
+}
+
+/* The engine on tr and the reference on the (s, d) pairs agree exactly. */
+static void expect_agree(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr, const uint32_t *s,
+                         const uint32_t *d, size_t count, const kc_simconfig *c)
+{
+    kc_err err;
+    kc_simresult res;
+    assert_int_equal(kc_sim_run(net, route, tr, c, &res, &err), KC_OK);
+    assert_false(res.deadlock);
+    kc_simref_result ref;
+    assert_int_equal(kc_simref_run(net, route, s, d, count, c, &ref, &err), KC_OK);
+    assert_int_equal(res.completion, ref.completion);
+    assert_int_equal(res.messages, ref.messages);
+    assert_true(res.latency_avg == ref.latency_avg);
+    assert_int_equal((uint32_t)res.latency_p99, ref.latency_p99);
+    assert_int_equal(res.link_traversals, ref.link_traversals);
+    kc_simresult_free(&res);
+}
+
 static void compare_random(kc_rng *rng, kc_simtopo topo, int k, int n, int vcs, kc_simroute route)
 {
     kc_err err;
@@ -38,25 +69,10 @@ static void compare_random(kc_rng *rng, kc_simtopo topo, int k, int n, int vcs, 
         d[i] = (uint32_t)kc_rng_below(rng, net.nodes);
     }
     kc_simconfig c;
-    kc_simconfig_default(&c);
-    c.oneshot = 1;
-    c.msg_flits = 1 + (int)kc_rng_below(rng, 24);
-    c.route_delay = (int)kc_rng_below(rng, 3);
-    c.switch_delay = (int)kc_rng_below(rng, 2);
-    c.link_latency = 1 + (int)kc_rng_below(rng, 2);
-    c.vc_independent = (int)kc_rng_below(rng, 2);
+    random_timing(rng, &c, 24);
     kc_simtraffic tr;
     assert_int_equal(kc_simtraffic_pairs(&tr, net.nodes, s, d, (size_t)count, NULL, &err), KC_OK);
-    kc_simresult res;
-    assert_int_equal(kc_sim_run(&net, &route, &tr, &c, &res, &err), KC_OK);
-    assert_false(res.deadlock);
-    kc_simref_result ref;
-    assert_int_equal(kc_simref_run(&net, &route, s, d, (size_t)count, &c, &ref, &err), KC_OK);
-    assert_int_equal(res.completion, ref.completion);
-    assert_int_equal(res.messages, ref.messages);
-    assert_true(res.latency_avg == ref.latency_avg);
-    assert_int_equal((uint32_t)res.latency_p99, ref.latency_p99);
-    assert_int_equal(res.link_traversals, ref.link_traversals);
+    expect_agree(&net, &route, &tr, s, d, (size_t)count, &c);
     kc_simtraffic_free(&tr);
     kc_simnet_free(&net);
     free(s);
@@ -135,25 +151,10 @@ static void compare_general(kc_rng *rng)
         es[i] = ep[s[i]], ed[i] = ep[d[i]];
     }
     kc_simconfig c;
-    kc_simconfig_default(&c);
-    c.oneshot = 1;
-    c.msg_flits = 1 + (int)kc_rng_below(rng, 16);
-    c.route_delay = (int)kc_rng_below(rng, 3);
-    c.switch_delay = (int)kc_rng_below(rng, 2);
-    c.link_latency = 1 + (int)kc_rng_below(rng, 2);
-    c.vc_independent = (int)kc_rng_below(rng, 2);
+    random_timing(rng, &c, 16);
     kc_simtraffic tr;
     assert_int_equal(kc_simtraffic_pairs_net(&tr, &net, s, d, count, NULL, &err), KC_OK);
-    kc_simresult res;
-    assert_int_equal(kc_sim_run(&net, &route, &tr, &c, &res, &err), KC_OK);
-    assert_false(res.deadlock);
-    kc_simref_result ref;
-    assert_int_equal(kc_simref_run(&net, &route, es, ed, count, &c, &ref, &err), KC_OK);
-    assert_int_equal(res.completion, ref.completion);
-    assert_int_equal(res.messages, ref.messages);
-    assert_true(res.latency_avg == ref.latency_avg);
-    assert_int_equal((uint32_t)res.latency_p99, ref.latency_p99);
-    assert_int_equal(res.link_traversals, ref.link_traversals);
+    expect_agree(&net, &route, &tr, es, ed, count, &c);
     kc_simtraffic_free(&tr);
     kc_simnet_free(&net);
     free(ep), free(s), free(d), free(es), free(ed);
@@ -166,6 +167,45 @@ static void test_general_matches_reference(void **state)
     kc_rng_seed(&rng, 3131);
     for (int i = 0; i < 300; i++)
         compare_general(&rng);
+}
+
+/* Loaded past saturation, the deadlock-free routings stay deadlock-free on
+ * random general networks (uniform traffic among the job's endpoints). */
+static void test_general_loaded_no_deadlock(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 3132);
+    for (int i = 0; i < 60; i++) {
+        kc_err err;
+        kc_topology t;
+        uint32_t alloc[125];
+        random_topology(&rng, &t, alloc);
+        kc_simnet probe, net;
+        assert_int_equal(kc_simnet_from_topology(&probe, &t, 1, 1, 1, 1, &err), KC_OK);
+        int vcs;
+        kc_simroute route = random_route(&rng, &probe, &vcs);
+        kc_simnet_free(&probe);
+        assert_int_equal(kc_simnet_from_topology(&net, &t, vcs, 1, 1, 1, &err), KC_OK);
+        kc_simtraffic tr;
+        if (kc_simnet_slots(&net) < 2) {
+            kc_simnet_free(&net);
+            continue;
+        }
+        assert_int_equal(kc_simtraffic_uniform_net(&tr, &net, NULL, &err), KC_OK);
+        kc_simconfig c;
+        kc_simconfig_default(&c);
+        c.msg_flits = 4 + (int)kc_rng_below(&rng, 12);
+        c.load = 0.9;
+        c.warmup = 200, c.measure = 1500, c.drain = 300, c.watchdog = 300, c.seed = (uint64_t)i;
+        c.queue_cap = 1e6; /* no giving up: the whole run under load */
+        kc_simresult res;
+        assert_int_equal(kc_sim_run(&net, &route, &tr, &c, &res, &err), KC_OK);
+        assert_false(res.deadlock);
+        kc_simresult_free(&res);
+        kc_simtraffic_free(&tr);
+        kc_simnet_free(&net);
+    }
 }
 
 /* On equal sides, C = 1 and no allocation the general builder gives
@@ -237,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_reference_deadlock),
         cmocka_unit_test(test_general_matches_reference),
         cmocka_unit_test(test_general_equals_plain),
+        cmocka_unit_test(test_general_loaded_no_deadlock),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -60,7 +60,9 @@ kc_status kc_simspec_resolve(kc_simspec *s, kc_simconfig *cfg, kc_err *err);
  * ("ecube,M-S,M-G,pcube,duato" on the hypercube, "dor,M-S,M-G" on tori with
  * k a power of two, else "dor") and the M-G pattern set
  * ("transpose,bit-reverse,reverse-flip" on the hypercube, else
- * "transpose,digit-reverse"). */
+ * "transpose,digit-reverse"). A general network that is not one of these
+ * has no linear mappings: "ecube,pcube,duato" on the cube's layout, else
+ * "dor,duato". */
 const char *kc_simspec_compare_configs(const kc_simspec *resolved);
 const char *kc_simspec_mapping_set(const kc_simspec *resolved);
 

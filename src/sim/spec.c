@@ -93,6 +93,9 @@ static kc_status resolve_routing(kc_simspec *s, kc_simconfig *cfg)
 
 const char *kc_simspec_compare_configs(const kc_simspec *s)
 {
+    /* a general network has no linear mappings (M-S, M-G): its routings */
+    if (s->network && !(kc_topology_is_plain(s->network) && s->k))
+        return s->topo == KC_SIM_HYPERCUBE ? "ecube,pcube,duato" : "dor,duato";
     if (s->topo == KC_SIM_HYPERCUBE)
         return "ecube,M-S,M-G,pcube,duato";
     return s->topo == KC_SIM_TORUS && (s->k >= 2 && kci_is_pow2((uint64_t)s->k)) ? "dor,M-S,M-G" : "dor";
