@@ -255,6 +255,20 @@ typedef struct replay_out {
     int have_tl;
 } replay_out;
 
+/* The network whose routes give the replay's hop counts: the general one,
+ * or today's network as a kc_topology (the same hops the simulator's
+ * distances give). NULL only if it cannot be described, which resolve
+ * rules out. */
+static const kc_topology *route_topology(const replay_job *j, const kc_simnet *net, kc_topology *plain)
+{
+    if (j->general)
+        return &j->net.topo;
+    kc_topo_kind kind = net->topo == KC_SIM_HYPERCUBE ? KC_TOPO_HYPERCUBE
+                        : net->topo == KC_SIM_TORUS   ? KC_TOPO_TORUS
+                                                      : KC_TOPO_MESH;
+    return kc_topology_init(plain, kind, net->k, net->n, KC_TIE_PLUS, NULL) ? NULL : plain;
+}
+
 /* Rank r runs on node to_physical[r / R] (r / R without a mapping file): a
  * mapping file places nodes' worth of ranks, as kcube map's node lists
  * place one rank each. On a general network the nodes are the endpoints
@@ -290,7 +304,8 @@ static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
         if (!st && o->have_tl)
             memcpy(o->tl.node_of, o->node_of, ranks * sizeof *o->node_of);
     } else {
-        kc_appsim_place pl = {R, o->node_of, j->general ? &j->net.topo : NULL};
+        kc_topology plain;
+        kc_appsim_place pl = {R, o->node_of, route_topology(j, &o->sc.net, &plain)};
         st = kc_appsim_run_placed(&j->g, &m, &o->sc.net, &o->sc.route, &j->cfg, &j->opts, &pl,
                                   o->have_tl ? &o->tl : NULL, &o->r, err);
         if (!st)
