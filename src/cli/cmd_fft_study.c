@@ -418,11 +418,16 @@ static kc_status run_one(const fft_job *j, const kc_goal *g, int conf, fft_row *
         return st;
     kc_goal_match m;
     kc_appsim_result r;
-    /* on a general network rank r runs on its slot's or the mapper's endpoint */
-    kc_appsim_place pl = {1, conf == CONF_MAPPED ? j->mapped : j->unmapped, &j->net.topo};
-    if (!(st = kc_goal_validate(g, j->general ? 0 : sc.net.nodes, &m, err))) {
-        st = kc_appsim_run_placed(g, &m, &sc.net, &sc.route, &cfg, &j->opts, j->general ? &pl : NULL, NULL, &r,
-                                  err);
+    /* on a general network rank r runs on its slot's or the mapper's endpoint, on
+     * the binary cube on node r; the hops are kc_topology_route's either way */
+    kc_topology cube;
+    kc_appsim_place pl = {1, NULL, &j->net.topo};
+    if (j->general)
+        pl.node_of = conf == CONF_MAPPED ? j->mapped : j->unmapped;
+    else if ((st = kc_topology_hypercube(&cube, j->n, err)) == KC_OK)
+        pl.topo = &cube;
+    if (!st && !(st = kc_goal_validate(g, j->general ? 0 : sc.net.nodes, &m, err))) {
+        st = kc_appsim_run_placed(g, &m, &sc.net, &sc.route, &cfg, &j->opts, &pl, NULL, &r, err);
         kc_goal_match_free(&m);
     }
     if (!st) {
