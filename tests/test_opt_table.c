@@ -302,6 +302,7 @@ static const struct {
     {"--wrap", "--wrap all"},
     {"--nodes", "--nodes OUT/NODES.txt"},
     {"hl --shape", "--shape 2x8"},
+    {"simulate --shape", "--shape 2x2x2x2"},
     {"--pattern", "--pattern transpose"},
     {"--matrix", "--matrix 0010;0001;1000;0100"},
     {"--vector", "--matrix 0010;0001;1000;0100 --vector 1000"},
