@@ -112,6 +112,10 @@ got=$(sed -n 's/^[[:space:]]*"total_us":[[:space:]]*\([0-9.e+-]*\).*/\1/p' "$CLI
 if [ -n "$dor" ] && [ "$dor" = "$got" ]; then cli_pass; else cli_fail "fft-study dor $dor, replay $got"; fi
 expect_exit 0 "fft-study text" -- "$K" fft-study "${NET[@]}" --points 2^6 --configs dor
 expect_stdout_contains "2^4 ranks on the 3x4 network"
+# two endpoints a router on the 3-cube (seed 000's Origin 2000 layout): every side 2, so the cube's routings run
+expect_exit 0 "cube routings with endpoints" -- "$K" fft-study --topology hypercube --n 3 --endpoints 2 --points 2^6 \
+    --configs dor,ecube,pcube,li-min
+expect_stdout_contains "2^4 ranks on the 2x2x2 network"
 expect_bad "ecube off the cube" -- "$K" fft-study "${NET[@]}" --points 2^6 --configs ecube
 expect_bad "dor on the cube" -- "$K" fft-study --n 4 --points 2^6 --configs dor
 expect_bad "fft points" -- "$K" fft-study "${NET[@]}" --points 2^7

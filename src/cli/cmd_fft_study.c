@@ -199,8 +199,9 @@ static int mapped_config(const char *tok, int *c)
 /* A configuration that cannot run on the job's network: 2 after one line. */
 static int config_fits(const fft_job *j, int c)
 {
-    if (j->general && (c == CONF_ECUBE || c == CONF_PCUBE || c == CONF_LIMIN))
-        return cli_error("--configs: %s runs on the binary cube only; on this network give dor, M-S or duato",
+    int cube_only = c == CONF_ECUBE || c == CONF_PCUBE || c == CONF_LIMIN;
+    if (j->general && !kc_topology_is_binary(&j->net.topo) && cube_only)
+        return cli_error("--configs: %s needs every side 2 (a binary cube); on this network give dor, M-S or duato",
                          kc_names_name(&conf_names, c));
     if (!j->general && c == CONF_DOR)
         return cli_error("--configs: dor is for other networks; the binary cube's dimension order is ecube");
@@ -588,7 +589,8 @@ static void render_text(const fft_job *j, const fft_row *rows)
     char cite[160], on[320];
     printf("parallel FFT, %s, on %s: start-up %g us, %g us per byte, butterfly "
            "%.2f us, half butterfly %.2f us\n", cli_seed_cite(cite, sizeof cite, 0, "Section 6.2"),
-           where(j, on, sizeof on), j->opts.startup_us, j->opts.byte_time_us, FFT_BUTTERFLY_NS / 1000.0, FFT_HALF_NS / 1000.0);
+           where(j, on, sizeof on), j->opts.startup_us, j->opts.byte_time_us, FFT_BUTTERFLY_NS / 1000.0,
+           FFT_HALF_NS / 1000.0);
     printf("%-6s %-14s %12s %12s %12s %12s | %12s %12s\n", "m", "config", "bitrev_us", "neighbour_us",
            "compute_us", "total_us", "bitrev_apart", "total_apart");
     for (size_t p = 0; p < j->npoints; p++)
@@ -630,7 +632,8 @@ static int render_plot(const fft_job *j, const fft_row *rows)
         cli_plot pl;
         cli_plot_init(&pl);
         char title[480], sub[240], cite[160], on[320];
-        snprintf(title, sizeof title, "parallel FFT of m points on %s, flit-level network: total time, bit-reverse included",
+        snprintf(title, sizeof title,
+                 "parallel FFT of m points on %s, flit-level network: total time, bit-reverse included",
                  where(j, on, sizeof on));
         snprintf(sub, sizeof sub, "%s; start-up %g µs, %g µs a byte",
                  cli_seed_cite(cite, sizeof cite, 0, "Section 6.2"), j->opts.startup_us, j->opts.byte_time_us);
@@ -739,7 +742,7 @@ const cli_command kc_command_fft_study = {
         "Other networks (--k, --topology, --shape, --wrap, --endpoints, --nodes): the FFT runs on 2^n ranks, the\n"
         "largest power of two that fits the slots (at most 2^16); dor puts rank r on slot r, and M-S places the\n"
         "ranks by the general mapper (kcube map's search, about a second) on the FFT's traffic, counted phase by\n"
-        "phase: seed 000's reordering needs the binary cube. ecube, pcube and li-min run on the binary cube only.",
+        "phase: seed 000's reordering needs the plain binary cube. ecube, pcube and li-min need every side 2.",
     .opts = fft_opts,
     .check = check,
     .run = run,

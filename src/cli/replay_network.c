@@ -78,7 +78,8 @@ static kc_status read_endpoints(const char *path, const kc_topology *t, uint32_t
     return st;
 }
 
-int cli_replay_place(const cli_args *a, const kc_topology *t, uint32_t ranks, uint32_t R, const char *mapping, uint32_t **node_of)
+int cli_replay_place(const cli_args *a, const kc_topology *t, uint32_t ranks, uint32_t R, const char *mapping,
+                     uint32_t **node_of)
 {
     uint64_t slots = kc_topology_slots(t), need = ranks / R + (ranks % R != 0);
     *node_of = NULL;

@@ -22,7 +22,8 @@ int cli_replay_general(const cli_args *a);
  * most slots of them. *node_of gets `ranks` entries (free it). More ranks
  * than slots x R is one line and exit 2. O(ranks + slots + file). Returns
  * 0 or an exit status after one line. */
-int cli_replay_place(const cli_args *a, const kc_topology *t, uint32_t ranks, uint32_t R, const char *mapping, uint32_t **node_of);
+int cli_replay_place(const cli_args *a, const kc_topology *t, uint32_t ranks, uint32_t R, const char *mapping,
+                     uint32_t **node_of);
 
 /* "4x3x2 torus (wraps 0,2), 2 endpoints per router, allocation of 5
  * routers: 10 slots" into buf. Returns buf. */
