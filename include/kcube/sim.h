@@ -68,7 +68,8 @@ extern const kc_names kc_simvclink_names;
 
 typedef struct kc_simconfig {
     int msg_flits;          /* flits per message, header included (20) */
-    double load;            /* offered flits per node per cycle */
+    double load;            /* offered flits per node per cycle (per endpoint of the job on a general
+                               network: kcube/simtraffic.h) */
     kc_siminject process;
     uint64_t seed;
     int64_t warmup;         /* cycles before measuring (3000) */
