@@ -8,30 +8,17 @@ K="$1"
 . "$(dirname "$0")/support/cli_lib.sh"
 J='[[:space:]]*'
 G="$(dirname "$0")/goal"
-
-cat > "$CLI_TMP/pp.goal" <<'GOAL'
-num_ranks 2
-rank 0 {
-l1: send 100b to 1 tag 0
-l2: recv 100b from 1 tag 0
-l2 requires l1
-}
-rank 1 {
-l1: recv 100b from 0 tag 0
-l2: send 100b to 0 tag 0
-l2 requires l1
-}
-GOAL
+PP="$G/pingpong.goal"
 
 # o = 2 µs at both ends: each way 10 + 2 + (100 + 2) + 2 = 116 µs; LogGOPS
 # with L = 10 + 3 cycles and G = 1 µs/byte says the same
-expect_exit 0 "ping-pong, o" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --startup 10 --byte-time 1 --loggops o=2000 --json
+expect_exit 0 "ping-pong, o" -- "$K" replay "$PP" --n 1 --startup 10 --byte-time 1 --loggops o=2000 --json
 expect_stdout_matches "\"total_us\":${J}232,?$"
 expect_stdout_matches "\"loggops_us\":${J}232,?$"
 expect_stdout_matches "\"L\":${J}13000,?$"
 expect_stdout_matches "\"channel_wait\":${J}0,?$"
 # the NIC model (g > 0) and rendezvous (S = 50): still 232
-expect_exit 0 "ping-pong, g O S" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --startup 10 --byte-time 1 --loggops o=2000,g=1000,O=10,S=50 --json
+expect_exit 0 "ping-pong, g O S" -- "$K" replay "$PP" --n 1 --startup 10 --byte-time 1 --loggops o=2000,g=1000,O=10,S=50 --json
 expect_stdout_matches "\"total_us\":${J}232,?$"
 expect_stdout_matches "\"S\":${J}50,?$"
 
@@ -45,20 +32,20 @@ for f in "$G"/*.goal; do
 done
 
 # the text report splits the network's time
-expect_exit 0 "text" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --startup 10 --byte-time 1 --loggops o=1000,g=500
+expect_exit 0 "text" -- "$K" replay "$PP" --n 1 --startup 10 --byte-time 1 --loggops o=1000,g=500
 expect_stdout_contains "CPU and NIC (LogGOPS): o 1000 ns, g 500 ns, O 0 ns/byte, S inf"
 expect_stdout_contains "LogGOPS time with the network's zero-load numbers"
 expect_stdout_contains "waiting for channels (contention)"
 expect_stdout_contains "for the injection port"
-expect_exit 0 "csv" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --startup 10 --byte-time 1 --csv
+expect_exit 0 "csv" -- "$K" replay "$PP" --n 1 --startup 10 --byte-time 1 --csv
 expect_stdout_contains 'loggops,224.000000'
 expect_stdout_contains 'channel_wait,0.000000'
 
 # L and G are the network's
-expect_bad "L refused" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --loggops L=5
-expect_bad "G refused" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --loggops o=1,G=5
-expect_bad "bad item" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --loggops o=x
-expect_bad "loggp model" -- "$K" replay "$CLI_TMP/pp.goal" --n 1 --model loggp --loggops o=1
+expect_bad "L refused" -- "$K" replay "$PP" --n 1 --loggops L=5
+expect_bad "G refused" -- "$K" replay "$PP" --n 1 --loggops o=1,G=5
+expect_bad "bad item" -- "$K" replay "$PP" --n 1 --loggops o=x
+expect_bad "loggp model" -- "$K" replay "$PP" --n 1 --model loggp --loggops o=1
 
 # the order in which each CPU and NIC takes its work: LogGOPS's, and the
 # difference along the critical path (docs/appsim.md; the incast of

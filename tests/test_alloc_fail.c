@@ -718,7 +718,7 @@ static kc_status app_run(const kc_simscenario *sc, const kc_simconfig *cfg, kc_e
     const kc_loggops_params lp = KC_LOGGOPS_PARAMS_DEFAULT;
     kc_appsim_opts lo = o;
     lo.loggops = &lp;
-    const kc_appsim_place place = {2, NULL};
+    const kc_appsim_place place = {2, NULL, NULL};
     kc_status st = read_pingpong(&g, err);
     if (st)
         return st;

@@ -127,7 +127,7 @@ static void test_random_timelines(void **state)
         kc_test_random_perm(perm, 16, &rng);
         for (uint32_t r = 0; r < g.num_ranks; r++)
             node_of[r] = perm[r / R];
-        kc_appsim_place pl = {R, node_of};
+        kc_appsim_place pl = {R, node_of, NULL};
         kc_timeline t;
         kc_appsim_result res;
         assert_int_equal(kc_timeline_init(&t, g.num_ranks, &err), KC_OK);
@@ -165,7 +165,7 @@ static void test_random_timelines(void **state)
             uint32_t *ident = malloc(g.num_ranks * sizeof *ident);
             for (uint32_t r = 0; r < g.num_ranks; r++)
                 ident[r] = r;
-            kc_appsim_place one = {1, ident};
+            kc_appsim_place one = {1, ident, NULL};
             assert_int_equal(kc_appsim_run(&g, &m, &net, &route, &cfg, &o, &old, &err), KC_OK);
             assert_int_equal(kc_appsim_run_placed(&g, &m, &net, &route, &cfg, &o, &one, NULL, &placed, &err), KC_OK);
             assert_true(old.total_us == placed.total_us && old.loggp_us == placed.loggp_us);
@@ -196,14 +196,14 @@ static void test_bad_placements(void **state)
     assert_int_equal(kc_goal_add(&g, KC_GOAL_RECV, 3, 0, 0, 8, NULL, 0, NULL, &err), KC_OK);
     assert_int_equal(kc_goal_validate(&g, 0, &m, &err), KC_OK);
     kc_appsim_result r;
-    kc_appsim_place pl = {3, NULL}; /* 4 ranks, 3 a node */
+    kc_appsim_place pl = {3, NULL, NULL}; /* 4 ranks, 3 a node */
     assert_int_equal(kc_appsim_run_placed(&g, &m, &net, &route, NULL, NULL, &pl, NULL, &r, &err), KC_EINVAL);
     assert_string_equal(err.param, "ranks_per_node");
     pl.ranks_per_node = 1; /* 4 ranks on 2 nodes */
     assert_int_equal(kc_appsim_run_placed(&g, &m, &net, &route, NULL, NULL, &pl, NULL, &r, &err), KC_EINVAL);
     assert_string_equal(err.param, "schedule");
     uint32_t far[4] = {0, 0, 1, 2}, crowded[4] = {0, 0, 0, 1};
-    pl = (kc_appsim_place){2, far};
+    pl = (kc_appsim_place){2, far, NULL};
     assert_int_equal(kc_appsim_run_placed(&g, &m, &net, &route, NULL, NULL, &pl, NULL, &r, &err), KC_EINVAL);
     assert_string_equal(err.param, "mapping");
     pl.node_of = crowded;

@@ -60,10 +60,18 @@ typedef struct kc_appsim_opts {
  * two of them never enters the network: it arrives when its start-up ends
  * (the LogGP figure counts it so too; a message from a rank to itself is
  * not one of them and costs what it always did). num_ranks must be a multiple of R
- * and at most nodes x R, and no node may hold more than R ranks. */
+ * and at most nodes x R, and no node may hold more than R ranks.
+ * topo (NULL: the nodes are net's routers) makes the nodes the endpoints
+ * of a network of net's routers (kcube/topology.h, endpoint e on router
+ * e / C): ranks of two endpoints of one router share its injection and
+ * ejection channels and their messages go injection -> ejection with no
+ * network hop; every zero-load latency counts kc_topology_route's hops.
+ * With topo and node_of, num_ranks need not be a multiple of R. */
+struct kc_topology;
 typedef struct kc_appsim_place {
     uint32_t ranks_per_node;
     const uint32_t *node_of;
+    const struct kc_topology *topo;
 } kc_appsim_place;
 #define KC_APPSIM_OPTS_DEFAULT {164.0, 0.57, 1, NULL}
 

@@ -22,8 +22,12 @@
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/lcc.h"
+#include "kcube/mapgeneral.h"
 #include "kcube/reorder.h"
 #include "kcube/simscenario.h"
+#include "kcube/traffic.h"
+#include "network_cli.h"
+#include "replay_network.h"
 
 /* ---- options ---------------------------------------------------------------- */
 
@@ -32,10 +36,18 @@ static const cli_opt OPT_POINTS = {.name = "points", .type = CLI_TEXT, .meta = "
                                    .param = "points"};
 
 static const cli_use fft_opts[] = {
-    {&OPT_N, "dimensions of the binary cube (1..16; 2^N processors)", NULL},
+    {&OPT_N, "dimensions of the binary cube (1..16; 2^N processors); with --k or --topology the network's axes",
+     NULL},
+    {&OPT_K, "nodes per dimension of a torus or mesh (the FFT then runs on a general network)", NULL},
+    {&OPT_TOPOLOGY, "hypercube (the default), torus or mesh", NULL},
+    {&OPT_SHAPE, NULL, NULL},
+    {&OPT_WRAP, NULL, NULL},
+    {&OPT_ENDPOINTS, "endpoints per router: the FFT's rank r on slot r", NULL},
+    {&OPT_NODES, NULL, NULL},
     {&OPT_POINTS, NULL, NULL},
     {&OPT_CONFIGS, "routings ecube, pcube, li-min, duato, and M-S (simulate's name: ecube with the optimal mapping "
-                   "for the pattern, here the bit-reverse's)", "ecube,M-S,pcube,li-min"},
+                   "for the pattern, here the bit-reverse's); on other networks dor, M-S (the general mapper's "
+                   "mapping of the FFT) and duato, default dor,M-S", "ecube,M-S,pcube,li-min"},
     {&OPT_STARTUP, "software start-up per message, charged to the sender (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_BYTE_TIME, "channel time per byte (µs; the default is the nCUBE 2's)", NULL},
     {&OPT_JSON, NULL, NULL},
@@ -52,28 +64,34 @@ static const cli_use fft_opts[] = {
  * and figures give the optimal mapping for the pattern under deterministic
  * routing (here the bit-reverse's optimal reordering, kcube/simscenario.h
  * kc_simconf_defs). */
-enum { CONF_ECUBE, CONF_MAPPED, CONF_PCUBE, CONF_LIMIN, CONF_DUATO };
+enum { CONF_ECUBE, CONF_MAPPED, CONF_PCUBE, CONF_LIMIN, CONF_DUATO, CONF_DOR };
 static const kc_name conf_entries[] = {
     {CONF_ECUBE, "ecube", "e-cube routing, rank r on node r"},
     {CONF_MAPPED, "M-S", "e-cube, ranks moved by the optimal reordering of the bit-reverse (also ms, Map-S; "
-                         "old spelling ecube+mapping)"},
+                         "old spelling ecube+mapping); on other networks dor, ranks placed by the general mapper"},
     {CONF_PCUBE, "pcube", "P-cube adaptive routing"},
     {CONF_LIMIN, "li-min", "Li's minimal routing (a reconstruction, docs/sim.md)"},
     {CONF_DUATO, "duato", "Duato's adaptive routing (2 VCs)"},
+    {CONF_DOR, "dor", "dimension-order routing, rank r on slot r (networks other than the binary cube)"},
     {0, NULL, NULL},
 };
 static const kc_names conf_names = {"configuration", conf_entries};
-static const char *const conf_algo[] = {"ecube", "ecube", "pcube", "li-min", "duato"};
+static const char *const conf_algo[] = {"ecube", "ecube", "pcube", "li-min", "duato", "dor"};
 
 #define FFT_MAX_N 16       /* 2^16 ranks: beyond that a study takes too long to be useful */
 #define FFT_MAX_LOG_M 40   /* kc_goal_gen_fft's bound on n + 2d */
 #define FFT_BUTTERFLY_NS 5120
 #define FFT_HALF_NS 4470
+#define FFT_MAP_SECONDS 2.0 /* the general mapper's default budget (1 s) and its starts, for the gate */
 
 /* ---- resolve ------------------------------------------------------------------ */
 
 typedef struct fft_job {
-    int n;
+    int n;               /* the FFT's 2^n ranks (the cube's dimensions on the binary cube) */
+    int general;         /* a network other than the plain binary n-cube: ranks on its slots */
+    cli_network net;     /* general: the network */
+    uint32_t *unmapped;  /* general: [2^n] rank r's endpoint, slot r's */
+    uint32_t *mapped;    /* general, with M-S: rank r's endpoint by the general mapper (compute fills it) */
     cli_fmt fmt;
     int *logm; /* sizes as log2 m */
     size_t npoints;
@@ -87,6 +105,10 @@ static void job_free(fft_job *j)
 {
     free(j->logm);
     free(j->conf);
+    free(j->unmapped);
+    free(j->mapped);
+    if (j->general)
+        cli_network_free(&j->net);
 }
 
 static int out_of_memory(void)
@@ -174,9 +196,21 @@ static int mapped_config(const char *tok, int *c)
     return -1;
 }
 
+/* A configuration that cannot run on the job's network: 2 after one line. */
+static int config_fits(const fft_job *j, int c)
+{
+    int cube_only = c == CONF_ECUBE || c == CONF_PCUBE || c == CONF_LIMIN;
+    if (j->general && !kc_topology_is_binary(&j->net.topo) && cube_only)
+        return cli_error("--configs: %s needs every side 2 (a binary cube); on this network give dor, M-S or duato",
+                         kc_names_name(&conf_names, c));
+    if (!j->general && c == CONF_DOR)
+        return cli_error("--configs: dor is for other networks; the binary cube's dimension order is ecube");
+    return 0;
+}
+
 static int resolve_configs(const cli_args *a, fft_job *j)
 {
-    const char *s = cli_text(a, &OPT_CONFIGS, NULL);
+    const char *s = j->general && !cli_given(a, &OPT_CONFIGS) ? "dor,M-S" : cli_text(a, &OPT_CONFIGS, NULL);
     int r = 0;
     while (*s && !r) {
         size_t len = strcspn(s, ",");
@@ -187,7 +221,7 @@ static int resolve_configs(const cli_args *a, fft_job *j)
             r = out_of_memory();
         else if ((r = mapped_config(tok, &c)) < 0)
             r = kc_names_lookup(&conf_names, tok, &c, "configs", &err) ? cli_report(a, &err) : 0;
-        if (!r)
+        if (!r && !(r = config_fits(j, c)))
             r = push_int(&j->conf, &j->nconfs, c);
         free(tok);
         s += len;
@@ -199,17 +233,52 @@ static int resolve_configs(const cli_args *a, fft_job *j)
     return r;
 }
 
+/* The FFT's ranks on a general network: 2^n, the largest power of two
+ * that fits its slots (at most 2^FFT_MAX_N), rank r on slot r. */
+static int resolve_general(const cli_args *a, fft_job *j)
+{
+    const kc_topology *t = &j->net.topo;
+    if (t->nodes > KC_SIMNET_MAX_NODES)
+        return cli_error("the network has more than %u routers", KC_SIMNET_MAX_NODES);
+    uint64_t slots = kc_topology_slots(t);
+    while (j->n < FFT_MAX_N && (2ull << j->n) <= slots)
+        j->n++;
+    if (!j->n)
+        return cli_error("the FFT needs at least 2 slots; the network has %llu", (unsigned long long)slots);
+    return cli_replay_place(a, t, 1u << j->n, 1, NULL, &j->unmapped);
+}
+
+/* The binary cube of --n, or with --k, --topology or a general network
+ * option the network cli_network_resolve describes (the plain binary
+ * cube that way is the same run). */
+static int resolve_network(const cli_args *a, fft_job *j)
+{
+    if (cli_replay_general(a) || cli_given(a, &OPT_K) || cli_given(a, &OPT_TOPOLOGY)) {
+        int r = cli_network_resolve(a, &j->net);
+        j->general = 1; /* cli_network_free is safe on what resolve left */
+        if (r)
+            return r;
+        if (!kc_topology_is_binary(&j->net.topo) || !kc_topology_is_plain(&j->net.topo))
+            return resolve_general(a, j);
+        cli_network_free(&j->net);
+        j->general = 0;
+    } else if (!cli_given(a, &OPT_N)) {
+        return cli_error("fft-study needs --n N");
+    }
+    j->n = (int)cli_int(a, &OPT_N, 0);
+    if (j->n > FFT_MAX_N)
+        return cli_error("--n: at most %d", FFT_MAX_N);
+    return 0;
+}
+
 static int resolve(const cli_args *a, fft_job *j)
 {
     memset(j, 0, sizeof *j);
     int r = cli_format(a, &j->fmt);
     if (r)
         return r;
-    if (!cli_given(a, &OPT_N))
-        return cli_error("fft-study needs --n N");
-    j->n = (int)cli_int(a, &OPT_N, 0);
-    if (j->n > FFT_MAX_N)
-        return cli_error("--n: at most %d", FFT_MAX_N);
+    if ((r = resolve_network(a, j)))
+        return r;
     j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57), 1, NULL};
     if (j->opts.byte_time_us <= 0)
         return cli_error("--byte-time: must be positive (it is the flit-cycle)");
@@ -269,7 +338,7 @@ static kc_status gen(const fft_job *j, int logm, int conf, unsigned parts, kc_go
     if (st)
         return st;
     if ((st = kc_goal_gen_fft_parts(g, j->n, (logm - j->n) / 2, FFT_BUTTERFLY_NS, FFT_HALF_NS, parts, err)) ||
-        (conf == CONF_MAPPED && (st = map_bitrev(g, j->n, err))))
+        (conf == CONF_MAPPED && !j->general && (st = map_bitrev(g, j->n, err))))
         kc_goal_free(g);
     return st;
 }
@@ -289,15 +358,60 @@ static kc_status emit_goal(const kc_goal *g, const char *path, int *rc, kc_err *
     return KC_OK;
 }
 
+/* The general mapper's mapping of the FFT's traffic (every send of the
+ * first size's schedule, its phases counted apart) onto the slots: rank
+ * r's endpoint into j->mapped. Every size sends the same messages scaled
+ * alike, so one mapping serves them all. Costs kc_mapgen_run's default
+ * budget (about a second) plus its starts. */
+static kc_status map_general(fft_job *j, kc_err *err)
+{
+    const kc_topology *t = &j->net.topo;
+    uint32_t ranks = 1u << j->n;
+    kc_goal g;
+    kc_traffic tr = {0};
+    kc_mapgen_result res = {0};
+    kc_mapgen_opts o;
+    kc_mapgen_opts_default(&o);
+    kc_status st = gen(j, j->logm[0], CONF_ECUBE, KC_GOAL_FFT_ALL, &g, err);
+    if (st)
+        return st;
+    if (!(st = kc_traffic_init(&tr, kc_topology_slots(t), err)) && !(st = kc_traffic_from_goal(&tr, &g, err))) {
+        o.search.group = tr.group;
+        o.search.groups = tr.groups;
+        o.search.separate = tr.groups > 1;
+        st = kc_mapgen_run(t, &tr, NULL, 0, &o, &res, err);
+    }
+    j->mapped = st ? NULL : malloc((size_t)ranks * sizeof *j->mapped);
+    if (!st && !j->mapped)
+        st = kc_fail(err, KC_ENOMEM, "out of memory");
+    for (uint32_t r = 0; !st && r < ranks; r++) /* the mapping permutes slots: their endpoints */
+        j->mapped[r] = (uint32_t)kc_topology_slot_endpoint(t, res.search.to_physical[r]);
+    kc_mapgen_result_free(&res);
+    kc_traffic_free(&tr);
+    kc_goal_free(&g);
+    return st;
+}
+
+/* The spec of one run: the binary cube, or the general network. */
+static void run_spec(const fft_job *j, kc_simspec *spec)
+{
+    kc_simspec_default(spec);
+    if (j->general)
+        spec->network = &j->net.topo;
+    else
+        spec->n = j->n;
+    spec->pattern = "uniform"; /* the schedule is the traffic */
+}
+
 static kc_status run_one(const fft_job *j, const kc_goal *g, int conf, fft_row *row, kc_err *err)
 {
     kc_simspec spec;
     kc_simconfig cfg;
-    kc_simspec_default(&spec);
+    run_spec(j, &spec);
     kc_simconfig_default(&cfg);
-    spec.n = j->n;
-    spec.pattern = "uniform"; /* the schedule is the traffic */
-    kc_status st = kc_simalgo_parse(conf_algo[conf], &spec.route.algo, err);
+    /* M-S routes as the configuration it is compared with */
+    const char *algo = j->general && conf == CONF_MAPPED ? conf_algo[CONF_DOR] : conf_algo[conf];
+    kc_status st = kc_simalgo_parse(algo, &spec.route.algo, err);
     if (st || (st = kc_simspec_resolve(&spec, &cfg, err)))
         return st;
     kc_simscenario sc;
@@ -305,13 +419,21 @@ static kc_status run_one(const fft_job *j, const kc_goal *g, int conf, fft_row *
         return st;
     kc_goal_match m;
     kc_appsim_result r;
-    if (!(st = kc_goal_validate(g, sc.net.nodes, &m, err))) {
-        st = kc_appsim_run(g, &m, &sc.net, &sc.route, &cfg, &j->opts, &r, err);
+    /* on a general network rank r runs on its slot's or the mapper's endpoint, on
+     * the binary cube on node r; the hops are kc_topology_route's either way */
+    kc_topology cube;
+    kc_appsim_place pl = {1, NULL, &j->net.topo};
+    if (j->general)
+        pl.node_of = conf == CONF_MAPPED ? j->mapped : j->unmapped;
+    else if ((st = kc_topology_hypercube(&cube, j->n, err)) == KC_OK)
+        pl.topo = &cube;
+    if (!st && !(st = kc_goal_validate(g, j->general ? 0 : sc.net.nodes, &m, err))) {
+        st = kc_appsim_run_placed(g, &m, &sc.net, &sc.route, &cfg, &j->opts, &pl, NULL, &r, err);
         kc_goal_match_free(&m);
     }
     if (!st) {
         if (r.sim.deadlock)
-            st = kc_fail(err, KC_EINTERNAL, "the network deadlocked under %s", conf_algo[conf]);
+            st = kc_fail(err, KC_EINTERNAL, "the network deadlocked under %s", algo);
         *row = (fft_row){r.phase_us[phase_of(g, "bit-reverse")], r.phase_us[phase_of(g, "neighbour")],
                          r.compute_us, r.total_us, 0, 0};
         kc_appsim_result_free(&r);
@@ -336,10 +458,17 @@ static kc_status run_part(const fft_job *j, int logm, int conf, unsigned parts, 
 
 static kc_status compute_rows(const fft_job *j, fft_row *rows, int *rc, cli_progress_bar *prog, kc_err *err);
 
-/* rows[p * nconfs + c]. *rc: an exit status of writing the schedule file. */
-static kc_status compute(const fft_job *j, fft_row *rows, int *rc, kc_err *err)
+/* rows[p * nconfs + c]. *rc: an exit status of writing the schedule file.
+ * On a general network with M-S the mapping is made first. */
+static kc_status compute(fft_job *j, fft_row *rows, int *rc, kc_err *err)
 {
     *rc = 0;
+    kc_status st0 = KC_OK;
+    for (size_t c = 0; j->general && c < j->nconfs && !st0 && !j->mapped; c++)
+        if (j->conf[c] == CONF_MAPPED)
+            st0 = map_general(j, err);
+    if (st0)
+        return st0;
     cli_progress_bar prog; /* on stderr when it is a terminal */
     cli_progress_init(&prog, "fft-study");
     kc_status st = compute_rows(j, rows, rc, &prog, err);
@@ -383,6 +512,21 @@ static int conf_index(const fft_job *j, int conf)
     return -1;
 }
 
+/* The configuration M-S is compared with: ecube on the binary cube, dor
+ * (rank r on slot r) elsewhere; its index or -1. */
+static int base_index(const fft_job *j) { return conf_index(j, j->general ? CONF_DOR : CONF_ECUBE); }
+
+/* "the 8-cube", or the general network and the FFT's ranks on it. */
+static char *where(const fft_job *j, char *buf, size_t size)
+{
+    char net[256];
+    if (j->general)
+        snprintf(buf, size, "2^%d ranks on the %s", j->n, cli_replay_network_text(&j->net.topo, net, sizeof net));
+    else
+        snprintf(buf, size, "the %d-cube", j->n);
+    return buf;
+}
+
 static double m_of(int logm) { return ldexp(1, logm); }
 
 /* The overall gain of the mapping when a barrier follows the bit-reverse. */
@@ -395,7 +539,11 @@ static int render_json(const fft_job *j, const fft_row *rows)
 {
     cJSON *root = cJSON_CreateObject();
     cJSON *ra = cJSON_AddArrayToObject(root, "rows"), *sa = cJSON_AddArrayToObject(root, "summary");
-    int e = conf_index(j, CONF_ECUBE), mp = conf_index(j, CONF_MAPPED);
+    int e = base_index(j), mp = conf_index(j, CONF_MAPPED);
+    if (j->general) {
+        cli_replay_network_json(root, &j->net.topo);
+        cli_json_add_u64(root, "ranks", (uint64_t)1 << j->n);
+    }
     for (size_t p = 0; p < j->npoints; p++) {
         for (size_t c = 0; c < j->nconfs; c++) {
             const fft_row *w = &rows[p * j->nconfs + c];
@@ -438,10 +586,11 @@ static void render_csv(const fft_job *j, const fft_row *rows)
 
 static void render_text(const fft_job *j, const fft_row *rows)
 {
-    char cite[160];
-    printf("parallel FFT, %s, on the %d-cube: start-up %g us, %g us per byte, butterfly "
-           "%.2f us, half butterfly %.2f us\n", cli_seed_cite(cite, sizeof cite, 0, "Section 6.2"), j->n,
-           j->opts.startup_us, j->opts.byte_time_us, FFT_BUTTERFLY_NS / 1000.0, FFT_HALF_NS / 1000.0);
+    char cite[160], on[320];
+    printf("parallel FFT, %s, on %s: start-up %g us, %g us per byte, butterfly "
+           "%.2f us, half butterfly %.2f us\n", cli_seed_cite(cite, sizeof cite, 0, "Section 6.2"),
+           where(j, on, sizeof on), j->opts.startup_us, j->opts.byte_time_us, FFT_BUTTERFLY_NS / 1000.0,
+           FFT_HALF_NS / 1000.0);
     printf("%-6s %-14s %12s %12s %12s %12s | %12s %12s\n", "m", "config", "bitrev_us", "neighbour_us",
            "compute_us", "total_us", "bitrev_apart", "total_apart");
     for (size_t p = 0; p < j->npoints; p++)
@@ -451,17 +600,20 @@ static void render_text(const fft_job *j, const fft_row *rows)
                    kc_names_name(&conf_names, j->conf[c]), w->bitrev, w->neighbour, w->compute, w->total,
                    w->bitrev_apart, w->bitrev_apart + w->rest_apart);
         }
-    int e = conf_index(j, CONF_ECUBE), mp = conf_index(j, CONF_MAPPED);
+    int e = base_index(j), mp = conf_index(j, CONF_MAPPED);
     if (e < 0 || mp < 0)
         return;
-    puts("the mapping against e-cube (as generated | with a barrier after the bit-reverse):");
+    puts(j->general ? "the general mapper's mapping against rank r on slot r (as generated | with a barrier after "
+                      "the bit-reverse):"
+                    : "the mapping against e-cube (as generated | with a barrier after the bit-reverse):");
     for (size_t p = 0; p < j->npoints; p++) {
         const fft_row *we = &rows[p * j->nconfs + e], *wm = &rows[p * j->nconfs + mp];
         printf("  m = 2^%-3d bit-reverse %.2f times faster, whole FFT %+.1f %% | %.2f times, %+.1f %%\n",
                j->logm[p], we->bitrev / wm->bitrev, 100 * (we->total / wm->total - 1),
                we->bitrev_apart / wm->bitrev_apart, 100 * apart_gain(we, wm));
     }
-    puts("(seed 000 reports 6.43 times and about 41 % at m = 2^14 for the 8-cube)");
+    if (!j->general)
+        puts("(seed 000 reports 6.43 times and about 41 % at m = 2^14 for the 8-cube)");
 }
 
 static int render_plot(const fft_job *j, const fft_row *rows)
@@ -479,9 +631,10 @@ static int render_plot(const fft_job *j, const fft_row *rows)
     if (!r) {
         cli_plot pl;
         cli_plot_init(&pl);
-        char title[160], sub[240], cite[160];
-        snprintf(title, sizeof title, "parallel FFT of m points on the %d-cube, flit-level network: total time, bit-reverse included",
-                 j->n);
+        char title[480], sub[240], cite[160], on[320];
+        snprintf(title, sizeof title,
+                 "parallel FFT of m points on %s, flit-level network: total time, bit-reverse included",
+                 where(j, on, sizeof on));
         snprintf(sub, sizeof sub, "%s; start-up %g µs, %g µs a byte",
                  cli_seed_cite(cite, sizeof cite, 0, "Section 6.2"), j->opts.startup_us, j->opts.byte_time_us);
         pl.title = title;
@@ -527,6 +680,8 @@ static int gate(const cli_args *a, const fft_job *j)
     }
     double per_conf = CLI_RATE_FFT_POINT * points + CLI_RATE_FFT_RANK * ranks * sqrt(ranks) * (double)j->npoints;
     double sec = per_conf * (double)j->nconfs, bytes = 22e3 * ranks + 24 * top + CLI_BASE_BYTES;
+    if (j->general && conf_index(j, CONF_MAPPED) >= 0) /* the general mapper: its budget and its starts */
+        sec += FFT_MAP_SECONDS;
     char what[96], mb[32];
     snprintf(what, sizeof what, "%s --n %d up to %s points, %zu configuration%s", a->path, j->n,
              cli_budget_count(top, mb, sizeof mb), j->nconfs, j->nconfs == 1 ? "" : "s");
@@ -583,13 +738,18 @@ const cli_command kc_command_fft_study = {
         "that reproduces seed 000's 6.43 times and 41 %, docs/appsim.md). Default sizes: the valid ones from\n"
         "2^10 to 2^14. Model: every figure is the flit-level network replay's (kcube replay --model network:\n"
         "--startup on the sender, --byte-time a byte on a channel, contention), not LogGOPS; the --emit-goal file\n"
-        "gives LogGOPSim's figure with kcube replay --model loggops (docs/loggops.md).",
+        "gives LogGOPSim's figure with kcube replay --model loggops (docs/loggops.md).\n"
+        "Other networks (--k, --topology, --shape, --wrap, --endpoints, --nodes): the FFT runs on 2^n ranks, the\n"
+        "largest power of two that fits the slots (at most 2^16); dor puts rank r on slot r, and M-S places the\n"
+        "ranks by the general mapper (kcube map's search, about a second) on the FFT's traffic, counted phase by\n"
+        "phase: seed 000's reordering needs the plain binary cube. ecube, pcube and li-min need every side 2.",
     .opts = fft_opts,
     .check = check,
     .run = run,
     .epilog = "examples:\n"
               "  kcube fft-study --n 8\n"
               "  kcube fft-study --n 8 --points 2^14 --configs ecube,M-S,duato --json\n"
-              "  kcube fft-study --n 6 --plot fft.png --emit-goal fft.goal",
+              "  kcube fft-study --n 6 --plot fft.png --emit-goal fft.goal\n"
+              "  kcube fft-study --topology torus --shape 4x4x2 --endpoints 2 --points 2^8",
     .more_help = fft_more_help,
 };

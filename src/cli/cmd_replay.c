@@ -12,8 +12,10 @@
 #include "budget_rates.h"
 #include "core/size.h"
 #include "options.h"
+#include "network_cli.h"
 #include "out.h"
 #include "replay_loggops.h"
+#include "replay_network.h"
 #include "replay_timeline.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
@@ -45,8 +47,13 @@ static const cli_use replay_opts[] = {
     {&OPT_N, NULL, NULL},
     {&OPT_K, "nodes per dimension (tori and meshes; the hypercube when omitted)", NULL},
     {&OPT_TOPOLOGY, "hypercube (k = 2), torus or mesh", NULL},
+    {&OPT_SHAPE, NULL, NULL},
+    {&OPT_WRAP, NULL, NULL},
+    {&OPT_ENDPOINTS, "endpoints per router: rank r (with --ranks-per-node R, ranks rR..rR+R-1) on slot r", NULL},
+    {&OPT_NODES, NULL, NULL},
     {&OPT_MAPPING, "none, or a node list (kcube map --out): rank r (with --ranks-per-node R, the ranks rR.."
-                   "rR+R-1) runs on the node on line r", NULL},
+                   "rR+R-1) runs on the node on line r (an endpoint number with --shape, --endpoints or --nodes)",
+     NULL},
     {&OPT_RANKS_PER_NODE, NULL, NULL},
     {&OPT_MODEL, NULL, NULL},
     {&OPT_TIMELINE, NULL, NULL},
@@ -84,7 +91,68 @@ typedef struct replay_job {
     int model;             /* CLI_REPLAY_NETWORK, _LOGGP or _LOGGOPS (replay_loggops.h) */
     kc_loggops_params lp;  /* --model loggops; the network's o, g, O, S (docs/appsim.md) */
     int net_lp;            /* --loggops given to the network replay */
+    int general;           /* --shape, --wrap, --endpoints or --nodes: ranks on the slots of net */
+    cli_network net;       /* the general network (cli_network_resolve) */
+    uint32_t *endpoint_of; /* general: [num_ranks] each rank's endpoint */
+    char mapping_desc[160]; /* general: "none" or "file PATH" */
 } replay_job;
+
+static void job_free(replay_job *j)
+{
+    if (j->have_goal)
+        kc_goal_free(&j->g);
+    if (j->general)
+        cli_network_free(&j->net);
+    free(j->endpoint_of);
+}
+
+/* --n, --k and --topology into the spec, only what was given:
+ * kc_simspec_resolve decides the rest (--k's shared default is not for
+ * us). */
+static int resolve_plain(const cli_args *a, replay_job *j)
+{
+    kc_err err = {0};
+    kc_simspec *s = &j->spec;
+    if (cli_given(a, &OPT_N))
+        s->n = (int)cli_int(a, &OPT_N, 0);
+    if (cli_given(a, &OPT_K))
+        s->k = (int)cli_int(a, &OPT_K, 0);
+    s->mapping = cli_text(a, &OPT_MAPPING, NULL);
+    if (cli_given(a, &OPT_TOPOLOGY) &&
+        kc_simtopo_parse(kc_names_name(&kc_topo_kind_names, cli_choice(a, &OPT_TOPOLOGY, 0)), &s->topo, &err))
+        return cli_report(a, &err);
+    return 0;
+}
+
+/* The general network (cli_network_resolve) into the spec; a mapping file
+ * is read onto its slots once the schedule's ranks are known. Today's
+ * networks however spelled (equal sides, C = 1, no allocation, every axis
+ * wrapping or none) take the plain path and print what they always did. */
+static int resolve_general(const cli_args *a, replay_job *j)
+{
+    int r = cli_network_resolve(a, &j->net);
+    j->general = 1; /* cli_network_free is safe on what resolve left */
+    if (r)
+        return r;
+    const kc_topology *t = &j->net.topo;
+    if (kc_topology_is_plain(t) && t->k) {
+        j->spec.topo = t->kind == KC_TOPO_HYPERCUBE ? KC_SIM_HYPERCUBE
+                       : t->kind == KC_TOPO_TORUS   ? KC_SIM_TORUS
+                                                    : KC_SIM_MESH;
+        j->spec.k = t->k;
+        j->spec.n = t->n;
+        j->spec.mapping = cli_text(a, &OPT_MAPPING, NULL);
+        cli_network_free(&j->net);
+        j->general = 0;
+        return 0;
+    }
+    if (j->net.topo.nodes > KC_SIMNET_MAX_NODES)
+        return cli_error("the network has more than %u routers", KC_SIMNET_MAX_NODES);
+    const char *m = cli_text(a, &OPT_MAPPING, NULL);
+    cli_replay_mapping_desc(m && strcmp(m, "none") ? m : NULL, j->mapping_desc, sizeof j->mapping_desc);
+    j->spec.network = &j->net.topo; /* j outlives the spec's uses */
+    return 0;
+}
 
 static int resolve_network(const cli_args *a, replay_job *j)
 {
@@ -92,22 +160,16 @@ static int resolve_network(const cli_args *a, replay_job *j)
     kc_simspec *s = &j->spec;
     kc_simspec_default(s);
     kc_simconfig_default(&j->cfg);
-    /* only what was given: kc_simspec_resolve decides the rest (--k's shared default is not for us) */
-    if (cli_given(a, &OPT_N))
-        s->n = (int)cli_int(a, &OPT_N, 0);
-    if (cli_given(a, &OPT_K))
-        s->k = (int)cli_int(a, &OPT_K, 0);
     s->pattern = "uniform"; /* the scenario's traffic is not used: the schedule is */
     const char *m = cli_text(a, &OPT_MAPPING, NULL);
     if (m && (!strcmp(m, "optimal") || !strncmp(m, "set:", 4)))
         return cli_error("--mapping: replay takes none or a mapping file (apply a reordering with a file)");
-    s->mapping = m;
-    if (cli_given(a, &OPT_TOPOLOGY) &&
-        kc_simtopo_parse(kc_names_name(&kc_topo_kind_names, cli_choice(a, &OPT_TOPOLOGY, 0)), &s->topo, &err))
-        return cli_report(a, &err);
+    int r = cli_replay_general(a) ? resolve_general(a, j) : resolve_plain(a, j);
+    if (r)
+        return r;
     if (cli_given(a, &OPT_ROUTING) && kc_simalgo_parse(cli_text(a, &OPT_ROUTING, ""), &s->route.algo, &err))
         return cli_report(a, &err);
-    if (!cli_given(a, &OPT_N))
+    if (!j->general && !s->n && !cli_given(a, &OPT_N))
         return cli_error("replay needs --n N (and --k K for a torus or mesh)");
     if (kc_simspec_resolve(s, &j->cfg, &err))
         return cli_report(a, &err);
@@ -149,7 +211,7 @@ static int resolve(const cli_args *a, replay_job *j)
     j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57),
                                (int)cli_int(a, &OPT_BYTES_PER_FLIT, 1), j->net_lp ? &j->lp : NULL};
     double nodes = 1;
-    for (int i = 0; i < j->spec.n; i++)
+    for (int i = 0; i < j->spec.n && !j->general; i++)
         nodes *= j->spec.k;
     if (nodes > KC_SIMNET_MAX_NODES)
         return cli_error("--n: the network has more than %u nodes", KC_SIMNET_MAX_NODES);
@@ -163,9 +225,13 @@ static int resolve(const cli_args *a, replay_job *j)
     j->size = cli_text(a, &OPT_SIZE, NULL);
     if (!j->timeline && (r = cli_reject(a, &OPT_SIZE, "without --timeline")))
         return r;
-    if (j->g.num_ranks % j->ranks_per_node)
+    if (j->general && (r = cli_replay_place(a, &j->net.topo, j->g.num_ranks, j->ranks_per_node,
+                                            strcmp(j->mapping_desc, "none") ? cli_text(a, &OPT_MAPPING, NULL) : NULL,
+                                            &j->endpoint_of)))
+        return r;
+    if (!j->general && j->g.num_ranks % j->ranks_per_node)
         return cli_error("--ranks-per-node: %u ranks are not a multiple of %u", j->g.num_ranks, j->ranks_per_node);
-    if (j->g.num_ranks > nodes * j->ranks_per_node)
+    if (!j->general && j->g.num_ranks > nodes * j->ranks_per_node)
         return cli_error("--ranks-per-node: %u ranks do not fit on %.0f nodes of %u ranks", j->g.num_ranks, nodes,
                          j->ranks_per_node);
     if (kc_goal_validate(&j->g, 0, NULL, &err))
@@ -189,9 +255,25 @@ typedef struct replay_out {
     int have_tl;
 } replay_out;
 
+/* The network whose routes give the replay's hop counts: the general one,
+ * or today's network as a kc_topology (the same hops the simulator's
+ * distances give). NULL only if it cannot be described, which resolve
+ * rules out. */
+static const kc_topology *route_topology(const replay_job *j, const kc_simnet *net, kc_topology *plain)
+{
+    if (j->general)
+        return &j->net.topo;
+    kc_topo_kind kind = net->topo == KC_SIM_HYPERCUBE ? KC_TOPO_HYPERCUBE
+                        : net->topo == KC_SIM_TORUS   ? KC_TOPO_TORUS
+                                                      : KC_TOPO_MESH;
+    return kc_topology_init(plain, kind, net->k, net->n, KC_TIE_PLUS, NULL) ? NULL : plain;
+}
+
 /* Rank r runs on node to_physical[r / R] (r / R without a mapping file): a
  * mapping file places nodes' worth of ranks, as kcube map's node lists
- * place one rank each. */
+ * place one rank each. On a general network the nodes are the endpoints
+ * resolve placed the ranks on (the placement's topology says their
+ * routers). */
 static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
 {
     memset(o, 0, sizeof *o);
@@ -205,7 +287,7 @@ static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
     if (!o->finish || !o->node_of)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < ranks; r++)
-        o->node_of[r] = o->sc.map.count ? o->sc.map.to_physical[r / R] : r / R;
+        o->node_of[r] = j->general ? j->endpoint_of[r] : o->sc.map.count ? o->sc.map.to_physical[r / R] : r / R;
     if (j->timeline) {
         if ((st = kc_timeline_init(&o->tl, ranks, err)))
             return st;
@@ -222,7 +304,8 @@ static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
         if (!st && o->have_tl)
             memcpy(o->tl.node_of, o->node_of, ranks * sizeof *o->node_of);
     } else {
-        kc_appsim_place pl = {R, o->node_of};
+        kc_topology plain;
+        kc_appsim_place pl = {R, o->node_of, route_topology(j, &o->sc.net, &plain)};
         st = kc_appsim_run_placed(&j->g, &m, &o->sc.net, &o->sc.route, &j->cfg, &j->opts, &pl,
                                   o->have_tl ? &o->tl : NULL, &o->r, err);
         if (!st)
@@ -243,6 +326,13 @@ static void out_free(replay_out *o)
 }
 
 /* ---- render ------------------------------------------------------------------- */
+
+/* What placed the ranks: the scenario's mapping, or on a general network
+ * the job's. */
+static const char *mapping_desc(const replay_job *j, const replay_out *o)
+{
+    return j->general ? j->mapping_desc : o->sc.mapping_desc;
+}
 
 static const char *phase_label(const kc_goal *g, uint32_t p)
 {
@@ -316,8 +406,10 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddStringToObject(root, "topology", kc_simtopo_name(o->sc.net.topo));
     cli_json_add_int(root, "k", o->sc.net.k);
     cli_json_add_int(root, "n", o->sc.net.n);
+    if (j->general)
+        cli_replay_network_json(root, &j->net.topo);
     cJSON_AddStringToObject(root, "routing", kc_simalgo_name(o->sc.route.algo));
-    cJSON_AddStringToObject(root, "mapping", o->sc.mapping_desc);
+    cJSON_AddStringToObject(root, "mapping", mapping_desc(j, o));
     cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
     cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
     cli_json_add_int(root, "bytes_per_flit", j->opts.bytes_per_flit);
@@ -416,8 +508,14 @@ static void print_loggops(const replay_job *j, const kc_appsim_result *r)
 static void render_text(const replay_job *j, const replay_out *o)
 {
     const kc_appsim_result *r = &o->r;
-    printf("%s on the %s (k = %d, n = %d), routing %s, mapping %s\n", j->path, kc_simtopo_name(o->sc.net.topo),
-           o->sc.net.k, o->sc.net.n, kc_simalgo_name(o->sc.route.algo), o->sc.mapping_desc);
+    char net[256];
+    if (j->general)
+        printf("%s on the %s, routing %s, mapping %s\n", j->path,
+               cli_replay_network_text(&j->net.topo, net, sizeof net), kc_simalgo_name(o->sc.route.algo),
+               j->mapping_desc);
+    else
+        printf("%s on the %s (k = %d, n = %d), routing %s, mapping %s\n", j->path, kc_simtopo_name(o->sc.net.topo),
+               o->sc.net.k, o->sc.net.n, kc_simalgo_name(o->sc.route.algo), o->sc.mapping_desc);
     printf("start-up %g us, %g us per byte, %d byte(s) per flit: one flit-cycle is %g us\n", j->opts.startup_us,
            j->opts.byte_time_us, j->opts.bytes_per_flit, r->cycle_us);
     if (j->ranks_per_node > 1)
@@ -464,7 +562,7 @@ static int render_loggp(const replay_job *j, const replay_out *o)
         cJSON *root = cJSON_CreateObject();
         cJSON_AddStringToObject(root, "schedule", j->path);
         cJSON_AddStringToObject(root, "model", "loggp");
-        cJSON_AddStringToObject(root, "mapping", o->sc.mapping_desc);
+        cJSON_AddStringToObject(root, "mapping", mapping_desc(j, o));
         cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);
         cJSON_AddNumberToObject(root, "byte_time_us", j->opts.byte_time_us);
         cli_json_add_int(root, "ranks_per_node", j->ranks_per_node);
@@ -509,8 +607,8 @@ static int render(const replay_job *j, const replay_out *o)
  * by running). */
 static int gate(const cli_args *a, const replay_job *j)
 {
-    double nodes = 1, bytes_sent = 0;
-    for (int i = 0; i < j->spec.n; i++)
+    double nodes = j->general ? (double)j->net.topo.nodes : 1, bytes_sent = 0;
+    for (int i = 0; i < j->spec.n && !j->general; i++)
         nodes *= j->spec.k;
     for (size_t i = 0; i < j->g.nops; i++)
         if (j->g.op[i].kind == KC_GOAL_SEND)
@@ -531,8 +629,7 @@ static int check(const cli_args *a)
 {
     replay_job j;
     int r = resolve(a, &j);
-    if (j.have_goal)
-        kc_goal_free(&j.g);
+    job_free(&j);
     return r;
 }
 
@@ -542,7 +639,7 @@ static int run(const cli_args *a)
     int rc = resolve(a, &j);
     if (!rc && j.model == CLI_REPLAY_LOGGOPS) {
         rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp, j.timeline);
-        kc_goal_free(&j.g);
+        job_free(&j);
         return rc;
     }
     if (!rc)
@@ -567,8 +664,7 @@ static int run(const cli_args *a)
             rc = CLI_EXIT_FAIL;
         out_free(&o);
     }
-    if (j.have_goal)
-        kc_goal_free(&j.g);
+    job_free(&j);
     return rc;
 }
 

@@ -58,8 +58,9 @@ int cli_replay_model(const cli_args *a, int *model, kc_loggops_params *p, int *n
         return 0;
     }
     *p = (kc_loggops_params)KC_LOGGOPS_PARAMS_DEFAULT;
-    static const char *const network_only[] = {"k", "topology", "mapping", "routing", "startup", "byte-time",
-                                               "bytes-per-flit", "ranks-per-node", NULL};
+    static const char *const network_only[] = {"k", "topology", "shape", "wrap", "endpoints", "nodes", "mapping",
+                                               "routing", "startup", "byte-time", "bytes-per-flit",
+                                               "ranks-per-node", NULL};
     for (const cli_use *u = a->cmd->opts; u && u->opt; u++)
         for (int i = 0; network_only[i]; i++)
             if (!strcmp(u->opt->name, network_only[i]) && cli_given(a, u->opt))

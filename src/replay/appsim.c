@@ -9,7 +9,10 @@
  * (a - 1) x cycle_us is taken. While the network is empty the engine skips
  * to the next injection. Ranks sit on nodes (kc_appsim_place); a message
  * between two ranks of one node never reaches the engine: its receive
- * learns of it when the start-up ends. */
+ * learns of it when the start-up ends. With a topology in the placement
+ * the nodes are its endpoints and the engine's nodes its routers (a
+ * message between two endpoints of one router goes injection -> ejection),
+ * and every hop count is kc_topology_route's. */
 #include "kcube/loggp.h"
 #include "kcube/appsim.h"
 
@@ -19,6 +22,7 @@
 
 #include "kcube/loggops.h"
 #include "kcube/timeline.h"
+#include "kcube/topology.h"
 #include "appsim_internal.h"
 
 void kc_appsim_result_free(kc_appsim_result *r)
@@ -47,29 +51,51 @@ static kc_status check_opts(const kc_goal *g, const kc_simnet *net, const kc_app
     return KC_OK;
 }
 
-/* Each rank's node (kc_appsim_place: ranks_per_node, node_of), checked. */
-static kc_status place(const kc_goal *g, const kc_simnet *net, const kc_appsim_place *o, uint32_t **node,
-                       kc_err *err)
+/* The nodes ranks may sit on (kc_appsim_place): the network's routers, or
+ * the endpoints of place->topo, which must describe net's routers. */
+static kc_status node_range(const kc_simnet *net, const kc_appsim_place *o, uint64_t *nodes, kc_err *err)
 {
-    uint64_t R = o && o->ranks_per_node ? o->ranks_per_node : 1;
-    if (g->num_ranks % R)
+    *nodes = net->nodes;
+    if (!o || !o->topo)
+        return KC_OK;
+    if (o->topo->nodes != net->nodes)
+        return kc_fail_param(err, KC_EINVAL, "mapping", "the placement's network has %llu routers, the simulated %u",
+                             (unsigned long long)o->topo->nodes, net->nodes);
+    *nodes = kc_topology_endpoint_count(o->topo);
+    return KC_OK;
+}
+
+/* Each rank's node and router (kc_appsim_place: ranks_per_node, node_of,
+ * topo), checked. The whole-nodes rule holds where ranks fill nodes in
+ * order (no topo or no node_of). */
+static kc_status place(const kc_goal *g, const kc_simnet *net, const kc_appsim_place *o, uint32_t **node,
+                       uint32_t **router, kc_err *err)
+{
+    uint64_t R = o && o->ranks_per_node ? o->ranks_per_node : 1, nodes = 0;
+    uint64_t C = o && o->topo ? (uint64_t)kc_topology_conc(o->topo) : 1;
+    kc_status st = node_range(net, o, &nodes, err);
+    if (st)
+        return st;
+    if (g->num_ranks % R && !(o && o->topo && o->node_of))
         return kc_fail_param(err, KC_EINVAL, "ranks_per_node", "%u ranks are not a multiple of %llu ranks per node",
                              g->num_ranks, (unsigned long long)R);
-    if (g->num_ranks > (uint64_t)net->nodes * R)
-        return kc_fail_param(err, KC_EINVAL, "schedule", "%u ranks do not fit on %u nodes of %llu ranks",
-                             g->num_ranks, net->nodes, (unsigned long long)R);
-    uint32_t *count = calloc((size_t)net->nodes + 1, sizeof *count);
+    if (g->num_ranks > nodes * R)
+        return kc_fail_param(err, KC_EINVAL, "schedule", "%u ranks do not fit on %llu nodes of %llu ranks",
+                             g->num_ranks, (unsigned long long)nodes, (unsigned long long)R);
+    uint32_t *count = calloc((size_t)nodes + 1, sizeof *count);
     *node = malloc(((size_t)g->num_ranks + 1) * sizeof **node);
-    if (!count || !*node) {
+    *router = malloc(((size_t)g->num_ranks + 1) * sizeof **router);
+    if (!count || !*node || !*router) {
         free(count);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
-    kc_status st = KC_OK;
     for (uint32_t r = 0; r < g->num_ranks && !st; r++) {
         uint32_t v = o && o->node_of ? o->node_of[r] : (uint32_t)(r / R);
         (*node)[r] = v;
-        if (v >= net->nodes)
-            st = kc_fail_param(err, KC_EINVAL, "mapping", "rank %u on node %u of %u", r, v, net->nodes);
+        (*router)[r] = (uint32_t)(v / C);
+        if (v >= nodes)
+            st = kc_fail_param(err, KC_EINVAL, "mapping", "rank %u on node %u of %llu", r, v,
+                               (unsigned long long)nodes);
         else if (++count[v] > R)
             st = kc_fail_param(err, KC_EINVAL, "mapping", "node %u holds more than %llu ranks", v,
                                (unsigned long long)R);
@@ -221,7 +247,9 @@ typedef struct replay {
     int bpf;
     uint32_t *id_of;
     size_t *send_of_id;
-    const uint32_t *node; /* [num_ranks] */
+    const uint32_t *node;   /* [num_ranks]: the rank's node (endpoint with a topology) */
+    const uint32_t *router; /* [num_ranks]: its router, the engine's node */
+    const kc_topology *topo; /* the placement's network, or NULL: hops from net */
     unsigned char *delivered;
     uint64_t arrived;
     /* the gap split (kc_appsim_result): per message when it left its CPU and
@@ -242,7 +270,7 @@ typedef struct replay {
  * in the network (kcube/appsim.h: the tail arrives f - 1 cycles later). */
 static int64_t head_latency(const replay *x, uint32_t src, uint32_t dst)
 {
-    int64_t h = kc_simnet_distance(x->net, src, dst);
+    int64_t h = x->topo ? kc_topology_route(x->topo, src, dst, NULL, NULL) : kc_simnet_distance(x->net, src, dst);
     int64_t rs = x->cfg->route_delay + x->cfg->switch_delay;
     return h * (rs + x->cfg->link_latency) + rs + 2;
 }
@@ -282,8 +310,8 @@ static kc_status take_event(replay *x, kc_err *err)
     uint32_t id = x->id_of[send];
     x->leave[id] = t;
     x->joined[id] = kc_simdrive_now(x->d);
-    int64_t hl = head_latency(x, x->node[o->rank], x->node[o->peer]);
-    kc_status st2 = kc_simdrive_send(x->d, x->node[o->rank], x->node[o->peer], f ? (uint32_t)f : 1, id, err);
+    int64_t hl = head_latency(x, x->router[o->rank], x->router[o->peer]);
+    kc_status st2 = kc_simdrive_send(x->d, x->router[o->rank], x->router[o->peer], f ? (uint32_t)f : 1, id, err);
     if (st2)
         return st2;
     if (x->fx) { /* its first byte alone in the network (the tail is reported when it comes) */
@@ -304,7 +332,7 @@ static kc_status take_event(replay *x, kc_err *err)
  * alone causes), the rest of the wait is the channels'. */
 static void account(replay *x, uint32_t id, const kc_goal_op *o, uint64_t f, int64_t arrived)
 {
-    uint32_t v = x->node[o->rank];
+    uint32_t v = x->router[o->rank];
     int inj = x->net->inj > 0 ? x->net->inj : 1;
     int64_t *port = &x->port_free[(size_t)v * (size_t)inj], *best = port;
     for (int k = 1; k < inj; k++)
@@ -312,7 +340,7 @@ static void account(replay *x, uint32_t id, const kc_goal_op *o, uint64_t f, int
             best = &port[k];
     int64_t c0 = x->joined[id], begin = *best > c0 ? *best : c0;
     *best = begin + (int64_t)f;
-    int64_t hl = head_latency(x, v, x->node[o->peer]);
+    int64_t hl = head_latency(x, v, x->router[o->peer]);
     int64_t wait = arrived - c0 - hl - ((int64_t)f - 1), pw = begin - c0;
     if (wait < 0)
         wait = 0;
@@ -394,7 +422,7 @@ static int64_t smallest_head(const replay *x)
         const kc_goal_op *o = &x->g->op[i];
         if (o->kind != KC_GOAL_SEND || x->m->recv_of[i] == KC_GOAL_NONE || kci_proc_local(x->g, x->node, i))
             continue;
-        int64_t hl = head_latency(x, x->node[o->rank], x->node[(uint32_t)o->peer]);
+        int64_t hl = head_latency(x, x->router[o->rank], x->router[(uint32_t)o->peer]);
         if (best < 0 || hl < best)
             best = hl;
     }
@@ -596,7 +624,7 @@ static void path_message(const replay *x, kc_appsim_result *out, size_t send, in
     }
     uint32_t id = x->id_of[send];
     double bnd = (double)x->joined[id] * x->cyc - x->leave[id];
-    double pipe = (double)(head_latency(x, x->node[so->rank], x->node[(uint32_t)so->peer]) - x->ref_head) * x->cyc;
+    double pipe = (double)(head_latency(x, x->router[so->rank], x->router[(uint32_t)so->peer]) - x->ref_head) * x->cyc;
     double port = tail ? (double)x->pw[id] * x->cyc : 0;
     double chan = tail ? (double)x->cw[id] * x->cyc : 0;
     out->path.cycle_boundary += bnd;
@@ -977,24 +1005,24 @@ kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc
         cfg = &defcfg;
     }
     memset(out, 0, sizeof *out);
-    uint32_t *node = NULL;
+    uint32_t *node = NULL, *router = NULL;
     kc_status st = check_opts(g, net, o, err);
-    if (st || (st = place(g, net, pl, &node, err))) {
-        free(node);
+    if (st || (st = place(g, net, pl, &node, &router, err))) {
+        free(node), free(router);
         return st;
     }
     if (tl && tl->num_ranks != g->num_ranks) {
-        free(node);
+        free(node), free(router);
         return kc_fail_param(err, KC_EINVAL, "timeline", "the timeline has %u ranks, the schedule %u",
                              tl->num_ranks, g->num_ranks);
     }
     kci_loggops_order ord = {0};
     kci_fixed fx = {0};
     replay x = {.g = g, .m = m, .cyc = o->byte_time_us * o->bytes_per_flit, .bpf = o->bytes_per_flit, .node = node,
-                .net = net, .cfg = cfg, .min_head = -1};
+                .router = router, .topo = pl ? pl->topo : NULL, .net = net, .cfg = cfg, .min_head = -1};
     out->cycle_us = x.cyc;
     if ((st = result_alloc(g, out, err))) {
-        free(node);
+        free(node), free(router);
         return st;
     }
     uint64_t nlocal = 0;
@@ -1003,7 +1031,7 @@ kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc
         !(st = replay_run(&x, route, out, err)))
         st = replay_report(&x, o, nlocal, tl, out, err);
     replay_free(&x, &ord);
-    free(node);
+    free(node), free(router);
     if (st)
         kc_appsim_result_free(out);
     return st;

@@ -54,7 +54,7 @@ void kc_test_loggops_bound(uint64_t seed, int trials, kc_appsim_order order, kc_
                                 kc_rng_below(&rng, 20), rndv ? kc_rng_below(&rng, 300) : KC_LOGGOPS_S_INF};
         kc_appsim_opts o = {(double)kc_rng_below(&rng, 50), (double)(1 + kc_rng_below(&rng, 4)) / 4,
                             1 + (int)kc_rng_below(&rng, 3), &lp};
-        kc_appsim_place pl = {trial % 6 == 1 && g.num_ranks % 2 == 0 ? 2 : 1, NULL};
+        kc_appsim_place pl = {trial % 6 == 1 && g.num_ranks % 2 == 0 ? 2 : 1, NULL, NULL};
         kc_goal_match m;
         assert_int_equal(kc_goal_validate(&g, net.nodes * pl.ranks_per_node, &m, &err), KC_OK);
         for (size_t i = 0, k = 0; i < g.nops; i++)
