@@ -19,7 +19,7 @@ expect_stdout_matches "\"total_us\":${J}222,?$"
 expect_stdout_matches "\"loggp_us\":${J}220,?$"
 expect_stdout_matches "\"slots\":${J}24,?$"
 expect_stdout_matches "\"endpoints\":${J}2,?$"
-expect_stdout_matches "\"wrap\":${J}\"1\",?$"
+expect_stdout_matches "\"wrap\":${J}\\[1\\],?$"
 expect_stdout_matches "\"messages\":${J}2,?$"
 expect_stdout_matches "\"max\":${J}0,?$"
 
@@ -43,7 +43,7 @@ expect_exit 0 "allocation" -- "$K" replay "$PP" "${NET[@]}" --nodes "$CLI_TMP/al
     --json
 expect_stdout_matches "\"total_us\":${J}222,?$"
 expect_stdout_matches "\"slots\":${J}4,?$"
-expect_stdout_matches "\"routers\":${J}2,?$"
+expect_stdout_matches "\"allocation\":${J}2,?$"
 # rank 1 on slot 2 (router 2): router 5 = (2, 1) is 1 hop away on the ring
 printf '10\n4\n' > "$CLI_TMP/alloc.map"
 expect_exit 0 "allocation mapping" -- "$K" replay "$PP" "${NET[@]}" --nodes "$CLI_TMP/alloc.txt" \
@@ -111,11 +111,11 @@ expect_exit 0 "replay fft" -- "$K" replay "$CLI_TMP/fft.goal" "${NET[@]}" --json
 got=$(sed -n 's/^[[:space:]]*"total_us":[[:space:]]*\([0-9.e+-]*\).*/\1/p' "$CLI_OUT")
 if [ -n "$dor" ] && [ "$dor" = "$got" ]; then cli_pass; else cli_fail "fft-study dor $dor, replay $got"; fi
 expect_exit 0 "fft-study text" -- "$K" fft-study "${NET[@]}" --points 2^6 --configs dor
-expect_stdout_contains "2^4 ranks on the 3x4 network"
+expect_stdout_contains "2^4 ranks on the torus 3x4 (wrap 1), 2 endpoints per router"
 # two endpoints a router on the 3-cube (seed 000's Origin 2000 layout): every side 2, so the cube's routings run
 expect_exit 0 "cube routings with endpoints" -- "$K" fft-study --topology hypercube --n 3 --endpoints 2 --points 2^6 \
     --configs dor,ecube,pcube,li-min
-expect_stdout_contains "2^4 ranks on the 2x2x2 network"
+expect_stdout_contains "2^4 ranks on the 3-cube, 2 endpoints per router"
 expect_bad "ecube off the cube" -- "$K" fft-study "${NET[@]}" --points 2^6 --configs ecube
 expect_bad "dor on the cube" -- "$K" fft-study --n 4 --points 2^6 --configs dor
 expect_bad "fft points" -- "$K" fft-study "${NET[@]}" --points 2^7

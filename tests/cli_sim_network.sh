@@ -42,7 +42,7 @@ expect_stdout_contains "one-shot: 12 messages"
 # An allocation: only its routers' endpoints send and receive.
 printf '0\n5\n10\n15\n' > "$T/nodes"
 expect_exit 0 "allocation" -- "$K" simulate --topology torus --shape 4x4 --endpoints 2 --nodes "$T/nodes" --uniform --rate 0.1 $C --json
-expect_stdout_contains '"job_endpoints":	8'
+expect_stdout_contains '"slots":	8'
 expect_stdout_contains '"sources_judged":	4'
 printf '0 7\n1 2\n3 3\n' > "$T/pairs"
 expect_exit 0 "pairs on ranks" -- "$K" simulate --topology torus --shape 4x4 --endpoints 2 --nodes "$T/nodes" --pairs "$T/pairs" --oneshot

@@ -42,6 +42,7 @@ static const cli_use fft_opts[] = {
     {&OPT_TOPOLOGY, "hypercube (the default), torus or mesh", NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_WRAP, NULL, NULL},
+    {&OPT_NETWORK, NULL, NULL},
     {&OPT_ENDPOINTS, "endpoints per router: the FFT's rank r on slot r", NULL},
     {&OPT_NODES, NULL, NULL},
     {&OPT_POINTS, NULL, NULL},
@@ -253,7 +254,7 @@ static int resolve_general(const cli_args *a, fft_job *j)
  * cube that way is the same run). */
 static int resolve_network(const cli_args *a, fft_job *j)
 {
-    if (cli_replay_general(a) || cli_given(a, &OPT_K) || cli_given(a, &OPT_TOPOLOGY)) {
+    if (cli_network_given(a) || cli_given(a, &OPT_K) || cli_given(a, &OPT_TOPOLOGY)) {
         int r = cli_network_resolve(a, &j->net);
         j->general = 1; /* cli_network_free is safe on what resolve left */
         if (r)
@@ -541,7 +542,7 @@ static int render_json(const fft_job *j, const fft_row *rows)
     cJSON *ra = cJSON_AddArrayToObject(root, "rows"), *sa = cJSON_AddArrayToObject(root, "summary");
     int e = base_index(j), mp = conf_index(j, CONF_MAPPED);
     if (j->general) {
-        cli_replay_network_json(root, &j->net.topo);
+        cli_network_json(root, &j->net.topo);
         cli_json_add_u64(root, "ranks", (uint64_t)1 << j->n);
     }
     for (size_t p = 0; p < j->npoints; p++) {

@@ -49,6 +49,7 @@ static const cli_use replay_opts[] = {
     {&OPT_TOPOLOGY, "hypercube (k = 2), torus or mesh", NULL},
     {&OPT_SHAPE, NULL, NULL},
     {&OPT_WRAP, NULL, NULL},
+    {&OPT_NETWORK, NULL, NULL},
     {&OPT_ENDPOINTS, "endpoints per router: rank r (with --ranks-per-node R, ranks rR..rR+R-1) on slot r", NULL},
     {&OPT_NODES, NULL, NULL},
     {&OPT_MAPPING, "none, or a node list (kcube map --out): rank r (with --ranks-per-node R, the ranks rR.."
@@ -164,7 +165,7 @@ static int resolve_network(const cli_args *a, replay_job *j)
     const char *m = cli_text(a, &OPT_MAPPING, NULL);
     if (m && (!strcmp(m, "optimal") || !strncmp(m, "set:", 4)))
         return cli_error("--mapping: replay takes none or a mapping file (apply a reordering with a file)");
-    int r = cli_replay_general(a) ? resolve_general(a, j) : resolve_plain(a, j);
+    int r = cli_network_given(a) ? resolve_general(a, j) : resolve_plain(a, j);
     if (r)
         return r;
     if (cli_given(a, &OPT_ROUTING) && kc_simalgo_parse(cli_text(a, &OPT_ROUTING, ""), &s->route.algo, &err))
@@ -407,7 +408,7 @@ static int render_json(const replay_job *j, const replay_out *o)
     cli_json_add_int(root, "k", o->sc.net.k);
     cli_json_add_int(root, "n", o->sc.net.n);
     if (j->general)
-        cli_replay_network_json(root, &j->net.topo);
+        cli_network_json(root, &j->net.topo);
     cJSON_AddStringToObject(root, "routing", kc_simalgo_name(o->sc.route.algo));
     cJSON_AddStringToObject(root, "mapping", mapping_desc(j, o));
     cJSON_AddNumberToObject(root, "startup_us", j->opts.startup_us);

@@ -578,21 +578,6 @@ static void hoist(cJSON *root, cJSON *one)
     cJSON_Delete(one);
 }
 
-/* A general network's shape, wraps, endpoints and allocation. */
-static void json_general(cJSON *net, const sim_job *j, const kc_simnet *net0)
-{
-    cJSON *sides = cJSON_AddArrayToObject(net, "shape"), *wraps = cJSON_AddArrayToObject(net, "wrap");
-    for (int d = 0; d < net0->n; d++) {
-        cJSON_AddItemToArray(sides, cJSON_CreateNumber(net0->side[d]));
-        if (kc_simnet_wraps(net0, d))
-            cJSON_AddItemToArray(wraps, cJSON_CreateNumber(d));
-    }
-    cli_json_add_int(net, "endpoints", net0->conc);
-    if (j->net.topo.alloc)
-        cli_json_add_u64(net, "allocation", j->net.topo.alloc_count);
-    cli_json_add_u64(net, "job_endpoints", kc_simnet_slots(net0));
-}
-
 static int render_json(const sim_job *j)
 {
     const kc_simnet *net0 = &j->ser[0].sc.net;
@@ -602,7 +587,7 @@ static int render_json(const sim_job *j)
     cli_json_add_int(net, "n", net0->n);
     cli_json_add_u64(net, "nodes", net0->nodes);
     if (j->general)
-        json_general(net, j, net0);
+        cli_network_json(net, &j->net.topo);
     cli_json_add_int(net, "depth", j->spec.depth);
     cli_json_add_u64(net, "msg_flits", j->cfg.msg_flits);
     cJSON_AddStringToObject(root, "pattern", j->traffic);

@@ -144,3 +144,17 @@ int cli_network_given(const cli_args *a)
     return cli_given(a, &OPT_NETWORK) || cli_given(a, &OPT_SHAPE) || cli_given(a, &OPT_WRAP) ||
            cli_given(a, &OPT_ENDPOINTS) || cli_given(a, &OPT_NODES);
 }
+
+void cli_network_json(cJSON *obj, const kc_topology *t)
+{
+    cJSON *sides = cJSON_AddArrayToObject(obj, "shape"), *wraps = cJSON_AddArrayToObject(obj, "wrap");
+    for (int i = 0; i < t->n; i++) {
+        cJSON_AddItemToArray(sides, cli_json_i64(t->side[i]));
+        if (kc_topology_wraps(t, i))
+            cJSON_AddItemToArray(wraps, cli_json_i64(i));
+    }
+    cli_json_add_int(obj, "endpoints", kc_topology_conc(t));
+    if (t->alloc)
+        cli_json_add_u64(obj, "allocation", t->alloc_count);
+    cli_json_add_u64(obj, "slots", kc_topology_slots(t));
+}

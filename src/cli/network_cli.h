@@ -4,6 +4,8 @@
 #ifndef KCUBE_CLI_NETWORK_CLI_H
 #define KCUBE_CLI_NETWORK_CLI_H
 
+#include <cjson/cJSON.h>
+
 #include "opt.h"
 #include "kcube/topology.h"
 
@@ -25,5 +27,10 @@ void cli_network_free(cli_network *net);
  * --shape, --wrap, --endpoints, --nodes): the commands that also take
  * their older --k/--n spelling resolve through cli_network_resolve then. */
 int cli_network_given(const cli_args *a);
+
+/* The general network as JSON members of obj, one spelling for every
+ * command: "shape" (sides, axis 0 first), "wrap" (the axes that wrap),
+ * "endpoints" (C), "allocation" (its routers; only with one) and "slots". */
+void cli_network_json(cJSON *obj, const kc_topology *t);
 
 #endif

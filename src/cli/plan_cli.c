@@ -126,6 +126,10 @@ void plan_json_topology(cJSON *o, const kc_topology *t)
         cJSON_AddStringToObject(o, "tie", kc_tie_name(t->tie));
     if (t->k)
         cli_json_add_int(o, "polynomial", kc_gf_polynomial(t->k));
+    /* the networks beyond the papers' say what they are (the papers' keep
+     * their fields as they were) */
+    if (!kc_topology_is_plain(t) || (t->kind == KC_TOPO_TORUS && !t->k))
+        cli_network_json(o, t);
 }
 
 cJSON *plan_json_matrix(const kc_gfmat *a)

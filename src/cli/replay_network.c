@@ -11,12 +11,6 @@
 #include "options.h"
 #include "kcube/reader.h"
 
-int cli_replay_general(const cli_args *a)
-{
-    return cli_given(a, &OPT_SHAPE) || cli_given(a, &OPT_WRAP) || cli_given(a, &OPT_ENDPOINTS) ||
-           cli_given(a, &OPT_NODES);
-}
-
 /* Slot of endpoint e on t, or UINT64_MAX when its router is not allocated.
  * pos: [nodes] the router's index in the allocation + 1 (0: not in it), or
  * NULL without an allocation. O(1). */
@@ -114,57 +108,12 @@ int cli_replay_place(const cli_args *a, const kc_topology *t, uint32_t ranks, ui
     return 0;
 }
 
-/* "0,2", "all" or "none": the axes that wrap. */
-static void wrap_text(const kc_topology *t, char *buf, size_t size)
-{
-    size_t len = 0;
-    int all = 1, none = 1;
-    for (int i = 0; i < t->n; i++)
-        kc_topology_wraps(t, i) ? (none = 0) : (all = 0);
-    if (all || none) {
-        snprintf(buf, size, "%s", all ? "all" : "none");
-        return;
-    }
-    buf[0] = 0;
-    for (int i = 0; i < t->n && len + 4 < size; i++)
-        if (kc_topology_wraps(t, i))
-            len += (size_t)snprintf(buf + len, size - len, "%s%d", len ? "," : "", i);
-}
-
-static void shape_text(const kc_topology *t, char *buf, size_t size)
-{
-    size_t len = 0;
-    buf[0] = 0;
-    for (int i = 0; i < t->n && len + 5 < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "x" : "", t->side[i]);
-}
-
 char *cli_replay_network_text(const kc_topology *t, char *buf, size_t size)
 {
-    char shape[KC_TOPO_MAX_DIMS * 4 + 8], wrap[KC_TOPO_MAX_DIMS * 3 + 8], alloc[64] = "";
-    shape_text(t, shape, sizeof shape);
-    wrap_text(t, wrap, sizeof wrap);
-    if (t->alloc)
-        snprintf(alloc, sizeof alloc, ", an allocation of %u routers", t->alloc_count);
-    snprintf(buf, size, "%s network (wraps %s), %d endpoint%s per router%s: %llu slots", shape, wrap,
-             kc_topology_conc(t), kc_topology_conc(t) == 1 ? "" : "s", alloc,
+    char net[160];
+    snprintf(buf, size, "%s: %llu slots", kc_topology_format(t, net, sizeof net),
              (unsigned long long)kc_topology_slots(t));
     return buf;
-}
-
-void cli_replay_network_json(cJSON *obj, const kc_topology *t)
-{
-    char shape[KC_TOPO_MAX_DIMS * 4 + 8], wrap[KC_TOPO_MAX_DIMS * 3 + 8];
-    shape_text(t, shape, sizeof shape);
-    wrap_text(t, wrap, sizeof wrap);
-    cJSON_AddStringToObject(obj, "shape", shape);
-    cJSON_AddStringToObject(obj, "wrap", wrap);
-    cli_json_add_int(obj, "endpoints", kc_topology_conc(t));
-    if (t->alloc)
-        cli_json_add_u64(obj, "routers", t->alloc_count);
-    else
-        cJSON_AddNullToObject(obj, "routers");
-    cli_json_add_u64(obj, "slots", kc_topology_slots(t));
 }
 
 char *cli_replay_mapping_desc(const char *path, char *buf, size_t size)

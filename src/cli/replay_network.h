@@ -1,5 +1,4 @@
-/* The general network of kcube replay and kcube fft-study: whether the
- * command line describes one (--shape, --wrap, --endpoints, --nodes), where
+/* The general network of kcube replay and kcube fft-study: where
  * each rank goes on it (slots, or a mapping file of endpoint numbers), and
  * how the reports name it. Plain runs (--n, --k, --topology alone) keep
  * their own path and output. */
@@ -12,9 +11,6 @@
 #include "network_cli.h"
 #include "kcube/topology.h"
 
-/* 1 when --shape, --wrap, --endpoints or --nodes is given. */
-int cli_replay_general(const cli_args *a);
-
 /* Each rank's endpoint (whole-network number) on t: ranks rR..rR+R-1 on
  * slot r (kc_topology_slot_endpoint), or with `mapping` (a file path, or
  * NULL) on the endpoint on line r of that file: endpoint numbers, each on
@@ -25,13 +21,9 @@ int cli_replay_general(const cli_args *a);
 int cli_replay_place(const cli_args *a, const kc_topology *t, uint32_t ranks, uint32_t R, const char *mapping,
                      uint32_t **node_of);
 
-/* "4x3x2 torus (wraps 0,2), 2 endpoints per router, allocation of 5
- * routers: 10 slots" into buf. Returns buf. */
+/* kc_topology_format's text and the slots: "torus 4x3x2 (wrap 0,2), 2
+ * endpoints per router, 5 routers allocated: 10 slots". Returns buf. */
 char *cli_replay_network_text(const kc_topology *t, char *buf, size_t size);
-
-/* The same as JSON members: shape, wrap (axis list), endpoints, routers
- * (of the allocation, or null), slots. */
-void cli_replay_network_json(cJSON *obj, const kc_topology *t);
 
 /* "none" (path NULL) or "file PATH", a path too long for buf shortened
  * and ending in "...". Returns buf. */
