@@ -11,10 +11,8 @@ cd "$CLI_TMP" || exit 1
 bad() {
     local want=$1
     shift
-    expect_exit 2 "bad input: $*" -- "$KC" "$@"
-    expect_one_stderr_line
+    expect_bad "bad input: $*" -- "$KC" "$@"
     expect_stderr_contains "$want"
-    check "no stdout: $*" -- test ! -s "$CLI_OUT"
 }
 
 for cmd in analyze map export; do

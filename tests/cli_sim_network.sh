@@ -60,8 +60,8 @@ usage "power-of-two number of ranks" simulate --topology torus --shape 4x3 --pat
 usage "ecube routing is for the binary n-cube" simulate --topology torus --shape 4x3 --routing ecube --uniform --rate 0.1
 usage "linear mappings need" simulate --shape 4x4 --endpoints 2 --uniform --rate 0.1 --mapping optimal
 printf '0\n0\n0\n0\n0\n0\n0\n0\n' > "$T/map2"
-usage "holds two ranks" simulate --topology torus --shape 4x4 --endpoints 2 --nodes "$T/nodes" --uniform --rate 0.1 --mapping "$T/map2"
+usage "line 2, column 1: '0' appears twice" simulate --topology torus --shape 4x4 --endpoints 2 --nodes "$T/nodes" --uniform --rate 0.1 --mapping "$T/map2"
 printf '2\n30\n1\n0\n11\n10\n21\n20\n' > "$T/map3"
-usage "not one of the job's" simulate --topology torus --shape 4x4 --endpoints 2 --nodes "$T/nodes" --uniform --rate 0.1 --mapping "$T/map3"
+usage "line 1, column 1: '2' is on a router outside the allocation" simulate --topology torus --shape 4x4 --endpoints 2 --nodes "$T/nodes" --uniform --rate 0.1 --mapping "$T/map3"
 
 summary

@@ -307,6 +307,13 @@ static kc_status case_network(kc_err *err)
     TRY(kc_reader_open_mem(&r, text, strlen(text), "allocation", "nodes_file", NULL, err));
     TRY(kc_alloc_read(&a, r, &t, err));
     TRY(kc_topology_set_alloc(&t, a.router, a.count, err));
+    kc_reader_close(r);
+    r = NULL;
+    static const char list[] = "21\n0\n";
+    uint32_t slot[3];
+    uint64_t count;
+    TRY(kc_reader_open_mem(&r, list, strlen(list), "mapping", "mapping_file", NULL, err));
+    TRY(kc_topology_read_slots(r, &t, 1, 3, slot, &count, err));
 out:
     kc_reader_close(r);
     kc_alloc_free(&a);
@@ -1104,7 +1111,7 @@ static const alloc_case cases[] = {
               "kc_tmap_search kc_tmap_search_objective kc_tmap_endpoints kc_tmap_nodemap",
      case_torus},
     {"node maps", "kc_nodemap_from_array kc_nodemap_build", case_nodemap},
-    {"networks", "kc_alloc_read kc_topology_set_alloc", case_network},
+    {"networks", "kc_alloc_read kc_topology_set_alloc kc_topology_read_slots", case_network},
     {"machines", "kc_reader_open_mem kc_machine_read kc_machine_rule kc_export_write", case_machine},
     {"files", "kc_goal_read_file kc_traffic_read_path kc_simtraffic_read kc_machine_read_path kc_alloc_read_path "
               "kc_reader_open "

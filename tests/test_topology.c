@@ -249,11 +249,61 @@ static void test_allocations(void **state)
     }
 }
 
+static kc_status read_slots(const char *text, const kc_topology *t, uint64_t min, uint64_t max, uint32_t *slot,
+                            uint64_t *count, kc_err *err)
+{
+    kc_reader *r = NULL;
+    kc_status s = kc_reader_open_mem(&r, text, strlen(text), "mapping", "mapping_file", NULL, err);
+    if (s)
+        return s;
+    s = kc_topology_read_slots(r, t, min, max, slot, count, err);
+    kc_reader_close(r);
+    return s;
+}
+
+/* Endpoint lists: slots back, every rule with its line and column. */
+static void test_endpoint_lists(void **state)
+{
+    (void)state;
+    kc_err err = {0};
+    kc_topology t;
+    int sides[2] = {4, 3};
+    uint32_t routers[3] = {5, 0, 11}, slot[6];
+    uint64_t count = 0;
+    assert_int_equal(kc_topology_shape(&t, KC_TOPO_TORUS, sides, 2, KC_TIE_PLUS, &err), KC_OK);
+    assert_int_equal(kc_topology_set_endpoints(&t, 2, &err), KC_OK);
+    assert_int_equal(kc_topology_set_alloc(&t, routers, 3, &err), KC_OK);
+    /* endpoints 11 (router 5, index 1), 0 (router 0), 23 (router 11, index 1) */
+    assert_int_equal(read_slots("11\n0, 23\n", &t, 3, 6, slot, &count, &err), KC_OK);
+    assert_true(count == 3 && slot[0] == 1 && slot[1] == 2 && slot[2] == 5);
+    const uint64_t endpoint[3] = {11, 0, 23};
+    for (uint64_t i = 0; i < count; i++)
+        assert_true(kc_topology_slot_endpoint(&t, slot[i]) == endpoint[i]);
+    struct {
+        const char *text, *where;
+        uint64_t min, max;
+    } bad[] = {
+        {"0\n2\n", "line 2, column 1: '2' is on a router outside the allocation", 1, 6},
+        {"0\n1\n0\n", "line 3, column 1: '0' appears twice", 1, 6},
+        {"24\n", "line 1, column 1: '24' is not a network endpoint (0..23)", 1, 6},
+        {"0 1 10\n", "line 1, column 5: '10' is one entry too many (2 ranks)", 1, 2},
+        {"0\n", "has 1 entries, expected at least 2", 2, 6},
+        {"0\n", "has 1 entries, expected 2 (one endpoint per rank)", 2, 2},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        memset(&err, 0, sizeof err);
+        assert_int_equal(read_slots(bad[i].text, &t, bad[i].min, bad[i].max, slot, &count, &err), KC_EINVAL);
+        assert_string_equal(err.param, "mapping_file");
+        if (!strstr(err.msg, bad[i].where))
+            fail_msg("'%s': message '%s' lacks '%s'", bad[i].text, err.msg, bad[i].where);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_ring_moves),   cmocka_unit_test(test_routes),      cmocka_unit_test(test_wrap_lists),
-        cmocka_unit_test(test_kinds_and_text), cmocka_unit_test(test_allocations),
+        cmocka_unit_test(test_kinds_and_text), cmocka_unit_test(test_allocations), cmocka_unit_test(test_endpoint_lists),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -80,6 +80,9 @@ kc_status kc_reader_open_mem(kc_reader **r, const void *data, size_t len, const 
 void kc_reader_close(kc_reader *r);
 /* The input as messages name it, e.g. "pairs file 'p.txt'" (escaped). */
 const char *kc_reader_name(const kc_reader *r);
+/* The parameter id given at open ("mapping_file", ...), for errors about
+ * the input as a whole (a count of entries). */
+const char *kc_reader_param(const kc_reader *r);
 
 /* The next token, across lines. *have = 0 at the end of the input. */
 kc_status kc_reader_next(kc_reader *r, kc_token *tok, int *have, kc_err *err);

@@ -198,4 +198,19 @@ kc_status kc_alloc_read(kc_allocation *a, struct kc_reader *r, const kc_topology
 kc_status kc_alloc_read_path(kc_allocation *a, const char *path, const kc_topology *t, kc_err *err);
 void kc_alloc_free(kc_allocation *a);
 
+/* ---- where ranks run, from files ----------------------------------------- */
+
+/* A list of endpoint numbers, one per rank, rank 0 first (the node list
+ * `kcube map --out` writes; commas and '#' comments as kcube/reader.h
+ * says): every entry an endpoint of the whole network (router x C + index)
+ * on a router of the allocation, none twice, between min and max entries
+ * (max <= kc_topology_slots). slot[i] gets entry i's slot (slot[] has max
+ * entries) and *count the entries. An entry out of range, off the
+ * allocation or given twice is KC_EINVAL (the reader's parameter) naming
+ * its line and column; too many or too few entries say how many were
+ * expected. O(entries + slots) time, 4 x endpoint count bytes of scratch
+ * (KC_ENOMEM; KC_ERANGE beyond 2^32 endpoints). */
+kc_status kc_topology_read_slots(struct kc_reader *r, const kc_topology *t, uint64_t min, uint64_t max,
+                                 uint32_t *slot, uint64_t *count, kc_err *err);
+
 #endif

@@ -292,67 +292,28 @@ static int build_traffic(const cli_args *a, gen_job *j)
     return name_groups(j, base_groups);
 }
 
-/* Each slot's place in the list of endpoints: eslot[endpoint] = its slot,
- * UINT32_MAX for endpoints outside the allocation. */
-static uint32_t *endpoint_slots(const kc_topology *t, uint64_t slots)
-{
-    uint64_t E = kc_topology_endpoint_count(t);
-    uint32_t *eslot = E <= UINT32_MAX ? malloc((size_t)E * sizeof *eslot) : NULL;
-    if (!eslot)
-        return NULL;
-    memset(eslot, 0xff, (size_t)E * sizeof *eslot);
-    for (uint64_t x = 0; x < slots; x++)
-        eslot[kc_topology_slot_endpoint(t, x)] = (uint32_t)x;
-    return eslot;
-}
-
-/* The entries of --mapping FILE as slots: one endpoint number of the whole
- * network per rank, in rank order, each once and inside the allocation. */
-static kc_status read_endpoints(kc_reader *rd, const gen_job *j, const uint32_t *eslot, char *used, kc_err *err)
-{
-    uint64_t E = kc_topology_endpoint_count(&j->in.topo), got = 0;
-    kc_token tok;
-    int have;
-    kc_status s;
-    while (!(s = kc_reader_next(rd, &tok, &have, err)) && have) {
-        if ((s = kc_reader_check(rd, &tok, E - 1, "endpoint", err)))
-            return s;
-        uint32_t x = eslot[tok.value];
-        if (got == j->ranks)
-            return kc_reader_fail_token(rd, &tok, KC_EINVAL, err, "is one entry too many (%llu ranks)",
-                                        (unsigned long long)j->ranks);
-        if (x == UINT32_MAX)
-            return kc_reader_fail_token(rd, &tok, KC_EINVAL, err, "is an endpoint outside the allocation (--nodes)");
-        if (used[x]++)
-            return kc_reader_fail_token(rd, &tok, KC_EINVAL, err, "appears twice (each endpoint runs one rank)");
-        j->file_map[got++] = x;
-    }
-    if (!s && got != j->ranks)
-        s = kc_fail_param(err, KC_EINVAL, "mapping", "%s has %llu entries, expected %llu (one per rank)",
-                          kc_reader_name(rd), (unsigned long long)got, (unsigned long long)j->ranks);
-    return s;
-}
-
-/* --mapping FILE: the start "file"; the silent ranks take the slots left,
- * in order. */
+/* --mapping FILE: the start "file", one endpoint per rank
+ * (kc_topology_read_slots); the silent ranks take the slots left, in
+ * order. */
 static int read_start_file(const cli_args *a, gen_job *j)
 {
     kc_err err = {0};
     kc_reader *rd = NULL;
-    uint32_t *eslot = endpoint_slots(&j->in.topo, j->slots);
     char *used = calloc(j->slots, 1);
     j->file_map = malloc(j->slots * sizeof *j->file_map);
+    uint64_t got = 0;
     int rc = 0;
-    if (!eslot || !used || !j->file_map)
+    if (!used || !j->file_map)
         rc = cli_error("out of memory for --mapping over %llu slots", (unsigned long long)j->slots);
     else if (kc_reader_open(&rd, j->start_file, "mapping file", "mapping", NULL, &err) ||
-             read_endpoints(rd, j, eslot, used, &err))
+             kc_topology_read_slots(rd, &j->in.topo, j->ranks, j->ranks, j->file_map, &got, &err))
         rc = cli_report(a, &err);
+    for (uint64_t v = 0; !rc && v < j->ranks; v++)
+        used[j->file_map[v]] = 1;
     for (uint64_t x = 0, v = j->ranks; !rc && x < j->slots; x++)
         if (!used[x])
             j->file_map[v++] = (uint32_t)x;
     kc_reader_close(rd);
-    free(eslot);
     free(used);
     return rc;
 }

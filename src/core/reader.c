@@ -266,6 +266,8 @@ void kc_reader_close(kc_reader *r)
 
 const char *kc_reader_name(const kc_reader *r) { return r->name; }
 
+const char *kc_reader_param(const kc_reader *r) { return r->param; }
+
 /* Make more input available in mem[mem_pos..mem_len). 0 at the end. */
 static kc_status refill(kc_reader *r, int *more, kc_err *err)
 {

@@ -192,33 +192,25 @@ static kc_status set_mapping(kc_simscenario *sc, const kc_simspec *s, const kc_l
  * allocation, every axis wrapping or none): the plain paths apply. */
 static int network_plain(const kc_topology *t) { return kc_topology_is_plain(t) && t->k != 0; }
 
-/* A mapping file on a general network: S endpoint numbers, rank v's first
- * (checked distinct and on the allocation by kc_simnet_rank_endpoints). */
-static kc_status read_places(const kc_simnet *net, const char *path, uint32_t **out, kc_err *err)
+/* A mapping file on a general network: S endpoint numbers, rank v's first,
+ * read by the one reader of such lists (kc_topology_read_slots) and handed
+ * on as endpoints. */
+static kc_status read_places(const kc_topology *t, const char *path, uint32_t **out, kc_err *err)
 {
-    uint64_t S = kc_simnet_slots(net), E = (uint64_t)net->nodes * (uint64_t)(net->conc > 1 ? net->conc : 1);
+    uint64_t S = kc_topology_slots(t), got = 0;
     *out = NULL;
     kc_reader *r;
     kc_status st = kc_reader_open(&r, path, "mapping file", "mapping_file", NULL, err);
     if (st)
         return st;
-    uint32_t *a = malloc(S * sizeof *a), got = 0;
-    kc_token t;
-    int have;
+    uint32_t *a = malloc(S * sizeof *a);
     if (!a)
         st = kc_fail_param(err, KC_ENOMEM, "mapping_file", "out of memory");
-    while (st == KC_OK && !(st = kc_reader_next(r, &t, &have, err)) && have) {
-        if ((st = kc_reader_check(r, &t, E - 1, "endpoint", err)))
-            break;
-        if (got == S)
-            st = kc_reader_fail_token(r, &t, KC_EINVAL, err, "is one entry too many (%llu ranks)", (unsigned long long)S);
-        else
-            a[got++] = (uint32_t)t.value;
-    }
-    if (st == KC_OK && got != S)
-        st = kc_fail_param(err, KC_EINVAL, "mapping_file", "%s has %u entries, expected %llu (one endpoint per rank)",
-                           kc_reader_name(r), got, (unsigned long long)S);
+    else
+        st = kc_topology_read_slots(r, t, S, S, a, &got, err);
     kc_reader_close(r);
+    for (uint64_t i = 0; st == KC_OK && i < S; i++)
+        a[i] = (uint32_t)kc_topology_slot_endpoint(t, a[i]);
     if (st)
         free(a);
     else
@@ -272,7 +264,7 @@ static kc_status general_traffic(kc_simscenario *sc, const kc_simspec *s, kc_err
             return kc_fail_param(err, KC_EINVAL, "mapping",
                                  "linear mappings need equal power-of-two sides, one endpoint per router and no "
                                  "allocation; give a mapping file of endpoint numbers");
-        if ((st = read_places(&sc->net, m, &place, err)))
+        if ((st = read_places(s->network, m, &place, err)))
             return st;
         if (strlen(m) > 140)
             snprintf(sc->mapping_desc, sizeof sc->mapping_desc, "file %.137s...", m);
