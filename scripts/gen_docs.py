@@ -637,6 +637,19 @@ def _(r):
     ])
 
 
+@block('readme-more-networks')
+def _(r):
+    return r.commands([
+        ('kcube --list-networks', 'Blue Gene/Q, Titan, K computer, Fugaku, ... with sources'),
+        ('kcube analyze --n 7 --endpoints 2 --pattern transpose', "seed 000's Origin 2000: two LCCs on the 7-cube"),
+        ('kcube map --network bgq-midplane --endpoints 16 --stencil 7pt --grid 32x16x16 --format bgq-mapfile --out -',
+         'a mapfile'),
+        ('kcube map --topology torus --shape 4x3x4x2x3x2 --wrap 0,1,2,4 --stencil 7pt --grid 12x8x6 --work 2',
+         'a small Tofu'),
+        ('kcube simulate --network titan --pattern uniform --rate 0.05', '2 nodes a router share its injection channel'),
+    ])
+
+
 @block('readme-more-sim')
 def _(r):
     return r.commands([
