@@ -18,7 +18,7 @@
  * dilation 1, as a binary-reflected Gray code embeds rings and grids in
  * the hypercube); and, when the traffic is a halo exchange on some process
  * grid (detected: most messages go to a grid neighbour, src/gmap/gridfold.c),
- * "fold:AxB[xC]": the grid embedded by matching the prime factors of its
+ * "fold:AxB[xC[xD]]": the grid embedded by matching the prime factors of its
  * sides with those of the network's, the best of several such claims
  * counted exactly (a periodic 8x8 grid lands on a 4x4x4 torus with every
  * message one hop). Each is
@@ -59,14 +59,14 @@ void kc_mapgen_opts_default(kc_mapgen_opts *o);
 typedef struct kc_mapgen_result {
     int nstarts;
     const char *start_name[KC_MAPGEN_MAX_STARTS]; /* "identity", "file", "reorder", "linear", "scotch", "scotch:sS",
-                                                     "scotch:def", "gray:f", "fold:AxB[xC]" */
+                                                     "scotch:def", "gray:f", "fold:AxB[xC[xD]]" */
     uint32_t *start_map[KC_MAPGEN_MAX_STARTS];    /* each start's to_physical */
     int scotch;                                   /* index of Scotch's start, or -1 */
     uint64_t hops_cap;                            /* the cap the search used (0: none) */
     kc_gmap_result search;                        /* start costs, the final mapping and its costs */
     char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */
     char scotch_name[KC_MAPGEN_SCOTCH_SEEDS][32]; /* storage of the "scotch:sS" names (S the seed) */
-    char fold_name[48];                           /* storage of the "fold:AxB[xC]" name */
+    char fold_name[48];                           /* storage of the "fold:AxB[xC[xD]]" name */
     /* Wall-clock seconds (monotonic clock) spent computing each start
      * (kc_map for "reorder"/"linear", one libscotch run per "scotch*"),
      * not counting its evaluation, which is part of the search; and the
