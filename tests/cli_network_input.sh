@@ -39,6 +39,11 @@ for cmd in analyze map export; do
     bad "--wrap none leaves no ring: that is --topology mesh" $cmd --topology torus --shape 4x4 --wrap none "${extra[@]}"
 done
 
+# a preset's name, near or not
+bad "--network sequioa: no such network; did you mean sequoia? (kcube --list-networks lists them)" \
+    analyze --network sequioa --pattern transpose
+bad "--network nowhere: no such network (kcube --list-networks lists them)" analyze --network nowhere --pattern transpose
+
 # a linear communication lives on the ranks: it needs a power-of-two rank
 # space, and the option blamed is the one the user described the network with
 bad "--shape: a linear communication needs GF(k) arithmetic, so k must be a power of two; got k = 6" \

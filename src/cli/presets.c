@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "core/near.h"
 #include "text.h"
 #include "kcube/reader.h"
 
@@ -60,6 +61,34 @@ static int is_name(const char *arg)
     return 1;
 }
 
+/* "; did you mean NAME?" for the preset in dir nearest to arg, else "". */
+static const char *suggestion(const char *dir, const char *arg, char *buf, size_t size)
+{
+    DIR *d = opendir(dir);
+    char names[PRESETS_MAX][KC_PRESET_NAME_MAX + 8];
+    size_t count = 0;
+    kci_near n;
+    kci_near_init(&n, arg, strlen(arg));
+    for (struct dirent *e; d && (e = readdir(d)) && count < PRESETS_MAX;) {
+        size_t len = strlen(e->d_name);
+        if (len > 4 && len - 4 < sizeof names[0] && !strcmp(e->d_name + len - 4, ".net")) {
+            memcpy(names[count], e->d_name, len - 4);
+            names[count][len - 4] = '\0';
+            kci_near_offer(&n, names[count], len - 4);
+            count++;
+        }
+    }
+    if (d)
+        closedir(d);
+    size_t len = 0;
+    const char *best = kci_near_best(&n, &len);
+    if (best)
+        snprintf(buf, size, "; did you mean %.*s?", (int)len, best);
+    else
+        snprintf(buf, size, "%s", "");
+    return buf;
+}
+
 static int read_file(const cli_args *a, const char *path, kc_netpreset *p)
 {
     kc_err err = {0};
@@ -80,8 +109,10 @@ int cli_preset_load(const cli_args *a, const char *arg, kc_netpreset *p)
     if (data_dir(dir, sizeof dir))
         return cli_error("--network %s: no data directory of networks found (give the file's path instead)", arg);
     snprintf(path, sizeof path, "%s/%s.net", dir, arg);
+    char near[KC_PRESET_NAME_MAX + 32];
     if (access(path, F_OK) != 0)
-        return cli_error("--network %s: no such network (kcube --list-networks lists them)", arg);
+        return cli_error("--network %s: no such network%s (kcube --list-networks lists them)", arg,
+                         suggestion(dir, arg, near, sizeof near));
     int r = read_file(a, path, p);
     if (!r && strcmp(p->name, arg) != 0)
         return cli_error("network file '%s' calls itself '%s'", path, p->name);
