@@ -56,12 +56,22 @@ usage "out of range 2..256" simulate --shape 4x1 --uniform --rate 0.1
 usage "names axis 2" simulate --shape 4x4 --wrap 0,2 --uniform --rate 0.1
 printf '0\n0\n' > "$T/twice"
 usage "a second time" simulate --topology torus --shape 4x4 --nodes "$T/twice" --uniform --rate 0.1
-usage "power-of-two number of ranks" simulate --topology torus --shape 4x3 --pattern bit-reverse --rate 0.1
+usage "a linear communication places rank r on slot r, so it needs 2^m slots" simulate --topology torus --shape 4x3 --endpoints 2 --pattern bit-reverse --rate 0.1
 usage "ecube routing is for the binary n-cube" simulate --topology torus --shape 4x3 --routing ecube --uniform --rate 0.1
 usage "linear mappings need" simulate --shape 4x4 --endpoints 2 --uniform --rate 0.1 --mapping optimal
 printf '0\n0\n0\n0\n0\n0\n0\n0\n' > "$T/map2"
 usage "line 2, column 1: '0' appears twice" simulate --topology torus --shape 4x4 --endpoints 2 --nodes "$T/nodes" --uniform --rate 0.1 --mapping "$T/map2"
 printf '2\n30\n1\n0\n11\n10\n21\n20\n' > "$T/map3"
 usage "line 1, column 1: '2' is on a router outside the allocation" simulate --topology torus --shape 4x4 --endpoints 2 --nodes "$T/nodes" --uniform --rate 0.1 --mapping "$T/map3"
+
+# a pattern means the same messages in simulate as in analyze: GF(4) on
+# 4^4 ranks (four endpoints a router of the 4-ary 3-cube), GF(2) on 2^5
+for net in "--topology torus --shape 4x4x4 --endpoints 4 --pattern transpose" "--n 4 --endpoints 2 --pattern bit-reverse"; do
+    # shellcheck disable=SC2086
+    want=$("$K" analyze $net | sed -n 's/^contention \([0-9]*\).*/\1/p')
+    # shellcheck disable=SC2086
+    expect_exit 0 "simulate $net" -- "$K" simulate $net --rate 0.05
+    expect_stdout_contains "channel contention $want"
+done
 
 summary

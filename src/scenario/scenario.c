@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/bits.h"
+#include "kcube/comm.h"
 #include "kcube/lcc.h"
 #include "kcube/mapset.h"
 #include "kcube/reader.h"
@@ -218,32 +219,31 @@ static kc_status read_places(const kc_topology *t, const char *path, uint32_t **
     return st;
 }
 
-/* A binary-cube LCC (a name or a matrix) on the job's ranks, which must
- * number 2^m: rank bits as the cube's address bits. */
+/* A linear communication (a name or a matrix) on the job's ranks, in the
+ * rank space every command uses (kc_comm_space: GF(k) for the common side
+ * k when the ranks number a power of it, else GF(2)), so a pattern means
+ * the same messages here as in analyze and map. */
 static kc_status general_lcc(kc_simscenario *sc, const kc_simspec *s, const uint32_t *place, kc_err *err)
 {
     uint64_t S = kc_simnet_slots(&sc->net);
-    int m = 0;
-    while ((UINT64_C(1) << m) < S)
-        m++;
-    if ((UINT64_C(1) << m) != S || m < 1 || m > KC_SIMNET_MAX_N)
-        return kc_fail_param(err, KC_EINVAL, s->matrix ? "matrix" : "pattern",
-                             "pattern '%s' needs a power-of-two number of ranks; this job has %llu endpoints",
-                             s->matrix ? "matrix" : s->pattern, (unsigned long long)S);
-    kc_simspec one = *s;
-    one.n = m;
-    kc_lcc c;
-    kc_status st = hypercube_lcc(&one, &c, err);
+    kc_topology space;
+    kc_comm c;
+    kc_status st = kc_comm_space(s->network, &space, err);
+    if (!st)
+        st = s->matrix ? kc_comm_parse(&c, &space, s->matrix, s->vector, s->scatter, err)
+                       : kc_comm_named(&c, &space, s->pattern, err);
+    if (!st && !c.linear)
+        st = kc_fail_param(err, KC_EINVAL, "pattern", "pattern '%s' is not a linear communication", s->pattern);
     if (st)
         return st;
     uint32_t *src = malloc(S * sizeof *src), *dst = malloc(S * sizeof *dst);
     if (!src || !dst)
         st = kc_fail(err, KC_ENOMEM, "out of memory");
     for (uint64_t i = 0; st == KC_OK && i < S; i++) {
-        uint64_t a, b;
-        kc_lcc_message(&c, i, &a, &b);
-        src[i] = (uint32_t)a;
-        dst[i] = (uint32_t)b;
+        uint64_t x, y;
+        kc_tcomm_message(&c.t, i, &x, &y);
+        src[i] = (uint32_t)x;
+        dst[i] = (uint32_t)y;
     }
     if (st == KC_OK)
         st = kc_simtraffic_pairs_net(&sc->traffic, &sc->net, src, dst, S, place, err);
