@@ -52,11 +52,14 @@
 #include "kcube/machine.h"
 #include "kcube/mapgeneral.h"
 #include "kcube/mapset.h"
+#include "kcube/netload.h"
+#include "kcube/netpreset.h"
 #include "kcube/nodemap.h"
 #include "kcube/plan.h"
 #include "kcube/reorder.h"
 #include "kcube/scotchmap.h"
 #include "kcube/sim.h"
+#include "kcube/simnet.h"
 #include "kcube/simref.h"
 #include "kcube/simscenario.h"
 #include "kcube/simstats.h"
@@ -550,6 +553,7 @@ static kc_status case_gmap(kc_err *err)
         kc_scotch_info info;
         TRY(kc_scotch_map(&topo, &t, 1, scotch, err));
         TRY(kc_scotch_map_info(&topo, &t, 2, scotch, &info, err));
+        TRY(kc_scotch_map_tool(&topo, &t, 3, scotch, &info, err));
     }
 out:
     kc_gmap_result_free(&r);
@@ -1054,6 +1058,175 @@ static kc_status case_simtraffic(kc_err *err)
     return st;
 }
 
+/* write_file, failing through err. */
+static kc_status write_input(const char *name, const char *text, char *path, size_t size, kc_err *err)
+{
+    kc_status st = write_file(name, text, path, size);
+    return st ? kc_fail(err, st, "cannot write in %s", tmpdir) : KC_OK;
+}
+
+/* ---- general networks ------------------------------------------------------ */
+
+/* The 4 x 3 x 2 torus whose axes 0 and 2 wrap (axis 1 a line), with 2
+ * endpoints per router and 8 of its 24 routers allocated, out of order:
+ * 16 slots, the ranks of the 4-cube. */
+static const uint32_t small_alloc[8] = {5, 1, 7, 0, 2, 9, 11, 3};
+
+static kc_status small_general(kc_topology *t, kc_err *err)
+{
+    const int sides[3] = {4, 3, 2};
+    kc_status st = kc_topology_shape(t, KC_TOPO_TORUS, sides, 3, KC_TIE_PLUS, err);
+    if (!st)
+        st = kc_topology_set_wrap(t, 5, err);
+    if (!st)
+        st = kc_topology_set_endpoints(t, 2, err);
+    if (!st)
+        st = kc_topology_set_alloc(t, small_alloc, 8, err);
+    return st;
+}
+
+static kc_status case_net_analysis(kc_err *err)
+{
+    kc_topology t, space, cube;
+    kc_comm c, d;
+    kc_analysis an;
+    uint64_t *loads = NULL, per_dim[KC_PLAN_MAX_N];
+    size_t count;
+    kc_status st = small_general(&t, err);
+    if (st || (st = kc_comm_space(&t, &space, err)) || (st = kc_comm_named(&c, &space, "transpose", err)))
+        return st;
+    TRY(kc_analyze_network(&t, &c, NULL, &an, err));
+    if (!an.general) {
+        st = kc_fail(err, KC_EINTERNAL, "the small network was not analysed as a general one");
+        goto out;
+    }
+    TRY(kc_analyze_loads(&t, &c, 7, &loads, &count, err));
+    /* the 3-cube of routers with 2 endpoints each: the split closed form */
+    TRY(kc_topology_hypercube(&cube, 3, err));
+    TRY(kc_topology_set_endpoints(&cube, 2, err));
+    TRY(kc_comm_space(&cube, &space, err));
+    TRY(kc_comm_named(&d, &space, "bit-reverse", err));
+    TRY(kc_analyze_split(&cube, &d, per_dim, err));
+    TRY(kc_analyze_network(&cube, &d, NULL, &an, err));
+    if (!an.has_formula)
+        st = kc_fail(err, KC_EINTERNAL, "the cube with endpoints had no closed form");
+out:
+    free(loads);
+    return st;
+}
+
+/* The simulator's network and traffic on the small general network: the
+ * slots' endpoints reversed as a placement, then every traffic builder. */
+static kc_status case_net_traffic(kc_err *err)
+{
+    char pairs[128];
+    kc_status st = write_input("netpairs.txt", "0 15\n3 4\n4 5 64\n7 7\n", pairs, sizeof pairs, err);
+    if (st)
+        return st;
+    static const char text[] = "# phase one\n0 3\n2 1 8\n";
+    const uint32_t src[3] = {0, 1, 14}, dst[3] = {1, 9, 2};
+    kc_topology t;
+    kc_simnet net = {0};
+    kc_simtraffic tr[4];
+    memset(tr, 0, sizeof tr);
+    uint32_t *ep = NULL, place[16];
+    kc_reader *r = NULL;
+    TRY(small_general(&t, err));
+    TRY(kc_simnet_from_topology(&net, &t, 2, 1, 1, 4, err));
+    TRY(kc_simnet_rank_endpoints(&net, NULL, &ep, err));
+    for (int v = 0; v < 16; v++)
+        place[v] = ep[15 - v];
+    TRY(kc_simtraffic_uniform_net(&tr[0], &net, place, err));
+    TRY(kc_simtraffic_pairs_net(&tr[1], &net, src, dst, 3, NULL, err));
+    TRY(kc_simtraffic_read_net(&tr[2], &net, pairs, place, err));
+    TRY(kc_reader_open_mem(&r, text, strlen(text), "pairs", "pairs_file", NULL, err));
+    TRY(kc_simtraffic_read_from(&tr[3], 4, r, NULL, err));
+out:
+    kc_reader_close(r);
+    for (int i = 0; i < 4; i++)
+        kc_simtraffic_free(&tr[i]);
+    free(ep);
+    kc_simnet_free(&net);
+    return st;
+}
+
+/* A short simulation of uniform traffic and of a mapped LCC on the small
+ * general network (the scenario reads the mapping file of endpoints). */
+static kc_status case_net_sim(kc_err *err)
+{
+    char mapping[128];
+    kc_status st = write_input("netmap.txt", "23 22 19 18 15 14 11 10 7 6 5 4 3 2 1 0\n", mapping, sizeof mapping, err);
+    if (st)
+        return st;
+    kc_topology t;
+    if ((st = small_general(&t, err)))
+        return st;
+    for (int p = 0; p < 2 && !st; p++) {
+        kc_simspec spec;
+        kc_simspec_default(&spec);
+        spec.network = &t;
+        spec.pattern = p ? "bit-reverse" : "uniform";
+        spec.mapping = p ? mapping : NULL;
+        kc_simconfig cfg;
+        small_config(&cfg);
+        kc_simscenario sc;
+        if (!(st = kc_simspec_resolve(&spec, &cfg, err)) && !(st = kc_simscenario_build(&sc, &spec, err))) {
+            st = sim_run(&sc, &cfg, err);
+            kc_simscenario_free(&sc);
+        }
+    }
+    return st;
+}
+
+static kc_status case_netpreset(kc_err *err)
+{
+    static const char text[] = "name small-torus\ntitle A small torus\naxes x y z\nsides 4 3 2\nwrap x z\n"
+                               "endpoints 2\ntie split\nsource made for this test\n";
+    char path[128];
+    kc_status st = write_input("small.net", text, path, sizeof path, err);
+    if (st)
+        return st;
+    kc_netpreset p;
+    kc_topology t;
+    kc_reader *r;
+    if ((st = kc_reader_open_mem(&r, text, strlen(text), "network", "network", NULL, err)))
+        return st;
+    st = kc_netpreset_read(&p, r, err);
+    kc_reader_close(r);
+    if (st || (st = kc_netpreset_read_path(&p, path, err)))
+        return st;
+    return kc_netpreset_topology(&p, &t, err);
+}
+
+/* Every export format of a mapping of the 16 ranks on the small general
+ * network, hosts from the rule (4 endpoints a host); a failed export must
+ * have written nothing. */
+static kc_status case_net_export(kc_err *err)
+{
+    kc_topology t;
+    kc_machine m = {0};
+    uint32_t to[16];
+    kc_status st;
+    TRY(small_general(&t, err));
+    for (uint64_t v = 0; v < 16; v++)
+        to[v] = (uint32_t)kc_topology_slot_endpoint(&t, (v * 5) % 16);
+    TRY(kc_machine_rule(&m, &t, "node%02d", 4, 0, KC_FILL_FIRST_AXIS, err));
+    for (int f = 0; f <= KC_EXPORT_FUJITSU_RANKMAP && !st; f++) {
+        FILE *out = tmpfile();
+        if (!out) {
+            st = kc_fail(err, KC_EIO, "no temporary file");
+            break;
+        }
+        st = kc_export_write_net(out, (kc_export_format)f, &t, to, 16, &m, err);
+        if (st && ftell(out) != 0)
+            st = kc_fail(err, KC_EINTERNAL, "a failed export wrote %ld bytes", ftell(out));
+        fclose(out);
+    }
+out:
+    kc_machine_free(&m);
+    return st;
+}
+
 static const alloc_case cases[] = {
     {"goal built", "kc_goal_init kc_goal_set_phase kc_goal_add kc_goal_depend kc_goal_gen_complete_exchange "
                    "kc_goal_gen_complete_exchange_pipelined kc_goal_validate kc_goal_loggp kc_goal_write kc_goal_remap",
@@ -1080,7 +1253,7 @@ static const alloc_case cases[] = {
     {"channel loads", "kc_chanload_eval kc_chanload_new kc_chanload_set kc_chanload_swap kc_chanload_swaps "
                       "kc_chanload_group_max kc_chanload_new_layered",
      case_chanload},
-    {"general mapper", "kc_gmap_run kc_scotch_map kc_scotch_map_info", case_gmap},
+    {"general mapper", "kc_gmap_run kc_scotch_map kc_scotch_map_info kc_scotch_map_tool", case_gmap},
     {"general starts", "kc_mapgen_find_lcc kc_mapgen_run", case_mapgen},
     {"simulation", "kc_simscenario_build kc_simnet_init kc_simtraffic_lcc kc_sim_run kc_simtraffic_contention",
      case_sim},
@@ -1120,6 +1293,13 @@ static const alloc_case cases[] = {
     {"simulator traffic", "kc_simtraffic_pairs kc_simtraffic_table kc_simtraffic_lcc kc_simtraffic_digits "
                           "kc_simtraffic_uniform",
      case_simtraffic},
+    {"general analysis", "kc_comm_space kc_analyze_network kc_analyze_loads kc_analyze_split", case_net_analysis},
+    {"general traffic", "kc_simnet_from_topology kc_simnet_rank_endpoints kc_simtraffic_uniform_net "
+                        "kc_simtraffic_pairs_net kc_simtraffic_read_net kc_simtraffic_read_from",
+     case_net_traffic},
+    {"general simulation", "kc_simscenario_build kc_sim_run kc_simtraffic_contention", case_net_sim},
+    {"network presets", "kc_netpreset_read kc_netpreset_read_path kc_netpreset_topology", case_netpreset},
+    {"general export", "kc_machine_rule kc_export_write_net", case_net_export},
 };
 
 /* ---- the driver ------------------------------------------------------------ */
@@ -1242,7 +1422,8 @@ static void test_every_case(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         if (!only || !strcmp(only, cases[i].name))
             check_case(&cases[i], &t);
-    const char *written[] = {"p.goal", "t.txt", "pairs.txt", "m.txt", "n.txt"};
+    const char *written[] = {"p.goal",       "t.txt",      "pairs.txt", "m.txt", "n.txt",
+                             "netpairs.txt", "netmap.txt", "small.net"};
     for (size_t i = 0; i < sizeof written / sizeof *written; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/%s", tmpdir, written[i]);
