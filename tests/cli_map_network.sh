@@ -79,4 +79,20 @@ expect_bad "--mapping too short" -- "$K" map --topology torus --shape 4x4 --endp
     --nodes "$CLI_TMP/alloc.txt" --traffic "$CLI_TMP/ring.txt" --mapping "$CLI_TMP/short.txt"
 expect_bad "--mapping on an algebraic mapping" -- "$K" map --n 4 --pattern transpose --mapping "$CLI_TMP/short.txt"
 
+# Scotch on a network it has no target class for (Tofu's mixed rings and
+# lines): a target built from the router graph on a small one, no Scotch
+# start on Fugaku's 158,976 routers (that target alone would take far longer
+# than the estimate allows), said in the text and the JSON; the fold still
+# finds the 48x46x72 grid's one-hop embedding
+if "$K" map --n 2 --pattern transpose --kind general --json 2>/dev/null | grep -q '"scotch_available":[[:space:]]*true'; then
+    expect_exit 0 "small Tofu with Scotch" -- "$K" map --topology torus --shape 4x3x4x2x3x2 --wrap 0,1,2,4 \
+        --stencil 7pt --grid 12x8x6 --work 0.1
+    expect_stdout_matches "^  scotch "
+    expect_exit 0 "Fugaku without Scotch" -- "$K" map --network fugaku --stencil 7pt --grid 48x46x72 --work 0.1 --json
+    expect_stdout_contains '"scotch_skipped":'
+    expect_stdout_matches '"won_from":[[:space:]]*"fold:48x46x72"'
+    expect_exit 0 "Fugaku text" -- "$K" map --network fugaku --stencil 7pt --grid 48x46x72 --work 0.1
+    expect_stdout_contains "not started from Scotch: Scotch has no target class for this network"
+fi
+
 summary

@@ -62,6 +62,9 @@ typedef struct kc_mapgen_result {
                                                      "scotch:def", "gray:f", "fold:AxB[xC[xD]]" */
     uint32_t *start_map[KC_MAPGEN_MAX_STARTS];    /* each start's to_physical */
     int scotch;                                   /* index of Scotch's start, or -1 */
+    int scotch_skipped;                           /* 1: Scotch was not run, its target would be graph-built
+                                                     on more than KC_SCOTCH_GRAPH_TARGET_MAX routers
+                                                     (kcube/scotchmap.h) */
     uint64_t hops_cap;                            /* the cap the search used (0: none) */
     kc_gmap_result search;                        /* start costs, the final mapping and its costs */
     char gray_name[KC_TOPO_MAX_DIMS][16];         /* storage of the "gray:f" names */

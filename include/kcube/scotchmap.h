@@ -59,6 +59,17 @@
 
 /* 1 when libkcube was built with Scotch. */
 int kc_scotch_available(void);
+
+/* 1 when Scotch has no target class for t's routers (mixed rings and lines
+ * beyond side-2 axes, as Tofu's), so kc_scotch_map builds a
+ * decomposition-defined target from the router graph (SCOTCH_archBuild2);
+ * 0 without Scotch. That target's mapping grows about as R^1.7 in the
+ * routers R: 0.7 s at 4608, 6.5 s at 20,736, 17 s at 36,864 per run, and
+ * more than 15 minutes on Tofu-D's 158,976 (measured), so the general
+ * mapper does not start from Scotch on such networks beyond
+ * KC_SCOTCH_GRAPH_TARGET_MAX routers. O(n). */
+#define KC_SCOTCH_GRAPH_TARGET_MAX 65536
+int kc_scotch_graph_target(const kc_topology *t);
 /* Scotch's version as text ("7.0.3"), or NULL without Scotch. */
 const char *kc_scotch_version(void);
 

@@ -48,6 +48,11 @@
  * transpose's pairs on the 16-cube 1.3 s. Per run and unit of the sum of
  * the components' sizes squared. */
 #define CLI_RATE_GMAP_SCOTCH_SQUARE 1.6e-9
+/* On a network Scotch has no target class for (kc_scotch_graph_target) a
+ * run maps onto a target built from the router graph: per run, times
+ * R^1.7 for R routers (4608, 20,736, 36,864 routers took 1.35, 13.0,
+ * 34.9 s for two runs with a 7-point stencil on Tofu shapes). */
+#define CLI_RATE_GMAP_SCOTCH_GRAPH 3.0e-7
 #define CLI_GMAP_SEARCH_FACTOR 1
 
 /* hl: routing per processor and HL step; the mesh's routing per processor

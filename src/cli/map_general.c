@@ -441,10 +441,14 @@ static double gate_fixed_seconds(const gen_job *j)
 {
     const kc_topology *t = &j->in.topo;
     double N = (double)j->slots, M = (double)j->tr.count; /* slots: the nodes on plain networks */
-    double runs = !kc_scotch_available() ? 0 : N <= 4096 ? 5 : 2; /* the seeds and scotch:def */
+    int graph = kc_scotch_graph_target(t); /* Scotch maps onto a target built from the router graph */
+    double runs = !kc_scotch_available() || (graph && t->nodes > KC_SCOTCH_GRAPH_TARGET_MAX) ? 0
+                  : N <= 4096                                                              ? 5
+                                                                                           : 2; /* seeds, scotch:def */
     double dense = M < 4 * N ? M / (4 * N) : 1;
     double square = runs > 0 ? component_square_sum(&j->tr) : 0;
-    double scotch = CLI_RATE_GMAP_SCOTCH * N * log2(N > 2 ? N : 2) * dense + CLI_RATE_GMAP_SCOTCH_SQUARE * square;
+    double scotch = CLI_RATE_GMAP_SCOTCH * N * log2(N > 2 ? N : 2) * dense + CLI_RATE_GMAP_SCOTCH_SQUARE * square +
+                    (graph ? CLI_RATE_GMAP_SCOTCH_GRAPH * pow((double)t->nodes, 1.7) : 0);
     return CLI_RATE_GMAP_UNIT * M * (t->n + 1) + runs * scotch;
 }
 
@@ -568,6 +572,14 @@ static int cap_changed(const kc_gmap_result *r)
     return r->hops_cap && (r->plain_best_start != r->best_start || kc_cost_cmp(&r->uncapped_seen, &r->cost) < 0);
 }
 
+/* Why Scotch was not a start (kc_mapgen_result.scotch_skipped). */
+static const char *scotch_skipped_text(char *buf, size_t size)
+{
+    snprintf(buf, size, "Scotch has no target class for this network and its graph-built target is not run beyond "
+                        "%d routers (minutes to hours; kcube/scotchmap.h)", KC_SCOTCH_GRAPH_TARGET_MAX);
+    return buf;
+}
+
 static int render_json(const gen_job *j, const kc_mapgen_result *m)
 {
     const kc_gmap_result *r = &m->search;
@@ -600,6 +612,10 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
                                                        r->groups ? r->start_group_max + (size_t)m->scotch * r->groups
                                                                  : NULL, r->groups));
     cJSON_AddBoolToObject(o, "scotch_available", kc_scotch_available());
+    if (m->scotch_skipped) {
+        char why[160];
+        cJSON_AddStringToObject(o, "scotch_skipped", scotch_skipped_text(why, sizeof why));
+    }
     cJSON_AddItemToObject(o, "seed", cli_json_u64(j->opts.seed));
     cJSON_AddNumberToObject(o, "work_millions", j->work);
     cJSON_AddItemToObject(o, "iterations", cli_json_u64(r->iterations));
@@ -745,6 +761,9 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
         text_row(w, m->start_name[i], &r->start_cost[i],
                  i == m->scotch && j->baseline == BASELINE_SCOTCH ? "  (baseline)" : "");
     text_row(w, "general", &r->cost, "  (final)");
+    char why[160];
+    if (m->scotch_skipped)
+        printf("not started from Scotch: %s\n", scotch_skipped_text(why, sizeof why));
     if (j->found)
         printf("the %s is %d linear communication%s on this network: kcube's reordering and linear "
                "mapping of %s are starts\n", j->source, j->found, j->found == 1 ? "" : "s",

@@ -95,7 +95,9 @@ static kc_status build_starts(const kc_topology *t, const kc_traffic *tr, const 
     if (ncomms > 0 && kc_topology_need_gf(t, "an algebraic start", &ignored) == KC_OK &&
         !(st = algebraic_start(t, comms, ncomms, KC_MAP_REORDER, o->search.seed, r, err)))
         st = algebraic_start(t, comms, ncomms, KC_MAP_LINEAR, o->search.seed, r, err);
-    if (!st && o->use_scotch && kc_scotch_available()) {
+    r->scotch_skipped = o->use_scotch && kc_scotch_available() && kc_scotch_graph_target(t) &&
+                        t->nodes > KC_SCOTCH_GRAPH_TARGET_MAX;
+    if (!st && o->use_scotch && kc_scotch_available() && !r->scotch_skipped) {
         t0 = kci_seconds();
         uint32_t *p = start_slot(r, "scotch", slots);
         r->scotch = r->nstarts - 1;

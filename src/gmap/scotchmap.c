@@ -84,6 +84,11 @@ kc_status kc_scotch_map(const kc_topology *t, const kc_traffic *tr, uint64_t see
 
 int kc_scotch_available(void) { return 0; }
 const char *kc_scotch_version(void) { return NULL; }
+int kc_scotch_graph_target(const kc_topology *t)
+{
+    (void)t;
+    return 0;
+}
 
 kc_status kc_scotch_map_info(const kc_topology *t, const kc_traffic *tr, uint64_t seed, uint32_t *to_physical,
                              kc_scotch_info *info, kc_err *err)
@@ -536,6 +541,14 @@ static kc_status deco_target(const kc_topology *t, gen_target *g, kc_err *err)
     g->name = "deco";
     free(list);
     return s;
+}
+
+int kc_scotch_graph_target(const kc_topology *t)
+{
+    kc_topology r;
+    kci_scotch_tgt tg;
+    kc_err quiet = {0};
+    return !(router_grid(t, &r) && kci_scotch_target(&r, &tg, &quiet) == KC_OK);
 }
 
 static void gen_target_free(gen_target *g)
