@@ -129,27 +129,23 @@ typedef struct gen_job {
     uint32_t *file_map;     /* its mapping over the slots, silent ranks appended */
 } gen_job;
 
-/* --shape (and --wrap) describe a network the algebraic mappings take:
- * equal power-of-two sides, every axis wrapping or none. Read with the
- * library's parsers alone, printing nothing: a bad value is reported once,
- * by the path that resolves it. */
+/* --shape (and --wrap) describe a network the algebraic mappings take
+ * (kc_topology_need_gf). Built with the library alone, printing nothing: a
+ * bad value is reported once, by the path that resolves it. */
 static int shape_is_algebraic(const cli_args *a)
 {
     int sides[KC_TOPO_MAX_DIMS], count = 0;
+    uint64_t mask = 0;
+    kc_topology t;
     kc_err err = {0};
     const char *shape = cli_text(a, &OPT_SHAPE, NULL), *wrap = cli_text(a, &OPT_WRAP, NULL);
-    if (shape && kc_topology_parse_shape(shape, sides, &count, &err))
+    int k = (int)cli_int(a, &OPT_K, 2), n = (int)cli_int(a, &OPT_N, 1);
+    kc_status s = shape ? kc_topology_parse_shape(shape, sides, &count, &err) ||
+                              kc_topology_shape(&t, KC_TOPO_TORUS, sides, count, KC_TIE_PLUS, &err)
+                        : kc_topology_torus(&t, k, n, KC_TIE_PLUS, &err);
+    if (s || (wrap && (kc_topology_parse_wrap(wrap, t.n, &mask, &err) || kc_topology_set_wrap(&t, mask, &err))))
         return 1;
-    for (int i = 1; shape && i < count; i++)
-        if (sides[i] != sides[0])
-            return 0;
-    if (shape && kc_gf_polynomial(sides[0]) == 0)
-        return 0;
-    uint64_t mask = 0;
-    int n = shape ? count : (int)cli_int(a, &OPT_N, 1);
-    if (!wrap || kc_topology_parse_wrap(wrap, n, &mask, &err))
-        return 1;
-    return mask == 0 || mask == (n >= 64 ? UINT64_MAX : ((uint64_t)1 << n) - 1);
+    return kc_topology_need_gf(&t, "a processor mapping", &err) == KC_OK;
 }
 
 /* --kind auto on a network only the general mapping takes (a preset, an
