@@ -228,16 +228,18 @@ static void finished(model *m, size_t op)
 
 static int kind_rank(int kind) { return kind == KC_GOAL_SEND ? 0 : kind == KC_GOAL_RECV ? 1 : 2; }
 
-/* Ready operations enter by rank, then sends, receives, calcs, then program order. */
+/* Ready operations enter by rank, then sends, receives, calcs; equal keys
+ * keep the order they were released in (the sort is stable), as LogGOPSim
+ * built with a stable sort takes them: the dependents of an operation's
+ * start (`irequires`) before those of its end, each in the order of the
+ * dependency lines in the file, and the initial ones in program order. */
 static int rel_cmp_g(const kc_goal *g, size_t a, size_t b)
 {
     const kc_goal_op *x = &g->op[a], *y = &g->op[b];
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     int kx = kind_rank(x->kind), ky = kind_rank(y->kind);
-    if (kx != ky)
-        return kx < ky ? -1 : 1;
-    return a < b ? -1 : a > b;
+    return kx < ky ? -1 : kx > ky;
 }
 
 static int rel_cmp(const void *g, const size_t *a, const size_t *b) { return rel_cmp_g(g, *a, *b); }
@@ -378,7 +380,11 @@ static void step_recv(model *m, ev e)
     const kc_goal_op *so = &m->g->op[send];
     if (m->ord)
         m->ord->matched[e.op] = send, m->ord->match[send] = e.t;
-    if (o->amount > p->S) /* LogGOPSim decides on the receive's size here */
+    /* Eager or rendezvous is the send's choice, made when it left: a send
+     * completes once (LogGOPSim decides here on the receive's size, so a
+     * receive above S that meets an eager message completes its send a
+     * second time; docs/loggops.md) */
+    if (so->amount > p->S)
         rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
     uint64_t tm = m->t_msg[send];
     emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
