@@ -11,7 +11,17 @@ receive), dissem (dissemination barrier), rdallreduce (recursive doubling,
 P a power of two), ring (ring allreduce: 2 (P - 1) steps of SIZE / P
 bytes), gather (every rank sends SIZE bytes to rank 0: an incast), scatter
 (rank 0 sends SIZE bytes to each rank: a fan-out), alltoall (pairwise
-exchange), random (a seeded mix of messages and calcs; SIZE is the seed).
+exchange), random (a seeded mix of messages and calcs; SIZE is the seed),
+halo (a 3-D periodic halo exchange on a cube of P ranks: per iteration
+each rank posts six receives and six sends of SIZE bytes, all at once,
+then computes CALC ns once all twelve are done; ITERS iterations, default
+60), dag (a random DAG of STEPS steps, default 400000, SIZE is the seed:
+each step is a message between two random ranks, 8 to 4096 bytes, or a
+calc on one; each rank's operations form a chain, with now and then an
+`irequires` instead of a `requires`).
+
+  schedgen_like.py halo P SIZE [CALC [ITERS]]
+  schedgen_like.py dag P SEED [CALC [STEPS]]
 CALC: nanoseconds of computation after each receive (reduce, rdallreduce,
 ring; default 100).
 
@@ -153,10 +163,51 @@ def random_(p, seed, calc):
     return ranks
 
 
+def halo(p, size, calc, iters=60):
+    side = round(p ** (1 / 3))
+    assert side ** 3 == p, "halo needs a cube number of ranks"
+    ranks = [Rank() for _ in range(p)]
+    last = [None] * p
+
+    def at(x, y, z):
+        return (x % side) + side * ((y % side) + side * (z % side))
+    for it in range(iters):
+        for r in range(p):
+            x, y, z = r % side, (r // side) % side, r // (side * side)
+            nb = [at(x + 1, y, z), at(x - 1, y, z), at(x, y + 1, z), at(x, y - 1, z), at(x, y, z + 1),
+                  at(x, y, z - 1)]
+            ops = [ranks[r].op("recv %db from %d tag %d" % (size, q, k), last[r])
+                   for k, q in enumerate(nb)]
+            ops += [ranks[r].op("send %db to %d tag %d" % (size, q, k ^ 1), last[r])
+                    for k, q in enumerate(nb)]
+            last[r] = ranks[r].op("calc %d" % calc, ops)
+    return ranks
+
+
+def dag(p, seed, calc, steps=400000):
+    rng = random.Random(seed)
+    ranks = [Rank() for _ in range(p)]
+    last = [None] * p
+    for _ in range(steps):
+        a = rng.randrange(p)
+        if rng.random() < 0.25:
+            last[a] = ranks[a].op("calc %d" % rng.randrange(1, 2 * calc + 2), last[a])
+            continue
+        b = rng.randrange(p - 1)
+        b += b >= a
+        size = rng.choice([8, 64, 256, 1024, 4096])
+        start = rng.random() < 0.2
+        last[a] = ranks[a].op("send %db to %d tag 0" % (size, b), last[a], start=start)
+        last[b] = ranks[b].op("recv %db from %d tag 0" % (size, a), last[b], start=start)
+    return ranks
+
+
 KINDS = {"bcast": bcast, "reduce": reduce_, "dissem": dissem, "rdallreduce": rdallreduce, "ring": ring,
-         "gather": gather, "scatter": scatter, "alltoall": alltoall, "random": random_}
+         "gather": gather, "scatter": scatter, "alltoall": alltoall, "random": random_,
+         "halo": halo, "dag": dag}
 
 if __name__ == "__main__":
     kind, p, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
     calc = int(sys.argv[4]) if len(sys.argv) > 4 else 100
-    sys.stdout.write(write(KINDS[kind](p, size, calc)))
+    extra = [int(sys.argv[5])] if len(sys.argv) > 5 else []
+    sys.stdout.write(write(KINDS[kind](p, size, calc, *extra)))
