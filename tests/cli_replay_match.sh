@@ -64,4 +64,10 @@ line "$NO (rank 0's receive from rank 7, tag 0, line 4, is never matched)"
 expect_exit 0 "LogGOPS deadlocks: a rendezvous" -- "$K" replay "$CLI_TMP/race.goal" "${NET[@]}" --loggops o=100,S=50
 line "$NO (rank 1's rendezvous send of 100 bytes > S to rank 0, line 8, is never matched); so the greedy order (receives matched at run time) and no bound"
 
+# both deadlock (each rank's rendezvous send waits for the other's receive,
+# which waits for that send): one line, exit 2, naming a receive
+printf 'num_ranks 2\nrank 0 {\ns: send 1000b to 1 tag 0\nr: recv 1000b from 1 tag 0\nr requires s\n}\nrank 1 {\ns: send 1000b to 0 tag 0\nr: recv 1000b from 0 tag 0\nr requires s\n}\n' > "$CLI_TMP/head.goal"
+expect_bad "both deadlock" -- "$K" replay "$CLI_TMP/head.goal" --n 1 --loggops S=100
+check "$CLI_LAST: the line" grep -qFx -- "kcube: 4 of 4 operations never complete: a deadlock (rank 0's receive from rank 1, tag 0, line 4, is never matched)" "$CLI_ERR"
+
 summary

@@ -455,17 +455,11 @@ static void recv_stuck(const kc_goal *g, const kci_loggops_order *ord, const cha
         snprintf(why, size, "%s", msg);
         return;
     }
-    const kc_goal_op *o = &g->op[first];
-    char from[32] = "any rank", tag[32] = "any tag";
-    if (o->peer != KC_GOAL_ANY)
-        snprintf(from, sizeof from, "rank %lld", (long long)o->peer);
-    if (o->tag != KC_GOAL_ANY)
-        snprintf(tag, sizeof tag, "tag %lld", (long long)o->tag);
-    char tail[64] = "";
+    char what[160], tail[64] = "";
+    kci_recv_text(g, first, what, sizeof what);
     if (more)
         snprintf(tail, sizeof tail, ", nor %zu other receive%s", more, more > 1 ? "s" : "");
-    snprintf(why, size, "it deadlocks (rank %u's receive from %s, %s, line %ld, is never matched%s)", o->rank, from,
-             tag, o->line, tail);
+    snprintf(why, size, "it deadlocks (%s, is never matched%s)", what, tail);
 }
 
 /* Why a LogGOPS run that stopped (its message msg) stopped, into why: the

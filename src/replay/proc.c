@@ -8,6 +8,7 @@
  * reaches its receiver (its first byte with the NIC model, else its tail),
  * a receive when it is posted (when it becomes ready). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -437,11 +438,27 @@ size_t kci_proc_step(kci_proc *p)
     return KC_GOAL_NONE;
 }
 
+void kci_recv_text(const kc_goal *g, size_t recv, char *buf, size_t size)
+{
+    const kc_goal_op *o = &g->op[recv];
+    char from[32] = "any rank", tag[32] = "any tag";
+    if (o->peer != KC_GOAL_ANY)
+        snprintf(from, sizeof from, "rank %lld", (long long)o->peer);
+    if (o->tag != KC_GOAL_ANY)
+        snprintf(tag, sizeof tag, "tag %lld", (long long)o->tag);
+    snprintf(buf, size, "rank %u's receive from %s, %s, line %ld", o->rank, from, tag, o->line);
+}
+
 kc_status kci_proc_check(const kci_proc *p, kc_err *err)
 {
-    size_t n = p->g->nops;
-    if (p->ended != n)
-        return kc_fail_param(err, KC_EINVAL, "schedule", "%zu of %zu operations never run: validate the schedule "
-                             "first (a deadlock or a missing match)", n - p->ended, n);
-    return KC_OK;
+    size_t n = p->g->nops, recv = 0;
+    if (p->ended == n)
+        return KC_OK;
+    while (recv < n && !(p->g->op[recv].kind == KC_GOAL_RECV && !p->st[recv].ended))
+        recv++;
+    char what[160] = "";
+    if (recv < n)
+        kci_recv_text(p->g, recv, what, sizeof what);
+    return kc_fail_param(err, KC_EINVAL, "schedule", "%zu of %zu operations never complete: a deadlock%s%s%s", n - p->ended,
+                         n, recv < n ? " (" : "", what, recv < n ? ", is never matched)" : "");
 }

@@ -110,8 +110,12 @@ void kci_proc_arrive(kci_proc *p, size_t send, double t, double first);
  * node at t (at or after now, before or at its tail): its CPU and NIC start
  * on it, and it is matched. */
 void kci_proc_head(kci_proc *p, size_t send, double t);
-/* KC_EINVAL unless every operation ended (a schedule not validated). */
+/* KC_EINVAL unless every operation ended (a deadlock: the first receive
+ * never matched is named). */
 kc_status kci_proc_check(const kci_proc *p, kc_err *err);
+/* Receive op recv said for a report: "rank R's receive from rank S, tag T,
+ * line N" (any rank, any tag for wildcards), into buf. */
+void kci_recv_text(const kc_goal *g, size_t recv, char *buf, size_t size);
 /* Does send op i go between two ranks of one node (node_of may be NULL:
  * one rank a node)? A message from a rank to itself does not count: it
  * keeps the cost it always had (through the network interface). */
