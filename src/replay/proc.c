@@ -4,9 +4,10 @@
  * Events of equal time are taken starts and ends first, then arrivals, then
  * ready operations in file order, so the result does not depend on the
  * heap's tie-breaking. Receives are matched at run time, as MPI and
- * LogGOPSim do (docs/appsim.md "Matching"): a message is matched when it
- * reaches its receiver (its first byte with the NIC model, else its tail),
- * a receive when it is posted (when it becomes ready). */
+ * LogGOPSim do (docs/appsim.md "Matching and the order"): a message is
+ * matched when it reaches its receiver (its first byte with the NIC model,
+ * else its tail), a receive when it is posted (when it becomes ready); the
+ * contention-free time follows the static matching instead. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
