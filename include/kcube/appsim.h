@@ -93,11 +93,13 @@ typedef struct kc_appsim_result {
      * network's zero-load numbers: o, g, O, S as given, G the byte time and L
      * the start-up plus the smallest zero-load latency of a message's first
      * byte (both rounded down to whole ns; loggops_ref holds them), or -1
-     * when that model cannot run the schedule (wildcards matched differently,
-     * a rendezvous deadlock). When fixed_order is set, total_us >=
+     * when that model cannot run the schedule (a rendezvous deadlock:
+     * loggops_why says which). When fixed_order is set, total_us >=
      * loggops_us by construction (tested on random schedules). */
     double loggops_us;
     int fixed_order; /* 1: the CPUs and NICs took their work in LogGOPS's order (kc_appsim_run_order) */
+    int order_reason; /* kc_appsim_reason: why that order */
+    char loggops_why[256]; /* loggops_us < 0: why LogGOPS cannot run the schedule (one line, no period) */
     uint64_t loggops_ref[6]; /* L, o, g, G, O, S (ns; S may be KC_LOGGOPS_S_INF) */
     /* Where the network's time above that goes, summed over the messages
      * that entered it (µs): waiting for a busy channel (header blocked),
@@ -136,9 +138,10 @@ typedef struct kc_appsim_result {
     } path;
 } kc_appsim_result;
 
-/* Replay a validated schedule g with its matching m on net (num_ranks <=
- * nodes) with routing `route`; cfg supplies R, S, W, the watchdog and the VC
- * link rule (kc_simconfig_default for the seeds' model); o may be NULL for
+/* Replay a validated schedule g on net (num_ranks <= nodes; m, its static
+ * matching, is not used: receives are matched at run time, see
+ * kc_appsim_run_order) with routing `route`; cfg supplies R, S, W, the
+ * watchdog and the VC link rule (kc_simconfig_default for the seeds' model); o may be NULL for
  * the defaults. A deadlock of the network is not an error: out->sim.deadlock
  * is set and the times are those reached. KC_EINVAL / KC_ERANGE (param
  * "startup", "byte_time", "bytes_per_flit", "schedule") for bad input,
@@ -162,12 +165,25 @@ kc_status kc_appsim_run_placed(const kc_goal *g, const kc_goal_match *m, const k
  * O or S is set (docs/appsim.md "Why the network is never below LogGOPS").
  * KC_APPSIM_ORDER_LOGGOPS (kc_appsim_run_placed's): each in the order the
  * LogGOPS figure took it, so total_us >= loggops_us by construction
- * (fixed_order = 1; when LogGOPS cannot run the schedule or matches a
- * receive otherwise, the greedy order and fixed_order = 0);
+ * (fixed_order = 1), receives matched as LogGOPS matched them; when LogGOPS
+ * cannot run the schedule, the greedy order and fixed_order = 0;
  * KC_APPSIM_ORDER_GREEDY: the list schedule of the network run's own events
  * (the reading before the bound: a later message can let a CPU finish
- * sooner). Without parameters both are the nCUBE 2 run. */
+ * sooner), receives matched at run time as MPI does (a message reaching
+ * its receiver takes the first posted receive that fits, a receive being
+ * posted the first unexpected message that fits).
+ * Without parameters both are the nCUBE 2 run. */
 typedef enum kc_appsim_order { KC_APPSIM_ORDER_LOGGOPS, KC_APPSIM_ORDER_GREEDY } kc_appsim_order;
+/* Why a run took its order (kc_appsim_result.order_reason; docs/appsim.md
+ * "Matching and the order"): LogGOPS's order; the nCUBE 2 model (no o, g,
+ * O or S: its order is the greedy one); the greedy order asked for; LogGOPS
+ * cannot run the schedule (a deadlock), so it has no order to follow. */
+typedef enum kc_appsim_reason {
+    KC_APPSIM_REASON_LOGGOPS,
+    KC_APPSIM_REASON_NCUBE2,
+    KC_APPSIM_REASON_ASKED,
+    KC_APPSIM_REASON_NO_LOGGOPS
+} kc_appsim_reason;
 /* kc_appsim_run_placed in a given order. Cost: the same, plus the LogGOPS
  * run's O(ops) record of its order. */
 kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,

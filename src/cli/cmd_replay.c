@@ -399,6 +399,17 @@ static void json_path(cJSON *root, const kc_appsim_result *r)
     cJSON_AddNumberToObject(d, "elsewhere", r->path.elsewhere);
 }
 
+/* kc_appsim_result.order_reason in JSON's fixed words (docs/appsim.md). */
+static const char *order_reason(const kc_appsim_result *r)
+{
+    switch (r->order_reason) {
+    case KC_APPSIM_REASON_LOGGOPS: return "loggops_order";
+    case KC_APPSIM_REASON_NCUBE2: return "no_loggops_parameters";
+    case KC_APPSIM_REASON_ASKED: return "greedy_asked";
+    default: return "loggops_deadlock";
+    }
+}
+
 static int render_json(const replay_job *j, const replay_out *o)
 {
     const kc_appsim_result *r = &o->r;
@@ -424,6 +435,8 @@ static int render_json(const replay_job *j, const replay_out *o)
         cJSON_AddNumberToObject(root, "loggops_us", r->loggops_us);
     else
         cJSON_AddNullToObject(root, "loggops_us");
+    if (r->loggops_us < 0) /* why LogGOPS cannot run the schedule, as the text says it */
+        cJSON_AddStringToObject(root, "loggops_why", r->loggops_why);
     cJSON *ref = cJSON_AddObjectToObject(root, "loggops_params");
     static const char *const keys[] = {"L", "o", "g", "G", "O", "S"};
     for (int i = 0; i < 6; i++)
@@ -438,6 +451,7 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON_AddNumberToObject(gap, "cycle_boundary", r->boundary_us);
     /* the CPUs' and NICs' order, and the difference along the critical path */
     cJSON_AddStringToObject(root, "order", r->fixed_order ? "loggops" : "greedy");
+    cJSON_AddStringToObject(root, "order_reason", order_reason(r));
     json_path(root, r);
     cJSON_AddNumberToObject(root, "compute_us", r->compute_us);
     cJSON_AddItemToObject(root, "messages", cli_json_u64(r->messages));
@@ -483,10 +497,17 @@ static void render_csv(const replay_job *j, const replay_out *o)
 }
 
 /* The LogGOPS figure and the network's time against it, said as what it
- * is: longer, as long, or faster, and why. */
+ * is: longer, as long, or faster, and why; or why there is none. */
 static void print_loggops(const replay_job *j, const kc_appsim_result *r)
 {
     const uint64_t *q = r->loggops_ref;
+    if (r->loggops_us < 0) {
+        printf("LogGOPS with the network's zero-load numbers (L %llu ns, G %llu ns/byte): no time, %s%s\n",
+               (unsigned long long)q[0], (unsigned long long)q[3], r->loggops_why,
+               r->order_reason == KC_APPSIM_REASON_NO_LOGGOPS
+                   ? "; so the greedy order (receives matched at run time) and no bound" : "");
+        return;
+    }
     double d = r->total_us - r->loggops_us;
     char diff[96];
     if (fabs(d) < 0.005)
@@ -495,9 +516,9 @@ static void print_loggops(const replay_job *j, const kc_appsim_result *r)
         snprintf(diff, sizeof diff, "the network takes %.2f us longer than LogGOPS", d);
     else
         snprintf(diff, sizeof diff, "the network is %.2f us faster than LogGOPS", -d);
+    (void)j;
     const char *why = r->fixed_order ? "; each CPU and NIC in LogGOPS's order, so never below it"
-                      : j->net_lp && (q[1] || q[2] || q[4] || q[5] != KC_LOGGOPS_S_INF)
-                          ? "; the greedy order (LogGOPS matches a wildcard receive otherwise), so no bound"
+                      : r->order_reason == KC_APPSIM_REASON_ASKED ? "; the greedy order, as asked, so no bound"
                       : q[2] ? ""
                       : d < 0 ? ", because g = 0 here: no NIC model, a send does not wait for the injection port "
                                 "as in LogGOPS"
@@ -531,8 +552,7 @@ static void render_text(const replay_job *j, const replay_out *o)
             printf("%llu bytes\n", (unsigned long long)q[5]);
     }
     printf("total %.2f us; contention-free LogGP time %.2f us\n", r->total_us, r->loggp_us);
-    if (r->loggops_us >= 0)
-        print_loggops(j, r);
+    print_loggops(j, r);
     if (r->path.ok) {
         span_part part[16];
         int n = span_parts(r, part);

@@ -104,26 +104,28 @@ static kc_status place(const kc_goal *g, const kc_simnet *net, const kc_appsim_p
     return st;
 }
 
-/* Each send's message id (its index among sends) and flits. */
-static kc_status number_messages(const kc_goal *g, const kc_goal_match *m, int bpf, const uint32_t *node,
-                                 uint32_t **id_of, size_t **send_of_id, uint64_t *count, uint64_t *flits,
-                                 kc_err *err)
+/* Each send's message id (its index among sends) and flits: every send
+ * has a message (its receive is found at run time). */
+static kc_status number_messages(const kc_goal *g, int bpf, const uint32_t *node, uint32_t **id_of,
+                                 size_t **send_of_id, uint64_t *count, uint64_t *flits, kc_err *err)
 {
-    size_t n = g->nops, k = 0;
+    size_t n = g->nops, k = 0, sends = 0;
+    for (size_t i = 0; i < n; i++)
+        sends += g->op[i].kind == KC_GOAL_SEND;
     *id_of = malloc((n ? n : 1) * sizeof **id_of);
-    *send_of_id = malloc((m->messages ? m->messages : 1) * sizeof **send_of_id);
+    *send_of_id = malloc((sends ? sends : 1) * sizeof **send_of_id);
     if (!*id_of || !*send_of_id)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     *flits = 0;
     for (size_t i = 0; i < n; i++) {
-        if (g->op[i].kind != KC_GOAL_SEND || m->recv_of[i] == KC_GOAL_NONE)
+        if (g->op[i].kind != KC_GOAL_SEND)
             continue;
         uint64_t f = g->op[i].amount / (uint64_t)bpf + (g->op[i].amount % (uint64_t)bpf != 0);
         if (f > KC_SIMDRIVE_MAX_FLITS)
             return kc_fail_param(err, KC_ERANGE, "schedule", "line %ld: a message of %llu bytes is more than %llu flits",
                                  g->op[i].line, (unsigned long long)g->op[i].amount,
                                  (unsigned long long)KC_SIMDRIVE_MAX_FLITS);
-        if (k >= UINT32_MAX || k >= m->messages)
+        if (k >= UINT32_MAX)
             return kc_fail_param(err, KC_ERANGE, "schedule", "too many messages");
         if (!kci_proc_local(g, node, i))
             *flits += f ? f : 1; /* within a node no flit moves */
@@ -263,7 +265,9 @@ typedef struct replay {
     kci_fixed *fx; /* the CPUs and NICs in LogGOPS's order, or NULL: x.p's list schedule */
     int64_t *pw, *cw; /* [messages] cycles waited for the port, for channels (account) */
     int64_t ref_head; /* the first-byte latency the LogGOPS L holds (cycles; 0 with messages within a node) */
-    const kci_loggops_order *ord; /* the LogGOPS figure's run, when it matched every receive as the replay */
+    const kci_loggops_order *ord; /* the LogGOPS figure's run, when it ran */
+    size_t *lgmate;               /* LogGOPS's matching as lgm (the fixed order) */
+    kc_goal_match lgm;
 } replay;
 
 /* Cycles from joining the source queue to the first byte's arrival, alone
@@ -298,8 +302,8 @@ static kc_status take_event(replay *x, kc_err *err)
             return KC_OK;
         }
         if (x->p.nic)
-            kci_proc_head(&x->p, x->m->recv_of[send], t);
-        kci_proc_arrive(&x->p, x->m->recv_of[send], t, t);
+            kci_proc_head(&x->p, send, t);
+        kci_proc_arrive(&x->p, send, t, t);
         return KC_OK;
     }
     int64_t now = kc_simdrive_now(x->d), c = cycle_of(x, t);
@@ -322,7 +326,7 @@ static kc_status take_event(replay *x, kc_err *err)
      * tails only, so that is its arrival alone in the network (no later
      * than the real one; the receiver then waits for the tail) */
     if (x->p.nic)
-        kci_proc_head(&x->p, x->m->recv_of[send], (double)(x->joined[id] + hl) * x->cyc);
+        kci_proc_head(&x->p, send, (double)(x->joined[id] + hl) * x->cyc);
     return KC_OK;
 }
 
@@ -373,7 +377,7 @@ static kc_status step_network(replay *x, kc_err *err)
             kci_fixed_tail(x->fx, send, t);
             continue;
         }
-        kci_proc_arrive(&x->p, x->m->recv_of[send], t, first);
+        kci_proc_arrive(&x->p, send, t, first);
     }
     return st;
 }
@@ -405,11 +409,11 @@ static uint64_t whole_ns(double us)
     return v >= (double)KC_LOGGOPS_PARAM_MAX ? KC_LOGGOPS_PARAM_MAX : (uint64_t)v;
 }
 
-static uint64_t local_messages(const kc_goal *g, const uint32_t *node, const kc_goal_match *m)
+static uint64_t local_messages(const kc_goal *g, const uint32_t *node)
 {
     uint64_t k = 0;
     for (size_t i = 0; i < g->nops; i++)
-        k += g->op[i].kind == KC_GOAL_SEND && m->recv_of[i] != KC_GOAL_NONE && kci_proc_local(g, node, i);
+        k += g->op[i].kind == KC_GOAL_SEND && kci_proc_local(g, node, i);
     return k;
 }
 
@@ -420,7 +424,7 @@ static int64_t smallest_head(const replay *x)
     int64_t best = -1;
     for (size_t i = 0; i < x->g->nops; i++) {
         const kc_goal_op *o = &x->g->op[i];
-        if (o->kind != KC_GOAL_SEND || x->m->recv_of[i] == KC_GOAL_NONE || kci_proc_local(x->g, x->node, i))
+        if (o->kind != KC_GOAL_SEND || kci_proc_local(x->g, x->node, i))
             continue;
         int64_t hl = head_latency(x, x->router[o->rank], x->router[(uint32_t)o->peer]);
         if (best < 0 || hl < best)
@@ -435,11 +439,66 @@ static int loggops_on(const kc_loggops_params *p)
     return p && (p->o || p->g || p->O || p->S != KC_LOGGOPS_S_INF);
 }
 
+/* A stopped LogGOPS run with no rendezvous stuck: the first receive it
+ * never matched, named, and how many more; else msg. */
+static void recv_stuck(const kc_goal *g, const kci_loggops_order *ord, const char *msg, char *why, size_t size)
+{
+    size_t first = KC_GOAL_NONE, more = 0;
+    for (size_t i = 0; ord->matched && i < g->nops; i++) {
+        if (g->op[i].kind != KC_GOAL_RECV || ord->matched[i] != KC_GOAL_NONE)
+            continue;
+        more += first != KC_GOAL_NONE;
+        if (first == KC_GOAL_NONE)
+            first = i;
+    }
+    if (first == KC_GOAL_NONE) {
+        snprintf(why, size, "%s", msg);
+        return;
+    }
+    char what[160], tail[64] = "";
+    kci_recv_text(g, first, what, sizeof what);
+    if (more)
+        snprintf(tail, sizeof tail, ", nor %zu other receive%s", more, more > 1 ? "s" : "");
+    snprintf(why, size, "it deadlocks (%s, is never matched%s)", what, tail);
+}
+
+/* Why a LogGOPS run that stopped (its message msg) stopped, into why: the
+ * first rendezvous send it took whose receive never matched, named, and how
+ * many more; else msg. O(ops + charges). */
+static void loggops_stuck(const kc_goal *g, const kci_loggops_order *ord, uint64_t S, const char *msg, char *why,
+                          size_t size)
+{
+    size_t n = g->nops, first = KC_GOAL_NONE, more = 0;
+    unsigned char *got = ord->c && ord->matched ? calloc(n ? n : 1, 1) : NULL;
+    for (size_t i = 0; got && i < n; i++)
+        if (g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != KC_GOAL_NONE)
+            got[ord->matched[i]] = 1;
+    for (size_t c = 0; got && c < ord->n; c++) {
+        size_t op = ord->c[c].op;
+        if (ord->c[c].type != KCI_LG_SEND || g->op[op].amount <= S || got[op])
+            continue;
+        more += first != KC_GOAL_NONE;
+        if (first == KC_GOAL_NONE)
+            first = op;
+    }
+    free(got);
+    if (first == KC_GOAL_NONE) {
+        recv_stuck(g, ord, msg, why, size);
+        return;
+    }
+    const kc_goal_op *o = &g->op[first];
+    char tail[64] = "";
+    if (more)
+        snprintf(tail, sizeof tail, ", nor %zu other rendezvous send%s", more, more > 1 ? "s" : "");
+    snprintf(why, size, "it deadlocks (rank %u's rendezvous send of %llu bytes > S to rank %lld, line %ld, is never "
+             "matched%s)", o->rank, (unsigned long long)o->amount, (long long)o->peer, o->line, tail);
+}
+
 /* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result).
- * The run's order is recorded in ord and *use set when the network replay
- * can follow it (and the critical path be compared): LogGOPS ran and
- * matched every receive as the replay does. Only running out of memory is
- * an error. */
+ * The run's order and matching are recorded in ord and *use set when the
+ * network replay can follow them (and the critical path be compared):
+ * LogGOPS ran; else out->loggops_why says why not. Only running out of
+ * memory is an error. */
 static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, const replay *x, int any_local,
                                    kci_loggops_order *ord, int *use, kc_appsim_result *out, kc_err *err)
 {
@@ -460,10 +519,36 @@ static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, co
     if (!st)
         kc_loggops_result_free(&r);
     *use = !st;
-    for (size_t i = 0; *use && i < g->nops; i++)
-        if (g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != x->m->send_of[i])
-            *use = 0;
+    if (st)
+        loggops_stuck(g, ord, p.S, e2.msg, out->loggops_why, sizeof out->loggops_why);
     return KC_OK;
+}
+
+/* LogGOPS's matching (ord->matched) as x->lgm, over one array (a send's
+ * entry its receive, a receive's its send). */
+static kc_status loggops_matching(replay *x, const kci_loggops_order *ord, kc_err *err)
+{
+    size_t n = x->g->nops, k = 0;
+    x->lgmate = malloc((n ? n : 1) * sizeof *x->lgmate);
+    if (!x->lgmate)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    for (size_t i = 0; i < n; i++)
+        x->lgmate[i] = KC_GOAL_NONE;
+    for (size_t i = 0; i < n; i++)
+        if (x->g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != KC_GOAL_NONE)
+            x->lgmate[i] = ord->matched[i], x->lgmate[ord->matched[i]] = i, k++;
+    x->lgm = (kc_goal_match){x->lgmate, x->lgmate, k};
+    return KC_OK;
+}
+
+/* Did the greedy run match every receive as LogGOPS did (so their times
+ * compare along a path)? */
+static int matched_alike(const replay *x)
+{
+    for (size_t i = 0; i < x->g->nops; i++)
+        if (x->g->op[i].kind == KC_GOAL_RECV && x->ord->matched[i] != x->p.mate[i])
+            return 0;
+    return 1;
 }
 
 /* ---- the gap along the critical path (kc_appsim_result.path) ---------------- */
@@ -784,7 +869,8 @@ static kc_status critical_path(replay *x, const kc_appsim_opts *o, kc_appsim_res
     const kc_goal *g = x->g;
     size_t n = g->nops;
     /* the nCUBE 2 run, or LogGOPS's order; not a greedy run with parameters */
-    if (!x->ord || out->loggops_us < 0 || (!x->fx && (x->p.nic || x->p.cpu_recv || x->p.S != KC_LOGGOPS_S_INF)))
+    if (!x->ord || out->loggops_us < 0 ||
+        (!x->fx && (x->p.nic || x->p.cpu_recv || x->p.S != KC_LOGGOPS_S_INF || !matched_alike(x))))
         return KC_OK;
     if (!n) {
         out->path.ok = 1;
@@ -887,7 +973,7 @@ static kc_status replay_setup(replay *x, const kc_appsim_opts *o, kc_appsim_resu
     kc_goal_timing tm = {o->startup_us, o->byte_time_us};
     kc_status st;
     if ((st = kc_goal_loggp_record(g, x->m, &tm, x->node, &out->loggp_us, NULL, NULL, err)) ||
-        (st = number_messages(g, x->m, o->bytes_per_flit, x->node, &x->id_of, &x->send_of_id, &out->messages,
+        (st = number_messages(g, o->bytes_per_flit, x->node, &x->id_of, &x->send_of_id, &out->messages,
                               &out->flits, err)))
         return st;
     x->delivered = calloc(out->messages + 1, 1);
@@ -899,7 +985,7 @@ static kc_status replay_setup(replay *x, const kc_appsim_opts *o, kc_appsim_resu
                           sizeof *x->port_free);
     if (!x->delivered || !x->leave || !x->joined || !x->port_free || !x->pw || !x->cw)
         return kc_fail(err, KC_ENOMEM, "out of memory");
-    *nlocal = local_messages(g, x->node, x->m);
+    *nlocal = local_messages(g, x->node);
     x->min_head = smallest_head(x);
     x->ref_head = !*nlocal && x->min_head > 0 ? x->min_head : 0;
     return KC_OK;
@@ -917,12 +1003,17 @@ static kc_status choose_processors(replay *x, const kc_appsim_opts *o, kc_appsim
         return st;
     if (use)
         x->ord = ord;
-    use = use && loggops_on(o->loggops) && order == KC_APPSIM_ORDER_LOGGOPS;
-    if ((st = kci_proc_init(&x->p, x->g, x->m, o->startup_us, o->loggops, o->byte_time_us, err)))
+    out->order_reason = !loggops_on(o->loggops)          ? KC_APPSIM_REASON_NCUBE2
+                        : order == KC_APPSIM_ORDER_GREEDY ? KC_APPSIM_REASON_ASKED
+                        : !use                            ? KC_APPSIM_REASON_NO_LOGGOPS
+                                                          : KC_APPSIM_REASON_LOGGOPS;
+    if ((st = kci_proc_init(&x->p, x->g, NULL, o->startup_us, o->loggops, o->byte_time_us, err)))
         return st;
-    if (use) {
-        if ((st = kci_fixed_init(fx, &x->p, x->g, x->m, ord, o->startup_us, o->loggops, o->byte_time_us, err)))
+    if (out->order_reason == KC_APPSIM_REASON_LOGGOPS) {
+        if ((st = loggops_matching(x, ord, err)) ||
+            (st = kci_fixed_init(fx, &x->p, x->g, &x->lgm, ord, o->startup_us, o->loggops, o->byte_time_us, err)))
             return st;
+        x->p.m = &x->lgm; /* the timeline's flows */
         x->fx = fx;
         out->fixed_order = 1;
     }
@@ -967,6 +1058,7 @@ static kc_status replay_report(replay *x, const kc_appsim_opts *o, uint64_t nloc
     out->wait_port_us = x->wport;
     out->boundary_us = x->bound;
     memcpy(out->finish_us, x->p.finish, g->num_ranks * sizeof *out->finish_us);
+    x->m = x->p.m; /* the run's matching (LogGOPS's in its order), for the critical path */
     if ((st = attribute(g, &x->p, out, err)))
         return st;
     link_utilisation(x->net, out);
@@ -987,7 +1079,7 @@ static void replay_free(replay *x, kci_loggops_order *ord)
     kci_loggops_order_free(ord);
     kci_proc_free(&x->p);
     kc_simdrive_free(x->d);
-    free(x->id_of), free(x->send_of_id), free(x->delivered);
+    free(x->id_of), free(x->send_of_id), free(x->delivered), free(x->lgmate);
     free(x->leave), free(x->joined), free(x->port_free), free(x->pw), free(x->cw);
 }
 

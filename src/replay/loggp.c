@@ -35,7 +35,7 @@ kc_status kc_goal_loggp_record(const kc_goal *g, const kc_goal_match *m, const k
         const kc_goal_op *o = &g->op[send];
         int local = kci_proc_local(g, node_of, send);
         double at = now + (local ? 0 : (double)o->amount * t->byte_time_us);
-        kci_proc_arrive(&p, m->recv_of[send], at, at);
+        kci_proc_arrive(&p, send, at, at);
     }
     if (!(st = kci_proc_check(&p, err)) && (!tl || !(st = kci_proc_record(&p, tl, err)))) {
         *total_us = p.total;

@@ -3,8 +3,13 @@
  * and the flit-level replays (appsim.c, appsim_fixed.c; docs/goal.md).
  * Events of equal time are taken starts and ends first, then arrivals, then
  * ready operations in file order, so the result does not depend on the
- * heap's tie-breaking. */
+ * heap's tie-breaking. Receives are matched at run time, as MPI and
+ * LogGOPSim do (docs/appsim.md "Matching and the order"): a message is
+ * matched when it reaches its receiver (its first byte with the NIC model,
+ * else its tail), a receive when it is posted (when it becomes ready); the
+ * contention-free time follows the static matching instead. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,10 +56,31 @@ void kci_proc_free(kci_proc *p)
 {
     free(p->st), free(p->cpu), free(p->dfirst), free(p->dlist), free(p->h.e), free(p->finish);
     free(p->nics), free(p->nicr), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
+    free(p->mate), free(p->qnext), free(p->rq_head), free(p->rq_tail), free(p->uq_head), free(p->uq_tail);
     memset(p, 0, sizeof *p);
 }
 
-kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
+/* The matching's arrays (kci_proc's mate, queues; rt and m), empty. 0 or
+ * -1 when out of memory. */
+static int match_init(kci_proc *p)
+{
+    size_t n = p->g->nops, R = (size_t)p->g->num_ranks + 1;
+    p->mate = malloc((n ? n : 1) * sizeof *p->mate);
+    p->qnext = malloc((n ? n : 1) * sizeof *p->qnext);
+    p->rq_head = malloc(R * sizeof *p->rq_head), p->rq_tail = malloc(R * sizeof *p->rq_tail);
+    p->uq_head = malloc(R * sizeof *p->uq_head), p->uq_tail = malloc(R * sizeof *p->uq_tail);
+    if (!p->mate || !p->qnext || !p->rq_head || !p->rq_tail || !p->uq_head || !p->uq_tail)
+        return -1;
+    for (size_t i = 0; i < n; i++)
+        p->mate[i] = KC_GOAL_NONE;
+    for (size_t r = 0; r < R; r++)
+        p->rq_head[r] = p->rq_tail[r] = p->uq_head[r] = p->uq_tail[r] = KC_GOAL_NONE;
+    p->rt = (kc_goal_match){p->mate, p->mate, 0};
+    p->m = &p->rt;
+    return 0;
+}
+
+kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *fixed, double startup_us,
                         const kc_loggops_params *lp, double byte_time_us, kc_err *err)
 {
     memset(p, 0, sizeof *p);
@@ -62,7 +88,7 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *m, d
         return kc_fail_param(err, KC_EINVAL, "timing", "start-up and byte time must be non-negative numbers");
     size_t n = g->nops;
     p->g = g;
-    p->m = m;
+    p->fixed = fixed;
     p->startup_us = startup_us;
     p->S = KC_LOGGOPS_S_INF;
     if (lp) {
@@ -87,7 +113,7 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *m, d
     p->phead = malloc(((size_t)g->num_ranks + 1) * sizeof *p->phead);
     p->ptail = malloc(((size_t)g->num_ranks + 1) * sizeof *p->ptail);
     if (!p->st || !p->cpu || !p->finish || !p->dfirst || !p->dlist || !p->h.e || !p->nics || !p->nicr || !p->pnext ||
-        !p->ptype || !p->phead || !p->ptail) {
+        !p->ptype || !p->phead || !p->ptail || match_init(p)) {
         kci_proc_free(p);
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     }
@@ -108,15 +134,93 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *m, d
     return KC_OK;
 }
 
-void kci_proc_arrive(kci_proc *p, size_t recv, double t, double first)
+void kci_proc_arrive(kci_proc *p, size_t send, double t, double first)
 {
-    p->st[recv].head = first; /* for the record: the models time from the tail or a head event */
-    push(&p->h, t, EV_ARRIVE, recv);
+    p->st[send].head = first; /* for the record: the models time from the tail or a head event */
+    push(&p->h, t, EV_ARRIVE, send);
 }
 
 static double maxd(double a, double b) { return a > b ? a : b; }
 
-void kci_proc_head(kci_proc *p, size_t recv, double t) { push(&p->h, t, EV_HEAD, recv); }
+void kci_proc_head(kci_proc *p, size_t send, double t) { push(&p->h, t, EV_HEAD, send); }
+
+/* Does recv take send's message (its source and tag, or a wildcard)? */
+static int fits(const kc_goal *g, size_t recv, size_t send)
+{
+    const kc_goal_op *r = &g->op[recv], *s = &g->op[send];
+    return (r->peer == KC_GOAL_ANY || r->peer == (int64_t)s->rank) && (r->tag == KC_GOAL_ANY || r->tag == s->tag);
+}
+
+/* The first op of queue (*head, *tail) that fits `with` (a recv's queue
+ * holds sends, a send's recvs), unlinked, or KC_GOAL_NONE after appending
+ * `with` to the other queue (oh, ot). O(queue length), as LogGOPSim. */
+static size_t take_first(kci_proc *p, size_t *head, size_t *tail, size_t *oh, size_t *ot, size_t with, int is_recv)
+{
+    for (size_t q = *head, prev = KC_GOAL_NONE; q != KC_GOAL_NONE; prev = q, q = p->qnext[q]) {
+        if (!(is_recv ? fits(p->g, with, q) : fits(p->g, q, with)))
+            continue;
+        if (prev == KC_GOAL_NONE)
+            *head = p->qnext[q];
+        else
+            p->qnext[prev] = p->qnext[q];
+        if (*tail == q)
+            *tail = prev;
+        p->mate[q] = with, p->mate[with] = q;
+        p->rt.messages++;
+        return q;
+    }
+    p->qnext[with] = KC_GOAL_NONE;
+    if (*oh == KC_GOAL_NONE)
+        *oh = with;
+    else
+        p->qnext[*ot] = with;
+    *ot = with;
+    return KC_GOAL_NONE;
+}
+
+/* A static matching: send and recv meet now if the other one is there
+ * (recv posted, send's message reached its receiver): mates, else NONE. */
+static size_t meet(kci_proc *p, size_t send, size_t recv, size_t other)
+{
+    if (send == KC_GOAL_NONE || recv == KC_GOAL_NONE)
+        return KC_GOAL_NONE; /* not in the matching: never taken (kci_proc_check says so) */
+    const kci_proc_op *m = &p->st[send];
+    if (!p->st[recv].started || !(p->nic ? m->headed : m->arrived))
+        return KC_GOAL_NONE;
+    p->mate[send] = recv, p->mate[recv] = send;
+    p->rt.messages++;
+    return other;
+}
+
+/* send's message reached its receiver: the first posted receive that fits
+ * (now its mate), or KC_GOAL_NONE and the message waits unexpected. */
+static size_t match_message(kci_proc *p, size_t send)
+{
+    if (p->fixed)
+        return meet(p, send, p->fixed->recv_of[send], p->fixed->recv_of[send]);
+    size_t r = (size_t)p->g->op[send].peer;
+    return take_first(p, &p->rq_head[r], &p->rq_tail[r], &p->uq_head[r], &p->uq_tail[r], send, 0);
+}
+
+/* recv is posted: the first unexpected message that fits (its send, now
+ * its mate), or KC_GOAL_NONE and recv waits posted. */
+static size_t match_recv(kci_proc *p, size_t recv)
+{
+    if (p->fixed)
+        return meet(p, p->fixed->send_of[recv], recv, p->fixed->send_of[recv]);
+    size_t r = p->g->op[recv].rank;
+    return take_first(p, &p->uq_head[r], &p->uq_tail[r], &p->rq_head[r], &p->rq_tail[r], recv, 1);
+}
+
+/* recv ends: its message's state, kept on the send, is copied to it (the
+ * timelines and the critical path read a receive's take and arrival). */
+static void settle(kci_proc *p, size_t recv)
+{
+    kci_proc_op *s = &p->st[recv];
+    const kci_proc_op *m = &p->st[p->mate[recv]];
+    s->take = m->take, s->head = m->head, s->tail = m->tail, s->done_min = m->done_min;
+    s->headed = m->headed, s->tailed = m->tailed, s->arrived = m->arrived, s->arrival = m->got;
+}
 
 /* An event that needs rank r's CPU while a message holds it waits. */
 static void defer(kci_proc *p, uint32_t r, size_t op, int type)
@@ -132,18 +236,20 @@ static void defer(kci_proc *p, uint32_t r, size_t op, int type)
 
 static void matched(kci_proc *p, size_t recv, double t);
 
-/* recv's message is done (its tail arrived and its CPU time ran): its CPU
- * is free again and what waited for it is taken again, in order. */
-static void message_done(kci_proc *p, size_t recv)
+/* send's message is done (its tail arrived and its CPU time ran): its
+ * receiver's CPU is free again and what waited for it is taken again, in
+ * order; a matched receive ends. */
+static void message_done(kci_proc *p, size_t send)
 {
-    kci_proc_op *s = &p->st[recv];
-    uint32_t r = p->g->op[recv].rank;
+    kci_proc_op *s = &p->st[send];
+    uint32_t r = (uint32_t)p->g->op[send].peer;
     double done = maxd(s->done_min, s->tail);
     p->cpu[r] = done;
     s->arrived = 1;
-    s->arrival = done;
-    if (s->started)
-        push(&p->h, maxd(done, s->start), EV_END, recv);
+    s->got = done;
+    size_t recv = p->mate[send];
+    if (recv != KC_GOAL_NONE)
+        push(&p->h, maxd(done, p->st[recv].start), EV_END, recv);
     for (size_t q = p->phead[r]; q != KC_GOAL_NONE; q = p->pnext[q])
         if (p->ptype[q] == EV_READY)
             ready(p, done, q, 0);
@@ -162,7 +268,7 @@ double kci_proc_send_cpu(const kci_proc *p, size_t send)
  * and its CPU and NIC are held until then, as in LogGOPS. */
 static void matched(kci_proc *p, size_t recv, double t)
 {
-    size_t send = p->m->send_of[recv];
+    size_t send = p->mate[recv];
     if (send == KC_GOAL_NONE || p->S == KC_LOGGOPS_S_INF || p->g->op[send].amount <= p->S)
         return;
     uint32_t r = p->g->op[send].rank;
@@ -172,19 +278,24 @@ static void matched(kci_proc *p, size_t recv, double t)
     push(&p->h, maxd(p->st[send].arrival, t), EV_END, send);
 }
 
-/* A recv became ready at t: it starts at once, and ends when its data is
- * there (now, if it arrived before). */
+/* A recv became ready at t: it starts (is posted) at once, takes the first
+ * unexpected message that fits, and ends when that message is there (now,
+ * if it arrived before). */
 static void ready_recv(kci_proc *p, kci_proc_ev e)
 {
     kci_proc_op *s = &p->st[e.op];
     s->started = 1;
     s->start = e.t;
     push(&p->h, e.t, EV_START, e.op);
-    if (p->nic && s->headed && !s->arrived)
-        matched(p, e.op, maxd(e.t, s->take)); /* taken, its tail still to come */
-    if (s->arrived) {
-        matched(p, e.op, maxd(e.t, s->take));
-        push(&p->h, e.t > s->arrival ? e.t : s->arrival, EV_END, e.op);
+    size_t send = match_recv(p, e.op);
+    if (send == KC_GOAL_NONE)
+        return;
+    const kci_proc_op *m = &p->st[send];
+    if (p->nic && m->headed && !m->arrived)
+        matched(p, e.op, maxd(e.t, m->take)); /* taken, its tail still to come */
+    if (m->arrived) {
+        matched(p, e.op, maxd(e.t, m->take));
+        push(&p->h, e.t > m->got ? e.t : m->got, EV_END, e.op);
     }
 }
 
@@ -215,39 +326,40 @@ static void ready_work(kci_proc *p, kci_proc_ev e)
     s->start = begin;
     s->arrival = begin + dur;
     push(&p->h, begin, EV_START, e.op);
-    if (send && p->m->recv_of[e.op] != KC_GOAL_NONE)
+    if (send)
         push(&p->h, begin + p->startup_us + p->o, EV_LEAVE, e.op);
-    if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S || p->m->recv_of[e.op] == KC_GOAL_NONE)
+    if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S)
         push(&p->h, begin + dur, EV_END, e.op);
 }
 
-/* The NIC model: a recv's first byte at t. The receiver's NIC and CPU start
- * on the message (once free) and stay with it until its tail. */
+/* The NIC model: a message's first byte at t (e.op its send). The
+ * receiver's NIC and CPU start on the message (once free) and stay with it
+ * until its tail; it is matched as they start. */
 static void head_arrived(kci_proc *p, kci_proc_ev e)
 {
     kci_proc_op *s = &p->st[e.op];
-    uint32_t r = p->g->op[e.op].rank;
+    uint32_t r = (uint32_t)p->g->op[e.op].peer;
     if (p->cpu[r] == INFINITY) {
         defer(p, r, e.op, EV_HEAD);
         return;
     }
-    size_t from = p->m->send_of[e.op];
-    uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&p->g->op[from]);
+    uint64_t b = s1(&p->g->op[e.op]);
     double begin = maxd(maxd(e.t, p->cpu[r]), p->nicr[r]);
     p->nicr[r] = begin + p->gap + (double)b * p->bt;
     s->headed = 1;
     s->take = begin;
     s->done_min = begin + p->o + maxd((double)b * p->O, (double)b * p->bt);
     p->cpu[r] = INFINITY;
-    if (s->started)
-        matched(p, e.op, maxd(s->start, begin));
+    size_t recv = match_message(p, e.op);
+    if (recv != KC_GOAL_NONE)
+        matched(p, recv, maxd(p->st[recv].start, begin));
     if (s->tailed)
         message_done(p, e.op);
 }
 
-/* A recv's tail at t: with the NIC model the message is done once its head
- * was taken; else the receiver's CPU takes it (when charged) and a started
- * recv ends. */
+/* A message's tail at t (e.op its send): with the NIC model the message is
+ * done once its head was taken; else the receiver's CPU takes it (when
+ * charged), it is matched, and its receive, if posted, ends. */
 static void tail_arrived(kci_proc *p, kci_proc_ev e)
 {
     kci_proc_op *s = &p->st[e.op];
@@ -259,23 +371,24 @@ static void tail_arrived(kci_proc *p, kci_proc_ev e)
         return;
     }
     s->arrived = 1;
-    s->arrival = e.t;
+    s->got = e.t;
     if (p->cpu_recv) {
         /* the receiver's CPU takes the message once its tail is there and it is free */
-        uint32_t r = p->g->op[e.op].rank;
-        size_t from = p->m->send_of[e.op];
-        uint64_t b = from == KC_GOAL_NONE ? 0 : s1(&p->g->op[from]);
+        uint32_t r = (uint32_t)p->g->op[e.op].peer;
+        uint64_t b = s1(&p->g->op[e.op]);
         double begin = maxd(e.t, p->cpu[r]);
         s->take = begin;
-        s->arrival = begin + p->o + (double)b * p->O;
-        p->cpu[r] = s->arrival;
+        s->got = begin + p->o + (double)b * p->O;
+        p->cpu[r] = s->got;
     } else {
         s->take = e.t;
     }
-    if (s->started)
-        matched(p, e.op, maxd(s->start, s->take));
-    if (s->started)
-        push(&p->h, s->arrival > s->start ? s->arrival : s->start, EV_END, e.op);
+    size_t recv = match_message(p, e.op);
+    if (recv == KC_GOAL_NONE)
+        return;
+    const kci_proc_op *w = &p->st[recv];
+    matched(p, recv, maxd(w->start, s->take));
+    push(&p->h, s->got > w->start ? s->got : w->start, EV_END, recv);
 }
 
 /* An op started or ended at t (an end is recorded): the ops depending on
@@ -285,6 +398,8 @@ static void start_or_end(kci_proc *p, kci_proc_ev e)
     const kc_goal_op *o = &p->g->op[e.op];
     kci_proc_op *s = &p->st[e.op];
     if (e.type == EV_END) {
+        if (o->kind == KC_GOAL_RECV)
+            settle(p, e.op);
         s->ended = 1;
         s->end = e.t;
         p->ended++;
@@ -324,11 +439,27 @@ size_t kci_proc_step(kci_proc *p)
     return KC_GOAL_NONE;
 }
 
+void kci_recv_text(const kc_goal *g, size_t recv, char *buf, size_t size)
+{
+    const kc_goal_op *o = &g->op[recv];
+    char from[32] = "any rank", tag[32] = "any tag";
+    if (o->peer != KC_GOAL_ANY)
+        snprintf(from, sizeof from, "rank %lld", (long long)o->peer);
+    if (o->tag != KC_GOAL_ANY)
+        snprintf(tag, sizeof tag, "tag %lld", (long long)o->tag);
+    snprintf(buf, size, "rank %u's receive from %s, %s, line %ld", o->rank, from, tag, o->line);
+}
+
 kc_status kci_proc_check(const kci_proc *p, kc_err *err)
 {
-    size_t n = p->g->nops;
-    if (p->ended != n)
-        return kc_fail_param(err, KC_EINVAL, "schedule", "%zu of %zu operations never run: validate the schedule "
-                             "first (a deadlock or a missing match)", n - p->ended, n);
-    return KC_OK;
+    size_t n = p->g->nops, recv = 0;
+    if (p->ended == n)
+        return KC_OK;
+    while (recv < n && !(p->g->op[recv].kind == KC_GOAL_RECV && !p->st[recv].ended))
+        recv++;
+    char what[160] = "";
+    if (recv < n)
+        kci_recv_text(p->g, recv, what, sizeof what);
+    return kc_fail_param(err, KC_EINVAL, "schedule", "%zu of %zu operations never complete: a deadlock%s%s%s", n - p->ended,
+                         n, recv < n ? " (" : "", what, recv < n ? ", is never matched)" : "");
 }

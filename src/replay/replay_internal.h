@@ -46,6 +46,7 @@ typedef struct kci_proc_op {
      * take = when that CPU began; a send: arrival = when its CPU time ends */
     double take;
     double head, tail, done_min; /* a recv with the NIC model: first byte, tail, o + copy from take */
+    double got; /* a send: when its receiver's CPU was done with its message (the receive's arrival) */
     unsigned char headed, tailed;
     uint64_t seq;
     size_t waiting; /* unresolved dependencies */
@@ -71,11 +72,28 @@ typedef struct kci_proc {
     double total;
     size_t *dfirst, *dlist, ended;
     kci_proc_heap h;
+    /* The matching, made at run time as MPI does: a message reaching its
+     * receiver takes the first posted receive that fits, a receive being
+     * posted the first unexpected message that fits. mate[op] is a send's
+     * receive and a receive's send (KC_GOAL_NONE until matched); rt's
+     * send_of and recv_of are both mate, and m points at rt unless the
+     * caller replaces it (appsim_fixed.c: LogGOPS's matching). With a
+     * static matching (fixed, kc_goal_loggp's) a message and a receive meet
+     * as that matching says, at the same two moments. A message's
+     * state at its receiver lives on its send (head, tail, take, done_min,
+     * got) and is copied to the receive when the receive ends. qnext links
+     * each rank's posted receives (rq) and unexpected messages (uq). */
+    size_t *mate, *qnext;
+    size_t *rq_head, *rq_tail, *uq_head, *uq_tail; /* [num_ranks] */
+    kc_goal_match rt;
+    const kc_goal_match *fixed; /* a static matching to follow, or NULL */
 } kci_proc;
 /* lp (may be NULL: o = g = O = 0, S infinite; L and G unused) in ns as
- * kcube/loggops.h; byte_time_us is the network's G for the NIC model. */
+ * kcube/loggops.h; byte_time_us is the network's G for the NIC model.
+ * Every send's message leaves; the matching is made at run time (p->rt),
+ * or follows fixed (may be NULL; kept, must match every send). */
 struct kc_loggops_params;
-kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *m, double startup_us,
+kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *fixed, double startup_us,
                         const struct kc_loggops_params *lp, double byte_time_us, kc_err *err);
 /* A send's CPU time (start-up + o + s1 O). */
 double kci_proc_send_cpu(const kci_proc *p, size_t send);
@@ -85,13 +103,19 @@ static inline double kci_proc_time(const kci_proc *p) { return p->h.e[0].t; } /*
 /* Take the next event; the send op whose message leaves now (its start-up
  * and o ended), or KC_GOAL_NONE. */
 size_t kci_proc_step(kci_proc *p);
-/* recv's data: its tail arrived at t, its first byte at first (<= t). */
-void kci_proc_arrive(kci_proc *p, size_t recv, double t, double first);
-/* With the NIC model (p->nic): recv's first byte reaches its node at t (at
- * or after now, before or at its arrival): its CPU and NIC start on it. */
-void kci_proc_head(kci_proc *p, size_t recv, double t);
-/* KC_EINVAL unless every operation ended (a schedule not validated). */
+/* send's message: its tail arrived at its receiver at t, its first byte at
+ * first (<= t). Without the NIC model it is matched then. */
+void kci_proc_arrive(kci_proc *p, size_t send, double t, double first);
+/* With the NIC model (p->nic): send's first byte reaches its receiver's
+ * node at t (at or after now, before or at its tail): its CPU and NIC start
+ * on it, and it is matched. */
+void kci_proc_head(kci_proc *p, size_t send, double t);
+/* KC_EINVAL unless every operation ended (a deadlock: the first receive
+ * never matched is named). */
 kc_status kci_proc_check(const kci_proc *p, kc_err *err);
+/* Receive op recv said for a report: "rank R's receive from rank S, tag T,
+ * line N" (any rank, any tag for wildcards), into buf. */
+void kci_recv_text(const kc_goal *g, size_t recv, char *buf, size_t size);
 /* Does send op i go between two ranks of one node (node_of may be NULL:
  * one rank a node)? A message from a rank to itself does not count: it
  * keeps the cost it always had (through the network interface). */
