@@ -89,20 +89,19 @@ def write_goal(tmp, seed):
     return path
 
 
-def record(argv):
-    first, n, out, k = 1, 48, DEFAULT_DATA, None
+def options(argv, known):
+    """--NAME VALUE pairs of argv over the defaults in known (a dict)."""
+    opts = dict(known)
     while argv:
-        opt, val, argv = argv[0], argv[1], argv[2:]
-        if opt == "--first":
-            first = int(val)
-        elif opt == "--seeds":
-            n = int(val)
-        elif opt == "--out":
-            out = val
-        elif opt == "--kcube":
-            k = val
-        else:
-            sys.exit("unknown option " + opt)
+        if len(argv) < 2 or not argv[0].startswith("--") or argv[0][2:] not in known:
+            sys.exit("unknown option or missing value: " + argv[0])
+        opts[argv[0][2:]], argv = argv[1], argv[2:]
+    return opts
+
+
+def record(argv):
+    o = options(argv, {"first": "1", "seeds": "48", "out": DEFAULT_DATA, "kcube": None})
+    first, n, out, k = int(o["first"]), int(o["seeds"]), o["out"], o["kcube"]
     lgs = os.environ.get("LOGGOPSIM_DIR", "/work/peers/loggopsim")
     if not os.access(os.path.join(lgs, "LogGOPSim"), os.X_OK):
         print("LogGOPSim not found in %s (set LOGGOPSIM_DIR)" % lgs)
@@ -131,15 +130,8 @@ def record(argv):
 
 
 def check(argv):
-    k, data = None, DEFAULT_DATA
-    while argv:
-        opt, val, argv = argv[0], argv[1], argv[2:]
-        if opt == "--kcube":
-            k = val
-        elif opt == "--data":
-            data = val
-        else:
-            sys.exit("unknown option " + opt)
+    o = options(argv, {"kcube": None, "data": DEFAULT_DATA})
+    k, data = o["kcube"], o["data"]
     if not k:
         sys.exit("check needs --kcube K")
     sets, runs = {}, []
