@@ -1,6 +1,8 @@
 /* The LogGOPS model (kcube/loggops.h) on hand-computed
  * cases: ping-pong, fan-in, fan-out, a chain with g and O non-zero, a
- * rendezvous pair, a 0-byte message, irequires; the parameter parser; the
+ * rendezvous pair, a 0-byte message, irequires, LogGOPSim's release order,
+ * a wildcard gather, a receive above S meeting an eager send (the send
+ * completes once); the parameter parser; the
  * per-operation slices (no CPU runs two slices at once, the last one ends at
  * the rank's finish) on seeded random schedules; errors; cpu and nic numbers
  * read and written back. Every case uses
@@ -208,6 +210,131 @@ static void test_wildcard(void **state)
     kc_goal_free(&g);
 }
 
+/* Operations made ready by one event are taken in LogGOPSim's order: by
+ * kind (sends, receives, calcs), then the order of release: dependents of
+ * the start (`irequires`) before those of the end, each in dependency-line
+ * order. Rank 0 computes 50 ns, then sends 11 bytes to rank 1 (which then
+ * computes 100) and 51 bytes to rank 2; the file writes `l3 requires l1`
+ * first, so l3 (51 bytes) leaves first:
+ *   l3 at 50: CPU to 50+10+50 = 110, NIC to 50+20+100 = 170, message at 160;
+ *     rank 2 takes it: 160+10+max(50,100) = 270.
+ *   l2 at 170 (the NIC): CPU to 190, message at 280; rank 1 takes it until
+ *     280+10+20 = 310, then calc 100: 410.
+ * LogGOPSim (stable sort, /work/peers/loggopsim): 190, 410, 270. In program
+ * order (l2 first) the makespan would be 310: l2 at 50, rank 1 done 190+100;
+ * l3 at 90 (NIC), message at 200, rank 2 done 200+10+100 = 310. */
+static void test_release_order(void **state)
+{
+    (void)state;
+    const char *t = "num_ranks 3\n"
+                    "rank 0 {\nl1: calc 50\nl2: send 11b to 1 tag 2\nl3: send 51b to 2 tag 3\n%s\n%s\n}\n"
+                    "rank 1 {\nl1: recv 11b from 0 tag 2\nl2: calc 100\nl2 requires l1\n}\n"
+                    "rank 2 {\nl1: recv 51b from 0 tag 3\n}\n";
+    char buf[400];
+    uint64_t f[3];
+    snprintf(buf, sizeof buf, t, "l3 requires l1", "l2 requires l1");
+    assert_int_equal(run(buf, &P, f), 410);
+    assert_true(f[0] == 190 && f[1] == 410 && f[2] == 270);
+    /* the dependency lines in program order: l2 first, 310 (LogGOPSim: 150, 290, 310) */
+    snprintf(buf, sizeof buf, t, "l2 requires l1", "l3 requires l1");
+    assert_int_equal(run(buf, &P, f), 310);
+    assert_true(f[0] == 150 && f[1] == 290 && f[2] == 310);
+    /* released by one event, the calc's: l3 by its start (irequires), l2 by
+     * its end; l3 goes first although its line comes second: 410 again
+     * (LogGOPSim: 190, 410, 270) */
+    snprintf(buf, sizeof buf, t, "l2 requires l1", "l3 irequires l1");
+    assert_int_equal(run(buf, &P, f), 410);
+    assert_true(f[0] == 190 && f[1] == 410 && f[2] == 270);
+}
+
+/* A gather into rank 0 of 8 ranks with any-source, any-tag receives; rank 1
+ * sends only after rank 0's first receive sent it a token. In file order
+ * the first receive would take rank 1's send (a cycle); at run time it
+ * takes rank 2's message. Under LogGOPSim's defaults LogGOPSim gives
+ * 26,688 ns (rank 0), 22,310 (rank 1) and 1,500 (the others: their o).
+ * The shape of it: ranks 2..7's messages (64 bytes) all arrive at 4000 and
+ * rank 0's NIC takes one every g + 63 G = 1378 ns; the token leaves after
+ * the first, and rank 1's message comes last. */
+static void test_wildcard_gather(void **state)
+{
+    (void)state;
+    char buf[1024];
+    int n = snprintf(buf, sizeof buf, "num_ranks 8\nrank 0 {\n");
+    for (int r = 1; r < 8; r++)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "l%d: recv 64b from -1 tag -1\n", r);
+    n += snprintf(buf + n, sizeof buf - (size_t)n, "go: send 8b to 1 tag 9\ngo requires l1\n}\n"
+                  "rank 1 {\nw: recv 8b from 0 tag 9\nl1: send 64b to 0 tag 5\nl1 requires w\n}\n");
+    for (int r = 2; r < 8; r++)
+        n += snprintf(buf + n, sizeof buf - (size_t)n, "rank %d {\nl1: send 64b to 0 tag 5\n}\n", r);
+    kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
+    uint64_t f[8];
+    assert_int_equal(run(buf, &def, f), 26688);
+    assert_int_equal(f[0], 26688);
+    assert_int_equal(f[1], 22310);
+    for (int r = 2; r < 8; r++)
+        assert_int_equal(f[r], 1500);
+}
+
+/* The "N of M operations never complete" count of a failed run, or -1. */
+static long long never_count(const char *msg, long long *of)
+{
+    long long k = -1;
+    *of = -1;
+    if (sscanf(msg, "%lld of %lld operations never complete", &k, of) != 2)
+        return -1;
+    return k;
+}
+
+/* A receive above S (2000 bytes) from any source meets an eager 100-byte
+ * send already in its unexpected queue. kcube: the send's size decides, so
+ * the send completed once, when it left. Rank 0: calc 5000, calc 1, then
+ * the receive is released at 5001, after the message (there at 110, held by
+ * the busy CPU until 5001) was queued: CPU to 5001+10+max(99,198) = 5209;
+ * the receive then matches it, the reply (11 bytes) leaves at 5209 (CPU to
+ * 5229), arrives at 5319, rank 1 takes it until 5349 and runs z (which
+ * requires its send s and that receive): 5356.
+ * LogGOPSim decides on the receive's size there (2000 > S: rendezvous) and
+ * completes s a second time at 5001: z's count of dependencies reaches 0
+ * before its receive is done, z runs 5001-5008 (rank 1's clock moved to the
+ * match), and rank 1 ends at 5349 (LogGOPSim: 5229, 5349). */
+static void test_double_completion(void **state)
+{
+    (void)state;
+    const char *t = "num_ranks 2\n"
+                    "rank 0 {\nc: calc 5000\nd: calc 1\nr: recv %db from -1 tag -1\nt: send 11b to 1 tag 2\n"
+                    "d requires c\nr requires d\nt requires r\n}\n"
+                    "rank 1 {\ns: send %db to 0 tag 1\nw: recv 11b from 0 tag 2\nz: calc 7\nz requires s\n"
+                    "z requires w\n}\n";
+    char buf[400];
+    uint64_t f[2];
+    snprintf(buf, sizeof buf, t, 2000, 100);
+    assert_int_equal(run(buf, &P, f), 5356);
+    assert_true(f[0] == 5229 && f[1] == 5356);
+    /* The other way round, a 100-byte receive meets a 2000-byte rendezvous
+     * send: kcube ends the send at the match (5001): z still runs, 9156.
+     * LogGOPSim (receive's size: eager) never completes the send, z never
+     * runs and nothing is reported: 9029, 9149. */
+    snprintf(buf, sizeof buf, t, 100, 2000);
+    assert_int_equal(run(buf, &P, f), 9156);
+    assert_true(f[0] == 9029 && f[1] == 9156);
+    /* A run that cannot complete (a receive nothing sends to, not
+     * validated; it takes s's message, so r waits forever) names how many
+     * never complete, never a wrapped count. */
+    snprintf(buf, sizeof buf, t, 2000, 100);
+    char *x = strstr(buf, "t: send");
+    memmove(x + 26, x, strlen(x) + 1);
+    memcpy(x, "e: recv 5b from -1 tag -1\n", 26);
+    kc_goal g;
+    kc_err err = {0};
+    assert_int_equal(kc_goal_read_mem(&g, buf, strlen(buf), "t", NULL, 0, &err), KC_OK);
+    kc_loggops_result r;
+    assert_int_equal(kc_loggops_run(&g, &P, NULL, NULL, &r, &err), KC_EINVAL);
+    long long of, k = never_count(err.msg, &of);
+    if (k < 1 || k > of || of != (long long)g.nops)
+        fail_msg("%s", err.msg);
+    kc_goal_free(&g);
+}
+
 static void test_parse(void **state)
 {
     (void)state;
@@ -391,6 +518,8 @@ int main(void)
         cmocka_unit_test(test_chain_g_O),  cmocka_unit_test(test_rendezvous), cmocka_unit_test(test_zero_bytes),
         cmocka_unit_test(test_irequires),  cmocka_unit_test(test_wildcard), cmocka_unit_test(test_parse),
         cmocka_unit_test(test_slices),     cmocka_unit_test(test_errors), cmocka_unit_test(test_cpu_nic_kept),
+        cmocka_unit_test(test_release_order), cmocka_unit_test(test_wildcard_gather),
+        cmocka_unit_test(test_double_completion),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

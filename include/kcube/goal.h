@@ -10,8 +10,8 @@
  * Reading: strict and bounded (same limits as kcube/reader.h), every error
  * names its line (and column for bad bytes and tokens). Validation
  * (kc_goal_validate): peers in range, acyclic dependencies, MPI-style matching
- * (FIFO per (source, tag) in file order, wildcards), no deadlock across ranks
- * through dependencies and matching. Generators write into a kc_goal; the
+ * (FIFO per (source, tag) in file order; wildcards matched at run time), no
+ * deadlock across ranks through dependencies and matching. Generators write into a kc_goal; the
  * writer prints it back in the same format, num_ranks included.
  * Costs: reading O(bytes + ops log ops); validation O((ops + deps) log ops)
  * plus O(queue length) per wildcard or tag-specific search; the timing model
@@ -115,11 +115,25 @@ kc_status kc_goal_write(const kc_goal *g, FILE *out, kc_err *err);
 
 /* ---- Validation ---- */
 /* The matching: recv_of[send op] = its recv, send_of[recv op] = its send;
- * KC_GOAL_NONE for other operations. */
+ * KC_GOAL_NONE for other operations.
+ *
+ * Without wildcard receives (run_time == 0) it is the run's matching: FIFO
+ * per (source, tag) in file order. With wildcards, which send a wildcard
+ * receive takes is decided at run time (kc_loggops_run matches as
+ * LogGOPSim does), so for the run_time receives named below the arrays
+ * hold only a hint: the file-order matching (receives in op order, or, when
+ * that leaves one unmatched, those naming source and tag first, then one
+ * wildcard, then both), KC_GOAL_NONE where that finds no send. A model that
+ * needs the real matching takes it from the run. */
 typedef struct kc_goal_match {
     size_t *send_of;
     size_t *recv_of;
-    size_t messages;
+    size_t messages; /* sends (each is received once in a run that completes) */
+    size_t run_time; /* receives matched at run time: wildcards, and receives naming a source and tag
+                        whose sends a wildcard of their rank could also take; 0 without wildcards */
+    int hint_ok;     /* 1: send_of/recv_of pair every message and close no deadlock across ranks (always
+                        when run_time is 0), so a static replay can use them; 0: the hint is incomplete
+                        or cyclic */
 } kc_goal_match;
 void kc_goal_match_free(kc_goal_match *m);
 
@@ -127,7 +141,15 @@ void kc_goal_match_free(kc_goal_match *m);
  * and fill m (may be NULL). KC_EINVAL with the line on: num_ranks > nodes,
  * an operation's rank or peer out of range, a negative send peer or tag,
  * a dependency cycle, a send or recv with no partner, a size mismatch, a
- * deadlock across ranks. */
+ * deadlock across ranks.
+ *
+ * With wildcard receives only what no run can do is refused (docs/goal.md,
+ * "Wildcards"): per receiver, as many receives as sends; no more receives
+ * naming a (source, tag), a source or a tag than sends that carry it; a
+ * class of sends no wildcard could take received by its own receives.
+ * Sizes and deadlocks are checked on those forced receives' matches only;
+ * the rest is the run's (kc_loggops_run reports a run-time deadlock or an
+ * unmatched message). */
 kc_status kc_goal_validate(const kc_goal *g, uint64_t nodes, kc_goal_match *m, kc_err *err);
 
 /* ---- Generators (append to g; the new operations of each rank wait for

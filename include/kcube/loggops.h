@@ -20,14 +20,19 @@
  *   calc T     runs when its CPU is free, for T ns.
  *
  * An operation made ready by an event starts when its own CPU is free (a
- * send: its CPU and its NIC); operations made ready together enter in the
- * order sends, receives, calcs, then program order. `irequires` is
- * satisfied when the operation is taken (a recv: posted), `requires` when it
- * is done. A rank's finish is the time its last CPU becomes free; the
- * makespan is the largest finish. This is LogGOPSim's event loop with two
- * defects not copied: ready operations keep program order (LogGOPSim sorts
- * them with an unstable sort), and a 0-byte message costs no G and no O
- * (LogGOPSim's (s - 1) wraps around). Costs: O((ops + deps) log ops) plus,
+ * send: its CPU and its NIC); operations made ready together enter by
+ * rank, then sends, receives, calcs, then in release order (`irequires`
+ * dependents before `requires` ones, each in dependency-line order).
+ * `irequires` is satisfied when the operation is taken (a recv: posted),
+ * `requires` when it is done. Wildcard receives are matched at run time. A
+ * rank's finish is the time its last CPU becomes free; the makespan is the
+ * largest finish. This is LogGOPSim's event loop with three defects not
+ * copied: ready operations keep the release order however many there are
+ * (LogGOPSim sorts them with an unstable sort), a 0-byte message costs no G
+ * and no O (LogGOPSim's (s - 1) wraps around), and the send's size decides
+ * eager or rendezvous, so a send completes once (LogGOPSim uses the
+ * receive's when the receive finds the message queued). Costs: O((ops +
+ * deps) log ops) plus,
  * per match, the length of the queue searched. Library code: never prints. */
 #ifndef KCUBE_LOGGOPS_H
 #define KCUBE_LOGGOPS_H

@@ -6,6 +6,13 @@
  * (MPI's non-overtaking rule for sends issued in program order). A receive
  * from any source takes the earliest unmatched send in the file that fits.
  *
+ * With wildcard receives the static matching is not the run's: which send
+ * a wildcard takes depends on when messages arrive. Such a schedule is
+ * refused only for what no run can do (validate_wild.c); sizes and
+ * deadlocks are checked only on the receives whose match is forced (no
+ * wildcard of their rank could take their sends), and the file-order
+ * matching is kept as a hint (kc_goal_match.run_time, .hint_ok).
+ *
  * A deadlock is a cycle in the graph of events "operation i starts" (S_i)
  * and "operation i ends" (E_i): S_i -> E_i; `X requires Y`: E_Y -> S_X;
  * `X irequires Y`: S_Y -> S_X; a matched pair: S_send -> E_recv (sends are
@@ -362,10 +369,77 @@ static kc_status recv_check(const kc_goal *g, const kc_goal_op *o, size_t best, 
     return KC_OK;
 }
 
-/* Matches every recv, in op order, with a send (m's arrays allocated here,
- * freed by the caller); an error when a recv has no fitting send or a send
- * is never received. */
-static kc_status match(const kc_goal *g, kc_goal_match *m, kc_err *err)
+/* Which pass of the wildcard matching takes the recv o: 1 when it names
+ * source and tag, 2 with one wildcard, 3 with both. */
+static int specificity(const kc_goal_op *o) { return 1 + (o->peer == KC_GOAL_ANY) + (o->tag == KC_GOAL_ANY); }
+
+/* Every unmatched recv that pass `want` takes (0: all of them), in op order,
+ * takes the first fitting unmatched send. One that is forced (every recv
+ * when forced is NULL) must find a send of its size; the others keep
+ * KC_GOAL_NONE when they find none (the run decides). */
+static kc_status match_pass(const kc_goal *g, kc_goal_match *m, send_index *x, const unsigned char *forced,
+                            int want, kc_err *err)
+{
+    for (size_t i = 0; i < g->nops; i++) {
+        const kc_goal_op *o = &g->op[i];
+        if (o->kind != KC_GOAL_RECV || m->send_of[i] != KC_GOAL_NONE || (want && specificity(o) != want))
+            continue;
+        size_t best = recv_match(g, m, x, o);
+        if (!forced || forced[i]) {
+            kc_status s = recv_check(g, o, best, err);
+            if (s)
+                return s;
+        }
+        if (best == KC_GOAL_NONE)
+            continue;
+        m->send_of[i] = best;
+        m->recv_of[best] = i;
+        m->messages++;
+    }
+    return KC_OK;
+}
+
+/* No recv matched; every group's search starts at its first send. */
+static void match_reset(const kc_goal *g, kc_goal_match *m, send_index *x)
+{
+    for (size_t i = 0; i < g->nops; i++)
+        m->send_of[i] = m->recv_of[i] = KC_GOAL_NONE;
+    for (size_t q = 0; x->nsend && q < x->gfirst[g->num_ranks]; q++)
+        x->grp[q].head = x->grp[q].begin;
+    m->messages = 0;
+}
+
+/* The file-order matching of the wildcard schedule g (forced from
+ * kci_goal_wild_check): receives in op order, as without wildcards; when
+ * that leaves one unmatched, again with the receives naming source and tag
+ * first, then those with one wildcard, then the rest, which completes it
+ * unless receives with one wildcard of each kind compete. Sizes are checked
+ * on forced receives only. */
+static kc_status match_wild(const kc_goal *g, kc_goal_match *m, send_index *x, const unsigned char *forced,
+                            kc_err *err)
+{
+    size_t nrecv = 0, nsend = 0;
+    for (size_t i = 0; i < g->nops; i++) {
+        nrecv += g->op[i].kind == KC_GOAL_RECV;
+        nsend += g->op[i].kind == KC_GOAL_SEND;
+        m->run_time += g->op[i].kind == KC_GOAL_RECV && !forced[i];
+    }
+    kc_status s = match_pass(g, m, x, forced, 0, err);
+    if (!s && m->messages < nrecv) {
+        match_reset(g, m, x);
+        for (int want = 1; want <= 3 && !s; want++)
+            s = match_pass(g, m, x, forced, want, err);
+    }
+    m->hint_ok = m->messages == nrecv;
+    m->messages = nsend;
+    return s;
+}
+
+/* Matches every recv with a send (m's arrays allocated here, freed by the
+ * caller). Without wildcards (forced NULL): in op order, an error when a
+ * recv has no fitting send or a send is never received. With wildcards:
+ * match_wild. */
+static kc_status match(const kc_goal *g, kc_goal_match *m, const unsigned char *forced, kc_err *err)
 {
     size_t n = g->nops ? g->nops : 1;
     m->send_of = malloc(n * sizeof *m->send_of);
@@ -376,19 +450,14 @@ static kc_status match(const kc_goal *g, kc_goal_match *m, kc_err *err)
     kc_status s = send_index_build(g, &x, err);
     if (s)
         return s;
-    for (size_t i = 0; i < g->nops; i++)
-        m->send_of[i] = m->recv_of[i] = KC_GOAL_NONE;
-    for (size_t i = 0; i < g->nops && !s; i++) {
-        const kc_goal_op *o = &g->op[i];
-        if (o->kind != KC_GOAL_RECV)
-            continue;
-        size_t best = recv_match(g, m, &x, o);
-        if ((s = recv_check(g, o, best, err)))
-            break;
-        m->send_of[i] = best;
-        m->recv_of[best] = i;
-        m->messages++;
+    match_reset(g, m, &x);
+    if (forced) {
+        s = match_wild(g, m, &x, forced, err);
+        send_index_free(&x);
+        return s;
     }
+    m->hint_ok = 1;
+    s = match_pass(g, m, &x, NULL, 0, err);
     for (size_t i = 0; i < g->nops && !s; i++)
         if (g->op[i].kind == KC_GOAL_SEND && m->recv_of[i] == KC_GOAL_NONE)
             s = bad(err, "line %ld: the send of rank %u to rank %lld with tag %lld is never received",
@@ -397,16 +466,53 @@ static kc_status match(const kc_goal *g, kc_goal_match *m, kc_err *err)
     return s;
 }
 
+static int has_wildcards(const kc_goal *g)
+{
+    for (size_t i = 0; i < g->nops; i++)
+        if (g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY))
+            return 1;
+    return 0;
+}
+
+/* Deadlocks through the forced matches only (a wildcard's match is the
+ * run's to decide); then whether the whole hint is acyclic (hint_ok). */
+static kc_status check_cycles_wild(const kc_goal *g, kc_goal_match *m, const unsigned char *forced, kc_err *err)
+{
+    size_t n = g->nops ? g->nops : 1;
+    kc_goal_match f = {0};
+    f.recv_of = malloc(n * sizeof *f.recv_of);
+    if (!f.recv_of)
+        return nomem(err);
+    for (size_t i = 0; i < g->nops; i++)
+        f.recv_of[i] = m->recv_of[i] != KC_GOAL_NONE && forced[m->recv_of[i]] ? m->recv_of[i] : KC_GOAL_NONE;
+    kc_status s = check_cycles(g, &f, err);
+    free(f.recv_of);
+    if (!s && m->hint_ok) {
+        kc_err scratch = {0};
+        kc_status c = check_cycles(g, m, &scratch);
+        if (c == KC_ENOMEM)
+            return nomem(err);
+        m->hint_ok = c == KC_OK;
+    }
+    return s;
+}
+
 kc_status kc_goal_validate(const kc_goal *g, uint64_t nodes, kc_goal_match *out, kc_err *err)
 {
     kc_goal_match m = {0};
+    unsigned char *forced = NULL;
     kc_status s = check_ranges(g, nodes, err);
     if (!s)
         s = check_cycles(g, NULL, err);
+    if (!s && has_wildcards(g)) {
+        forced = malloc(g->nops ? g->nops : 1);
+        s = forced ? kci_goal_wild_check(g, forced, err) : nomem(err);
+    }
     if (!s)
-        s = match(g, &m, err);
+        s = match(g, &m, forced, err);
     if (!s)
-        s = check_cycles(g, &m, err);
+        s = forced ? check_cycles_wild(g, &m, forced, err) : check_cycles(g, &m, err);
+    free(forced);
     if (s || !out)
         kc_goal_match_free(&m);
     else
