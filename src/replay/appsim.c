@@ -537,7 +537,7 @@ static kc_status loggops_matching(replay *x, const kci_loggops_order *ord, kc_er
     for (size_t i = 0; i < n; i++)
         if (x->g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != KC_GOAL_NONE)
             x->lgmate[i] = ord->matched[i], x->lgmate[ord->matched[i]] = i, k++;
-    x->lgm = (kc_goal_match){x->lgmate, x->lgmate, k};
+    x->lgm = (kc_goal_match){x->lgmate, x->lgmate, k, 0, 1};
     return KC_OK;
 }
 

@@ -23,7 +23,10 @@ kc_status kc_goal_loggp_record(const kc_goal *g, const kc_goal_match *m, const k
     if (!(t->byte_time_us >= 0))
         return kc_fail_param(err, KC_EINVAL, "timing", "start-up and byte time must be non-negative numbers");
     kci_proc p;
-    kc_status st = kci_proc_init(&p, g, m, t->startup_us, NULL, t->byte_time_us, err);
+    /* the validation's matching when it pairs every message without a cycle
+     * (with wildcards: its file-order reading); else matched at run time */
+    const kc_goal_match *fixed = m && m->hint_ok ? m : NULL;
+    kc_status st = kci_proc_init(&p, g, fixed, t->startup_us, NULL, t->byte_time_us, err);
     if (st)
         return st;
     while (kci_proc_pending(&p)) {

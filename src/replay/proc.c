@@ -75,7 +75,7 @@ static int match_init(kci_proc *p)
         p->mate[i] = KC_GOAL_NONE;
     for (size_t r = 0; r < R; r++)
         p->rq_head[r] = p->rq_tail[r] = p->uq_head[r] = p->uq_tail[r] = KC_GOAL_NONE;
-    p->rt = (kc_goal_match){p->mate, p->mate, 0};
+    p->rt = (kc_goal_match){p->mate, p->mate, 0, 0, 1};
     p->m = &p->rt;
     return 0;
 }
