@@ -193,7 +193,7 @@ static int resolve_loggops(const cli_args *a, replay_job *j)
     j->size = cli_text(a, &OPT_SIZE, NULL);
     if (!j->timeline)
         return cli_reject(a, &OPT_SIZE, "without --timeline");
-    return cli_timeline_check(j->timeline, j->size, j->g.num_ranks);
+    return cli_timeline_check(j->timeline, j->size);
 }
 
 static int resolve(const cli_args *a, replay_job *j)
@@ -237,7 +237,7 @@ static int resolve(const cli_args *a, replay_job *j)
                          j->ranks_per_node);
     if (kc_goal_validate(&j->g, 0, NULL, &err))
         return cli_report(a, &err);
-    if (j->timeline && (r = cli_timeline_check(j->timeline, j->size, j->g.num_ranks)))
+    if (j->timeline && (r = cli_timeline_check(j->timeline, j->size)))
         return r;
     return 0;
 }

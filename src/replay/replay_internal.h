@@ -46,7 +46,9 @@ typedef struct kci_proc_op {
      * take = when that CPU began; a send: arrival = when its CPU time ends */
     double take;
     double head, tail, done_min; /* a recv with the NIC model: first byte, tail, o + copy from take */
-    unsigned char headed, tailed;
+    /* a send above S: head, tail = its rank's CPU hold_cpu held from head until the match at tail (the
+     * timeline's hold; none while head >= tail) */
+    unsigned char headed, tailed, hold_cpu;
     uint64_t seq;
     size_t waiting; /* unresolved dependencies */
     unsigned char started, arrived, ended;
