@@ -41,7 +41,7 @@ static const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI
                                                    "node on line v of a mapping file)"};
 static const cli_opt OPT_TIMELINE = {.name = "timeline", .type = CLI_TEXT, .meta = "FILE", .param = "timeline",
                                      .help = "write what each rank did: FILE.json is Chrome trace-event JSON (so is "
-                                             "'-'); FILE.png, .svg, .pdf or .eps draws it (at most 64 ranks)"};
+                                             "'-'); FILE.png, .svg, .pdf or .eps draws it (above 64 ranks in rows of several)"};
 
 static const cli_use replay_opts[] = {
     {&OPT_N, NULL, NULL},
@@ -689,8 +689,10 @@ const cli_command kc_command_replay = {
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
         "Chrome trace-event JSON for FILE.json or '-' (ts and dur in microseconds; Perfetto, chrome://tracing),\n"
-        "a Gantt chart for FILE.png/.svg/.pdf/.eps (at most 64 ranks; message arrows up to 16), any other name\n"
-        "refused. Exit status 1 on a network deadlock, 2 on bad input.\n"
+        "a Gantt chart for FILE.png/.svg/.pdf/.eps (a row a rank up to 64 ranks, above that rows of several\n"
+        "ranks stacking each kind's share of their time; message arrows up to 400 messages), any other name\n"
+        "refused; rendezvous holds and receive waits are slices of their own. Exit status 1 on a network\n"
+        "deadlock, 2 on bad input.\n"
         "--model loggops runs LogGOPSim's LogGOPS model instead, in integer ns and without a network\n"
         "(--loggops L,o,g,G,O,S; receive overhead, NIC gaps, rendezvous above S; docs/loggops.md).",
     .opts = replay_opts,

@@ -373,10 +373,42 @@ static void spread(double *acc, const kc_tl_slice *s, double w, size_t bins)
     }
 }
 
-/* Ranks aggregated into rows of gt->per_row: per row and time bin, a box
- * in the colour of the busy kind that takes most of the row's time there,
- * blended with white by the share of the row's rank time that is busy
- * (waits are not busy and not drawn). -1 when memory ran out. */
+/* One row's cell (the bins [x0, x1) µs of width w, alike; ranks first..
+ * first + n - 1) as boxes of the busy kinds stacked from its top, each as
+ * tall as its share of the cell's rank time (c[kind]: µs a bin; several
+ * CPUs of a rank may add up to more than the cell, then the shares are
+ * scaled to fit). */
+static void cell(FILE *f, const double *c, double x0, double x1, double w, uint32_t first, uint32_t n)
+{
+    double busy = 0, top = first - 0.5;
+    for (int k = 0; k < BUSY_KINDS; k++)
+        busy += c[k];
+    double scale = busy > (double)n * w ? busy : (double)n * w; /* µs a bin per row height n */
+    for (int k = 0; k < BUSY_KINDS; k++) {
+        if (c[k] <= 0)
+            continue;
+        double h = c[k] / scale * n;
+        /* half a pixel more each way (a bin is about 2.5 pixels wide, a row
+         * 18 high), so that neighbours overlap instead of leaving a seam */
+        fprintf(f, "%.17g %.17g %.17g %.17g %d\n", (x0 + x1) / 2, top + h / 2, (x1 - x0) / 2 + w * 0.2,
+                h / 2 + n / 36.0, k);
+        top += h;
+    }
+}
+
+/* Do two bins hold the same busy time per kind (to 1e-9 of the bin)? */
+static int alike(const double *a, const double *b, double w)
+{
+    for (int k = 0; k < BUSY_KINDS; k++)
+        if (fabs(a[k] - b[k]) > 1e-9 * w)
+            return 0;
+    return 1;
+}
+
+/* Ranks aggregated into rows of gt->per_row: per row and time bin, the
+ * busy kinds' shares of the row's rank time stacked (cell), a run of alike
+ * bins as one cell; the rest, white, is idle or waiting. -1 when memory ran out. O(slices + the bins they
+ * span + rows x bins). */
 static int aggregate(FILE *f, const gantt *gt, double end)
 {
     const kc_timeline *tl = gt->tl;
@@ -389,21 +421,13 @@ static int aggregate(FILE *f, const gantt *gt, double end)
             spread(acc + (size_t)(tl->slice[i].rank / gt->per_row) * bins * BUSY_KINDS, &tl->slice[i], w, bins);
     fputs("$agg << EOD\n", f);
     for (uint32_t row = 0; row < gt->rows && w > 0; row++) {
-        uint32_t first = row * gt->per_row, n = tl->num_ranks - first < gt->per_row ? tl->num_ranks - first : gt->per_row;
-        for (size_t i = 0; i < bins; i++) {
-            const double *c = acc + ((size_t)row * bins + i) * BUSY_KINDS;
-            int dom = 0;
-            double busy = 0;
-            for (int k = 0; k < BUSY_KINDS; k++)
-                busy += c[k], dom = c[k] > c[dom] ? k : dom;
-            if (busy <= 0)
-                continue;
-            double share = busy / ((double)n * w) > 1 ? 1 : busy / ((double)n * w);
-            unsigned rgb = 0;
-            for (int sh = 0; sh < 24; sh += 8) /* white + share x (colour - white), per channel */
-                rgb |= (unsigned)lround(255 - share * (255 - (double)(kind_rgb[dom] >> sh & 255))) << sh;
-            fprintf(f, "%.17g %.17g %.17g %g %u\n", ((double)i + 0.5) * w, first + (n - 1) / 2.0, w / 2, n / 2.0,
-                    rgb);
+        uint32_t first = row * gt->per_row;
+        uint32_t n = tl->num_ranks - first < gt->per_row ? tl->num_ranks - first : gt->per_row;
+        const double *c = acc + (size_t)row * bins * BUSY_KINDS;
+        for (size_t i = 0, j; i < bins; i = j) { /* a run of alike bins is one cell: fewer boxes, no seams */
+            for (j = i + 1; j < bins && alike(c + j * BUSY_KINDS, c + i * BUSY_KINDS, w); j++)
+                ;
+            cell(f, c + i * BUSY_KINDS, (double)i * w, (double)j * w, w, first, n);
         }
     }
     fputs("NaN NaN NaN NaN 0\nEOD\n", f);
@@ -425,8 +449,8 @@ static void title(FILE *f, const gantt *gt)
     cli_plot_quote(f, gt->model);
     fputs(".')'", f);
     if (gt->per_row > 1)
-        fprintf(f, ".\"\\n%u ranks in %u rows of %u: per row and each of %d time bins, the colour of the kind "
-                   "taking most of its time, paler as less of it is busy\"",
+        fprintf(f, ".\"\\n%u ranks in %u rows of %u: in each of %d time bins a row's share of rank time per "
+                   "kind, stacked (white: idle or waiting)\"",
                 tl->num_ranks, gt->rows, gt->per_row, CLI_TIMELINE_BINS);
     if (!gt->arrows)
         fprintf(f, ".\"\\n%zu messages, not drawn above %d or with rows of several ranks (the .json trace has "
@@ -444,13 +468,18 @@ static void gantt_body(FILE *f, const void *ctx)
     fprintf(f, "set xrange [0:%.17g]\nset yrange [%.17g:-0.6]\n", end > 0 ? end * 1.02 : 1, tl->num_ranks - 0.4);
     if (gt->per_row == 1)
         fprintf(f, "set ytics %d\n", tl->num_ranks > 32 ? 4 : 1);
-    fputs("set grid xtics\nset key below horizontal noenhanced\n", f);
+    fputs("set grid xtics front\nset key outside top center horizontal noenhanced\n", f);
     fputs("set style fill solid 0.85 border lc rgb '#333333'\n", f);
     static const char *const names[] = {"calc", "send", "recv", "hold"};
     if (gt->per_row > 1) {
+        fputs("array kind_rgb[4] = [", f);
+        for (int k = 0; k < BUSY_KINDS; k++)
+            fprintf(f, "%s%u", k ? ", " : "", kind_rgb[k]);
+        fputs("]\n", f);
         if (aggregate(f, gt, end))
             fputs("$agg << EOD\nNaN NaN NaN NaN 0\nEOD\n", f); /* out of memory: the axes alone */
-        fputs("plot $agg using 1:2:3:4:5 with boxxyerror fc rgb variable fs solid 1 noborder notitle", f);
+        fputs("plot $agg using 1:2:3:4:(kind_rgb[int($5) + 1]) with boxxyerror fc rgb variable fs solid 1 noborder "
+              "notitle", f);
         for (int k = 0; k < BUSY_KINDS; k++)
             fprintf(f, ", NaN with boxes fc rgb '#%06x' fs solid 1 noborder title '%s'", kind_rgb[k], names[k]);
         fputs("\n", f);
