@@ -618,8 +618,9 @@ static int gate(const cli_args *a, const replay_job *j)
     double sec = CLI_RATE_REPLAY_NODE * nodes + CLI_RATE_REPLAY_OP * ops + CLI_RATE_REPLAY_DEP * deps +
                  CLI_RATE_REPLAY_BYTE * bytes_sent;
     double bytes = 300 * nodes + 350 * ops + 60 * deps + CLI_BASE_BYTES;
-    if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
-        bytes += 160 * ops;
+    if (j->timeline) /* up to two 64-byte slices an operation (its own, a hold or a wait), a 16-byte flow a
+                      * message, with the doubling's slack */
+        bytes += CLI_TIMELINE_BYTES_PER_OP * ops;
     char what[96], nb[32];
     snprintf(what, sizeof what, "%s of %zu operations on %s nodes", a->path, j->g.nops,
              cli_budget_count(nodes, nb, sizeof nb));

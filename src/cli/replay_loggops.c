@@ -101,13 +101,15 @@ int cli_replay_loggops(const cli_args *a, const char *path, cli_fmt fmt, const k
                        const kc_loggops_params *p, const char *timeline)
 {
     /* The gate (budget.h), fitted to bench/estimates.tsv: the schedule and
-     * the model's state, 150 bytes an operation and 64 a dependence. */
+     * the model's state, 150 bytes an operation and 64 a dependence, and a
+     * timeline's slices. */
     char what[96];
     double ops = (double)g->nops, deps = (double)g->ndeps;
     snprintf(what, sizeof what, "%s of %zu operations (LogGOPS)", a->path, g->nops);
     int rc = cli_budget_check(a, what,
                               CLI_RATE_LOGGOPS_OP * ops + CLI_RATE_LOGGOPS_DEP * deps + CLI_LOGGOPS_FIXED_SECONDS,
-                              (uint64_t)(150 * ops + 64 * deps + CLI_BASE_BYTES));
+                              (uint64_t)(150 * ops + 64 * deps + CLI_BASE_BYTES +
+                                         (timeline ? CLI_TIMELINE_BYTES_PER_OP * ops : 0)));
     if (rc)
         return rc;
     kc_loggops_result r;

@@ -21,6 +21,10 @@
 #define CLI_TIMELINE_MAX_ROWS 64
 /* Time bins of a row of several ranks. */
 #define CLI_TIMELINE_BINS 400
+/* The memory gate's bytes an operation for a timeline: up to two 64-byte
+ * slices (its own, and a send's hold or a receive's wait), a 16-byte flow,
+ * with the growth's slack. */
+#define CLI_TIMELINE_BYTES_PER_OP 260
 /* Message arrows are drawn up to this many messages (a row a rank). */
 #define CLI_TIMELINE_MAX_ARROWS 400
 
