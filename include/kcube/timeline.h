@@ -12,8 +12,10 @@
  * beside (posted_us). Two kinds draw the waits: a hold is a rendezvous
  * send's processor kept from when it was free until its receive was
  * matched (processor time: LogGOPS counts it in the finish), a wait is a
- * posted receive waiting for its match (in kcube's models without a
- * receiver CPU: for its data), drawn only when longer than 0; a wait holds
+ * posted receive waiting until it is matched or, when later, its message's
+ * intake starts (in kcube's models without a receiver CPU: until its data
+ * is there), so max(0, start_us - posted_us) of its recv, drawn only when
+ * longer than 0; a wait holds
  * no processor, so waits may overlap each other and the busy slices. A
  * flow is one message, from its send's slice to its receive's. The busy
  * slices (all but waits) of one processor never overlap (a zero-length
@@ -98,7 +100,8 @@ double kc_timeline_end(const kc_timeline *t);
  * recorded in t (g's num_ranks, empty): every CPU charge as a slice (a
  * calc; a send's o + s1 O; a message's intake as its receive's slice,
  * posted_us the receive's posting; a rendezvous hold), a wait per receive
- * matched after it was posted, a flow per message; microseconds = the
+ * whose match or intake came after its posting (KC_LOGGOPS_WAIT), a flow
+ * per message; microseconds = the
  * model's ns / 1000, so a rank's last slice ends at finish_ns / 1000. The
  * errors of kc_loggops_run and of the recorder; *out as kc_loggops_run
  * leaves it (nothing to free on error); t keeps what was recorded (free it
