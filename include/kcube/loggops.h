@@ -69,15 +69,21 @@ typedef enum kc_loggops_slice_kind {
     KC_LOGGOPS_RECV, /* op = the recv, peer = its send; the receiver's CPU: o + max(s1 O, s1 G) */
     KC_LOGGOPS_WIRE, /* op = the send, peer = its recv, rank = the sender: from the end of the
                         sender's o to when the receiver's CPU takes the message */
-    KC_LOGGOPS_RNDV  /* op = a send above S, peer = its recv, rank = the sender: its CPU held
+    KC_LOGGOPS_RNDV, /* op = a send above S, peer = its recv, rank = the sender: its CPU held
                         from when it was free until the receive was matched (only when later) */
+    KC_LOGGOPS_WAIT  /* op = a recv, peer = its send, rank = the receiver: from its posting to its
+                        match or its message's intake, whichever is later; length 0 when the
+                        message came first (an operation made ready is timed at its CPU's free
+                        time, as in LogGOPSim, which may be earlier than the event that readied
+                        it: a receive can be posted before its message's intake and still find
+                        it, or after the time its message is taken at); just before its RECV */
 } kc_loggops_slice_kind;
 typedef struct kc_loggops_slice {
     size_t op, peer;     /* operation indices in the kc_goal; peer KC_GOAL_NONE when none */
     uint64_t start_ns, end_ns;
     uint32_t rank;
     uint8_t kind;        /* kc_loggops_slice_kind */
-    uint8_t cpu;         /* the CPU charged (CALC, SEND, RECV, RNDV) */
+    uint8_t cpu;         /* the CPU charged (CALC, SEND, RECV, RNDV); WAIT: the recv's */
 } kc_loggops_slice;
 typedef void (*kc_loggops_trace_fn)(void *ctx, const kc_loggops_slice *s);
 

@@ -41,7 +41,7 @@ static const cli_opt OPT_RANKS_PER_NODE = {.name = "ranks-per-node", .type = CLI
                                                    "node on line v of a mapping file)"};
 static const cli_opt OPT_TIMELINE = {.name = "timeline", .type = CLI_TEXT, .meta = "FILE", .param = "timeline",
                                      .help = "write what each rank did: FILE.json is Chrome trace-event JSON (so is "
-                                             "'-'); FILE.png, .svg, .pdf or .eps draws it (at most 64 ranks)"};
+                                             "'-'); FILE.png, .svg, .pdf or .eps draws it (above 64 ranks in rows of several)"};
 
 static const cli_use replay_opts[] = {
     {&OPT_N, NULL, NULL},
@@ -193,7 +193,7 @@ static int resolve_loggops(const cli_args *a, replay_job *j)
     j->size = cli_text(a, &OPT_SIZE, NULL);
     if (!j->timeline)
         return cli_reject(a, &OPT_SIZE, "without --timeline");
-    return cli_timeline_check(j->timeline, j->size, j->g.num_ranks);
+    return cli_timeline_check(j->timeline, j->size);
 }
 
 static int resolve(const cli_args *a, replay_job *j)
@@ -237,7 +237,7 @@ static int resolve(const cli_args *a, replay_job *j)
                          j->ranks_per_node);
     if (kc_goal_validate(&j->g, 0, NULL, &err))
         return cli_report(a, &err);
-    if (j->timeline && (r = cli_timeline_check(j->timeline, j->size, j->g.num_ranks)))
+    if (j->timeline && (r = cli_timeline_check(j->timeline, j->size)))
         return r;
     return 0;
 }
@@ -638,8 +638,9 @@ static int gate(const cli_args *a, const replay_job *j)
     double sec = CLI_RATE_REPLAY_NODE * nodes + CLI_RATE_REPLAY_OP * ops + CLI_RATE_REPLAY_DEP * deps +
                  CLI_RATE_REPLAY_BYTE * bytes_sent;
     double bytes = 300 * nodes + 350 * ops + 60 * deps + CLI_BASE_BYTES;
-    if (j->timeline) /* a 64-byte slice an operation, a 16-byte flow a message, with the doubling's slack */
-        bytes += 160 * ops;
+    if (j->timeline) /* up to two 64-byte slices an operation (its own, a hold or a wait), a 16-byte flow a
+                      * message, with the doubling's slack */
+        bytes += CLI_TIMELINE_BYTES_PER_OP * ops;
     char what[96], nb[32];
     snprintf(what, sizeof what, "%s of %zu operations on %s nodes", a->path, j->g.nops,
              cli_budget_count(nodes, nb, sizeof nb));
@@ -709,8 +710,10 @@ const cli_command kc_command_replay = {
         "mapping file): they share its injection and ejection channels, and a message between two of them does\n"
         "not enter the network (it arrives when its start-up ends). --timeline FILE records what each rank did:\n"
         "Chrome trace-event JSON for FILE.json or '-' (ts and dur in microseconds; Perfetto, chrome://tracing),\n"
-        "a Gantt chart for FILE.png/.svg/.pdf/.eps (at most 64 ranks; message arrows up to 16), any other name\n"
-        "refused. Exit status 1 on a network deadlock, 2 on bad input.\n"
+        "a Gantt chart for FILE.png/.svg/.pdf/.eps (a row a rank up to 64 ranks, above that rows of several\n"
+        "ranks stacking each kind's share of their time; message arrows up to 400 messages), any other name\n"
+        "refused; rendezvous holds and receive waits are slices of their own. Exit status 1 on a network\n"
+        "deadlock, 2 on bad input.\n"
         "--model loggops runs LogGOPSim's LogGOPS model instead, in integer ns and without a network\n"
         "(--loggops L,o,g,G,O,S; receive overhead, NIC gaps, rendezvous above S; docs/loggops.md).",
     .opts = replay_opts,

@@ -97,84 +97,32 @@ static void params_text(const kc_loggops_params *p, char *buf, size_t size)
              (unsigned long long)p->O, s);
 }
 
-/* --timeline with the pure model: the model's CPU slices (calc, the
- * sender's o + s1 O, the receiver's CPU time) become the timeline's, a flow
- * joins each send's slice to its receive's. The wire and a sender's wait for
- * a rendezvous hold no CPU slice of their own (a gap on the track). */
-typedef struct tl_fill {
-    kc_timeline *tl;
-    const kc_goal *g;
-    size_t *send_slice; /* [nops]: the timeline slice of each send, or SIZE_MAX */
-    kc_status st;
-    kc_err err;
-} tl_fill;
-
-static void tl_add(void *vctx, const kc_loggops_slice *s)
-{
-    tl_fill *c = vctx;
-    if (c->st || s->kind == KC_LOGGOPS_WIRE || s->kind == KC_LOGGOPS_RNDV)
-        return;
-    const kc_goal_op *op = &c->g->op[s->op];
-    kc_tl_kind kind = s->kind == KC_LOGGOPS_CALC ? KC_TL_CALC : s->kind == KC_LOGGOPS_SEND ? KC_TL_SEND : KC_TL_RECV;
-    int64_t peer = kind == KC_TL_CALC  ? -1
-                   : kind == KC_TL_SEND ? op->peer
-                   : s->peer != KC_GOAL_NONE ? (int64_t)c->g->op[s->peer].rank
-                                             : op->peer;
-    kc_tl_slice t = {.start_us = 1e-3 * (double)s->start_ns,
-                     .dur_us = 1e-3 * (double)(s->end_ns - s->start_ns),
-                     .posted_us = 1e-3 * (double)s->start_ns,
-                     .amount = op->amount,
-                     .peer = peer,
-                     .tag = kind == KC_TL_CALC ? -1 : op->tag,
-                     .rank = s->rank,
-                     .kind = (uint8_t)kind,
-                     .cpu = s->cpu,
-                     .op = s->op};
-    size_t idx;
-    if ((c->st = kc_timeline_add_slice(c->tl, &t, &idx, &c->err)))
-        return;
-    if (kind == KC_TL_SEND)
-        c->send_slice[s->op] = idx;
-    else if (kind == KC_TL_RECV && s->peer != KC_GOAL_NONE && c->send_slice[s->peer] != SIZE_MAX)
-        c->st = kc_timeline_add_flow(c->tl, c->send_slice[s->peer], idx, &c->err);
-}
-
 int cli_replay_loggops(const cli_args *a, const char *path, cli_fmt fmt, const kc_goal *g,
                        const kc_loggops_params *p, const char *timeline)
 {
     /* The gate (budget.h), fitted to bench/estimates.tsv: the schedule and
-     * the model's state, 150 bytes an operation and 64 a dependence. */
+     * the model's state, 150 bytes an operation and 64 a dependence, and a
+     * timeline's slices. */
     char what[96];
     double ops = (double)g->nops, deps = (double)g->ndeps;
     snprintf(what, sizeof what, "%s of %zu operations (LogGOPS)", a->path, g->nops);
     int rc = cli_budget_check(a, what,
                               CLI_RATE_LOGGOPS_OP * ops + CLI_RATE_LOGGOPS_DEP * deps + CLI_LOGGOPS_FIXED_SECONDS,
-                              (uint64_t)(150 * ops + 64 * deps + CLI_BASE_BYTES));
+                              (uint64_t)(150 * ops + 64 * deps + CLI_BASE_BYTES +
+                                         (timeline ? CLI_TIMELINE_BYTES_PER_OP * ops : 0)));
     if (rc)
         return rc;
     kc_loggops_result r;
     kc_err err = {0};
     kc_timeline tl;
-    tl_fill fill = {.tl = &tl, .g = g};
-    if (timeline) {
+    kc_status st;
+    if (timeline) { /* the model's CPU slices, holds and waits (kcube/timeline.h) */
         if (kc_timeline_init(&tl, g->num_ranks, &err))
             return cli_report(a, &err);
-        fill.send_slice = malloc((g->nops ? g->nops : 1) * sizeof *fill.send_slice);
-        if (!fill.send_slice) {
-            kc_timeline_free(&tl);
-            kc_fail(&err, KC_ENOMEM, "out of memory (timeline)");
-            return cli_report(a, &err);
-        }
-        for (size_t i = 0; i < g->nops; i++)
-            fill.send_slice[i] = SIZE_MAX;
+        st = kc_timeline_loggops(g, p, &tl, &r, &err);
+    } else {
+        st = kc_loggops_run(g, p, NULL, NULL, &r, &err);
     }
-    kc_status st = kc_loggops_run(g, p, timeline ? tl_add : NULL, &fill, &r, &err);
-    if (!st && fill.st) {
-        st = fill.st;
-        err = fill.err;
-        kc_loggops_result_free(&r);
-    }
-    free(fill.send_slice);
     if (!st && timeline) {
         rc = cli_timeline_write(timeline, cli_text(a, &OPT_SIZE, NULL), &tl, path, "loggops");
         /* A timeline on standard output is all that goes there. */

@@ -166,6 +166,10 @@ static int charge_apply(kci_fixed *f, size_t c, double start, double in)
         return cpu_known;
     }
     default: /* LogGOPS moves each clock to the match at least */
+        if (f->rfree[ch->cpu] < in) { /* for the timeline: the hold of a free CPU */
+            s->hold_from = f->rfree[ch->cpu], s->hold_to = in;
+            s->hold_cpu = (unsigned char)(ch->cpu % f->ord->ncpu);
+        }
         f->ccpu[c] = maxd(f->rfree[ch->cpu], in);
         f->cnic[c] = maxd(f->rfree[ch->nic], in);
         return 1;

@@ -144,7 +144,7 @@ typedef struct model {
     size_t *waiting;                   /* unresolved dependencies of each op */
     size_t *sfirst, *slist;            /* ops waiting on an op's start: slist[sfirst[op]..sfirst[op+1]) */
     size_t *efirst, *elist;            /* ... on its end */
-    uint64_t *t_send;                  /* a send: when it was taken */
+    uint64_t *t_send;                  /* a send: when it was taken; a recv: when posted */
     uint64_t *t_msg;                   /* a send: when the receiver took its message */
     size_t *qnext;                     /* queue links (each op is in at most one queue) */
     size_t *rq_head, *rq_tail, *uq_head, *uq_tail; /* [rank] posted receives; unexpected messages (sends) */
@@ -371,6 +371,7 @@ static void step_recv(model *m, ev e)
     const kc_goal_op *o = &m->g->op[e.op];
     if (m->ord)
         m->ord->post[e.op] = e.t;
+    m->t_send[e.op] = e.t;
     started(m, e.op);
     size_t send = q_match(m, m->uq_head, m->uq_tail, o->rank, o->peer, o->tag);
     if (send == KC_GOAL_NONE) {
@@ -387,6 +388,7 @@ static void step_recv(model *m, ev e)
     if (so->amount > p->S)
         rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
     uint64_t tm = m->t_msg[send];
+    emit(m, KC_LOGGOPS_WAIT, e.op, send, o->rank, o->cpu, e.t, max64(e.t, tm)); /* see kcube/loggops.h */
     emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
          add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
     emit(m, KC_LOGGOPS_WIRE, send, e.op, so->rank, so->cpu, add(m, m->t_send[send], p->o), tm);
@@ -424,6 +426,7 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
         m->ord->matched[recv] = e.op, m->ord->match[e.op] = e.t;
     if (o->amount > p->S)
         rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
+    emit(m, KC_LOGGOPS_WAIT, recv, e.op, dst, m->g->op[recv].cpu, m->t_send[recv], max64(m->t_send[recv], e.t));
     emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
     emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
     finished(m, recv);

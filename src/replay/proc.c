@@ -272,6 +272,8 @@ static void matched(kci_proc *p, size_t recv, double t)
     if (send == KC_GOAL_NONE || p->S == KC_LOGGOPS_S_INF || p->g->op[send].amount <= p->S)
         return;
     uint32_t r = p->g->op[send].rank;
+    if (p->cpu[r] < t) /* for the timeline: the hold of a free CPU */
+        p->st[send].hold_from = p->cpu[r], p->st[send].hold_to = t;
     p->cpu[r] = maxd(p->cpu[r], t);
     if (p->nic)
         p->nics[r] = maxd(p->nics[r], t);

@@ -47,7 +47,11 @@ typedef struct kci_proc_op {
     double take;
     double head, tail, done_min; /* a recv with the NIC model: first byte, tail, o + copy from take */
     double got; /* a send: when its receiver's CPU was done with its message (the receive's arrival) */
-    unsigned char headed, tailed;
+    /* a send above S whose rank's CPU hold_cpu was free before the match:
+     * held from hold_from until the match at hold_to (the timeline's hold; none while
+     * hold_from >= hold_to) */
+    double hold_from, hold_to;
+    unsigned char headed, tailed, hold_cpu;
     uint64_t seq;
     size_t waiting; /* unresolved dependencies */
     unsigned char started, arrived, ended;

@@ -16,19 +16,24 @@ integer pid and tid >= 0; every event but M a string cat and a finite ts >=
 (args.name a string) and process_sort_index / thread_sort_index (args.
 sort_index an integer); every track (pid, tid) with a slice named by a
 thread_name and every pid by a process_name; on each track the slices
-nested or disjoint (a viewer drops or misdraws partial overlaps) and those
-of positive length disjoint (a CPU does one thing at a time); every flow
+nested or disjoint (a viewer drops or misdraws partial overlaps) and, on a
+CPU's track, those of positive length disjoint (one thing at a time); every flow
 start "s" has exactly one finish "f" with its id, the same cat and name,
 "bp": "e" (bound to its enclosing slice) and a ts not before the start's,
 each inside a send's and a recv's slice of its track; one flow per message.
 
-And what the run says: a track's tid is rank + ranks x cpu, its pid the
-rank's node; each rank's last slice ends at its finish time in the report
-(with --loggops at or before it: a receive can end when it is posted);
-without --loggops each rank's slice durations add up to its busy time
-counted from the schedule alone (start-up per send plus calc time); with
---loggops (order "loggops") each send lasts start-up + o + (s-1) O, each
-calc its time, each receive at least o + (s-1) max(O, byte time).
+And what the run says: a track's tid is rank + ranks x cpu (a wait's
+rank + ranks x (256 + lane)), its pid the rank's node; slices are named
+calc, send, recv, hold (a rendezvous send's CPU held) or wait (a posted
+receive, on a lane of its rank's); each rank's last slice ends at its
+finish time in the report (to 1e-6 relative); a wait's posted_us is its
+ts and its wait_us its dur, and a recv's wait_us is its wait slice's dur
+(0 without one); without a LogGOPS CPU each rank's slice durations but
+waits add up to its busy time counted from the schedule alone (start-up
+per send plus calc time); with --loggops (order "loggops") or --model
+loggops (the report's loggops object: finish_ns, params; STARTUP_US 0)
+each send lasts start-up + o + (s-1) O, each calc its time, each receive
+at least o + (s-1) max(O, byte time or G).
 Exit 0 when all hold, else 1 with the first failure on stderr."""
 import json
 import math
@@ -108,7 +113,10 @@ def main():
         fail("no traceEvents list")
     if "displayTimeUnit" in trace and trace["displayTimeUnit"] not in ("ms", "ns"):
         fail("displayTimeUnit %r" % trace["displayTimeUnit"])
-    finish = report["finish_us"]
+    pure = report.get("model") == "loggops"  # --model loggops: ns in its loggops object
+    finish = [x / 1000.0 for x in report["loggops"]["finish_ns"]] if pure else report["finish_us"]
+    if pure:
+        report["messages"] = report["loggops"]["messages"]
     ranks = len(finish)
     node_of = [int(x) for x in sys.argv[5].split(",")] if len(sys.argv) == 6 else list(range(ranks))
     tracks, starts, ends = {}, {}, {}
@@ -125,8 +133,10 @@ def main():
         if not 0 <= rank < ranks or e["pid"] != node_of[rank]:
             fail("track pid %s tid %s: not a rank's on its node" % (e["pid"], e["tid"]))
         if e["ph"] == "X":
-            if e["name"] not in ("calc", "send", "recv"):
+            if e["name"] not in ("calc", "send", "recv", "hold", "wait"):
                 fail("slice named %s" % e["name"])
+            if (e["name"] == "wait") != (e["tid"] >= 256 * ranks):
+                fail("a %s slice on track tid %s" % (e["name"], e["tid"]))
             tracks.setdefault((e["pid"], e["tid"]), []).append(e)
         else:
             table = starts if e["ph"] == "s" else ends
@@ -166,16 +176,29 @@ def main():
             if open_ends and a1 > open_ends[-1] + 1e-9:
                 fail("track %s: a slice [%g, %g] overlaps another partly" % (key, a0, a1))
             open_ends.append(a1)
-        busy = sorted(x for x in spans if x[1] > x[0])
+        busy = sorted(x for x in spans if x[1] > x[0]) if key[1] < 256 * ranks else []  # waits may nest
         for (a0, a1), (b0, b1) in zip(busy, busy[1:]):
             if b0 < a1 - 1e-9:
                 fail("track %s: slices [%g, %g] and [%g, %g] overlap" % (key, a0, a1, b0, b1))
     by_rank = {}
     for (pid, tid), sl in tracks.items():
         by_rank.setdefault(tid % ranks, []).extend(sl)
-    if report.get("order") == "loggops":
-        p = report["loggops_params"]
-        o, O, bt = p["o"] / 1000.0, p["O"] / 1000.0, report["byte_time_us"]
+    waits = {}
+    for sl in by_rank.values():
+        for s in sl:
+            if s["name"] == "wait":
+                if s["args"]["op"] in waits or abs(s["args"]["posted_us"] - s["ts"]) > 1e-9 or \
+                        abs(s["args"]["wait_us"] - s["dur"]) > 1e-9 or s["dur"] <= 0:
+                    fail("wait slice %s: not one per receive, or posted_us and wait_us not its ts and dur" % s)
+                waits[s["args"]["op"]] = s["dur"]
+    for sl in by_rank.values():
+        for s in sl:
+            if s["name"] == "recv" and abs(s["args"]["wait_us"] - waits.get(s["args"]["op"], 0.0)) > 1e-6:
+                fail("recv %s: wait_us is not its wait slice's length" % s)
+    if report.get("order") == "loggops" or pure:
+        p = report["loggops"]["params"] if pure else report["loggops_params"]
+        o, O = p["o"] / 1000.0, p["O"] / 1000.0
+        bt = p["G"] / 1000.0 if pure else report["byte_time_us"]
         for sl in by_rank.values():
             for s in sl:
                 s1 = max(s["args"].get("bytes", 0) - 1, 0)
@@ -187,15 +210,13 @@ def main():
     else:
         want = busy_from_schedule(sys.argv[2], startup)
         for r in range(ranks):
-            got = sum(s["dur"] for s in by_rank.get(r, []))
+            got = sum(s["dur"] for s in by_rank.get(r, []) if s["name"] != "wait")
             if abs(got - want.get(r, 0.0)) > 1e-6 * (1 + got):
                 fail("rank %d: slices add up to %.9g us, busy time %.9g us" % (r, got, want.get(r, 0.0)))
     for r in range(ranks):
-        # with --loggops a receive may end when posted and a rendezvous send
-        # when matched, after every slice of its rank
+        # holds and waits drawn, the last slice ends at the finish
         last = max((s["ts"] + s["dur"] for s in by_rank.get(r, [])), default=0.0)
-        off = last - finish[r]
-        if off > 1e-6 * (1 + last) or (report.get("order") != "loggops" and off < -1e-6 * (1 + last)):
+        if abs(last - finish[r]) > 1e-6 * (1 + last):
             fail("rank %d: last slice ends at %.9g us, finish %.9g us" % (r, last, finish[r]))
     print("ok: %d slices, %d flows" % (sum(len(v) for v in tracks.values()), len(starts)))
 
