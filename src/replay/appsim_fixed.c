@@ -64,13 +64,13 @@ static void op_time(kci_fixed *f, size_t op, int start, double t)
 {
     kci_proc *p = f->p;
     for (size_t k = p->dfirst[op]; k < p->dfirst[op + 1]; k++) {
-        const kc_goal_dep *d = &f->g->dep[p->dlist[k]];
-        if (d->start != start)
+        size_t v = p->dlist[k], dop = v >> 1; /* packed as op * 2 + start (replay_internal.h) */
+        if ((int)(v & 1) != start)
             continue;
-        kci_proc_op *w = &p->st[d->op];
+        kci_proc_op *w = &p->st[dop];
         w->ready = maxd(w->ready, t);
         if (--w->waiting == 0)
-            work(f, W_READY, d->op);
+            work(f, W_READY, dop);
     }
 }
 

@@ -91,15 +91,18 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *m, d
         kci_proc_free(p);
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     }
-    /* Dependents of each operation: dlist[dfirst[on]..dfirst[on+1]) are deps. */
+    /* Dependents of each operation: dlist[dfirst[on]..dfirst[on+1]) are its
+     * dependents as op * 2 + start (1: irequires), in dependency order; kept
+     * packed so that releasing them does not go through g->dep. */
     for (size_t i = 0; i < g->ndeps; i++) {
         p->dfirst[g->dep[i].on + 2]++;
         p->st[g->dep[i].op].waiting++;
+        p->st[g->dep[i].on].istart |= (unsigned char)(g->dep[i].start != 0);
     }
     for (size_t i = 0; i < n; i++)
         p->dfirst[i + 2] += p->dfirst[i + 1];
     for (size_t i = 0; i < g->ndeps; i++)
-        p->dlist[p->dfirst[g->dep[i].on + 1]++] = i;
+        p->dlist[p->dfirst[g->dep[i].on + 1]++] = g->dep[i].op * 2 + (g->dep[i].start != 0);
     for (size_t r = 0; r <= g->num_ranks; r++)
         p->phead[r] = p->ptail[r] = KC_GOAL_NONE;
     for (size_t i = 0; i < n; i++)
@@ -179,7 +182,8 @@ static void ready_recv(kci_proc *p, kci_proc_ev e)
     kci_proc_op *s = &p->st[e.op];
     s->started = 1;
     s->start = e.t;
-    push(&p->h, e.t, EV_START, e.op);
+    if (s->istart)
+        push(&p->h, e.t, EV_START, e.op);
     if (p->nic && s->headed && !s->arrived)
         matched(p, e.op, maxd(e.t, s->take)); /* taken, its tail still to come */
     if (s->arrived) {
@@ -214,7 +218,8 @@ static void ready_work(kci_proc *p, kci_proc_ev e)
     p->cpu[o->rank] = begin + dur;
     s->start = begin;
     s->arrival = begin + dur;
-    push(&p->h, begin, EV_START, e.op);
+    if (s->istart)
+        push(&p->h, begin, EV_START, e.op);
     if (send && p->m->recv_of[e.op] != KC_GOAL_NONE)
         push(&p->h, begin + p->startup_us + p->o, EV_LEAVE, e.op);
     if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S || p->m->recv_of[e.op] == KC_GOAL_NONE)
@@ -293,15 +298,16 @@ static void start_or_end(kci_proc *p, kci_proc_ev e)
         if (e.t > p->total)
             p->total = e.t;
     }
+    size_t want = e.type == EV_START;
     for (size_t k = p->dfirst[e.op]; k < p->dfirst[e.op + 1]; k++) {
-        const kc_goal_dep *d = &p->g->dep[p->dlist[k]];
-        if (d->start != (e.type == EV_START))
+        size_t v = p->dlist[k], op = v >> 1;
+        if ((v & 1) != want)
             continue;
-        kci_proc_op *w = &p->st[d->op];
+        kci_proc_op *w = &p->st[op];
         if (e.t > w->ready)
             w->ready = e.t;
         if (--w->waiting == 0)
-            ready(p, w->ready, d->op, 1);
+            ready(p, w->ready, op, 1);
     }
 }
 

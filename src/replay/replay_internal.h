@@ -50,6 +50,7 @@ typedef struct kci_proc_op {
     uint64_t seq;
     size_t waiting; /* unresolved dependencies */
     unsigned char started, arrived, ended;
+    unsigned char istart; /* some op `irequires` this one: its start is an event */
 } kci_proc_op;
 typedef struct kci_proc {
     const kc_goal *g;
@@ -69,7 +70,7 @@ typedef struct kci_proc {
     double *cpu;          /* [num_ranks]: processor busy until */
     double *finish;       /* [num_ranks]: last end */
     double total;
-    size_t *dfirst, *dlist, ended;
+    size_t *dfirst, *dlist, ended; /* dlist[dfirst[op]..dfirst[op+1]): op's dependents, dependent * 2 + (irequires) */
     kci_proc_heap h;
 } kci_proc;
 /* lp (may be NULL: o = g = O = 0, S infinite; L and G unused) in ns as
