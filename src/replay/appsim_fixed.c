@@ -55,7 +55,7 @@ static int leave_less(const kci_proc_ev *a, const kci_proc_ev *b)
 
 KCI_HEAP_DEFINE(leaveq, kci_proc_ev, leave_less)
 
-static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_proc_ev){t, 0, op, op}); }
+static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_proc_ev){t, op, op}); }
 
 size_t kci_fixed_step(kci_fixed *f) { return leaveq_pop(f->h, &f->hn).op; }
 

@@ -16,22 +16,23 @@
  * ends, and the sends of one instant still leave in file order. */
 enum { EV_START, EV_END, EV_LEAVE, EV_HEAD, EV_ARRIVE, EV_READY };
 
+/* An event's order among those of its time: type, then the NIC model's
+ * readiness number (unique to an op, from 1) or else the op, in one word
+ * (both stay below 2^61: each counts operations held in memory). */
+#define EV_TYPE_SHIFT 61
+static int ev_type(const kci_proc_ev *e) { return (int)(e->key >> EV_TYPE_SHIFT); }
+
 static int ev_less(const kci_proc_ev *a, const kci_proc_ev *b)
 {
-    if (a->t != b->t)
-        return a->t < b->t;
-    if (a->type != b->type)
-        return a->type < b->type;
-    if (a->seq != b->seq)
-        return a->seq < b->seq;
-    return a->op < b->op;
+    return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
 KCI_HEAP_DEFINE(evq, kci_proc_ev, ev_less)
 
 static void push_seq(kci_proc_heap *h, double t, int type, uint64_t seq, size_t op)
 {
-    evq_push(h->e, &h->n, (kci_proc_ev){t, type, seq, op});
+    uint64_t key = ((uint64_t)type << EV_TYPE_SHIFT) | (seq ? seq : (uint64_t)op);
+    evq_push(h->e, &h->n, (kci_proc_ev){t, key, op});
 }
 
 static void push(kci_proc_heap *h, double t, int type, size_t op) { push_seq(h, t, type, 0, op); }
@@ -289,7 +290,7 @@ static void start_or_end(kci_proc *p, kci_proc_ev e)
 {
     const kc_goal_op *o = &p->g->op[e.op];
     kci_proc_op *s = &p->st[e.op];
-    if (e.type == EV_END) {
+    if (ev_type(&e) == EV_END) {
         s->ended = 1;
         s->end = e.t;
         p->ended++;
@@ -298,7 +299,7 @@ static void start_or_end(kci_proc *p, kci_proc_ev e)
         if (e.t > p->total)
             p->total = e.t;
     }
-    size_t want = e.type == EV_START;
+    size_t want = ev_type(&e) == EV_START;
     for (size_t k = p->dfirst[e.op]; k < p->dfirst[e.op + 1]; k++) {
         size_t v = p->dlist[k], op = v >> 1;
         if ((v & 1) != want)
@@ -314,7 +315,7 @@ static void start_or_end(kci_proc *p, kci_proc_ev e)
 size_t kci_proc_step(kci_proc *p)
 {
     kci_proc_ev e = pop(&p->h);
-    switch (e.type) {
+    switch (ev_type(&e)) {
     case EV_READY:
         if (p->g->op[e.op].kind == KC_GOAL_RECV)
             ready_recv(p, e);

@@ -32,8 +32,9 @@
  * o = g = O = 0 and S infinite (or no parameters) nothing changes. */
 typedef struct kci_proc_ev {
     double t;
-    int type;
-    uint64_t seq; /* the NIC model: first readiness, so waiting operations keep their order (else 0) */
+    /* ties at t: type << 61, then (the NIC model's ready events) the op's
+     * first readiness, so waiting operations keep their order, else op */
+    uint64_t key;
     size_t op;
 } kci_proc_ev;
 typedef struct kci_proc_heap {
