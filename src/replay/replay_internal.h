@@ -47,10 +47,9 @@ typedef struct kci_proc_op {
      * take = when that CPU began; a send: arrival = when its CPU time ends */
     double take;
     double head, tail, done_min; /* a recv with the NIC model: first byte, tail, o + copy from take */
-    unsigned char headed, tailed;
     uint64_t seq;
     size_t waiting; /* unresolved dependencies */
-    unsigned char started, arrived, ended;
+    unsigned char headed, tailed, started, arrived, ended;
     unsigned char istart; /* some op `irequires` this one: its start is an event */
 } kci_proc_op;
 typedef struct kci_proc {
