@@ -379,13 +379,20 @@ static kc_status step_network(replay *x, kc_err *err)
     return st;
 }
 
+/* The engine steps a cycle at a time while messages are in flight; the
+ * next processor event's cycle is worked out again only when that event
+ * changes (a division a cycle was a tenth of a long message's time). */
 static kc_status run_loop(replay *x, kc_err *err)
 {
     kc_status st = KC_OK;
+    double known = NAN;
+    int64_t next_cycle = 0;
     while (!st && !kc_simdrive_deadlock(x->d)) {
         int have = x->fx ? kci_fixed_pending(x->fx) : kci_proc_pending(&x->p);
         double next = !have ? 0 : x->fx ? kci_fixed_time(x->fx) : kci_proc_time(&x->p);
-        if (have && cycle_of(x, next) <= kc_simdrive_now(x->d))
+        if (have && next != known)
+            known = next, next_cycle = cycle_of(x, next);
+        if (have && next_cycle <= kc_simdrive_now(x->d))
             st = take_event(x, err);
         else if (kc_simdrive_busy(x->d))
             st = step_network(x, err);
