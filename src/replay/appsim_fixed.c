@@ -94,7 +94,7 @@ static int charge_input(const kci_fixed *f, size_t c, double *in)
 {
     const kci_lg_charge *ch = &f->ord->c[c];
     size_t res[2] = {ch->cpu, ch->nic};
-    int nres = ch->nic == KCI_LG_NONE ? 1 : 2;
+    int nres = ch->nic == KCI_LG_NORES ? 1 : 2;
     if (f->cstate[c])
         return 0;
     for (int k = 0; k < nres; k++) {
@@ -177,7 +177,7 @@ static void try_charge(kci_fixed *f, size_t c)
 {
     const kci_lg_charge *ch = &f->ord->c[c];
     size_t res[2] = {ch->cpu, ch->nic};
-    int nres = ch->nic == KCI_LG_NONE ? 1 : 2;
+    int nres = ch->nic == KCI_LG_NORES ? 1 : 2;
     double in;
     if (!charge_input(f, c, &in))
         return;
@@ -379,7 +379,7 @@ static void index_charges(kci_fixed *f, size_t n, size_t nr)
         const kci_lg_charge *ch = &ord->c[c];
         f->pwait[c] = KC_GOAL_NONE;
         f->rfirst[ch->cpu + 2]++;
-        if (ch->nic != KCI_LG_NONE)
+        if (ch->nic != KCI_LG_NORES)
             f->rfirst[ch->nic + 2]++;
         size_t *slot = ch->type == KCI_LG_MSG ? f->msg_of : ch->type == KCI_LG_HOLD ? f->hold_of : f->task_of;
         slot[ch->op] = c;
@@ -394,7 +394,7 @@ static void index_charges(kci_fixed *f, size_t n, size_t nr)
         f->cprev_cpu[c] = f->rlast[ch->cpu];
         f->rlast[ch->cpu] = c;
         f->cprev_nic[c] = KCI_LG_NONE;
-        if (ch->nic != KCI_LG_NONE) {
+        if (ch->nic != KCI_LG_NORES) {
             f->rlist[f->rfirst[ch->nic + 1]++] = c;
             f->cprev_nic[c] = f->rlast[ch->nic];
             f->rlast[ch->nic] = c;

@@ -117,12 +117,13 @@ kc_status kci_proc_record(const kci_proc *p, struct kc_timeline *tl, kc_err *err
  * R ncpu + rank x nnic + nic, then receiving NICs after those. */
 enum { KCI_LG_CALC, KCI_LG_SEND, KCI_LG_MSG, KCI_LG_HOLD };
 #define KCI_LG_NONE SIZE_MAX
+#define KCI_LG_NORES UINT32_MAX /* a calc's NIC */
 typedef struct kci_lg_charge {
-    size_t op;       /* the calc or send (MSG, HOLD: the send) */
-    size_t cpu, nic; /* resources (nic KCI_LG_NONE for a calc) */
+    size_t op;         /* the calc or send (MSG, HOLD: the send) */
+    uint32_t cpu, nic; /* resources (nic KCI_LG_NORES for a calc); fewer than 2^32 (order_alloc checks) */
     int type;
     uint64_t t, cpu_end, nic_end; /* ns: when taken; its CPU's and NIC's clock after it */
-} kci_lg_charge;
+} kci_lg_charge; /* 48 bytes: one a calc or send, one a message */
 typedef struct kci_loggops_order {
     kci_lg_charge *c;
     size_t n, cap;
