@@ -92,11 +92,11 @@ static void op_end(kci_fixed *f, size_t op, double t)
  * (the op ready, the message's first byte, the receive matched); else 0. */
 static int charge_input(const kci_fixed *f, size_t c, double *in)
 {
+    if (f->cstate[c]) /* before the charge itself: one byte, often in cache */
+        return 0;
     const kci_lg_charge *ch = &f->ord->c[c];
     size_t res[2] = {ch->cpu, ch->nic};
     int nres = ch->nic == KCI_LG_NORES ? 1 : 2;
-    if (f->cstate[c])
-        return 0;
     for (int k = 0; k < nres; k++) {
         size_t v = res[k], at = f->rfirst[v] + f->rpos[v];
         if (at >= f->rfirst[v + 1] || f->rlist[at] != c || !f->rknown[v])
