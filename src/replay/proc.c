@@ -3,7 +3,9 @@
  * and the flit-level replays (appsim.c, appsim_fixed.c; docs/goal.md).
  * Events of equal time are taken starts and ends first, then arrivals, then
  * ready operations in file order, so the result does not depend on the
- * heap's tie-breaking. */
+ * heap's tie-breaking. A start is an event only for an operation something
+ * `irequires` (nothing else waits for it), so most operations cost three
+ * events or four: ready, end, and a message's leaving or arrival. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
