@@ -17,7 +17,8 @@
  * without (the nCUBE 2 model), and LogGOPSim on txt2bin's binary of the
  * file (found in $LOGGOPSIM_DIR, default /work/peers/loggopsim; its
  * conversion is not timed, kcube's parsing is); medians of the wall time
- * and the largest peak memory of each.
+ * and of the CPU time (user and system, what a loaded machine blurs
+ * least), and the largest peak memory of each.
  *
  *   bench_replay --network [--n N] [REPS] FILE...   (N: 9, REPS: 3) */
 #define _DEFAULT_SOURCE /* wait4: a child's own peak memory */
@@ -126,8 +127,8 @@ int main(int argc, char **argv)
 /* ---- The network replay against LogGOPSim, process by process ---- */
 
 typedef struct net_run {
-    double sec;
-    long kb; /* peak resident memory */
+    double sec, cpu; /* wall, and user + system: the figure a loaded machine blurs least */
+    long kb;         /* peak resident memory */
     int ok;  /* exit status 0 */
 } net_run;
 
@@ -135,7 +136,7 @@ typedef struct net_run {
  * discarded; its wall time and peak memory. */
 static net_run net_spawn(char *const argv[])
 {
-    net_run r = {0, 0, 0};
+    net_run r = {0, 0, 0, 0};
     double t0 = bench_now();
     pid_t pid = fork();
     if (pid < 0)
@@ -152,6 +153,8 @@ static net_run net_spawn(char *const argv[])
     if (wait4(pid, &status, 0, &ru) != pid)
         return r;
     r.sec = bench_now() - t0;
+    r.cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+            1e-6 * (double)ru.ru_stime.tv_usec;
     r.kb = ru.ru_maxrss;
     r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     return r;
@@ -159,7 +162,7 @@ static net_run net_spawn(char *const argv[])
 
 /* One column's runs of one file: medians and the largest memory. */
 typedef struct net_col {
-    double sec[99];
+    double sec[99], cpu[99];
     long kb;
     int n, failed;
 } net_col;
@@ -170,6 +173,7 @@ static void net_add(net_col *c, net_run r)
         c->failed = 1;
         return;
     }
+    c->cpu[c->n] = r.cpu;
     c->sec[c->n++] = r.sec;
     if (r.kb > c->kb)
         c->kb = r.kb;
@@ -178,11 +182,12 @@ static void net_add(net_col *c, net_run r)
 static void net_print(net_col *c, int present)
 {
     if (!present)
-        printf("  %-17s", "not found");
+        printf("  %-26s", "not found");
     else if (c->failed || !c->n)
-        printf("  %-17s", "failed");
+        printf("  %-26s", "failed");
     else
-        printf("  %7.2f s %4ld MB", bench_median(c->sec, c->n), (c->kb + 512) / 1024);
+        printf("  %7.2f s %7.2f s %4ld MB", bench_median(c->sec, c->n), bench_median(c->cpu, c->n),
+               (c->kb + 512) / 1024);
 }
 
 /* A file's three columns, reps interleaved; lgs: LogGOPSim's directory or
@@ -249,9 +254,9 @@ static int network_main(int argc, char **argv, const char *self)
     snprintf(probe, sizeof probe, "%s/LogGOPSim", lgs);
     if (access(probe, X_OK))
         lgs = NULL;
-    printf("network replay on the %s-cube: medians of %d interleaved runs, whole processes (wall time, peak memory)\n",
-           n, reps);
-    printf("%-22s  %-17s  %-17s  %-17s\n", "schedule", "LogGOPSim", "kcube --loggops", "kcube (nCUBE 2)");
+    printf("network replay on the %s-cube: medians of %d interleaved runs, whole processes (wall time, CPU time, "
+           "peak memory)\n", n, reps);
+    printf("%-22s  %-26s  %-26s  %-26s\n", "schedule", "LogGOPSim", "kcube --loggops", "kcube (nCUBE 2)");
     for (; k < argc; k++)
         net_file(kcube, n, argv[k], lgs, reps);
     return 0;
