@@ -8,10 +8,27 @@
  * order: kc_appsim_run_order), each REPS times (default 3);
  * medians of the wall time, operations per second, and the makespans.
  *
- *   bench_replay [--quick] [REPS]     --quick: 8-cube, 40 phases */
+ *   bench_replay [--quick] [REPS]     --quick: 8-cube, 40 phases
+ *
+ * With --network, GOAL files (the bench schedules of
+ * tests/support/schedgen_like.py) are timed as whole processes, each
+ * repetition interleaved: `kcube replay FILE --n N` with LogGOPS's CPUs and
+ * NICs (--loggops o=1500,g=1000,O=0,S=65535: the fixed-order replay) and
+ * without (the nCUBE 2 model), and LogGOPSim on txt2bin's binary of the
+ * file (found in $LOGGOPSIM_DIR, default /work/peers/loggopsim; its
+ * conversion is not timed, kcube's parsing is); medians of the wall time
+ * and of the CPU time (user and system, what a loaded machine blurs
+ * least), and the largest peak memory of each.
+ *
+ *   bench_replay --network [--n N] [REPS] FILE...   (N: 9, REPS: 3) */
+#define _DEFAULT_SOURCE /* wait4: a child's own peak memory */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "bench_util.h"
 #include "kcube/appsim.h"
@@ -26,8 +43,12 @@ static void die(const kc_err *err)
     exit(1);
 }
 
+static int network_main(int argc, char **argv, const char *self);
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--network"))
+        return network_main(argc - 2, argv + 2, argv[0]);
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     int reps = argc > 1 + quick ? atoi(argv[1 + quick]) : 3;
     if (reps < 1 || reps > 99)
@@ -100,5 +121,143 @@ int main(int argc, char **argv)
     kc_goal_match_free(&m);
     kc_goal_free(&g);
     kc_simnet_free(&net);
+    return 0;
+}
+
+/* ---- The network replay against LogGOPSim, process by process ---- */
+
+typedef struct net_run {
+    double sec, cpu; /* wall, and user + system: the figure a loaded machine blurs least */
+    long kb;         /* peak resident memory */
+    int ok;  /* exit status 0 */
+} net_run;
+
+/* Run argv[0] with argv (no shell: file names are data), its output
+ * discarded; its wall time and peak memory. */
+static net_run net_spawn(char *const argv[])
+{
+    net_run r = {0, 0, 0, 0};
+    double t0 = bench_now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return r;
+    if (pid == 0) {
+        int fd = open("/dev/null", O_WRONLY);
+        if (fd >= 0)
+            dup2(fd, 1), dup2(fd, 2);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    int status = 0;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) != pid)
+        return r;
+    r.sec = bench_now() - t0;
+    r.cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+            1e-6 * (double)ru.ru_stime.tv_usec;
+    r.kb = ru.ru_maxrss;
+    r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return r;
+}
+
+/* One column's runs of one file: medians and the largest memory. */
+typedef struct net_col {
+    double sec[99], cpu[99];
+    long kb;
+    int n, failed;
+} net_col;
+
+static void net_add(net_col *c, net_run r)
+{
+    if (!r.ok) {
+        c->failed = 1;
+        return;
+    }
+    c->cpu[c->n] = r.cpu;
+    c->sec[c->n++] = r.sec;
+    if (r.kb > c->kb)
+        c->kb = r.kb;
+}
+
+static void net_print(net_col *c, int present)
+{
+    if (!present)
+        printf("  %-26s", "not found");
+    else if (c->failed || !c->n)
+        printf("  %-26s", "failed");
+    else
+        printf("  %7.2f s %7.2f s %4ld MB", bench_median(c->sec, c->n), bench_median(c->cpu, c->n),
+               (c->kb + 512) / 1024);
+}
+
+/* A file's three columns, reps interleaved; lgs: LogGOPSim's directory or
+ * NULL when it is absent. */
+static void net_file(const char *kcube, const char *n, const char *path, const char *lgs, int reps)
+{
+    char conv[4096] = "", sim[4096] = "", bin[] = "/tmp/bench_replay_XXXXXX";
+    int have = 0;
+    if (lgs) {
+        snprintf(conv, sizeof conv, "%s/txt2bin", lgs);
+        snprintf(sim, sizeof sim, "%s/LogGOPSim", lgs);
+        int fd = mkstemp(bin);
+        if (fd >= 0) {
+            close(fd);
+            char *argv[] = {conv, "-i", (char *)path, "-o", bin, NULL};
+            have = net_spawn(argv).ok;
+        }
+    }
+    char *fixed[] = {(char *)kcube, "replay", (char *)path, "--n", (char *)n, "--loggops",
+                     "o=1500,g=1000,O=0,S=65535", "--max-time", "0", NULL};
+    char *greedy[] = {(char *)kcube, "replay", (char *)path, "--n", (char *)n, "--max-time", "0", NULL};
+    char *lg[] = {sim, "-b", "-f", bin, NULL};
+    net_col c[3];
+    memset(c, 0, sizeof c);
+    for (int i = 0; i < reps; i++) {
+        if (have)
+            net_add(&c[0], net_spawn(lg));
+        net_add(&c[1], net_spawn(fixed));
+        net_add(&c[2], net_spawn(greedy));
+    }
+    printf("%-22s", path);
+    net_print(&c[0], have);
+    net_print(&c[1], 1);
+    net_print(&c[2], 1);
+    printf("\n");
+    if (lgs)
+        unlink(bin);
+}
+
+/* bench_replay --network [--n N] [REPS] FILE...: kcube is the program next
+ * to this one. */
+static int network_main(int argc, char **argv, const char *self)
+{
+    const char *n = "9";
+    int reps = 3, k = 0;
+    if (k + 1 < argc && !strcmp(argv[k], "--n"))
+        n = argv[k + 1], k += 2;
+    if (k < argc && argv[k][strspn(argv[k], "0123456789")] == '\0') {
+        reps = atoi(argv[k++]);
+        if (reps < 1 || reps > 99)
+            reps = 3;
+    }
+    if (k >= argc) {
+        fprintf(stderr, "usage: bench_replay --network [--n N] [REPS] FILE...\n");
+        return 2;
+    }
+    char kcube[4096];
+    const char *slash = strrchr(self, '/');
+    snprintf(kcube, sizeof kcube, "%.*skcube", slash ? (int)(slash - self + 1) : 0, self);
+    const char *lgs = getenv("LOGGOPSIM_DIR");
+    char probe[4096];
+    if (!lgs || !*lgs)
+        lgs = "/work/peers/loggopsim";
+    snprintf(probe, sizeof probe, "%s/LogGOPSim", lgs);
+    if (access(probe, X_OK))
+        lgs = NULL;
+    printf("network replay on the %s-cube: medians of %d interleaved runs, whole processes (wall time, CPU time, "
+           "peak memory)\n", n, reps);
+    printf("%-22s  %-26s  %-26s  %-26s\n", "schedule", "LogGOPSim", "kcube --loggops", "kcube (nCUBE 2)");
+    for (; k < argc; k++)
+        net_file(kcube, n, argv[k], lgs, reps);
     return 0;
 }

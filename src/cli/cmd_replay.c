@@ -89,6 +89,8 @@ typedef struct replay_job {
     const char *timeline, *size; /* --timeline and its --size, or NULL */
     kc_goal g;
     int have_goal;
+    kc_goal_match m;       /* the network models: the validation's matching, used by the run */
+    int have_match;
     int model;             /* CLI_REPLAY_NETWORK, _LOGGP or _LOGGOPS (replay_loggops.h) */
     kc_loggops_params lp;  /* --model loggops; the network's o, g, O, S (docs/appsim.md) */
     int net_lp;            /* --loggops given to the network replay */
@@ -102,6 +104,8 @@ static void job_free(replay_job *j)
 {
     if (j->have_goal)
         kc_goal_free(&j->g);
+    if (j->have_match)
+        kc_goal_match_free(&j->m);
     if (j->general)
         cli_network_free(&j->net);
     free(j->endpoint_of);
@@ -235,8 +239,9 @@ static int resolve(const cli_args *a, replay_job *j)
     if (!j->general && j->g.num_ranks > nodes * j->ranks_per_node)
         return cli_error("--ranks-per-node: %u ranks do not fit on %.0f nodes of %u ranks", j->g.num_ranks, nodes,
                          j->ranks_per_node);
-    if (kc_goal_validate(&j->g, 0, NULL, &err))
+    if (kc_goal_validate(&j->g, 0, &j->m, &err))
         return cli_report(a, &err);
+    j->have_match = 1;
     if (j->timeline && (r = cli_timeline_check(j->timeline, j->size)))
         return r;
     return 0;
@@ -294,25 +299,22 @@ static kc_status compute(replay_job *j, replay_out *o, kc_err *err)
             return st;
         o->have_tl = 1;
     }
-    kc_goal_match m;
-    if ((st = kc_goal_validate(&j->g, 0, &m, err)))
-        return st;
-    o->messages = m.messages;
+    const kc_goal_match *m = &j->m;
+    o->messages = m->messages;
     if (j->model == CLI_REPLAY_LOGGP) {
         kc_goal_timing tm = {j->opts.startup_us, j->opts.byte_time_us};
-        st = kc_goal_loggp_record(&j->g, &m, &tm, o->node_of, &o->loggp_us, o->finish, o->have_tl ? &o->tl : NULL,
+        st = kc_goal_loggp_record(&j->g, m, &tm, o->node_of, &o->loggp_us, o->finish, o->have_tl ? &o->tl : NULL,
                                   err);
         if (!st && o->have_tl)
             memcpy(o->tl.node_of, o->node_of, ranks * sizeof *o->node_of);
     } else {
         kc_topology plain;
         kc_appsim_place pl = {R, o->node_of, route_topology(j, &o->sc.net, &plain)};
-        st = kc_appsim_run_placed(&j->g, &m, &o->sc.net, &o->sc.route, &j->cfg, &j->opts, &pl,
+        st = kc_appsim_run_placed(&j->g, m, &o->sc.net, &o->sc.route, &j->cfg, &j->opts, &pl,
                                   o->have_tl ? &o->tl : NULL, &o->r, err);
         if (!st)
             memcpy(o->finish, o->r.finish_us, ranks * sizeof *o->finish);
     }
-    kc_goal_match_free(&m);
     return st;
 }
 

@@ -264,6 +264,7 @@ typedef struct replay {
     double wchan, wport, pipe, bound;
     kci_fixed *fx; /* the CPUs and NICs in LogGOPS's order, or NULL: x.p's list schedule */
     int64_t *pw, *cw; /* [messages] cycles waited for the port, for channels (account) */
+    int64_t *hl;      /* [messages] head_latency of each message, worked out once (smallest_head) */
     int64_t ref_head; /* the first-byte latency the LogGOPS L holds (cycles; 0 with messages within a node) */
     const kci_loggops_order *ord; /* the LogGOPS figure's run, when it ran */
     size_t *lgmate;               /* LogGOPS's matching as lgm (the fixed order) */
@@ -314,7 +315,7 @@ static kc_status take_event(replay *x, kc_err *err)
     uint32_t id = x->id_of[send];
     x->leave[id] = t;
     x->joined[id] = kc_simdrive_now(x->d);
-    int64_t hl = head_latency(x, x->router[o->rank], x->router[o->peer]);
+    int64_t hl = x->hl[id];
     kc_status st2 = kc_simdrive_send(x->d, x->router[o->rank], x->router[o->peer], f ? (uint32_t)f : 1, id, err);
     if (st2)
         return st2;
@@ -344,7 +345,7 @@ static void account(replay *x, uint32_t id, const kc_goal_op *o, uint64_t f, int
             best = &port[k];
     int64_t c0 = x->joined[id], begin = *best > c0 ? *best : c0;
     *best = begin + (int64_t)f;
-    int64_t hl = head_latency(x, v, x->router[o->peer]);
+    int64_t hl = x->hl[id];
     int64_t wait = arrived - c0 - hl - ((int64_t)f - 1), pw = begin - c0;
     if (wait < 0)
         wait = 0;
@@ -382,13 +383,20 @@ static kc_status step_network(replay *x, kc_err *err)
     return st;
 }
 
+/* The engine steps a cycle at a time while messages are in flight; the
+ * next processor event's cycle is worked out again only when that event
+ * changes (a division a cycle was a tenth of a long message's time). */
 static kc_status run_loop(replay *x, kc_err *err)
 {
     kc_status st = KC_OK;
+    double known = NAN;
+    int64_t next_cycle = 0;
     while (!st && !kc_simdrive_deadlock(x->d)) {
         int have = x->fx ? kci_fixed_pending(x->fx) : kci_proc_pending(&x->p);
         double next = !have ? 0 : x->fx ? kci_fixed_time(x->fx) : kci_proc_time(&x->p);
-        if (have && cycle_of(x, next) <= kc_simdrive_now(x->d))
+        if (have && next != known)
+            known = next, next_cycle = cycle_of(x, next);
+        if (have && next_cycle <= kc_simdrive_now(x->d))
             st = take_event(x, err);
         else if (kc_simdrive_busy(x->d))
             st = step_network(x, err);
@@ -418,7 +426,8 @@ static uint64_t local_messages(const kc_goal *g, const uint32_t *node)
 }
 
 /* The smallest zero-load first-byte latency over the messages that enter
- * the network (cycles), or -1. */
+ * the network (cycles), or -1; each one's into x->hl (routes are asked for
+ * once a message: on a general network that is a route walk). */
 static int64_t smallest_head(const replay *x)
 {
     int64_t best = -1;
@@ -427,6 +436,7 @@ static int64_t smallest_head(const replay *x)
         if (o->kind != KC_GOAL_SEND || kci_proc_local(x->g, x->node, i))
             continue;
         int64_t hl = head_latency(x, x->router[o->rank], x->router[(uint32_t)o->peer]);
+        x->hl[x->id_of[i]] = hl;
         if (best < 0 || hl < best)
             best = hl;
     }
@@ -700,7 +710,6 @@ static double duration(double v, double whole)
  * ex: its own waits, its pipeline beyond L's, the rest. */
 static void path_message(const replay *x, kc_appsim_result *out, size_t send, int tail, double ex, double grow)
 {
-    const kc_goal_op *so = &x->g->op[send];
     out->path.messages++;
     if (kci_proc_local(x->g, x->node, send)) {
         out->path.other += ex;
@@ -709,7 +718,7 @@ static void path_message(const replay *x, kc_appsim_result *out, size_t send, in
     }
     uint32_t id = x->id_of[send];
     double bnd = (double)x->joined[id] * x->cyc - x->leave[id];
-    double pipe = (double)(head_latency(x, x->router[so->rank], x->router[(uint32_t)so->peer]) - x->ref_head) * x->cyc;
+    double pipe = (double)(x->hl[id] - x->ref_head) * x->cyc;
     double port = tail ? (double)x->pw[id] * x->cyc : 0;
     double chan = tail ? (double)x->cw[id] * x->cyc : 0;
     out->path.cycle_boundary += bnd;
@@ -980,10 +989,11 @@ static kc_status replay_setup(replay *x, const kc_appsim_opts *o, kc_appsim_resu
     x->leave = calloc(out->messages + 1, sizeof *x->leave);
     x->pw = calloc(out->messages + 1, sizeof *x->pw);
     x->cw = calloc(out->messages + 1, sizeof *x->cw);
+    x->hl = calloc(out->messages + 1, sizeof *x->hl);
     x->joined = calloc(out->messages + 1, sizeof *x->joined);
     x->port_free = calloc((size_t)x->net->nodes * (size_t)(x->net->inj > 0 ? x->net->inj : 1) + 1,
                           sizeof *x->port_free);
-    if (!x->delivered || !x->leave || !x->joined || !x->port_free || !x->pw || !x->cw)
+    if (!x->delivered || !x->leave || !x->joined || !x->port_free || !x->pw || !x->cw || !x->hl)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     *nlocal = local_messages(g, x->node);
     x->min_head = smallest_head(x);
@@ -1080,7 +1090,7 @@ static void replay_free(replay *x, kci_loggops_order *ord)
     kci_proc_free(&x->p);
     kc_simdrive_free(x->d);
     free(x->id_of), free(x->send_of_id), free(x->delivered), free(x->lgmate);
-    free(x->leave), free(x->joined), free(x->port_free), free(x->pw), free(x->cw);
+    free(x->leave), free(x->joined), free(x->port_free), free(x->pw), free(x->cw), free(x->hl);
 }
 
 kc_status kc_appsim_run_order(const kc_goal *g, const kc_goal_match *m, const kc_simnet *net,

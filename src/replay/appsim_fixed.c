@@ -55,7 +55,7 @@ static int leave_less(const kci_proc_ev *a, const kci_proc_ev *b)
 
 KCI_HEAP_DEFINE(leaveq, kci_proc_ev, leave_less)
 
-static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_proc_ev){t, 0, op, op}); }
+static void hpush(kci_fixed *f, double t, size_t op) { leaveq_push(f->h, &f->hn, (kci_proc_ev){t, op, op}); }
 
 size_t kci_fixed_step(kci_fixed *f) { return leaveq_pop(f->h, &f->hn).op; }
 
@@ -64,13 +64,13 @@ static void op_time(kci_fixed *f, size_t op, int start, double t)
 {
     kci_proc *p = f->p;
     for (size_t k = p->dfirst[op]; k < p->dfirst[op + 1]; k++) {
-        const kc_goal_dep *d = &f->g->dep[p->dlist[k]];
-        if (d->start != start)
+        size_t v = p->dlist[k], dop = v >> 1; /* packed as op * 2 + start (replay_internal.h) */
+        if ((int)(v & 1) != start)
             continue;
-        kci_proc_op *w = &p->st[d->op];
+        kci_proc_op *w = &p->st[dop];
         w->ready = maxd(w->ready, t);
         if (--w->waiting == 0)
-            work(f, W_READY, d->op);
+            work(f, W_READY, dop);
     }
 }
 
@@ -92,11 +92,11 @@ static void op_end(kci_fixed *f, size_t op, double t)
  * (the op ready, the message's first byte, the receive matched); else 0. */
 static int charge_input(const kci_fixed *f, size_t c, double *in)
 {
+    if (f->cstate[c]) /* before the charge itself: one byte, often in cache */
+        return 0;
     const kci_lg_charge *ch = &f->ord->c[c];
     size_t res[2] = {ch->cpu, ch->nic};
-    int nres = ch->nic == KCI_LG_NONE ? 1 : 2;
-    if (f->cstate[c])
-        return 0;
+    int nres = ch->nic == KCI_LG_NORES ? 1 : 2;
     for (int k = 0; k < nres; k++) {
         size_t v = res[k], at = f->rfirst[v] + f->rpos[v];
         if (at >= f->rfirst[v + 1] || f->rlist[at] != c || !f->rknown[v])
@@ -181,7 +181,7 @@ static void try_charge(kci_fixed *f, size_t c)
 {
     const kci_lg_charge *ch = &f->ord->c[c];
     size_t res[2] = {ch->cpu, ch->nic};
-    int nres = ch->nic == KCI_LG_NONE ? 1 : 2;
+    int nres = ch->nic == KCI_LG_NORES ? 1 : 2;
     double in;
     if (!charge_input(f, c, &in))
         return;
@@ -383,7 +383,7 @@ static void index_charges(kci_fixed *f, size_t n, size_t nr)
         const kci_lg_charge *ch = &ord->c[c];
         f->pwait[c] = KC_GOAL_NONE;
         f->rfirst[ch->cpu + 2]++;
-        if (ch->nic != KCI_LG_NONE)
+        if (ch->nic != KCI_LG_NORES)
             f->rfirst[ch->nic + 2]++;
         size_t *slot = ch->type == KCI_LG_MSG ? f->msg_of : ch->type == KCI_LG_HOLD ? f->hold_of : f->task_of;
         slot[ch->op] = c;
@@ -398,7 +398,7 @@ static void index_charges(kci_fixed *f, size_t n, size_t nr)
         f->cprev_cpu[c] = f->rlast[ch->cpu];
         f->rlast[ch->cpu] = c;
         f->cprev_nic[c] = KCI_LG_NONE;
-        if (ch->nic != KCI_LG_NONE) {
+        if (ch->nic != KCI_LG_NORES) {
             f->rlist[f->rfirst[ch->nic + 1]++] = c;
             f->cprev_nic[c] = f->rlast[ch->nic];
             f->rlast[ch->nic] = c;

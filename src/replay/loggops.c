@@ -169,7 +169,8 @@ static void charge(model *m, int type, size_t op, size_t cpu, size_t nic, uint64
         return;
     }
     r->last_cpu[cpu] = r->n;
-    r->c[r->n++] = (kci_lg_charge){op, cpu, nic, type, t, cpu_end, nic_end};
+    uint32_t nres = nic == KCI_LG_NONE ? KCI_LG_NORES : (uint32_t)nic; /* order_alloc: below 2^32 */
+    r->c[r->n++] = (kci_lg_charge){op, (uint32_t)cpu, nres, type, t, cpu_end, nic_end};
 }
 static size_t res_cpu(const model *m, uint32_t rank, unsigned cpu) { return (size_t)rank * m->ncpu + cpu; }
 static size_t res_nics(const model *m, uint32_t rank, unsigned nic)
@@ -503,6 +504,9 @@ static kc_status order_alloc(kci_loggops_order *ord, size_t n, size_t R, unsigne
     ord->ncpu = ncpu;
     ord->nnic = nnic;
     ord->nres = R * (ncpu + 2 * (size_t)nnic);
+    if (ord->nres >= KCI_LG_NORES)
+        return kc_fail_param(err, KC_ERANGE, "schedule", "%zu CPUs and NICs: too many to record LogGOPS's order",
+                             ord->nres);
     ord->cap = n ? n : 1;
     ord->c = malloc(ord->cap * sizeof *ord->c);
     ord->post_after = malloc((n ? n : 1) * sizeof *ord->post_after);

@@ -7,7 +7,10 @@
  * LogGOPSim do (docs/appsim.md "Matching and the order"): a message is
  * matched when it reaches its receiver (its first byte with the NIC model,
  * else its tail), a receive when it is posted (when it becomes ready); the
- * contention-free time follows the static matching instead. */
+ * contention-free time follows the static matching instead. A start is an
+ * event only for an operation something `irequires` (nothing else waits for
+ * it), so most operations cost three events or four: ready, end, and a
+ * message's leaving or arrival. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,22 +24,23 @@
  * ends, and the sends of one instant still leave in file order. */
 enum { EV_START, EV_END, EV_LEAVE, EV_HEAD, EV_ARRIVE, EV_READY };
 
+/* An event's order among those of its time: type, then the NIC model's
+ * readiness number (unique to an op, from 1) or else the op, in one word
+ * (both stay below 2^61: each counts operations held in memory). */
+#define EV_TYPE_SHIFT 61
+static int ev_type(const kci_proc_ev *e) { return (int)(e->key >> EV_TYPE_SHIFT); }
+
 static int ev_less(const kci_proc_ev *a, const kci_proc_ev *b)
 {
-    if (a->t != b->t)
-        return a->t < b->t;
-    if (a->type != b->type)
-        return a->type < b->type;
-    if (a->seq != b->seq)
-        return a->seq < b->seq;
-    return a->op < b->op;
+    return a->t < b->t || (a->t == b->t && a->key < b->key);
 }
 
 KCI_HEAP_DEFINE(evq, kci_proc_ev, ev_less)
 
 static void push_seq(kci_proc_heap *h, double t, int type, uint64_t seq, size_t op)
 {
-    evq_push(h->e, &h->n, (kci_proc_ev){t, type, seq, op});
+    uint64_t key = ((uint64_t)type << EV_TYPE_SHIFT) | (seq ? seq : (uint64_t)op);
+    evq_push(h->e, &h->n, (kci_proc_ev){t, key, op});
 }
 
 static void push(kci_proc_heap *h, double t, int type, size_t op) { push_seq(h, t, type, 0, op); }
@@ -117,15 +121,18 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *fixe
         kci_proc_free(p);
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     }
-    /* Dependents of each operation: dlist[dfirst[on]..dfirst[on+1]) are deps. */
+    /* Dependents of each operation: dlist[dfirst[on]..dfirst[on+1]) are its
+     * dependents as op * 2 + start (1: irequires), in dependency order; kept
+     * packed so that releasing them does not go through g->dep. */
     for (size_t i = 0; i < g->ndeps; i++) {
         p->dfirst[g->dep[i].on + 2]++;
         p->st[g->dep[i].op].waiting++;
+        p->st[g->dep[i].on].istart |= (unsigned char)(g->dep[i].start != 0);
     }
     for (size_t i = 0; i < n; i++)
         p->dfirst[i + 2] += p->dfirst[i + 1];
     for (size_t i = 0; i < g->ndeps; i++)
-        p->dlist[p->dfirst[g->dep[i].on + 1]++] = i;
+        p->dlist[p->dfirst[g->dep[i].on + 1]++] = g->dep[i].op * 2 + (g->dep[i].start != 0);
     for (size_t r = 0; r <= g->num_ranks; r++)
         p->phead[r] = p->ptail[r] = KC_GOAL_NONE;
     for (size_t i = 0; i < n; i++)
@@ -288,7 +295,8 @@ static void ready_recv(kci_proc *p, kci_proc_ev e)
     kci_proc_op *s = &p->st[e.op];
     s->started = 1;
     s->start = e.t;
-    push(&p->h, e.t, EV_START, e.op);
+    if (s->istart)
+        push(&p->h, e.t, EV_START, e.op);
     size_t send = match_recv(p, e.op);
     if (send == KC_GOAL_NONE)
         return;
@@ -327,7 +335,8 @@ static void ready_work(kci_proc *p, kci_proc_ev e)
     p->cpu[o->rank] = begin + dur;
     s->start = begin;
     s->arrival = begin + dur;
-    push(&p->h, begin, EV_START, e.op);
+    if (s->istart)
+        push(&p->h, begin, EV_START, e.op);
     if (send)
         push(&p->h, begin + p->startup_us + p->o, EV_LEAVE, e.op);
     if (!send || p->S == KC_LOGGOPS_S_INF || o->amount <= p->S)
@@ -399,7 +408,7 @@ static void start_or_end(kci_proc *p, kci_proc_ev e)
 {
     const kc_goal_op *o = &p->g->op[e.op];
     kci_proc_op *s = &p->st[e.op];
-    if (e.type == EV_END) {
+    if (ev_type(&e) == EV_END) {
         if (o->kind == KC_GOAL_RECV)
             settle(p, e.op);
         s->ended = 1;
@@ -410,22 +419,23 @@ static void start_or_end(kci_proc *p, kci_proc_ev e)
         if (e.t > p->total)
             p->total = e.t;
     }
+    size_t want = ev_type(&e) == EV_START;
     for (size_t k = p->dfirst[e.op]; k < p->dfirst[e.op + 1]; k++) {
-        const kc_goal_dep *d = &p->g->dep[p->dlist[k]];
-        if (d->start != (e.type == EV_START))
+        size_t v = p->dlist[k], op = v >> 1;
+        if ((v & 1) != want)
             continue;
-        kci_proc_op *w = &p->st[d->op];
+        kci_proc_op *w = &p->st[op];
         if (e.t > w->ready)
             w->ready = e.t;
         if (--w->waiting == 0)
-            ready(p, w->ready, d->op, 1);
+            ready(p, w->ready, op, 1);
     }
 }
 
 size_t kci_proc_step(kci_proc *p)
 {
     kci_proc_ev e = pop(&p->h);
-    switch (e.type) {
+    switch (ev_type(&e)) {
     case EV_READY:
         if (p->g->op[e.op].kind == KC_GOAL_RECV)
             ready_recv(p, e);

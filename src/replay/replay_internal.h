@@ -32,8 +32,9 @@
  * o = g = O = 0 and S infinite (or no parameters) nothing changes. */
 typedef struct kci_proc_ev {
     double t;
-    int type;
-    uint64_t seq; /* the NIC model: first readiness, so waiting operations keep their order (else 0) */
+    /* ties at t: type << 61, then (the NIC model's ready events) the op's
+     * first readiness, so waiting operations keep their order, else op */
+    uint64_t key;
     size_t op;
 } kci_proc_ev;
 typedef struct kci_proc_heap {
@@ -51,10 +52,11 @@ typedef struct kci_proc_op {
      * held from hold_from until the match at hold_to (the timeline's hold; none while
      * hold_from >= hold_to) */
     double hold_from, hold_to;
-    unsigned char headed, tailed, hold_cpu;
     uint64_t seq;
     size_t waiting; /* unresolved dependencies */
-    unsigned char started, arrived, ended;
+    unsigned char headed, tailed, started, arrived, ended;
+    unsigned char istart;   /* some op `irequires` this one: its start is an event */
+    unsigned char hold_cpu; /* see hold_from */
 } kci_proc_op;
 typedef struct kci_proc {
     const kc_goal *g;
@@ -74,7 +76,7 @@ typedef struct kci_proc {
     double *cpu;          /* [num_ranks]: processor busy until */
     double *finish;       /* [num_ranks]: last end */
     double total;
-    size_t *dfirst, *dlist, ended;
+    size_t *dfirst, *dlist, ended; /* dlist[dfirst[op]..dfirst[op+1]): op's dependents, dependent * 2 + (irequires) */
     kci_proc_heap h;
     /* The matching, made at run time as MPI does: a message reaching its
      * receiver takes the first posted receive that fits, a receive being
@@ -144,12 +146,13 @@ kc_status kci_proc_record(const kci_proc *p, struct kc_timeline *tl, kc_err *err
  * R ncpu + rank x nnic + nic, then receiving NICs after those. */
 enum { KCI_LG_CALC, KCI_LG_SEND, KCI_LG_MSG, KCI_LG_HOLD };
 #define KCI_LG_NONE SIZE_MAX
+#define KCI_LG_NORES UINT32_MAX /* a calc's NIC */
 typedef struct kci_lg_charge {
-    size_t op;       /* the calc or send (MSG, HOLD: the send) */
-    size_t cpu, nic; /* resources (nic KCI_LG_NONE for a calc) */
+    size_t op;         /* the calc or send (MSG, HOLD: the send) */
+    uint32_t cpu, nic; /* resources (nic KCI_LG_NORES for a calc); fewer than 2^32 (order_alloc checks) */
     int type;
     uint64_t t, cpu_end, nic_end; /* ns: when taken; its CPU's and NIC's clock after it */
-} kci_lg_charge;
+} kci_lg_charge; /* 48 bytes: one a calc or send, one a message */
 typedef struct kci_loggops_order {
     kci_lg_charge *c;
     size_t n, cap;
