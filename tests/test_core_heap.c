@@ -3,7 +3,9 @@
  * (the first least one in insertion order, with an insertion number in the
  * key so that ties are decided), and with many equal keys the heap pops the
  * same sequence as a hand-written copy of the replays' former heap
- * (sift-down choosing left on less(left, x), right on less(right, best)). */
+ * (sift-down choosing left on less(left, x), right on less(right, best)).
+ * The 4-ary heap, on keys made unique by the insertion number, pops what
+ * the scan finds, also when a pop and a push are one replace. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +27,7 @@ static int t_less(const item *a, const item *b) { return a->t < b->t; }
 
 KCI_HEAP_DEFINE(iq, item, item_less)
 KCI_HEAP_DEFINE(tq, item, t_less)
+KCI_HEAP4_DEFINE(q4, item, item_less)
 
 /* The naive queue: the least (t, seq) by a scan. */
 static item naive_pop(item *a, size_t *n)
@@ -125,11 +128,45 @@ static void test_heap_tie_order(void **state)
     free(o);
 }
 
+static void test_heap4_against_scan(void **state)
+{
+    (void)state;
+    kc_rng rng;
+    kc_rng_seed(&rng, 4444);
+    enum { CAP = 4096 };
+    item *h = malloc(CAP * sizeof *h), *s = malloc(CAP * sizeof *s);
+    assert_non_null(h);
+    assert_non_null(s);
+    for (int t = 0; t < 50; t++) {
+        size_t hn = 0, sn = 0;
+        uint64_t seq = 0, range = 1 + kc_rng_below(&rng, 1000);
+        for (int step = 0; step < 20000; step++) {
+            unsigned what = (unsigned)kc_rng_below(&rng, 100);
+            item x = {kc_rng_below(&rng, range), seq++, step};
+            if (hn < CAP && (hn == 0 || what < 45)) {
+                q4_push(h, &hn, x);
+                s[sn++] = x;
+            } else if (what < 70) { /* pop and push x in one sift */
+                item a = q4_replace(h, hn, x), b = naive_pop(s, &sn);
+                s[sn++] = x;
+                assert_true(a.t == b.t && a.seq == b.seq && a.tag == b.tag);
+            } else {
+                item a = q4_pop(h, &hn), b = naive_pop(s, &sn);
+                assert_true(a.t == b.t && a.seq == b.seq && a.tag == b.tag);
+            }
+            assert_true(hn == sn);
+        }
+    }
+    free(h);
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heap_against_scan),
         cmocka_unit_test(test_heap_tie_order),
+        cmocka_unit_test(test_heap4_against_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
