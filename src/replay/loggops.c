@@ -13,6 +13,7 @@
 #include "replay_internal.h"
 #include "core/grow.h"
 #include "core/heap.h"
+#include "evq.h"
 #include "core/sort.h"
 #include "matchq.h"
 
@@ -24,88 +25,84 @@ typedef struct ev {
     int type;
 } ev;
 
-/* An event as the queue holds it, 16 bytes: the time, then the insertion
- * number above the operation, a flag and the type (ts < 2^32 and
- * op < 2^29, which run() checks), so that comparing k compares insertion
+/* An event as the queue holds it (kci_evq_ent, 16 bytes): the time, then
+ * the insertion number above the operation and the type (ts < 2^32 and
+ * op < 2^30, which run() checks), so that comparing k compares insertion
  * numbers. */
-typedef struct qev {
-    uint64_t t, k;
-} qev;
+#define MAX_OPS ((size_t)1 << 30)
 
-/* Operations a run can number in its events. */
-#define MAX_OPS ((size_t)1 << 29)
-#define RUN_HEAD 4u /* k's flag: this entry heads its CPU's run */
-
-/* The events put back for a busy CPU (or NIC), per CPU, in the order they
- * were put back while that is also their order in the queue: a circular
- * buffer whose first event alone is in the heap. An event that finds its
- * CPU busy is retried each time the CPU frees, so a rank with k operations
- * ready at once is retried O(k^2) times (an all-to-all posts all its
- * sends at once); through its run each retry costs a comparison or two at
- * the heap's root instead of a push and a pop. */
-typedef struct qrun {
-    qev *e;
-    uint32_t first, n, cap; /* cap a power of two */
-} qrun;
+/* The event queue: buckets per time (kci_evq) while events share times
+ * (a synchronous schedule: hundreds a time), else a 4-ary heap, which is
+ * cheaper when times rarely repeat. Both give the events in (t, k) order,
+ * so the switch, made once after SWITCH_AFTER events when they averaged
+ * fewer than SWITCH_TIES a time, changes nothing but the cost
+ * (kci_loggops_run_switch lets tests move it). */
+#define SWITCH_AFTER 4096
+#define SWITCH_TIES 4
 
 typedef struct heap {
-    qev *e;
-    size_t n, cap;
-    qrun *run; /* [ranks x CPUs] */
-    int failed; /* out of memory growing e or a run */
+    kci_evq q;         /* while bucketed */
+    kci_evq_ent *e;    /* the heap, after the switch */
+    size_t n, cap;     /* events queued; room in e */
+    size_t popped;     /* events taken while bucketed */
+    size_t switch_after; /* SWITCH_AFTER (tests: any) */
+    int bucketed;
+    int failed;        /* out of memory */
 } heap;
 
-static int qev_less(const qev *a, const qev *b) { return a->t < b->t || (a->t == b->t && a->k < b->k); }
-
-KCI_HEAP4_DEFINE(evq, qev, qev_less)
-
-static qev encode(ev x) { return (qev){x.t, x.ts << 32 | (uint64_t)x.op << 3 | (uint64_t)x.type}; }
-
-static void heap_add(heap *h, qev q)
+static int ent_less(const kci_evq_ent *a, const kci_evq_ent *b)
 {
-    if (h->n == h->cap && KCI_RESERVE(h->e, h->cap, h->n + 1, 1024)) {
+    return a->t < b->t || (a->t == b->t && a->k < b->k);
+}
+
+KCI_HEAP4_DEFINE(evh, kci_evq_ent, ent_less)
+
+static void hpush(heap *h, ev x)
+{
+    kci_evq_ent q = {x.t, x.ts << 32 | (uint64_t)x.op << 2 | (uint64_t)x.type};
+    if (h->bucketed ? kci_evq_push(&h->q, q) != 0
+                    : h->n == h->cap && KCI_RESERVE(h->e, h->cap, h->n + 1, 1024) != 0) {
         h->failed = 1;
         return;
     }
-    evq_push(h->e, &h->n, q);
+    if (!h->bucketed)
+        evh_push(h->e, &h->n, q);
+    else
+        h->n++;
 }
 
-static void hpush(heap *h, ev x) { heap_add(h, encode(x)); }
-
-/* Append q to run r (doubling its buffer when full); -1 out of memory. */
-static int run_append(qrun *r, qev q)
+/* Move the events from the buckets to the heap, in order (each push then
+ * stays where it is put). -1 out of memory. */
+static int to_heap(heap *h)
 {
-    if (r->n == r->cap) {
-        uint32_t cap = r->cap ? 2 * r->cap : 16;
-        qev *e = cap > r->cap ? malloc((size_t)cap * sizeof *e) : NULL;
-        if (!e)
-            return -1;
-        for (uint32_t i = 0; i < r->n; i++)
-            e[i] = r->e[(r->first + i) & (r->cap - 1)];
-        free(r->e);
-        r->e = e, r->first = 0, r->cap = cap;
-    }
-    r->e[(r->first + r->n++) & (r->cap - 1)] = q;
+    if (KCI_RESERVE(h->e, h->cap, h->n, 1024))
+        return -1;
+    size_t n = 0;
+    for (kci_evq_ent q; n < h->n && kci_evq_pop(&h->q, &q) == 1;)
+        evh_push(h->e, &n, q);
+    kci_evq_free(&h->q);
+    h->bucketed = 0;
     return 0;
 }
 
-/* Put back e, which found its CPU (run r) or NIC busy: at the end of the
- * run when it sorts after the run's last event, else into the heap alone. */
-static void requeue(heap *h, qrun *r, ev e)
+/* The first event into *e: 0 when out of memory. */
+static int hpop(heap *h, ev *e)
 {
-    qev q = encode(e);
-    if (r->n && !qev_less(&r->e[(r->first + r->n - 1) & (r->cap - 1)], &q)) {
-        heap_add(h, q);
-        return;
+    kci_evq_ent q;
+    if (h->bucketed && h->popped == h->switch_after && (!h->popped || h->popped < SWITCH_TIES * h->q.times) &&
+        to_heap(h))
+        return h->failed = 1, 0;
+    if (h->bucketed) {
+        if (kci_evq_pop(&h->q, &q) != 1)
+            return h->failed = 1, 0;
+        h->popped++;
+    } else {
+        q = evh_pop(h->e, &h->n);
+        h->n++;
     }
-    if (run_append(r, q)) {
-        h->failed = 1;
-        return;
-    }
-    if (r->n == 1) {
-        q.k |= RUN_HEAD;
-        heap_add(h, q);
-    }
+    h->n--;
+    *e = (ev){q.t, q.k >> 32, (size_t)(q.k >> 2 & (MAX_OPS - 1)), (int)(q.k & 3)};
+    return 1;
 }
 
 /* ---- parameters -------------------------------------------------------------- */
@@ -245,28 +242,6 @@ typedef struct model {
     int overflow;           /* 1: past 2^64 - 1 ns; -1: out of memory recording the order */
     kci_loggops_order *ord; /* NULL unless recording (kci_loggops_run_order) */
 } model;
-
-/* Remove and return the first event; when it heads its CPU's run, the
- * run's next event takes its place in the heap. */
-static ev hpop(model *m)
-{
-    heap *h = &m->h;
-    qev q = h->e[0];
-    ev e = {q.t, q.k >> 32, (size_t)(q.k >> 3 & (MAX_OPS - 1)), (int)(q.k & 3)};
-    if (q.k & RUN_HEAD) {
-        const lgop *o = &m->op[e.op];
-        qrun *r = &h->run[(size_t)(e.type == EV_MSG ? (uint32_t)o->peer : o->rank) * m->ncpu + o->cpu];
-        r->first = (r->first + 1) & (r->cap - 1);
-        if (--r->n) {
-            qev nx = r->e[r->first];
-            nx.k |= RUN_HEAD;
-            evq_replace(h->e, h->n, nx);
-            return e;
-        }
-    }
-    evq_pop(h->e, &h->n);
-    return e;
-}
 
 /* Record a charge (kci_loggops_order); cpu and nic are resource numbers. */
 static void charge(model *m, int type, size_t op, size_t cpu, size_t nic, uint64_t t, uint64_t cpu_end,
@@ -431,7 +406,7 @@ static int step_calc(model *m, ev e, uint64_t *cpu)
     const lgop *o = &m->op[e.op];
     if (*cpu > e.t) {
         e.t = *cpu;
-        requeue(&m->h, &m->h.run[cpu - m->nexto], e);
+        hpush(&m->h, e);
         return 0;
     }
     *cpu = add(m, e.t, o->amount);
@@ -451,7 +426,7 @@ static int step_send(model *m, ev e, uint64_t *cpu)
     uint64_t *gs = &m->nextgs[(size_t)o->rank * m->nnic + o->nic];
     if (*cpu > e.t || *gs > e.t) {
         e.t = max64(*cpu, *gs);
-        requeue(&m->h, &m->h.run[cpu - m->nexto], e);
+        hpush(&m->h, e);
         return 0;
     }
     started(m, e.op);
@@ -513,7 +488,7 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
     uint64_t *gr = &m->nextgr[(size_t)dst * m->nnic + o->nic];
     if (*cpu > e.t || *gr > e.t) {
         e.t = max64(*cpu, *gr);
-        requeue(&m->h, &m->h.run[cpu - m->nexto], e);
+        hpush(&m->h, e);
         return 0;
     }
     uint64_t bytes = max64(mul(m, s1(o), p->O), mul(m, s1(o), p->G));
@@ -559,10 +534,9 @@ static void step(model *m, ev e, kc_loggops_result *res)
 static void model_free(model *m)
 {
     free(m->nexto), free(m->nextgs), free(m->nextgr), free(m->op), free(m->dep), free(m->dlist);
-    free(m->t_send), free(m->t_msg), free(m->rel), free(m->scratch), free(m->h.e);
-    for (size_t i = 0; m->h.run && i < (size_t)m->g->num_ranks * m->ncpu; i++)
-        free(m->h.run[i].e);
-    free(m->h.run);
+    free(m->t_send), free(m->t_msg), free(m->rel), free(m->scratch);
+    kci_evq_free(&m->h.q);
+    free(m->h.e);
     kci_mq_free(&m->q);
 }
 
@@ -644,13 +618,14 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
     m->dlist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m->dlist);
     m->t_send = calloc(n1, sizeof *m->t_send);
     m->t_msg = calloc(n1, sizeof *m->t_msg);
-    m->h.run = calloc(R1 * m->ncpu, sizeof *m->h.run);
+    kci_evq_init(&m->h.q);
+    m->h.bucketed = 1;
     out->finish_ns = calloc(R1, sizeof *out->finish_ns);
     int wild = 0;
     for (size_t i = 0; i < n; i++)
         wild |= g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY);
     kc_status st = m->nexto && m->nextgs && m->nextgr && m->op && m->dep && m->dlist && m->t_send && m->t_msg &&
-                           m->h.run && out->finish_ns
+                           out->finish_ns
                        ? kci_mq_init(&m->q, n, (uint32_t)R, wild, err)
                        : kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     if (st) {
@@ -747,8 +722,8 @@ static kc_status finish(const model *m, kc_loggops_result *out, kc_err *err)
 /* The LogGOPS run of g (p NULL: the defaults), calling trace for every
  * interval and recording the charge order in ord when not NULL. O((ops +
  * deps) log ops) plus the queue scans of MPI matching. */
-static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
-                     kci_loggops_order *ord, kc_loggops_result *out, kc_err *err)
+static kc_status run_queue(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
+                           kci_loggops_order *ord, size_t switch_after, kc_loggops_result *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
     kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
@@ -759,7 +734,7 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
     if (!st)
         st = count_resources(g, &ncpu, &nnic, err);
     if (!st && (g->nops >= MAX_OPS || g->ndeps >= UINT32_MAX || g->num_ranks > INT32_MAX))
-        st = kc_fail_param(err, KC_ERANGE, "schedule", "the LogGOPS model runs at most 2^29 - 1 operations, "
+        st = kc_fail_param(err, KC_ERANGE, "schedule", "the LogGOPS model runs at most 2^30 - 1 operations, "
                            "2^32 - 2 dependencies and 2^31 - 1 ranks");
     if (!st && ord)
         st = order_alloc(ord, g->nops, g->num_ranks, ncpu, nnic, err);
@@ -769,12 +744,14 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
     st = model_alloc(&m, out, err);
     if (st)
         return st;
+    m.h.switch_after = switch_after;
     st = index_deps(&m, err);
     if (!st) {
         enqueue_released(&m);
-        while (m.h.n && !m.overflow && !m.h.failed) {
+        ev e;
+        while (m.h.n && !m.overflow && hpop(&m.h, &e)) {
             out->events++;
-            step(&m, hpop(&m), out);
+            step(&m, e, out);
         }
         if (m.h.failed)
             m.overflow = -1; /* out of memory */
@@ -784,6 +761,18 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
     if (st)
         kc_loggops_result_free(out);
     return st;
+}
+
+static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
+                     kci_loggops_order *ord, kc_loggops_result *out, kc_err *err)
+{
+    return run_queue(g, p, trace, ctx, ord, SWITCH_AFTER, out, err);
+}
+
+kc_status kci_loggops_run_switch(const kc_goal *g, const kc_loggops_params *p, size_t after, kc_loggops_result *out,
+                                 kc_err *err)
+{
+    return run_queue(g, p, NULL, NULL, NULL, after, out, err);
 }
 
 kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
