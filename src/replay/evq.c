@@ -115,8 +115,9 @@ static size_t bucket_of(kci_evq *q, uint64_t t)
     return b;
 }
 
-/* Append x to bucket b, or insert it in its place among the entries not
- * yet taken when its k is smaller than the last one's. */
+/* Append x to bucket b; in the current bucket, insert it in its place
+ * among the entries not yet taken when its k is smaller than the last
+ * one's (other buckets are sorted when they become current). */
 static int bucket_add(kci_evq *q, size_t b, kci_evq_ent x)
 {
     kci_evq_bucket *u = &q->b[b];
@@ -127,7 +128,7 @@ static int bucket_add(kci_evq *q, size_t b, kci_evq_ent x)
         u->cap = (uint32_t)cap;
     }
     uint32_t j = u->n++;
-    for (; j > u->at && u->e[j - 1].k > x.k; j--)
+    for (; b == q->cur && j > u->at && u->e[j - 1].k > x.k; j--)
         u->e[j] = u->e[j - 1];
     u->e[j] = x;
     return 0;
