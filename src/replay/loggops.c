@@ -720,8 +720,9 @@ static kc_status finish(const model *m, kc_loggops_result *out, kc_err *err)
 }
 
 /* The LogGOPS run of g (p NULL: the defaults), calling trace for every
- * interval and recording the charge order in ord when not NULL. O((ops +
- * deps) log ops) plus the queue scans of MPI matching. */
+ * interval and recording the charge order in ord when not NULL, the event
+ * queue switching to a heap after switch_after events when they shared few
+ * times. Costs: kcube/loggops.h. */
 static kc_status run_queue(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
                            kci_loggops_order *ord, size_t switch_after, kc_loggops_result *out, kc_err *err)
 {
