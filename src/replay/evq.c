@@ -31,7 +31,7 @@ KCI_RADIX_SORT_DEFINE(sort_ts, kci_evq_ent, ts_key, 32)
 void kci_evq_init(kci_evq *q)
 {
     memset(q, 0, sizeof *q);
-    q->cur = NONE;
+    q->cur = q->last = NONE;
 }
 
 void kci_evq_free(kci_evq *q)
@@ -94,10 +94,12 @@ static void drop_slot(kci_evq *q, size_t i)
  * there is none); NONE out of memory. */
 static size_t bucket_of(kci_evq *q, uint64_t t)
 {
+    if (q->last != NONE && q->b[q->last].t == t) /* events come in runs of one time */
+        return q->last;
     if (q->cap) {
         size_t i = find(q, t);
         if (q->slot[i] != NONE)
-            return q->slot[i];
+            return q->last = q->slot[i];
     }
     if (table_room(q) || (q->nth == q->capth && KCI_RESERVE(q->th, q->capth, q->nth + 1, 64)))
         return NONE;
@@ -112,7 +114,7 @@ static size_t bucket_of(kci_evq *q, uint64_t t)
     q->slot[find(q, t)] = b;
     q->used++;
     timeq_push(q->th, &q->nth, (kci_evq_time){t, b});
-    return b;
+    return q->last = b;
 }
 
 /* Append x to bucket b; in the current bucket, insert it in its place
@@ -180,7 +182,7 @@ static int advance(kci_evq *q)
     return 0;
 }
 
-int kci_evq_pop(kci_evq *q, kci_evq_ent *out)
+int kci_evq_pop_slow(kci_evq *q, kci_evq_ent *out)
 {
     if (q->npast) {
         *out = pastq_pop(q->past, &q->npast);

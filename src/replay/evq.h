@@ -49,6 +49,7 @@ typedef struct kci_evq {
     kci_evq_ent *scratch;   /* for sorting a bucket */
     size_t capscratch;
     size_t cur;             /* the current bucket, or SIZE_MAX */
+    size_t last;            /* the bucket a push went to last (a time after now), or SIZE_MAX */
     uint64_t now;           /* its time */
     size_t n;               /* events in the queue */
     size_t times;           /* buckets made current so far */
@@ -61,7 +62,17 @@ void kci_evq_free(kci_evq *q);
  * unchanged), else 0. */
 int kci_evq_push(kci_evq *q, kci_evq_ent x);
 /* Remove the least event into *out: 1, or 0 when the queue is empty. -1
- * out of memory (sorting a bucket), the queue unchanged. */
-int kci_evq_pop(kci_evq *q, kci_evq_ent *out);
+ * out of memory (sorting a bucket), the queue unchanged. The common case,
+ * the current bucket's next event, is inline. */
+int kci_evq_pop_slow(kci_evq *q, kci_evq_ent *out);
+static inline int kci_evq_pop(kci_evq *q, kci_evq_ent *out)
+{
+    kci_evq_bucket *u = q->cur == SIZE_MAX ? NULL : &q->b[q->cur];
+    if (q->npast || !u || u->at == u->n)
+        return kci_evq_pop_slow(q, out);
+    *out = u->e[u->at++];
+    q->n--;
+    return 1;
+}
 
 #endif
