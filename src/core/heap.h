@@ -95,14 +95,6 @@
         if (--(*n))                                                                                           \
             name##_sift(e, *n, e[*n]);                                                                        \
         return top;                                                                                           \
-    }                                                                                                         \
-    /* Replace the least element of e[0..n) (n > 0) by x: a pop and a push in one sift (O(1) when x is      \
-     * still the least). Returns the element replaced. */                                                     \
-    static inline type name##_replace(type *e, size_t n, type x)                                              \
-    {                                                                                                         \
-        type top = e[0];                                                                                      \
-        name##_sift(e, n, x);                                                                                 \
-        return top;                                                                                           \
     }
 
 #endif
