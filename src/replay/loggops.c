@@ -336,7 +336,11 @@ KCI_MERGE_SORT_DEFINE(sort_ops, size_t, rel_cmp)
 /* The operations an event made ready, in rank, kind and file order: few
  * usually (insertion), many for the initial set or a wide fan-out (merging
  * through m->scratch). */
-static void sort_rel(model *m) { sort_ops(m->rel, m->nrel, m->scratch, m->op); }
+static void sort_rel(model *m)
+{
+    if (m->nrel > 1) /* most events release none or one */
+        sort_ops(m->rel, m->nrel, m->scratch, m->op);
+}
 
 /* Queue the ready operations, each at the time its CPU (and a send's NIC) frees. */
 static void enqueue_released(model *m)
