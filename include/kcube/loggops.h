@@ -92,7 +92,8 @@ typedef struct kc_loggops_result {
  * KC_EINVAL (param "schedule") when operations never run or messages stay
  * unmatched (a schedule not validated, or one whose wildcards match
  * differently at run time), KC_ERANGE ("loggops") when a time passes
- * 2^64 - 1 ns, KC_ENOMEM. On error out holds nothing to free. */
+ * 2^64 - 1 ns (param "schedule": 2^30 operations or more, 2^32 - 1
+ * dependencies or more, or 2^31 ranks or more), KC_ENOMEM. On error out holds nothing to free. */
 kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
                          kc_loggops_result *out, kc_err *err);
 void kc_loggops_result_free(kc_loggops_result *r);
