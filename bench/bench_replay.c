@@ -20,13 +20,29 @@
  * and of the CPU time (user and system, what a loaded machine blurs
  * least), and the largest peak memory of each.
  *
- *   bench_replay --network [--n N] [REPS] FILE...   (N: 9, REPS: 3) */
+ *   bench_replay --network [--n N] [REPS] FILE...   (N: 9, REPS: 3)
+ *
+ * Against LogGOPSim (bench/replay_vs_loggopsim.sh makes the schedules and
+ * their binary forms, then runs this):
+ *
+ *   bench_replay --versus REPS FILE.goal...
+ *
+ * runs, REPS times and interleaved, LogGOPSim on FILE.bin ($LOGGOPSIM_DIR,
+ * default /work/peers/loggopsim: `LogGOPSim -b -f FILE.bin`, its process
+ * wall time and peak RSS; its txt2bin conversion is not counted), kcube's
+ * LogGOPS model alone (kc_loggops_run on the schedule read beforehand, in
+ * a child process: its peak RSS during the run above its RSS before is
+ * the model's memory) and `kcube replay FILE.goal --model loggops` end to end ($KCUBE,
+ * default ./kcube: process wall time and peak RSS), and prints the medians
+ * with LogGOPSim's time over the model's and whether the makespans agree. */
 #define _DEFAULT_SOURCE /* wait4: a child's own peak memory */
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,12 +59,236 @@ static void die(const kc_err *err)
     exit(1);
 }
 
+/* ---- against LogGOPSim -------------------------------------------------- */
+
+/* A process run: wall seconds, peak RSS in MB, the first `cap - 1` bytes
+ * of its standard output in out. Returns its exit status, or -1 when it
+ * could not be started or was killed. */
+static int run_process(char *const argv[], double *wall, double *mb, char *out, size_t cap)
+{
+    int fd[2];
+    if (pipe(fd))
+        return -1;
+    double t0 = bench_now();
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        dup2(fd[1], 1);
+        close(fd[0]);
+        close(fd[1]);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    close(fd[1]);
+    size_t n = 0;
+    char sink[4096];
+    for (ssize_t k; (k = read(fd[0], n + 1 < cap ? out + n : sink, n + 1 < cap ? cap - 1 - n : sizeof sink)) > 0;)
+        n += n + 1 < cap ? (size_t)k : 0;
+    out[n] = 0;
+    close(fd[0]);
+    int status;
+    struct rusage ru;
+    if (wait4(pid, &status, 0, &ru) < 0)
+        return -1;
+    *wall = bench_now() - t0;
+    *mb = (double)ru.ru_maxrss / 1024;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/* What the child running kcube's model reports. */
+typedef struct model_run {
+    double read_s, validate_s, model_s, model_mb;
+    uint64_t makespan, ops;
+    int ok;
+} model_run;
+
+/* A field of /proc/self/status in MB ("VmRSS:", "VmHWM:"), or -1. */
+static double status_mb(const char *field)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    double kb = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, field, strlen(field)))
+            kb = atof(line + strlen(field));
+    if (f)
+        fclose(f);
+    return kb < 0 ? -1 : kb / 1024;
+}
+
+/* The resident memory now; the peak is reset to it (Linux: clear_refs 5),
+ * so that peak_since() is the peak from here on. */
+static double rss_reset(void)
+{
+    FILE *f = fopen("/proc/self/clear_refs", "w");
+    if (f) {
+        fputs("5", f);
+        fclose(f);
+    }
+    return status_mb("VmRSS:");
+}
+
+static double peak_since(void) { return status_mb("VmHWM:"); }
+
+/* In a child process: read and validate path, then time kc_loggops_run
+ * (LogGOPSim's defaults); its peak RSS above the RSS before it is the
+ * model's memory. */
+static model_run model_in_child(const char *path)
+{
+    model_run r = {0};
+    int fd[2];
+    if (pipe(fd))
+        return r;
+    pid_t pid = fork();
+    if (pid == 0) {
+        kc_err err = {0};
+        kc_goal g;
+        kc_loggops_result lr;
+        double t0 = bench_now();
+        if (!kc_goal_read_file(&g, path, NULL, 0, &err)) {
+            double t1 = bench_now();
+            int bad = kc_goal_validate(&g, 0, NULL, &err);
+            double before = rss_reset(), t2 = bench_now();
+            if (!bad && !kc_loggops_run(&g, NULL, NULL, NULL, &lr, &err)) {
+                r = (model_run){t1 - t0, t2 - t1, bench_now() - t2, peak_since() - before, lr.makespan_ns, g.nops, 1};
+                kc_loggops_result_free(&lr);
+            }
+        }
+        if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r)
+            _exit(1);
+        _exit(0);
+    }
+    close(fd[1]);
+    if (pid < 0 || read(fd[0], &r, sizeof r) != (ssize_t)sizeof r)
+        r.ok = 0;
+    close(fd[0]);
+    if (pid > 0)
+        waitpid(pid, NULL, 0);
+    return r;
+}
+
+/* LogGOPSim's makespan from "Maximum finishing time at host H: T", or
+ * UINT64_MAX. */
+static uint64_t lgs_makespan(const char *out)
+{
+    const char *p = strstr(out, "Maximum finishing time at host");
+    p = p ? strchr(p, ':') : NULL;
+    return p ? strtoull(p + 1, NULL, 10) : UINT64_MAX;
+}
+
+/* One schedule's medians over reps interleaved runs. */
+typedef struct versus_row {
+    double lgs_s, lgs_mb, model_s, model_mb, read_s, validate_s, e2e_s, e2e_mb;
+    double net_s; /* the network replay's column: < 0 until measured */
+    uint64_t ops, makespan, lgs_makespan, e2e_makespan;
+    int lgs_found, ok;
+} versus_row;
+
+/* kcube's makespan from "...: LogGOPS makespan T ns", or UINT64_MAX. */
+static uint64_t kcube_makespan(const char *out)
+{
+    const char *p = strstr(out, "LogGOPS makespan ");
+    return p ? strtoull(p + 17, NULL, 10) : UINT64_MAX;
+}
+
+/* reps interleaved runs of LogGOPSim, the model and the kcube command on
+ * one schedule (path ends in .goal; LogGOPSim reads the .bin beside it). */
+static versus_row measure_row(const char *path, int reps, const char *lgs, const char *kcube)
+{
+    versus_row row = {.net_s = -1, .ok = 1};
+    char bin[4096], out[8192];
+    snprintf(bin, sizeof bin, "%.*s.bin", (int)(strlen(path) > 5 ? strlen(path) - 5 : strlen(path)), path);
+    row.lgs_found = access(lgs, X_OK) == 0 && access(bin, R_OK) == 0;
+    char *lgs_argv[] = {(char *)lgs, "-b", "-f", bin, NULL};
+    char *kc_argv[] = {(char *)kcube, "replay", (char *)path, "--model", "loggops", NULL};
+    double v[8][99] = {{0}};
+    for (int i = 0; i < reps; i++) {
+        if (row.lgs_found) {
+            if (run_process(lgs_argv, &v[0][i], &v[1][i], out, sizeof out))
+                row.lgs_found = 0;
+            row.lgs_makespan = lgs_makespan(out);
+        }
+        model_run r = model_in_child(path);
+        row.ok &= r.ok;
+        v[2][i] = r.model_s, v[3][i] = r.model_mb, v[4][i] = r.read_s, v[5][i] = r.validate_s;
+        row.ops = r.ops, row.makespan = r.makespan;
+        if (run_process(kc_argv, &v[6][i], &v[7][i], out, sizeof out))
+            row.ok = 0;
+        row.e2e_makespan = kcube_makespan(out);
+    }
+    double *m[8] = {&row.lgs_s, &row.lgs_mb, &row.model_s, &row.model_mb, &row.read_s, &row.validate_s,
+                    &row.e2e_s, &row.e2e_mb};
+    for (int k = 0; k < 8; k++)
+        *m[k] = bench_median(v[k], reps);
+    return row;
+}
+
+/* The table row of one schedule (markdown). */
+static void print_row(const char *path, const versus_row *r)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    printf("| %s | %llu | ", name, (unsigned long long)r->ops);
+    if (r->lgs_found)
+        printf("%.3f | %.0f | ", r->lgs_s, r->lgs_mb);
+    else
+        printf("not found | - | ");
+    printf("%.3f | %.0f | %.3f + %.3f | %.3f | %.0f | ", r->model_s, r->model_mb, r->read_s, r->validate_s, r->e2e_s,
+           r->e2e_mb);
+    if (r->lgs_found)
+        printf("%.1f | %s | ", r->lgs_s / r->model_s,
+               r->lgs_makespan == r->makespan && r->e2e_makespan == r->makespan ? "yes" : "NO");
+    else
+        printf("- | %s | ", r->e2e_makespan == r->makespan ? "(kcube only)" : "NO");
+    /* the network replay's column (kc_appsim on the default 9-cube, fixed order) */
+    if (r->net_s >= 0)
+        printf("%.3f |\n", r->net_s);
+    else
+        printf("- |\n");
+}
+
+/* --versus REPS FILE.goal...: the table. */
+static int versus(int argc, char **argv)
+{
+    int reps = argc > 2 ? atoi(argv[2]) : 0;
+    if (reps < 1 || reps > 99 || argc < 4) {
+        fprintf(stderr, "usage: bench_replay --versus REPS FILE.goal...\n");
+        return 2;
+    }
+    const char *dir = getenv("LOGGOPSIM_DIR"), *kcube = getenv("KCUBE");
+    char lgs[4096];
+    snprintf(lgs, sizeof lgs, "%s/LogGOPSim", dir && *dir ? dir : "/work/peers/loggopsim");
+    kcube = kcube && *kcube ? kcube : "./kcube";
+    printf("medians of %d interleaved runs; LogGOPSim: %s (-b -f FILE.bin, txt2bin not counted); kcube: %s\n\n", reps,
+           lgs, kcube);
+    printf("| schedule | ops | LogGOPSim s | LogGOPSim MB | kcube model s | model MB | read + validate s | "
+           "kcube end-to-end s | kcube MB | LogGOPSim / model | makespans equal | network replay s |\n");
+    printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+    int bad = 0;
+    for (int i = 3; i < argc; i++) {
+        versus_row r = measure_row(argv[i], reps, lgs, kcube);
+        print_row(argv[i], &r);
+        fflush(stdout);
+        bad |= !r.ok || r.e2e_makespan != r.makespan || (r.lgs_found && r.lgs_makespan != r.makespan);
+    }
+    return bad;
+}
+
+static int fft_bench(int argc, char **argv);
+
 static int network_main(int argc, char **argv, const char *self);
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && !strcmp(argv[1], "--versus"))
+        return versus(argc, argv);
     if (argc > 1 && !strcmp(argv[1], "--network"))
         return network_main(argc - 2, argv + 2, argv[0]);
+    return fft_bench(argc, argv);
+}
+
+static int fft_bench(int argc, char **argv)
+{
     int quick = argc > 1 && !strcmp(argv[1], "--quick");
     int reps = argc > 1 + quick ? atoi(argv[1 + quick]) : 3;
     if (reps < 1 || reps > 99)

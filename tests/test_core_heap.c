@@ -3,7 +3,9 @@
  * (the first least one in insertion order, with an insertion number in the
  * key so that ties are decided), and with many equal keys the heap pops the
  * same sequence as a hand-written copy of the replays' former heap
- * (sift-down choosing left on less(left, x), right on less(right, best)). */
+ * (sift-down choosing left on less(left, x), right on less(right, best)).
+ * The 4-ary heap, on keys made unique by the insertion number, pops what
+ * the scan finds. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -25,6 +27,7 @@ static int t_less(const item *a, const item *b) { return a->t < b->t; }
 
 KCI_HEAP_DEFINE(iq, item, item_less)
 KCI_HEAP_DEFINE(tq, item, t_less)
+KCI_HEAP4_DEFINE(q4, item, item_less)
 
 /* The naive queue: the least (t, seq) by a scan. */
 static item naive_pop(item *a, size_t *n)
@@ -38,11 +41,12 @@ static item naive_pop(item *a, size_t *n)
     return x;
 }
 
-static void test_heap_against_scan(void **state)
+/* Seeded random pushes and pops on the binary heap (four = 0) or the
+ * 4-ary one, each pop checked against the scan. */
+static void against_scan(uint64_t seed, int four)
 {
-    (void)state;
     kc_rng rng;
-    kc_rng_seed(&rng, 1234);
+    kc_rng_seed(&rng, seed);
     enum { CAP = 4096 };
     item *h = malloc(CAP * sizeof *h), *s = malloc(CAP * sizeof *s);
     assert_non_null(h);
@@ -53,10 +57,10 @@ static void test_heap_against_scan(void **state)
         for (int step = 0; step < 20000; step++) {
             if (hn < CAP && (hn == 0 || kc_rng_below(&rng, 100) < 55)) {
                 item x = {kc_rng_below(&rng, range), seq++, step};
-                iq_push(h, &hn, x);
+                (four ? q4_push : iq_push)(h, &hn, x);
                 s[sn++] = x;
             } else {
-                item a = iq_pop(h, &hn), b = naive_pop(s, &sn);
+                item a = (four ? q4_pop : iq_pop)(h, &hn), b = naive_pop(s, &sn);
                 assert_true(a.t == b.t && a.seq == b.seq && a.tag == b.tag);
             }
             assert_true(hn == sn);
@@ -64,6 +68,18 @@ static void test_heap_against_scan(void **state)
     }
     free(h);
     free(s);
+}
+
+static void test_heap_against_scan(void **state)
+{
+    (void)state;
+    against_scan(1234, 0);
+}
+
+static void test_heap4_against_scan(void **state)
+{
+    (void)state;
+    against_scan(4444, 1);
 }
 
 /* The former hand-written heap of the LogGOPS replay, verbatim but for
@@ -130,6 +146,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_heap_against_scan),
         cmocka_unit_test(test_heap_tie_order),
+        cmocka_unit_test(test_heap4_against_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

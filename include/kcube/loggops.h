@@ -31,9 +31,13 @@
  * (LogGOPSim sorts them with an unstable sort), a 0-byte message costs no G
  * and no O (LogGOPSim's (s - 1) wraps around), and the send's size decides
  * eager or rendezvous, so a send completes once (LogGOPSim uses the
- * receive's when the receive finds the message queued). Costs: O((ops +
- * deps) log ops) plus,
- * per match, the length of the queue searched. Library code: never prints. */
+ * receive's when the receive finds the message queued). Costs: O(ops +
+ * deps) plus, per event, O(1) while events share times (else O(log events
+ * queued)), O(1) expected per match (a wildcard receive: the unexpected
+ * messages it passes); as in LogGOPSim, an operation that finds its CPU
+ * busy is retried each time the CPU frees (k ready at once on one CPU:
+ * O(k^2) events). About 64 bytes an operation and 4 a dependency. Library
+ * code: never prints. */
 #ifndef KCUBE_LOGGOPS_H
 #define KCUBE_LOGGOPS_H
 
@@ -99,7 +103,8 @@ typedef struct kc_loggops_result {
  * KC_EINVAL (param "schedule") when operations never run or messages stay
  * unmatched (a schedule not validated, or one whose wildcards match
  * differently at run time), KC_ERANGE ("loggops") when a time passes
- * 2^64 - 1 ns, KC_ENOMEM. On error out holds nothing to free. */
+ * 2^64 - 1 ns (param "schedule": 2^30 operations or more, 2^32 - 1
+ * dependencies or more, or 2^31 ranks or more), KC_ENOMEM. On error out holds nothing to free. */
 kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
                          kc_loggops_result *out, kc_err *err);
 void kc_loggops_result_free(kc_loggops_result *r);

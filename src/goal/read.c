@@ -301,9 +301,17 @@ static kc_status phase_comment(rd *r, size_t from, size_t to)
 
 /* ---- Statements ---- */
 
+/* Byte by byte, not strlen and memcmp: every statement asks up to eight
+ * of these, and the calls cost more than the few bytes compared. */
 static int is_word(const tok *t, const char *w)
 {
-    return t->kind == T_WORD && t->len == strlen(w) && memcmp(t->text, w, t->len) == 0;
+    if (t->kind != T_WORD)
+        return 0;
+    size_t i = 0;
+    for (; i < t->len && w[i]; i++)
+        if (t->text[i] != w[i])
+            return 0;
+    return i == t->len && !w[i];
 }
 
 /* Words that start a statement and so cannot be labels; as in LogGOPSim,

@@ -13,7 +13,9 @@
 #include "replay_internal.h"
 #include "core/grow.h"
 #include "core/heap.h"
+#include "evq.h"
 #include "core/sort.h"
+#include "matchq.h"
 
 enum { EV_SEND, EV_RECV, EV_CALC, EV_MSG };
 
@@ -23,18 +25,85 @@ typedef struct ev {
     int type;
 } ev;
 
+/* An event as the queue holds it (kci_evq_ent, 16 bytes): the time, then
+ * the insertion number above the operation and the type (ts < 2^32 and
+ * op < 2^30, which run() checks), so that comparing k compares insertion
+ * numbers. */
+#define MAX_OPS ((size_t)1 << 30)
+
+/* The event queue: buckets per time (kci_evq) while events share times
+ * (a synchronous schedule: hundreds a time), else a 4-ary heap, which is
+ * cheaper when times rarely repeat. Both give the events in (t, k) order,
+ * so the switch, made once after SWITCH_AFTER events when they averaged
+ * fewer than SWITCH_TIES a time, changes nothing but the cost
+ * (kci_loggops_run_switch lets tests move it). */
+#define SWITCH_AFTER 4096
+#define SWITCH_TIES 4
+
 typedef struct heap {
-    ev *e;
-    size_t n;
+    kci_evq q;         /* while bucketed */
+    kci_evq_ent *e;    /* the heap, after the switch */
+    size_t n, cap;     /* events queued; room in e */
+    size_t popped;     /* events taken while bucketed */
+    size_t switch_after; /* SWITCH_AFTER (tests: any) */
+    int bucketed;
+    int failed;        /* out of memory */
 } heap;
 
-static int ev_less(const ev *a, const ev *b) { return a->t != b->t ? a->t < b->t : a->ts < b->ts; }
+static int ent_less(const kci_evq_ent *a, const kci_evq_ent *b)
+{
+    return a->t < b->t || (a->t == b->t && a->k < b->k);
+}
 
-KCI_HEAP_DEFINE(evq, ev, ev_less)
+KCI_HEAP4_DEFINE(evh, kci_evq_ent, ent_less)
 
-static void hpush(heap *h, ev x) { evq_push(h->e, &h->n, x); }
+static void hpush(heap *h, ev x)
+{
+    kci_evq_ent q = {x.t, x.ts << 32 | (uint64_t)x.op << 2 | (uint64_t)x.type};
+    if (h->bucketed ? kci_evq_push(&h->q, q) != 0
+                    : h->n == h->cap && KCI_RESERVE(h->e, h->cap, h->n + 1, 1024) != 0) {
+        h->failed = 1;
+        return;
+    }
+    if (!h->bucketed)
+        evh_push(h->e, &h->n, q);
+    else
+        h->n++;
+}
 
-static ev hpop(heap *h) { return evq_pop(h->e, &h->n); }
+/* Move the events from the buckets to the heap, in order (each push then
+ * stays where it is put). -1 out of memory. */
+static int to_heap(heap *h)
+{
+    if (KCI_RESERVE(h->e, h->cap, h->n, 1024))
+        return -1;
+    size_t n = 0;
+    for (kci_evq_ent q; n < h->n && kci_evq_pop(&h->q, &q) == 1;)
+        evh_push(h->e, &n, q);
+    kci_evq_free(&h->q);
+    h->bucketed = 0;
+    return 0;
+}
+
+/* The first event into *e: 0 when out of memory. */
+static int hpop(heap *h, ev *e)
+{
+    kci_evq_ent q;
+    if (h->bucketed && h->popped == h->switch_after && (!h->popped || h->popped < SWITCH_TIES * h->q.times) &&
+        to_heap(h))
+        return h->failed = 1, 0;
+    if (h->bucketed) {
+        if (kci_evq_pop(&h->q, &q) != 1)
+            return h->failed = 1, 0;
+        h->popped++;
+    } else {
+        q = evh_pop(h->e, &h->n);
+        h->n++;
+    }
+    h->n--;
+    *e = (ev){q.t, q.k >> 32, (size_t)(q.k >> 2 & (MAX_OPS - 1)), (int)(q.k & 3)};
+    return 1;
+}
 
 /* ---- parameters -------------------------------------------------------------- */
 
@@ -134,6 +203,24 @@ kc_status kc_loggops_parse(const char *text, kc_loggops_params *p, kc_err *err)
 
 /* ---- the model --------------------------------------------------------------- */
 
+/* An operation as the loop reads it: the schedule's fields it needs and
+ * its count of unresolved dependencies, 32 bytes (kc_goal_op is 56 and
+ * holds what only messages need: line, label, phase). */
+typedef struct lgop {
+    uint64_t amount;
+    int64_t tag;
+    uint32_t rank;
+    int32_t peer;     /* ranks below 2^31 (run() checks) */
+    uint32_t waiting; /* unresolved dependencies */
+    uint8_t kind, cpu, nic, pad;
+} lgop;
+
+/* Where an operation's dependents are in the model's dlist: those waiting
+ * on its start at [s, e), on its end at [e, the next operation's s). */
+typedef struct lgdeps {
+    uint32_t s, e;
+} lgdeps;
+
 typedef struct model {
     const kc_goal *g;
     kc_loggops_params p;
@@ -141,15 +228,15 @@ typedef struct model {
     void *ctx;
     unsigned ncpu, nnic;
     uint64_t *nexto, *nextgs, *nextgr; /* [rank * ncpu + cpu], [rank * nnic + nic] */
-    size_t *waiting;                   /* unresolved dependencies of each op */
-    size_t *sfirst, *slist;            /* ops waiting on an op's start: slist[sfirst[op]..sfirst[op+1]) */
-    size_t *efirst, *elist;            /* ... on its end */
+    lgop *op;                          /* [nops] */
+    lgdeps *dep;                       /* [nops + 1] */
+    uint32_t *dlist;                   /* [ndeps] dependents, each op's in dependency-line order */
     uint64_t *t_send;                  /* a send: when it was taken; a recv: when posted */
     uint64_t *t_msg;                   /* a send: when the receiver took its message */
-    size_t *qnext;                     /* queue links (each op is in at most one queue) */
-    size_t *rq_head, *rq_tail, *uq_head, *uq_tail; /* [rank] posted receives; unexpected messages (sends) */
+    kci_matchq q;                      /* posted receives; unexpected messages (sends) */
     size_t *rel, nrel;                 /* ops made ready by the current event */
     size_t *scratch;                   /* for sorting rel */
+    size_t relcap;                     /* room in rel and scratch: the most one event can release */
     heap h;
     uint64_t ts, done;
     int overflow;           /* 1: past 2^64 - 1 ns; -1: out of memory recording the order */
@@ -203,7 +290,7 @@ static uint64_t mul(model *m, uint64_t a, uint64_t b)
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
 /* s - 1 bytes are charged per byte; 0 bytes cost what 1 byte does. */
-static uint64_t s1(const kc_goal_op *o) { return o->amount ? o->amount - 1 : 0; }
+static uint64_t s1(const lgop *o) { return o->amount ? o->amount - 1 : 0; }
 
 static void emit(model *m, kc_loggops_slice_kind kind, size_t op, size_t peer, uint32_t rank, unsigned cpu,
                  uint64_t a, uint64_t b)
@@ -214,17 +301,17 @@ static void emit(model *m, kc_loggops_slice_kind kind, size_t op, size_t peer, u
     }
 }
 
-static void release(model *m, const size_t *first, const size_t *list, size_t op)
+static void release(model *m, uint32_t from, uint32_t to)
 {
-    for (size_t k = first[op]; k < first[op + 1]; k++)
-        if (--m->waiting[list[k]] == 0)
-            m->rel[m->nrel++] = list[k];
+    for (uint32_t k = from; k < to; k++)
+        if (--m->op[m->dlist[k]].waiting == 0)
+            m->rel[m->nrel++] = m->dlist[k];
 }
-static void started(model *m, size_t op) { release(m, m->sfirst, m->slist, op); }
+static void started(model *m, size_t op) { release(m, m->dep[op].s, m->dep[op].e); }
 static void finished(model *m, size_t op)
 {
     m->done++;
-    release(m, m->efirst, m->elist, op);
+    release(m, m->dep[op].e, m->dep[op + 1].s);
 }
 
 static int kind_rank(int kind) { return kind == KC_GOAL_SEND ? 0 : kind == KC_GOAL_RECV ? 1 : 2; }
@@ -234,9 +321,9 @@ static int kind_rank(int kind) { return kind == KC_GOAL_SEND ? 0 : kind == KC_GO
  * built with a stable sort takes them: the dependents of an operation's
  * start (`irequires`) before those of its end, each in the order of the
  * dependency lines in the file, and the initial ones in program order. */
-static int rel_cmp_g(const kc_goal *g, size_t a, size_t b)
+static int rel_cmp_g(const lgop *op, size_t a, size_t b)
 {
-    const kc_goal_op *x = &g->op[a], *y = &g->op[b];
+    const lgop *x = &op[a], *y = &op[b];
     if (x->rank != y->rank)
         return x->rank < y->rank ? -1 : 1;
     int kx = kind_rank(x->kind), ky = kind_rank(y->kind);
@@ -250,7 +337,11 @@ KCI_MERGE_SORT_DEFINE(sort_ops, size_t, rel_cmp)
 /* The operations an event made ready, in rank, kind and file order: few
  * usually (insertion), many for the initial set or a wide fan-out (merging
  * through m->scratch). */
-static void sort_rel(model *m) { sort_ops(m->rel, m->nrel, m->scratch, m->g); }
+static void sort_rel(model *m)
+{
+    if (m->nrel > 1) /* most events release none or one */
+        sort_ops(m->rel, m->nrel, m->scratch, m->op);
+}
 
 /* Queue the ready operations, each at the time its CPU (and a send's NIC) frees. */
 static void enqueue_released(model *m)
@@ -258,7 +349,7 @@ static void enqueue_released(model *m)
     sort_rel(m);
     for (size_t i = 0; i < m->nrel; i++) {
         size_t op = m->rel[i];
-        const kc_goal_op *o = &m->g->op[op];
+        const lgop *o = &m->op[op];
         uint64_t t = m->nexto[(size_t)o->rank * m->ncpu + o->cpu];
         int type = o->kind == KC_GOAL_SEND ? EV_SEND : o->kind == KC_GOAL_RECV ? EV_RECV : EV_CALC;
         if (type == EV_SEND)
@@ -270,43 +361,40 @@ static void enqueue_released(model *m)
     m->nrel = 0;
 }
 
-static void q_append(model *m, size_t *head, size_t *tail, uint32_t rank, size_t op)
+/* Post receive op at its rank (out of memory stops the run). */
+static void q_post(model *m, const lgop *o, size_t op)
 {
-    m->qnext[op] = KC_GOAL_NONE;
-    if (head[rank] == KC_GOAL_NONE)
-        head[rank] = op;
-    else
-        m->qnext[tail[rank]] = op;
-    tail[rank] = op;
+    if (kci_mq_post(&m->q, o->rank, o->peer, o->tag, (uint32_t)op))
+        m->overflow = -1;
 }
 
-/* Remove and return the first entry of the queue that fits. want_src and
- * want_tag may be KC_GOAL_ANY; so may an entry's (posted receives). */
-static size_t q_match(model *m, size_t *head, size_t *tail, uint32_t rank, int64_t want_src, int64_t want_tag)
+/* Queue the message of send op as unexpected at its receiver. */
+static void q_unexpected(model *m, const lgop *o, size_t op)
 {
-    size_t prev = KC_GOAL_NONE;
-    for (size_t e = head[rank]; e != KC_GOAL_NONE; prev = e, e = m->qnext[e]) {
-        const kc_goal_op *o = &m->g->op[e];
-        int64_t src = o->kind == KC_GOAL_SEND ? (int64_t)o->rank : o->peer;
-        if ((want_src == KC_GOAL_ANY || src == KC_GOAL_ANY || src == want_src) &&
-            (want_tag == KC_GOAL_ANY || o->tag == KC_GOAL_ANY || o->tag == want_tag)) {
-            if (prev == KC_GOAL_NONE)
-                head[rank] = m->qnext[e];
-            else
-                m->qnext[prev] = m->qnext[e];
-            if (tail[rank] == e)
-                tail[rank] = prev;
-            return e;
-        }
-    }
-    return KC_GOAL_NONE;
+    if (kci_mq_unexpected(&m->q, (uint32_t)o->peer, o->rank, o->tag, (uint32_t)op))
+        m->overflow = -1;
+}
+
+/* The first unexpected message that receive o fits, removed, or KC_GOAL_NONE. */
+static size_t q_take_unexpected(model *m, const lgop *o)
+{
+    uint32_t e = kci_mq_take_unexpected(&m->q, o->rank, o->peer, o->tag);
+    return e == KCI_MQ_NONE ? KC_GOAL_NONE : e;
+}
+
+/* The first posted receive that the message of send o fits, removed, or
+ * KC_GOAL_NONE. */
+static size_t q_take_posted(model *m, const lgop *o)
+{
+    uint32_t e = kci_mq_take_posted(&m->q, (uint32_t)o->peer, o->rank, o->tag);
+    return e == KCI_MQ_NONE ? KC_GOAL_NONE : e;
 }
 
 /* A rendezvous send is done when its receive is matched at t: its rank's
  * clocks (numbered cpu, nic, as LogGOPSim does) move to t at least. */
 static void rendezvous_done(model *m, size_t send, size_t recv, unsigned cpu, unsigned nic, uint64_t t)
 {
-    uint32_t r = m->g->op[send].rank;
+    uint32_t r = m->op[send].rank;
     uint64_t *o = &m->nexto[(size_t)r * m->ncpu + cpu], *gs = &m->nextgs[(size_t)r * m->nnic + nic];
     if (*o < t)
         emit(m, KC_LOGGOPS_RNDV, send, recv, r, cpu, *o, t);
@@ -320,7 +408,7 @@ static void rendezvous_done(model *m, size_t send, size_t recv, unsigned cpu, un
  * queue at the time it frees), else 1 after charging it. */
 static int step_calc(model *m, ev e, uint64_t *cpu)
 {
-    const kc_goal_op *o = &m->g->op[e.op];
+    const lgop *o = &m->op[e.op];
     if (*cpu > e.t) {
         e.t = *cpu;
         hpush(&m->h, e);
@@ -339,7 +427,7 @@ static int step_calc(model *m, ev e, uint64_t *cpu)
 static int step_send(model *m, ev e, uint64_t *cpu)
 {
     const kc_loggops_params *p = &m->p;
-    const kc_goal_op *o = &m->g->op[e.op];
+    const lgop *o = &m->op[e.op];
     uint64_t *gs = &m->nextgs[(size_t)o->rank * m->nnic + o->nic];
     if (*cpu > e.t || *gs > e.t) {
         e.t = max64(*cpu, *gs);
@@ -369,17 +457,17 @@ static int step_send(model *m, ev e, uint64_t *cpu)
 static void step_recv(model *m, ev e)
 {
     const kc_loggops_params *p = &m->p;
-    const kc_goal_op *o = &m->g->op[e.op];
+    const lgop *o = &m->op[e.op];
     if (m->ord)
         m->ord->post[e.op] = e.t;
     m->t_send[e.op] = e.t;
     started(m, e.op);
-    size_t send = q_match(m, m->uq_head, m->uq_tail, o->rank, o->peer, o->tag);
+    size_t send = q_take_unexpected(m, o);
     if (send == KC_GOAL_NONE) {
-        q_append(m, m->rq_head, m->rq_tail, o->rank, e.op);
+        q_post(m, o, e.op);
         return;
     }
-    const kc_goal_op *so = &m->g->op[send];
+    const lgop *so = &m->op[send];
     if (m->ord)
         m->ord->matched[e.op] = send, m->ord->match[send] = e.t;
     /* Eager or rendezvous is the send's choice, made when it left: a send
@@ -402,7 +490,7 @@ static void step_recv(model *m, ev e)
 static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
 {
     const kc_loggops_params *p = &m->p;
-    const kc_goal_op *o = &m->g->op[e.op];
+    const lgop *o = &m->op[e.op];
     uint32_t dst = (uint32_t)o->peer;
     uint64_t *gr = &m->nextgr[(size_t)dst * m->nnic + o->nic];
     if (*cpu > e.t || *gr > e.t) {
@@ -418,9 +506,9 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
     res->messages++;
     if (o->amount > p->S)
         res->rendezvous++;
-    size_t recv = q_match(m, m->rq_head, m->rq_tail, dst, (int64_t)o->rank, o->tag);
+    size_t recv = q_take_posted(m, o);
     if (recv == KC_GOAL_NONE) {
-        q_append(m, m->uq_head, m->uq_tail, dst, e.op);
+        q_unexpected(m, o, e.op);
         return 1;
     }
     if (m->ord)
@@ -438,7 +526,7 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
  * ready enter the queue (not when it was only put back for a busy resource). */
 static void step(model *m, ev e, kc_loggops_result *res)
 {
-    const kc_goal_op *o = &m->g->op[e.op];
+    const lgop *o = &m->op[e.op];
     uint64_t *cpu = &m->nexto[(size_t)(e.type == EV_MSG ? (uint32_t)o->peer : o->rank) * m->ncpu + o->cpu];
     int taken = 1;
     switch (e.type) {
@@ -453,9 +541,11 @@ static void step(model *m, ev e, kc_loggops_result *res)
 
 static void model_free(model *m)
 {
-    free(m->nexto), free(m->nextgs), free(m->nextgr), free(m->waiting), free(m->sfirst), free(m->slist);
-    free(m->efirst), free(m->elist), free(m->t_send), free(m->t_msg), free(m->qnext), free(m->rq_head);
-    free(m->rq_tail), free(m->uq_head), free(m->uq_tail), free(m->rel), free(m->scratch), free(m->h.e);
+    free(m->nexto), free(m->nextgs), free(m->nextgr), free(m->op), free(m->dep), free(m->dlist);
+    free(m->t_send), free(m->t_msg), free(m->rel), free(m->scratch);
+    kci_evq_free(&m->h.q);
+    free(m->h.e);
+    kci_mq_free(&m->q);
 }
 
 void kc_loggops_result_free(kc_loggops_result *r)
@@ -524,8 +614,9 @@ static kc_status order_alloc(kci_loggops_order *ord, size_t n, size_t R, unsigne
     return KC_OK;
 }
 
-/* The model's arrays and out->finish_ns, queues empty; on KC_ENOMEM both are
- * freed. */
+/* The model's per-rank arrays and out->finish_ns, and the per-operation
+ * arrays but for the ready list (sized by index_deps); on KC_ENOMEM all
+ * are freed. */
 static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
 {
     const kc_goal *g = m->g;
@@ -533,62 +624,78 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
     m->nexto = calloc(R1 * m->ncpu, sizeof *m->nexto);
     m->nextgs = calloc(R1 * m->nnic, sizeof *m->nextgs);
     m->nextgr = calloc(R1 * m->nnic, sizeof *m->nextgr);
-    m->waiting = calloc(n1, sizeof *m->waiting);
-    m->sfirst = calloc(n + 2, sizeof *m->sfirst);
-    m->efirst = calloc(n + 2, sizeof *m->efirst);
-    m->slist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m->slist);
-    m->elist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m->elist);
+    m->op = malloc(n1 * sizeof *m->op);
+    m->dep = calloc(n + 1, sizeof *m->dep);
+    m->dlist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m->dlist);
     m->t_send = calloc(n1, sizeof *m->t_send);
     m->t_msg = calloc(n1, sizeof *m->t_msg);
-    m->qnext = malloc(n1 * sizeof *m->qnext);
-    m->rq_head = malloc(R1 * sizeof *m->rq_head);
-    m->rq_tail = malloc(R1 * sizeof *m->rq_tail);
-    m->uq_head = malloc(R1 * sizeof *m->uq_head);
-    m->uq_tail = malloc(R1 * sizeof *m->uq_tail);
-    m->rel = malloc(n1 * sizeof *m->rel);
-    m->scratch = malloc(n1 * sizeof *m->scratch);
-    /* at most one entry per op plus one message per send in the queue at once */
-    m->h.e = malloc(2 * n1 * sizeof *m->h.e);
+    kci_evq_init(&m->h.q);
+    m->h.bucketed = 1;
     out->finish_ns = calloc(R1, sizeof *out->finish_ns);
-    if (!m->nexto || !m->nextgs || !m->nextgr || !m->waiting || !m->sfirst || !m->efirst || !m->slist ||
-        !m->elist || !m->t_send || !m->t_msg || !m->qnext || !m->rq_head || !m->rq_tail || !m->uq_head ||
-        !m->uq_tail || !m->rel || !m->scratch || !m->h.e || !out->finish_ns) {
+    int wild = 0;
+    for (size_t i = 0; i < n; i++)
+        wild |= g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY);
+    kc_status st = m->nexto && m->nextgs && m->nextgr && m->op && m->dep && m->dlist && m->t_send && m->t_msg &&
+                           out->finish_ns
+                       ? kci_mq_init(&m->q, n, (uint32_t)R, wild, err)
+                       : kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
+    if (st) {
         model_free(m);
         kc_loggops_result_free(out);
-        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     }
-    for (size_t r = 0; r < R; r++)
-        m->rq_head[r] = m->rq_tail[r] = m->uq_head[r] = m->uq_tail[r] = KC_GOAL_NONE;
-    return KC_OK;
+    return st;
 }
 
-/* The dependents of each op, in dependency order, split by start and end;
- * the ops with none to wait for in m->rel. KC_EINVAL for a dependency out of
- * range. O(ops + deps). */
+/* The loop's copy of each operation (zero dependencies counted yet). */
+static void copy_ops(model *m)
+{
+    const kc_goal *g = m->g;
+    for (size_t i = 0; i < g->nops; i++) {
+        const kc_goal_op *o = &g->op[i];
+        m->op[i] = (lgop){o->amount, o->tag, o->rank, (int32_t)o->peer, 0, o->kind, o->cpu, o->nic, 0};
+    }
+}
+
+/* The dependents of each op in m->dlist, those on its start before those
+ * on its end, each in dependency order; m->rel sized for the most that one
+ * event releases (the ops with none to wait for, or the dependents of two
+ * ops), and those ops in it. KC_EINVAL for a dependency out of range.
+ * O(ops + deps). */
 static kc_status index_deps(model *m, kc_err *err)
 {
     const kc_goal *g = m->g;
     size_t n = g->nops;
+    copy_ops(m);
     for (size_t i = 0; i < g->ndeps; i++) {
         const kc_goal_dep *d = &g->dep[i];
         if (d->op >= n || d->on >= n)
             return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a dependency out of range", d->line);
-        (d->start ? m->sfirst : m->efirst)[d->on + 2]++;
-        m->waiting[d->op]++;
+        (d->start ? &m->dep[d->on].s : &m->dep[d->on].e)[0]++;
+        m->op[d->op].waiting++;
     }
-    for (size_t i = 0; i < n; i++) {
-        m->sfirst[i + 2] += m->sfirst[i + 1];
-        m->efirst[i + 2] += m->efirst[i + 1];
+    size_t most = 0, ready = 0;
+    uint32_t at = 0;
+    for (size_t i = 0; i < n; i++) { /* counts to offsets: s and e are where each part is filled from */
+        uint32_t ns = m->dep[i].s, ne = m->dep[i].e;
+        most = most > (size_t)ns + ne ? most : (size_t)ns + ne;
+        ready += !m->op[i].waiting;
+        m->dep[i] = (lgdeps){at, at + ns};
+        at += ns + ne;
     }
+    m->dep[n].s = at;
     for (size_t i = 0; i < g->ndeps; i++) {
         const kc_goal_dep *d = &g->dep[i];
-        if (d->start)
-            m->slist[m->sfirst[d->on + 1]++] = d->op;
-        else
-            m->elist[m->efirst[d->on + 1]++] = d->op;
+        m->dlist[d->start ? m->dep[d->on].s++ : m->dep[d->on].e++] = (uint32_t)d->op;
     }
+    for (size_t i = n; i-- > 0;) /* back from the fill ends to the starts */
+        m->dep[i] = (lgdeps){i ? m->dep[i - 1].e : 0, m->dep[i].s};
+    m->relcap = ready > 2 * most ? ready : 2 * most;
+    m->rel = malloc((m->relcap ? m->relcap : 1) * sizeof *m->rel);
+    m->scratch = malloc((m->relcap ? m->relcap : 1) * sizeof *m->scratch);
+    if (!m->rel || !m->scratch)
+        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     for (size_t i = 0; i < n; i++)
-        if (!m->waiting[i])
+        if (!m->op[i].waiting)
             m->rel[m->nrel++] = i;
     return KC_OK;
 }
@@ -608,10 +715,12 @@ static kc_status finish(const model *m, kc_loggops_result *out, kc_err *err)
                              "send above S waits for its receive to be posted) or wildcards that match differently "
                              "at run time",
                              (unsigned long long)(n - m->done), n);
+    uint32_t left_rank;
+    uint32_t left = kci_mq_first_left(&m->q, &left_rank);
+    if (left != KCI_MQ_NONE)
+        return kc_fail_param(err, KC_EINVAL, "schedule", "rank %zu ends with an unmatched message (line %ld)",
+                             (size_t)left_rank, g->op[left].line);
     for (size_t r = 0; r < g->num_ranks; r++) {
-        if (m->uq_head[r] != KC_GOAL_NONE)
-            return kc_fail_param(err, KC_EINVAL, "schedule", "rank %zu ends with an unmatched message (line %ld)",
-                                 r, g->op[m->uq_head[r]].line);
         uint64_t f = 0;
         for (unsigned c = 0; c < m->ncpu; c++)
             f = max64(f, m->nexto[r * m->ncpu + c]);
@@ -622,10 +731,11 @@ static kc_status finish(const model *m, kc_loggops_result *out, kc_err *err)
 }
 
 /* The LogGOPS run of g (p NULL: the defaults), calling trace for every
- * interval and recording the charge order in ord when not NULL. O((ops +
- * deps) log ops) plus the queue scans of MPI matching. */
-static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
-                     kci_loggops_order *ord, kc_loggops_result *out, kc_err *err)
+ * interval and recording the charge order in ord when not NULL, the event
+ * queue switching to a heap after switch_after events when they shared few
+ * times. Costs: kcube/loggops.h. */
+static kc_status run_queue(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
+                           kci_loggops_order *ord, size_t switch_after, kc_loggops_result *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
     kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
@@ -635,6 +745,9 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
     kc_status st = check_params(p, err);
     if (!st)
         st = count_resources(g, &ncpu, &nnic, err);
+    if (!st && (g->nops >= MAX_OPS || g->ndeps >= UINT32_MAX || g->num_ranks > INT32_MAX))
+        st = kc_fail_param(err, KC_ERANGE, "schedule", "the LogGOPS model runs at most 2^30 - 1 operations, "
+                           "2^32 - 2 dependencies and 2^31 - 1 ranks");
     if (!st && ord)
         st = order_alloc(ord, g->nops, g->num_ranks, ncpu, nnic, err);
     if (st)
@@ -643,19 +756,35 @@ static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_tr
     st = model_alloc(&m, out, err);
     if (st)
         return st;
+    m.h.switch_after = switch_after;
     st = index_deps(&m, err);
     if (!st) {
         enqueue_released(&m);
-        while (m.h.n && !m.overflow) {
+        ev e;
+        while (m.h.n && !m.overflow && hpop(&m.h, &e)) {
             out->events++;
-            step(&m, hpop(&m.h), out);
+            step(&m, e, out);
         }
+        if (m.h.failed)
+            m.overflow = -1; /* out of memory */
         st = finish(&m, out, err);
     }
     model_free(&m);
     if (st)
         kc_loggops_result_free(out);
     return st;
+}
+
+static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
+                     kci_loggops_order *ord, kc_loggops_result *out, kc_err *err)
+{
+    return run_queue(g, p, trace, ctx, ord, SWITCH_AFTER, out, err);
+}
+
+kc_status kci_loggops_run_switch(const kc_goal *g, const kc_loggops_params *p, size_t after, kc_loggops_result *out,
+                                 kc_err *err)
+{
+    return run_queue(g, p, NULL, NULL, NULL, after, out, err);
 }
 
 kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,

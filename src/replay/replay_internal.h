@@ -170,5 +170,10 @@ typedef struct kci_loggops_order {
 kc_status kci_loggops_run_order(const kc_goal *g, const struct kc_loggops_params *p, kci_loggops_order *ord,
                                 kc_loggops_result *out, kc_err *err);
 void kci_loggops_order_free(kci_loggops_order *ord);
+/* kc_loggops_run (no trace) with its event queue moving from buckets to a
+ * heap after `after` events (SIZE_MAX: never; 0: from the start) when they
+ * shared few times: for tests, as the result must not depend on it. */
+kc_status kci_loggops_run_switch(const kc_goal *g, const struct kc_loggops_params *p, size_t after,
+                                 kc_loggops_result *out, kc_err *err);
 
 #endif
