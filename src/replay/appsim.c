@@ -658,11 +658,11 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
     const kci_lg_charge *ch = &f->ord->c[c];
     double t = net_time(x, v);
     if (v.type == N_CCPU || v.type == N_CNIC) {
-        size_t prev = v.type == N_CCPU ? f->cprev_cpu[c] : f->cprev_nic[c];
+        uint32_t prev = v.type == N_CCPU ? f->cprev_cpu[c] : f->cprev_nic[c];
         if (ch->type == KCI_LG_HOLD) {
             if (f->match[ch->op] == t)
                 return (pnode){N_MATCH, ch->op};
-            return prev == KCI_LG_NONE ? (pnode){N_NONE, 0} : (pnode){v.type, prev};
+            return prev == KCI_FX_NONE ? (pnode){N_NONE, 0} : (pnode){v.type, prev};
         }
         if (v.type == N_CNIC) {
             *kind = K_NIC;
@@ -691,9 +691,9 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
         if (u.type != N_NONE)
             return u;
     }
-    if (f->cprev_cpu[c] != KCI_LG_NONE && f->ccpu[f->cprev_cpu[c]] == t)
+    if (f->cprev_cpu[c] != KCI_FX_NONE && f->ccpu[f->cprev_cpu[c]] == t)
         return (pnode){N_CCPU, f->cprev_cpu[c]};
-    if (ch->type != KCI_LG_HOLD && f->cprev_nic[c] != KCI_LG_NONE && f->cnic[f->cprev_nic[c]] == t)
+    if (ch->type != KCI_LG_HOLD && f->cprev_nic[c] != KCI_FX_NONE && f->cnic[f->cprev_nic[c]] == t)
         return (pnode){N_CNIC, f->cprev_nic[c]};
     return (pnode){N_NONE, 0};
 }

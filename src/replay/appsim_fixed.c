@@ -23,6 +23,8 @@
 enum { W_CHARGE, W_READY, W_POST, W_MATCH, W_RECV_END, W_CPU_END };
 
 static double maxd(double a, double b) { return a > b ? a : b; }
+/* A charge number (below KCI_FX_MAX: kci_fixed_init checks) or KCI_LG_NONE, in 32 bits. */
+static uint32_t narrow(size_t c) { return c == KCI_LG_NONE ? KCI_FX_NONE : (uint32_t)c; }
 static uint64_t s1(const kc_goal_op *o) { return o->amount ? o->amount - 1 : 0; }
 
 void kci_fixed_free(kci_fixed *f)
@@ -218,9 +220,9 @@ static void cpu_end(kci_fixed *f, size_t c)
     size_t at = f->rfirst[ch->cpu] + f->rpos[ch->cpu];
     if (at < f->rfirst[ch->cpu + 1])
         work(f, W_CHARGE, f->rlist[at]);
-    for (size_t r = f->pwait[c]; r != KC_GOAL_NONE; r = f->pnext[r])
+    for (uint32_t r = f->pwait[c]; r != KCI_FX_NONE; r = f->pnext[r])
         work(f, W_POST, r);
-    f->pwait[c] = KC_GOAL_NONE;
+    f->pwait[c] = KCI_FX_NONE;
     if (ch->type == KCI_LG_MSG)
         work(f, W_RECV_END, f->m->recv_of[ch->op]);
 }
@@ -237,7 +239,7 @@ static void try_post(kci_fixed *f, size_t r)
     if (k != KCI_LG_NONE) {
         if (f->cstate[k] != 2) {
             f->pnext[r] = f->pwait[k];
-            f->pwait[k] = r;
+            f->pwait[k] = (uint32_t)r;
             return;
         }
         t = maxd(t, f->ccpu[k]);
@@ -260,7 +262,7 @@ static void try_match(kci_fixed *f, size_t r)
     f->match[send] = maxd(f->p->st[r].start, f->cstart[mc]);
     if (!f->ord->eager[send])
         op_end(f, send, maxd(f->ccpu[f->task_of[send]], f->match[send]));
-    if (f->hold_of[send] != KCI_LG_NONE)
+    if (f->hold_of[send] != KCI_FX_NONE)
         work(f, W_CHARGE, f->hold_of[send]);
 }
 
@@ -378,15 +380,15 @@ static void index_charges(kci_fixed *f, size_t n, size_t nr)
     for (size_t v = 0; v < nr; v++)
         f->rlast[v] = KCI_LG_NONE;
     for (size_t i = 0; i < n; i++)
-        f->task_of[i] = f->msg_of[i] = f->hold_of[i] = KCI_LG_NONE;
+        f->task_of[i] = f->msg_of[i] = f->hold_of[i] = KCI_FX_NONE;
     for (size_t c = 0; c < ord->n; c++) {
         const kci_lg_charge *ch = &ord->c[c];
-        f->pwait[c] = KC_GOAL_NONE;
+        f->pwait[c] = KCI_FX_NONE;
         f->rfirst[ch->cpu + 2]++;
         if (ch->nic != KCI_LG_NORES)
             f->rfirst[ch->nic + 2]++;
-        size_t *slot = ch->type == KCI_LG_MSG ? f->msg_of : ch->type == KCI_LG_HOLD ? f->hold_of : f->task_of;
-        slot[ch->op] = c;
+        uint32_t *slot = ch->type == KCI_LG_MSG ? f->msg_of : ch->type == KCI_LG_HOLD ? f->hold_of : f->task_of;
+        slot[ch->op] = (uint32_t)c;
     }
     for (size_t v = 0; v + 1 < nr; v++)
         f->rfirst[v + 2] += f->rfirst[v + 1];
@@ -394,13 +396,13 @@ static void index_charges(kci_fixed *f, size_t n, size_t nr)
         f->rlast[v] = KCI_LG_NONE; /* here: the last charge placed */
     for (size_t c = 0; c < ord->n; c++) {
         const kci_lg_charge *ch = &ord->c[c];
-        f->rlist[f->rfirst[ch->cpu + 1]++] = c;
-        f->cprev_cpu[c] = f->rlast[ch->cpu];
+        f->rlist[f->rfirst[ch->cpu + 1]++] = (uint32_t)c;
+        f->cprev_cpu[c] = narrow(f->rlast[ch->cpu]);
         f->rlast[ch->cpu] = c;
-        f->cprev_nic[c] = KCI_LG_NONE;
+        f->cprev_nic[c] = KCI_FX_NONE;
         if (ch->nic != KCI_LG_NORES) {
-            f->rlist[f->rfirst[ch->nic + 1]++] = c;
-            f->cprev_nic[c] = f->rlast[ch->nic];
+            f->rlist[f->rfirst[ch->nic + 1]++] = (uint32_t)c;
+            f->cprev_nic[c] = narrow(f->rlast[ch->nic]);
             f->rlast[ch->nic] = c;
         }
     }
@@ -414,8 +416,8 @@ static kc_status check_charges(const kci_fixed *f, kc_err *err)
 {
     for (size_t i = 0; i < f->g->nops; i++) {
         const kc_goal_op *o = &f->g->op[i];
-        if ((o->kind != KC_GOAL_RECV && f->task_of[i] == KCI_LG_NONE) ||
-            (o->kind == KC_GOAL_SEND && (f->m->recv_of[i] == KC_GOAL_NONE || f->msg_of[i] == KCI_LG_NONE)))
+        if ((o->kind != KC_GOAL_RECV && f->task_of[i] == KCI_FX_NONE) ||
+            (o->kind == KC_GOAL_SEND && (f->m->recv_of[i] == KC_GOAL_NONE || f->msg_of[i] == KCI_FX_NONE)))
             return kc_fail(err, KC_EINTERNAL, "op %zu has no charge in LogGOPS's order", i);
     }
     return KC_OK;
@@ -435,6 +437,11 @@ kc_status kci_fixed_init(kci_fixed *f, kci_proc *p, const kc_goal *g, const kc_g
     p->cpu_recv = 1; /* the timeline's receive slices: the intake's CPU time */
     p->cpus = 1;     /* ... on the CPU that did it */
     size_t n = g->nops, n1 = n ? n : 1, nc = ord->n ? ord->n : 1, nr = ord->nres + 1;
+    if (n >= KCI_FX_MAX || ord->n >= KCI_FX_MAX)
+        return kc_fail_param(err, KC_ERANGE, "schedule",
+                             "the replay in LogGOPS's order numbers operations and charges in 32 bits: %zu "
+                             "operations and %zu charges are too many (at most %u each)",
+                             n, ord->n, KCI_FX_MAX - 1);
     kc_status s = fixed_alloc(f, n1, nc, nr, err);
     if (!s) {
         index_charges(f, n, nr);
