@@ -267,8 +267,7 @@ typedef struct replay {
     int64_t *hl;      /* [messages] head_latency of each message, worked out once (smallest_head) */
     int64_t ref_head; /* the first-byte latency the LogGOPS L holds (cycles; 0 with messages within a node) */
     const kci_loggops_order *ord; /* the LogGOPS figure's run, when it ran */
-    size_t *lgmate;               /* LogGOPS's matching as lgm (the fixed order) */
-    kc_goal_match lgm;
+    kc_goal_match lgm;            /* LogGOPS's matching (the fixed order), over ord->matched */
 } replay;
 
 /* Cycles from joining the source queue to the first byte's arrival, alone
@@ -534,21 +533,16 @@ static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, co
     return KC_OK;
 }
 
-/* LogGOPS's matching (ord->matched) as x->lgm, over one array (a send's
- * entry its receive, a receive's its send). */
-static kc_status loggops_matching(replay *x, const kci_loggops_order *ord, kc_err *err)
+/* LogGOPS's matching as x->lgm: ord->matched gets each matched send's
+ * receive too (a send's entry is unused until then), so one array serves
+ * both directions rather than a copy of it. */
+static void loggops_matching(replay *x, kci_loggops_order *ord)
 {
     size_t n = x->g->nops, k = 0;
-    x->lgmate = malloc((n ? n : 1) * sizeof *x->lgmate);
-    if (!x->lgmate)
-        return kc_fail(err, KC_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        x->lgmate[i] = KC_GOAL_NONE;
     for (size_t i = 0; i < n; i++)
         if (x->g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != KC_GOAL_NONE)
-            x->lgmate[i] = ord->matched[i], x->lgmate[ord->matched[i]] = i, k++;
-    x->lgm = (kc_goal_match){x->lgmate, x->lgmate, k, 0, 1};
-    return KC_OK;
+            ord->matched[ord->matched[i]] = i, k++;
+    x->lgm = (kc_goal_match){ord->matched, ord->matched, k, 0, 1};
 }
 
 /* Did the greedy run match every receive as LogGOPS did (so their times
@@ -1020,9 +1014,10 @@ static kc_status choose_processors(replay *x, const kc_appsim_opts *o, kc_appsim
     if ((st = kci_proc_init(&x->p, x->g, NULL, o->startup_us, o->loggops, o->byte_time_us, err)))
         return st;
     if (out->order_reason == KC_APPSIM_REASON_LOGGOPS) {
-        if ((st = loggops_matching(x, ord, err)) ||
-            (st = kci_fixed_init(fx, &x->p, x->g, &x->lgm, ord, o->startup_us, o->loggops, o->byte_time_us, err)))
+        loggops_matching(x, ord);
+        if ((st = kci_fixed_init(fx, &x->p, x->g, &x->lgm, ord, o->startup_us, o->loggops, o->byte_time_us, err)))
             return st;
+        kci_proc_shed(&x->p);
         x->p.m = &x->lgm; /* the timeline's flows */
         x->fx = fx;
         out->fixed_order = 1;
@@ -1089,7 +1084,7 @@ static void replay_free(replay *x, kci_loggops_order *ord)
     kci_loggops_order_free(ord);
     kci_proc_free(&x->p);
     kc_simdrive_free(x->d);
-    free(x->id_of), free(x->send_of_id), free(x->delivered), free(x->lgmate);
+    free(x->id_of), free(x->send_of_id), free(x->delivered);
     free(x->leave), free(x->joined), free(x->port_free), free(x->pw), free(x->cw), free(x->hl);
 }
 

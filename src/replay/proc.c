@@ -64,6 +64,17 @@ void kci_proc_free(kci_proc *p)
     memset(p, 0, sizeof *p);
 }
 
+void kci_proc_shed(kci_proc *p)
+{
+    free(p->h.e), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
+    free(p->mate), free(p->qnext), free(p->rq_head), free(p->rq_tail), free(p->uq_head), free(p->uq_tail);
+    p->h = (kci_proc_heap){0};
+    p->pnext = p->phead = p->ptail = p->mate = p->qnext = NULL;
+    p->rq_head = p->rq_tail = p->uq_head = p->uq_tail = NULL;
+    p->ptype = NULL;
+    p->rt = (kc_goal_match){0};
+}
+
 /* The matching's arrays (kci_proc's mate, queues; rt and m), empty. 0 or
  * -1 when out of memory. */
 static int match_init(kci_proc *p)

@@ -104,6 +104,11 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *fixe
 /* A send's CPU time (start-up + o + s1 O). */
 double kci_proc_send_cpu(const kci_proc *p, size_t send);
 void kci_proc_free(kci_proc *p);
+/* Free what only p's own list schedule uses (its event heap, matching
+ * queues and deferral lists) when another driver (kci_fixed) fills st,
+ * finish and total instead, with p->m pointing at its matching: kci_proc_step
+ * and kci_proc_arrive must not be called after. */
+void kci_proc_shed(kci_proc *p);
 static inline int kci_proc_pending(const kci_proc *p) { return p->h.n > 0; }
 static inline double kci_proc_time(const kci_proc *p) { return p->h.e[0].t; } /* next event */
 /* Take the next event; the send op whose message leaves now (its start-up
@@ -159,7 +164,8 @@ typedef struct kci_loggops_order {
     unsigned ncpu, nnic;
     size_t nres;
     size_t *post_after;   /* [nops] a recv: the last charge of its CPU when it became ready (KCI_LG_NONE) */
-    size_t *matched;      /* [nops] a recv: the send LogGOPS matched it with (KC_GOAL_NONE) */
+    size_t *matched;      /* [nops] a recv: the send LogGOPS matched it with (KC_GOAL_NONE); a send:
+                           * unused (the network replay puts its receive there: one array, both ways) */
     unsigned char *eager; /* [nops] a send that ended when it was taken (at most S bytes) */
     uint64_t *post;       /* [nops] ns: a recv: when posted; a send: when its first byte arrived (o + L) */
     uint64_t *match;      /* [nops] ns: a send: when its receive was matched */
