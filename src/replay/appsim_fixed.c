@@ -327,7 +327,7 @@ kc_status kci_fixed_check(const kci_fixed *f, kc_err *err)
     for (size_t c = 0; c < ord->n; c++)
         if (f->cstate[c] != 2)
             return kc_fail(err, KC_EINTERNAL, "charge %zu of %zu (op %zu) never taken in LogGOPS's order", c, ord->n,
-                           ord->c[c].op);
+                           (size_t)ord->c[c].op);
     return kci_proc_check(f->p, err);
 }
 

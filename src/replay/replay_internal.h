@@ -153,11 +153,11 @@ enum { KCI_LG_CALC, KCI_LG_SEND, KCI_LG_MSG, KCI_LG_HOLD };
 #define KCI_LG_NONE SIZE_MAX
 #define KCI_LG_NORES UINT32_MAX /* a calc's NIC */
 typedef struct kci_lg_charge {
-    size_t op;         /* the calc or send (MSG, HOLD: the send) */
+    uint32_t op;       /* the calc or send (MSG, HOLD: the send); fewer than 2^32 ops (order_alloc checks) */
     uint32_t cpu, nic; /* resources (nic KCI_LG_NORES for a calc); fewer than 2^32 (order_alloc checks) */
     int type;
     uint64_t t, cpu_end, nic_end; /* ns: when taken; its CPU's and NIC's clock after it */
-} kci_lg_charge; /* 48 bytes: one a calc or send, one a message */
+} kci_lg_charge; /* 40 bytes: one a calc or send, one a message */
 typedef struct kci_loggops_order {
     kci_lg_charge *c;
     size_t n, cap;
