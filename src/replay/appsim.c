@@ -138,21 +138,40 @@ static kc_status number_messages(const kc_goal *g, int bpf, const uint32_t *node
 
 typedef struct item {
     double t;
-    uint32_t rank;
-    int busy; /* 0: a recv ends at t; 1: a send or calc starts at t */
-    size_t op;
-} item;
+    uint32_t busy; /* 0: a recv ends at t; 1: a send or calc starts at t */
+    uint32_t op;   /* fewer than 2^32 ops (attribute checks) */
+} item; /* 16 bytes, one an ended op, grouped by rank (rank_items) */
 
 static int item_cmp(const void *a, const void *b)
 {
     const item *x = a, *y = b;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
     if (x->busy != y->busy)
-        return x->busy - y->busy;
+        return x->busy < y->busy ? -1 : 1;
     return (x->op > y->op) - (x->op < y->op);
+}
+
+/* The ended ops as items, rank by rank (it[first[r]..first[r + 1])), each
+ * rank's sorted by time: a counting sort by rank, then a sort per rank, so
+ * that the sort's scratch is one rank's, not the whole schedule's. first
+ * has num_ranks + 2 entries. O(ops log ops). */
+static void rank_items(const kc_goal *g, const kci_proc *p, item *it, size_t *first)
+{
+    size_t n = g->nops, R = g->num_ranks;
+    memset(first, 0, (R + 2) * sizeof *first);
+    for (size_t i = 0; i < n; i++)
+        first[g->op[i].rank + 2] += p->st[i].ended != 0;
+    for (size_t r = 0; r < R; r++)
+        first[r + 2] += first[r + 1];
+    for (size_t i = 0; i < n; i++) {
+        if (!p->st[i].ended)
+            continue;
+        int busy = g->op[i].kind != KC_GOAL_RECV;
+        it[first[g->op[i].rank + 1]++] = (item){busy ? p->st[i].start : p->st[i].end, (uint32_t)busy, (uint32_t)i};
+    }
+    for (size_t r = 0; r < R; r++)
+        qsort(it + first[r], first[r + 1] - first[r], sizeof *it, item_cmp);
 }
 
 /* Every µs of a rank up to its finish goes to computing (calc time, and a
@@ -164,26 +183,24 @@ static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result
 {
     size_t n = g->nops;
     uint32_t np = (uint32_t)g->nphases, COMPUTE = np;
+    if (n >= UINT32_MAX)
+        return kc_fail_param(err, KC_ERANGE, "schedule", "%zu operations: too many to attribute (32-bit numbers)", n);
     item *it = malloc((n ? n : 1) * sizeof *it);
+    size_t *first = malloc(((size_t)g->num_ranks + 2) * sizeof *first);
     double *bucket = calloc(2 * ((size_t)np + 1), sizeof *bucket), *calc = bucket + np + 1;
     uint32_t *touched = malloc(2 * ((size_t)np + 1) * sizeof *touched), *ctouched = touched + np + 1;
-    if (!it || !bucket || !touched) {
-        free(it), free(bucket), free(touched);
+    if (!it || !first || !bucket || !touched) {
+        free(it), free(first), free(bucket), free(touched);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!p->st[i].ended)
-            continue;
-        int busy = g->op[i].kind != KC_GOAL_RECV;
-        it[k++] = (item){busy ? p->st[i].start : p->st[i].end, g->op[i].rank, busy, i};
-    }
-    qsort(it, k, sizeof *it, item_cmp);
+    rank_items(g, p, it, first);
     kc_status st = KC_OK;
-    for (size_t a = 0; a < k && !st;) {
-        uint32_t r = it[a].rank, nt = 0, nc = 0;
+    for (uint32_t r = 0; r < g->num_ranks && !st; r++) {
+        uint32_t nt = 0, nc = 0;
         double mark = 0;
-        for (; a < k && it[a].rank == r; a++) {
+        if (first[r] == first[r + 1])
+            continue;
+        for (size_t a = first[r]; a < first[r + 1]; a++) {
             const kc_goal_op *o = &g->op[it[a].op];
             uint32_t b = o->kind == KC_GOAL_CALC ? COMPUTE : o->phase;
             double upto = it[a].busy ? p->st[it[a].op].end : it[a].t;
@@ -217,7 +234,7 @@ static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result
             st = kc_fail(err, KC_EINTERNAL, "time of rank %u not accounted: %.9g µs attributed, finish %.9g µs", r,
                          sum, p->finish[r]);
     }
-    free(it), free(bucket), free(touched);
+    free(it), free(first), free(bucket), free(touched);
     return st;
 }
 
@@ -1033,6 +1050,8 @@ static kc_status replay_run(replay *x, const kc_simroute *route, kc_appsim_resul
     if ((st = kc_simdrive_new(x->net, route, x->cfg, &x->d, err)) || (st = run_loop(x, err)) ||
         (st = kc_simdrive_finish(x->d, &out->sim, err)))
         return st;
+    kc_simdrive_free(x->d); /* the engine's memory back before the report's arrays */
+    x->d = NULL;
     if (x->fx && x->fx->oom)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     if (!out->sim.deadlock) {
