@@ -50,7 +50,7 @@ static void push(kci_proc_heap *h, double t, int type, size_t op) { push_seq(h, 
 static void ready(kci_proc *p, double t, size_t op, int first)
 {
     if (p->nic && first)
-        p->st[op].seq = ++p->nseq;
+        p->st[op].seq = (uint32_t)++p->nseq; /* one first readiness an op: below 2^32 */
     push_seq(&p->h, t, EV_READY, p->nic ? p->st[op].seq : 0, op);
 }
 
@@ -102,6 +102,10 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *fixe
     if (!(startup_us >= 0) || !(byte_time_us >= 0))
         return kc_fail_param(err, KC_EINVAL, "timing", "start-up and byte time must be non-negative numbers");
     size_t n = g->nops;
+    if (n >= UINT32_MAX || g->ndeps >= UINT32_MAX)
+        return kc_fail_param(err, KC_ERANGE, "schedule",
+                             "%zu operations and %zu dependencies: the processor model counts them in 32 bits", n,
+                             g->ndeps);
     p->g = g;
     p->fixed = fixed;
     p->startup_us = startup_us;

@@ -52,8 +52,8 @@ typedef struct kci_proc_op {
      * held from hold_from until the match at hold_to (the timeline's hold; none while
      * hold_from >= hold_to) */
     double hold_from, hold_to;
-    uint64_t seq;
-    size_t waiting; /* unresolved dependencies */
+    uint32_t seq;     /* the NIC model's readiness number (from 1) */
+    uint32_t waiting; /* unresolved dependencies (fewer than 2^32 ops and deps: kci_proc_init checks) */
     unsigned char headed, tailed, started, arrived, ended;
     unsigned char istart;   /* some op `irequires` this one: its start is an event */
     unsigned char hold_cpu; /* see hold_from */
