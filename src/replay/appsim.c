@@ -589,8 +589,8 @@ static double net_time(const replay *x, pnode v)
     case N_CNIC: return f->cnic[v.id];
     case N_POST: return x->p.st[v.id].start;
     case N_MATCH: return f->match[v.id];
-    case N_HEAD: return f->head[v.id];
-    default: return f->tail[v.id];
+    case N_HEAD: return f->p->st[v.id].head;
+    default: return f->p->st[v.id].tail;
     }
 }
 
@@ -683,7 +683,7 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
             const kc_goal_op *o = &x->g->op[ch->op];
             double b = (double)(o->amount ? o->amount - 1 : 0);
             double own = f->cstart[c] + f->o + (b * f->O > b * f->bt ? b * f->O : b * f->bt);
-            if (own != t && f->tail[ch->op] == t)
+            if (own != t && f->p->st[ch->op].tail == t)
                 return (pnode){N_TAIL, ch->op};
         }
         *kind = ch->type == KCI_LG_SEND ? K_START_UP : K_CPU;

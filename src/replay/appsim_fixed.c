@@ -31,8 +31,8 @@ void kci_fixed_free(kci_fixed *f)
 {
     free(f->rfirst), free(f->rlist), free(f->rpos), free(f->rfree), free(f->rlast), free(f->rknown);
     free(f->cstart), free(f->ccpu), free(f->cnic), free(f->cstate), free(f->task_of), free(f->msg_of);
-    free(f->hold_of), free(f->rdy), free(f->pwait), free(f->pnext), free(f->head), free(f->tail);
-    free(f->match), free(f->headed), free(f->tailed), free(f->matched), free(f->work), free(f->h);
+    free(f->hold_of), free(f->rdy), free(f->pwait), free(f->pnext);
+    free(f->match), free(f->matched), free(f->work), free(f->h);
     free(f->cprev_cpu), free(f->cprev_nic);
     memset(f, 0, sizeof *f);
 }
@@ -113,9 +113,9 @@ static int charge_input(const kci_fixed *f, size_t c, double *in)
         *in = f->p->st[op].ready;
         return 1;
     case KCI_LG_MSG:
-        if (!f->headed[op])
+        if (!f->p->st[op].headed)
             return 0;
-        *in = f->head[op];
+        *in = f->p->st[op].head;
         return 1;
     default:
         if (!f->matched[op])
@@ -160,8 +160,8 @@ static int charge_apply(kci_fixed *f, size_t c, double start, double in)
         int cpu_known = 1;
         f->cnic[c] = start + f->gap + b * f->bt;
         f->p->st[recv].take = start;
-        if (f->tailed[op])
-            f->ccpu[c] = maxd(start + f->o + maxd(b * f->O, b * f->bt), f->tail[op]);
+        if (f->p->st[op].tailed)
+            f->ccpu[c] = maxd(start + f->o + maxd(b * f->O, b * f->bt), f->p->st[op].tail);
         else
             cpu_known = 0;
         work(f, W_MATCH, recv);
@@ -300,8 +300,8 @@ static void drain(kci_fixed *f)
 
 void kci_fixed_head(kci_fixed *f, size_t send, double t)
 {
-    f->head[send] = t;
-    f->headed[send] = 1;
+    f->p->st[send].head = t;
+    f->p->st[send].headed = 1;
     work(f, W_CHARGE, f->msg_of[send]);
     drain(f);
 }
@@ -309,8 +309,8 @@ void kci_fixed_head(kci_fixed *f, size_t send, double t)
 void kci_fixed_tail(kci_fixed *f, size_t send, double t)
 {
     size_t c = f->msg_of[send];
-    f->tail[send] = t;
-    f->tailed[send] = 1;
+    f->p->st[send].tail = t;
+    f->p->st[send].tailed = 1;
     if (f->cstate[c] == 1) {
         double b = (double)s1(&f->g->op[send]);
         f->ccpu[c] = maxd(f->cstart[c] + f->o + maxd(b * f->O, b * f->bt), t);
@@ -351,11 +351,7 @@ static kc_status fixed_alloc(kci_fixed *f, size_t n1, size_t nc, size_t nr, kc_e
     f->hold_of = malloc(n1 * sizeof *f->hold_of);
     f->rdy = calloc(n1, 1);
     f->pnext = malloc(n1 * sizeof *f->pnext);
-    f->head = calloc(n1, sizeof *f->head);
-    f->tail = calloc(n1, sizeof *f->tail);
     f->match = calloc(n1, sizeof *f->match);
-    f->headed = calloc(n1, 1);
-    f->tailed = calloc(n1, 1);
     f->matched = calloc(n1, 1);
     f->capwork = 1024;
     f->work = malloc(f->capwork * sizeof *f->work);
@@ -364,8 +360,8 @@ static kc_status fixed_alloc(kci_fixed *f, size_t n1, size_t nc, size_t nr, kc_e
     f->cprev_nic = malloc(nc * sizeof *f->cprev_nic);
     if (!f->cprev_cpu || !f->cprev_nic || !f->rfirst || !f->rlist || !f->rpos || !f->rfree || !f->rlast ||
         !f->rknown || !f->cstart || !f->ccpu || !f->cnic || !f->cstate || !f->pwait || !f->task_of ||
-        !f->msg_of || !f->hold_of || !f->rdy || !f->pnext || !f->head || !f->tail || !f->match || !f->headed ||
-        !f->tailed || !f->matched || !f->work || !f->h)
+        !f->msg_of || !f->hold_of || !f->rdy || !f->pnext || !f->match ||
+        !f->matched || !f->work || !f->h)
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     return KC_OK;
 }

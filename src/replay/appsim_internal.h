@@ -43,8 +43,10 @@ typedef struct kci_fixed {
     unsigned char *rdy;            /* [nops] ready known */
     uint32_t *pwait;               /* [charges] recvs waiting for a charge's CPU end (linked by pnext) */
     uint32_t *pnext;
-    double *head, *tail, *match;   /* [nops] of a send */
-    unsigned char *headed, *tailed, *matched;
+    /* a send's message's first byte and tail at its receiver: p->st's head,
+     * tail, headed, tailed (the list schedule's own, unused here) */
+    double *match;                 /* [nops] of a send: when its receive was matched */
+    unsigned char *matched;
     size_t *work, nwork, capwork;  /* things to try (a stack that grows) */
     int oom;                       /* the stack could not grow: kci_fixed_check says so */
     kci_proc_ev *h;                /* leaving messages by time */
