@@ -809,15 +809,12 @@ static pnode gstep_back(const replay *x, const size_t *dfirst, const size_t *dli
 
 typedef struct busy_op {
     double start, end;
-    uint32_t rank;
-    size_t op;
-} busy_op;
+    uint64_t op; /* a send or calc */
+} busy_op;       /* grouped by rank (prev_busy) */
 
 static int busy_cmp(const void *a, const void *b)
 {
     const busy_op *x = a, *y = b;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
     if (x->end != y->end)
@@ -825,30 +822,49 @@ static int busy_cmp(const void *a, const void *b)
     return (x->op > y->op) - (x->op < y->op);
 }
 
+/* prev[op]: the send or calc its rank's processor ran before op (by start,
+ * end, op), else KC_GOAL_NONE; b has room for every op, first for
+ * num_ranks + 2 entries. Grouped by rank with a counting sort and sorted
+ * rank by rank, so that the sort's scratch is one rank's. */
+static void prev_busy(const replay *x, busy_op *b, size_t *first, size_t *prev)
+{
+    const kc_goal *g = x->g;
+    size_t n = g->nops, R = g->num_ranks;
+    memset(first, 0, (R + 2) * sizeof *first);
+    for (size_t i = 0; i < n; i++)
+        first[g->op[i].rank + 2] += g->op[i].kind != KC_GOAL_RECV;
+    for (size_t r = 0; r < R; r++)
+        first[r + 2] += first[r + 1];
+    for (size_t i = 0; i < n; i++) {
+        prev[i] = KC_GOAL_NONE;
+        if (g->op[i].kind != KC_GOAL_RECV)
+            b[first[g->op[i].rank + 1]++] = (busy_op){x->p.st[i].start, x->p.st[i].end, i};
+    }
+    for (size_t r = 0; r < R; r++) {
+        qsort(b + first[r], first[r + 1] - first[r], sizeof *b, busy_cmp);
+        for (size_t k = first[r] + 1; k < first[r + 1]; k++)
+            prev[b[k].op] = b[k - 1].op;
+    }
+}
+
 /* critical_path for the nCUBE 2 run; *reached: the walk got back to time 0. */
 static kc_status greedy_path(replay *x, const size_t *dfirst, const size_t *dlist, kc_appsim_result *out,
                              int *reached, kc_err *err)
 {
     const kc_goal *g = x->g;
-    size_t n = g->nops, nb = 0;
+    size_t n = g->nops;
     size_t *prev = malloc(n * sizeof *prev), *task_of = malloc(n * sizeof *task_of);
+    size_t *first = malloc(((size_t)g->num_ranks + 2) * sizeof *first);
     busy_op *b = malloc(n * sizeof *b);
-    if (!prev || !task_of || !b) {
-        free(prev), free(task_of), free(b);
+    if (!prev || !task_of || !b || !first) {
+        free(prev), free(task_of), free(b), free(first);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
     for (size_t c = 0; c < x->ord->n; c++)
         if (x->ord->c[c].type == KCI_LG_CALC || x->ord->c[c].type == KCI_LG_SEND)
             task_of[x->ord->c[c].op] = c;
-    for (size_t i = 0; i < n; i++) {
-        prev[i] = KC_GOAL_NONE;
-        if (g->op[i].kind != KC_GOAL_RECV)
-            b[nb++] = (busy_op){x->p.st[i].start, x->p.st[i].end, g->op[i].rank, i};
-    }
-    qsort(b, nb, sizeof *b, busy_cmp);
-    for (size_t k = 1; k < nb; k++)
-        if (b[k].rank == b[k - 1].rank)
-            prev[b[k].op] = b[k - 1].op;
+    prev_busy(x, b, first, prev);
+    free(b), free(first); /* before the walk: only prev is needed */
     double G = (double)out->loggops_ref[3] / 1000.0;
     size_t last = 0;
     for (size_t i = 0; i < n; i++)
@@ -878,7 +894,7 @@ static kc_status greedy_path(replay *x, const size_t *dfirst, const size_t *dlis
     }
     *reached = gnet_time(x, v) == 0;
     out->path.elsewhere += (gnet_time(x, v) - glg_time(x, task_of, v, G)) - (out->loggops_us - lg_end);
-    free(prev), free(task_of), free(b);
+    free(prev), free(task_of);
     return KC_OK;
 }
 
