@@ -1077,6 +1077,8 @@ static kc_status replay_run(replay *x, const kc_simroute *route, kc_appsim_resul
             return kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x->arrived,
                            (unsigned long long)out->messages);
     }
+    if (x->fx)
+        kci_fixed_shed(x->fx); /* before the report's arrays */
     return KC_OK;
 }
 

@@ -37,6 +37,20 @@ void kci_fixed_free(kci_fixed *f)
     memset(f, 0, sizeof *f);
 }
 
+void kci_fixed_shed(kci_fixed *f)
+{
+    free(f->rfirst), free(f->rlist), free(f->rpos), free(f->rfree), free(f->rlast), free(f->rknown);
+    free(f->cstate), free(f->hold_of), free(f->rdy), free(f->pwait), free(f->pnext), free(f->matched);
+    free(f->work), free(f->h);
+    f->rfirst = f->rpos = f->rlast = NULL;
+    f->rlist = f->hold_of = f->pwait = f->pnext = NULL;
+    f->rfree = NULL;
+    f->rknown = f->cstate = f->rdy = f->matched = NULL;
+    f->work = NULL;
+    f->h = NULL;
+    f->nwork = f->capwork = f->hn = 0;
+}
+
 /* The work stack holds (kind, id) pairs packed as id * 8 + kind. */
 static void work(kci_fixed *f, int kind, size_t id)
 {

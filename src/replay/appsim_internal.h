@@ -69,5 +69,10 @@ void kci_fixed_head(kci_fixed *f, size_t send, double t);
 void kci_fixed_tail(kci_fixed *f, size_t send, double t);
 /* Every charge taken and every op ended (else KC_EINTERNAL). */
 kc_status kci_fixed_check(const kci_fixed *f, kc_err *err);
+/* After the run and its check: free what only the run uses (the queues,
+ * the per-resource lists, the states), keeping what the critical path
+ * reads (cstart, ccpu, cnic, cprev_cpu, cprev_nic, task_of, msg_of, match,
+ * the scalars). Then only kci_fixed_free may follow. */
+void kci_fixed_shed(kci_fixed *f);
 
 #endif
