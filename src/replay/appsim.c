@@ -138,21 +138,40 @@ static kc_status number_messages(const kc_goal *g, int bpf, const uint32_t *node
 
 typedef struct item {
     double t;
-    uint32_t rank;
-    int busy; /* 0: a recv ends at t; 1: a send or calc starts at t */
-    size_t op;
-} item;
+    uint32_t busy; /* 0: a recv ends at t; 1: a send or calc starts at t */
+    uint32_t op;   /* fewer than 2^32 ops (attribute checks) */
+} item; /* 16 bytes, one an ended op, grouped by rank (rank_items) */
 
 static int item_cmp(const void *a, const void *b)
 {
     const item *x = a, *y = b;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
     if (x->t != y->t)
         return x->t < y->t ? -1 : 1;
     if (x->busy != y->busy)
-        return x->busy - y->busy;
+        return x->busy < y->busy ? -1 : 1;
     return (x->op > y->op) - (x->op < y->op);
+}
+
+/* The ended ops as items, rank by rank (it[first[r]..first[r + 1])), each
+ * rank's sorted by time: a counting sort by rank, then a sort per rank, so
+ * that the sort's scratch is one rank's, not the whole schedule's. first
+ * has num_ranks + 2 entries. O(ops log ops). */
+static void rank_items(const kc_goal *g, const kci_proc *p, item *it, size_t *first)
+{
+    size_t n = g->nops, R = g->num_ranks;
+    memset(first, 0, (R + 2) * sizeof *first);
+    for (size_t i = 0; i < n; i++)
+        first[g->op[i].rank + 2] += p->st[i].ended != 0;
+    for (size_t r = 0; r < R; r++)
+        first[r + 2] += first[r + 1];
+    for (size_t i = 0; i < n; i++) {
+        if (!p->st[i].ended)
+            continue;
+        int busy = g->op[i].kind != KC_GOAL_RECV;
+        it[first[g->op[i].rank + 1]++] = (item){busy ? p->st[i].start : p->st[i].end, (uint32_t)busy, (uint32_t)i};
+    }
+    for (size_t r = 0; r < R; r++)
+        qsort(it + first[r], first[r + 1] - first[r], sizeof *it, item_cmp);
 }
 
 /* Every µs of a rank up to its finish goes to computing (calc time, and a
@@ -164,26 +183,24 @@ static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result
 {
     size_t n = g->nops;
     uint32_t np = (uint32_t)g->nphases, COMPUTE = np;
+    if (n >= UINT32_MAX)
+        return kc_fail_param(err, KC_ERANGE, "schedule", "%zu operations: too many to attribute (32-bit numbers)", n);
     item *it = malloc((n ? n : 1) * sizeof *it);
+    size_t *first = malloc(((size_t)g->num_ranks + 2) * sizeof *first);
     double *bucket = calloc(2 * ((size_t)np + 1), sizeof *bucket), *calc = bucket + np + 1;
     uint32_t *touched = malloc(2 * ((size_t)np + 1) * sizeof *touched), *ctouched = touched + np + 1;
-    if (!it || !bucket || !touched) {
-        free(it), free(bucket), free(touched);
+    if (!it || !first || !bucket || !touched) {
+        free(it), free(first), free(bucket), free(touched);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
-    size_t k = 0;
-    for (size_t i = 0; i < n; i++) {
-        if (!p->st[i].ended)
-            continue;
-        int busy = g->op[i].kind != KC_GOAL_RECV;
-        it[k++] = (item){busy ? p->st[i].start : p->st[i].end, g->op[i].rank, busy, i};
-    }
-    qsort(it, k, sizeof *it, item_cmp);
+    rank_items(g, p, it, first);
     kc_status st = KC_OK;
-    for (size_t a = 0; a < k && !st;) {
-        uint32_t r = it[a].rank, nt = 0, nc = 0;
+    for (uint32_t r = 0; r < g->num_ranks && !st; r++) {
+        uint32_t nt = 0, nc = 0;
         double mark = 0;
-        for (; a < k && it[a].rank == r; a++) {
+        if (first[r] == first[r + 1])
+            continue;
+        for (size_t a = first[r]; a < first[r + 1]; a++) {
             const kc_goal_op *o = &g->op[it[a].op];
             uint32_t b = o->kind == KC_GOAL_CALC ? COMPUTE : o->phase;
             double upto = it[a].busy ? p->st[it[a].op].end : it[a].t;
@@ -217,7 +234,7 @@ static kc_status attribute(const kc_goal *g, const kci_proc *p, kc_appsim_result
             st = kc_fail(err, KC_EINTERNAL, "time of rank %u not accounted: %.9g µs attributed, finish %.9g µs", r,
                          sum, p->finish[r]);
     }
-    free(it), free(bucket), free(touched);
+    free(it), free(first), free(bucket), free(touched);
     return st;
 }
 
@@ -267,8 +284,7 @@ typedef struct replay {
     int64_t *hl;      /* [messages] head_latency of each message, worked out once (smallest_head) */
     int64_t ref_head; /* the first-byte latency the LogGOPS L holds (cycles; 0 with messages within a node) */
     const kci_loggops_order *ord; /* the LogGOPS figure's run, when it ran */
-    size_t *lgmate;               /* LogGOPS's matching as lgm (the fixed order) */
-    kc_goal_match lgm;
+    kc_goal_match lgm;            /* LogGOPS's matching (the fixed order), over ord->matched */
 } replay;
 
 /* Cycles from joining the source queue to the first byte's arrival, alone
@@ -534,21 +550,16 @@ static kc_status loggops_reference(const kc_goal *g, const kc_appsim_opts *o, co
     return KC_OK;
 }
 
-/* LogGOPS's matching (ord->matched) as x->lgm, over one array (a send's
- * entry its receive, a receive's its send). */
-static kc_status loggops_matching(replay *x, const kci_loggops_order *ord, kc_err *err)
+/* LogGOPS's matching as x->lgm: ord->matched gets each matched send's
+ * receive too (a send's entry is unused until then), so one array serves
+ * both directions rather than a copy of it. */
+static void loggops_matching(replay *x, kci_loggops_order *ord)
 {
     size_t n = x->g->nops, k = 0;
-    x->lgmate = malloc((n ? n : 1) * sizeof *x->lgmate);
-    if (!x->lgmate)
-        return kc_fail(err, KC_ENOMEM, "out of memory");
-    for (size_t i = 0; i < n; i++)
-        x->lgmate[i] = KC_GOAL_NONE;
     for (size_t i = 0; i < n; i++)
         if (x->g->op[i].kind == KC_GOAL_RECV && ord->matched[i] != KC_GOAL_NONE)
-            x->lgmate[i] = ord->matched[i], x->lgmate[ord->matched[i]] = i, k++;
-    x->lgm = (kc_goal_match){x->lgmate, x->lgmate, k, 0, 1};
-    return KC_OK;
+            ord->matched[ord->matched[i]] = i, k++;
+    x->lgm = (kc_goal_match){ord->matched, ord->matched, k, 0, 1};
 }
 
 /* Did the greedy run match every receive as LogGOPS did (so their times
@@ -578,8 +589,8 @@ static double net_time(const replay *x, pnode v)
     case N_CNIC: return f->cnic[v.id];
     case N_POST: return x->p.st[v.id].start;
     case N_MATCH: return f->match[v.id];
-    case N_HEAD: return f->head[v.id];
-    default: return f->tail[v.id];
+    case N_HEAD: return f->p->st[v.id].head;
+    default: return f->p->st[v.id].tail;
     }
 }
 
@@ -658,11 +669,11 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
     const kci_lg_charge *ch = &f->ord->c[c];
     double t = net_time(x, v);
     if (v.type == N_CCPU || v.type == N_CNIC) {
-        size_t prev = v.type == N_CCPU ? f->cprev_cpu[c] : f->cprev_nic[c];
+        uint32_t prev = v.type == N_CCPU ? f->cprev_cpu[c] : f->cprev_nic[c];
         if (ch->type == KCI_LG_HOLD) {
             if (f->match[ch->op] == t)
                 return (pnode){N_MATCH, ch->op};
-            return prev == KCI_LG_NONE ? (pnode){N_NONE, 0} : (pnode){v.type, prev};
+            return prev == KCI_FX_NONE ? (pnode){N_NONE, 0} : (pnode){v.type, prev};
         }
         if (v.type == N_CNIC) {
             *kind = K_NIC;
@@ -672,7 +683,7 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
             const kc_goal_op *o = &x->g->op[ch->op];
             double b = (double)(o->amount ? o->amount - 1 : 0);
             double own = f->cstart[c] + f->o + (b * f->O > b * f->bt ? b * f->O : b * f->bt);
-            if (own != t && f->tail[ch->op] == t)
+            if (own != t && f->p->st[ch->op].tail == t)
                 return (pnode){N_TAIL, ch->op};
         }
         *kind = ch->type == KCI_LG_SEND ? K_START_UP : K_CPU;
@@ -691,9 +702,9 @@ static pnode step_back(const replay *x, const size_t *dfirst, const size_t *dlis
         if (u.type != N_NONE)
             return u;
     }
-    if (f->cprev_cpu[c] != KCI_LG_NONE && f->ccpu[f->cprev_cpu[c]] == t)
+    if (f->cprev_cpu[c] != KCI_FX_NONE && f->ccpu[f->cprev_cpu[c]] == t)
         return (pnode){N_CCPU, f->cprev_cpu[c]};
-    if (ch->type != KCI_LG_HOLD && f->cprev_nic[c] != KCI_LG_NONE && f->cnic[f->cprev_nic[c]] == t)
+    if (ch->type != KCI_LG_HOLD && f->cprev_nic[c] != KCI_FX_NONE && f->cnic[f->cprev_nic[c]] == t)
         return (pnode){N_CNIC, f->cprev_nic[c]};
     return (pnode){N_NONE, 0};
 }
@@ -798,15 +809,12 @@ static pnode gstep_back(const replay *x, const size_t *dfirst, const size_t *dli
 
 typedef struct busy_op {
     double start, end;
-    uint32_t rank;
-    size_t op;
-} busy_op;
+    uint64_t op; /* a send or calc */
+} busy_op;       /* grouped by rank (prev_busy) */
 
 static int busy_cmp(const void *a, const void *b)
 {
     const busy_op *x = a, *y = b;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
     if (x->end != y->end)
@@ -814,30 +822,49 @@ static int busy_cmp(const void *a, const void *b)
     return (x->op > y->op) - (x->op < y->op);
 }
 
+/* prev[op]: the send or calc its rank's processor ran before op (by start,
+ * end, op), else KC_GOAL_NONE; b has room for every op, first for
+ * num_ranks + 2 entries. Grouped by rank with a counting sort and sorted
+ * rank by rank, so that the sort's scratch is one rank's. */
+static void prev_busy(const replay *x, busy_op *b, size_t *first, size_t *prev)
+{
+    const kc_goal *g = x->g;
+    size_t n = g->nops, R = g->num_ranks;
+    memset(first, 0, (R + 2) * sizeof *first);
+    for (size_t i = 0; i < n; i++)
+        first[g->op[i].rank + 2] += g->op[i].kind != KC_GOAL_RECV;
+    for (size_t r = 0; r < R; r++)
+        first[r + 2] += first[r + 1];
+    for (size_t i = 0; i < n; i++) {
+        prev[i] = KC_GOAL_NONE;
+        if (g->op[i].kind != KC_GOAL_RECV)
+            b[first[g->op[i].rank + 1]++] = (busy_op){x->p.st[i].start, x->p.st[i].end, i};
+    }
+    for (size_t r = 0; r < R; r++) {
+        qsort(b + first[r], first[r + 1] - first[r], sizeof *b, busy_cmp);
+        for (size_t k = first[r] + 1; k < first[r + 1]; k++)
+            prev[b[k].op] = b[k - 1].op;
+    }
+}
+
 /* critical_path for the nCUBE 2 run; *reached: the walk got back to time 0. */
 static kc_status greedy_path(replay *x, const size_t *dfirst, const size_t *dlist, kc_appsim_result *out,
                              int *reached, kc_err *err)
 {
     const kc_goal *g = x->g;
-    size_t n = g->nops, nb = 0;
+    size_t n = g->nops;
     size_t *prev = malloc(n * sizeof *prev), *task_of = malloc(n * sizeof *task_of);
+    size_t *first = malloc(((size_t)g->num_ranks + 2) * sizeof *first);
     busy_op *b = malloc(n * sizeof *b);
-    if (!prev || !task_of || !b) {
-        free(prev), free(task_of), free(b);
+    if (!prev || !task_of || !b || !first) {
+        free(prev), free(task_of), free(b), free(first);
         return kc_fail(err, KC_ENOMEM, "out of memory");
     }
     for (size_t c = 0; c < x->ord->n; c++)
         if (x->ord->c[c].type == KCI_LG_CALC || x->ord->c[c].type == KCI_LG_SEND)
             task_of[x->ord->c[c].op] = c;
-    for (size_t i = 0; i < n; i++) {
-        prev[i] = KC_GOAL_NONE;
-        if (g->op[i].kind != KC_GOAL_RECV)
-            b[nb++] = (busy_op){x->p.st[i].start, x->p.st[i].end, g->op[i].rank, i};
-    }
-    qsort(b, nb, sizeof *b, busy_cmp);
-    for (size_t k = 1; k < nb; k++)
-        if (b[k].rank == b[k - 1].rank)
-            prev[b[k].op] = b[k - 1].op;
+    prev_busy(x, b, first, prev);
+    free(b), free(first); /* before the walk: only prev is needed */
     double G = (double)out->loggops_ref[3] / 1000.0;
     size_t last = 0;
     for (size_t i = 0; i < n; i++)
@@ -867,7 +894,7 @@ static kc_status greedy_path(replay *x, const size_t *dfirst, const size_t *dlis
     }
     *reached = gnet_time(x, v) == 0;
     out->path.elsewhere += (gnet_time(x, v) - glg_time(x, task_of, v, G)) - (out->loggops_us - lg_end);
-    free(prev), free(task_of), free(b);
+    free(prev), free(task_of);
     return KC_OK;
 }
 
@@ -1020,9 +1047,10 @@ static kc_status choose_processors(replay *x, const kc_appsim_opts *o, kc_appsim
     if ((st = kci_proc_init(&x->p, x->g, NULL, o->startup_us, o->loggops, o->byte_time_us, err)))
         return st;
     if (out->order_reason == KC_APPSIM_REASON_LOGGOPS) {
-        if ((st = loggops_matching(x, ord, err)) ||
-            (st = kci_fixed_init(fx, &x->p, x->g, &x->lgm, ord, o->startup_us, o->loggops, o->byte_time_us, err)))
+        loggops_matching(x, ord);
+        if ((st = kci_fixed_init(fx, &x->p, x->g, &x->lgm, ord, o->startup_us, o->loggops, o->byte_time_us, err)))
             return st;
+        kci_proc_shed(&x->p);
         x->p.m = &x->lgm; /* the timeline's flows */
         x->fx = fx;
         out->fixed_order = 1;
@@ -1038,6 +1066,8 @@ static kc_status replay_run(replay *x, const kc_simroute *route, kc_appsim_resul
     if ((st = kc_simdrive_new(x->net, route, x->cfg, &x->d, err)) || (st = run_loop(x, err)) ||
         (st = kc_simdrive_finish(x->d, &out->sim, err)))
         return st;
+    kc_simdrive_free(x->d); /* the engine's memory back before the report's arrays */
+    x->d = NULL;
     if (x->fx && x->fx->oom)
         return kc_fail(err, KC_ENOMEM, "out of memory");
     if (!out->sim.deadlock) {
@@ -1047,6 +1077,8 @@ static kc_status replay_run(replay *x, const kc_simroute *route, kc_appsim_resul
             return kc_fail(err, KC_EINTERNAL, "%llu of %llu messages delivered", (unsigned long long)x->arrived,
                            (unsigned long long)out->messages);
     }
+    if (x->fx)
+        kci_fixed_shed(x->fx); /* before the report's arrays */
     return KC_OK;
 }
 
@@ -1089,7 +1121,7 @@ static void replay_free(replay *x, kci_loggops_order *ord)
     kci_loggops_order_free(ord);
     kci_proc_free(&x->p);
     kc_simdrive_free(x->d);
-    free(x->id_of), free(x->send_of_id), free(x->delivered), free(x->lgmate);
+    free(x->id_of), free(x->send_of_id), free(x->delivered);
     free(x->leave), free(x->joined), free(x->port_free), free(x->pw), free(x->cw), free(x->hl);
 }
 

@@ -23,16 +23,32 @@
 enum { W_CHARGE, W_READY, W_POST, W_MATCH, W_RECV_END, W_CPU_END };
 
 static double maxd(double a, double b) { return a > b ? a : b; }
+/* A charge number (below KCI_FX_MAX: kci_fixed_init checks) or KCI_LG_NONE, in 32 bits. */
+static uint32_t narrow(size_t c) { return c == KCI_LG_NONE ? KCI_FX_NONE : (uint32_t)c; }
 static uint64_t s1(const kc_goal_op *o) { return o->amount ? o->amount - 1 : 0; }
 
 void kci_fixed_free(kci_fixed *f)
 {
     free(f->rfirst), free(f->rlist), free(f->rpos), free(f->rfree), free(f->rlast), free(f->rknown);
     free(f->cstart), free(f->ccpu), free(f->cnic), free(f->cstate), free(f->task_of), free(f->msg_of);
-    free(f->hold_of), free(f->rdy), free(f->pwait), free(f->pnext), free(f->head), free(f->tail);
-    free(f->match), free(f->headed), free(f->tailed), free(f->matched), free(f->work), free(f->h);
+    free(f->hold_of), free(f->rdy), free(f->pwait), free(f->pnext);
+    free(f->match), free(f->matched), free(f->work), free(f->h);
     free(f->cprev_cpu), free(f->cprev_nic);
     memset(f, 0, sizeof *f);
+}
+
+void kci_fixed_shed(kci_fixed *f)
+{
+    free(f->rfirst), free(f->rlist), free(f->rpos), free(f->rfree), free(f->rlast), free(f->rknown);
+    free(f->cstate), free(f->hold_of), free(f->rdy), free(f->pwait), free(f->pnext), free(f->matched);
+    free(f->work), free(f->h);
+    f->rfirst = f->rpos = f->rlast = NULL;
+    f->rlist = f->hold_of = f->pwait = f->pnext = NULL;
+    f->rfree = NULL;
+    f->rknown = f->cstate = f->rdy = f->matched = NULL;
+    f->work = NULL;
+    f->h = NULL;
+    f->nwork = f->capwork = f->hn = 0;
 }
 
 /* The work stack holds (kind, id) pairs packed as id * 8 + kind. */
@@ -111,9 +127,9 @@ static int charge_input(const kci_fixed *f, size_t c, double *in)
         *in = f->p->st[op].ready;
         return 1;
     case KCI_LG_MSG:
-        if (!f->headed[op])
+        if (!f->p->st[op].headed)
             return 0;
-        *in = f->head[op];
+        *in = f->p->st[op].head;
         return 1;
     default:
         if (!f->matched[op])
@@ -158,8 +174,8 @@ static int charge_apply(kci_fixed *f, size_t c, double start, double in)
         int cpu_known = 1;
         f->cnic[c] = start + f->gap + b * f->bt;
         f->p->st[recv].take = start;
-        if (f->tailed[op])
-            f->ccpu[c] = maxd(start + f->o + maxd(b * f->O, b * f->bt), f->tail[op]);
+        if (f->p->st[op].tailed)
+            f->ccpu[c] = maxd(start + f->o + maxd(b * f->O, b * f->bt), f->p->st[op].tail);
         else
             cpu_known = 0;
         work(f, W_MATCH, recv);
@@ -218,9 +234,9 @@ static void cpu_end(kci_fixed *f, size_t c)
     size_t at = f->rfirst[ch->cpu] + f->rpos[ch->cpu];
     if (at < f->rfirst[ch->cpu + 1])
         work(f, W_CHARGE, f->rlist[at]);
-    for (size_t r = f->pwait[c]; r != KC_GOAL_NONE; r = f->pnext[r])
+    for (uint32_t r = f->pwait[c]; r != KCI_FX_NONE; r = f->pnext[r])
         work(f, W_POST, r);
-    f->pwait[c] = KC_GOAL_NONE;
+    f->pwait[c] = KCI_FX_NONE;
     if (ch->type == KCI_LG_MSG)
         work(f, W_RECV_END, f->m->recv_of[ch->op]);
 }
@@ -237,7 +253,7 @@ static void try_post(kci_fixed *f, size_t r)
     if (k != KCI_LG_NONE) {
         if (f->cstate[k] != 2) {
             f->pnext[r] = f->pwait[k];
-            f->pwait[k] = r;
+            f->pwait[k] = (uint32_t)r;
             return;
         }
         t = maxd(t, f->ccpu[k]);
@@ -260,7 +276,7 @@ static void try_match(kci_fixed *f, size_t r)
     f->match[send] = maxd(f->p->st[r].start, f->cstart[mc]);
     if (!f->ord->eager[send])
         op_end(f, send, maxd(f->ccpu[f->task_of[send]], f->match[send]));
-    if (f->hold_of[send] != KCI_LG_NONE)
+    if (f->hold_of[send] != KCI_FX_NONE)
         work(f, W_CHARGE, f->hold_of[send]);
 }
 
@@ -298,8 +314,8 @@ static void drain(kci_fixed *f)
 
 void kci_fixed_head(kci_fixed *f, size_t send, double t)
 {
-    f->head[send] = t;
-    f->headed[send] = 1;
+    f->p->st[send].head = t;
+    f->p->st[send].headed = 1;
     work(f, W_CHARGE, f->msg_of[send]);
     drain(f);
 }
@@ -307,8 +323,8 @@ void kci_fixed_head(kci_fixed *f, size_t send, double t)
 void kci_fixed_tail(kci_fixed *f, size_t send, double t)
 {
     size_t c = f->msg_of[send];
-    f->tail[send] = t;
-    f->tailed[send] = 1;
+    f->p->st[send].tail = t;
+    f->p->st[send].tailed = 1;
     if (f->cstate[c] == 1) {
         double b = (double)s1(&f->g->op[send]);
         f->ccpu[c] = maxd(f->cstart[c] + f->o + maxd(b * f->O, b * f->bt), t);
@@ -325,7 +341,7 @@ kc_status kci_fixed_check(const kci_fixed *f, kc_err *err)
     for (size_t c = 0; c < ord->n; c++)
         if (f->cstate[c] != 2)
             return kc_fail(err, KC_EINTERNAL, "charge %zu of %zu (op %zu) never taken in LogGOPS's order", c, ord->n,
-                           ord->c[c].op);
+                           (size_t)ord->c[c].op);
     return kci_proc_check(f->p, err);
 }
 
@@ -349,11 +365,7 @@ static kc_status fixed_alloc(kci_fixed *f, size_t n1, size_t nc, size_t nr, kc_e
     f->hold_of = malloc(n1 * sizeof *f->hold_of);
     f->rdy = calloc(n1, 1);
     f->pnext = malloc(n1 * sizeof *f->pnext);
-    f->head = calloc(n1, sizeof *f->head);
-    f->tail = calloc(n1, sizeof *f->tail);
     f->match = calloc(n1, sizeof *f->match);
-    f->headed = calloc(n1, 1);
-    f->tailed = calloc(n1, 1);
     f->matched = calloc(n1, 1);
     f->capwork = 1024;
     f->work = malloc(f->capwork * sizeof *f->work);
@@ -362,8 +374,8 @@ static kc_status fixed_alloc(kci_fixed *f, size_t n1, size_t nc, size_t nr, kc_e
     f->cprev_nic = malloc(nc * sizeof *f->cprev_nic);
     if (!f->cprev_cpu || !f->cprev_nic || !f->rfirst || !f->rlist || !f->rpos || !f->rfree || !f->rlast ||
         !f->rknown || !f->cstart || !f->ccpu || !f->cnic || !f->cstate || !f->pwait || !f->task_of ||
-        !f->msg_of || !f->hold_of || !f->rdy || !f->pnext || !f->head || !f->tail || !f->match || !f->headed ||
-        !f->tailed || !f->matched || !f->work || !f->h)
+        !f->msg_of || !f->hold_of || !f->rdy || !f->pnext || !f->match ||
+        !f->matched || !f->work || !f->h)
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     return KC_OK;
 }
@@ -378,15 +390,15 @@ static void index_charges(kci_fixed *f, size_t n, size_t nr)
     for (size_t v = 0; v < nr; v++)
         f->rlast[v] = KCI_LG_NONE;
     for (size_t i = 0; i < n; i++)
-        f->task_of[i] = f->msg_of[i] = f->hold_of[i] = KCI_LG_NONE;
+        f->task_of[i] = f->msg_of[i] = f->hold_of[i] = KCI_FX_NONE;
     for (size_t c = 0; c < ord->n; c++) {
         const kci_lg_charge *ch = &ord->c[c];
-        f->pwait[c] = KC_GOAL_NONE;
+        f->pwait[c] = KCI_FX_NONE;
         f->rfirst[ch->cpu + 2]++;
         if (ch->nic != KCI_LG_NORES)
             f->rfirst[ch->nic + 2]++;
-        size_t *slot = ch->type == KCI_LG_MSG ? f->msg_of : ch->type == KCI_LG_HOLD ? f->hold_of : f->task_of;
-        slot[ch->op] = c;
+        uint32_t *slot = ch->type == KCI_LG_MSG ? f->msg_of : ch->type == KCI_LG_HOLD ? f->hold_of : f->task_of;
+        slot[ch->op] = (uint32_t)c;
     }
     for (size_t v = 0; v + 1 < nr; v++)
         f->rfirst[v + 2] += f->rfirst[v + 1];
@@ -394,13 +406,13 @@ static void index_charges(kci_fixed *f, size_t n, size_t nr)
         f->rlast[v] = KCI_LG_NONE; /* here: the last charge placed */
     for (size_t c = 0; c < ord->n; c++) {
         const kci_lg_charge *ch = &ord->c[c];
-        f->rlist[f->rfirst[ch->cpu + 1]++] = c;
-        f->cprev_cpu[c] = f->rlast[ch->cpu];
+        f->rlist[f->rfirst[ch->cpu + 1]++] = (uint32_t)c;
+        f->cprev_cpu[c] = narrow(f->rlast[ch->cpu]);
         f->rlast[ch->cpu] = c;
-        f->cprev_nic[c] = KCI_LG_NONE;
+        f->cprev_nic[c] = KCI_FX_NONE;
         if (ch->nic != KCI_LG_NORES) {
-            f->rlist[f->rfirst[ch->nic + 1]++] = c;
-            f->cprev_nic[c] = f->rlast[ch->nic];
+            f->rlist[f->rfirst[ch->nic + 1]++] = (uint32_t)c;
+            f->cprev_nic[c] = narrow(f->rlast[ch->nic]);
             f->rlast[ch->nic] = c;
         }
     }
@@ -414,8 +426,8 @@ static kc_status check_charges(const kci_fixed *f, kc_err *err)
 {
     for (size_t i = 0; i < f->g->nops; i++) {
         const kc_goal_op *o = &f->g->op[i];
-        if ((o->kind != KC_GOAL_RECV && f->task_of[i] == KCI_LG_NONE) ||
-            (o->kind == KC_GOAL_SEND && (f->m->recv_of[i] == KC_GOAL_NONE || f->msg_of[i] == KCI_LG_NONE)))
+        if ((o->kind != KC_GOAL_RECV && f->task_of[i] == KCI_FX_NONE) ||
+            (o->kind == KC_GOAL_SEND && (f->m->recv_of[i] == KC_GOAL_NONE || f->msg_of[i] == KCI_FX_NONE)))
             return kc_fail(err, KC_EINTERNAL, "op %zu has no charge in LogGOPS's order", i);
     }
     return KC_OK;
@@ -435,6 +447,11 @@ kc_status kci_fixed_init(kci_fixed *f, kci_proc *p, const kc_goal *g, const kc_g
     p->cpu_recv = 1; /* the timeline's receive slices: the intake's CPU time */
     p->cpus = 1;     /* ... on the CPU that did it */
     size_t n = g->nops, n1 = n ? n : 1, nc = ord->n ? ord->n : 1, nr = ord->nres + 1;
+    if (n >= KCI_FX_MAX || ord->n >= KCI_FX_MAX)
+        return kc_fail_param(err, KC_ERANGE, "schedule",
+                             "the replay in LogGOPS's order numbers operations and charges in 32 bits: %zu "
+                             "operations and %zu charges are too many (at most %u each)",
+                             n, ord->n, KCI_FX_MAX - 1);
     kc_status s = fixed_alloc(f, n1, nc, nr, err);
     if (!s) {
         index_charges(f, n, nr);

@@ -20,25 +20,33 @@
 
 #include "replay_internal.h"
 
+/* The replay's charge and operation numbers are 32-bit (half the memory of
+ * its per-charge lists): kci_fixed_init refuses a schedule with
+ * KCI_FX_MAX operations or charges or more; KCI_FX_NONE is "none". */
+#define KCI_FX_NONE UINT32_MAX
+#define KCI_FX_MAX UINT32_MAX
 typedef struct kci_fixed {
     const kc_goal *g;
     const kc_goal_match *m;
     const kci_loggops_order *ord;
     kci_proc *p;      /* st[], finish, total: filled for the timeline and the accounting */
     double su, o, O, gap, bt;
-    size_t *rfirst, *rlist, *rpos; /* each resource's charges in order */
+    size_t *rfirst, *rpos;         /* [nres] where each resource's charges start in rlist; taken */
+    uint32_t *rlist;               /* each resource's charges in order */
     double *rfree;                 /* [nres] end of the last charge taken */
     size_t *rlast;                 /* [nres] that charge (KCI_LG_NONE) */
     unsigned char *rknown;         /* [nres] rfree known (a message's CPU waits for its tail) */
     double *cstart, *ccpu, *cnic;  /* [charges] start, end on its CPU, end on its NIC */
     unsigned char *cstate;         /* 0 waiting, 1 taken, 2 its CPU end known */
-    size_t *task_of, *msg_of, *hold_of; /* op -> its CALC/SEND charge; send -> MSG, HOLD charge */
-    size_t *cprev_cpu, *cprev_nic; /* [charges] the charge before on its CPU, its NIC (KCI_LG_NONE) */
+    uint32_t *task_of, *msg_of, *hold_of; /* op -> its CALC/SEND charge; send -> MSG, HOLD charge */
+    uint32_t *cprev_cpu, *cprev_nic; /* [charges] the charge before on its CPU, its NIC (KCI_FX_NONE) */
     unsigned char *rdy;            /* [nops] ready known */
-    size_t *pwait;                 /* [charges] recvs waiting for a charge's CPU end (linked by pnext) */
-    size_t *pnext;
-    double *head, *tail, *match;   /* [nops] of a send */
-    unsigned char *headed, *tailed, *matched;
+    uint32_t *pwait;               /* [charges] recvs waiting for a charge's CPU end (linked by pnext) */
+    uint32_t *pnext;
+    /* a send's message's first byte and tail at its receiver: p->st's head,
+     * tail, headed, tailed (the list schedule's own, unused here) */
+    double *match;                 /* [nops] of a send: when its receive was matched */
+    unsigned char *matched;
     size_t *work, nwork, capwork;  /* things to try (a stack that grows) */
     int oom;                       /* the stack could not grow: kci_fixed_check says so */
     kci_proc_ev *h;                /* leaving messages by time */
@@ -61,5 +69,10 @@ void kci_fixed_head(kci_fixed *f, size_t send, double t);
 void kci_fixed_tail(kci_fixed *f, size_t send, double t);
 /* Every charge taken and every op ended (else KC_EINTERNAL). */
 kc_status kci_fixed_check(const kci_fixed *f, kc_err *err);
+/* After the run and its check: free what only the run uses (the queues,
+ * the per-resource lists, the states), keeping what the critical path
+ * reads (cstart, ccpu, cnic, cprev_cpu, cprev_nic, task_of, msg_of, match,
+ * the scalars). Then only kci_fixed_free may follow. */
+void kci_fixed_shed(kci_fixed *f);
 
 #endif

@@ -257,7 +257,7 @@ static void charge(model *m, int type, size_t op, size_t cpu, size_t nic, uint64
     }
     r->last_cpu[cpu] = r->n;
     uint32_t nres = nic == KCI_LG_NONE ? KCI_LG_NORES : (uint32_t)nic; /* order_alloc: below 2^32 */
-    r->c[r->n++] = (kci_lg_charge){op, (uint32_t)cpu, nres, type, t, cpu_end, nic_end};
+    r->c[r->n++] = (kci_lg_charge){(uint32_t)op, (uint32_t)cpu, nres, type, t, cpu_end, nic_end}; /* op < 2^32 */
 }
 static size_t res_cpu(const model *m, uint32_t rank, unsigned cpu) { return (size_t)rank * m->ncpu + cpu; }
 static size_t res_nics(const model *m, uint32_t rank, unsigned nic)
@@ -586,18 +586,37 @@ static kc_status count_resources(const kc_goal *g, unsigned *ncpu, unsigned *nni
     return KC_OK;
 }
 
-/* Set up the recording of the charge order for n ops on R ranks; KC_ENOMEM
- * leaves what was made for kci_loggops_order_free. */
-static kc_status order_alloc(kci_loggops_order *ord, size_t n, size_t R, unsigned ncpu, unsigned nnic,
+/* The charges a run records at most: a calc or send taken, a message
+ * taken, a rendezvous send's hold (above S bytes). Sizing the record so
+ * spares it the doubling's copy and slack (the record is the largest
+ * array the network replay keeps). O(ops). */
+static size_t charges_bound(const kc_goal *g, uint64_t S)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < g->nops; i++) {
+        const kc_goal_op *o = &g->op[i];
+        k += o->kind == KC_GOAL_CALC ? 1 : o->kind == KC_GOAL_SEND ? 2 + (o->amount > S) : 0;
+    }
+    return k;
+}
+
+/* Set up the recording of the charge order for g's ops with rendezvous
+ * above S bytes; KC_ENOMEM leaves what was made for kci_loggops_order_free. */
+static kc_status order_alloc(kci_loggops_order *ord, const kc_goal *g, uint64_t S, unsigned ncpu, unsigned nnic,
                              kc_err *err)
 {
+    size_t n = g->nops, R = g->num_ranks;
+    if (n >= UINT32_MAX)
+        return kc_fail_param(err, KC_ERANGE, "schedule",
+                             "%zu operations: too many to record LogGOPS's order (32-bit numbers)", n);
     ord->ncpu = ncpu;
     ord->nnic = nnic;
     ord->nres = R * (ncpu + 2 * (size_t)nnic);
     if (ord->nres >= KCI_LG_NORES)
         return kc_fail_param(err, KC_ERANGE, "schedule", "%zu CPUs and NICs: too many to record LogGOPS's order",
                              ord->nres);
-    ord->cap = n ? n : 1;
+    ord->cap = charges_bound(g, S);
+    ord->cap += !ord->cap;
     ord->c = malloc(ord->cap * sizeof *ord->c);
     ord->post_after = malloc((n ? n : 1) * sizeof *ord->post_after);
     ord->matched = malloc((n ? n : 1) * sizeof *ord->matched);
@@ -749,7 +768,7 @@ static kc_status run_queue(const kc_goal *g, const kc_loggops_params *p, kc_logg
         st = kc_fail_param(err, KC_ERANGE, "schedule", "the LogGOPS model runs at most 2^30 - 1 operations, "
                            "2^32 - 2 dependencies and 2^31 - 1 ranks");
     if (!st && ord)
-        st = order_alloc(ord, g->nops, g->num_ranks, ncpu, nnic, err);
+        st = order_alloc(ord, g, p->S, ncpu, nnic, err);
     if (st)
         return st;
     model m = {.g = g, .p = *p, .trace = trace, .ctx = ctx, .ncpu = ncpu, .nnic = nnic, .ord = ord};

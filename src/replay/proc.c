@@ -50,7 +50,7 @@ static void push(kci_proc_heap *h, double t, int type, size_t op) { push_seq(h, 
 static void ready(kci_proc *p, double t, size_t op, int first)
 {
     if (p->nic && first)
-        p->st[op].seq = ++p->nseq;
+        p->st[op].seq = (uint32_t)++p->nseq; /* one first readiness an op: below 2^32 */
     push_seq(&p->h, t, EV_READY, p->nic ? p->st[op].seq : 0, op);
 }
 
@@ -62,6 +62,17 @@ void kci_proc_free(kci_proc *p)
     free(p->nics), free(p->nicr), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
     free(p->mate), free(p->qnext), free(p->rq_head), free(p->rq_tail), free(p->uq_head), free(p->uq_tail);
     memset(p, 0, sizeof *p);
+}
+
+void kci_proc_shed(kci_proc *p)
+{
+    free(p->h.e), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
+    free(p->mate), free(p->qnext), free(p->rq_head), free(p->rq_tail), free(p->uq_head), free(p->uq_tail);
+    p->h = (kci_proc_heap){0};
+    p->pnext = p->phead = p->ptail = p->mate = p->qnext = NULL;
+    p->rq_head = p->rq_tail = p->uq_head = p->uq_tail = NULL;
+    p->ptype = NULL;
+    p->rt = (kc_goal_match){0};
 }
 
 /* The matching's arrays (kci_proc's mate, queues; rt and m), empty. 0 or
@@ -91,6 +102,10 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *fixe
     if (!(startup_us >= 0) || !(byte_time_us >= 0))
         return kc_fail_param(err, KC_EINVAL, "timing", "start-up and byte time must be non-negative numbers");
     size_t n = g->nops;
+    if (n >= UINT32_MAX || g->ndeps >= UINT32_MAX)
+        return kc_fail_param(err, KC_ERANGE, "schedule",
+                             "%zu operations and %zu dependencies: the processor model counts them in 32 bits", n,
+                             g->ndeps);
     p->g = g;
     p->fixed = fixed;
     p->startup_us = startup_us;

@@ -52,8 +52,8 @@ typedef struct kci_proc_op {
      * held from hold_from until the match at hold_to (the timeline's hold; none while
      * hold_from >= hold_to) */
     double hold_from, hold_to;
-    uint64_t seq;
-    size_t waiting; /* unresolved dependencies */
+    uint32_t seq;     /* the NIC model's readiness number (from 1) */
+    uint32_t waiting; /* unresolved dependencies (fewer than 2^32 ops and deps: kci_proc_init checks) */
     unsigned char headed, tailed, started, arrived, ended;
     unsigned char istart;   /* some op `irequires` this one: its start is an event */
     unsigned char hold_cpu; /* see hold_from */
@@ -104,6 +104,11 @@ kc_status kci_proc_init(kci_proc *p, const kc_goal *g, const kc_goal_match *fixe
 /* A send's CPU time (start-up + o + s1 O). */
 double kci_proc_send_cpu(const kci_proc *p, size_t send);
 void kci_proc_free(kci_proc *p);
+/* Free what only p's own list schedule uses (its event heap, matching
+ * queues and deferral lists) when another driver (kci_fixed) fills st,
+ * finish and total instead, with p->m pointing at its matching: kci_proc_step
+ * and kci_proc_arrive must not be called after. */
+void kci_proc_shed(kci_proc *p);
 static inline int kci_proc_pending(const kci_proc *p) { return p->h.n > 0; }
 static inline double kci_proc_time(const kci_proc *p) { return p->h.e[0].t; } /* next event */
 /* Take the next event; the send op whose message leaves now (its start-up
@@ -148,18 +153,19 @@ enum { KCI_LG_CALC, KCI_LG_SEND, KCI_LG_MSG, KCI_LG_HOLD };
 #define KCI_LG_NONE SIZE_MAX
 #define KCI_LG_NORES UINT32_MAX /* a calc's NIC */
 typedef struct kci_lg_charge {
-    size_t op;         /* the calc or send (MSG, HOLD: the send) */
+    uint32_t op;       /* the calc or send (MSG, HOLD: the send); fewer than 2^32 ops (order_alloc checks) */
     uint32_t cpu, nic; /* resources (nic KCI_LG_NORES for a calc); fewer than 2^32 (order_alloc checks) */
     int type;
     uint64_t t, cpu_end, nic_end; /* ns: when taken; its CPU's and NIC's clock after it */
-} kci_lg_charge; /* 48 bytes: one a calc or send, one a message */
+} kci_lg_charge; /* 40 bytes: one a calc or send, one a message */
 typedef struct kci_loggops_order {
     kci_lg_charge *c;
     size_t n, cap;
     unsigned ncpu, nnic;
     size_t nres;
     size_t *post_after;   /* [nops] a recv: the last charge of its CPU when it became ready (KCI_LG_NONE) */
-    size_t *matched;      /* [nops] a recv: the send LogGOPS matched it with (KC_GOAL_NONE) */
+    size_t *matched;      /* [nops] a recv: the send LogGOPS matched it with (KC_GOAL_NONE); a send:
+                           * unused (the network replay puts its receive there: one array, both ways) */
     unsigned char *eager; /* [nops] a send that ended when it was taken (at most S bytes) */
     uint64_t *post;       /* [nops] ns: a recv: when posted; a send: when its first byte arrived (o + L) */
     uint64_t *match;      /* [nops] ns: a send: when its receive was matched */
