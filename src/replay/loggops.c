@@ -251,8 +251,8 @@ typedef struct model {
     lgop *op;                          /* [nops] */
     lgdeps *dep;                       /* [nops + 1] */
     uint32_t *dlist;                   /* [ndeps] dependents, each op's in dependency-line order */
-    uint64_t *t_send;                  /* a send: when it was taken; a recv: when posted */
-    uint64_t *t_msg;                   /* a send: when the receiver took its message */
+    uint64_t *t_send;                  /* a send: when it was taken; a recv: when posted (tracing only) */
+    uint64_t *t_msg;                   /* a send: when the receiver took its message (tracing only) */
     kci_matchq q;                      /* posted receives; unexpected messages (sends) */
     size_t *rel, nrel;                 /* ops made ready by the current event */
     size_t *scratch;                   /* for sorting rel */
@@ -543,7 +543,8 @@ static int step_send(model *m, ev e, uint64_t *cpu)
     *cpu = add(m, add(m, e.t, p->o), mul(m, s1(o), p->O));
     *gs = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
     emit(m, KC_LOGGOPS_SEND, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
-    m->t_send[e.op] = e.t;
+    if (m->trace)
+        m->t_send[e.op] = e.t;
     charge(m, KCI_LG_SEND, e.op, res_cpu(m, o->rank, o->cpu), res_nics(m, o->rank, o->nic), e.t, *cpu, *gs);
     if (m->ord)
         m->ord->post[e.op] = add(m, add(m, e.t, p->o), p->L);
@@ -557,6 +558,19 @@ static int step_send(model *m, ev e, uint64_t *cpu)
     return 1;
 }
 
+/* The slices of receive e.op posted at e.t after the message of send
+ * arrived (m->trace set). */
+static void emit_recv_late(model *m, ev e, size_t send)
+{
+    const kc_loggops_params *p = &m->p;
+    const lgop *o = &m->op[e.op], *so = &m->op[send];
+    uint64_t tm = m->t_msg[send];
+    emit(m, KC_LOGGOPS_WAIT, e.op, send, o->rank, o->cpu, e.t, max64(e.t, tm)); /* see kcube/loggops.h */
+    emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
+         add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
+    emit(m, KC_LOGGOPS_WIRE, send, e.op, so->rank, so->cpu, add(m, m->t_send[send], p->o), tm);
+}
+
 /* A receive posted at e.t: it matches the first unexpected message from its
  * peer (and ends) or joins the posted queue. Never requeued. */
 static void step_recv(model *m, ev e)
@@ -565,7 +579,8 @@ static void step_recv(model *m, ev e)
     const lgop *o = &m->op[e.op];
     if (m->ord)
         m->ord->post[e.op] = e.t;
-    m->t_send[e.op] = e.t;
+    if (m->trace)
+        m->t_send[e.op] = e.t;
     started(m, e.op);
     size_t send = q_take_unexpected(m, o);
     if (send == KC_GOAL_NONE) {
@@ -581,11 +596,8 @@ static void step_recv(model *m, ev e)
      * second time; docs/loggops.md) */
     if (so->amount > p->S)
         rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
-    uint64_t tm = m->t_msg[send];
-    emit(m, KC_LOGGOPS_WAIT, e.op, send, o->rank, o->cpu, e.t, max64(e.t, tm)); /* see kcube/loggops.h */
-    emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
-         add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
-    emit(m, KC_LOGGOPS_WIRE, send, e.op, so->rank, so->cpu, add(m, m->t_send[send], p->o), tm);
+    if (m->trace)
+        emit_recv_late(m, e, send);
     finished(m, e.op);
 }
 
@@ -604,7 +616,8 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
     uint64_t bytes = max64(mul(m, s1(o), p->O), mul(m, s1(o), p->G));
     *cpu = add(m, add(m, e.t, p->o), bytes);
     *gr = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
-    m->t_msg[e.op] = e.t;
+    if (m->trace)
+        m->t_msg[e.op] = e.t;
     charge(m, KCI_LG_MSG, e.op, res_cpu(m, dst, o->cpu), res_nicr(m, dst, o->nic), e.t, *cpu, *gr);
     res->messages++;
     if (o->amount > p->S)
@@ -618,9 +631,11 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
         m->ord->matched[recv] = e.op, m->ord->match[e.op] = e.t;
     if (o->amount > p->S)
         rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
-    emit(m, KC_LOGGOPS_WAIT, recv, e.op, dst, m->g->op[recv].cpu, m->t_send[recv], max64(m->t_send[recv], e.t));
-    emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
-    emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
+    if (m->trace) {
+        emit(m, KC_LOGGOPS_WAIT, recv, e.op, dst, m->op[recv].cpu, m->t_send[recv], max64(m->t_send[recv], e.t));
+        emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
+        emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
+    }
     finished(m, recv);
     return 1;
 }
@@ -745,15 +760,16 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
     m->op = malloc(n1 * sizeof *m->op);
     m->dep = calloc(n + 1, sizeof *m->dep);
     m->dlist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m->dlist);
-    m->t_send = calloc(n1, sizeof *m->t_send);
-    m->t_msg = calloc(n1, sizeof *m->t_msg);
+    m->t_send = m->trace ? calloc(n1, sizeof *m->t_send) : NULL; /* for slices only */
+    m->t_msg = m->trace ? calloc(n1, sizeof *m->t_msg) : NULL;
     kci_evq_init(&m->h.q);
     m->h.bucketed = 1;
     out->finish_ns = calloc(R1, sizeof *out->finish_ns);
     int wild = 0;
     for (size_t i = 0; i < n; i++)
         wild |= g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY);
-    kc_status st = m->nexto && m->wait && m->wnext && m->wkey && m->op && m->dep && m->dlist && m->t_send && m->t_msg &&
+    kc_status st = m->nexto && m->wait && m->wnext && m->wkey && m->op && m->dep && m->dlist &&
+                           (!m->trace || (m->t_send && m->t_msg)) &&
                            out->finish_ns
                        ? kci_mq_init(&m->q, n, (uint32_t)R, wild, err)
                        : kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
