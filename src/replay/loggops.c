@@ -209,14 +209,16 @@ kc_status kc_loggops_parse(const char *text, kc_loggops_params *p, kc_err *err)
 /* ---- the model --------------------------------------------------------------- */
 
 /* An operation as the loop reads it: the schedule's fields it needs and
- * its count of unresolved dependencies, 32 bytes (kc_goal_op is 56 and
- * holds what only messages need: line, label, phase). */
+ * its link in a wait list, 32 bytes (kc_goal_op is 56 and holds what only
+ * messages need: line, label, phase). Its count of unresolved dependencies
+ * is apart (model.nwait): a release touches 4 bytes of each dependent, not
+ * a line of 64. */
 typedef struct lgop {
     uint64_t amount;
     int64_t tag;
     uint32_t rank;
     int32_t peer;     /* ranks below 2^31 (run() checks) */
-    uint32_t waiting; /* unresolved dependencies */
+    uint32_t wnext;   /* while it waits for a CPU or NIC: the next in its list */
     uint8_t kind, cpu, nic, pad;
 } lgop;
 
@@ -227,7 +229,7 @@ typedef struct lgdeps {
 } lgdeps;
 
 /* The entries waiting on one CPU or NIC (park()): a list linked through
- * the model's wnext, ordered by insertion number, and the insertion number
+ * the operations' wnext, ordered by insertion number, and the insertion number
  * of the one in the queue for them (WAIT_NONE: none; all in the list come
  * after it). */
 typedef struct waitres {
@@ -245,7 +247,7 @@ typedef struct model {
     uint64_t *nexto, *nextgs, *nextgr; /* [rank * ncpu + cpu], [rank * nnic + nic]: one block, the
                                           clocks of the resources res_cpu/res_nics/res_nicr number */
     waitres *wait;                     /* [resources] */
-    uint32_t *wnext;                   /* [nops] the next in its wait list */
+    uint32_t *nwait;                   /* [nops] unresolved dependencies */
     uint64_t *wkey;                    /* [nops] a waiting entry: insertion number << 2 | type */
     int park;                          /* 0: put busy entries back into the queue, as LogGOPSim (tests) */
     lgop *op;                          /* [nops] */
@@ -348,18 +350,18 @@ static void park(model *m, ev e, size_t cls, uint64_t c)
     }
     m->wkey[op] = e.ts << 2 | (uint64_t)e.type;
     if (w->head == WAIT_NONE || m->wkey[w->tail] < m->wkey[op]) {
-        m->wnext[op] = WAIT_NONE;
+        m->op[op].wnext = WAIT_NONE;
         if (w->head == WAIT_NONE)
             w->head = op;
         else
-            m->wnext[w->tail] = op;
+            m->op[w->tail].wnext = op;
         w->tail = op;
         return;
     }
     uint32_t *at = &w->head;
     while (m->wkey[*at] < m->wkey[op])
-        at = &m->wnext[*at];
-    m->wnext[op] = *at;
+        at = &m->op[*at].wnext;
+    m->op[op].wnext = *at;
     *at = op;
 }
 
@@ -393,7 +395,7 @@ static void promote(model *m, size_t cls, size_t a, size_t b, uint64_t t)
         return;
     uint32_t op = w->head;
     uint64_t k = m->wkey[op], c = max64(m->nexto[a], b == NO_RES ? 0 : m->nexto[b]);
-    w->head = m->wnext[op];
+    w->head = m->op[op].wnext;
     w->fly = (uint32_t)(k >> 2);
     hpush(&m->h, (ev){max64(c, t), k >> 2, op, (int)(k & 3)});
 }
@@ -413,7 +415,7 @@ static void emit(model *m, kc_loggops_slice_kind kind, size_t op, size_t peer, u
 static void release(model *m, uint32_t from, uint32_t to)
 {
     for (uint32_t k = from; k < to; k++)
-        if (--m->op[m->dlist[k]].waiting == 0)
+        if (--m->nwait[m->dlist[k]] == 0)
             m->rel[m->nrel++] = m->dlist[k];
 }
 static void started(model *m, size_t op) { release(m, m->dep[op].s, m->dep[op].e); }
@@ -666,7 +668,7 @@ static void step(model *m, ev e, kc_loggops_result *res)
 
 static void model_free(model *m)
 {
-    free(m->nexto), free(m->wait), free(m->wnext), free(m->wkey), free(m->op), free(m->dep), free(m->dlist);
+    free(m->nexto), free(m->wait), free(m->nwait), free(m->wkey), free(m->op), free(m->dep), free(m->dlist);
     free(m->t_send), free(m->t_msg), free(m->rel), free(m->scratch);
     kci_evq_free(&m->h.q);
     free(m->h.e);
@@ -753,7 +755,7 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
     if (ncls > 4 * n1 + 4096) /* many CPUs and NICs, few operations: waiting lists cost more than they save */
         m->park = 0, ncls = 1;
     m->wait = malloc(ncls * sizeof *m->wait);
-    m->wnext = malloc(n1 * sizeof *m->wnext);
+    m->nwait = calloc(n1, sizeof *m->nwait);
     m->wkey = malloc(n1 * sizeof *m->wkey);
     for (size_t i = 0; m->wait && i < ncls; i++)
         m->wait[i] = (waitres){WAIT_NONE, WAIT_NONE, WAIT_NONE};
@@ -768,7 +770,7 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
     int wild = 0;
     for (size_t i = 0; i < n; i++)
         wild |= g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY);
-    kc_status st = m->nexto && m->wait && m->wnext && m->wkey && m->op && m->dep && m->dlist &&
+    kc_status st = m->nexto && m->wait && m->nwait && m->wkey && m->op && m->dep && m->dlist &&
                            (!m->trace || (m->t_send && m->t_msg)) &&
                            out->finish_ns
                        ? kci_mq_init(&m->q, n, (uint32_t)R, wild, err)
@@ -780,7 +782,7 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
     return st;
 }
 
-/* The loop's copy of each operation (zero dependencies counted yet). */
+/* The loop's copy of each operation (in no wait list). */
 static void copy_ops(model *m)
 {
     const kc_goal *g = m->g;
@@ -805,14 +807,14 @@ static kc_status index_deps(model *m, kc_err *err)
         if (d->op >= n || d->on >= n)
             return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a dependency out of range", d->line);
         (d->start ? &m->dep[d->on].s : &m->dep[d->on].e)[0]++;
-        m->op[d->op].waiting++;
+        m->nwait[d->op]++;
     }
     size_t most = 0, ready = 0;
     uint32_t at = 0;
     for (size_t i = 0; i < n; i++) { /* counts to offsets: s and e are where each part is filled from */
         uint32_t ns = m->dep[i].s, ne = m->dep[i].e;
         most = most > (size_t)ns + ne ? most : (size_t)ns + ne;
-        ready += !m->op[i].waiting;
+        ready += !m->nwait[i];
         m->dep[i] = (lgdeps){at, at + ns};
         at += ns + ne;
     }
@@ -829,7 +831,7 @@ static kc_status index_deps(model *m, kc_err *err)
     if (!m->rel || !m->scratch)
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     for (size_t i = 0; i < n; i++)
-        if (!m->op[i].waiting)
+        if (!m->nwait[i])
             m->rel[m->nrel++] = i;
     return KC_OK;
 }
