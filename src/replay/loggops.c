@@ -16,6 +16,7 @@
 
 #include "kcube/loggops.h"
 #include "replay_internal.h"
+#include "core/bits.h"
 #include "core/grow.h"
 #include "core/heap.h"
 #include "evq.h"
@@ -108,6 +109,20 @@ static int hpop(heap *h, ev *e)
     h->n--;
     *e = (ev){q.t, q.k >> 32, (size_t)(q.k >> 2 & (MAX_OPS - 1)), (int)(q.k & 3)};
     return 1;
+}
+
+/* The operation of the event that hpop will give next, when it is at hand
+ * (the current bucket's next, or the heap's root), else MAX_OPS: for a
+ * prefetch, as the operations are visited in no order on large schedules. */
+static size_t hpeek_op(const heap *h)
+{
+    if (!h->n)
+        return MAX_OPS;
+    if (!h->bucketed)
+        return (size_t)(h->e[0].k >> 2 & (MAX_OPS - 1));
+    const kci_evq *q = &h->q;
+    const kci_evq_bucket *u = q->cur == SIZE_MAX || q->npast ? NULL : &q->b[q->cur];
+    return u && u->at < u->n ? (size_t)(u->e[u->at].k >> 2 & (MAX_OPS - 1)) : MAX_OPS;
 }
 
 /* ---- parameters -------------------------------------------------------------- */
@@ -906,6 +921,9 @@ static kc_status run_queue(const kc_goal *g, const kc_loggops_params *p, kc_logg
         enqueue_released(&m);
         ev e;
         while (m.h.n && !m.overflow && hpop(&m.h, &e)) {
+            size_t next = hpeek_op(&m.h);
+            if (next != MAX_OPS)
+                kci_prefetch(&m.op[next]);
             out->events++;
             step(&m, e, out);
         }
