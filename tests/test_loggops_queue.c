@@ -17,11 +17,11 @@
 #include <cmocka.h>
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "kcube/goal.h"
 #include "kcube/loggops.h"
 #include "kcube/rng.h"
+#include "core/grow.h"
 #include "replay/replay_internal.h"
 
 /* Append op on rank r after the rank's last (irequires with probability
@@ -112,11 +112,7 @@ typedef struct slices {
 static void keep_slice(void *ctx, const kc_loggops_slice *s)
 {
     slices *l = ctx;
-    if (l->n == l->cap) {
-        l->cap = l->cap ? 2 * l->cap : 256;
-        l->s = realloc(l->s, l->cap * sizeof *l->s);
-        assert_non_null(l->s);
-    }
+    assert_int_equal(KCI_RESERVE(l->s, l->cap, l->n + 1, 256), 0);
     l->s[l->n++] = *s;
 }
 

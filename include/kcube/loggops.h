@@ -37,8 +37,8 @@
  * messages it passes); an operation that finds its CPU or NIC busy waits
  * in a list with those needing the same CPU and NIC, of which only the
  * first is retried when they free (LogGOPSim retries all k: O(k^2)
- * events; the result is the same). About 76 bytes an operation and 4 a
- * dependency. Library
+ * events; the result is the same). About 60 bytes an operation (76 with
+ * a trace) and 4 a dependency. Library
  * code: never prints. */
 #ifndef KCUBE_LOGGOPS_H
 #define KCUBE_LOGGOPS_H
