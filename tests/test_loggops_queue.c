@@ -105,15 +105,15 @@ static void test_queue_does_not_matter(void **state)
 
 /* The slices a run emits, in order. */
 typedef struct slices {
-    kc_loggops_slice *s;
     size_t n, cap;
+    kc_loggops_slice *s;
 } slices;
 
 static void keep_slice(void *ctx, const kc_loggops_slice *s)
 {
     slices *l = ctx;
     assert_int_equal(KCI_RESERVE(l->s, l->cap, l->n + 1, 256), 0);
-    l->s[l->n++] = *s;
+    l->s[l->n++] = *s; /* the order is what is compared */
 }
 
 static void same_slices(const slices *a, const slices *b)
