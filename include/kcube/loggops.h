@@ -34,9 +34,11 @@
  * receive's when the receive finds the message queued). Costs: O(ops +
  * deps) plus, per event, O(1) while events share times (else O(log events
  * queued)), O(1) expected per match (a wildcard receive: the unexpected
- * messages it passes); as in LogGOPSim, an operation that finds its CPU
- * busy is retried each time the CPU frees (k ready at once on one CPU:
- * O(k^2) events). About 64 bytes an operation and 4 a dependency. Library
+ * messages it passes); an operation that finds its CPU or NIC busy waits
+ * in a list with those needing the same CPU and NIC, of which only the
+ * first is retried when they free (LogGOPSim retries all k: O(k^2)
+ * events; the result is the same). About 60 bytes an operation (76 with
+ * a trace) and 4 a dependency. Library
  * code: never prints. */
 #ifndef KCUBE_LOGGOPS_H
 #define KCUBE_LOGGOPS_H
@@ -96,7 +98,7 @@ typedef struct kc_loggops_result {
     uint64_t *finish_ns;  /* [num_ranks]: each rank's CPUs free */
     uint64_t messages;    /* delivered */
     uint64_t rendezvous;  /* of them above S */
-    uint64_t events;      /* taken from the event queue (re-insertions included) */
+    uint64_t events;      /* taken from the event queue (retries of busy entries included) */
 } kc_loggops_result;
 
 /* Run the model on g (validated: kc_goal_validate). trace may be NULL.

@@ -4,13 +4,19 @@
  * posted and unexpected queues. The order of events and charges follows
  * LogGOPSim's (spcl/LogGOPSim, src/LogGOPSim/LogGOPSim.cpp), so that the
  * makespans agree to the nanosecond; this is kcube's own code. An entry
- * that finds its CPU (or NIC) busy goes back into the queue at the time it
- * frees, keeping its insertion number: that is what decides ties. */
+ * that finds its CPU (or NIC) busy is taken again at the time it frees,
+ * keeping its insertion number: that is what decides ties. LogGOPSim puts
+ * it back into the queue, so k entries waiting on one CPU cost O(k^2)
+ * events; here it waits in a list per CPU or NIC, ordered by insertion
+ * number, of which only the first is in the queue (park(), promote()): the
+ * same entries are taken at the same places, without the retries that
+ * would fail anyway. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kcube/loggops.h"
 #include "replay_internal.h"
+#include "core/bits.h"
 #include "core/grow.h"
 #include "core/heap.h"
 #include "evq.h"
@@ -103,6 +109,20 @@ static int hpop(heap *h, ev *e)
     h->n--;
     *e = (ev){q.t, q.k >> 32, (size_t)(q.k >> 2 & (MAX_OPS - 1)), (int)(q.k & 3)};
     return 1;
+}
+
+/* The operation of the event that hpop will give next, when it is at hand
+ * (the current bucket's next, or the heap's root), else MAX_OPS: for a
+ * prefetch, as the operations are visited in no order on large schedules. */
+static size_t hpeek_op(const heap *h)
+{
+    if (!h->n)
+        return MAX_OPS;
+    if (!h->bucketed)
+        return (size_t)(h->e[0].k >> 2 & (MAX_OPS - 1));
+    const kci_evq *q = &h->q;
+    const kci_evq_bucket *u = q->cur == SIZE_MAX || q->npast ? NULL : &q->b[q->cur];
+    return u && u->at < u->n ? (size_t)(u->e[u->at].k >> 2 & (MAX_OPS - 1)) : MAX_OPS;
 }
 
 /* ---- parameters -------------------------------------------------------------- */
@@ -204,14 +224,16 @@ kc_status kc_loggops_parse(const char *text, kc_loggops_params *p, kc_err *err)
 /* ---- the model --------------------------------------------------------------- */
 
 /* An operation as the loop reads it: the schedule's fields it needs and
- * its count of unresolved dependencies, 32 bytes (kc_goal_op is 56 and
- * holds what only messages need: line, label, phase). */
+ * its link in a wait list, 32 bytes (kc_goal_op is 56 and holds what only
+ * messages need: line, label, phase). Its count of unresolved dependencies
+ * is apart (model.nwait): a release touches 4 bytes of each dependent, not
+ * a line of 64. */
 typedef struct lgop {
     uint64_t amount;
     int64_t tag;
     uint32_t rank;
     int32_t peer;     /* ranks below 2^31 (run() checks) */
-    uint32_t waiting; /* unresolved dependencies */
+    uint32_t wnext;   /* while it waits for a CPU or NIC: the next in its list */
     uint8_t kind, cpu, nic, pad;
 } lgop;
 
@@ -221,18 +243,33 @@ typedef struct lgdeps {
     uint32_t s, e;
 } lgdeps;
 
+/* The entries waiting on one CPU or NIC (park()): a list linked through
+ * the operations' wnext, ordered by insertion number, and the insertion number
+ * of the one in the queue for them (WAIT_NONE: none; all in the list come
+ * after it). */
+typedef struct waitres {
+    uint32_t head, tail, fly;
+} waitres;
+#define WAIT_NONE UINT32_MAX
+#define NO_RES SIZE_MAX
+
 typedef struct model {
     const kc_goal *g;
     kc_loggops_params p;
     kc_loggops_trace_fn trace;
     void *ctx;
     unsigned ncpu, nnic;
-    uint64_t *nexto, *nextgs, *nextgr; /* [rank * ncpu + cpu], [rank * nnic + nic] */
+    uint64_t *nexto, *nextgs, *nextgr; /* [rank * ncpu + cpu], [rank * nnic + nic]: one block, the
+                                          clocks of the resources res_cpu/res_nics/res_nicr number */
+    waitres *wait;                     /* [resources] */
+    uint32_t *nwait;                   /* [nops] unresolved dependencies */
+    uint64_t *wkey;                    /* [nops] a waiting entry: insertion number << 2 | type */
+    int park;                          /* 0: put busy entries back into the queue, as LogGOPSim (tests) */
     lgop *op;                          /* [nops] */
     lgdeps *dep;                       /* [nops + 1] */
     uint32_t *dlist;                   /* [ndeps] dependents, each op's in dependency-line order */
-    uint64_t *t_send;                  /* a send: when it was taken; a recv: when posted */
-    uint64_t *t_msg;                   /* a send: when the receiver took its message */
+    uint64_t *t_send;                  /* a send: when it was taken; a recv: when posted (tracing only) */
+    uint64_t *t_msg;                   /* a send: when the receiver took its message (tracing only) */
     kci_matchq q;                      /* posted receives; unexpected messages (sends) */
     size_t *rel, nrel;                 /* ops made ready by the current event */
     size_t *scratch;                   /* for sorting rel */
@@ -289,6 +326,95 @@ static uint64_t mul(model *m, uint64_t a, uint64_t b)
 
 static uint64_t max64(uint64_t a, uint64_t b) { return a > b ? a : b; }
 
+/* ---- entries waiting for a busy CPU or NIC ------------------------------------ */
+
+/* Why waiting lists give LogGOPSim's result: an entry found busy at t goes
+ * back in at (c, its number), c the later of its clocks; there it is tried
+ * again, so it is taken at the first (time, number) in the queue's order at
+ * which its clocks are free, and every try before has no effect. Clocks
+ * only grow, so a clock read now is never past that place: an entry may be
+ * tried at any (clock, number) before it. Entries that need the same
+ * clocks (a class: the calcs of one CPU, the sends of one CPU and NIC, the
+ * messages into one CPU and NIC) are free at the same places, so the first
+ * by number is taken first; the others cannot be taken before it. A
+ * class's waiting entries form a list by number of which only the first is
+ * in the queue, at the later clock; the next goes in when it is tried
+ * (promote), at the clocks then. LogGOPSim tries all k each time the
+ * resources change hands; this tries one. */
+
+/* The wait class of an entry (see above) on CPU resource rc. */
+static size_t wait_class(const model *m, int type, size_t rc, unsigned nic)
+{
+    return type == EV_CALC ? rc
+                           : (size_t)m->g->num_ranks * m->ncpu + (rc * m->nnic + nic) * 2 + (type == EV_MSG);
+}
+
+/* Entry e found its class cls busy until c > e.t: in the queue at c if it
+ * comes before the class's list (a previous first then stays in the queue:
+ * one try more), else in the list, in number order (most come last: O(1);
+ * else O(list)). */
+static void park(model *m, ev e, size_t cls, uint64_t c)
+{
+    waitres *w = m->park ? &m->wait[cls] : NULL;
+    uint32_t ts = (uint32_t)e.ts, op = (uint32_t)e.op;
+    if (!w || w->fly == WAIT_NONE || ts < w->fly) {
+        if (w)
+            w->fly = ts;
+        hpush(&m->h, (ev){c, e.ts, e.op, e.type});
+        return;
+    }
+    m->wkey[op] = e.ts << 2 | (uint64_t)e.type;
+    if (w->head == WAIT_NONE || m->wkey[w->tail] < m->wkey[op]) {
+        m->op[op].wnext = WAIT_NONE;
+        if (w->head == WAIT_NONE)
+            w->head = op;
+        else
+            m->op[w->tail].wnext = op;
+        w->tail = op;
+        return;
+    }
+    uint32_t *at = &w->head;
+    while (m->wkey[*at] < m->wkey[op])
+        at = &m->op[*at].wnext;
+    m->op[op].wnext = *at;
+    *at = op;
+}
+
+/* 1 when e (of class cls) cannot be taken at e.t because resource a or b
+ * (NO_RES: none) is busy; it then waits (park). */
+static int blocked(model *m, ev e, size_t cls, size_t a, size_t b)
+{
+    uint64_t c = max64(m->nexto[a], b == NO_RES ? 0 : m->nexto[b]);
+    if (c <= e.t)
+        return 0;
+    park(m, e, cls, c);
+    return 1;
+}
+
+/* 1 when e is its class's entry in the queue (no longer so), else 0. */
+static int unfly(model *m, ev e, size_t cls)
+{
+    if (m->wait[cls].fly != (uint32_t)e.ts)
+        return 0;
+    m->wait[cls].fly = WAIT_NONE;
+    return 1;
+}
+
+/* After class cls's queued first (needing resources a and b) was tried at
+ * t: the next of its list into the queue at the later clock (t if earlier:
+ * it comes after in number), unless the one tried waits again. */
+static void promote(model *m, size_t cls, size_t a, size_t b, uint64_t t)
+{
+    waitres *w = &m->wait[cls];
+    if (w->fly != WAIT_NONE || w->head == WAIT_NONE)
+        return;
+    uint32_t op = w->head;
+    uint64_t k = m->wkey[op], c = max64(m->nexto[a], b == NO_RES ? 0 : m->nexto[b]);
+    w->head = m->op[op].wnext;
+    w->fly = (uint32_t)(k >> 2);
+    hpush(&m->h, (ev){max64(c, t), k >> 2, op, (int)(k & 3)});
+}
+
 /* s - 1 bytes are charged per byte; 0 bytes cost what 1 byte does. */
 static uint64_t s1(const lgop *o) { return o->amount ? o->amount - 1 : 0; }
 
@@ -304,7 +430,7 @@ static void emit(model *m, kc_loggops_slice_kind kind, size_t op, size_t peer, u
 static void release(model *m, uint32_t from, uint32_t to)
 {
     for (uint32_t k = from; k < to; k++)
-        if (--m->op[m->dlist[k]].waiting == 0)
+        if (--m->nwait[m->dlist[k]] == 0)
             m->rel[m->nrel++] = m->dlist[k];
 }
 static void started(model *m, size_t op) { release(m, m->dep[op].s, m->dep[op].e); }
@@ -409,11 +535,9 @@ static void rendezvous_done(model *m, size_t send, size_t recv, unsigned cpu, un
 static int step_calc(model *m, ev e, uint64_t *cpu)
 {
     const lgop *o = &m->op[e.op];
-    if (*cpu > e.t) {
-        e.t = *cpu;
-        hpush(&m->h, e);
+    size_t rc = (size_t)(cpu - m->nexto);
+    if (blocked(m, e, rc, rc, NO_RES))
         return 0;
-    }
     *cpu = add(m, e.t, o->amount);
     charge(m, KCI_LG_CALC, e.op, res_cpu(m, o->rank, o->cpu), KCI_LG_NONE, e.t, *cpu, 0);
     emit(m, KC_LOGGOPS_CALC, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
@@ -429,16 +553,15 @@ static int step_send(model *m, ev e, uint64_t *cpu)
     const kc_loggops_params *p = &m->p;
     const lgop *o = &m->op[e.op];
     uint64_t *gs = &m->nextgs[(size_t)o->rank * m->nnic + o->nic];
-    if (*cpu > e.t || *gs > e.t) {
-        e.t = max64(*cpu, *gs);
-        hpush(&m->h, e);
+    size_t rc = (size_t)(cpu - m->nexto);
+    if (blocked(m, e, wait_class(m, EV_SEND, rc, o->nic), rc, (size_t)(gs - m->nexto)))
         return 0;
-    }
     started(m, e.op);
     *cpu = add(m, add(m, e.t, p->o), mul(m, s1(o), p->O));
     *gs = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
     emit(m, KC_LOGGOPS_SEND, e.op, KC_GOAL_NONE, o->rank, o->cpu, e.t, *cpu);
-    m->t_send[e.op] = e.t;
+    if (m->trace)
+        m->t_send[e.op] = e.t;
     charge(m, KCI_LG_SEND, e.op, res_cpu(m, o->rank, o->cpu), res_nics(m, o->rank, o->nic), e.t, *cpu, *gs);
     if (m->ord)
         m->ord->post[e.op] = add(m, add(m, e.t, p->o), p->L);
@@ -452,6 +575,19 @@ static int step_send(model *m, ev e, uint64_t *cpu)
     return 1;
 }
 
+/* The slices of receive e.op posted at e.t after the message of send
+ * arrived (m->trace set). */
+static void emit_recv_late(model *m, ev e, size_t send)
+{
+    const kc_loggops_params *p = &m->p;
+    const lgop *o = &m->op[e.op], *so = &m->op[send];
+    uint64_t tm = m->t_msg[send];
+    emit(m, KC_LOGGOPS_WAIT, e.op, send, o->rank, o->cpu, e.t, max64(e.t, tm)); /* see kcube/loggops.h */
+    emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
+         add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
+    emit(m, KC_LOGGOPS_WIRE, send, e.op, so->rank, so->cpu, add(m, m->t_send[send], p->o), tm);
+}
+
 /* A receive posted at e.t: it matches the first unexpected message from its
  * peer (and ends) or joins the posted queue. Never requeued. */
 static void step_recv(model *m, ev e)
@@ -460,7 +596,8 @@ static void step_recv(model *m, ev e)
     const lgop *o = &m->op[e.op];
     if (m->ord)
         m->ord->post[e.op] = e.t;
-    m->t_send[e.op] = e.t;
+    if (m->trace)
+        m->t_send[e.op] = e.t;
     started(m, e.op);
     size_t send = q_take_unexpected(m, o);
     if (send == KC_GOAL_NONE) {
@@ -476,11 +613,8 @@ static void step_recv(model *m, ev e)
      * second time; docs/loggops.md) */
     if (so->amount > p->S)
         rendezvous_done(m, send, e.op, o->cpu, o->nic, e.t);
-    uint64_t tm = m->t_msg[send];
-    emit(m, KC_LOGGOPS_WAIT, e.op, send, o->rank, o->cpu, e.t, max64(e.t, tm)); /* see kcube/loggops.h */
-    emit(m, KC_LOGGOPS_RECV, e.op, send, o->rank, so->cpu, tm,
-         add(m, add(m, tm, p->o), max64(mul(m, s1(so), p->O), mul(m, s1(so), p->G))));
-    emit(m, KC_LOGGOPS_WIRE, send, e.op, so->rank, so->cpu, add(m, m->t_send[send], p->o), tm);
+    if (m->trace)
+        emit_recv_late(m, e, send);
     finished(m, e.op);
 }
 
@@ -493,15 +627,14 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
     const lgop *o = &m->op[e.op];
     uint32_t dst = (uint32_t)o->peer;
     uint64_t *gr = &m->nextgr[(size_t)dst * m->nnic + o->nic];
-    if (*cpu > e.t || *gr > e.t) {
-        e.t = max64(*cpu, *gr);
-        hpush(&m->h, e);
+    size_t rc = (size_t)(cpu - m->nexto);
+    if (blocked(m, e, wait_class(m, EV_MSG, rc, o->nic), rc, (size_t)(gr - m->nexto)))
         return 0;
-    }
     uint64_t bytes = max64(mul(m, s1(o), p->O), mul(m, s1(o), p->G));
     *cpu = add(m, add(m, e.t, p->o), bytes);
     *gr = add(m, add(m, e.t, p->g), mul(m, s1(o), p->G));
-    m->t_msg[e.op] = e.t;
+    if (m->trace)
+        m->t_msg[e.op] = e.t;
     charge(m, KCI_LG_MSG, e.op, res_cpu(m, dst, o->cpu), res_nicr(m, dst, o->nic), e.t, *cpu, *gr);
     res->messages++;
     if (o->amount > p->S)
@@ -515,9 +648,11 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
         m->ord->matched[recv] = e.op, m->ord->match[e.op] = e.t;
     if (o->amount > p->S)
         rendezvous_done(m, e.op, recv, o->cpu, o->nic, e.t);
-    emit(m, KC_LOGGOPS_WAIT, recv, e.op, dst, m->g->op[recv].cpu, m->t_send[recv], max64(m->t_send[recv], e.t));
-    emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
-    emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
+    if (m->trace) {
+        emit(m, KC_LOGGOPS_WAIT, recv, e.op, dst, m->op[recv].cpu, m->t_send[recv], max64(m->t_send[recv], e.t));
+        emit(m, KC_LOGGOPS_RECV, recv, e.op, dst, o->cpu, e.t, *cpu);
+        emit(m, KC_LOGGOPS_WIRE, e.op, recv, o->rank, o->cpu, add(m, m->t_send[e.op], p->o), e.t);
+    }
     finished(m, recv);
     return 1;
 }
@@ -527,7 +662,12 @@ static int step_msg(model *m, ev e, uint64_t *cpu, kc_loggops_result *res)
 static void step(model *m, ev e, kc_loggops_result *res)
 {
     const lgop *o = &m->op[e.op];
-    uint64_t *cpu = &m->nexto[(size_t)(e.type == EV_MSG ? (uint32_t)o->peer : o->rank) * m->ncpu + o->cpu];
+    uint32_t at = e.type == EV_MSG ? (uint32_t)o->peer : o->rank;
+    size_t rc = res_cpu(m, at, o->cpu), rn = NO_RES, cls = wait_class(m, e.type, rc, o->nic);
+    if (e.type == EV_SEND || e.type == EV_MSG)
+        rn = e.type == EV_SEND ? res_nics(m, at, o->nic) : res_nicr(m, at, o->nic);
+    int flew = m->park && e.type != EV_RECV && unfly(m, e, cls);
+    uint64_t *cpu = &m->nexto[rc];
     int taken = 1;
     switch (e.type) {
     case EV_CALC: taken = step_calc(m, e, cpu); break;
@@ -535,13 +675,15 @@ static void step(model *m, ev e, kc_loggops_result *res)
     case EV_RECV: step_recv(m, e); break;
     default: taken = step_msg(m, e, cpu, res); break;
     }
+    if (flew)
+        promote(m, cls, rc, rn, e.t);
     if (taken)
         enqueue_released(m);
 }
 
 static void model_free(model *m)
 {
-    free(m->nexto), free(m->nextgs), free(m->nextgr), free(m->op), free(m->dep), free(m->dlist);
+    free(m->nexto), free(m->wait), free(m->nwait), free(m->wkey), free(m->op), free(m->dep), free(m->dlist);
     free(m->t_send), free(m->t_msg), free(m->rel), free(m->scratch);
     kci_evq_free(&m->h.q);
     free(m->h.e);
@@ -640,21 +782,30 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
 {
     const kc_goal *g = m->g;
     size_t n = g->nops, R = g->num_ranks, R1 = R ? R : 1, n1 = n ? n : 1;
-    m->nexto = calloc(R1 * m->ncpu, sizeof *m->nexto);
-    m->nextgs = calloc(R1 * m->nnic, sizeof *m->nextgs);
-    m->nextgr = calloc(R1 * m->nnic, sizeof *m->nextgr);
+    size_t nres = R1 * (m->ncpu + 2 * (size_t)m->nnic), ncls = R1 * m->ncpu * (1 + 2 * (size_t)m->nnic);
+    m->nexto = calloc(nres, sizeof *m->nexto); /* then nextgs, then nextgr */
+    m->nextgs = m->nexto ? m->nexto + R1 * m->ncpu : NULL;
+    m->nextgr = m->nexto ? m->nextgs + R1 * m->nnic : NULL;
+    if (ncls > 4 * n1 + 4096) /* many CPUs and NICs, few operations: waiting lists cost more than they save */
+        m->park = 0, ncls = 1;
+    m->wait = malloc(ncls * sizeof *m->wait);
+    m->nwait = calloc(n1, sizeof *m->nwait);
+    m->wkey = malloc(n1 * sizeof *m->wkey);
+    for (size_t i = 0; m->wait && i < ncls; i++)
+        m->wait[i] = (waitres){WAIT_NONE, WAIT_NONE, WAIT_NONE};
     m->op = malloc(n1 * sizeof *m->op);
     m->dep = calloc(n + 1, sizeof *m->dep);
     m->dlist = malloc((g->ndeps ? g->ndeps : 1) * sizeof *m->dlist);
-    m->t_send = calloc(n1, sizeof *m->t_send);
-    m->t_msg = calloc(n1, sizeof *m->t_msg);
+    m->t_send = m->trace ? calloc(n1, sizeof *m->t_send) : NULL; /* for slices only */
+    m->t_msg = m->trace ? calloc(n1, sizeof *m->t_msg) : NULL;
     kci_evq_init(&m->h.q);
     m->h.bucketed = 1;
     out->finish_ns = calloc(R1, sizeof *out->finish_ns);
     int wild = 0;
     for (size_t i = 0; i < n; i++)
         wild |= g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY);
-    kc_status st = m->nexto && m->nextgs && m->nextgr && m->op && m->dep && m->dlist && m->t_send && m->t_msg &&
+    kc_status st = m->nexto && m->wait && m->nwait && m->wkey && m->op && m->dep && m->dlist &&
+                           (!m->trace || (m->t_send && m->t_msg)) &&
                            out->finish_ns
                        ? kci_mq_init(&m->q, n, (uint32_t)R, wild, err)
                        : kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
@@ -665,7 +816,7 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
     return st;
 }
 
-/* The loop's copy of each operation (zero dependencies counted yet). */
+/* The loop's copy of each operation (in no wait list). */
 static void copy_ops(model *m)
 {
     const kc_goal *g = m->g;
@@ -690,14 +841,14 @@ static kc_status index_deps(model *m, kc_err *err)
         if (d->op >= n || d->on >= n)
             return kc_fail_param(err, KC_EINVAL, "schedule", "line %ld: a dependency out of range", d->line);
         (d->start ? &m->dep[d->on].s : &m->dep[d->on].e)[0]++;
-        m->op[d->op].waiting++;
+        m->nwait[d->op]++;
     }
     size_t most = 0, ready = 0;
     uint32_t at = 0;
     for (size_t i = 0; i < n; i++) { /* counts to offsets: s and e are where each part is filled from */
         uint32_t ns = m->dep[i].s, ne = m->dep[i].e;
         most = most > (size_t)ns + ne ? most : (size_t)ns + ne;
-        ready += !m->op[i].waiting;
+        ready += !m->nwait[i];
         m->dep[i] = (lgdeps){at, at + ns};
         at += ns + ne;
     }
@@ -714,7 +865,7 @@ static kc_status index_deps(model *m, kc_err *err)
     if (!m->rel || !m->scratch)
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     for (size_t i = 0; i < n; i++)
-        if (!m->op[i].waiting)
+        if (!m->nwait[i])
             m->rel[m->nrel++] = i;
     return KC_OK;
 }
@@ -749,12 +900,19 @@ static kc_status finish(const model *m, kc_loggops_result *out, kc_err *err)
     return KC_OK;
 }
 
+/* How run_queue runs: the event queue switching to a heap after
+ * switch_after events when they shared few times; busy entries waiting in
+ * lists (park) or put back into the queue. */
+typedef struct run_mode {
+    size_t switch_after;
+    int park;
+} run_mode;
+
 /* The LogGOPS run of g (p NULL: the defaults), calling trace for every
- * interval and recording the charge order in ord when not NULL, the event
- * queue switching to a heap after switch_after events when they shared few
- * times. Costs: kcube/loggops.h. */
+ * interval and recording the charge order in ord when not NULL, as mode
+ * says. Costs: kcube/loggops.h. */
 static kc_status run_queue(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
-                           kci_loggops_order *ord, size_t switch_after, kc_loggops_result *out, kc_err *err)
+                           kci_loggops_order *ord, run_mode mode, kc_loggops_result *out, kc_err *err)
 {
     memset(out, 0, sizeof *out);
     kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
@@ -771,16 +929,20 @@ static kc_status run_queue(const kc_goal *g, const kc_loggops_params *p, kc_logg
         st = order_alloc(ord, g, p->S, ncpu, nnic, err);
     if (st)
         return st;
-    model m = {.g = g, .p = *p, .trace = trace, .ctx = ctx, .ncpu = ncpu, .nnic = nnic, .ord = ord};
+    model m = {.g = g, .p = *p, .trace = trace, .ctx = ctx, .ncpu = ncpu, .nnic = nnic, .ord = ord,
+               .park = mode.park};
     st = model_alloc(&m, out, err);
     if (st)
         return st;
-    m.h.switch_after = switch_after;
+    m.h.switch_after = mode.switch_after;
     st = index_deps(&m, err);
     if (!st) {
         enqueue_released(&m);
         ev e;
         while (m.h.n && !m.overflow && hpop(&m.h, &e)) {
+            size_t next = hpeek_op(&m.h);
+            if (next != MAX_OPS)
+                kci_prefetch(&m.op[next]);
             out->events++;
             step(&m, e, out);
         }
@@ -797,13 +959,22 @@ static kc_status run_queue(const kc_goal *g, const kc_loggops_params *p, kc_logg
 static kc_status run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
                      kci_loggops_order *ord, kc_loggops_result *out, kc_err *err)
 {
-    return run_queue(g, p, trace, ctx, ord, SWITCH_AFTER, out, err);
+    return run_queue(g, p, trace, ctx, ord, (run_mode){SWITCH_AFTER, 1}, out, err);
 }
 
 kc_status kci_loggops_run_switch(const kc_goal *g, const kc_loggops_params *p, size_t after, kc_loggops_result *out,
                                  kc_err *err)
 {
-    return run_queue(g, p, NULL, NULL, NULL, after, out, err);
+    return run_queue(g, p, NULL, NULL, NULL, (run_mode){after, 1}, out, err);
+}
+
+kc_status kci_loggops_run_retry(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,
+                                kci_loggops_order *ord, kc_loggops_result *out, kc_err *err)
+{
+    kc_loggops_params def = KC_LOGGOPS_PARAMS_DEFAULT;
+    if (ord)
+        memset(ord, 0, sizeof *ord);
+    return run_queue(g, p ? p : &def, trace, ctx, ord, (run_mode){SWITCH_AFTER, 0}, out, err);
 }
 
 kc_status kc_loggops_run(const kc_goal *g, const kc_loggops_params *p, kc_loggops_trace_fn trace, void *ctx,

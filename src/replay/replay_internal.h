@@ -181,5 +181,12 @@ void kci_loggops_order_free(kci_loggops_order *ord);
  * shared few times: for tests, as the result must not depend on it. */
 kc_status kci_loggops_run_switch(const kc_goal *g, const struct kc_loggops_params *p, size_t after,
                                  kc_loggops_result *out, kc_err *err);
+/* kc_loggops_run (ord: kci_loggops_run_order's recording when not NULL)
+ * with every entry that finds its CPU or NIC busy put back into the queue,
+ * as LogGOPSim does, instead of waiting in a list: for tests, as the
+ * result, the slices and the order must not depend on it (only the count
+ * of events does). */
+kc_status kci_loggops_run_retry(const kc_goal *g, const struct kc_loggops_params *p, kc_loggops_trace_fn trace,
+                                void *ctx, kci_loggops_order *ord, kc_loggops_result *out, kc_err *err);
 
 #endif
