@@ -11,6 +11,7 @@
  * number, of which only the first is in the queue (park(), promote()): the
  * same entries are taken at the same places, without the retries that
  * would fail anyway. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -870,6 +871,37 @@ static kc_status index_deps(model *m, kc_err *err)
     return KC_OK;
 }
 
+/* What a run that stopped with operations left waits for, into buf: the
+ * first rendezvous send whose message no receive took, else the first
+ * receive posted that no message reached, else an operation that never
+ * became ready. O(queues + ops). */
+static void stuck_text(const model *m, char *buf, size_t size)
+{
+    const kc_goal *g = m->g;
+    uint32_t rank, op = kci_mq_first_left(&m->q, &rank);
+    if (op != KCI_MQ_NONE && g->op[op].amount > m->p.S) {
+        const kc_goal_op *o = &g->op[op];
+        snprintf(buf, size, "rank %u's rendezvous send of %llu bytes, above S, to rank %lld, line %ld, is never "
+                 "matched", o->rank, (unsigned long long)o->amount, (long long)o->peer, o->line);
+        return;
+    }
+    op = kci_mq_first_in(&m->q, 0, &rank);
+    if (op != KCI_MQ_NONE) {
+        char what[160];
+        kci_recv_text(g, op, what, sizeof what);
+        snprintf(buf, size, "%s, is never matched", what);
+        return;
+    }
+    size_t i = 0;
+    while (i < g->nops && !m->nwait[i])
+        i++;
+    if (i < g->nops)
+        snprintf(buf, size, "rank %u's %s at line %ld never becomes ready", g->op[i].rank,
+                 kc_names_name(&kc_goal_kind_names, g->op[i].kind), g->op[i].line);
+    else
+        snprintf(buf, size, "operations wait for each other");
+}
+
 /* After the loop: why it stopped early (overflow, out of memory, a deadlock,
  * an unmatched message), or KC_OK with each rank's finish and the makespan. */
 static kc_status finish(const model *m, kc_loggops_result *out, kc_err *err)
@@ -880,11 +912,12 @@ static kc_status finish(const model *m, kc_loggops_result *out, kc_err *err)
         return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     if (m->overflow)
         return kc_fail_param(err, KC_ERANGE, "loggops", "a time passes 2^64 - 1 ns");
-    if (m->done != n)
-        return kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: a deadlock (a "
-                             "send above S waits for its receive to be posted) or wildcards that match differently "
-                             "at run time",
-                             (unsigned long long)(n - m->done), n);
+    if (m->done != n) {
+        char why[200];
+        stuck_text(m, why, sizeof why);
+        return kc_fail_param(err, KC_EINVAL, "schedule", "%llu of %zu operations never complete: a deadlock (%s)",
+                             (unsigned long long)(n - m->done), n, why);
+    }
     uint32_t left_rank;
     uint32_t left = kci_mq_first_left(&m->q, &left_rank);
     if (left != KCI_MQ_NONE)

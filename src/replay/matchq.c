@@ -249,16 +249,22 @@ uint32_t kci_mq_take_unexpected(kci_matchq *q, uint32_t rank, int64_t src, int64
     return op;
 }
 
-uint32_t kci_mq_first_left(const kci_matchq *q, uint32_t *rank)
+uint32_t kci_mq_first_in(const kci_matchq *q, int unexpected, uint32_t *rank)
 {
     uint32_t best = KCI_MQ_NONE, br = 0;
-    for (size_t i = 0; q->unexpected && i < q->cap; i++) {
+    for (size_t i = 0; i < q->cap; i++) {
         const kci_mq_key *k = &q->tab[i];
-        uint32_t h = k->rank == FREE_SLOT ? KCI_MQ_NONE : k->head[1];
+        uint32_t h = k->rank == FREE_SLOT ? KCI_MQ_NONE : k->head[unexpected ? 1 : 0];
         if (h != KCI_MQ_NONE &&
             (best == KCI_MQ_NONE || k->rank < br || (k->rank == br && q->seq[h] < q->seq[best])))
             best = h, br = k->rank;
     }
     *rank = br;
     return best;
+}
+
+uint32_t kci_mq_first_left(const kci_matchq *q, uint32_t *rank)
+{
+    *rank = 0;
+    return q->unexpected ? kci_mq_first_in(q, 1, rank) : KCI_MQ_NONE;
 }

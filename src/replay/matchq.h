@@ -77,5 +77,7 @@ uint32_t kci_mq_take_unexpected(kci_matchq *q, uint32_t rank, int64_t src, int64
 /* The earliest unexpected message left on the lowest rank that has one, or
  * KCI_MQ_NONE (*rank set when found). O(table). */
 uint32_t kci_mq_first_left(const kci_matchq *q, uint32_t *rank);
+/* The same for either queue (unexpected 0: the posted receives left). */
+uint32_t kci_mq_first_in(const kci_matchq *q, int unexpected, uint32_t *rank);
 
 #endif
