@@ -260,6 +260,39 @@ out_goal:
     return st;
 }
 
+/* A gather into rank 0 by any-source, any-tag receives that the file's
+ * order cannot pair (rank 1 sends after rank 0's first receive): the
+ * validation's run-time path, LogGOPS's hashed and wildcard queues, and
+ * its timeline with waits. */
+static const char wild_gather[] = "num_ranks 3\n"
+                                  "rank 0 {\nl1: recv 8b from -1 tag -1\nl2: recv 8b from -1 tag -1\n"
+                                  "go: send 1b to 1 tag 9\ngo requires l1\n}\n"
+                                  "rank 1 {\nw: recv 1b from 0 tag 9\ns: send 8b to 0 tag 5\ns requires w\n}\n"
+                                  "rank 2 {\ns: send 8b to 0 tag 5\n}\n";
+
+static kc_status case_goal_wild(kc_err *err)
+{
+    kc_status st;
+    kc_goal g;
+    kc_goal_match m = {0};
+    kc_timeline tl;
+    kc_loggops_result lr;
+    if ((st = kc_goal_read_mem(&g, wild_gather, strlen(wild_gather), "gather", NULL, 0, err)) != KC_OK)
+        return st;
+    if ((st = kc_timeline_init(&tl, 3, err)) != KC_OK)
+        goto out_goal;
+    TRY(kc_goal_validate(&g, 0, &m, err));
+    const kc_loggops_params p = KC_LOGGOPS_PARAMS_DEFAULT;
+    TRY(kc_timeline_loggops(&g, &p, &tl, &lr, err));
+    kc_loggops_result_free(&lr);
+out:
+    kc_timeline_free(&tl);
+    kc_goal_match_free(&m);
+out_goal:
+    kc_goal_free(&g);
+    return st;
+}
+
 static kc_status case_timeline(kc_err *err)
 {
     kc_status st;
@@ -1233,6 +1266,7 @@ static const alloc_case cases[] = {
      case_goal_build},
     {"goal generators", "kc_goal_gen_fft kc_goal_gen_fft_parts kc_goal_gen_lcc", case_goal_fft},
     {"goal read", "kc_goal_read_mem kc_timeline_init kc_goal_loggp_record kc_loggops_run", case_goal_read},
+    {"goal with wildcards", "kc_timeline_loggops", case_goal_wild},
     {"timeline", "kc_timeline_add_slice kc_timeline_add_flow", case_timeline},
     {"reader", "kc_reader_open_mem kc_read_nodelist kc_reader_words kc_reader_record_some kc_reader_next",
      case_reader},
