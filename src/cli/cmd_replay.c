@@ -500,7 +500,7 @@ static void render_csv(const replay_job *j, const replay_out *o)
 
 /* The LogGOPS figure and the network's time against it, said as what it
  * is: longer, as long, or faster, and why; or why there is none. */
-static void print_loggops(const replay_job *j, const kc_appsim_result *r)
+static void print_loggops(const kc_appsim_result *r)
 {
     const uint64_t *q = r->loggops_ref;
     if (r->loggops_us < 0) {
@@ -518,7 +518,6 @@ static void print_loggops(const replay_job *j, const kc_appsim_result *r)
         snprintf(diff, sizeof diff, "the network takes %.2f us longer than LogGOPS", d);
     else
         snprintf(diff, sizeof diff, "the network is %.2f us faster than LogGOPS", -d);
-    (void)j;
     const char *why = r->fixed_order ? "; each CPU and NIC in LogGOPS's order, so never below it"
                       : r->order_reason == KC_APPSIM_REASON_ASKED ? "; the greedy order, as asked, so no bound"
                       : q[2] ? ""
@@ -554,7 +553,7 @@ static void render_text(const replay_job *j, const replay_out *o)
             printf("%llu bytes\n", (unsigned long long)q[5]);
     }
     printf("total %.2f us; contention-free LogGP time %.2f us\n", r->total_us, r->loggp_us);
-    print_loggops(j, r);
+    print_loggops(r);
     if (r->path.ok) {
         span_part part[16];
         int n = span_parts(r, part);
