@@ -77,80 +77,89 @@ static kc_status check_ranges(const kc_goal *g, uint64_t nodes, kc_err *err)
 
 enum { E_OP, E_DEP, E_MATCH };
 
-/* The edges keep only their ids: an edge's target follows from its id
- * (edge_of), which saves a third of the graph's memory. */
+/* Only the dependency edges are stored (CSR by source node): the edge
+ * S_i -> E_i and a send's matching edge follow from i, which keeps the
+ * graph to one index per dependency. The out-edges of S_i come in the
+ * order op edge, dependency edges in dependency order, match edge; those of
+ * E_i are its dependency edges (edge ids as edge_kind tells them apart). */
 typedef struct graph {
     const kc_goal *g;
-    const kc_goal_match *m;
-    size_t nodes, nedges;
-    size_t *first;  /* CSR: out-edges of v are first[v]..first[v+1] */
-    size_t *eid;    /* edge id: < nops: op; < nops + ndeps: dep; else match (send op) */
+    const kc_goal_match *m; /* NULL: no matching edges */
+    size_t nodes;
+    size_t *first; /* dependency edges out of node v: dep[first[v]..first[v+1]) */
+    size_t *dep;   /* dependency indices */
 } graph;
 
 static void graph_free(graph *gr)
 {
     free(gr->first);
-    free(gr->eid);
+    free(gr->dep);
 }
 
-/* Edge `e` of the event graph as (from, to, kind); sends index the matches. */
-static void edge_of(const kc_goal *g, const kc_goal_match *m, size_t e, size_t *from, size_t *to)
-{
-    if (e < g->nops) {
-        *from = 2 * e, *to = 2 * e + 1;
-    } else if (e < g->nops + g->ndeps) {
-        const kc_goal_dep *d = &g->dep[e - g->nops];
-        *from = 2 * d->on + (d->start ? 0 : 1), *to = 2 * d->op;
-    } else {
-        size_t s = e - g->nops - g->ndeps;
-        *from = 2 * s, *to = 2 * m->recv_of[s] + 1;
-    }
-}
+/* The node a dependency edge leaves: S_on for irequires, E_on for requires. */
+static size_t dep_from(const kc_goal_dep *d) { return 2 * d->on + (d->start ? 0 : 1); }
 
 static int edge_kind(const kc_goal *g, size_t e)
 {
     return e < g->nops ? E_OP : e < g->nops + g->ndeps ? E_DEP : E_MATCH;
 }
 
+/* Fills gr (g's events, m's matches when m is not NULL). O(nops + ndeps). */
 static kc_status graph_build(graph *gr, const kc_goal *g, const kc_goal_match *m, kc_err *err)
 {
     memset(gr, 0, sizeof *gr);
     gr->g = g;
     gr->m = m;
-    size_t total = g->nops + g->ndeps + (m ? g->nops : 0);
     gr->nodes = 2 * g->nops;
     gr->first = calloc(gr->nodes + 2, sizeof *gr->first);
-    gr->eid = malloc((total ? total : 1) * sizeof *gr->eid);
-    if (!gr->first || !gr->eid) {
+    gr->dep = malloc((g->ndeps ? g->ndeps : 1) * sizeof *gr->dep);
+    if (!gr->first || !gr->dep) {
         graph_free(gr);
         return nomem(err);
     }
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t e = 0; e < total; e++) {
-            if (e >= g->nops + g->ndeps && m->recv_of[e - g->nops - g->ndeps] == KC_GOAL_NONE)
-                continue;
-            size_t a, b;
-            edge_of(g, m, e, &a, &b);
-            if (pass == 0) {
-                gr->first[a + 2]++;
-            } else {
-                gr->eid[gr->first[a + 1]++] = e;
-            }
-        }
-        if (pass == 0)
-            for (size_t v = 0; v < gr->nodes; v++)
-                gr->first[v + 2] += gr->first[v + 1];
-    }
-    gr->nedges = gr->first[gr->nodes];
+    for (size_t i = 0; i < g->ndeps; i++)
+        gr->first[dep_from(&g->dep[i]) + 2]++;
+    for (size_t v = 0; v < gr->nodes; v++)
+        gr->first[v + 2] += gr->first[v + 1];
+    for (size_t i = 0; i < g->ndeps; i++)
+        gr->dep[gr->first[dep_from(&g->dep[i]) + 1]++] = i;
     return KC_OK;
 }
 
-/* The target of the edge at CSR position k. */
-static size_t edge_to(const graph *gr, size_t k)
+/* The k-th out-edge of node v: its target, and its id in *eid; KC_GOAL_NONE
+ * when v has no k-th edge. O(1). */
+static size_t out_edge(const graph *gr, size_t v, size_t k, size_t *eid)
 {
-    size_t a, b;
-    edge_of(gr->g, gr->m, gr->eid[k], &a, &b);
-    return b;
+    const kc_goal *g = gr->g;
+    size_t op = v / 2, own = v % 2 == 0;
+    if (k < own) {
+        *eid = op;
+        return v + 1;
+    }
+    k -= own;
+    size_t nd = gr->first[v + 1] - gr->first[v];
+    if (k < nd) {
+        size_t d = gr->dep[gr->first[v] + k];
+        *eid = g->nops + d;
+        return 2 * g->dep[d].op;
+    }
+    if (own && k == nd && gr->m && gr->m->recv_of[op] != KC_GOAL_NONE) {
+        *eid = g->nops + g->ndeps + op;
+        return 2 * gr->m->recv_of[op] + 1;
+    }
+    return KC_GOAL_NONE;
+}
+
+/* Copies the cycle closed by a back edge to stack[from]: the edges taken at
+ * stack[from..top] into a new *cyc. */
+static kc_status cycle_copy(const graph *gr, const size_t *stack, const size_t *pos, size_t from, size_t top,
+                            size_t **cyc, size_t *len, kc_err *err)
+{
+    if (!(*cyc = malloc((top - from + 1) * sizeof **cyc)))
+        return nomem(err);
+    for (size_t t = from; t <= top; t++)
+        out_edge(gr, stack[t], pos[t] - 1, &(*cyc)[(*len)++]);
+    return KC_OK;
 }
 
 /* Find a cycle by iterative depth-first search. On success *cyc (allocated
@@ -163,45 +172,34 @@ static kc_status find_cycle(const graph *gr, size_t **cyc, size_t *len, kc_err *
     unsigned char *color = calloc(gr->nodes ? gr->nodes : 1, 1);
     size_t *stack = malloc((gr->nodes ? gr->nodes : 1) * sizeof *stack);
     size_t *pos = malloc((gr->nodes ? gr->nodes : 1) * sizeof *pos);
-    if (!color || !stack || !pos) {
-        free(color), free(stack), free(pos);
-        return nomem(err);
-    }
-    for (size_t root = 0; root < gr->nodes && !*len; root++) {
+    kc_status s = color && stack && pos ? KC_OK : nomem(err);
+    for (size_t root = 0; !s && root < gr->nodes && !*len; root++) {
         if (color[root])
             continue;
-        size_t top = 0;
+        size_t top = 0, eid;
         stack[top] = root;
-        pos[top] = gr->first[root];
+        pos[top] = 0;
         color[root] = 1;
-        while (top != (size_t)-1 && !*len) {
+        while (top != (size_t)-1 && !*len && !s) {
             size_t v = stack[top];
-            if (pos[top] == gr->first[v + 1]) {
+            size_t w = out_edge(gr, v, pos[top]++, &eid);
+            if (w == KC_GOAL_NONE) {
                 color[v] = 2;
                 top--;
-                continue;
-            }
-            size_t k = pos[top]++;
-            size_t w = edge_to(gr, k);
-            if (color[w] == 1) { /* a back edge closes a cycle through the stack */
+            } else if (color[w] == 1) { /* a back edge closes a cycle through the stack */
                 size_t from = top;
                 while (stack[from] != w)
                     from--;
-                if (!(*cyc = malloc((top - from + 1) * sizeof **cyc))) {
-                    free(color), free(stack), free(pos);
-                    return nomem(err);
-                }
-                for (size_t t = from; t <= top; t++)
-                    (*cyc)[(*len)++] = gr->eid[pos[t] - 1];
+                s = cycle_copy(gr, stack, pos, from, top, cyc, len, err);
             } else if (color[w] == 0) {
                 color[w] = 1;
                 stack[++top] = w;
-                pos[top] = gr->first[w];
+                pos[top] = 0;
             }
         }
     }
     free(color), free(stack), free(pos);
-    return KC_OK;
+    return s;
 }
 
 static kc_status check_cycles(const kc_goal *g, const kc_goal_match *m, kc_err *err)
