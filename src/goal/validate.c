@@ -259,16 +259,6 @@ typedef struct skey {
     size_t op;
 } skey;
 
-static int cmp_skey(const void *a, const void *b)
-{
-    const skey *x = a, *y = b;
-    if (x->dest != y->dest)
-        return x->dest < y->dest ? -1 : 1;
-    if (x->src != y->src)
-        return x->src < y->src ? -1 : 1;
-    return x->op < y->op ? -1 : x->op > y->op;
-}
-
 typedef struct group {
     uint32_t src;
     size_t begin, end, head; /* sends key[begin..end), head: first maybe unmatched */
@@ -298,8 +288,36 @@ typedef struct send_index {
 
 static void send_index_free(send_index *x) { free(x->key), free(x->grp), free(x->gfirst); }
 
+/* key[] = g's sends in (dest, src, op) order: two stable counting passes
+ * (by source, then by destination) over the sends in op order, through
+ * the scratch array tmp (nsend entries). O(nsend + num_ranks). */
+static kc_status send_keys(const kc_goal *g, skey *key, skey *tmp, kc_err *err)
+{
+    size_t *cnt = malloc(((size_t)g->num_ranks + 1) * sizeof *cnt);
+    if (!cnt)
+        return nomem(err);
+    size_t k = 0;
+    for (size_t i = 0; i < g->nops; i++)
+        if (g->op[i].kind == KC_GOAL_SEND)
+            tmp[k++] = (skey){(uint32_t)g->op[i].peer, g->op[i].rank, i};
+    for (int pass = 0; pass < 2; pass++) {
+        const skey *from = pass ? key : tmp;
+        skey *to = pass ? tmp : key;
+        memset(cnt, 0, ((size_t)g->num_ranks + 1) * sizeof *cnt);
+        for (size_t i = 0; i < k; i++)
+            cnt[(pass ? from[i].dest : from[i].src) + 1]++;
+        for (uint32_t r = 0; r < g->num_ranks; r++)
+            cnt[r + 1] += cnt[r];
+        for (size_t i = 0; i < k; i++)
+            to[cnt[pass ? from[i].dest : from[i].src]++] = from[i];
+    }
+    memcpy(key, tmp, k * sizeof *key);
+    free(cnt);
+    return KC_OK;
+}
+
 /* Allocates and fills x from g's sends. Returns KC_OK or ENOMEM (x freed).
- * O(nsend log nsend + num_ranks). */
+ * O(nsend + num_ranks). */
 static kc_status send_index_build(const kc_goal *g, send_index *x, kc_err *err)
 {
     size_t nsend = 0;
@@ -313,12 +331,14 @@ static kc_status send_index_build(const kc_goal *g, send_index *x, kc_err *err)
         send_index_free(x);
         return nomem(err);
     }
+    /* grp is not filled yet: it lends its bytes to the sort as scratch */
+    _Static_assert(sizeof(group) >= sizeof(skey), "the groups' array holds the sort's scratch keys");
+    kc_status s = send_keys(g, x->key, (skey *)(void *)x->grp, err);
+    if (s) {
+        send_index_free(x);
+        return s;
+    }
     skey *key = x->key;
-    size_t k = 0;
-    for (size_t i = 0; i < g->nops; i++)
-        if (g->op[i].kind == KC_GOAL_SEND)
-            key[k++] = (skey){(uint32_t)g->op[i].peer, g->op[i].rank, i};
-    qsort(key, nsend, sizeof *key, cmp_skey);
     size_t ng = 0;
     for (size_t i = 0; i < nsend; i++) {
         if (i == 0 || key[i].dest != key[i - 1].dest || key[i].src != key[i - 1].src) {
