@@ -77,23 +77,24 @@ static kc_status check_ranges(const kc_goal *g, uint64_t nodes, kc_err *err)
 
 enum { E_OP, E_DEP, E_MATCH };
 
-/* Only the dependency edges are stored (CSR by source node): the edge
- * S_i -> E_i and a send's matching edge follow from i, which keeps the
- * graph to one index per dependency. The out-edges of S_i come in the
- * order op edge, dependency edges in dependency order, match edge; those of
- * E_i are its dependency edges (edge ids as edge_kind tells them apart). */
+/* Only the dependency edges are stored (CSR by source node, their target
+ * nodes): the edge S_i -> E_i and a send's matching edge follow from i,
+ * which keeps the graph to one index per dependency. The out-edges of S_i
+ * come in the order op edge, dependency edges in dependency order, match
+ * edge; those of E_i are its dependency edges (edge ids as edge_kind tells
+ * them apart; a dependency edge's id is found again only for a cycle). */
 typedef struct graph {
     const kc_goal *g;
     const kc_goal_match *m; /* NULL: no matching edges */
     size_t nodes;
     size_t *first; /* dependency edges out of node v: dep[first[v]..first[v+1]) */
-    size_t *dep;   /* dependency indices */
+    size_t *to;    /* dependency edges' targets, to[first[v]..first[v+1]) */
 } graph;
 
 static void graph_free(graph *gr)
 {
     free(gr->first);
-    free(gr->dep);
+    free(gr->to);
 }
 
 /* The node a dependency edge leaves: S_on for irequires, E_on for requires. */
@@ -112,8 +113,8 @@ static kc_status graph_build(graph *gr, const kc_goal *g, const kc_goal_match *m
     gr->m = m;
     gr->nodes = 2 * g->nops;
     gr->first = calloc(gr->nodes + 2, sizeof *gr->first);
-    gr->dep = malloc((g->ndeps ? g->ndeps : 1) * sizeof *gr->dep);
-    if (!gr->first || !gr->dep) {
+    gr->to = malloc((g->ndeps ? g->ndeps : 1) * sizeof *gr->to);
+    if (!gr->first || !gr->to) {
         graph_free(gr);
         return nomem(err);
     }
@@ -122,12 +123,13 @@ static kc_status graph_build(graph *gr, const kc_goal *g, const kc_goal_match *m
     for (size_t v = 0; v < gr->nodes; v++)
         gr->first[v + 2] += gr->first[v + 1];
     for (size_t i = 0; i < g->ndeps; i++)
-        gr->dep[gr->first[dep_from(&g->dep[i]) + 1]++] = i;
+        gr->to[gr->first[dep_from(&g->dep[i]) + 1]++] = 2 * g->dep[i].op;
     return KC_OK;
 }
 
-/* The k-th out-edge of node v: its target, and its id in *eid; KC_GOAL_NONE
- * when v has no k-th edge. O(1). */
+/* The k-th out-edge of node v: its target, and its id in *eid (for a
+ * dependency edge its CSR position, which dep_ids turns into an id);
+ * KC_GOAL_NONE when v has no k-th edge. O(1). */
 static size_t out_edge(const graph *gr, size_t v, size_t k, size_t *eid)
 {
     const kc_goal *g = gr->g;
@@ -139,9 +141,8 @@ static size_t out_edge(const graph *gr, size_t v, size_t k, size_t *eid)
     k -= own;
     size_t nd = gr->first[v + 1] - gr->first[v];
     if (k < nd) {
-        size_t d = gr->dep[gr->first[v] + k];
-        *eid = g->nops + d;
-        return 2 * g->dep[d].op;
+        *eid = g->nops + gr->first[v] + k;
+        return gr->to[gr->first[v] + k];
     }
     if (own && k == nd && gr->m && gr->m->recv_of[op] != KC_GOAL_NONE) {
         *eid = g->nops + g->ndeps + op;
@@ -150,15 +151,42 @@ static size_t out_edge(const graph *gr, size_t v, size_t k, size_t *eid)
     return KC_GOAL_NONE;
 }
 
+/* The dependency index at each CSR position of gr (ndeps entries, the
+ * caller frees it), NULL when memory runs out. O(nodes + ndeps). */
+static size_t *dep_ids(const graph *gr)
+{
+    const kc_goal *g = gr->g;
+    size_t *at = malloc((gr->nodes + 1) * sizeof *at), *id = malloc((g->ndeps ? g->ndeps : 1) * sizeof *id);
+    if (!at || !id) {
+        free(at), free(id);
+        return NULL;
+    }
+    memcpy(at, gr->first, (gr->nodes + 1) * sizeof *at);
+    for (size_t i = 0; i < g->ndeps; i++)
+        id[at[dep_from(&g->dep[i])]++] = i;
+    free(at);
+    return id;
+}
+
 /* Copies the cycle closed by a back edge to stack[from]: the edges taken at
- * stack[from..top] into a new *cyc. */
+ * stack[from..top] into a new *cyc, as edge ids. */
 static kc_status cycle_copy(const graph *gr, const size_t *stack, const size_t *pos, size_t from, size_t top,
                             size_t **cyc, size_t *len, kc_err *err)
 {
-    if (!(*cyc = malloc((top - from + 1) * sizeof **cyc)))
+    const kc_goal *g = gr->g;
+    size_t *id = dep_ids(gr);
+    if (!id || !(*cyc = malloc((top - from + 1) * sizeof **cyc))) {
+        free(id);
         return nomem(err);
-    for (size_t t = from; t <= top; t++)
-        out_edge(gr, stack[t], pos[t] - 1, &(*cyc)[(*len)++]);
+    }
+    for (size_t t = from; t <= top; t++) {
+        size_t e;
+        out_edge(gr, stack[t], pos[t] - 1, &e);
+        if (edge_kind(g, e) == E_DEP)
+            e = g->nops + id[e - g->nops];
+        (*cyc)[(*len)++] = e;
+    }
+    free(id);
     return KC_OK;
 }
 
