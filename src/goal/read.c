@@ -35,7 +35,7 @@ typedef struct tok {
 /* A dependency waiting for the end of its rank block (labels may be used
  * before they are defined). */
 typedef struct pending {
-    size_t a, b; /* label offsets in g->text */
+    size_t a, b; /* label offsets in the block's scratch pool rd.names */
     int start;
     long line;
 } pending;
@@ -69,6 +69,11 @@ typedef struct rd {
     size_t block_first_op;
     pending *pend;
     size_t npend, cap_pend;
+    /* The pending dependencies' label names, emptied when the block closes:
+     * kept out of g->text, which would otherwise hold two names per
+     * dependency for the schedule's life. */
+    char *names;
+    size_t names_len, names_cap;
     long first_suffix_line;
 } rd;
 
@@ -440,7 +445,7 @@ static kc_status close_block(rd *r)
         size_t op[2];
         size_t off[2] = {p->a, p->b};
         for (int j = 0; j < 2; j++) {
-            const char *name = r->g->text + off[j];
+            const char *name = r->names + off[j];
             op[j] = r->nslots ? *label_slot(r, name) : KC_GOAL_NONE;
             if (op[j] == KC_GOAL_NONE) {
                 char q[KC_ESCAPE_SIZE];
@@ -453,6 +458,7 @@ static kc_status close_block(rd *r)
             return s;
     }
     r->npend = 0;
+    r->names_len = 0;
     for (size_t i = 0; i < r->nslots; i++)
         r->slot[i] = KC_GOAL_NONE;
     r->nlabels = 0;
@@ -474,17 +480,16 @@ static kc_status dependency(rd *r, int k)
         return s;
     if (KCI_RESERVE(r->pend, r->cap_pend, r->npend + 1, 64))
         return fail(r, KC_ENOMEM, "out of memory");
-    /* The names go to the pool (a dependency's labels may be defined later). */
-    kc_goal *g = r->g;
+    /* The names wait in the block's pool (a dependency's labels may be defined later). */
     size_t offs[2];
     const tok *ts[2] = {a, b};
     for (int j = 0; j < 2; j++) {
-        if (KCI_RESERVE(g->text, g->text_cap, g->text_len + ts[j]->len + 1, 256))
+        if (KCI_RESERVE(r->names, r->names_cap, r->names_len + ts[j]->len + 1, 256))
             return fail(r, KC_ENOMEM, "out of memory");
-        memcpy(g->text + g->text_len, ts[j]->text, ts[j]->len);
-        g->text[g->text_len + ts[j]->len] = '\0';
-        offs[j] = g->text_len;
-        g->text_len += ts[j]->len + 1;
+        memcpy(r->names + r->names_len, ts[j]->text, ts[j]->len);
+        r->names[r->names_len + ts[j]->len] = '\0';
+        offs[j] = r->names_len;
+        r->names_len += ts[j]->len + 1;
     }
     r->pend[r->npend++] = (pending){offs[0], offs[1], start, r->lineno};
     return KC_OK;
@@ -663,6 +668,7 @@ static kc_status read_common(rd *r, kc_goal *g, const kc_reader_limits *limits, 
     free(r->rank_seen);
     free(r->slot);
     free(r->pend);
+    free(r->names);
     if (s)
         kc_goal_free(g);
     else

@@ -77,116 +77,157 @@ static kc_status check_ranges(const kc_goal *g, uint64_t nodes, kc_err *err)
 
 enum { E_OP, E_DEP, E_MATCH };
 
+/* Only the dependency edges are stored (CSR by source node, their target
+ * nodes): the edge S_i -> E_i and a send's matching edge follow from i,
+ * which keeps the graph to one index per dependency. The out-edges of S_i
+ * come in the order op edge, dependency edges in dependency order, match
+ * edge; those of E_i are its dependency edges (edge ids as edge_kind tells
+ * them apart; a dependency edge's id is found again only for a cycle). */
 typedef struct graph {
-    size_t nodes, nedges;
-    size_t *first;  /* CSR: out-edges of v are first[v]..first[v+1] */
-    size_t *to;     /* target node */
-    size_t *eid;    /* edge id: < nops: op; < nops + ndeps: dep; else match (send op) */
+    const kc_goal *g;
+    const kc_goal_match *m; /* NULL: no matching edges */
+    size_t nodes;
+    size_t *first; /* dependency edges out of node v: dep[first[v]..first[v+1]) */
+    size_t *to;    /* dependency edges' targets, to[first[v]..first[v+1]) */
 } graph;
 
 static void graph_free(graph *gr)
 {
     free(gr->first);
     free(gr->to);
-    free(gr->eid);
 }
 
-/* Edge `e` of the event graph as (from, to, kind); sends index the matches. */
-static void edge_of(const kc_goal *g, const kc_goal_match *m, size_t e, size_t *from, size_t *to)
-{
-    if (e < g->nops) {
-        *from = 2 * e, *to = 2 * e + 1;
-    } else if (e < g->nops + g->ndeps) {
-        const kc_goal_dep *d = &g->dep[e - g->nops];
-        *from = 2 * d->on + (d->start ? 0 : 1), *to = 2 * d->op;
-    } else {
-        size_t s = e - g->nops - g->ndeps;
-        *from = 2 * s, *to = 2 * m->recv_of[s] + 1;
-    }
-}
+/* The node a dependency edge leaves: S_on for irequires, E_on for requires. */
+static size_t dep_from(const kc_goal_dep *d) { return 2 * d->on + (d->start ? 0 : 1); }
 
 static int edge_kind(const kc_goal *g, size_t e)
 {
     return e < g->nops ? E_OP : e < g->nops + g->ndeps ? E_DEP : E_MATCH;
 }
 
+/* Fills gr (g's events, m's matches when m is not NULL). O(nops + ndeps). */
 static kc_status graph_build(graph *gr, const kc_goal *g, const kc_goal_match *m, kc_err *err)
 {
     memset(gr, 0, sizeof *gr);
-    size_t total = g->nops + g->ndeps + (m ? g->nops : 0);
+    gr->g = g;
+    gr->m = m;
     gr->nodes = 2 * g->nops;
     gr->first = calloc(gr->nodes + 2, sizeof *gr->first);
-    gr->to = malloc((total ? total : 1) * sizeof *gr->to);
-    gr->eid = malloc((total ? total : 1) * sizeof *gr->eid);
-    if (!gr->first || !gr->to || !gr->eid) {
+    gr->to = malloc((g->ndeps ? g->ndeps : 1) * sizeof *gr->to);
+    if (!gr->first || !gr->to) {
         graph_free(gr);
         return nomem(err);
     }
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t e = 0; e < total; e++) {
-            if (e >= g->nops + g->ndeps && m->recv_of[e - g->nops - g->ndeps] == KC_GOAL_NONE)
-                continue;
-            size_t a, b;
-            edge_of(g, m, e, &a, &b);
-            if (pass == 0) {
-                gr->first[a + 2]++;
-            } else {
-                size_t k = gr->first[a + 1]++;
-                gr->to[k] = b;
-                gr->eid[k] = e;
-            }
-        }
-        if (pass == 0)
-            for (size_t v = 0; v < gr->nodes; v++)
-                gr->first[v + 2] += gr->first[v + 1];
-    }
-    gr->nedges = gr->first[gr->nodes];
+    for (size_t i = 0; i < g->ndeps; i++)
+        gr->first[dep_from(&g->dep[i]) + 2]++;
+    for (size_t v = 0; v < gr->nodes; v++)
+        gr->first[v + 2] += gr->first[v + 1];
+    for (size_t i = 0; i < g->ndeps; i++)
+        gr->to[gr->first[dep_from(&g->dep[i]) + 1]++] = 2 * g->dep[i].op;
     return KC_OK;
 }
 
-/* Find a cycle by iterative depth-first search. On success *len edges of the
- * cycle are in cyc (in order); *len = 0 if the graph is acyclic. */
-static kc_status find_cycle(const graph *gr, size_t *cyc, size_t *len, kc_err *err)
+/* The k-th out-edge of node v: its target, and its id in *eid (for a
+ * dependency edge its CSR position, which dep_ids turns into an id);
+ * KC_GOAL_NONE when v has no k-th edge. O(1). */
+static size_t out_edge(const graph *gr, size_t v, size_t k, size_t *eid)
+{
+    const kc_goal *g = gr->g;
+    size_t op = v / 2, own = v % 2 == 0;
+    if (k < own) {
+        *eid = op;
+        return v + 1;
+    }
+    k -= own;
+    size_t nd = gr->first[v + 1] - gr->first[v];
+    if (k < nd) {
+        *eid = g->nops + gr->first[v] + k;
+        return gr->to[gr->first[v] + k];
+    }
+    if (own && k == nd && gr->m && gr->m->recv_of[op] != KC_GOAL_NONE) {
+        *eid = g->nops + g->ndeps + op;
+        return 2 * gr->m->recv_of[op] + 1;
+    }
+    return KC_GOAL_NONE;
+}
+
+/* The dependency index at each CSR position of gr (ndeps entries, the
+ * caller frees it), NULL when memory runs out. O(nodes + ndeps). */
+static size_t *dep_ids(const graph *gr)
+{
+    const kc_goal *g = gr->g;
+    size_t *at = malloc((gr->nodes + 1) * sizeof *at), *id = malloc((g->ndeps ? g->ndeps : 1) * sizeof *id);
+    if (!at || !id) {
+        free(at), free(id);
+        return NULL;
+    }
+    memcpy(at, gr->first, (gr->nodes + 1) * sizeof *at);
+    for (size_t i = 0; i < g->ndeps; i++)
+        id[at[dep_from(&g->dep[i])]++] = i;
+    free(at);
+    return id;
+}
+
+/* Copies the cycle closed by a back edge to stack[from]: the edges taken at
+ * stack[from..top] into a new *cyc, as edge ids. */
+static kc_status cycle_copy(const graph *gr, const size_t *stack, const size_t *pos, size_t from, size_t top,
+                            size_t **cyc, size_t *len, kc_err *err)
+{
+    const kc_goal *g = gr->g;
+    size_t *id = dep_ids(gr);
+    if (!id || !(*cyc = malloc((top - from + 1) * sizeof **cyc))) {
+        free(id);
+        return nomem(err);
+    }
+    for (size_t t = from; t <= top; t++) {
+        size_t e;
+        out_edge(gr, stack[t], pos[t] - 1, &e);
+        if (edge_kind(g, e) == E_DEP)
+            e = g->nops + id[e - g->nops];
+        (*cyc)[(*len)++] = e;
+    }
+    free(id);
+    return KC_OK;
+}
+
+/* Find a cycle by iterative depth-first search. On success *cyc (allocated
+ * here only when there is a cycle, the caller frees it) holds its *len edges
+ * in order; *len = 0 and *cyc NULL if the graph is acyclic. */
+static kc_status find_cycle(const graph *gr, size_t **cyc, size_t *len, kc_err *err)
 {
     *len = 0;
+    *cyc = NULL;
     unsigned char *color = calloc(gr->nodes ? gr->nodes : 1, 1);
     size_t *stack = malloc((gr->nodes ? gr->nodes : 1) * sizeof *stack);
     size_t *pos = malloc((gr->nodes ? gr->nodes : 1) * sizeof *pos);
-    if (!color || !stack || !pos) {
-        free(color), free(stack), free(pos);
-        return nomem(err);
-    }
-    for (size_t root = 0; root < gr->nodes && !*len; root++) {
+    kc_status s = color && stack && pos ? KC_OK : nomem(err);
+    for (size_t root = 0; !s && root < gr->nodes && !*len; root++) {
         if (color[root])
             continue;
-        size_t top = 0;
+        size_t top = 0, eid;
         stack[top] = root;
-        pos[top] = gr->first[root];
+        pos[top] = 0;
         color[root] = 1;
-        while (top != (size_t)-1 && !*len) {
+        while (top != (size_t)-1 && !*len && !s) {
             size_t v = stack[top];
-            if (pos[top] == gr->first[v + 1]) {
+            size_t w = out_edge(gr, v, pos[top]++, &eid);
+            if (w == KC_GOAL_NONE) {
                 color[v] = 2;
                 top--;
-                continue;
-            }
-            size_t k = pos[top]++;
-            size_t w = gr->to[k];
-            if (color[w] == 1) { /* a back edge closes a cycle through the stack */
+            } else if (color[w] == 1) { /* a back edge closes a cycle through the stack */
                 size_t from = top;
                 while (stack[from] != w)
                     from--;
-                for (size_t t = from; t <= top; t++)
-                    cyc[(*len)++] = gr->eid[pos[t] - 1];
+                s = cycle_copy(gr, stack, pos, from, top, cyc, len, err);
             } else if (color[w] == 0) {
                 color[w] = 1;
                 stack[++top] = w;
-                pos[top] = gr->first[w];
+                pos[top] = 0;
             }
         }
     }
     free(color), free(stack), free(pos);
-    return KC_OK;
+    return s;
 }
 
 static kc_status check_cycles(const kc_goal *g, const kc_goal_match *m, kc_err *err)
@@ -195,12 +236,8 @@ static kc_status check_cycles(const kc_goal *g, const kc_goal_match *m, kc_err *
     kc_status s = graph_build(&gr, g, m, err);
     if (s)
         return s;
-    size_t *cyc = malloc((gr.nedges ? gr.nedges : 1) * sizeof *cyc), len = 0;
-    if (!cyc) {
-        graph_free(&gr);
-        return nomem(err);
-    }
-    s = find_cycle(&gr, cyc, &len, err);
+    size_t *cyc = NULL, len = 0;
+    s = find_cycle(&gr, &cyc, &len, err);
     if (!s && len) {
         char chain[160] = "";
         size_t used = 0;
@@ -250,16 +287,6 @@ typedef struct skey {
     size_t op;
 } skey;
 
-static int cmp_skey(const void *a, const void *b)
-{
-    const skey *x = a, *y = b;
-    if (x->dest != y->dest)
-        return x->dest < y->dest ? -1 : 1;
-    if (x->src != y->src)
-        return x->src < y->src ? -1 : 1;
-    return x->op < y->op ? -1 : x->op > y->op;
-}
-
 typedef struct group {
     uint32_t src;
     size_t begin, end, head; /* sends key[begin..end), head: first maybe unmatched */
@@ -289,8 +316,36 @@ typedef struct send_index {
 
 static void send_index_free(send_index *x) { free(x->key), free(x->grp), free(x->gfirst); }
 
+/* key[] = g's sends in (dest, src, op) order: two stable counting passes
+ * (by source, then by destination) over the sends in op order, through
+ * the scratch array tmp (nsend entries). O(nsend + num_ranks). */
+static kc_status send_keys(const kc_goal *g, skey *key, skey *tmp, kc_err *err)
+{
+    size_t *cnt = malloc(((size_t)g->num_ranks + 1) * sizeof *cnt);
+    if (!cnt)
+        return nomem(err);
+    size_t k = 0;
+    for (size_t i = 0; i < g->nops; i++)
+        if (g->op[i].kind == KC_GOAL_SEND)
+            tmp[k++] = (skey){(uint32_t)g->op[i].peer, g->op[i].rank, i};
+    for (int pass = 0; pass < 2; pass++) {
+        const skey *from = pass ? key : tmp;
+        skey *to = pass ? tmp : key;
+        memset(cnt, 0, ((size_t)g->num_ranks + 1) * sizeof *cnt);
+        for (size_t i = 0; i < k; i++)
+            cnt[(pass ? from[i].dest : from[i].src) + 1]++;
+        for (uint32_t r = 0; r < g->num_ranks; r++)
+            cnt[r + 1] += cnt[r];
+        for (size_t i = 0; i < k; i++)
+            to[cnt[pass ? from[i].dest : from[i].src]++] = from[i];
+    }
+    memcpy(key, tmp, k * sizeof *key);
+    free(cnt);
+    return KC_OK;
+}
+
 /* Allocates and fills x from g's sends. Returns KC_OK or ENOMEM (x freed).
- * O(nsend log nsend + num_ranks). */
+ * O(nsend + num_ranks). */
 static kc_status send_index_build(const kc_goal *g, send_index *x, kc_err *err)
 {
     size_t nsend = 0;
@@ -304,12 +359,14 @@ static kc_status send_index_build(const kc_goal *g, send_index *x, kc_err *err)
         send_index_free(x);
         return nomem(err);
     }
+    /* grp is not filled yet: it lends its bytes to the sort as scratch */
+    _Static_assert(sizeof(group) >= sizeof(skey), "the groups' array holds the sort's scratch keys");
+    kc_status s = send_keys(g, x->key, (skey *)(void *)x->grp, err);
+    if (s) {
+        send_index_free(x);
+        return s;
+    }
     skey *key = x->key;
-    size_t k = 0;
-    for (size_t i = 0; i < g->nops; i++)
-        if (g->op[i].kind == KC_GOAL_SEND)
-            key[k++] = (skey){(uint32_t)g->op[i].peer, g->op[i].rank, i};
-    qsort(key, nsend, sizeof *key, cmp_skey);
     size_t ng = 0;
     for (size_t i = 0; i < nsend; i++) {
         if (i == 0 || key[i].dest != key[i - 1].dest || key[i].src != key[i - 1].src) {
