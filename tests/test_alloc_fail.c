@@ -234,23 +234,31 @@ out_g:
     return st;
 }
 
-static kc_status case_goal_read(kc_err *err)
+/* A schedule read from text, validated and timed: with the nCUBE 2
+ * processor model's timeline and LogGOPS (wild 0), or LogGOPS's own
+ * timeline (wild 1: the validation's run-time path and the wildcard
+ * queues). */
+static kc_status goal_timed(const char *text, const char *name, uint32_t ranks, int wild, kc_err *err)
 {
     kc_status st;
     kc_goal g;
     kc_goal_match m = {0};
     kc_timeline tl;
     kc_loggops_result lr;
-    if ((st = read_pingpong(&g, err)) != KC_OK)
+    const kc_loggops_params p = KC_LOGGOPS_PARAMS_DEFAULT;
+    if ((st = kc_goal_read_mem(&g, text, strlen(text), name, NULL, 0, err)) != KC_OK)
         return st;
-    if ((st = kc_timeline_init(&tl, 2, err)) != KC_OK)
+    if ((st = kc_timeline_init(&tl, ranks, err)) != KC_OK)
         goto out_goal;
     TRY(kc_goal_validate(&g, 0, &m, err));
-    double total;
-    const kc_goal_timing t = KC_GOAL_TIMING_DEFAULT;
-    TRY(kc_goal_loggp_record(&g, &m, &t, NULL, &total, NULL, &tl, err));
-    const kc_loggops_params p = KC_LOGGOPS_PARAMS_DEFAULT;
-    TRY(kc_loggops_run(&g, &p, NULL, NULL, &lr, err));
+    if (wild) {
+        TRY(kc_timeline_loggops(&g, &p, &tl, &lr, err));
+    } else {
+        double total;
+        const kc_goal_timing t = KC_GOAL_TIMING_DEFAULT;
+        TRY(kc_goal_loggp_record(&g, &m, &t, NULL, &total, NULL, &tl, err));
+        TRY(kc_loggops_run(&g, &p, NULL, NULL, &lr, err));
+    }
     kc_loggops_result_free(&lr);
 out:
     kc_timeline_free(&tl);
@@ -260,38 +268,17 @@ out_goal:
     return st;
 }
 
+static kc_status case_goal_read(kc_err *err) { return goal_timed(pingpong, "pingpong", 2, 0, err); }
+
 /* A gather into rank 0 by any-source, any-tag receives that the file's
- * order cannot pair (rank 1 sends after rank 0's first receive): the
- * validation's run-time path, LogGOPS's hashed and wildcard queues, and
- * its timeline with waits. */
+ * order cannot pair (rank 1 sends after rank 0's first receive). */
 static const char wild_gather[] = "num_ranks 3\n"
                                   "rank 0 {\nl1: recv 8b from -1 tag -1\nl2: recv 8b from -1 tag -1\n"
                                   "go: send 1b to 1 tag 9\ngo requires l1\n}\n"
                                   "rank 1 {\nw: recv 1b from 0 tag 9\ns: send 8b to 0 tag 5\ns requires w\n}\n"
                                   "rank 2 {\ns: send 8b to 0 tag 5\n}\n";
 
-static kc_status case_goal_wild(kc_err *err)
-{
-    kc_status st;
-    kc_goal g;
-    kc_goal_match m = {0};
-    kc_timeline tl;
-    kc_loggops_result lr;
-    if ((st = kc_goal_read_mem(&g, wild_gather, strlen(wild_gather), "gather", NULL, 0, err)) != KC_OK)
-        return st;
-    if ((st = kc_timeline_init(&tl, 3, err)) != KC_OK)
-        goto out_goal;
-    TRY(kc_goal_validate(&g, 0, &m, err));
-    const kc_loggops_params p = KC_LOGGOPS_PARAMS_DEFAULT;
-    TRY(kc_timeline_loggops(&g, &p, &tl, &lr, err));
-    kc_loggops_result_free(&lr);
-out:
-    kc_timeline_free(&tl);
-    kc_goal_match_free(&m);
-out_goal:
-    kc_goal_free(&g);
-    return st;
-}
+static kc_status case_goal_wild(kc_err *err) { return goal_timed(wild_gather, "gather", 3, 1, err); }
 
 static kc_status case_timeline(kc_err *err)
 {
