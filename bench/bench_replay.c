@@ -15,7 +15,8 @@
  * repetition interleaved: `kcube replay FILE --n N` with LogGOPS's CPUs and
  * NICs (--loggops o=1500,g=1000,O=0,S=65535: the fixed-order replay) and
  * without (the nCUBE 2 model), and LogGOPSim on txt2bin's binary of the
- * file (found in $LOGGOPSIM_DIR, default /work/peers/loggopsim; its
+ * file (found in $LOGGOPSIM_DIR, default peers/loggopsim beside this program,
+ * which bench/build_loggopsim.sh makes; its
  * conversion is not timed, kcube's parsing is); medians of the wall time
  * and of the CPU time (user and system, what a loaded machine blurs
  * least), and the largest peak memory of each.
@@ -28,7 +29,7 @@
  *   bench_replay --versus REPS FILE.goal...
  *
  * runs, REPS times and interleaved, LogGOPSim on FILE.bin ($LOGGOPSIM_DIR,
- * default /work/peers/loggopsim: `LogGOPSim -b -f FILE.bin`, its process
+ * default peers/loggopsim beside this program: `LogGOPSim -b -f FILE.bin`, its process
  * wall time and peak RSS; its txt2bin conversion is not counted), kcube's
  * LogGOPS model alone (kc_loggops_run on the schedule read beforehand, in
  * a child process: its peak RSS during the run above its RSS before is
@@ -247,6 +248,18 @@ static void print_row(const char *path, const versus_row *r)
         printf("- |\n");
 }
 
+/* LogGOPSim's directory into out: $LOGGOPSIM_DIR, else peers/loggopsim
+ * beside this program (self: its argv[0]; bench/build_loggopsim.sh builds
+ * it there). */
+static void loggopsim_dir(const char *self, char *out, size_t size)
+{
+    const char *dir = getenv("LOGGOPSIM_DIR"), *slash = strrchr(self, '/');
+    if (dir && *dir)
+        snprintf(out, size, "%s", dir);
+    else
+        snprintf(out, size, "%.*speers/loggopsim", slash ? (int)(slash - self + 1) : 0, self);
+}
+
 /* --versus REPS FILE.goal...: the table. */
 static int versus(int argc, char **argv)
 {
@@ -255,9 +268,10 @@ static int versus(int argc, char **argv)
         fprintf(stderr, "usage: bench_replay --versus REPS FILE.goal...\n");
         return 2;
     }
-    const char *dir = getenv("LOGGOPSIM_DIR"), *kcube = getenv("KCUBE");
-    char lgs[4096];
-    snprintf(lgs, sizeof lgs, "%s/LogGOPSim", dir && *dir ? dir : "/work/peers/loggopsim");
+    const char *kcube = getenv("KCUBE");
+    char dir[4000], lgs[4096];
+    loggopsim_dir(argv[0], dir, sizeof dir);
+    snprintf(lgs, sizeof lgs, "%s/LogGOPSim", dir);
     kcube = kcube && *kcube ? kcube : "./kcube";
     printf("medians of %d interleaved runs; LogGOPSim: %s (-b -f FILE.bin, txt2bin not counted); kcube: %s\n\n", reps,
            lgs, kcube);
@@ -434,7 +448,7 @@ static void net_print(net_col *c, int present)
  * NULL when it is absent. */
 static void net_file(const char *kcube, const char *n, const char *path, const char *lgs, int reps)
 {
-    char conv[4096] = "", sim[4096] = "", bin[] = "/tmp/bench_replay_XXXXXX";
+    char conv[4096] = "", sim[4096] = "", bin[] = "bench_replay_XXXXXX"; /* in the working directory */
     int have = 0;
     if (lgs) {
         snprintf(conv, sizeof conv, "%s/txt2bin", lgs);
@@ -487,10 +501,9 @@ static int network_main(int argc, char **argv, const char *self)
     char kcube[4096];
     const char *slash = strrchr(self, '/');
     snprintf(kcube, sizeof kcube, "%.*skcube", slash ? (int)(slash - self + 1) : 0, self);
-    const char *lgs = getenv("LOGGOPSIM_DIR");
-    char probe[4096];
-    if (!lgs || !*lgs)
-        lgs = "/work/peers/loggopsim";
+    char dir[4000], probe[4096];
+    loggopsim_dir(self, dir, sizeof dir);
+    const char *lgs = dir;
     snprintf(probe, sizeof probe, "%s/LogGOPSim", lgs);
     if (access(probe, X_OK))
         lgs = NULL;

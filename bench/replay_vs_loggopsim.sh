@@ -10,13 +10,14 @@
 #
 #   bench/replay_vs_loggopsim.sh [BUILD_DIR] [REPS]     (defaults: build, 3)
 #
-# LogGOPSim is found in $LOGGOPSIM_DIR (default /work/peers/loggopsim); when
+# LogGOPSim is found in $LOGGOPSIM_DIR (default BUILD_DIR/peers/loggopsim, made
+# by bench/build_loggopsim.sh); when
 # absent, its columns say "not found".
 set -eu
 here=$(cd "$(dirname "$0")/.." && pwd)
 build=$(cd "${1:-$here/build}" && pwd)
 reps=${2:-3}
-lgs=${LOGGOPSIM_DIR:-/work/peers/loggopsim}
+lgs=${LOGGOPSIM_DIR:-$build/peers/loggopsim}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 gen="$here/tests/support/schedgen_like.py"

@@ -220,7 +220,7 @@ static void test_wildcard(void **state)
  *     rank 2 takes it: 160+10+max(50,100) = 270.
  *   l2 at 170 (the NIC): CPU to 190, message at 280; rank 1 takes it until
  *     280+10+20 = 310, then calc 100: 410.
- * LogGOPSim (stable sort, /work/peers/loggopsim): 190, 410, 270. In program
+ * LogGOPSim (stable sort, bench/build_loggopsim.sh): 190, 410, 270. In program
  * order (l2 first) the makespan would be 310: l2 at 50, rank 1 done 190+100;
  * l3 at 90 (NIC), message at 200, rank 2 done 200+10+100 = 310. */
 static void test_release_order(void **state)

@@ -4,8 +4,9 @@ schedules of goal_random.py, under six parameter sets; every rank's finish
 and the makespan, to the nanosecond.
 
   loggopsim_compare.py record [--first S] [--seeds N] [--out FILE] [--kcube K]
-      Runs LogGOPSim ($LOGGOPSIM_DIR, default /work/peers/loggopsim: its
-      txt2bin and LogGOPSim, built outside the repository) on seeds
+      Runs LogGOPSim ($LOGGOPSIM_DIR, default build/peers/loggopsim of
+      this repository, made by bench/build_loggopsim.sh: its txt2bin and
+      LogGOPSim, never committed) on seeds
       S .. S+N-1 (default 1, 48) under each set and writes its figures to
       FILE (default tests/data/loggopsim_conformance.txt). With --kcube,
       also runs kcube and prints how many runs agree. Exit 77 when
@@ -102,7 +103,8 @@ def options(argv, known):
 def record(argv):
     o = options(argv, {"first": "1", "seeds": "48", "out": DEFAULT_DATA, "kcube": None})
     first, n, out, k = int(o["first"]), int(o["seeds"]), o["out"], o["kcube"]
-    lgs = os.environ.get("LOGGOPSIM_DIR", "/work/peers/loggopsim")
+    lgs = os.environ.get("LOGGOPSIM_DIR") or os.path.join(
+        os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "peers", "loggopsim")
     if not os.access(os.path.join(lgs, "LogGOPSim"), os.X_OK):
         print("LogGOPSim not found in %s (set LOGGOPSIM_DIR)" % lgs)
         return 77
