@@ -62,39 +62,55 @@ static void die(const kc_err *err)
 
 /* ---- against LogGOPSim -------------------------------------------------- */
 
-/* A process run: wall seconds, peak RSS in MB, the first `cap - 1` bytes
- * of its standard output in out. Returns its exit status, or -1 when it
- * could not be started or was killed. */
-static int run_process(char *const argv[], double *wall, double *mb, char *out, size_t cap)
+/* A process run: wall and CPU time, peak memory, whether it exited 0. */
+typedef struct net_run {
+    double sec, cpu; /* wall, and user + system: the figure a loaded machine blurs least */
+    long kb;         /* peak resident memory */
+    int ok;          /* exit status 0 */
+} net_run;
+
+/* Run argv[0] with argv (no shell: file names are data). With out, the
+ * first cap - 1 bytes of its standard output go there (NUL-terminated);
+ * without, its output is discarded. */
+static net_run spawn(char *const argv[], char *out, size_t cap)
 {
-    int fd[2];
-    if (pipe(fd))
-        return -1;
+    net_run r = {0, 0, 0, 0};
+    int fd[2] = {-1, -1};
+    if (out && pipe(fd))
+        return r;
     double t0 = bench_now();
     pid_t pid = fork();
-    if (pid < 0)
-        return -1;
     if (pid == 0) {
-        dup2(fd[1], 1);
-        close(fd[0]);
-        close(fd[1]);
+        int sink = out ? fd[1] : open("/dev/null", O_WRONLY);
+        if (sink >= 0)
+            dup2(sink, 1);
+        if (!out && sink >= 0)
+            dup2(sink, 2);
+        if (out)
+            close(fd[0]), close(fd[1]);
         execv(argv[0], argv);
         _exit(127);
     }
-    close(fd[1]);
-    size_t n = 0;
-    char sink[4096];
-    for (ssize_t k; (k = read(fd[0], n + 1 < cap ? out + n : sink, n + 1 < cap ? cap - 1 - n : sizeof sink)) > 0;)
-        n += n + 1 < cap ? (size_t)k : 0;
-    out[n] = 0;
-    close(fd[0]);
-    int status;
+    if (out) {
+        close(fd[1]);
+        size_t n = 0;
+        char drop[4096];
+        for (ssize_t k; pid > 0 && (k = read(fd[0], n + 1 < cap ? out + n : drop,
+                                             n + 1 < cap ? cap - 1 - n : sizeof drop)) > 0;)
+            n += n + 1 < cap ? (size_t)k : 0;
+        out[n] = 0;
+        close(fd[0]);
+    }
+    int status = 0;
     struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) < 0)
-        return -1;
-    *wall = bench_now() - t0;
-    *mb = (double)ru.ru_maxrss / 1024;
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    if (pid < 0 || wait4(pid, &status, 0, &ru) != pid)
+        return r;
+    r.sec = bench_now() - t0;
+    r.cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
+            1e-6 * (double)ru.ru_stime.tv_usec;
+    r.kb = ru.ru_maxrss;
+    r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    return r;
 }
 
 /* What the child running kcube's model reports. */
@@ -206,16 +222,18 @@ static versus_row measure_row(const char *path, int reps, const char *lgs, const
     double v[8][99] = {{0}};
     for (int i = 0; i < reps; i++) {
         if (row.lgs_found) {
-            if (run_process(lgs_argv, &v[0][i], &v[1][i], out, sizeof out))
-                row.lgs_found = 0;
+            net_run x = spawn(lgs_argv, out, sizeof out);
+            v[0][i] = x.sec, v[1][i] = (double)x.kb / 1024;
+            row.lgs_found = x.ok;
             row.lgs_makespan = lgs_makespan(out);
         }
         model_run r = model_in_child(path);
         row.ok &= r.ok;
         v[2][i] = r.model_s, v[3][i] = r.model_mb, v[4][i] = r.read_s, v[5][i] = r.validate_s;
         row.ops = r.ops, row.makespan = r.makespan;
-        if (run_process(kc_argv, &v[6][i], &v[7][i], out, sizeof out))
-            row.ok = 0;
+        net_run x = spawn(kc_argv, out, sizeof out);
+        v[6][i] = x.sec, v[7][i] = (double)x.kb / 1024;
+        row.ok &= x.ok;
         row.e2e_makespan = kcube_makespan(out);
     }
     double *m[8] = {&row.lgs_s, &row.lgs_mb, &row.model_s, &row.model_mb, &row.read_s, &row.validate_s,
@@ -380,40 +398,6 @@ static int fft_bench(int argc, char **argv)
 
 /* ---- The network replay against LogGOPSim, process by process ---- */
 
-typedef struct net_run {
-    double sec, cpu; /* wall, and user + system: the figure a loaded machine blurs least */
-    long kb;         /* peak resident memory */
-    int ok;  /* exit status 0 */
-} net_run;
-
-/* Run argv[0] with argv (no shell: file names are data), its output
- * discarded; its wall time and peak memory. */
-static net_run net_spawn(char *const argv[])
-{
-    net_run r = {0, 0, 0, 0};
-    double t0 = bench_now();
-    pid_t pid = fork();
-    if (pid < 0)
-        return r;
-    if (pid == 0) {
-        int fd = open("/dev/null", O_WRONLY);
-        if (fd >= 0)
-            dup2(fd, 1), dup2(fd, 2);
-        execv(argv[0], argv);
-        _exit(127);
-    }
-    int status = 0;
-    struct rusage ru;
-    if (wait4(pid, &status, 0, &ru) != pid)
-        return r;
-    r.sec = bench_now() - t0;
-    r.cpu = (double)ru.ru_utime.tv_sec + 1e-6 * (double)ru.ru_utime.tv_usec + (double)ru.ru_stime.tv_sec +
-            1e-6 * (double)ru.ru_stime.tv_usec;
-    r.kb = ru.ru_maxrss;
-    r.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-    return r;
-}
-
 /* One column's runs of one file: medians and the largest memory. */
 typedef struct net_col {
     double sec[99], cpu[99];
@@ -457,7 +441,7 @@ static void net_file(const char *kcube, const char *n, const char *path, const c
         if (fd >= 0) {
             close(fd);
             char *argv[] = {conv, "-i", (char *)path, "-o", bin, NULL};
-            have = net_spawn(argv).ok;
+            have = spawn(argv, NULL, 0).ok;
         }
     }
     char *fixed[] = {(char *)kcube, "replay", (char *)path, "--n", (char *)n, "--loggops",
@@ -468,9 +452,9 @@ static void net_file(const char *kcube, const char *n, const char *path, const c
     memset(c, 0, sizeof c);
     for (int i = 0; i < reps; i++) {
         if (have)
-            net_add(&c[0], net_spawn(lg));
-        net_add(&c[1], net_spawn(fixed));
-        net_add(&c[2], net_spawn(greedy));
+            net_add(&c[0], spawn(lg, NULL, 0));
+        net_add(&c[1], spawn(fixed, NULL, 0));
+        net_add(&c[2], spawn(greedy, NULL, 0));
     }
     printf("%-22s", path);
     net_print(&c[0], have);
