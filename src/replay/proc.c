@@ -60,17 +60,18 @@ void kci_proc_free(kci_proc *p)
 {
     free(p->st), free(p->cpu), free(p->dfirst), free(p->dlist), free(p->h.e), free(p->finish);
     free(p->nics), free(p->nicr), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
-    free(p->mate), free(p->qnext), free(p->rq_head), free(p->rq_tail), free(p->uq_head), free(p->uq_tail);
+    free(p->mate);
+    kci_mq_free(&p->q);
     memset(p, 0, sizeof *p);
 }
 
 void kci_proc_shed(kci_proc *p)
 {
     free(p->h.e), free(p->pnext), free(p->phead), free(p->ptail), free(p->ptype);
-    free(p->mate), free(p->qnext), free(p->rq_head), free(p->rq_tail), free(p->uq_head), free(p->uq_tail);
+    free(p->mate);
+    kci_mq_free(&p->q);
     p->h = (kci_proc_heap){0};
-    p->pnext = p->phead = p->ptail = p->mate = p->qnext = NULL;
-    p->rq_head = p->rq_tail = p->uq_head = p->uq_tail = NULL;
+    p->pnext = p->phead = p->ptail = p->mate = NULL;
     p->ptype = NULL;
     p->rt = (kc_goal_match){0};
 }
@@ -79,17 +80,17 @@ void kci_proc_shed(kci_proc *p)
  * -1 when out of memory. */
 static int match_init(kci_proc *p)
 {
-    size_t n = p->g->nops, R = (size_t)p->g->num_ranks + 1;
+    const kc_goal *g = p->g;
+    size_t n = g->nops;
+    int wild = 0;
+    for (size_t i = 0; i < n; i++)
+        wild |= g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY);
+    kc_err err;
     p->mate = malloc((n ? n : 1) * sizeof *p->mate);
-    p->qnext = malloc((n ? n : 1) * sizeof *p->qnext);
-    p->rq_head = malloc(R * sizeof *p->rq_head), p->rq_tail = malloc(R * sizeof *p->rq_tail);
-    p->uq_head = malloc(R * sizeof *p->uq_head), p->uq_tail = malloc(R * sizeof *p->uq_tail);
-    if (!p->mate || !p->qnext || !p->rq_head || !p->rq_tail || !p->uq_head || !p->uq_tail)
+    if (!p->mate || kci_mq_init(&p->q, n, g->num_ranks, wild, &err))
         return -1;
     for (size_t i = 0; i < n; i++)
         p->mate[i] = KC_GOAL_NONE;
-    for (size_t r = 0; r < R; r++)
-        p->rq_head[r] = p->rq_tail[r] = p->uq_head[r] = p->uq_tail[r] = KC_GOAL_NONE;
     p->rt = (kc_goal_match){p->mate, p->mate, 0, 0, 1};
     p->m = &p->rt;
     return 0;
@@ -166,38 +167,18 @@ static double maxd(double a, double b) { return a > b ? a : b; }
 
 void kci_proc_head(kci_proc *p, size_t send, double t) { push(&p->h, t, EV_HEAD, send); }
 
-/* Does recv take send's message (its source and tag, or a wildcard)? */
-static int fits(const kc_goal *g, size_t recv, size_t send)
+/* send and recv met in the queues (found: the one taken; KCI_MQ_NONE when
+ * none was there and the other joined the queues, queued < 0 if it could
+ * not): they become mates. 1 when they met. */
+static int pair(kci_proc *p, uint32_t found, int queued, size_t send, size_t recv)
 {
-    const kc_goal_op *r = &g->op[recv], *s = &g->op[send];
-    return (r->peer == KC_GOAL_ANY || r->peer == (int64_t)s->rank) && (r->tag == KC_GOAL_ANY || r->tag == s->tag);
-}
-
-/* The first op of queue (*head, *tail) that fits `with` (a recv's queue
- * holds sends, a send's recvs), unlinked, or KC_GOAL_NONE after appending
- * `with` to the other queue (oh, ot). O(queue length), as LogGOPSim. */
-static size_t take_first(kci_proc *p, size_t *head, size_t *tail, size_t *oh, size_t *ot, size_t with, int is_recv)
-{
-    for (size_t q = *head, prev = KC_GOAL_NONE; q != KC_GOAL_NONE; prev = q, q = p->qnext[q]) {
-        if (!(is_recv ? fits(p->g, with, q) : fits(p->g, q, with)))
-            continue;
-        if (prev == KC_GOAL_NONE)
-            *head = p->qnext[q];
-        else
-            p->qnext[prev] = p->qnext[q];
-        if (*tail == q)
-            *tail = prev;
-        p->mate[q] = with, p->mate[with] = q;
-        p->rt.messages++;
-        return q;
+    if (found == KCI_MQ_NONE) {
+        p->oom |= queued != 0;
+        return 0;
     }
-    p->qnext[with] = KC_GOAL_NONE;
-    if (*oh == KC_GOAL_NONE)
-        *oh = with;
-    else
-        p->qnext[*ot] = with;
-    *ot = with;
-    return KC_GOAL_NONE;
+    p->mate[send] = recv, p->mate[recv] = send;
+    p->rt.messages++;
+    return 1;
 }
 
 /* A static matching: send and recv meet now if the other one is there
@@ -220,8 +201,10 @@ static size_t match_message(kci_proc *p, size_t send)
 {
     if (p->fixed)
         return meet(p, send, p->fixed->recv_of[send], p->fixed->recv_of[send]);
-    size_t r = (size_t)p->g->op[send].peer;
-    return take_first(p, &p->rq_head[r], &p->rq_tail[r], &p->uq_head[r], &p->uq_tail[r], send, 0);
+    const kc_goal_op *o = &p->g->op[send];
+    uint32_t r = (uint32_t)o->peer, recv = kci_mq_take_posted(&p->q, r, o->rank, o->tag);
+    int queued = recv == KCI_MQ_NONE ? kci_mq_unexpected(&p->q, r, o->rank, o->tag, (uint32_t)send) : 0;
+    return pair(p, recv, queued, send, recv) ? recv : KC_GOAL_NONE;
 }
 
 /* recv is posted: the first unexpected message that fits (its send, now
@@ -230,8 +213,10 @@ static size_t match_recv(kci_proc *p, size_t recv)
 {
     if (p->fixed)
         return meet(p, p->fixed->send_of[recv], recv, p->fixed->send_of[recv]);
-    size_t r = p->g->op[recv].rank;
-    return take_first(p, &p->uq_head[r], &p->uq_tail[r], &p->rq_head[r], &p->rq_tail[r], recv, 1);
+    const kc_goal_op *o = &p->g->op[recv];
+    uint32_t send = kci_mq_take_unexpected(&p->q, o->rank, o->peer, o->tag);
+    int queued = send == KCI_MQ_NONE ? kci_mq_post(&p->q, o->rank, o->peer, o->tag, (uint32_t)recv) : 0;
+    return pair(p, send, queued, send, recv) ? send : KC_GOAL_NONE;
 }
 
 /* recv ends: its message's state, kept on the send, is copied to it (the
@@ -480,6 +465,8 @@ void kci_recv_text(const kc_goal *g, size_t recv, char *buf, size_t size)
 kc_status kci_proc_check(const kci_proc *p, kc_err *err)
 {
     size_t n = p->g->nops, recv = 0;
+    if (p->oom)
+        return kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     if (p->ended == n)
         return KC_OK;
     while (recv < n && !(p->g->op[recv].kind == KC_GOAL_RECV && !p->st[recv].ended))

@@ -9,6 +9,7 @@
 #include "kcube/goal.h"
 #include "kcube/loggp.h"
 #include "kcube/loggops.h"
+#include "matchq.h"
 
 /* The processors of a schedule as an event-driven list schedule, shared by
  * the contention-free time (kc_goal_loggp) and the flit-level replay
@@ -87,10 +88,12 @@ typedef struct kci_proc {
      * static matching (fixed, kc_goal_loggp's) a message and a receive meet
      * as that matching says, at the same two moments. A message's
      * state at its receiver lives on its send (head, tail, take, done_min,
-     * got) and is copied to the receive when the receive ends. qnext links
-     * each rank's posted receives (rq) and unexpected messages (uq). */
-    size_t *mate, *qnext;
-    size_t *rq_head, *rq_tail, *uq_head, *uq_tail; /* [num_ranks] */
+     * got) and is copied to the receive when the receive ends. q holds the
+     * posted receives and unexpected messages in MPI's order (matchq.h,
+     * the LogGOPS model's queues); oom: q could not grow. */
+    size_t *mate;
+    kci_matchq q;
+    int oom;
     kc_goal_match rt;
     const kc_goal_match *fixed; /* a static matching to follow, or NULL */
 } kci_proc;
