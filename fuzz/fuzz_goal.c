@@ -75,10 +75,7 @@ static void kcf_run(kcf_input *in)
     if (s == KC_OK) {
         kc_status sb = kc_goal_loggp(&back, &mb, NULL, &again, NULL, &err);
         KCF_CHECK(sb == KC_OK || mb.run_time > 0);
-        int wild = 0;
-        for (size_t i = 0; i < g.nops; i++)
-            wild |= g.op[i].kind == KC_GOAL_RECV && (g.op[i].peer < 0 || g.op[i].tag < 0);
-        KCF_CHECK(wild || (mb.messages == m.messages && again == total));
+        KCF_CHECK(kc_goal_has_wildcards(&g) || (mb.messages == m.messages && again == total));
         kc_goal_match_free(&mb);
     } else {
         kcf_check_failure(s, &err);

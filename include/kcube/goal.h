@@ -91,6 +91,15 @@ static inline const char *kc_goal_label(const kc_goal *g, size_t op)
 {
     return g->op[op].label == KC_GOAL_NONE ? NULL : g->text + g->op[op].label;
 }
+/* Does g have a receive from any source or with any tag (matched at run
+ * time, docs/goal.md "Wildcards")? O(ops). */
+static inline int kc_goal_has_wildcards(const kc_goal *g)
+{
+    for (size_t i = 0; i < g->nops; i++)
+        if (g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY))
+            return 1;
+    return 0;
+}
 /* Move rank r to rank to_rank[r] (peers follow): a schedule written for
  * virtual processors run under a mapping (to_rank = to_physical). to_rank
  * must be a permutation of 0..num_ranks-1 (checked). */

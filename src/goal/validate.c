@@ -523,14 +523,6 @@ static kc_status match(const kc_goal *g, kc_goal_match *m, const unsigned char *
     return s;
 }
 
-static int has_wildcards(const kc_goal *g)
-{
-    for (size_t i = 0; i < g->nops; i++)
-        if (g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY))
-            return 1;
-    return 0;
-}
-
 /* Deadlocks through the forced matches only (a wildcard's match is the
  * run's to decide); then whether the whole hint is acyclic (hint_ok). */
 static kc_status check_cycles_wild(const kc_goal *g, kc_goal_match *m, const unsigned char *forced, kc_err *err)
@@ -561,7 +553,7 @@ kc_status kc_goal_validate(const kc_goal *g, uint64_t nodes, kc_goal_match *out,
     kc_status s = check_ranges(g, nodes, err);
     if (!s)
         s = check_cycles(g, NULL, err);
-    if (!s && has_wildcards(g)) {
+    if (!s && kc_goal_has_wildcards(g)) {
         forced = malloc(g->nops ? g->nops : 1);
         s = forced ? kci_goal_wild_check(g, forced, err) : nomem(err);
     }

@@ -802,13 +802,10 @@ static kc_status model_alloc(model *m, kc_loggops_result *out, kc_err *err)
     kci_evq_init(&m->h.q);
     m->h.bucketed = 1;
     out->finish_ns = calloc(R1, sizeof *out->finish_ns);
-    int wild = 0;
-    for (size_t i = 0; i < n; i++)
-        wild |= g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY);
     kc_status st = m->nexto && m->wait && m->nwait && m->wkey && m->op && m->dep && m->dlist &&
                            (!m->trace || (m->t_send && m->t_msg)) &&
                            out->finish_ns
-                       ? kci_mq_init(&m->q, n, (uint32_t)R, wild, err)
+                       ? kci_mq_init(&m->q, n, (uint32_t)R, kc_goal_has_wildcards(g), err)
                        : kc_fail_param(err, KC_ENOMEM, "schedule", "out of memory");
     if (st) {
         model_free(m);

@@ -82,12 +82,9 @@ static int match_init(kci_proc *p)
 {
     const kc_goal *g = p->g;
     size_t n = g->nops;
-    int wild = 0;
-    for (size_t i = 0; i < n; i++)
-        wild |= g->op[i].kind == KC_GOAL_RECV && (g->op[i].peer == KC_GOAL_ANY || g->op[i].tag == KC_GOAL_ANY);
     kc_err err;
     p->mate = malloc((n ? n : 1) * sizeof *p->mate);
-    if (!p->mate || kci_mq_init(&p->q, n, g->num_ranks, wild, &err))
+    if (!p->mate || kci_mq_init(&p->q, n, g->num_ranks, kc_goal_has_wildcards(g), &err))
         return -1;
     for (size_t i = 0; i < n; i++)
         p->mate[i] = KC_GOAL_NONE;
