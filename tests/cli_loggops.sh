@@ -120,7 +120,7 @@ if [ -s "$CLI_ERR" ]; then cli_fail "cpu/nic numbers: stderr not empty"; else cl
 printf 'num_ranks 2\nrank 0 {\ns: send 100b to 1\nr: recv 100b from 1\nr requires s\n}\nrank 1 {\ns: send 100b to 0\nr: recv 100b from 0\nr requires s\n}\n' > "$CLI_TMP/xchg.goal"
 expect_exit 0 "exchange, eager" -- "$K" replay "$CLI_TMP/xchg.goal" --model loggops --loggops S=100
 expect_bad "exchange, rendezvous: deadlock" -- "$K" replay "$CLI_TMP/xchg.goal" --model loggops --loggops S=99
-expect_stderr_contains "(rank 1's rendezvous send of 100 bytes, above S, to rank 0, line 8, is never matched)"
+expect_stderr_contains "(rank 1's rendezvous send of 100 bytes > S to rank 0, line 8, is never matched)"
 
 # Formats: JSON's loggops object, the one text line, CSV rows.
 python3 "$EX" tree 16 > "$CLI_TMP/tree.goal"

@@ -512,12 +512,11 @@ static void loggops_stuck(const kc_goal *g, const kci_loggops_order *ord, uint64
         recv_stuck(g, ord, msg, why, size);
         return;
     }
-    const kc_goal_op *o = &g->op[first];
-    char tail[64] = "";
+    char what[160], tail[64] = "";
+    kci_rndv_text(g, first, what, sizeof what);
     if (more)
         snprintf(tail, sizeof tail, ", nor %zu other rendezvous send%s", more, more > 1 ? "s" : "");
-    snprintf(why, size, "it deadlocks (rank %u's rendezvous send of %llu bytes > S to rank %lld, line %ld, is never "
-             "matched%s)", o->rank, (unsigned long long)o->amount, (long long)o->peer, o->line, tail);
+    snprintf(why, size, "it deadlocks (%s, is never matched%s)", what, tail);
 }
 
 /* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result).

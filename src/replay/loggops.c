@@ -876,16 +876,15 @@ static void stuck_text(const model *m, char *buf, size_t size)
 {
     const kc_goal *g = m->g;
     uint32_t rank, op = kci_mq_first_left(&m->q, &rank);
-    if (op != KCI_MQ_NONE && g->op[op].amount > m->p.S) {
-        const kc_goal_op *o = &g->op[op];
-        snprintf(buf, size, "rank %u's rendezvous send of %llu bytes, above S, to rank %lld, line %ld, is never "
-                 "matched", o->rank, (unsigned long long)o->amount, (long long)o->peer, o->line);
-        return;
-    }
-    op = kci_mq_first_in(&m->q, 0, &rank);
-    if (op != KCI_MQ_NONE) {
-        char what[160];
+    char what[160];
+    int found = 1;
+    if (op != KCI_MQ_NONE && g->op[op].amount > m->p.S)
+        kci_rndv_text(g, op, what, sizeof what);
+    else if ((op = kci_mq_first_in(&m->q, 0, &rank)) != KCI_MQ_NONE)
         kci_recv_text(g, op, what, sizeof what);
+    else
+        found = 0;
+    if (found) {
         snprintf(buf, size, "%s, is never matched", what);
         return;
     }

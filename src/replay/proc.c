@@ -459,6 +459,13 @@ void kci_recv_text(const kc_goal *g, size_t recv, char *buf, size_t size)
     snprintf(buf, size, "rank %u's receive from %s, %s, line %ld", o->rank, from, tag, o->line);
 }
 
+void kci_rndv_text(const kc_goal *g, size_t send, char *buf, size_t size)
+{
+    const kc_goal_op *o = &g->op[send];
+    snprintf(buf, size, "rank %u's rendezvous send of %llu bytes > S to rank %lld, line %ld", o->rank,
+             (unsigned long long)o->amount, (long long)o->peer, o->line);
+}
+
 kc_status kci_proc_check(const kci_proc *p, kc_err *err)
 {
     size_t n = p->g->nops, recv = 0;

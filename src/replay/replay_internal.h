@@ -130,6 +130,9 @@ kc_status kci_proc_check(const kci_proc *p, kc_err *err);
 /* Receive op recv said for a report: "rank R's receive from rank S, tag T,
  * line N" (any rank, any tag for wildcards), into buf. */
 void kci_recv_text(const kc_goal *g, size_t recv, char *buf, size_t size);
+/* Send op send said as a rendezvous: "rank R's rendezvous send of B bytes
+ * > S to rank D, line N", into buf. */
+void kci_rndv_text(const kc_goal *g, size_t send, char *buf, size_t size);
 /* Does send op i go between two ranks of one node (node_of may be NULL:
  * one rank a node)? A message from a rank to itself does not count: it
  * keeps the cost it always had (through the network interface). */
