@@ -465,6 +465,15 @@ static int loggops_on(const kc_loggops_params *p)
     return p && (p->o || p->g || p->O || p->S != KC_LOGGOPS_S_INF);
 }
 
+/* "it deadlocks (WHAT, is never matched, nor N other NOUNs)" into why. */
+static void stuck_why(char *why, size_t size, const char *what, size_t more, const char *noun)
+{
+    char tail[80] = "";
+    if (more)
+        snprintf(tail, sizeof tail, ", nor %zu other %s%s", more, noun, more > 1 ? "s" : "");
+    snprintf(why, size, "it deadlocks (%s, is never matched%s)", what, tail);
+}
+
 /* A stopped LogGOPS run with no rendezvous stuck: the first receive it
  * never matched, named, and how many more; else msg. */
 static void recv_stuck(const kc_goal *g, const kci_loggops_order *ord, const char *msg, char *why, size_t size)
@@ -481,11 +490,9 @@ static void recv_stuck(const kc_goal *g, const kci_loggops_order *ord, const cha
         snprintf(why, size, "%s", msg);
         return;
     }
-    char what[160], tail[64] = "";
+    char what[160];
     kci_recv_text(g, first, what, sizeof what);
-    if (more)
-        snprintf(tail, sizeof tail, ", nor %zu other receive%s", more, more > 1 ? "s" : "");
-    snprintf(why, size, "it deadlocks (%s, is never matched%s)", what, tail);
+    stuck_why(why, size, what, more, "receive");
 }
 
 /* Why a LogGOPS run that stopped (its message msg) stopped, into why: the
@@ -512,11 +519,9 @@ static void loggops_stuck(const kc_goal *g, const kci_loggops_order *ord, uint64
         recv_stuck(g, ord, msg, why, size);
         return;
     }
-    char what[160], tail[64] = "";
+    char what[160];
     kci_rndv_text(g, first, what, sizeof what);
-    if (more)
-        snprintf(tail, sizeof tail, ", nor %zu other rendezvous send%s", more, more > 1 ? "s" : "");
-    snprintf(why, size, "it deadlocks (%s, is never matched%s)", what, tail);
+    stuck_why(why, size, what, more, "rendezvous send");
 }
 
 /* The LogGOPS makespan with the network's zero-load numbers (kc_appsim_result).
