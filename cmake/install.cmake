@@ -36,7 +36,7 @@ install(FILES ${PROJECT_BINARY_DIR}/kcubeConfig.cmake ${PROJECT_BINARY_DIR}/kcub
 # kcube.pc: prefix found from the file's own place (pkg-config's pcfiledir).
 file(RELATIVE_PATH KC_PC_TO_PREFIX /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)
 string(REGEX REPLACE "/$" "" KC_PC_TO_PREFIX "${KC_PC_TO_PREFIX}")
-set(KC_PC_PRIVATE "-lm -pthread")
+set(KC_PC_PRIVATE "-lm -pthread -lopen-trace-format2")
 if(KC_SCOTCH_LINK)
   string(APPEND KC_PC_PRIVATE " -lscotch")
 endif()
