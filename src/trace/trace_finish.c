@@ -158,11 +158,14 @@ static const char *request_step(rank_walk *w, size_t k)
     return NULL;
 }
 
+/* The one failure of a walk that is not the trace's fault. */
+static const char region_oom[] = "out of memory for the region stack";
+
 static const char *region_step(rank_walk *w, const kc_trace_event *e)
 {
     if (e->kind == KC_TRACE_ENTER) {
         if (KCI_RESERVE(w->stack, w->cap, w->depth + 1, 16))
-            return "out of memory for the region stack";
+            return region_oom;
         w->stack[w->depth++] = e->comm;
         return NULL;
     }
@@ -188,6 +191,8 @@ static kc_status walk_rank(rank_walk *w, kc_err *err)
             why = region_step(w, e);
         if (!why)
             why = event_fields(t, w->rank, e);
+        if (why == region_oom)
+            return kc_fail_param(err, KC_ENOMEM, PARAM, "%s: %s", t->name, why);
         if (why)
             return bad(t, w->rank, k, why, err);
         last = e->kind == KC_TRACE_COLL ? e->end : e->time;
