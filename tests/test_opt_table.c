@@ -129,6 +129,7 @@ static void test_one_default(void **state)
  * the other command still accepts it, marked old, for the new one. */
 static const named_why renamed_ok[] = {
     {"ranks-per-node", "replay: ranks per simulated node; map, export: slots per host, now --slots-per-host"},
+    {"from", "map, simulate: a trace's time window; gray: the table window's first integer, now --first"},
     {NULL, NULL},
 };
 
@@ -382,7 +383,7 @@ static const struct {
     {"butterfly --motions", "--motions"},
     {"butterfly --plot", "--plot OUT/p.svg"},
     {"fft-study --points", "--points 1024"},
-    {"gray --from", "--from 3"},
+    {"gray --first", "--first 3"},
     {"gray --count", "--count 4"},
     {"figures --torus", "--torus"},
     {"replay --bytes-per-flit", "--bytes-per-flit 2"},
