@@ -1,0 +1,72 @@
+/* trace_cli.h - OTF2 traces wherever the command line reads traffic or a
+ * schedule (docs/traces.md): map --traffic, simulate --pairs and replay
+ * FILE accept an OTF2 archive (its anchor traces.otf2 or its directory).
+ *
+ * A command asks cli_trace_is whether its input is a trace; if not, it
+ * refuses the trace-only options with cli_trace_refuse (one line, exit 2).
+ * A trace is read once (cli_trace_load: its size from the definitions
+ * against the --max-time / --max-memory gate first, then the events), then
+ * turned into traffic (cli_trace_traffic: --collectives, --from, --to,
+ * --region) or a GOAL schedule (cli_trace_goal: --collectives,
+ * --compute-scale). What was read and made is reported the same way by
+ * every command: text lines, a "trace" JSON object, CSV rows. */
+#ifndef KC_CLI_TRACE_CLI_H
+#define KC_CLI_TRACE_CLI_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cli.h"
+#include "opt.h"
+#include "kcube/trace.h"
+
+struct kc_traffic;
+struct kc_goal;
+
+/* A trace as a command holds it: the events and what was made of them. */
+typedef struct cli_trace {
+    kc_trace t;
+    int loaded;
+    const char *path;       /* as given */
+    int alg;                /* --collectives (kc_trace_alg) */
+    kc_trace_filter filter; /* traffic: window, region, alg */
+    int windowed;           /* --from or --to given */
+    kc_trace_summary sum;   /* of the last conversion */
+    int converted;
+    char inferred[160];     /* the command's words for a size it derived from the trace ("n = 4: ..."), or "" */
+} cli_trace;
+
+/* Is path an OTF2 archive (kc_trace_is_otf2)? */
+int cli_trace_is(const char *path);
+
+/* The input is not a trace: every trace option the user gave is refused,
+ * naming `input` ("a traffic file"). 0 or 2 after one line. */
+int cli_trace_refuse(const cli_args *a, const char *input);
+
+/* Read the archive at path into tr (zeroed here): the gate with the size
+ * kc_trace_size_otf2 declares, then kc_trace_read_otf2; the options the
+ * command takes are read and checked (a --region the trace never enters is
+ * refused, naming the regions it has). 0 or an exit status after one line;
+ * free with cli_trace_free either way. */
+int cli_trace_load(const cli_args *a, const char *path, cli_trace *tr);
+void cli_trace_free(cli_trace *tr);
+
+/* The trace's messages into out (initialised by the caller with
+ * out->ranks >= the trace's ranks): kc_trace_traffic with the options'
+ * filter. 0 or an exit status after one line. */
+int cli_trace_traffic(const cli_args *a, cli_trace *tr, struct kc_traffic *out);
+
+/* The traced run as a schedule into g (kc_trace_goal with --compute-scale
+ * and --collectives; g initialised there, free it with kc_goal_free on 0). */
+int cli_trace_goal(const cli_args *a, cli_trace *tr, struct kc_goal *g);
+
+/* The report: what the trace holds (ranks, nodes and ranks per node when
+ * known, events skipped) and what the conversion kept (point-to-point
+ * messages, each collective's calls and algorithm, events outside the
+ * window or region). Text lines, the JSON object "trace", CSV rows
+ * "trace_ITEM,VALUE" (after the command's own table and a blank line). */
+void cli_trace_text(FILE *f, const cli_trace *tr);
+void cli_trace_json(cJSON *root, const cli_trace *tr);
+void cli_trace_csv(FILE *f, const cli_trace *tr);
+
+#endif
