@@ -73,6 +73,10 @@ static const cli_use map_opts[] = {
     {&OPT_NO_EXACT, "skip the exact re-count (by default done up to N = 2^20)", NULL},
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
+    {&OPT_COLLECTIVES, NULL, NULL},
+    {&OPT_FROM, NULL, NULL},
+    {&OPT_TO, NULL, NULL},
+    {&OPT_REGION, NULL, NULL},
     {&OPT_WORK, "work of the search, in millions: channel-load updates for --kind general; frame additions for "
                 "--kind reorder of a set on the hypercube beyond n = 20 (its default takes about 0.3 to 1 s; the "
                 "threshold search after it holds at most a quarter of it, over the count of communications, "
@@ -211,7 +215,8 @@ static int resolve(const cli_args *a, map_job *j)
     }
     static const cli_opt *const general_only[] = {&OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
                                                   &OPT_PERIODIC, &OPT_GRID_ORDER, &OPT_MSG_BYTES, &OPT_PHASES,
-                                                  &OPT_EMIT_TRAFFIC, &OPT_LOADS, NULL};
+                                                  &OPT_EMIT_TRAFFIC, &OPT_LOADS, &OPT_COLLECTIVES,
+                                                  &OPT_FROM, &OPT_TO, &OPT_REGION, NULL};
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;

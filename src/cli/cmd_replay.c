@@ -102,7 +102,7 @@ typedef struct replay_job {
     cli_network net;       /* the general network (cli_network_resolve) */
     uint32_t *endpoint_of; /* general: [num_ranks] each rank's endpoint */
     char mapping_desc[160]; /* general: "none" or "file PATH" */
-    cli_trace tr;          /* FILE is an OTF2 trace: it and its schedule's making */
+    cli_trace *tr;         /* FILE is an OTF2 trace: it and its schedule's making */
     int is_trace;
     const char *emit;      /* --emit-goal */
     char inferred[160];    /* how --n was derived when not given, or "" */
@@ -117,7 +117,7 @@ static void job_free(replay_job *j)
     if (j->general)
         cli_network_free(&j->net);
     free(j->endpoint_of);
-    cli_trace_free(&j->tr);
+    cli_trace_free(j->tr);
 }
 
 /* --n, --k and --topology into the spec, only what was given:
@@ -235,7 +235,7 @@ static int read_schedule(const cli_args *a, replay_job *j)
     j->path = a->pos[0];
     j->emit = cli_text(a, &OPT_EMIT_GOAL, NULL);
     if (!cli_trace_is(j->path)) {
-        if ((r = cli_trace_refuse(a, "a GOAL schedule")) ||
+        if ((r = cli_trace_refuse(a, "to a GOAL schedule")) ||
             (r = cli_reject(a, &OPT_EMIT_GOAL, "to a GOAL schedule (only to an OTF2 trace, whose schedule it writes)")))
             return r;
         if (kc_goal_read_file(&j->g, j->path, NULL, 0, &err))
@@ -246,7 +246,7 @@ static int read_schedule(const cli_args *a, replay_job *j)
     if (j->emit && (r = cli_check_output(j->emit)))
         return r;
     j->is_trace = 1;
-    if ((r = cli_trace_load(a, j->path, &j->tr)) || (r = cli_trace_goal(a, &j->tr, &j->g)))
+    if ((r = cli_trace_load(a, j->path, &j->tr)) || (r = cli_trace_goal(a, j->tr, &j->g)))
         return r;
     j->have_goal = 1;
     return 0;
@@ -465,7 +465,7 @@ static const char *order_reason(const kc_appsim_result *r)
 static void input_text(const replay_job *j)
 {
     if (j->is_trace)
-        cli_trace_text(stdout, &j->tr);
+        cli_trace_text(stdout, j->tr);
     if (j->inferred[0])
         printf("%s\n", j->inferred);
 }
@@ -473,7 +473,7 @@ static void input_text(const replay_job *j)
 static void input_json(cJSON *root, const replay_job *j)
 {
     if (j->is_trace)
-        cli_trace_json(root, &j->tr);
+        cli_trace_json(root, j->tr);
     cJSON_AddItemToObject(root, "inferred", j->inferred[0] ? cJSON_CreateString(j->inferred) : cJSON_CreateNull());
 }
 
@@ -563,7 +563,7 @@ static void render_csv(const replay_job *j, const replay_out *o)
     for (int i = 0, n = r->path.ok ? span_parts(r, part) : 0; i < n; i++)
         printf("path_%s,%.6f\n", part[i].key, part[i].us);
     if (j->is_trace)
-        cli_trace_csv(stdout, &j->tr);
+        cli_trace_csv(stdout, j->tr);
 }
 
 /* The LogGOPS figure and the network's time against it, said as what it
@@ -668,7 +668,7 @@ static int render_loggp(const replay_job *j, const replay_out *o)
     if (j->fmt == CLI_FMT_CSV) {
         printf("item,us\nloggp,%.6f\n", o->loggp_us);
         if (j->is_trace)
-            cli_trace_csv(stdout, &j->tr);
+            cli_trace_csv(stdout, j->tr);
         return 0;
     }
     input_text(j);
@@ -752,7 +752,7 @@ static int run(const cli_args *a)
     if (!rc && j.emit)
         rc = emit_goal(a, &j);
     if (!rc && j.model == CLI_REPLAY_LOGGOPS) {
-        rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp, j.timeline, j.is_trace ? &j.tr : NULL);
+        rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp, j.timeline, j.is_trace ? j.tr : NULL);
         job_free(&j);
         return rc;
     }

@@ -12,10 +12,12 @@
 #include "options.h"
 #include "plot.h"
 #include "sim_cli.h"
+#include "trace_cli.h"
 #include "kcube/sim.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 #include "kcube/topology.h"
+#include "kcube/traffic.h"
 
 #define MAX_SERIES 12
 
@@ -38,7 +40,8 @@ SHOWN_SPEC(inj) SHOWN_SPEC(ej) SHOWN_SPEC(depth)
 
 static const cli_opt OPT_PAIRS = {.name = "pairs", .type = CLI_TEXT, .meta = "FILE", .param = "pairs_file",
                                   .help = "traffic from 'src dst [bytes]' lines (map --traffic's format; virtual ids, # "
-                                          "comments); every message is --msg-flits long, so bytes are not used"};
+                                          "comments) or an OTF2 trace's messages; every message is --msg-flits "
+                                          "long, so bytes are not used"};
 static const cli_opt OPT_VC_RULE = {.name = "vc-rule", .type = CLI_CHOICE, .choices = &kc_simvcrule_names,
                                     .param = "vc_rule", .help = "how torus routes use the VCs (default highlow)"};
 static const cli_opt OPT_VCS = {.name = "vcs", .type = CLI_INT, .meta = "V", .lo = 1, .hi = KC_SIMNET_MAX_VCS,
@@ -104,6 +107,10 @@ static const cli_use simulate_opts[] = {
     {&OPT_VECTOR, NULL, NULL},
     {&OPT_SCATTER, NULL, NULL},
     {&OPT_PAIRS, NULL, NULL},
+    {&OPT_COLLECTIVES, NULL, NULL},
+    {&OPT_FROM, NULL, NULL},
+    {&OPT_TO, NULL, NULL},
+    {&OPT_REGION, NULL, NULL},
     {&OPT_MAPPING, "optimal (M-S), set:P1,P2,.. (M-G), or a file of node ids (to_physical)", NULL},
     {&OPT_ROUTING, NULL, NULL},
     {&OPT_VC_RULE, NULL, NULL},
@@ -164,6 +171,8 @@ typedef struct sim_job {
     cli_fmt fmt;
     sim_series ser[MAX_SERIES];
     int ns;
+    cli_trace *trace;              /* --pairs names an OTF2 trace (trace_cli.h) */
+    uint32_t *pair_src, *pair_dst; /* its messages, the spec's pairs */
 } sim_job;
 
 /* ---- resolve ------------------------------------------------------------------ */
@@ -258,6 +267,32 @@ static int resolve_traffic(const cli_args *a, kc_simspec *u)
         return cli_error("give only one of --pattern, --uniform, --matrix and --pairs");
     if (u->scatter && !u->matrix)
         return cli_error("--scatter goes with --matrix");
+    return 0;
+}
+
+/* --pairs TRACE: its messages (the trace options' window, region and
+ * collectives) as the pairs, one a message; else the trace options are
+ * refused. */
+static int resolve_trace(const cli_args *a, sim_job *j)
+{
+    kc_simspec *u = &j->user;
+    if (!cli_trace_is(u->pairs))
+        return cli_trace_refuse(a, u->pairs ? "to a pairs file" : "without --pairs");
+    kc_traffic tr;
+    kc_err err = {0};
+    int r = cli_trace_load(a, u->pairs, &j->trace);
+    if (r)
+        return r;
+    if (kc_traffic_init(&tr, cli_trace_ranks(j->trace), &err))
+        return cli_report(a, &err);
+    if ((r = cli_trace_traffic(a, j->trace, &tr))) {
+        kc_traffic_free(&tr);
+        return r;
+    }
+    j->pair_src = tr.src, j->pair_dst = tr.dst; /* the traffic's arrays, kept */
+    tr.src = tr.dst = NULL;
+    u->pair_src = j->pair_src, u->pair_dst = j->pair_dst, u->npairs = tr.count;
+    kc_traffic_free(&tr);
     return 0;
 }
 
@@ -411,6 +446,8 @@ static int resolve(const cli_args *a, sim_job *j)
         r = resolve_network(a, &j->user, j->net_given);
     if (!r)
         r = resolve_traffic(a, &j->user);
+    if (!r)
+        r = resolve_trace(a, j);
     if (r)
         return r;
     resolve_config(a, &j->cfg);
@@ -436,6 +473,8 @@ static void job_free(sim_job *j)
     for (int s = 0; s < MAX_SERIES; s++)
         sim_series_free(&j->ser[s]);
     cli_network_free(&j->net);
+    cli_trace_free(j->trace);
+    free(j->pair_src), free(j->pair_dst);
 }
 
 /* ---- compute --------------------------------------------------------------- */
@@ -592,6 +631,8 @@ static int render_json(const sim_job *j)
     cli_json_add_u64(net, "msg_flits", j->cfg.msg_flits);
     cJSON_AddStringToObject(root, "pattern", j->traffic);
     cli_json_add_u64(root, "seed", j->cfg.seed);
+    if (j->trace)
+        cli_trace_json(root, j->trace);
     if (!j->compare) {
         hoist(root, series_json(j, &j->ser[0]));
         return cli_print_json(root);
@@ -621,6 +662,8 @@ static int render_csv(const sim_job *j)
                 printf(",%lld", (long long)p->completion);
             printf("\n");
         }
+    if (j->trace)
+        cli_trace_csv(stdout, j->trace);
     return CLI_EXIT_OK;
 }
 
@@ -705,6 +748,8 @@ static void text_general(const sim_job *j, const kc_simnet *net0)
 static int render_text(const sim_job *j)
 {
     const kc_simnet *net0 = &j->ser[0].sc.net;
+    if (j->trace)
+        cli_trace_text(stdout, j->trace);
     if (j->general)
         text_general(j, net0);
     else

@@ -22,6 +22,7 @@
 #include "out.h"
 #include "plan_cli.h"
 #include "text.h"
+#include "trace_cli.h"
 #include "kcube/mapgeneral.h"
 #include "kcube/gfk.h"
 #include "kcube/mapset.h"
@@ -53,7 +54,8 @@ const cli_opt OPT_HOPS_CAP = {.name = "hops-cap", .type = CLI_CHOICE, .choices =
 const cli_opt OPT_TRAFFIC = {
     .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
     .help = "map this communication graph: 'src dst [bytes]' lines (bytes 1 when left out; simulate "
-            "--pairs's format), a Scotch .grf graph or a .goal schedule"};
+            "--pairs's format), a Scotch .grf graph, a .goal schedule or an OTF2 trace (traces.otf2 or its "
+            "directory)"};
 /* The search stops after a fixed amount of work, counted in channel-load
  * updates (kcube/gmap.h), so a seed gives the same mapping on every
  * machine: the unit is a million updates, not a second. */
@@ -127,6 +129,8 @@ typedef struct gen_job {
                            file's highest rank + 1, else every slot; ranks beyond it are silent */
     const char *start_file; /* --mapping FILE, or NULL */
     uint32_t *file_map;     /* its mapping over the slots, silent ranks appended */
+    cli_trace *trace;       /* --traffic names an OTF2 trace: it, read (trace_cli.h) */
+    int is_trace;
 } gen_job;
 
 /* --shape (and --wrap) describe a network the algebraic mappings take
@@ -181,6 +185,7 @@ static void job_free(gen_job *j)
     kc_traffic_free(&j->tr);
     cli_export_free(&j->exp);
     plan_input_free(&j->in);
+    cli_trace_free(j->trace);
 }
 
 /* Group names: the phases of the base input (a file's, or its name when it
@@ -249,6 +254,17 @@ static int generate(const cli_args *a, gen_job *j)
     return 0;
 }
 
+/* --traffic TRACE: its messages (the trace options' window, region and
+ * collectives); the job's ranks are the trace's. */
+static int trace_traffic(const cli_args *a, gen_job *j)
+{
+    int r = cli_trace_load(a, j->traffic, &j->trace);
+    if (!r)
+        r = cli_trace_traffic(a, j->trace, &j->tr);
+    j->ranks = r ? j->ranks : cli_trace_ranks(j->trace);
+    return r;
+}
+
 static int build_traffic(const cli_args *a, gen_job *j)
 {
     kc_err err = {0};
@@ -262,15 +278,17 @@ static int build_traffic(const cli_args *a, gen_job *j)
                          (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)j->slots);
     j->ranks = j->slots;
     if (kc_traffic_init(&j->tr, j->slots, &err) ||
-        (j->traffic && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
+        (j->traffic && !j->is_trace && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
         return cli_report(a, &err);
-    if (cli_choice(a, &OPT_PHASES, PHASES_APART) == PHASES_TOGETHER)
-        kc_traffic_ungroup(&j->tr);
-    int r = j->source && !j->traffic ? generate(a, j) : 0;
+    int r = j->is_trace ? trace_traffic(a, j) : 0;
     if (r)
         return r;
+    if (cli_choice(a, &OPT_PHASES, PHASES_APART) == PHASES_TOGETHER)
+        kc_traffic_ungroup(&j->tr);
+    if (j->source && !j->traffic && (r = generate(a, j)))
+        return r;
     j->file_messages = j->tr.count;
-    if (j->traffic && !kc_topology_is_plain(&j->in.topo)) { /* a file's ranks: up to the highest it names */
+    if (j->traffic && !j->is_trace && !kc_topology_is_plain(&j->in.topo)) { /* a file's ranks: up to the highest it names */
         j->ranks = 1;
         for (size_t m = 0; m < j->tr.count; m++) {
             uint64_t hi = j->tr.src[m] > j->tr.dst[m] ? j->tr.src[m] : j->tr.dst[m];
@@ -328,7 +346,10 @@ static int resolve(const cli_args *a, gen_job *j)
         snprintf(j->label, sizeof j->label, "%s %s", stencil ? "stencil" : "collective",
                  stencil ? kc_names_name(&kc_stencil_names, cli_choice(a, &OPT_STENCIL, 0))
                          : kc_names_name(&kc_collective_names, cli_choice(a, &OPT_COLLECTIVE, 0)));
-    j->source = j->traffic ? "traffic file" : stencil || coll ? j->label : NULL;
+    j->is_trace = cli_trace_is(j->traffic);
+    j->source = j->is_trace ? "trace" : j->traffic ? "traffic file" : stencil || coll ? j->label : NULL;
+    if (!j->is_trace && (r = cli_trace_refuse(a, j->traffic ? "to a traffic file" : "without --traffic")))
+        return r;
     if ((!stencil && ((r = cli_reject(a, &OPT_GRID, "without --stencil")) ||
                       (r = cli_reject(a, &OPT_PERIODIC, "without --stencil")) ||
                       (r = cli_reject(a, &OPT_GRID_ORDER, "without --stencil")))) ||
@@ -626,6 +647,8 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddItemToObject(o, "to_physical", json_nodes(phys, j->ranks));
     free(phys);
     json_virtual(o, j, r);
+    if (j->is_trace)
+        cli_trace_json(o, j->trace);
     return cli_print_json(o);
 }
 
@@ -637,13 +660,15 @@ static void csv_row(const char *name, const kc_cost *c)
            kc_cost_sumsq_format(c, buf, sizeof buf));
 }
 
-static void render_csv(const kc_mapgen_result *m)
+static void render_csv(const gen_job *j, const kc_mapgen_result *m)
 {
     const kc_gmap_result *r = &m->search;
     puts("mapping,max_load,hops,sumsq");
     for (int i = 0; i < r->nstarts; i++)
         csv_row(m->start_name[i], &r->start_cost[i]);
     csv_row("general", &r->cost);
+    if (j->is_trace)
+        cli_trace_csv(stdout, j->trace);
 }
 
 /* The name column: 10 wide, wider for a longer start name (a fold on a
@@ -737,6 +762,8 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
 {
     const kc_gmap_result *r = &m->search;
     char topo[96];
+    if (j->is_trace)
+        cli_trace_text(stdout, j->trace);
     if (kc_topology_is_plain(&j->in.topo))
         printf("general mapping on the %s (%llu nodes), %zu messages\n",
                kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes, j->tr.count);
@@ -868,7 +895,7 @@ int map_general_run(const cli_args *a, int check_only)
     else if (j.in.fmt == CLI_FMT_JSON)
         rc = render_json(&j, &res);
     else if (j.in.fmt == CLI_FMT_CSV)
-        render_csv(&res);
+        render_csv(&j, &res);
     else
         render_text(&j, &res);
     if (!rc && j.out)

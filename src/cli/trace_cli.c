@@ -15,7 +15,20 @@
 #include "out.h"
 #include "text.h"
 #include "kcube/goal.h"
+#include "kcube/trace.h"
 #include "kcube/traffic.h"
+
+struct cli_trace {
+    kc_trace t;
+    int loaded;
+    const char *path;       /* as given */
+    int alg;                /* --collectives (kc_trace_alg) */
+    kc_trace_filter filter; /* traffic: window, region, alg */
+    int windowed;           /* --from or --to given */
+    kc_trace_summary sum;   /* of the last conversion */
+    int converted;
+    char inferred[160];     /* the command's words for a size it derived from the trace, or "" */
+};
 
 /* The trace-only options, in the order a refusal names them. */
 static const cli_opt *const trace_only[] = {&OPT_COLLECTIVES, &OPT_FROM, &OPT_TO, &OPT_REGION, &OPT_COMPUTE_SCALE,
@@ -26,7 +39,7 @@ int cli_trace_is(const char *path) { return path && kc_trace_is_otf2(path, NULL)
 int cli_trace_refuse(const cli_args *a, const char *input)
 {
     char why[160];
-    snprintf(why, sizeof why, "to %s (only to an OTF2 trace)", input);
+    snprintf(why, sizeof why, "%s (only to an OTF2 trace)", input);
     int r = 0;
     for (int i = 0; trace_only[i] && !r; i++)
         r = cli_reject(a, trace_only[i], why);
@@ -35,9 +48,16 @@ int cli_trace_refuse(const cli_args *a, const char *input)
 
 void cli_trace_free(cli_trace *tr)
 {
-    if (tr->loaded)
+    if (tr && tr->loaded)
         kc_trace_free(&tr->t);
-    memset(tr, 0, sizeof *tr);
+    free(tr);
+}
+
+uint32_t cli_trace_ranks(const cli_trace *tr) { return tr->t.ranks; }
+
+void cli_trace_set_inferred(cli_trace *tr, const char *text)
+{
+    snprintf(tr->inferred, sizeof tr->inferred, "%s", text);
 }
 
 /* --from and --to as a window in ns; --to must come after --from. */
@@ -83,9 +103,11 @@ static int gate(const cli_args *a, const char *path, const kc_trace_size *sz)
     return cli_budget_check(a, what, sec, kci_clamp_u64((double)sz->bytes + CLI_BASE_BYTES));
 }
 
-int cli_trace_load(const cli_args *a, const char *path, cli_trace *tr)
+int cli_trace_load(const cli_args *a, const char *path, cli_trace **out)
 {
-    memset(tr, 0, sizeof *tr);
+    cli_trace *tr = *out = calloc(1, sizeof *tr);
+    if (!tr)
+        return cli_error("out of memory");
     tr->path = path;
     kc_trace_filter_default(&tr->filter);
     tr->alg = cli_choice(a, &OPT_COLLECTIVES, KC_ALG_AUTO);

@@ -18,38 +18,36 @@
 
 #include "cli.h"
 #include "opt.h"
-#include "kcube/trace.h"
 
 struct kc_traffic;
 struct kc_goal;
 
-/* A trace as a command holds it: the events and what was made of them. */
-typedef struct cli_trace {
-    kc_trace t;
-    int loaded;
-    const char *path;       /* as given */
-    int alg;                /* --collectives (kc_trace_alg) */
-    kc_trace_filter filter; /* traffic: window, region, alg */
-    int windowed;           /* --from or --to given */
-    kc_trace_summary sum;   /* of the last conversion */
-    int converted;
-    char inferred[160];     /* the command's words for a size it derived from the trace ("n = 4: ..."), or "" */
-} cli_trace;
+/* A trace as a command holds it: the events and what was made of them.
+ * Opaque, so that a command's file need not include kcube/trace.h beside
+ * kcube/traffic_gen.h (their collective enumerations share names). */
+typedef struct cli_trace cli_trace;
 
 /* Is path an OTF2 archive (kc_trace_is_otf2)? */
 int cli_trace_is(const char *path);
 
 /* The input is not a trace: every trace option the user gave is refused,
- * naming `input` ("a traffic file"). 0 or 2 after one line. */
+ * saying what the input is ("to a traffic file", "without --traffic").
+ * 0 or 2 after one line. */
 int cli_trace_refuse(const cli_args *a, const char *input);
 
-/* Read the archive at path into tr (zeroed here): the gate with the size
+/* Read the archive at path into *out: the gate with the size
  * kc_trace_size_otf2 declares, then kc_trace_read_otf2; the options the
  * command takes are read and checked (a --region the trace never enters is
  * refused, naming the regions it has). 0 or an exit status after one line;
- * free with cli_trace_free either way. */
-int cli_trace_load(const cli_args *a, const char *path, cli_trace *tr);
+ * free *out with cli_trace_free either way (NULL is fine). */
+int cli_trace_load(const cli_args *a, const char *path, cli_trace **out);
 void cli_trace_free(cli_trace *tr);
+
+/* The trace's world ranks. */
+uint32_t cli_trace_ranks(const cli_trace *tr);
+/* A size the command derived from the trace, in its words ("n = 4 ..."),
+ * for the report (copied). */
+void cli_trace_set_inferred(cli_trace *tr, const char *text);
 
 /* The trace's messages into out (initialised by the caller with
  * out->ranks >= the trace's ranks): kc_trace_traffic with the options'
