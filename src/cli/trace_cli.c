@@ -193,9 +193,10 @@ void cli_trace_text(FILE *f, const cli_trace *tr)
     if (!tr->converted)
         return;
     const kc_trace_summary *s = &tr->sum;
-    fprintf(f, "point-to-point: %llu messages, %llu bytes; collectives: %llu messages, %llu bytes\n",
-            (unsigned long long)s->p2p_messages, (unsigned long long)s->p2p_bytes,
-            (unsigned long long)s->coll_messages, (unsigned long long)s->coll_bytes);
+    fprintf(f, "point-to-point: %llu message%s, %llu bytes; collectives: %llu message%s, %llu bytes\n",
+            (unsigned long long)s->p2p_messages, s->p2p_messages == 1 ? "" : "s", (unsigned long long)s->p2p_bytes,
+            (unsigned long long)s->coll_messages, s->coll_messages == 1 ? "" : "s",
+            (unsigned long long)s->coll_bytes);
     text_colls(f, tr);
     if (tr->windowed || tr->filter.region) {
         char to[48] = "the end";
