@@ -44,6 +44,8 @@ static int is_regular(const char *path)
 static char *join(const char *dir, const char *file)
 {
     size_t a = strlen(dir), b = strlen(file);
+    while (a > 1 && dir[a - 1] == '/')
+        a--; /* "dir/" and "x.otf2" make "dir/x.otf2" */
     char *p = malloc(a + b + 2);
     if (p) {
         memcpy(p, dir, a);
