@@ -22,6 +22,7 @@
 #include "out.h"
 #include "plan_cli.h"
 #include "text.h"
+#include "traffic_cli.h"
 #include "kcube/mapgeneral.h"
 #include "kcube/gfk.h"
 #include "kcube/mapset.h"
@@ -52,8 +53,9 @@ const cli_opt OPT_HOPS_CAP = {.name = "hops-cap", .type = CLI_CHOICE, .choices =
                                       "load than the best start's)"};
 const cli_opt OPT_TRAFFIC = {
     .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
-    .help = "map this communication graph: 'src dst [bytes]' lines (bytes 1 when left out; simulate "
-            "--pairs's format), a Scotch .grf graph or a .goal schedule"};
+    .help = "map this communication graph ('-': standard input): 'src dst [bytes]' lines (bytes 1 when left out; "
+            "simulate --pairs's format), CSV with a header, a P x P matrix, a Scotch .grf graph or a .goal "
+            "schedule; without --n the smallest network holding its ranks"};
 /* The search stops after a fixed amount of work, counted in channel-load
  * updates (kcube/gmap.h), so a seed gives the same mapping on every
  * machine: the unit is a million updates, not a second. */
@@ -125,6 +127,9 @@ typedef struct gen_job {
     uint64_t slots;     /* what the mapping permutes (kc_topology_slots; the nodes on plain networks) */
     uint64_t ranks;     /* the job's ranks, listed in to_physical and --out: the grid's processes, a traffic
                            file's highest rank + 1, else every slot; ranks beyond it are silent */
+    cli_traffic_info info;  /* what --traffic said of itself */
+    int loaded;             /* --traffic read before the network (it sizes it) */
+    char inferred[320];     /* how the network was sized from the traffic, or "" */
     const char *start_file; /* --mapping FILE, or NULL */
     uint32_t *file_map;     /* its mapping over the slots, silent ranks appended */
 } gen_job;
@@ -261,12 +266,18 @@ static int build_traffic(const cli_args *a, gen_job *j)
         return cli_error("a general mapping supports up to %llu slots (routers x endpoints), the network has %llu",
                          (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)j->slots);
     j->ranks = j->slots;
-    if (kc_traffic_init(&j->tr, j->slots, &err) ||
-        (j->traffic && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
-        return cli_report(a, &err);
+    int r = 0;
+    if (j->loaded) /* read first, the network sized to hold it */
+        r = kc_traffic_set_ranks(&j->tr, j->slots, &err) ? cli_report(a, &err) : 0;
+    else if (j->traffic)
+        r = cli_traffic_load(a, j->traffic, j->slots, &j->tr, &j->info);
+    else if (kc_traffic_init(&j->tr, j->slots, &err))
+        r = cli_report(a, &err);
+    if (r)
+        return r;
     if (cli_choice(a, &OPT_PHASES, PHASES_APART) == PHASES_TOGETHER)
         kc_traffic_ungroup(&j->tr);
-    int r = j->source && !j->traffic ? generate(a, j) : 0;
+    r = j->source && !j->traffic ? generate(a, j) : 0;
     if (r)
         return r;
     j->file_messages = j->tr.count;
@@ -314,13 +325,26 @@ static int read_start_file(const cli_args *a, gen_job *j)
     return rc;
 }
 
+/* --traffic without a network size: read it first, and size the network
+ * (the smallest of the kind asked holding its ranks) by it. */
+static int load_first(const cli_args *a, gen_job *j, int *n)
+{
+    int r = cli_traffic_load(a, j->traffic, 0, &j->tr, &j->info);
+    if (!r)
+        r = cli_traffic_infer_n(a, &j->info, n, j->inferred, sizeof j->inferred);
+    j->loaded = !r;
+    return r;
+}
+
 static int resolve(const cli_args *a, gen_job *j)
 {
     memset(j, 0, sizeof *j);
-    int r = plan_resolve(a, PLAN_COMMS_OPTIONAL, &j->in);
-    if (r)
-        return r;
     j->traffic = cli_text(a, &OPT_TRAFFIC, NULL);
+    int n = 0, r = j->traffic && !cli_traffic_sized(a) ? load_first(a, j, &n) : 0;
+    if (r || (r = plan_resolve_n(a, PLAN_COMMS_OPTIONAL, n, &j->in)))
+        return r;
+    if (!j->traffic && (r = cli_reject(a, &OPT_TRAFFIC_FORMAT, "without --traffic")))
+        return r;
     int stencil = cli_given(a, &OPT_STENCIL), coll = cli_given(a, &OPT_COLLECTIVE);
     if ((j->traffic != NULL) + stencil + coll > 1)
         return cli_error("give one of --traffic, --stencil and --collective");
@@ -586,6 +610,10 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddStringToObject(o, "communications_counted", j->opts.separate ? "apart" : "together");
     cJSON_AddItemToObject(o, "hops_cap", m->hops_cap ? cli_json_u64(m->hops_cap) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "messages", cli_json_u64(j->tr.count));
+    if (j->traffic) {
+        cJSON_AddStringToObject(o, "traffic_format", j->info.format);
+        cJSON_AddItemToObject(o, "inferred", j->loaded ? cJSON_CreateString(j->inferred) : cJSON_CreateNull());
+    }
     cJSON_AddItemToObject(o, "linear_in_file", j->source ? cli_json_i64(j->found) : cJSON_CreateNull());
     cJSON *names = cJSON_AddArrayToObject(o, "communications");
     for (uint32_t g = 0; g < j->tr.groups; g++)
@@ -744,6 +772,8 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
         printf("general mapping on the %s (%llu routers, %llu slots, %llu ranks), %zu messages\n",
                kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes,
                (unsigned long long)j->slots, (unsigned long long)j->ranks, j->tr.count);
+    if (j->loaded)
+        printf("network sized by the traffic (%s): %s\n", j->info.format, j->inferred);
     printf("objective: %s%s\n", KC_GMAP_OBJECTIVE,
            j->opts.separate ? " (each communication counted apart: they run at different times)" : "");
     if (m->hops_cap)
