@@ -15,6 +15,7 @@
 #include "out.h"
 #include "network_cli.h"
 #include "plan_cli.h"
+#include "traffic_cli.h"
 #include "kcube/mapset.h"
 #include "kcube/plan.h"
 
@@ -73,6 +74,7 @@ static const cli_use map_opts[] = {
     {&OPT_NO_EXACT, "skip the exact re-count (by default done up to N = 2^20)", NULL},
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
+    {&OPT_TRAFFIC_FORMAT, NULL, NULL},
     {&OPT_COLLECTIVES, NULL, NULL},
     {&OPT_FROM, NULL, NULL},
     {&OPT_TO, NULL, NULL},

@@ -39,9 +39,9 @@ SHOWN_CONFIG(route_delay) SHOWN_CONFIG(switch_delay) SHOWN_CONFIG(link_latency) 
 SHOWN_SPEC(inj) SHOWN_SPEC(ej) SHOWN_SPEC(depth)
 
 static const cli_opt OPT_PAIRS = {.name = "pairs", .type = CLI_TEXT, .meta = "FILE", .param = "pairs_file",
-                                  .help = "traffic from 'src dst [bytes]' lines (map --traffic's format; virtual ids, # "
-                                          "comments) or an OTF2 trace's messages; every message is --msg-flits "
-                                          "long, so bytes are not used"};
+                                  .help = "traffic from 'src dst [bytes]' lines ('-': standard input; map --traffic's list "
+                                          "format; virtual ids, # comments) or an OTF2 trace's messages; every message "
+                                          "is --msg-flits long, so bytes are not used"};
 static const cli_opt OPT_VC_RULE = {.name = "vc-rule", .type = CLI_CHOICE, .choices = &kc_simvcrule_names,
                                     .param = "vc_rule", .help = "how torus routes use the VCs (default highlow)"};
 static const cli_opt OPT_VCS = {.name = "vcs", .type = CLI_INT, .meta = "V", .lo = 1, .hi = KC_SIMNET_MAX_VCS,
@@ -260,6 +260,8 @@ static int resolve_traffic(const cli_args *a, kc_simspec *u)
         u->scatter = l.scatter[0];
     }
     u->pairs = cli_text(a, &OPT_PAIRS, NULL);
+    if (u->pairs && !strcmp(u->pairs, "-"))
+        u->pairs = "/dev/stdin"; /* '-': standard input, through the same strict reader */
     u->mapping = cli_text(a, &OPT_MAPPING, NULL);
     if (!l.count && !u->pairs)
         return cli_error("simulate needs --pattern NAME, --uniform, --matrix M or --pairs FILE");

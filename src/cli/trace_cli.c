@@ -54,6 +54,7 @@ void cli_trace_free(cli_trace *tr)
 }
 
 uint32_t cli_trace_ranks(const cli_trace *tr) { return tr->t.ranks; }
+uint32_t cli_trace_ranks_per_node(const cli_trace *tr) { return tr->t.ranks_per_node; }
 
 void cli_trace_set_inferred(cli_trace *tr, const char *text)
 {

@@ -43,8 +43,9 @@ int cli_trace_refuse(const cli_args *a, const char *input);
 int cli_trace_load(const cli_args *a, const char *path, cli_trace **out);
 void cli_trace_free(cli_trace *tr);
 
-/* The trace's world ranks. */
+/* The trace's world ranks, and the most on one node (0: unknown). */
 uint32_t cli_trace_ranks(const cli_trace *tr);
+uint32_t cli_trace_ranks_per_node(const cli_trace *tr);
 /* A size the command derived from the trace, in its words ("n = 4 ..."),
  * for the report (copied). */
 void cli_trace_set_inferred(cli_trace *tr, const char *text);
