@@ -74,6 +74,12 @@
 #include "kcube/reader.h"
 #include "kcube/timeline.h"
 #include "kcube/traffic.h"
+/* trace.h and traffic_gen.h both name an enumerator KC_COLL_ALLTOALL; this
+ * file uses neither, so trace.h's is renamed here while it is included. */
+#define KC_COLL_ALLTOALL KC_TRACE_COLL_ALLTOALL_
+#include "kcube/trace.h"
+#undef KC_COLL_ALLTOALL
+#include "otf2_gen.h"
 
 /* ---- the counting allocator ----------------------------------------------- */
 
@@ -1247,6 +1253,61 @@ out:
     return st;
 }
 
+/* A trace built by hand: communicators, regions, events of every kind,
+ * then kc_trace_finish (ordering, request linking). */
+static kc_status case_trace_built(kc_err *err)
+{
+    kc_trace t;
+    kc_status st = kc_trace_init(&t, 3, "trace 'built'", err);
+    if (st)
+        return st;
+    uint32_t pair[2] = {2, 0}, comm, region;
+    TRY(kc_trace_add_comm(&t, 2, pair, NULL, &comm, err));
+    TRY(kc_trace_add_region(&t, "solver", &region, err));
+    for (uint32_t r = 0; r < 3; r++) {
+        kc_trace_event e = {.time = 10 * r, .request = KC_TRACE_NONE, .peer = KC_TRACE_NO_RANK,
+                            .kind = KC_TRACE_ENTER, .comm = region};
+        TRY(kc_trace_append(&t, r, &e, err));
+        e.kind = KC_TRACE_COLL, e.comm = 0, e.end = e.time + 5, e.coll = KC_COLL_ALLREDUCE;
+        TRY(kc_trace_append(&t, r, &e, err));
+        e.kind = KC_TRACE_LEAVE, e.comm = region, e.time += 6;
+        TRY(kc_trace_append(&t, r, &e, err));
+    }
+    kc_trace_event s = {.time = 40, .request = 7, .peer = 0, .bytes = 8, .comm = comm, .kind = KC_TRACE_ISEND};
+    kc_trace_event c = {.time = 41, .request = 7, .peer = KC_TRACE_NO_RANK, .kind = KC_TRACE_COMPLETE};
+    kc_trace_event q = {.time = 40, .request = 3, .peer = KC_TRACE_NO_RANK, .kind = KC_TRACE_IRECV};
+    kc_trace_event d = {.time = 42, .request = 3, .peer = 2, .bytes = 8, .comm = comm, .kind = KC_TRACE_COMPLETE};
+    TRY(kc_trace_append(&t, 2, &s, err));
+    TRY(kc_trace_append(&t, 0, &q, err));
+    TRY(kc_trace_append(&t, 2, &c, err));
+    TRY(kc_trace_append(&t, 0, &d, err));
+    TRY(kc_trace_finish(&t, err));
+out:
+    kc_trace_free(&t);
+    return st;
+}
+
+/* The OTF2 archive test_every_case writes (3 ranks, sub-communicators,
+ * non-blocking messages, collectives, regions): found, sized, read. */
+static kc_status case_trace_read(kc_err *err)
+{
+    char dir[128], *anchor = NULL;
+    snprintf(dir, sizeof dir, "%s/otf2", tmpdir);
+    if (!kc_trace_is_otf2(dir, &anchor))
+        return kc_fail(err, KC_ENOMEM, "kc_trace_is_otf2 said no (out of memory)");
+    free(anchor);
+    kc_trace_size sz;
+    kc_status st = kc_trace_size_otf2(dir, &sz, err);
+    if (st)
+        return st;
+    kc_trace t;
+    kc_trace_limits lim = {sz.events, 0};
+    if ((st = kc_trace_read_otf2(&t, dir, &lim, err)))
+        return st;
+    kc_trace_free(&t);
+    return KC_OK;
+}
+
 static const alloc_case cases[] = {
     {"goal built", "kc_goal_init kc_goal_set_phase kc_goal_add kc_goal_depend kc_goal_gen_complete_exchange "
                    "kc_goal_gen_complete_exchange_pipelined kc_goal_validate kc_goal_loggp kc_goal_write kc_goal_remap",
@@ -1321,6 +1382,9 @@ static const alloc_case cases[] = {
     {"general simulation", "kc_simscenario_build kc_sim_run kc_simtraffic_contention", case_net_sim},
     {"network presets", "kc_netpreset_read kc_netpreset_read_path kc_netpreset_topology", case_netpreset},
     {"general export", "kc_machine_rule kc_export_write_net", case_net_export},
+    {"trace built", "kc_trace_init kc_trace_add_comm kc_trace_add_region kc_trace_append kc_trace_finish",
+     case_trace_built},
+    {"trace read", "kc_trace_is_otf2 kc_trace_size_otf2 kc_trace_read_otf2", case_trace_read},
 };
 
 /* ---- the driver ------------------------------------------------------------ */
@@ -1439,6 +1503,9 @@ static void test_every_case(void **state)
     tally t = {0};
     snprintf(tmpdir, sizeof tmpdir, "%s", "/tmp/kc_alloc_fail.XXXXXX");
     assert_non_null(mkdtemp(tmpdir));
+    char otf2[128];
+    snprintf(otf2, sizeof otf2, "%s/otf2", tmpdir);
+    assert_int_equal(kc_test_otf2_write(otf2, 3, 2), 0);
     const char *only = getenv("KC_ALLOC_CASE");
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
         if (!only || !strcmp(only, cases[i].name))
@@ -1448,6 +1515,13 @@ static void test_every_case(void **state)
     for (size_t i = 0; i < sizeof written / sizeof *written; i++) {
         char path[128];
         snprintf(path, sizeof path, "%s/%s", tmpdir, written[i]);
+        remove(path);
+    }
+    static const char *const archive[] = {"traces/0.evt", "traces/1.evt", "traces/2.evt", "traces/0.def",
+                                          "traces/1.def", "traces/2.def", "traces", "traces.def", "traces.otf2", ""};
+    for (size_t i = 0; i < sizeof archive / sizeof *archive; i++) {
+        char path[160];
+        snprintf(path, sizeof path, "%s/%s", otf2, archive[i]);
         remove(path);
     }
     remove(tmpdir);

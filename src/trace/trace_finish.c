@@ -47,31 +47,39 @@ static void slot_remove(live_table *lt, size_t i)
     lt->count--;
 }
 
-/* Stable counting sort of the events by rank; fills t->first. */
+/* Stable counting sort of the events by rank; fills t->first. Events
+ * already rank by rank (as the OTF2 reader appends them) stay where they
+ * are: no second array, half the peak memory. */
 static kc_status order_by_rank(kc_trace *t, kc_err *err)
 {
     size_t *first = calloc((size_t)t->ranks + 1, sizeof *first);
-    kc_trace_event *ev = malloc((t->nev ? t->nev : 1) * sizeof *ev);
-    if (!first || !ev) {
-        free(first);
-        free(ev);
+    if (!first)
         return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory ordering %zu trace events", t->nev);
-    }
-    for (size_t i = 0; i < t->nev; i++)
+    int sorted = 1;
+    for (size_t i = 0; i < t->nev; i++) {
         first[t->rank_of[i] + 1]++;
+        sorted &= i == 0 || t->rank_of[i] >= t->rank_of[i - 1];
+    }
     for (uint32_t r = 0; r < t->ranks; r++)
         first[r + 1] += first[r];
-    /* first[r] is used as the write cursor, then restored. */
-    for (size_t i = 0; i < t->nev; i++)
-        ev[first[t->rank_of[i]]++] = t->ev[i];
-    for (uint32_t r = t->ranks; r > 0; r--)
-        first[r] = first[r - 1];
-    first[0] = 0;
-    free(t->ev);
+    kc_trace_event *ev = sorted ? t->ev : malloc((t->nev ? t->nev : 1) * sizeof *ev);
+    if (!ev) {
+        free(first);
+        return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory ordering %zu trace events", t->nev);
+    }
+    if (!sorted) {
+        /* first[r] is used as the write cursor, then restored. */
+        for (size_t i = 0; i < t->nev; i++)
+            ev[first[t->rank_of[i]]++] = t->ev[i];
+        for (uint32_t r = t->ranks; r > 0; r--)
+            first[r] = first[r - 1];
+        first[0] = 0;
+        free(t->ev);
+        t->ev = ev;
+        t->cap_ev = t->nev ? t->nev : 1;
+    }
     free(t->rank_of);
     t->rank_of = NULL;
-    t->ev = ev;
-    t->cap_ev = t->nev ? t->nev : 1;
     t->first = first;
     return KC_OK;
 }
@@ -84,6 +92,8 @@ static kc_status bad(const kc_trace *t, uint32_t rank, size_t k, const char *wha
 
 static int is_member(const kc_trace_comm *c, uint32_t world)
 {
+    if (world < c->size && c->member[world] == world)
+        return 1; /* at once for MPI_COMM_WORLD, where most events are */
     for (uint32_t i = 0; i < c->size; i++)
         if (c->member[i] == world)
             return 1;
@@ -158,11 +168,14 @@ static const char *request_step(rank_walk *w, size_t k)
     return NULL;
 }
 
+/* The one failure of a walk that is not the trace's fault. */
+static const char region_oom[] = "out of memory for the region stack";
+
 static const char *region_step(rank_walk *w, const kc_trace_event *e)
 {
     if (e->kind == KC_TRACE_ENTER) {
         if (KCI_RESERVE(w->stack, w->cap, w->depth + 1, 16))
-            return "out of memory for the region stack";
+            return region_oom;
         w->stack[w->depth++] = e->comm;
         return NULL;
     }
@@ -188,6 +201,8 @@ static kc_status walk_rank(rank_walk *w, kc_err *err)
             why = region_step(w, e);
         if (!why)
             why = event_fields(t, w->rank, e);
+        if (why == region_oom)
+            return kc_fail_param(err, KC_ENOMEM, PARAM, "%s: %s", t->name, why);
         if (why)
             return bad(t, w->rank, k, why, err);
         last = e->kind == KC_TRACE_COLL ? e->end : e->time;

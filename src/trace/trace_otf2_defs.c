@@ -558,8 +558,10 @@ void kci_otf2_defs_free(kci_otf2_defs *d)
 /* ---- sizes ---- */
 
 /* Bytes per event at the peak of a read: the event (64 B) and its rank
- * (4 B) while appending, and kc_trace_finish's ordered copy (64 B). */
-#define BYTES_PER_EVENT ((uint64_t)(2 * sizeof(kc_trace_event) + sizeof(uint32_t)))
+ * (4 B) while appending; the reader appends rank by rank, so
+ * kc_trace_finish orders them in place (the array is reserved once, at
+ * the declared count). */
+#define BYTES_PER_EVENT ((uint64_t)(sizeof(kc_trace_event) + sizeof(uint32_t)))
 /* Per rank: the first[] entry, the node, the rank's share of the tables. */
 #define BYTES_PER_RANK 64u
 /* Per definition kept: a table row and its map slot. */
