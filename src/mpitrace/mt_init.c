@@ -12,6 +12,7 @@
 #define _GNU_SOURCE
 #include "mt.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -94,8 +95,9 @@ static int open_archive(void)
 }
 
 /* Remove the files a previous run's archive left in the directory (the
- * anchor, the global definitions and the traces/ folder of per-rank files)
- * so that OTF2 can write a new one; nothing else is touched. Rank 0 only. */
+ * anchor, the global definitions and the traces/ folder of per-rank files
+ * "N.evt", "N.def") so that OTF2 can write a new one; nothing else is
+ * touched. Rank 0 only. */
 static void clear_old_archive(const char *dir)
 {
     char path[4096];
@@ -105,12 +107,19 @@ static void clear_old_archive(const char *dir)
         if (unlink(path) && errno != ENOENT)
             kci_mt_warn("cannot remove the old '%s': %s", path, strerror(errno));
     }
-    for (int r = 0; r < kci_mt.size; r++)
-        for (int e = 0; e < 2; e++) {
-            snprintf(path, sizeof path, "%s/traces/%d.%s", dir, r, e ? "def" : "evt");
-            unlink(path);
-        }
     snprintf(path, sizeof path, "%s/traces", dir);
+    DIR *d = opendir(path);
+    for (struct dirent *e; d && (e = readdir(d));) {
+        size_t digits = strspn(e->d_name, "0123456789");
+        const char *ext = e->d_name + digits;
+        if (digits && (!strcmp(ext, ".evt") || !strcmp(ext, ".def"))) {
+            char file[4096 + 300];
+            snprintf(file, sizeof file, "%s/%s", path, e->d_name);
+            unlink(file);
+        }
+    }
+    if (d)
+        closedir(d);
     rmdir(path);
 }
 

@@ -10,7 +10,8 @@
  *   3. a wildcard gather: every r > 0 sends 4*r bytes, tag 30+r, to rank 0,
  *      which receives them with MPI_ANY_SOURCE, MPI_ANY_TAG;
  *   4. a sub-communicator: MPI_Comm_split by r % 2 with the order reversed
- *      (key -r): its rank 0 sends 40 bytes, tag 40, to its rank 1, then
+ *      (key -r): its rank 0 sends 40 bytes, tag 40, to its rank 1 (when it
+ *      has two ranks), then
  *      MPI_Bcast of 2 ints from its rank 0;
  *   5. region "solver" (MPI_Pcontrol(1, "solver") ... (-1, "solver")) with
  *      region "halo" inside it around an MPI_Sendrecv ring (8 bytes, tag 50,
@@ -67,11 +68,12 @@ static long wildcard(int r, int p)
 
 static long subcomm(int r, MPI_Comm *sub)
 {
-    int me, v[2] = {0, 0};
+    int me, n, v[2] = {0, 0};
     char msg[40] = {0};
     MPI_Comm_split(MPI_COMM_WORLD, r % 2, -r, sub);
     MPI_Comm_rank(*sub, &me);
-    if (me == 0) {
+    MPI_Comm_size(*sub, &n);
+    if (me == 0 && n > 1) {
         msg[0] = (char)r;
         v[0] = r, v[1] = 7;
         MPI_Send(msg, 40, MPI_BYTE, 1, 40, *sub);
