@@ -268,15 +268,17 @@ static kc_status sniff(kc_traffic *t, kc_reader *r, kc_traffic_format *format, k
     return s;
 }
 
-/* A list of 2 lines of 2 numbers or 3 of 3 is a 2 x 2 or 3 x 3 matrix too. */
+/* A list of 2 lines of 2 numbers or 3 of 3 (in each phase) reads as 2 x 2
+ * or 3 x 3 matrices too. */
 static kc_status refuse_square(const kc_reader *r, const kci_list_shape *sh, kc_err *err)
 {
-    if (!sh->uniform || sh->directives || sh->lines != (size_t)sh->fields)
+    if (!sh->square)
         return KC_OK;
     return kc_fail_param(err, KC_EINVAL, PARAM,
-                         "%s is ambiguous: %d lines of %d numbers read as a message list and as a %d x %d matrix "
+                         "%s is ambiguous: %d lines of %d numbers%s read as a message list and as a %d x %d matrix "
                          "alike; name its format (list or matrix)",
-                         kc_reader_name(r), sh->fields, sh->fields, sh->fields, sh->fields);
+                         kc_reader_name(r), sh->fields, sh->fields, sh->lines > (size_t)sh->fields ? " a phase" : "",
+                         sh->fields, sh->fields);
 }
 
 /* Read r in got->format (auto: sniffed, into got->format); goal is left

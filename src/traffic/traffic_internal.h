@@ -10,13 +10,13 @@
 #include "kcube/traffic.h"
 
 /* The data lines a list held: how many, the field count of the last, and
- * whether every line had that count (a square matrix of 2 or 3 ranks reads
- * as such a list); phase lines seen. */
+ * whether it is square: every line had that count and every phase (the
+ * lines between phase lines) that many lines, as the phases of P x P
+ * matrices of 2 or 3 ranks would read. */
 typedef struct kci_list_shape {
     size_t lines;
     int fields;
-    int uniform;
-    size_t directives;
+    int square;
 } kci_list_shape;
 
 /* kc_traffic_read, telling the shape (may be NULL). */

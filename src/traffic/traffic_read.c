@@ -13,24 +13,32 @@
 
 #define PARAM "traffic_file"
 
+/* A section (the lines between phase lines) ends: is it still square? */
+static void section_end(kci_list_shape *sh, size_t *lines)
+{
+    sh->square &= *lines == 0 || *lines == (size_t)sh->fields;
+    *lines = 0;
+}
+
 kc_status kci_traffic_read_list(kc_traffic *t, kc_reader *r, kci_list_shape *shape, kc_err *err)
 {
     kc_token tok[3];
     int have;
-    size_t before = t->count;
+    size_t before = t->count, section = 0;
     kc_status s;
-    kci_list_shape sh = {0, 0, 1, 0};
+    kci_list_shape sh = {0, 0, 1};
     kc_reader_directive(r, "phase");
     while (!(s = kc_reader_record_some(r, tok, 2, 3, "source destination [bytes]", &have, err)) && have) {
         if (have == KC_READER_DIRECTIVE) {
-            sh.directives++;
+            section_end(&sh, &section);
             if ((s = kc_traffic_set_phase(t, kc_reader_directive_arg(r), err)))
                 return s;
             continue;
         }
-        sh.uniform &= sh.lines == 0 || have == sh.fields;
+        sh.square &= sh.lines == 0 || have == sh.fields;
         sh.fields = have;
         sh.lines++;
+        section++;
         if ((s = kc_reader_check(r, &tok[0], t->ranks - 1, "rank", err)) ||
             (s = kc_reader_check(r, &tok[1], t->ranks - 1, "rank", err)) ||
             (have == 3 && (s = kc_reader_check(r, &tok[2], UINT64_MAX, "byte count", err))))
@@ -39,6 +47,7 @@ kc_status kci_traffic_read_list(kc_traffic *t, kc_reader *r, kci_list_shape *sha
         if ((s = kc_traffic_add(t, tok[0].value, tok[1].value, have == 3 ? tok[2].value : 1, err)))
             return s;
     }
+    section_end(&sh, &section);
     if (s == KC_OK && t->count == before)
         s = kc_fail_param(err, KC_EINVAL, PARAM, "%s has no messages", kc_reader_name(r));
     if (shape)
