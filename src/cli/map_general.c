@@ -357,7 +357,7 @@ static int resolve(const cli_args *a, gen_job *j)
         snprintf(j->label, sizeof j->label, "%s %s", stencil ? "stencil" : "collective",
                  stencil ? kc_names_name(&kc_stencil_names, cli_choice(a, &OPT_STENCIL, 0))
                          : kc_names_name(&kc_collective_names, cli_choice(a, &OPT_COLLECTIVE, 0)));
-    j->source = j->traffic ? "traffic file" : stencil || coll ? j->label : NULL;
+    j->source = j->traffic ? (cli_trace_is(j->traffic) ? "trace" : "traffic file") : stencil || coll ? j->label : NULL;
     if (!j->traffic && (r = cli_trace_refuse(a, "without --traffic")))
         return r;
     if ((!stencil && ((r = cli_reject(a, &OPT_GRID, "without --stencil")) ||
