@@ -71,6 +71,8 @@ typedef struct mt_state {
     OTF2_EvtWriter *evt;
     int64_t offset;  /* ns added to CLOCK_MONOTONIC: rank 0's clock after the barrier in MPI_Init */
     uint64_t last;   /* the last timestamp handed out (timestamps never decrease) */
+    uint64_t cur;    /* the time of the current call's events (kci_mt_enter, kci_mt_stamp) */
+    int fresh;       /* cur was taken after the PMPI call: its leave uses it too */
     uint64_t start, stop;
     uint64_t init_enter; /* local clock at the entry to MPI_Init */
     mt_comm *comm;
@@ -101,6 +103,12 @@ void kci_mt_unlock(void);
 uint64_t kci_mt_now(void);
 /* An OTF2 call's result: a failure is reported once and marks the trace incomplete. */
 void kci_mt_check(OTF2_ErrorCode rc, const char *what);
+/* Reading the clock is the tracer's main cost (tens of ns in a VM), so a
+ * call reads it twice: at its entry (the Enter and the events before the
+ * PMPI call share that time, kci_mt.cur) and after the PMPI call
+ * (kci_mt_stamp: the events after it and the Leave share that one). Lock
+ * held for kci_mt_stamp. */
+void kci_mt_stamp(void);
 /* Enter / leave a region (an mt_region or an MPI_Pcontrol region); they
  * take the lock. */
 void kci_mt_enter(uint32_t r);

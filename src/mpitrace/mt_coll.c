@@ -27,7 +27,7 @@ static uint32_t coll_begin(uint32_t region, MPI_Comm comm)
     kci_mt_lock();
     uint32_t c = kci_mt_comm_id(comm);
     if (c != MT_NONE)
-        coll_check(OTF2_EvtWriter_MpiCollectiveBegin(kci_mt.evt, NULL, kci_mt_now()));
+        coll_check(OTF2_EvtWriter_MpiCollectiveBegin(kci_mt.evt, NULL, kci_mt.cur));
     kci_mt_unlock();
     return c;
 }
@@ -36,7 +36,8 @@ static void coll_end(uint32_t region, uint32_t c, OTF2_CollectiveOp op, int root
 {
     if (c != MT_NONE) {
         kci_mt_lock();
-        coll_check(OTF2_EvtWriter_MpiCollectiveEnd(kci_mt.evt, NULL, kci_mt_now(), op, c,
+        kci_mt_stamp();
+        coll_check(OTF2_EvtWriter_MpiCollectiveEnd(kci_mt.evt, NULL, kci_mt.cur, op, c,
                                                    root < 0 ? OTF2_UNDEFINED_UINT32 : (uint32_t)root, sent, recvd));
         kci_mt_unlock();
     }

@@ -11,7 +11,7 @@ static uint32_t begin(uint32_t region, MPI_Comm comm, int *me, uint64_t *p)
     kci_mt_lock();
     uint32_t c = kci_mt_comm_id(comm);
     if (c != MT_NONE)
-        coll_check(OTF2_EvtWriter_MpiCollectiveBegin(kci_mt.evt, NULL, kci_mt_now()));
+        coll_check(OTF2_EvtWriter_MpiCollectiveBegin(kci_mt.evt, NULL, kci_mt.cur));
     kci_mt_unlock();
     int size = 0;
     *me = 0;
@@ -27,7 +27,8 @@ static void end(uint32_t region, uint32_t c, OTF2_CollectiveOp op, uint64_t sent
 {
     if (c != MT_NONE) {
         kci_mt_lock();
-        coll_check(OTF2_EvtWriter_MpiCollectiveEnd(kci_mt.evt, NULL, kci_mt_now(), op, c, OTF2_UNDEFINED_UINT32,
+        kci_mt_stamp();
+        coll_check(OTF2_EvtWriter_MpiCollectiveEnd(kci_mt.evt, NULL, kci_mt.cur, op, c, OTF2_UNDEFINED_UINT32,
                                                    sent, recvd));
         kci_mt_unlock();
     }

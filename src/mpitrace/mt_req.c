@@ -29,16 +29,17 @@ static void send_event(int dest, int tag, MPI_Comm comm, uint64_t bytes)
     kci_mt_lock();
     uint32_t c = kci_mt_comm_id(comm);
     if (c != MT_NONE && dest != MPI_PROC_NULL)
-        p2p_check(OTF2_EvtWriter_MpiSend(kci_mt.evt, NULL, kci_mt_now(), (uint32_t)dest, c, (uint32_t)tag, bytes));
+        p2p_check(OTF2_EvtWriter_MpiSend(kci_mt.evt, NULL, kci_mt.cur, (uint32_t)dest, c, (uint32_t)tag, bytes));
     kci_mt_unlock();
 }
 
 static void recv_event(const MPI_Status *st, MPI_Comm comm)
 {
     kci_mt_lock();
+    kci_mt_stamp();
     uint32_t c = kci_mt_comm_id(comm);
     if (c != MT_NONE && st->MPI_SOURCE != MPI_PROC_NULL)
-        p2p_check(OTF2_EvtWriter_MpiRecv(kci_mt.evt, NULL, kci_mt_now(), (uint32_t)st->MPI_SOURCE, c,
+        p2p_check(OTF2_EvtWriter_MpiRecv(kci_mt.evt, NULL, kci_mt.cur, (uint32_t)st->MPI_SOURCE, c,
                                          (uint32_t)st->MPI_TAG, status_bytes(st)));
     kci_mt_unlock();
 }
@@ -88,7 +89,8 @@ void kci_mt_started(MPI_Request req, int kind, MPI_Comm comm, int peer, int tag,
     }
     if (s) {
         *s = (mt_slot){.key = s->key, .a = ++kci_mt.next_req, .b = c, .c = (uint32_t)kind};
-        uint64_t t = kci_mt_now();
+        kci_mt_stamp();
+        uint64_t t = kci_mt.cur;
         if (kind == 1)
             p2p_check(OTF2_EvtWriter_MpiIsend(kci_mt.evt, NULL, t, (uint32_t)peer, c, (uint32_t)tag, bytes, s->a));
         else
@@ -193,7 +195,7 @@ static void complete_one(MPI_Request before, const MPI_Status *st)
         return;
     int cancelled = 0;
     PMPI_Test_cancelled(st, &cancelled);
-    uint64_t t = kci_mt_now();
+    uint64_t t = kci_mt.cur;
     if (cancelled)
         p2p_check(OTF2_EvtWriter_MpiRequestCancelled(kci_mt.evt, NULL, t, s->a));
     else if (s->c == 1)
@@ -209,6 +211,7 @@ static void complete_one(MPI_Request before, const MPI_Status *st)
 void kci_mt_completed(const MPI_Request *before, const int *idx, int count, const MPI_Status *st)
 {
     kci_mt_lock();
+    kci_mt_stamp();
     for (int k = 0; k < count; k++)
         complete_one(before[idx ? idx[k] : k], &st[k]);
     kci_mt_unlock();

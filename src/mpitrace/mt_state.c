@@ -96,17 +96,27 @@ void kci_mt_check(OTF2_ErrorCode rc, const char *what)
     }
 }
 
+void kci_mt_stamp(void)
+{
+    kci_mt.cur = kci_mt_now();
+    kci_mt.fresh = 1;
+}
+
 void kci_mt_enter(uint32_t r)
 {
     kci_mt_lock();
-    kci_mt_check(OTF2_EvtWriter_Enter(kci_mt.evt, NULL, kci_mt_now(), r), "writing an event");
+    kci_mt.cur = kci_mt_now();
+    kci_mt.fresh = 0;
+    kci_mt_check(OTF2_EvtWriter_Enter(kci_mt.evt, NULL, kci_mt.cur, r), "writing an event");
     kci_mt_unlock();
 }
 
 void kci_mt_leave(uint32_t r)
 {
     kci_mt_lock();
-    kci_mt_check(OTF2_EvtWriter_Leave(kci_mt.evt, NULL, kci_mt_now(), r), "writing an event");
+    uint64_t t = kci_mt.fresh ? kci_mt.cur : kci_mt_now();
+    kci_mt.fresh = 0;
+    kci_mt_check(OTF2_EvtWriter_Leave(kci_mt.evt, NULL, t, r), "writing an event");
     kci_mt_unlock();
 }
 
