@@ -16,7 +16,7 @@
 
 #include "dispatch.h"
 #include "options.h"
-#include "otf2_tiny.h"
+#include "otf2_gen.h"
 
 /* ---- walking the table ------------------------------------------------------ */
 
@@ -329,11 +329,11 @@ static const struct {
     {"map --collectives", "--traffic TRACE --collectives %s"},
     {"map --from", "--traffic TRACE --from 0"},
     {"map --to", "--traffic TRACE --to 1"},
-    {"map --region", "--traffic TRACE --region solver"},
+    {"map --region", "--traffic TRACE --region iteration"},
     {"simulate --collectives", "!--pattern --pairs TRACE --collectives %s"},
     {"simulate --from", "!--pattern --pairs TRACE --from 0"},
     {"simulate --to", "!--pattern --pairs TRACE --to 1"},
-    {"simulate --region", "!--pattern --pairs TRACE --region solver"},
+    {"simulate --region", "!--pattern --pairs TRACE --region iteration"},
     {"--out", "--out OUT/o.txt"},
     {"figures --out", "--out OUT/fig"},
     {"--mapping", "--mapping none"},
@@ -601,7 +601,7 @@ static void write_fixtures(void)
     fputs("name net16\naxes A B C D\nsides 2 2 2 2\n", g);
     fclose(g);
     snprintf(path, sizeof path, "%s/trace", out_dir); /* an OTF2 trace of two ranks */
-    assert_int_equal(kc_test_otf2_tiny(path), 0);
+    assert_int_equal(kc_test_otf2_write(path, 2, 1), 0);
     snprintf(path, sizeof path, "%s/MAPPING.txt", out_dir);
     assert_non_null(g = fopen(path, "w"));
     for (int x = 0; x < 16; x++)
