@@ -14,6 +14,7 @@
 #include "options.h"
 #include "network_cli.h"
 #include "out.h"
+#include "text.h"
 #include "replay_loggops.h"
 #include "replay_network.h"
 #include "replay_timeline.h"
@@ -210,6 +211,18 @@ static int resolve_network(const cli_args *a, replay_job *j)
     return 0;
 }
 
+/* A schedule that does not validate. One made from a trace has no lines:
+ * the message names the trace instead (a send never received is a trace
+ * cut short, or of a program that left it so). */
+static int invalid(const cli_args *a, const replay_job *j, kc_err *err)
+{
+    if (!j->is_trace)
+        return cli_report(a, err);
+    const char *msg = strncmp(err->msg, "line 0: ", 8) ? err->msg : err->msg + 8;
+    cli_quoted q;
+    return cli_error("the schedule made from the trace '%s' cannot be replayed: %s", cli_quote(&q, j->path), msg);
+}
+
 /* The pure model: no network; --n, when given, bounds the ranks. */
 static int resolve_loggops(const cli_args *a, replay_job *j)
 {
@@ -217,7 +230,7 @@ static int resolve_loggops(const cli_args *a, replay_job *j)
     long long n = cli_given(a, &OPT_N) ? cli_int(a, &OPT_N, 0) : 0;
     uint64_t nodes = n > 0 && n < 63 ? (uint64_t)1 << n : 0;
     if (kc_goal_validate(&j->g, nodes, NULL, &err))
-        return cli_report(a, &err);
+        return invalid(a, j, &err);
     j->timeline = cli_text(a, &OPT_TIMELINE, NULL);
     j->size = cli_text(a, &OPT_SIZE, NULL);
     if (!j->timeline)
@@ -288,7 +301,7 @@ static int resolve(const cli_args *a, replay_job *j)
         return cli_error("--ranks-per-node: %u ranks do not fit on %.0f nodes of %u ranks", j->g.num_ranks, nodes,
                          j->ranks_per_node);
     if (kc_goal_validate(&j->g, 0, &j->m, &err))
-        return cli_report(a, &err);
+        return invalid(a, j, &err);
     j->have_match = 1;
     if (j->timeline && (r = cli_timeline_check(j->timeline, j->size)))
         return r;

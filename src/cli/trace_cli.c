@@ -188,7 +188,8 @@ void cli_trace_text(FILE *f, const cli_trace *tr)
     cli_quoted q;
     fprintf(f, "%s: %u ranks", cli_quote(&q, t->name), t->ranks);
     if (t->nodes)
-        fprintf(f, " on %u node%s (%u ranks on the fullest)", t->nodes, t->nodes == 1 ? "" : "s", t->ranks_per_node);
+        fprintf(f, " on %u node%s (%u rank%s on the fullest)", t->nodes, t->nodes == 1 ? "" : "s", t->ranks_per_node,
+                t->ranks_per_node == 1 ? "" : "s");
     fprintf(f, ", %zu events over %.6g s; %zu more skipped (neither point-to-point nor collective)\n", t->nev,
             (double)t->duration * 1e-9, t->skipped);
     if (!tr->converted)
