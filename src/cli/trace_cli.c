@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "budget.h"
 #include "budget_rates.h"
@@ -34,7 +35,14 @@ struct cli_trace {
 static const cli_opt *const trace_only[] = {&OPT_COLLECTIVES, &OPT_FROM, &OPT_TO, &OPT_REGION, &OPT_COMPUTE_SCALE,
                                             NULL};
 
-int cli_trace_is(const char *path) { return path && kc_trace_is_otf2(path, NULL); }
+/* A directory is taken for an archive too: if it is not one, reading it
+ * says so (kc_trace_size_otf2's one line), as no other input is a
+ * directory. */
+int cli_trace_is(const char *path)
+{
+    struct stat st;
+    return path && (kc_trace_is_otf2(path, NULL) || (stat(path, &st) == 0 && S_ISDIR(st.st_mode)));
+}
 
 int cli_trace_refuse(const cli_args *a, const char *input)
 {

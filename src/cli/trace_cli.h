@@ -27,7 +27,8 @@ struct kc_goal;
  * kcube/traffic_gen.h (their collective enumerations share names). */
 typedef struct cli_trace cli_trace;
 
-/* Is path an OTF2 archive (kc_trace_is_otf2)? */
+/* Is path an OTF2 archive (kc_trace_is_otf2), or a directory (which only
+ * an archive may be: reading it then says what is wrong)? */
 int cli_trace_is(const char *path);
 
 /* The input is not a trace: every trace option the user gave is refused,
