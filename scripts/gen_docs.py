@@ -602,6 +602,20 @@ def _(r):
     return r.transcript(["kcube hl --census 3"])
 
 
+# ---- docs/traces.md --------------------------------------------------------------------
+
+@block("traces-report", quick=False)
+def _(r):
+    """docs/traces.md: the report on an archive python3-otf2 writes (tests/support/otf2_write.py's
+    scenario basic; /usr/bin/python3 with otf2 needed, so not among the quick blocks)."""
+    r.sh("/usr/bin/python3 %s a > /dev/null" % shlex.quote(os.path.join(ROOT, "tests", "support", "otf2_write.py")))
+    return r.transcript([
+        {"cmd": "kcube map --traffic a/basic", "head": 6},
+        {"cmd": "kcube map --traffic a/basic --collectives ring --region main --csv | tail -n 15"},
+        "kcube replay a/basic --model loggops --compute-scale 0",
+    ])
+
+
 # ---- docs/butterfly.md -----------------------------------------------------------------
 
 def trace_section(r, header):
