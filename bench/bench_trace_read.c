@@ -2,7 +2,9 @@
  * against OTF2's own `otf2-print` on the same archive in the same run:
  * printing every event (to /dev/null) and with --silent (reading and
  * validating only, the fairer match). Each is timed K times, medians
- * reported, as events per second (the events the archive declares).
+ * reported, as events per second (the events the archive declares), by
+ * wall time and by CPU time (user + system: the measure that holds on a
+ * loaded machine).
  *
  * usage: bench_trace_read [--ranks R] [--iters N] [--runs K] [--archive DIR]
  *
@@ -26,8 +28,18 @@
 
 extern char **environ;
 
-/* Run otf2-print on the anchor (stdout to /dev/null); seconds, or -1. */
-static double time_print(const char *anchor, int silent)
+typedef struct timing {
+    double wall, cpu; /* seconds; wall -1: the run failed */
+} timing;
+
+static double cpu_of(const struct rusage *ru)
+{
+    return (double)ru->ru_utime.tv_sec + 1e-6 * (double)ru->ru_utime.tv_usec + (double)ru->ru_stime.tv_sec +
+           1e-6 * (double)ru->ru_stime.tv_usec;
+}
+
+/* Run otf2-print on the anchor (stdout to /dev/null). */
+static timing time_print(const char *anchor, int silent)
 {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -36,26 +48,32 @@ static double time_print(const char *anchor, int silent)
     double t0 = bench_now();
     pid_t pid;
     int status = -1;
+    struct rusage r0, r1; /* the children's CPU time grows by this one's when it is waited for */
+    getrusage(RUSAGE_CHILDREN, &r0);
     if (posix_spawnp(&pid, "otf2-print", &fa, NULL, argv, environ) == 0)
         waitpid(pid, &status, 0);
+    getrusage(RUSAGE_CHILDREN, &r1);
     posix_spawn_file_actions_destroy(&fa);
-    return status == 0 ? bench_now() - t0 : -1.0;
+    return (timing){status == 0 ? bench_now() - t0 : -1.0, cpu_of(&r1) - cpu_of(&r0)};
 }
 
-static double time_read(const char *path, size_t *kept, size_t *skipped)
+static timing time_read(const char *path, size_t *kept, size_t *skipped)
 {
     kc_trace t;
     kc_err err = {0};
+    struct rusage r0, r1;
+    getrusage(RUSAGE_SELF, &r0);
     double t0 = bench_now();
     if (kc_trace_read_otf2(&t, path, NULL, &err) != KC_OK) {
         fprintf(stderr, "bench_trace_read: %s\n", err.msg);
         exit(1);
     }
     double s = bench_now() - t0;
+    getrusage(RUSAGE_SELF, &r1);
     *kept = t.nev;
     *skipped = t.skipped;
     kc_trace_free(&t);
-    return s;
+    return (timing){s, cpu_of(&r1) - cpu_of(&r0)};
 }
 
 static void remove_archive(const char *dir, uint32_t ranks)
@@ -113,27 +131,35 @@ int main(int argc, char **argv)
         fprintf(stderr, "bench_trace_read: %s: %s\n", path, err.msg[0] ? err.msg : "not an OTF2 archive");
         return 1;
     }
-    double kc[MAX_RUNS], pr[MAX_RUNS], si[MAX_RUNS];
+    timing runs_of[3][MAX_RUNS];
     size_t kept = 0, skipped = 0;
     for (int k = 0; k < runs; k++) {
-        kc[k] = time_read(path, &kept, &skipped);
-        pr[k] = time_print(anchor, 0);
-        si[k] = time_print(anchor, 1);
+        runs_of[0][k] = time_read(path, &kept, &skipped);
+        runs_of[1][k] = time_print(anchor, 0);
+        runs_of[2][k] = time_print(anchor, 1);
     }
     struct rusage ru;
     getrusage(RUSAGE_SELF, &ru);
-    double mk = bench_median(kc, runs), mp = bench_median(pr, runs), ms = bench_median(si, runs);
-    double ev = (double)sz.events;
     printf("archive: %u ranks, %llu events declared, %zu kept, %zu skipped; estimate %.1f MiB, peak RSS %.1f MiB\n",
            sz.ranks, (unsigned long long)sz.events, kept, skipped, (double)sz.bytes / 1048576.0,
            (double)ru.ru_maxrss / 1024.0);
-    printf("median of %d          seconds   events/s\n", runs);
-    printf("kc_trace_read_otf2    %8.3f   %9.3g\n", mk, ev / mk);
-    if (mp > 0 && ms > 0) {
-        printf("otf2-print            %8.3f   %9.3g\n", mp, ev / mp);
-        printf("otf2-print --silent   %8.3f   %9.3g\n", ms, ev / ms);
-    } else {
-        printf("otf2-print: not run (not on PATH, or it failed)\n");
+    printf("median of %d          wall s   events/s    CPU s   events/s\n", runs);
+    static const char *const what[3] = {"kc_trace_read_otf2", "otf2-print", "otf2-print --silent"};
+    for (int w = 0; w < 3; w++) {
+        double wall[MAX_RUNS], cpu[MAX_RUNS];
+        int failed = 0;
+        for (int k = 0; k < runs; k++) {
+            wall[k] = runs_of[w][k].wall;
+            cpu[k] = runs_of[w][k].cpu;
+            failed |= wall[k] < 0;
+        }
+        if (failed) {
+            printf("%-20s  not run (otf2-print not on PATH, or it failed)\n", what[w]);
+            continue;
+        }
+        double mw = bench_median(wall, runs), mc = bench_median(cpu, runs);
+        printf("%-20s %7.3f  %9.3g  %7.3f  %9.3g\n", what[w], mw, (double)sz.events / mw, mc,
+               (double)sz.events / mc);
     }
     free(anchor);
     if (!given)

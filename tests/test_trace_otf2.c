@@ -189,7 +189,7 @@ static void test_bad_archives(void **state)
     (void)state;
     static const char *const bad[] = {"bad_cut",     "bad_nodef",       "bad_undefloc",  "bad_comm",
                                       "bad_collcomm", "bad_noworld",    "bad_garbage",   "bad_anchor_only",
-                                      "bad_no_anchor", "bad_two_anchors"};
+                                      "bad_no_anchor", "bad_two_anchors", "bad_cutdef"};
     char quiet[] = "/tmp/kc_otf2_stderr_XXXXXX";
     int fd = mkstemp(quiet), saved = dup(2);
     assert_true(fd >= 0 && saved >= 0);

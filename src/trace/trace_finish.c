@@ -63,7 +63,7 @@ static kc_status order_by_rank(kc_trace *t, kc_err *err)
     for (uint32_t r = 0; r < t->ranks; r++)
         first[r + 1] += first[r];
     kc_trace_event *ev = sorted ? t->ev : malloc((t->nev ? t->nev : 1) * sizeof *ev);
-    if (!ev) {
+    if (!sorted && !ev) {
         free(first);
         return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory ordering %zu trace events", t->nev);
     }

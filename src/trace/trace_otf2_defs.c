@@ -122,6 +122,23 @@ static OTF2_ErrorCode silent(void *ud, const char *file, uint64_t line, const ch
     return code;
 }
 
+/* Does the anchor file start as OTF2's do (the word "OTF2" in its first
+ * bytes, after the header's length and byte-order marks)? OTF2_Reader_Open
+ * on anything else fails, and leaks its partly opened archive. */
+static int anchor_looks_right(const char *anchor)
+{
+    unsigned char head[16];
+    FILE *f = fopen(anchor, "rb");
+    if (!f)
+        return 0;
+    size_t n = fread(head, 1, sizeof head, f);
+    fclose(f);
+    for (size_t i = 0; i + 4 <= n; i++)
+        if (memcmp(head + i, "OTF2", 4) == 0)
+            return 1;
+    return 0;
+}
+
 kc_status kci_otf2_open(const char *path, char **anchor, char **name, OTF2_Reader **reader, kc_err *err)
 {
     *anchor = *name = NULL;
@@ -141,7 +158,7 @@ kc_status kci_otf2_open(const char *path, char **anchor, char **name, OTF2_Reade
     }
     snprintf(*name, n, "trace '%s'", *anchor);
     OTF2_Error_RegisterCallback(silent, NULL);
-    *reader = OTF2_Reader_Open(*anchor);
+    *reader = anchor_looks_right(*anchor) ? OTF2_Reader_Open(*anchor) : NULL;
     if (!*reader || OTF2_Reader_SetSerialCollectiveCallbacks(*reader) != OTF2_SUCCESS) {
         kc_fail_param(err, KC_EINVAL, PARAM, "%s: cannot be opened as an OTF2 archive", *name);
         if (*reader)

@@ -386,8 +386,17 @@ def cut_events(path):
         f.write(data[:len(data) // 2])
 
 
+def cut_definitions(path):
+    defs = os.path.join(path, "traces.def")
+    with open(defs, "rb") as f:
+        data = f.read()
+    with open(defs, "wb") as f:
+        f.write(data[:len(data) // 2])
+
+
 def write_bad(out):
     bad(out, "bad_cut", "location 0", sc=small(), build=cut_events)
+    bad(out, "bad_cutdef", "the global definitions cannot be read", sc=basic(), build=cut_definitions)
     bad(out, "bad_nodef", "definitions", sc=small(), build=lambda p: os.remove(os.path.join(p, "traces.def")))
     bad(out, "bad_undefloc", "events for location 77, which has no definition", sc=small(),
         build=lambda p: shutil.copy(os.path.join(p, "traces", "0.evt"), os.path.join(p, "traces", "77.evt")))
