@@ -285,6 +285,349 @@ static void test_subcomm(void **state)
     kc_trace_free(&t);
 }
 
+/* Score-P's totals without MPI_IN_PLACE (block m; the vector for
+ * reductions), written here apart from the library's. */
+static void totals(kc_trace_coll op, uint32_t p, uint32_t root, uint32_t me, uint64_t m, uint64_t *s, uint64_t *r)
+{
+    uint64_t n = p;
+    *s = *r = 0;
+    if (op == KC_COLL_BCAST || op == KC_COLL_SCATTER || op == KC_COLL_SCATTERV) {
+        *s = me == root ? n * m : 0;
+        *r = m;
+    } else if (op == KC_COLL_GATHER || op == KC_COLL_GATHERV || op == KC_COLL_REDUCE) {
+        *s = m;
+        *r = me == root ? n * m : 0;
+    } else if (op == KC_COLL_REDUCE_SCATTER || op == KC_COLL_REDUCE_SCATTER_BLOCK) {
+        *s = m;
+        *r = n * (m / n + (me < m % n));
+    } else if (op == KC_COLL_SCAN) {
+        *s = (n - me) * m;
+        *r = ((uint64_t)me + 1) * m;
+    } else if (op == KC_COLL_EXSCAN) {
+        *s = (n - me - 1) * m;
+        *r = (uint64_t)me * m;
+    } else if (op != KC_COLL_BARRIER)
+        *s = *r = n * m;
+}
+
+typedef struct pair_sum {
+    uint64_t *bytes; /* p x p */
+    uint32_t p, me;
+} pair_sum;
+
+static int count_pair(void *ctx, uint32_t step, uint32_t peer, uint64_t bytes)
+{
+    (void)step;
+    pair_sum *x = ctx;
+    x->bytes[(size_t)x->me * x->p + peer] += bytes;
+    return 0;
+}
+
+/* Every operation in turn on the world of p ranks (root 2, 1000 bytes),
+ * with rank-dependent compute between: for each algorithm the traffic is
+ * what each rank's own expansion says, and the schedule validates and
+ * replays with every message delivered. */
+static void test_every_collective(void **state)
+{
+    (void)state;
+    for (uint32_t p = 3; p <= 8; p += 5) {
+        kc_trace t;
+        kc_err err = {0};
+        ok(kc_trace_init(&t, p, "collectives", &err), &err);
+        for (uint32_t r = 0; r < p; r++)
+            for (int op = 0; op < KC_COLL_COUNT; op++) {
+                uint64_t s, v, at = 1000 * (uint64_t)op + 37 * r;
+                totals((kc_trace_coll)op, p, 2, r, 1000, &s, &v);
+                coll(&t, r, at, at + 300, (kc_trace_coll)op, 0, 2, s, v);
+            }
+        ok(kc_trace_finish(&t, &err), &err);
+        for (int alg = KC_ALG_AUTO; alg < KC_ALG_COUNT; alg++) {
+            kc_trace_filter f;
+            kc_trace_filter_default(&f);
+            f.alg = (kc_trace_alg)alg;
+            kc_traffic tr;
+            kc_trace_summary sum;
+            traffic_of(&t, &f, &tr, &sum);
+            pair_sum x = {calloc((size_t)p * p, sizeof *x.bytes), p, 0};
+            for (int op = 0; op < KC_COLL_COUNT; op++) {
+                assert_int_equal(sum.coll_calls[op], 1);
+                uint64_t decided = op == KC_COLL_REDUCE_SCATTER_BLOCK ? 1000 / p : 1000; /* its per-rank share */
+                kc_trace_alg a = alg ? (kc_trace_alg)alg : kc_trace_coll_auto((kc_trace_coll)op, p, decided);
+                for (x.me = 0; x.me < p; x.me++) {
+                    uint64_t s, v;
+                    totals((kc_trace_coll)op, p, 2, x.me, 1000, &s, &v);
+                    kc_trace_coll_messages((kc_trace_coll)op, a, p, 2, x.me, s, v, count_pair, NULL, &x);
+                }
+            }
+            for (uint32_t i = 0; i < p; i++)
+                for (uint32_t j = 0; j < p; j++)
+                    assert_int_equal(between(&tr, i, j), x.bytes[(size_t)i * p + j]);
+            free(x.bytes);
+            kc_traffic_free(&tr);
+            uint64_t delivered;
+            replay(&t, 1, (kc_trace_alg)alg, NULL, &sum, &delivered);
+            assert_int_equal(delivered, sum.coll_messages);
+        }
+        kc_trace_free(&t);
+    }
+}
+
+/* Windows and regions: rank 0 sends 1 byte at 10, enters "solver" at 20,
+ * sends 100 at 30 and 200 at 40, leaves at 50, sends 7 at 60; inside the
+ * solver a second "solver" region is nested around the 200. */
+static void test_windows_regions(void **state)
+{
+    (void)state;
+    kc_trace t;
+    kc_err err = {0};
+    uint32_t solver, other;
+    ok(kc_trace_init(&t, 3, "windows", &err), &err);
+    ok(kc_trace_add_region(&t, "solver", &solver, &err), &err);
+    ok(kc_trace_add_region(&t, "io", &other, &err), &err);
+    send_(&t, 0, 10, 1, 0, 1);
+    region(&t, 0, 20, solver, 1);
+    send_(&t, 0, 30, 1, 0, 100);
+    region(&t, 0, 35, other, 1);
+    region(&t, 0, 36, solver, 1);
+    send_(&t, 0, 40, 2, 0, 200);
+    region(&t, 0, 45, solver, 0);
+    region(&t, 0, 46, other, 0);
+    region(&t, 0, 50, solver, 0);
+    send_(&t, 0, 60, 2, 0, 7);
+    recv_(&t, 1, 10, 0, 0, 1);
+    recv_(&t, 1, 30, 0, 0, 100);
+    recv_(&t, 2, 40, 0, 0, 200);
+    recv_(&t, 2, 60, 0, 0, 7);
+    ok(kc_trace_finish(&t, &err), &err);
+    struct {
+        uint64_t from, to;
+        const char *region;
+        uint64_t to1, to2, dropped;
+    } cases[] = {
+        {0, UINT64_MAX, NULL, 101, 207, 0}, {0, UINT64_MAX, "solver", 100, 200, 2}, {35, 61, NULL, 0, 207, 2},
+        {35, UINT64_MAX, "solver", 0, 200, 3}, {0, 40, "io", 0, 0, 4}, {10, 11, NULL, 1, 0, 3},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        kc_trace_filter f;
+        kc_trace_filter_default(&f);
+        f.from = cases[c].from;
+        f.to = cases[c].to;
+        f.region = cases[c].region;
+        kc_traffic tr;
+        kc_trace_summary sum;
+        traffic_of(&t, &f, &tr, &sum);
+        assert_int_equal(between(&tr, 0, 1), cases[c].to1);
+        assert_int_equal(between(&tr, 0, 2), cases[c].to2);
+        assert_int_equal(sum.dropped, cases[c].dropped);
+        assert_int_equal(sum.p2p_bytes, cases[c].to1 + cases[c].to2);
+        kc_traffic_free(&tr);
+    }
+    kc_trace_filter f;
+    kc_trace_filter_default(&f);
+    f.region = "solve";
+    kc_traffic tr;
+    ok(kc_traffic_init(&tr, 3, &err), &err);
+    assert_int_equal(kc_trace_traffic(&t, &f, &tr, NULL, &err), KC_EINVAL);
+    assert_non_null(strstr(err.msg, "no region called 'solve'"));
+    kc_traffic_free(&tr);
+    kc_trace_free(&t);
+}
+
+/* ---- Seeded random programs ----
+ * Messages in one global order, each end blocking or not (a non-blocking
+ * one completed at a later wait of its rank), collectives on the world
+ * between them: the smallest unfinished message always has both ends
+ * posted, so the program cannot deadlock, and neither may its schedule.
+ * Exchanges (receives posted before blocking sends of 2000 bytes and more,
+ * above S) and sendrecv shifts around the ring need the non-blocking and
+ * sendrecv rules: read as blocking and serial, they deadlock. */
+typedef struct open_req {
+    uint64_t request, bytes;
+    uint32_t peer, tag;
+    int recv;
+} open_req;
+
+typedef struct program {
+    kc_trace *t;
+    kc_rng rng;
+    uint32_t p, mpi_send, sendrecv;
+    uint64_t *now, *next_req, *pair, p2p_bytes;
+    open_req *open; /* p x 64 */
+    size_t *nopen;
+} program;
+
+static uint64_t tick(program *g, uint32_t r) { return g->now[r] += kc_rng_below(&g->rng, 500); }
+
+static void wait_all(program *g, uint32_t r)
+{
+    for (size_t i = g->nopen[r]; i-- > 0;) {
+        open_req *o = &g->open[(size_t)r * 64 + i];
+        if (o->recv)
+            put(g->t, r, KC_TRACE_COMPLETE, tick(g, r), o->peer, o->tag, o->bytes, 0, o->request);
+        else
+            put(g->t, r, KC_TRACE_COMPLETE, tick(g, r), KC_TRACE_NO_RANK, 0, 0, 0, o->request);
+    }
+    g->nopen[r] = 0;
+}
+
+static void one_end(program *g, uint32_t r, int recv, uint32_t peer, uint32_t tag, uint64_t bytes)
+{
+    if (g->nopen[r] == 64)
+        wait_all(g, r);
+    if (kc_rng_below(&g->rng, 2)) {
+        uint64_t req = ++g->next_req[r];
+        put(g->t, r, recv ? KC_TRACE_IRECV : KC_TRACE_ISEND, tick(g, r), recv ? 0 : peer, recv ? 0 : tag,
+            recv ? 0 : bytes, 0, req);
+        g->open[(size_t)r * 64 + g->nopen[r]++] = (open_req){req, bytes, peer, tag, recv};
+        return;
+    }
+    int wrap = kc_rng_below(&g->rng, 2);
+    if (wrap)
+        region(g->t, r, tick(g, r), g->mpi_send, 1);
+    put(g->t, r, recv ? KC_TRACE_RECV : KC_TRACE_SEND, tick(g, r), peer, tag, bytes, 0, 0);
+    if (wrap)
+        region(g->t, r, tick(g, r), g->mpi_send, 0);
+}
+
+static void message(program *g)
+{
+    static const uint64_t sizes[] = {0, 11, 500, 2000, 5000};
+    uint32_t src = (uint32_t)kc_rng_below(&g->rng, g->p);
+    uint32_t dst = (src + 1 + (uint32_t)kc_rng_below(&g->rng, g->p - 1)) % g->p;
+    uint32_t tag = (uint32_t)kc_rng_below(&g->rng, 4);
+    uint64_t bytes = sizes[kc_rng_below(&g->rng, 5)];
+    one_end(g, src, 0, dst, tag, bytes);
+    one_end(g, dst, 1, src, tag, bytes);
+    g->pair[(size_t)src * g->p + dst] += bytes;
+    g->p2p_bytes += bytes;
+}
+
+/* Two ranks that both post a receive from the other, then send blocking:
+ * safe only because the receives do not block. */
+static void exchange(program *g)
+{
+    uint32_t a = (uint32_t)kc_rng_below(&g->rng, g->p), b = (a + 1 + (uint32_t)kc_rng_below(&g->rng, g->p - 1)) % g->p;
+    uint64_t bytes = 2000 + kc_rng_below(&g->rng, 3000);
+    uint32_t ends[2] = {a, b};
+    for (int i = 0; i < 2; i++) {
+        uint32_t r = ends[i], peer = ends[1 - i];
+        if (g->nopen[r] == 64)
+            wait_all(g, r);
+        uint64_t req = ++g->next_req[r];
+        put(g->t, r, KC_TRACE_IRECV, tick(g, r), 0, 0, 0, 0, req);
+        g->open[(size_t)r * 64 + g->nopen[r]++] = (open_req){req, bytes, peer, 9, 1};
+    }
+    for (int i = 0; i < 2; i++)
+        send_(g->t, ends[i], tick(g, ends[i]), ends[1 - i], 9, bytes);
+    g->pair[(size_t)a * g->p + b] += bytes;
+    g->pair[(size_t)b * g->p + a] += bytes;
+    g->p2p_bytes += 2 * bytes;
+}
+
+/* Every rank shifts a block to the next with MPI_Sendrecv. */
+static void shift(program *g)
+{
+    uint64_t bytes = 1500 + kc_rng_below(&g->rng, 1000);
+    for (uint32_t r = 0; r < g->p; r++) {
+        region(g->t, r, tick(g, r), g->sendrecv, 1);
+        send_(g->t, r, tick(g, r), (r + 1) % g->p, 8, bytes);
+        recv_(g->t, r, tick(g, r), (r + g->p - 1) % g->p, 8, bytes);
+        region(g->t, r, tick(g, r), g->sendrecv, 0);
+        g->pair[(size_t)r * g->p + (r + 1) % g->p] += bytes;
+    }
+    g->p2p_bytes += g->p * bytes;
+}
+
+static void collective_call(program *g)
+{
+    kc_trace_coll op = (kc_trace_coll)kc_rng_below(&g->rng, KC_COLL_COUNT);
+    uint32_t root = (uint32_t)kc_rng_below(&g->rng, g->p);
+    uint64_t m = kc_rng_below(&g->rng, 3000);
+    for (uint32_t r = 0; r < g->p; r++) {
+        uint64_t s, v, at = tick(g, r);
+        totals(op, g->p, root, r, m, &s, &v);
+        g->now[r] += kc_rng_below(&g->rng, 200);
+        coll(g->t, r, at, g->now[r], op, 0, root, s, v);
+    }
+}
+
+static void random_program(kc_trace *t, uint64_t seed, int with_coll, program *g)
+{
+    kc_err err = {0};
+    kc_rng_seed(&g->rng, seed);
+    g->p = 2 + (uint32_t)kc_rng_below(&g->rng, 7);
+    g->t = t;
+    g->now = calloc(g->p, sizeof *g->now);
+    g->next_req = calloc(g->p, sizeof *g->next_req);
+    g->pair = calloc((size_t)g->p * g->p, sizeof *g->pair);
+    g->open = calloc((size_t)g->p * 64, sizeof *g->open);
+    g->nopen = calloc(g->p, sizeof *g->nopen);
+    g->p2p_bytes = 0;
+    ok(kc_trace_init(t, g->p, "random", &err), &err);
+    ok(kc_trace_add_region(t, "MPI_Send", &g->mpi_send, &err), &err);
+    ok(kc_trace_add_region(t, "MPI_Sendrecv", &g->sendrecv, &err), &err);
+    size_t items = 5 + kc_rng_below(&g->rng, 56);
+    for (size_t i = 0; i < items; i++) {
+        uint64_t kind = kc_rng_below(&g->rng, 16);
+        if (with_coll && kind < 2)
+            collective_call(g);
+        else if (kind < 4)
+            exchange(g);
+        else if (kind < 5)
+            shift(g);
+        else
+            message(g);
+        for (uint32_t r = 0; r < g->p; r++)
+            if (kc_rng_below(&g->rng, 4) == 0)
+                wait_all(g, r);
+    }
+    for (uint32_t r = 0; r < g->p; r++)
+        wait_all(g, r);
+    ok(kc_trace_finish(t, &err), &err);
+}
+
+static void program_free(program *g)
+{
+    free(g->now);
+    free(g->next_req);
+    free(g->pair);
+    free(g->open);
+    free(g->nopen);
+}
+
+static void test_random_programs(void **state)
+{
+    (void)state;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        kc_trace t;
+        program g;
+        int with_coll = seed % 2 == 0;
+        random_program(&t, kc_seed_derive(0x7ACE, seed), with_coll, &g);
+        kc_trace_alg alg = (kc_trace_alg)kc_rng_below(&g.rng, KC_ALG_COUNT);
+        double scale = (double)kc_rng_below(&g.rng, 3) / 2;
+        kc_trace_summary sum;
+        uint64_t delivered;
+        replay(&t, scale, alg, NULL, &sum, &delivered);
+        assert_int_equal(delivered, sum.p2p_messages + sum.coll_messages);
+        assert_int_equal(sum.p2p_bytes, g.p2p_bytes);
+        kc_trace_filter f;
+        kc_trace_filter_default(&f);
+        f.alg = alg;
+        kc_traffic tr;
+        traffic_of(&t, &f, &tr, &sum);
+        uint64_t total = 0;
+        for (size_t i = 0; i < tr.count; i++)
+            total += tr.bytes[i];
+        assert_int_equal(total, g.p2p_bytes + sum.coll_bytes);
+        for (uint32_t i = 0; !with_coll && i < g.p; i++)
+            for (uint32_t j = 0; j < g.p; j++)
+                assert_int_equal(between(&tr, i, j), g.pair[(size_t)i * g.p + j]);
+        kc_traffic_free(&tr);
+        program_free(&g);
+        kc_trace_free(&t);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -292,6 +635,9 @@ int main(void)
         cmocka_unit_test(test_nonblocking),
         cmocka_unit_test(test_sendrecv_ring),
         cmocka_unit_test(test_subcomm),
+        cmocka_unit_test(test_every_collective),
+        cmocka_unit_test(test_windows_regions),
+        cmocka_unit_test(test_random_programs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
