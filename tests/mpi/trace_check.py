@@ -67,16 +67,12 @@ def one(ev, r, st, out, members, reqs):
             out.append(("leave", top))
         return
     rq = lambda i: reqs.setdefault(i, len(reqs))  # requests numbered by first appearance
-    if name in ("MpiSend", "MpiIsend"):
+    kinds = {"MpiSend": "send", "MpiIsend": "isend", "MpiRecv": "recv", "MpiIrecv": "irecv"}
+    if name in kinds:
         m = members[ev.communicator]
-        item = ["send" if name == "MpiSend" else "isend", where, m[ev.receiver], ev.msg_tag, ev.msg_length, m]
-        if name == "MpiIsend":
-            item.append(rq(ev.request_id))
-        out.append(tuple(item))
-    elif name in ("MpiRecv", "MpiIrecv"):
-        m = members[ev.communicator]
-        item = ["recv" if name == "MpiRecv" else "irecv", where, m[ev.sender], ev.msg_tag, ev.msg_length, m]
-        if name == "MpiIrecv":
+        peer = ev.receiver if "send" in kinds[name] else ev.sender
+        item = [kinds[name], where, m[peer], ev.msg_tag, ev.msg_length, m]
+        if name in ("MpiIsend", "MpiIrecv"):
             item.append(rq(ev.request_id))
         out.append(tuple(item))
     elif name == "MpiIrecvRequest":
