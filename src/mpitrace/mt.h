@@ -148,6 +148,15 @@ void kci_mt_started(MPI_Request req, int kind, MPI_Comm comm, int peer, int tag,
  * MpiRequestCancelled for those the table holds and drops them. Lock taken inside. */
 void kci_mt_completed(const MPI_Request *before, const int *idx, int count, const MPI_Status *st);
 
+/* ---- mt_coll.c: collectives ---- */
+/* Enter `region` and, on an intracommunicator, write MpiCollectiveBegin;
+ * the communicator's id (MT_NONE: no collective recorded). */
+uint32_t kci_mt_coll_begin(uint32_t region, MPI_Comm comm);
+/* MpiCollectiveEnd (unless c is MT_NONE; root < 0: none), then leave. */
+void kci_mt_coll_end(uint32_t region, uint32_t c, OTF2_CollectiveOp op, int root, uint64_t sent, uint64_t recvd);
+/* Bytes of counts[0..p) elements of `type`. */
+uint64_t kci_mt_sum_bytes(const int *counts, uint64_t p, MPI_Datatype type);
+
 /* ---- mt_init.c / mt_defs.c ---- */
 /* Start tracing after PMPI_Init (collective over MPI_COMM_WORLD): the
  * archive, the clock, region `region` (MPI_Init or MPI_Init_thread)

@@ -20,8 +20,7 @@
 
 static void coll_check(OTF2_ErrorCode rc) { kci_mt_check(rc, "writing an event"); }
 
-/* Enter the region and begin the collective; the communicator's id (MT_NONE: none recorded). */
-static uint32_t coll_begin(uint32_t region, MPI_Comm comm)
+uint32_t kci_mt_coll_begin(uint32_t region, MPI_Comm comm)
 {
     kci_mt_enter(region);
     kci_mt_lock();
@@ -32,7 +31,7 @@ static uint32_t coll_begin(uint32_t region, MPI_Comm comm)
     return c;
 }
 
-static void coll_end(uint32_t region, uint32_t c, OTF2_CollectiveOp op, int root, uint64_t sent, uint64_t recvd)
+void kci_mt_coll_end(uint32_t region, uint32_t c, OTF2_CollectiveOp op, int root, uint64_t sent, uint64_t recvd)
 {
     if (c != MT_NONE) {
         kci_mt_lock();
@@ -53,8 +52,7 @@ static void place(MPI_Comm comm, int *me, uint64_t *p)
     *p = size > 0 ? (uint64_t)size : 0;
 }
 
-/* Sum of counts[0..p) elements of `type`. */
-static uint64_t sum_bytes(const int *counts, uint64_t p, MPI_Datatype type)
+uint64_t kci_mt_sum_bytes(const int *counts, uint64_t p, MPI_Datatype type)
 {
     uint64_t s = 0;
     for (uint64_t i = 0; i < p; i++)
@@ -78,9 +76,9 @@ int MPI_Barrier(MPI_Comm comm)
 {
     if (!kci_mt_on())
         return PMPI_Barrier(comm);
-    uint32_t c = coll_begin(MT_BARRIER, comm);
+    uint32_t c = kci_mt_coll_begin(MT_BARRIER, comm);
     int rc = PMPI_Barrier(comm);
-    coll_end(MT_BARRIER, c, OTF2_COLLECTIVE_OP_BARRIER, -1, 0, 0);
+    kci_mt_coll_end(MT_BARRIER, c, OTF2_COLLECTIVE_OP_BARRIER, -1, 0, 0);
     return rc;
 }
 
@@ -88,47 +86,81 @@ int MPI_Bcast(void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     if (!kci_mt_on())
         return PMPI_Bcast(buf, count, type, root, comm);
-    uint32_t c = coll_begin(MT_BCAST, comm);
+    uint32_t c = kci_mt_coll_begin(MT_BCAST, comm);
     int rc = PMPI_Bcast(buf, count, type, root, comm), me = 0;
     uint64_t p = 0, m = kci_mt_bytes(count, type), sent = 0, recvd = 0;
     if (c != MT_NONE) {
         place(comm, &me, &p);
         to_one(me, root, p, m, m, 0, &recvd, &sent); /* one-to-all: all-to-one with the directions swapped */
     }
-    coll_end(MT_BCAST, c, OTF2_COLLECTIVE_OP_BCAST, root, sent, recvd);
+    kci_mt_coll_end(MT_BCAST, c, OTF2_COLLECTIVE_OP_BCAST, root, sent, recvd);
+    return rc;
+}
+
+typedef int (*rooted_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, int, MPI_Comm);
+
+/* MPI_Gather (out = 0) and MPI_Scatter (out = 1, the root's block goes out). */
+static int rooted_call(uint32_t region, rooted_fn fn, OTF2_CollectiveOp op, int out, const void *sbuf, int scount,
+                       MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm)
+{
+    if (!kci_mt_on())
+        return fn(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
+    uint32_t c = kci_mt_coll_begin(region, comm);
+    int rc = fn(sbuf, scount, stype, rbuf, rcount, rtype, root, comm), me = 0;
+    uint64_t p = 0, sent = 0, recvd = 0, mine = kci_mt_bytes(scount, stype), theirs = kci_mt_bytes(rcount, rtype);
+    if (c != MT_NONE) {
+        place(comm, &me, &p);
+        if (out) /* one-to-all: all-to-one with the directions swapped */
+            to_one(me, root, p, theirs, me == root ? mine : 0, rbuf == MPI_IN_PLACE, &recvd, &sent);
+        else
+            to_one(me, root, p, mine, me == root ? theirs : 0, sbuf == MPI_IN_PLACE, &sent, &recvd);
+    }
+    kci_mt_coll_end(region, c, op, root, sent, recvd);
     return rc;
 }
 
 int MPI_Gather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                int root, MPI_Comm comm)
 {
-    if (!kci_mt_on())
-        return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    uint32_t c = coll_begin(MT_GATHER, comm);
-    int rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm), me = 0;
-    uint64_t p = 0, sent = 0, recvd = 0;
-    if (c != MT_NONE) {
-        place(comm, &me, &p);
-        to_one(me, root, p, kci_mt_bytes(scount, stype), me == root ? kci_mt_bytes(rcount, rtype) : 0,
-               sbuf == MPI_IN_PLACE, &sent, &recvd);
-    }
-    coll_end(MT_GATHER, c, OTF2_COLLECTIVE_OP_GATHER, root, sent, recvd);
-    return rc;
+    return rooted_call(MT_GATHER, PMPI_Gather, OTF2_COLLECTIVE_OP_GATHER, 0, sbuf, scount, stype, rbuf, rcount,
+                       rtype, root, comm);
+}
+
+int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
+                int root, MPI_Comm comm)
+{
+    return rooted_call(MT_SCATTER, PMPI_Scatter, OTF2_COLLECTIVE_OP_SCATTER, 1, sbuf, scount, stype, rbuf, rcount,
+                       rtype, root, comm);
 }
 
 int MPI_Reduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm)
 {
     if (!kci_mt_on())
         return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-    uint32_t c = coll_begin(MT_REDUCE, comm);
+    uint32_t c = kci_mt_coll_begin(MT_REDUCE, comm);
     int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm), me = 0;
     uint64_t p = 0, m = kci_mt_bytes(count, type), sent = 0, recvd = 0;
     if (c != MT_NONE) {
         place(comm, &me, &p);
         to_one(me, root, p, m, m, sbuf == MPI_IN_PLACE, &sent, &recvd);
     }
-    coll_end(MT_REDUCE, c, OTF2_COLLECTIVE_OP_REDUCE, root, sent, recvd);
+    kci_mt_coll_end(MT_REDUCE, c, OTF2_COLLECTIVE_OP_REDUCE, root, sent, recvd);
     return rc;
+}
+
+/* Gatherv's bytes (Scatterv's with sent and received swapped): the root
+ * receives the sum of counts[] and keeps its own block (none in place);
+ * the others send `other`. */
+static void v_to_one(int me, int root, uint64_t p, const int *counts, MPI_Datatype type, uint64_t other,
+                     int inplace, uint64_t *sent, uint64_t *recvd)
+{
+    if (me != root) {
+        *sent = other, *recvd = 0;
+        return;
+    }
+    uint64_t own = kci_mt_bytes(counts[me], type);
+    *recvd = kci_mt_sum_bytes(counts, p, type) - (inplace ? own : 0);
+    *sent = inplace ? 0 : own;
 }
 
 int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
@@ -136,38 +168,14 @@ int MPI_Gatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, co
 {
     if (!kci_mt_on())
         return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
-    uint32_t c = coll_begin(MT_GATHERV, comm);
+    uint32_t c = kci_mt_coll_begin(MT_GATHERV, comm);
     int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm), me = 0;
     uint64_t p = 0, sent = 0, recvd = 0;
     if (c != MT_NONE) {
         place(comm, &me, &p);
-        if (me != root) {
-            sent = kci_mt_bytes(scount, stype);
-        } else {
-            uint64_t own = kci_mt_bytes(rcounts[me], rtype);
-            recvd = sum_bytes(rcounts, p, rtype);
-            sent = sbuf == MPI_IN_PLACE ? 0 : own;
-            recvd -= sbuf == MPI_IN_PLACE ? own : 0;
-        }
+        v_to_one(me, root, p, rcounts, rtype, kci_mt_bytes(scount, stype), sbuf == MPI_IN_PLACE, &sent, &recvd);
     }
-    coll_end(MT_GATHERV, c, OTF2_COLLECTIVE_OP_GATHERV, root, sent, recvd);
-    return rc;
-}
-
-int MPI_Scatter(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
-                int root, MPI_Comm comm)
-{
-    if (!kci_mt_on())
-        return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-    uint32_t c = coll_begin(MT_SCATTER, comm);
-    int rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm), me = 0;
-    uint64_t p = 0, sent = 0, recvd = 0;
-    if (c != MT_NONE) {
-        place(comm, &me, &p);
-        to_one(me, root, p, kci_mt_bytes(rcount, rtype), me == root ? kci_mt_bytes(scount, stype) : 0,
-               rbuf == MPI_IN_PLACE, &recvd, &sent);
-    }
-    coll_end(MT_SCATTER, c, OTF2_COLLECTIVE_OP_SCATTER, root, sent, recvd);
+    kci_mt_coll_end(MT_GATHERV, c, OTF2_COLLECTIVE_OP_GATHERV, root, sent, recvd);
     return rc;
 }
 
@@ -176,20 +184,13 @@ int MPI_Scatterv(const void *sbuf, const int scounts[], const int displs[], MPI_
 {
     if (!kci_mt_on())
         return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
-    uint32_t c = coll_begin(MT_SCATTERV, comm);
+    uint32_t c = kci_mt_coll_begin(MT_SCATTERV, comm);
     int rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm), me = 0;
     uint64_t p = 0, sent = 0, recvd = 0;
     if (c != MT_NONE) {
         place(comm, &me, &p);
-        if (me != root) {
-            recvd = kci_mt_bytes(rcount, rtype);
-        } else {
-            uint64_t own = kci_mt_bytes(scounts[me], stype);
-            sent = sum_bytes(scounts, p, stype);
-            recvd = rbuf == MPI_IN_PLACE ? 0 : own;
-            sent -= rbuf == MPI_IN_PLACE ? own : 0;
-        }
+        v_to_one(me, root, p, scounts, stype, kci_mt_bytes(rcount, rtype), rbuf == MPI_IN_PLACE, &recvd, &sent);
     }
-    coll_end(MT_SCATTERV, c, OTF2_COLLECTIVE_OP_SCATTERV, root, sent, recvd);
+    kci_mt_coll_end(MT_SCATTERV, c, OTF2_COLLECTIVE_OP_SCATTERV, root, sent, recvd);
     return rc;
 }

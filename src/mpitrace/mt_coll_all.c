@@ -3,16 +3,10 @@
  * same events as mt_coll.c's, sizes by the convention written there. */
 #include "mt.h"
 
-static void coll_check(OTF2_ErrorCode rc) { kci_mt_check(rc, "writing an event"); }
-
+/* Begin the collective (kci_mt_coll_begin) and find this rank's place. */
 static uint32_t begin(uint32_t region, MPI_Comm comm, int *me, uint64_t *p)
 {
-    kci_mt_enter(region);
-    kci_mt_lock();
-    uint32_t c = kci_mt_comm_id(comm);
-    if (c != MT_NONE)
-        coll_check(OTF2_EvtWriter_MpiCollectiveBegin(kci_mt.evt, NULL, kci_mt.cur));
-    kci_mt_unlock();
+    uint32_t c = kci_mt_coll_begin(region, comm);
     int size = 0;
     *me = 0;
     if (c != MT_NONE) {
@@ -23,26 +17,6 @@ static uint32_t begin(uint32_t region, MPI_Comm comm, int *me, uint64_t *p)
     return c;
 }
 
-static void end(uint32_t region, uint32_t c, OTF2_CollectiveOp op, uint64_t sent, uint64_t recvd)
-{
-    if (c != MT_NONE) {
-        kci_mt_lock();
-        kci_mt_stamp();
-        coll_check(OTF2_EvtWriter_MpiCollectiveEnd(kci_mt.evt, NULL, kci_mt.cur, op, c, OTF2_UNDEFINED_UINT32,
-                                                   sent, recvd));
-        kci_mt_unlock();
-    }
-    kci_mt_leave(region);
-}
-
-static uint64_t sum_bytes(const int *counts, uint64_t p, MPI_Datatype type)
-{
-    uint64_t s = 0;
-    for (uint64_t i = 0; i < p; i++)
-        s += kci_mt_bytes(counts[i], type);
-    return s;
-}
-
 /* Everyone to everyone, block m_send out and m_recv in per peer; in place: the own block left out. */
 static void all_all(uint64_t p, uint64_t m_send, uint64_t m_recv, int inplace, uint64_t *sent, uint64_t *recvd)
 {
@@ -50,45 +24,35 @@ static void all_all(uint64_t p, uint64_t m_send, uint64_t m_recv, int inplace, u
     *sent = inplace ? *recvd : p * m_send;
 }
 
+typedef int (*all_fn)(const void *, int, MPI_Datatype, void *, int, MPI_Datatype, MPI_Comm);
+
+/* MPI_Allgather and MPI_Alltoall: one block to and from every rank. */
+static int all_call(uint32_t region, all_fn fn, OTF2_CollectiveOp op, const void *sbuf, int scount,
+                    MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype, MPI_Comm comm)
+{
+    if (!kci_mt_on())
+        return fn(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    int me;
+    uint64_t p, sent, recvd;
+    uint32_t c = begin(region, comm, &me, &p);
+    int rc = fn(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+    all_all(p, kci_mt_bytes(scount, stype), kci_mt_bytes(rcount, rtype), sbuf == MPI_IN_PLACE, &sent, &recvd);
+    kci_mt_coll_end(region, c, op, -1, sent, recvd);
+    return rc;
+}
+
 int MPI_Allgather(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                   MPI_Comm comm)
 {
-    if (!kci_mt_on())
-        return PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    int me;
-    uint64_t p, sent, recvd;
-    uint32_t c = begin(MT_ALLGATHER, comm, &me, &p);
-    int rc = PMPI_Allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    all_all(p, kci_mt_bytes(scount, stype), kci_mt_bytes(rcount, rtype), sbuf == MPI_IN_PLACE, &sent, &recvd);
-    end(MT_ALLGATHER, c, OTF2_COLLECTIVE_OP_ALLGATHER, sent, recvd);
-    return rc;
+    return all_call(MT_ALLGATHER, PMPI_Allgather, OTF2_COLLECTIVE_OP_ALLGATHER, sbuf, scount, stype, rbuf, rcount,
+                    rtype, comm);
 }
 
 int MPI_Alltoall(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount, MPI_Datatype rtype,
                  MPI_Comm comm)
 {
-    if (!kci_mt_on())
-        return PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    int me;
-    uint64_t p, sent, recvd;
-    uint32_t c = begin(MT_ALLTOALL, comm, &me, &p);
-    int rc = PMPI_Alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-    all_all(p, kci_mt_bytes(scount, stype), kci_mt_bytes(rcount, rtype), sbuf == MPI_IN_PLACE, &sent, &recvd);
-    end(MT_ALLTOALL, c, OTF2_COLLECTIVE_OP_ALLTOALL, sent, recvd);
-    return rc;
-}
-
-int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
-{
-    if (!kci_mt_on())
-        return PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-    int me;
-    uint64_t p, sent, recvd, m = kci_mt_bytes(count, type);
-    uint32_t c = begin(MT_ALLREDUCE, comm, &me, &p);
-    int rc = PMPI_Allreduce(sbuf, rbuf, count, type, op, comm);
-    all_all(p, m, m, sbuf == MPI_IN_PLACE, &sent, &recvd);
-    end(MT_ALLREDUCE, c, OTF2_COLLECTIVE_OP_ALLREDUCE, sent, recvd);
-    return rc;
+    return all_call(MT_ALLTOALL, PMPI_Alltoall, OTF2_COLLECTIVE_OP_ALLTOALL, sbuf, scount, stype, rbuf, rcount,
+                    rtype, comm);
 }
 
 int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, const int rcounts[],
@@ -101,7 +65,7 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
     uint32_t c = begin(MT_ALLGATHERV, comm, &me, &p);
     int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
     if (c != MT_NONE) {
-        recvd = sum_bytes(rcounts, p, rtype);
+        recvd = kci_mt_sum_bytes(rcounts, p, rtype);
         if (sbuf == MPI_IN_PLACE) {
             uint64_t own = kci_mt_bytes(rcounts[me], rtype);
             recvd -= own;
@@ -110,7 +74,7 @@ int MPI_Allgatherv(const void *sbuf, int scount, MPI_Datatype stype, void *rbuf,
             sent = p * kci_mt_bytes(scount, stype);
         }
     }
-    end(MT_ALLGATHERV, c, OTF2_COLLECTIVE_OP_ALLGATHERV, sent, recvd);
+    kci_mt_coll_end(MT_ALLGATHERV, c, OTF2_COLLECTIVE_OP_ALLGATHERV, -1, sent, recvd);
     return rc;
 }
 
@@ -124,13 +88,13 @@ int MPI_Alltoallv(const void *sbuf, const int scounts[], const int sdispls[], MP
     uint32_t c = begin(MT_ALLTOALLV, comm, &me, &p);
     int rc = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
     if (c != MT_NONE) {
-        recvd = sum_bytes(rcounts, p, rtype);
+        recvd = kci_mt_sum_bytes(rcounts, p, rtype);
         if (sbuf == MPI_IN_PLACE)
             sent = recvd -= kci_mt_bytes(rcounts[me], rtype);
         else
-            sent = sum_bytes(scounts, p, stype);
+            sent = kci_mt_sum_bytes(scounts, p, stype);
     }
-    end(MT_ALLTOALLV, c, OTF2_COLLECTIVE_OP_ALLTOALLV, sent, recvd);
+    kci_mt_coll_end(MT_ALLTOALLV, c, OTF2_COLLECTIVE_OP_ALLTOALLV, -1, sent, recvd);
     return rc;
 }
 
@@ -149,20 +113,7 @@ int MPI_Alltoallw(const void *sbuf, const int scounts[], const int sdispls[], co
     }
     if (c != MT_NONE && sbuf == MPI_IN_PLACE)
         sent = recvd -= kci_mt_bytes(rcounts[me], rtypes[me]);
-    end(MT_ALLTOALLW, c, OTF2_COLLECTIVE_OP_ALLTOALLW, sent, recvd);
-    return rc;
-}
-
-int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
-{
-    if (!kci_mt_on())
-        return PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
-    int me;
-    uint64_t p, sent, recvd, m = kci_mt_bytes(rcount, type);
-    uint32_t c = begin(MT_REDUCE_SCATTER_BLOCK, comm, &me, &p);
-    int rc = PMPI_Reduce_scatter_block(sbuf, rbuf, rcount, type, op, comm);
-    all_all(p, m, m, sbuf == MPI_IN_PLACE, &sent, &recvd);
-    end(MT_REDUCE_SCATTER_BLOCK, c, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK, sent, recvd);
+    kci_mt_coll_end(MT_ALLTOALLW, c, OTF2_COLLECTIVE_OP_ALLTOALLW, -1, sent, recvd);
     return rc;
 }
 
@@ -179,10 +130,10 @@ int MPI_Reduce_scatter(const void *sbuf, void *rbuf, const int rcounts[], MPI_Da
         /* Each rank sends its whole vector and receives p contributions to its block. */
         uint64_t own = kci_mt_bytes(rcounts[me], type);
         int inplace = sbuf == MPI_IN_PLACE;
-        sent = sum_bytes(rcounts, p, type) - (inplace ? own : 0);
+        sent = kci_mt_sum_bytes(rcounts, p, type) - (inplace ? own : 0);
         recvd = (inplace ? p - 1 : p) * own;
     }
-    end(MT_REDUCE_SCATTER, c, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, sent, recvd);
+    kci_mt_coll_end(MT_REDUCE_SCATTER, c, OTF2_COLLECTIVE_OP_REDUCE_SCATTER, -1, sent, recvd);
     return rc;
 }
 
@@ -194,30 +145,45 @@ static void scan_bytes(int me, uint64_t p, uint64_t m, int own, uint64_t *sent, 
     *recvd = (i + (own ? 1 : 0)) * m;
 }
 
-int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+typedef int (*red_fn)(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm);
+enum { ALL, SCAN, EXSCAN }; /* the byte rules of red_call */
+
+/* MPI_Allreduce, MPI_Reduce_scatter_block (ALL: p blocks each way), MPI_Scan, MPI_Exscan. */
+static int red_call(uint32_t region, red_fn fn, OTF2_CollectiveOp op, int rule, const void *sbuf, void *rbuf,
+                    int count, MPI_Datatype type, MPI_Op mop, MPI_Comm comm)
 {
     if (!kci_mt_on())
-        return PMPI_Scan(sbuf, rbuf, count, type, op, comm);
+        return fn(sbuf, rbuf, count, type, mop, comm);
     int me;
-    uint64_t p, sent = 0, recvd = 0;
-    uint32_t c = begin(MT_SCAN, comm, &me, &p);
-    int rc = PMPI_Scan(sbuf, rbuf, count, type, op, comm);
-    if (c != MT_NONE)
-        scan_bytes(me, p, kci_mt_bytes(count, type), sbuf != MPI_IN_PLACE, &sent, &recvd);
-    end(MT_SCAN, c, OTF2_COLLECTIVE_OP_SCAN, sent, recvd);
+    uint64_t p, sent = 0, recvd = 0, m = kci_mt_bytes(count, type);
+    uint32_t c = begin(region, comm, &me, &p);
+    int rc = fn(sbuf, rbuf, count, type, mop, comm);
+    if (c != MT_NONE && rule == ALL)
+        all_all(p, m, m, sbuf == MPI_IN_PLACE, &sent, &recvd);
+    else if (c != MT_NONE)
+        scan_bytes(me, p, m, rule == SCAN && sbuf != MPI_IN_PLACE, &sent, &recvd);
+    kci_mt_coll_end(region, c, op, -1, sent, recvd);
     return rc;
+}
+
+int MPI_Allreduce(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    return red_call(MT_ALLREDUCE, PMPI_Allreduce, OTF2_COLLECTIVE_OP_ALLREDUCE, ALL, sbuf, rbuf, count, type, op,
+                    comm);
+}
+
+int MPI_Reduce_scatter_block(const void *sbuf, void *rbuf, int rcount, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    return red_call(MT_REDUCE_SCATTER_BLOCK, PMPI_Reduce_scatter_block, OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK,
+                    ALL, sbuf, rbuf, rcount, type, op, comm);
+}
+
+int MPI_Scan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
+{
+    return red_call(MT_SCAN, PMPI_Scan, OTF2_COLLECTIVE_OP_SCAN, SCAN, sbuf, rbuf, count, type, op, comm);
 }
 
 int MPI_Exscan(const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm)
 {
-    if (!kci_mt_on())
-        return PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
-    int me;
-    uint64_t p, sent = 0, recvd = 0;
-    uint32_t c = begin(MT_EXSCAN, comm, &me, &p);
-    int rc = PMPI_Exscan(sbuf, rbuf, count, type, op, comm);
-    if (c != MT_NONE)
-        scan_bytes(me, p, kci_mt_bytes(count, type), 0, &sent, &recvd);
-    end(MT_EXSCAN, c, OTF2_COLLECTIVE_OP_EXSCAN, sent, recvd);
-    return rc;
+    return red_call(MT_EXSCAN, PMPI_Exscan, OTF2_COLLECTIVE_OP_EXSCAN, EXSCAN, sbuf, rbuf, count, type, op, comm);
 }

@@ -138,34 +138,32 @@ int MPI_Testany(int n, MPI_Request reqs[], int *index, int *flag, MPI_Status *st
     return rc;
 }
 
-int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+typedef int (*some_fn)(int, MPI_Request[], int *, int[], MPI_Status[]);
+
+/* MPI_Waitsome and MPI_Testsome: the requests named in indices[0..*outcount). */
+static int some_call(uint32_t region, some_fn fn, int n, MPI_Request reqs[], int *outcount, int indices[],
+                     MPI_Status statuses[])
 {
     scratch s = {0};
     if (!kci_mt_on() || scratch_open(&s, n, reqs, statuses)) {
         scratch_close(&s, statuses);
-        return PMPI_Waitsome(n, reqs, outcount, indices, statuses);
+        return fn(n, reqs, outcount, indices, statuses);
     }
-    kci_mt_enter(MT_WAITSOME);
-    int rc = PMPI_Waitsome(n, reqs, outcount, indices, s.st);
+    kci_mt_enter(region);
+    int rc = fn(n, reqs, outcount, indices, s.st);
     if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
         kci_mt_completed(s.before, indices, *outcount, s.st);
-    kci_mt_leave(MT_WAITSOME);
+    kci_mt_leave(region);
     scratch_close(&s, statuses);
     return rc;
 }
 
+int MPI_Waitsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    return some_call(MT_WAITSOME, PMPI_Waitsome, n, reqs, outcount, indices, statuses);
+}
+
 int MPI_Testsome(int n, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
 {
-    scratch s = {0};
-    if (!kci_mt_on() || scratch_open(&s, n, reqs, statuses)) {
-        scratch_close(&s, statuses);
-        return PMPI_Testsome(n, reqs, outcount, indices, statuses);
-    }
-    kci_mt_enter(MT_TESTSOME);
-    int rc = PMPI_Testsome(n, reqs, outcount, indices, s.st);
-    if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
-        kci_mt_completed(s.before, indices, *outcount, s.st);
-    kci_mt_leave(MT_TESTSOME);
-    scratch_close(&s, statuses);
-    return rc;
+    return some_call(MT_TESTSOME, PMPI_Testsome, n, reqs, outcount, indices, statuses);
 }

@@ -4,7 +4,8 @@
 # ($KCUBE_TRACE, default ./kcube-trace) whose events, read back by
 # python3-otf2's reader (tests/mpi/trace_check.py), are exactly the
 # program's messages, collectives and MPI_Pcontrol regions, on 2 to 5
-# ranks; otf2-print accepts it; the program's output is unchanged and the
+# ranks, and with every other traced call (trace_prog more); otf2-print
+# accepts it; the program's output is unchanged and the
 # tracer says nothing when all goes well; a second run replaces the archive;
 # a directory that cannot be written leaves the program's run and output
 # alone (one "kcube-trace:" line per rank on stderr, exit 0); and kcube-mpi,
@@ -62,6 +63,24 @@ for np in 5 2 3; do
     expect_exit 0 "trace_check on $np ranks" -- /usr/bin/python3 "$HERE/trace_check.py" "$KCUBE_TRACE/traces.otf2" "$np"
 done
 check "no per-rank file of the 5-rank run is left" -- test ! -e "$KCUBE_TRACE/traces/4.evt"
+
+# The other wrappers (more(): every completion call, the other sends,
+# MPI_PROC_NULL, MPI_Request_free, every collective with uneven counts and
+# MPI_IN_PLACE, MPI_Comm_dup, MPI_Cart_create / MPI_Cart_sub), under
+# MPI_Init_thread with MPI_THREAD_MULTIPLE; the mismatched MPI_Pcontrol and
+# the region left open are one line each per rank.
+for np in 4 3; do
+    expect_exit 0 "trace_prog more on $np ranks, untraced" -- "${MPIRUN[@]}" "$np" "$PROG" more
+    cp "$CLI_OUT" "$T/more$np.out"
+    expect_exit 0 "trace_prog more on $np ranks, traced" -- traced "$np" "$PROG" more
+    check "more, $np ranks: output unchanged" -- cmp -s "$CLI_OUT" "$T/more$np.out"
+    check "more, $np ranks: the two warnings of each rank and nothing else" -- test \
+        "$(grep -c -e 'MPI_Pcontrol(-1, "nothing") does not leave the innermost region entered: ignored' \
+                   -e '1 MPI_Pcontrol region(s) still open at MPI_Finalize: left there' "$CLI_ERR")" -eq $((2 * np)) \
+        -a "$(wc -l < "$CLI_ERR")" -eq $((2 * np))
+    expect_exit 0 "trace_check more on $np ranks" -- \
+        /usr/bin/python3 "$HERE/trace_check.py" "$KCUBE_TRACE/traces.otf2" "$np" more
+done
 
 # A directory that cannot be made: the run goes on untraced and says so.
 export KCUBE_TRACE=/proc/kcube-trace-cannot-be-here

@@ -1,6 +1,6 @@
 """Check the OTF2 archive libkcube-trace.so wrote for tests/mpi/trace_prog.c.
 
-Usage: /usr/bin/python3 trace_check.py ANCHOR P
+Usage: /usr/bin/python3 trace_check.py ANCHOR P [more]
 Reads the archive with python3-otf2's reader (an OTF2 reader independent of
 kcube's), puts every rank's MPI events in program order with peers and
 roots as world ranks (through each communicator's group) and requests
@@ -67,16 +67,12 @@ def one(ev, r, st, out, members, reqs):
             out.append(("leave", top))
         return
     rq = lambda i: reqs.setdefault(i, len(reqs))  # requests numbered by first appearance
-    if name in ("MpiSend", "MpiIsend"):
+    kinds = {"MpiSend": "send", "MpiIsend": "isend", "MpiRecv": "recv", "MpiIrecv": "irecv"}
+    if name in kinds:
         m = members[ev.communicator]
-        item = ["send" if name == "MpiSend" else "isend", where, m[ev.receiver], ev.msg_tag, ev.msg_length, m]
-        if name == "MpiIsend":
-            item.append(rq(ev.request_id))
-        out.append(tuple(item))
-    elif name in ("MpiRecv", "MpiIrecv"):
-        m = members[ev.communicator]
-        item = ["recv" if name == "MpiRecv" else "irecv", where, m[ev.sender], ev.msg_tag, ev.msg_length, m]
-        if name == "MpiIrecv":
+        peer = ev.receiver if "send" in kinds[name] else ev.sender
+        item = [kinds[name], where, m[peer], ev.msg_tag, ev.msg_length, m]
+        if name in ("MpiIsend", "MpiIrecv"):
             item.append(rq(ev.request_id))
         out.append(tuple(item))
     elif name == "MpiIrecvRequest":
@@ -135,6 +131,46 @@ def expected(r, p):
     return e
 
 
+def expected_more(r, p):
+    """The events of trace_prog.c's more() (the argument "more"), after expected()'s."""
+    w = tuple(range(p))
+    prev, nxt = (r + p - 1) % p, (r + 1) % p
+    e = []
+    # completions: requests 2.. (expected() used 0 and 1); each pair: receive, then send
+    for k, (tag, size, start, recv_by, send_by) in enumerate(
+            [(60, 8, "MPI_Issend", "MPI_Waitany", "MPI_Waitsome"), (61, 16, "MPI_Isend", "MPI_Test", "MPI_Testall"),
+             (62, 24, "MPI_Isend", "MPI_Testany", "MPI_Testsome")]):
+        q = 2 + 2 * k
+        e += [("irecv-request", "MPI_Irecv", q), ("isend", start, nxt, tag, size, w, q + 1),
+              ("irecv", recv_by, prev, tag, size, w, q), ("isend-complete", send_by, q + 1)]
+    # blocking: Sendrecv_replace; the MPI_PROC_NULL send records nothing; a freed Isend (never completed)
+    e += [("send", "MPI_Sendrecv_replace", nxt, 63, 8, w), ("recv", "MPI_Sendrecv_replace", prev, 63, 8, w),
+          ("isend", "MPI_Isend", nxt, 64, 4, w, 8), ("recv", "MPI_Recv", prev, 64, 4, w)]
+    ssend, recv = ("send", "MPI_Ssend", nxt, 65, 1, w), ("recv", "MPI_Recv", prev, 65, 1, w)
+    e += [ssend, recv] if r == 0 else [recv, ssend]
+    e += coll("MPI_Barrier", "BARRIER", None, 0, 0, w)
+    # collectives: counts i + 1 in the v-variants (their sum n), 4-byte ints, 8-byte doubles
+    n4 = 4 * p * (p + 1) // 2
+    e += coll("MPI_Gather", "GATHER", 0, 8, p * 8 if r == 0 else 0, w)
+    e += coll("MPI_Gatherv", "GATHERV", p - 1, 4 * (r + 1), n4 if r == p - 1 else 0, w)
+    e += coll("MPI_Scatter", "SCATTER", 1, p * 4 if r == 1 else 0, 4, w)
+    e += coll("MPI_Scatterv", "SCATTERV", 0, n4 if r == 0 else 0, 4 * (r + 1), w)
+    e += coll("MPI_Allgather", "ALLGATHER", None, p * 4, p * 4, w)
+    e += coll("MPI_Allgatherv", "ALLGATHERV", None, p * 4 * (r + 1), n4, w)
+    e += coll("MPI_Alltoallv", "ALLTOALLV", None, p * 4, p * 4, w)
+    e += coll("MPI_Alltoallw", "ALLTOALLW", None, p * 4, p * 4, w)
+    e += coll("MPI_Reduce_scatter_block", "REDUCE_SCATTER_BLOCK", None, p * 4, p * 4, w)
+    e += coll("MPI_Reduce_scatter", "REDUCE_SCATTER", None, n4, p * 4 * (r + 1), w)
+    e += coll("MPI_Scan", "SCAN", None, (p - r) * 8, (r + 1) * 8, w)
+    e += coll("MPI_Exscan", "EXSCAN", None, (p - r - 1) * 8, r * 8, w)
+    e += coll("MPI_Allreduce", "ALLREDUCE", None, (p - 1) * 8, (p - 1) * 8, w)  # MPI_IN_PLACE
+    # communicators: a ring on a duplicate of the world, a bcast on a Cart_sub line
+    send, recv = ("send", "MPI_Send", nxt, 70, 12, w), ("recv", "MPI_Recv", prev, 70, 12, w)
+    e += [send, recv] if r == 0 else [recv, send]
+    e += coll("MPI_Bcast", "BCAST", 0, p * 4 if r == 0 else 0, 4, w)
+    return e + [("enter", "open"), ("leave", "open")]
+
+
 def fold_wildcard(got, p):
     """Rank 0's p-1 wildcard receives (after the non-blocking step) as one sorted item."""
     at = 6  # ring (2) + non-blocking (4)
@@ -144,6 +180,7 @@ def fold_wildcard(got, p):
 
 def main():
     anchor, p = sys.argv[1], int(sys.argv[2])
+    extra = len(sys.argv) > 3 and sys.argv[3] == "more"
     per, facts = read(anchor)
     bad = []
     if facts["ranks"] != p:
@@ -160,7 +197,7 @@ def main():
         got = per.get(r, [])
         if r == 0:
             got = fold_wildcard(got, p)
-        want = expected(r, p)
+        want = expected(r, p) + (expected_more(r, p) if extra else [])
         if got != want:
             for i, (g, w) in enumerate(zip(got + [None] * len(want), want + [None] * len(got))):
                 if g != w:
