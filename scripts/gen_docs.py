@@ -549,6 +549,16 @@ def _(r):
                           "filter": search_counts}])
 
 
+# ---- docs/traffic.md -------------------------------------------------------------------
+
+@block("traffic-sized")
+def _(r):
+    return r.transcript([
+        "printf 'Source,\"Destination\",Bytes\\r\\n0,1,4096\\r\\n1,0,4096\\r\\n3,12,65536\\r\\n12,3,65536\\r\\n"
+        "\"5\",\"6\",\"8\"\\r\\n' > solver.csv",
+        {"cmd": "kcube map --traffic solver.csv --work 2", "filter": search_counts}])
+
+
 # ---- docs/torus.md ---------------------------------------------------------------------
 
 TORUS_CASES = [  # label, k, n, patterns, what the best found is (prose: how it is known)

@@ -98,21 +98,16 @@ expect_exit 0 "a .mat name is a matrix" -- "$K" map --traffic "$T/sq.mat" --work
 json_check ".mat: matrix" 'd["traffic_format"] == "matrix"'
 
 # ---- bad fields: line and column ----
-printf 'src,dst,bytes\n1,2,300\n1,2,x\n' > "$T/x.csv"
-expect_bad "a bad byte count" -- "$K" map --traffic "$T/x.csv"
-expect_stderr_contains "line 3, column 5: 'x' is not a whole number"
-printf 'src,dst,bytes\n1,,300\n' > "$T/x.csv"
-expect_bad "an empty field" -- "$K" map --traffic "$T/x.csv"
-expect_stderr_contains "line 2, column 3: a field is missing before this comma"
-printf 'src,dst,bytes\n"1,2,300\n' > "$T/x.csv"
-expect_bad "an open quote" -- "$K" map --traffic "$T/x.csv"
-expect_stderr_contains "line 2, column 1: a quoted field does not end on its line"
-printf 'from,to,color\n1,2,3\n' > "$T/x.csv"
-expect_bad "an unknown column" -- "$K" map --traffic "$T/x.csv"
-expect_stderr_contains "line 1, column 9: 'color' is not a column kcube reads"
-printf '0 1 2 3\n1 0 2 3\n1 0 2\n0 0 0 0\n' > "$T/x.txt"
-expect_bad "a short matrix row" -- "$K" map --traffic "$T/x.txt"
-expect_stderr_contains "line 3: row 3 has 3 entries, the first row 4"
+bad_file() { # DESCRIPTION CONTENT MESSAGE: the file refused, the message on stderr
+    printf '%b' "$2" > "$T/x.txt"
+    expect_bad "$1" -- "$K" map --traffic "$T/x.txt"
+    expect_stderr_contains "$3"
+}
+bad_file "a bad byte count" 'src,dst,bytes\n1,2,300\n1,2,x\n' "line 3, column 5: 'x' is not a whole number"
+bad_file "an empty field" 'src,dst,bytes\n1,,300\n' "line 2, column 3: a field is missing before this comma"
+bad_file "an open quote" 'src,dst,bytes\n"1,2,300\n' "line 2, column 1: a quoted field does not end on its line"
+bad_file "an unknown column" 'from,to,color\n1,2,3\n' "line 1, column 9: 'color' is not a column kcube reads"
+bad_file "a short matrix row" '0 1 2 3\n1 0 2 3\n1 0 2\n0 0 0 0\n' "line 3: row 3 has 3 entries, the first row 4"
 
 # ---- the demo's Try line, verbatim, in the directory the demo ran in ----
 mkdir -p "$T/demo"

@@ -343,17 +343,23 @@ static void test_sniff_others(void **state)
     kc_traffic_free(&t);
 }
 
+/* The square of test_ambiguous as dir/name, its path in path. */
+static void write_square(char *path, size_t size, const char *dir, const char *name)
+{
+    snprintf(path, size, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("0 1 5\n1 2 5\n2 0 5\n", f);
+    fclose(f);
+}
+
 /* By the file's name: a 3 x 3 matrix named .mat is no ambiguity. */
 static void test_by_name(void **state)
 {
     (void)state;
     char dir[] = "/tmp/kc_formats_XXXXXX", path[64];
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof path, "%s/m.mat", dir);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("0 1 5\n1 2 5\n2 0 5\n", f);
-    fclose(f);
+    write_square(path, sizeof path, dir, "m.mat");
     kc_traffic t;
     kc_err err = {0};
     kc_traffic_source src;
@@ -363,11 +369,7 @@ static void test_by_name(void **state)
     assert_int_equal(t.count, 7); /* the nonzero entries, the diagonal 2 among them */
     kc_traffic_free(&t);
     /* The same text as .txt: refused as ambiguous by its content. */
-    snprintf(path, sizeof path, "%s/m.txt", dir);
-    f = fopen(path, "w");
-    assert_non_null(f);
-    fputs("0 1 5\n1 2 5\n2 0 5\n", f);
-    fclose(f);
+    write_square(path, sizeof path, dir, "m.txt");
     assert_int_equal(kc_traffic_init(&t, 16, &err), KC_OK);
     assert_int_equal(kc_traffic_read_path(&t, path, NULL, &err), KC_EINVAL);
     assert_non_null(strstr(err.msg, "ambiguous"));

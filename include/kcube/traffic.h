@@ -129,9 +129,9 @@ kc_status kc_traffic_from_goal(kc_traffic *t, const struct kc_goal *g, kc_err *e
  * field beginning with a letter makes it a header line (csv), or the
  * schedule's "num_ranks" (goal); one field, a graph (grf); more than
  * three, a matrix of that many ranks; two or three, a list, except that a
- * list of exactly 2 lines of 2 fields or 3 of 3, which a 2 x 2 or 3 x 3
- * matrix would be too, is refused as ambiguous (KC_EINVAL saying to name
- * the format). Quoted fields are read in every text format. */
+ * list of exactly 2 lines of 2 fields or 3 of 3 (in every phase), which
+ * 2 x 2 or 3 x 3 matrices would be too, is refused as ambiguous (KC_EINVAL
+ * saying to name the format). Quoted fields are read in every text format. */
 typedef enum kc_traffic_format {
     KC_TRAFFIC_AUTO,
     KC_TRAFFIC_LIST,
