@@ -66,6 +66,10 @@ expect_stderr_contains "(its regions: iteration)"
 expect_exit 0 "simulate --pairs TRACE" -- "$K" simulate --pairs "$A/small" --n 1 --oneshot
 expect_stdout_contains "one-shot: 1 messages"
 expect_stdout_contains "point-to-point: 1 message, 8 bytes"
+expect_exit 0 "simulate --pairs TRACE without --n" -- "$K" simulate --pairs "$A/random" --oneshot --json
+check "simulate: n = 3 inferred for 7 ranks" -- jtrue "$CLI_OUT" "t['inferred'].startswith('n = 3') and j['network']['n'] == 3"
+expect_bad "simulate: --n too small for the trace" -- "$K" simulate --pairs "$A/random" --n 2 --oneshot
+expect_stderr_contains "the trace's 7 ranks do not fit on the network's 4 nodes"
 
 # ---- replay: the traced run as a schedule ----
 expect_exit 0 "replay --model loggops" -- "$K" replay "$A/basic" --model loggops --json

@@ -2,6 +2,7 @@
  * options -> resolve (every default from kc_simspec_resolve and
  * kc_simconfig_default) -> memory before work -> run -> render (text, JSON,
  * CSV and the plot are separate functions over one result). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include "plot.h"
 #include "sim_cli.h"
 #include "trace_cli.h"
+#include "traffic_cli.h"
 #include "kcube/sim.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
@@ -272,6 +274,20 @@ static int resolve_traffic(const cli_args *a, kc_simspec *u)
     return 0;
 }
 
+/* No size given for --pairs TRACE: the smallest network of the kind asked
+ * holding the trace's ranks (map's rule, traffic_cli.h), said in the
+ * trace's report. */
+static int trace_size(const cli_args *a, sim_job *j)
+{
+    cli_traffic_info info = {.ranks = cli_trace_ranks(j->trace), .format = "otf2"};
+    char how[200];
+    snprintf(info.how, sizeof info.how, "an OTF2 trace of %llu ranks", (unsigned long long)info.ranks);
+    int r = cli_traffic_infer_n(a, &info, &j->user.n, how, sizeof how);
+    if (!r)
+        cli_trace_set_inferred(j->trace, how);
+    return r;
+}
+
 /* --pairs TRACE: its messages (the trace options' window, region and
  * collectives) as the pairs, one a message; else the trace options are
  * refused. */
@@ -295,6 +311,12 @@ static int resolve_trace(const cli_args *a, sim_job *j)
     tr.src = tr.dst = NULL;
     u->pair_src = j->pair_src, u->pair_dst = j->pair_dst, u->npairs = tr.count;
     kc_traffic_free(&tr);
+    if (j->net_given || !u->n)
+        return j->net_given ? 0 : trace_size(a, j);
+    double nodes = pow(u->k ? u->k : 2, u->n); /* a network of --n: its nodes hold a rank each */
+    if (nodes < cli_trace_ranks(j->trace))
+        return cli_error("--n %d: the trace's %u ranks do not fit on the network's %.0f nodes (leave --n out: the "
+                         "smallest that holds them)", u->n, cli_trace_ranks(j->trace), nodes);
     return 0;
 }
 
