@@ -259,8 +259,10 @@ static outcome one_call(kc_trace_coll op, kc_trace_alg alg, uint32_t p, uint32_t
         free(b.sent.m);
         free(b.got.m);
     }
-    qsort(sent.m, sent.n, sizeof *sent.m, cmp_msg);
-    qsort(got.m, got.n, sizeof *got.m, cmp_msg);
+    if (sent.n)
+        qsort(sent.m, sent.n, sizeof *sent.m, cmp_msg);
+    if (got.n)
+        qsort(got.m, got.n, sizeof *got.m, cmp_msg);
     int differ = sent.n != got.n;
     for (size_t i = 0; !differ && i < sent.n; i++)
         differ = cmp_msg(&sent.m[i], &got.m[i]) != 0;
