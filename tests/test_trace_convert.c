@@ -22,6 +22,7 @@
 #include "kcube/loggops.h"
 #include "kcube/rng.h"
 #include "kcube/trace.h"
+#include "trace_totals.h"
 #include "kcube/traffic.h"
 
 static const kc_loggops_params P = {100, 10, 20, 2, 1, 1000};
@@ -285,31 +286,6 @@ static void test_subcomm(void **state)
     kc_trace_free(&t);
 }
 
-/* Score-P's totals without MPI_IN_PLACE (block m; the vector for
- * reductions), written here apart from the library's. */
-static void totals(kc_trace_coll op, uint32_t p, uint32_t root, uint32_t me, uint64_t m, uint64_t *s, uint64_t *r)
-{
-    uint64_t n = p;
-    *s = *r = 0;
-    if (op == KC_COLL_BCAST || op == KC_COLL_SCATTER || op == KC_COLL_SCATTERV) {
-        *s = me == root ? n * m : 0;
-        *r = m;
-    } else if (op == KC_COLL_GATHER || op == KC_COLL_GATHERV || op == KC_COLL_REDUCE) {
-        *s = m;
-        *r = me == root ? n * m : 0;
-    } else if (op == KC_COLL_REDUCE_SCATTER || op == KC_COLL_REDUCE_SCATTER_BLOCK) {
-        *s = m;
-        *r = n * (m / n + (me < m % n));
-    } else if (op == KC_COLL_SCAN) {
-        *s = (n - me) * m;
-        *r = ((uint64_t)me + 1) * m;
-    } else if (op == KC_COLL_EXSCAN) {
-        *s = (n - me - 1) * m;
-        *r = (uint64_t)me * m;
-    } else if (op != KC_COLL_BARRIER)
-        *s = *r = n * m;
-}
-
 typedef struct pair_sum {
     uint64_t *bytes; /* p x p */
     uint32_t p, me;
@@ -337,7 +313,7 @@ static void test_every_collective(void **state)
         for (uint32_t r = 0; r < p; r++)
             for (int op = 0; op < KC_COLL_COUNT; op++) {
                 uint64_t s, v, at = 1000 * (uint64_t)op + 37 * r;
-                totals((kc_trace_coll)op, p, 2, r, 1000, &s, &v);
+                kc_test_scorep_totals((kc_trace_coll)op, p, 2, r, 1000, &s, &v);
                 coll(&t, r, at, at + 300, (kc_trace_coll)op, 0, 2, s, v);
             }
         ok(kc_trace_finish(&t, &err), &err);
@@ -355,7 +331,7 @@ static void test_every_collective(void **state)
                 kc_trace_alg a = alg ? (kc_trace_alg)alg : kc_trace_coll_auto((kc_trace_coll)op, p, decided);
                 for (x.me = 0; x.me < p; x.me++) {
                     uint64_t s, v;
-                    totals((kc_trace_coll)op, p, 2, x.me, 1000, &s, &v);
+                    kc_test_scorep_totals((kc_trace_coll)op, p, 2, x.me, 1000, &s, &v);
                     kc_trace_coll_messages((kc_trace_coll)op, a, p, 2, x.me, s, v, count_pair, NULL, &x);
                 }
             }
@@ -545,7 +521,7 @@ static void collective_call(program *g)
     uint64_t m = kc_rng_below(&g->rng, 3000);
     for (uint32_t r = 0; r < g->p; r++) {
         uint64_t s, v, at = tick(g, r);
-        totals(op, g->p, root, r, m, &s, &v);
+        kc_test_scorep_totals(op, g->p, root, r, m, &s, &v);
         g->now[r] += kc_rng_below(&g->rng, 200);
         coll(g->t, r, at, g->now[r], op, 0, root, s, v);
     }
