@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +284,25 @@ static void test_subcomm(void **state)
         replay(&t, 1, (kc_trace_alg)alg, NULL, &sum, &delivered);
         assert_int_equal(delivered, sum.coll_messages + sum.p2p_messages);
     }
+    /* Written and read back (collective tags 8 and 9, above the user's 7). */
+    kc_err err = {0};
+    kc_goal g, back;
+    ok(kc_trace_goal(&t, NULL, &g, NULL, &err), &err);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    ok(kc_goal_write(&g, mem, &err), &err);
+    fclose(mem);
+    assert_non_null(strstr(text, "tag 8"));
+    assert_non_null(strstr(text, "tag 9"));
+    ok(kc_goal_read_mem(&back, text, len, "written", NULL, 0, &err), &err);
+    ok(kc_goal_validate(&back, 4, NULL, &err), &err);
+    assert_int_equal(back.nops, g.nops);
+    assert_int_equal(back.ndeps, g.ndeps);
+    free(text);
+    kc_goal_free(&back);
+    kc_goal_free(&g);
     kc_trace_free(&t);
 }
 
@@ -299,10 +319,56 @@ static int count_pair(void *ctx, uint32_t step, uint32_t peer, uint64_t bytes)
     return 0;
 }
 
+/* In a schedule of collectives alone, every message of a later call (a
+ * larger tag) must wait, through the dependencies, for every message of
+ * each earlier call of its rank: program order. O(ops (ops + deps)). */
+static void check_call_order(const kc_goal *g)
+{
+    size_t *first = calloc(g->nops + 1, sizeof *first), *on = malloc((g->ndeps + 1) * sizeof *on);
+    size_t *stack = malloc((g->nops + 1) * sizeof *stack);
+    unsigned char *seen = malloc(g->nops + 1);
+    assert_true(first && on && stack && seen);
+    for (size_t d = 0; d < g->ndeps; d++)
+        first[g->dep[d].op + 1]++;
+    for (size_t i = 0; i < g->nops; i++)
+        first[i + 1] += first[i];
+    size_t *fill = malloc((g->nops + 1) * sizeof *fill);
+    assert_non_null(fill);
+    memcpy(fill, first, (g->nops + 1) * sizeof *fill);
+    for (size_t d = 0; d < g->ndeps; d++)
+        on[fill[g->dep[d].op]++] = g->dep[d].on;
+    for (size_t b = 0; b < g->nops; b++) {
+        if (g->op[b].kind == KC_GOAL_CALC)
+            continue;
+        memset(seen, 0, g->nops);
+        size_t n = 0;
+        stack[n++] = b;
+        while (n) {
+            size_t x = stack[--n];
+            for (size_t k = first[x]; k < first[x + 1]; k++)
+                if (!seen[on[k]]) {
+                    seen[on[k]] = 1;
+                    stack[n++] = on[k];
+                }
+        }
+        for (size_t a = 0; a < g->nops; a++)
+            if (g->op[a].rank == g->op[b].rank && g->op[a].kind != KC_GOAL_CALC && g->op[a].tag < g->op[b].tag &&
+                !seen[a])
+                fail_msg("rank %u: operation %zu (tag %lld) does not wait for %zu (tag %lld)", g->op[b].rank, b,
+                         (long long)g->op[b].tag, a, (long long)g->op[a].tag);
+    }
+    free(first);
+    free(on);
+    free(stack);
+    free(seen);
+    free(fill);
+}
+
 /* Every operation in turn on the world of p ranks (root 2, 1000 bytes),
  * with rank-dependent compute between: for each algorithm the traffic is
- * what each rank's own expansion says, and the schedule validates and
- * replays with every message delivered. */
+ * what each rank's own expansion says, the schedule validates and
+ * replays with every message delivered, and each call waits for all of
+ * the calls before it. */
 static void test_every_collective(void **state)
 {
     (void)state;
@@ -343,6 +409,11 @@ static void test_every_collective(void **state)
             uint64_t delivered;
             replay(&t, 1, (kc_trace_alg)alg, NULL, &sum, &delivered);
             assert_int_equal(delivered, sum.coll_messages);
+            kc_goal g;
+            kc_trace_goal_opts o = {1, (kc_trace_alg)alg};
+            ok(kc_trace_goal(&t, &o, &g, NULL, &err), &err);
+            check_call_order(&g);
+            kc_goal_free(&g);
         }
         kc_trace_free(&t);
     }
