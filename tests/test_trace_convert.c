@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@
 #include "kcube/loggops.h"
 #include "kcube/rng.h"
 #include "kcube/trace.h"
+#include "trace_totals.h"
 #include "kcube/traffic.h"
 
 static const kc_loggops_params P = {100, 10, 20, 2, 1, 1000};
@@ -282,32 +284,28 @@ static void test_subcomm(void **state)
         replay(&t, 1, (kc_trace_alg)alg, NULL, &sum, &delivered);
         assert_int_equal(delivered, sum.coll_messages + sum.p2p_messages);
     }
+    /* Written and read back: no message on the world, so the one on A
+     * (its tag 7) gets tag 0, the two collective calls tags 1 and 2. */
+    kc_err err = {0};
+    kc_goal g, back;
+    ok(kc_trace_goal(&t, NULL, &g, NULL, &err), &err);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    assert_non_null(mem);
+    ok(kc_goal_write(&g, mem, &err), &err);
+    fclose(mem);
+    assert_non_null(strstr(text, "send 5b to 3 tag 0"));
+    assert_non_null(strstr(text, "send 64b to 1 tag 1"));
+    assert_non_null(strstr(text, "send 30b to 2 tag 2"));
+    ok(kc_goal_read_mem(&back, text, len, "written", NULL, 0, &err), &err);
+    ok(kc_goal_validate(&back, 4, NULL, &err), &err);
+    assert_int_equal(back.nops, g.nops);
+    assert_int_equal(back.ndeps, g.ndeps);
+    free(text);
+    kc_goal_free(&back);
+    kc_goal_free(&g);
     kc_trace_free(&t);
-}
-
-/* Score-P's totals without MPI_IN_PLACE (block m; the vector for
- * reductions), written here apart from the library's. */
-static void totals(kc_trace_coll op, uint32_t p, uint32_t root, uint32_t me, uint64_t m, uint64_t *s, uint64_t *r)
-{
-    uint64_t n = p;
-    *s = *r = 0;
-    if (op == KC_COLL_BCAST || op == KC_COLL_SCATTER || op == KC_COLL_SCATTERV) {
-        *s = me == root ? n * m : 0;
-        *r = m;
-    } else if (op == KC_COLL_GATHER || op == KC_COLL_GATHERV || op == KC_COLL_REDUCE) {
-        *s = m;
-        *r = me == root ? n * m : 0;
-    } else if (op == KC_COLL_REDUCE_SCATTER || op == KC_COLL_REDUCE_SCATTER_BLOCK) {
-        *s = m;
-        *r = n * (m / n + (me < m % n));
-    } else if (op == KC_COLL_SCAN) {
-        *s = (n - me) * m;
-        *r = ((uint64_t)me + 1) * m;
-    } else if (op == KC_COLL_EXSCAN) {
-        *s = (n - me - 1) * m;
-        *r = (uint64_t)me * m;
-    } else if (op != KC_COLL_BARRIER)
-        *s = *r = n * m;
 }
 
 typedef struct pair_sum {
@@ -323,10 +321,56 @@ static int count_pair(void *ctx, uint32_t step, uint32_t peer, uint64_t bytes)
     return 0;
 }
 
+/* In a schedule of collectives alone, every message of a later call (a
+ * larger tag) must wait, through the dependencies, for every message of
+ * each earlier call of its rank: program order. O(ops (ops + deps)). */
+static void check_call_order(const kc_goal *g)
+{
+    size_t *first = calloc(g->nops + 1, sizeof *first), *on = malloc((g->ndeps + 1) * sizeof *on);
+    size_t *stack = malloc((g->nops + 1) * sizeof *stack);
+    unsigned char *seen = malloc(g->nops + 1);
+    assert_true(first && on && stack && seen);
+    for (size_t d = 0; d < g->ndeps; d++)
+        first[g->dep[d].op + 1]++;
+    for (size_t i = 0; i < g->nops; i++)
+        first[i + 1] += first[i];
+    size_t *fill = malloc((g->nops + 1) * sizeof *fill);
+    assert_non_null(fill);
+    memcpy(fill, first, (g->nops + 1) * sizeof *fill);
+    for (size_t d = 0; d < g->ndeps; d++)
+        on[fill[g->dep[d].op]++] = g->dep[d].on;
+    for (size_t b = 0; b < g->nops; b++) {
+        if (g->op[b].kind == KC_GOAL_CALC)
+            continue;
+        memset(seen, 0, g->nops);
+        size_t n = 0;
+        stack[n++] = b;
+        while (n) {
+            size_t x = stack[--n];
+            for (size_t k = first[x]; k < first[x + 1]; k++)
+                if (!seen[on[k]]) {
+                    seen[on[k]] = 1;
+                    stack[n++] = on[k];
+                }
+        }
+        for (size_t a = 0; a < g->nops; a++)
+            if (g->op[a].rank == g->op[b].rank && g->op[a].kind != KC_GOAL_CALC && g->op[a].tag < g->op[b].tag &&
+                !seen[a])
+                fail_msg("rank %u: operation %zu (tag %lld) does not wait for %zu (tag %lld)", g->op[b].rank, b,
+                         (long long)g->op[b].tag, a, (long long)g->op[a].tag);
+    }
+    free(first);
+    free(on);
+    free(stack);
+    free(seen);
+    free(fill);
+}
+
 /* Every operation in turn on the world of p ranks (root 2, 1000 bytes),
  * with rank-dependent compute between: for each algorithm the traffic is
- * what each rank's own expansion says, and the schedule validates and
- * replays with every message delivered. */
+ * what each rank's own expansion says, the schedule validates and
+ * replays with every message delivered, and each call waits for all of
+ * the calls before it. */
 static void test_every_collective(void **state)
 {
     (void)state;
@@ -337,7 +381,7 @@ static void test_every_collective(void **state)
         for (uint32_t r = 0; r < p; r++)
             for (int op = 0; op < KC_COLL_COUNT; op++) {
                 uint64_t s, v, at = 1000 * (uint64_t)op + 37 * r;
-                totals((kc_trace_coll)op, p, 2, r, 1000, &s, &v);
+                kc_test_scorep_totals((kc_trace_coll)op, p, 2, r, 1000, &s, &v);
                 coll(&t, r, at, at + 300, (kc_trace_coll)op, 0, 2, s, v);
             }
         ok(kc_trace_finish(&t, &err), &err);
@@ -355,7 +399,7 @@ static void test_every_collective(void **state)
                 kc_trace_alg a = alg ? (kc_trace_alg)alg : kc_trace_coll_auto((kc_trace_coll)op, p, decided);
                 for (x.me = 0; x.me < p; x.me++) {
                     uint64_t s, v;
-                    totals((kc_trace_coll)op, p, 2, x.me, 1000, &s, &v);
+                    kc_test_scorep_totals((kc_trace_coll)op, p, 2, x.me, 1000, &s, &v);
                     kc_trace_coll_messages((kc_trace_coll)op, a, p, 2, x.me, s, v, count_pair, NULL, &x);
                 }
             }
@@ -367,6 +411,11 @@ static void test_every_collective(void **state)
             uint64_t delivered;
             replay(&t, 1, (kc_trace_alg)alg, NULL, &sum, &delivered);
             assert_int_equal(delivered, sum.coll_messages);
+            kc_goal g;
+            kc_trace_goal_opts o = {1, (kc_trace_alg)alg};
+            ok(kc_trace_goal(&t, &o, &g, NULL, &err), &err);
+            check_call_order(&g);
+            kc_goal_free(&g);
         }
         kc_trace_free(&t);
     }
@@ -545,7 +594,7 @@ static void collective_call(program *g)
     uint64_t m = kc_rng_below(&g->rng, 3000);
     for (uint32_t r = 0; r < g->p; r++) {
         uint64_t s, v, at = tick(g, r);
-        totals(op, g->p, root, r, m, &s, &v);
+        kc_test_scorep_totals(op, g->p, root, r, m, &s, &v);
         g->now[r] += kc_rng_below(&g->rng, 200);
         coll(g->t, r, at, g->now[r], op, 0, root, s, v);
     }
@@ -628,6 +677,28 @@ static void test_random_programs(void **state)
     }
 }
 
+/* MPI keeps communicators apart: rank 0 sends 100 bytes on A then 200 on
+ * the world, both tag 0; rank 1 takes the world's first. GOAL matches by
+ * (source, tag) only, so A's messages get a tag of their own. */
+static void test_two_comms(void **state)
+{
+    (void)state;
+    kc_trace t;
+    kc_err err = {0};
+    uint32_t a, both[2] = {0, 1};
+    ok(kc_trace_init(&t, 2, "two comms", &err), &err);
+    ok(kc_trace_add_comm(&t, 2, both, "A", &a, &err), &err);
+    put(&t, 0, KC_TRACE_SEND, 0, 1, 0, 100, a, 0);
+    send_(&t, 0, 10, 1, 0, 200);
+    recv_(&t, 1, 20, 0, 0, 200);
+    put(&t, 1, KC_TRACE_RECV, 30, 0, 0, 100, a, 0);
+    ok(kc_trace_finish(&t, &err), &err);
+    uint64_t delivered;
+    replay(&t, 1, KC_ALG_AUTO, NULL, NULL, &delivered);
+    assert_int_equal(delivered, 2);
+    kc_trace_free(&t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -635,6 +706,7 @@ int main(void)
         cmocka_unit_test(test_nonblocking),
         cmocka_unit_test(test_sendrecv_ring),
         cmocka_unit_test(test_subcomm),
+        cmocka_unit_test(test_two_comms),
         cmocka_unit_test(test_every_collective),
         cmocka_unit_test(test_windows_regions),
         cmocka_unit_test(test_random_programs),

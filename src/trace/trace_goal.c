@@ -17,8 +17,9 @@
  *   - compute: the time between communication events outside MPI calls
  *     (regions named MPI_*), times compute_scale, as a calc before the next
  *     operation.
- * Collective messages carry tags above every user tag of the trace, one
- * per call. O(events + expanded messages). */
+ * Tags: GOAL matches by (source, tag) alone, so messages off the world get
+ * a tag per (communicator, tag) above the world's, and collective messages
+ * one per call above those. O(events log + expanded messages). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +52,9 @@ typedef struct builder {
     kc_err *err;
     double scale;
     int64_t tag_base;           /* collective tags: tag_base + call */
+    uint64_t *other;            /* sorted (comm << 32 | tag) of point-to-point messages off the world */
+    size_t nother;
+    int64_t other_base;         /* their tags: other_base + index in `other` */
     unsigned char *rflag;       /* per region: REGION_* bits */
     unsigned char *seen;        /* per call: counted in the summary */
     /* Per rank. */
@@ -206,6 +210,67 @@ static kc_status collective(builder *b, size_t i)
     return s;
 }
 
+/* ---- Tags ---- */
+static int is_p2p(const kc_trace_event *e) { return e->kind <= KC_TRACE_IRECV && e->peer != KC_TRACE_NO_RANK; }
+
+static int cmp_u64(const void *x, const void *y)
+{
+    uint64_t a = *(const uint64_t *)x, c = *(const uint64_t *)y;
+    return a < c ? -1 : a > c;
+}
+
+/* GOAL matches by (source, tag) alone. World messages keep their tags;
+ * each (communicator, tag) used off the world gets a tag of its own above
+ * them, and the collectives' tags (one per call) come after those. When
+ * that would pass 2^31 - 1 (what GOAL readers take), the tags added start
+ * at 2^32 instead. */
+static kc_status plan_tags(builder *b, kc_err *err)
+{
+    const kc_trace *t = b->t;
+    int64_t most = -1;
+    size_t n = 0;
+    for (size_t i = 0; i < t->nev; i++)
+        if (is_p2p(&t->ev[i])) {
+            most = t->ev[i].comm == 0 && (int64_t)t->ev[i].tag > most ? t->ev[i].tag : most;
+            n += t->ev[i].comm != 0;
+        }
+    b->other = malloc((n ? n : 1) * sizeof *b->other);
+    if (!b->other)
+        return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory for the schedule's tags");
+    for (size_t i = 0, k = 0; i < t->nev; i++)
+        if (is_p2p(&t->ev[i]) && t->ev[i].comm != 0)
+            b->other[k++] = (uint64_t)t->ev[i].comm << 32 | t->ev[i].tag;
+    qsort(b->other, n, sizeof *b->other, cmp_u64);
+    size_t u = 0;
+    for (size_t i = 0; i < n; i++)
+        if (u == 0 || b->other[u - 1] != b->other[i])
+            b->other[u++] = b->other[i];
+    b->nother = u;
+    int64_t base = most + 1;
+    if (base + (int64_t)u + (int64_t)b->calls->ncalls > INT32_MAX + (int64_t)1)
+        base = (int64_t)1 << 32;
+    b->other_base = base;
+    b->tag_base = base + (int64_t)u;
+    return KC_OK;
+}
+
+/* The schedule's tag of a point-to-point event. O(log). */
+static int64_t p2p_tag(const builder *b, const kc_trace_event *e)
+{
+    if (e->comm == 0)
+        return e->tag;
+    uint64_t key = (uint64_t)e->comm << 32 | e->tag;
+    size_t lo = 0, hi = b->nother;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (b->other[mid] < key)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return b->other_base + (int64_t)lo;
+}
+
 /* ---- Events ---- */
 static kc_status region_event(builder *b, const kc_trace_event *e)
 {
@@ -240,7 +305,7 @@ static kc_status event(builder *b, size_t i, size_t k)
     case KC_TRACE_RECV:
         if (e->kind == KC_TRACE_SEND)
             b->sum->p2p_messages++, b->sum->p2p_bytes += e->bytes;
-        return blocking(b, e->kind == KC_TRACE_SEND ? KC_GOAL_SEND : KC_GOAL_RECV, e->peer, e->tag, e->bytes);
+        return blocking(b, e->kind == KC_TRACE_SEND ? KC_GOAL_SEND : KC_GOAL_RECV, e->peer, p2p_tag(b, e), e->bytes);
     case KC_TRACE_ISEND:
     case KC_TRACE_IRECV:
         if (e->peer == KC_TRACE_NO_RANK) { /* a receive never completed: nothing to match */
@@ -249,8 +314,8 @@ static kc_status event(builder *b, size_t i, size_t k)
         }
         if (e->kind == KC_TRACE_ISEND)
             b->sum->p2p_messages++, b->sum->p2p_bytes += e->bytes;
-        return free_op(b, e->kind == KC_TRACE_ISEND ? KC_GOAL_SEND : KC_GOAL_RECV, e->peer, e->tag, e->bytes,
-                       &b->start_op[k]);
+        return free_op(b, e->kind == KC_TRACE_ISEND ? KC_GOAL_SEND : KC_GOAL_RECV, e->peer, p2p_tag(b, e),
+                       e->bytes, &b->start_op[k]);
     case KC_TRACE_COMPLETE:
         return b->start_op[e->op] == KC_GOAL_NONE ? KC_OK : push(b, &b->pending, b->start_op[e->op]);
     case KC_TRACE_COLL:
@@ -294,19 +359,6 @@ static kc_status check_calls(const kc_trace *t, const kci_trace_calls *c, kc_err
     return KC_OK;
 }
 
-/* Collective tags start above the largest user tag; if that leaves too few
- * below 2^31 (what GOAL readers accept), at 2^32. */
-static int64_t tag_base_of(const kc_trace *t, size_t ncalls)
-{
-    int64_t most = -1;
-    for (size_t i = 0; i < t->nev; i++) {
-        const kc_trace_event *e = &t->ev[i];
-        if (e->kind <= KC_TRACE_IRECV && e->peer != KC_TRACE_NO_RANK && (int64_t)e->tag > most)
-            most = e->tag;
-    }
-    return most + 1 + (int64_t)ncalls <= INT32_MAX + (int64_t)1 ? most + 1 : (int64_t)1 << 32;
-}
-
 static kc_status builder_init(builder *b, const kc_trace *t, kc_err *err)
 {
     size_t most = 0;
@@ -324,8 +376,7 @@ static kc_status builder_init(builder *b, const kc_trace *t, kc_err *err)
                                            ? REGION_SENDRECV
                                            : 0));
     }
-    b->tag_base = tag_base_of(t, b->calls->ncalls);
-    return KC_OK;
+    return plan_tags(b, err);
 }
 
 static void builder_free(builder *b)
@@ -336,6 +387,7 @@ static void builder_free(builder *b)
     free(b->pending.v);
     free(b->group.v);
     free(b->cm);
+    free(b->other);
 }
 
 kc_status kc_trace_goal(const kc_trace *t, const kc_trace_goal_opts *o, kc_goal *out, kc_trace_summary *sum,
