@@ -2,7 +2,8 @@
 # The cost of libkcube-trace.so per MPI call (docs/traces.md, "Overhead"):
 # bench_trace_overhead on 2 local processes, plainly and with the tracer
 # preloaded, alternated RUNS times (default 3); prints each loop's median
-# ns per call both ways and their difference, the tracer's cost per call
+# ns per call both ways (wall clock, then rank 0's CPU time) and their
+# difference, the tracer's cost per call
 # (its timestamps, events and request table; the archive's writing at
 # MPI_Finalize is not in the loops). The traces go to a temporary folder,
 # removed at the end. Usage: bench/trace_overhead.sh [BUILD [RUNS [ITERATIONS]]]
@@ -24,15 +25,16 @@ done
 python3 - "$TMP" "$RUNS" << 'PY'
 import statistics, sys
 tmp, runs = sys.argv[1], int(sys.argv[2])
-def load(kind):
+def load(kind, col):
     out = {}
     for i in range(1, runs + 1):
         for line in open(f"{tmp}/{kind}.{i}"):
-            name, calls, per_iter, per_call = line.split()
-            out.setdefault(name, []).append(float(per_call))
+            f = line.split()
+            out.setdefault(f[0], []).append(float(f[col]))
     return {k: statistics.median(v) for k, v in out.items()}
-plain, traced = load("plain"), load("traced")
-print(f"{'loop':10s} {'plain ns/call':>14s} {'traced ns/call':>15s} {'tracer ns/call':>15s}")
-for name in plain:
-    print(f"{name:10s} {plain[name]:14.1f} {traced[name]:15.1f} {traced[name] - plain[name]:15.1f}")
+print(f"{'loop':10s} {'clock':5s} {'plain ns/call':>14s} {'traced ns/call':>15s} {'tracer ns/call':>15s}")
+for clock, col in (("wall", 3), ("cpu", 4)):
+    plain, traced = load("plain", col), load("traced", col)
+    for name in plain:
+        print(f"{name:10s} {clock:5s} {plain[name]:14.1f} {traced[name]:15.1f} {traced[name] - plain[name]:15.1f}")
 PY
