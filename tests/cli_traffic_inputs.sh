@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The traffic inputs people have, on the command line: CSV with a header
 # and quoted fields, CRLF lines, P x P matrices (blanks and commas), '-'
-# for standard input (once per command), the ambiguous square refused
-# unless --traffic-format names it, bad fields with line and column, the
+# for standard input (once per command), the square list (a 3 x 3 matrix
+# too) read as a list and said so, bad fields with line and column, the
 # network sized by the traffic when --n is left out (and said so), and the
 # demo's "Try" line run verbatim on the file the demo writes.
 set -u
@@ -85,14 +85,16 @@ expect_stderr_contains "standard input '/dev/stdin', line 2, column 3: 'x' is no
 printf '0 1\n1 2\n2 3\n3 0\n' > "$T/pairs.txt"
 expect_exit 0 "simulate --pairs -" -- with_stdin "$T/pairs.txt" "$K" simulate --n 2 --pairs - --rate 0.1 --json
 
-# ---- the ambiguous square ----
+# ---- the square list a small matrix would be too ----
 printf '0 1 5\n1 2 5\n2 0 5\n' > "$T/sq.txt"
-expect_bad "3 lines of 3 numbers" -- "$K" map --traffic "$T/sq.txt"
-expect_stderr_contains "ambiguous: 3 lines of 3 numbers read as a message list and as a 3 x 3 matrix alike; name its format (list or matrix) with --traffic-format"
+expect_exit 0 "3 lines of 3 numbers: a list, said so" -- "$K" map --traffic "$T/sq.txt" --work 0.2
+expect_stdout_contains "traffic: 3 lines of 3 numbers, read as a list of messages (as a 3 x 3 matrix: --traffic-format matrix)"
+expect_exit 0 "in JSON" -- "$K" map --traffic "$T/sq.txt" --work 0.2 --json
+json_check "traffic_note" 'd["messages"] == 3 and "3 x 3 matrix" in d["traffic_note"]'
 expect_exit 0 "a 3-rank matrix, named" -- "$K" map --traffic "$T/sq.txt" --traffic-format matrix --work 0.2 --json
 json_check "3 x 3 matrix: 7 messages, n = 2" 'd["messages"] == 7 and d["n"] == 2 and d["traffic_format"] == "matrix"'
 expect_exit 0 "the same as a list, named" -- "$K" map --traffic "$T/sq.txt" --traffic-format list --work 0.2 --json
-json_check "list: 3 messages" 'd["messages"] == 3 and d["traffic_format"] == "list"'
+json_check "list: 3 messages, nothing to note" 'd["messages"] == 3 and d["traffic_format"] == "list" and d["traffic_note"] is None'
 cp "$T/sq.txt" "$T/sq.mat"
 expect_exit 0 "a .mat name is a matrix" -- "$K" map --traffic "$T/sq.mat" --work 0.2 --json
 json_check ".mat: matrix" 'd["traffic_format"] == "matrix"'

@@ -128,10 +128,11 @@ kc_status kc_traffic_from_goal(kc_traffic *t, const struct kc_goal *g, kc_err *e
  * name; else by its first data line (comments and phase lines skipped): a
  * field beginning with a letter makes it a header line (csv), or the
  * schedule's "num_ranks" (goal); one field, a graph (grf); more than
- * three, a matrix of that many ranks; two or three, a list, except that a
- * list of exactly 2 lines of 2 fields or 3 of 3 (in every phase), which
- * 2 x 2 or 3 x 3 matrices would be too, is refused as ambiguous (KC_EINVAL
- * saying to name the format). Quoted fields are read in every text format. */
+ * three, a matrix of that many ranks; two or three, a list, also when it
+ * is exactly 2 lines of 2 fields or 3 of 3 (in every phase), which 2 x 2 or
+ * 3 x 3 matrices would be too (kc_traffic_source.square says so: such a
+ * matrix needs its format named). Quoted fields are read in every text
+ * format. */
 typedef enum kc_traffic_format {
     KC_TRAFFIC_AUTO,
     KC_TRAFFIC_LIST,
@@ -148,6 +149,7 @@ extern const kc_names kc_traffic_format_names; /* auto list csv matrix grf goal 
 typedef struct kc_traffic_source {
     kc_traffic_format format;
     uint64_t ranks;
+    int square; /* auto read a list that a 2 x 2 or 3 x 3 matrix would be too: 2 or 3, else 0 */
 } kc_traffic_source;
 
 /* A csv input (header first) and a matrix (*size: its P), appended to t;

@@ -620,6 +620,7 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     if (j->traffic) {
         cJSON_AddStringToObject(o, "traffic_format", j->info.format);
         cJSON_AddItemToObject(o, "inferred", j->loaded ? cJSON_CreateString(j->inferred) : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "traffic_note", j->info.note[0] ? cJSON_CreateString(j->info.note) : cJSON_CreateNull());
     }
     cJSON_AddItemToObject(o, "linear_in_file", j->source ? cli_json_i64(j->found) : cJSON_CreateNull());
     cJSON *names = cJSON_AddArrayToObject(o, "communications");
@@ -787,6 +788,8 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
                (unsigned long long)j->slots, (unsigned long long)j->ranks, j->tr.count);
     if (j->loaded)
         printf("network sized by the traffic (%s): %s\n", j->info.format, j->inferred);
+    if (j->info.note[0])
+        printf("traffic: %s\n", j->info.note);
     printf("objective: %s%s\n", KC_GMAP_OBJECTIVE,
            j->opts.separate ? " (each communication counted apart: they run at different times)" : "");
     if (m->hops_cap)

@@ -92,20 +92,19 @@ int cli_traffic_load(const cli_args *a, const char *path, uint64_t bound, kc_tra
     }
     kc_err err = {0};
     kc_traffic_format format = (kc_traffic_format)cli_choice(a, &OPT_TRAFFIC_FORMAT, KC_TRAFFIC_AUTO);
-    kc_traffic_source src = {format, 0};
+    kc_traffic_source src = {format, 0, 0};
     kc_status s = kc_traffic_init(tr, bound ? bound : (uint64_t)1 << 32, &err);
     if (!s)
         s = strcmp(path, "-") ? kc_traffic_read_file(tr, path, format, NULL, &src, &err)
                               : read_stdin(tr, format, &src, &err);
     if (!s && !bound)
         s = kc_traffic_set_ranks(tr, src.ranks, &err);
-    if (s) {
-        if (strstr(err.msg, "name its format")) { /* an ambiguous input: say how to name it */
-            size_t len = strlen(err.msg);
-            snprintf(err.msg + len, sizeof err.msg - len, " with --traffic-format");
-        }
+    if (s)
         return cli_report(a, &err);
-    }
+    if (src.square)
+        snprintf(info->note, sizeof info->note,
+                 "%d lines of %d numbers, read as a list of messages (as a %d x %d matrix: --traffic-format matrix)",
+                 src.square, src.square, src.square, src.square);
     info->ranks = src.ranks;
     info->format = kc_names_name(&kc_traffic_format_names, src.format);
     say_how(&src, info);

@@ -20,6 +20,8 @@ typedef struct cli_traffic_info {
     uint64_t ranks_per_node; /* 0: unknown (only a trace knows) */
     const char *format;      /* the format read ("csv", ...) */
     char how[160];           /* how the ranks were found, e.g. "the highest rank in it is 12" */
+    char note[160];          /* what the output should say of the reading, or "" (a list that a
+                                small matrix would be too) */
     struct cli_trace *trace; /* the input was an OTF2 trace: it, for the report (trace_cli.h); else NULL */
 } cli_traffic_info;
 

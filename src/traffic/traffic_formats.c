@@ -268,19 +268,6 @@ static kc_status sniff(kc_traffic *t, kc_reader *r, kc_traffic_format *format, k
     return s;
 }
 
-/* A list of 2 lines of 2 numbers or 3 of 3 (in each phase) reads as 2 x 2
- * or 3 x 3 matrices too. */
-static kc_status refuse_square(const kc_reader *r, const kci_list_shape *sh, kc_err *err)
-{
-    if (!sh->square)
-        return KC_OK;
-    return kc_fail_param(err, KC_EINVAL, PARAM,
-                         "%s is ambiguous: %d lines of %d numbers%s read as a message list and as a %d x %d matrix "
-                         "alike; name its format (list or matrix)",
-                         kc_reader_name(r), sh->fields, sh->fields, sh->lines > (size_t)sh->fields ? " a phase" : "",
-                         sh->fields, sh->fields);
-}
-
 /* Read r in got->format (auto: sniffed, into got->format); goal is left
  * to the caller, who has the path. got->ranks as kc_traffic_source says. */
 static kc_status read_formats(kc_traffic *t, kc_reader *r, kc_traffic_source *got, kc_err *err)
@@ -306,8 +293,10 @@ static kc_status read_formats(kc_traffic *t, kc_reader *r, kc_traffic_source *go
         return KC_OK;
     default:
         kc_reader_csv(r, 0);
-        if (!(s = kci_traffic_read_list(t, r, &sh, err)) && sniffed)
-            s = refuse_square(r, &sh, err);
+        /* 2 lines of 2 numbers or 3 of 3 (in every phase) read as 2 x 2 or
+         * 3 x 3 matrices too: a list, as such files always were, flagged */
+        if (!(s = kci_traffic_read_list(t, r, &sh, err)) && sniffed && sh.square)
+            got->square = sh.fields;
         break;
     }
     got->ranks = size ? size : highest_rank(t, before) + 1;
@@ -317,7 +306,7 @@ static kc_status read_formats(kc_traffic *t, kc_reader *r, kc_traffic_source *go
 kc_status kc_traffic_read_as(kc_traffic *t, kc_reader *r, kc_traffic_format format, kc_traffic_source *src,
                              kc_err *err)
 {
-    kc_traffic_source got = {format, 0};
+    kc_traffic_source got = {format, 0, 0};
     kc_status s = read_formats(t, r, &got, err);
     if (!s && got.format == KC_TRAFFIC_GOAL)
         s = kc_fail_param(err, KC_EINVAL, PARAM, "%s is a GOAL schedule: it is read from a file named with its format",
@@ -344,7 +333,7 @@ static kc_traffic_format by_name(const char *path)
 kc_status kc_traffic_read_file(kc_traffic *t, const char *path, kc_traffic_format format,
                                const kc_reader_limits *limits, kc_traffic_source *src, kc_err *err)
 {
-    kc_traffic_source got = {format == KC_TRAFFIC_AUTO ? by_name(path) : format, 0};
+    kc_traffic_source got = {format == KC_TRAFFIC_AUTO ? by_name(path) : format, 0, 0};
     kc_status s = KC_OK;
     if (got.format != KC_TRAFFIC_GOAL) {
         kc_reader *r;
