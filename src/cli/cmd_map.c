@@ -686,5 +686,7 @@ const cli_command kc_command_map = {
               "            --kind reorder\n"
               "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c\n"
               "  kcube map --n 8 --pattern transpose --out rankfile --format openmpi-rankfile --hosts node%02d "
-              "--slots-per-host 16",
+              "--slots-per-host 16\n"
+              "  kcube map --traffic run1/traces.otf2 --region solver --format openmpi-rankfile --hosts node%02d "
+              "--slots-per-host 16 --out rankfile",
 };

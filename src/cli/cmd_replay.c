@@ -819,6 +819,9 @@ const cli_command kc_command_replay = {
         "ranks stacking each kind's share of their time; message arrows up to 400 messages), any other name\n"
         "refused; rendezvous holds and receive waits are slices of their own. Exit status 1 on a network\n"
         "deadlock, 2 on bad input.\n"
+        "FILE may be an OTF2 trace (its traces.otf2 or directory): the traced run as a schedule, compute\n"
+        "between MPI calls times --compute-scale, collectives by --collectives; --emit-goal writes it\n"
+        "(docs/traces.md). Without --n: the smallest network of the kind asked holding the ranks.\n"
         "--model loggops runs LogGOPSim's LogGOPS model instead, in integer ns and without a network\n"
         "(--loggops L,o,g,G,O,S; receive overhead, NIC gaps, rendezvous above S; docs/loggops.md).",
     .opts = replay_opts,
@@ -832,5 +835,6 @@ const cli_command kc_command_replay = {
               "  kcube replay fft.goal --n 8 --json\n"
               "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57\n"
               "  kcube replay fft.goal --n 7 --ranks-per-node 2 --timeline fft.json\n"
-              "  kcube replay fft.goal --model loggops --loggops L=2500,o=1500,g=1000,G=6,O=0,S=65535",
+              "  kcube replay fft.goal --model loggops --loggops L=2500,o=1500,g=1000,G=6,O=0,S=65535\n"
+              "  kcube replay run1/traces.otf2 --mapping order.map --emit-goal run1.goal",
 };
