@@ -82,7 +82,7 @@ static int read_window(const cli_args *a, cli_trace *tr)
 }
 
 /* A region the trace never names is bad input: say which it has. */
-static int check_region(const cli_args *a, const cli_trace *tr)
+static int check_region(const cli_trace *tr)
 {
     const char *name = tr->filter.region;
     if (!name || kc_trace_region_find(&tr->t, name) >= 0)
@@ -94,14 +94,13 @@ static int check_region(const cli_args *a, const cli_trace *tr)
         len = w > 0 && (size_t)w < sizeof list - len ? len + (size_t)w : sizeof list - 1;
     }
     cli_quoted q, qp, ql;
-    (void)a;
     return cli_error("--region: %s enters no region '%s' (its regions: %s)", cli_quote(&qp, tr->t.name),
                      cli_quote(&q, name), tr->t.nregions ? cli_quote(&ql, list) : "none");
 }
 
-/* Reading an archive: the time per declared event (A's bench_trace_read
- * measured the reader; rounded up) against --max-time, the reader's own
- * memory estimate against --max-memory. */
+/* Reading an archive: the time per declared event (budget_rates.h, from
+ * bench_trace_read's figures) against --max-time, the reader's own memory
+ * estimate against --max-memory. */
 static int gate(const cli_args *a, const char *path, const kc_trace_size *sz)
 {
     char what[200];
@@ -134,20 +133,21 @@ int cli_trace_load(const cli_args *a, const char *path, cli_trace **out)
     if (kc_trace_read_otf2(&tr->t, path, NULL, &err))
         return cli_report(a, &err);
     tr->loaded = 1;
-    return check_region(a, tr);
+    return check_region(tr);
 }
 
 int cli_trace_traffic(const cli_args *a, cli_trace *tr, struct kc_traffic *out)
 {
     kc_err err = {0};
+    cli_quoted q;
     if (out->ranks < tr->t.ranks)
-        return cli_error("%s has %u ranks, more than the network's %llu slots", tr->t.name, tr->t.ranks,
-                         (unsigned long long)out->ranks);
+        return cli_error("%s has %u ranks, more than the network's %llu slots", cli_quote(&q, tr->t.name),
+                         tr->t.ranks, (unsigned long long)out->ranks);
     if (kc_trace_traffic(&tr->t, &tr->filter, out, &tr->sum, &err))
         return cli_report(a, &err);
     tr->converted = 1;
     if (out->count == 0)
-        return cli_error("%s has no message%s", tr->t.name,
+        return cli_error("%s has no message%s", cli_quote(&q, tr->t.name),
                          tr->windowed || tr->filter.region ? " in the window or region asked" : "");
     return 0;
 }
