@@ -21,6 +21,9 @@ LIB="${KC_TRACE_LIB:-}" HALO="${KC_MPI_HALO:-}" XPOSE="${KC_MPI_TRANSPOSE:-}"
 command -v mpirun > /dev/null || cli_skip "no mpirun"
 MPIRUN=(env "ASAN_OPTIONS=${ASAN_OPTIONS:-}:detect_leaks=0" bash "$(dirname "$0")/../support/mpirun.sh")
 export OMPI_MCA_orte_execute_quiet=1
+# A sanitizer build's tracer needs the ASan runtime loaded first.
+ASAN_RT=$(ldd "$LIB" | awk '/libasan/ {print $3}')
+PRELOAD=${ASAN_RT:+$ASAN_RT:}$LIB
 NP=8 ITERS=3 BLOCK=256
 # traced NAME PROGRAM ARGS...: run under the tracer into $T/NAME; its output must be the untraced run's.
 traced() {
@@ -28,7 +31,7 @@ traced() {
     shift
     expect_exit 0 "$name untraced" -- "${MPIRUN[@]}" $NP "$@"
     cp "$CLI_OUT" "$T/$name.plain"
-    expect_exit 0 "$name traced" -- "${MPIRUN[@]}" $NP -x LD_PRELOAD="$LIB" -x KCUBE_TRACE="$T/$name" "$@"
+    expect_exit 0 "$name traced" -- "${MPIRUN[@]}" $NP -x LD_PRELOAD="$PRELOAD" -x KCUBE_TRACE="$T/$name" "$@"
     check "$name: the tracer changes nothing in the program's output" -- cmp "$T/$name.plain" "$CLI_OUT"
     check "$name: an OTF2 anchor file" -- test -f "$T/$name/traces.otf2"
 }
