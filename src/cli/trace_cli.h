@@ -23,8 +23,7 @@ struct kc_traffic;
 struct kc_goal;
 
 /* A trace as a command holds it: the events and what was made of them.
- * Opaque, so that a command's file need not include kcube/trace.h beside
- * kcube/traffic_gen.h (their collective enumerations share names). */
+ * Opaque: a command reaches the trace through these functions alone. */
 typedef struct cli_trace cli_trace;
 
 /* Is path an OTF2 archive (kc_trace_is_otf2), or a directory (which only
