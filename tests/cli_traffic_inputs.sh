@@ -63,6 +63,9 @@ expect_exit 0 "mesh k = 3" -- "$K" map --k 3 --topology mesh --traffic "$T/a.csv
 json_check "3-ary mesh: n = 3 (27 >= 13)" 'd["n"] == 3 and "mesh" in d["inferred"]'
 expect_exit 0 "endpoints 2" -- "$K" map --endpoints 2 --traffic "$T/a.csv" --work 0.2 --json
 json_check "2 endpoints: 7 routers, n = 3" 'd["n"] == 3 and "at 2 endpoints a router" in d["inferred"]'
+printf '0 1 0 0 0\n1 0 0 0 0\n0 0 0 9 0\n0 0 9 0 0\n0 0 0 0 0\n' > "$T/m5.txt"
+expect_exit 0 "a matrix's silent last rank" -- "$K" map --shape 2x2 --endpoints 2 --traffic "$T/m5.txt" --work 0.2 --json
+json_check "5 ranks on 8 slots: the matrix's P, not its highest sender + 1" 'd["ranks"] == 5 and len(d["to_physical"]) == 5'
 expect_exit 0 "--n given" -- "$K" map --n 5 --traffic "$T/a.csv" --work 0.2 --json
 json_check "--n given: nothing inferred" 'd["n"] == 5 and d["inferred"] is None'
 expect_bad "--n too small: the rank's line and column" -- "$K" map --n 3 --traffic "$T/a.csv"

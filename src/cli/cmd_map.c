@@ -685,6 +685,7 @@ const cli_command kc_command_map = {
               "  kcube map --n 28 --pattern transpose --pattern bit-reverse --pattern reverse-flip --pattern shuffle \\\n"
               "            --kind reorder\n"
               "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c\n"
+              "  kcube map --traffic kcube-demo-traffic.txt   (the file kcube demo writes; n from its ranks)\n"
               "  kcube map --n 8 --pattern transpose --out rankfile --format openmpi-rankfile --hosts node%02d "
               "--slots-per-host 16\n"
               "  kcube map --traffic run1/traces.otf2 --region solver --format openmpi-rankfile --hosts node%02d "

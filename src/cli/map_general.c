@@ -127,8 +127,8 @@ typedef struct gen_job {
     kc_comm *algebra;     /* found, then the named communications: the algebraic starts' input */
     cli_export exp; /* --format FORMAT and the machine it names (export_cli.h) */
     uint64_t slots;     /* what the mapping permutes (kc_topology_slots; the nodes on plain networks) */
-    uint64_t ranks;     /* the job's ranks, listed in to_physical and --out: the grid's processes, a traffic
-                           file's highest rank + 1, else every slot; ranks beyond it are silent */
+    uint64_t ranks;     /* the job's ranks, listed in to_physical and --out: the grid's processes, the ranks a
+                           traffic file names, else every slot; ranks beyond it are silent */
     cli_traffic_info info;  /* what --traffic said of itself */
     int loaded;             /* --traffic read before the network (it sizes it) */
     char inferred[320];     /* how the network was sized from the traffic, or "" */
@@ -284,15 +284,11 @@ static int build_traffic(const cli_args *a, gen_job *j)
     if (r)
         return r;
     j->file_messages = j->tr.count;
-    if (j->info.trace) /* a trace's ranks: the job's, every one listed (a rankfile line each) */
+    /* A file's ranks: those it names (a list's highest + 1, a matrix's P,
+     * a graph's vertices, a schedule's num_ranks; cli_traffic_info); a
+     * trace's on every network, so that each has its rankfile line. */
+    if (j->traffic && (j->info.trace || !kc_topology_is_plain(&j->in.topo)))
         j->ranks = j->info.ranks;
-    else if (j->traffic && !kc_topology_is_plain(&j->in.topo)) { /* a file's ranks: up to the highest it names */
-        j->ranks = 1;
-        for (size_t m = 0; m < j->tr.count; m++) {
-            uint64_t hi = j->tr.src[m] > j->tr.dst[m] ? j->tr.src[m] : j->tr.dst[m];
-            j->ranks = hi + 1 > j->ranks ? hi + 1 : j->ranks;
-        }
-    }
     /* The communications begin groups: the base input is then group 0 when
      * it has no phases of its own. */
     uint32_t base_groups = j->tr.groups ? j->tr.groups : j->source && j->tr.count && j->in.count > 0;
