@@ -46,6 +46,11 @@ expect_exit 0 "map --collectives ring" -- "$K" map --traffic "$A/random" --colle
 check "every collective by ring" -- jtrue "$CLI_OUT" "all(c['algorithm'] == 'ring' for c in t['collective_calls'].values())"
 check "the same point-to-point traffic whatever the collectives" -- jtrue "$CLI_OUT" \
     "t['p2p_bytes'] == json.load(open('$T/random.json'))['trace']['p2p_bytes']"
+expect_bad "map: --n too small for the trace" -- "$K" map --traffic "$A/random" --n 2
+expect_stderr_contains "has 7 ranks, more than the network's 4 slots"
+expect_exit 0 "map --n 4: a rankfile line per traced rank" -- "$K" map --traffic "$A/random" --n 4 --work 1 \
+    --format openmpi-rankfile --hosts h%d --slots-per-host 4
+check "7 rankfile lines on the 16 nodes" -- test "$(grep -c '^rank ' "$CLI_OUT")" -eq 7
 expect_exit 0 "map --csv" -- "$K" map --traffic "$A/random" --n 3 --csv
 expect_stdout_contains "trace_ranks,7"
 expect_stdout_contains "trace_calls:allreduce,"
