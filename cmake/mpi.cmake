@@ -75,6 +75,23 @@ if(KC_MPI_SOURCES)
   install(FILES ${PROJECT_BINARY_DIR}/kcube-mpi.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
 endif()
 
+file(GLOB KC_MPITRACE_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/mpitrace/*.c)
+if(KC_MPITRACE_SOURCES)
+  # libkcube-trace.so, the PMPI tracer (docs/traces.md): preloaded into an
+  # unchanged MPI program (`mpirun -x LD_PRELOAD=libkcube-trace.so ./app`) or
+  # linked before the MPI library, it writes the run as an OTF2 archive. It
+  # uses MPI and the OTF2 writer only, no kcube room, and exports only the
+  # MPI_* functions it wraps (src/mpitrace/kcube-trace.map). No soname
+  # version: it is loaded by its file name. Installed beside libkcube-mpi.
+  add_library(kcube_trace SHARED ${KC_MPITRACE_SOURCES})
+  set_target_properties(kcube_trace PROPERTIES OUTPUT_NAME kcube-trace
+                        LINK_DEPENDS ${PROJECT_SOURCE_DIR}/src/mpitrace/kcube-trace.map)
+  target_link_options(kcube_trace PRIVATE -Wl,--version-script=${PROJECT_SOURCE_DIR}/src/mpitrace/kcube-trace.map
+                      -Wl,--no-undefined)
+  target_link_libraries(kcube_trace PRIVATE MPI::MPI_C PkgConfig::OTF2 Threads::Threads)
+  install(TARGETS kcube_trace LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+endif()
+
 file(GLOB KC_MPICLI_SOURCES CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/src/mpicli/*.c)
 if(KC_MPICLI_SOURCES)
   # kcube-mpi reaches the command line through src/cli/cli_host.h alone.

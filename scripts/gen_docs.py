@@ -549,6 +549,16 @@ def _(r):
                           "filter": search_counts}])
 
 
+# ---- docs/traffic.md -------------------------------------------------------------------
+
+@block("traffic-sized")
+def _(r):
+    return r.transcript([
+        "printf 'Source,\"Destination\",Bytes\\r\\n0,1,4096\\r\\n1,0,4096\\r\\n3,12,65536\\r\\n12,3,65536\\r\\n"
+        "\"5\",\"6\",\"8\"\\r\\n' > solver.csv",
+        {"cmd": "kcube map --traffic solver.csv --work 2", "filter": search_counts}])
+
+
 # ---- docs/torus.md ---------------------------------------------------------------------
 
 TORUS_CASES = [  # label, k, n, patterns, what the best found is (prose: how it is known)
@@ -600,6 +610,20 @@ def _(r):
 @block("hl-census")
 def _(r):
     return r.transcript(["kcube hl --census 3"])
+
+
+# ---- docs/traces.md --------------------------------------------------------------------
+
+@block("traces-report", quick=False)
+def _(r):
+    """docs/traces.md: the report on an archive python3-otf2 writes (tests/support/otf2_write.py's
+    scenario basic; /usr/bin/python3 with otf2 needed, so not among the quick blocks)."""
+    r.sh("/usr/bin/python3 %s a > /dev/null" % shlex.quote(os.path.join(ROOT, "tests", "support", "otf2_write.py")))
+    return r.transcript([
+        {"cmd": "kcube map --traffic a/basic", "head": 6},
+        {"cmd": "kcube map --traffic a/basic --collectives ring --region main --csv | tail -n 15"},
+        "kcube replay a/basic --model loggops --compute-scale 0",
+    ])
 
 
 # ---- docs/butterfly.md -----------------------------------------------------------------

@@ -158,7 +158,10 @@ def symbols(objs):
         for line in res.stdout.splitlines():
             p = line.split()
             if len(p) == 3 and p[1] in "TDRBCVW":
-                defs.setdefault(p[2], obj)
+                # The tracer's MPI_* wrappers (src/mpitrace) stand in for MPI's
+                # own functions: calling MPI_Send uses MPI, not the tracer.
+                if not p[2].startswith("MPI_"):
+                    defs.setdefault(p[2], obj)
             elif len(p) == 2 and p[0] == "U":
                 need.add(p[1])
         undefs[obj] = need

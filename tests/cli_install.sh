@@ -154,7 +154,8 @@ if [ -z "$SAN" ]; then
 fi
 
 # libkcube-mpi, installed when kcube was built with MPI:
-# soname, only kc_mpi_* exported, kcube-mpi.pc, and examples/mpi_halo.c
+# soname, only kc_mpi_* exported, the tracer libkcube-trace.so beside it
+# (only MPI_* exported), kcube-mpi.pc, and examples/mpi_halo.c
 # built through it and run on 4 local processes.
 if [ -e "$LIBDIR/libkcube-mpi.so" ]; then
     check "installed kcube/mpi.h" -- test -f "$P/include/kcube/mpi.h"
@@ -162,6 +163,10 @@ if [ -e "$LIBDIR/libkcube-mpi.so" ]; then
     expect_stdout_contains "Library soname: [libkcube-mpi.so.0]"
     other=$(nm -D --defined-only "$LIBDIR/libkcube-mpi.so" | awk 'NF == 3 {print $3}' | grep -v '^kc_mpi_' | head -3)
     if [ -z "$other" ]; then cli_pass; else cli_fail "libkcube-mpi.so exports non-kc_mpi_ symbols: $other"; fi
+    # The PMPI tracer beside it, exporting only the MPI_* functions it wraps.
+    check "installed libkcube-trace.so" -- test -f "$LIBDIR/libkcube-trace.so"
+    other=$(nm -D --defined-only "$LIBDIR/libkcube-trace.so" | awk 'NF == 3 {print $3}' | grep -v '^MPI_' | head -3)
+    if [ -z "$other" ]; then cli_pass; else cli_fail "libkcube-trace.so exports non-MPI_ symbols: $other"; fi
     # shellcheck disable=SC2046
     expect_exit 0 "mpicc mpi_halo.c (pkg-config kcube-mpi)" -- mpicc -std=c11 -Wall -Wextra -Werror $SAN \
         "$SRC/examples/mpi_halo.c" -o "$CLI_TMP/pc/mpi_halo" $(pkg-config --cflags --libs kcube-mpi)

@@ -53,6 +53,11 @@ expect_stdout_matches "\"pong\":${J}214,?$"
 expect_stdout_contains '"link_utilisation"'
 expect_stdout_contains '"finish_us"'
 # nCUBE 2 defaults: injection at the next 0.57 µs cycle: 780 cycles = 444.6 µs
+# Without --n: the smallest hypercube holding the schedule's ranks, said so.
+expect_exit 0 "no --n" -- "$K" replay "$CLI_TMP/pp.goal"
+expect_stdout_contains "n = 1 inferred: the smallest network with k = 2 holding the 2 ranks (--n chooses)"
+expect_stdout_contains "on the hypercube (k = 2, n = 1)"
+expect_bad "no --n on a mesh without --k" -- "$K" replay "$CLI_TMP/pp.goal" --topology mesh
 expect_exit 0 "ping-pong, defaults" -- "$K" replay "$CLI_TMP/pp.goal" --n 3 --json
 expect_stdout_matches "\"total_us\":${J}444.6"
 expect_stdout_matches "\"loggp_us\":${J}442"
@@ -95,7 +100,6 @@ printf 'num_ranks 2\nrank 0 {\nl1: sned 4b to 1\n}\n' > "$CLI_TMP/bad.goal"
 expect_bad "syntax" -- "$K" replay "$CLI_TMP/bad.goal" --n 2
 expect_stderr_contains "line 3"
 expect_bad "too many ranks" -- "$K" replay "$G/bcast_tree8.goal" --n 2
-expect_bad "no --n" -- "$K" replay "$CLI_TMP/pp.goal"
 expect_bad "no file" -- "$K" replay --n 2
 expect_bad "missing file (the user named it: exit 2)" -- "$K" replay "$CLI_TMP/none.goal" --n 2
 expect_bad "bad routing" -- "$K" replay "$CLI_TMP/pp.goal" --n 2 --routing zigzag

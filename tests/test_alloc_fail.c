@@ -383,6 +383,30 @@ out_t:
     return st;
 }
 
+/* CSV with a header, a matrix and an auto-read list, each through its
+ * reader; the allocations of growing token arrays and phases among them. */
+static kc_status case_traffic_formats(kc_err *err)
+{
+    static const char *const texts[] = {"src,\"dst\",bytes\n0,1,5\n# phase b\n\"1\",2,7\n",
+                                        "0 1 0 0 2\n0 0 0 0 0\n3 0 0 0 0\n0 0 0 0 0\n0 0 0 0 1\n",
+                                        "# phase a\n0 1 5\n1 2 5\n2 0 5\n"};
+    static const kc_traffic_format formats[] = {KC_TRAFFIC_CSV, KC_TRAFFIC_MATRIX, KC_TRAFFIC_AUTO};
+    kc_status st = KC_OK;
+    for (int i = 0; i < 3 && !st; i++) {
+        kc_traffic t;
+        kc_reader *r = NULL;
+        if ((st = kc_traffic_init(&t, (uint64_t)1 << 32, err)) != KC_OK)
+            return st;
+        st = kc_reader_open_mem(&r, texts[i], strlen(texts[i]), "traffic", "traffic_file", NULL, err);
+        kc_traffic_source src;
+        if (!st && !(st = kc_traffic_read_as(&t, r, formats[i], &src, err)))
+            st = kc_traffic_set_ranks(&t, src.ranks, err);
+        kc_reader_close(r);
+        kc_traffic_free(&t);
+    }
+    return st;
+}
+
 static kc_status case_traffic_goal(kc_err *err)
 {
     kc_status st;
@@ -1321,6 +1345,8 @@ static const alloc_case cases[] = {
     {"traffic", "kc_traffic_init kc_traffic_add kc_traffic_begin_group kc_traffic_set_phase kc_traffic_read "
                 "kc_traffic_read_grf",
      case_traffic},
+    {"traffic formats", "kc_traffic_read_as kc_traffic_read_csv kc_traffic_read_matrix kc_traffic_set_ranks "
+                        "kc_reader_fields", case_traffic_formats},
     {"traffic from goal", "kc_traffic_from_goal", case_traffic_goal},
     {"plan", "kc_analyze kc_map", case_plan},
     {"plan torus", "kc_analyze kc_map", case_plan_torus},

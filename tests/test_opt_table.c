@@ -16,6 +16,7 @@
 
 #include "dispatch.h"
 #include "options.h"
+#include "otf2_gen.h"
 
 /* ---- walking the table ------------------------------------------------------ */
 
@@ -129,6 +130,7 @@ static void test_one_default(void **state)
  * the other command still accepts it, marked old, for the new one. */
 static const named_why renamed_ok[] = {
     {"ranks-per-node", "replay: ranks per simulated node; map, export: slots per host, now --slots-per-host"},
+    {"from", "map, simulate: a trace's time window; gray: the table window's first integer, now --first"},
     {NULL, NULL},
 };
 
@@ -321,6 +323,17 @@ static const struct {
     {"figures --size", "--size 800x500"},
     {"replay --size", "--timeline OUT/t.svg --size 800x500"},
     {"--emit-goal", "--emit-goal OUT/g.goal"},
+    {"replay --emit-goal", "!GOAL TRACE --emit-goal OUT/g.goal"},
+    {"replay --collectives", "!GOAL TRACE --collectives %s"},
+    {"replay --compute-scale", "!GOAL TRACE --compute-scale 0.5"},
+    {"map --collectives", "--traffic TRACE --collectives %s"},
+    {"map --from", "--traffic TRACE --from 0"},
+    {"map --to", "--traffic TRACE --to 1"},
+    {"map --region", "--traffic TRACE --region iteration"},
+    {"simulate --collectives", "!--pattern --pairs TRACE --collectives %s"},
+    {"simulate --from", "!--pattern --pairs TRACE --from 0"},
+    {"simulate --to", "!--pattern --pairs TRACE --to 1"},
+    {"simulate --region", "!--pattern --pairs TRACE --region iteration"},
     {"--out", "--out OUT/o.txt"},
     {"figures --out", "--out OUT/fig"},
     {"--mapping", "--mapping none"},
@@ -382,7 +395,7 @@ static const struct {
     {"butterfly --motions", "--motions"},
     {"butterfly --plot", "--plot OUT/p.svg"},
     {"fft-study --points", "--points 1024"},
-    {"gray --from", "--from 3"},
+    {"gray --first", "--first 3"},
     {"gray --count", "--count 4"},
     {"figures --torus", "--torus"},
     {"replay --bytes-per-flit", "--bytes-per-flit 2"},
@@ -529,6 +542,10 @@ static int check_line(const char *path, const char *base, const char *extra, cha
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "GOAL") == 0)
             argv[i] = goal_path;
+        else if (strcmp(argv[i], "TRACE") == 0) {
+            snprintf(buf[i], sizeof buf[i], "%s/trace/traces.otf2", out_dir);
+            argv[i] = buf[i];
+        }
         else if (strcmp(argv[i], "MACHINE") == 0 || strcmp(argv[i], "MAPPING") == 0) {
             snprintf(buf[i], sizeof buf[i], "%s/%s.txt", out_dir, argv[i]);
             argv[i] = buf[i];
@@ -583,6 +600,8 @@ static void write_fixtures(void)
     assert_non_null(g = fopen(path, "w"));
     fputs("name net16\naxes A B C D\nsides 2 2 2 2\n", g);
     fclose(g);
+    snprintf(path, sizeof path, "%s/trace", out_dir); /* an OTF2 trace of two ranks */
+    assert_int_equal(kc_test_otf2_write(path, 2, 1), 0);
     snprintf(path, sizeof path, "%s/MAPPING.txt", out_dir);
     assert_non_null(g = fopen(path, "w"));
     for (int x = 0; x < 16; x++)

@@ -115,7 +115,7 @@ static void test_collectives(void **state)
     }
     kc_traffic_free(&t);
     assert_int_equal(kc_traffic_init(&t, 6, &err), KC_OK);
-    assert_int_equal(kc_traffic_gen_collective(&t, KC_COLL_ALLTOALL, 3, &err), KC_OK);
+    assert_int_equal(kc_traffic_gen_collective(&t, KC_COLL_ALLTOALL_PAIRS, 3, &err), KC_OK);
     assert_int_equal(t.count, 30);
     kc_traffic_free(&t);
 }

@@ -65,6 +65,7 @@ extern "C" {
 #include "kcube/topology.h"
 #include "kcube/torus.h"
 #include "kcube/torusmap.h"
+#include "kcube/trace.h"
 #include "kcube/traffic.h"
 #include "kcube/traffic_gen.h"
 

@@ -108,6 +108,30 @@ kc_status kc_reader_words(kc_reader *r, kc_token *toks, int max, int *got, kc_er
  * sets tok->value and tok->negative. */
 kc_status kc_reader_word_number(const kc_reader *r, kc_token *tok, uint64_t max, const char *what, kc_err *err);
 
+/* The next non-empty line as words, however many (kc_reader_words without a
+ * maximum; the fields of a matrix row): *toks grows as needed (start with
+ * NULL and *cap 0, free() it after). *got = 0 at the end of the input; a
+ * directive line (kc_reader_directive) gives *directive = 1, *got = 1 and
+ * its word in kc_reader_directive_arg. O(line). */
+kc_status kc_reader_fields(kc_reader *r, kc_token **toks, size_t *cap, size_t *got, int *directive, kc_err *err);
+
+/* The line just read is read again by the next call (once; a format
+ * chosen by looking at its first line then reads that line itself). Line
+ * numbers stay right. No effect before the first line. */
+void kc_reader_unread(kc_reader *r);
+
+/* Quoted fields, as CSV writes them: from now on a field may be written
+ * "..." ("" inside for one quote; blanks, commas and '#' inside are part of
+ * it). The token is its content without the quotes ("" left doubled) at the
+ * column of the opening quote. A quote that does not close on its line, or
+ * text after a closing quote, is an error naming the column. With strict,
+ * commas delimit fields one by one as in CSV: blanks around a field are
+ * ignored (so CRLF lines read as LF), blanks inside an unquoted field are
+ * part of it, and an empty field ("1,,2", a trailing comma) is an error
+ * naming its column; without, commas and blanks separate alike as by
+ * default. */
+void kc_reader_csv(kc_reader *r, int strict);
+
 /* Directive comments (traffic files' phases): after kc_reader_directive(r,
  * "phase"), a comment line "# phase NAME" ('#' first on its line, blanks
  * around) makes kc_reader_record_some return with *got =

@@ -34,7 +34,10 @@ typedef struct kc_simspec {
     const char *matrix;     /* binary n-cube: rows of A, row 0 first */
     const char *vector;     /* b */
     int scatter;
-    const char *pairs;      /* file of (source, destination) lines */
+    const char *pairs;      /* file of (source, destination) lines; with pair_src set, only the
+                               pairs' name (e.g. the trace they came from), no file is read */
+    const uint32_t *pair_src, *pair_dst; /* NULL, or npairs (source, destination) rank pairs, borrowed */
+    size_t npairs;
     const char *mapping;    /* NULL, "none", "optimal", "set:...", or a file */
 } kc_simspec;
 

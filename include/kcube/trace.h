@@ -207,7 +207,11 @@ void kc_trace_filter_default(kc_trace_filter *f);
 
 /* Open MPI's choice (its tuned module's fixed decisions, Open MPI 4.1) for
  * a collective over `size` ranks moving `bytes` per rank, mapped to the
- * nearest algorithm kcube expands (docs/traces.md lists the mapping). */
+ * nearest algorithm kcube expands (docs/traces.md lists the mapping).
+ * `bytes` is the size Open MPI decides on: the message (bcast), the
+ * per-rank block (gather, scatter, allgather, alltoall, reduce-scatter-
+ * block), the vector (reduce, allreduce, reduce-scatter). Commutative
+ * operations; never KC_ALG_AUTO. O(1). */
 kc_trace_alg kc_trace_coll_auto(kc_trace_coll op, uint32_t size, uint64_t bytes);
 
 /* The messages of rank `me` (a communicator rank) in one collective call on
@@ -219,7 +223,9 @@ kc_trace_alg kc_trace_coll_auto(kc_trace_coll op, uint32_t size, uint64_t bytes)
  * trace gives them (docs/traces.md: the convention, Score-P's). Calls
  * emit(ctx, step, to, bytes) per message it sends and
  * recv(ctx, step, from, bytes) per message it receives; either may be
- * NULL. A non-zero return from a callback stops and is returned. */
+ * NULL. A non-zero return from a callback stops and is returned. An
+ * operation, algorithm or rank out of range lists nothing (returns 0); a
+ * rooted operation with root >= size is read as rooted at 0. */
 typedef int (*kc_trace_emit_fn)(void *ctx, uint32_t step, uint32_t peer, uint64_t bytes);
 int kc_trace_coll_messages(kc_trace_coll op, kc_trace_alg alg, uint32_t size, uint32_t root, uint32_t me,
                            uint64_t bytes, uint64_t received, kc_trace_emit_fn emit, kc_trace_emit_fn recv,
@@ -228,7 +234,8 @@ int kc_trace_coll_messages(kc_trace_coll op, kc_trace_alg alg, uint32_t size, ui
 /* Bytes per (sender, receiver): every point-to-point send (blocking and
  * non-blocking) counted once at its sender, every collective call expanded
  * by its algorithm (f->alg) at each member. `out` must be initialised with
- * out->ranks >= t->ranks. sum may be NULL. */
+ * out->ranks >= t->ranks. f and sum may be NULL. A region filter naming no
+ * region of the trace is KC_EINVAL. */
 kc_status kc_trace_traffic(const kc_trace *t, const kc_trace_filter *f, struct kc_traffic *out,
                            kc_trace_summary *sum, kc_err *err);
 
@@ -236,7 +243,10 @@ kc_status kc_trace_traffic(const kc_trace *t, const kc_trace_filter *f, struct k
  * rank, its sends, receives and collectives' messages in program order, the
  * time between communication events as calc operations scaled by
  * compute_scale, non-blocking operations ending at their completion.
- * `out` is initialised here (num_ranks = t->ranks). */
+ * `out` is initialised here (num_ranks = t->ranks); on error it holds
+ * nothing to free. o may be NULL (scale 1, KC_ALG_AUTO). A collective call
+ * not made by every member of its communicator, or made with different
+ * operations or roots, is KC_EINVAL. */
 typedef struct kc_trace_goal_opts {
     double compute_scale; /* 1.0: compute as traced; 0: no calc operations */
     kc_trace_alg alg;

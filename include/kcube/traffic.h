@@ -28,6 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kcube/error.h"
+#include "kcube/names.h"
 #include "kcube/reader.h"
 #include "kcube/rng.h"
 
@@ -110,10 +111,66 @@ kc_status kc_traffic_read_grf(kc_traffic *t, kc_reader *r, kc_err *err);
  * of range is KC_EINVAL naming its line (param "schedule"). */
 kc_status kc_traffic_from_goal(kc_traffic *t, const struct kc_goal *g, kc_err *err);
 
-/* Open `path` and read it by its name: "*.grf" a Scotch graph, "*.goal" a
- * GOAL schedule (read and validated), anything else a traffic file. limits
- * may be NULL (kcube/reader.h defaults). */
+/* ---- Formats, and inputs that say their ranks ----
+ * list: the traffic file above (kc_traffic_read). csv: a header line
+ * naming the columns, in any order and any case: src|source|sender|from,
+ * dst|dest|destination|receiver|to and optionally bytes|size|weight|volume
+ * (1 a message without it); then one message a line with exactly those
+ * fields; fields may be quoted ("1", "" for a quote inside); a header with
+ * commas makes commas delimit fields one by one (an empty field is an
+ * error), a header without them blanks; "# phase NAME" lines as in a list.
+ * matrix: P lines of P entries (blanks and/or commas), the entry of row i,
+ * column j the bytes rank i sends to rank j, 0 for no message; the diagonal
+ * is kept as messages to self (they cost nothing, as in a list); P x P
+ * more lines after a "# phase NAME" line make a further phase. grf, goal:
+ * kc_traffic_read_grf, kc_traffic_from_goal.
+ * auto, in this order: a file named *.grf, *.goal, *.mat or *.matrix by its
+ * name; else by its first data line (comments and phase lines skipped): a
+ * field beginning with a letter makes it a header line (csv), or the
+ * schedule's "num_ranks" (goal); one field, a graph (grf); more than
+ * three, a matrix of that many ranks; two or three, a list, also when it
+ * is exactly 2 lines of 2 fields or 3 of 3 (in every phase), which 2 x 2 or
+ * 3 x 3 matrices would be too (kc_traffic_source.square says so: such a
+ * matrix needs its format named). Quoted fields are read in every text
+ * format. */
+typedef enum kc_traffic_format {
+    KC_TRAFFIC_AUTO,
+    KC_TRAFFIC_LIST,
+    KC_TRAFFIC_CSV,
+    KC_TRAFFIC_MATRIX,
+    KC_TRAFFIC_GRF,
+    KC_TRAFFIC_GOAL
+} kc_traffic_format;
+extern const kc_names kc_traffic_format_names; /* auto list csv matrix grf goal */
+
+/* What a read found: the format (never auto) and the ranks the input
+ * names: a matrix's P, a graph's vertices, a schedule's num_ranks, a list's
+ * highest rank + 1 (of the messages this read added). */
+typedef struct kc_traffic_source {
+    kc_traffic_format format;
+    uint64_t ranks;
+    int square; /* auto read a list that a 2 x 2 or 3 x 3 matrix would be too: 2 or 3, else 0 */
+} kc_traffic_source;
+
+/* A csv input (header first) and a matrix (*size: its P), appended to t;
+ * ids beyond t->ranks, a row of another length, too few or too many rows
+ * are KC_EINVAL naming the line (and the column of a bad field). */
+kc_status kc_traffic_read_csv(kc_traffic *t, kc_reader *r, kc_err *err);
+kc_status kc_traffic_read_matrix(kc_traffic *t, kc_reader *r, uint64_t *size, kc_err *err);
+/* Read r in `format` (auto: by its first data line as above; goal is
+ * read from a path only: KC_EINVAL here). src may be NULL. O(input). */
+kc_status kc_traffic_read_as(kc_traffic *t, kc_reader *r, kc_traffic_format format, kc_traffic_source *src,
+                             kc_err *err);
+/* Open `path` and read it in `format` (auto: by name, then content).
+ * limits may be NULL (kcube/reader.h defaults); src may be NULL. */
+kc_status kc_traffic_read_file(kc_traffic *t, const char *path, kc_traffic_format format,
+                               const kc_reader_limits *limits, kc_traffic_source *src, kc_err *err);
+/* kc_traffic_read_file in auto. */
 kc_status kc_traffic_read_path(kc_traffic *t, const char *path, const kc_reader_limits *limits, kc_err *err);
+/* Bound the ranks anew (an input read with an open count, 2^32, then
+ * placed on a network): every message's ranks must be below `ranks`
+ * (1..2^32), else KC_EINVAL naming the first message outside. O(count). */
+kc_status kc_traffic_set_ranks(kc_traffic *t, uint64_t ranks, kc_err *err);
 
 /* Every message of communication c (built for a topology of t->ranks
  * nodes), `bytes` each, as a new group (kc_traffic_begin_group). The

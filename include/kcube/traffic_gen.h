@@ -90,7 +90,7 @@ kc_status kc_traffic_gen_stencil(kc_traffic *t, kc_stencil st, const int *shape,
  *                      messages.
  * P = 1 gives no messages. Cost O(messages). */
 typedef enum kc_collective {
-    KC_COLL_ALLTOALL,
+    KC_COLL_ALLTOALL_PAIRS, /* "alltoall" (kcube/trace.h has KC_COLL_ALLTOALL, the MPI operation) */
     KC_COLL_ALLREDUCE_RING,
     KC_COLL_ALLREDUCE_RECDOUB,
     KC_COLL_BCAST_BINOMIAL

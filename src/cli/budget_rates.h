@@ -55,6 +55,12 @@
 #define CLI_RATE_GMAP_SCOTCH_GRAPH 3.0e-7
 #define CLI_GMAP_SEARCH_FACTOR 1
 
+/* map, simulate, replay: reading an OTF2 trace, per event its definitions
+ * declare (kc_trace_read_otf2 and OTF2's own decoding: bench_trace_read
+ * measured 4.0 M events a wall second on the loaded 2-core machine, 9.5 M a
+ * CPU second; docs/traces.md "Reading speed"). */
+#define CLI_RATE_TRACE_EVENT 0.25e-6
+
 /* hl: routing per processor and HL step; the mesh's routing per processor
  * and mesh step; --verify per processor and step of each permutation. */
 #define CLI_RATE_HL_ROUTE 60e-9

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "out.h"
 #include "seeds.h"
 #include "kcube/butterfly.h"
 #include "kcube/contention.h"
@@ -12,6 +13,7 @@
 #include "kcube/mapgeneral.h"
 #include "kcube/plan.h"
 #include "kcube/reorder.h"
+#include "kcube/scotchmap.h"
 
 static void dims(const uint64_t *v, int n)
 {
@@ -202,6 +204,53 @@ static kc_status show_butterfly(kc_err *err)
     return s;
 }
 
+/* The file the "Try" line maps: step 5's traffic, in the current directory. */
+#define DEMO_TRAFFIC "kcube-demo-traffic.txt"
+
+/* Step 5's traffic as a CSV file with a header and a phase per
+ * communication (docs/traffic.md), written atomically (out.h): 0, or
+ * nonzero when it could not be (said on standard error). */
+static int write_traffic(kc_err *err)
+{
+    kc_topology t;
+    kc_comm c;
+    kc_traffic tr;
+    kc_status s = kc_topology_hypercube(&t, DEMO_N, err);
+    if (s || (s = kc_traffic_init(&tr, t.nodes, err)))
+        return 1;
+    for (int r = 0; r < DEMO_M && !s; r++)
+        if (!(s = kc_comm_named(&c, &t, demo_names[r], err)))
+            s = kc_traffic_add_comm(&tr, &c, 1, NULL, err);
+    cli_atomic at;
+    int rc = s ? 1 : cli_atomic_open(&at, DEMO_TRAFFIC);
+    if (!rc) {
+        fprintf(at.f, "# kcube demo: transpose, bit-reverse and reverse-flip on the %d-cube, a phase each\n"
+                      "# (step 5); map it with: kcube map --traffic " DEMO_TRAFFIC "\nsrc,dst,bytes\n", DEMO_N);
+        /* kc_traffic_add_comm makes each communication a group, in order */
+        for (size_t m = 0, phase = 0; m < tr.count; m++) {
+            if (m == 0 || tr.group[m] != tr.group[m - 1])
+                fprintf(at.f, "# phase %s\n", demo_names[phase++]);
+            fprintf(at.f, "%u,%u,%llu\n", tr.src[m], tr.dst[m], (unsigned long long)tr.bytes[m]);
+        }
+        rc = cli_atomic_commit(&at);
+    }
+    kc_traffic_free(&tr);
+    return rc;
+}
+
+static void try_lines(int wrote)
+{
+    if (wrote)
+        printf("\nStep 5's traffic is in ./" DEMO_TRAFFIC " (written here: CSV with a header, a phase each).\n");
+    else
+        printf("\n(" DEMO_TRAFFIC " could not be written in this directory: run the demo where it can be.)\n");
+    printf("Try: kcube analyze --n 8 --pattern transpose\n"
+           "     kcube map --n 8 --pattern transpose --pattern bit-reverse --objective simultaneous --json\n");
+    if (wrote)
+        printf("     kcube map --traffic " DEMO_TRAFFIC "%s\n", kc_scotch_available() ? " --baseline scotch" : "");
+    printf("     kcube butterfly --n 4 --p 10 --method multisect --r 4 --fft\n");
+}
+
 static int run(const cli_args *a)
 {
     kc_lcc comms[DEMO_M];
@@ -214,10 +263,7 @@ static int run(const cli_args *a)
     if (show_contention(comms, &err) || show_reorderings(comms, &err) || show_set(comms, &err) ||
         show_front_door(&err) || show_general(&err) || show_butterfly(&err))
         return cli_report(a, &err);
-    printf("\nTry: kcube analyze --n 8 --pattern transpose\n"
-           "     kcube map --n 8 --pattern transpose --pattern bit-reverse --objective simultaneous --json\n"
-           "     kcube map --n 8 --traffic my-traffic.txt --baseline scotch\n"
-           "     kcube butterfly --n 4 --p 10 --method multisect --r 4 --fft\n");
+    try_lines(write_traffic(&err) == 0);
     cli_seed_key(stdout, "seed 000 seed 002"); /* the papers the steps above cite by number */
     return CLI_EXIT_OK;
 }

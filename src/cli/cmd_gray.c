@@ -8,10 +8,11 @@
 #include "kcube/gray.h"
 
 #define TABLE_MAX_N 16     /* the whole table up to here */
-#define WINDOW_MAX 65536   /* rows in one --from/--count window */
+#define WINDOW_MAX 65536   /* rows in one --first/--count window */
 #define CONVERT_MAX_N 8    /* the step table of a conversion */
 
-static const cli_opt OPT_FROM = {.name = "from", .type = CLI_U64, .meta = "I",
+/* Once spelled --from, now a trace's time window (kept as an old spelling). */
+static const cli_opt OPT_FIRST = {.name = "first", .type = CLI_U64, .meta = "I",
                                  .help = "first integer of a window of the table (any n up to 64)"};
 static const cli_opt OPT_COUNT = {.name = "count", .type = CLI_INT, .meta = "C", .lo = 1, .hi = WINDOW_MAX,
                                   .def = "16", .help = "rows in the window"};
@@ -20,12 +21,17 @@ static const cli_opt OPT_CONVERT = {.name = "convert", .type = CLI_CHOICE, .choi
 
 static const cli_use gray_opts[] = {
     {&OPT_N, "code width in bits, 1..64", NULL},
-    {&OPT_FROM, NULL, NULL},
+    {&OPT_FIRST, NULL, NULL},
     {&OPT_COUNT, NULL, NULL},
     {&OPT_CONVERT, NULL, NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, NULL, NULL},
     {NULL, NULL, NULL},
+};
+
+static const cli_alias gray_aliases[] = {
+    {"from", &OPT_FIRST, NULL, NULL, "old spelling of --first"},
+    {NULL, NULL, NULL, NULL, NULL},
 };
 
 typedef struct gray_job {
@@ -49,18 +55,18 @@ static int resolve(const cli_args *a, gray_job *j)
     if (j->conv >= 0) {
         if (j->n > CONVERT_MAX_N)
             return cli_error("--convert prints every processor: it supports n <= %d, got %d", CONVERT_MAX_N, j->n);
-        if (cli_given(a, &OPT_FROM) || cli_given(a, &OPT_COUNT))
-            return cli_error("--from/--count select rows of the table, not of --convert");
+        if (cli_given(a, &OPT_FIRST) || cli_given(a, &OPT_COUNT))
+            return cli_error("--first/--count select rows of the table, not of --convert");
         return 0;
     }
-    int window = cli_given(a, &OPT_FROM) || cli_given(a, &OPT_COUNT);
+    int window = cli_given(a, &OPT_FIRST) || cli_given(a, &OPT_COUNT);
     if (!window && j->n > TABLE_MAX_N)
-        return cli_error("the whole table is printed for n <= %d; give --from I --count C for n = %d", TABLE_MAX_N,
+        return cli_error("the whole table is printed for n <= %d; give --first I --count C for n = %d", TABLE_MAX_N,
                             j->n);
-    j->from = window ? cli_u64(a, &OPT_FROM, 0) : 0;
+    j->from = window ? cli_u64(a, &OPT_FIRST, 0) : 0;
     j->count = window ? (uint64_t)cli_int(a, &OPT_COUNT, 0) : size + 1;
     if (j->from > size)
-        return cli_error("--from %llu is not an %d-bit integer", (unsigned long long)j->from, j->n);
+        return cli_error("--first %llu is not an %d-bit integer", (unsigned long long)j->from, j->n);
     if (j->count - 1 > size - j->from)
         j->count = size - j->from + 1; /* the window stops at 2^n - 1 */
     return 0;
@@ -215,14 +221,15 @@ const cli_command kc_command_gray = {
     .summary = "binary-reflected Gray code table and code conversions on a cube (seed 001)",
     .order = 60,
     .description = "Prints integer, binary and Gray code G_n(i) = i xor (i >> 1) for every n-bit i (n <= 16, as in\n"
-                   "Figure 1) or a window of it (--from/--count, n <= 64). With --convert the conversion runs as\n"
+                   "Figure 1) or a window of it (--first/--count, n <= 64). With --convert the conversion runs as\n"
                    "data motion on the n-cube: each row shows which element every processor holds (columns are\n"
                    "processors G(0), G(1), ..., as in Figure 2).",
     .opts = gray_opts,
+    .aliases = gray_aliases,
     .check = check,
     .run = run,
     .epilog = "examples:\n"
               "  kcube gray --n 4\n"
               "  kcube gray --n 4 --convert gray-to-binary-msb\n"
-              "  kcube gray --n 64 --from 18446744073709551600 --count 16",
+              "  kcube gray --n 64 --first 18446744073709551600 --count 16",
 };

@@ -15,6 +15,7 @@
 #include "out.h"
 #include "network_cli.h"
 #include "plan_cli.h"
+#include "traffic_cli.h"
 #include "kcube/mapset.h"
 #include "kcube/plan.h"
 
@@ -73,6 +74,11 @@ static const cli_use map_opts[] = {
     {&OPT_NO_EXACT, "skip the exact re-count (by default done up to N = 2^20)", NULL},
     {&OPT_EMIT_C, NULL, NULL},
     {&OPT_TRAFFIC, NULL, NULL},
+    {&OPT_TRAFFIC_FORMAT, NULL, NULL},
+    {&OPT_COLLECTIVES, NULL, NULL},
+    {&OPT_FROM, NULL, NULL},
+    {&OPT_TO, NULL, NULL},
+    {&OPT_REGION, NULL, NULL},
     {&OPT_WORK, "work of the search, in millions: channel-load updates for --kind general; frame additions for "
                 "--kind reorder of a set on the hypercube beyond n = 20 (its default takes about 0.3 to 1 s; the "
                 "threshold search after it holds at most a quarter of it, over the count of communications, "
@@ -211,7 +217,8 @@ static int resolve(const cli_args *a, map_job *j)
     }
     static const cli_opt *const general_only[] = {&OPT_BASELINE,   &OPT_HOPS_CAP, &OPT_GRID,
                                                   &OPT_PERIODIC, &OPT_GRID_ORDER, &OPT_MSG_BYTES, &OPT_PHASES,
-                                                  &OPT_EMIT_TRAFFIC, &OPT_LOADS, NULL};
+                                                  &OPT_EMIT_TRAFFIC, &OPT_LOADS, &OPT_COLLECTIVES,
+                                                  &OPT_FROM, &OPT_TO, &OPT_REGION, NULL};
     for (int i = 0; general_only[i]; i++)
         if ((r = cli_reject(a, general_only[i], "to algebraic mappings (use --kind general or --traffic FILE)")))
             return r;
@@ -678,6 +685,9 @@ const cli_command kc_command_map = {
               "  kcube map --n 28 --pattern transpose --pattern bit-reverse --pattern reverse-flip --pattern shuffle \\\n"
               "            --kind reorder\n"
               "  kcube map --k 4 --n 4 --pattern transpose --pattern digit-reverse --emit-c\n"
+              "  kcube map --traffic kcube-demo-traffic.txt   (the file kcube demo writes; n from its ranks)\n"
               "  kcube map --n 8 --pattern transpose --out rankfile --format openmpi-rankfile --hosts node%02d "
-              "--slots-per-host 16",
+              "--slots-per-host 16\n"
+              "  kcube map --traffic run1/traces.otf2 --region solver --format openmpi-rankfile --hosts node%02d "
+              "--slots-per-host 16 --out rankfile",
 };

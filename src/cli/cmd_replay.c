@@ -14,9 +14,11 @@
 #include "options.h"
 #include "network_cli.h"
 #include "out.h"
+#include "text.h"
 #include "replay_loggops.h"
 #include "replay_network.h"
 #include "replay_timeline.h"
+#include "trace_cli.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/loggp.h"
@@ -66,6 +68,9 @@ static const cli_use replay_opts[] = {
     {&OPT_BYTES_PER_FLIT, NULL, NULL},
     {&OPT_LOGGOPS, "LogGOPS parameters: with --model loggops L, o, g, G, O, S (unset ones LogGOPSim's defaults "
                    "L=2500,o=1500,g=1000,G=6,O=0,S=65535); with the network o, g, O, S only (unset: 0, S=inf)", NULL},
+    {&OPT_COLLECTIVES, NULL, NULL},
+    {&OPT_COMPUTE_SCALE, NULL, NULL},
+    {&OPT_EMIT_GOAL, "write the schedule made from an OTF2 trace as a GOAL file ('-': standard output)", NULL},
     {&OPT_JSON, NULL, NULL},
     {&OPT_CSV, "one row per phase, then total, compute, loggp, loggops and time-split rows (path_* with --loggops; "
                "--model loggops: total and finish:R rows in ns)", NULL},
@@ -98,6 +103,10 @@ typedef struct replay_job {
     cli_network net;       /* the general network (cli_network_resolve) */
     uint32_t *endpoint_of; /* general: [num_ranks] each rank's endpoint */
     char mapping_desc[160]; /* general: "none" or "file PATH" */
+    cli_trace *tr;         /* FILE is an OTF2 trace: it and its schedule's making */
+    int is_trace;
+    const char *emit;      /* --emit-goal */
+    char inferred[160];    /* how --n was derived when not given, or "" */
 } replay_job;
 
 static void job_free(replay_job *j)
@@ -109,6 +118,7 @@ static void job_free(replay_job *j)
     if (j->general)
         cli_network_free(&j->net);
     free(j->endpoint_of);
+    cli_trace_free(j->tr);
 }
 
 /* --n, --k and --topology into the spec, only what was given:
@@ -159,6 +169,26 @@ static int resolve_general(const cli_args *a, replay_job *j)
     return 0;
 }
 
+/* No --n and no other description of the network: the smallest n whose
+ * network of the kind asked (the hypercube, or k-ary with --k) holds the
+ * schedule's ranks, --ranks-per-node of them a node; said in the report. */
+static int infer_n(replay_job *j)
+{
+    kc_simspec *s = &j->spec;
+    if (s->topo == KC_SIM_MESH && !s->k)
+        return cli_error("replay needs --n N (and --k K for a torus or mesh)");
+    uint64_t k = s->k ? (uint64_t)s->k : 2, nodes = k;
+    uint64_t need = (j->g.num_ranks + (uint64_t)j->ranks_per_node - 1) / j->ranks_per_node;
+    int n = 1;
+    for (; nodes < need && n < 64; n++)
+        nodes *= k;
+    s->n = n;
+    snprintf(j->inferred, sizeof j->inferred, "n = %d inferred: the smallest network with k = %llu holding the "
+             "%u ranks%s (--n chooses)", n, (unsigned long long)k, j->g.num_ranks,
+             j->ranks_per_node > 1 ? ", --ranks-per-node of them a node" : "");
+    return 0;
+}
+
 static int resolve_network(const cli_args *a, replay_job *j)
 {
     kc_err err = {0};
@@ -174,30 +204,65 @@ static int resolve_network(const cli_args *a, replay_job *j)
         return r;
     if (cli_given(a, &OPT_ROUTING) && kc_simalgo_parse(cli_text(a, &OPT_ROUTING, ""), &s->route.algo, &err))
         return cli_report(a, &err);
-    if (!j->general && !s->n && !cli_given(a, &OPT_N))
-        return cli_error("replay needs --n N (and --k K for a torus or mesh)");
+    if (!j->general && !s->n && !cli_given(a, &OPT_N) && (r = infer_n(j)))
+        return r;
     if (kc_simspec_resolve(s, &j->cfg, &err))
         return cli_report(a, &err);
     return 0;
 }
 
+/* A schedule that does not validate. One made from a trace has no lines:
+ * the message names the trace instead (a send never received is a trace
+ * cut short, or of a program that left it so). */
+static int invalid(const cli_args *a, const replay_job *j, kc_err *err)
+{
+    if (!j->is_trace)
+        return cli_report(a, err);
+    const char *msg = strncmp(err->msg, "line 0: ", 8) ? err->msg : err->msg + 8;
+    cli_quoted q;
+    return cli_error("the schedule made from the trace '%s' cannot be replayed: %s", cli_quote(&q, j->path), msg);
+}
+
 /* The pure model: no network; --n, when given, bounds the ranks. */
 static int resolve_loggops(const cli_args *a, replay_job *j)
 {
-    j->path = a->pos[0];
     kc_err err = {0};
-    if (kc_goal_read_file(&j->g, j->path, NULL, 0, &err))
-        return cli_report(a, &err);
-    j->have_goal = 1;
     long long n = cli_given(a, &OPT_N) ? cli_int(a, &OPT_N, 0) : 0;
     uint64_t nodes = n > 0 && n < 63 ? (uint64_t)1 << n : 0;
     if (kc_goal_validate(&j->g, nodes, NULL, &err))
-        return cli_report(a, &err);
+        return invalid(a, j, &err);
     j->timeline = cli_text(a, &OPT_TIMELINE, NULL);
     j->size = cli_text(a, &OPT_SIZE, NULL);
     if (!j->timeline)
         return cli_reject(a, &OPT_SIZE, "without --timeline");
     return cli_timeline_check(j->timeline, j->size);
+}
+
+/* The schedule: a GOAL file, or the one made from an OTF2 trace
+ * (cli_trace_goal; --emit-goal writes it when the command runs). The
+ * trace's options are refused on a GOAL file. */
+static int read_schedule(const cli_args *a, replay_job *j)
+{
+    kc_err err = {0};
+    int r;
+    j->path = a->pos[0];
+    j->emit = cli_text(a, &OPT_EMIT_GOAL, NULL);
+    if (!cli_trace_is(j->path)) {
+        if ((r = cli_trace_refuse(a, "to a GOAL schedule")) ||
+            (r = cli_reject(a, &OPT_EMIT_GOAL, "to a GOAL schedule (only to an OTF2 trace, whose schedule it writes)")))
+            return r;
+        if (kc_goal_read_file(&j->g, j->path, NULL, 0, &err))
+            return cli_report(a, &err);
+        j->have_goal = 1;
+        return 0;
+    }
+    if (j->emit && (r = cli_check_output(j->emit)))
+        return r;
+    j->is_trace = 1;
+    if ((r = cli_trace_load(a, j->path, &j->tr)) || (r = cli_trace_goal(a, j->tr, &j->g)))
+        return r;
+    j->have_goal = 1;
+    return 0;
 }
 
 static int resolve(const cli_args *a, replay_job *j)
@@ -206,13 +271,14 @@ static int resolve(const cli_args *a, replay_job *j)
     int r = cli_format(a, &j->fmt);
     if (r)
         return r;
-    if ((r = cli_replay_model(a, &j->model, &j->lp, &j->net_lp)))
+    if ((r = cli_replay_model(a, &j->model, &j->lp, &j->net_lp)) || (r = read_schedule(a, j)))
         return r;
     if (j->model == CLI_REPLAY_LOGGOPS)
         return resolve_loggops(a, j);
+    /* R ranks a node: the schedule must fill whole nodes, and fit. */
+    j->ranks_per_node = (uint32_t)cli_int(a, &OPT_RANKS_PER_NODE, 1);
     if ((r = resolve_network(a, j)))
         return r;
-    j->path = a->pos[0];
     j->opts = (kc_appsim_opts){cli_real(a, &OPT_STARTUP, 164), cli_real(a, &OPT_BYTE_TIME, 0.57),
                                (int)cli_int(a, &OPT_BYTES_PER_FLIT, 1), j->net_lp ? &j->lp : NULL};
     double nodes = 1;
@@ -221,11 +287,6 @@ static int resolve(const cli_args *a, replay_job *j)
     if (nodes > KC_SIMNET_MAX_NODES)
         return cli_error("--n: the network has more than %u nodes", KC_SIMNET_MAX_NODES);
     kc_err err = {0};
-    if (kc_goal_read_file(&j->g, j->path, NULL, 0, &err))
-        return cli_report(a, &err);
-    j->have_goal = 1;
-    /* R ranks a node: the schedule must fill whole nodes, and fit. */
-    j->ranks_per_node = (uint32_t)cli_int(a, &OPT_RANKS_PER_NODE, 1);
     j->timeline = cli_text(a, &OPT_TIMELINE, NULL);
     j->size = cli_text(a, &OPT_SIZE, NULL);
     if (!j->timeline && (r = cli_reject(a, &OPT_SIZE, "without --timeline")))
@@ -240,7 +301,7 @@ static int resolve(const cli_args *a, replay_job *j)
         return cli_error("--ranks-per-node: %u ranks do not fit on %.0f nodes of %u ranks", j->g.num_ranks, nodes,
                          j->ranks_per_node);
     if (kc_goal_validate(&j->g, 0, &j->m, &err))
-        return cli_report(a, &err);
+        return invalid(a, j, &err);
     j->have_match = 1;
     if (j->timeline && (r = cli_timeline_check(j->timeline, j->size)))
         return r;
@@ -412,6 +473,23 @@ static const char *order_reason(const kc_appsim_result *r)
     }
 }
 
+/* What the report says about its input besides the schedule itself: the
+ * trace it was made from (trace_cli.h) and an inferred --n. */
+static void input_text(const replay_job *j)
+{
+    if (j->is_trace)
+        cli_trace_text(stdout, j->tr);
+    if (j->inferred[0])
+        printf("%s\n", j->inferred);
+}
+
+static void input_json(cJSON *root, const replay_job *j)
+{
+    if (j->is_trace)
+        cli_trace_json(root, j->tr);
+    cJSON_AddItemToObject(root, "inferred", j->inferred[0] ? cJSON_CreateString(j->inferred) : cJSON_CreateNull());
+}
+
 static int render_json(const replay_job *j, const replay_out *o)
 {
     const kc_appsim_result *r = &o->r;
@@ -471,6 +549,7 @@ static int render_json(const replay_job *j, const replay_out *o)
     cJSON *lu = cJSON_AddObjectToObject(root, "link_utilisation");
     cJSON_AddNumberToObject(lu, "mean", r->link_util_mean);
     cJSON_AddNumberToObject(lu, "max", r->link_util_max);
+    input_json(root, j);
     return cli_print_json(root);
 }
 
@@ -496,6 +575,8 @@ static void render_csv(const replay_job *j, const replay_out *o)
     span_part part[16];
     for (int i = 0, n = r->path.ok ? span_parts(r, part) : 0; i < n; i++)
         printf("path_%s,%.6f\n", part[i].key, part[i].us);
+    if (j->is_trace)
+        cli_trace_csv(stdout, j->tr);
 }
 
 /* The LogGOPS figure and the network's time against it, said as what it
@@ -532,6 +613,7 @@ static void render_text(const replay_job *j, const replay_out *o)
 {
     const kc_appsim_result *r = &o->r;
     char net[256];
+    input_text(j);
     if (j->general)
         printf("%s on the %s, routing %s, mapping %s\n", j->path,
                cli_replay_network_text(&j->net.topo, net, sizeof net), kc_simalgo_name(o->sc.route.algo),
@@ -593,13 +675,18 @@ static int render_loggp(const replay_job *j, const replay_out *o)
         cJSON *fin = cJSON_AddArrayToObject(root, "finish_us");
         for (uint32_t v = 0; v < j->g.num_ranks; v++)
             cJSON_AddItemToArray(fin, cJSON_CreateNumber(o->finish[v]));
+        input_json(root, j);
         return cli_print_json(root);
     }
-    if (j->fmt == CLI_FMT_CSV)
+    if (j->fmt == CLI_FMT_CSV) {
         printf("item,us\nloggp,%.6f\n", o->loggp_us);
-    else
-        printf("%s: contention-free LogGP time %.2f us (start-up %g us, %g us per byte, %u rank(s) per node)\n",
-               j->path, o->loggp_us, j->opts.startup_us, j->opts.byte_time_us, j->ranks_per_node);
+        if (j->is_trace)
+            cli_trace_csv(stdout, j->tr);
+        return 0;
+    }
+    input_text(j);
+    printf("%s: contention-free LogGP time %.2f us (start-up %g us, %g us per byte, %u rank(s) per node)\n",
+           j->path, o->loggp_us, j->opts.startup_us, j->opts.byte_time_us, j->ranks_per_node);
     return 0;
 }
 
@@ -648,6 +735,21 @@ static int gate(const cli_args *a, const replay_job *j)
     return cli_budget_check(a, what, sec, kci_clamp_u64(bytes));
 }
 
+/* --emit-goal: the schedule made from the trace, before it is replayed. */
+static int emit_goal(const cli_args *a, const replay_job *j)
+{
+    cli_atomic at;
+    kc_err err = {0};
+    int rc = cli_atomic_open(&at, j->emit);
+    if (rc)
+        return rc;
+    if (kc_goal_write(&j->g, at.f, &err) && err.status != KC_EIO) {
+        cli_atomic_abort(&at);
+        return cli_report(a, &err);
+    }
+    return cli_atomic_commit(&at); /* a failed write: path and reason, one line */
+}
+
 static int check(const cli_args *a)
 {
     replay_job j;
@@ -660,8 +762,10 @@ static int run(const cli_args *a)
 {
     replay_job j;
     int rc = resolve(a, &j);
+    if (!rc && j.emit)
+        rc = emit_goal(a, &j);
     if (!rc && j.model == CLI_REPLAY_LOGGOPS) {
-        rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp, j.timeline);
+        rc = cli_replay_loggops(a, j.path, j.fmt, &j.g, &j.lp, j.timeline, j.is_trace ? j.tr : NULL);
         job_free(&j);
         return rc;
     }
@@ -715,6 +819,9 @@ const cli_command kc_command_replay = {
         "ranks stacking each kind's share of their time; message arrows up to 400 messages), any other name\n"
         "refused; rendezvous holds and receive waits are slices of their own. Exit status 1 on a network\n"
         "deadlock, 2 on bad input.\n"
+        "FILE may be an OTF2 trace (its traces.otf2 or directory): the traced run as a schedule, compute\n"
+        "between MPI calls times --compute-scale, collectives by --collectives; --emit-goal writes it\n"
+        "(docs/traces.md). Without --n: the smallest network of the kind asked holding the ranks.\n"
         "--model loggops runs LogGOPSim's LogGOPS model instead, in integer ns and without a network\n"
         "(--loggops L,o,g,G,O,S; receive overhead, NIC gaps, rendezvous above S; docs/loggops.md).",
     .opts = replay_opts,
@@ -728,5 +835,6 @@ const cli_command kc_command_replay = {
               "  kcube replay fft.goal --n 8 --json\n"
               "  kcube replay fft.goal --n 8 --mapping order.map --startup 164 --byte-time 0.57\n"
               "  kcube replay fft.goal --n 7 --ranks-per-node 2 --timeline fft.json\n"
-              "  kcube replay fft.goal --model loggops --loggops L=2500,o=1500,g=1000,G=6,O=0,S=65535",
+              "  kcube replay fft.goal --model loggops --loggops L=2500,o=1500,g=1000,G=6,O=0,S=65535\n"
+              "  kcube replay run1/traces.otf2 --mapping order.map --emit-goal run1.goal",
 };

@@ -2,6 +2,7 @@
  * options -> resolve (every default from kc_simspec_resolve and
  * kc_simconfig_default) -> memory before work -> run -> render (text, JSON,
  * CSV and the plot are separate functions over one result). */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,10 +13,13 @@
 #include "options.h"
 #include "plot.h"
 #include "sim_cli.h"
+#include "trace_cli.h"
+#include "traffic_cli.h"
 #include "kcube/sim.h"
 #include "kcube/simscenario.h"
 #include "kcube/simsweep.h"
 #include "kcube/topology.h"
+#include "kcube/traffic.h"
 
 #define MAX_SERIES 12
 
@@ -37,8 +41,9 @@ SHOWN_CONFIG(route_delay) SHOWN_CONFIG(switch_delay) SHOWN_CONFIG(link_latency) 
 SHOWN_SPEC(inj) SHOWN_SPEC(ej) SHOWN_SPEC(depth)
 
 static const cli_opt OPT_PAIRS = {.name = "pairs", .type = CLI_TEXT, .meta = "FILE", .param = "pairs_file",
-                                  .help = "traffic from 'src dst [bytes]' lines (map --traffic's format; virtual ids, # "
-                                          "comments); every message is --msg-flits long, so bytes are not used"};
+                                  .help = "traffic from 'src dst [bytes]' lines ('-': standard input; map --traffic's list "
+                                          "format; virtual ids, # comments) or an OTF2 trace's messages; every message "
+                                          "is --msg-flits long, so bytes are not used"};
 static const cli_opt OPT_VC_RULE = {.name = "vc-rule", .type = CLI_CHOICE, .choices = &kc_simvcrule_names,
                                     .param = "vc_rule", .help = "how torus routes use the VCs (default highlow)"};
 static const cli_opt OPT_VCS = {.name = "vcs", .type = CLI_INT, .meta = "V", .lo = 1, .hi = KC_SIMNET_MAX_VCS,
@@ -104,6 +109,10 @@ static const cli_use simulate_opts[] = {
     {&OPT_VECTOR, NULL, NULL},
     {&OPT_SCATTER, NULL, NULL},
     {&OPT_PAIRS, NULL, NULL},
+    {&OPT_COLLECTIVES, NULL, NULL},
+    {&OPT_FROM, NULL, NULL},
+    {&OPT_TO, NULL, NULL},
+    {&OPT_REGION, NULL, NULL},
     {&OPT_MAPPING, "optimal (M-S), set:P1,P2,.. (M-G), or a file of node ids (to_physical)", NULL},
     {&OPT_ROUTING, NULL, NULL},
     {&OPT_VC_RULE, NULL, NULL},
@@ -164,6 +173,8 @@ typedef struct sim_job {
     cli_fmt fmt;
     sim_series ser[MAX_SERIES];
     int ns;
+    cli_trace *trace;              /* --pairs names an OTF2 trace (trace_cli.h) */
+    uint32_t *pair_src, *pair_dst; /* its messages, the spec's pairs */
 } sim_job;
 
 /* ---- resolve ------------------------------------------------------------------ */
@@ -251,6 +262,8 @@ static int resolve_traffic(const cli_args *a, kc_simspec *u)
         u->scatter = l.scatter[0];
     }
     u->pairs = cli_text(a, &OPT_PAIRS, NULL);
+    if (u->pairs && !strcmp(u->pairs, "-"))
+        u->pairs = "/dev/stdin"; /* '-': standard input, through the same strict reader */
     u->mapping = cli_text(a, &OPT_MAPPING, NULL);
     if (!l.count && !u->pairs)
         return cli_error("simulate needs --pattern NAME, --uniform, --matrix M or --pairs FILE");
@@ -258,6 +271,52 @@ static int resolve_traffic(const cli_args *a, kc_simspec *u)
         return cli_error("give only one of --pattern, --uniform, --matrix and --pairs");
     if (u->scatter && !u->matrix)
         return cli_error("--scatter goes with --matrix");
+    return 0;
+}
+
+/* No size given for --pairs TRACE: the smallest network of the kind asked
+ * holding the trace's ranks (map's rule, traffic_cli.h), said in the
+ * trace's report. */
+static int trace_size(const cli_args *a, sim_job *j)
+{
+    cli_traffic_info info = {.ranks = cli_trace_ranks(j->trace), .format = "otf2"};
+    char how[200];
+    snprintf(info.how, sizeof info.how, "an OTF2 trace of %llu ranks", (unsigned long long)info.ranks);
+    int r = cli_traffic_infer_n(a, &info, &j->user.n, how, sizeof how);
+    if (!r)
+        cli_trace_set_inferred(j->trace, how);
+    return r;
+}
+
+/* --pairs TRACE: its messages (the trace options' window, region and
+ * collectives) as the pairs, one a message; else the trace options are
+ * refused. */
+static int resolve_trace(const cli_args *a, sim_job *j)
+{
+    kc_simspec *u = &j->user;
+    if (!cli_trace_is(u->pairs))
+        return cli_trace_refuse(a, u->pairs ? "to a pairs file" : "without --pairs");
+    kc_traffic tr;
+    kc_err err = {0};
+    int r = cli_trace_load(a, u->pairs, &j->trace);
+    if (r)
+        return r;
+    if (kc_traffic_init(&tr, cli_trace_ranks(j->trace), &err))
+        return cli_report(a, &err);
+    if ((r = cli_trace_traffic(a, j->trace, &tr))) {
+        kc_traffic_free(&tr);
+        return r;
+    }
+    j->pair_src = tr.src, j->pair_dst = tr.dst; /* the traffic's arrays, kept */
+    tr.src = tr.dst = NULL;
+    u->pair_src = j->pair_src, u->pair_dst = j->pair_dst, u->npairs = tr.count;
+    kc_traffic_free(&tr);
+    if (j->net_given || !u->n)
+        return j->net_given ? 0 : trace_size(a, j);
+    double nodes = pow(u->k ? u->k : 2, u->n); /* a network of --n: its nodes hold a rank each */
+    if (nodes < cli_trace_ranks(j->trace))
+        return cli_error("--n %d: the trace's %u ranks do not fit on the network's %.0f nodes (leave --n out: the "
+                         "smallest that holds them)", u->n, cli_trace_ranks(j->trace), nodes);
     return 0;
 }
 
@@ -411,6 +470,8 @@ static int resolve(const cli_args *a, sim_job *j)
         r = resolve_network(a, &j->user, j->net_given);
     if (!r)
         r = resolve_traffic(a, &j->user);
+    if (!r)
+        r = resolve_trace(a, j);
     if (r)
         return r;
     resolve_config(a, &j->cfg);
@@ -436,6 +497,8 @@ static void job_free(sim_job *j)
     for (int s = 0; s < MAX_SERIES; s++)
         sim_series_free(&j->ser[s]);
     cli_network_free(&j->net);
+    cli_trace_free(j->trace);
+    free(j->pair_src), free(j->pair_dst);
 }
 
 /* ---- compute --------------------------------------------------------------- */
@@ -592,6 +655,8 @@ static int render_json(const sim_job *j)
     cli_json_add_u64(net, "msg_flits", j->cfg.msg_flits);
     cJSON_AddStringToObject(root, "pattern", j->traffic);
     cli_json_add_u64(root, "seed", j->cfg.seed);
+    if (j->trace)
+        cli_trace_json(root, j->trace);
     if (!j->compare) {
         hoist(root, series_json(j, &j->ser[0]));
         return cli_print_json(root);
@@ -621,6 +686,8 @@ static int render_csv(const sim_job *j)
                 printf(",%lld", (long long)p->completion);
             printf("\n");
         }
+    if (j->trace)
+        cli_trace_csv(stdout, j->trace);
     return CLI_EXIT_OK;
 }
 
@@ -705,6 +772,8 @@ static void text_general(const sim_job *j, const kc_simnet *net0)
 static int render_text(const sim_job *j)
 {
     const kc_simnet *net0 = &j->ser[0].sc.net;
+    if (j->trace)
+        cli_trace_text(stdout, j->trace);
     if (j->general)
         text_general(j, net0);
     else

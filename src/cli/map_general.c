@@ -22,6 +22,8 @@
 #include "out.h"
 #include "plan_cli.h"
 #include "text.h"
+#include "trace_cli.h"
+#include "traffic_cli.h"
 #include "kcube/mapgeneral.h"
 #include "kcube/gfk.h"
 #include "kcube/mapset.h"
@@ -52,8 +54,10 @@ const cli_opt OPT_HOPS_CAP = {.name = "hops-cap", .type = CLI_CHOICE, .choices =
                                       "load than the best start's)"};
 const cli_opt OPT_TRAFFIC = {
     .name = "traffic", .type = CLI_TEXT, .meta = "FILE", .param = "traffic_file",
-    .help = "map this communication graph: 'src dst [bytes]' lines (bytes 1 when left out; simulate "
-            "--pairs's format), a Scotch .grf graph or a .goal schedule"};
+    .help = "map this communication graph ('-': standard input): 'src dst [bytes]' lines (bytes 1 when left out; "
+            "simulate --pairs's format), CSV with a header, a P x P matrix, a Scotch .grf graph, a .goal "
+            "schedule or an OTF2 trace (traces.otf2 or its directory); without --n the smallest network holding "
+            "its ranks"};
 /* The search stops after a fixed amount of work, counted in channel-load
  * updates (kcube/gmap.h), so a seed gives the same mapping on every
  * machine: the unit is a million updates, not a second. */
@@ -123,8 +127,11 @@ typedef struct gen_job {
     kc_comm *algebra;     /* found, then the named communications: the algebraic starts' input */
     cli_export exp; /* --format FORMAT and the machine it names (export_cli.h) */
     uint64_t slots;     /* what the mapping permutes (kc_topology_slots; the nodes on plain networks) */
-    uint64_t ranks;     /* the job's ranks, listed in to_physical and --out: the grid's processes, a traffic
-                           file's highest rank + 1, else every slot; ranks beyond it are silent */
+    uint64_t ranks;     /* the job's ranks, listed in to_physical and --out: the grid's processes, the ranks a
+                           traffic file names, else every slot; ranks beyond it are silent */
+    cli_traffic_info info;  /* what --traffic said of itself */
+    int loaded;             /* --traffic read before the network (it sizes it) */
+    char inferred[320];     /* how the network was sized from the traffic, or "" */
     const char *start_file; /* --mapping FILE, or NULL */
     uint32_t *file_map;     /* its mapping over the slots, silent ranks appended */
 } gen_job;
@@ -181,6 +188,7 @@ static void job_free(gen_job *j)
     kc_traffic_free(&j->tr);
     cli_export_free(&j->exp);
     plan_input_free(&j->in);
+    cli_traffic_info_free(&j->info);
 }
 
 /* Group names: the phases of the base input (a file's, or its name when it
@@ -261,22 +269,26 @@ static int build_traffic(const cli_args *a, gen_job *j)
         return cli_error("a general mapping supports up to %llu slots (routers x endpoints), the network has %llu",
                          (unsigned long long)KC_CHANLOAD_MAX_NODES, (unsigned long long)j->slots);
     j->ranks = j->slots;
-    if (kc_traffic_init(&j->tr, j->slots, &err) ||
-        (j->traffic && kc_traffic_read_path(&j->tr, j->traffic, NULL, &err)))
-        return cli_report(a, &err);
+    int r = 0;
+    if (j->loaded) /* read first, the network sized to hold it */
+        r = kc_traffic_set_ranks(&j->tr, j->slots, &err) ? cli_report(a, &err) : 0;
+    else if (j->traffic)
+        r = cli_traffic_load(a, j->traffic, j->slots, &j->tr, &j->info);
+    else if (kc_traffic_init(&j->tr, j->slots, &err))
+        r = cli_report(a, &err);
+    if (r)
+        return r;
     if (cli_choice(a, &OPT_PHASES, PHASES_APART) == PHASES_TOGETHER)
         kc_traffic_ungroup(&j->tr);
-    int r = j->source && !j->traffic ? generate(a, j) : 0;
+    r = j->source && !j->traffic ? generate(a, j) : 0;
     if (r)
         return r;
     j->file_messages = j->tr.count;
-    if (j->traffic && !kc_topology_is_plain(&j->in.topo)) { /* a file's ranks: up to the highest it names */
-        j->ranks = 1;
-        for (size_t m = 0; m < j->tr.count; m++) {
-            uint64_t hi = j->tr.src[m] > j->tr.dst[m] ? j->tr.src[m] : j->tr.dst[m];
-            j->ranks = hi + 1 > j->ranks ? hi + 1 : j->ranks;
-        }
-    }
+    /* A file's ranks: those it names (a list's highest + 1, a matrix's P,
+     * a graph's vertices, a schedule's num_ranks; cli_traffic_info); a
+     * trace's on every network, so that each has its rankfile line. */
+    if (j->traffic && (j->info.trace || !kc_topology_is_plain(&j->in.topo)))
+        j->ranks = j->info.ranks;
     /* The communications begin groups: the base input is then group 0 when
      * it has no phases of its own. */
     uint32_t base_groups = j->tr.groups ? j->tr.groups : j->source && j->tr.count && j->in.count > 0;
@@ -314,13 +326,26 @@ static int read_start_file(const cli_args *a, gen_job *j)
     return rc;
 }
 
+/* --traffic without a network size: read it first, and size the network
+ * (the smallest of the kind asked holding its ranks) by it. */
+static int load_first(const cli_args *a, gen_job *j, int *n)
+{
+    int r = cli_traffic_load(a, j->traffic, 0, &j->tr, &j->info);
+    if (!r)
+        r = cli_traffic_infer_n(a, &j->info, n, j->inferred, sizeof j->inferred);
+    j->loaded = !r;
+    return r;
+}
+
 static int resolve(const cli_args *a, gen_job *j)
 {
     memset(j, 0, sizeof *j);
-    int r = plan_resolve(a, PLAN_COMMS_OPTIONAL, &j->in);
-    if (r)
-        return r;
     j->traffic = cli_text(a, &OPT_TRAFFIC, NULL);
+    int n = 0, r = j->traffic && !cli_traffic_sized(a) ? load_first(a, j, &n) : 0;
+    if (r || (r = plan_resolve_n(a, PLAN_COMMS_OPTIONAL, n, &j->in)))
+        return r;
+    if (!j->traffic && (r = cli_reject(a, &OPT_TRAFFIC_FORMAT, "without --traffic")))
+        return r;
     int stencil = cli_given(a, &OPT_STENCIL), coll = cli_given(a, &OPT_COLLECTIVE);
     if ((j->traffic != NULL) + stencil + coll > 1)
         return cli_error("give one of --traffic, --stencil and --collective");
@@ -328,7 +353,9 @@ static int resolve(const cli_args *a, gen_job *j)
         snprintf(j->label, sizeof j->label, "%s %s", stencil ? "stencil" : "collective",
                  stencil ? kc_names_name(&kc_stencil_names, cli_choice(a, &OPT_STENCIL, 0))
                          : kc_names_name(&kc_collective_names, cli_choice(a, &OPT_COLLECTIVE, 0)));
-    j->source = j->traffic ? "traffic file" : stencil || coll ? j->label : NULL;
+    j->source = j->traffic ? (cli_trace_is(j->traffic) ? "trace" : "traffic file") : stencil || coll ? j->label : NULL;
+    if (!j->traffic && (r = cli_trace_refuse(a, "without --traffic")))
+        return r;
     if ((!stencil && ((r = cli_reject(a, &OPT_GRID, "without --stencil")) ||
                       (r = cli_reject(a, &OPT_PERIODIC, "without --stencil")) ||
                       (r = cli_reject(a, &OPT_GRID_ORDER, "without --stencil")))) ||
@@ -586,6 +613,11 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddStringToObject(o, "communications_counted", j->opts.separate ? "apart" : "together");
     cJSON_AddItemToObject(o, "hops_cap", m->hops_cap ? cli_json_u64(m->hops_cap) : cJSON_CreateNull());
     cJSON_AddItemToObject(o, "messages", cli_json_u64(j->tr.count));
+    if (j->traffic) {
+        cJSON_AddStringToObject(o, "traffic_format", j->info.format);
+        cJSON_AddItemToObject(o, "inferred", j->loaded ? cJSON_CreateString(j->inferred) : cJSON_CreateNull());
+        cJSON_AddItemToObject(o, "traffic_note", j->info.note[0] ? cJSON_CreateString(j->info.note) : cJSON_CreateNull());
+    }
     cJSON_AddItemToObject(o, "linear_in_file", j->source ? cli_json_i64(j->found) : cJSON_CreateNull());
     cJSON *names = cJSON_AddArrayToObject(o, "communications");
     for (uint32_t g = 0; g < j->tr.groups; g++)
@@ -626,6 +658,8 @@ static int render_json(const gen_job *j, const kc_mapgen_result *m)
     cJSON_AddItemToObject(o, "to_physical", json_nodes(phys, j->ranks));
     free(phys);
     json_virtual(o, j, r);
+    if (j->info.trace)
+        cli_trace_json(o, j->info.trace);
     return cli_print_json(o);
 }
 
@@ -637,13 +671,15 @@ static void csv_row(const char *name, const kc_cost *c)
            kc_cost_sumsq_format(c, buf, sizeof buf));
 }
 
-static void render_csv(const kc_mapgen_result *m)
+static void render_csv(const gen_job *j, const kc_mapgen_result *m)
 {
     const kc_gmap_result *r = &m->search;
     puts("mapping,max_load,hops,sumsq");
     for (int i = 0; i < r->nstarts; i++)
         csv_row(m->start_name[i], &r->start_cost[i]);
     csv_row("general", &r->cost);
+    if (j->info.trace)
+        cli_trace_csv(stdout, j->info.trace);
 }
 
 /* The name column: 10 wide, wider for a longer start name (a fold on a
@@ -737,6 +773,8 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
 {
     const kc_gmap_result *r = &m->search;
     char topo[96];
+    if (j->info.trace)
+        cli_trace_text(stdout, j->info.trace);
     if (kc_topology_is_plain(&j->in.topo))
         printf("general mapping on the %s (%llu nodes), %zu messages\n",
                kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes, j->tr.count);
@@ -744,6 +782,10 @@ static void render_text(const gen_job *j, const kc_mapgen_result *m)
         printf("general mapping on the %s (%llu routers, %llu slots, %llu ranks), %zu messages\n",
                kc_topology_format(&j->in.topo, topo, sizeof topo), (unsigned long long)j->in.topo.nodes,
                (unsigned long long)j->slots, (unsigned long long)j->ranks, j->tr.count);
+    if (j->loaded)
+        printf("network sized by the traffic (%s): %s\n", j->info.format, j->inferred);
+    if (j->info.note[0])
+        printf("traffic: %s\n", j->info.note);
     printf("objective: %s%s\n", KC_GMAP_OBJECTIVE,
            j->opts.separate ? " (each communication counted apart: they run at different times)" : "");
     if (m->hops_cap)
@@ -868,7 +910,7 @@ int map_general_run(const cli_args *a, int check_only)
     else if (j.in.fmt == CLI_FMT_JSON)
         rc = render_json(&j, &res);
     else if (j.in.fmt == CLI_FMT_CSV)
-        render_csv(&res);
+        render_csv(&j, &res);
     else
         render_text(&j, &res);
     if (!rc && j.out)

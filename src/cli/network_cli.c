@@ -45,11 +45,16 @@ static int from_shape(const cli_args *a, const char *shape, kc_topology *t)
     return 0;
 }
 
-static int from_k_n(const cli_args *a, kc_topology *t)
+static int from_k_n(const cli_args *a, int inferred_n, kc_topology *t)
 {
     kc_err err = {0};
     int k = (int)cli_int(a, &OPT_K, 2);
     int kind = cli_choice(a, &OPT_TOPOLOGY, k == 2 ? KC_TOPO_HYPERCUBE : KC_TOPO_TORUS);
+    if (!cli_given(a, &OPT_N) && inferred_n > 0) {
+        if (kc_topology_init(t, (kc_topo_kind)kind, k, inferred_n, cli_choice(a, &OPT_TIE, 0), &err))
+            return cli_report(a, &err);
+        return 0;
+    }
     if (!cli_given(a, &OPT_N)) {
         fprintf(stderr, "kcube: %s needs --n N (the number of dimensions) or --shape AxBx..\n", a->path);
         return CLI_EXIT_USAGE;
@@ -119,12 +124,14 @@ static int apply_endpoints_and_nodes(const cli_args *a, cli_network *net)
     return 0;
 }
 
-int cli_network_resolve(const cli_args *a, cli_network *net)
+int cli_network_resolve(const cli_args *a, cli_network *net) { return cli_network_resolve_n(a, 0, net); }
+
+int cli_network_resolve_n(const cli_args *a, int inferred_n, cli_network *net)
 {
     memset(net, 0, sizeof *net);
     const char *shape = cli_text(a, &OPT_SHAPE, NULL), *network = cli_text(a, &OPT_NETWORK, NULL);
     int r = network ? from_preset(a, network, &net->topo)
-            : shape ? from_shape(a, shape, &net->topo) : from_k_n(a, &net->topo);
+            : shape ? from_shape(a, shape, &net->topo) : from_k_n(a, inferred_n, &net->topo);
     if (!r && !network)
         r = apply_wrap(a, &net->topo);
     if (!r)

@@ -22,6 +22,9 @@ typedef struct cli_network {
  * refuses those); then --wrap, --endpoints and --nodes.
  * Returns 0 or an exit status after one line. */
 int cli_network_resolve(const cli_args *a, cli_network *net);
+/* The same with the dimension count an input implies (inferred_n > 0)
+ * standing in for --n when it is not given (cli_traffic_infer_n). */
+int cli_network_resolve_n(const cli_args *a, int inferred_n, cli_network *net);
 void cli_network_free(cli_network *net);
 /* 1 when an option only the general network has was given (--network,
  * --shape, --wrap, --endpoints, --nodes): the commands that also take

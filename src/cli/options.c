@@ -10,6 +10,7 @@
 #include "kcube/sim.h"
 #include "kcube/topology.h"
 #include "kcube/torus.h"
+#include "kcube/trace.h"
 #include "budget.h"
 #include "text.h"
 
@@ -129,10 +130,29 @@ const cli_opt OPT_FILL = {.name = "fill", .type = CLI_CHOICE, .choices = &kc_mac
 const cli_opt OPT_FIRST_HOST = {.name = "first-host", .type = CLI_U64, .meta = "H", .def = "0", .param = "first_host",
                                 .help = "the number the first host gets in --hosts"};
 
+/* Reading an OTF2 trace (map --traffic, simulate --pairs, replay FILE; trace_cli.h). */
+const cli_opt OPT_COLLECTIVES = {.name = "collectives", .type = CLI_CHOICE, .choices = &kc_trace_alg_names,
+                                 .def = "auto", .param = "collectives",
+                                 .help = "how a trace's collective calls become point-to-point messages"};
+/* Seconds from the trace's first timestamp; a window of the traffic. Not in
+ * the shared list: gray keeps --from as the old spelling of its --first. */
+const cli_opt OPT_FROM = {.name = "from", .type = CLI_REAL, .meta = "SECONDS", .rlo = 0, .rhi = 1e9, .param = "from",
+                          .help = "keep a trace's events from this time on (seconds from its first event)"};
+const cli_opt OPT_TO = {.name = "to", .type = CLI_REAL, .meta = "SECONDS", .rlo = 0, .rhi = 1e9, .param = "to",
+                        .help = "keep a trace's events before this time (seconds from its first event)"};
+const cli_opt OPT_REGION = {.name = "region", .type = CLI_TEXT, .meta = "NAME", .param = "region",
+                            .help = "keep a trace's events inside this code region only (e.g. the solver's "
+                                    "iteration, MPI_Pcontrol with the tracer)"};
+const cli_opt OPT_COMPUTE_SCALE = {.name = "compute-scale", .type = CLI_REAL, .meta = "X", .def = "1", .rlo = 0,
+                                   .rhi = 1e6, .param = "compute_scale",
+                                   .help = "a trace's compute (the time between its MPI calls) times X in the "
+                                           "schedule (0: none)"};
+
 const cli_opt *const cli_shared_options[] = {
     &OPT_N,       &OPT_K,      &OPT_TOPOLOGY, &OPT_SHAPE,      &OPT_TIE,   &OPT_PATTERN, &OPT_MATRIX,
     &OPT_VECTOR,  &OPT_SCATTER, &OPT_JSON,    &OPT_CSV,        &OPT_PLOT,  &OPT_SIZE, &OPT_OUT,     &OPT_SEED,
     &OPT_THREADS, &OPT_MAX_MEMORY, &OPT_MAX_TIME, &OPT_SWEEP, &OPT_EXACT,     &OPT_NO_EXACT, &OPT_KIND, &OPT_OBJECTIVE,
     &OPT_SEARCH,  &OPT_MAPPING, &OPT_CONFIGS, &OPT_ROUTING, &OPT_VC_LINK, &OPT_STARTUP, &OPT_BYTE_TIME,
-    &OPT_EMIT_GOAL, &OPT_FORMAT, &OPT_MACHINE, &OPT_HOSTS, &OPT_SLOTS_PER_HOST, &OPT_FILL, &OPT_FIRST_HOST, NULL,
+    &OPT_EMIT_GOAL, &OPT_FORMAT, &OPT_MACHINE, &OPT_HOSTS, &OPT_SLOTS_PER_HOST, &OPT_FILL, &OPT_FIRST_HOST,
+    &OPT_COLLECTIVES, &OPT_REGION, &OPT_COMPUTE_SCALE, NULL,
 };

@@ -35,6 +35,11 @@ extern const cli_opt OPT_FORMAT, OPT_MACHINE, OPT_HOSTS, OPT_SLOTS_PER_HOST, OPT
  * tau in microseconds, one default everywhere (the nCUBE 2's). */
 extern const cli_opt OPT_STARTUP, OPT_BYTE_TIME;
 
+/* Reading an OTF2 trace (trace_cli.h): how collectives become messages; the
+ * window and region a traffic keeps; the traced compute's scale in a
+ * schedule. Refused on inputs that are not traces. */
+extern const cli_opt OPT_COLLECTIVES, OPT_FROM, OPT_TO, OPT_REGION, OPT_COMPUTE_SCALE;
+
 /* Every shared option, NULL-terminated: the parser names an option that
  * exists but does not apply to a command differently from a typo. */
 extern const cli_opt *const cli_shared_options[];

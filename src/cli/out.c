@@ -273,11 +273,29 @@ static int outputs_apart(const cli_args *a, size_t i)
     return 0;
 }
 
+/* Standard input is read once: two inputs given as '-' (an option or the
+ * file argument) cannot both have it. 0, or CLI_EXIT_USAGE after one line. */
+static int one_stdin_reader(const cli_args *a)
+{
+    const char *first = NULL;
+    for (size_t i = 0; i < a->nuser + a->npos; i++) {
+        const cli_value *v = i < a->nuser ? &a->vals[i] : NULL;
+        if ((v && !is_input_opt(v->opt)) || strcmp(v ? v->text : a->pos[i - a->nuser], "-"))
+            continue;
+        const char *name = v ? v->opt->name : "the file argument";
+        if (first)
+            return cli_error("%s%s and %s%s both read standard input ('-'): give one of them a file",
+                             strcmp(first, "the file argument") ? "--" : "", first, v ? "--" : "", name);
+        first = name;
+    }
+    return 0;
+}
+
 int cli_outputs_begin(const cli_args *a)
 {
     so.active = 1;
     so.failed = 0;
-    int r = 0;
+    int r = one_stdin_reader(a);
     for (size_t i = 0; i < a->nvals && !r; i++) {
         const cli_value *v = &a->vals[i];
         if (!is_output_opt(v->opt) || !v->text)

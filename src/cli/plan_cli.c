@@ -70,13 +70,15 @@ int plan_gate(const cli_args *a, const plan_input *in, int exact, double seconds
     return cli_budget_check(a, what, seconds, kci_clamp_u64(bytes));
 }
 
-int plan_resolve(const cli_args *a, plan_comms want, plan_input *in)
+int plan_resolve(const cli_args *a, plan_comms want, plan_input *in) { return plan_resolve_n(a, want, 0, in); }
+
+int plan_resolve_n(const cli_args *a, plan_comms want, int inferred_n, plan_input *in)
 {
     int single = want == PLAN_COMMS_ONE;
     memset(in, 0, sizeof *in);
     int r = cli_format(a, &in->fmt);
     cli_network net;
-    if (!r && !(r = cli_network_resolve(a, &net))) {
+    if (!r && !(r = cli_network_resolve_n(a, inferred_n, &net))) {
         in->topo = net.topo;
         in->alloc = net.alloc;
     }

@@ -26,6 +26,9 @@ typedef enum plan_comms { PLAN_COMMS_SET, PLAN_COMMS_ONE, PLAN_COMMS_OPTIONAL } 
  * (a set of at least one, exactly one, or any number including none).
  * Returns 0 or an exit status after one line. */
 int plan_resolve(const cli_args *a, plan_comms want, plan_input *in);
+/* The same on a network sized by an input when --n is not given
+ * (cli_network_resolve_n). */
+int plan_resolve_n(const cli_args *a, plan_comms want, int inferred_n, plan_input *in);
 void plan_input_free(plan_input *in);
 
 /* Time and memory before work (budget.h) for analyze and map: the exact

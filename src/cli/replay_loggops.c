@@ -12,6 +12,7 @@
 #include "options.h"
 #include "out.h"
 #include "replay_timeline.h"
+#include "trace_cli.h"
 #include "kcube/timeline.h"
 
 static const kc_name model_entries[] = {
@@ -97,8 +98,45 @@ static void params_text(const kc_loggops_params *p, char *buf, size_t size)
              (unsigned long long)p->O, s);
 }
 
+/* The model's result in fmt, after the trace's report when the schedule
+ * was made from one. */
+static int render(const char *path, cli_fmt fmt, const kc_goal *g, const kc_loggops_params *p,
+                  const kc_loggops_result *r, const cli_trace *tr)
+{
+    if (fmt == CLI_FMT_JSON) {
+        cJSON *root = cJSON_CreateObject();
+        cJSON_AddStringToObject(root, "schedule", path);
+        cJSON_AddStringToObject(root, "model", "loggops");
+        cJSON *lg = cJSON_AddObjectToObject(root, "loggops");
+        cJSON_AddItemToObject(lg, "makespan_ns", cli_json_u64(r->makespan_ns));
+        cJSON_AddItemToObject(lg, "finish_ns", cli_json_u64_array(r->finish_ns, (int)g->num_ranks));
+        cJSON_AddItemToObject(lg, "params", params_json(p));
+        cJSON_AddItemToObject(lg, "messages", cli_json_u64(r->messages));
+        cJSON_AddItemToObject(lg, "rendezvous", cli_json_u64(r->rendezvous));
+        if (tr)
+            cli_trace_json(root, tr);
+        return cli_print_json(root);
+    }
+    if (fmt == CLI_FMT_CSV) {
+        printf("item,ns\ntotal,%llu\n", (unsigned long long)r->makespan_ns);
+        for (uint32_t v = 0; v < g->num_ranks && !ferror(stdout); v++)
+            printf("finish:%u,%llu\n", v, (unsigned long long)r->finish_ns[v]);
+        if (tr)
+            cli_trace_csv(stdout, tr);
+        return 0;
+    }
+    char ps[160];
+    params_text(p, ps, sizeof ps);
+    if (tr)
+        cli_trace_text(stdout, tr);
+    printf("%s: LogGOPS makespan %llu ns (%s; %llu messages, %llu by rendezvous)\n", path,
+           (unsigned long long)r->makespan_ns, ps, (unsigned long long)r->messages,
+           (unsigned long long)r->rendezvous);
+    return 0;
+}
+
 int cli_replay_loggops(const cli_args *a, const char *path, cli_fmt fmt, const kc_goal *g,
-                       const kc_loggops_params *p, const char *timeline)
+                       const kc_loggops_params *p, const char *timeline, const cli_trace *tr)
 {
     /* The gate (budget.h), fitted to bench/estimates.tsv: the schedule and
      * the model's state, 150 bytes an operation and 64 a dependence, and a
@@ -136,28 +174,7 @@ int cli_replay_loggops(const cli_args *a, const char *path, cli_fmt fmt, const k
         kc_timeline_free(&tl);
     if (st)
         return cli_report(a, &err);
-    if (fmt == CLI_FMT_JSON) {
-        cJSON *root = cJSON_CreateObject();
-        cJSON_AddStringToObject(root, "schedule", path);
-        cJSON_AddStringToObject(root, "model", "loggops");
-        cJSON *lg = cJSON_AddObjectToObject(root, "loggops");
-        cJSON_AddItemToObject(lg, "makespan_ns", cli_json_u64(r.makespan_ns));
-        cJSON_AddItemToObject(lg, "finish_ns", cli_json_u64_array(r.finish_ns, (int)g->num_ranks));
-        cJSON_AddItemToObject(lg, "params", params_json(p));
-        cJSON_AddItemToObject(lg, "messages", cli_json_u64(r.messages));
-        cJSON_AddItemToObject(lg, "rendezvous", cli_json_u64(r.rendezvous));
-        rc = cli_print_json(root);
-    } else if (fmt == CLI_FMT_CSV) {
-        printf("item,ns\ntotal,%llu\n", (unsigned long long)r.makespan_ns);
-        for (uint32_t v = 0; v < g->num_ranks && !ferror(stdout); v++)
-            printf("finish:%u,%llu\n", v, (unsigned long long)r.finish_ns[v]);
-    } else {
-        char ps[160];
-        params_text(p, ps, sizeof ps);
-        printf("%s: LogGOPS makespan %llu ns (%s; %llu messages, %llu by rendezvous)\n", path,
-               (unsigned long long)r.makespan_ns, ps, (unsigned long long)r.messages,
-               (unsigned long long)r.rendezvous);
-    }
+    rc = render(path, fmt, g, p, &r, tr);
     kc_loggops_result_free(&r);
     return rc;
 }

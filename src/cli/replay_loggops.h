@@ -21,10 +21,13 @@ extern const cli_opt OPT_LOGGOPS; /* --loggops L=..,o=..,g=..,G=..,O=..,S=.. */
  * options with the pure model. 0 or an exit status (message printed). */
 int cli_replay_model(const cli_args *a, int *model, kc_loggops_params *p, int *network_cpu);
 
+struct cli_trace;
+
 /* Run the model on a validated schedule and print it in fmt; with a
- * timeline path (or NULL), also write the CPU slices there (replay_timeline.h).
- * 0 or an exit status. */
+ * timeline path (or NULL), also write the CPU slices there (replay_timeline.h);
+ * with the trace the schedule was made from (or NULL), its report too
+ * (trace_cli.h). 0 or an exit status. */
 int cli_replay_loggops(const cli_args *a, const char *path, cli_fmt fmt, const kc_goal *g,
-                       const kc_loggops_params *p, const char *timeline);
+                       const kc_loggops_params *p, const char *timeline, const struct cli_trace *tr);
 
 #endif

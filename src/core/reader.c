@@ -33,6 +33,9 @@ struct kc_reader {
     int have_line;
     const char *directive; /* kc_reader_directive's word, or NULL */
     char dir_arg[KC_READER_DIRECTIVE_MAX + 1];
+    int quotes, strict; /* kc_reader_csv: quoted fields; commas delimit one by one */
+    int need_field;     /* strict: a comma was just passed, a field must follow */
+    int again;          /* kc_reader_unread: the next read_line gives the current line again */
 };
 
 size_t kc_utf8_char(const char *str, size_t len)
@@ -294,6 +297,13 @@ static kc_status refill(kc_reader *r, int *more, kc_err *err)
 /* Read the next line (without its '\n') into r->line. have_line = 0 at end. */
 static kc_status read_line(kc_reader *r, kc_err *err)
 {
+    r->need_field = 0;
+    if (r->again) { /* the line is still in the buffer, its number counted */
+        r->again = 0;
+        r->pos = 0;
+        r->have_line = 1;
+        return KC_OK;
+    }
     r->line_len = r->pos = 0;
     r->have_line = 0;
     int started = 0;
@@ -359,7 +369,93 @@ kc_status kc_reader_fail_token(const kc_reader *r, const kc_token *tok, kc_statu
 
 static int separator(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == ','; }
 
+static int blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
 static kc_status token_number(const kc_reader *r, kc_token *tok, kc_err *err);
+
+/* The closing quote of the quoted field opening at `open` ("" inside is one
+ * quote): its index in *close, or an error naming the opening quote. */
+static kc_status quoted_end(const kc_reader *r, size_t open, size_t *close, kc_err *err)
+{
+    const unsigned char *l = (const unsigned char *)r->line;
+    for (size_t j = open + 1; j < r->line_len; j++) {
+        if (l[j] != '"')
+            continue;
+        if (j + 1 < r->line_len && l[j + 1] == '"') {
+            j++;
+            continue;
+        }
+        *close = j;
+        return KC_OK;
+    }
+    return fail_at(r, (long)open + 1, err, "a quoted field does not end on its line");
+}
+
+/* The field at l[i] (not a blank, '#' or, strict, a comma): its text in
+ * [*start, *end), the index after it in *next. */
+static kc_status field_at(kc_reader *r, size_t i, size_t *start, size_t *end, size_t *next, kc_err *err)
+{
+    const unsigned char *l = (const unsigned char *)r->line;
+    size_t n = r->line_len, j = i;
+    if (r->quotes && l[i] == '"') {
+        kc_status s = quoted_end(r, i, &j, err);
+        if (s)
+            return s;
+        *start = i + 1;
+        *end = j++;
+        size_t k = j;
+        while (k < n && blank(l[k]))
+            k++;
+        if (!(k == n || l[k] == ',' || l[k] == '#' || (!r->strict && k > j)))
+            return fail_at(r, (long)k + 1, err, "text after a closing quote (a quote inside quotes is written \"\")");
+        *next = k;
+        return KC_OK;
+    }
+    while (j < n && l[j] != '#' && (r->strict ? l[j] != ',' : !separator(l[j])))
+        j++;
+    *start = i;
+    *end = *next = j;
+    while (r->strict && *end > *start && blank(l[*end - 1]))
+        (*end)--;
+    return KC_OK;
+}
+
+/* Where the next field of the current line lies (field_at), *found = 0 at
+ * the end of the line; r->pos moves past it (and past its comma when
+ * strict, where an empty field is an error naming its column). */
+static kc_status find_field(kc_reader *r, size_t *start, size_t *end, long *column, int *found, kc_err *err)
+{
+    const unsigned char *l = (const unsigned char *)r->line;
+    size_t i = r->pos, n = r->line_len;
+    *found = 0;
+    while (i < n && (r->strict ? blank(l[i]) : separator(l[i])))
+        i++;
+    if (i < n && l[i] == '#') {
+        /* Comments may hold text in any encoding, but not NUL bytes. */
+        const unsigned char *z = memchr(l + i, '\0', n - i);
+        if (z)
+            return fail_at(r, (long)(z - l) + 1, err, "NUL byte (a binary file?)");
+    }
+    if (i == n || l[i] == '#') {
+        r->pos = n;
+        return r->need_field ? fail_at(r, (long)i + 1, err, "a field is missing after the last comma") : KC_OK;
+    }
+    if (r->strict && l[i] == ',')
+        return fail_at(r, (long)i + 1, err, "a field is missing before this comma (an empty field)");
+    size_t j = n;
+    kc_status s = field_at(r, i, start, end, &j, err);
+    if (s)
+        return s;
+    r->need_field = 0;
+    if (r->strict && j < n && l[j] == ',') {
+        j++;
+        r->need_field = 1;
+    }
+    r->pos = j;
+    *column = (long)i + 1;
+    *found = 1;
+    return KC_OK;
+}
 
 /* The next token on the current line; *have = 0 at the end of the line.
  * A word (kc_reader_words) is any printable ASCII; otherwise a number. */
@@ -367,25 +463,13 @@ static kc_status scan_token(kc_reader *r, kc_token *tok, int *have, int word, kc
 {
     *have = 0;
     const unsigned char *l = (const unsigned char *)r->line;
-    size_t i = r->pos;
-    while (i < r->line_len && separator(l[i]))
-        i++;
-    if (i < r->line_len && l[i] == '#') {
-        /* Comments may hold text in any encoding, but not NUL bytes. */
-        const unsigned char *z = memchr(l + i, '\0', r->line_len - i);
-        if (z)
-            return fail_at(r, (long)(z - l) + 1, err, "NUL byte (a binary file?)");
-        i = r->line_len;
-    }
-    if (i == r->line_len) {
-        r->pos = i;
-        return KC_OK;
-    }
-    size_t start = i;
-    while (i < r->line_len && !separator(l[i]) && l[i] != '#')
-        i++;
-    r->pos = i;
-    for (size_t j = start; j < i; j++) {
+    size_t start = 0, end = 0;
+    long column = 0;
+    int found;
+    kc_status s = find_field(r, &start, &end, &column, &found, err);
+    if (s || !found)
+        return s;
+    for (size_t j = start; j < end; j++) {
         char q[8];
         if (l[j] == 0)
             return fail_at(r, (long)j + 1, err, "NUL byte (a binary file?)");
@@ -394,12 +478,12 @@ static kc_status scan_token(kc_reader *r, kc_token *tok, int *have, int word, kc
                            kc_escape(q, sizeof q, (const char *)l + j, 1));
     }
     tok->text = r->line + start;
-    tok->len = i - start;
+    tok->len = end - start;
     tok->line = r->lineno;
-    tok->column = (long)start + 1;
+    tok->column = column;
     tok->negative = 0;
     tok->value = 0;
-    kc_status s = word ? KC_OK : token_number(r, tok, err);
+    s = word ? KC_OK : token_number(r, tok, err);
     *have = !s;
     return s;
 }
@@ -489,8 +573,6 @@ void kc_reader_directive(kc_reader *r, const char *word) { r->directive = word; 
 
 const char *kc_reader_directive_arg(const kc_reader *r) { return r->dir_arg; }
 
-static int blank(unsigned char c) { return c == ' ' || c == '\t' || c == '\r'; }
-
 /* Is the current line "# WORD ARG"? 1 (ARG copied), 0 (another comment), or
  * an error for "# WORD" with no ARG, more than one, or a bad byte in it. */
 static kc_status directive_line(kc_reader *r, int *is, kc_err *err)
@@ -568,6 +650,57 @@ kc_status kc_reader_record_some(kc_reader *r, kc_token *toks, int min, int max, 
         r->have_line = 0;
         *got = n;
         return KC_OK;
+    }
+}
+
+void kc_reader_csv(kc_reader *r, int strict)
+{
+    r->quotes = 1;
+    r->strict = strict != 0;
+}
+
+void kc_reader_unread(kc_reader *r)
+{
+    if (r->lineno > 0)
+        r->again = 1;
+}
+
+/* Is the current line (no field on it) a directive? Returns it as *got. */
+static kc_status fields_directive(kc_reader *r, size_t *got, int *directive, kc_err *err)
+{
+    int is = 0;
+    kc_status s = r->directive ? directive_line(r, &is, err) : KC_OK;
+    if (!s && is) {
+        *directive = 1;
+        *got = 1;
+    }
+    return s;
+}
+
+kc_status kc_reader_fields(kc_reader *r, kc_token **toks, size_t *cap, size_t *got, int *directive, kc_err *err)
+{
+    *got = 0;
+    *directive = 0;
+    for (;;) {
+        kc_status s = read_line(r, err);
+        if (s || !r->have_line)
+            return s;
+        size_t n = 0;
+        int one = 1;
+        while (one) {
+            if (KCI_RESERVE(*toks, *cap, n + 1, 16))
+                return kc_fail_param(err, KC_ENOMEM, r->param, "out of memory reading %s", r->name);
+            if ((s = scan_token(r, &(*toks)[n], &one, 1, err)))
+                return s;
+            n += (size_t)one;
+        }
+        r->have_line = 0;
+        if (n == 0 && ((s = fields_directive(r, got, directive, err)) || *directive))
+            return s;
+        if (n > 0) {
+            *got = n;
+            return KC_OK;
+        }
     }
 }
 

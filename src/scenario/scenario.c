@@ -273,6 +273,8 @@ static kc_status general_traffic(kc_simscenario *sc, const kc_simspec *s, kc_err
     }
     if (s->pattern && !strcmp(s->pattern, "uniform"))
         st = kc_simtraffic_uniform_net(&sc->traffic, &sc->net, place, err);
+    else if (s->pairs && s->pair_src)
+        st = kc_simtraffic_pairs_net(&sc->traffic, &sc->net, s->pair_src, s->pair_dst, s->npairs, place, err);
     else if (s->pairs)
         st = kc_simtraffic_read_net(&sc->traffic, &sc->net, s->pairs, place, err);
     else
@@ -333,6 +335,8 @@ kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_er
     }
     if (uniform) {
         st = kc_simtraffic_uniform(&sc->traffic, sc->net.nodes, map, err);
+    } else if (s->pairs && s->pair_src) {
+        st = kc_simtraffic_pairs(&sc->traffic, sc->net.nodes, s->pair_src, s->pair_dst, s->npairs, map, err);
     } else if (s->pairs) {
         st = kc_simtraffic_read(&sc->traffic, sc->net.nodes, s->pairs, map, err);
     } else if (have_lcc) {

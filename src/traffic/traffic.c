@@ -17,6 +17,19 @@ kc_status kc_traffic_init(kc_traffic *t, uint64_t ranks, kc_err *err)
     return KC_OK;
 }
 
+kc_status kc_traffic_set_ranks(kc_traffic *t, uint64_t ranks, kc_err *err)
+{
+    if (ranks < 1 || ranks > ((uint64_t)1 << 32))
+        return kc_fail_param(err, KC_ERANGE, "traffic", "traffic needs 1..2^32 ranks, not %llu",
+                             (unsigned long long)ranks);
+    for (size_t m = 0; m < t->count; m++)
+        if (t->src[m] >= ranks || t->dst[m] >= ranks)
+            return kc_fail_param(err, KC_EINVAL, "traffic", "message %zu, from rank %u to %u, is outside 0..%llu",
+                                 m + 1, t->src[m], t->dst[m], (unsigned long long)(ranks - 1));
+    t->ranks = ranks;
+    return KC_OK;
+}
+
 void kc_traffic_free(kc_traffic *t)
 {
     free(t->src);

@@ -119,7 +119,7 @@ kc_status kc_traffic_gen_stencil(kc_traffic *t, kc_stencil st, const int *shape,
 }
 
 static const kc_name coll_entries[] = {
-    {KC_COLL_ALLTOALL, "alltoall", "every ordered pair, B bytes each"},
+    {KC_COLL_ALLTOALL_PAIRS, "alltoall", "every ordered pair, B bytes each"},
     {KC_COLL_ALLREDUCE_RING, "allreduce-ring", "reduce-scatter + allgather on the ring 0..P-1: 2(P-1) chunks of B/P"},
     {KC_COLL_ALLREDUCE_RECDOUB, "allreduce-recdoub", "log2 P rounds, B bytes to rank XOR 2^i (P a power of two)"},
     {KC_COLL_BCAST_BINOMIAL, "bcast-binomial", "binomial tree from rank 0, B bytes per edge"},
@@ -134,7 +134,7 @@ kc_status kc_traffic_gen_collective(kc_traffic *t, kc_collective c, uint64_t byt
     if (P == 1)
         return KC_OK;
     switch (c) {
-    case KC_COLL_ALLTOALL:
+    case KC_COLL_ALLTOALL_PAIRS:
         return kc_traffic_gen_all_to_all(t, bytes, err);
     case KC_COLL_ALLREDUCE_RING: {
         /* Reduce-scatter sends every chunk but (r + 1) mod P from r, the

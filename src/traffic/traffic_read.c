@@ -9,22 +9,36 @@
 #include "kcube/goal.h"
 #include "kcube/torus.h"
 #include "kcube/traffic.h"
+#include "traffic_internal.h"
 
 #define PARAM "traffic_file"
 
-kc_status kc_traffic_read(kc_traffic *t, kc_reader *r, kc_err *err)
+/* A section (the lines between phase lines) ends: is it still square? */
+static void section_end(kci_list_shape *sh, size_t *lines)
+{
+    sh->square &= *lines == 0 || *lines == (size_t)sh->fields;
+    *lines = 0;
+}
+
+kc_status kci_traffic_read_list(kc_traffic *t, kc_reader *r, kci_list_shape *shape, kc_err *err)
 {
     kc_token tok[3];
     int have;
-    size_t before = t->count;
+    size_t before = t->count, section = 0;
     kc_status s;
+    kci_list_shape sh = {0, 0, 1};
     kc_reader_directive(r, "phase");
     while (!(s = kc_reader_record_some(r, tok, 2, 3, "source destination [bytes]", &have, err)) && have) {
         if (have == KC_READER_DIRECTIVE) {
+            section_end(&sh, &section);
             if ((s = kc_traffic_set_phase(t, kc_reader_directive_arg(r), err)))
                 return s;
             continue;
         }
+        sh.square &= sh.lines == 0 || have == sh.fields;
+        sh.fields = have;
+        sh.lines++;
+        section++;
         if ((s = kc_reader_check(r, &tok[0], t->ranks - 1, "rank", err)) ||
             (s = kc_reader_check(r, &tok[1], t->ranks - 1, "rank", err)) ||
             (have == 3 && (s = kc_reader_check(r, &tok[2], UINT64_MAX, "byte count", err))))
@@ -33,9 +47,17 @@ kc_status kc_traffic_read(kc_traffic *t, kc_reader *r, kc_err *err)
         if ((s = kc_traffic_add(t, tok[0].value, tok[1].value, have == 3 ? tok[2].value : 1, err)))
             return s;
     }
+    section_end(&sh, &section);
     if (s == KC_OK && t->count == before)
         s = kc_fail_param(err, KC_EINVAL, PARAM, "%s has no messages", kc_reader_name(r));
+    if (shape)
+        *shape = sh;
     return s;
+}
+
+kc_status kc_traffic_read(kc_traffic *t, kc_reader *r, kc_err *err)
+{
+    return kci_traffic_read_list(t, r, NULL, err);
 }
 
 /* ---- Scotch source graphs ---- */
@@ -135,11 +157,18 @@ static kc_status grf_vertex_line(grf *g, kc_traffic *t, uint64_t pos, unsigned c
 
 kc_status kc_traffic_read_grf(kc_traffic *t, kc_reader *r, kc_err *err)
 {
+    uint64_t vertices;
+    return kci_traffic_read_grf(t, r, &vertices, err);
+}
+
+kc_status kci_traffic_read_grf(kc_traffic *t, kc_reader *r, uint64_t *vertices, kc_err *err)
+{
     grf g = {.r = r, .err = err};
     uint64_t edgenbr = 0, arcs = 0;
     kc_status s = grf_header(&g, t->ranks, &edgenbr);
     if (s)
         return s;
+    *vertices = g.vertnbr;
     unsigned char *seen = g.labels ? calloc(g.vertnbr, 1) : NULL;
     if (g.labels && !seen)
         return kc_fail_param(err, KC_ENOMEM, PARAM, "out of memory for %llu vertices",
@@ -203,36 +232,18 @@ kc_status kc_traffic_from_goal(kc_traffic *t, const kc_goal *g, kc_err *err)
     return KC_OK;
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t a = strlen(s), b = strlen(suffix);
-    return a >= b && strcmp(s + a - b, suffix) == 0;
-}
-
-static kc_status read_goal_path(kc_traffic *t, const char *path, const kc_reader_limits *limits, kc_err *err)
+kc_status kci_traffic_read_goal_path(kc_traffic *t, const char *path, const kc_reader_limits *limits,
+                                     uint64_t *num_ranks, kc_err *err)
 {
     kc_goal g;
     uint32_t max = t->ranks < KC_GOAL_MAX_RANKS ? (uint32_t)t->ranks : KC_GOAL_MAX_RANKS;
     kc_status s = kc_goal_read_file(&g, path, limits, max, err);
     if (s)
         return s;
+    *num_ranks = g.num_ranks;
     if ((s = kc_goal_validate(&g, t->ranks, NULL, err)) == KC_OK)
         s = kc_traffic_from_goal(t, &g, err);
     kc_goal_free(&g);
-    return s;
-}
-
-kc_status kc_traffic_read_path(kc_traffic *t, const char *path, const kc_reader_limits *limits, kc_err *err)
-{
-    if (ends_with(path, ".goal"))
-        return read_goal_path(t, path, limits, err);
-    int grf_file = ends_with(path, ".grf");
-    kc_reader *r;
-    kc_status s = kc_reader_open(&r, path, grf_file ? "graph file" : "traffic file", PARAM, limits, err);
-    if (s)
-        return s;
-    s = grf_file ? kc_traffic_read_grf(t, r, err) : kc_traffic_read(t, r, err);
-    kc_reader_close(r);
     return s;
 }
 
