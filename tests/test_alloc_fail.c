@@ -74,11 +74,7 @@
 #include "kcube/reader.h"
 #include "kcube/timeline.h"
 #include "kcube/traffic.h"
-/* trace.h and traffic_gen.h both name an enumerator KC_COLL_ALLTOALL; this
- * file uses neither, so trace.h's is renamed here while it is included. */
-#define KC_COLL_ALLTOALL KC_TRACE_COLL_ALLTOALL_
 #include "kcube/trace.h"
-#undef KC_COLL_ALLTOALL
 #include "otf2_gen.h"
 
 /* ---- the counting allocator ----------------------------------------------- */
@@ -1073,6 +1069,11 @@ static kc_status case_files(kc_err *err)
         return st;
     st = kc_traffic_read_path(&t, traffic, NULL, err);
     kc_traffic_free(&t);
+    if (st || (st = kc_traffic_init(&t, 4, err)))
+        return st;
+    kc_traffic_source src;
+    st = kc_traffic_read_file(&t, traffic, KC_TRAFFIC_LIST, NULL, &src, err);
+    kc_traffic_free(&t);
     if (st || (st = kc_simtraffic_read(&st4, 4, pairs, NULL, err)))
         return st;
     kc_simtraffic_free(&st4);
@@ -1328,8 +1329,20 @@ static kc_status case_trace_read(kc_err *err)
     kc_trace_limits lim = {sz.events, 0};
     if ((st = kc_trace_read_otf2(&t, dir, &lim, err)))
         return st;
+    /* Both conversions of what was read. */
+    kc_trace_filter f;
+    kc_trace_filter_default(&f);
+    kc_traffic tr;
+    if ((st = kc_traffic_init(&tr, t.ranks, err)) == KC_OK) {
+        st = kc_trace_traffic(&t, &f, &tr, NULL, err);
+        kc_traffic_free(&tr);
+    }
+    kc_goal g;
+    kc_trace_goal_opts o = {1.0, KC_ALG_AUTO};
+    if (st == KC_OK && (st = kc_trace_goal(&t, &o, &g, NULL, err)) == KC_OK)
+        kc_goal_free(&g);
     kc_trace_free(&t);
-    return KC_OK;
+    return st;
 }
 
 static const alloc_case cases[] = {
@@ -1394,7 +1407,7 @@ static const alloc_case cases[] = {
     {"node maps", "kc_nodemap_from_array kc_nodemap_build", case_nodemap},
     {"networks", "kc_alloc_read kc_topology_set_alloc kc_topology_read_slots", case_network},
     {"machines", "kc_reader_open_mem kc_machine_read kc_machine_rule kc_export_write", case_machine},
-    {"files", "kc_goal_read_file kc_traffic_read_path kc_simtraffic_read kc_machine_read_path kc_alloc_read_path "
+    {"files", "kc_goal_read_file kc_traffic_read_path kc_traffic_read_file kc_simtraffic_read kc_machine_read_path kc_alloc_read_path "
               "kc_reader_open "
               "kc_reader_record",
      case_files},
@@ -1410,7 +1423,7 @@ static const alloc_case cases[] = {
     {"general export", "kc_machine_rule kc_export_write_net", case_net_export},
     {"trace built", "kc_trace_init kc_trace_add_comm kc_trace_add_region kc_trace_append kc_trace_finish",
      case_trace_built},
-    {"trace read", "kc_trace_is_otf2 kc_trace_size_otf2 kc_trace_read_otf2", case_trace_read},
+    {"trace read", "kc_trace_is_otf2 kc_trace_size_otf2 kc_trace_read_otf2 kc_trace_traffic kc_trace_goal", case_trace_read},
 };
 
 /* ---- the driver ------------------------------------------------------------ */
