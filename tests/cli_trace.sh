@@ -82,6 +82,12 @@ check "the trace in the report" -- jtrue "$CLI_OUT" "t['ranks'] == 4 and j['logg
 expect_exit 0 "replay --emit-goal" -- "$K" replay "$A/basic" --emit-goal "$T/basic.goal" --json
 check "the network replay infers n = 2" -- jtrue "$CLI_OUT" "j['inferred'].startswith('n = 2 inferred')"
 expect_exit 0 "the emitted schedule replays alone" -- "$K" replay "$T/basic.goal" --model loggops
+# The schedule carries the traffic's messages: byte for byte per (sender,
+# receiver), collectives expanded alike (the traffic's point-to-point part
+# is the writer's, checked above for the other scenarios).
+"$K" map --traffic "$T/basic.goal" --n 2 --emit-traffic "$T/basic.goal.txt" > /dev/null
+"$K" map --traffic "$A/basic" --emit-traffic "$T/basic.txt" > /dev/null
+check "the emitted schedule's messages are the trace's traffic" -- cmp <(summed "$T/basic.goal.txt") <(summed "$T/basic.txt")
 expect_exit 0 "compute as traced" -- "$K" replay "$A/basic" --model loggops --csv
 one=$(awk -F, '$1 == "total" {print $2}' "$CLI_OUT")
 expect_exit 0 "--compute-scale 0" -- "$K" replay "$A/basic" --model loggops --compute-scale 0 --csv
