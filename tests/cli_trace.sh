@@ -54,6 +54,10 @@ check "7 rankfile lines on the 16 nodes" -- test "$(grep -c '^rank ' "$CLI_OUT")
 expect_exit 0 "map --csv" -- "$K" map --traffic "$A/random" --n 3 --csv
 expect_stdout_contains "trace_ranks,7"
 expect_stdout_contains "trace_calls:allreduce,"
+expect_exit 0 "map --csv without --n" -- "$K" map --traffic "$A/random" --csv
+expect_stdout_contains 'inferred,"n = 3, the smallest hypercube'
+expect_exit 0 "replay --csv without --n" -- "$K" replay "$A/basic" --csv
+expect_stdout_contains "inferred,n = 2 inferred"
 
 # ---- windows and regions ----
 expect_exit 0 "--region iteration" -- "$K" map --traffic "$A/random" --region iteration --json

@@ -553,6 +553,17 @@ static int render_json(const replay_job *j, const replay_out *o)
     return cli_print_json(root);
 }
 
+/* The size derived from the schedule when --n was not given, as its own
+ * two-column section (the rows above are times). */
+static void csv_inferred(const replay_job *j)
+{
+    if (!j->inferred[0])
+        return;
+    fputs("\nitem,value\ninferred,", stdout);
+    cli_csv_field(stdout, j->inferred);
+    putchar('\n');
+}
+
 static void render_csv(const replay_job *j, const replay_out *o)
 {
     const kc_appsim_result *r = &o->r;
@@ -575,6 +586,7 @@ static void render_csv(const replay_job *j, const replay_out *o)
     span_part part[16];
     for (int i = 0, n = r->path.ok ? span_parts(r, part) : 0; i < n; i++)
         printf("path_%s,%.6f\n", part[i].key, part[i].us);
+    csv_inferred(j);
     if (j->is_trace)
         cli_trace_csv(stdout, j->tr);
 }

@@ -678,6 +678,11 @@ static void render_csv(const gen_job *j, const kc_mapgen_result *m)
     for (int i = 0; i < r->nstarts; i++)
         csv_row(m->start_name[i], &r->start_cost[i]);
     csv_row("general", &r->cost);
+    if (j->loaded) { /* the size the traffic chose, as the text and JSON say it */
+        fputs("\nitem,value\ninferred,", stdout);
+        cli_csv_field(stdout, j->inferred);
+        putchar('\n');
+    }
     if (j->info.trace)
         cli_trace_csv(stdout, j->info.trace);
 }
