@@ -8,6 +8,8 @@
  * broken archives the error. A hand-made scenario covers each feature once,
  * a seeded random one the translation and linking at volume. Exits 77
  * (skipped) when /usr/bin/python3 cannot import otf2. */
+/* nftw (removing the archives' directory) is an XSI interface. */
+#define _XOPEN_SOURCE 700
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,9 +17,12 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <ftw.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -267,18 +272,40 @@ static void test_limits(void **state)
     assert_int_equal(sz.ranks, 0);
 }
 
+extern char **environ;
+
+/* Run argv[0] with argv, no shell between (paths are data), its standard
+ * error to /dev/null when quiet; 1 when it exits 0. */
+static int run(char *const argv[], int quiet)
+{
+    posix_spawn_file_actions_t fa;
+    pid_t pid;
+    int status = -1, ok = posix_spawn_file_actions_init(&fa) == 0;
+    if (ok && quiet)
+        ok = posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0) == 0;
+    ok = ok && posix_spawn(&pid, argv[0], &fa, NULL, argv, environ) == 0 && waitpid(pid, &status, 0) == pid;
+    posix_spawn_file_actions_destroy(&fa);
+    return ok && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
 int main(void)
 {
-    if (access("/usr/bin/python3", X_OK) != 0 || system("/usr/bin/python3 -c 'import otf2' 2>/dev/null") != 0) {
+    char python[] = "/usr/bin/python3", opt[] = "-c", import[] = "import otf2", writer[] = KC_OTF2_WRITER;
+    char *probe[] = {python, opt, import, NULL}, *write[] = {python, writer, dir, NULL};
+    if (access(python, X_OK) != 0 || !run(probe, 1)) {
         printf("skipped: /usr/bin/python3 cannot import otf2 (python3-otf2)\n");
         return 77;
     }
     if (!mkdtemp(dir))
         return 1;
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "/usr/bin/python3 '%s' '%s'", KC_OTF2_WRITER, dir);
-    if (system(cmd) != 0) {
-        fprintf(stderr, "the archive writer failed: %s\n", cmd);
+    if (!run(write, 0)) {
+        fprintf(stderr, "the archive writer failed: %s %s %s\n", python, writer, dir);
         return 1;
     }
     const struct CMUnitTest tests[] = {
@@ -287,8 +314,7 @@ int main(void)
         cmocka_unit_test(test_is_otf2),      cmocka_unit_test(test_limits),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
+    if (nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS) != 0)
         fprintf(stderr, "could not remove %s\n", dir);
     return failed;
 }
