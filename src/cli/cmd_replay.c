@@ -19,6 +19,7 @@
 #include "replay_network.h"
 #include "replay_timeline.h"
 #include "trace_cli.h"
+#include "traffic_cli.h"
 #include "kcube/appsim.h"
 #include "kcube/goal.h"
 #include "kcube/loggp.h"
@@ -177,12 +178,9 @@ static int infer_n(replay_job *j)
     kc_simspec *s = &j->spec;
     if (s->topo == KC_SIM_MESH && !s->k)
         return cli_error("replay needs --n N (and --k K for a torus or mesh)");
-    uint64_t k = s->k ? (uint64_t)s->k : 2, nodes = k;
+    uint64_t k = s->k ? (uint64_t)s->k : 2;
     uint64_t need = (j->g.num_ranks + (uint64_t)j->ranks_per_node - 1) / j->ranks_per_node;
-    int n = 1;
-    for (; nodes < need && n < 64; n++)
-        nodes *= k;
-    s->n = n;
+    int n = s->n = cli_smallest_n(k, need, 64);
     snprintf(j->inferred, sizeof j->inferred, "n = %d inferred: the smallest network with k = %llu holding the "
              "%u ranks%s (--n chooses)", n, (unsigned long long)k, j->g.num_ranks,
              j->ranks_per_node > 1 ? ", --ranks-per-node of them a node" : "");

@@ -116,19 +116,24 @@ int cli_traffic_sized(const cli_args *a)
     return cli_given(a, &OPT_N) || cli_given(a, &OPT_SHAPE) || cli_given(a, &OPT_NETWORK);
 }
 
+int cli_smallest_n(uint64_t k, uint64_t need, int max)
+{
+    uint64_t have = k;
+    int n = 1;
+    while (have < need && n < max && have <= UINT64_MAX / k) {
+        have *= k;
+        n++;
+    }
+    return n;
+}
+
 int cli_traffic_infer_n(const cli_args *a, const cli_traffic_info *info, int *n, char *how, size_t size)
 {
     if (cli_given(a, &OPT_NODES))
         return cli_error("--nodes allocates routers of a network: give its size too (--n, --shape or --network)");
     int k = (int)cli_int(a, &OPT_K, 2), c = (int)cli_int(a, &OPT_ENDPOINTS, 1);
     int kind = cli_choice(a, &OPT_TOPOLOGY, k == 2 ? KC_TOPO_HYPERCUBE : KC_TOPO_TORUS);
-    uint64_t routers = (info->ranks + (uint64_t)c - 1) / (uint64_t)c, have = (uint64_t)k;
-    int m = 1;
-    while (have < routers && m < KC_TOPO_MAX_DIMS) { /* stops by routers * k <= 2^40: no overflow */
-        have *= (uint64_t)k;
-        m++;
-    }
-    *n = m;
+    int m = *n = cli_smallest_n((uint64_t)k, (info->ranks + (uint64_t)c - 1) / (uint64_t)c, KC_TOPO_MAX_DIMS);
     char ep[48] = "", side[32] = "";
     if (c > 1)
         snprintf(ep, sizeof ep, " at %d endpoints a router", c);

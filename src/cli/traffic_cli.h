@@ -47,5 +47,7 @@ int cli_traffic_sized(const cli_args *a);
  * --nodes without a size is refused. Returns 0 or an exit status after one
  * line. */
 int cli_traffic_infer_n(const cli_args *a, const cli_traffic_info *info, int *n, char *how, size_t size);
+/* The smallest n >= 1 with k^n >= need (k >= 2), at most max. */
+int cli_smallest_n(uint64_t k, uint64_t need, int max);
 
 #endif
