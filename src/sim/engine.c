@@ -59,6 +59,10 @@ void kci_engine_free(kci_engine *e)
     free(e->chans);
     free(e->ready_ring);
     free(e->link_busy);
+    free(e->own);
+    free(e->book);
+    free(e->hops);
+    free(e->rings);
     free(e->msgs);
     free(e->cal_bucket);
     free(e->cal_chunks);
@@ -87,6 +91,12 @@ int kci_engine_grow_worms(kci_engine *e)
     KCI_WORM_ARRAYS(KCI_GROW_W, e->path_cap)
     kci_sim_huge(e->worms, cap * sizeof *e->worms);
     kci_sim_huge(e->path, (size_t)cap * e->path_cap * sizeof *e->path);
+    if (e->stream) {
+        KCI_GROW(e->hops, (size_t)cap * e->path_cap);
+        KCI_GROW(e->rings, (size_t)cap * e->path_cap * e->depth);
+        for (uint32_t i = e->worm_cap; i < cap; i++)
+            e->worms[i].epoch = 0;
+    }
     if (e->trains) {
         KCI_TRAIN_ARRAYS(KCI_GROW_W)
         for (uint32_t r = 0; r < e->nparts; r++) {
@@ -196,8 +206,8 @@ KCI_PF_FN void inject_prefetch(const kci_engine *e, const uint32_t *list, uint32
         uint32_t y = list[i + 12];
         kci_prefetch(&e->queue_head[y]);
         kci_prefetch_w(&e->queue_len[y]);
-        kci_prefetch(e->trains ? (const void *)&e->tchans[kc_simnet_injch(net, y, 0)]
-                                     : (const void *)&e->chans[kc_simnet_injch(net, y, 0)]);
+        uint32_t c = kc_simnet_injch(net, y, 0);
+        kci_prefetch(e->trains ? (const void *)&e->tchans[c] : e->stream ? (const void *)&e->own[c] : (const void *)&e->chans[c]);
     }
     if (i + 6 < nlist && e->queue_head[list[i + 6]] >= 0)
         kci_prefetch(&e->msgs[e->queue_head[list[i + 6]]]);
@@ -249,8 +259,13 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
         e->movers[e->nmovers++] = wi;
         e->nactive++;
     } else {
-        kci_take_channel(e, c, wi);
+        kci_take_channel(e, c, wi, 0);
         e->active[e->nactive++] = wi;
+        w->seq = e->next_seq++;
+        w->head = -1; /* stream loop: the header is still at the source */
+        w->general = w->demote = 0;
+        w->epoch++; /* bookings of the slot's last worm lapse */
+        w->unsettled = e->now;
     }
 }
 
@@ -290,7 +305,7 @@ static void inject(kci_engine *e)
             inject_prefetch(e, list, i, nlist);
         for (int j = 0; j < net->inj && e->queue_head[x] >= 0; j++) {
             uint32_t c = kc_simnet_injch(net, x, j);
-            if (e->trains ? e->tchans[c].own >= 0 : e->chans[c].owner >= 0)
+            if (kci_owner(e, c) >= 0)
                 continue;
             if (!e->nfree_worms && kci_engine_grow_worms(e)) {
                 e->nomem = 1;
@@ -377,6 +392,12 @@ static int init_channels(kci_engine *e, uint32_t nt)
     if (e->trains) {
         if (!init_trains(e, nt))
             return 0;
+    } else if (e->stream) {
+        if (!(e->own = malloc(ch * sizeof *e->own)))
+            return 0;
+        kci_sim_huge(e->own, ch * sizeof *e->own);
+        for (size_t c = 0; c < ch; c++)
+            e->own[c] = -1;
     } else {
         e->chans = calloc(ch, sizeof *e->chans);
         if (!e->chans)
@@ -385,9 +406,11 @@ static int init_channels(kci_engine *e, uint32_t nt)
         for (size_t c = 0; c < ch; c++)
             e->chans[c].owner = -1;
     }
-    if (e->depth > 1 && !(e->ready_ring = calloc(ch * e->depth, sizeof *e->ready_ring)))
+    if (e->depth > 1 && !e->stream && !(e->ready_ring = calloc(ch * e->depth, sizeof *e->ready_ring)))
         return 0;
     if (e->vcs > 1 && !e->vc_independent && !(e->link_busy = calloc(links + 1, sizeof *e->link_busy)))
+        return 0;
+    if (e->stream && e->link_busy && !(e->book = calloc(links + 1, sizeof *e->book)))
         return 0;
     return 1;
 }
@@ -426,6 +449,7 @@ kc_status kci_engine_init(kci_engine *e, const kc_simnet *net, const kc_simroute
                           const kc_simconfig *cfg, int flit_loop, uint32_t nparts, int force_pf, kc_err *err)
 {
     init_scalars(e, net, route, tr, cfg, !flit_loop && kci_sim_trains(net, cfg), force_pf);
+    e->stream = !flit_loop && !e->trains;
     if (!init_channels(e, nparts) || !init_sources(e) || kci_engine_grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     kci_calendar_init(e);
@@ -441,7 +465,10 @@ int kci_engine_cycle(kci_engine *e, int64_t *idle)
         kci_trains_move(e);
     } else {
         kci_flit_allocate(e);
-        kci_flit_move(e);
+        if (e->stream)
+            kci_stream_move(e);
+        else
+            kci_flit_move(e);
     }
     if (e->nomem)
         return 1;

@@ -9,6 +9,8 @@
  *               both loops, one cycle and its watchdog
  *   calendar.c  message generation: the sources' calendar, their queues
  *   flit.c      the flit-by-flit loop (any model)
+ *   stream.c    the same model with streaming worms moved as trains: the
+ *               loop for what the worm-level loop does not model
  *   trains.c    the worm-level loop (rigid worms: one-flit buffers, ...)
  *   threads.c   the threads that run the worm-level loop's node ranges
  *   driver.c    kc_sim_run and kc_simdrive: runs, results, deadlocks
@@ -81,6 +83,11 @@ typedef struct kci_worm {
     uint8_t measured;
     uint8_t stalled;    /* nothing can move until the header takes a channel */
     uint64_t seq;       /* injection order: the flit loop's delivery order */
+    /* stream loop (stream.c; head above is the path index of its header) */
+    uint32_t epoch;     /* bumped when it stops streaming: its link bookings lapse */
+    uint32_t unsettled; /* streaming: first cycle whose flit moves are not yet counted */
+    uint8_t general;    /* its flits do not stream: moved flit by flit */
+    uint8_t demote;     /* an older worm took a link cycle it had booked */
 } kci_worm;
 
 /* Bytes of a worm record's hot part (the fields up to src). */
@@ -110,6 +117,21 @@ typedef struct kci_chan {
     uint16_t cnt;   /* flits buffered */
     uint16_t rhead; /* ring index of the oldest buffered flit */
 } kci_chan;
+
+/* The stream loop's state of one path index of a worm: when its header
+ * entered it, and (while the worm moves flit by flit) the buffer's counts;
+ * the buffer's ready times are in the worm's ring (kci_engine.rings). */
+typedef struct kci_hop {
+    uint32_t h;          /* cycle the header entered */
+    uint32_t passed;     /* flits that have entered */
+    uint16_t cnt, rhead; /* flits buffered; ring index of the oldest */
+} kci_hop;
+
+/* A shared link's booking by a streaming worm: its flits cross the link
+ * every cycle up to end - 1 (epoch: the worm's when it booked). */
+typedef struct kci_book {
+    uint32_t w, epoch, end;
+} kci_book;
 
 /* A channel in the worm-level loop: owner and first wait entry together,
  * since a release reads both. */
@@ -195,6 +217,13 @@ typedef struct kci_engine {
     kci_chan *chans;
     uint32_t *ready_ring; /* depth > 1: ring of ready times, depth per channel */
     uint32_t *link_busy;  /* shared VC links only: cycle + 1 the link last carried a flit */
+    /* stream loop: channel owners (-1 free), shared links' bookings, per
+     * worm slot and path index the hop state and a ring of depth ready times */
+    int stream;
+    int32_t *own;
+    kci_book *book;
+    kci_hop *hops;
+    uint32_t *rings;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;
     uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;
@@ -324,14 +353,38 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
 void kci_generate(kci_engine *e);
 
 /* flit.c */
-/* Step 3 and 4 of the flit loop: allocation, movement. */
+/* Step 3 and 4 of the flit loop: allocation (also the stream loop's),
+ * movement. */
 void kci_flit_allocate(kci_engine *e);
 void kci_flit_move(kci_engine *e);
-/* c becomes worm wi's, empty. */
-static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi)
+/* After the moves: the cycle's new headers join the waiting list in key
+ * order (both loops). */
+void kci_flit_merge_headers(kci_engine *e);
+/* c becomes worm wi's, empty, as its path entry idx (the flit and stream
+ * loops). */
+static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint32_t idx)
 {
-    e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
+    if (e->stream) {
+        e->own[c] = (int32_t)wi;
+        e->hops[(size_t)wi * e->path_cap + idx] = (kci_hop){0, 0, 0, 0};
+    } else {
+        e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
+    }
 }
+/* The worm holding channel c (-1: free) in any loop. */
+static inline int32_t kci_owner(const kci_engine *e, uint32_t c)
+{
+    return e->trains ? e->tchans[c].own : e->stream ? e->own[c] : e->chans[c].owner;
+}
+
+/* stream.c */
+/* Step 4 of the stream loop. */
+void kci_stream_move(kci_engine *e);
+/* Counts the flit moves of streaming worms up to the last cycle moved
+ * (before a window edge, end 0 opening, 1 closing, and at the end). */
+void kci_stream_settle(kci_engine *e, int end);
+/* Flits of live worms in buffers and at sources. */
+void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source);
 
 /* trains.c */
 /* Steps 3 and 4 of the worm-level loop. */

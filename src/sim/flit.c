@@ -51,8 +51,8 @@ void kci_flit_allocate(kci_engine *e)
         int got = 0;
         for (int j = 0; j < nc; j++) {
             uint32_t c = cand[j];
-            if (e->chans[c].owner < 0) {
-                kci_take_channel(e, c, wt.w);
+            if (kci_owner(e, c) < 0) {
+                kci_take_channel(e, c, wt.w, w->npath);
                 e->path[(size_t)wt.w * e->path_cap + w->npath++] = c;
                 got = 1;
                 w->stalled = 0;
@@ -194,9 +194,14 @@ static inline uint64_t arrival_key(const kci_waiter *a, const void *ctx)
 
 KCI_RADIX_SORT_DEFINE(radix_arrivals, kci_waiter, arrival_key, 48)
 
-/* Sort the cycle's new headers by key through waiting_next. */
+/* Sort the cycle's new headers by key through waiting_next: a merge sort
+ * while they are few against the radix sort's 2048 counters a digit. */
 static void sort_arrivals(kci_engine *e)
 {
+    if (e->nnew_headers < 1024) {
+        kci_sort_waiters(e->new_headers, e->nnew_headers, e->waiting_next);
+        return;
+    }
     arrival_order o = {e->now, e->net->channels};
     radix_arrivals(e->new_headers, e->nnew_headers, e->waiting_next, ((uint64_t)e->net_delay + 1) * o.channels, &o);
 }
@@ -218,6 +223,11 @@ void kci_flit_move(kci_engine *e)
     e->active = e->active_next;
     e->active_next = t;
     e->nactive = keep;
+    kci_flit_merge_headers(e);
+}
+
+void kci_flit_merge_headers(kci_engine *e)
+{
     if (!e->nnew_headers)
         return;
     /* Merge the new headers into the waiting list, keeping arrival order. */

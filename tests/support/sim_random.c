@@ -145,3 +145,34 @@ void kc_test_sim_expect_same(const kc_simresult *a, const kc_simresult *b, size_
             fail_msg("configuration %d: delivery %zu: message %u at %lld (%s), %u at %lld (%s)", cfg, j, la[j].id,
                      (long long)la[j].cycle, a_name, lb[j].id, (long long)lb[j].cycle, b_name);
 }
+
+void kc_test_sim_random_deep_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c)
+{
+    kc_err err;
+    int kind = (int)kc_rng_below(rng, 5), k = 2, n = 2 + (int)kc_rng_below(rng, (uint64_t)n_span);
+    int vcs = 1 + (int)kc_rng_below(rng, 3);
+    kc_simtopo topo = KC_SIM_HYPERCUBE;
+    *route = (kc_simroute){KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+    if (kind == 1) {
+        route->algo = KC_ROUTE_DUATO;
+        vcs = 2 + (int)kc_rng_below(rng, 2);
+    } else if (kind == 2) {
+        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 4), n = 1 + (int)kc_rng_below(rng, 2), vcs = 2;
+        *route = (kc_simroute){KC_ROUTE_DOR, kc_rng_below(rng, 2) ? KC_VC_HIGHLOW : KC_VC_DATELINE,
+                               kc_rng_below(rng, 2) ? KC_TIE_PLUS : KC_TIE_SPLIT};
+    } else if (kind == 3) {
+        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 3), n = 1 + (int)kc_rng_below(rng, 2), vcs = 1;
+        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS}; /* may deadlock: both runs must agree */
+    } else if (kind == 4) {
+        topo = KC_SIM_MESH, k = 3 + (int)kc_rng_below(rng, 3), n = 2;
+        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+    }
+    int inj = 1 + (int)kc_rng_below(rng, 3) / 2, ej = 1 + (int)kc_rng_below(rng, 3) / 2;
+    int depth = 1 + (int)kc_rng_below(rng, 16);
+    assert_int_equal(kc_simnet_init(net, topo, k, n, vcs, inj, ej, depth, &err), KC_OK);
+    c->vc_independent = (int)kc_rng_below(rng, 3) - 1; /* automatic, shared, independent */
+    c->route_delay = (int)kc_rng_below(rng, 4);
+    c->switch_delay = (int)kc_rng_below(rng, 4);
+    c->link_latency = 1 + (int)kc_rng_below(rng, 3);
+    c->watchdog = 200;
+}

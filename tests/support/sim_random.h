@@ -15,6 +15,14 @@
  * watchdog 200. c must hold kc_simconfig_default's values. */
 void kc_test_sim_random_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c);
 
+/* A random network for the stream loop against the flit loop: binary
+ * cubes of 2 .. 1 + n_span dimensions (e-cube with 1-3 VCs, Duato), rings
+ * and 2-D tori (VC rules and tie rules; rings without VC rules may
+ * deadlock), meshes; buffer depth 1-16, VC links automatic, shared or
+ * independent, route and switch delay 0-3, link latency 1-3, watchdog 200.
+ * c must hold kc_simconfig_default's values. */
+void kc_test_sim_random_deep_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c);
+
 /* The windows of a random loaded run: warmup in [warmup, warmup + warmup_span),
  * measure likewise, drain in [0, drain_span). */
 typedef struct kc_test_sim_windows {

@@ -1,0 +1,414 @@
+/* The stream loop: the flit loop's model (flit.c: any buffer depth, VCs
+ * sharing links or not, route and switch delays, link latency) with O(1)
+ * work per streaming worm and cycle, and the same results cycle for cycle.
+ *
+ * A worm streams while its flits follow its header one cycle apart: if the
+ * header entered path index j at h[j], flit f enters j at h[j] + f. That
+ * holds while every hop's dwell h[j+1] - h[j] is at most the depth (the
+ * buffer never fills: a flit leaves as the next one comes), the header's
+ * own buffer has room (it waits less than depth cycles, or the worm is
+ * shorter), and no flit loses a shared link. Then a channel is released as
+ * the tail leaves it (h[j+1] + len - 1), the tail is delivered at
+ * h[E] + len - 1, and link traversals and per-link counts are arithmetic,
+ * counted lazily (kci_stream_settle). A streaming worm's visit only tries
+ * its header's move and checks those two cycles.
+ *
+ * A worm that stops streaming (its header blocked past its buffer's room,
+ * or an older worm took a link cycle it had booked) turns general: its
+ * buffers' counts and ready times are derived from h[] as they stand at
+ * the end of the previous cycle and it runs the flit loop's per-flit code
+ * on its own hop records (kci_engine.hops, rings). A general worm whose
+ * state equals the streaming state of its h[] at a header move streams
+ * again.
+ *
+ * Shared links: the flit loop gives a link cycle to the first worm visited,
+ * in injection order. A streaming worm's header that crosses a link books
+ * it for the worm's len cycles (kci_book). A worm claiming a link cycle
+ * that an older streaming worm booked is refused; one that a younger one
+ * booked takes it, and the younger worm (visited later in the same cycle)
+ * turns general before it moves. */
+#include "engine.h"
+
+/* Cycles from entering channel c to being ready to leave it. */
+static inline uint32_t entry_delay(const kci_engine *e, uint32_t c)
+{
+    return c < e->net->net_channels ? e->net_delay : 1;
+}
+
+static inline uint32_t ejection_base(const kci_engine *e)
+{
+    return e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj;
+}
+
+/* Worm wi may send a flit over shared link `link` this cycle: 1, and the
+ * cycle is its (a younger streaming worm that booked it is told to turn
+ * general); 0 when an older worm has it. O(1). */
+static inline int claim_link(kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link)
+{
+    uint32_t now = e->now;
+    if (e->link_busy[link] == now + 1)
+        return 0;
+    kci_book *b = &e->book[link];
+    if (b->end > now && b->w != wi) {
+        kci_worm *o = &e->worms[b->w];
+        if (o->epoch == b->epoch && !o->general) {
+            if (o->seq < w->seq)
+                return 0;
+            o->demote = 1;
+        }
+    }
+    e->link_busy[link] = now + 1;
+    return 1;
+}
+
+/* Flits of a streaming worm that entered a hop entered at h in cycles
+ * [lo, hi]. */
+static inline uint64_t stream_entries(int64_t h, int64_t len, int64_t lo, int64_t hi)
+{
+    if (lo < h)
+        lo = h;
+    if (hi > h + len - 1)
+        hi = h + len - 1;
+    return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+}
+
+/* Counts streaming worm w's flit moves from w->unsettled through cycle
+ * upto (link traversals, per-link counts and deliveries, the window's
+ * when in_window). O(hops still moving). */
+static void settle_worm(kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops, int64_t upto,
+                        int in_window)
+{
+    uint32_t ejbase = ejection_base(e);
+    for (int j = w->head; j >= 0; j--) {
+        if ((int64_t)hops[j].h + w->len - 1 < (int64_t)w->unsettled)
+            break; /* and every hop before it */
+        uint64_t n = stream_entries(hops[j].h, w->len, w->unsettled, upto);
+        uint32_t c = path[j];
+        if (c < e->net->net_channels) {
+            e->link_traversals += n;
+            if (e->link_flits && in_window)
+                e->link_flits[c / e->vcs] += n;
+        } else if (c >= ejbase) {
+            e->flits_delivered += n;
+            if (in_window) {
+                e->del_window += n;
+                e->win_delivered[w->src] += n;
+            }
+        }
+    }
+    w->unsettled = (uint32_t)(upto + 1);
+}
+
+/* Flits of streaming worm w that entered hop j by the end of cycle t. */
+static inline uint32_t entered_by(const kci_worm *w, const kci_hop *hops, int j, int64_t t)
+{
+    if (j > w->head || t < (int64_t)hops[j].h)
+        return 0;
+    int64_t n = t - hops[j].h + 1;
+    return n < (int64_t)w->len ? (uint32_t)n : w->len;
+}
+
+/* Streaming worm wi turns general at the start of this cycle: its hops'
+ * counts and ready times as of the end of the last cycle, its moves
+ * counted, its bookings lapsed. O(hops x depth). */
+static void demote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops, uint32_t *ring)
+{
+    int64_t t = (int64_t)e->now - 1;
+    uint32_t ejbase = ejection_base(e), depth = e->depth;
+    settle_worm(e, w, path, hops, t, e->in_window);
+    w->src_left = w->len - entered_by(w, hops, 0, t);
+    for (int j = w->first_held; j < (int)w->npath; j++) {
+        kci_hop *p = &hops[j];
+        uint32_t in = entered_by(w, hops, j, t), out = path[j] >= ejbase ? in : entered_by(w, hops, j + 1, t);
+        if (j > w->head)
+            p->h = 0;
+        p->passed = in;
+        p->cnt = (uint16_t)(in - out);
+        p->rhead = 0;
+        for (uint32_t k = 0; k < p->cnt; k++)
+            ring[(size_t)j * depth + k] = p->h + out + k + entry_delay(e, path[j]);
+    }
+    w->general = 1;
+    w->demote = 0;
+    w->stalled = 0;
+    w->epoch++;
+}
+
+/* General worm wi, whose header entered its last hop this cycle, streams
+ * again if its state is the streaming state of its h[] (and it can book
+ * the shared links its flits still cross). O(hops). */
+static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_hop *hops,
+                        const uint32_t *ring)
+{
+    int64_t t = e->now;
+    uint32_t ejbase = ejection_base(e), depth = e->depth, len = w->len;
+    if (w->head + 1 != (int)w->npath || w->src_left != len - entered_by(w, hops, 0, t))
+        return;
+    for (int j = w->first_held; j <= w->head; j++) {
+        const kci_hop *p = &hops[j];
+        uint32_t in = entered_by(w, hops, j, t), out = entered_by(w, hops, j + 1, t);
+        if (p->passed != in)
+            return;
+        if (path[j] >= ejbase)
+            continue;
+        if (p->cnt != in - out || (in < len && j < w->head && hops[j + 1].h - p->h > depth))
+            return;
+        uint32_t d = entry_delay(e, path[j]);
+        if (p->cnt && (ring[(size_t)j * depth + p->rhead] != p->h + out + d ||
+                       ring[(size_t)j * depth + (p->rhead + p->cnt - 1u) % depth] != p->h + in - 1 + d))
+            return;
+    }
+    if (e->book) {
+        for (int j = w->first_held; j <= w->head; j++) {
+            if (path[j] >= e->net->net_channels || hops[j].h + len - 1 <= t)
+                continue;
+            const kci_book *b = &e->book[path[j] / e->vcs];
+            if (b->end > t && b->w != wi && e->worms[b->w].epoch == b->epoch && !e->worms[b->w].general)
+                return;
+        }
+        for (int j = w->first_held; j <= w->head; j++)
+            if (path[j] < e->net->net_channels && hops[j].h + len - 1 > t)
+                e->book[path[j] / e->vcs] = (kci_book){wi, w->epoch, hops[j].h + len};
+    }
+    w->general = 0;
+    w->unsettled = (uint32_t)t + 1;
+}
+
+/* General worm w moved nothing: when its header waits for a channel and
+ * every buffer it holds is full, nothing moves before the header is
+ * allocated (kci_flit_allocate clears the mark). */
+static void mark_stalled(const kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops)
+{
+    int last = (int)w->npath - 1;
+    if (path[last] >= ejection_base(e) || !hops[last].passed)
+        return;
+    for (int i = last; i >= (int)w->first_held; i--)
+        if (hops[i].cnt < e->depth)
+            return;
+    w->stalled = 1;
+}
+
+/* A new header in channel c, ready at `ready`, waits for allocation. */
+static inline void new_header(kci_engine *e, uint32_t wi, uint32_t c, uint32_t ready)
+{
+    kci_waiter *a = &e->new_headers[e->nnew_headers++];
+    a->key = (uint64_t)ready << 32 | c;
+    a->w = wi;
+}
+
+/* Flit seq of worm w entered ejection channel c this cycle: counts, and
+ * the tail's delivery (1). */
+static int eject_flit(kci_engine *e, kci_worm *w, uint32_t c, uint32_t seq)
+{
+    e->flits_delivered++;
+    if (e->in_window) {
+        e->del_window++;
+        e->win_delivered[w->src]++;
+    }
+    if (seq + 1 < w->len)
+        return 0;
+    e->own[c] = -1;
+    kci_engine_finish(e, w, e->now + e->eject_delay);
+    return 1;
+}
+
+/* Whether flit position i of general worm w can take a flit this cycle
+ * (the flit loop's checks: a flit upstream, ready; room; the link). */
+static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_hop *hops,
+                           const uint32_t *ring, int i)
+{
+    uint32_t c = path[i];
+    if (i == 0) {
+        if (!w->src_left)
+            return 0;
+    } else {
+        const kci_hop *u = &hops[i - 1];
+        if (i - 1 < (int)w->first_held || !u->cnt || ring[(size_t)(i - 1) * e->depth + u->rhead] > e->now)
+            return 0;
+    }
+    if (c < ejection_base(e) && hops[i].cnt >= e->depth)
+        return 0;
+    if (c < e->net->net_channels) {
+        uint32_t link = c / e->vcs;
+        if (e->link_busy && !claim_link(e, wi, w, link))
+            return 0;
+        e->link_traversals++;
+        if (e->link_flits && e->in_window)
+            e->link_flits[link]++;
+    }
+    return 1;
+}
+
+/* One cycle of general worm wi, the flit loop's move_worm on its own hop
+ * records; returns 1 when its tail was delivered. O(hops held). */
+static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops, uint32_t *ring)
+{
+    uint32_t now = e->now, depth = e->depth;
+    int moved = 0, header_moved = 0;
+    for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--) {
+        if (!can_take(e, wi, w, path, hops, ring, i))
+            continue;
+        uint32_t c = path[i];
+        if (i == 0) {
+            w->src_left--;
+        } else {
+            kci_hop *u = &hops[i - 1];
+            u->rhead = (uint16_t)(u->rhead + 1u == depth ? 0 : u->rhead + 1u);
+            if (--u->cnt == 0 && u->passed == w->len) {
+                e->own[path[i - 1]] = -1;
+                w->first_held = (uint16_t)i;
+            }
+        }
+        e->progress = 1;
+        moved = 1;
+        kci_hop *p = &hops[i];
+        uint32_t seq = p->passed++;
+        if (seq == 0) {
+            p->h = now;
+            w->head = i;
+            header_moved = 1;
+        }
+        if (c >= ejection_base(e)) {
+            if (eject_flit(e, w, c, seq))
+                return 1;
+            continue;
+        }
+        uint32_t slot = (uint32_t)p->rhead + p->cnt, ready = now + entry_delay(e, c);
+        if (p->cnt >= depth)
+            e->overflow = 1;
+        ring[(size_t)i * depth + (slot >= depth ? slot - depth : slot)] = ready;
+        p->cnt++;
+        if (seq == 0)
+            new_header(e, wi, c, ready);
+    }
+    if (!moved)
+        mark_stalled(e, w, path, hops);
+    else if (header_moved)
+        try_promote(e, wi, w, path, hops, ring);
+    return 0;
+}
+
+/* The header of streaming worm wi moves into its newest channel if it has
+ * one and its link is free (it is ready: it was allocated). O(1). */
+static void stream_header(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    int next = w->head + 1;
+    if (next >= (int)w->npath)
+        return;
+    uint32_t c = path[next], now = e->now;
+    int shared = e->link_busy && c < e->net->net_channels;
+    if (shared && !claim_link(e, wi, w, c / e->vcs))
+        return;
+    if (shared)
+        e->book[c / e->vcs] = (kci_book){wi, w->epoch, now + w->len};
+    hops[next].h = now;
+    w->head = next;
+    if (c < ejection_base(e))
+        new_header(e, wi, c, now + entry_delay(e, c));
+}
+
+/* One cycle of worm wi: 1 when its tail was delivered. */
+static int visit(kci_engine *e, uint32_t wi)
+{
+    kci_worm *w = &e->worms[wi];
+    size_t base = (size_t)wi * e->path_cap;
+    const uint32_t *path = &e->path[base];
+    kci_hop *hops = &e->hops[base];
+    uint32_t *ring = &e->rings[base * e->depth];
+    if (w->general)
+        return general_step(e, wi, w, path, hops, ring);
+    uint32_t now = e->now, len = w->len;
+    if (w->demote) {
+        demote(e, wi, w, path, hops, ring);
+        return general_step(e, wi, w, path, hops, ring);
+    }
+    stream_header(e, wi, w, path, hops);
+    uint32_t hh = hops[w->head].h, c = path[w->head];
+    int eject = c >= ejection_base(e);
+    if (!eject && now - hh >= e->depth && now - hh < len) { /* the header's buffer is full */
+        demote(e, wi, w, path, hops, ring);
+        return general_step(e, wi, w, path, hops, ring);
+    }
+    uint32_t fh = w->first_held;
+    if ((int)fh < w->head && now == hops[fh + 1].h + len - 1) { /* the tail left hop fh */
+        e->own[path[fh]] = -1;
+        w->first_held = (uint16_t)(fh + 1);
+    }
+    if (now <= hh + len - 1)
+        e->progress = 1;
+    if (eject && now == hh + len - 1) {
+        settle_worm(e, w, path, hops, now, e->in_window);
+        e->own[c] = -1;
+        kci_engine_finish(e, w, now + e->eject_delay);
+        return 1;
+    }
+    return 0;
+}
+
+/* The state the visit of active[i] reads, ahead of it: the worm record
+ * KCI_PF items ahead, its header's hop and path entry KCI_PF_PATH ahead
+ * (the record is in cache by then). No effect on the state. */
+KCI_PF_FN void visit_prefetch(const kci_engine *e, uint32_t i)
+{
+    if (i + KCI_PF < e->nactive)
+        kci_prefetch(&e->worms[e->active[i + KCI_PF]]);
+    if (i + KCI_PF_PATH < e->nactive) {
+        uint32_t wi = e->active[i + KCI_PF_PATH];
+        size_t at = (size_t)wi * e->path_cap + (uint32_t)(e->worms[wi].head + 1);
+        kci_prefetch(&e->hops[at]);
+        kci_prefetch(&e->path[at]);
+    }
+}
+
+void kci_stream_move(kci_engine *e)
+{
+    uint32_t keep = 0;
+    e->nnew_headers = 0;
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        visit_prefetch(e, i);
+        uint32_t wi = e->active[i];
+        if (e->worms[wi].stalled)
+            e->active_next[keep++] = wi;
+        else if (visit(e, wi))
+            e->free_worms[e->nfree_worms++] = wi;
+        else
+            e->active_next[keep++] = wi;
+    }
+    uint32_t *t = e->active;
+    e->active = e->active_next;
+    e->active_next = t;
+    e->nactive = keep;
+    e->last_moved = e->now;
+    kci_flit_merge_headers(e);
+}
+
+void kci_stream_settle(kci_engine *e, int in_window)
+{
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        uint32_t wi = e->active[i];
+        kci_worm *w = &e->worms[wi];
+        size_t base = (size_t)wi * e->path_cap;
+        if (!w->general && w->unsettled <= e->last_moved)
+            settle_worm(e, w, &e->path[base], &e->hops[base], e->last_moved, in_window);
+    }
+}
+
+void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source)
+{
+    uint32_t ejbase = ejection_base(e);
+    int64_t t = e->last_moved;
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        uint32_t wi = e->active[i];
+        kci_worm *w = &e->worms[wi];
+        size_t base = (size_t)wi * e->path_cap;
+        const uint32_t *path = &e->path[base];
+        const kci_hop *hops = &e->hops[base];
+        *at_source += w->general ? w->src_left : w->len - entered_by(w, hops, 0, t);
+        for (int j = w->first_held; j <= w->head && path[j] < ejbase; j++) {
+            uint32_t cnt = w->general ? hops[j].cnt : entered_by(w, hops, j, t) - entered_by(w, hops, j + 1, t);
+            if (cnt > e->depth)
+                e->overflow = 1;
+            *buffered += cnt;
+        }
+    }
+}
