@@ -63,6 +63,7 @@ void kci_engine_free(kci_engine *e)
     free(e->book);
     free(e->hops);
     free(e->rings);
+    free(e->ring_free);
     free(e->msgs);
     free(e->cal_bucket);
     free(e->cal_chunks);
@@ -93,7 +94,6 @@ int kci_engine_grow_worms(kci_engine *e)
     kci_sim_huge(e->path, (size_t)cap * e->path_cap * sizeof *e->path);
     if (e->stream) {
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
-        KCI_GROW(e->rings, (size_t)cap * e->path_cap * e->depth);
         for (uint32_t i = e->worm_cap; i < cap; i++)
             e->worms[i].epoch = 0;
     }

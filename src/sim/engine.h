@@ -86,6 +86,7 @@ typedef struct kci_worm {
     /* stream loop (stream.c; head above is the path index of its header) */
     uint32_t epoch;     /* bumped when it stops streaming: its link bookings lapse */
     uint32_t unsettled; /* streaming: first cycle whose flit moves are not yet counted */
+    uint32_t ring;      /* general: its block of ready times in kci_engine.rings */
     uint8_t general;    /* its flits do not stream: moved flit by flit */
     uint8_t demote;     /* an older worm took a link cycle it had booked */
 } kci_worm;
@@ -218,12 +219,14 @@ typedef struct kci_engine {
     uint32_t *ready_ring; /* depth > 1: ring of ready times, depth per channel */
     uint32_t *link_busy;  /* shared VC links only: cycle + 1 the link last carried a flit */
     /* stream loop: channel owners (-1 free), shared links' bookings, per
-     * worm slot and path index the hop state and a ring of depth ready times */
+     * worm slot and path index the hop state; general worms' blocks of
+     * ready times (path_cap rings of depth each, ring_cap blocks, the free
+     * ones listed in ring_free) */
     int stream;
     int32_t *own;
     kci_book *book;
     kci_hop *hops;
-    uint32_t *rings;
+    uint32_t *rings, *ring_free, ring_cap, nring_free;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;
     uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;

@@ -29,6 +29,8 @@
  * turns general before it moves. */
 #include "engine.h"
 
+#include "core/grow.h"
+
 /* Cycles from entering channel c to being ready to leave it. */
 static inline uint32_t entry_delay(const kci_engine *e, uint32_t c)
 {
@@ -108,11 +110,44 @@ static inline uint32_t entered_by(const kci_worm *w, const kci_hop *hops, int j,
     return n < (int64_t)w->len ? (uint32_t)n : w->len;
 }
 
+/* A block of ready times for worm w, which turns general: from the free
+ * list, or the pool doubled; -1 when out of memory (nothing changed). */
+static int ring_take(kci_engine *e, kci_worm *w)
+{
+    if (!e->nring_free) {
+        uint32_t cap = e->ring_cap ? 2 * e->ring_cap : 64;
+        if (KCI_RESIZE(e->ring_free, cap) || KCI_RESIZE(e->rings, (size_t)cap * e->path_cap * e->depth))
+            return -1;
+        for (uint32_t b = cap; b > e->ring_cap; b--)
+            e->ring_free[e->nring_free++] = b - 1;
+        e->ring_cap = cap;
+    }
+    w->ring = e->ring_free[--e->nring_free];
+    return 0;
+}
+
+/* Worm w's block back to the free list (it streams again, or is done). */
+static inline void ring_give(kci_engine *e, const kci_worm *w)
+{
+    e->ring_free[e->nring_free++] = w->ring;
+}
+
+/* Worm w's block of ready times (it is general). */
+static inline uint32_t *ring_of(const kci_engine *e, const kci_worm *w)
+{
+    return &e->rings[(size_t)w->ring * e->path_cap * e->depth];
+}
+
 /* Streaming worm wi turns general at the start of this cycle: its hops'
  * counts and ready times as of the end of the last cycle, its moves
  * counted, its bookings lapsed. O(hops x depth). */
-static void demote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops, uint32_t *ring)
+static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hops)
 {
+    if (ring_take(e, w)) {
+        e->nomem = 1;
+        return -1;
+    }
+    uint32_t *ring = ring_of(e, w);
     int64_t t = (int64_t)e->now - 1;
     uint32_t ejbase = ejection_base(e), depth = e->depth;
     settle_worm(e, w, path, hops, t, e->in_window);
@@ -132,17 +167,18 @@ static void demote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path
     w->demote = 0;
     w->stalled = 0;
     w->epoch++;
+    return 0;
 }
 
-/* General worm wi, whose header entered its last hop this cycle, streams
- * again if its state is the streaming state of its h[] (and it can book
- * the shared links its flits still cross). O(hops). */
+/* General worm wi, whose header or tail moved to another hop this cycle,
+ * streams again if its state is the streaming state of its h[] (and it can
+ * book the shared links its flits still cross). O(hops). */
 static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_hop *hops,
                         const uint32_t *ring)
 {
     int64_t t = e->now;
     uint32_t ejbase = ejection_base(e), depth = e->depth, len = w->len;
-    if (w->head + 1 != (int)w->npath || w->src_left != len - entered_by(w, hops, 0, t))
+    if (w->src_left != len - entered_by(w, hops, 0, t))
         return;
     for (int j = w->first_held; j <= w->head; j++) {
         const kci_hop *p = &hops[j];
@@ -172,6 +208,7 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
     }
     w->general = 0;
     w->unsettled = (uint32_t)t + 1;
+    ring_give(e, w);
 }
 
 /* General worm w moved nothing: when its header waits for a channel and
@@ -208,6 +245,7 @@ static int eject_flit(kci_engine *e, kci_worm *w, uint32_t c, uint32_t seq)
     if (seq + 1 < w->len)
         return 0;
     e->own[c] = -1;
+    ring_give(e, w); /* a general worm's */
     kci_engine_finish(e, w, e->now + e->eject_delay);
     return 1;
 }
@@ -241,10 +279,11 @@ static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32
 
 /* One cycle of general worm wi, the flit loop's move_worm on its own hop
  * records; returns 1 when its tail was delivered. O(hops held). */
-static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops, uint32_t *ring)
+static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
 {
+    uint32_t *ring = ring_of(e, w);
     uint32_t now = e->now, depth = e->depth;
-    int moved = 0, header_moved = 0;
+    int moved = 0, hop_moved = 0; /* the header or the tail moved to another hop */
     for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--) {
         if (!can_take(e, wi, w, path, hops, ring, i))
             continue;
@@ -257,6 +296,7 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
             if (--u->cnt == 0 && u->passed == w->len) {
                 e->own[path[i - 1]] = -1;
                 w->first_held = (uint16_t)i;
+                hop_moved = 1;
             }
         }
         e->progress = 1;
@@ -266,7 +306,7 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
         if (seq == 0) {
             p->h = now;
             w->head = i;
-            header_moved = 1;
+            hop_moved = 1;
         }
         if (c >= ejection_base(e)) {
             if (eject_flit(e, w, c, seq))
@@ -283,7 +323,7 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
     }
     if (!moved)
         mark_stalled(e, w, path, hops);
-    else if (header_moved)
+    else if (hop_moved)
         try_promote(e, wi, w, path, hops, ring);
     return 0;
 }
@@ -314,21 +354,16 @@ static int visit(kci_engine *e, uint32_t wi)
     size_t base = (size_t)wi * e->path_cap;
     const uint32_t *path = &e->path[base];
     kci_hop *hops = &e->hops[base];
-    uint32_t *ring = &e->rings[base * e->depth];
     if (w->general)
-        return general_step(e, wi, w, path, hops, ring);
+        return general_step(e, wi, w, path, hops);
     uint32_t now = e->now, len = w->len;
-    if (w->demote) {
-        demote(e, wi, w, path, hops, ring);
-        return general_step(e, wi, w, path, hops, ring);
-    }
+    if (w->demote)
+        return demote(e, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
     stream_header(e, wi, w, path, hops);
     uint32_t hh = hops[w->head].h, c = path[w->head];
     int eject = c >= ejection_base(e);
-    if (!eject && now - hh >= e->depth && now - hh < len) { /* the header's buffer is full */
-        demote(e, wi, w, path, hops, ring);
-        return general_step(e, wi, w, path, hops, ring);
-    }
+    if (!eject && now - hh >= e->depth && now - hh < len) /* the header's buffer is full */
+        return demote(e, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
     uint32_t fh = w->first_held;
     if ((int)fh < w->head && now == hops[fh + 1].h + len - 1) { /* the tail left hop fh */
         e->own[path[fh]] = -1;
