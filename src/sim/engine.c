@@ -263,7 +263,7 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
         e->active[e->nactive++] = wi;
         w->seq = e->next_seq++;
         w->head = -1; /* stream loop: the header is still at the source */
-        w->general = w->demote = 0;
+        w->general = w->demote = w->packed = 0;
         w->epoch++; /* bookings of the slot's last worm lapse */
         w->unsettled = e->now;
     }

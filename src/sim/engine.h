@@ -87,6 +87,8 @@ typedef struct kci_worm {
     uint32_t epoch;     /* bumped when it stops streaming: its link bookings lapse */
     uint32_t unsettled; /* streaming: first cycle whose flit moves are not yet counted */
     uint32_t ring;      /* general: its block of ready times in kci_engine.rings */
+    uint32_t packed_until; /* packed: the last cycle a flit of it moves while the header waits */
+    uint8_t packed;     /* streaming, its header blocked past its buffer's room: flits pile up behind it */
     uint8_t general;    /* its flits do not stream: moved flit by flit */
     uint8_t demote;     /* an older worm took a link cycle it had booked */
 } kci_worm;
@@ -124,9 +126,11 @@ typedef struct kci_chan {
  * the buffer's ready times are in the worm's ring (kci_engine.rings). */
 typedef struct kci_hop {
     uint32_t h;          /* cycle the header entered */
+    uint32_t k, s;       /* streaming: flits from k on enter s cycles late (s = KCI_PACKED: not yet) */
     uint32_t passed;     /* flits that have entered */
     uint16_t cnt, rhead; /* flits buffered; ring index of the oldest */
 } kci_hop;
+#define KCI_PACKED (UINT32_C(1) << 30) /* a shift not known yet: the header is blocked */
 
 /* A shared link's booking by a streaming worm: its flits cross the link
  * every cycle up to end - 1 (epoch: the worm's when it booked). */
@@ -369,7 +373,7 @@ static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint
 {
     if (e->stream) {
         e->own[c] = (int32_t)wi;
-        e->hops[(size_t)wi * e->path_cap + idx] = (kci_hop){0, 0, 0, 0};
+        e->hops[(size_t)wi * e->path_cap + idx] = (kci_hop){0, 0, 0, 0, 0, 0};
     } else {
         e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
     }

@@ -42,49 +42,78 @@ static inline uint32_t ejection_base(const kci_engine *e)
     return e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj;
 }
 
-/* Worm wi may send a flit over shared link `link` this cycle: 1, and the
- * cycle is its (a younger streaming worm that booked it is told to turn
- * general); 0 when an older worm has it. O(1). */
-static inline int claim_link(kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link)
+/* Whether worm wi may send a flit over shared link `link` this cycle: not
+ * when a worm visited before it did, or an older streaming worm booked the
+ * cycle. O(1), no effect. */
+static inline int may_claim(const kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link)
 {
     uint32_t now = e->now;
     if (e->link_busy[link] == now + 1)
         return 0;
-    kci_book *b = &e->book[link];
+    const kci_book *b = &e->book[link];
     if (b->end > now && b->w != wi) {
-        kci_worm *o = &e->worms[b->w];
-        if (o->epoch == b->epoch && !o->general) {
-            if (o->seq < w->seq)
-                return 0;
-            o->demote = 1;
-        }
+        const kci_worm *o = &e->worms[b->w];
+        if (o->epoch == b->epoch && !o->general && o->seq < w->seq)
+            return 0;
     }
-    e->link_busy[link] = now + 1;
     return 1;
 }
 
-/* Flits of a streaming worm that entered a hop entered at h in cycles
- * [lo, hi]. */
-static inline uint64_t stream_entries(int64_t h, int64_t len, int64_t lo, int64_t hi)
+/* Worm wi sends a flit over shared link `link` this cycle (may_claim said
+ * it may): a younger streaming worm that booked the cycle is told to turn
+ * general. O(1). */
+static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
 {
-    if (lo < h)
-        lo = h;
-    if (hi > h + len - 1)
-        hi = h + len - 1;
-    return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
+    kci_book *b = &e->book[link];
+    if (b->end > e->now && b->w != wi) {
+        kci_worm *o = &e->worms[b->w];
+        if (o->epoch == b->epoch && !o->general)
+            o->demote = 1;
+    }
+    e->link_busy[link] = e->now + 1;
+}
+
+/* may_claim, then take_link when it may. */
+static inline int claim_link(kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link)
+{
+    if (!may_claim(e, wi, w, link))
+        return 0;
+    take_link(e, wi, link);
+    return 1;
+}
+
+/* The cycle flit f of a streaming worm enters hop p (its header's cycle
+ * there, f later, and the hop's shift from flit k on). */
+static inline int64_t entry_time(const kci_hop *p, uint32_t f)
+{
+    return (int64_t)p->h + f + (p->s && f >= p->k ? (int64_t)p->s : 0);
+}
+
+/* Flits of streaming worm w that entered hop j by the end of cycle t. */
+static inline uint32_t entered_by(const kci_worm *w, const kci_hop *hops, int j, int64_t t)
+{
+    const kci_hop *p = &hops[j];
+    if (j > w->head || t < (int64_t)p->h)
+        return 0;
+    int64_t n = t - p->h + 1, len = w->len;
+    if (n > len)
+        n = len;
+    if (p->s && n > (int64_t)p->k) { /* the shifted flits */
+        int64_t m = t - p->h - (int64_t)p->s + 1;
+        n = m > (int64_t)p->k ? (m < len ? m : len) : (int64_t)p->k;
+    }
+    return (uint32_t)n;
 }
 
 /* Counts streaming worm w's flit moves from w->unsettled through cycle
  * upto (link traversals, per-link counts and deliveries, the window's
- * when in_window). O(hops still moving). */
+ * when in_window). O(hops). */
 static void settle_worm(kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops, int64_t upto,
                         int in_window)
 {
     uint32_t ejbase = ejection_base(e);
     for (int j = w->head; j >= 0; j--) {
-        if ((int64_t)hops[j].h + w->len - 1 < (int64_t)w->unsettled)
-            break; /* and every hop before it */
-        uint64_t n = stream_entries(hops[j].h, w->len, w->unsettled, upto);
+        uint64_t n = entered_by(w, hops, j, upto) - entered_by(w, hops, j, (int64_t)w->unsettled - 1);
         uint32_t c = path[j];
         if (c < e->net->net_channels) {
             e->link_traversals += n;
@@ -99,15 +128,6 @@ static void settle_worm(kci_engine *e, kci_worm *w, const uint32_t *path, const 
         }
     }
     w->unsettled = (uint32_t)(upto + 1);
-}
-
-/* Flits of streaming worm w that entered hop j by the end of cycle t. */
-static inline uint32_t entered_by(const kci_worm *w, const kci_hop *hops, int j, int64_t t)
-{
-    if (j > w->head || t < (int64_t)hops[j].h)
-        return 0;
-    int64_t n = t - hops[j].h + 1;
-    return n < (int64_t)w->len ? (uint32_t)n : w->len;
 }
 
 /* A block of ready times for worm w, which turns general: from the free
@@ -161,8 +181,11 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
         p->cnt = (uint16_t)(in - out);
         p->rhead = 0;
         for (uint32_t k = 0; k < p->cnt; k++)
-            ring[(size_t)j * depth + k] = p->h + out + k + entry_delay(e, path[j]);
+            ring[(size_t)j * depth + k] = (uint32_t)entry_time(p, out + k) + entry_delay(e, path[j]);
     }
+    for (int j = 0; j < (int)w->npath; j++)
+        hops[j].k = hops[j].s = 0; /* general: nothing reads them till it streams again */
+    w->packed = 0;
     w->general = 1;
     w->demote = 0;
     w->stalled = 0;
@@ -347,6 +370,98 @@ static void stream_header(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_
         new_header(e, wi, c, now + entry_delay(e, c));
 }
 
+/* Streaming worm wi's header has waited in hop head until its buffer
+ * filled (this cycle a flit would find no room): the worm packs. Hop j
+ * behind the header then takes its flits below (head - j + 1) x depth on
+ * time and the rest only after the header moves on; its link is booked to
+ * then. The closed forms need every hop that fills to stream unshifted
+ * and a packed buffer's flits to be ready when the train leaves (S + W <=
+ * depth); -1 when they do not hold (nothing changed), else 0. O(hops). */
+static int pack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    uint32_t depth = e->depth, len = w->len, nc = e->net->net_channels;
+    if (e->net_delay > depth)
+        return -1;
+    for (int j = w->head; j >= (int)w->first_held && (uint64_t)(w->head - j + 1) * depth < len; j--)
+        if (hops[j].s)
+            return -1;
+    int64_t until = 0;
+    for (int j = w->head; j >= (int)w->first_held; j--) {
+        kci_hop *p = &hops[j];
+        uint64_t cap = (uint64_t)(w->head - j + 1) * depth;
+        int64_t last = cap < len ? (int64_t)p->h + (int64_t)cap - 1 : entry_time(p, len - 1);
+        if (last > until)
+            until = last;
+        if (cap >= len)
+            continue;
+        p->k = (uint32_t)cap;
+        p->s = KCI_PACKED;
+        if (e->link_busy && path[j] < nc) {
+            kci_book *b = &e->book[path[j] / e->vcs];
+            if (b->w == wi && b->epoch == w->epoch && b->end > p->h + cap)
+                b->end = p->h + (uint32_t)cap;
+        }
+    }
+    w->packed = 1;
+    w->packed_until = (uint32_t)until;
+    return 0;
+}
+
+/* Packed worm wi's header takes its newest channel if it has one and the
+ * link is free: 0 when it cannot yet; -1 when a packed hop cannot move on
+ * with it (an older worm has its link this cycle: the worm must turn
+ * general; nothing changed); else 1 after the move. Every packed hop that
+ * filled moves on this cycle, late by what it waited (its shift), the
+ * others on time; their links are booked again. O(packed hops). */
+static int unpack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    int next = w->head + 1, low = w->head;
+    uint32_t now = e->now, nc = e->net->net_channels;
+    if (next >= (int)w->npath || (e->link_busy && path[next] < nc && !may_claim(e, wi, w, path[next] / e->vcs)))
+        return 0;
+    while (low > (int)w->first_held && hops[low - 1].s == KCI_PACKED)
+        low--;
+    for (int j = low; e->link_busy && j <= w->head; j++) {
+        if (path[j] >= nc)
+            continue;
+        const kci_book *b = &e->book[path[j] / e->vcs];
+        if ((int64_t)hops[j].h + hops[j].k <= now ? !may_claim(e, wi, w, path[j] / e->vcs)
+                                                   : b->w != wi || b->epoch != w->epoch)
+            return -1;
+    }
+    for (int j = low; j <= w->head; j++) {
+        kci_hop *p = &hops[j];
+        int resumes = (int64_t)p->h + p->k <= now;
+        p->s = resumes ? now - p->h - p->k : 0;
+        if (e->link_busy && path[j] < nc) {
+            if (resumes)
+                take_link(e, wi, path[j] / e->vcs);
+            e->book[path[j] / e->vcs] = (kci_book){wi, w->epoch, p->h + w->len + p->s};
+        }
+    }
+    w->packed = 0;
+    stream_header(e, wi, w, path, hops);
+    return 1;
+}
+
+/* The tail of streaming worm w leaves hop first_held this cycle: the
+ * channel is free for the next cycle's allocation. */
+static inline void stream_release(kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops)
+{
+    uint32_t fh = w->first_held;
+    if ((int)fh < w->head && (int64_t)e->now == entry_time(&hops[fh + 1], w->len - 1)) {
+        e->own[path[fh]] = -1;
+        w->first_held = (uint16_t)(fh + 1);
+    }
+}
+
+/* A streaming worm that cannot go on streaming turns general and moves
+ * flit by flit this cycle (0: its tail is not delivered yet). */
+static int turn_general(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    return demote(e, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
+}
+
 /* One cycle of worm wi: 1 when its tail was delivered. */
 static int visit(kci_engine *e, uint32_t wi)
 {
@@ -356,20 +471,27 @@ static int visit(kci_engine *e, uint32_t wi)
     kci_hop *hops = &e->hops[base];
     if (w->general)
         return general_step(e, wi, w, path, hops);
-    uint32_t now = e->now, len = w->len;
     if (w->demote)
-        return demote(e, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
-    stream_header(e, wi, w, path, hops);
+        return turn_general(e, wi, w, path, hops);
+    uint32_t now = e->now, len = w->len;
+    int packed = w->packed;
+    if (packed) {
+        int r = unpack(e, wi, w, path, hops);
+        if (r < 0)
+            return turn_general(e, wi, w, path, hops);
+        packed = !r;
+    } else {
+        stream_header(e, wi, w, path, hops);
+    }
     uint32_t hh = hops[w->head].h, c = path[w->head];
     int eject = c >= ejection_base(e);
-    if (!eject && now - hh >= e->depth && now - hh < len) /* the header's buffer is full */
-        return demote(e, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
-    uint32_t fh = w->first_held;
-    if ((int)fh < w->head && now == hops[fh + 1].h + len - 1) { /* the tail left hop fh */
-        e->own[path[fh]] = -1;
-        w->first_held = (uint16_t)(fh + 1);
+    if (!packed && !eject && now - hh >= e->depth && now - hh < len) { /* the header's buffer is full */
+        if (pack(e, wi, w, path, hops))
+            return turn_general(e, wi, w, path, hops);
+        packed = 1;
     }
-    if (now <= hh + len - 1)
+    stream_release(e, w, path, hops);
+    if (now <= (packed ? w->packed_until : hh + len - 1))
         e->progress = 1;
     if (eject && now == hh + len - 1) {
         settle_worm(e, w, path, hops, now, e->in_window);
