@@ -264,6 +264,7 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
         w->seq = e->next_seq++;
         w->head = -1; /* stream loop: the header is still at the source */
         w->general = w->demote = w->packed = 0;
+        w->wake_at = 0;
         w->epoch++; /* bookings of the slot's last worm lapse */
         w->unsettled = e->now;
     }

@@ -88,6 +88,8 @@ typedef struct kci_worm {
     uint32_t unsettled; /* streaming: first cycle whose flit moves are not yet counted */
     uint32_t ring;      /* general: its block of ready times in kci_engine.rings */
     uint32_t packed_until; /* packed: the last cycle a flit of it moves while the header waits */
+    uint32_t wake_at;      /* streaming: its next event (release, packing, delivery); 0: visit every cycle */
+    uint32_t moving_until; /* streaming: its flits move every cycle until this one */
     uint8_t packed;     /* streaming, its header blocked past its buffer's room: flits pile up behind it */
     uint8_t general;    /* its flits do not stream: moved flit by flit */
     uint8_t demote;     /* an older worm took a link cycle it had booked */

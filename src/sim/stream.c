@@ -186,6 +186,7 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
     for (int j = 0; j < (int)w->npath; j++)
         hops[j].k = hops[j].s = 0; /* general: nothing reads them till it streams again */
     w->packed = 0;
+    w->wake_at = 0;
     w->general = 1;
     w->demote = 0;
     w->stalled = 0;
@@ -462,6 +463,29 @@ static int turn_general(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
     return demote(e, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
 }
 
+/* After a visit of streaming worm w: the cycle of its next event (its
+ * tail leaving a hop, its header's buffer filling, its tail's delivery)
+ * and the last cycle its flits move till then. Between events a visit
+ * would change nothing (bar a new channel for its header, or an older
+ * worm taking a cycle it booked, which kci_stream_move checks). */
+static void plan_wake(kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops)
+{
+    uint32_t len = w->len, hh = hops[w->head].h;
+    int64_t wake = INT64_MAX;
+    if ((int)w->first_held < w->head)
+        wake = entry_time(&hops[w->first_held + 1], len - 1);
+    if (w->packed) {
+        w->moving_until = w->packed_until;
+    } else {
+        w->moving_until = hh + len - 1;
+        if (path[w->head] >= ejection_base(e))
+            wake = wake < (int64_t)hh + len - 1 ? wake : (int64_t)hh + len - 1;
+        else if (len > e->depth)
+            wake = wake < (int64_t)hh + e->depth ? wake : (int64_t)hh + e->depth;
+    }
+    w->wake_at = wake < UINT32_MAX ? (uint32_t)wake : UINT32_MAX;
+}
+
 /* One cycle of worm wi: 1 when its tail was delivered. */
 static int visit(kci_engine *e, uint32_t wi)
 {
@@ -499,6 +523,7 @@ static int visit(kci_engine *e, uint32_t wi)
         kci_engine_finish(e, w, now + e->eject_delay);
         return 1;
     }
+    plan_wake(e, w, path, hops);
     return 0;
 }
 
@@ -522,9 +547,15 @@ void kci_stream_move(kci_engine *e)
     uint32_t keep = 0;
     e->nnew_headers = 0;
     for (uint32_t i = 0; i < e->nactive; i++) {
-        visit_prefetch(e, i);
+        if (e->prefetch)
+            visit_prefetch(e, i);
         uint32_t wi = e->active[i];
-        if (e->worms[wi].stalled)
+        kci_worm *w = &e->worms[wi];
+        if (e->now < w->wake_at && !w->demote && w->head + 1 == (int)w->npath) {
+            if (e->now <= w->moving_until) /* a streaming worm between events */
+                e->progress = 1;
+            e->active_next[keep++] = wi;
+        } else if (w->stalled)
             e->active_next[keep++] = wi;
         else if (visit(e, wi))
             e->free_worms[e->nfree_worms++] = wi;
