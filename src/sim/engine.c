@@ -62,6 +62,7 @@ void kci_engine_free(kci_engine *e)
     free(e->own);
     free(e->book);
     free(e->hops);
+    free(e->wake);
     free(e->rings);
     free(e->ring_free);
     free(e->msgs);
@@ -94,6 +95,7 @@ int kci_engine_grow_worms(kci_engine *e)
     kci_sim_huge(e->path, (size_t)cap * e->path_cap * sizeof *e->path);
     if (e->stream) {
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
+        KCI_GROW(e->wake, cap);
         for (uint32_t i = e->worm_cap; i < cap; i++)
             e->worms[i].epoch = 0;
     }
@@ -264,7 +266,6 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
         w->seq = e->next_seq++;
         w->head = -1; /* stream loop: the header is still at the source */
         w->general = w->demote = w->packed = 0;
-        w->wake_at = 0;
         w->epoch++; /* bookings of the slot's last worm lapse */
         w->unsettled = e->now;
     }

@@ -88,8 +88,6 @@ typedef struct kci_worm {
     uint32_t unsettled; /* streaming: first cycle whose flit moves are not yet counted */
     uint32_t ring;      /* general: its block of ready times in kci_engine.rings */
     uint32_t packed_until; /* packed: the last cycle a flit of it moves while the header waits */
-    uint32_t wake_at;      /* streaming: its next event (release, packing, delivery); 0: visit every cycle */
-    uint32_t moving_until; /* streaming: its flits move every cycle until this one */
     uint8_t packed;     /* streaming, its header blocked past its buffer's room: flits pile up behind it */
     uint8_t general;    /* its flits do not stream: moved flit by flit */
     uint8_t demote;     /* an older worm took a link cycle it had booked */
@@ -133,6 +131,13 @@ typedef struct kci_hop {
     uint16_t cnt, rhead; /* flits buffered; ring index of the oldest */
 } kci_hop;
 #define KCI_PACKED (UINT32_C(1) << 30) /* a shift not known yet: the header is blocked */
+
+/* When the stream loop visits a worm next (its slot's entry in a dense
+ * array, so that skipping a worm reads no worm record): at its next event
+ * (0: every cycle), and until when its flits move every cycle. */
+typedef struct kci_wake {
+    uint32_t at, until;
+} kci_wake;
 
 /* A shared link's booking by a streaming worm: its flits cross the link
  * every cycle up to end - 1 (epoch: the worm's when it booked). */
@@ -232,6 +237,7 @@ typedef struct kci_engine {
     int32_t *own;
     kci_book *book;
     kci_hop *hops;
+    kci_wake *wake;
     uint32_t *rings, *ring_free, ring_cap, nring_free;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;
@@ -376,6 +382,7 @@ static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint
     if (e->stream) {
         e->own[c] = (int32_t)wi;
         e->hops[(size_t)wi * e->path_cap + idx] = (kci_hop){0, 0, 0, 0, 0, 0};
+        e->wake[wi].at = 0; /* its header may move: visit it */
     } else {
         e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
     }

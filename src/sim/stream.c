@@ -67,8 +67,10 @@ static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
     kci_book *b = &e->book[link];
     if (b->end > e->now && b->w != wi) {
         kci_worm *o = &e->worms[b->w];
-        if (o->epoch == b->epoch && !o->general)
+        if (o->epoch == b->epoch && !o->general) {
             o->demote = 1;
+            e->wake[b->w].at = 0;
+        }
     }
     e->link_busy[link] = e->now + 1;
 }
@@ -186,7 +188,6 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
     for (int j = 0; j < (int)w->npath; j++)
         hops[j].k = hops[j].s = 0; /* general: nothing reads them till it streams again */
     w->packed = 0;
-    w->wake_at = 0;
     w->general = 1;
     w->demote = 0;
     w->stalled = 0;
@@ -467,23 +468,26 @@ static int turn_general(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
  * tail leaving a hop, its header's buffer filling, its tail's delivery)
  * and the last cycle its flits move till then. Between events a visit
  * would change nothing (bar a new channel for its header, or an older
- * worm taking a cycle it booked, which kci_stream_move checks). */
-static void plan_wake(kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops)
+ * worm taking a cycle it booked: both set its wake-up to 0). */
+static void plan_wake(kci_engine *e, uint32_t wi, const kci_worm *w, const uint32_t *path, const kci_hop *hops)
 {
+    kci_wake *k = &e->wake[wi];
     uint32_t len = w->len, hh = hops[w->head].h;
     int64_t wake = INT64_MAX;
     if ((int)w->first_held < w->head)
         wake = entry_time(&hops[w->first_held + 1], len - 1);
     if (w->packed) {
-        w->moving_until = w->packed_until;
+        k->until = w->packed_until;
     } else {
-        w->moving_until = hh + len - 1;
+        k->until = hh + len - 1;
         if (path[w->head] >= ejection_base(e))
             wake = wake < (int64_t)hh + len - 1 ? wake : (int64_t)hh + len - 1;
         else if (len > e->depth)
             wake = wake < (int64_t)hh + e->depth ? wake : (int64_t)hh + e->depth;
     }
-    w->wake_at = wake < UINT32_MAX ? (uint32_t)wake : UINT32_MAX;
+    if (w->head + 1 < (int)w->npath)
+        wake = 0; /* its header has a channel but could not move: it tries every cycle */
+    k->at = wake < UINT32_MAX ? (uint32_t)wake : UINT32_MAX;
 }
 
 /* One cycle of worm wi: 1 when its tail was delivered. */
@@ -523,7 +527,7 @@ static int visit(kci_engine *e, uint32_t wi)
         kci_engine_finish(e, w, now + e->eject_delay);
         return 1;
     }
-    plan_wake(e, w, path, hops);
+    plan_wake(e, wi, w, path, hops);
     return 0;
 }
 
@@ -550,12 +554,12 @@ void kci_stream_move(kci_engine *e)
         if (e->prefetch)
             visit_prefetch(e, i);
         uint32_t wi = e->active[i];
-        kci_worm *w = &e->worms[wi];
-        if (e->now < w->wake_at && !w->demote && w->head + 1 == (int)w->npath) {
-            if (e->now <= w->moving_until) /* a streaming worm between events */
+        const kci_wake *k = &e->wake[wi];
+        if (e->now < k->at) { /* a streaming worm between events */
+            if (e->now <= k->until)
                 e->progress = 1;
             e->active_next[keep++] = wi;
-        } else if (w->stalled)
+        } else if (e->worms[wi].stalled)
             e->active_next[keep++] = wi;
         else if (visit(e, wi))
             e->free_worms[e->nfree_worms++] = wi;
