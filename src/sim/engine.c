@@ -125,10 +125,9 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
     uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
     uint64_t links = net_channels / (uint64_t)s->vcs;
-    /* flit loop: the packed record, and a ring of ready times for deeper
-     * buffers; trains: owner and wait list, and a bit of the arrivals map */
-    uint64_t per_channel = trains ? KCI_ESIZE(tchans)
-                                  : KCI_ESIZE(chans) + (s->depth > 1 ? (uint64_t)s->depth * KCI_ESIZE(ready_ring) : 0);
+    /* the stream loop (where the worm-level one does not apply): the
+     * owner; trains: owner and wait list, and a bit of the arrivals map */
+    uint64_t per_channel = trains ? KCI_ESIZE(tchans) : KCI_ESIZE(own);
     uint64_t bitmaps = trains ? np * ((channels + 63) / 64 * KCI_PSIZE(arrived_bits) +
                                       (channels + 4095) / 4096 * KCI_PSIZE(arrived_summary))
                               : 0;
@@ -139,7 +138,10 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + (trains ? KCI_ESIZE(freed_sources) : 0));
     uint64_t fixed = KCI_CAL * KCI_ESIZE(cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(cal_chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
-    uint64_t link_busy = s->vcs > 1 && !vc_independent ? (links + 1) * KCI_ESIZE(link_busy) : 0;
+    /* shared VC links: the mark, and the stream loop's booking */
+    uint64_t link_busy = s->vcs > 1 && !vc_independent
+                             ? (links + 1) * (KCI_ESIZE(link_busy) + (trains ? 0 : KCI_ESIZE(book)))
+                             : 0;
     return channels * per_channel + bitmaps + link_busy + s->nodes * per_node + fixed;
 }
 
@@ -150,7 +152,12 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
      * port's VCs, or all ports' for adaptive routings) */
 #define KCI_ADD_W(f, m) +(uint64_t)(m)*KCI_ESIZE(f)
 #define KCI_ADD_P(f, m) +(uint64_t)(m)*KCI_PSIZE(f)
-    uint64_t b = 0 KCI_WORM_ARRAYS(KCI_ADD_W, (uint64_t)s->max_hops + 2);
+    uint64_t path = (uint64_t)s->max_hops + 2;
+    uint64_t b = 0 KCI_WORM_ARRAYS(KCI_ADD_W, path);
+    if (!trains) /* the stream loop: hop records, wake-up, and a bound for the
+                  * ready-time blocks (one per worm that does not stream) */
+        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free) +
+             path * (uint64_t)s->depth * KCI_ESIZE(rings);
     if (trains) {
         uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
