@@ -126,9 +126,10 @@ typedef struct kci_chan {
  * the buffer's ready times are in the worm's ring (kci_engine.rings). */
 typedef struct kci_hop {
     uint32_t h;          /* cycle the header entered */
-    uint32_t k, s;       /* streaming: flits from k on enter s cycles late (s = KCI_PACKED: not yet) */
-    uint32_t passed;     /* flits that have entered */
-    uint16_t cnt, rhead; /* flits buffered; ring index of the oldest */
+    uint32_t s;          /* streaming: flits from k on enter s cycles late (KCI_PACKED: not known yet) */
+    uint16_t k;          /* (below the message's length, 16-bit) */
+    uint16_t passed;     /* general: flits that have entered */
+    uint16_t cnt, rhead; /* general: flits buffered; ring index of the oldest */
 } kci_hop;
 #define KCI_PACKED (UINT32_C(1) << 30) /* a shift not known yet: the header is blocked */
 

@@ -179,7 +179,7 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
         uint32_t in = entered_by(w, hops, j, t), out = path[j] >= ejbase ? in : entered_by(w, hops, j + 1, t);
         if (j > w->head)
             p->h = 0;
-        p->passed = in;
+        p->passed = (uint16_t)in;
         p->cnt = (uint16_t)(in - out);
         p->rhead = 0;
         for (uint32_t k = 0; k < p->cnt; k++)
@@ -396,7 +396,7 @@ static int pack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, k
             until = last;
         if (cap >= len)
             continue;
-        p->k = (uint32_t)cap;
+        p->k = (uint16_t)cap;
         p->s = KCI_PACKED;
         if (e->link_busy && path[j] < nc) {
             kci_book *b = &e->book[path[j] / e->vcs];
@@ -434,7 +434,7 @@ static int unpack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path,
     for (int j = low; j <= w->head; j++) {
         kci_hop *p = &hops[j];
         int resumes = (int64_t)p->h + p->k <= now;
-        p->s = resumes ? now - p->h - p->k : 0;
+        p->s = resumes ? (uint32_t)(now - p->h - p->k) : 0;
         if (e->link_busy && path[j] < nc) {
             if (resumes)
                 take_link(e, wi, path[j] / e->vcs);
