@@ -37,6 +37,8 @@ void kci_flit_allocate(kci_engine *e)
     uint32_t cand[KC_SIMROUTE_MAX];
     uint32_t keep = 0;
     for (uint32_t i = 0; i < e->nwaiting; i++) {
+        if (e->prefetch && i + KCI_PF < e->nwaiting) /* the worm record a try reads (its destination) */
+            kci_prefetch(&e->worms[e->waiting[i + KCI_PF].w]);
         kci_waiter wt = e->waiting[i];
         if ((wt.key >> 32) + e->route_delay > e->now) {
             /* Sorted by arrival: nobody after this one is ready either. */

@@ -531,15 +531,20 @@ static int visit(kci_engine *e, uint32_t wi)
     return 0;
 }
 
-/* The state the visit of active[i] reads, ahead of it: the worm record
- * KCI_PF items ahead, its header's hop and path entry KCI_PF_PATH ahead
- * (the record is in cache by then). No effect on the state. */
+/* The state the visit of active[i] reads, ahead of it, on large networks:
+ * the wake-up entry KCI_PF items ahead, then for a worm that is due its
+ * record KCI_PF_PATH ahead and its header's hop and path entry
+ * KCI_PF_CHAN ahead (each read by then is in cache). No effect on the
+ * state. */
 KCI_PF_FN void visit_prefetch(const kci_engine *e, uint32_t i)
 {
+    const uint32_t *a = e->active;
     if (i + KCI_PF < e->nactive)
-        kci_prefetch(&e->worms[e->active[i + KCI_PF]]);
-    if (i + KCI_PF_PATH < e->nactive) {
-        uint32_t wi = e->active[i + KCI_PF_PATH];
+        kci_prefetch(&e->wake[a[i + KCI_PF]]);
+    if (i + KCI_PF_PATH < e->nactive && e->wake[a[i + KCI_PF_PATH]].at <= e->now)
+        kci_prefetch(&e->worms[a[i + KCI_PF_PATH]]);
+    if (i + KCI_PF_CHAN < e->nactive && e->wake[a[i + KCI_PF_CHAN]].at <= e->now) {
+        uint32_t wi = a[i + KCI_PF_CHAN];
         size_t at = (size_t)wi * e->path_cap + (uint32_t)(e->worms[wi].head + 1);
         kci_prefetch(&e->hops[at]);
         kci_prefetch(&e->path[at]);
