@@ -63,6 +63,7 @@ void kci_engine_free(kci_engine *e)
     free(e->book);
     free(e->hops);
     free(e->wake);
+    free(e->released);
     free(e->rings);
     free(e->ring_free);
     free(e->msgs);
@@ -134,7 +135,7 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     /* the per-node lists, and per injection channel the sort's scratch
      * and the worm-level loop's released sources */
 #define KCI_ADD(f) +KCI_ESIZE(f)
-    uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD);
+    uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) + (trains ? 0 : KCI_ESIZE(released));
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + (trains ? KCI_ESIZE(freed_sources) : 0));
     uint64_t fixed = KCI_CAL * KCI_ESIZE(cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(cal_chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
@@ -402,7 +403,7 @@ static int init_channels(kci_engine *e, uint32_t nt)
         if (!init_trains(e, nt))
             return 0;
     } else if (e->stream) {
-        if (!(e->own = malloc(ch * sizeof *e->own)))
+        if (!(e->own = malloc(ch * sizeof *e->own)) || !(e->released = calloc(net->nodes, sizeof *e->released)))
             return 0;
         kci_sim_huge(e->own, ch * sizeof *e->own);
         for (size_t c = 0; c < ch; c++)

@@ -107,7 +107,8 @@ typedef struct kci_qmsg {
 typedef struct kci_waiter {
     uint64_t key; /* ready cycle << 32 | channel: first come, then channel id */
     uint32_t w;
-    uint32_t node; /* trains' queues of new headers: the router the header is at */
+    uint32_t node; /* trains' queues of new headers: the router the header is at; stream loop:
+                      its router's release count at its last failed try + 1 (0: never tried) */
 } kci_waiter;
 
 /* A channel's hot state in the flit loop. rt0 is the ready time of the
@@ -239,6 +240,7 @@ typedef struct kci_engine {
     kci_book *book;
     kci_hop *hops;
     kci_wake *wake;
+    uint32_t *released; /* per router: channels leaving it released so far (a waiting header's stamp) */
     uint32_t *rings, *ring_free, ring_cap, nring_free;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;

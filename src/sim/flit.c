@@ -46,9 +46,15 @@ void kci_flit_allocate(kci_engine *e)
             keep += e->nwaiting - i;
             break;
         }
-        kci_worm *w = &e->worms[wt.w];
         uint32_t in = (uint32_t)wt.key;
         uint32_t node = kci_channel_head_node(e->net, in);
+        if (e->released && wt.node == e->released[node] + 1) {
+            /* stream loop: no channel at its router was released since
+             * its last try, so every candidate is still owned */
+            e->waiting[keep++] = wt;
+            continue;
+        }
+        kci_worm *w = &e->worms[wt.w];
         int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
         int got = 0;
         for (int j = 0; j < nc; j++) {
@@ -62,8 +68,11 @@ void kci_flit_allocate(kci_engine *e)
                 break;
             }
         }
-        if (!got)
+        if (!got) {
+            if (e->released)
+                wt.node = e->released[node] + 1;
             e->waiting[keep++] = wt;
+        }
     }
     e->nwaiting = keep;
 }

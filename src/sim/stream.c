@@ -42,6 +42,20 @@ static inline uint32_t ejection_base(const kci_engine *e)
     return e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj;
 }
 
+/* Channel c is free from the next cycle on. A header waiting at the
+ * router c leaves (a network or ejection channel) may now get a channel:
+ * its router's release count moves (kci_flit_allocate retries a header
+ * only then). */
+static inline void release(kci_engine *e, uint32_t c)
+{
+    const kc_simnet *net = e->net;
+    e->own[c] = -1;
+    if (c < net->net_channels)
+        e->released[c / e->vcs / (uint32_t)net->ports]++;
+    else if (c >= ejection_base(e))
+        e->released[(c - ejection_base(e)) / (uint32_t)net->ej]++;
+}
+
 /* Whether worm wi may send a flit over shared link `link` this cycle: not
  * when a worm visited before it did, or an older streaming worm booked the
  * cycle. O(1), no effect. */
@@ -256,6 +270,7 @@ static inline void new_header(kci_engine *e, uint32_t wi, uint32_t c, uint32_t r
     kci_waiter *a = &e->new_headers[e->nnew_headers++];
     a->key = (uint64_t)ready << 32 | c;
     a->w = wi;
+    a->node = 0; /* never tried */
 }
 
 /* Flit seq of worm w entered ejection channel c this cycle: counts, and
@@ -269,7 +284,7 @@ static int eject_flit(kci_engine *e, kci_worm *w, uint32_t c, uint32_t seq)
     }
     if (seq + 1 < w->len)
         return 0;
-    e->own[c] = -1;
+    release(e, c);
     ring_give(e, w); /* a general worm's */
     kci_engine_finish(e, w, e->now + e->eject_delay);
     return 1;
@@ -319,7 +334,7 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
             kci_hop *u = &hops[i - 1];
             u->rhead = (uint16_t)(u->rhead + 1u == depth ? 0 : u->rhead + 1u);
             if (--u->cnt == 0 && u->passed == w->len) {
-                e->own[path[i - 1]] = -1;
+                release(e, path[i - 1]);
                 w->first_held = (uint16_t)i;
                 hop_moved = 1;
             }
@@ -452,7 +467,7 @@ static inline void stream_release(kci_engine *e, kci_worm *w, const uint32_t *pa
 {
     uint32_t fh = w->first_held;
     if ((int)fh < w->head && (int64_t)e->now == entry_time(&hops[fh + 1], w->len - 1)) {
-        e->own[path[fh]] = -1;
+        release(e, path[fh]);
         w->first_held = (uint16_t)(fh + 1);
     }
 }
@@ -523,7 +538,7 @@ static int visit(kci_engine *e, uint32_t wi)
         e->progress = 1;
     if (eject && now == hh + len - 1) {
         settle_worm(e, w, path, hops, now, e->in_window);
-        e->own[c] = -1;
+        release(e, c);
         kci_engine_finish(e, w, now + e->eject_delay);
         return 1;
     }
