@@ -375,9 +375,10 @@ void kci_generate(kci_engine *e);
  * movement. */
 void kci_flit_allocate(kci_engine *e);
 void kci_flit_move(kci_engine *e);
-/* After the moves: the cycle's new headers join the waiting list in key
- * order (both loops). */
-void kci_flit_merge_headers(kci_engine *e);
+/* After the moves (both loops): the worms kept, active_next[0..keep),
+ * become the active list, and the cycle's new headers join the waiting
+ * list in key order. */
+void kci_flit_moved(kci_engine *e, uint32_t keep);
 /* c becomes worm wi's, empty, as its path entry idx (the flit and stream
  * loops). */
 static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint32_t idx)

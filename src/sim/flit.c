@@ -230,15 +230,15 @@ void kci_flit_move(kci_engine *e)
         else
             e->active_next[keep++] = wi;
     }
+    kci_flit_moved(e, keep);
+}
+
+void kci_flit_moved(kci_engine *e, uint32_t keep)
+{
     uint32_t *t = e->active;
     e->active = e->active_next;
     e->active_next = t;
     e->nactive = keep;
-    kci_flit_merge_headers(e);
-}
-
-void kci_flit_merge_headers(kci_engine *e)
-{
     if (!e->nnew_headers)
         return;
     /* Merge the new headers into the waiting list, keeping arrival order. */

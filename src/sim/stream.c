@@ -586,12 +586,8 @@ void kci_stream_move(kci_engine *e)
         else
             e->active_next[keep++] = wi;
     }
-    uint32_t *t = e->active;
-    e->active = e->active_next;
-    e->active_next = t;
-    e->nactive = keep;
     e->last_moved = e->now;
-    kci_flit_merge_headers(e);
+    kci_flit_moved(e, keep);
 }
 
 void kci_stream_settle(kci_engine *e, int in_window)

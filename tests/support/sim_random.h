@@ -42,6 +42,21 @@ void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, c
 void kc_test_sim_deadlock_ring(int k, int len, kc_simnet *net, kc_simroute *route, kc_simtraffic *tr,
                                kc_simconfig *c);
 
+/* Seeds rng with seed, sets c to kc_simconfig_default's values and draws
+ * a random network into net and route: kc_test_sim_random_deep_net when
+ * deep, else kc_test_sim_random_net. */
+void kc_test_sim_random_setup(kc_rng *rng, uint64_t seed, int deep, int n_span, kc_simnet *net, kc_simroute *route,
+                              kc_simconfig *c);
+
+/* A driven run on net twice, the flit loop against the loop the engine
+ * picks (b_name): messages of random lengths (up to 1-40 flits) sent at
+ * random cycles, 0.002 + rate_span x a uniform draw messages per node and
+ * cycle, for 200-600 cycles; fails the test unless every delivery (id,
+ * cycle, order), the deadlock and the final result agree. Returns 1 when
+ * something was delivered or the run deadlocked. */
+int kc_test_sim_drive_pair(kc_rng *rng, const kc_simnet *net, const kc_simroute *route, const kc_simconfig *c,
+                           double rate_span, const char *b_name, int cfg);
+
 /* Fails the test unless a and b agree in every figure of the result, the
  * deadlock cycle, the per-link counts (links of them, when either has
  * them) and, when la or lb is given, every delivery in order (na and nb of
