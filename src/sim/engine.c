@@ -127,8 +127,13 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
     uint64_t links = net_channels / (uint64_t)s->vcs;
     /* the stream loop (where the worm-level one does not apply): the
-     * owner; trains: owner and wait list, and a bit of the arrivals map */
-    uint64_t per_channel = trains ? KCI_ESIZE(tchans) : KCI_ESIZE(own);
+     * owner, and the worms that do not stream keep the ready times of
+     * their buffered flits in blocks of a pool, counted as what the flit
+     * loop held (a ready time per buffer slot; the flits of a general worm
+     * are a small part of those buffered); trains: owner and wait list,
+     * and a bit of the arrivals map */
+    uint64_t per_channel = trains ? KCI_ESIZE(tchans)
+                                  : KCI_ESIZE(own) + (uint64_t)s->depth * KCI_ESIZE(rings);
     uint64_t bitmaps = trains ? np * ((channels + 63) / 64 * KCI_PSIZE(arrived_bits) +
                                       (channels + 4095) / 4096 * KCI_PSIZE(arrived_summary))
                               : 0;
@@ -155,10 +160,9 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
 #define KCI_ADD_P(f, m) +(uint64_t)(m)*KCI_PSIZE(f)
     uint64_t path = (uint64_t)s->max_hops + 2;
     uint64_t b = 0 KCI_WORM_ARRAYS(KCI_ADD_W, path);
-    if (!trains) /* the stream loop: hop records, wake-up, and a bound for the
-                  * ready-time blocks (one per worm that does not stream) */
-        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free) +
-             path * (uint64_t)s->depth * KCI_ESIZE(rings);
+    if (!trains) /* the stream loop: hop records, wake-up (the ready-time
+                  * blocks are counted per channel) */
+        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free);
     if (trains) {
         uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
