@@ -40,7 +40,7 @@ static void drive_pair(int cfgi)
 static void test_driven_same_deliveries(void **state)
 {
     (void)state;
-    for (int cfgi = 0; cfgi < 150; cfgi++)
+    for (int cfgi = 0; cfgi < 400; cfgi++)
         drive_pair(cfgi);
 }
 
@@ -82,9 +82,9 @@ static void test_runs_same_results(void **state)
 {
     (void)state;
     int busy = 0;
-    for (int cfgi = 0; cfgi < 220; cfgi++)
+    for (int cfgi = 0; cfgi < 800; cfgi++)
         busy += run_pair(cfgi);
-    assert_true(busy >= 150);
+    assert_true(busy >= 550);
 }
 
 /* A k-node ring with one VC and no VC rule (it deadlocks), len-flit
