@@ -65,6 +65,7 @@ void kci_engine_free(kci_engine *e)
     free(e->wake);
     free(e->released);
     free(e->rings);
+    free(e->gens);
     free(e->ring_free);
     free(e->msgs);
     free(e->cal_bucket);
@@ -133,7 +134,7 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
      * are a small part of those buffered); trains: owner and wait list,
      * and a bit of the arrivals map */
     uint64_t per_channel = trains ? KCI_ESIZE(tchans)
-                                  : KCI_ESIZE(own) + (uint64_t)s->depth * KCI_ESIZE(rings);
+                                  : KCI_ESIZE(own) + (uint64_t)s->depth * KCI_ESIZE(rings) + KCI_ESIZE(gens);
     uint64_t bitmaps = trains ? np * ((channels + 63) / 64 * KCI_PSIZE(arrived_bits) +
                                       (channels + 4095) / 4096 * KCI_PSIZE(arrived_summary))
                               : 0;

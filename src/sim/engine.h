@@ -126,12 +126,17 @@ typedef struct kci_chan {
  * entered it, and (while the worm moves flit by flit) the buffer's counts;
  * the buffer's ready times are in the worm's ring (kci_engine.rings). */
 typedef struct kci_hop {
-    uint32_t h;          /* cycle the header entered */
-    uint32_t s;          /* streaming: flits from k on enter s cycles late (KCI_PACKED: not known yet) */
-    uint16_t k;          /* (below the message's length, 16-bit) */
-    uint16_t passed;     /* general: flits that have entered */
-    uint16_t cnt, rhead; /* general: flits buffered; ring index of the oldest */
+    uint32_t h; /* cycle the header entered */
+    uint32_t s; /* streaming: flits from k on enter s cycles late (KCI_PACKED: not known yet) */
+    uint16_t k; /* (below the message's length, 16-bit) */
 } kci_hop;
+
+/* A general worm's buffer at one path index (in its block of the pool,
+ * with the ring of ready times). */
+typedef struct kci_gen {
+    uint16_t passed;     /* flits that have entered */
+    uint16_t cnt, rhead; /* flits buffered; ring index of the oldest */
+} kci_gen;
 #define KCI_PACKED (UINT32_C(1) << 30) /* a shift not known yet: the header is blocked */
 
 /* When the stream loop visits a worm next (its slot's entry in a dense
@@ -241,6 +246,7 @@ typedef struct kci_engine {
     kci_hop *hops;
     kci_wake *wake;
     uint32_t *released; /* per router: channels leaving it released so far (a waiting header's stamp) */
+    kci_gen *gens; /* general worms' buffer counts, path_cap a block (the rings' blocks) */
     uint32_t *rings, *ring_free, ring_cap, nring_free;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;
@@ -385,7 +391,7 @@ static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint
 {
     if (e->stream) {
         e->own[c] = (int32_t)wi;
-        e->hops[(size_t)wi * e->path_cap + idx] = (kci_hop){0, 0, 0, 0, 0, 0};
+        e->hops[(size_t)wi * e->path_cap + idx] = (kci_hop){0, 0, 0};
         e->wake[wi].at = 0; /* its header may move: visit it */
     } else {
         e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};

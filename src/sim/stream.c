@@ -152,7 +152,8 @@ static int ring_take(kci_engine *e, kci_worm *w)
 {
     if (!e->nring_free) {
         uint32_t cap = e->ring_cap ? 2 * e->ring_cap : 64;
-        if (KCI_RESIZE(e->ring_free, cap) || KCI_RESIZE(e->rings, (size_t)cap * e->path_cap * e->depth))
+        if (KCI_RESIZE(e->ring_free, cap) || KCI_RESIZE(e->rings, (size_t)cap * e->path_cap * e->depth) ||
+            KCI_RESIZE(e->gens, (size_t)cap * e->path_cap))
             return -1;
         for (uint32_t b = cap; b > e->ring_cap; b--)
             e->ring_free[e->nring_free++] = b - 1;
@@ -166,6 +167,12 @@ static int ring_take(kci_engine *e, kci_worm *w)
 static inline void ring_give(kci_engine *e, const kci_worm *w)
 {
     e->ring_free[e->nring_free++] = w->ring;
+}
+
+/* Worm w's buffer counts (it is general). */
+static inline kci_gen *gen_of(const kci_engine *e, const kci_worm *w)
+{
+    return &e->gens[(size_t)w->ring * e->path_cap];
 }
 
 /* Worm w's block of ready times (it is general). */
@@ -184,6 +191,7 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
         return -1;
     }
     uint32_t *ring = ring_of(e, w);
+    kci_gen *g = gen_of(e, w);
     int64_t t = (int64_t)e->now - 1;
     uint32_t ejbase = ejection_base(e), depth = e->depth;
     settle_worm(e, w, path, hops, t, e->in_window);
@@ -193,10 +201,8 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
         uint32_t in = entered_by(w, hops, j, t), out = path[j] >= ejbase ? in : entered_by(w, hops, j + 1, t);
         if (j > w->head)
             p->h = 0;
-        p->passed = (uint16_t)in;
-        p->cnt = (uint16_t)(in - out);
-        p->rhead = 0;
-        for (uint32_t k = 0; k < p->cnt; k++)
+        g[j] = (kci_gen){(uint16_t)in, (uint16_t)(in - out), 0};
+        for (uint32_t k = 0; k < g[j].cnt; k++)
             ring[(size_t)j * depth + k] = (uint32_t)entry_time(p, out + k) + entry_delay(e, path[j]);
     }
     for (int j = 0; j < (int)w->npath; j++)
@@ -213,7 +219,7 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
  * streams again if its state is the streaming state of its h[] (and it can
  * book the shared links its flits still cross). O(hops). */
 static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_hop *hops,
-                        const uint32_t *ring)
+                        const kci_gen *g, const uint32_t *ring)
 {
     int64_t t = e->now;
     uint32_t ejbase = ejection_base(e), depth = e->depth, len = w->len;
@@ -221,16 +227,17 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
         return;
     for (int j = w->first_held; j <= w->head; j++) {
         const kci_hop *p = &hops[j];
+        const kci_gen *q = &g[j];
         uint32_t in = entered_by(w, hops, j, t), out = entered_by(w, hops, j + 1, t);
-        if (p->passed != in)
+        if (q->passed != in)
             return;
         if (path[j] >= ejbase)
             continue;
-        if (p->cnt != in - out || (in < len && j < w->head && hops[j + 1].h - p->h > depth))
+        if (q->cnt != in - out || (in < len && j < w->head && hops[j + 1].h - p->h > depth))
             return;
         uint32_t d = entry_delay(e, path[j]);
-        if (p->cnt && (ring[(size_t)j * depth + p->rhead] != p->h + out + d ||
-                       ring[(size_t)j * depth + (p->rhead + p->cnt - 1u) % depth] != p->h + in - 1 + d))
+        if (q->cnt && (ring[(size_t)j * depth + q->rhead] != p->h + out + d ||
+                       ring[(size_t)j * depth + (q->rhead + q->cnt - 1u) % depth] != p->h + in - 1 + d))
             return;
     }
     if (e->book) {
@@ -253,13 +260,13 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
 /* General worm w moved nothing: when its header waits for a channel and
  * every buffer it holds is full, nothing moves before the header is
  * allocated (kci_flit_allocate clears the mark). */
-static void mark_stalled(const kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops)
+static void mark_stalled(const kci_engine *e, kci_worm *w, const uint32_t *path, const kci_gen *g)
 {
     int last = (int)w->npath - 1;
-    if (path[last] >= ejection_base(e) || !hops[last].passed)
+    if (path[last] >= ejection_base(e) || !g[last].passed)
         return;
     for (int i = last; i >= (int)w->first_held; i--)
-        if (hops[i].cnt < e->depth)
+        if (g[i].cnt < e->depth)
             return;
     w->stalled = 1;
 }
@@ -292,7 +299,7 @@ static int eject_flit(kci_engine *e, kci_worm *w, uint32_t c, uint32_t seq)
 
 /* Whether flit position i of general worm w can take a flit this cycle
  * (the flit loop's checks: a flit upstream, ready; room; the link). */
-static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_hop *hops,
+static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_gen *g,
                            const uint32_t *ring, int i)
 {
     uint32_t c = path[i];
@@ -300,11 +307,11 @@ static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32
         if (!w->src_left)
             return 0;
     } else {
-        const kci_hop *u = &hops[i - 1];
+        const kci_gen *u = &g[i - 1];
         if (i - 1 < (int)w->first_held || !u->cnt || ring[(size_t)(i - 1) * e->depth + u->rhead] > e->now)
             return 0;
     }
-    if (c < ejection_base(e) && hops[i].cnt >= e->depth)
+    if (c < ejection_base(e) && g[i].cnt >= e->depth)
         return 0;
     if (c < e->net->net_channels) {
         uint32_t link = c / e->vcs;
@@ -322,16 +329,19 @@ static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32
 static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
 {
     uint32_t *ring = ring_of(e, w);
+    kci_gen *g = gen_of(e, w);
     uint32_t now = e->now, depth = e->depth;
     int moved = 0, hop_moved = 0; /* the header or the tail moved to another hop */
+    for (int i = w->head + 1; i < (int)w->npath; i++)
+        g[i] = (kci_gen){0, 0, 0}; /* a channel allocated since: empty */
     for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--) {
-        if (!can_take(e, wi, w, path, hops, ring, i))
+        if (!can_take(e, wi, w, path, g, ring, i))
             continue;
         uint32_t c = path[i];
         if (i == 0) {
             w->src_left--;
         } else {
-            kci_hop *u = &hops[i - 1];
+            kci_gen *u = &g[i - 1];
             u->rhead = (uint16_t)(u->rhead + 1u == depth ? 0 : u->rhead + 1u);
             if (--u->cnt == 0 && u->passed == w->len) {
                 release(e, path[i - 1]);
@@ -341,10 +351,10 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
         }
         e->progress = 1;
         moved = 1;
-        kci_hop *p = &hops[i];
+        kci_gen *p = &g[i];
         uint32_t seq = p->passed++;
         if (seq == 0) {
-            p->h = now;
+            hops[i].h = now;
             w->head = i;
             hop_moved = 1;
         }
@@ -362,9 +372,9 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
             new_header(e, wi, c, ready);
     }
     if (!moved)
-        mark_stalled(e, w, path, hops);
+        mark_stalled(e, w, path, g);
     else if (hop_moved)
-        try_promote(e, wi, w, path, hops, ring);
+        try_promote(e, wi, w, path, hops, g, ring);
     return 0;
 }
 
@@ -613,7 +623,7 @@ void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source)
         const kci_hop *hops = &e->hops[base];
         *at_source += w->general ? w->src_left : w->len - entered_by(w, hops, 0, t);
         for (int j = w->first_held; j <= w->head && path[j] < ejbase; j++) {
-            uint32_t cnt = w->general ? hops[j].cnt : entered_by(w, hops, j, t) - entered_by(w, hops, j + 1, t);
+            uint32_t cnt = w->general ? gen_of(e, w)[j].cnt : entered_by(w, hops, j, t) - entered_by(w, hops, j + 1, t);
             if (cnt > e->depth)
                 e->overflow = 1;
             *buffered += cnt;
