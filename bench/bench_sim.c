@@ -1,7 +1,7 @@
 /* Simulator speed: flit-hops per second and ns per flit-hop by network size,
  * memory per node, and (optionally) the same workloads on an older engine.
  *
- *   bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T]
+ *   bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T] [--deep]
  *
  * --only TEXT keeps the workloads whose label starts with TEXT (repeatable;
  * it also runs the --large ones it names).
@@ -21,7 +21,11 @@
  * threads: one run split by node range, on networks of KC_SIM_PAR_NODES
  * nodes or more), alternating with the one-thread run as --old does; the
  * rows add the CPU time per flit-hop of both (the process's CPU clock over
- * the run) and the median per-repetition wall-time speed-up. */
+ * the run) and the median per-repetition wall-time speed-up.
+ * With --deep every workload runs the configuration BookSim2 users compare
+ * (8-flit buffers, 2 VCs sharing each link, route and switch delays of 2,
+ * one-cycle links, Bernoulli injection: the stream loop) instead of the
+ * default one (the worm-level loop). */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -83,10 +87,11 @@ static long rss_kb(void)
 /* One run in this process; prints "nodes hops seconds rss_bytes". */
 static int worker(int argc, char **argv)
 {
-    if (argc != 10 && argc != 11) {
-        fprintf(stderr, "bench_sim: --worker torus k n vcs pattern load cycles seed [threads]\n");
+    if (argc < 10 || argc > 12) {
+        fprintf(stderr, "bench_sim: --worker torus k n vcs pattern load cycles seed [threads [deep]]\n");
         return 2;
     }
+    int deep = argc == 12 && !strcmp(argv[11], "deep");
     long rss0 = rss_kb();
     int torus = atoi(argv[2]), k = atoi(argv[3]), n = atoi(argv[4]), vcs = atoi(argv[5]);
     const char *pattern = argv[6];
@@ -95,7 +100,9 @@ static int worker(int argc, char **argv)
     kc_err err;
     kc_simnet net;
     kc_simtraffic tr;
-    if (kc_simnet_init(&net, torus ? KC_SIM_TORUS : KC_SIM_HYPERCUBE, k, n, vcs, 1, 1, 1, &err) ||
+    if (deep)
+        vcs = 2;
+    if (kc_simnet_init(&net, torus ? KC_SIM_TORUS : KC_SIM_HYPERCUBE, k, n, vcs, 1, 1, deep ? 8 : 1, &err) ||
         (strcmp(pattern, "uniform") ? kc_simtraffic_digits(&tr, k, n, pattern, NULL, &err)
                                     : kc_simtraffic_uniform(&tr, net.nodes, NULL, &err))) {
         fprintf(stderr, "bench_sim: %s\n", err.msg);
@@ -111,9 +118,15 @@ static int worker(int argc, char **argv)
     c.queue_cap = 1e9;
     c.seed = (uint64_t)atoll(argv[9]);
 #ifdef KC_SIM_PAR_NODES /* engines before one run on several threads have no such field */
-    if (argc == 11)
+    if (argc >= 11)
         c.threads = atoi(argv[10]);
 #endif
+    if (deep) {
+        c.route_delay = c.switch_delay = 2;
+        c.link_latency = 1;
+        c.process = KC_INJECT_BERNOULLI;
+        c.vc_independent = 0;
+    }
     kc_simresult res;
     struct timespec c0, c1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &c0);
@@ -133,7 +146,7 @@ static int worker(int argc, char **argv)
 
 /* One worker run: `bin --worker ...` by fork/exec (no shell: --old BIN is
  * a path given by the user), its one result line read from a pipe. */
-static int spawn(const char *bin, const bcase *b, int seed, int threads, sample *s)
+static int spawn(const char *bin, const bcase *b, int seed, int threads, int deep, sample *s)
 {
     char a[8][32];
     snprintf(a[0], sizeof a[0], "%d", b->torus);
@@ -145,7 +158,8 @@ static int spawn(const char *bin, const bcase *b, int seed, int threads, sample 
     snprintf(a[6], sizeof a[6], "%d", seed);
     snprintf(a[7], sizeof a[7], "%d", threads);
     char *argv[] = {(char *)bin, "--worker", a[0], a[1], a[2], a[3], (char *)b->pattern, a[4], a[5], a[6],
-                    threads > 1 ? a[7] : NULL, NULL}; /* an older build takes no thread count */
+                    threads > 1 || deep ? a[7] : NULL, deep ? "deep" : NULL,
+                    NULL}; /* an older build takes no thread count */
     int fd[2];
     if (pipe(fd) != 0)
         return -1;
@@ -235,7 +249,7 @@ static void versus_reference(kc_simtopo topo, int k, int n, int vcs, kc_simalgo 
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T]\n");
+    fprintf(stderr, "usage: bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T] [--deep]\n");
     exit(2);
 }
 
@@ -254,7 +268,7 @@ static double load_now(void)
 
 /* The command line, and this binary's path for its workers. */
 typedef struct bopts {
-    int reps, quick, large, nonly, threads;
+    int reps, quick, large, nonly, threads, deep;
     const char *old; /* --old BIN, or NULL */
     const char *only[16];
     char self[4096];
@@ -277,6 +291,8 @@ static void parse_opts(int argc, char **argv, bopts *o)
             o->quick = 1;
         else if (!strcmp(argv[i], "--large"))
             o->large = 1;
+        else if (!strcmp(argv[i], "--deep"))
+            o->deep = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc && o->nonly < 16)
             o->only[o->nonly++] = argv[++i];
         else
@@ -301,8 +317,9 @@ static void print_header(const bopts *o)
         printf("Simulator speed, 1 and %d threads interleaved, 20-flit messages, fixed cycles, median of %d (load "
                "average %.2f)\n", o->threads, o->reps, load);
     else
-        printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s (load average %.2f)\n",
-               o->reps, o->old ? ", interleaved with --old" : "", load);
+        printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s%s (load average %.2f)\n",
+               o->reps, o->old ? ", interleaved with --old" : "",
+               o->deep ? ", depth 8, 2 shared VCs, R 2, S 2, W 1, Bernoulli" : "", load);
     printf("%-22s %8s %6s %9s %8s %9s %7s", "workload", "nodes", "cycles", "hops/run", "ns/hop", "Mhops/s",
            "B/node");
     if (o->old)
@@ -338,14 +355,15 @@ typedef struct series {
 static int measure_rep(const bopts *o, const bcase *b, int r, series *q)
 {
     int old_first = o->old && (r % 2), par_first = o->threads > 1 && (r % 2);
-    if (old_first && spawn(o->old, b, r + 1, 1, &q->o))
+    if (old_first && spawn(o->old, b, r + 1, 1, o->deep, &q->o))
         goto fail_old;
-    if ((par_first && spawn(o->self, b, r + 1, o->threads, &q->ts)) || spawn(o->self, b, r + 1, 1, &q->s) ||
-        (o->threads > 1 && !par_first && spawn(o->self, b, r + 1, o->threads, &q->ts))) {
+    if ((par_first && spawn(o->self, b, r + 1, o->threads, o->deep, &q->ts)) ||
+        spawn(o->self, b, r + 1, 1, o->deep, &q->s) ||
+        (o->threads > 1 && !par_first && spawn(o->self, b, r + 1, o->threads, o->deep, &q->ts))) {
         fprintf(stderr, "bench_sim: run of %s failed\n", b->label);
         return 1;
     }
-    if (o->old && !old_first && spawn(o->old, b, r + 1, 1, &q->o))
+    if (o->old && !old_first && spawn(o->old, b, r + 1, 1, o->deep, &q->o))
         goto fail_old;
     q->cpu[r] = 1e9 * q->s.cpu / q->s.hops;
     if (o->threads > 1 && q->ts.hops != q->s.hops) {

@@ -34,57 +34,12 @@ static void test_driven_same_deliveries(void **state)
     (void)state;
     for (int cfgi = 0; cfgi < 120; cfgi++) {
         kc_rng rng;
-        kc_rng_seed(&rng, 500 + (uint64_t)cfgi);
-        kc_err err;
         kc_simnet net;
         kc_simroute route;
         kc_simconfig c;
-        kc_simconfig_default(&c);
-        kc_test_sim_random_net(&rng, 4, &net, &route, &c);
+        kc_test_sim_random_setup(&rng, 500 + (uint64_t)cfgi, 0, 4, &net, &route, &c);
         assert_true(kci_sim_trains(&net, &c));
-        kc_simdrive *d[2];
-        assert_int_equal(kci_simdrive_new_loop(&net, &route, &c, 1, &d[0], &err), KC_OK);
-        assert_int_equal(kci_simdrive_new_loop(&net, &route, &c, 0, &d[1], &err), KC_OK);
-        double rate = 0.002 + 0.1 * kc_rng_unit(&rng); /* messages per node per cycle */
-        uint32_t maxlen = 1 + (uint32_t)kc_rng_below(&rng, 40), id = 0, delivered = 0;
-        int64_t send_until = 200 + (int64_t)kc_rng_below(&rng, 400);
-        for (int64_t t = 0; t < 20000; t++) {
-            if (t < send_until)
-                for (uint32_t x = 0; x < net.nodes; x++)
-                    if (kc_rng_unit(&rng) < rate) {
-                        uint32_t dst = (uint32_t)kc_rng_below(&rng, net.nodes);
-                        uint32_t len = 1 + (uint32_t)kc_rng_below(&rng, maxlen);
-                        for (int i = 0; i < 2; i++)
-                            assert_int_equal(kc_simdrive_send(d[i], x, dst, len, id, &err), KC_OK);
-                        id++;
-                    }
-            const kc_simarrival *a[2];
-            size_t na[2];
-            for (int i = 0; i < 2; i++)
-                assert_int_equal(kc_simdrive_step(d[i], &a[i], &na[i], &err), KC_OK);
-            if (na[0] != na[1])
-                fail_msg("configuration %d, cycle %lld: %zu deliveries (flit loop), %zu (trains)", cfgi,
-                         (long long)t, na[0], na[1]);
-            for (size_t j = 0; j < na[0]; j++)
-                if (a[0][j].id != a[1][j].id || a[0][j].cycle != a[1][j].cycle)
-                    fail_msg("configuration %d: delivery %zu of cycle %lld: message %u at %lld (flit loop), "
-                             "%u at %lld (trains)", cfgi, j, (long long)t, a[0][j].id, (long long)a[0][j].cycle,
-                             a[1][j].id, (long long)a[1][j].cycle);
-            delivered += (uint32_t)na[0];
-            assert_int_equal(kc_simdrive_deadlock(d[0]), kc_simdrive_deadlock(d[1]));
-            if (kc_simdrive_deadlock(d[0]) || (t >= send_until && !kc_simdrive_busy(d[0])))
-                break;
-            assert_int_equal(kc_simdrive_busy(d[0]), kc_simdrive_busy(d[1]));
-        }
-        assert_true(delivered > 0 || kc_simdrive_deadlock(d[0]));
-        kc_simresult r[2];
-        for (int i = 0; i < 2; i++)
-            assert_int_equal(kc_simdrive_finish(d[i], &r[i], &err), KC_OK);
-        expect_same_result(&r[0], &r[1], net.net_channels / (uint32_t)net.vcs + 1, cfgi);
-        for (int i = 0; i < 2; i++) {
-            kc_simresult_free(&r[i]);
-            kc_simdrive_free(d[i]);
-        }
+        assert_true(kc_test_sim_drive_pair(&rng, &net, &route, &c, 0.1, "trains", cfgi));
         kc_simnet_free(&net);
     }
 }

@@ -50,8 +50,8 @@ static void find_cycle(kci_engine *e, kc_simresult *out)
         int nc = kc_simroute_candidates(e->route, e->net, node, e->worms[wi].dst, inch[wi], cand);
         int32_t next = -1;
         for (int j = 0; j < nc && next < 0; j++)
-            if ((e->trains ? e->tchans[cand[j]].own : e->chans[cand[j]].owner) >= 0) {
-                next = e->trains ? e->tchans[cand[j]].own : e->chans[cand[j]].owner;
+            if (kci_owner(e, cand[j]) >= 0) {
+                next = kci_owner(e, cand[j]);
                 req[s] = cand[j];
             }
         if (next < 0)
@@ -76,6 +76,8 @@ static kc_status check_invariants(kci_engine *e, kc_simresult *out, kc_err *err)
     uint64_t buffered = 0, at_source = e->queued_flits;
     if (e->trains) {
         kci_trains_flits(e, &buffered, &at_source);
+    } else if (e->stream) {
+        kci_stream_flits(e, &buffered, &at_source);
     } else {
         for (uint32_t c = 0; c < net->channels; c++) {
             if (e->chans[c].cnt > e->depth || (e->chans[c].owner < 0 && e->chans[c].cnt))
@@ -206,6 +208,8 @@ static void run_window_marks(simrun *r, int64_t t)
         memcpy(e->queue_len_start, e->queue_len, bytes);
         if (e->trains)
             kci_trains_window_edge(e, 0);
+        if (e->stream)
+            kci_stream_settle(e, 0);
     }
     if (t == r->wstart + r->cfg->measure / 2) {
         memcpy(e->queue_len_low, e->queue_len, bytes);
@@ -214,6 +218,8 @@ static void run_window_marks(simrun *r, int64_t t)
     if (t == r->wend) {
         if (e->trains)
             kci_trains_window_edge(e, 1);
+        if (e->stream)
+            kci_stream_settle(e, 1);
         r->queue_at_end = (double)e->queued;
         e->late_window = 0;
     }
@@ -306,6 +312,8 @@ kc_status kci_sim_run_par(const kc_simnet *net, const kc_simroute *route, const 
     }
     if (r.e.trains)
         kci_trains_settle(&r.e);
+    if (r.e.stream)
+        kci_stream_settle(&r.e, r.e.in_window);
     if ((st = check_invariants(&r.e, out, err))) {
         kci_engine_free(&r.e);
         kc_simresult_free(out);
@@ -456,6 +464,8 @@ kc_status kc_simdrive_finish(kc_simdrive *d, kc_simresult *out, kc_err *err)
         kci_trains_settle(e);
         e->settled = 1;
     }
+    if (e->stream)
+        kci_stream_settle(e, 1);
     kc_status st = check_invariants(e, &d->res, err);
     if (st)
         return st;

@@ -59,6 +59,14 @@ void kci_engine_free(kci_engine *e)
     free(e->chans);
     free(e->ready_ring);
     free(e->link_busy);
+    free(e->own);
+    free(e->book);
+    free(e->hops);
+    free(e->wake);
+    free(e->released);
+    free(e->rings);
+    free(e->gens);
+    free(e->ring_free);
     free(e->msgs);
     free(e->cal_bucket);
     free(e->cal_chunks);
@@ -87,6 +95,12 @@ int kci_engine_grow_worms(kci_engine *e)
     KCI_WORM_ARRAYS(KCI_GROW_W, e->path_cap)
     kci_sim_huge(e->worms, cap * sizeof *e->worms);
     kci_sim_huge(e->path, (size_t)cap * e->path_cap * sizeof *e->path);
+    if (e->stream) {
+        KCI_GROW(e->hops, (size_t)cap * e->path_cap);
+        KCI_GROW(e->wake, cap);
+        for (uint32_t i = e->worm_cap; i < cap; i++)
+            e->worms[i].epoch = 0;
+    }
     if (e->trains) {
         KCI_TRAIN_ARRAYS(KCI_GROW_W)
         for (uint32_t r = 0; r < e->nparts; r++) {
@@ -113,21 +127,28 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     uint64_t net_channels = s->nodes * (uint64_t)s->ports * (uint64_t)s->vcs;
     uint64_t channels = net_channels + s->nodes * (uint64_t)(s->inj + s->ej);
     uint64_t links = net_channels / (uint64_t)s->vcs;
-    /* flit loop: the packed record, and a ring of ready times for deeper
-     * buffers; trains: owner and wait list, and a bit of the arrivals map */
+    /* the stream loop (where the worm-level one does not apply): the
+     * owner, and the worms that do not stream keep the ready times of
+     * their buffered flits in blocks of a pool, counted as what the flit
+     * loop held (a ready time per buffer slot; the flits of a general worm
+     * are a small part of those buffered); trains: owner and wait list,
+     * and a bit of the arrivals map */
     uint64_t per_channel = trains ? KCI_ESIZE(tchans)
-                                  : KCI_ESIZE(chans) + (s->depth > 1 ? (uint64_t)s->depth * KCI_ESIZE(ready_ring) : 0);
+                                  : KCI_ESIZE(own) + (uint64_t)s->depth * KCI_ESIZE(rings) + KCI_ESIZE(gens);
     uint64_t bitmaps = trains ? np * ((channels + 63) / 64 * KCI_PSIZE(arrived_bits) +
                                       (channels + 4095) / 4096 * KCI_PSIZE(arrived_summary))
                               : 0;
     /* the per-node lists, and per injection channel the sort's scratch
      * and the worm-level loop's released sources */
 #define KCI_ADD(f) +KCI_ESIZE(f)
-    uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD);
+    uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) + (trains ? 0 : KCI_ESIZE(released));
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + (trains ? KCI_ESIZE(freed_sources) : 0));
     uint64_t fixed = KCI_CAL * KCI_ESIZE(cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(cal_chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
-    uint64_t link_busy = s->vcs > 1 && !vc_independent ? (links + 1) * KCI_ESIZE(link_busy) : 0;
+    /* shared VC links: the mark, and the stream loop's booking */
+    uint64_t link_busy = s->vcs > 1 && !vc_independent
+                             ? (links + 1) * (KCI_ESIZE(link_busy) + (trains ? 0 : KCI_ESIZE(book)))
+                             : 0;
     return channels * per_channel + bitmaps + link_busy + s->nodes * per_node + fixed;
 }
 
@@ -138,7 +159,11 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
      * port's VCs, or all ports' for adaptive routings) */
 #define KCI_ADD_W(f, m) +(uint64_t)(m)*KCI_ESIZE(f)
 #define KCI_ADD_P(f, m) +(uint64_t)(m)*KCI_PSIZE(f)
-    uint64_t b = 0 KCI_WORM_ARRAYS(KCI_ADD_W, (uint64_t)s->max_hops + 2);
+    uint64_t path = (uint64_t)s->max_hops + 2;
+    uint64_t b = 0 KCI_WORM_ARRAYS(KCI_ADD_W, path);
+    if (!trains) /* the stream loop: hop records, wake-up (the ready-time
+                  * blocks are counted per channel) */
+        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free);
     if (trains) {
         uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
@@ -196,8 +221,8 @@ KCI_PF_FN void inject_prefetch(const kci_engine *e, const uint32_t *list, uint32
         uint32_t y = list[i + 12];
         kci_prefetch(&e->queue_head[y]);
         kci_prefetch_w(&e->queue_len[y]);
-        kci_prefetch(e->trains ? (const void *)&e->tchans[kc_simnet_injch(net, y, 0)]
-                                     : (const void *)&e->chans[kc_simnet_injch(net, y, 0)]);
+        uint32_t c = kc_simnet_injch(net, y, 0);
+        kci_prefetch(e->trains ? (const void *)&e->tchans[c] : e->stream ? (const void *)&e->own[c] : (const void *)&e->chans[c]);
     }
     if (i + 6 < nlist && e->queue_head[list[i + 6]] >= 0)
         kci_prefetch(&e->msgs[e->queue_head[list[i + 6]]]);
@@ -249,8 +274,13 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
         e->movers[e->nmovers++] = wi;
         e->nactive++;
     } else {
-        kci_take_channel(e, c, wi);
+        kci_take_channel(e, c, wi, 0);
         e->active[e->nactive++] = wi;
+        w->seq = e->next_seq++;
+        w->head = -1; /* stream loop: the header is still at the source */
+        w->general = w->demote = w->packed = 0;
+        w->epoch++; /* bookings of the slot's last worm lapse */
+        w->unsettled = e->now;
     }
 }
 
@@ -290,7 +320,7 @@ static void inject(kci_engine *e)
             inject_prefetch(e, list, i, nlist);
         for (int j = 0; j < net->inj && e->queue_head[x] >= 0; j++) {
             uint32_t c = kc_simnet_injch(net, x, j);
-            if (e->trains ? e->tchans[c].own >= 0 : e->chans[c].owner >= 0)
+            if (kci_owner(e, c) >= 0)
                 continue;
             if (!e->nfree_worms && kci_engine_grow_worms(e)) {
                 e->nomem = 1;
@@ -377,6 +407,12 @@ static int init_channels(kci_engine *e, uint32_t nt)
     if (e->trains) {
         if (!init_trains(e, nt))
             return 0;
+    } else if (e->stream) {
+        if (!(e->own = malloc(ch * sizeof *e->own)) || !(e->released = calloc(net->nodes, sizeof *e->released)))
+            return 0;
+        kci_sim_huge(e->own, ch * sizeof *e->own);
+        for (size_t c = 0; c < ch; c++)
+            e->own[c] = -1;
     } else {
         e->chans = calloc(ch, sizeof *e->chans);
         if (!e->chans)
@@ -385,9 +421,11 @@ static int init_channels(kci_engine *e, uint32_t nt)
         for (size_t c = 0; c < ch; c++)
             e->chans[c].owner = -1;
     }
-    if (e->depth > 1 && !(e->ready_ring = calloc(ch * e->depth, sizeof *e->ready_ring)))
+    if (e->depth > 1 && !e->stream && !(e->ready_ring = calloc(ch * e->depth, sizeof *e->ready_ring)))
         return 0;
     if (e->vcs > 1 && !e->vc_independent && !(e->link_busy = calloc(links + 1, sizeof *e->link_busy)))
+        return 0;
+    if (e->stream && e->link_busy && !(e->book = calloc(links + 1, sizeof *e->book)))
         return 0;
     return 1;
 }
@@ -426,6 +464,7 @@ kc_status kci_engine_init(kci_engine *e, const kc_simnet *net, const kc_simroute
                           const kc_simconfig *cfg, int flit_loop, uint32_t nparts, int force_pf, kc_err *err)
 {
     init_scalars(e, net, route, tr, cfg, !flit_loop && kci_sim_trains(net, cfg), force_pf);
+    e->stream = !flit_loop && !e->trains;
     if (!init_channels(e, nparts) || !init_sources(e) || kci_engine_grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     kci_calendar_init(e);
@@ -441,7 +480,10 @@ int kci_engine_cycle(kci_engine *e, int64_t *idle)
         kci_trains_move(e);
     } else {
         kci_flit_allocate(e);
-        kci_flit_move(e);
+        if (e->stream)
+            kci_stream_move(e);
+        else
+            kci_flit_move(e);
     }
     if (e->nomem)
         return 1;

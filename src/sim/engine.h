@@ -9,6 +9,8 @@
  *               both loops, one cycle and its watchdog
  *   calendar.c  message generation: the sources' calendar, their queues
  *   flit.c      the flit-by-flit loop (any model)
+ *   stream.c    the same model with streaming worms moved as trains: the
+ *               loop for what the worm-level loop does not model
  *   trains.c    the worm-level loop (rigid worms: one-flit buffers, ...)
  *   threads.c   the threads that run the worm-level loop's node ranges
  *   driver.c    kc_sim_run and kc_simdrive: runs, results, deadlocks
@@ -81,6 +83,14 @@ typedef struct kci_worm {
     uint8_t measured;
     uint8_t stalled;    /* nothing can move until the header takes a channel */
     uint64_t seq;       /* injection order: the flit loop's delivery order */
+    /* stream loop (stream.c; head above is the path index of its header) */
+    uint32_t epoch;     /* bumped when it stops streaming: its link bookings lapse */
+    uint32_t unsettled; /* streaming: first cycle whose flit moves are not yet counted */
+    uint32_t ring;      /* general: its block of ready times in kci_engine.rings */
+    uint32_t packed_until; /* packed: the last cycle a flit of it moves while the header waits */
+    uint8_t packed;     /* streaming, its header blocked past its buffer's room: flits pile up behind it */
+    uint8_t general;    /* its flits do not stream: moved flit by flit */
+    uint8_t demote;     /* an older worm took a link cycle it had booked */
 } kci_worm;
 
 /* Bytes of a worm record's hot part (the fields up to src). */
@@ -97,7 +107,8 @@ typedef struct kci_qmsg {
 typedef struct kci_waiter {
     uint64_t key; /* ready cycle << 32 | channel: first come, then channel id */
     uint32_t w;
-    uint32_t node; /* trains' queues of new headers: the router the header is at */
+    uint32_t node; /* trains' queues of new headers: the router the header is at; stream loop:
+                      its router's release count at its last failed try + 1 (0: never tried) */
 } kci_waiter;
 
 /* A channel's hot state in the flit loop. rt0 is the ready time of the
@@ -110,6 +121,36 @@ typedef struct kci_chan {
     uint16_t cnt;   /* flits buffered */
     uint16_t rhead; /* ring index of the oldest buffered flit */
 } kci_chan;
+
+/* The stream loop's state of one path index of a worm: when its header
+ * entered it, and (while the worm moves flit by flit) the buffer's counts;
+ * the buffer's ready times are in the worm's ring (kci_engine.rings). */
+typedef struct kci_hop {
+    uint32_t h; /* cycle the header entered */
+    uint32_t s; /* streaming: flits from k on enter s cycles late (KCI_PACKED: not known yet) */
+    uint16_t k; /* (below the message's length, 16-bit) */
+} kci_hop;
+
+/* A general worm's buffer at one path index (in its block of the pool,
+ * with the ring of ready times). */
+typedef struct kci_gen {
+    uint16_t passed;     /* flits that have entered */
+    uint16_t cnt, rhead; /* flits buffered; ring index of the oldest */
+} kci_gen;
+#define KCI_PACKED (UINT32_C(1) << 30) /* a shift not known yet: the header is blocked */
+
+/* When the stream loop visits a worm next (its slot's entry in a dense
+ * array, so that skipping a worm reads no worm record): at its next event
+ * (0: every cycle), and until when its flits move every cycle. */
+typedef struct kci_wake {
+    uint32_t at, until;
+} kci_wake;
+
+/* A shared link's booking by a streaming worm: its flits cross the link
+ * every cycle up to end - 1 (epoch: the worm's when it booked). */
+typedef struct kci_book {
+    uint32_t w, epoch, end;
+} kci_book;
 
 /* A channel in the worm-level loop: owner and first wait entry together,
  * since a release reads both. */
@@ -195,6 +236,18 @@ typedef struct kci_engine {
     kci_chan *chans;
     uint32_t *ready_ring; /* depth > 1: ring of ready times, depth per channel */
     uint32_t *link_busy;  /* shared VC links only: cycle + 1 the link last carried a flit */
+    /* stream loop: channel owners (-1 free), shared links' bookings, per
+     * worm slot and path index the hop state; general worms' blocks of
+     * ready times (path_cap rings of depth each, ring_cap blocks, the free
+     * ones listed in ring_free) */
+    int stream;
+    int32_t *own;
+    kci_book *book;
+    kci_hop *hops;
+    kci_wake *wake;
+    uint32_t *released; /* per router: channels leaving it released so far (a waiting header's stamp) */
+    kci_gen *gens; /* general worms' buffer counts, path_cap a block (the rings' blocks) */
+    uint32_t *rings, *ring_free, ring_cap, nring_free;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;
     uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;
@@ -324,14 +377,40 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
 void kci_generate(kci_engine *e);
 
 /* flit.c */
-/* Step 3 and 4 of the flit loop: allocation, movement. */
+/* Step 3 and 4 of the flit loop: allocation (also the stream loop's),
+ * movement. */
 void kci_flit_allocate(kci_engine *e);
 void kci_flit_move(kci_engine *e);
-/* c becomes worm wi's, empty. */
-static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi)
+/* After the moves (both loops): the worms kept, active_next[0..keep),
+ * become the active list, and the cycle's new headers join the waiting
+ * list in key order. */
+void kci_flit_moved(kci_engine *e, uint32_t keep);
+/* c becomes worm wi's, empty, as its path entry idx (the flit and stream
+ * loops). */
+static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint32_t idx)
 {
-    e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
+    if (e->stream) {
+        e->own[c] = (int32_t)wi;
+        e->hops[(size_t)wi * e->path_cap + idx] = (kci_hop){0, 0, 0};
+        e->wake[wi].at = 0; /* its header may move: visit it */
+    } else {
+        e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
+    }
 }
+/* The worm holding channel c (-1: free) in any loop. */
+static inline int32_t kci_owner(const kci_engine *e, uint32_t c)
+{
+    return e->trains ? e->tchans[c].own : e->stream ? e->own[c] : e->chans[c].owner;
+}
+
+/* stream.c */
+/* Step 4 of the stream loop. */
+void kci_stream_move(kci_engine *e);
+/* Counts the flit moves of streaming worms up to the last cycle moved
+ * (before a window edge, end 0 opening, 1 closing, and at the end). */
+void kci_stream_settle(kci_engine *e, int end);
+/* Flits of live worms in buffers and at sources. */
+void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source);
 
 /* trains.c */
 /* Steps 3 and 4 of the worm-level loop. */

@@ -37,6 +37,8 @@ void kci_flit_allocate(kci_engine *e)
     uint32_t cand[KC_SIMROUTE_MAX];
     uint32_t keep = 0;
     for (uint32_t i = 0; i < e->nwaiting; i++) {
+        if (e->prefetch && i + KCI_PF < e->nwaiting) /* the worm record a try reads (its destination) */
+            kci_prefetch(&e->worms[e->waiting[i + KCI_PF].w]);
         kci_waiter wt = e->waiting[i];
         if ((wt.key >> 32) + e->route_delay > e->now) {
             /* Sorted by arrival: nobody after this one is ready either. */
@@ -44,15 +46,21 @@ void kci_flit_allocate(kci_engine *e)
             keep += e->nwaiting - i;
             break;
         }
-        kci_worm *w = &e->worms[wt.w];
         uint32_t in = (uint32_t)wt.key;
         uint32_t node = kci_channel_head_node(e->net, in);
+        if (e->released && wt.node == e->released[node] + 1) {
+            /* stream loop: no channel at its router was released since
+             * its last try, so every candidate is still owned */
+            e->waiting[keep++] = wt;
+            continue;
+        }
+        kci_worm *w = &e->worms[wt.w];
         int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
         int got = 0;
         for (int j = 0; j < nc; j++) {
             uint32_t c = cand[j];
-            if (e->chans[c].owner < 0) {
-                kci_take_channel(e, c, wt.w);
+            if (kci_owner(e, c) < 0) {
+                kci_take_channel(e, c, wt.w, w->npath);
                 e->path[(size_t)wt.w * e->path_cap + w->npath++] = c;
                 got = 1;
                 w->stalled = 0;
@@ -60,8 +68,11 @@ void kci_flit_allocate(kci_engine *e)
                 break;
             }
         }
-        if (!got)
+        if (!got) {
+            if (e->released)
+                wt.node = e->released[node] + 1;
             e->waiting[keep++] = wt;
+        }
     }
     e->nwaiting = keep;
 }
@@ -194,9 +205,14 @@ static inline uint64_t arrival_key(const kci_waiter *a, const void *ctx)
 
 KCI_RADIX_SORT_DEFINE(radix_arrivals, kci_waiter, arrival_key, 48)
 
-/* Sort the cycle's new headers by key through waiting_next. */
+/* Sort the cycle's new headers by key through waiting_next: a merge sort
+ * while they are few against the radix sort's 2048 counters a digit. */
 static void sort_arrivals(kci_engine *e)
 {
+    if (e->nnew_headers < 1024) {
+        kci_sort_waiters(e->new_headers, e->nnew_headers, e->waiting_next);
+        return;
+    }
     arrival_order o = {e->now, e->net->channels};
     radix_arrivals(e->new_headers, e->nnew_headers, e->waiting_next, ((uint64_t)e->net_delay + 1) * o.channels, &o);
 }
@@ -214,6 +230,11 @@ void kci_flit_move(kci_engine *e)
         else
             e->active_next[keep++] = wi;
     }
+    kci_flit_moved(e, keep);
+}
+
+void kci_flit_moved(kci_engine *e, uint32_t keep)
+{
     uint32_t *t = e->active;
     e->active = e->active_next;
     e->active_next = t;

@@ -165,9 +165,12 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
         double draws = cfg->oneshot || cfg->process != KC_INJECT_BERNOULLI ? 0 : cycles * N * 5e-9;
         return msgs * (diam / 2 + 4) * ev + draws + cycles * 1e-7;
     }
-    /* the flit loop: the engine's state against the caches, small networks
-     * run far faster a unit */
-    double rate = m.per_point < (2u << 20) ? 8e-9 : m.per_point < (32u << 20) ? 20e-9 : 45e-9;
+    /* the stream loop: a visit per worm at each of its events and per
+     * cycle for a worm that does not stream, a Bernoulli draw per source;
+     * the engine's state against the caches, small networks run far
+     * faster a unit (about 0.6 of the flit loop's 8 / 20 / 45 ns, as
+     * bench_sim --deep measured against it) */
+    double rate = m.per_point < (2u << 20) ? 5e-9 : m.per_point < (32u << 20) ? 12e-9 : 27e-9;
     return cycles * (N / 2 + worms) * rate;
 }
 

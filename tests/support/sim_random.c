@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 
+#include "sim/sim_internal.h"
 #include "sim_random.h"
 
 void kc_test_sim_random_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c)
@@ -144,4 +145,97 @@ void kc_test_sim_expect_same(const kc_simresult *a, const kc_simresult *b, size_
         if (la[j].id != lb[j].id || la[j].cycle != lb[j].cycle)
             fail_msg("configuration %d: delivery %zu: message %u at %lld (%s), %u at %lld (%s)", cfg, j, la[j].id,
                      (long long)la[j].cycle, a_name, lb[j].id, (long long)lb[j].cycle, b_name);
+}
+
+void kc_test_sim_random_deep_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c)
+{
+    kc_err err;
+    int kind = (int)kc_rng_below(rng, 5), k = 2, n = 2 + (int)kc_rng_below(rng, (uint64_t)n_span);
+    int vcs = 1 + (int)kc_rng_below(rng, 3);
+    kc_simtopo topo = KC_SIM_HYPERCUBE;
+    *route = (kc_simroute){KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+    if (kind == 1) {
+        route->algo = KC_ROUTE_DUATO;
+        vcs = 2 + (int)kc_rng_below(rng, 2);
+    } else if (kind == 2) {
+        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 4), n = 1 + (int)kc_rng_below(rng, 2), vcs = 2;
+        *route = (kc_simroute){KC_ROUTE_DOR, kc_rng_below(rng, 2) ? KC_VC_HIGHLOW : KC_VC_DATELINE,
+                               kc_rng_below(rng, 2) ? KC_TIE_PLUS : KC_TIE_SPLIT};
+    } else if (kind == 3) {
+        topo = KC_SIM_TORUS, k = 3 + (int)kc_rng_below(rng, 3), n = 1 + (int)kc_rng_below(rng, 2), vcs = 1;
+        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS}; /* may deadlock: both runs must agree */
+    } else if (kind == 4) {
+        topo = KC_SIM_MESH, k = 3 + (int)kc_rng_below(rng, 3), n = 2;
+        *route = (kc_simroute){KC_ROUTE_DOR, KC_VC_NONE, KC_TIE_PLUS};
+    }
+    int inj = 1 + (int)kc_rng_below(rng, 3) / 2, ej = 1 + (int)kc_rng_below(rng, 3) / 2;
+    int depth = 1 + (int)kc_rng_below(rng, 16);
+    assert_int_equal(kc_simnet_init(net, topo, k, n, vcs, inj, ej, depth, &err), KC_OK);
+    c->vc_independent = (int)kc_rng_below(rng, 3) - 1; /* automatic, shared, independent */
+    c->route_delay = (int)kc_rng_below(rng, 4);
+    c->switch_delay = (int)kc_rng_below(rng, 4);
+    c->link_latency = 1 + (int)kc_rng_below(rng, 3);
+    c->watchdog = 200;
+}
+
+void kc_test_sim_random_setup(kc_rng *rng, uint64_t seed, int deep, int n_span, kc_simnet *net, kc_simroute *route,
+                              kc_simconfig *c)
+{
+    kc_rng_seed(rng, seed);
+    kc_simconfig_default(c);
+    if (deep)
+        kc_test_sim_random_deep_net(rng, n_span, net, route, c);
+    else
+        kc_test_sim_random_net(rng, n_span, net, route, c);
+}
+
+int kc_test_sim_drive_pair(kc_rng *rng, const kc_simnet *net, const kc_simroute *route, const kc_simconfig *c,
+                           double rate_span, const char *b_name, int cfg)
+{
+    kc_err err;
+    kc_simdrive *d[2];
+    assert_int_equal(kci_simdrive_new_loop(net, route, c, 1, &d[0], &err), KC_OK);
+    assert_int_equal(kci_simdrive_new_loop(net, route, c, 0, &d[1], &err), KC_OK);
+    double rate = 0.002 + rate_span * kc_rng_unit(rng); /* messages per node per cycle */
+    uint32_t maxlen = 1 + (uint32_t)kc_rng_below(rng, 40), id = 0, delivered = 0;
+    int64_t send_until = 200 + (int64_t)kc_rng_below(rng, 400);
+    for (int64_t t = 0; t < 20000; t++) {
+        if (t < send_until)
+            for (uint32_t x = 0; x < net->nodes; x++)
+                if (kc_rng_unit(rng) < rate) {
+                    uint32_t dst = (uint32_t)kc_rng_below(rng, net->nodes);
+                    uint32_t len = 1 + (uint32_t)kc_rng_below(rng, maxlen);
+                    for (int i = 0; i < 2; i++)
+                        assert_int_equal(kc_simdrive_send(d[i], x, dst, len, id, &err), KC_OK);
+                    id++;
+                }
+        const kc_simarrival *a[2];
+        size_t na[2];
+        for (int i = 0; i < 2; i++)
+            assert_int_equal(kc_simdrive_step(d[i], &a[i], &na[i], &err), KC_OK);
+        if (na[0] != na[1])
+            fail_msg("configuration %d, cycle %lld: %zu deliveries (flit loop), %zu (%s)", cfg, (long long)t, na[0],
+                     na[1], b_name);
+        for (size_t j = 0; j < na[0]; j++)
+            if (a[0][j].id != a[1][j].id || a[0][j].cycle != a[1][j].cycle)
+                fail_msg("configuration %d: delivery %zu of cycle %lld: message %u at %lld (flit loop), "
+                         "%u at %lld (%s)", cfg, j, (long long)t, a[0][j].id, (long long)a[0][j].cycle, a[1][j].id,
+                         (long long)a[1][j].cycle, b_name);
+        delivered += (uint32_t)na[0];
+        assert_int_equal(kc_simdrive_deadlock(d[0]), kc_simdrive_deadlock(d[1]));
+        if (kc_simdrive_deadlock(d[0]) || (t >= send_until && !kc_simdrive_busy(d[0])))
+            break;
+        assert_int_equal(kc_simdrive_busy(d[0]), kc_simdrive_busy(d[1]));
+    }
+    int deadlock = kc_simdrive_deadlock(d[0]);
+    kc_simresult r[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(kc_simdrive_finish(d[i], &r[i], &err), KC_OK);
+    kc_test_sim_expect_same(&r[0], &r[1], net->net_channels / (uint32_t)net->vcs + 1, NULL, 0, NULL, 0, "flit loop",
+                            b_name, cfg);
+    for (int i = 0; i < 2; i++) {
+        kc_simresult_free(&r[i]);
+        kc_simdrive_free(d[i]);
+    }
+    return delivered > 0 || deadlock;
 }

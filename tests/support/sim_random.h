@@ -15,6 +15,14 @@
  * watchdog 200. c must hold kc_simconfig_default's values. */
 void kc_test_sim_random_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c);
 
+/* A random network for the stream loop against the flit loop: binary
+ * cubes of 2 .. 1 + n_span dimensions (e-cube with 1-3 VCs, Duato), rings
+ * and 2-D tori (VC rules and tie rules; rings without VC rules may
+ * deadlock), meshes; buffer depth 1-16, VC links automatic, shared or
+ * independent, route and switch delay 0-3, link latency 1-3, watchdog 200.
+ * c must hold kc_simconfig_default's values. */
+void kc_test_sim_random_deep_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c);
+
 /* The windows of a random loaded run: warmup in [warmup, warmup + warmup_span),
  * measure likewise, drain in [0, drain_span). */
 typedef struct kc_test_sim_windows {
@@ -33,6 +41,21 @@ void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, c
  * node to its neighbour; watchdog 40, route delay k mod 2. */
 void kc_test_sim_deadlock_ring(int k, int len, kc_simnet *net, kc_simroute *route, kc_simtraffic *tr,
                                kc_simconfig *c);
+
+/* Seeds rng with seed, sets c to kc_simconfig_default's values and draws
+ * a random network into net and route: kc_test_sim_random_deep_net when
+ * deep, else kc_test_sim_random_net. */
+void kc_test_sim_random_setup(kc_rng *rng, uint64_t seed, int deep, int n_span, kc_simnet *net, kc_simroute *route,
+                              kc_simconfig *c);
+
+/* A driven run on net twice, the flit loop against the loop the engine
+ * picks (b_name): messages of random lengths (up to 1-40 flits) sent at
+ * random cycles, 0.002 + rate_span x a uniform draw messages per node and
+ * cycle, for 200-600 cycles; fails the test unless every delivery (id,
+ * cycle, order), the deadlock and the final result agree. Returns 1 when
+ * something was delivered or the run deadlocked. */
+int kc_test_sim_drive_pair(kc_rng *rng, const kc_simnet *net, const kc_simroute *route, const kc_simconfig *c,
+                           double rate_span, const char *b_name, int cfg);
 
 /* Fails the test unless a and b agree in every figure of the result, the
  * deadlock cycle, the per-link counts (links of them, when either has

@@ -1,0 +1,632 @@
+/* The stream loop: the flit loop's model (flit.c: any buffer depth, VCs
+ * sharing links or not, route and switch delays, link latency) with O(1)
+ * work per streaming worm and cycle, and the same results cycle for cycle.
+ *
+ * A worm streams while its flits follow its header one cycle apart: if the
+ * header entered path index j at h[j], flit f enters j at h[j] + f. That
+ * holds while every hop's dwell h[j+1] - h[j] is at most the depth (the
+ * buffer never fills: a flit leaves as the next one comes), the header's
+ * own buffer has room (it waits less than depth cycles, or the worm is
+ * shorter), and no flit loses a shared link. Then a channel is released as
+ * the tail leaves it (h[j+1] + len - 1), the tail is delivered at
+ * h[E] + len - 1, and link traversals and per-link counts are arithmetic,
+ * counted lazily (kci_stream_settle). A streaming worm's visit only tries
+ * its header's move and checks those two cycles.
+ *
+ * A worm that stops streaming (its header blocked past its buffer's room,
+ * or an older worm took a link cycle it had booked) turns general: its
+ * buffers' counts and ready times are derived from h[] as they stand at
+ * the end of the previous cycle and it runs the flit loop's per-flit code
+ * on its own hop records (kci_engine.hops, rings). A general worm whose
+ * state equals the streaming state of its h[] at a header move streams
+ * again.
+ *
+ * Shared links: the flit loop gives a link cycle to the first worm visited,
+ * in injection order. A streaming worm's header that crosses a link books
+ * it for the worm's len cycles (kci_book). A worm claiming a link cycle
+ * that an older streaming worm booked is refused; one that a younger one
+ * booked takes it, and the younger worm (visited later in the same cycle)
+ * turns general before it moves. */
+#include "engine.h"
+
+#include "core/grow.h"
+
+/* Cycles from entering channel c to being ready to leave it. */
+static inline uint32_t entry_delay(const kci_engine *e, uint32_t c)
+{
+    return c < e->net->net_channels ? e->net_delay : 1;
+}
+
+static inline uint32_t ejection_base(const kci_engine *e)
+{
+    return e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj;
+}
+
+/* Channel c is free from the next cycle on. A header waiting at the
+ * router c leaves (a network or ejection channel) may now get a channel:
+ * its router's release count moves (kci_flit_allocate retries a header
+ * only then). */
+static inline void release(kci_engine *e, uint32_t c)
+{
+    const kc_simnet *net = e->net;
+    e->own[c] = -1;
+    if (c < net->net_channels)
+        e->released[c / e->vcs / (uint32_t)net->ports]++;
+    else if (c >= ejection_base(e))
+        e->released[(c - ejection_base(e)) / (uint32_t)net->ej]++;
+}
+
+/* Whether worm wi may send a flit over shared link `link` this cycle: not
+ * when a worm visited before it did, or an older streaming worm booked the
+ * cycle. O(1), no effect. */
+static inline int may_claim(const kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link)
+{
+    uint32_t now = e->now;
+    if (e->link_busy[link] == now + 1)
+        return 0;
+    const kci_book *b = &e->book[link];
+    if (b->end > now && b->w != wi) {
+        const kci_worm *o = &e->worms[b->w];
+        if (o->epoch == b->epoch && !o->general && o->seq < w->seq)
+            return 0;
+    }
+    return 1;
+}
+
+/* Worm wi sends a flit over shared link `link` this cycle (may_claim said
+ * it may): a younger streaming worm that booked the cycle is told to turn
+ * general. O(1). */
+static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
+{
+    kci_book *b = &e->book[link];
+    if (b->end > e->now && b->w != wi) {
+        kci_worm *o = &e->worms[b->w];
+        if (o->epoch == b->epoch && !o->general) {
+            o->demote = 1;
+            e->wake[b->w].at = 0;
+        }
+    }
+    e->link_busy[link] = e->now + 1;
+}
+
+/* may_claim, then take_link when it may. */
+static inline int claim_link(kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link)
+{
+    if (!may_claim(e, wi, w, link))
+        return 0;
+    take_link(e, wi, link);
+    return 1;
+}
+
+/* The cycle flit f of a streaming worm enters hop p (its header's cycle
+ * there, f later, and the hop's shift from flit k on). */
+static inline int64_t entry_time(const kci_hop *p, uint32_t f)
+{
+    return (int64_t)p->h + f + (p->s && f >= p->k ? (int64_t)p->s : 0);
+}
+
+/* Flits of streaming worm w that entered hop j by the end of cycle t. */
+static inline uint32_t entered_by(const kci_worm *w, const kci_hop *hops, int j, int64_t t)
+{
+    const kci_hop *p = &hops[j];
+    if (j > w->head || t < (int64_t)p->h)
+        return 0;
+    int64_t n = t - p->h + 1, len = w->len;
+    if (n > len)
+        n = len;
+    if (p->s && n > (int64_t)p->k) { /* the shifted flits */
+        int64_t m = t - p->h - (int64_t)p->s + 1;
+        n = m > (int64_t)p->k ? (m < len ? m : len) : (int64_t)p->k;
+    }
+    return (uint32_t)n;
+}
+
+/* Counts streaming worm w's flit moves from w->unsettled through cycle
+ * upto (link traversals, per-link counts and deliveries, the window's
+ * when in_window). O(hops). */
+static void settle_worm(kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops, int64_t upto,
+                        int in_window)
+{
+    uint32_t ejbase = ejection_base(e);
+    for (int j = w->head; j >= 0; j--) {
+        uint64_t n = entered_by(w, hops, j, upto) - entered_by(w, hops, j, (int64_t)w->unsettled - 1);
+        uint32_t c = path[j];
+        if (c < e->net->net_channels) {
+            e->link_traversals += n;
+            if (e->link_flits && in_window)
+                e->link_flits[c / e->vcs] += n;
+        } else if (c >= ejbase) {
+            e->flits_delivered += n;
+            if (in_window) {
+                e->del_window += n;
+                e->win_delivered[w->src] += n;
+            }
+        }
+    }
+    w->unsettled = (uint32_t)(upto + 1);
+}
+
+/* A block of ready times for worm w, which turns general: from the free
+ * list, or the pool doubled; -1 when out of memory (nothing changed). */
+static int ring_take(kci_engine *e, kci_worm *w)
+{
+    if (!e->nring_free) {
+        uint32_t cap = e->ring_cap ? 2 * e->ring_cap : 64;
+        if (KCI_RESIZE(e->ring_free, cap) || KCI_RESIZE(e->rings, (size_t)cap * e->path_cap * e->depth) ||
+            KCI_RESIZE(e->gens, (size_t)cap * e->path_cap))
+            return -1;
+        for (uint32_t b = cap; b > e->ring_cap; b--)
+            e->ring_free[e->nring_free++] = b - 1;
+        e->ring_cap = cap;
+    }
+    w->ring = e->ring_free[--e->nring_free];
+    return 0;
+}
+
+/* Worm w's block back to the free list (it streams again, or is done). */
+static inline void ring_give(kci_engine *e, const kci_worm *w)
+{
+    e->ring_free[e->nring_free++] = w->ring;
+}
+
+/* Worm w's buffer counts (it is general). */
+static inline kci_gen *gen_of(const kci_engine *e, const kci_worm *w)
+{
+    return &e->gens[(size_t)w->ring * e->path_cap];
+}
+
+/* Worm w's block of ready times (it is general). */
+static inline uint32_t *ring_of(const kci_engine *e, const kci_worm *w)
+{
+    return &e->rings[(size_t)w->ring * e->path_cap * e->depth];
+}
+
+/* Streaming worm wi turns general at the start of this cycle: its hops'
+ * counts and ready times as of the end of the last cycle, its moves
+ * counted, its bookings lapsed. O(hops x depth). */
+static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    if (ring_take(e, w)) {
+        e->nomem = 1;
+        return -1;
+    }
+    uint32_t *ring = ring_of(e, w);
+    kci_gen *g = gen_of(e, w);
+    int64_t t = (int64_t)e->now - 1;
+    uint32_t ejbase = ejection_base(e), depth = e->depth;
+    settle_worm(e, w, path, hops, t, e->in_window);
+    w->src_left = w->len - entered_by(w, hops, 0, t);
+    for (int j = w->first_held; j < (int)w->npath; j++) {
+        kci_hop *p = &hops[j];
+        uint32_t in = entered_by(w, hops, j, t), out = path[j] >= ejbase ? in : entered_by(w, hops, j + 1, t);
+        if (j > w->head)
+            p->h = 0;
+        g[j] = (kci_gen){(uint16_t)in, (uint16_t)(in - out), 0};
+        for (uint32_t k = 0; k < g[j].cnt; k++)
+            ring[(size_t)j * depth + k] = (uint32_t)entry_time(p, out + k) + entry_delay(e, path[j]);
+    }
+    for (int j = 0; j < (int)w->npath; j++)
+        hops[j].k = hops[j].s = 0; /* general: nothing reads them till it streams again */
+    w->packed = 0;
+    w->general = 1;
+    w->demote = 0;
+    w->stalled = 0;
+    w->epoch++;
+    return 0;
+}
+
+/* General worm wi, whose header or tail moved to another hop this cycle,
+ * streams again if its state is the streaming state of its h[] (and it can
+ * book the shared links its flits still cross). O(hops). */
+static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_hop *hops,
+                        const kci_gen *g, const uint32_t *ring)
+{
+    int64_t t = e->now;
+    uint32_t ejbase = ejection_base(e), depth = e->depth, len = w->len;
+    if (w->src_left != len - entered_by(w, hops, 0, t))
+        return;
+    for (int j = w->first_held; j <= w->head; j++) {
+        const kci_hop *p = &hops[j];
+        const kci_gen *q = &g[j];
+        uint32_t in = entered_by(w, hops, j, t), out = entered_by(w, hops, j + 1, t);
+        if (q->passed != in)
+            return;
+        if (path[j] >= ejbase)
+            continue;
+        if (q->cnt != in - out || (in < len && j < w->head && hops[j + 1].h - p->h > depth))
+            return;
+        uint32_t d = entry_delay(e, path[j]);
+        if (q->cnt && (ring[(size_t)j * depth + q->rhead] != p->h + out + d ||
+                       ring[(size_t)j * depth + (q->rhead + q->cnt - 1u) % depth] != p->h + in - 1 + d))
+            return;
+    }
+    if (e->book) {
+        for (int j = w->first_held; j <= w->head; j++) {
+            if (path[j] >= e->net->net_channels || hops[j].h + len - 1 <= t)
+                continue;
+            const kci_book *b = &e->book[path[j] / e->vcs];
+            if (b->end > t && b->w != wi && e->worms[b->w].epoch == b->epoch && !e->worms[b->w].general)
+                return;
+        }
+        for (int j = w->first_held; j <= w->head; j++)
+            if (path[j] < e->net->net_channels && hops[j].h + len - 1 > t)
+                e->book[path[j] / e->vcs] = (kci_book){wi, w->epoch, hops[j].h + len};
+    }
+    w->general = 0;
+    w->unsettled = (uint32_t)t + 1;
+    ring_give(e, w);
+}
+
+/* General worm w moved nothing: when its header waits for a channel and
+ * every buffer it holds is full, nothing moves before the header is
+ * allocated (kci_flit_allocate clears the mark). */
+static void mark_stalled(const kci_engine *e, kci_worm *w, const uint32_t *path, const kci_gen *g)
+{
+    int last = (int)w->npath - 1;
+    if (path[last] >= ejection_base(e) || !g[last].passed)
+        return;
+    for (int i = last; i >= (int)w->first_held; i--)
+        if (g[i].cnt < e->depth)
+            return;
+    w->stalled = 1;
+}
+
+/* A new header in channel c, ready at `ready`, waits for allocation. */
+static inline void new_header(kci_engine *e, uint32_t wi, uint32_t c, uint32_t ready)
+{
+    kci_waiter *a = &e->new_headers[e->nnew_headers++];
+    a->key = (uint64_t)ready << 32 | c;
+    a->w = wi;
+    a->node = 0; /* never tried */
+}
+
+/* Flit seq of worm w entered ejection channel c this cycle: counts, and
+ * the tail's delivery (1). */
+static int eject_flit(kci_engine *e, kci_worm *w, uint32_t c, uint32_t seq)
+{
+    e->flits_delivered++;
+    if (e->in_window) {
+        e->del_window++;
+        e->win_delivered[w->src]++;
+    }
+    if (seq + 1 < w->len)
+        return 0;
+    release(e, c);
+    ring_give(e, w); /* a general worm's */
+    kci_engine_finish(e, w, e->now + e->eject_delay);
+    return 1;
+}
+
+/* Whether flit position i of general worm w can take a flit this cycle
+ * (the flit loop's checks: a flit upstream, ready; room; the link). */
+static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_gen *g,
+                           const uint32_t *ring, int i)
+{
+    uint32_t c = path[i];
+    if (i == 0) {
+        if (!w->src_left)
+            return 0;
+    } else {
+        const kci_gen *u = &g[i - 1];
+        if (i - 1 < (int)w->first_held || !u->cnt || ring[(size_t)(i - 1) * e->depth + u->rhead] > e->now)
+            return 0;
+    }
+    if (c < ejection_base(e) && g[i].cnt >= e->depth)
+        return 0;
+    if (c < e->net->net_channels) {
+        uint32_t link = c / e->vcs;
+        if (e->link_busy && !claim_link(e, wi, w, link))
+            return 0;
+        e->link_traversals++;
+        if (e->link_flits && e->in_window)
+            e->link_flits[link]++;
+    }
+    return 1;
+}
+
+/* One cycle of general worm wi, the flit loop's move_worm on its own hop
+ * records; returns 1 when its tail was delivered. O(hops held). */
+static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    uint32_t *ring = ring_of(e, w);
+    kci_gen *g = gen_of(e, w);
+    uint32_t now = e->now, depth = e->depth;
+    int moved = 0, hop_moved = 0; /* the header or the tail moved to another hop */
+    for (int i = w->head + 1; i < (int)w->npath; i++)
+        g[i] = (kci_gen){0, 0, 0}; /* a channel allocated since: empty */
+    for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--) {
+        if (!can_take(e, wi, w, path, g, ring, i))
+            continue;
+        uint32_t c = path[i];
+        if (i == 0) {
+            w->src_left--;
+        } else {
+            kci_gen *u = &g[i - 1];
+            u->rhead = (uint16_t)(u->rhead + 1u == depth ? 0 : u->rhead + 1u);
+            if (--u->cnt == 0 && u->passed == w->len) {
+                release(e, path[i - 1]);
+                w->first_held = (uint16_t)i;
+                hop_moved = 1;
+            }
+        }
+        e->progress = 1;
+        moved = 1;
+        kci_gen *p = &g[i];
+        uint32_t seq = p->passed++;
+        if (seq == 0) {
+            hops[i].h = now;
+            w->head = i;
+            hop_moved = 1;
+        }
+        if (c >= ejection_base(e)) {
+            if (eject_flit(e, w, c, seq))
+                return 1;
+            continue;
+        }
+        uint32_t slot = (uint32_t)p->rhead + p->cnt, ready = now + entry_delay(e, c);
+        if (p->cnt >= depth)
+            e->overflow = 1;
+        ring[(size_t)i * depth + (slot >= depth ? slot - depth : slot)] = ready;
+        p->cnt++;
+        if (seq == 0)
+            new_header(e, wi, c, ready);
+    }
+    if (!moved)
+        mark_stalled(e, w, path, g);
+    else if (hop_moved)
+        try_promote(e, wi, w, path, hops, g, ring);
+    return 0;
+}
+
+/* The header of streaming worm wi moves into its newest channel if it has
+ * one and its link is free (it is ready: it was allocated). O(1). */
+static void stream_header(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    int next = w->head + 1;
+    if (next >= (int)w->npath)
+        return;
+    uint32_t c = path[next], now = e->now;
+    int shared = e->link_busy && c < e->net->net_channels;
+    if (shared && !claim_link(e, wi, w, c / e->vcs))
+        return;
+    if (shared)
+        e->book[c / e->vcs] = (kci_book){wi, w->epoch, now + w->len};
+    hops[next].h = now;
+    w->head = next;
+    if (c < ejection_base(e))
+        new_header(e, wi, c, now + entry_delay(e, c));
+}
+
+/* Streaming worm wi's header has waited in hop head until its buffer
+ * filled (this cycle a flit would find no room): the worm packs. Hop j
+ * behind the header then takes its flits below (head - j + 1) x depth on
+ * time and the rest only after the header moves on; its link is booked to
+ * then. The closed forms need every hop that fills to stream unshifted
+ * and a packed buffer's flits to be ready when the train leaves (S + W <=
+ * depth); -1 when they do not hold (nothing changed), else 0. O(hops). */
+static int pack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    uint32_t depth = e->depth, len = w->len, nc = e->net->net_channels;
+    if (e->net_delay > depth)
+        return -1;
+    for (int j = w->head; j >= (int)w->first_held && (uint64_t)(w->head - j + 1) * depth < len; j--)
+        if (hops[j].s)
+            return -1;
+    int64_t until = 0;
+    for (int j = w->head; j >= (int)w->first_held; j--) {
+        kci_hop *p = &hops[j];
+        uint64_t cap = (uint64_t)(w->head - j + 1) * depth;
+        int64_t last = cap < len ? (int64_t)p->h + (int64_t)cap - 1 : entry_time(p, len - 1);
+        if (last > until)
+            until = last;
+        if (cap >= len)
+            continue;
+        p->k = (uint16_t)cap;
+        p->s = KCI_PACKED;
+        if (e->link_busy && path[j] < nc) {
+            kci_book *b = &e->book[path[j] / e->vcs];
+            if (b->w == wi && b->epoch == w->epoch && b->end > p->h + cap)
+                b->end = p->h + (uint32_t)cap;
+        }
+    }
+    w->packed = 1;
+    w->packed_until = (uint32_t)until;
+    return 0;
+}
+
+/* Packed worm wi's header takes its newest channel if it has one and the
+ * link is free: 0 when it cannot yet; -1 when a packed hop cannot move on
+ * with it (an older worm has its link this cycle: the worm must turn
+ * general; nothing changed); else 1 after the move. Every packed hop that
+ * filled moves on this cycle, late by what it waited (its shift), the
+ * others on time; their links are booked again. O(packed hops). */
+static int unpack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    int next = w->head + 1, low = w->head;
+    uint32_t now = e->now, nc = e->net->net_channels;
+    if (next >= (int)w->npath || (e->link_busy && path[next] < nc && !may_claim(e, wi, w, path[next] / e->vcs)))
+        return 0;
+    while (low > (int)w->first_held && hops[low - 1].s == KCI_PACKED)
+        low--;
+    for (int j = low; e->link_busy && j <= w->head; j++) {
+        if (path[j] >= nc)
+            continue;
+        const kci_book *b = &e->book[path[j] / e->vcs];
+        if ((int64_t)hops[j].h + hops[j].k <= now ? !may_claim(e, wi, w, path[j] / e->vcs)
+                                                   : b->w != wi || b->epoch != w->epoch)
+            return -1;
+    }
+    for (int j = low; j <= w->head; j++) {
+        kci_hop *p = &hops[j];
+        int resumes = (int64_t)p->h + p->k <= now;
+        p->s = resumes ? (uint32_t)(now - p->h - p->k) : 0;
+        if (e->link_busy && path[j] < nc) {
+            if (resumes)
+                take_link(e, wi, path[j] / e->vcs);
+            e->book[path[j] / e->vcs] = (kci_book){wi, w->epoch, p->h + w->len + p->s};
+        }
+    }
+    w->packed = 0;
+    stream_header(e, wi, w, path, hops);
+    return 1;
+}
+
+/* The tail of streaming worm w leaves hop first_held this cycle: the
+ * channel is free for the next cycle's allocation. */
+static inline void stream_release(kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops)
+{
+    uint32_t fh = w->first_held;
+    if ((int)fh < w->head && (int64_t)e->now == entry_time(&hops[fh + 1], w->len - 1)) {
+        release(e, path[fh]);
+        w->first_held = (uint16_t)(fh + 1);
+    }
+}
+
+/* A streaming worm that cannot go on streaming turns general and moves
+ * flit by flit this cycle (0: its tail is not delivered yet). */
+static int turn_general(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
+{
+    return demote(e, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
+}
+
+/* After a visit of streaming worm w: the cycle of its next event (its
+ * tail leaving a hop, its header's buffer filling, its tail's delivery)
+ * and the last cycle its flits move till then. Between events a visit
+ * would change nothing (bar a new channel for its header, or an older
+ * worm taking a cycle it booked: both set its wake-up to 0). */
+static void plan_wake(kci_engine *e, uint32_t wi, const kci_worm *w, const uint32_t *path, const kci_hop *hops)
+{
+    kci_wake *k = &e->wake[wi];
+    uint32_t len = w->len, hh = hops[w->head].h;
+    int64_t wake = INT64_MAX;
+    if ((int)w->first_held < w->head)
+        wake = entry_time(&hops[w->first_held + 1], len - 1);
+    if (w->packed) {
+        k->until = w->packed_until;
+    } else {
+        k->until = hh + len - 1;
+        if (path[w->head] >= ejection_base(e))
+            wake = wake < (int64_t)hh + len - 1 ? wake : (int64_t)hh + len - 1;
+        else if (len > e->depth)
+            wake = wake < (int64_t)hh + e->depth ? wake : (int64_t)hh + e->depth;
+    }
+    if (w->head + 1 < (int)w->npath)
+        wake = 0; /* its header has a channel but could not move: it tries every cycle */
+    k->at = wake < UINT32_MAX ? (uint32_t)wake : UINT32_MAX;
+}
+
+/* One cycle of worm wi: 1 when its tail was delivered. */
+static int visit(kci_engine *e, uint32_t wi)
+{
+    kci_worm *w = &e->worms[wi];
+    size_t base = (size_t)wi * e->path_cap;
+    const uint32_t *path = &e->path[base];
+    kci_hop *hops = &e->hops[base];
+    if (w->general)
+        return general_step(e, wi, w, path, hops);
+    if (w->demote)
+        return turn_general(e, wi, w, path, hops);
+    uint32_t now = e->now, len = w->len;
+    int packed = w->packed;
+    if (packed) {
+        int r = unpack(e, wi, w, path, hops);
+        if (r < 0)
+            return turn_general(e, wi, w, path, hops);
+        packed = !r;
+    } else {
+        stream_header(e, wi, w, path, hops);
+    }
+    uint32_t hh = hops[w->head].h, c = path[w->head];
+    int eject = c >= ejection_base(e);
+    if (!packed && !eject && now - hh >= e->depth && now - hh < len) { /* the header's buffer is full */
+        if (pack(e, wi, w, path, hops))
+            return turn_general(e, wi, w, path, hops);
+        packed = 1;
+    }
+    stream_release(e, w, path, hops);
+    if (now <= (packed ? w->packed_until : hh + len - 1))
+        e->progress = 1;
+    if (eject && now == hh + len - 1) {
+        settle_worm(e, w, path, hops, now, e->in_window);
+        release(e, c);
+        kci_engine_finish(e, w, now + e->eject_delay);
+        return 1;
+    }
+    plan_wake(e, wi, w, path, hops);
+    return 0;
+}
+
+/* The state the visit of active[i] reads, ahead of it, on large networks:
+ * the wake-up entry KCI_PF items ahead, then for a worm that is due its
+ * record KCI_PF_PATH ahead and its header's hop and path entry
+ * KCI_PF_CHAN ahead (each read by then is in cache). No effect on the
+ * state. */
+KCI_PF_FN void visit_prefetch(const kci_engine *e, uint32_t i)
+{
+    const uint32_t *a = e->active;
+    if (i + KCI_PF < e->nactive)
+        kci_prefetch(&e->wake[a[i + KCI_PF]]);
+    if (i + KCI_PF_PATH < e->nactive && e->wake[a[i + KCI_PF_PATH]].at <= e->now)
+        kci_prefetch(&e->worms[a[i + KCI_PF_PATH]]);
+    if (i + KCI_PF_CHAN < e->nactive && e->wake[a[i + KCI_PF_CHAN]].at <= e->now) {
+        uint32_t wi = a[i + KCI_PF_CHAN];
+        size_t at = (size_t)wi * e->path_cap + (uint32_t)(e->worms[wi].head + 1);
+        kci_prefetch(&e->hops[at]);
+        kci_prefetch(&e->path[at]);
+    }
+}
+
+void kci_stream_move(kci_engine *e)
+{
+    uint32_t keep = 0;
+    e->nnew_headers = 0;
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        if (e->prefetch)
+            visit_prefetch(e, i);
+        uint32_t wi = e->active[i];
+        const kci_wake *k = &e->wake[wi];
+        if (e->now < k->at) { /* a streaming worm between events */
+            if (e->now <= k->until)
+                e->progress = 1;
+            e->active_next[keep++] = wi;
+        } else if (e->worms[wi].stalled)
+            e->active_next[keep++] = wi;
+        else if (visit(e, wi))
+            e->free_worms[e->nfree_worms++] = wi;
+        else
+            e->active_next[keep++] = wi;
+    }
+    e->last_moved = e->now;
+    kci_flit_moved(e, keep);
+}
+
+void kci_stream_settle(kci_engine *e, int in_window)
+{
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        uint32_t wi = e->active[i];
+        kci_worm *w = &e->worms[wi];
+        size_t base = (size_t)wi * e->path_cap;
+        if (!w->general && w->unsettled <= e->last_moved)
+            settle_worm(e, w, &e->path[base], &e->hops[base], e->last_moved, in_window);
+    }
+}
+
+void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source)
+{
+    uint32_t ejbase = ejection_base(e);
+    int64_t t = e->last_moved;
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        uint32_t wi = e->active[i];
+        kci_worm *w = &e->worms[wi];
+        size_t base = (size_t)wi * e->path_cap;
+        const uint32_t *path = &e->path[base];
+        const kci_hop *hops = &e->hops[base];
+        *at_source += w->general ? w->src_left : w->len - entered_by(w, hops, 0, t);
+        for (int j = w->first_held; j <= w->head && path[j] < ejbase; j++) {
+            uint32_t cnt = w->general ? gen_of(e, w)[j].cnt : entered_by(w, hops, j, t) - entered_by(w, hops, j + 1, t);
+            if (cnt > e->depth)
+                e->overflow = 1;
+            *buffered += cnt;
+        }
+    }
+}

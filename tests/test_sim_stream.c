@@ -1,0 +1,137 @@
+/* The stream loop (src/sim/stream.c) against the flit loop it stands in
+ * for: on random configurations of buffer depth (1-16), VCs (1-3) sharing
+ * links or not, route and switch delays (0-3), link latency (1-3), message
+ * lengths (1-40, shorter and longer than the buffers), loads from light to
+ * past saturation (compressed worms, lost link cycles), cubes, rings, tori
+ * and meshes, both loops must give the same results cycle for cycle.
+ * Driven runs compare every delivery cycle in delivery order; runs with a
+ * load (Poisson, Bernoulli, one-shot, windows opening and closing with
+ * worms in flight, per-link counts) compare every field of the result and
+ * every delivery; rings that deadlock must stop alike. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kcube/rng.h"
+#include "kcube/sim.h"
+#include "sim/sim_internal.h"
+#include "sim_random.h"
+
+/* Driven runs: messages of random lengths sent at random cycles, some in
+ * bursts, on random configuration cfgi; every delivery (id, cycle, order)
+ * must match. */
+static void drive_pair(int cfgi)
+{
+    kc_rng rng;
+    kc_simnet net;
+    kc_simroute route;
+    kc_simconfig c;
+    kc_test_sim_random_setup(&rng, 7000 + (uint64_t)cfgi, 1, 4, &net, &route, &c);
+    assert_true(kc_test_sim_drive_pair(&rng, &net, &route, &c, 0.12, "stream", cfgi));
+    kc_simnet_free(&net);
+}
+
+static void test_driven_same_deliveries(void **state)
+{
+    (void)state;
+    for (int cfgi = 0; cfgi < 400; cfgi++)
+        drive_pair(cfgi);
+}
+
+/* A run with a load (or a one-shot run) on random configuration cfgi,
+ * both loops: every result field and every delivery; message lengths up to
+ * 40, loads up to 0.7 flits per node and cycle (past saturation on most).
+ * Returns 1 when measured messages were delivered. */
+static int run_pair(int cfgi)
+{
+    kc_rng rng;
+    kc_err err;
+    kc_simnet net;
+    kc_simroute route;
+    kc_simconfig c;
+    kc_test_sim_random_setup(&rng, 9100 + (uint64_t)cfgi, 1, 4, &net, &route, &c);
+    kc_simtraffic tr;
+    kc_test_sim_random_load(&rng, &net, 3 + (uint64_t)cfgi, &(kc_test_sim_windows){200, 200, 400, 800, 1500}, &c, &tr);
+    c.msg_flits = 1 + (int)kc_rng_below(&rng, 40);
+    c.load = 0.02 + 0.7 * kc_rng_unit(&rng);
+    kc_simresult r[2];
+    kc_simarrival *log[2];
+    size_t nlog[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(
+            kci_sim_run_par(&net, &route, &tr, &c, 1 - i, KC_SIM_PAR_NODES, &r[i], &log[i], &nlog[i], &err), KC_OK);
+    int busy = r[0].messages > 0;
+    kc_test_sim_expect_same(&r[0], &r[1], net.net_channels / (uint32_t)net.vcs + 1, log[0], nlog[0], log[1], nlog[1],
+                            "flit loop", "stream", cfgi);
+    for (int i = 0; i < 2; i++) {
+        kc_simresult_free(&r[i]);
+        free(log[i]);
+    }
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
+    return busy;
+}
+
+static void test_runs_same_results(void **state)
+{
+    (void)state;
+    int busy = 0;
+    for (int cfgi = 0; cfgi < 800; cfgi++)
+        busy += run_pair(cfgi);
+    assert_true(busy >= 550);
+}
+
+/* A k-node ring with one VC and no VC rule (it deadlocks), len-flit
+ * messages, depth-flit buffers, switch delay depth mod 3, link latency 1 +
+ * len mod 2: both loops must stop at the same cycle with the same blocked
+ * cycle of channels and flit counts. Returns 1 on a deadlock. */
+static int deadlock_pair(int k, int len, int depth)
+{
+    kc_err err;
+    kc_simnet net;
+    kc_simroute route;
+    kc_simtraffic tr;
+    kc_simconfig c;
+    kc_test_sim_deadlock_ring(k, len, &net, &route, &tr, &c);
+    kc_simnet_free(&net);
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, k, 1, 1, 1, 1, depth, &err), KC_OK);
+    c.switch_delay = depth % 3;
+    c.link_latency = 1 + len % 2;
+    kc_simresult r[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);
+    kc_test_sim_expect_same(&r[0], &r[1], net.net_channels + 1, NULL, 0, NULL, 0, "flit loop", "stream",
+                            k * 1000 + len * 10 + depth);
+    int deadlock = r[0].deadlock;
+    for (int i = 0; i < 2; i++)
+        kc_simresult_free(&r[i]);
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
+    return deadlock;
+}
+
+/* Rings of 4-9 nodes, messages of 2-30 flits, buffers of 1, 5 and 9 flits. */
+static void test_deadlock_same(void **state)
+{
+    (void)state;
+    int deadlocks = 0;
+    for (int i = 0; i < 6 * 5 * 3; i++)
+        deadlocks += deadlock_pair(4 + i % 6, 2 + 7 * (i / 6 % 5), 1 + 4 * (i / 30));
+    assert_true(deadlocks >= 10);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_driven_same_deliveries),
+        cmocka_unit_test(test_runs_same_results),
+        cmocka_unit_test(test_deadlock_same),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
