@@ -2,6 +2,8 @@
 
 #include <math.h>
 
+#include "rng_step.h"
+
 uint64_t kc_seed_derive(uint64_t seed, uint64_t stream)
 {
     uint64_t z = seed + 0x9e3779b97f4a7c15ULL * stream;
@@ -17,21 +19,7 @@ void kc_rng_seed(kc_rng *r, uint64_t seed)
         r->s[i] = kc_seed_derive(seed, (uint64_t)i + 1);
 }
 
-static inline uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-
-uint64_t kc_rng_next(kc_rng *r)
-{
-    uint64_t *s = r->s;
-    uint64_t result = rotl(s[1] * 5, 7) * 9;
-    uint64_t t = s[1] << 17;
-    s[2] ^= s[0];
-    s[3] ^= s[1];
-    s[1] ^= s[2];
-    s[0] ^= s[3];
-    s[2] ^= t;
-    s[3] = rotl(s[3], 45);
-    return result;
-}
+uint64_t kc_rng_next(kc_rng *r) { return kci_rng_step(r); }
 
 uint64_t kc_rng_below(kc_rng *r, uint64_t bound)
 {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/rng_step.h"
 
 int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id)
 {
@@ -118,6 +119,30 @@ KCI_PF_FN void pf_source(const kci_engine *e, uint32_t x)
         kci_prefetch(&e->traffic->start[x]);
 }
 
+/* One Bernoulli trial per sender, in sender order, success with
+ * probability p (times the source's weight): the draws of kc_rng_unit
+ * compared with p, done as an integer comparison on a local copy of the
+ * stream (the same values, the same outcomes: kci_rng_unit_threshold), so a
+ * trial costs a few instructions rather than a call and a conversion. The
+ * stream goes back to e->rng before a success draws its destination. */
+static void bernoulli_trials(kci_engine *e, double p)
+{
+    const uint16_t *wt = e->traffic ? e->traffic->weight : NULL;
+    uint64_t thr = kci_rng_unit_threshold(p);
+    kc_rng r = e->rng;
+    for (uint32_t i = 0; i < e->nsenders; i++) {
+        uint32_t x = e->senders[i];
+        uint64_t t = wt ? kci_rng_unit_threshold(p * wt[x]) : thr;
+        if ((kci_rng_step(&r) >> 11) >= t)
+            continue;
+        e->rng = r;
+        if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
+            e->nomem = 1;
+        r = e->rng;
+    }
+    e->rng = r;
+}
+
 void kci_generate(kci_engine *e)
 {
     const kc_simconfig *c = e->cfg;
@@ -161,18 +186,17 @@ void kci_generate(kci_engine *e)
         }
         return;
     }
+    if (c->process == KC_INJECT_BERNOULLI) {
+        bernoulli_trials(e, p);
+        return;
+    }
     for (uint32_t i = 0; i < e->nsenders; i++) {
         uint32_t x = e->senders[i];
-        if (c->process == KC_INJECT_POISSON) {
-            double mx = source_mean(e, x, mean);
-            while (e->next_msg_time[x] < (double)e->now + 1.0) {
-                if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
-                    e->nomem = 1;
-                e->next_msg_time[x] += kc_rng_exponential(&e->rng, mx);
-            }
-        } else if (kc_rng_unit(&e->rng) < (e->traffic->weight ? p * e->traffic->weight[x] : p)) {
+        double mx = source_mean(e, x, mean);
+        while (e->next_msg_time[x] < (double)e->now + 1.0) {
             if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
                 e->nomem = 1;
+            e->next_msg_time[x] += kc_rng_exponential(&e->rng, mx);
         }
     }
 }
