@@ -80,6 +80,54 @@ static const cli_opt OPT_SWITCH_DELAY = {.name = "switch-delay", .type = CLI_INT
                                          .hi = 1000, .help = "switch delay in cycles", .shown_def = shown_switch_delay};
 static const cli_opt OPT_LINK_LATENCY = {.name = "link-latency", .type = CLI_INT, .meta = "W", .lo = 1,
                                          .hi = 1000, .help = "link latency in cycles", .shown_def = shown_link_latency};
+/* The router-pipeline model: each option one difference between the
+ * seeds' router and BookSim2's IQRouter (docs/sim.md, "The BookSim2
+ * model"); the defaults are the seeds'. */
+static const cli_opt OPT_INJECT_LATENCY = {.name = "inject-latency", .type = CLI_INT, .meta = "I", .lo = 1,
+                                           .hi = 1000, .def = "1", .param = "inject_latency",
+                                           .help = "cycles from injection to the source router's buffer (BookSim2: 2, "
+                                                   "the creation cycle and the injection channel)"};
+static const cli_opt OPT_CREDIT_DELAY = {.name = "credit-delay", .type = CLI_INT, .meta = "C", .lo = 0, .hi = 1000,
+                                         .def = "0", .param = "credit_delay",
+                                         .help = "cycles before a buffer slot freed downstream can be used upstream "
+                                                 "(BookSim2: 2, the credit channel and the upstream read)"};
+static const cli_opt OPT_VC_RELEASE = {.name = "vc-release", .type = CLI_CHOICE, .choices = &kc_simvcrelease_names,
+                                       .def = "tail-out", .param = "vc_release",
+                                       .help = "when a VC may be given to the next message (BookSim2 tail-in: once "
+                                               "the tail is sent into it, packets then share its buffer)"};
+static const cli_opt OPT_VA_DELAY = {.name = "va-delay", .type = CLI_INT, .meta = "V", .lo = 0, .hi = 1000,
+                                     .def = "0", .param = "va_delay",
+                                     .help = "cycles of R that are VC allocation, a stage of its own: a freed VC is "
+                                             "used V + 1 cycles later (BookSim2: 1)"};
+static const cli_opt OPT_INJ_VCS = {.name = "inj-vcs", .type = CLI_INT, .meta = "V", .lo = 0,
+                                    .hi = KC_SIMNET_MAX_VCS, .def = "0", .param = "inj_vcs",
+                                    .help = "0: --inj whole injection channels; V: one injection port of V VCs, one "
+                                            "flit per cycle, VCs taken round-robin (BookSim2: the network's VCs)"};
+static const cli_opt OPT_EJ_VCS = {.name = "ej-vcs", .type = CLI_INT, .meta = "V", .lo = 0, .hi = KC_SIMNET_MAX_VCS,
+                                   .def = "0", .param = "ej_vcs",
+                                   .help = "0: --ej whole ejection channels; V: one ejection port of V VCs, one flit "
+                                           "per cycle (BookSim2: the network's VCs)"};
+static const cli_opt OPT_INPUT_PORT = {.name = "input-port", .type = CLI_CHOICE, .choices = &kc_siminport_names,
+                                       .def = "free", .param = "input_port",
+                                       .help = "whether an input link's VCs may send in one cycle (free) or the "
+                                               "port sends one flit per cycle (shared, BookSim2)"};
+static const cli_opt OPT_ARBITRATION = {.name = "arbitration", .type = CLI_CHOICE, .choices = &kc_simarb_names,
+                                        .def = "fcfs", .param = "arbitration",
+                                        .help = "VC and switch allocators (BookSim2: islip, one iteration)"};
+static const cli_opt OPT_SELF_TRAFFIC = {.name = "self-traffic", .type = CLI_CHOICE, .choices = &kc_simself_names,
+                                         .def = "drop", .param = "self_traffic",
+                                         .help = "messages to oneself: dropped, or sent through the own router "
+                                                 "(BookSim2: uniform draws among all nodes)"};
+static const cli_opt OPT_SIM_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &kc_simtie_names, .def = "plus",
+                                    .param = "tie",
+                                    .help = "ring tie rule on tori (random: a seeded draw per message and ring, "
+                                            "BookSim2's rule)"};
+static const cli_opt OPT_BOOKSIM = {.name = "booksim", .type = CLI_FLAG,
+                                    .help = "BookSim2's router (28f43299 defaults): --depth 8 --vcs 2 --vc-link shared "
+                                            "--route-delay 2 --switch-delay 2 --link-latency 1 --injection bernoulli "
+                                            "--inject-latency 2 --credit-delay 2 --vc-release tail-in --va-delay 1 "
+                                            "--inj-vcs V --ej-vcs V (V: the VCs) --input-port shared --arbitration "
+                                            "islip --tie random --self-traffic send; options given override it"};
 static const cli_opt OPT_CHANNEL_UTIL = {.name = "channel-util", .type = CLI_FLAG,
                                          .help = "per-link utilisation in the measurement window"};
 static const cli_opt OPT_POINT_THREADS = {.name = "point-threads", .type = CLI_INT, .meta = "T", .lo = 1, .hi = 64,
@@ -118,7 +166,7 @@ static const cli_use simulate_opts[] = {
     {&OPT_VC_RULE, NULL, NULL},
     {&OPT_VCS, NULL, NULL},
     {&OPT_VC_LINK, NULL, NULL},
-    {&OPT_TIE, "torus rings at distance k/2", NULL},
+    {&OPT_SIM_TIE, NULL, NULL},
     {&OPT_INJ, NULL, NULL},
     {&OPT_EJ, NULL, NULL},
     {&OPT_DEPTH, NULL, NULL},
@@ -141,6 +189,16 @@ static const cli_use simulate_opts[] = {
     {&OPT_ROUTE_DELAY, NULL, NULL},
     {&OPT_SWITCH_DELAY, NULL, NULL},
     {&OPT_LINK_LATENCY, NULL, NULL},
+    {&OPT_BOOKSIM, NULL, NULL},
+    {&OPT_INJECT_LATENCY, NULL, NULL},
+    {&OPT_CREDIT_DELAY, NULL, NULL},
+    {&OPT_VC_RELEASE, NULL, NULL},
+    {&OPT_VA_DELAY, NULL, NULL},
+    {&OPT_INJ_VCS, NULL, NULL},
+    {&OPT_EJ_VCS, NULL, NULL},
+    {&OPT_INPUT_PORT, NULL, NULL},
+    {&OPT_ARBITRATION, NULL, NULL},
+    {&OPT_SELF_TRAFFIC, NULL, NULL},
     {&OPT_CHANNEL_UTIL, NULL, NULL},
     {&OPT_COMPARE, NULL, NULL},
     {&OPT_CONFIGS, "with --compare: routings, M-S, M-G (lists below) or ROUTING@MAPPING (default "
@@ -231,12 +289,17 @@ static int resolve_network(const cli_args *a, kc_simspec *u, int given)
         given_int(a, &OPT_N, &u->n);
         given_int(a, &OPT_K, &u->k);
     }
+    if (cli_flag(a, &OPT_BOOKSIM)) { /* the preset first: options given override it */
+        u->vcs = 2;
+        u->depth = 8;
+        tie = (int)KC_SIM_TIE_RANDOM;
+    }
     given_int(a, &OPT_VCS, &u->vcs);
     given_int(a, &OPT_INJ, &u->inj);
     given_int(a, &OPT_EJ, &u->ej);
     given_int(a, &OPT_DEPTH, &u->depth);
     given_choice(a, &OPT_VC_RULE, &rule);
-    given_choice(a, &OPT_TIE, &tie);
+    given_choice(a, &OPT_SIM_TIE, &tie);
     u->route.vcrule = (kc_simvcrule)rule;
     u->route.tie = (kc_tie)tie;
     /* --topology reads the shared table; the simulator's has the same names */
@@ -320,9 +383,38 @@ static int resolve_trace(const cli_args *a, sim_job *j)
     return 0;
 }
 
+/* --booksim's part of the configuration (resolve_network sets its depth,
+ * VCs and tie), before the options given. */
+static void booksim_preset(const cli_args *a, kc_simconfig *c)
+{
+    if (!cli_flag(a, &OPT_BOOKSIM))
+        return;
+    c->route_delay = 2;
+    c->switch_delay = 2;
+    c->link_latency = 1;
+    c->process = KC_INJECT_BERNOULLI;
+    c->vc_independent = 0;
+    kc_simconfig_booksim(c, cli_given(a, &OPT_VCS) ? (int)cli_int(a, &OPT_VCS, 2) : 2);
+}
+
+/* The router-pipeline options (kc_sim_pipeline). */
+static void resolve_pipeline(const cli_args *a, kc_simconfig *c)
+{
+    given_int(a, &OPT_INJECT_LATENCY, &c->inject_latency);
+    given_int(a, &OPT_CREDIT_DELAY, &c->credit_delay);
+    given_choice(a, &OPT_VC_RELEASE, &c->vc_release);
+    given_int(a, &OPT_VA_DELAY, &c->va_delay);
+    given_int(a, &OPT_INJ_VCS, &c->inj_vcs);
+    given_int(a, &OPT_EJ_VCS, &c->ej_vcs);
+    given_choice(a, &OPT_INPUT_PORT, &c->input_port);
+    given_choice(a, &OPT_ARBITRATION, &c->arbitration);
+    given_choice(a, &OPT_SELF_TRAFFIC, &c->self_traffic);
+}
+
 static void resolve_config(const cli_args *a, kc_simconfig *c)
 {
     kc_simconfig_default(c);
+    booksim_preset(a, c);
     int process = (int)c->process;
     given_int(a, &OPT_MSG_FLITS, &c->msg_flits);
     given_choice(a, &OPT_INJECTION, &process);
@@ -340,6 +432,7 @@ static void resolve_config(const cli_args *a, kc_simconfig *c)
     given_int(a, &OPT_POINT_THREADS, &c->threads);
     c->oneshot = cli_flag(a, &OPT_ONESHOT);
     c->channel_util = cli_flag(a, &OPT_CHANNEL_UTIL);
+    resolve_pipeline(a, c);
 }
 
 static int resolve_loads(const cli_args *a, sim_job *j)
@@ -376,7 +469,7 @@ static int reject_unused(const cli_args *a, const sim_job *j)
     if (j->spec.topo != KC_SIM_TORUS)
         r = cli_reject(a, &OPT_VC_RULE, "off tori: VC rules split the VCs of a ring (hypercube and meshes have none)");
     if (!r && j->spec.topo != KC_SIM_TORUS)
-        r = cli_reject(a, &OPT_TIE, "off tori: only torus rings have ties at distance k/2");
+        r = cli_reject(a, &OPT_SIM_TIE, "off tori: only torus rings have ties at distance k/2");
     if (!r && !j->compare)
         r = cli_reject(a, &OPT_CONFIGS, "without --compare");
     if (!r && !j->compare)
@@ -614,7 +707,7 @@ static cJSON *series_json(const sim_job *j, const sim_series *se)
     cJSON_AddStringToObject(o, "routing", kc_simalgo_name(se->spec.route.algo));
     if (se->sc.net.topo == KC_SIM_TORUS) {
         cJSON_AddStringToObject(o, "vc_rule", kc_simvcrule_name(se->spec.route.vcrule));
-        cJSON_AddStringToObject(o, "tie", kc_tie_name(se->spec.route.tie));
+        cJSON_AddStringToObject(o, "tie", kc_names_name(&kc_simtie_names, (int)se->spec.route.tie));
     }
     cli_json_add_int(o, "vcs", se->sc.net.vcs);
     cJSON_AddStringToObject(o, "mapping", se->sc.mapping_desc);
@@ -740,7 +833,8 @@ static void text_series(const sim_job *j, const sim_series *se)
 {
     printf("\n[%s] routing %s", se->label, kc_simalgo_name(se->spec.route.algo));
     if (se->sc.net.topo == KC_SIM_TORUS)
-        printf(" (%s VCs, ties %s)", kc_simvcrule_name(se->spec.route.vcrule), kc_tie_name(se->spec.route.tie));
+        printf(" (%s VCs, ties %s)", kc_simvcrule_name(se->spec.route.vcrule),
+               kc_names_name(&kc_simtie_names, (int)se->spec.route.tie));
     printf(", %d VC%s/link, mapping %s", se->sc.net.vcs, se->sc.net.vcs == 1 ? "" : "s", se->sc.mapping_desc);
     if (se->sc.contention >= 0)
         printf(", channel contention %lld", se->sc.contention);

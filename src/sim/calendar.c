@@ -32,6 +32,8 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
     e->msgs[m].len = len;
     e->msgs[m].id = id;
     e->msgs[m].next = -1;
+    /* random ring ties: one bit per dimension, drawn as the message is made */
+    e->msgs[m].ties = e->route->tie == KC_SIM_TIE_RANDOM ? (uint32_t)kc_rng_next(&e->rng) : 0;
     if (e->driven && !e->in_senders[node]) { /* driven runs visit only nodes with queued messages */
         e->in_senders[node] = 1;
         e->senders[e->nsenders++] = node;
@@ -57,16 +59,16 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
 }
 
 /* The destination of a message generated at node: uniform over the other
- * (virtual) nodes, or one of the node's traffic entries; one draw. On a
+ * (virtual) nodes (over all of them with self_traffic), or one of the node's traffic entries; one draw. On a
  * general network the draw is over the ranks and gives the router of
  * the rank drawn (kcube/simtraffic.h). */
 static uint32_t pick_dest(kci_engine *e, uint32_t node)
 {
     const kc_simtraffic *t = e->traffic;
     if (t->uniform) {
-        uint32_t v = t->to_virt ? t->to_virt[node] : node;
-        uint32_t y = (uint32_t)kc_rng_below(&e->rng, (t->draw ? t->draw : t->nodes) - 1);
-        if (y >= v)
+        uint32_t v = t->to_virt ? t->to_virt[node] : node, self = e->cfg->self_traffic ? 1 : 0;
+        uint32_t y = (uint32_t)kc_rng_below(&e->rng, (t->draw ? t->draw : t->nodes) - 1 + self);
+        if (y >= v && !self)
             y++;
         return t->to_phys ? t->to_phys[y] : y;
     }

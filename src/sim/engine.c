@@ -69,6 +69,7 @@ void kci_engine_free(kci_engine *e)
     free(e->wheel);
     free(e->freed_sources);
     kc_simsample_free(&e->latency);
+    kci_pipe_free(e);
 }
 
 /* Resizes array `ptr` to n elements, or returns -1 from the enclosing
@@ -425,18 +426,22 @@ static int init_sources(kci_engine *e)
 kc_status kci_engine_init(kci_engine *e, const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
                           const kc_simconfig *cfg, int flit_loop, uint32_t nparts, int force_pf, kc_err *err)
 {
-    init_scalars(e, net, route, tr, cfg, !flit_loop && kci_sim_trains(net, cfg), force_pf);
+    int pipe = kc_sim_pipeline(cfg, route);
+    init_scalars(e, net, route, tr, cfg, !flit_loop && !pipe && kci_sim_trains(net, cfg), force_pf);
     if (!init_channels(e, nparts) || !init_sources(e) || kci_engine_grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     kci_calendar_init(e);
-    return KC_OK;
+    return pipe ? kci_pipe_init(e, err) : KC_OK;
 }
 
 int kci_engine_cycle(kci_engine *e, int64_t *idle)
 {
-    inject(e);
+    if (!e->pipe)
+        inject(e);
     e->progress = 0;
-    if (e->trains) {
+    if (e->pipe) {
+        kci_pipe_cycle(e);
+    } else if (e->trains) {
         kci_trains_allocate(e);
         kci_trains_move(e);
     } else {

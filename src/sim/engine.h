@@ -10,6 +10,7 @@
  *   calendar.c  message generation: the sources' calendar, their queues
  *   flit.c      the flit-by-flit loop (any model)
  *   trains.c    the worm-level loop (rigid worms: one-flit buffers, ...)
+ *   pipeline*.c the router-pipeline loop (BookSim2's router model)
  *   threads.c   the threads that run the worm-level loop's node ranges
  *   driver.c    kc_sim_run and kc_simdrive: runs, results, deadlocks
  *
@@ -91,6 +92,7 @@ _Static_assert(KCI_WORM_HOT <= KCI_CACHE_LINE, "a worm record's hot part fits in
 typedef struct kci_qmsg {
     uint32_t gen, dst, len, id;
     int32_t next;
+    uint32_t ties; /* random ring-tie directions (KC_SIM_TIE_RANDOM), bit d for dimension d */
 } kci_qmsg;
 
 /* A header waiting for a channel, or any worm with a sort key. */
@@ -256,6 +258,7 @@ typedef struct kci_engine {
     uint8_t *in_senders;  /* driven: node is in senders (its queue may be non-empty) */
     kc_simarrival *log;   /* driven runs: tails delivered in the current cycle; logged runs: all */
     size_t nlog, log_cap;
+    struct kci_pipe *pipe; /* the router-pipeline loop (pipeline.c), NULL for the seeds' model */
 } kci_engine;
 
 /* The router a channel leads to. */
@@ -332,6 +335,14 @@ static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi)
 {
     e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
 }
+
+/* pipeline.c: the router-pipeline loop (kc_sim_pipeline) */
+kc_status kci_pipe_init(kci_engine *e, kc_err *err);
+void kci_pipe_free(kci_engine *e);
+/* Steps 2-4 of a cycle: arrivals, sources, every router with flits. */
+void kci_pipe_cycle(kci_engine *e);
+/* Flits in buffers and on links; at sources (queued and not yet written). */
+void kci_pipe_flits(const kci_engine *e, uint64_t *buffered, uint64_t *at_source);
 
 /* trains.c */
 /* Steps 3 and 4 of the worm-level loop. */
