@@ -276,13 +276,16 @@ void kci_pipe_cycle(kci_engine *e)
     kci_pipe *p = e->pipe;
     e->nfresh_queues = 0; /* the sources are visited in node order below: no lists needed */
     arrivals(e, p);
+    for (uint32_t v = 0; v < e->net->nodes; v++)
+        if (p->rbuf[v])
+            kci_pipe_router(e, v);
+    /* after the routers: a slot freed at the source router this cycle is
+     * written at once with credit delay 0 (as the seeds' injection
+     * channel refills as it empties); what is written arrives I later */
     for (uint32_t x = 0; x < e->net->nodes; x++)
         for (uint32_t j = 0; j < p->ninjp; j++)
             if (e->queue_head[x] >= 0 || p->src[x * p->ninjp + j].w >= 0)
                 source_port(e, p, x, j);
-    for (uint32_t v = 0; v < e->net->nodes; v++)
-        if (p->rbuf[v])
-            kci_pipe_router(e, v);
 }
 
 void kci_pipe_flits(const kci_engine *e, uint64_t *buffered, uint64_t *at_source)

@@ -11,10 +11,13 @@
  *   ovc  an output VC as the upstream side sees it: the same id as the ivc
  *        it feeds (its owner, when a VC allocator may give it again, and
  *        its credits: free slots downstream), then the ejection VCs.
- * A cycle: flits and credits due arrive, sources write a flit per
- * injection port, then every router with buffered flits allocates VCs to
- * its waiting heads and its switch to one flit per input port (or VC) and
- * per output port (or VC, when the VCs of a link are independent). */
+ * A cycle: flits and credits due arrive, every router with buffered
+ * flits allocates VCs to its waiting heads and its switch to one flit per
+ * input port (or VC) and per output port (or VC, when the VCs of a link
+ * are independent), then sources write a flit per injection port.
+ * Routers are visited in id order, so with credit delay 0 a slot freed
+ * downstream is reused upstream in the same cycle only when the
+ * downstream router comes first (the seeds' flit loop: always). */
 #ifndef KCI_SIM_PIPELINE_H
 #define KCI_SIM_PIPELINE_H
 
