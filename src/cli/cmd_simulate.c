@@ -734,6 +734,41 @@ static void hoist(cJSON *root, cJSON *one)
     cJSON_Delete(one);
 }
 
+/* The router-pipeline model's line, when a run leaves the seeds' router. */
+static void text_router(const sim_job *j)
+{
+    const kc_simconfig *c = &j->cfg;
+    if (!kc_sim_pipeline(c, &j->spec.route))
+        return;
+    printf("router    pipeline: R %d (VA %d), S %d, W %d, inject %d, credit delay %d, VC release %s, injection %d VC%s, "
+           "ejection %d VC%s, input ports %s, %s, self traffic %s\n",
+           c->route_delay, c->va_delay, c->switch_delay, c->link_latency, c->inject_latency > 1 ? c->inject_latency : 1,
+           c->credit_delay, kc_names_name(&kc_simvcrelease_names, c->vc_release), c->inj_vcs ? c->inj_vcs : 1,
+           c->inj_vcs ? "s" : " (whole channels)", c->ej_vcs ? c->ej_vcs : 1, c->ej_vcs ? "s" : " (whole channels)",
+           kc_names_name(&kc_siminport_names, c->input_port), kc_names_name(&kc_simarb_names, c->arbitration),
+           kc_names_name(&kc_simself_names, c->self_traffic));
+}
+
+/* The same as JSON: a "router" object. */
+static void json_router(cJSON *root, const sim_job *j)
+{
+    const kc_simconfig *c = &j->cfg;
+    if (!kc_sim_pipeline(c, &j->spec.route))
+        return;
+    cJSON *o = cJSON_AddObjectToObject(root, "router");
+    cJSON_AddStringToObject(o, "model", "pipeline");
+    int v[] = {c->route_delay, c->va_delay, c->switch_delay, c->link_latency, c->inject_latency > 1 ? c->inject_latency : 1,
+               c->credit_delay, c->inj_vcs, c->ej_vcs};
+    const char *names[] = {"route_delay", "va_delay", "switch_delay", "link_latency", "inject_latency",
+                           "credit_delay", "inj_vcs", "ej_vcs"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        cli_json_add_int(o, names[i], v[i]);
+    cJSON_AddStringToObject(o, "vc_release", kc_names_name(&kc_simvcrelease_names, c->vc_release));
+    cJSON_AddStringToObject(o, "input_port", kc_names_name(&kc_siminport_names, c->input_port));
+    cJSON_AddStringToObject(o, "arbitration", kc_names_name(&kc_simarb_names, c->arbitration));
+    cJSON_AddStringToObject(o, "self_traffic", kc_names_name(&kc_simself_names, c->self_traffic));
+}
+
 static int render_json(const sim_job *j)
 {
     const kc_simnet *net0 = &j->ser[0].sc.net;
@@ -748,6 +783,7 @@ static int render_json(const sim_job *j)
     cli_json_add_u64(net, "msg_flits", j->cfg.msg_flits);
     cJSON_AddStringToObject(root, "pattern", j->traffic);
     cli_json_add_u64(root, "seed", j->cfg.seed);
+    json_router(root, j);
     if (j->trace)
         cli_trace_json(root, j->trace);
     if (!j->compare) {
@@ -879,6 +915,7 @@ static int render_text(const sim_job *j)
            : j->cfg.process == KC_INJECT_POISSON ? "Poisson injection"
                                                  : "Bernoulli injection",
            (unsigned long long)j->cfg.seed);
+    text_router(j);
     for (int s = 0; s < j->ns; s++)
         text_series(j, &j->ser[s]);
     return CLI_EXIT_OK;
