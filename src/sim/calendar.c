@@ -30,12 +30,12 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
     e->msgs[m].gen = e->now;
     e->msgs[m].dst = dst;
     e->msgs[m].len = len;
-    e->msgs[m].id = id;
     e->msgs[m].next = -1;
     /* random ring ties: one bit per dimension, drawn as the message is made
-     * (only tori have rings to tie on) */
-    e->msgs[m].ties = e->route->tie == KC_SIM_TIE_RANDOM && e->net->topo == KC_SIM_TORUS
-                          ? (uint32_t)kc_rng_next(&e->rng) : 0;
+     * (only tori have rings to tie on); such runs are never driven, so the
+     * caller's id field is free to hold them */
+    e->msgs[m].id = e->route->tie == KC_SIM_TIE_RANDOM && e->net->topo == KC_SIM_TORUS && !e->driven
+                        ? (uint32_t)kc_rng_next(&e->rng) : id;
     if (e->driven && !e->in_senders[node]) { /* driven runs visit only nodes with queued messages */
         e->in_senders[node] = 1;
         e->senders[e->nsenders++] = node;

@@ -90,9 +90,9 @@ _Static_assert(KCI_WORM_HOT <= KCI_CACHE_LINE, "a worm record's hot part fits in
 
 /* A queued message (source queues are lists through one array). */
 typedef struct kci_qmsg {
-    uint32_t gen, dst, len, id;
+    uint32_t gen, dst, len, id; /* id: driven runs, the caller's; runs with random ring ties
+                                   (KC_SIM_TIE_RANDOM), the message's tie bits, bit d for dimension d */
     int32_t next;
-    uint32_t ties; /* random ring-tie directions (KC_SIM_TIE_RANDOM), bit d for dimension d */
 } kci_qmsg;
 
 /* A header waiting for a channel, or any worm with a sort key. */

@@ -15,37 +15,6 @@
 
 #include "core/grow.h"
 
-int kci_pfifo_push(kci_pfifo *f, uint32_t t, uint32_t ivc, uint32_t w, uint32_t idx)
-{
-    if (f->end == f->cap) {
-        if (f->head > f->cap / 2) { /* slide the live part down rather than grow */
-            memmove(f->a, f->a + f->head, (f->end - f->head) * sizeof *f->a);
-            f->end -= f->head;
-            f->head = 0;
-        } else if (KCI_RESERVE(f->a, f->cap, f->end + 1, 1024)) {
-            return -1;
-        }
-    }
-    f->a[f->end++] = (kci_pflight){t, ivc, w, idx};
-    return 0;
-}
-
-uint32_t kci_pipe_ivc_node(const kci_engine *e, uint32_t g)
-{
-    const kci_pipe *p = e->pipe;
-    if (g < p->inj0)
-        return e->net->next_node[g / p->vcs];
-    return (g - p->inj0) / (p->ninjp * p->nivp);
-}
-
-uint32_t kci_pipe_ivc_local(const kci_engine *e, uint32_t g)
-{
-    const kci_pipe *p = e->pipe;
-    if (g < p->inj0)
-        return (g / p->vcs % p->ports) * p->vcs + g % p->vcs;
-    return p->ports * p->vcs + (g - p->inj0) % (p->ninjp * p->nivp);
-}
-
 /* The sizes and timing of the pipe from the network and cfg. */
 static void pipe_shape(kci_pipe *p, const kc_simnet *net, const kc_simconfig *c, int independent)
 {
@@ -145,7 +114,8 @@ void kci_pipe_free(kci_engine *e)
         return;
     void *arrays[] = {p->rivc,   p->bw,        p->bi,         p->ba,      p->ivc,    p->ovc,   p->src,
                       p->rbuf,   p->in_ptr,    p->va_in_ptr,  p->rr_off,  p->out_ptr, p->va_out_ptr,
-                      p->req,    p->win,       p->gsel,      p->asel,       p->ties,    p->link.a, p->inj.a, p->credit.a};
+                      p->req,    p->win,       p->gsel,      p->asel,       p->ties,    p->link.a, p->inj.a, p->credit.a,
+                      p->worms,  p->free_w};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);
     free(p);
@@ -182,17 +152,19 @@ static void arrivals(kci_engine *e, kci_pipe *p)
             buffer_in(e, p, f->a[f->head].ivc, f->a[f->head].w, f->a[f->head].idx);
 }
 
-/* Worm wi's tie bits slot exists; -1 when out of memory. */
-static int ties_fit(kci_engine *e, kci_pipe *p)
+/* A free worm slot (doubling the slots when none is left); -1 when out
+ * of memory. */
+static int64_t worm_slot(kci_pipe *p)
 {
-    if (p->ties_cap >= e->worm_cap)
-        return 0;
-    uint32_t *t = realloc(p->ties, e->worm_cap * sizeof *t);
-    if (!t)
-        return -1;
-    p->ties = t;
-    p->ties_cap = e->worm_cap;
-    return 0;
+    if (!p->nfree) {
+        uint32_t cap = p->wcap ? 2 * p->wcap : 256;
+        if (KCI_RESIZE(p->worms, cap) || KCI_RESIZE(p->ties, cap) || KCI_RESIZE(p->free_w, cap))
+            return -1;
+        for (uint32_t i = cap; i > p->wcap; i--)
+            p->free_w[p->nfree++] = i - 1;
+        p->wcap = cap;
+    }
+    return p->free_w[--p->nfree];
 }
 
 /* The message at the head of x's queue becomes worm wi, about to be
@@ -201,16 +173,16 @@ static void take_message(kci_engine *e, kci_pipe *p, uint32_t x, uint32_t wi)
 {
     uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
     int32_t m = e->queue_head[x];
-    kci_worm *w = &e->worms[wi];
+    kci_worm *w = &p->worms[wi];
     w->src = x;
     w->dst = e->msgs[m].dst;
     w->gen = e->msgs[m].gen;
     w->inj = e->now;
     w->len = w->src_left = e->msgs[m].len;
-    w->id = e->msgs[m].id;
+    w->id = 0;
     w->seq = e->next_seq++;
     w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
-    p->ties[wi] = e->msgs[m].ties;
+    p->ties[wi] = e->msgs[m].id; /* the tie bits (calendar.c) */
     e->queue_head[x] = e->msgs[m].next;
     if (e->queue_head[x] < 0)
         e->queue_tail[x] = -1;
@@ -246,11 +218,12 @@ static void source_port(kci_engine *e, kci_pipe *p, uint32_t x, uint32_t j)
         uint32_t g;
         if (e->queue_head[x] < 0 || (g = free_inj_vc(e, p, s, x, j)) == KC_SIM_NONE)
             return;
-        if ((!e->nfree_worms && kci_engine_grow_worms(e)) || ties_fit(e, p)) {
+        int64_t slot = worm_slot(p);
+        if (slot < 0) {
             e->nomem = 1;
             return;
         }
-        uint32_t wi = e->free_worms[--e->nfree_worms];
+        uint32_t wi = (uint32_t)slot;
         take_message(e, p, x, wi);
         *s = (kci_psrc){(int32_t)wi, 0, g, (g - p->inj0) % p->nivp};
         p->ovc[g].owner = (int32_t)wi;
@@ -261,7 +234,7 @@ static void source_port(kci_engine *e, kci_pipe *p, uint32_t x, uint32_t j)
     o->credits--;
     if (kci_pfifo_push(&p->inj, e->now + p->inj_delay, s->ivc, (uint32_t)s->w, s->written++))
         e->nomem = 1;
-    kci_worm *w = &e->worms[s->w];
+    kci_worm *w = &p->worms[s->w];
     w->src_left--;
     e->progress = 1;
     if (s->written == w->len) {
@@ -300,7 +273,7 @@ void kci_pipe_flits(const kci_engine *e, uint64_t *buffered, uint64_t *at_source
     b += (p->link.end - p->link.head) + (p->inj.end - p->inj.head);
     for (size_t i = 0; i < (size_t)e->net->nodes * p->ninjp; i++)
         if (p->src[i].w >= 0)
-            s += e->worms[p->src[i].w].src_left;
+            s += p->worms[p->src[i].w].src_left;
     *buffered = b;
     *at_source = e->queued_flits + s;
 }

@@ -1,6 +1,8 @@
 /* Private to src/sim: the router-pipeline loop's state, shared by its two
  * files (pipeline.c: state, flits in flight, sources; pipeline_router.c:
- * each router's VC and switch allocation).
+ * each router's VC and switch allocation, and the helpers both use). It
+ * keeps its own worm slots, so it calls nothing of engine.c (which calls
+ * it) but kci_engine_finish (deliver.c, below both).
  *
  * The loop models an input-queued virtual-channel router as BookSim2's
  * IQRouter does, with each of its differences from the seeds' model an
@@ -76,15 +78,17 @@ typedef struct kci_pipe {
     uint32_t *rbuf;      /* [nodes]: flits buffered at a router */
     uint16_t *in_ptr, *out_ptr, *va_in_ptr, *va_out_ptr; /* [nodes * nin or nout]: round-robin pointers */
     uint16_t *rr_off;    /* [nodes * nin]: an input port's VC pre-arbitration pointer (by its first ivc) */
-    uint32_t *ties;      /* [worm_cap]: a worm's random tie bits */
-    uint32_t ties_cap;
+    /* its own worm slots (records as the engine's, for kci_engine_finish),
+     * their random tie bits and the free ones */
+    kci_worm *worms;
+    uint32_t *ties, *free_w, nfree, wcap;
     kci_pfifo link, inj, credit;
     kci_preq *req;       /* scratch of one router: nin * (nout + KC_SIMROUTE_MAX) requests */
     uint32_t *win;       /* scratch: the winners among them */
     int32_t *gsel, *asel; /* scratch: per output / input unit, the chosen request */
 } kci_pipe;
 
-/* pipeline.c */
+/* pipeline_router.c (below pipeline.c: the files call one way) */
 /* Appends to a FIFO; -1 when out of memory. */
 int kci_pfifo_push(kci_pfifo *f, uint32_t t, uint32_t ivc, uint32_t w, uint32_t idx);
 /* Router of ivc g; its local index there. */
@@ -96,8 +100,6 @@ static inline void kci_pipe_release(kci_pipe *p, uint32_t o, uint32_t now)
     p->ovc[o].owner = -1;
     p->ovc[o].avail = now + 1;
 }
-
-/* pipeline_router.c */
 /* VC allocation, then switch allocation and traversal, at router v. */
 void kci_pipe_router(kci_engine *e, uint32_t v);
 

@@ -22,6 +22,42 @@
  * s + C; a VC freed at s may be allocated from s + 1. */
 #include "pipeline.h"
 
+#include <string.h>
+
+#include "core/grow.h"
+
+int kci_pfifo_push(kci_pfifo *f, uint32_t t, uint32_t ivc, uint32_t w, uint32_t idx)
+{
+    if (f->end == f->cap) {
+        if (f->head > f->cap / 2) { /* slide the live part down rather than grow */
+            memmove(f->a, f->a + f->head, (f->end - f->head) * sizeof *f->a);
+            f->end -= f->head;
+            f->head = 0;
+        } else if (KCI_RESERVE(f->a, f->cap, f->end + 1, 1024)) {
+            return -1;
+        }
+    }
+    f->a[f->end++] = (kci_pflight){t, ivc, w, idx};
+    return 0;
+}
+
+uint32_t kci_pipe_ivc_node(const kci_engine *e, uint32_t g)
+{
+    const kci_pipe *p = e->pipe;
+    if (g < p->inj0)
+        return e->net->next_node[g / p->vcs];
+    return (g - p->inj0) / (p->ninjp * p->nivp);
+}
+
+uint32_t kci_pipe_ivc_local(const kci_engine *e, uint32_t g)
+{
+    const kci_pipe *p = e->pipe;
+    if (g < p->inj0)
+        return (g / p->vcs % p->ports) * p->vcs + g % p->vcs;
+    return p->ports * p->vcs + (g - p->inj0) % (p->ninjp * p->nivp);
+}
+
+
 /* Router-local index of ovc o at the router it leaves. */
 static uint32_t ovc_local(const kci_pipe *p, uint32_t o)
 {
@@ -124,7 +160,7 @@ static uint32_t allocate(kci_pipe *p, kci_preq *r, uint32_t n, uint16_t *inp, ui
 static int head_candidates(const kci_engine *e, const kci_pipe *p, uint32_t v, uint32_t g, uint32_t w,
                            uint32_t *cand)
 {
-    const kci_worm *wm = &e->worms[w];
+    const kci_worm *wm = &p->worms[w];
     if (wm->dst == v) {
         uint32_t ne = p->nejp * p->nevp;
         for (uint32_t k = 0; k < ne; k++)
@@ -172,7 +208,7 @@ static void vc_allocate(kci_engine *e, kci_pipe *p, uint32_t v)
  * worm. */
 static void eject_flit(kci_engine *e, kci_pipe *p, uint32_t o, uint32_t w, int tail)
 {
-    kci_worm *wm = &e->worms[w];
+    kci_worm *wm = &p->worms[w];
     e->flits_delivered++;
     if (e->in_window) {
         e->del_window++;
@@ -182,7 +218,7 @@ static void eject_flit(kci_engine *e, kci_pipe *p, uint32_t o, uint32_t w, int t
         return;
     kci_pipe_release(p, o, e->now);
     kci_engine_finish(e, wm, e->now + p->ej_delay);
-    e->free_worms[e->nfree_worms++] = w;
+    p->free_w[p->nfree++] = w;
     e->nactive--;
 }
 
@@ -193,7 +229,7 @@ static void depart(kci_engine *e, kci_pipe *p, uint32_t v, uint32_t g)
     kci_pivc *b = &p->ivc[g];
     size_t slot = (size_t)g * p->depth + b->head;
     uint32_t w = p->bw[slot], idx = p->bi[slot], o = (uint32_t)b->out, now = e->now;
-    int tail = idx + 1 == e->worms[w].len;
+    int tail = idx + 1 == p->worms[w].len;
     b->head = (uint16_t)((b->head + 1u) % p->depth);
     b->cnt--;
     p->rbuf[v]--;
@@ -245,7 +281,7 @@ static uint32_t sa_request(kci_engine *e, kci_pipe *p, uint32_t v, uint32_t l, u
         for (uint32_t k = n; k > 0 && p->req[k - 1].in == iu; k--)
             if (p->req[k - 1].out == ou)
                 return n;
-    p->req[n] = (kci_preq){iu, ou, g, o, e->worms[p->bw[slot]].seq};
+    p->req[n] = (kci_preq){iu, ou, g, o, p->worms[p->bw[slot]].seq};
     return n + 1;
 }
 
