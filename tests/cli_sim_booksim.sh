@@ -91,6 +91,13 @@ for h in 1 2 3 5 8; do
     expect_stdout_contains "last tail arrives at cycle $((5 * h + 26)),"
 done
 
+# --- messages to oneself: a permutation keeps its 16 fixed points (transpose on the 8-cube) ---
+expect_exit 0 "transpose drops fixed points" -- "$K" simulate --n 8 --pattern transpose --oneshot --booksim \
+    --self-traffic drop
+expect_stdout_contains "one-shot: 240 messages"
+expect_exit 0 "transpose keeps fixed points" -- "$K" simulate --n 8 --pattern transpose --oneshot --booksim
+expect_stdout_contains "one-shot: 256 messages"
+
 # --- random ties: reproducible by seed, seeds differ ---
 same "--tie random reproducible" -- "${TOR[@]}" --tie random --seed 7 -- "${TOR[@]}" --tie random --seed 7
 a=$(json "${TOR[@]}" --tie random --seed 7)

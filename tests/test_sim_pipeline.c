@@ -285,6 +285,49 @@ static void test_random_configurations(void **state)
     }
 }
 
+/* Random permutations lose their fixed points in the table and get them
+ * back; tables that are not a permutation (two messages from a source,
+ * a repeated destination, an idle node that receives) stay as they are. */
+static void test_keep_fixed_points(void **state)
+{
+    (void)state;
+    kc_rng g;
+    kc_rng_seed(&g, 7);
+    kc_err err;
+    for (int t = 0; t < 50; t++) {
+        uint32_t n = 2 + (uint32_t)kc_rng_below(&g, 40), perm[64], src[64];
+        for (uint32_t x = 0; x < n; x++)
+            perm[x] = src[x] = x;
+        kc_rng_perm(&g, perm, n);
+        for (uint32_t x = 0; x < n; x++) /* some more fixed points */
+            if (kc_rng_below(&g, 4) == 0)
+                for (uint32_t y = 0; y < n; y++)
+                    if (perm[y] == x) {
+                        perm[y] = perm[x];
+                        perm[x] = x;
+                        break;
+                    }
+        kc_simtraffic tr;
+        assert_int_equal(kc_simtraffic_pairs(&tr, n, src, perm, n, NULL, &err), KC_OK);
+        assert_int_equal(kc_simtraffic_keep_fixed(&tr, &err), KC_OK);
+        for (uint32_t x = 0; x < n; x++) {
+            assert_int_equal(tr.start[x + 1] - tr.start[x], 1);
+            assert_int_equal(tr.dest[tr.start[x]], perm[x]);
+        }
+        kc_simtraffic_free(&tr);
+    }
+    uint32_t s1[3] = {0, 0, 1}, d1[3] = {1, 2, 0}, s2[2] = {0, 1}, d2[2] = {2, 2}, s3[1] = {0}, d3[1] = {1};
+    const uint32_t *ss[3] = {s1, s2, s3}, *dd[3] = {d1, d2, d3};
+    size_t cnt[3] = {3, 2, 1};
+    for (int c = 0; c < 3; c++) {
+        kc_simtraffic tr;
+        assert_int_equal(kc_simtraffic_pairs(&tr, 4, ss[c], dd[c], cnt[c], NULL, &err), KC_OK);
+        assert_int_equal(kc_simtraffic_keep_fixed(&tr, &err), KC_OK);
+        assert_int_equal(tr.start[4], cnt[c]);
+        kc_simtraffic_free(&tr);
+    }
+}
+
 /* The seeds' values of the new fields do not select the pipeline, and
  * giving them explicitly changes nothing (inject latency 1 = 0). */
 static void test_defaults_keep_old_loops(void **state)
@@ -310,7 +353,7 @@ int main(void)
         cmocka_unit_test(test_zero_load_every_option), cmocka_unit_test(test_credit_delay_by_hand),
         cmocka_unit_test(test_vc_release_by_hand),     cmocka_unit_test(test_va_delay_by_hand),
         cmocka_unit_test(test_random_ties),            cmocka_unit_test(test_random_configurations),
-        cmocka_unit_test(test_defaults_keep_old_loops),
+        cmocka_unit_test(test_keep_fixed_points),      cmocka_unit_test(test_defaults_keep_old_loops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -568,6 +568,7 @@ static int resolve(const cli_args *a, sim_job *j)
     if (r)
         return r;
     resolve_config(a, &j->cfg);
+    j->user.self_traffic = j->cfg.self_traffic;
     j->spec = j->user;
     if (kc_simspec_resolve(&j->spec, &j->cfg, &err))
         return cli_report(a, &err);
