@@ -60,6 +60,20 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
     return 0;
 }
 
+void kci_dequeue(kci_engine *e, uint32_t node)
+{
+    int32_t m = e->queue_head[node];
+    e->queue_head[node] = e->msgs[m].next;
+    if (e->queue_head[node] < 0)
+        e->queue_tail[node] = -1;
+    e->msgs[m].next = e->msg_free;
+    e->msg_free = m;
+    e->queued--;
+    if (--e->queue_len[node] < e->queue_len_low[node] && e->late_window)
+        e->queue_len_low[node] = e->queue_len[node];
+    e->queued_flits -= e->msgs[m].len;
+}
+
 /* The destination of a message generated at node: uniform over the other
  * (virtual) nodes (over all of them with self_traffic), or one of the node's traffic entries; one draw. On a
  * general network the draw is over the ranks and gives the router of

@@ -229,15 +229,7 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
     w->stalled = 0;
     w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
     e->path[(size_t)wi * e->path_cap] = c;
-    e->queue_head[x] = e->msgs[m].next;
-    if (e->queue_head[x] < 0)
-        e->queue_tail[x] = -1;
-    e->msgs[m].next = e->msg_free;
-    e->msg_free = m;
-    e->queued--;
-    if (--e->queue_len[x] < e->queue_len_low[x] && e->late_window)
-        e->queue_len_low[x] = e->queue_len[x];
-    e->queued_flits -= w->len;
+    kci_dequeue(e, x);
     if (e->trains) {
         /* its first flit enters the injection channel this cycle */
         e->tchans[c].own = (int32_t)wi;

@@ -183,15 +183,7 @@ static void take_message(kci_engine *e, kci_pipe *p, uint32_t x, uint32_t wi)
     w->seq = e->next_seq++;
     w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
     p->ties[wi] = e->msgs[m].id; /* the tie bits (calendar.c) */
-    e->queue_head[x] = e->msgs[m].next;
-    if (e->queue_head[x] < 0)
-        e->queue_tail[x] = -1;
-    e->msgs[m].next = e->msg_free;
-    e->msg_free = m;
-    e->queued--;
-    if (--e->queue_len[x] < e->queue_len_low[x] && e->late_window)
-        e->queue_len_low[x] = e->queue_len[x];
-    e->queued_flits -= w->len;
+    kci_dequeue(e, x);
     e->nactive++;
 }
 
