@@ -60,9 +60,18 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
     return 0;
 }
 
-void kci_dequeue(kci_engine *e, uint32_t node)
+void kci_dequeue(kci_engine *e, uint32_t node, kci_worm *w)
 {
+    uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
     int32_t m = e->queue_head[node];
+    w->src = node;
+    w->dst = e->msgs[m].dst;
+    w->gen = e->msgs[m].gen;
+    w->inj = e->now;
+    w->src_left = e->msgs[m].len;
+    w->len = e->msgs[m].len;
+    w->id = e->msgs[m].id;
+    w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
     e->queue_head[node] = e->msgs[m].next;
     if (e->queue_head[node] < 0)
         e->queue_tail[node] = -1;

@@ -214,22 +214,12 @@ KCI_PF_FN void inject_prefetch(const kci_engine *e, const uint32_t *list, uint32
  * injection channel c. */
 static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi)
 {
-    uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
-    int32_t m = e->queue_head[x];
     kci_worm *w = &e->worms[wi];
-    w->src = x;
-    w->dst = e->msgs[m].dst;
-    w->gen = e->msgs[m].gen;
-    w->inj = e->now;
-    w->src_left = e->msgs[m].len;
-    w->len = e->msgs[m].len;
-    w->id = e->msgs[m].id;
+    kci_dequeue(e, x, w);
     w->npath = 1;
     w->first_held = 0;
     w->stalled = 0;
-    w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
     e->path[(size_t)wi * e->path_cap] = c;
-    kci_dequeue(e, x);
     if (e->trains) {
         /* its first flit enters the injection channel this cycle */
         e->tchans[c].own = (int32_t)wi;

@@ -323,9 +323,11 @@ uint64_t kci_calendar_chunks(uint64_t nodes);
 void kci_calendar_init(kci_engine *e);
 /* Appends a message to node's queue (generated now); -1 when out of memory. */
 int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id);
-/* The message at the head of node's (non-empty) queue leaves it; its
- * record stays readable until the next kci_enqueue. */
-void kci_dequeue(kci_engine *e, uint32_t node);
+/* The message at the head of node's (non-empty) queue leaves it as worm
+ * w, injected now: w gets its source, destination, generation and
+ * injection cycles, length (all at the source), id, and whether it is
+ * measured. */
+void kci_dequeue(kci_engine *e, uint32_t node, kci_worm *w);
 /* Step 1 of a cycle: the messages generated this cycle join their queues. */
 void kci_generate(kci_engine *e);
 

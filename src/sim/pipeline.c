@@ -11,7 +11,6 @@
 #include "pipeline.h"
 
 #include <stdlib.h>
-#include <string.h>
 
 #include "core/grow.h"
 
@@ -171,19 +170,11 @@ static int64_t worm_slot(kci_pipe *p)
  * written into ivc g; the queue's bookkeeping as the other loops keep it. */
 static void take_message(kci_engine *e, kci_pipe *p, uint32_t x, uint32_t wi)
 {
-    uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
-    int32_t m = e->queue_head[x];
     kci_worm *w = &p->worms[wi];
-    w->src = x;
-    w->dst = e->msgs[m].dst;
-    w->gen = e->msgs[m].gen;
-    w->inj = e->now;
-    w->len = w->src_left = e->msgs[m].len;
+    kci_dequeue(e, x, w);
+    p->ties[wi] = w->id; /* the tie bits (calendar.c) */
     w->id = 0;
     w->seq = e->next_seq++;
-    w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
-    p->ties[wi] = e->msgs[m].id; /* the tie bits (calendar.c) */
-    kci_dequeue(e, x);
     e->nactive++;
 }
 
