@@ -166,8 +166,8 @@ static int64_t worm_slot(kci_pipe *p)
     return p->free_w[--p->nfree];
 }
 
-/* The message at the head of x's queue becomes worm wi, about to be
- * written into ivc g; the queue's bookkeeping as the other loops keep it. */
+/* The message at the head of x's queue becomes worm wi (kci_dequeue),
+ * its tie bits taken out of the id field, its injection order given. */
 static void take_message(kci_engine *e, kci_pipe *p, uint32_t x, uint32_t wi)
 {
     kci_worm *w = &p->worms[wi];
