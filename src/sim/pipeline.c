@@ -54,6 +54,7 @@ static int pipe_alloc(kci_pipe *p, uint32_t nodes)
     p->ovc = calloc(p->novc, sizeof *p->ovc);
     p->src = calloc((size_t)nodes * p->ninjp, sizeof *p->src);
     p->rbuf = calloc(nodes, sizeof *p->rbuf);
+    p->rva = calloc(nodes, sizeof *p->rva);
     p->in_ptr = calloc(rn, sizeof *p->in_ptr);
     p->va_in_ptr = calloc(rn, sizeof *p->va_in_ptr);
     p->rr_off = calloc(rn, sizeof *p->rr_off);
@@ -63,7 +64,7 @@ static int pipe_alloc(kci_pipe *p, uint32_t nodes)
     p->win = malloc((size_t)p->nin * (p->nout + KC_SIMROUTE_MAX) * sizeof *p->win);
     p->gsel = malloc(p->nout * sizeof *p->gsel);
     p->asel = malloc(p->nin * sizeof *p->asel);
-    return p->rivc && p->bw && p->bi && p->ba && p->ivc && p->ovc && p->src && p->rbuf && p->in_ptr &&
+    return p->rivc && p->bw && p->bi && p->ba && p->ivc && p->ovc && p->src && p->rbuf && p->rva && p->in_ptr &&
            p->va_in_ptr && p->rr_off && p->out_ptr && p->va_out_ptr && p->req && p->win && p->gsel && p->asel;
 }
 
@@ -112,7 +113,7 @@ void kci_pipe_free(kci_engine *e)
     if (!p)
         return;
     void *arrays[] = {p->rivc,   p->bw,        p->bi,         p->ba,      p->ivc,    p->ovc,   p->src,
-                      p->rbuf,   p->in_ptr,    p->va_in_ptr,  p->rr_off,  p->out_ptr, p->va_out_ptr,
+                      p->rbuf,   p->rva,       p->in_ptr,    p->va_in_ptr,  p->rr_off,  p->out_ptr, p->va_out_ptr,
                       p->req,    p->win,       p->gsel,      p->asel,       p->ties,    p->link.a, p->inj.a, p->credit.a,
                       p->worms,  p->free_w};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -134,9 +135,12 @@ static void buffer_in(kci_engine *e, kci_pipe *p, uint32_t g, uint32_t w, uint32
     p->bw[slot] = w;
     p->bi[slot] = idx;
     p->ba[slot] = e->now;
-    if (!b->cnt++ && idx == 0)
+    uint32_t v = kci_pipe_ivc_node(e, g);
+    if (!b->cnt++ && idx == 0) { /* an empty buffer has no ovc: this head waits for one */
         b->ready = e->now;
-    p->rbuf[kci_pipe_ivc_node(e, g)]++;
+        p->rva[v]++;
+    }
+    p->rbuf[v]++;
 }
 
 /* What is due this cycle: credits, then flits from links and sources. */

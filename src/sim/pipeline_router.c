@@ -200,6 +200,7 @@ static void vc_allocate(kci_engine *e, kci_pipe *p, uint32_t v)
         kci_pivc *b = &p->ivc[r->ivc];
         b->out = (int32_t)r->ovc;
         b->sa_from = now + p->va_delay;
+        p->rva[v]--;
         p->ovc[r->ovc].owner = (int32_t)p->bw[(size_t)r->ivc * p->depth + b->head];
     }
 }
@@ -257,6 +258,7 @@ static void depart(kci_engine *e, kci_pipe *p, uint32_t v, uint32_t g)
         if (b->cnt) { /* a head behind the tail starts routing the next cycle */
             uint32_t a = p->ba[(size_t)g * p->depth + b->head];
             b->ready = a > now + 1 ? a : now + 1;
+            p->rva[v]++;
         }
     }
 }
@@ -310,6 +312,7 @@ static void sw_allocate(kci_engine *e, kci_pipe *p, uint32_t v)
 
 void kci_pipe_router(kci_engine *e, uint32_t v)
 {
-    vc_allocate(e, e->pipe, v);
+    if (e->pipe->rva[v])
+        vc_allocate(e, e->pipe, v);
     sw_allocate(e, e->pipe, v);
 }
