@@ -90,7 +90,8 @@ static const cli_opt OPT_INJECT_LATENCY = {.name = "inject-latency", .type = CLI
 static const cli_opt OPT_CREDIT_DELAY = {.name = "credit-delay", .type = CLI_INT, .meta = "C", .lo = 0, .hi = 1000,
                                          .def = "0", .param = "credit_delay",
                                          .help = "cycles before a buffer slot freed downstream can be used upstream "
-                                                 "(BookSim2: 2, the credit channel and the upstream read)"};
+                                                 "(BookSim2: 2, the credit channel and the upstream read; 0 here: the "
+                                                 "same cycle when the downstream router is visited first)"};
 static const cli_opt OPT_VC_RELEASE = {.name = "vc-release", .type = CLI_CHOICE, .choices = &kc_simvcrelease_names,
                                        .def = "tail-out", .param = "vc_release",
                                        .help = "when a VC may be given to the next message (BookSim2 tail-in: once "
@@ -113,15 +114,17 @@ static const cli_opt OPT_INPUT_PORT = {.name = "input-port", .type = CLI_CHOICE,
                                                "port sends one flit per cycle (shared, BookSim2)"};
 static const cli_opt OPT_ARBITRATION = {.name = "arbitration", .type = CLI_CHOICE, .choices = &kc_simarb_names,
                                         .def = "fcfs", .param = "arbitration",
-                                        .help = "VC and switch allocators (BookSim2: islip, one iteration)"};
+                                        .help = "VC and switch allocators (BookSim2: islip, one iteration; the "
+                                                "round-robin pointers' order is reconstructed, docs/sim.md)"};
 static const cli_opt OPT_SELF_TRAFFIC = {.name = "self-traffic", .type = CLI_CHOICE, .choices = &kc_simself_names,
                                          .def = "drop", .param = "self_traffic",
                                          .help = "messages to oneself: dropped, or sent through the own router "
                                                  "(BookSim2: uniform draws among all nodes)"};
 static const cli_opt OPT_SIM_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &kc_simtie_names, .def = "plus",
                                     .param = "tie",
-                                    .help = "ring tie rule on tori (random: a seeded draw per message and ring, "
-                                            "BookSim2's rule)"};
+                                    .help = "ring tie rule on tori (random: BookSim2's, a direction per message "
+                                            "and ring from the seeded stream; drawn here when the message is made, "
+                                            "BookSim2 draws at ring entry)"};
 static const cli_opt OPT_BOOKSIM = {.name = "booksim", .type = CLI_FLAG,
                                     .help = "BookSim2's router (28f43299 defaults): --depth 8 --vcs 2 --vc-link shared "
                                             "--route-delay 2 --switch-delay 2 --link-latency 1 --injection bernoulli "
