@@ -82,6 +82,9 @@ expect_bad "--inject-latency 0" -- "$K" simulate "${NET[@]}" --inject-latency 0
 expect_bad "--credit-delay above 1000" -- "$K" simulate "${NET[@]}" --credit-delay 1001
 expect_bad "--tie random off tori" -- "$K" simulate "${NET[@]}" --tie random
 expect_bad "--tie unknown" -- "$K" simulate "${TOR[@]}" --tie sideways
+expect_bad "--tie random is the simulator's (map)" -- "$K" map --k 4 --n 2 --pattern transpose --tie random
+expect_stderr_contains "map takes plus|minus|split, not random"
+expect_bad "--tie random is the simulator's (analyze)" -- "$K" analyze --k 4 --n 2 --pattern transpose --tie random
 expect_bad "--booksim takes no value" -- "$K" simulate "${NET[@]}" --booksim=1
 
 # --- zero load with the preset: BookSim2's 5H + 26 (one message of H hops) ---

@@ -120,11 +120,6 @@ static const cli_opt OPT_SELF_TRAFFIC = {.name = "self-traffic", .type = CLI_CHO
                                          .def = "drop", .param = "self_traffic",
                                          .help = "messages to oneself: dropped, or sent through the own router "
                                                  "(BookSim2: uniform draws among all nodes)"};
-static const cli_opt OPT_SIM_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &kc_simtie_names, .def = "plus",
-                                    .param = "tie",
-                                    .help = "ring tie rule on tori (random: BookSim2's, a direction per message "
-                                            "and ring from the seeded stream; drawn here when the message is made, "
-                                            "BookSim2 draws at ring entry)"};
 static const cli_opt OPT_BOOKSIM = {.name = "booksim", .type = CLI_FLAG,
                                     .help = "BookSim2's router (28f43299 defaults): --depth 8 --vcs 2 --vc-link shared "
                                             "--route-delay 2 --switch-delay 2 --link-latency 1 --injection bernoulli "
@@ -169,7 +164,10 @@ static const cli_use simulate_opts[] = {
     {&OPT_VC_RULE, NULL, NULL},
     {&OPT_VCS, NULL, NULL},
     {&OPT_VC_LINK, NULL, NULL},
-    {&OPT_SIM_TIE, NULL, NULL},
+    {&OPT_TIE,
+     "ring tie rule on tori (random: BookSim2's, a direction per message and ring from the seeded stream; drawn "
+     "here when the message is made, BookSim2 draws at ring entry)",
+     NULL},
     {&OPT_INJ, NULL, NULL},
     {&OPT_EJ, NULL, NULL},
     {&OPT_DEPTH, NULL, NULL},
@@ -302,7 +300,7 @@ static int resolve_network(const cli_args *a, kc_simspec *u, int given)
     given_int(a, &OPT_EJ, &u->ej);
     given_int(a, &OPT_DEPTH, &u->depth);
     given_choice(a, &OPT_VC_RULE, &rule);
-    given_choice(a, &OPT_SIM_TIE, &tie);
+    given_choice(a, &OPT_TIE, &tie);
     u->route.vcrule = (kc_simvcrule)rule;
     u->route.tie = (kc_tie)tie;
     /* --topology reads the shared table; the simulator's has the same names */
@@ -472,7 +470,7 @@ static int reject_unused(const cli_args *a, const sim_job *j)
     if (j->spec.topo != KC_SIM_TORUS)
         r = cli_reject(a, &OPT_VC_RULE, "off tori: VC rules split the VCs of a ring (hypercube and meshes have none)");
     if (!r && j->spec.topo != KC_SIM_TORUS)
-        r = cli_reject(a, &OPT_SIM_TIE, "off tori: only torus rings have ties at distance k/2");
+        r = cli_reject(a, &OPT_TIE, "off tori: only torus rings have ties at distance k/2");
     if (!r && !j->compare)
         r = cli_reject(a, &OPT_CONFIGS, "without --compare");
     if (!r && !j->compare)

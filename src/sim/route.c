@@ -43,7 +43,7 @@ static const kc_name simtie_entries[] = {
     {(int)KC_SIM_TIE_RANDOM, "random", "a seeded draw per message and dimension (BookSim2: a draw per packet)"},
     {0, NULL, NULL},
 };
-const kc_names kc_simtie_names = {"tie", simtie_entries};
+const kc_names kc_simtie_names = {"tie rule", simtie_entries};
 
 kc_status kc_simalgo_parse(const char *text, kc_simalgo *algo, kc_err *err)
 {
