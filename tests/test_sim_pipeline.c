@@ -178,6 +178,44 @@ static void test_va_delay_by_hand(void **state)
     }
 }
 
+/* Nodes 1 and 2 of the 2-cube each send a 4-flit message to node 0 (one
+ * hop, separate input ports), R = S = 0, W = 1, depth 8: both heads reach
+ * router 0 at cycle 2. One whole ejection channel: node 1's message ejects
+ * at 2..5 (delivered at 6), the channel is free from 6 and the other ejects
+ * at 6..9 (10). Two ejection VCs on one port: iSLIP gives a VC to node 1's
+ * at 2 (both VCs grant the same input) and node 2's at 3, then the port
+ * alternates: 2, 4, 6, 8 (delivered 9) and 3, 5, 7, 9 (10). First come
+ * first served gives the port to the older message while it has flits: 6
+ * and 10 again. */
+static void test_ejection_vcs_by_hand(void **state)
+{
+    (void)state;
+    const struct {
+        int ej_vcs, arb;
+        double avg;
+    } cases[] = {{0, KC_ARB_ISLIP, 8.0}, {2, KC_ARB_ISLIP, 9.5}, {2, KC_ARB_FCFS, 8.0}};
+    for (int i = 0; i < 3; i++) {
+        kc_simnet net;
+        kc_err err;
+        assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 2, 1, 1, 1, 8, &err), KC_OK);
+        kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+        kc_simconfig c;
+        kc_simconfig_default(&c);
+        c.oneshot = 1;
+        c.msg_flits = 4;
+        c.ej_vcs = cases[i].ej_vcs;
+        c.arbitration = cases[i].arb;
+        c.inject_latency = cases[i].arb == KC_ARB_FCFS ? 1 : 0; /* fcfs needs another option to select the loop */
+        c.credit_delay = cases[i].arb == KC_ARB_FCFS ? 1 : 0;   /* (depth 8: no effect here) */
+        uint32_t s[2] = {1, 2}, d[2] = {0, 0};
+        kc_simresult res = run_pairs(&net, &r, &c, s, d, 2);
+        assert_int_equal(res.completion, 10);
+        assert_true(res.latency_avg == cases[i].avg);
+        kc_simresult_free(&res);
+        kc_simnet_free(&net);
+    }
+}
+
 /* One message at distance k/2 (or the largest, on odd rings) along axis 0
  * of a k x k torus, tie random, per-link counts over the run: 1 when it
  * left node 0 in the + direction, 0 in the - direction. */
@@ -352,6 +390,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load_every_option), cmocka_unit_test(test_credit_delay_by_hand),
         cmocka_unit_test(test_vc_release_by_hand),     cmocka_unit_test(test_va_delay_by_hand),
+        cmocka_unit_test(test_ejection_vcs_by_hand),
         cmocka_unit_test(test_random_ties),            cmocka_unit_test(test_random_configurations),
         cmocka_unit_test(test_keep_fixed_points),      cmocka_unit_test(test_defaults_keep_old_loops),
     };
