@@ -216,6 +216,37 @@ static void test_ejection_vcs_by_hand(void **state)
     }
 }
 
+/* Node 0 of the 2-cube (2 independent VCs a link, two injection
+ * channels) sends a 4-flit message to node 1 (A) and one to node 3 (B),
+ * R = S = 0, W = 1, first come first served: both cross link 0 -> 1 side
+ * by side (VCs 0 and 1) and reach router 1 at 2..5. Free input ports: A
+ * ejects at 2..5 (delivered 6) while B goes on (7, the zero-load value).
+ * A shared input port sends one flit a cycle, the older message's first:
+ * A at 2..5, B at 6..9, delivered at 11. */
+static void test_input_port_by_hand(void **state)
+{
+    (void)state;
+    for (int shared = 0; shared < 2; shared++) {
+        kc_simnet net;
+        kc_err err;
+        assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 2, 2, 2, 1, 8, &err), KC_OK);
+        kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+        kc_simconfig c;
+        kc_simconfig_default(&c);
+        c.oneshot = 1;
+        c.msg_flits = 4;
+        c.vc_independent = 1;
+        c.input_port = shared;
+        c.credit_delay = 1; /* selects the loop; depth 8: no effect */
+        uint32_t s[2] = {0, 0}, d[2] = {1, 3};
+        kc_simresult res = run_pairs(&net, &r, &c, s, d, 2);
+        assert_int_equal(res.completion, shared ? 11 : 7);
+        assert_true(res.latency_avg == (shared ? 8.5 : 6.5));
+        kc_simresult_free(&res);
+        kc_simnet_free(&net);
+    }
+}
+
 /* One message at distance k/2 (or the largest, on odd rings) along axis 0
  * of a k x k torus, tie random, per-link counts over the run: 1 when it
  * left node 0 in the + direction, 0 in the - direction. */
@@ -390,7 +421,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zero_load_every_option), cmocka_unit_test(test_credit_delay_by_hand),
         cmocka_unit_test(test_vc_release_by_hand),     cmocka_unit_test(test_va_delay_by_hand),
-        cmocka_unit_test(test_ejection_vcs_by_hand),
+        cmocka_unit_test(test_ejection_vcs_by_hand),   cmocka_unit_test(test_input_port_by_hand),
         cmocka_unit_test(test_random_ties),            cmocka_unit_test(test_random_configurations),
         cmocka_unit_test(test_keep_fixed_points),      cmocka_unit_test(test_defaults_keep_old_loops),
     };
