@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "pipeline.h"
 #include "sim_internal.h"
 
 void kc_simconfig_default(kc_simconfig *c)
@@ -144,6 +145,18 @@ int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
     int64_t r = c->route_delay, s = c->switch_delay, w = c->link_latency;
     int64_t inj = c->inject_latency > 1 ? c->inject_latency : 1;
     return (int64_t)hops * (r + s + w) + r + s + c->msg_flits + inj;
+}
+
+uint64_t kci_sim_pipe_bytes(const kci_simshape *s, const kc_simconfig *cfg)
+{
+    uint64_t n = s->nodes, iv = cfg->inj_vcs ? (uint64_t)cfg->inj_vcs : (uint64_t)s->inj;
+    uint64_t ev = cfg->ej_vcs ? (uint64_t)cfg->ej_vcs : (uint64_t)s->ej;
+    uint64_t in = (uint64_t)s->ports * (uint64_t)s->vcs + iv, out = (uint64_t)s->ports * (uint64_t)s->vcs + ev;
+    uint64_t ivcs = n * in, ovcs = n * (in + ev);
+    uint64_t per_ivc = (uint64_t)s->depth * 3 * sizeof(uint32_t) + sizeof(kci_pivc) + sizeof(uint32_t) +
+                       3 * sizeof(uint16_t); /* buffer, record, router table, pointers */
+    return ivcs * per_ivc + ovcs * sizeof(kci_povc) + n * (out * 2 * sizeof(uint16_t) + 2 * sizeof(uint32_t)) +
+           n * iv * sizeof(kci_psrc);
 }
 
 kc_status kci_sim_check_timing(const kc_simconfig *c, kc_err *err)
