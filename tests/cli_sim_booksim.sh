@@ -24,7 +24,7 @@ NET=(--n 5 --uniform --rate 0.3 --warmup 300 --measure 1000)
 TOR=(--k 4 --n 2 --uniform --rate 0.3 --warmup 300 --measure 1000)
 FLAGS=(--depth 8 --vcs 2 --vc-link shared --route-delay 2 --switch-delay 2 --link-latency 1 --injection bernoulli
        --inject-latency 2 --credit-delay 2 --vc-release tail-in --va-delay 1 --inj-vcs 2 --ej-vcs 2
-       --input-port shared --arbitration islip --self-traffic send)
+       --input-port shared --arbitration islip --self-traffic send --queue-cap 1e6)
 
 # FLAGS without the options named (--opt), for a run that gives them itself.
 flags_but() {

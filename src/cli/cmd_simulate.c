@@ -120,12 +120,19 @@ static const cli_opt OPT_SELF_TRAFFIC = {.name = "self-traffic", .type = CLI_CHO
                                          .def = "drop", .param = "self_traffic",
                                          .help = "messages to oneself: dropped, or sent through the own router "
                                                  "(BookSim2: uniform draws among all nodes)"};
+SHOWN_CONFIG(queue_cap)
+static const cli_opt OPT_QUEUE_CAP = {.name = "queue-cap", .type = CLI_REAL, .meta = "M", .rlo = 1, .rhi = 1e9,
+                                      .param = "queue_cap", .shown_def = shown_queue_cap,
+                                      .help = "give a run up (unsustainable) once the source queues hold M messages "
+                                              "per node on average (BookSim2 has no such limit: --booksim sets "
+                                              "1e6, so an overloaded run measures its whole window)"};
 static const cli_opt OPT_BOOKSIM = {.name = "booksim", .type = CLI_FLAG,
                                     .help = "BookSim2's router (28f43299 defaults): --depth 8 --vcs 2 --vc-link shared "
                                             "--route-delay 2 --switch-delay 2 --link-latency 1 --injection bernoulli "
                                             "--inject-latency 2 --credit-delay 2 --vc-release tail-in --va-delay 1 "
                                             "--inj-vcs V --ej-vcs V (V: the VCs) --input-port shared --arbitration "
-                                            "islip --tie random --self-traffic send; options given override it"};
+                                            "islip --tie random --self-traffic send --queue-cap 1e6; options given "
+                                            "override it"};
 static const cli_opt OPT_CHANNEL_UTIL = {.name = "channel-util", .type = CLI_FLAG,
                                          .help = "per-link utilisation in the measurement window"};
 static const cli_opt OPT_POINT_THREADS = {.name = "point-threads", .type = CLI_INT, .meta = "T", .lo = 1, .hi = 64,
@@ -190,6 +197,7 @@ static const cli_use simulate_opts[] = {
     {&OPT_ROUTE_DELAY, NULL, NULL},
     {&OPT_SWITCH_DELAY, NULL, NULL},
     {&OPT_LINK_LATENCY, NULL, NULL},
+    {&OPT_QUEUE_CAP, NULL, NULL},
     {&OPT_BOOKSIM, NULL, NULL},
     {&OPT_INJECT_LATENCY, NULL, NULL},
     {&OPT_CREDIT_DELAY, NULL, NULL},
@@ -395,12 +403,15 @@ static void booksim_preset(const cli_args *a, kc_simconfig *c)
     c->link_latency = 1;
     c->process = KC_INJECT_BERNOULLI;
     c->vc_independent = 0;
+    c->queue_cap = 1e6;
     kc_simconfig_booksim(c, cli_given(a, &OPT_VCS) ? (int)cli_int(a, &OPT_VCS, 2) : 2);
 }
 
 /* The router-pipeline options (kc_sim_pipeline). */
 static void resolve_pipeline(const cli_args *a, kc_simconfig *c)
 {
+    if (cli_given(a, &OPT_QUEUE_CAP))
+        c->queue_cap = cli_real(a, &OPT_QUEUE_CAP, c->queue_cap);
     given_int(a, &OPT_INJECT_LATENCY, &c->inject_latency);
     given_int(a, &OPT_CREDIT_DELAY, &c->credit_delay);
     given_choice(a, &OPT_VC_RELEASE, &c->vc_release);
