@@ -55,6 +55,7 @@ static int pipe_alloc(kci_pipe *p, uint32_t nodes)
     p->src = calloc((size_t)nodes * p->ninjp, sizeof *p->src);
     p->rbuf = calloc(nodes, sizeof *p->rbuf);
     p->rva = calloc(nodes, sizeof *p->rva);
+    p->occ = calloc(nodes, sizeof *p->occ);
     p->in_ptr = calloc(rn, sizeof *p->in_ptr);
     p->va_in_ptr = calloc(rn, sizeof *p->va_in_ptr);
     p->rr_off = calloc(rn, sizeof *p->rr_off);
@@ -64,7 +65,7 @@ static int pipe_alloc(kci_pipe *p, uint32_t nodes)
     p->win = malloc((size_t)p->nin * (p->nout + KC_SIMROUTE_MAX) * sizeof *p->win);
     p->gsel = malloc(p->nout * sizeof *p->gsel);
     p->asel = malloc(p->nin * sizeof *p->asel);
-    return p->rivc && p->bw && p->bi && p->ba && p->ivc && p->ovc && p->src && p->rbuf && p->rva && p->in_ptr &&
+    return p->rivc && p->bw && p->bi && p->ba && p->ivc && p->ovc && p->src && p->rbuf && p->rva && p->occ && p->in_ptr &&
            p->va_in_ptr && p->rr_off && p->out_ptr && p->va_out_ptr && p->req && p->win && p->gsel && p->asel;
 }
 
@@ -84,6 +85,8 @@ static void pipe_reset(kci_engine *e, kci_pipe *p)
         p->rivc[(size_t)kci_pipe_ivc_node(e, g) * p->nin + kci_pipe_ivc_local(e, g)] = g;
     for (uint32_t g = 0; g < p->nivc; g++)
         p->ivc[g].out = -1;
+    for (uint32_t v = 0; p->nin > 64 && v < net->nodes; v++)
+        p->occ[v] = ~UINT64_C(0);
     for (uint32_t o = 0; o < p->novc; o++)
         p->ovc[o] = (kci_povc){-1, 0, o < p->ej0 ? p->depth : UINT32_MAX};
     for (size_t i = 0; i < (size_t)net->nodes * p->ninjp; i++)
@@ -113,7 +116,7 @@ void kci_pipe_free(kci_engine *e)
     if (!p)
         return;
     void *arrays[] = {p->rivc,   p->bw,        p->bi,         p->ba,      p->ivc,    p->ovc,   p->src,
-                      p->rbuf,   p->rva,       p->in_ptr,    p->va_in_ptr,  p->rr_off,  p->out_ptr, p->va_out_ptr,
+                      p->rbuf,   p->rva,       p->occ,       p->in_ptr,    p->va_in_ptr,  p->rr_off,  p->out_ptr, p->va_out_ptr,
                       p->req,    p->win,       p->gsel,      p->asel,       p->ties,    p->link.a, p->inj.a, p->credit.a,
                       p->worms,  p->free_w};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
@@ -136,6 +139,8 @@ static void buffer_in(kci_engine *e, kci_pipe *p, uint32_t g, uint32_t w, uint32
     p->bi[slot] = idx;
     p->ba[slot] = e->now;
     uint32_t v = kci_pipe_ivc_node(e, g);
+    if (!b->cnt && p->nin <= 64)
+        p->occ[v] |= UINT64_C(1) << kci_pipe_ivc_local(e, g);
     if (!b->cnt++ && idx == 0) { /* an empty buffer has no ovc: this head waits for one */
         b->ready = e->now;
         p->rva[v]++;

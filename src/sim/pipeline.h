@@ -77,6 +77,7 @@ typedef struct kci_pipe {
     kci_psrc *src;       /* [nodes * ninjp] */
     uint32_t *rbuf;      /* [nodes]: flits buffered at a router */
     uint32_t *rva;       /* [nodes]: its ivcs whose front is a head without an ovc (VC allocation skipped at 0) */
+    uint64_t *occ;       /* [nodes]: bit l set when local ivc l holds flits (all ones when nin > 64: no skipping) */
     uint16_t *in_ptr, *out_ptr, *va_in_ptr, *va_out_ptr; /* [nodes * nin or nout]: round-robin pointers */
     uint16_t *rr_off;    /* [nodes * nin]: an input port's VC pre-arbitration pointer (by its first ivc) */
     /* its own worm slots (records as the engine's, for kci_engine_finish),

@@ -178,6 +178,8 @@ static void vc_allocate(kci_engine *e, kci_pipe *p, uint32_t v)
     uint32_t cand[KC_SIMROUTE_MAX], *win = p->win, n = 0;
     uint32_t now = e->now;
     for (uint32_t l = 0; l < p->nin; l++) {
+        if (l < 64 && !(p->occ[v] >> l & 1))
+            continue; /* empty */
         uint32_t g = p->rivc[(size_t)v * p->nin + l];
         if (g == KC_SIM_NONE)
             continue;
@@ -232,7 +234,8 @@ static void depart(kci_engine *e, kci_pipe *p, uint32_t v, uint32_t g)
     uint32_t w = p->bw[slot], idx = p->bi[slot], o = (uint32_t)b->out, now = e->now;
     int tail = idx + 1 == p->worms[w].len;
     b->head = (uint16_t)((b->head + 1u) % p->depth);
-    b->cnt--;
+    if (!--b->cnt && p->nin <= 64)
+        p->occ[v] &= ~(UINT64_C(1) << kci_pipe_ivc_local(e, g));
     p->rbuf[v]--;
     e->progress = 1;
     if (!p->credit_delay)
@@ -295,8 +298,10 @@ static void sw_allocate(kci_engine *e, kci_pipe *p, uint32_t v)
     for (uint32_t u = 0; u < p->nin;) {
         uint32_t size;
         in_unit(p, u, &size);
-        for (uint32_t k = 0; k < size; k++)
-            n = sa_request(e, p, v, u + (off[u] + k) % size, n);
+        uint64_t bits = size < 64 ? (UINT64_C(1) << size) - 1 : ~UINT64_C(0);
+        if (u >= 64 || p->occ[v] >> u & bits) /* some VC of this input holds flits */
+            for (uint32_t k = 0; k < size; k++)
+                n = sa_request(e, p, v, u + (off[u] + k) % size, n);
         u += size;
     }
     if (!n)
