@@ -100,6 +100,17 @@ static void test_zero_load_every_option(void **state)
     check_zero_load(KC_SIM_MESH, 4, 2, 1, KC_VC_NONE, 6);
 }
 
+/* The configuration of the scenarios worked out by hand: the seeds'
+ * defaults, one-shot, 4-flit messages. */
+static kc_simconfig four_flits(void)
+{
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.oneshot = 1;
+    c.msg_flits = 4;
+    return c;
+}
+
 /* The two-node cube (n = 1), one VC, one-shot messages from node 0 to 1. */
 static kc_simresult two_nodes(kc_simconfig *c, int depth, int msgs)
 {
@@ -122,9 +133,7 @@ static void test_credit_delay_by_hand(void **state)
 {
     (void)state;
     for (int cd = 1; cd <= 3; cd++) {
-        kc_simconfig c;
-        kc_simconfig_default(&c);
-        c.msg_flits = 4;
+        kc_simconfig c = four_flits();
         c.credit_delay = cd;
         kc_simresult res = two_nodes(&c, 1, 1);
         assert_int_equal(res.completion, 3 * (1 + cd) + 3);
@@ -143,9 +152,7 @@ static void test_vc_release_by_hand(void **state)
 {
     (void)state;
     for (int rel = 0; rel < 2; rel++) {
-        kc_simconfig c;
-        kc_simconfig_default(&c);
-        c.msg_flits = 4;
+        kc_simconfig c = four_flits();
         c.vc_release = rel;
         c.arbitration = KC_ARB_ROUND_ROBIN; /* no contention here: it only selects the loop */
         kc_simresult res = two_nodes(&c, 8, 2);
@@ -166,9 +173,7 @@ static void test_va_delay_by_hand(void **state)
 {
     (void)state;
     for (int vd = 0; vd < 2; vd++) {
-        kc_simconfig c;
-        kc_simconfig_default(&c);
-        c.msg_flits = 4;
+        kc_simconfig c = four_flits();
         c.route_delay = 1;
         c.va_delay = vd;
         c.arbitration = KC_ARB_ISLIP;
@@ -199,10 +204,7 @@ static void test_ejection_vcs_by_hand(void **state)
         kc_err err;
         assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 2, 1, 1, 1, 8, &err), KC_OK);
         kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
-        kc_simconfig c;
-        kc_simconfig_default(&c);
-        c.oneshot = 1;
-        c.msg_flits = 4;
+        kc_simconfig c = four_flits();
         c.ej_vcs = cases[i].ej_vcs;
         c.arbitration = cases[i].arb;
         c.inject_latency = cases[i].arb == KC_ARB_FCFS ? 1 : 0; /* fcfs needs another option to select the loop */
@@ -231,10 +233,7 @@ static void test_input_port_by_hand(void **state)
         kc_err err;
         assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 2, 2, 2, 1, 8, &err), KC_OK);
         kc_simroute r = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
-        kc_simconfig c;
-        kc_simconfig_default(&c);
-        c.oneshot = 1;
-        c.msg_flits = 4;
+        kc_simconfig c = four_flits();
         c.vc_independent = 1;
         c.input_port = shared;
         c.credit_delay = 1; /* selects the loop; depth 8: no effect */
