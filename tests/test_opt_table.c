@@ -293,6 +293,7 @@ static const struct {
 static const struct {
     const char *key, *args;
 } samples[] = {
+    {"--queue-cap", "--queue-cap 100"},
     {"--k", "--k 2"},
     {"--topology", "--topology %s"},
     {"map --topology", "--topology %s --k 4"},

@@ -15,12 +15,12 @@
  * Timing knobs: routing delay R (a header waits R cycles in each router
  * before it can take an output), switch delay S and link latency W (a flit
  * leaving a router's input buffer reaches the next buffer S + W cycles
- * later). Injection takes 1 cycle, ejection S + 1. Buffer space is reserved
+ * later). Injection takes I = 1 cycle (inject_latency), ejection S + 1. Buffer space is reserved
  * when a flit departs, so a worm streams at full rate when depth >= S + W.
  * Zero-load latency of an H-hop message of L flits (from generation to the
  * arrival of the tail, depth >= S + W):
- *      T0 = H (R + S + W) + R + S + L + 1
- * which is H + L + 1 with the defaults R = S = 0, W = 1.
+ *      T0 = H (R + S + W) + R + S + L + I
+ * which is H + L + 1 with the defaults R = S = 0, W = 1, I = 1.
  *
  * Every run checks: flit conservation (generated = delivered + queued + in
  * the network), no buffer overflow, and a deadlock watchdog (no flit moved
@@ -86,7 +86,37 @@ typedef struct kc_simconfig {
     int threads;            /* threads for this one run (1): header arbitration split by node
                                range, results identical for every count; used by the
                                worm-level loop on networks of KC_SIM_PAR_NODES nodes or more */
+    /* The router-pipeline model (BookSim2's input-queued VC router, see
+     * "The BookSim2 model" in docs/sim.md). Zero values are the seeds'
+     * model; any other value runs the router-pipeline loop. */
+    int inject_latency;     /* cycles from injection to the source router's buffer (0: the seeds' 1; BookSim2 2) */
+    int credit_delay;       /* a freed buffer slot is usable upstream this many cycles later (0; BookSim2 2) */
+    int vc_release;         /* kc_simvcrelease: a VC is free when its tail has left the buffer (0) or entered it */
+    int va_delay;           /* cycles of R that are VC allocation: a freed VC is taken va_delay + 1 cycles later (0) */
+    int inj_vcs, ej_vcs;    /* 0: inj / ej whole channels (the seeds'); V: one port of V VCs (BookSim2: vcs) */
+    int input_port;         /* kc_siminport: an input link's VCs each send (0) or one flit per input port (1) */
+    int arbitration;        /* kc_simarb: first come first served (0), round-robin (1), iSLIP (2) */
+    int self_traffic;       /* 1: uniform draws include the source and permutations keep fixed points (0: dropped) */
 } kc_simconfig;
+
+typedef enum kc_simvcrelease { KC_VCREL_TAIL_OUT, KC_VCREL_TAIL_IN } kc_simvcrelease;
+typedef enum kc_siminport { KC_INPORT_FREE, KC_INPORT_SHARED } kc_siminport;
+typedef enum kc_simarb { KC_ARB_FCFS, KC_ARB_ROUND_ROBIN, KC_ARB_ISLIP } kc_simarb;
+/* "tail-out", "tail-in"; "free", "shared"; "fcfs", "round-robin", "islip";
+ * "drop", "send". */
+extern const kc_names kc_simvcrelease_names;
+extern const kc_names kc_siminport_names;
+extern const kc_names kc_simarb_names;
+extern const kc_names kc_simself_names;
+/* BookSim2's router as the options above give it (the --booksim preset):
+ * inject latency 2, credit delay 2, tail-in release, VA delay 1, vcs
+ * injection and ejection VCs, shared input ports, iSLIP, self traffic sent.
+ * Sets only those fields (R, S, W and the network's depth and VCs are the
+ * caller's). */
+void kc_simconfig_booksim(kc_simconfig *c, int vcs);
+/* 1 when c (with the routing's tie rule) leaves the seeds' model, so the
+ * router-pipeline loop runs the simulation. */
+int kc_sim_pipeline(const kc_simconfig *c, const kc_simroute *route);
 
 /* The smallest network a run splits among cfg.threads threads: below it a
  * cycle is too short for the barriers and the serial part to pay (on the

@@ -50,6 +50,14 @@ typedef enum kc_simalgo { KC_ROUTE_AUTO = -1, KC_ROUTE_ECUBE, KC_ROUTE_DOR, KC_R
                             KC_ROUTE_LIMIN } kc_simalgo;
 typedef enum kc_simvcrule { KC_VC_AUTO = -1, KC_VC_HIGHLOW, KC_VC_DATELINE, KC_VC_NONE } kc_simvcrule;
 
+/* A tie rule of the simulator only (kc_simroute.tie): each message draws,
+ * when it is generated, one direction per dimension from the run's seeded
+ * stream, and takes it at a distance-k/2 tie (BookSim2 draws when the
+ * packet turns into the ring). Runs the router-pipeline loop. */
+#define KC_SIM_TIE_RANDOM ((kc_tie)3)
+/* "plus", "minus", "split", "random": the torus module's rules and random. */
+extern const kc_names kc_simtie_names;
+
 typedef struct kc_simroute {
     kc_simalgo algo;
     kc_simvcrule vcrule;
@@ -82,5 +90,9 @@ kc_status kc_simroute_check(const kc_simroute *r, const kc_simnet *net, kc_err *
  * on the cube. */
 int kc_simroute_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
                            uint32_t *out);
+/* The same for a message with its random tie bits (bit d: + on dimension
+ * d at a tie, under KC_SIM_TIE_RANDOM; kc_simroute_candidates passes 0). */
+int kc_simroute_candidates_ties(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
+                                uint32_t ties, uint32_t *out);
 
 #endif

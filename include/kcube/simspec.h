@@ -39,6 +39,7 @@ typedef struct kc_simspec {
     const uint32_t *pair_src, *pair_dst; /* NULL, or npairs (source, destination) rank pairs, borrowed */
     size_t npairs;
     const char *mapping;    /* NULL, "none", "optimal", "set:...", or a file */
+    int self_traffic;       /* 1: a permutation pattern keeps its fixed points (kc_simtraffic_keep_fixed) */
 } kc_simspec;
 
 /* Everything topology-dependent unset (see the fields), inj = ej = depth = 1. */

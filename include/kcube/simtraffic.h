@@ -70,6 +70,13 @@ kc_status kc_simtraffic_table(kc_simtraffic *t, uint32_t nodes, const uint32_t *
                               kc_err *err);
 /* Every message of a binary-cube LCC (permutation, gather or scatter). */
 kc_status kc_simtraffic_lcc(kc_simtraffic *t, const kc_lcc *c, const kc_nodemap *map, kc_err *err);
+/* A permutation's fixed points back in its table (the builders above drop
+ * messages to oneself): when every source has at most one destination,
+ * the destinations are distinct and none is a source without one, the
+ * sources without one are the fixed points, and each gets itself as its
+ * destination (BookSim2 sends them through the own router). Any other
+ * table is left as it is. O(nodes). */
+kc_status kc_simtraffic_keep_fixed(kc_simtraffic *t, kc_err *err);
 /* The digit patterns below ("bit-reverse", "complement": aliases). */
 extern const kc_names kc_simdigits_names;
 /* Digit permutations on the k-ary n-cube: "transpose" (digit i <-> i + n/2, n

@@ -335,6 +335,9 @@ static int run(const cli_args *a)
     return r;
 }
 
+/* random ties are the simulator's */
+static const cli_narrow analyze_narrow[] = {{&OPT_TIE, "plus|minus|split", NULL}, {NULL, NULL, NULL}};
+
 const cli_command kc_command_analyze = {
     .name = "analyze",
     .summary = "contention of one communication under dimension-ordered routing",
@@ -347,6 +350,7 @@ const cli_command kc_command_analyze = {
         "--exact asks for it up to 2^30, 2^24 on the hypercube).",
     .opts = analyze_opts,
     .aliases = analyze_aliases,
+    .narrow = analyze_narrow,
     .check = check,
     .run = run,
     .more_help = cli_print_patterns,

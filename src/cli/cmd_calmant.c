@@ -445,7 +445,7 @@ static const cli_use cost_opts[] = {
 };
 
 /* The CC-cube sits on a mesh or a torus, never on a hypercube. */
-static const cli_narrow on_mesh_or_torus[] = {{&OPT_TOPOLOGY, "mesh|torus", NULL}, {NULL, NULL, NULL}};
+static const cli_narrow on_mesh_or_torus[] = {{&OPT_TOPOLOGY, "mesh|torus", NULL}, {&OPT_TIE, "plus|minus|split", NULL}, {NULL, NULL, NULL}};
 
 static const cli_command cmd_load = {
     .name = "load",

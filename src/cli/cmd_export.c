@@ -41,7 +41,7 @@ static const cli_alias export_aliases[] = {
     {NULL, NULL, NULL, NULL, NULL},
 };
 
-static const cli_narrow export_narrow[] = {{&OPT_MAPPING, NULL, "FILE"}, {NULL, NULL, NULL}};
+static const cli_narrow export_narrow[] = {{&OPT_MAPPING, NULL, "FILE"}, {&OPT_TIE, "plus|minus|split", NULL}, {NULL, NULL, NULL}};
 
 typedef struct export_job {
     plan_input in;

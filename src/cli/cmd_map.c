@@ -114,7 +114,7 @@ static const cli_use map_opts[] = {
     {NULL, NULL, NULL},
 };
 
-static const cli_narrow map_narrow[] = {{&OPT_MAPPING, NULL, "none|FILE"}, {NULL, NULL, NULL}};
+static const cli_narrow map_narrow[] = {{&OPT_MAPPING, NULL, "none|FILE"}, {&OPT_TIE, "plus|minus|split", NULL}, {NULL, NULL, NULL}};
 
 static const cli_alias map_aliases[] = {
     {"mesh", &OPT_TOPOLOGY, "mesh", NULL, "old spelling of --topology mesh"},

@@ -80,6 +80,59 @@ static const cli_opt OPT_SWITCH_DELAY = {.name = "switch-delay", .type = CLI_INT
                                          .hi = 1000, .help = "switch delay in cycles", .shown_def = shown_switch_delay};
 static const cli_opt OPT_LINK_LATENCY = {.name = "link-latency", .type = CLI_INT, .meta = "W", .lo = 1,
                                          .hi = 1000, .help = "link latency in cycles", .shown_def = shown_link_latency};
+/* The router-pipeline model: each option one difference between the
+ * seeds' router and BookSim2's IQRouter (docs/sim.md, "The BookSim2
+ * model"); the defaults are the seeds'. */
+static const cli_opt OPT_INJECT_LATENCY = {.name = "inject-latency", .type = CLI_INT, .meta = "I", .lo = 1,
+                                           .hi = 1000, .def = "1", .param = "inject_latency",
+                                           .help = "cycles from injection to the source router's buffer (BookSim2: 2, "
+                                                   "the creation cycle and the injection channel)"};
+static const cli_opt OPT_CREDIT_DELAY = {.name = "credit-delay", .type = CLI_INT, .meta = "C", .lo = 0, .hi = 1000,
+                                         .def = "0", .param = "credit_delay",
+                                         .help = "cycles before a buffer slot freed downstream can be used upstream "
+                                                 "(BookSim2: 2, the credit channel and the upstream read; 0 here: the "
+                                                 "same cycle when the downstream router is visited first)"};
+static const cli_opt OPT_VC_RELEASE = {.name = "vc-release", .type = CLI_CHOICE, .choices = &kc_simvcrelease_names,
+                                       .def = "tail-out", .param = "vc_release",
+                                       .help = "when a VC may be given to the next message (BookSim2 tail-in: once "
+                                               "the tail is sent into it, packets then share its buffer)"};
+static const cli_opt OPT_VA_DELAY = {.name = "va-delay", .type = CLI_INT, .meta = "V", .lo = 0, .hi = 1000,
+                                     .def = "0", .param = "va_delay",
+                                     .help = "cycles of R that are VC allocation, a stage of its own: a freed VC is "
+                                             "used V + 1 cycles later (BookSim2: 1)"};
+static const cli_opt OPT_INJ_VCS = {.name = "inj-vcs", .type = CLI_INT, .meta = "V", .lo = 0,
+                                    .hi = KC_SIMNET_MAX_VCS, .def = "0", .param = "inj_vcs",
+                                    .help = "0: --inj whole injection channels; V: one injection port of V VCs, one "
+                                            "flit per cycle, VCs taken round-robin (BookSim2: the network's VCs)"};
+static const cli_opt OPT_EJ_VCS = {.name = "ej-vcs", .type = CLI_INT, .meta = "V", .lo = 0, .hi = KC_SIMNET_MAX_VCS,
+                                   .def = "0", .param = "ej_vcs",
+                                   .help = "0: --ej whole ejection channels; V: one ejection port of V VCs, one flit "
+                                           "per cycle (BookSim2: the network's VCs)"};
+static const cli_opt OPT_INPUT_PORT = {.name = "input-port", .type = CLI_CHOICE, .choices = &kc_siminport_names,
+                                       .def = "free", .param = "input_port",
+                                       .help = "whether an input link's VCs may send in one cycle (free) or the "
+                                               "port sends one flit per cycle (shared, BookSim2)"};
+static const cli_opt OPT_ARBITRATION = {.name = "arbitration", .type = CLI_CHOICE, .choices = &kc_simarb_names,
+                                        .def = "fcfs", .param = "arbitration",
+                                        .help = "VC and switch allocators (BookSim2: islip, one iteration; the "
+                                                "round-robin pointers' order is reconstructed, docs/sim.md)"};
+static const cli_opt OPT_SELF_TRAFFIC = {.name = "self-traffic", .type = CLI_CHOICE, .choices = &kc_simself_names,
+                                         .def = "drop", .param = "self_traffic",
+                                         .help = "messages to oneself: dropped, or sent through the own router "
+                                                 "(BookSim2: uniform draws among all nodes)"};
+SHOWN_CONFIG(queue_cap)
+static const cli_opt OPT_QUEUE_CAP = {.name = "queue-cap", .type = CLI_REAL, .meta = "M", .rlo = 1, .rhi = 1e9,
+                                      .param = "queue_cap", .shown_def = shown_queue_cap,
+                                      .help = "give a run up (unsustainable) once the source queues hold M messages "
+                                              "per node on average (BookSim2 has no such limit: --booksim sets "
+                                              "1e6, so an overloaded run measures its whole window)"};
+static const cli_opt OPT_BOOKSIM = {.name = "booksim", .type = CLI_FLAG,
+                                    .help = "BookSim2's router (28f43299 defaults): --depth 8 --vcs 2 --vc-link shared "
+                                            "--route-delay 2 --switch-delay 2 --link-latency 1 --injection bernoulli "
+                                            "--inject-latency 2 --credit-delay 2 --vc-release tail-in --va-delay 1 "
+                                            "--inj-vcs V --ej-vcs V (V: the VCs) --input-port shared --arbitration "
+                                            "islip --tie random --self-traffic send --queue-cap 1e6; options given "
+                                            "override it"};
 static const cli_opt OPT_CHANNEL_UTIL = {.name = "channel-util", .type = CLI_FLAG,
                                          .help = "per-link utilisation in the measurement window"};
 static const cli_opt OPT_POINT_THREADS = {.name = "point-threads", .type = CLI_INT, .meta = "T", .lo = 1, .hi = 64,
@@ -118,7 +171,10 @@ static const cli_use simulate_opts[] = {
     {&OPT_VC_RULE, NULL, NULL},
     {&OPT_VCS, NULL, NULL},
     {&OPT_VC_LINK, NULL, NULL},
-    {&OPT_TIE, "torus rings at distance k/2", NULL},
+    {&OPT_TIE,
+     "ring tie rule on tori (random: BookSim2's, a direction per message and ring from the seeded stream; drawn "
+     "here when the message is made, BookSim2 draws at ring entry)",
+     NULL},
     {&OPT_INJ, NULL, NULL},
     {&OPT_EJ, NULL, NULL},
     {&OPT_DEPTH, NULL, NULL},
@@ -141,6 +197,17 @@ static const cli_use simulate_opts[] = {
     {&OPT_ROUTE_DELAY, NULL, NULL},
     {&OPT_SWITCH_DELAY, NULL, NULL},
     {&OPT_LINK_LATENCY, NULL, NULL},
+    {&OPT_QUEUE_CAP, NULL, NULL},
+    {&OPT_BOOKSIM, NULL, NULL},
+    {&OPT_INJECT_LATENCY, NULL, NULL},
+    {&OPT_CREDIT_DELAY, NULL, NULL},
+    {&OPT_VC_RELEASE, NULL, NULL},
+    {&OPT_VA_DELAY, NULL, NULL},
+    {&OPT_INJ_VCS, NULL, NULL},
+    {&OPT_EJ_VCS, NULL, NULL},
+    {&OPT_INPUT_PORT, NULL, NULL},
+    {&OPT_ARBITRATION, NULL, NULL},
+    {&OPT_SELF_TRAFFIC, NULL, NULL},
     {&OPT_CHANNEL_UTIL, NULL, NULL},
     {&OPT_COMPARE, NULL, NULL},
     {&OPT_CONFIGS, "with --compare: routings, M-S, M-G (lists below) or ROUTING@MAPPING (default "
@@ -231,6 +298,11 @@ static int resolve_network(const cli_args *a, kc_simspec *u, int given)
         given_int(a, &OPT_N, &u->n);
         given_int(a, &OPT_K, &u->k);
     }
+    if (cli_flag(a, &OPT_BOOKSIM)) { /* the preset first: options given override it */
+        u->vcs = 2;
+        u->depth = 8;
+        tie = (int)KC_SIM_TIE_RANDOM;
+    }
     given_int(a, &OPT_VCS, &u->vcs);
     given_int(a, &OPT_INJ, &u->inj);
     given_int(a, &OPT_EJ, &u->ej);
@@ -320,9 +392,41 @@ static int resolve_trace(const cli_args *a, sim_job *j)
     return 0;
 }
 
+/* --booksim's part of the configuration (resolve_network sets its depth,
+ * VCs and tie), before the options given. */
+static void booksim_preset(const cli_args *a, kc_simconfig *c)
+{
+    if (!cli_flag(a, &OPT_BOOKSIM))
+        return;
+    c->route_delay = 2;
+    c->switch_delay = 2;
+    c->link_latency = 1;
+    c->process = KC_INJECT_BERNOULLI;
+    c->vc_independent = 0;
+    c->queue_cap = 1e6;
+    kc_simconfig_booksim(c, cli_given(a, &OPT_VCS) ? (int)cli_int(a, &OPT_VCS, 2) : 2);
+}
+
+/* The router-pipeline options (kc_sim_pipeline). */
+static void resolve_pipeline(const cli_args *a, kc_simconfig *c)
+{
+    if (cli_given(a, &OPT_QUEUE_CAP))
+        c->queue_cap = cli_real(a, &OPT_QUEUE_CAP, c->queue_cap);
+    given_int(a, &OPT_INJECT_LATENCY, &c->inject_latency);
+    given_int(a, &OPT_CREDIT_DELAY, &c->credit_delay);
+    given_choice(a, &OPT_VC_RELEASE, &c->vc_release);
+    given_int(a, &OPT_VA_DELAY, &c->va_delay);
+    given_int(a, &OPT_INJ_VCS, &c->inj_vcs);
+    given_int(a, &OPT_EJ_VCS, &c->ej_vcs);
+    given_choice(a, &OPT_INPUT_PORT, &c->input_port);
+    given_choice(a, &OPT_ARBITRATION, &c->arbitration);
+    given_choice(a, &OPT_SELF_TRAFFIC, &c->self_traffic);
+}
+
 static void resolve_config(const cli_args *a, kc_simconfig *c)
 {
     kc_simconfig_default(c);
+    booksim_preset(a, c);
     int process = (int)c->process;
     given_int(a, &OPT_MSG_FLITS, &c->msg_flits);
     given_choice(a, &OPT_INJECTION, &process);
@@ -340,6 +444,7 @@ static void resolve_config(const cli_args *a, kc_simconfig *c)
     given_int(a, &OPT_POINT_THREADS, &c->threads);
     c->oneshot = cli_flag(a, &OPT_ONESHOT);
     c->channel_util = cli_flag(a, &OPT_CHANNEL_UTIL);
+    resolve_pipeline(a, c);
 }
 
 static int resolve_loads(const cli_args *a, sim_job *j)
@@ -475,6 +580,7 @@ static int resolve(const cli_args *a, sim_job *j)
     if (r)
         return r;
     resolve_config(a, &j->cfg);
+    j->user.self_traffic = j->cfg.self_traffic;
     j->spec = j->user;
     if (kc_simspec_resolve(&j->spec, &j->cfg, &err))
         return cli_report(a, &err);
@@ -614,7 +720,7 @@ static cJSON *series_json(const sim_job *j, const sim_series *se)
     cJSON_AddStringToObject(o, "routing", kc_simalgo_name(se->spec.route.algo));
     if (se->sc.net.topo == KC_SIM_TORUS) {
         cJSON_AddStringToObject(o, "vc_rule", kc_simvcrule_name(se->spec.route.vcrule));
-        cJSON_AddStringToObject(o, "tie", kc_tie_name(se->spec.route.tie));
+        cJSON_AddStringToObject(o, "tie", kc_names_name(&kc_simtie_names, (int)se->spec.route.tie));
     }
     cli_json_add_int(o, "vcs", se->sc.net.vcs);
     cJSON_AddStringToObject(o, "mapping", se->sc.mapping_desc);
@@ -641,6 +747,41 @@ static void hoist(cJSON *root, cJSON *one)
     cJSON_Delete(one);
 }
 
+/* The router-pipeline model's line, when a run leaves the seeds' router. */
+static void text_router(const sim_job *j)
+{
+    const kc_simconfig *c = &j->cfg;
+    if (!kc_sim_pipeline(c, &j->spec.route))
+        return;
+    printf("router    pipeline: R %d (VA %d), S %d, W %d, inject %d, credit delay %d, VC release %s, injection %d VC%s, "
+           "ejection %d VC%s, input ports %s, %s, self traffic %s\n",
+           c->route_delay, c->va_delay, c->switch_delay, c->link_latency, c->inject_latency > 1 ? c->inject_latency : 1,
+           c->credit_delay, kc_names_name(&kc_simvcrelease_names, c->vc_release), c->inj_vcs ? c->inj_vcs : 1,
+           c->inj_vcs ? "s" : " (whole channels)", c->ej_vcs ? c->ej_vcs : 1, c->ej_vcs ? "s" : " (whole channels)",
+           kc_names_name(&kc_siminport_names, c->input_port), kc_names_name(&kc_simarb_names, c->arbitration),
+           kc_names_name(&kc_simself_names, c->self_traffic));
+}
+
+/* The same as JSON: a "router" object. */
+static void json_router(cJSON *root, const sim_job *j)
+{
+    const kc_simconfig *c = &j->cfg;
+    if (!kc_sim_pipeline(c, &j->spec.route))
+        return;
+    cJSON *o = cJSON_AddObjectToObject(root, "router");
+    cJSON_AddStringToObject(o, "model", "pipeline");
+    int v[] = {c->route_delay, c->va_delay, c->switch_delay, c->link_latency, c->inject_latency > 1 ? c->inject_latency : 1,
+               c->credit_delay, c->inj_vcs, c->ej_vcs};
+    const char *names[] = {"route_delay", "va_delay", "switch_delay", "link_latency", "inject_latency",
+                           "credit_delay", "inj_vcs", "ej_vcs"};
+    for (size_t i = 0; i < sizeof v / sizeof v[0]; i++)
+        cli_json_add_int(o, names[i], v[i]);
+    cJSON_AddStringToObject(o, "vc_release", kc_names_name(&kc_simvcrelease_names, c->vc_release));
+    cJSON_AddStringToObject(o, "input_port", kc_names_name(&kc_siminport_names, c->input_port));
+    cJSON_AddStringToObject(o, "arbitration", kc_names_name(&kc_simarb_names, c->arbitration));
+    cJSON_AddStringToObject(o, "self_traffic", kc_names_name(&kc_simself_names, c->self_traffic));
+}
+
 static int render_json(const sim_job *j)
 {
     const kc_simnet *net0 = &j->ser[0].sc.net;
@@ -655,6 +796,7 @@ static int render_json(const sim_job *j)
     cli_json_add_u64(net, "msg_flits", j->cfg.msg_flits);
     cJSON_AddStringToObject(root, "pattern", j->traffic);
     cli_json_add_u64(root, "seed", j->cfg.seed);
+    json_router(root, j);
     if (j->trace)
         cli_trace_json(root, j->trace);
     if (!j->compare) {
@@ -740,7 +882,8 @@ static void text_series(const sim_job *j, const sim_series *se)
 {
     printf("\n[%s] routing %s", se->label, kc_simalgo_name(se->spec.route.algo));
     if (se->sc.net.topo == KC_SIM_TORUS)
-        printf(" (%s VCs, ties %s)", kc_simvcrule_name(se->spec.route.vcrule), kc_tie_name(se->spec.route.tie));
+        printf(" (%s VCs, ties %s)", kc_simvcrule_name(se->spec.route.vcrule),
+               kc_names_name(&kc_simtie_names, (int)se->spec.route.tie));
     printf(", %d VC%s/link, mapping %s", se->sc.net.vcs, se->sc.net.vcs == 1 ? "" : "s", se->sc.mapping_desc);
     if (se->sc.contention >= 0)
         printf(", channel contention %lld", se->sc.contention);
@@ -785,6 +928,7 @@ static int render_text(const sim_job *j)
            : j->cfg.process == KC_INJECT_POISSON ? "Poisson injection"
                                                  : "Bernoulli injection",
            (unsigned long long)j->cfg.seed);
+    text_router(j);
     for (int s = 0; s < j->ns; s++)
         text_series(j, &j->ser[s]);
     return CLI_EXIT_OK;

@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "options.h"
 #include "presets.h"
+#include "kcube/simroute.h"
 
 const cli_opt OPT_WRAP = {.name = "wrap", .type = CLI_TEXT, .meta = "LIST",
                           .help = "the axes that are rings, e.g. 0,1,2,4 (Tofu), all or none; the others are lines",
@@ -26,6 +27,14 @@ const cli_opt OPT_NODES = {.name = "nodes", .type = CLI_TEXT, .meta = "FILE",
                                    "axis 0 first)",
                            .param = "nodes_file"};
 
+/* The topology's tie rule from --tie: simulate's random ties are drawn
+ * per message by its routing, so the topology itself keeps plus. */
+static int topo_tie(const cli_args *a, int fallback)
+{
+    int tie = cli_choice(a, &OPT_TIE, fallback);
+    return tie == (int)KC_SIM_TIE_RANDOM ? (int)KC_TIE_PLUS : tie;
+}
+
 /* --shape: its sides, a mesh unless --topology or --wrap says otherwise. */
 static int from_shape(const cli_args *a, const char *shape, kc_topology *t)
 {
@@ -36,7 +45,7 @@ static int from_shape(const cli_args *a, const char *shape, kc_topology *t)
         return r;
     int kind = cli_choice(a, &OPT_TOPOLOGY, cli_given(a, &OPT_WRAP) ? KC_TOPO_TORUS : KC_TOPO_MESH);
     if (kc_topology_parse_shape(shape, sides, &count, &err) ||
-        kc_topology_shape(t, (kc_topo_kind)kind, sides, count, cli_choice(a, &OPT_TIE, 0), &err))
+        kc_topology_shape(t, (kc_topo_kind)kind, sides, count, topo_tie(a, 0), &err))
         return cli_report(a, &err);
     if (cli_given(a, &OPT_N) && cli_int(a, &OPT_N, 0) != count) {
         fprintf(stderr, "kcube: --n %lld does not match --shape (%d axes)\n", cli_int(a, &OPT_N, 0), count);
@@ -51,7 +60,7 @@ static int from_k_n(const cli_args *a, int inferred_n, kc_topology *t)
     int k = (int)cli_int(a, &OPT_K, 2);
     int kind = cli_choice(a, &OPT_TOPOLOGY, k == 2 ? KC_TOPO_HYPERCUBE : KC_TOPO_TORUS);
     if (!cli_given(a, &OPT_N) && inferred_n > 0) {
-        if (kc_topology_init(t, (kc_topo_kind)kind, k, inferred_n, cli_choice(a, &OPT_TIE, 0), &err))
+        if (kc_topology_init(t, (kc_topo_kind)kind, k, inferred_n, topo_tie(a, 0), &err))
             return cli_report(a, &err);
         return 0;
     }
@@ -59,7 +68,7 @@ static int from_k_n(const cli_args *a, int inferred_n, kc_topology *t)
         fprintf(stderr, "kcube: %s needs --n N (the number of dimensions) or --shape AxBx..\n", a->path);
         return CLI_EXIT_USAGE;
     }
-    if (kc_topology_init(t, (kc_topo_kind)kind, k, (int)cli_int(a, &OPT_N, 1), cli_choice(a, &OPT_TIE, 0), &err))
+    if (kc_topology_init(t, (kc_topo_kind)kind, k, (int)cli_int(a, &OPT_N, 1), topo_tie(a, 0), &err))
         return cli_report(a, &err);
     return 0;
 }
@@ -78,7 +87,7 @@ static int from_preset(const cli_args *a, const char *network, kc_topology *t)
     if ((r = cli_preset_load(a, network, &p)))
         return r;
     if (cli_given(a, &OPT_TIE))
-        p.tie = (kc_tie)cli_choice(a, &OPT_TIE, (int)p.tie);
+        p.tie = (kc_tie)topo_tie(a, (int)p.tie);
     if (kc_netpreset_topology(&p, t, &err))
         return cli_report(a, &err);
     return 0;
@@ -100,7 +109,7 @@ static int apply_wrap(const cli_args *a, kc_topology *t)
         if (!mask && cli_given(a, &OPT_TOPOLOGY))
             return cli_error("--wrap none leaves no ring: that is --topology mesh, not torus");
         if (t->kind == KC_TOPO_TORUS)
-            t->tie = (kc_tie)cli_choice(a, &OPT_TIE, (int)tie);
+            t->tie = (kc_tie)topo_tie(a, (int)tie);
     }
     if (t->kind != KC_TOPO_TORUS)
         return cli_reject(a, &OPT_TIE, t->kind == KC_TOPO_MESH ? "to a mesh (ties happen on rings only)"

@@ -24,7 +24,9 @@ const cli_opt OPT_TOPOLOGY = {.name = "topology", .type = CLI_CHOICE, .choices =
 const cli_opt OPT_SHAPE = {.name = "shape", .type = CLI_TEXT, .meta = "AxBx..",
                            .help = "sides such as 16x12x16x16x2, axis 0 first: a mesh unless --topology torus or --wrap",
                            .param = "shape"};
-const cli_opt OPT_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &kc_tie_names, .def = "plus",
+/* random is the simulator's (a draw per message); the other commands
+ * narrow the option to the torus module's three rules. */
+const cli_opt OPT_TIE = {.name = "tie", .type = CLI_CHOICE, .choices = &kc_simtie_names, .def = "plus",
                          .help = "ring tie rule on tori", .param = "tie"};
 
 const cli_opt OPT_PATTERN = {.name = "pattern", .type = CLI_TEXT, .meta = "NAME",

@@ -352,7 +352,7 @@ kc_status kc_simscenario_build(kc_simscenario *sc, const kc_simspec *spec, kc_er
     } else {
         st = kc_simtraffic_digits(&sc->traffic, sc->net.k, sc->net.n, s->pattern, map, err);
     }
-    if (st)
+    if (st || (s->self_traffic && !s->pairs && (st = kc_simtraffic_keep_fixed(&sc->traffic, err))))
         goto fail;
 contention:
     if (!sc->traffic.uniform && (s->route.algo == KC_ROUTE_ECUBE || s->route.algo == KC_ROUTE_DOR))

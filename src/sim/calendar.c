@@ -31,8 +31,12 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
     e->msgs[m].gen = e->now;
     e->msgs[m].dst = dst;
     e->msgs[m].len = len;
-    e->msgs[m].id = id;
     e->msgs[m].next = -1;
+    /* random ring ties: one bit per dimension, drawn as the message is made
+     * (only tori have rings to tie on); such runs are never driven, so the
+     * caller's id field is free to hold them */
+    e->msgs[m].id = e->route->tie == KC_SIM_TIE_RANDOM && e->net->topo == KC_SIM_TORUS && !e->driven
+                        ? (uint32_t)kc_rng_next(&e->rng) : id;
     if (e->driven && !e->in_senders[node]) { /* driven runs visit only nodes with queued messages */
         e->in_senders[node] = 1;
         e->senders[e->nsenders++] = node;
@@ -57,17 +61,40 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
     return 0;
 }
 
+void kci_dequeue(kci_engine *e, uint32_t node, kci_worm *w)
+{
+    uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
+    int32_t m = e->queue_head[node];
+    w->src = node;
+    w->dst = e->msgs[m].dst;
+    w->gen = e->msgs[m].gen;
+    w->inj = e->now;
+    w->src_left = e->msgs[m].len;
+    w->len = e->msgs[m].len;
+    w->id = e->msgs[m].id;
+    w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
+    e->queue_head[node] = e->msgs[m].next;
+    if (e->queue_head[node] < 0)
+        e->queue_tail[node] = -1;
+    e->msgs[m].next = e->msg_free;
+    e->msg_free = m;
+    e->queued--;
+    if (--e->queue_len[node] < e->queue_len_low[node] && e->late_window)
+        e->queue_len_low[node] = e->queue_len[node];
+    e->queued_flits -= e->msgs[m].len;
+}
+
 /* The destination of a message generated at node: uniform over the other
- * (virtual) nodes, or one of the node's traffic entries; one draw. On a
+ * (virtual) nodes (over all of them with self_traffic), or one of the node's traffic entries; one draw. On a
  * general network the draw is over the ranks and gives the router of
  * the rank drawn (kcube/simtraffic.h). */
 static uint32_t pick_dest(kci_engine *e, uint32_t node)
 {
     const kc_simtraffic *t = e->traffic;
     if (t->uniform) {
-        uint32_t v = t->to_virt ? t->to_virt[node] : node;
-        uint32_t y = (uint32_t)kc_rng_below(&e->rng, (t->draw ? t->draw : t->nodes) - 1);
-        if (y >= v)
+        uint32_t v = t->to_virt ? t->to_virt[node] : node, self = e->cfg->self_traffic ? 1 : 0;
+        uint32_t y = (uint32_t)kc_rng_below(&e->rng, (t->draw ? t->draw : t->nodes) - 1 + self);
+        if (y >= v && !self)
             y++;
         return t->to_phys ? t->to_phys[y] : y;
     }

@@ -7,6 +7,7 @@
 
 #include <string.h>
 
+#include "pipeline.h"
 #include "sim_internal.h"
 
 void kc_simconfig_default(kc_simconfig *c)
@@ -41,6 +42,53 @@ static const kc_name vclink_entries[] = {
     {0, NULL, NULL},
 };
 const kc_names kc_simvclink_names = {"VC link sharing", vclink_entries};
+
+static const kc_name vcrelease_entries[] = {
+    {KC_VCREL_TAIL_OUT, "tail-out", "a VC is free once its tail has left the downstream buffer (the seeds')"},
+    {KC_VCREL_TAIL_IN, "tail-in", "a VC is free once its tail has been sent into it (BookSim2)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_simvcrelease_names = {"VC release", vcrelease_entries};
+
+static const kc_name inport_entries[] = {
+    {KC_INPORT_FREE, "free", "every VC of an input link may send a flit per cycle (the seeds')"},
+    {KC_INPORT_SHARED, "shared", "one flit per input port per cycle (BookSim2)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_siminport_names = {"input port", inport_entries};
+
+static const kc_name arb_entries[] = {
+    {KC_ARB_FCFS, "fcfs", "first come first served, the oldest message first (the seeds')"},
+    {KC_ARB_ROUND_ROBIN, "round-robin", "separable input-first allocators with round-robin arbiters"},
+    {KC_ARB_ISLIP, "islip", "iSLIP, one iteration (BookSim2's default allocators)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_simarb_names = {"arbitration", arb_entries};
+
+static const kc_name self_entries[] = {
+    {0, "drop", "no message to oneself (the seeds')"},
+    {1, "send", "uniform draws include the source, permutations keep fixed points (BookSim2)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_simself_names = {"self traffic", self_entries};
+
+void kc_simconfig_booksim(kc_simconfig *c, int vcs)
+{
+    c->inject_latency = 2;
+    c->credit_delay = 2;
+    c->vc_release = KC_VCREL_TAIL_IN;
+    c->va_delay = 1;
+    c->inj_vcs = c->ej_vcs = vcs;
+    c->input_port = KC_INPORT_SHARED;
+    c->arbitration = KC_ARB_ISLIP;
+    c->self_traffic = 1;
+}
+
+int kc_sim_pipeline(const kc_simconfig *c, const kc_simroute *route)
+{
+    return c->inject_latency > 1 || c->credit_delay || c->vc_release || c->va_delay || c->inj_vcs || c->ej_vcs ||
+           c->input_port || c->arbitration || c->self_traffic || (route && route->tie == KC_SIM_TIE_RANDOM);
+}
 
 int kc_sim_vc_link_default(kc_simtopo topo, int k)
 {
@@ -95,7 +143,20 @@ uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int train
 int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
 {
     int64_t r = c->route_delay, s = c->switch_delay, w = c->link_latency;
-    return (int64_t)hops * (r + s + w) + r + s + c->msg_flits + 1;
+    int64_t inj = c->inject_latency > 1 ? c->inject_latency : 1;
+    return (int64_t)hops * (r + s + w) + r + s + c->msg_flits + inj;
+}
+
+uint64_t kci_sim_pipe_bytes(const kci_simshape *s, const kc_simconfig *cfg)
+{
+    uint64_t n = s->nodes, iv = cfg->inj_vcs ? (uint64_t)cfg->inj_vcs : (uint64_t)s->inj;
+    uint64_t ev = cfg->ej_vcs ? (uint64_t)cfg->ej_vcs : (uint64_t)s->ej;
+    uint64_t in = (uint64_t)s->ports * (uint64_t)s->vcs + iv, out = (uint64_t)s->ports * (uint64_t)s->vcs + ev;
+    uint64_t ivcs = n * in, ovcs = n * (in + ev);
+    uint64_t per_ivc = (uint64_t)s->depth * 3 * sizeof(uint32_t) + sizeof(kci_pivc) + sizeof(uint32_t) +
+                       3 * sizeof(uint16_t); /* buffer, record, router table, pointers */
+    return ivcs * per_ivc + ovcs * sizeof(kci_povc) + n * (out * 2 * sizeof(uint16_t) + 2 * sizeof(uint32_t)) +
+           n * iv * sizeof(kci_psrc);
 }
 
 kc_status kci_sim_check_timing(const kc_simconfig *c, kc_err *err)
@@ -103,6 +164,16 @@ kc_status kci_sim_check_timing(const kc_simconfig *c, kc_err *err)
     if (c->route_delay < 0 || c->switch_delay < 0 || c->link_latency < 1 || c->route_delay > 1000 ||
         c->switch_delay > 1000 || c->link_latency > 1000)
         return kc_fail_param(err, KC_ERANGE, "timing", "router delays must be 0..1000 cycles and link latency 1..1000");
+    if (c->inject_latency < 0 || c->inject_latency > 1000 || c->credit_delay < 0 || c->credit_delay > 1000)
+        return kc_fail_param(err, KC_ERANGE, "timing", "inject latency and credit delay must be 0..1000 cycles");
+    if (c->va_delay < 0 || c->va_delay > c->route_delay)
+        return kc_fail_param(err, KC_ERANGE, "va_delay", "the VC allocation delay is part of R: 0..R (%d), got %d",
+                             c->route_delay, c->va_delay);
+    if (c->inj_vcs < 0 || c->inj_vcs > KC_SIMNET_MAX_VCS || c->ej_vcs < 0 || c->ej_vcs > KC_SIMNET_MAX_VCS)
+        return kc_fail_param(err, KC_ERANGE, "vcs", "injection and ejection VCs must be 0..%d", KC_SIMNET_MAX_VCS);
+    if ((unsigned)c->vc_release > 1 || (unsigned)c->input_port > 1 || (unsigned)c->arbitration > 2 ||
+        (unsigned)c->self_traffic > 1)
+        return kc_fail_param(err, KC_EINVAL, "model", "unknown router-model choice");
     return KC_OK;
 }
 

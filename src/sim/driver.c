@@ -74,7 +74,9 @@ static kc_status check_invariants(kci_engine *e, kc_simresult *out, kc_err *err)
 {
     const kc_simnet *net = e->net;
     uint64_t buffered = 0, at_source = e->queued_flits;
-    if (e->trains) {
+    if (e->pipe) {
+        kci_pipe_flits(e, &buffered, &at_source);
+    } else if (e->trains) {
         kci_trains_flits(e, &buffered, &at_source);
     } else if (e->stream) {
         kci_stream_flits(e, &buffered, &at_source);
@@ -362,6 +364,8 @@ kc_status kci_simdrive_new_loop(const kc_simnet *net, const kc_simroute *route, 
         return st;
     if (cfg->watchdog < 1)
         return kc_fail_param(err, KC_ERANGE, "cycles", "the watchdog must be at least one cycle");
+    if (kc_sim_pipeline(cfg, route))
+        return kc_fail_param(err, KC_EINVAL, "model", "driven runs model the seeds' router only");
     if ((st = kci_sim_check_routes(net, route, err)))
         return st;
     kc_simdrive *d = calloc(1, sizeof *d);

@@ -77,6 +77,7 @@ void kci_engine_free(kci_engine *e)
     free(e->wheel);
     free(e->freed_sources);
     kc_simsample_free(&e->latency);
+    kci_pipe_free(e);
 }
 
 /* Resizes array `ptr` to n elements, or returns -1 from the enclosing
@@ -238,30 +239,12 @@ KCI_PF_FN void inject_prefetch(const kci_engine *e, const uint32_t *list, uint32
  * injection channel c. */
 static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi)
 {
-    uint64_t window_end = (uint64_t)(e->cfg->warmup + e->cfg->measure);
-    int32_t m = e->queue_head[x];
     kci_worm *w = &e->worms[wi];
-    w->src = x;
-    w->dst = e->msgs[m].dst;
-    w->gen = e->msgs[m].gen;
-    w->inj = e->now;
-    w->src_left = e->msgs[m].len;
-    w->len = e->msgs[m].len;
-    w->id = e->msgs[m].id;
+    kci_dequeue(e, x, w);
     w->npath = 1;
     w->first_held = 0;
     w->stalled = 0;
-    w->measured = e->cfg->oneshot || (w->gen >= (uint64_t)e->cfg->warmup && w->gen < window_end);
     e->path[(size_t)wi * e->path_cap] = c;
-    e->queue_head[x] = e->msgs[m].next;
-    if (e->queue_head[x] < 0)
-        e->queue_tail[x] = -1;
-    e->msgs[m].next = e->msg_free;
-    e->msg_free = m;
-    e->queued--;
-    if (--e->queue_len[x] < e->queue_len_low[x] && e->late_window)
-        e->queue_len_low[x] = e->queue_len[x];
-    e->queued_flits -= w->len;
     if (e->trains) {
         /* its first flit enters the injection channel this cycle */
         e->tchans[c].own = (int32_t)wi;
@@ -463,19 +446,23 @@ static int init_sources(kci_engine *e)
 kc_status kci_engine_init(kci_engine *e, const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
                           const kc_simconfig *cfg, int flit_loop, uint32_t nparts, int force_pf, kc_err *err)
 {
-    init_scalars(e, net, route, tr, cfg, !flit_loop && kci_sim_trains(net, cfg), force_pf);
-    e->stream = !flit_loop && !e->trains;
+    int pipe = kc_sim_pipeline(cfg, route);
+    init_scalars(e, net, route, tr, cfg, !flit_loop && !pipe && kci_sim_trains(net, cfg), force_pf);
+    e->stream = !flit_loop && !pipe && !e->trains;
     if (!init_channels(e, nparts) || !init_sources(e) || kci_engine_grow_worms(e))
         return kc_fail(err, KC_ENOMEM, "out of memory for the simulation");
     kci_calendar_init(e);
-    return KC_OK;
+    return pipe ? kci_pipe_init(e, err) : KC_OK;
 }
 
 int kci_engine_cycle(kci_engine *e, int64_t *idle)
 {
-    inject(e);
+    if (!e->pipe)
+        inject(e);
     e->progress = 0;
-    if (e->trains) {
+    if (e->pipe) {
+        kci_pipe_cycle(e);
+    } else if (e->trains) {
         kci_trains_allocate(e);
         kci_trains_move(e);
     } else {

@@ -12,6 +12,7 @@
  *   stream.c    the same model with streaming worms moved as trains: the
  *               loop for what the worm-level loop does not model
  *   trains.c    the worm-level loop (rigid worms: one-flit buffers, ...)
+ *   pipeline*.c the router-pipeline loop (BookSim2's router model)
  *   threads.c   the threads that run the worm-level loop's node ranges
  *   driver.c    kc_sim_run and kc_simdrive: runs, results, deadlocks
  *
@@ -99,7 +100,8 @@ _Static_assert(KCI_WORM_HOT <= KCI_CACHE_LINE, "a worm record's hot part fits in
 
 /* A queued message (source queues are lists through one array). */
 typedef struct kci_qmsg {
-    uint32_t gen, dst, len, id;
+    uint32_t gen, dst, len, id; /* id: driven runs, the caller's; runs with random ring ties
+                                   (KC_SIM_TIE_RANDOM), the message's tie bits, bit d for dimension d */
     int32_t next;
 } kci_qmsg;
 
@@ -309,6 +311,7 @@ typedef struct kci_engine {
     uint8_t *in_senders;  /* driven: node is in senders (its queue may be non-empty) */
     kc_simarrival *log;   /* driven runs: tails delivered in the current cycle; logged runs: all */
     size_t nlog, log_cap;
+    struct kci_pipe *pipe; /* the router-pipeline loop (pipeline.c), NULL for the seeds' model */
 } kci_engine;
 
 /* The router a channel leads to. */
@@ -373,6 +376,11 @@ uint64_t kci_calendar_chunks(uint64_t nodes);
 void kci_calendar_init(kci_engine *e);
 /* Appends a message to node's queue (generated now); -1 when out of memory. */
 int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id);
+/* The message at the head of node's (non-empty) queue leaves it as worm
+ * w, injected now: w gets its source, destination, generation and
+ * injection cycles, length (all at the source), id, and whether it is
+ * measured. */
+void kci_dequeue(kci_engine *e, uint32_t node, kci_worm *w);
 /* Step 1 of a cycle: the messages generated this cycle join their queues. */
 void kci_generate(kci_engine *e);
 
@@ -411,6 +419,14 @@ void kci_stream_move(kci_engine *e);
 void kci_stream_settle(kci_engine *e, int end);
 /* Flits of live worms in buffers and at sources. */
 void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source);
+
+/* pipeline.c: the router-pipeline loop (kc_sim_pipeline) */
+kc_status kci_pipe_init(kci_engine *e, kc_err *err);
+void kci_pipe_free(kci_engine *e);
+/* Steps 2-4 of a cycle: arrivals, sources, every router with flits. */
+void kci_pipe_cycle(kci_engine *e);
+/* Flits in buffers and on links; at sources (queued and not yet written). */
+void kci_pipe_flits(const kci_engine *e, uint64_t *buffered, uint64_t *at_source);
 
 /* trains.c */
 /* Steps 3 and 4 of the worm-level loop. */

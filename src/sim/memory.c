@@ -53,7 +53,8 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
     uint64_t network = (uint64_t)net->nodes * ((uint64_t)net->ports * sizeof(uint32_t) + (uint64_t)net->n);
     int trains = kci_sim_shape_trains(&s, cfg);
     int parts = (int)kci_sim_parts(&s, cfg, trains, KC_SIM_PAR_NODES);
-    return (size_t)(kci_sim_fixed_bytes(&s, kci_sim_shape_vcs_independent(&s, cfg), trains, parts) + network);
+    return (size_t)(kci_sim_fixed_bytes(&s, kci_sim_shape_vcs_independent(&s, cfg), trains, parts) + network +
+                    (kc_sim_pipeline(cfg, NULL) ? kci_sim_pipe_bytes(&s, cfg) : 0));
 }
 
 kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_simmem *out, kc_err *err)
@@ -85,6 +86,8 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     int trains = kci_sim_shape_trains(&sh, cfg);
     int parts = (int)kci_sim_parts(&sh, cfg, trains, KC_SIM_PAR_NODES);
     uint64_t point = kci_sim_fixed_bytes(&sh, indep, trains, parts);
+    if (kc_sim_pipeline(cfg, &s->route)) /* the router-pipeline loop's arrays on top */
+        point = add_sat(point, kci_sim_pipe_bytes(&sh, cfg));
     int adaptive = s->route.algo != KC_ROUTE_ECUBE && s->route.algo != KC_ROUTE_DOR;
     if (cfg->channel_util)
         point += (net_channels / (uint64_t)sh.vcs + 1) * sizeof(uint64_t);
@@ -165,6 +168,8 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
         double draws = cfg->oneshot || cfg->process != KC_INJECT_BERNOULLI ? 0 : cycles * N * 5e-9;
         return msgs * (diam / 2 + 4) * ev + draws + cycles * 1e-7;
     }
+    if (kc_sim_pipeline(cfg, &s->route)) /* the pipeline loop: every router's VCs a cycle, ~15 ns each */
+        return cycles * N * (ports * s->vcs + s->inj + s->ej + 2) * 15e-9;
     /* the stream loop: a visit per worm at each of its events and per
      * cycle for a worm that does not stream, a Bernoulli draw per source;
      * the engine's state against the caches, small networks run far

@@ -36,6 +36,15 @@ static const kc_name vcrule_entries[] = {
 };
 const kc_names kc_simvcrule_names = {"VC rule", vcrule_entries};
 
+static const kc_name simtie_entries[] = {
+    {KC_TIE_PLUS, "plus", "+ direction"},
+    {KC_TIE_MINUS, "minus", "- direction"},
+    {KC_TIE_SPLIT, "split", "+ from an even coordinate, - from an odd one"},
+    {(int)KC_SIM_TIE_RANDOM, "random", "a seeded draw per message and dimension (BookSim2: a draw per packet)"},
+    {0, NULL, NULL},
+};
+const kc_names kc_simtie_names = {"tie rule", simtie_entries};
+
 kc_status kc_simalgo_parse(const char *text, kc_simalgo *algo, kc_err *err)
 {
     int v;
@@ -182,7 +191,7 @@ static int cube_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
  * the shorter way, a tie (distance side/2) by the tie rule (the coordinate
  * here is the one the ring was entered at). *wraps gets whether the rest of
  * the ring path crosses the wraparound link. */
-static int grid_port(const kc_simroute *r, const kc_simnet *net, int d, int c, int t, int *wraps)
+static int grid_port(const kc_simroute *r, const kc_simnet *net, int d, int c, int t, uint32_t ties, int *wraps)
 {
     int k = net->side[d];
     *wraps = 0;
@@ -191,7 +200,8 @@ static int grid_port(const kc_simroute *r, const kc_simnet *net, int d, int c, i
     int fwd = (t - c + k) % k;
     int plus = k == 2 || fwd < k - fwd;
     if (k > 2 && fwd == k - fwd)
-        plus = r->tie == KC_TIE_PLUS || (r->tie == KC_TIE_SPLIT && c % 2 == 0);
+        plus = r->tie == KC_SIM_TIE_RANDOM ? (int)(ties >> d & 1u)
+                                           : r->tie == KC_TIE_PLUS || (r->tie == KC_TIE_SPLIT && c % 2 == 0);
     *wraps = plus ? t < c : t > c;
     return plus ? 2 * d : 2 * d + 1;
 }
@@ -218,14 +228,14 @@ static int grid_vc(const kc_simroute *r, const kc_simnet *net, int d, uint32_t i
 }
 
 static int grid_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
-                           uint32_t *out)
+                           uint32_t ties, uint32_t *out)
 {
     int n = net->n;
     const uint8_t *cd = &net->digit[(size_t)node * n], *td = &net->digit[(size_t)dst * n];
     int d = 0;
     while (cd[d] == td[d])
         d++;
-    int wraps, port = grid_port(r, net, d, cd[d], td[d], &wraps);
+    int wraps, port = grid_port(r, net, d, cd[d], td[d], ties, &wraps);
     /* VC rules only on rings; a line (and a mesh) takes any VC */
     if (net->topo == KC_SIM_MESH || r->vcrule == KC_VC_NONE || !kc_simnet_wraps(net, d))
         return all_vcs(net, node, port, out);
@@ -239,14 +249,15 @@ static int grid_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
  * ring's VC 0 (the rest of the path wraps) or 1 (it does not) - the class a
  * message's position gives, so the escape network is deadlock-free whatever
  * adaptive hops came before. esc: 2 with some ring, else 1. */
-static int grid_duato(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t *out)
+static int grid_duato(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t ties,
+                      uint32_t *out)
 {
     int n = net->n, m = 0, esc = net->wrap ? 2 : 1, first = -1, first_port = 0, first_wraps = 0;
     const uint8_t *cd = &net->digit[(size_t)node * n], *td = &net->digit[(size_t)dst * n];
     for (int d = 0; d < n; d++) {
         if (cd[d] == td[d])
             continue;
-        int wraps, port = grid_port(r, net, d, cd[d], td[d], &wraps);
+        int wraps, port = grid_port(r, net, d, cd[d], td[d], ties, &wraps);
         if (first < 0)
             first = d, first_port = port, first_wraps = wraps;
         for (int v = esc; v < net->vcs; v++)
@@ -260,6 +271,12 @@ static int grid_duato(const kc_simroute *r, const kc_simnet *net, uint32_t node,
 int kc_simroute_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
                            uint32_t *out)
 {
+    return kc_simroute_candidates_ties(r, net, node, dst, in, 0, out);
+}
+
+int kc_simroute_candidates_ties(const kc_simroute *r, const kc_simnet *net, uint32_t node, uint32_t dst, uint32_t in,
+                                uint32_t ties, uint32_t *out)
+{
     if (node == dst) {
         for (int e = 0; e < net->ej; e++)
             out[e] = kc_simnet_ejch(net, node, e);
@@ -268,6 +285,6 @@ int kc_simroute_candidates(const kc_simroute *r, const kc_simnet *net, uint32_t 
     if (net->topo == KC_SIM_HYPERCUBE)
         return cube_candidates(r, net, node, dst, in, out);
     if (r->algo == KC_ROUTE_DUATO)
-        return grid_duato(r, net, node, dst, out);
-    return grid_candidates(r, net, node, dst, in, out);
+        return grid_duato(r, net, node, dst, ties, out);
+    return grid_candidates(r, net, node, dst, in, ties, out);
 }

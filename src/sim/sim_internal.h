@@ -63,6 +63,10 @@ kc_status kci_simtraffic_read_pairs(struct kc_reader *r, uint32_t nodes, uint32_
 /* Asks for transparent huge pages on a large array the engine reads at
  * random (src/sim/pages.c); advice only, a no-op where unsupported. */
 void kci_sim_huge(void *p, size_t bytes);
+/* Bytes of the router-pipeline loop's arrays (kc_sim_pipeline runs) on
+ * shape s: per input VC its buffer of depth flits and records, per output
+ * VC its credits, per router its pointers and counts (config.c). */
+uint64_t kci_sim_pipe_bytes(const kci_simshape *s, const kc_simconfig *cfg);
 /* Bytes per source-queue entry. */
 uint64_t kci_sim_queue_entry_bytes(void);
 

@@ -146,6 +146,46 @@ kc_status kc_simtraffic_lcc(kc_simtraffic *t, const kc_lcc *c, const kc_nodemap 
     return st;
 }
 
+/* 1 when t is a permutation with its fixed points dropped (see
+ * kc_simtraffic_keep_fixed); seen: nodes scratch entries. */
+static int is_partial_permutation(const kc_simtraffic *t, uint8_t *seen)
+{
+    for (uint32_t x = 0; x < t->nodes; x++) {
+        uint32_t m = t->start[x + 1] - t->start[x];
+        if (m > 1)
+            return 0;
+        if (m && seen[t->dest[t->start[x]]]++)
+            return 0;
+    }
+    for (uint32_t x = 0; x < t->nodes; x++)
+        if (t->start[x + 1] == t->start[x] && seen[x])
+            return 0;
+    return 1;
+}
+
+kc_status kc_simtraffic_keep_fixed(kc_simtraffic *t, kc_err *err)
+{
+    if (t->uniform || !t->start || t->weight) /* general networks' endpoints: left alone */
+        return KC_OK;
+    uint8_t *seen = calloc(t->nodes ? t->nodes : 1, 1);
+    if (!seen)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    int perm = is_partial_permutation(t, seen);
+    free(seen);
+    if (!perm || t->start[t->nodes] == t->nodes)
+        return KC_OK;
+    uint32_t *dest = malloc((size_t)t->nodes * sizeof *dest);
+    if (!dest)
+        return kc_fail(err, KC_ENOMEM, "out of memory");
+    for (uint32_t x = 0; x < t->nodes; x++)
+        dest[x] = t->start[x + 1] > t->start[x] ? t->dest[t->start[x]] : x;
+    for (uint32_t x = 0; x <= t->nodes; x++)
+        t->start[x] = x;
+    free(t->dest);
+    t->dest = dest;
+    return KC_OK;
+}
+
 enum { DIGITS_TRANSPOSE, DIGITS_REVERSE, DIGITS_COMPLEMENT };
 static const kc_name digit_entries[] = {
     {DIGITS_TRANSPOSE, "transpose", "digit i <-> digit i + n/2"},
