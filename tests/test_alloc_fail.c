@@ -1102,7 +1102,8 @@ static kc_status case_simtraffic(kc_err *err)
     kc_status st = kc_lcc_named(&c, "bit-reverse", 2, err);
     if (!st && !(st = kc_simtraffic_pairs(&t[0], 4, src, dst, 3, NULL, err)) &&
         !(st = kc_simtraffic_table(&t[1], 4, table, NULL, err)) && !(st = kc_simtraffic_lcc(&t[2], &c, NULL, err)) &&
-        !(st = kc_simtraffic_digits(&t[3], 4, 2, "transpose", NULL, err)))
+        !(st = kc_simtraffic_digits(&t[3], 4, 2, "transpose", NULL, err)) &&
+        !(st = kc_simtraffic_keep_fixed(&t[3], err)))
         st = kc_simtraffic_uniform(&t[4], 4, NULL, err);
     for (int i = 0; i < 5; i++)
         kc_simtraffic_free(&t[i]);
@@ -1412,7 +1413,7 @@ static const alloc_case cases[] = {
               "kc_reader_record",
      case_files},
     {"simulator traffic", "kc_simtraffic_pairs kc_simtraffic_table kc_simtraffic_lcc kc_simtraffic_digits "
-                          "kc_simtraffic_uniform",
+                          "kc_simtraffic_keep_fixed kc_simtraffic_uniform",
      case_simtraffic},
     {"general analysis", "kc_comm_space kc_analyze_network kc_analyze_loads kc_analyze_split", case_net_analysis},
     {"general traffic", "kc_simnet_from_topology kc_simnet_rank_endpoints kc_simtraffic_uniform_net "
