@@ -130,15 +130,26 @@ def kcube_argv(kcube, net, pattern, load, flags, seed=1):
 
 def run_timed(argv, out_path):
     """Run argv with stdout into out_path (stderr appended); returns
-    (exit status, wall seconds of the whole process, peak RSS in KB), as
-    /usr/bin/time would measure them (wait4's rusage of that child)."""
+    (exit status, wall seconds of the whole process, peak RSS in KB). The
+    peak comes from /usr/bin/time when it is there: a child forked by this
+    Python process would carry Python's own resident pages into its peak
+    (Linux keeps the high-water mark across exec), about 15 MB too many;
+    without it, wait4's figure, an upper bound."""
+    timer = "/usr/bin/time"
+    rss_path = out_path + ".rss"
+    if os.access(timer, os.X_OK):
+        argv = [timer, "-f", "%M", "-o", rss_path] + list(argv)
     with open(out_path, "wb") as out:
         t0 = time.monotonic()
         proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.monotonic() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, wall, usage.ru_maxrss
+    rss = usage.ru_maxrss
+    if argv[0] == timer:
+        with open(rss_path) as f:
+            rss = int(f.read().split()[-1])
+    return proc.returncode, wall, rss
 
 
 def _last_number(text, label):
