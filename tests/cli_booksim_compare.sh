@@ -7,7 +7,8 @@
 # output refused, missing binaries refused with one line and exit 2, and the
 # speed and curves modes end to end against a stand-in BookSim2 that prints
 # the stored outputs (the curves' fallback to sim_type=throughput when the
-# latency run is unstable). Skipped without python3.
+# latency run is unstable), and build_booksim.sh's refusals. Skipped without
+# python3.
 set -u
 K="$1"
 . "$(dirname "$0")/support/cli_lib.sh"
@@ -82,4 +83,10 @@ expect_stdout_matches '^\| 0.9 \| - \| [0-9.]+ \| - \|.*\| 0.0891 \| [0-9.]+ \| 
     "past saturation: accepted from the throughput run, no BookSim2 latency"
 expect_script_refusal 2 "loads outside (0, 1]" -- python3 "$S" curves --booksim "$T/booksim" \
     --kcube "$K" --loads 0.1,1.5
+# The build script refuses before building: no clone given, or not a directory.
+expect_exit 2 "build_booksim.sh without a clone" -- sh "$ROOT/bench/build_booksim.sh"
+check "one usage line" -- test "$(wc -l < "$CLI_ERR")" -eq 1
+expect_exit 2 "build_booksim.sh on a missing clone" -- sh "$ROOT/bench/build_booksim.sh" "$T/no-clone" "$T/out"
+check "one line naming the problem" -- test "$(wc -l < "$CLI_ERR")" -eq 1
+check "nothing built" -- test ! -e "$T/out"
 summary
