@@ -263,6 +263,12 @@ def speed_workload(args, config, work, workdir):
         fk = k["flit_hops"] / k[wall] if k[wall] and k["flit_hops"] else None
         row["fhps_" + key] = [fb, fk]
         row["ratio_" + key] = fk / fb if fb and fk else None
+    # Each interleaved pair ran at nearly the same time: the median of the
+    # pairs' ratios follows a shared machine's load less than the medians'.
+    pairs = [(x["flit_hops"] / x["wall"]) / (y["flit_hops"] / y["wall"])
+             for x, y in zip(kc, bs) if x["flit_hops"] and y["flit_hops"] and x["wall"] and y["wall"]]
+    row["ratio_wall_pairs"] = statistics.median(pairs) if pairs else None
+    row["runs"] = {"booksim": bs, "kcube": kc}
     return row
 
 
@@ -282,21 +288,25 @@ def uptime():
 
 def speed_md(rows, meta):
     """The speed table as markdown."""
-    lines = ["Measured %s; %s at the start, %s at the end; medians of %d (12-cube: 1)."
+    lines = ["Measured %s; %s at the start, %s at the end; medians of %d (12-cube: 1). "
+             "B: BookSim2, k: kcube; ratio: kcube's flit-hops per second over BookSim2's, "
+             "from the medians' wall or own run time, or the median of the interleaved pairs' "
+             "wall ratios."
              % (meta["date"], meta["load_start"], meta["load_end"], meta["reps"]), "",
              "| config | network | traffic | load | cycles B / k | flit-hops B / k "
              "| wall s B / k | run s B / k | Mflit-hops/s B / k (wall) | ratio wall | ratio run "
-             "| RSS MB B / k |",
-             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+             "| ratio wall, pairs | RSS MB B / k |",
+             "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
         b, k = r["booksim"], r["kcube"]
         fb, fk = r["fhps_wall"]
         lines.append("| %s | %s | %s | %g | %s / %s | %s / %s | %.2f / %.3f | %.2f / %.3f "
-                     "| %s / %s | %s | %s | %.0f / %.0f |" % (
+                     "| %s / %s | %s | %s | %s | %.0f / %.0f |" % (
                          r["config"], r["net"], r["pattern"], r["load"],
                          _i(b["cycles"]), _i(k["cycles"]), _i(b["flit_hops"]), _i(k["flit_hops"]),
                          b["wall"], k["wall"], b["run_s"] or 0, k["run_s"] or 0,
                          _m(fb), _m(fk), _x(r["ratio_wall"]), _x(r["ratio_run"]),
+                         _x(r.get("ratio_wall_pairs")),
                          b["rss_kb"] / 1024.0, k["rss_kb"] / 1024.0))
     return "\n".join(lines) + "\n"
 

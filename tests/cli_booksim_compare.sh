@@ -73,7 +73,7 @@ EOF
 chmod +x "$T/booksim"
 expect_exit 0 "speed mode end to end" -- python3 "$S" speed --booksim "$T/booksim" --kcube "$K" \
     --only cube8-transpose-0.05 --reps 1 --configs deep --json "$T/s.json"
-expect_stdout_matches '^\| deep \| cube8 \| transpose \| 0.05 \| 1301 / [0-9]+ \| 1440 / [0-9]+ \|.*x \|' \
+expect_stdout_matches '^\| deep \| cube8 \| transpose \| 0.05 \| 1301 / [0-9]+ \| 1440 / [0-9]+ \|.*x \| [0-9]+x \| [0-9]+ / [0-9]+ \|$' \
     "a speed row with both tools' cycles, flit-hops and ratios"
 check "speed JSON has the row" -- grep -q '"ratio_wall"' "$T/s.json"
 expect_exit 0 "curves mode end to end" -- python3 "$S" curves --booksim "$T/booksim" --kcube "$K" \
