@@ -248,7 +248,9 @@ def speed_workload(args, config, work, workdir):
     net, pattern, load, reps = work
     reps = reps or args.reps
     tag = "%s-%s-%s-%g" % (config, net, pattern, load)
-    cfg = booksim_config(net, pattern, load, config)
+    # latency_thres -1: past saturation BookSim2 would stop its latency run
+    # early ("unstable") and time a fraction of the run kcube makes.
+    cfg = booksim_config(net, pattern, load, config, extra=[("latency_thres", "-1.0")])
     argv = kcube_argv(args.kcube, net, pattern, load, KCUBE_FLAGS[config])
     bs, kc = [], []
     for r in range(reps):
