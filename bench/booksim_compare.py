@@ -45,6 +45,8 @@ PROG = "booksim_compare"
 # 2-ary mesh (a 2-ary torus would have two links per neighbour pair).
 NETS = {
     "cube8": {"k": 2, "n": 8},
+    "cube10": {"k": 2, "n": 10},
+    "cube11": {"k": 2, "n": 11},
     "cube12": {"k": 2, "n": 12},
     "cube13": {"k": 2, "n": 13},
     "torus44": {"k": 4, "n": 4},
