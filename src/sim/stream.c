@@ -62,9 +62,9 @@ static inline void release(kci_engine *e, uint32_t c)
 static inline int may_claim(const kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link)
 {
     uint32_t now = e->now;
-    if (e->link_busy[link] == now + 1)
-        return 0;
     const kci_book *b = &e->book[link];
+    if (b->busy == now + 1)
+        return 0;
     if (b->end > now && b->w != wi) {
         const kci_worm *o = &e->worms[b->w];
         if (o->epoch == b->epoch && !o->general && o->seq < w->seq)
@@ -86,7 +86,17 @@ static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
             e->wake[b->w].at = 0;
         }
     }
-    e->link_busy[link] = e->now + 1;
+    b->busy = e->now + 1;
+}
+
+/* Worm wi books shared link `link` up to cycle end - 1 (the link's mark
+ * stays). */
+static inline void book_link(kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link, uint32_t end)
+{
+    kci_book *b = &e->book[link];
+    b->w = wi;
+    b->epoch = w->epoch;
+    b->end = end;
 }
 
 /* may_claim, then take_link when it may. */
@@ -250,7 +260,7 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
         }
         for (int j = w->first_held; j <= w->head; j++)
             if (path[j] < e->net->net_channels && hops[j].h + len - 1 > t)
-                e->book[path[j] / e->vcs] = (kci_book){wi, w->epoch, hops[j].h + len};
+                book_link(e, wi, w, path[j] / e->vcs, hops[j].h + len);
     }
     w->general = 0;
     w->unsettled = (uint32_t)t + 1;
@@ -315,7 +325,7 @@ static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32
         return 0;
     if (c < e->net->net_channels) {
         uint32_t link = c / e->vcs;
-        if (e->link_busy && !claim_link(e, wi, w, link))
+        if (e->book && !claim_link(e, wi, w, link))
             return 0;
         e->link_traversals++;
         if (e->link_flits && e->in_window)
@@ -386,11 +396,11 @@ static void stream_header(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_
     if (next >= (int)w->npath)
         return;
     uint32_t c = path[next], now = e->now;
-    int shared = e->link_busy && c < e->net->net_channels;
+    int shared = e->book && c < e->net->net_channels;
     if (shared && !claim_link(e, wi, w, c / e->vcs))
         return;
     if (shared)
-        e->book[c / e->vcs] = (kci_book){wi, w->epoch, now + w->len};
+        book_link(e, wi, w, c / e->vcs, now + w->len);
     hops[next].h = now;
     w->head = next;
     if (c < ejection_base(e))
@@ -423,7 +433,7 @@ static int pack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, k
             continue;
         p->k = (uint16_t)cap;
         p->s = KCI_PACKED;
-        if (e->link_busy && path[j] < nc) {
+        if (e->book && path[j] < nc) {
             kci_book *b = &e->book[path[j] / e->vcs];
             if (b->w == wi && b->epoch == w->epoch && b->end > p->h + cap)
                 b->end = p->h + (uint32_t)cap;
@@ -444,11 +454,11 @@ static int unpack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path,
 {
     int next = w->head + 1, low = w->head;
     uint32_t now = e->now, nc = e->net->net_channels;
-    if (next >= (int)w->npath || (e->link_busy && path[next] < nc && !may_claim(e, wi, w, path[next] / e->vcs)))
+    if (next >= (int)w->npath || (e->book && path[next] < nc && !may_claim(e, wi, w, path[next] / e->vcs)))
         return 0;
     while (low > (int)w->first_held && hops[low - 1].s == KCI_PACKED)
         low--;
-    for (int j = low; e->link_busy && j <= w->head; j++) {
+    for (int j = low; e->book && j <= w->head; j++) {
         if (path[j] >= nc)
             continue;
         const kci_book *b = &e->book[path[j] / e->vcs];
@@ -460,10 +470,10 @@ static int unpack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path,
         kci_hop *p = &hops[j];
         int resumes = (int64_t)p->h + p->k <= now;
         p->s = resumes ? (uint32_t)(now - p->h - p->k) : 0;
-        if (e->link_busy && path[j] < nc) {
+        if (e->book && path[j] < nc) {
             if (resumes)
                 take_link(e, wi, path[j] / e->vcs);
-            e->book[path[j] / e->vcs] = (kci_book){wi, w->epoch, p->h + w->len + p->s};
+            book_link(e, wi, w, path[j] / e->vcs, p->h + w->len + p->s);
         }
     }
     w->packed = 0;
