@@ -267,10 +267,12 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
     ring_give(e, w);
 }
 
-/* General worm w moved nothing: when its header waits for a channel and
+/* General worm wi moved nothing: when its header waits for a channel and
  * every buffer it holds is full, nothing moves before the header is
- * allocated (kci_flit_allocate clears the mark). */
-static void mark_stalled(const kci_engine *e, kci_worm *w, const uint32_t *path, const kci_gen *g)
+ * allocated (kci_flit_allocate clears the mark, kci_take_channel the
+ * wake-up), so it sleeps till then: the moves skip it by its wake-up
+ * entry and read no worm record. */
+static void mark_stalled(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_gen *g)
 {
     int last = (int)w->npath - 1;
     if (path[last] >= ejection_base(e) || !g[last].passed)
@@ -279,6 +281,7 @@ static void mark_stalled(const kci_engine *e, kci_worm *w, const uint32_t *path,
         if (g[i].cnt < e->depth)
             return;
     w->stalled = 1;
+    e->wake[wi] = (kci_wake){UINT32_MAX, 0};
 }
 
 /* A new header in channel c, ready at `ready`, waits for allocation. */
@@ -382,7 +385,7 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
             new_header(e, wi, c, ready);
     }
     if (!moved)
-        mark_stalled(e, w, path, g);
+        mark_stalled(e, wi, w, path, g);
     else if (hop_moved)
         try_promote(e, wi, w, path, hops, g, ring);
     return 0;
@@ -595,13 +598,11 @@ void kci_stream_move(kci_engine *e)
             visit_prefetch(e, i);
         uint32_t wi = e->active[i];
         const kci_wake *k = &e->wake[wi];
-        if (e->now < k->at) { /* a streaming worm between events */
+        if (e->now < k->at) { /* a streaming worm between events, or a stalled one */
             if (e->now <= k->until)
                 e->progress = 1;
             e->active_next[keep++] = wi;
-        } else if (e->worms[wi].stalled)
-            e->active_next[keep++] = wi;
-        else if (visit(e, wi))
+        } else if (visit(e, wi))
             e->free_worms[e->nfree_worms++] = wi;
         else
             e->active_next[keep++] = wi;
