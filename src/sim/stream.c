@@ -225,43 +225,104 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
     return 0;
 }
 
-/* General worm wi, whose header or tail moved to another hop this cycle,
- * streams again if its state is the streaming state of its h[] (and it can
- * book the shared links its flits still cross). O(hops). */
-static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_hop *hops,
-                        const kci_gen *g, const uint32_t *ring)
+/* The ready time of the i-th oldest flit in general worm w's buffer at
+ * path index j. */
+static inline uint32_t ring_at(const kci_engine *e, const uint32_t *ring, const kci_gen *q, int j, uint32_t i)
 {
-    int64_t t = e->now;
+    uint32_t slot = (uint32_t)q->rhead + i;
+    return ring[(size_t)j * e->depth + (slot >= e->depth ? slot - e->depth : slot)];
+}
+
+/* The shift of general worm w's hop j (its flits from k on entered s
+ * cycles late) as its counts and ready times at the end of cycle t show
+ * it: hops[j].k and .s set; -1 when its buffered flits do not follow one
+ * such shift. O(depth). */
+static int infer_shift(const kci_engine *e, const kci_worm *w, const uint32_t *path, kci_hop *hops, const kci_gen *g,
+                       const uint32_t *ring, int j, int64_t t)
+{
+    kci_hop *p = &hops[j];
+    const kci_gen *q = &g[j];
+    uint32_t in = q->passed, len = w->len, d = entry_delay(e, path[j]);
+    int buffered = path[j] < ejection_base(e) && q->cnt;
+    int64_t s = 0; /* a streaming hop's newest flit entered this cycle, unless all have */
+    if (in < len)
+        s = t - ((int64_t)p->h + in - 1);
+    else if (buffered)
+        s = (int64_t)ring_at(e, ring, q, j, q->cnt - 1u) - d - ((int64_t)p->h + len - 1);
+    if (s < 0 || s >= KCI_PACKED)
+        return -1;
+    uint32_t out = buffered ? in - q->cnt : in, k = s ? in : 0;
+    for (uint32_t f = out; s && f < in; f++) /* the first buffered flit on the shifted schedule */
+        if ((int64_t)ring_at(e, ring, q, j, f - out) == (int64_t)p->h + f + s + d) {
+            k = f;
+            break;
+        }
+    if (k > UINT16_MAX || (s && k == in && in < len))
+        return -1; /* no flit entered this cycle: the gap is still open (nor did one cross its link) */
+    p->k = (uint16_t)k;
+    p->s = (uint32_t)s;
+    for (uint32_t f = out; buffered && f < in; f++)
+        if (ring_at(e, ring, q, j, f - out) != entry_time(p, f) + d)
+            return -1;
+    return 0;
+}
+
+/* Whether general worm w's hops, their shifts inferred, go on streaming
+ * from cycle t on: counts as the closed forms give them, every buffer
+ * with room for its flits' dwell, every flit ready when the next hop's
+ * schedule takes it, the header's hop unshifted. O(hops x depth). */
+static int streams_on(const kci_engine *e, const kci_worm *w, const uint32_t *path, kci_hop *hops, const kci_gen *g,
+                      const uint32_t *ring, int64_t t)
+{
     uint32_t ejbase = ejection_base(e), depth = e->depth, len = w->len;
-    if (w->src_left != len - entered_by(w, hops, 0, t))
-        return;
-    for (int j = w->first_held; j <= w->head; j++) {
+    for (int j = w->head; j >= (int)w->first_held; j--) {
+        if (infer_shift(e, w, path, hops, g, ring, j, t) || (j == w->head && hops[j].s))
+            return 0;
         const kci_hop *p = &hops[j];
         const kci_gen *q = &g[j];
         uint32_t in = entered_by(w, hops, j, t), out = entered_by(w, hops, j + 1, t);
         if (q->passed != in)
-            return;
-        if (path[j] >= ejbase)
+            return 0;
+        if (path[j] >= ejbase || j == w->head)
             continue;
-        if (q->cnt != in - out || (in < len && j < w->head && hops[j + 1].h - p->h > depth))
-            return;
-        uint32_t d = entry_delay(e, path[j]);
-        if (q->cnt && (ring[(size_t)j * depth + q->rhead] != p->h + out + d ||
-                       ring[(size_t)j * depth + (q->rhead + q->cnt - 1u) % depth] != p->h + in - 1 + d))
-            return;
+        const kci_hop *n = &hops[j + 1];
+        if (q->cnt != in - out || (in < len && (int64_t)n->h + n->s - p->h > depth))
+            return 0;
+        if (in < len && ((int64_t)p->h + p->s + entry_delay(e, path[j]) > (int64_t)n->h + n->s ||
+                         in - entered_by(w, hops, j + 1, entry_time(p, in)) >= depth))
+            return 0; /* the next flit would not be ready, or find no room */
+        for (uint32_t f = out; f < in; f++) /* buffered: ready when the next hop takes it */
+            if (ring_at(e, ring, q, j, f - out) > entry_time(n, f))
+                return 0;
     }
-    if (e->book) {
-        for (int j = w->first_held; j <= w->head; j++) {
-            if (path[j] >= e->net->net_channels || hops[j].h + len - 1 <= t)
-                continue;
-            const kci_book *b = &e->book[path[j] / e->vcs];
-            if (b->end > t && b->w != wi && e->worms[b->w].epoch == b->epoch && !e->worms[b->w].general)
-                return;
-        }
-        for (int j = w->first_held; j <= w->head; j++)
-            if (path[j] < e->net->net_channels && hops[j].h + len - 1 > t)
-                book_link(e, wi, w, path[j] / e->vcs, hops[j].h + len);
+    return w->src_left == len - entered_by(w, hops, 0, t);
+}
+
+/* General worm wi, whose header or tail moved to another hop this cycle,
+ * streams again if its state is the streaming state of its h[] and one
+ * shift per hop (and it can book the shared links its flits still
+ * cross). O(hops x depth). */
+static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops,
+                        const kci_gen *g, const uint32_t *ring)
+{
+    int64_t t = e->now;
+    uint32_t len = w->len;
+    int ok = streams_on(e, w, path, hops, g, ring, t);
+    for (int j = w->first_held; ok && e->book && j <= w->head; j++) {
+        if (path[j] >= e->net->net_channels || entry_time(&hops[j], len - 1) <= t)
+            continue;
+        const kci_book *b = &e->book[path[j] / e->vcs];
+        if (b->end > t && b->w != wi && e->worms[b->w].epoch == b->epoch && !e->worms[b->w].general)
+            ok = 0;
     }
+    if (!ok) {
+        for (int j = 0; j < (int)w->npath; j++)
+            hops[j].k = hops[j].s = 0; /* general: nothing reads them */
+        return;
+    }
+    for (int j = w->first_held; e->book && j <= w->head; j++)
+        if (path[j] < e->net->net_channels && entry_time(&hops[j], len - 1) > t)
+            book_link(e, wi, w, path[j] / e->vcs, (uint32_t)entry_time(&hops[j], len - 1) + 1);
     w->general = 0;
     w->unsettled = (uint32_t)t + 1;
     ring_give(e, w);
