@@ -67,6 +67,7 @@ void kci_engine_free(kci_engine *e)
     free(e->rings);
     free(e->gens);
     free(e->ring_free);
+    free(e->late);
     free(e->msgs);
     free(e->cal_bucket);
     free(e->cal_chunks);

@@ -250,6 +250,10 @@ typedef struct kci_engine {
     uint32_t *released; /* per router: channels leaving it released so far (a waiting header's stamp) */
     kci_gen *gens; /* general worms' buffer counts, path_cap a block (the rings' blocks) */
     uint32_t *rings, *ring_free, ring_cap, nring_free;
+    /* the moves' positions in active of worms woken during them (a
+     * younger booker told to turn general), ascending; the position being
+     * visited */
+    uint32_t *late, nlate, late_cap, move_pos;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;
     uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;

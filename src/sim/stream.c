@@ -73,9 +73,39 @@ static inline int may_claim(const kci_engine *e, uint32_t wi, const kci_worm *w,
     return 1;
 }
 
+/* Worm wi, at a later position in active than the one being visited and
+ * not due this cycle, is visited in this cycle's moves too: its position
+ * (active is in injection order: a search by seq past the visited
+ * position) joins the late list. O(log active + late). */
+static void wake_late(kci_engine *e, uint32_t wi)
+{
+    uint64_t seq = e->worms[wi].seq;
+    uint32_t lo = e->move_pos + 1, hi = e->nactive;
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (e->worms[e->active[mid]].seq < seq)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (e->nlate == e->late_cap) {
+        uint32_t cap = e->late_cap ? 2 * e->late_cap : 16;
+        if (KCI_RESIZE(e->late, cap)) {
+            e->nomem = 1;
+            return;
+        }
+        e->late_cap = cap;
+    }
+    uint32_t k = e->nlate++;
+    for (; k > 0 && e->late[k - 1] > lo; k--)
+        e->late[k] = e->late[k - 1];
+    e->late[k] = lo;
+}
+
 /* Worm wi sends a flit over shared link `link` this cycle (may_claim said
  * it may): a younger streaming worm that booked the cycle is told to turn
- * general. O(1). */
+ * general, and visited later in this cycle. O(1), or O(log active) when
+ * that worm was not due. */
 static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
 {
     kci_book *b = &e->book[link];
@@ -83,6 +113,8 @@ static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
         kci_worm *o = &e->worms[b->w];
         if (o->epoch == b->epoch && !o->general) {
             o->demote = 1;
+            if (e->wake[b->w].at > e->now)
+                wake_late(e, b->w);
             e->wake[b->w].at = 0;
         }
     }
@@ -630,46 +662,84 @@ static int visit(kci_engine *e, uint32_t wi)
     return 0;
 }
 
-/* The state the visit of active[i] reads, ahead of it, on large networks:
- * the wake-up entry KCI_PF items ahead, then for a worm that is due its
- * record KCI_PF_PATH ahead and its header's hop and path entry
- * KCI_PF_CHAN ahead (each read by then is in cache). No effect on the
- * state. */
-KCI_PF_FN void visit_prefetch(const kci_engine *e, uint32_t i)
+/* The state the visit of the d-th due worm reads, ahead of it, on large
+ * networks: its record KCI_PF_PATH due worms ahead, its header's hop and
+ * path entry KCI_PF_CHAN ahead (the record is in cache by then). No
+ * effect on the state. */
+KCI_PF_FN void visit_prefetch(const kci_engine *e, const uint32_t *due, uint32_t d, uint32_t ndue)
 {
     const uint32_t *a = e->active;
-    if (i + KCI_PF < e->nactive)
-        kci_prefetch(&e->wake[a[i + KCI_PF]]);
-    if (i + KCI_PF_PATH < e->nactive && e->wake[a[i + KCI_PF_PATH]].at <= e->now)
-        kci_prefetch(&e->worms[a[i + KCI_PF_PATH]]);
-    if (i + KCI_PF_CHAN < e->nactive && e->wake[a[i + KCI_PF_CHAN]].at <= e->now) {
-        uint32_t wi = a[i + KCI_PF_CHAN];
+    if (d + KCI_PF_PATH < ndue)
+        kci_prefetch(&e->worms[a[due[d + KCI_PF_PATH]]]);
+    if (d + KCI_PF_CHAN < ndue) {
+        uint32_t wi = a[due[d + KCI_PF_CHAN]];
         size_t at = (size_t)wi * e->path_cap + (uint32_t)(e->worms[wi].head + 1);
         kci_prefetch(&e->hops[at]);
         kci_prefetch(&e->path[at]);
     }
 }
 
-void kci_stream_move(kci_engine *e)
+/* The positions in active of the worms due this cycle, ascending, into
+ * due[]; returns their count. A worm between events (a streaming one, or
+ * a stalled one) is skipped by its wake-up entry alone, without a branch
+ * on it; one whose flits move meanwhile marks progress. O(active). */
+static uint32_t due_worms(kci_engine *e, uint32_t *due)
+{
+    uint32_t n = 0, now = e->now, moving = 0;
+    const uint32_t *a = e->active;
+    for (uint32_t i = 0; i < e->nactive; i++) {
+        if (e->prefetch && i + KCI_PF < e->nactive)
+            kci_prefetch(&e->wake[a[i + KCI_PF]]);
+        const kci_wake *k = &e->wake[a[i]];
+        uint32_t is_due = now >= k->at;
+        due[n] = i;
+        n += is_due;
+        moving |= !is_due & (now <= k->until);
+    }
+    if (moving)
+        e->progress = 1;
+    return n;
+}
+
+/* The active list without the worms delivered this cycle (marked
+ * UINT32_MAX), in order, into active_next; returns its length. */
+static uint32_t drop_delivered(kci_engine *e)
 {
     uint32_t keep = 0;
-    e->nnew_headers = 0;
     for (uint32_t i = 0; i < e->nactive; i++) {
-        if (e->prefetch)
-            visit_prefetch(e, i);
         uint32_t wi = e->active[i];
-        const kci_wake *k = &e->wake[wi];
-        if (e->now < k->at) { /* a streaming worm between events, or a stalled one */
-            if (e->now <= k->until)
-                e->progress = 1;
-            e->active_next[keep++] = wi;
-        } else if (visit(e, wi))
+        e->active_next[keep] = wi;
+        keep += wi != UINT32_MAX;
+    }
+    return keep;
+}
+
+void kci_stream_move(kci_engine *e)
+{
+    uint32_t *due = e->active_next, ndue = due_worms(e, due), d = 0, l = 0, done = 0;
+    e->nnew_headers = 0;
+    e->nlate = 0;
+    while (d < ndue || l < e->nlate) { /* the due and the late worms, in active order */
+        uint32_t i = l < e->nlate && (d == ndue || e->late[l] < due[d]) ? e->late[l++] : due[d++];
+        if (e->prefetch)
+            visit_prefetch(e, due, d, ndue);
+        e->move_pos = i;
+        uint32_t wi = e->active[i];
+        if (visit(e, wi)) {
             e->free_worms[e->nfree_worms++] = wi;
-        else
-            e->active_next[keep++] = wi;
+            e->active[i] = UINT32_MAX;
+            done = 1;
+        }
     }
     e->last_moved = e->now;
-    kci_flit_moved(e, keep);
+    if (done) {
+        kci_flit_moved(e, drop_delivered(e));
+    } else { /* the list stays: kci_flit_moved swaps the two back */
+        uint32_t *t = e->active_next;
+        e->active_next = e->active;
+        e->active = t;
+        kci_flit_moved(e, e->nactive);
+    }
 }
 
 void kci_stream_settle(kci_engine *e, int in_window)
