@@ -662,9 +662,16 @@ static int visit(kci_engine *e, uint32_t wi)
     return 0;
 }
 
+/* Nodes from which the stream loop prefetches what its due worms' visits
+ * read (its hop records and link bookings outgrow the caches before the
+ * other loops' state does: on the 10- and 12-cube at load 0.2 it saves 10
+ * and 15 %, on the 8-cube it costs 7 %). */
+#define KCI_STREAM_PF_NODES 1024
+
 /* The state the visit of the d-th due worm reads, ahead of it, on large
  * networks: its record KCI_PF_PATH due worms ahead, its header's hop and
- * path entry KCI_PF_CHAN ahead (the record is in cache by then). No
+ * path entry KCI_PF_CHAN ahead (the record is in cache by then), and two
+ * ahead the booking of the link its header's next channel crosses. No
  * effect on the state. */
 KCI_PF_FN void visit_prefetch(const kci_engine *e, const uint32_t *due, uint32_t d, uint32_t ndue)
 {
@@ -676,6 +683,15 @@ KCI_PF_FN void visit_prefetch(const kci_engine *e, const uint32_t *due, uint32_t
         size_t at = (size_t)wi * e->path_cap + (uint32_t)(e->worms[wi].head + 1);
         kci_prefetch(&e->hops[at]);
         kci_prefetch(&e->path[at]);
+    }
+    if (e->book && d + 2 < ndue) {
+        uint32_t wi = a[due[d + 2]];
+        const kci_worm *w = &e->worms[wi];
+        if (w->head + 1 < (int)w->npath) {
+            uint32_t c = e->path[(size_t)wi * e->path_cap + (uint32_t)(w->head + 1)];
+            if (c < e->net->net_channels)
+                kci_prefetch(&e->book[c / e->vcs]);
+        }
     }
 }
 
@@ -717,11 +733,12 @@ static uint32_t drop_delivered(kci_engine *e)
 void kci_stream_move(kci_engine *e)
 {
     uint32_t *due = e->active_next, ndue = due_worms(e, due), d = 0, l = 0, done = 0;
+    int pf = e->prefetch || e->net->nodes >= KCI_STREAM_PF_NODES;
     e->nnew_headers = 0;
     e->nlate = 0;
     while (d < ndue || l < e->nlate) { /* the due and the late worms, in active order */
         uint32_t i = l < e->nlate && (d == ndue || e->late[l] < due[d]) ? e->late[l++] : due[d++];
-        if (e->prefetch)
+        if (pf)
             visit_prefetch(e, due, d, ndue);
         e->move_pos = i;
         uint32_t wi = e->active[i];
