@@ -67,6 +67,7 @@ void kci_engine_free(kci_engine *e)
     free(e->rings);
     free(e->gens);
     free(e->ring_free);
+    free(e->late);
     free(e->msgs);
     free(e->cal_bucket);
     free(e->cal_chunks);
@@ -146,10 +147,10 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + (trains ? KCI_ESIZE(freed_sources) : 0));
     uint64_t fixed = KCI_CAL * KCI_ESIZE(cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(cal_chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
-    /* shared VC links: the mark, and the stream loop's booking */
-    uint64_t link_busy = s->vcs > 1 && !vc_independent
-                             ? (links + 1) * (KCI_ESIZE(link_busy) + (trains ? 0 : KCI_ESIZE(book)))
-                             : 0;
+    /* shared VC links: the mark; the stream loop's booking holds it (the
+     * flit loop's is smaller) */
+    uint64_t link_busy = s->vcs > 1 && !vc_independent ? (links + 1) * (trains ? KCI_ESIZE(link_busy) : KCI_ESIZE(book))
+                                                       : 0;
     return channels * per_channel + bitmaps + link_busy + s->nodes * per_node + fixed;
 }
 
@@ -406,9 +407,10 @@ static int init_channels(kci_engine *e, uint32_t nt)
     }
     if (e->depth > 1 && !e->stream && !(e->ready_ring = calloc(ch * e->depth, sizeof *e->ready_ring)))
         return 0;
-    if (e->vcs > 1 && !e->vc_independent && !(e->link_busy = calloc(links + 1, sizeof *e->link_busy)))
+    int shared = e->vcs > 1 && !e->vc_independent;
+    if (shared && !e->stream && !(e->link_busy = calloc(links + 1, sizeof *e->link_busy)))
         return 0;
-    if (e->stream && e->link_busy && !(e->book = calloc(links + 1, sizeof *e->book)))
+    if (shared && e->stream && !(e->book = calloc(links + 1, sizeof *e->book)))
         return 0;
     return 1;
 }

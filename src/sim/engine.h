@@ -148,10 +148,12 @@ typedef struct kci_wake {
     uint32_t at, until;
 } kci_wake;
 
-/* A shared link's booking by a streaming worm: its flits cross the link
- * every cycle up to end - 1 (epoch: the worm's when it booked). */
+/* A shared link in the stream loop: its booking by a streaming worm (its
+ * flits cross the link every cycle up to end - 1; epoch: the worm's when
+ * it booked) and the flit loop's mark (cycle + 1 the link last carried a
+ * flit), together since a claim reads both. */
 typedef struct kci_book {
-    uint32_t w, epoch, end;
+    uint32_t w, epoch, end, busy;
 } kci_book;
 
 /* A channel in the worm-level loop: owner and first wait entry together,
@@ -237,7 +239,7 @@ typedef struct kci_engine {
     /* channels (flit loop) */
     kci_chan *chans;
     uint32_t *ready_ring; /* depth > 1: ring of ready times, depth per channel */
-    uint32_t *link_busy;  /* shared VC links only: cycle + 1 the link last carried a flit */
+    uint32_t *link_busy;  /* flit loop, shared VC links only: cycle + 1 the link last carried a flit */
     /* stream loop: channel owners (-1 free), shared links' bookings, per
      * worm slot and path index the hop state; general worms' blocks of
      * ready times (path_cap rings of depth each, ring_cap blocks, the free
@@ -250,6 +252,10 @@ typedef struct kci_engine {
     uint32_t *released; /* per router: channels leaving it released so far (a waiting header's stamp) */
     kci_gen *gens; /* general worms' buffer counts, path_cap a block (the rings' blocks) */
     uint32_t *rings, *ring_free, ring_cap, nring_free;
+    /* the moves' positions in active of worms woken during them (a
+     * younger booker told to turn general), ascending; the position being
+     * visited */
+    uint32_t *late, nlate, late_cap, move_pos;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;
     uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;
