@@ -173,9 +173,11 @@ double kc_simwork_seconds(const kc_simspec *s, const kc_simconfig *cfg)
     /* the stream loop: a visit per worm at each of its events and per
      * cycle for a worm that does not stream, a Bernoulli draw per source;
      * the engine's state against the caches, small networks run far
-     * faster a unit (about 0.6 of the flit loop's 8 / 20 / 45 ns, as
-     * bench_sim --deep measured against it) */
-    double rate = m.per_point < (2u << 20) ? 5e-9 : m.per_point < (32u << 20) ? 12e-9 : 27e-9;
+     * faster a unit. Set at about twice what the deep configuration
+     * (depth 8, 2 shared VCs, R = S = 2, uniform 0.2) took with the
+     * machine's second core busy: 0.07 s on the 8-cube, 1.8 s on the
+     * 12-cube, 13 s on the 16-cube (1300 cycles) */
+    double rate = m.per_point < (2u << 20) ? 2.5e-9 : m.per_point < (32u << 20) ? 5e-9 : 11e-9;
     return cycles * (N / 2 + worms) * rate;
 }
 
