@@ -119,7 +119,8 @@ static const cli_opt OPT_ARBITRATION = {.name = "arbitration", .type = CLI_CHOIC
 static const cli_opt OPT_SELF_TRAFFIC = {.name = "self-traffic", .type = CLI_CHOICE, .choices = &kc_simself_names,
                                          .def = "drop", .param = "self_traffic",
                                          .help = "messages to oneself: dropped, or sent through the own router "
-                                                 "(BookSim2: uniform draws among all nodes)"};
+                                                 "(BookSim2: uniform draws among all nodes); uniform traffic and built-in "
+                                                 "permutations only: a --pairs file's self pairs are dropped"};
 SHOWN_CONFIG(queue_cap)
 static const cli_opt OPT_QUEUE_CAP = {.name = "queue-cap", .type = CLI_REAL, .meta = "M", .rlo = 1, .rhi = 1e9,
                                       .param = "queue_cap", .shown_def = shown_queue_cap,
