@@ -32,7 +32,7 @@ static void pipe_shape(kci_pipe *p, const kc_simnet *net, const kc_simconfig *c,
     p->depth = (uint32_t)net->depth;
     p->net_delay = (uint32_t)(c->switch_delay + c->link_latency);
     p->ej_delay = (uint32_t)(c->switch_delay + 1);
-    p->inj_delay = c->inject_latency > 1 ? (uint32_t)c->inject_latency : 1;
+    p->inj_delay = (uint32_t)kc_simconfig_inject_latency(c);
     p->credit_delay = (uint32_t)c->credit_delay;
     p->route_delay = (uint32_t)c->route_delay;
     p->va_delay = (uint32_t)c->va_delay;
@@ -62,11 +62,12 @@ static int pipe_alloc(kci_pipe *p, uint32_t nodes)
     p->out_ptr = calloc(ro, sizeof *p->out_ptr);
     p->va_out_ptr = calloc(ro, sizeof *p->va_out_ptr);
     p->req = malloc((size_t)p->nin * (p->nout + KC_SIMROUTE_MAX) * sizeof *p->req);
+    p->req_tmp = malloc((size_t)p->nin * (p->nout + KC_SIMROUTE_MAX) * sizeof *p->req_tmp);
     p->win = malloc((size_t)p->nin * (p->nout + KC_SIMROUTE_MAX) * sizeof *p->win);
     p->gsel = malloc(p->nout * sizeof *p->gsel);
     p->asel = malloc(p->nin * sizeof *p->asel);
     return p->rivc && p->bw && p->bi && p->ba && p->ivc && p->ovc && p->src && p->rbuf && p->rva && p->occ && p->in_ptr &&
-           p->va_in_ptr && p->rr_off && p->out_ptr && p->va_out_ptr && p->req && p->win && p->gsel && p->asel;
+           p->va_in_ptr && p->rr_off && p->out_ptr && p->va_out_ptr && p->req && p->req_tmp && p->win && p->gsel && p->asel;
 }
 
 /* Initial state: empty buffers with depth credits, free VCs, the table of
@@ -117,7 +118,7 @@ void kci_pipe_free(kci_engine *e)
         return;
     void *arrays[] = {p->rivc,   p->bw,        p->bi,         p->ba,      p->ivc,    p->ovc,   p->src,
                       p->rbuf,   p->rva,       p->occ,       p->in_ptr,    p->va_in_ptr,  p->rr_off,  p->out_ptr, p->va_out_ptr,
-                      p->req,    p->win,       p->gsel,      p->asel,       p->ties,    p->link.a, p->inj.a, p->credit.a,
+                      p->req,    p->req_tmp, p->win,       p->gsel,      p->asel,       p->ties,    p->link.a, p->inj.a, p->credit.a,
                       p->worms,  p->free_w};
     for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
         free(arrays[i]);

@@ -85,7 +85,7 @@ typedef struct kci_pipe {
     kci_worm *worms;
     uint32_t *ties, *free_w, nfree, wcap;
     kci_pfifo link, inj, credit;
-    kci_preq *req;       /* scratch of one router: nin * (nout + KC_SIMROUTE_MAX) requests */
+    kci_preq *req, *req_tmp; /* scratch of one router: nin * (nout + KC_SIMROUTE_MAX) requests, and the sort's */
     uint32_t *win;       /* scratch: the winners among them */
     int32_t *gsel, *asel; /* scratch: per output / input unit, the chosen request */
 } kci_pipe;

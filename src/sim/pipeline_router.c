@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "core/grow.h"
+#include "core/sort.h"
 
 int kci_pfifo_push(kci_pfifo *f, uint32_t t, uint32_t ivc, uint32_t w, uint32_t idx)
 {
@@ -90,17 +91,19 @@ static uint32_t out_unit(const kci_pipe *p, uint32_t lo)
 
 static inline uint32_t rr_dist(uint32_t x, uint32_t ptr, uint32_t n) { return (x + n - ptr) % n; }
 
-/* First come first served: by age (a stable insertion sort: small lists),
- * each request wins when its input and output are still unused. */
+static inline int cmp_age(const void *ctx, const kci_preq *a, const kci_preq *b)
+{
+    (void)ctx;
+    return a->age < b->age ? -1 : a->age > b->age;
+}
+
+KCI_MERGE_SORT_DEFINE(sort_by_age, kci_preq, cmp_age)
+
+/* First come first served: by age (the toolbox's stable sort), each
+ * request wins when its input and output are still unused. */
 static uint32_t alloc_fcfs(kci_pipe *p, kci_preq *r, uint32_t n, uint32_t *win)
 {
-    for (uint32_t i = 1; i < n; i++) {
-        kci_preq t = r[i];
-        uint32_t j = i;
-        for (; j > 0 && r[j - 1].age > t.age; j--)
-            r[j] = r[j - 1];
-        r[j] = t;
-    }
+    sort_by_age(r, n, p->req_tmp, NULL);
     uint32_t m = 0;
     for (uint32_t i = 0; i < n; i++)
         if (p->asel[r[i].in] < 0 && p->gsel[r[i].out] < 0) {
