@@ -125,6 +125,9 @@ int kc_sim_pipeline(const kc_simconfig *c, const kc_simroute *route);
 #define KC_SIM_PAR_NODES 262144u
 
 void kc_simconfig_default(kc_simconfig *c);
+/* The injection latency a run uses: inject_latency, with 0 (a zeroed
+ * configuration) read as the seeds' 1 cycle. O(1). */
+int kc_simconfig_inject_latency(const kc_simconfig *c);
 /* The one rule for vc_independent = -1: 1 on k-ary n-cubes with k > 2 (tori
  * and meshes) and on networks of unequal sides (k = 0), 0 on the binary
  * cube. kc_simspec_resolve applies it. */

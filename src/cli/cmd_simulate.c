@@ -756,7 +756,7 @@ static void text_router(const sim_job *j)
         return;
     printf("router    pipeline: R %d (VA %d), S %d, W %d, inject %d, credit delay %d, VC release %s, injection %d VC%s, "
            "ejection %d VC%s, input ports %s, %s, self traffic %s\n",
-           c->route_delay, c->va_delay, c->switch_delay, c->link_latency, c->inject_latency > 1 ? c->inject_latency : 1,
+           c->route_delay, c->va_delay, c->switch_delay, c->link_latency, kc_simconfig_inject_latency(c),
            c->credit_delay, kc_names_name(&kc_simvcrelease_names, c->vc_release), c->inj_vcs ? c->inj_vcs : 1,
            c->inj_vcs ? "s" : " (whole channels)", c->ej_vcs ? c->ej_vcs : 1, c->ej_vcs ? "s" : " (whole channels)",
            kc_names_name(&kc_siminport_names, c->input_port), kc_names_name(&kc_simarb_names, c->arbitration),
@@ -771,7 +771,7 @@ static void json_router(cJSON *root, const sim_job *j)
         return;
     cJSON *o = cJSON_AddObjectToObject(root, "router");
     cJSON_AddStringToObject(o, "model", "pipeline");
-    int v[] = {c->route_delay, c->va_delay, c->switch_delay, c->link_latency, c->inject_latency > 1 ? c->inject_latency : 1,
+    int v[] = {c->route_delay, c->va_delay, c->switch_delay, c->link_latency, kc_simconfig_inject_latency(c),
                c->credit_delay, c->inj_vcs, c->ej_vcs};
     const char *names[] = {"route_delay", "va_delay", "switch_delay", "link_latency", "inject_latency",
                            "credit_delay", "inj_vcs", "ej_vcs"};

@@ -84,9 +84,11 @@ void kc_simconfig_booksim(kc_simconfig *c, int vcs)
     c->self_traffic = 1;
 }
 
+int kc_simconfig_inject_latency(const kc_simconfig *c) { return c->inject_latency > 1 ? c->inject_latency : 1; }
+
 int kc_sim_pipeline(const kc_simconfig *c, const kc_simroute *route)
 {
-    return c->inject_latency > 1 || c->credit_delay || c->vc_release || c->va_delay || c->inj_vcs || c->ej_vcs ||
+    return kc_simconfig_inject_latency(c) > 1 || c->credit_delay || c->vc_release || c->va_delay || c->inj_vcs || c->ej_vcs ||
            c->input_port || c->arbitration || c->self_traffic || (route && route->tie == KC_SIM_TIE_RANDOM);
 }
 
@@ -143,8 +145,7 @@ uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int train
 int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
 {
     int64_t r = c->route_delay, s = c->switch_delay, w = c->link_latency;
-    int64_t inj = c->inject_latency > 1 ? c->inject_latency : 1;
-    return (int64_t)hops * (r + s + w) + r + s + c->msg_flits + inj;
+    return (int64_t)hops * (r + s + w) + r + s + c->msg_flits + kc_simconfig_inject_latency(c);
 }
 
 uint64_t kci_sim_pipe_bytes(const kci_simshape *s, const kc_simconfig *cfg)
