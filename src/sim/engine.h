@@ -320,6 +320,27 @@ typedef struct kci_engine {
     struct kci_pipe *pipe; /* the router-pipeline loop (pipeline.c), NULL for the seeds' model */
 } kci_engine;
 
+/* n flits crossed network link `link` (counted in the per-link figures
+ * when the window is open, in_window): every loop counts its moves
+ * through here, one at a time or settled in bulk. */
+static inline void kci_count_link(kci_engine *e, uint32_t link, uint64_t n, int in_window)
+{
+    e->link_traversals += n;
+    if (e->link_flits && in_window)
+        e->link_flits[link] += n;
+}
+
+/* n flits of a message from src were delivered (in the window's
+ * throughput when in_window). */
+static inline void kci_count_delivered(kci_engine *e, uint32_t src, uint64_t n, int in_window)
+{
+    e->flits_delivered += n;
+    if (in_window) {
+        e->del_window += n;
+        e->win_delivered[src] += n;
+    }
+}
+
 /* The router a channel leads to. */
 static inline uint32_t kci_channel_head_node(const kc_simnet *net, uint32_t c)
 {

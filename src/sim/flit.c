@@ -152,9 +152,7 @@ static int move_worm(kci_engine *e, uint32_t wi)
                     continue;
                 e->link_busy[link] = now + 1;
             }
-            e->link_traversals++;
-            if (e->link_flits && e->in_window)
-                e->link_flits[link]++;
+            kci_count_link(e, link, 1, e->in_window);
         }
         /* take the flit from upstream */
         if (i == 0) {
@@ -171,11 +169,7 @@ static int move_worm(kci_engine *e, uint32_t wi)
         moved = 1;
         uint32_t seq = cc->passed++;
         if (eject) {
-            e->flits_delivered++;
-            if (e->in_window) {
-                e->del_window++;
-                e->win_delivered[w->src]++;
-            }
+            kci_count_delivered(e, w->src, 1, e->in_window);
             if (seq + 1 == w->len) {
                 cc->owner = -1;
                 kci_engine_finish(e, w, now + e->eject_delay);

@@ -215,11 +215,7 @@ static void vc_allocate(kci_engine *e, kci_pipe *p, uint32_t v)
 static void eject_flit(kci_engine *e, kci_pipe *p, uint32_t o, uint32_t w, int tail)
 {
     kci_worm *wm = &p->worms[w];
-    e->flits_delivered++;
-    if (e->in_window) {
-        e->del_window++;
-        e->win_delivered[wm->src]++;
-    }
+    kci_count_delivered(e, wm->src, 1, e->in_window);
     if (!tail)
         return;
     kci_pipe_release(p, o, e->now);
@@ -251,9 +247,7 @@ static void depart(kci_engine *e, kci_pipe *p, uint32_t v, uint32_t g)
         eject_flit(e, p, o, w, tail);
     } else {
         p->ovc[o].credits--;
-        e->link_traversals++;
-        if (e->link_flits && e->in_window)
-            e->link_flits[o / p->vcs]++;
+        kci_count_link(e, o / p->vcs, 1, e->in_window);
         if (kci_pfifo_push(&p->link, now + p->net_delay, o, w, idx))
             e->nomem = 1;
         if (tail && p->tail_in)

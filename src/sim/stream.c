@@ -174,15 +174,9 @@ static void settle_worm(kci_engine *e, kci_worm *w, const uint32_t *path, const 
         uint64_t n = entered_by(w, hops, j, upto) - entered_by(w, hops, j, (int64_t)w->unsettled - 1);
         uint32_t c = path[j];
         if (c < e->net->net_channels) {
-            e->link_traversals += n;
-            if (e->link_flits && in_window)
-                e->link_flits[c / e->vcs] += n;
+            kci_count_link(e, c / e->vcs, n, in_window);
         } else if (c >= ejbase) {
-            e->flits_delivered += n;
-            if (in_window) {
-                e->del_window += n;
-                e->win_delivered[w->src] += n;
-            }
+            kci_count_delivered(e, w->src, n, in_window);
         }
     }
     w->unsettled = (uint32_t)(upto + 1);
@@ -390,11 +384,7 @@ static inline void new_header(kci_engine *e, uint32_t wi, uint32_t c, uint32_t r
  * the tail's delivery (1). */
 static int eject_flit(kci_engine *e, kci_worm *w, uint32_t c, uint32_t seq)
 {
-    e->flits_delivered++;
-    if (e->in_window) {
-        e->del_window++;
-        e->win_delivered[w->src]++;
-    }
+    kci_count_delivered(e, w->src, 1, e->in_window);
     if (seq + 1 < w->len)
         return 0;
     release(e, c);
@@ -423,9 +413,7 @@ static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32
         uint32_t link = c / e->vcs;
         if (e->book && !claim_link(e, wi, w, link))
             return 0;
-        e->link_traversals++;
-        if (e->link_flits && e->in_window)
-            e->link_flits[link]++;
+        kci_count_link(e, link, 1, e->in_window);
     }
     return 1;
 }
