@@ -162,8 +162,8 @@ uint64_t kci_sim_pipe_bytes(const kci_simshape *s, const kc_simconfig *cfg)
 
 kc_status kci_sim_check_timing(const kc_simconfig *c, kc_err *err)
 {
-    if (c->route_delay < 0 || c->switch_delay < 0 || c->link_latency < 1 || c->route_delay > 1000 ||
-        c->switch_delay > 1000 || c->link_latency > 1000)
+    if (c->route_delay < 0 || c->switch_delay < 0 || c->link_latency < 1 || c->route_delay > KCI_SIM_DELAY_MAX ||
+        c->switch_delay > KCI_SIM_DELAY_MAX || c->link_latency > KCI_SIM_DELAY_MAX)
         return kc_fail_param(err, KC_ERANGE, "timing", "router delays must be 0..1000 cycles and link latency 1..1000");
     if (c->inject_latency < 0 || c->inject_latency > 1000 || c->credit_delay < 0 || c->credit_delay > 1000)
         return kc_fail_param(err, KC_ERANGE, "timing", "inject latency and credit delay must be 0..1000 cycles");

@@ -19,6 +19,8 @@ static void find_cycle(kci_engine *e, kc_simresult *out)
     out->cycle_len = 0;
     if (e->trains)
         kci_trains_waiting(e);
+    else
+        kci_flit_waiting(e);
     if (!e->nwaiting)
         return;
     int32_t *step = malloc(e->worm_cap * sizeof *step);

@@ -68,6 +68,11 @@ void kci_engine_free(kci_engine *e)
     free(e->gens);
     free(e->ring_free);
     free(e->late);
+    free(e->untried_head);
+    free(e->untried_next);
+    free(e->untried_key);
+    free(e->order_bits);
+    free(e->order_summary);
     free(e->msgs);
     free(e->cal_bucket);
     free(e->cal_chunks);
@@ -97,6 +102,10 @@ int kci_engine_grow_worms(kci_engine *e)
     KCI_WORM_ARRAYS(KCI_GROW_W, e->path_cap)
     kci_sim_huge(e->worms, cap * sizeof *e->worms);
     kci_sim_huge(e->path, (size_t)cap * e->path_cap * sizeof *e->path);
+    if (!e->trains) {
+        KCI_GROW(e->untried_next, cap);
+        KCI_GROW(e->untried_key, cap);
+    }
     if (e->stream) {
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
         KCI_GROW(e->wake, cap);
@@ -137,9 +146,10 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
      * and a bit of the arrivals map */
     uint64_t per_channel = trains ? KCI_ESIZE(tchans)
                                   : KCI_ESIZE(own) + (uint64_t)s->depth * KCI_ESIZE(rings) + KCI_ESIZE(gens);
-    uint64_t bitmaps = trains ? np * ((channels + 63) / 64 * KCI_PSIZE(arrived_bits) +
-                                      (channels + 4095) / 4096 * KCI_PSIZE(arrived_summary))
-                              : 0;
+    uint64_t bitmaps = (trains ? np : 1) * ((channels + 63) / 64 * KCI_PSIZE(arrived_bits) +
+                                            (channels + 4095) / 4096 * KCI_PSIZE(arrived_summary));
+    if (!trains) /* and the untried headers' lists: a slot a cycle of R + S + W (at most 3000) */
+        bitmaps += (KCI_SIM_DELAY_MAX * 3 + 2) * KCI_ESIZE(untried_head);
     /* the per-node lists, and per injection channel the sort's scratch
      * and the worm-level loop's released sources */
 #define KCI_ADD(f) +KCI_ESIZE(f)
@@ -165,7 +175,8 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
     uint64_t b = 0 KCI_WORM_ARRAYS(KCI_ADD_W, path);
     if (!trains) /* the stream loop: hop records, wake-up (the ready-time
                   * blocks are counted per channel) */
-        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free);
+        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free) + KCI_ESIZE(untried_next) +
+             KCI_ESIZE(untried_key);
     if (trains) {
         uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
@@ -382,6 +393,22 @@ static int init_trains(kci_engine *e, uint32_t nt)
     return 1;
 }
 
+/* The flit and stream loops' lists of untried headers (a slot for every
+ * cycle from a header's arrival to its first try) and the bitmap that
+ * orders them; 0 when out of memory. */
+static int init_untried(kci_engine *e)
+{
+    size_t ch = e->net->channels;
+    e->untried_slots = e->net_delay + e->route_delay + 2;
+    if (!(e->untried_head = malloc(e->untried_slots * sizeof *e->untried_head)) ||
+        !(e->order_bits = calloc((ch + 63) / 64, sizeof *e->order_bits)) ||
+        !(e->order_summary = calloc((ch + 4095) / 4096, sizeof *e->order_summary)))
+        return 0;
+    for (uint32_t s = 0; s < e->untried_slots; s++)
+        e->untried_head[s] = -1;
+    return 1;
+}
+
 /* The channels of either loop, the deeper buffers' rings and the shared
  * links' marks; 0 when out of memory. */
 static int init_channels(kci_engine *e, uint32_t nt)
@@ -405,6 +432,8 @@ static int init_channels(kci_engine *e, uint32_t nt)
         for (size_t c = 0; c < ch; c++)
             e->chans[c].owner = -1;
     }
+    if (!e->trains && !init_untried(e))
+        return 0;
     if (e->depth > 1 && !e->stream && !(e->ready_ring = calloc(ch * e->depth, sizeof *e->ready_ring)))
         return 0;
     int shared = e->vcs > 1 && !e->vc_independent;

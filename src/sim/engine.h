@@ -260,10 +260,19 @@ typedef struct kci_engine {
     kci_worm *worms;
     uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;
     uint32_t *active, nactive, *active_next; /* flit loop: worms in the network (trains: only the count) */
-    /* flit loop: headers waiting for a channel by key, this cycle's new
-     * headers, and the space their merge (and sorts) goes into */
+    /* flit and stream loops: headers tried and refused, by key (trains:
+     * the deadlock search's list; new_headers and waiting_next: sort
+     * space) */
     kci_waiter *waiting, *new_headers, *waiting_next;
     uint32_t nwaiting, nnew_headers;
+    /* flit and stream loops: headers not tried yet, a list per cycle of
+     * their first try (R after they are ready) mod untried_slots, through
+     * the worm slots (a worm has one header: untried_next, untried_key);
+     * order_bits (a bit per channel) and order_summary (a bit per word)
+     * put a cycle's list in channel order without a sort */
+    int32_t *untried_head, *untried_next;
+    uint64_t *untried_key, *order_bits, *order_summary;
+    uint32_t untried_slots;
     /* sources: queued messages (one array; lists by node), free slots */
     kci_qmsg *msgs;
     uint32_t msg_cap, msg_used; /* slots from msg_used on were never used */
@@ -417,9 +426,11 @@ void kci_generate(kci_engine *e);
 void kci_flit_allocate(kci_engine *e);
 void kci_flit_move(kci_engine *e);
 /* After the moves (both loops): the worms kept, active_next[0..keep),
- * become the active list, and the cycle's new headers join the waiting
- * list in key order. */
+ * become the active list. */
 void kci_flit_moved(kci_engine *e, uint32_t keep);
+/* Every waiting header, tried or not, in e->waiting by key (for the
+ * deadlock search at the end of a run). */
+void kci_flit_waiting(kci_engine *e);
 /* c becomes worm wi's, empty, as its path entry idx (the flit and stream
  * loops). */
 static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint32_t idx)
@@ -436,6 +447,16 @@ static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint
 static inline int32_t kci_owner(const kci_engine *e, uint32_t c)
 {
     return e->trains ? e->tchans[c].own : e->stream ? e->own[c] : e->chans[c].owner;
+}
+
+/* The header of worm wi entered channel c and is ready at `ready`: it is
+ * tried first at ready + R (kci_flit_allocate). O(1). */
+static inline void kci_untried_add(kci_engine *e, uint32_t wi, uint32_t c, uint32_t ready)
+{
+    uint32_t slot = (ready + e->route_delay) % e->untried_slots;
+    e->untried_key[wi] = (uint64_t)ready << 32 | c;
+    e->untried_next[wi] = e->untried_head[slot];
+    e->untried_head[slot] = (int32_t)wi;
 }
 
 /* stream.c */

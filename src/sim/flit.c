@@ -32,54 +32,85 @@ static inline uint32_t front_ready(const kci_engine *e, uint32_t c)
 }
 
 
+/* Header wt tries the channels its routing function lists, first free
+ * first: 1 when it got one, else 0 (its stamp updated). */
+static int try_header(kci_engine *e, kci_waiter *wt, uint32_t *cand)
+{
+    uint32_t in = (uint32_t)wt->key;
+    uint32_t node = kci_channel_head_node(e->net, in);
+    if (e->released && wt->node == e->released[node] + 1)
+        return 0; /* stream loop: no channel at its router was released since its last try */
+    kci_worm *w = &e->worms[wt->w];
+    int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
+    for (int j = 0; j < nc; j++) {
+        uint32_t c = cand[j];
+        if (kci_owner(e, c) < 0) {
+            kci_take_channel(e, c, wt->w, w->npath);
+            e->path[(size_t)wt->w * e->path_cap + w->npath++] = c;
+            w->stalled = 0;
+            e->progress = 1;
+            return 1;
+        }
+    }
+    if (e->released)
+        wt->node = e->released[node] + 1;
+    return 0;
+}
+
+/* The headers whose first try is this cycle (their list ordered by channel
+ * through the bitmap: they share a ready cycle, so the key's order), each
+ * refused one appended to the waiting list: it is younger than every
+ * header there. O(headers + summary words). */
+static void first_tries(kci_engine *e, uint32_t *cand)
+{
+    uint32_t slot = e->now % e->untried_slots, lo = UINT32_MAX, hi = 0;
+    int32_t wi = e->untried_head[slot];
+    if (wi < 0)
+        return;
+    e->untried_head[slot] = -1;
+    uint64_t ready = (uint64_t)(e->now - e->route_delay) << 32;
+    for (; wi >= 0; wi = e->untried_next[wi]) {
+        uint32_t c = (uint32_t)e->untried_key[wi], s = c >> 12;
+        e->order_bits[c >> 6] |= UINT64_C(1) << (c & 63);
+        e->order_summary[s] |= UINT64_C(1) << (c >> 6 & 63);
+        lo = s < lo ? s : lo;
+        hi = s > hi ? s : hi;
+    }
+    for (uint32_t s = lo; s <= hi; s++) {
+        for (uint64_t sm = e->order_summary[s]; sm; sm &= sm - 1) {
+            uint32_t word = s << 6 | (uint32_t)__builtin_ctzll(sm);
+            for (uint64_t b = e->order_bits[word]; b; b &= b - 1) {
+                uint32_t c = word << 6 | (uint32_t)__builtin_ctzll(b);
+                kci_waiter wt = {ready | c, (uint32_t)kci_owner(e, c), 0};
+                if (!try_header(e, &wt, cand))
+                    e->waiting[e->nwaiting++] = wt;
+            }
+            e->order_bits[word] = 0;
+        }
+        e->order_summary[s] = 0;
+    }
+}
+
 void kci_flit_allocate(kci_engine *e)
 {
     uint32_t cand[KC_SIMROUTE_MAX];
     uint32_t keep = 0;
+    /* The refused headers first: each is older than any first try (it
+     * was ready at least a cycle earlier). */
     for (uint32_t i = 0; i < e->nwaiting; i++) {
         if (e->prefetch && i + KCI_PF < e->nwaiting) /* the worm record a try reads (its destination) */
             kci_prefetch(&e->worms[e->waiting[i + KCI_PF].w]);
         kci_waiter wt = e->waiting[i];
-        if ((wt.key >> 32) + e->route_delay > e->now) {
-            /* Sorted by arrival: nobody after this one is ready either. */
-            memmove(&e->waiting[keep], &e->waiting[i], (e->nwaiting - i) * sizeof *e->waiting);
-            keep += e->nwaiting - i;
-            break;
-        }
-        uint32_t in = (uint32_t)wt.key;
-        uint32_t node = kci_channel_head_node(e->net, in);
-        if (e->released && wt.node == e->released[node] + 1) {
-            /* stream loop: no channel at its router was released since
-             * its last try, so every candidate is still owned */
+        if (!try_header(e, &wt, cand))
             e->waiting[keep++] = wt;
-            continue;
-        }
-        kci_worm *w = &e->worms[wt.w];
-        int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
-        int got = 0;
-        for (int j = 0; j < nc; j++) {
-            uint32_t c = cand[j];
-            if (kci_owner(e, c) < 0) {
-                kci_take_channel(e, c, wt.w, w->npath);
-                e->path[(size_t)wt.w * e->path_cap + w->npath++] = c;
-                got = 1;
-                w->stalled = 0;
-                e->progress = 1;
-                break;
-            }
-        }
-        if (!got) {
-            if (e->released)
-                wt.node = e->released[node] + 1;
-            e->waiting[keep++] = wt;
-        }
     }
     e->nwaiting = keep;
+    first_tries(e, cand);
 }
 
 /* Flit number seq of worm wi enters the buffer of network or injection
- * channel c this cycle: its ready time joins the ring, and a header joins
- * the cycle's new headers. */
+ * channel c this cycle: its ready time joins the ring, and a header is
+ * listed for its first try. */
 static inline void buffer_flit(kci_engine *e, uint32_t wi, uint32_t c, uint32_t seq)
 {
     kci_chan *cc = &e->chans[c];
@@ -96,11 +127,8 @@ static inline void buffer_flit(kci_engine *e, uint32_t wi, uint32_t c, uint32_t 
         e->ready_ring[(size_t)c * depth + slot] = ready;
     }
     cc->cnt++;
-    if (seq == 0) {
-        kci_waiter *a = &e->new_headers[e->nnew_headers++];
-        a->key = (uint64_t)ready << 32 | c;
-        a->w = wi;
-    }
+    if (seq == 0)
+        kci_untried_add(e, wi, c, ready);
 }
 
 /* Worm w moved nothing this cycle. When its header waits for a channel and
@@ -187,34 +215,9 @@ static int move_worm(kci_engine *e, uint32_t wi)
 /* The order of the cycle's new headers (keys are distinct: one per
  * channel): (ready - now) * channels + channel, which is below
  * (net_delay + 1) * channels, so a radix sort needs few digits. */
-typedef struct arrival_order {
-    uint64_t now, channels;
-} arrival_order;
-
-static inline uint64_t arrival_key(const kci_waiter *a, const void *ctx)
-{
-    const arrival_order *o = ctx;
-    return ((a->key >> 32) - o->now) * o->channels + (uint32_t)a->key;
-}
-
-KCI_RADIX_SORT_DEFINE(radix_arrivals, kci_waiter, arrival_key, 48)
-
-/* Sort the cycle's new headers by key through waiting_next: a merge sort
- * while they are few against the radix sort's 2048 counters a digit. */
-static void sort_arrivals(kci_engine *e)
-{
-    if (e->nnew_headers < 1024) {
-        kci_sort_waiters(e->new_headers, e->nnew_headers, e->waiting_next);
-        return;
-    }
-    arrival_order o = {e->now, e->net->channels};
-    radix_arrivals(e->new_headers, e->nnew_headers, e->waiting_next, ((uint64_t)e->net_delay + 1) * o.channels, &o);
-}
-
 void kci_flit_move(kci_engine *e)
 {
     uint32_t keep = 0;
-    e->nnew_headers = 0;
     for (uint32_t i = 0; i < e->nactive; i++) {
         uint32_t wi = e->active[i];
         if (e->worms[wi].stalled)
@@ -233,19 +236,14 @@ void kci_flit_moved(kci_engine *e, uint32_t keep)
     e->active = e->active_next;
     e->active_next = t;
     e->nactive = keep;
-    if (!e->nnew_headers)
-        return;
-    /* Merge the new headers into the waiting list, keeping arrival order. */
-    sort_arrivals(e);
-    uint32_t a = 0, b = 0, m = 0;
-    while (a < e->nwaiting || b < e->nnew_headers) {
-        if (b == e->nnew_headers || (a < e->nwaiting && e->waiting[a].key <= e->new_headers[b].key))
-            e->waiting_next[m++] = e->waiting[a++];
-        else
-            e->waiting_next[m++] = e->new_headers[b++];
+}
+
+void kci_flit_waiting(kci_engine *e)
+{
+    for (uint32_t s = 0; s < e->untried_slots; s++) {
+        for (int32_t wi = e->untried_head[s]; wi >= 0; wi = e->untried_next[wi])
+            e->waiting[e->nwaiting++] = (kci_waiter){e->untried_key[wi], (uint32_t)wi, 0};
+        e->untried_head[s] = -1;
     }
-    kci_waiter *tw = e->waiting;
-    e->waiting = e->waiting_next;
-    e->waiting_next = tw;
-    e->nwaiting = m;
+    kci_sort_waiters(e->waiting, e->nwaiting, e->new_headers);
 }

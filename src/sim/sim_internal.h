@@ -10,6 +10,7 @@
 #include "kcube/sim.h"
 
 #define KCI_MAX_THREADS 64 /* node ranges of one run */
+#define KCI_SIM_DELAY_MAX 1000 /* the most cycles of R, S and W (kci_sim_check_timing) */
 
 /* The shape of a network, enough to size the engine without building it. */
 typedef struct kci_simshape {

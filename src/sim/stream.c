@@ -371,15 +371,6 @@ static void mark_stalled(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t
     e->wake[wi] = (kci_wake){UINT32_MAX, 0};
 }
 
-/* A new header in channel c, ready at `ready`, waits for allocation. */
-static inline void new_header(kci_engine *e, uint32_t wi, uint32_t c, uint32_t ready)
-{
-    kci_waiter *a = &e->new_headers[e->nnew_headers++];
-    a->key = (uint64_t)ready << 32 | c;
-    a->w = wi;
-    a->node = 0; /* never tried */
-}
-
 /* Flit seq of worm w entered ejection channel c this cycle: counts, and
  * the tail's delivery (1). */
 static int eject_flit(kci_engine *e, kci_worm *w, uint32_t c, uint32_t seq)
@@ -463,7 +454,7 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
         ring[(size_t)i * depth + (slot >= depth ? slot - depth : slot)] = ready;
         p->cnt++;
         if (seq == 0)
-            new_header(e, wi, c, ready);
+            kci_untried_add(e, wi, c, ready);
     }
     if (!moved)
         mark_stalled(e, wi, w, path, g);
@@ -488,7 +479,7 @@ static void stream_header(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_
     hops[next].h = now;
     w->head = next;
     if (c < ejection_base(e))
-        new_header(e, wi, c, now + entry_delay(e, c));
+        kci_untried_add(e, wi, c, now + entry_delay(e, c));
 }
 
 /* Streaming worm wi's header has waited in hop head until its buffer
@@ -722,7 +713,6 @@ void kci_stream_move(kci_engine *e)
 {
     uint32_t *due = e->active_next, ndue = due_worms(e, due), d = 0, l = 0, done = 0;
     int pf = e->prefetch || e->net->nodes >= KCI_STREAM_PF_NODES;
-    e->nnew_headers = 0;
     e->nlate = 0;
     while (d < ndue || l < e->nlate) { /* the due and the late worms, in active order */
         uint32_t i = l < e->nlate && (d == ndue || e->late[l] < due[d]) ? e->late[l++] : due[d++];
