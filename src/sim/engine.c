@@ -21,7 +21,7 @@
  * frees its injection channel once) and of ranges that are not alone
  * (KCI_SPLIT_ARRAYS). */
 #define KCI_NODE_ARRAYS(X)                                                                                    \
-    X(queue_head) X(queue_tail) X(senders) X(next_msg_time) X(due_nodes) X(pending) X(pending_next)           \
+    X(queue_head) X(queue_tail) X(senders) X(next_msg_time) X(due_nodes) X(pending)                            \
     X(fresh_queues)
 #define KCI_NODE_ZEROED(X) X(win_generated) X(win_delivered) X(queue_len) X(queue_len_start) X(queue_len_low)
 #define KCI_WORM_ARRAYS(Y, pathlen)                                                                           \
@@ -63,14 +63,17 @@ void kci_engine_free(kci_engine *e)
     free(e->book);
     free(e->hops);
     free(e->wake);
-    free(e->released);
     free(e->rings);
     free(e->gens);
     free(e->ring_free);
     free(e->late);
+    free(e->header_key);
     free(e->untried_head);
     free(e->untried_next);
-    free(e->untried_key);
+    free(e->blocked_head);
+    free(e->blocked_next);
+    free(e->touched);
+    free(e->touch_mark);
     free(e->order_bits);
     free(e->order_summary);
     free(e->msgs);
@@ -103,8 +106,9 @@ int kci_engine_grow_worms(kci_engine *e)
     kci_sim_huge(e->worms, cap * sizeof *e->worms);
     kci_sim_huge(e->path, (size_t)cap * e->path_cap * sizeof *e->path);
     if (!e->trains) {
+        KCI_GROW(e->header_key, cap);
         KCI_GROW(e->untried_next, cap);
-        KCI_GROW(e->untried_key, cap);
+        KCI_GROW(e->blocked_next, cap);
     }
     if (e->stream) {
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
@@ -153,8 +157,9 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     /* the per-node lists, and per injection channel the sort's scratch
      * and the worm-level loop's released sources */
 #define KCI_ADD(f) +KCI_ESIZE(f)
-    uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) + (trains ? 0 : KCI_ESIZE(released));
-    per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + (trains ? KCI_ESIZE(freed_sources) : 0));
+    uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) +
+                        (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + KCI_ESIZE(touch_mark));
+    per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + KCI_ESIZE(freed_sources));
     uint64_t fixed = KCI_CAL * KCI_ESIZE(cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(cal_chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
     /* shared VC links: the mark; the stream loop's booking holds it (the
@@ -175,8 +180,8 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
     uint64_t b = 0 KCI_WORM_ARRAYS(KCI_ADD_W, path);
     if (!trains) /* the stream loop: hop records, wake-up (the ready-time
                   * blocks are counted per channel) */
-        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free) + KCI_ESIZE(untried_next) +
-             KCI_ESIZE(untried_key);
+        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free) + KCI_ESIZE(header_key) +
+             KCI_ESIZE(untried_next) + KCI_ESIZE(blocked_next);
     if (trains) {
         uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
@@ -195,30 +200,39 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
 
 uint64_t kci_sim_queue_entry_bytes(void) { return KCI_ESIZE(msgs); }
 
-/* The sources that may inject this cycle, in node order. Driven runs:
- * their list of senders. Runs: the sources with queued messages (the flit
- * loop: merge in those whose queue was empty until now; the worm-level
- * loop: only those that can have a free injection channel). */
+/* Runs: the sources that may inject this cycle, in node order, into
+ * e->pending: those whose queue was empty until this cycle's generation,
+ * and those whose injection channel was released last cycle. Any other
+ * source with queued messages had every injection channel busy after the
+ * last injection and still has (channels are released only by movement),
+ * so a scan of every source with a queue would do nothing for it. */
+static void listed_sources(kci_engine *e)
+{
+    kci_sort_nodes(e, e->freed_sources, e->nfreed_sources);
+    uint32_t a = 0, b = 0, m = 0;
+    while (a < e->nfresh_queues || b < e->nfreed_sources) {
+        uint32_t x;
+        if (b == e->nfreed_sources || (a < e->nfresh_queues && e->fresh_queues[a] <= e->freed_sources[b])) {
+            x = e->fresh_queues[a++];
+        } else {
+            x = e->freed_sources[b++];
+        }
+        if (!m || e->pending[m - 1] != x)
+            e->pending[m++] = x;
+    }
+    e->npending = m;
+    e->nfresh_queues = e->nfreed_sources = 0;
+}
+
+/* The sources that may inject this cycle, in node order: driven runs,
+ * their list of senders; runs, listed_sources. */
 static uint32_t inject_list(kci_engine *e, uint32_t **list)
 {
     if (e->driven) {
         *list = e->senders;
         return e->nsenders;
     }
-    if (e->trains) {
-        kci_trains_sources(e);
-    } else if (e->nfresh_queues) {
-        uint32_t a = 0, b = 0, m = 0;
-        while (a < e->npending || b < e->nfresh_queues)
-            e->pending_next[m++] = b == e->nfresh_queues || (a < e->npending && e->pending[a] < e->fresh_queues[b])
-                                       ? e->pending[a++]
-                                       : e->fresh_queues[b++];
-        uint32_t *t = e->pending;
-        e->pending = e->pending_next;
-        e->pending_next = t;
-        e->npending = m;
-        e->nfresh_queues = 0;
-    }
+    listed_sources(e);
     *list = e->pending;
     return e->npending;
 }
@@ -279,27 +293,21 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
     }
 }
 
-/* After the injections: the sources listed for the next cycle keep only
- * those with messages still queued (the worm-level loop lists afresh). */
+/* After the injections: driven runs' senders keep only those with
+ * messages still queued (runs list their sources afresh each cycle). */
 static void inject_tidy(kci_engine *e)
 {
     uint32_t keep = 0;
-    if (e->driven) {
-        for (uint32_t i = 0; i < e->nsenders; i++) {
-            uint32_t x = e->senders[i];
-            if (e->queue_head[x] >= 0)
-                e->senders[keep++] = x;
-            else
-                e->in_senders[x] = 0;
-        }
-        e->nsenders = keep;
-    } else if (!e->trains) {
-        for (uint32_t i = 0; i < e->npending; i++)
-            if (e->queue_head[e->pending[i]] >= 0)
-                e->pending[keep++] = e->pending[i];
-    }
     if (!e->driven)
-        e->npending = keep;
+        return;
+    for (uint32_t i = 0; i < e->nsenders; i++) {
+        uint32_t x = e->senders[i];
+        if (e->queue_head[x] >= 0)
+            e->senders[keep++] = x;
+        else
+            e->in_senders[x] = 0;
+    }
+    e->nsenders = keep;
 }
 
 /* Step 2 of a cycle: each listed source, in node order, puts the messages
@@ -393,19 +401,26 @@ static int init_trains(kci_engine *e, uint32_t nt)
     return 1;
 }
 
-/* The flit and stream loops' lists of untried headers (a slot for every
- * cycle from a header's arrival to its first try) and the bitmap that
- * orders them; 0 when out of memory. */
-static int init_untried(kci_engine *e)
+/* The flit and stream loops' lists of waiting headers: untried (a slot
+ * for every cycle from a header's arrival to its first try; the bitmap
+ * that orders them) and refused (by router; the routers touched by a
+ * release); and the sources whose injection channel was released; 0
+ * when out of memory. */
+static int init_headers(kci_engine *e)
 {
-    size_t ch = e->net->channels;
+    size_t ch = e->net->channels, nodes = e->net->nodes;
     e->untried_slots = e->net_delay + e->route_delay + 2;
     if (!(e->untried_head = malloc(e->untried_slots * sizeof *e->untried_head)) ||
         !(e->order_bits = calloc((ch + 63) / 64, sizeof *e->order_bits)) ||
-        !(e->order_summary = calloc((ch + 4095) / 4096, sizeof *e->order_summary)))
+        !(e->order_summary = calloc((ch + 4095) / 4096, sizeof *e->order_summary)) ||
+        !(e->blocked_head = malloc(nodes * sizeof *e->blocked_head)) ||
+        !(e->touched = malloc(nodes * sizeof *e->touched)) || !(e->touch_mark = calloc(nodes, sizeof *e->touch_mark)) ||
+        !(e->freed_sources = malloc(nodes * (size_t)e->net->inj * sizeof *e->freed_sources)))
         return 0;
     for (uint32_t s = 0; s < e->untried_slots; s++)
         e->untried_head[s] = -1;
+    for (size_t v = 0; v < nodes; v++)
+        e->blocked_head[v] = -1;
     return 1;
 }
 
@@ -419,7 +434,7 @@ static int init_channels(kci_engine *e, uint32_t nt)
         if (!init_trains(e, nt))
             return 0;
     } else if (e->stream) {
-        if (!(e->own = malloc(ch * sizeof *e->own)) || !(e->released = calloc(net->nodes, sizeof *e->released)))
+        if (!(e->own = malloc(ch * sizeof *e->own)))
             return 0;
         kci_sim_huge(e->own, ch * sizeof *e->own);
         for (size_t c = 0; c < ch; c++)
@@ -432,7 +447,7 @@ static int init_channels(kci_engine *e, uint32_t nt)
         for (size_t c = 0; c < ch; c++)
             e->chans[c].owner = -1;
     }
-    if (!e->trains && !init_untried(e))
+    if (!e->trains && !init_headers(e))
         return 0;
     if (e->depth > 1 && !e->stream && !(e->ready_ring = calloc(ch * e->depth, sizeof *e->ready_ring)))
         return 0;

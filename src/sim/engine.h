@@ -109,8 +109,7 @@ typedef struct kci_qmsg {
 typedef struct kci_waiter {
     uint64_t key; /* ready cycle << 32 | channel: first come, then channel id */
     uint32_t w;
-    uint32_t node; /* trains' queues of new headers: the router the header is at; stream loop:
-                      its router's release count at its last failed try + 1 (0: never tried) */
+    uint32_t node; /* trains' queues of new headers: the router the header is at */
 } kci_waiter;
 
 /* A channel's hot state in the flit loop. rt0 is the ready time of the
@@ -249,7 +248,6 @@ typedef struct kci_engine {
     kci_book *book;
     kci_hop *hops;
     kci_wake *wake;
-    uint32_t *released; /* per router: channels leaving it released so far (a waiting header's stamp) */
     kci_gen *gens; /* general worms' buffer counts, path_cap a block (the rings' blocks) */
     uint32_t *rings, *ring_free, ring_cap, nring_free;
     /* the moves' positions in active of worms woken during them (a
@@ -260,19 +258,22 @@ typedef struct kci_engine {
     kci_worm *worms;
     uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;
     uint32_t *active, nactive, *active_next; /* flit loop: worms in the network (trains: only the count) */
-    /* flit and stream loops: headers tried and refused, by key (trains:
-     * the deadlock search's list; new_headers and waiting_next: sort
-     * space) */
+    /* the deadlock search's list of waiting headers by key (trains:
+     * also sort space, with new_headers and waiting_next) */
     kci_waiter *waiting, *new_headers, *waiting_next;
     uint32_t nwaiting, nnew_headers;
-    /* flit and stream loops: headers not tried yet, a list per cycle of
-     * their first try (R after they are ready) mod untried_slots, through
-     * the worm slots (a worm has one header: untried_next, untried_key);
-     * order_bits (a bit per channel) and order_summary (a bit per word)
-     * put a cycle's list in channel order without a sort */
-    int32_t *untried_head, *untried_next;
-    uint64_t *untried_key, *order_bits, *order_summary;
-    uint32_t untried_slots;
+    /* flit and stream loops: a waiting header's key (ready << 32 |
+     * channel) by worm slot (a worm has one header). Headers not tried
+     * yet: a list per cycle of their first try (R after they are ready)
+     * mod untried_slots, through untried_next; order_bits (a bit per
+     * channel) and order_summary (a bit per word) put a cycle's list in
+     * channel order without a sort. Headers tried and refused: a list per
+     * router by key, through blocked_next. Routers where a channel a
+     * header may ask for was released this cycle: touched (touch_mark:
+     * the cycle after, for each router) */
+    uint64_t *header_key, *order_bits, *order_summary;
+    int32_t *untried_head, *untried_next, *blocked_head, *blocked_next;
+    uint32_t *touched, *touch_mark, ntouched, untried_slots;
     /* sources: queued messages (one array; lists by node), free slots */
     kci_qmsg *msgs;
     uint32_t msg_cap, msg_used; /* slots from msg_used on were never used */
@@ -286,9 +287,9 @@ typedef struct kci_engine {
     uint32_t cal_used;
     kci_calchunk *cal_chunks;
     uint32_t *due_nodes; /* this cycle's due sources */
-    /* runs (not driven): sources with queued messages in node order, and
+    /* runs (not driven): the sources that may inject this cycle, and
      * those whose queue was empty until this cycle, in node order */
-    uint32_t *pending, *pending_next, *fresh_queues, npending, nfresh_queues;
+    uint32_t *pending, *fresh_queues, npending, nfresh_queues;
     uint32_t *sort_tmp; /* scratch of kci_sim_sort_nodes: nodes * inj entries */
     kc_rng rng;
     /* bookkeeping */
@@ -454,9 +455,32 @@ static inline int32_t kci_owner(const kci_engine *e, uint32_t c)
 static inline void kci_untried_add(kci_engine *e, uint32_t wi, uint32_t c, uint32_t ready)
 {
     uint32_t slot = (ready + e->route_delay) % e->untried_slots;
-    e->untried_key[wi] = (uint64_t)ready << 32 | c;
+    e->header_key[wi] = (uint64_t)ready << 32 | c;
     e->untried_next[wi] = e->untried_head[slot];
     e->untried_head[slot] = (int32_t)wi;
+}
+
+/* Channel c (flit and stream loops) is free from the next cycle on: the
+ * headers refused at the router it leaves are retried then (a network or
+ * ejection channel), or its source is listed for injection (an injection
+ * channel). O(1). */
+static inline void kci_channel_freed(kci_engine *e, uint32_t c)
+{
+    const kc_simnet *net = e->net;
+    uint32_t ejbase = net->net_channels + net->nodes * (uint32_t)net->inj, v;
+    if (c < net->net_channels) {
+        v = c / e->vcs / (uint32_t)net->ports;
+    } else if (c >= ejbase) {
+        v = (c - ejbase) / (uint32_t)net->ej;
+    } else { /* an injection channel: its source may inject next cycle */
+        if (!e->driven) /* driven runs keep their own list of senders */
+            e->freed_sources[e->nfreed_sources++] = (c - net->net_channels) / (uint32_t)net->inj;
+        return;
+    }
+    if (e->touch_mark[v] != e->now + 1) {
+        e->touch_mark[v] = e->now + 1;
+        e->touched[e->ntouched++] = v;
+    }
 }
 
 /* stream.c */
@@ -480,8 +504,6 @@ void kci_pipe_flits(const kci_engine *e, uint64_t *buffered, uint64_t *at_source
 /* Steps 3 and 4 of the worm-level loop. */
 void kci_trains_allocate(kci_engine *e);
 void kci_trains_move(kci_engine *e);
-/* The sources that may inject this cycle, in node order, into e->pending. */
-void kci_trains_sources(kci_engine *e);
 /* Header arbitration of range t; the moves of range p (one thread each). */
 void kci_trains_part_allocate(kci_engine *e, kci_tpart *t);
 void kci_trains_part_move(kci_engine *e, uint32_t p);

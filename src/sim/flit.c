@@ -32,35 +32,56 @@ static inline uint32_t front_ready(const kci_engine *e, uint32_t c)
 }
 
 
-/* Header wt tries the channels its routing function lists, first free
- * first: 1 when it got one, else 0 (its stamp updated). */
-static int try_header(kci_engine *e, kci_waiter *wt, uint32_t *cand)
+/* The header of worm wi, key `key`, tries the channels its routing
+ * function lists, first free first: 1 when it got one. */
+static int try_header(kci_engine *e, uint32_t wi, uint64_t key, uint32_t *cand)
 {
-    uint32_t in = (uint32_t)wt->key;
+    uint32_t in = (uint32_t)key;
     uint32_t node = kci_channel_head_node(e->net, in);
-    if (e->released && wt->node == e->released[node] + 1)
-        return 0; /* stream loop: no channel at its router was released since its last try */
-    kci_worm *w = &e->worms[wt->w];
+    kci_worm *w = &e->worms[wi];
     int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
     for (int j = 0; j < nc; j++) {
         uint32_t c = cand[j];
         if (kci_owner(e, c) < 0) {
-            kci_take_channel(e, c, wt->w, w->npath);
-            e->path[(size_t)wt->w * e->path_cap + w->npath++] = c;
+            kci_take_channel(e, c, wi, w->npath);
+            e->path[(size_t)wi * e->path_cap + w->npath++] = c;
             w->stalled = 0;
             e->progress = 1;
             return 1;
         }
     }
-    if (e->released)
-        wt->node = e->released[node] + 1;
     return 0;
 }
 
+/* Router v's refused headers, oldest first, try again (a channel leaving
+ * it was released last cycle); those that get one leave its list. */
+static void retry_router(kci_engine *e, uint32_t v, uint32_t *cand)
+{
+    int32_t *link = &e->blocked_head[v];
+    while (*link >= 0) {
+        uint32_t wi = (uint32_t)*link;
+        if (try_header(e, wi, e->header_key[wi], cand))
+            *link = e->blocked_next[wi];
+        else
+            link = &e->blocked_next[wi];
+    }
+}
+
+/* Header wi, refused at its first try, joins the end of its router's
+ * list: it is younger than every header there (they were ready at least a
+ * cycle earlier). O(headers refused there). */
+static void block(kci_engine *e, uint32_t wi)
+{
+    int32_t *link = &e->blocked_head[kci_channel_head_node(e->net, (uint32_t)e->header_key[wi])];
+    while (*link >= 0)
+        link = &e->blocked_next[*link];
+    *link = (int32_t)wi;
+    e->blocked_next[wi] = -1;
+}
+
 /* The headers whose first try is this cycle (their list ordered by channel
- * through the bitmap: they share a ready cycle, so the key's order), each
- * refused one appended to the waiting list: it is younger than every
- * header there. O(headers + summary words). */
+ * through the bitmap: they share a ready cycle, so that is the key's
+ * order). O(headers + summary words between the first and last). */
 static void first_tries(kci_engine *e, uint32_t *cand)
 {
     uint32_t slot = e->now % e->untried_slots, lo = UINT32_MAX, hi = 0;
@@ -68,9 +89,8 @@ static void first_tries(kci_engine *e, uint32_t *cand)
     if (wi < 0)
         return;
     e->untried_head[slot] = -1;
-    uint64_t ready = (uint64_t)(e->now - e->route_delay) << 32;
     for (; wi >= 0; wi = e->untried_next[wi]) {
-        uint32_t c = (uint32_t)e->untried_key[wi], s = c >> 12;
+        uint32_t c = (uint32_t)e->header_key[wi], s = c >> 12;
         e->order_bits[c >> 6] |= UINT64_C(1) << (c & 63);
         e->order_summary[s] |= UINT64_C(1) << (c >> 6 & 63);
         lo = s < lo ? s : lo;
@@ -80,10 +100,9 @@ static void first_tries(kci_engine *e, uint32_t *cand)
         for (uint64_t sm = e->order_summary[s]; sm; sm &= sm - 1) {
             uint32_t word = s << 6 | (uint32_t)__builtin_ctzll(sm);
             for (uint64_t b = e->order_bits[word]; b; b &= b - 1) {
-                uint32_t c = word << 6 | (uint32_t)__builtin_ctzll(b);
-                kci_waiter wt = {ready | c, (uint32_t)kci_owner(e, c), 0};
-                if (!try_header(e, &wt, cand))
-                    e->waiting[e->nwaiting++] = wt;
+                uint32_t c = word << 6 | (uint32_t)__builtin_ctzll(b), owner = (uint32_t)kci_owner(e, c);
+                if (!try_header(e, owner, e->header_key[owner], cand))
+                    block(e, owner);
             }
             e->order_bits[word] = 0;
         }
@@ -91,20 +110,17 @@ static void first_tries(kci_engine *e, uint32_t *cand)
     }
 }
 
+/* Headers at different routers ask for different channels, so only the
+ * order within a router matters: there, the refused headers (older) go
+ * before the first tries, each in key order. A refused header is retried
+ * only after a channel at its router was released: until then every
+ * channel it asked for is still owned. */
 void kci_flit_allocate(kci_engine *e)
 {
     uint32_t cand[KC_SIMROUTE_MAX];
-    uint32_t keep = 0;
-    /* The refused headers first: each is older than any first try (it
-     * was ready at least a cycle earlier). */
-    for (uint32_t i = 0; i < e->nwaiting; i++) {
-        if (e->prefetch && i + KCI_PF < e->nwaiting) /* the worm record a try reads (its destination) */
-            kci_prefetch(&e->worms[e->waiting[i + KCI_PF].w]);
-        kci_waiter wt = e->waiting[i];
-        if (!try_header(e, &wt, cand))
-            e->waiting[keep++] = wt;
-    }
-    e->nwaiting = keep;
+    for (uint32_t i = 0; i < e->ntouched; i++)
+        retry_router(e, e->touched[i], cand);
+    e->ntouched = 0;
     first_tries(e, cand);
 }
 
@@ -190,6 +206,7 @@ static int move_worm(kci_engine *e, uint32_t wi)
             cu->rhead = (uint16_t)((uint32_t)cu->rhead + 1 == depth ? 0 : cu->rhead + 1);
             if (--cu->cnt == 0 && cu->passed == w->len) {
                 cu->owner = -1;
+                kci_channel_freed(e, u);
                 w->first_held = (uint16_t)i;
             }
         }
@@ -200,6 +217,7 @@ static int move_worm(kci_engine *e, uint32_t wi)
             kci_count_delivered(e, w->src, 1, e->in_window);
             if (seq + 1 == w->len) {
                 cc->owner = -1;
+                kci_channel_freed(e, c);
                 kci_engine_finish(e, w, now + e->eject_delay);
                 return 1;
             }
@@ -240,10 +258,12 @@ void kci_flit_moved(kci_engine *e, uint32_t keep)
 
 void kci_flit_waiting(kci_engine *e)
 {
-    for (uint32_t s = 0; s < e->untried_slots; s++) {
+    e->nwaiting = 0;
+    for (uint32_t v = 0; v < e->net->nodes; v++)
+        for (int32_t wi = e->blocked_head[v]; wi >= 0; wi = e->blocked_next[wi])
+            e->waiting[e->nwaiting++] = (kci_waiter){e->header_key[wi], (uint32_t)wi, 0};
+    for (uint32_t s = 0; s < e->untried_slots; s++)
         for (int32_t wi = e->untried_head[s]; wi >= 0; wi = e->untried_next[wi])
-            e->waiting[e->nwaiting++] = (kci_waiter){e->untried_key[wi], (uint32_t)wi, 0};
-        e->untried_head[s] = -1;
-    }
+            e->waiting[e->nwaiting++] = (kci_waiter){e->header_key[wi], (uint32_t)wi, 0};
     kci_sort_waiters(e->waiting, e->nwaiting, e->new_headers);
 }

@@ -42,18 +42,11 @@ static inline uint32_t ejection_base(const kci_engine *e)
     return e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj;
 }
 
-/* Channel c is free from the next cycle on. A header waiting at the
- * router c leaves (a network or ejection channel) may now get a channel:
- * its router's release count moves (kci_flit_allocate retries a header
- * only then). */
+/* Channel c is free from the next cycle on. */
 static inline void release(kci_engine *e, uint32_t c)
 {
-    const kc_simnet *net = e->net;
     e->own[c] = -1;
-    if (c < net->net_channels)
-        e->released[c / e->vcs / (uint32_t)net->ports]++;
-    else if (c >= ejection_base(e))
-        e->released[(c - ejection_base(e)) / (uint32_t)net->ej]++;
+    kci_channel_freed(e, c);
 }
 
 /* Whether worm wi may send a flit over shared link `link` this cycle: not

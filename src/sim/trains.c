@@ -36,29 +36,6 @@ KCI_MERGE_SORT_DEFINE(merge_waiters, kci_waiter, cmp_waiter)
 void kci_sort_waiters(kci_waiter *t, uint32_t n, kci_waiter *scratch) { merge_waiters(t, n, scratch, NULL); }
 
 
-/* Trains: the sources that may inject this cycle, in node order: those
- * whose queue was empty until this cycle's generation, and those whose
- * injection channel was released last cycle. Any other source with queued
- * messages had every injection channel busy after the last injection and
- * still has (channels are released only by movement), so the flit loop's
- * scan of every source with a queue would do nothing for it. */
-void kci_trains_sources(kci_engine *e)
-{
-    kci_sort_nodes(e, e->freed_sources, e->nfreed_sources);
-    uint32_t a = 0, b = 0, m = 0;
-    while (a < e->nfresh_queues || b < e->nfreed_sources) {
-        uint32_t x;
-        if (b == e->nfreed_sources || (a < e->nfresh_queues && e->fresh_queues[a] <= e->freed_sources[b])) {
-            x = e->fresh_queues[a++];
-        } else {
-            x = e->freed_sources[b++];
-        }
-        if (!m || e->pending[m - 1] != x)
-            e->pending[m++] = x;
-    }
-    e->npending = m;
-    e->nfresh_queues = e->nfreed_sources = 0;
-}
 
 /* Flits of worm w that entered path index j while the window was open
  * (moves that set head to j .. j + len - 1, up to head). */
