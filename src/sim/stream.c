@@ -348,17 +348,21 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
 }
 
 /* General worm wi moved nothing: when its header waits for a channel and
- * every buffer it holds is full, nothing moves before the header is
- * allocated (kci_flit_allocate clears the mark, kci_take_channel the
- * wake-up), so it sleeps till then: the moves skip it by its wake-up
- * entry and read no worm record. */
+ * no position can take a flit by the counts alone (its buffer full, or
+ * nothing upstream: no flit that is merely not ready yet, and none kept
+ * back only by a link another worm took), nothing moves before the header
+ * is allocated (kci_take_channel wakes it), so it sleeps till then: the
+ * moves skip it by its wake-up entry and read no worm record. O(hops). */
 static void mark_stalled(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_gen *g)
 {
-    int last = (int)w->npath - 1;
+    int last = (int)w->npath - 1, first = w->first_held;
+    uint32_t depth = e->depth;
     if (path[last] >= ejection_base(e) || !g[last].passed)
         return;
-    for (int i = last; i >= (int)w->first_held; i--)
-        if (g[i].cnt < e->depth)
+    if (first == 0 && w->src_left && g[0].cnt < depth)
+        return;
+    for (int i = last; i > first; i--)
+        if (g[i].cnt < depth && g[i - 1].cnt)
             return;
     w->stalled = 1;
     e->wake[wi] = (kci_wake){UINT32_MAX, 0};
