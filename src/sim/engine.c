@@ -113,6 +113,7 @@ int kci_engine_grow_worms(kci_engine *e)
     if (e->stream) {
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
         KCI_GROW(e->wake, cap);
+        kci_sim_huge(e->hops, (size_t)cap * e->path_cap * sizeof *e->hops);
         for (uint32_t i = e->worm_cap; i < cap; i++)
             e->worms[i].epoch = 0;
     }
@@ -150,12 +151,16 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
      * and a bit of the arrivals map */
     uint64_t per_channel = trains ? KCI_ESIZE(tchans)
                                   : KCI_ESIZE(own) + (uint64_t)s->depth * KCI_ESIZE(rings) + KCI_ESIZE(gens);
-    uint64_t bitmaps = (trains ? np : 1) * ((channels + 63) / 64 * KCI_PSIZE(arrived_bits) +
-                                            (channels + 4095) / 4096 * KCI_PSIZE(arrived_summary));
-    if (!trains) /* and the untried headers' lists: a slot a cycle of R + S + W (at most 3000) */
-        bitmaps += (KCI_SIM_DELAY_MAX * 3 + 2) * KCI_ESIZE(untried_head);
-    /* the per-node lists, and per injection channel the sort's scratch
-     * and the worm-level loop's released sources */
+    /* the maps that put new headers in channel order (flit and stream
+     * loops: and the untried headers' lists, a slot a cycle of R + S + W) */
+    uint64_t bitmaps = trains ? np * ((channels + 63) / 64 * KCI_PSIZE(arrived_bits) +
+                                      (channels + 4095) / 4096 * KCI_PSIZE(arrived_summary))
+                              : (channels + 63) / 64 * KCI_ESIZE(order_bits) +
+                                    (channels + 4095) / 4096 * KCI_ESIZE(order_summary) +
+                                    (KCI_SIM_DELAY_MAX * 3 + 2) * KCI_ESIZE(untried_head);
+    /* the per-node lists (flit and stream loops: the refused headers'
+     * lists and the touched routers), and per injection channel the sort's
+     * scratch and the released sources */
 #define KCI_ADD(f) +KCI_ESIZE(f)
     uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) +
                         (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + KCI_ESIZE(touch_mark));
@@ -454,8 +459,11 @@ static int init_channels(kci_engine *e, uint32_t nt)
     int shared = e->vcs > 1 && !e->vc_independent;
     if (shared && !e->stream && !(e->link_busy = calloc(links + 1, sizeof *e->link_busy)))
         return 0;
-    if (shared && e->stream && !(e->book = calloc(links + 1, sizeof *e->book)))
-        return 0;
+    if (shared && e->stream) {
+        if (!(e->book = calloc(links + 1, sizeof *e->book)))
+            return 0;
+        kci_sim_huge(e->book, (links + 1) * sizeof *e->book);
+    }
     return 1;
 }
 

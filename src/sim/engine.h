@@ -483,6 +483,16 @@ static inline void kci_channel_freed(kci_engine *e, uint32_t c)
     }
 }
 
+/* Nodes from which the stream loop prefetches what its due worms' visits
+ * and its headers' first tries read (its hop records and link bookings
+ * outgrow the caches before the other loops' state does: on the 10- and
+ * 12-cube at load 0.2 it saves 10 and 15 %, on the 8-cube it costs 7 %). */
+#define KCI_STREAM_PF_NODES 1024
+static inline int kci_stream_prefetch(const kci_engine *e)
+{
+    return e->stream && (e->prefetch || e->net->nodes >= KCI_STREAM_PF_NODES);
+}
+
 /* stream.c */
 /* Step 4 of the stream loop. */
 void kci_stream_move(kci_engine *e);

@@ -79,6 +79,20 @@ static void block(kci_engine *e, uint32_t wi)
     e->blocked_next[wi] = -1;
 }
 
+/* The state the first try of worm wi's header in channel c reads: the
+ * channel's owner entry (how the try finds the worm), the worm record (its
+ * destination) and the owner entries of the network channels leaving
+ * the router it leads to (its candidates). No effect on the state. */
+KCI_PF_FN void first_try_prefetch(const kci_engine *e, uint32_t wi, uint32_t c)
+{
+    const kc_simnet *net = e->net;
+    const int32_t *out = &e->own[(size_t)kci_head_node(e, c) * (uint32_t)net->ports * e->vcs];
+    kci_prefetch(&e->own[c]);
+    kci_prefetch(&e->worms[wi]);
+    kci_prefetch(out);
+    kci_prefetch(out + (size_t)net->ports * e->vcs - 1);
+}
+
 /* The headers whose first try is this cycle (their list ordered by channel
  * through the bitmap: they share a ready cycle, so that is the key's
  * order). O(headers + summary words between the first and last). */
@@ -89,8 +103,11 @@ static void first_tries(kci_engine *e, uint32_t *cand)
     if (wi < 0)
         return;
     e->untried_head[slot] = -1;
+    int pf = kci_stream_prefetch(e);
     for (; wi >= 0; wi = e->untried_next[wi]) {
         uint32_t c = (uint32_t)e->header_key[wi], s = c >> 12;
+        if (pf) /* what its try reads: the owner of c, its destination, its router's channels */
+            first_try_prefetch(e, (uint32_t)wi, c);
         e->order_bits[c >> 6] |= UINT64_C(1) << (c & 63);
         e->order_summary[s] |= UINT64_C(1) << (c >> 6 & 63);
         lo = s < lo ? s : lo;

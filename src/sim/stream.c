@@ -638,11 +638,6 @@ static int visit(kci_engine *e, uint32_t wi)
     return 0;
 }
 
-/* Nodes from which the stream loop prefetches what its due worms' visits
- * read (its hop records and link bookings outgrow the caches before the
- * other loops' state does: on the 10- and 12-cube at load 0.2 it saves 10
- * and 15 %, on the 8-cube it costs 7 %). */
-#define KCI_STREAM_PF_NODES 1024
 
 /* The state the visit of the d-th due worm reads, ahead of it, on large
  * networks: its record KCI_PF_PATH due worms ahead, its header's hop and
@@ -709,7 +704,7 @@ static uint32_t drop_delivered(kci_engine *e)
 void kci_stream_move(kci_engine *e)
 {
     uint32_t *due = e->active_next, ndue = due_worms(e, due), d = 0, l = 0, done = 0;
-    int pf = e->prefetch || e->net->nodes >= KCI_STREAM_PF_NODES;
+    int pf = kci_stream_prefetch(e);
     e->nlate = 0;
     while (d < ndue || l < e->nlate) { /* the due and the late worms, in active order */
         uint32_t i = l < e->nlate && (d == ndue || e->late[l] < due[d]) ? e->late[l++] : due[d++];
