@@ -61,41 +61,47 @@
 
 /* A message in flight (a worm slot). */
 typedef struct kci_worm {
-    /* what a header hop, a wake-up or a tail release reads: the first 48
-     * bytes, so one cache line holds them in most records */
-    int32_t head;       /* trains: path index of the header flit, -1 before it enters */
+    /* what a header hop, a wake-up, a tail release or a visit reads: the
+     * first 64 bytes (the worm-level loop's and the stream loop's fields
+     * share them: a run uses one loop) */
+    int32_t head;       /* path index of the header flit, -1 before it enters */
     uint16_t npath, first_held; /* path entries; first entry still held */
     uint32_t len, dst;  /* flits of this message; its destination */
-    uint8_t drain;      /* trains: its header has been delivered: it moves every cycle */
-    uint8_t blocked;    /* trains: its header found every channel it may take owned */
-    uint8_t woken;      /* trains: blocked, and a channel it waits for was released */
-    uint8_t alive;      /* trains: the slot holds a worm */
-    uint32_t wait_gen;  /* trains: generation of its wait entries */
-    uint64_t wait_key;  /* trains, blocked: the key it waits with */
-    uint32_t delivered_at; /* trains, drain: the cycle its header was delivered */
-    uint32_t event_at;  /* trains, drain: the cycle of its next event */
-    int32_t wheel_next; /* trains, drain: next worm in its timer bucket */
+    union {
+        struct { /* the worm-level loop (trains.c) */
+            uint8_t drain;         /* its header has been delivered: it moves every cycle */
+            uint8_t blocked;       /* its header found every channel it may take owned */
+            uint8_t woken;         /* blocked, and a channel it waits for was released */
+            uint8_t alive;         /* the slot holds a worm */
+            uint32_t wait_gen;     /* generation of its wait entries */
+            uint64_t wait_key;     /* blocked: the key it waits with */
+            uint32_t delivered_at; /* drain: the cycle its header was delivered */
+            uint32_t event_at;     /* drain: the cycle of its next event */
+            int32_t wheel_next;    /* drain: next worm in its timer bucket */
+        };
+        struct { /* the stream loop (stream.c) */
+            uint32_t epoch;        /* bumped when it stops streaming: its link bookings lapse */
+            uint32_t unsettled;    /* streaming: first cycle whose flit moves are not yet counted */
+            uint32_t ring;         /* general: its block of ready times in kci_engine.rings */
+            uint32_t packed_until; /* packed: the last cycle a flit of it moves while the header waits */
+            uint8_t packed;        /* streaming, its header blocked past its buffer's room: flits pile up */
+            uint8_t general;       /* its flits do not stream: moved flit by flit */
+            uint8_t demote;        /* an older worm took a link cycle it had booked */
+        };
+    };
     uint32_t src;
-    /* the rest: injection, delivery and the flit loop */
-    uint32_t gen, inj;  /* generation cycle, cycle it left the source queue */
     uint32_t src_left;  /* flits not yet injected */
-    uint32_t id;        /* caller's id (driven runs) */
-    int32_t win_lo, win_hi; /* trains: moves with head in (win_lo, win_hi] fall in the window */
+    uint64_t seq;       /* injection order: the flit loop's delivery order */
+    /* the rest: injection, delivery and the flit loop */
     uint8_t measured;
     uint8_t stalled;    /* nothing can move until the header takes a channel */
-    uint64_t seq;       /* injection order: the flit loop's delivery order */
-    /* stream loop (stream.c; head above is the path index of its header) */
-    uint32_t epoch;     /* bumped when it stops streaming: its link bookings lapse */
-    uint32_t unsettled; /* streaming: first cycle whose flit moves are not yet counted */
-    uint32_t ring;      /* general: its block of ready times in kci_engine.rings */
-    uint32_t packed_until; /* packed: the last cycle a flit of it moves while the header waits */
-    uint8_t packed;     /* streaming, its header blocked past its buffer's room: flits pile up behind it */
-    uint8_t general;    /* its flits do not stream: moved flit by flit */
-    uint8_t demote;     /* an older worm took a link cycle it had booked */
+    uint32_t gen, inj;  /* generation cycle, cycle it left the source queue */
+    uint32_t id;        /* caller's id (driven runs) */
+    int32_t win_lo, win_hi; /* trains: moves with head in (win_lo, win_hi] fall in the window */
 } kci_worm;
 
-/* Bytes of a worm record's hot part (the fields up to src). */
-#define KCI_WORM_HOT offsetof(kci_worm, gen)
+/* Bytes of a worm record's hot part (the fields up to seq). */
+#define KCI_WORM_HOT offsetof(kci_worm, measured)
 _Static_assert(KCI_WORM_HOT <= KCI_CACHE_LINE, "a worm record's hot part fits in one cache line");
 
 /* A queued message (source queues are lists through one array). */
@@ -481,6 +487,15 @@ static inline void kci_channel_freed(kci_engine *e, uint32_t c)
         e->touch_mark[v] = e->now + 1;
         e->touched[e->ntouched++] = v;
     }
+}
+
+/* The hot part of worm wi's record (KCI_WORM_HOT bytes, on one or two
+ * cache lines), for writing. No effect on the state. */
+KCI_PF_FN void kci_prefetch_worm(const kci_engine *e, uint32_t wi)
+{
+    const char *a = (const char *)&e->worms[wi];
+    kci_prefetch_w(a);
+    kci_prefetch_w(a + KCI_WORM_HOT - 1);
 }
 
 /* Nodes from which the stream loop prefetches what its due worms' visits

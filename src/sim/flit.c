@@ -88,7 +88,7 @@ KCI_PF_FN void first_try_prefetch(const kci_engine *e, uint32_t wi, uint32_t c)
     const kc_simnet *net = e->net;
     const int32_t *out = &e->own[(size_t)kci_head_node(e, c) * (uint32_t)net->ports * e->vcs];
     kci_prefetch(&e->own[c]);
-    kci_prefetch(&e->worms[wi]);
+    kci_prefetch_worm(e, wi);
     kci_prefetch(out);
     kci_prefetch(out + (size_t)net->ports * e->vcs - 1);
 }

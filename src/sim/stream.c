@@ -648,7 +648,7 @@ KCI_PF_FN void visit_prefetch(const kci_engine *e, const uint32_t *due, uint32_t
 {
     const uint32_t *a = e->active;
     if (d + KCI_PF_PATH < ndue)
-        kci_prefetch(&e->worms[a[due[d + KCI_PF_PATH]]]);
+        kci_prefetch_worm(e, a[due[d + KCI_PF_PATH]]);
     if (d + KCI_PF_CHAN < ndue) {
         uint32_t wi = a[due[d + KCI_PF_CHAN]];
         size_t at = (size_t)wi * e->path_cap + (uint32_t)(e->worms[wi].head + 1);

@@ -140,14 +140,6 @@ static int train_wait_on(kci_engine *e, kci_tpart *t, uint32_t c, uint32_t wi, u
     return 0;
 }
 
-/* The hot part of worm wi's record (KCI_WORM_HOT bytes). */
-KCI_PF_FN void pf_worm(const kci_engine *e, uint32_t wi)
-{
-    const char *a = (const char *)&e->worms[wi];
-    kci_prefetch_w(a);
-    kci_prefetch_w(a + KCI_WORM_HOT - 1);
-}
-
 /* What kci_head_node reads of network channel c on a torus (the digits of
  * the node it leaves) or a mesh (its neighbour table entry); nothing on
  * the cube (arithmetic) or for other channels. */
@@ -214,7 +206,7 @@ static void train_try_list(kci_engine *e, kci_tpart *t, const kci_waiter *list, 
     for (uint32_t i = 0; i < n + KCI_PF / 2; i++) {
         if (i + KCI_PF < n) {
             uint32_t c = (uint32_t)list[i + KCI_PF].key;
-            pf_worm(e, list[i + KCI_PF].w);
+            kci_prefetch_worm(e, list[i + KCI_PF].w);
             if (!node_known)
                 pf_router(e, c);
         }
@@ -333,7 +325,7 @@ void kci_trains_part_allocate(kci_engine *e, kci_tpart *t)
         if (i + KCI_PF_PATH < t->nreleased && e->tchans[t->released[i + KCI_PF_PATH]].wait >= 0)
             kci_prefetch_w(&t->waits[e->tchans[t->released[i + KCI_PF_PATH]].wait]);
         if (i + KCI_PF_CHAN < t->nreleased && e->tchans[t->released[i + KCI_PF_CHAN]].wait >= 0)
-            pf_worm(e, t->waits[e->tchans[t->released[i + KCI_PF_CHAN]].wait].w);
+            kci_prefetch_worm(e, t->waits[e->tchans[t->released[i + KCI_PF_CHAN]].wait].w);
         train_wake(e, t, t->released[i]);
     }
     t->nreleased = 0;
@@ -557,7 +549,7 @@ static inline const uint32_t *move_target(const kci_engine *e, uint32_t wi, int 
 KCI_PF_FN void pf_move(const kci_engine *e, const uint32_t *list, uint32_t k, uint32_t n, int ev)
 {
     if (k + KCI_PF < n)
-        pf_worm(e, list[k + KCI_PF]);
+        kci_prefetch_worm(e, list[k + KCI_PF]);
     if (k + KCI_PF_PATH < n) {
         const kci_worm *w;
         int64_t j;
