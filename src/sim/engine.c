@@ -72,6 +72,7 @@ void kci_engine_free(kci_engine *e)
     free(e->untried_next);
     free(e->blocked_head);
     free(e->blocked_next);
+    free(e->order_list);
     free(e->touched);
     free(e->touch_mark);
     free(e->order_bits);
@@ -109,6 +110,7 @@ int kci_engine_grow_worms(kci_engine *e)
         KCI_GROW(e->header_key, cap);
         KCI_GROW(e->untried_next, cap);
         KCI_GROW(e->blocked_next, cap);
+        KCI_GROW(e->order_list, cap);
     }
     if (e->stream) {
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
@@ -186,7 +188,7 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
     if (!trains) /* the stream loop: hop records, wake-up (the ready-time
                   * blocks are counted per channel) */
         b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free) + KCI_ESIZE(header_key) +
-             KCI_ESIZE(untried_next) + KCI_ESIZE(blocked_next);
+             KCI_ESIZE(untried_next) + KCI_ESIZE(blocked_next) + KCI_ESIZE(order_list);
     if (trains) {
         uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;

@@ -278,6 +278,7 @@ typedef struct kci_engine {
      * header may ask for was released this cycle: touched (touch_mark:
      * the cycle after, for each router) */
     uint64_t *header_key, *order_bits, *order_summary;
+    uint32_t *order_list; /* a cycle's first tries' channels in order (a worm slot each) */
     int32_t *untried_head, *untried_next, *blocked_head, *blocked_next;
     uint32_t *touched, *touch_mark, ntouched, untried_slots;
     /* sources: queued messages (one array; lists by node), free slots */

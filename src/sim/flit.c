@@ -37,7 +37,7 @@ static inline uint32_t front_ready(const kci_engine *e, uint32_t c)
 static int try_header(kci_engine *e, uint32_t wi, uint64_t key, uint32_t *cand)
 {
     uint32_t in = (uint32_t)key;
-    uint32_t node = kci_channel_head_node(e->net, in);
+    uint32_t node = kci_head_node(e, in);
     kci_worm *w = &e->worms[wi];
     int nc = kc_simroute_candidates(e->route, e->net, node, w->dst, in, cand);
     for (int j = 0; j < nc; j++) {
@@ -72,42 +72,39 @@ static void retry_router(kci_engine *e, uint32_t v, uint32_t *cand)
  * cycle earlier). O(headers refused there). */
 static void block(kci_engine *e, uint32_t wi)
 {
-    int32_t *link = &e->blocked_head[kci_channel_head_node(e->net, (uint32_t)e->header_key[wi])];
+    int32_t *link = &e->blocked_head[kci_head_node(e, (uint32_t)e->header_key[wi])];
     while (*link >= 0)
         link = &e->blocked_next[*link];
     *link = (int32_t)wi;
     e->blocked_next[wi] = -1;
 }
 
-/* The state the first try of worm wi's header in channel c reads: the
- * channel's owner entry (how the try finds the worm), the worm record (its
- * destination) and the owner entries of the network channels leaving
- * the router it leads to (its candidates). No effect on the state. */
-KCI_PF_FN void first_try_prefetch(const kci_engine *e, uint32_t wi, uint32_t c)
+/* The state the first try of the header in channel c reads, ahead of
+ * it: the channel's owner entry (how the try finds the worm) and the
+ * owner entries of the network channels leaving the router it leads to
+ * (its candidates). No effect on the state. */
+KCI_PF_FN void first_try_prefetch(const kci_engine *e, uint32_t c)
 {
     const kc_simnet *net = e->net;
     const int32_t *out = &e->own[(size_t)kci_head_node(e, c) * (uint32_t)net->ports * e->vcs];
     kci_prefetch(&e->own[c]);
-    kci_prefetch_worm(e, wi);
     kci_prefetch(out);
     kci_prefetch(out + (size_t)net->ports * e->vcs - 1);
 }
 
-/* The headers whose first try is this cycle (their list ordered by channel
- * through the bitmap: they share a ready cycle, so that is the key's
- * order). O(headers + summary words between the first and last). */
-static void first_tries(kci_engine *e, uint32_t *cand)
+/* The channels of the headers whose first try is this cycle, ascending,
+ * into list (their cycle's list is emptied); returns their count. They
+ * share a ready cycle, so that is the order of their keys. O(headers +
+ * summary words between the first and last). */
+static uint32_t first_try_order(kci_engine *e, uint32_t *list)
 {
-    uint32_t slot = e->now % e->untried_slots, lo = UINT32_MAX, hi = 0;
+    uint32_t slot = e->now % e->untried_slots, lo = UINT32_MAX, hi = 0, n = 0;
     int32_t wi = e->untried_head[slot];
     if (wi < 0)
-        return;
+        return 0;
     e->untried_head[slot] = -1;
-    int pf = kci_stream_prefetch(e);
     for (; wi >= 0; wi = e->untried_next[wi]) {
         uint32_t c = (uint32_t)e->header_key[wi], s = c >> 12;
-        if (pf) /* what its try reads: the owner of c, its destination, its router's channels */
-            first_try_prefetch(e, (uint32_t)wi, c);
         e->order_bits[c >> 6] |= UINT64_C(1) << (c & 63);
         e->order_summary[s] |= UINT64_C(1) << (c >> 6 & 63);
         lo = s < lo ? s : lo;
@@ -116,14 +113,29 @@ static void first_tries(kci_engine *e, uint32_t *cand)
     for (uint32_t s = lo; s <= hi; s++) {
         for (uint64_t sm = e->order_summary[s]; sm; sm &= sm - 1) {
             uint32_t word = s << 6 | (uint32_t)__builtin_ctzll(sm);
-            for (uint64_t b = e->order_bits[word]; b; b &= b - 1) {
-                uint32_t c = word << 6 | (uint32_t)__builtin_ctzll(b), owner = (uint32_t)kci_owner(e, c);
-                if (!try_header(e, owner, e->header_key[owner], cand))
-                    block(e, owner);
-            }
+            for (uint64_t b = e->order_bits[word]; b; b &= b - 1)
+                list[n++] = word << 6 | (uint32_t)__builtin_ctzll(b);
             e->order_bits[word] = 0;
         }
         e->order_summary[s] = 0;
+    }
+    return n;
+}
+
+/* The headers whose first try is this cycle, in channel order (the worm
+ * is the channel's owner); a refused one joins its router's list. */
+static void first_tries(kci_engine *e, uint32_t *cand)
+{
+    uint32_t *list = e->order_list, n = first_try_order(e, list);
+    int pf = kci_stream_prefetch(e);
+    for (uint32_t i = 0; i < n; i++) {
+        if (pf && i + KCI_PF_CHAN < n)
+            first_try_prefetch(e, list[i + KCI_PF_CHAN]);
+        if (pf && i + 2 < n) /* its owner entry is in cache by now: the worm's destination */
+            kci_prefetch_worm(e, (uint32_t)e->own[list[i + 2]]);
+        uint32_t owner = (uint32_t)kci_owner(e, list[i]);
+        if (!try_header(e, owner, e->header_key[owner], cand))
+            block(e, owner);
     }
 }
 
