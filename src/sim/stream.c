@@ -639,11 +639,37 @@ static int visit(kci_engine *e, uint32_t wi)
 }
 
 
+/* What a general worm's step reads, once its record is in cache: its
+ * buffer counts and the ready times of its held positions (its block of
+ * the pool). */
+KCI_PF_FN void general_prefetch(const kci_engine *e, const kci_worm *w)
+{
+    const char *g = (const char *)&e->gens[(size_t)w->ring * e->path_cap + w->first_held];
+    const char *r = (const char *)&e->rings[((size_t)w->ring * e->path_cap + w->first_held) * e->depth];
+    size_t held = (size_t)(w->npath - w->first_held);
+    kci_prefetch(g);
+    kci_prefetch(g + held * sizeof *e->gens - 1);
+    for (size_t off = 0; off < held * e->depth * sizeof *e->rings; off += KCI_CACHE_LINE)
+        kci_prefetch(r + off);
+}
+
+/* The bookings of the links a general worm's held positions cross (its
+ * path entries are in cache by then). */
+KCI_PF_FN void general_book_prefetch(const kci_engine *e, uint32_t wi, const kci_worm *w)
+{
+    const uint32_t *path = &e->path[(size_t)wi * e->path_cap];
+    for (int i = w->first_held; i < (int)w->npath; i++)
+        if (path[i] < e->net->net_channels)
+            kci_prefetch(&e->book[path[i] / e->vcs]);
+}
+
 /* The state the visit of the d-th due worm reads, ahead of it, on large
- * networks: its record KCI_PF_PATH due worms ahead, its header's hop and
- * path entry KCI_PF_CHAN ahead (the record is in cache by then), and two
- * ahead the booking of the link its header's next channel crosses. No
- * effect on the state. */
+ * networks: its record KCI_PF_PATH due worms ahead; KCI_PF_CHAN ahead
+ * (the record is in cache by then) its header's hop and path entry, and
+ * where the hot state outgrows the caches (kci_engine.prefetch) the hop
+ * whose tail leaves next and a general worm's counts and ready times; two
+ * ahead the booking of the link its header's next channel crosses, or
+ * there a general worm's bookings. No effect on the state. */
 KCI_PF_FN void visit_prefetch(const kci_engine *e, const uint32_t *due, uint32_t d, uint32_t ndue)
 {
     const uint32_t *a = e->active;
@@ -651,14 +677,22 @@ KCI_PF_FN void visit_prefetch(const kci_engine *e, const uint32_t *due, uint32_t
         kci_prefetch_worm(e, a[due[d + KCI_PF_PATH]]);
     if (d + KCI_PF_CHAN < ndue) {
         uint32_t wi = a[due[d + KCI_PF_CHAN]];
-        size_t at = (size_t)wi * e->path_cap + (uint32_t)(e->worms[wi].head + 1);
+        const kci_worm *w = &e->worms[wi];
+        size_t base = (size_t)wi * e->path_cap, at = base + (uint32_t)(w->head + 1);
         kci_prefetch(&e->hops[at]);
         kci_prefetch(&e->path[at]);
+        if (e->prefetch) { /* larger than the caches (at 4096 nodes these cost more than they save) */
+            kci_prefetch(&e->hops[base + w->first_held + 1u]);
+            if (w->general)
+                general_prefetch(e, w);
+        }
     }
     if (e->book && d + 2 < ndue) {
         uint32_t wi = a[due[d + 2]];
         const kci_worm *w = &e->worms[wi];
-        if (w->head + 1 < (int)w->npath) {
+        if (w->general && e->prefetch) {
+            general_book_prefetch(e, wi, w);
+        } else if (w->head + 1 < (int)w->npath) {
             uint32_t c = e->path[(size_t)wi * e->path_cap + (uint32_t)(w->head + 1)];
             if (c < e->net->net_channels)
                 kci_prefetch(&e->book[c / e->vcs]);
