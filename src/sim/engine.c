@@ -74,7 +74,7 @@ void kci_engine_free(kci_engine *e)
     free(e->blocked_next);
     free(e->order_list);
     free(e->touched);
-    free(e->touch_mark);
+    free(e->touch_bits);
     free(e->order_bits);
     free(e->order_summary);
     free(e->msgs);
@@ -165,7 +165,7 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
      * scratch and the released sources */
 #define KCI_ADD(f) +KCI_ESIZE(f)
     uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) +
-                        (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + KCI_ESIZE(touch_mark));
+                        (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + 1); /* the touch bit, rounded up to a byte */
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + KCI_ESIZE(freed_sources));
     uint64_t fixed = KCI_CAL * KCI_ESIZE(cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(cal_chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
@@ -421,7 +421,7 @@ static int init_headers(kci_engine *e)
         !(e->order_bits = calloc((ch + 63) / 64, sizeof *e->order_bits)) ||
         !(e->order_summary = calloc((ch + 4095) / 4096, sizeof *e->order_summary)) ||
         !(e->blocked_head = malloc(nodes * sizeof *e->blocked_head)) ||
-        !(e->touched = malloc(nodes * sizeof *e->touched)) || !(e->touch_mark = calloc(nodes, sizeof *e->touch_mark)) ||
+        !(e->touched = malloc(nodes * sizeof *e->touched)) || !(e->touch_bits = calloc((nodes + 63) / 64, sizeof *e->touch_bits)) ||
         !(e->freed_sources = malloc(nodes * (size_t)e->net->inj * sizeof *e->freed_sources)))
         return 0;
     for (uint32_t s = 0; s < e->untried_slots; s++)

@@ -275,12 +275,13 @@ typedef struct kci_engine {
      * channel) and order_summary (a bit per word) put a cycle's list in
      * channel order without a sort. Headers tried and refused: a list per
      * router by key, through blocked_next. Routers where a channel a
-     * header may ask for was released this cycle: touched (touch_mark:
-     * the cycle after, for each router) */
+     * header may ask for was released this cycle: touched (touch_bits: a
+     * bit per router, set while it is listed) */
     uint64_t *header_key, *order_bits, *order_summary;
     uint32_t *order_list; /* a cycle's first tries' channels in order (a worm slot each) */
     int32_t *untried_head, *untried_next, *blocked_head, *blocked_next;
-    uint32_t *touched, *touch_mark, ntouched, untried_slots;
+    uint64_t *touch_bits;
+    uint32_t *touched, ntouched, untried_slots;
     /* sources: queued messages (one array; lists by node), free slots */
     kci_qmsg *msgs;
     uint32_t msg_cap, msg_used; /* slots from msg_used on were never used */
@@ -484,8 +485,9 @@ static inline void kci_channel_freed(kci_engine *e, uint32_t c)
             e->freed_sources[e->nfreed_sources++] = (c - net->net_channels) / (uint32_t)net->inj;
         return;
     }
-    if (e->touch_mark[v] != e->now + 1) {
-        e->touch_mark[v] = e->now + 1;
+    uint64_t bit = UINT64_C(1) << (v & 63);
+    if (!(e->touch_bits[v >> 6] & bit)) {
+        e->touch_bits[v >> 6] |= bit;
         e->touched[e->ntouched++] = v;
     }
 }

@@ -67,6 +67,28 @@ static void retry_router(kci_engine *e, uint32_t v, uint32_t *cand)
     }
 }
 
+/* What the retries at the i-th touched router read, ahead of them: its
+ * list head and channels' owner entries KCI_PF_CHAN routers ahead, then
+ * (the head in cache) the first refused header's key and worm. No effect
+ * on the state. */
+KCI_PF_FN void retry_prefetch(const kci_engine *e, uint32_t i)
+{
+    if (i + KCI_PF_CHAN < e->ntouched) {
+        uint32_t v = e->touched[i + KCI_PF_CHAN], width = (uint32_t)e->net->ports * e->vcs;
+        const int32_t *out = &e->own[(size_t)v * width];
+        kci_prefetch(&e->blocked_head[v]);
+        kci_prefetch(out);
+        kci_prefetch(out + width - 1);
+    }
+    if (i + 2 < e->ntouched) {
+        int32_t wi = e->blocked_head[e->touched[i + 2]];
+        if (wi >= 0) {
+            kci_prefetch(&e->header_key[wi]);
+            kci_prefetch_worm(e, (uint32_t)wi);
+        }
+    }
+}
+
 /* Header wi, refused at its first try, joins the end of its router's
  * list: it is younger than every header there (they were ready at least a
  * cycle earlier). O(headers refused there). */
@@ -147,8 +169,14 @@ static void first_tries(kci_engine *e, uint32_t *cand)
 void kci_flit_allocate(kci_engine *e)
 {
     uint32_t cand[KC_SIMROUTE_MAX];
-    for (uint32_t i = 0; i < e->ntouched; i++)
-        retry_router(e, e->touched[i], cand);
+    int pf = kci_stream_prefetch(e);
+    for (uint32_t i = 0; i < e->ntouched; i++) {
+        uint32_t v = e->touched[i];
+        if (pf)
+            retry_prefetch(e, i);
+        e->touch_bits[v >> 6] &= ~(UINT64_C(1) << (v & 63));
+        retry_router(e, v, cand);
+    }
     e->ntouched = 0;
     first_tries(e, cand);
 }
