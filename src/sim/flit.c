@@ -20,10 +20,12 @@
  * per moving worm where the model keeps worms rigid. Only moving or active
  * worms, headers that may get a channel, sources whose next message is due
  * and sources that may inject are visited; nothing is allocated per flit.
- * Bernoulli injection still draws for every source every cycle. */
+ * Bernoulli injection still draws for every source every cycle. The
+ * allocation here serves the stream loop too: a cycle tries the headers
+ * whose first try it is and, at each router where a channel was
+ * released, the headers refused there before, and no others (they would
+ * be refused again). */
 #include "engine.h"
-
-#include <string.h>
 
 /* The cycle the oldest flit buffered in channel c may leave it. */
 static inline uint32_t front_ready(const kci_engine *e, uint32_t c)

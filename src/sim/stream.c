@@ -638,7 +638,6 @@ static int visit(kci_engine *e, uint32_t wi)
     return 0;
 }
 
-
 /* What a general worm's step reads, once its record is in cache: its
  * buffer counts and the ready times of its held positions (its block of
  * the pool). */

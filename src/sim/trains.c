@@ -35,8 +35,6 @@ KCI_MERGE_SORT_DEFINE(merge_waiters, kci_waiter, cmp_waiter)
 
 void kci_sort_waiters(kci_waiter *t, uint32_t n, kci_waiter *scratch) { merge_waiters(t, n, scratch, NULL); }
 
-
-
 /* Flits of worm w that entered path index j while the window was open
  * (moves that set head to j .. j + len - 1, up to head). */
 static uint64_t train_window_flits(const kci_worm *w, int64_t j)
