@@ -475,7 +475,7 @@ static inline void kci_untried_add(kci_engine *e, uint32_t wi, uint32_t c, uint3
 static inline void kci_channel_freed(kci_engine *e, uint32_t c)
 {
     const kc_simnet *net = e->net;
-    uint32_t ejbase = net->net_channels + net->nodes * (uint32_t)net->inj, v;
+    uint32_t ejbase = kc_simnet_ejch(net, 0, 0), v; /* the first ejection channel */
     if (c < net->net_channels) {
         v = c / e->vcs / (uint32_t)net->ports;
     } else if (c >= ejbase) {

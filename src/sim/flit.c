@@ -227,7 +227,7 @@ static int move_worm(kci_engine *e, uint32_t wi)
     const kc_simnet *net = e->net;
     kci_worm *w = &e->worms[wi];
     uint32_t *path = &e->path[(size_t)wi * e->path_cap];
-    uint32_t now = e->now, depth = e->depth, ejbase = net->net_channels + net->nodes * (uint32_t)net->inj;
+    uint32_t now = e->now, depth = e->depth, ejbase = kc_simnet_ejch(net, 0, 0);
     int moved = 0;
     for (int i = (int)w->npath - 1; i >= (int)w->first_held; i--) {
         uint32_t c = path[i];

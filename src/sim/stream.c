@@ -39,7 +39,7 @@ static inline uint32_t entry_delay(const kci_engine *e, uint32_t c)
 
 static inline uint32_t ejection_base(const kci_engine *e)
 {
-    return e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj;
+    return kc_simnet_ejch(e->net, 0, 0);
 }
 
 /* Channel c is free from the next cycle on. */

@@ -162,7 +162,7 @@ static void train_try(kci_engine *e, kci_tpart *t, uint32_t wi, uint64_t key, co
             e->tchans[c].own = (int32_t)wi;
             e->path[(size_t)wi * e->path_cap + w->npath++] = c;
             w->blocked = 0;
-            if (c >= e->net->net_channels + e->net->nodes * (uint32_t)e->net->inj)
+            if (c >= kc_simnet_ejch(e->net, 0, 0))
                 w->drain = 1;
             t->granted[t->ngranted++] = (kci_waiter){key, wi, 0};
             return;
