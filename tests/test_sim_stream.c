@@ -87,42 +87,17 @@ static void test_runs_same_results(void **state)
     assert_true(busy >= 550);
 }
 
-/* A k-node ring with one VC and no VC rule (it deadlocks), len-flit
- * messages, depth-flit buffers, switch delay depth mod 3, link latency 1 +
- * len mod 2: both loops must stop at the same cycle with the same blocked
- * cycle of channels and flit counts. Returns 1 on a deadlock. */
-static int deadlock_pair(int k, int len, int depth)
-{
-    kc_err err;
-    kc_simnet net;
-    kc_simroute route;
-    kc_simtraffic tr;
-    kc_simconfig c;
-    kc_test_sim_deadlock_ring(k, len, &net, &route, &tr, &c);
-    kc_simnet_free(&net);
-    assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, k, 1, 1, 1, 1, depth, &err), KC_OK);
-    c.switch_delay = depth % 3;
-    c.link_latency = 1 + len % 2;
-    kc_simresult r[2];
-    for (int i = 0; i < 2; i++)
-        assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);
-    kc_test_sim_expect_same(&r[0], &r[1], net.net_channels + 1, NULL, 0, NULL, 0, "flit loop", "stream",
-                            k * 1000 + len * 10 + depth);
-    int deadlock = r[0].deadlock;
-    for (int i = 0; i < 2; i++)
-        kc_simresult_free(&r[i]);
-    kc_simtraffic_free(&tr);
-    kc_simnet_free(&net);
-    return deadlock;
-}
-
-/* Rings of 4-9 nodes, messages of 2-30 flits, buffers of 1, 5 and 9 flits. */
+/* Rings with one VC and no VC rule (they deadlock) of 4-9 nodes, messages
+ * of 2-30 flits, buffers of 1, 5 and 9 flits, switch delay depth mod 3,
+ * link latency 1 + len mod 2: both loops must stop alike. */
 static void test_deadlock_same(void **state)
 {
     (void)state;
     int deadlocks = 0;
-    for (int i = 0; i < 6 * 5 * 3; i++)
-        deadlocks += deadlock_pair(4 + i % 6, 2 + 7 * (i / 6 % 5), 1 + 4 * (i / 30));
+    for (int i = 0; i < 6 * 5 * 3; i++) {
+        int k = 4 + i % 6, len = 2 + 7 * (i / 6 % 5), depth = 1 + 4 * (i / 30);
+        deadlocks += kc_test_sim_ring_pair(k, len, depth, depth % 3, 1 + len % 2, "stream", k * 1000 + len * 10 + depth);
+    }
     assert_true(deadlocks >= 10);
 }
 

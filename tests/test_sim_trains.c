@@ -82,23 +82,8 @@ static void test_deadlock_same(void **state)
     (void)state;
     int deadlocks = 0;
     for (int k = 4; k <= 9; k++)
-        for (int len = 2; len <= 30; len += 7) {
-            kc_err err;
-            kc_simnet net;
-            kc_simroute route;
-            kc_simtraffic tr;
-            kc_simconfig c;
-            kc_test_sim_deadlock_ring(k, len, &net, &route, &tr, &c);
-            kc_simresult r[2];
-            for (int i = 0; i < 2; i++)
-                assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);
-            expect_same_result(&r[0], &r[1], net.net_channels + 1, k * 100 + len);
-            deadlocks += r[0].deadlock;
-            for (int i = 0; i < 2; i++)
-                kc_simresult_free(&r[i]);
-            kc_simtraffic_free(&tr);
-            kc_simnet_free(&net);
-        }
+        for (int len = 2; len <= 30; len += 7)
+            deadlocks += kc_test_sim_ring_pair(k, len, 1, 0, 1, "trains", k * 100 + len);
     assert_true(deadlocks >= 10);
 }
 

@@ -108,6 +108,32 @@ void kc_test_sim_deadlock_ring(int k, int len, kc_simnet *net, kc_simroute *rout
     c->route_delay = k % 2;
 }
 
+int kc_test_sim_ring_pair(int k, int len, int depth, int switch_delay, int link_latency, const char *b_name, int cfg)
+{
+    kc_err err;
+    kc_simnet net;
+    kc_simroute route;
+    kc_simtraffic tr;
+    kc_simconfig c;
+    kc_test_sim_deadlock_ring(k, len, &net, &route, &tr, &c);
+    if (depth != 1) {
+        kc_simnet_free(&net);
+        assert_int_equal(kc_simnet_init(&net, KC_SIM_TORUS, k, 1, 1, 1, 1, depth, &err), KC_OK);
+    }
+    c.switch_delay = switch_delay;
+    c.link_latency = link_latency;
+    kc_simresult r[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(kci_sim_run_loop(&net, &route, &tr, &c, 1 - i, &r[i], &err), KC_OK);
+    kc_test_sim_expect_same(&r[0], &r[1], net.net_channels + 1, NULL, 0, NULL, 0, "flit loop", b_name, cfg);
+    int deadlock = r[0].deadlock;
+    for (int i = 0; i < 2; i++)
+        kc_simresult_free(&r[i]);
+    kc_simtraffic_free(&tr);
+    kc_simnet_free(&net);
+    return deadlock;
+}
+
 void kc_test_sim_expect_same(const kc_simresult *a, const kc_simresult *b, size_t links, const kc_simarrival *la,
                              size_t na, const kc_simarrival *lb, size_t nb, const char *a_name, const char *b_name,
                              int cfg)

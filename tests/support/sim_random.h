@@ -1,6 +1,7 @@
 /* sim_random.h - random simulator configurations shared by test_sim_trains.c
- * (worm-level loop against the flit loop) and test_sim_threads.c (one run on
- * 1..4 threads): both compare two engines on the same draws. */
+ * (worm-level loop against the flit loop), test_sim_stream.c (stream loop
+ * against the flit loop) and test_sim_threads.c (one run on 1..4 threads):
+ * each compares two engines on the same draws. */
 #ifndef KC_TEST_SIM_RANDOM_H
 #define KC_TEST_SIM_RANDOM_H
 #include <stdint.h>
@@ -41,6 +42,13 @@ void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, c
  * node to its neighbour; watchdog 40, route delay k mod 2. */
 void kc_test_sim_deadlock_ring(int k, int len, kc_simnet *net, kc_simroute *route, kc_simtraffic *tr,
                                kc_simconfig *c);
+
+/* That ring with depth-flit buffers, that switch delay and link latency,
+ * run by the flit loop and by the loop the engine picks (b_name): fails
+ * the test unless both stop at the same cycle with the same blocked cycle
+ * of channels and the same figures (cfg numbers it in the message).
+ * Returns 1 on a deadlock. */
+int kc_test_sim_ring_pair(int k, int len, int depth, int switch_delay, int link_latency, const char *b_name, int cfg);
 
 /* Seeds rng with seed, sets c to kc_simconfig_default's values and draws
  * a random network into net and route: kc_test_sim_random_deep_net when
