@@ -116,8 +116,6 @@ int kci_engine_grow_worms(kci_engine *e)
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
         KCI_GROW(e->wake, cap);
         kci_sim_huge(e->hops, (size_t)cap * e->path_cap * sizeof *e->hops);
-        for (uint32_t i = e->worm_cap; i < cap; i++)
-            e->worms[i].epoch = 0;
     }
     if (e->trains) {
         KCI_TRAIN_ARRAYS(KCI_GROW_W)
@@ -295,7 +293,6 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
         w->seq = e->next_seq++;
         w->head = -1; /* stream loop: the header is still at the source */
         w->general = w->demote = w->packed = 0;
-        w->epoch++; /* bookings of the slot's last worm lapse */
         w->unsettled = e->now;
     }
 }

@@ -80,7 +80,6 @@ typedef struct kci_worm {
             int32_t wheel_next;    /* drain: next worm in its timer bucket */
         };
         struct { /* the stream loop (stream.c) */
-            uint32_t epoch;        /* bumped when it stops streaming: its link bookings lapse */
             uint32_t unsettled;    /* streaming: first cycle whose flit moves are not yet counted */
             uint32_t ring;         /* general: its block of ready times in kci_engine.rings */
             uint32_t packed_until; /* packed: the last cycle a flit of it moves while the header waits */
@@ -154,11 +153,13 @@ typedef struct kci_wake {
 } kci_wake;
 
 /* A shared link in the stream loop: its booking by a streaming worm (its
- * flits cross the link every cycle up to end - 1; epoch: the worm's when
- * it booked) and the flit loop's mark (cycle + 1 the link last carried a
- * flit), together since a claim reads both. */
+ * flits cross the link every cycle up to end - 1; a worm that stops
+ * streaming sets end to 0 on the links it booked, and a worm's last
+ * booking has ended by the time its slot holds another worm) and the flit
+ * loop's mark (cycle + 1 the link last carried a flit), together since a
+ * claim reads both. */
 typedef struct kci_book {
-    uint32_t w, epoch, end, busy;
+    uint32_t w, end, busy;
 } kci_book;
 
 /* A channel in the worm-level loop: owner and first wait entry together,

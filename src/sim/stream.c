@@ -60,7 +60,7 @@ static inline int may_claim(const kci_engine *e, uint32_t wi, const kci_worm *w,
         return 0;
     if (b->end > now && b->w != wi) {
         const kci_worm *o = &e->worms[b->w];
-        if (o->epoch == b->epoch && !o->general && o->seq < w->seq)
+        if (!o->general && o->seq < w->seq)
             return 0;
     }
     return 1;
@@ -104,7 +104,7 @@ static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
     kci_book *b = &e->book[link];
     if (b->end > e->now && b->w != wi) {
         kci_worm *o = &e->worms[b->w];
-        if (o->epoch == b->epoch && !o->general) {
+        if (!o->general) {
             o->demote = 1;
             if (e->wake[b->w].at > e->now)
                 wake_late(e, b->w);
@@ -116,11 +116,10 @@ static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
 
 /* Worm wi books shared link `link` up to cycle end - 1 (the link's mark
  * stays). */
-static inline void book_link(kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link, uint32_t end)
+static inline void book_link(kci_engine *e, uint32_t wi, uint32_t link, uint32_t end)
 {
     kci_book *b = &e->book[link];
     b->w = wi;
-    b->epoch = w->epoch;
     b->end = end;
 }
 
@@ -210,10 +209,25 @@ static inline uint32_t *ring_of(const kci_engine *e, const kci_worm *w)
     return &e->rings[(size_t)w->ring * e->path_cap * e->depth];
 }
 
+/* Streaming worm wi's bookings lapse (it turns general): those on the
+ * links into the hops it holds still name it (another worm's booking may
+ * have replaced one); the links behind its tail were booked to a cycle
+ * that has passed. O(hops held). */
+static void unbook(kci_engine *e, uint32_t wi, const kci_worm *w, const uint32_t *path)
+{
+    for (int j = w->first_held; e->book && j <= w->head; j++) {
+        if (path[j] >= e->net->net_channels)
+            continue;
+        kci_book *b = &e->book[path[j] / e->vcs];
+        if (b->w == wi)
+            b->end = 0;
+    }
+}
+
 /* Streaming worm wi turns general at the start of this cycle: its hops'
  * counts and ready times as of the end of the last cycle, its moves
  * counted, its bookings lapsed. O(hops x depth). */
-static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hops)
+static int demote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
 {
     if (ring_take(e, w)) {
         e->nomem = 1;
@@ -240,7 +254,7 @@ static int demote(kci_engine *e, kci_worm *w, const uint32_t *path, kci_hop *hop
     w->general = 1;
     w->demote = 0;
     w->stalled = 0;
-    w->epoch++;
+    unbook(e, wi, w, path);
     return 0;
 }
 
@@ -331,7 +345,7 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
         if (path[j] >= e->net->net_channels || entry_time(&hops[j], len - 1) <= t)
             continue;
         const kci_book *b = &e->book[path[j] / e->vcs];
-        if (b->end > t && b->w != wi && e->worms[b->w].epoch == b->epoch && !e->worms[b->w].general)
+        if (b->end > t && b->w != wi && !e->worms[b->w].general)
             ok = 0;
     }
     if (!ok) {
@@ -341,7 +355,7 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
     }
     for (int j = w->first_held; e->book && j <= w->head; j++)
         if (path[j] < e->net->net_channels && entry_time(&hops[j], len - 1) > t)
-            book_link(e, wi, w, path[j] / e->vcs, (uint32_t)entry_time(&hops[j], len - 1) + 1);
+            book_link(e, wi, path[j] / e->vcs, (uint32_t)entry_time(&hops[j], len - 1) + 1);
     w->general = 0;
     w->unsettled = (uint32_t)t + 1;
     ring_give(e, w);
@@ -472,7 +486,7 @@ static void stream_header(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_
     if (shared && !claim_link(e, wi, w, c / e->vcs))
         return;
     if (shared)
-        book_link(e, wi, w, c / e->vcs, now + w->len);
+        book_link(e, wi, c / e->vcs, now + w->len);
     hops[next].h = now;
     w->head = next;
     if (c < ejection_base(e))
@@ -507,7 +521,7 @@ static int pack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, k
         p->s = KCI_PACKED;
         if (e->book && path[j] < nc) {
             kci_book *b = &e->book[path[j] / e->vcs];
-            if (b->w == wi && b->epoch == w->epoch && b->end > p->h + cap)
+            if (b->w == wi && b->end > p->h + cap)
                 b->end = p->h + (uint32_t)cap;
         }
     }
@@ -535,7 +549,7 @@ static int unpack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path,
             continue;
         const kci_book *b = &e->book[path[j] / e->vcs];
         if ((int64_t)hops[j].h + hops[j].k <= now ? !may_claim(e, wi, w, path[j] / e->vcs)
-                                                   : b->w != wi || b->epoch != w->epoch)
+                                                   : b->w != wi || b->end <= now)
             return -1;
     }
     for (int j = low; j <= w->head; j++) {
@@ -545,7 +559,7 @@ static int unpack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path,
         if (e->book && path[j] < nc) {
             if (resumes)
                 take_link(e, wi, path[j] / e->vcs);
-            book_link(e, wi, w, path[j] / e->vcs, p->h + w->len + p->s);
+            book_link(e, wi, path[j] / e->vcs, p->h + w->len + p->s);
         }
     }
     w->packed = 0;
@@ -568,7 +582,7 @@ static inline void stream_release(kci_engine *e, kci_worm *w, const uint32_t *pa
  * flit by flit this cycle (0: its tail is not delivered yet). */
 static int turn_general(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, kci_hop *hops)
 {
-    return demote(e, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
+    return demote(e, wi, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
 }
 
 /* After a visit of streaming worm w: the cycle of its next event (its
