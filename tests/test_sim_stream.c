@@ -101,12 +101,62 @@ static void test_deadlock_same(void **state)
     assert_true(deadlocks >= 10);
 }
 
+/* Headers that wait longer than a hop record's shift holds
+ * (KCI_SHIFT_MAX cycles): on a 3-cube with 4-flit buffers and 2 shared
+ * VCs, every other node sends one message of len flits to node 0 at cycle
+ * 0, so the last of them waits about 6 x len cycles packed; a worm whose
+ * wait is too long for its record moves on flit by flit. Every delivery
+ * cycle must match the flit loop's. */
+static void long_wait_pair(uint32_t len, int route_delay)
+{
+    kc_err err;
+    kc_simnet net;
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 3, 2, 1, 1, 4, &err), KC_OK);
+    kc_simroute route = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
+    c.vc_independent = 0;
+    c.route_delay = route_delay;
+    kc_simdrive *d[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(kci_simdrive_new_loop(&net, &route, &c, 1 - i, &d[i], &err), KC_OK);
+        for (uint32_t x = 1; x < net.nodes; x++)
+            assert_int_equal(kc_simdrive_send(d[i], x, 0, len, x, &err), KC_OK);
+    }
+    uint32_t delivered = 0;
+    while (kc_simdrive_busy(d[0])) {
+        const kc_simarrival *a[2];
+        size_t na[2];
+        for (int i = 0; i < 2; i++)
+            assert_int_equal(kc_simdrive_step(d[i], &a[i], &na[i], &err), KC_OK);
+        assert_int_equal(na[0], na[1]);
+        for (size_t j = 0; j < na[0]; j++) {
+            assert_int_equal(a[0][j].id, a[1][j].id);
+            assert_int_equal(a[0][j].cycle, a[1][j].cycle);
+        }
+        delivered += (uint32_t)na[0];
+        assert_int_equal(kc_simdrive_busy(d[0]), kc_simdrive_busy(d[1]));
+    }
+    assert_int_equal(delivered, net.nodes - 1);
+    for (int i = 0; i < 2; i++)
+        kc_simdrive_free(d[i]);
+    kc_simnet_free(&net);
+}
+
+static void test_long_waits_same(void **state)
+{
+    (void)state;
+    long_wait_pair(14000, 0); /* waits up to about 84,000 cycles */
+    long_wait_pair(9000, 2);  /* about 54,000: under the limit */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_driven_same_deliveries),
         cmocka_unit_test(test_runs_same_results),
         cmocka_unit_test(test_deadlock_same),
+        cmocka_unit_test(test_long_waits_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -133,8 +133,8 @@ typedef struct kci_chan {
  * the buffer's ready times are in the worm's ring (kci_engine.rings). */
 typedef struct kci_hop {
     uint32_t h; /* cycle the header entered */
-    uint32_t s; /* streaming: flits from k on enter s cycles late (KCI_PACKED: not known yet) */
     uint16_t k; /* (below the message's length, 16-bit) */
+    uint16_t s; /* streaming: flits from k on enter s cycles late (KCI_PACKED: not known yet) */
 } kci_hop;
 
 /* A general worm's buffer at one path index (in its block of the pool,
@@ -143,7 +143,15 @@ typedef struct kci_gen {
     uint16_t passed;     /* flits that have entered */
     uint16_t cnt, rhead; /* flits buffered; ring index of the oldest */
 } kci_gen;
-#define KCI_PACKED (UINT32_C(1) << 30) /* a shift not known yet: the header is blocked */
+/* A hop's shift not known yet (its worm is packed: the header is
+ * blocked), and the largest shift a hop record holds: a worm whose shift
+ * would be larger moves flit by flit instead. */
+#define KCI_PACKED UINT16_MAX
+#define KCI_SHIFT_MAX (UINT16_MAX - 1)
+/* The shift entry times use for a packed hop's flits from k on: 2^30
+ * cycles, longer than any header waits in a run (as before hop records
+ * were 8 bytes). */
+#define KCI_PACKED_SHIFT (INT64_C(1) << 30)
 
 /* When the stream loop visits a worm next (its slot's entry in a dense
  * array, so that skipping a worm reads no worm record): at its next event

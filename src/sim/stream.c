@@ -132,11 +132,17 @@ static inline int claim_link(kci_engine *e, uint32_t wi, const kci_worm *w, uint
     return 1;
 }
 
+/* Hop p's shift in cycles (KCI_PACKED_SHIFT while it is packed). */
+static inline int64_t hop_shift(const kci_hop *p)
+{
+    return p->s == KCI_PACKED ? KCI_PACKED_SHIFT : (int64_t)p->s;
+}
+
 /* The cycle flit f of a streaming worm enters hop p (its header's cycle
  * there, f later, and the hop's shift from flit k on). */
 static inline int64_t entry_time(const kci_hop *p, uint32_t f)
 {
-    return (int64_t)p->h + f + (p->s && f >= p->k ? (int64_t)p->s : 0);
+    return (int64_t)p->h + f + (p->s && f >= p->k ? hop_shift(p) : 0);
 }
 
 /* Flits of streaming worm w that entered hop j by the end of cycle t. */
@@ -149,7 +155,7 @@ static inline uint32_t entered_by(const kci_worm *w, const kci_hop *hops, int j,
     if (n > len)
         n = len;
     if (p->s && n > (int64_t)p->k) { /* the shifted flits */
-        int64_t m = t - p->h - (int64_t)p->s + 1;
+        int64_t m = t - p->h - hop_shift(p) + 1;
         n = m > (int64_t)p->k ? (m < len ? m : len) : (int64_t)p->k;
     }
     return (uint32_t)n;
@@ -282,7 +288,7 @@ static int infer_shift(const kci_engine *e, const kci_worm *w, const uint32_t *p
         s = t - ((int64_t)p->h + in - 1);
     else if (buffered)
         s = (int64_t)ring_at(e, ring, q, j, q->cnt - 1u) - d - ((int64_t)p->h + len - 1);
-    if (s < 0 || s >= KCI_PACKED)
+    if (s < 0 || s > KCI_SHIFT_MAX)
         return -1;
     uint32_t out = buffered ? in - q->cnt : in, k = s ? in : 0;
     for (uint32_t f = out; s && f < in; f++) /* the first buffered flit on the shifted schedule */
@@ -293,7 +299,7 @@ static int infer_shift(const kci_engine *e, const kci_worm *w, const uint32_t *p
     if (k > UINT16_MAX || (s && k == in && in < len))
         return -1; /* no flit entered this cycle: the gap is still open (nor did one cross its link) */
     p->k = (uint16_t)k;
-    p->s = (uint32_t)s;
+    p->s = (uint16_t)s;
     for (uint32_t f = out; buffered && f < in; f++)
         if (ring_at(e, ring, q, j, f - out) != entry_time(p, f) + d)
             return -1;
@@ -319,9 +325,9 @@ static int streams_on(const kci_engine *e, const kci_worm *w, const uint32_t *pa
         if (path[j] >= ejbase || j == w->head)
             continue;
         const kci_hop *n = &hops[j + 1];
-        if (q->cnt != in - out || (in < len && (int64_t)n->h + n->s - p->h > depth))
+        if (q->cnt != in - out || (in < len && (int64_t)n->h + hop_shift(n) - p->h > depth))
             return 0;
-        if (in < len && ((int64_t)p->h + p->s + entry_delay(e, path[j]) > (int64_t)n->h + n->s ||
+        if (in < len && ((int64_t)p->h + hop_shift(p) + entry_delay(e, path[j]) > (int64_t)n->h + hop_shift(n) ||
                          in - entered_by(w, hops, j + 1, entry_time(p, in)) >= depth))
             return 0; /* the next flit would not be ready, or find no room */
         for (uint32_t f = out; f < in; f++) /* buffered: ready when the next hop takes it */
@@ -544,18 +550,20 @@ static int unpack(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path,
         return 0;
     while (low > (int)w->first_held && hops[low - 1].s == KCI_PACKED)
         low--;
-    for (int j = low; e->book && j <= w->head; j++) {
-        if (path[j] >= nc)
+    for (int j = low; j <= w->head; j++) {
+        int64_t wait = (int64_t)now - hops[j].h - hops[j].k; /* >= 0: the hop resumes, this late */
+        if (wait > KCI_SHIFT_MAX)
+            return -1;
+        if (!e->book || path[j] >= nc)
             continue;
         const kci_book *b = &e->book[path[j] / e->vcs];
-        if ((int64_t)hops[j].h + hops[j].k <= now ? !may_claim(e, wi, w, path[j] / e->vcs)
-                                                   : b->w != wi || b->end <= now)
+        if (wait >= 0 ? !may_claim(e, wi, w, path[j] / e->vcs) : b->w != wi || b->end <= now)
             return -1;
     }
     for (int j = low; j <= w->head; j++) {
         kci_hop *p = &hops[j];
         int resumes = (int64_t)p->h + p->k <= now;
-        p->s = resumes ? (uint32_t)(now - p->h - p->k) : 0;
+        p->s = resumes ? (uint16_t)(now - p->h - p->k) : 0;
         if (e->book && path[j] < nc) {
             if (resumes)
                 take_link(e, wi, path[j] / e->vcs);
