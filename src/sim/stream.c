@@ -49,21 +49,25 @@ static inline void release(kci_engine *e, uint32_t c)
     kci_channel_freed(e, c);
 }
 
+/* The worm other than wi whose booking of link b covers cycle t, or NULL.
+ * Such a worm streams: a worm that turns general ends its bookings
+ * (unbook), and a slot's last worm's have ended before it holds another.
+ * O(1). */
+static inline kci_worm *booker(const kci_engine *e, const kci_book *b, uint32_t wi, int64_t t)
+{
+    return b->end > t && b->w != wi ? &e->worms[b->w] : NULL;
+}
+
 /* Whether worm wi may send a flit over shared link `link` this cycle: not
  * when a worm visited before it did, or an older streaming worm booked the
  * cycle. O(1), no effect. */
 static inline int may_claim(const kci_engine *e, uint32_t wi, const kci_worm *w, uint32_t link)
 {
-    uint32_t now = e->now;
     const kci_book *b = &e->book[link];
-    if (b->busy == now + 1)
+    if (b->busy == e->now + 1)
         return 0;
-    if (b->end > now && b->w != wi) {
-        const kci_worm *o = &e->worms[b->w];
-        if (!o->general && o->seq < w->seq)
-            return 0;
-    }
-    return 1;
+    const kci_worm *o = booker(e, b, wi, e->now);
+    return !o || o->seq > w->seq;
 }
 
 /* Worm wi, at a later position in active than the one being visited and
@@ -102,14 +106,12 @@ static void wake_late(kci_engine *e, uint32_t wi)
 static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
 {
     kci_book *b = &e->book[link];
-    if (b->end > e->now && b->w != wi) {
-        kci_worm *o = &e->worms[b->w];
-        if (!o->general) {
-            o->demote = 1;
-            if (e->wake[b->w].at > e->now)
-                wake_late(e, b->w);
-            e->wake[b->w].at = 0;
-        }
+    kci_worm *o = booker(e, b, wi, e->now);
+    if (o) {
+        o->demote = 1;
+        if (e->wake[b->w].at > e->now)
+            wake_late(e, b->w);
+        e->wake[b->w].at = 0;
     }
     b->busy = e->now + 1;
 }
@@ -350,8 +352,7 @@ static void try_promote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
     for (int j = w->first_held; ok && e->book && j <= w->head; j++) {
         if (path[j] >= e->net->net_channels || entry_time(&hops[j], len - 1) <= t)
             continue;
-        const kci_book *b = &e->book[path[j] / e->vcs];
-        if (b->end > t && b->w != wi && !e->worms[b->w].general)
+        if (booker(e, &e->book[path[j] / e->vcs], wi, t))
             ok = 0;
     }
     if (!ok) {
