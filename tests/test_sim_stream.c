@@ -124,17 +124,8 @@ static void long_wait_pair(uint32_t len, int route_delay)
             assert_int_equal(kc_simdrive_send(d[i], x, 0, len, x, &err), KC_OK);
     }
     uint32_t delivered = 0;
-    while (kc_simdrive_busy(d[0])) {
-        const kc_simarrival *a[2];
-        size_t na[2];
-        for (int i = 0; i < 2; i++)
-            assert_int_equal(kc_simdrive_step(d[i], &a[i], &na[i], &err), KC_OK);
-        assert_int_equal(na[0], na[1]);
-        for (size_t j = 0; j < na[0]; j++) {
-            assert_int_equal(a[0][j].id, a[1][j].id);
-            assert_int_equal(a[0][j].cycle, a[1][j].cycle);
-        }
-        delivered += (uint32_t)na[0];
+    for (int64_t t = 0; kc_simdrive_busy(d[0]); t++) {
+        delivered += (uint32_t)kc_test_sim_step_pair(d, t, "stream", (int)len);
         assert_int_equal(kc_simdrive_busy(d[0]), kc_simdrive_busy(d[1]));
     }
     assert_int_equal(delivered, net.nodes - 1);

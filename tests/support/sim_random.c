@@ -215,6 +215,24 @@ void kc_test_sim_random_setup(kc_rng *rng, uint64_t seed, int deep, int n_span, 
         kc_test_sim_random_net(rng, n_span, net, route, c);
 }
 
+size_t kc_test_sim_step_pair(kc_simdrive *d[2], int64_t t, const char *b_name, int cfg)
+{
+    kc_err err;
+    const kc_simarrival *a[2];
+    size_t na[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(kc_simdrive_step(d[i], &a[i], &na[i], &err), KC_OK);
+    if (na[0] != na[1])
+        fail_msg("configuration %d, cycle %lld: %zu deliveries (flit loop), %zu (%s)", cfg, (long long)t, na[0], na[1],
+                 b_name);
+    for (size_t j = 0; j < na[0]; j++)
+        if (a[0][j].id != a[1][j].id || a[0][j].cycle != a[1][j].cycle)
+            fail_msg("configuration %d: delivery %zu of cycle %lld: message %u at %lld (flit loop), "
+                     "%u at %lld (%s)", cfg, j, (long long)t, a[0][j].id, (long long)a[0][j].cycle, a[1][j].id,
+                     (long long)a[1][j].cycle, b_name);
+    return na[0];
+}
+
 int kc_test_sim_drive_pair(kc_rng *rng, const kc_simnet *net, const kc_simroute *route, const kc_simconfig *c,
                            double rate_span, const char *b_name, int cfg)
 {
@@ -235,19 +253,7 @@ int kc_test_sim_drive_pair(kc_rng *rng, const kc_simnet *net, const kc_simroute 
                         assert_int_equal(kc_simdrive_send(d[i], x, dst, len, id, &err), KC_OK);
                     id++;
                 }
-        const kc_simarrival *a[2];
-        size_t na[2];
-        for (int i = 0; i < 2; i++)
-            assert_int_equal(kc_simdrive_step(d[i], &a[i], &na[i], &err), KC_OK);
-        if (na[0] != na[1])
-            fail_msg("configuration %d, cycle %lld: %zu deliveries (flit loop), %zu (%s)", cfg, (long long)t, na[0],
-                     na[1], b_name);
-        for (size_t j = 0; j < na[0]; j++)
-            if (a[0][j].id != a[1][j].id || a[0][j].cycle != a[1][j].cycle)
-                fail_msg("configuration %d: delivery %zu of cycle %lld: message %u at %lld (flit loop), "
-                         "%u at %lld (%s)", cfg, j, (long long)t, a[0][j].id, (long long)a[0][j].cycle, a[1][j].id,
-                         (long long)a[1][j].cycle, b_name);
-        delivered += (uint32_t)na[0];
+        delivered += (uint32_t)kc_test_sim_step_pair(d, t, b_name, cfg);
         assert_int_equal(kc_simdrive_deadlock(d[0]), kc_simdrive_deadlock(d[1]));
         if (kc_simdrive_deadlock(d[0]) || (t >= send_until && !kc_simdrive_busy(d[0])))
             break;

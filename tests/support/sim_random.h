@@ -4,6 +4,7 @@
  * each compares two engines on the same draws. */
 #ifndef KC_TEST_SIM_RANDOM_H
 #define KC_TEST_SIM_RANDOM_H
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kcube/rng.h"
@@ -55,6 +56,12 @@ int kc_test_sim_ring_pair(int k, int len, int depth, int switch_delay, int link_
  * deep, else kc_test_sim_random_net. */
 void kc_test_sim_random_setup(kc_rng *rng, uint64_t seed, int deep, int n_span, kc_simnet *net, kc_simroute *route,
                               kc_simconfig *c);
+
+/* One cycle of two driven runs, d[0] the flit loop's and d[1] the loop
+ * b_name names, at cycle t of configuration cfg: fails the test unless
+ * both deliver the same messages in the same order at the same cycles.
+ * Returns the deliveries. */
+size_t kc_test_sim_step_pair(kc_simdrive *d[2], int64_t t, const char *b_name, int cfg);
 
 /* A driven run on net twice, the flit loop against the loop the engine
  * picks (b_name): messages of random lengths (up to 1-40 flits) sent at
