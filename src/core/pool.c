@@ -1,7 +1,8 @@
 /* Threads for the library's parallel loops (core/pool.h): the barrier on
  * C11 atomics with a condition variable to sleep on, the persistent pool
  * the simulator engine runs its phases on, the one-shot run for loops that
- * take work from a shared counter, and the split of a range into parts. */
+ * take work from a shared counter, the split of a range into parts, and a
+ * job beside the caller with the progress marks the two wait on. */
 #include "core/pool.h"
 
 #include <sched.h>
@@ -270,6 +271,79 @@ unsigned kci_run_threads(unsigned n, kci_pool_job job, void *ctx)
         pthread_join(th[i - 1], NULL);
     return k;
 }
+
+/* ---- progress marks and background jobs ------------------------------------ */
+
+int kci_mark_init(kci_mark *m)
+{
+    atomic_init(&m->v, 0);
+    atomic_init(&m->sleepers, 0);
+    if (pthread_mutex_init(&m->mu, NULL))
+        return -1;
+    if (pthread_cond_init(&m->cv, NULL)) {
+        pthread_mutex_destroy(&m->mu);
+        return -1;
+    }
+    return 0;
+}
+
+void kci_mark_destroy(kci_mark *m)
+{
+    pthread_cond_destroy(&m->cv);
+    pthread_mutex_destroy(&m->mu);
+}
+
+/* As barrier_release: the store and a sleeper's registration are both
+ * sequentially consistent, so either the sleeper sees v or this sees it. */
+void kci_mark_set(kci_mark *m, unsigned long long v)
+{
+    atomic_store(&m->v, v);
+    if (atomic_load(&m->sleepers)) {
+        pthread_mutex_lock(&m->mu);
+        pthread_mutex_unlock(&m->mu);
+        pthread_cond_broadcast(&m->cv);
+    }
+}
+
+unsigned long long kci_mark_get(kci_mark *m) { return atomic_load_explicit(&m->v, memory_order_acquire); }
+
+unsigned long long kci_mark_wait(kci_mark *m, unsigned long long v)
+{
+    unsigned long long x;
+    for (unsigned s = 0; s < KCI_BARRIER_SPIN; s++) {
+        if ((x = kci_mark_get(m)) >= v)
+            return x;
+        cpu_relax();
+    }
+    for (unsigned s = 0; s < KCI_BARRIER_YIELDS; s++) {
+        if ((x = kci_mark_get(m)) >= v)
+            return x;
+        sched_yield();
+    }
+    pthread_mutex_lock(&m->mu);
+    atomic_fetch_add(&m->sleepers, 1);
+    while ((x = atomic_load(&m->v)) < v)
+        pthread_cond_wait(&m->cv, &m->mu);
+    atomic_fetch_sub(&m->sleepers, 1);
+    pthread_mutex_unlock(&m->mu);
+    return x;
+}
+
+static void *bg_thread(void *arg)
+{
+    kci_bg *b = arg;
+    b->job(b->ctx);
+    return NULL;
+}
+
+int kci_bg_start(kci_bg *b, void (*job)(void *ctx), void *ctx)
+{
+    b->job = job;
+    b->ctx = ctx;
+    return pthread_create(&b->th, NULL, bg_thread, b) ? -1 : 0;
+}
+
+void kci_bg_join(kci_bg *b) { pthread_join(b->th, NULL); }
 
 void kci_range_part(size_t total, unsigned n, unsigned w, size_t *lo, size_t *hi)
 {

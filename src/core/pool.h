@@ -13,7 +13,9 @@
  * kci_pool keeps n - 1 threads for a run of many steps (the simulator
  * engine: two or three phases a cycle); the caller is worker 0.
  * kci_run_threads is the one-shot form for loops that pull their work from
- * a shared atomic counter and so finish with any number of workers. */
+ * a shared atomic counter and so finish with any number of workers.
+ * kci_bg runs one job beside the caller (a producer running ahead), and a
+ * kci_mark is the count the two wait on. */
 #ifndef KCI_CORE_POOL_H
 #define KCI_CORE_POOL_H
 
@@ -92,6 +94,47 @@ void kci_pool_free(kci_pool *p);
  * work, which it does when its workers take items from a shared counter
  * until none are left. */
 unsigned kci_run_threads(unsigned n, kci_pool_job job, void *ctx);
+
+/* A progress mark: a count one thread advances and others wait on (how
+ * far a producer has written, or a consumer has read). Waiting spins,
+ * yields and sleeps as the barrier does. */
+typedef struct kci_mark {
+    atomic_ullong v;
+    atomic_uint sleepers;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+} kci_mark;
+
+/* A mark at 0. Returns 0, or -1 when the mutex or condition variable
+ * cannot be made (nothing to destroy then). */
+int kci_mark_init(kci_mark *m);
+
+/* Needs no thread waiting. */
+void kci_mark_destroy(kci_mark *m);
+
+/* The mark becomes v (never less than it was); whatever the caller wrote
+ * before is visible to a thread that then reads v or more. Wakes the
+ * sleepers. */
+void kci_mark_set(kci_mark *m, unsigned long long v);
+
+/* The mark's value (what was written before it was set is visible). */
+unsigned long long kci_mark_get(kci_mark *m);
+
+/* Waits until the mark is at least v; returns its value then. */
+unsigned long long kci_mark_wait(kci_mark *m, unsigned long long v);
+
+/* A thread running one job in the background while the caller goes on. */
+typedef struct kci_bg {
+    pthread_t th;
+    void (*job)(void *ctx);
+    void *ctx;
+} kci_bg;
+
+/* Starts job(ctx) on a new thread; 0, or -1 when it cannot be started. */
+int kci_bg_start(kci_bg *b, void (*job)(void *ctx), void *ctx);
+
+/* Waits for the job to return. */
+void kci_bg_join(kci_bg *b);
 
 /* Worker w's part [*lo, *hi) of items 0 .. total - 1 split into n
  * contiguous parts whose sizes differ by at most one (the first total % n
