@@ -725,6 +725,23 @@ static kc_status case_sim(kc_err *err)
     return with_scenario(0, 4, "transpose", "optimal", sim_run, err);
 }
 
+/* A stream-loop run on two threads with Bernoulli sources: generation on
+ * a thread of its own (its ring, scratch and progress marks). */
+static kc_status sim_run_fed(const kc_simscenario *sc, const kc_simconfig *cfg, kc_err *err)
+{
+    kc_simconfig c = *cfg;
+    c.threads = 2;
+    c.process = KC_INJECT_BERNOULLI;
+    c.switch_delay = 1; /* not the worm-level loop */
+    c.load = 0.2;
+    return sim_run(sc, &c, err);
+}
+
+static kc_status case_sim_fed(kc_err *err)
+{
+    return with_scenario(0, 4, "uniform", NULL, sim_run_fed, err);
+}
+
 static kc_status case_sim_torus(kc_err *err)
 {
     return with_scenario(4, 2, "uniform", NULL, sim_run, err);
@@ -1379,6 +1396,7 @@ static const alloc_case cases[] = {
     {"general starts", "kc_mapgen_find_lcc kc_mapgen_run", case_mapgen},
     {"simulation", "kc_simscenario_build kc_simnet_init kc_simtraffic_lcc kc_sim_run kc_simtraffic_contention",
      case_sim},
+    {"simulation, generation thread", "kc_simscenario_build kc_sim_run", case_sim_fed},
     {"simulation torus", "kc_simtraffic_uniform", case_sim_torus},
     {"simulation sweep", "kc_sim_sweep", case_sim_sweep},
     {"simulation driven", "kc_simdrive_new kc_simdrive_send kc_simdrive_step kc_simdrive_finish", case_sim_drive},

@@ -8,7 +8,8 @@
  * (message and cycle, in delivery order) identical, and identical to one
  * thread run as small networks run. Small networks are split here (and
  * prefetch, as large ones do) through kci_sim_run_par's node threshold;
- * one run checks the public threshold on a 2^18-node cube. */
+ * one run checks the public threshold on a 2^18-node cube. Runs that do not
+ * split generate on a thread of their own (feed.c), checked likewise. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -113,6 +114,84 @@ static void test_deadlock_same_on_every_thread_count(void **state)
     assert_true(deadlocks >= 6);
 }
 
+/* Generation on a thread of its own (feed.c: runs on several threads that
+ * do not split, with Bernoulli sources): random configurations of the
+ * stream, flit and router-pipeline loops (random ring ties), mostly
+ * Bernoulli, on 2 and 3 threads and with the flit loop forced, against one
+ * thread: every figure and every delivery the same. Most runs end before
+ * their last cycle (all delivered after the window), and loaded rings
+ * deadlock, so the producer is stopped while far ahead. */
+static void test_feed_same_on_every_thread_count(void **state)
+{
+    (void)state;
+    int fed = 0, stopped = 0, dead = 0;
+    for (int cfgi = 0; cfgi < 32; cfgi++) {
+        kc_rng rng;
+        kc_simnet net;
+        kc_simroute route;
+        kc_simconfig c;
+        kc_simtraffic tr;
+        kc_test_sim_random_setup(&rng, 7300 + (uint64_t)cfgi, 1, 4, &net, &route, &c);
+        kc_test_sim_random_load(&rng, &net, 5 + (uint64_t)cfgi, &(kc_test_sim_windows){50, 100, 200, 400, 600}, &c,
+                                &tr);
+        if (cfgi % 4)
+            c.process = KC_INJECT_BERNOULLI;
+        size_t links = net.net_channels / (uint32_t)net.vcs + 1;
+        for (int flit = 0; flit < 2; flit++) {
+            kc_err err;
+            kc_simresult r[3];
+            kc_simarrival *log[3];
+            size_t nlog[3];
+            for (int t = 0; t < 3; t++) {
+                c.threads = t + 1;
+                assert_int_equal(kci_sim_run_par(&net, &route, &tr, &c, flit, KC_SIM_PAR_NODES, &r[t], &log[t],
+                                                 &nlog[t], &err), KC_OK);
+            }
+            for (int t = 1; t < 3; t++)
+                expect_same(&r[0], &r[t], log[0], nlog[0], log[t], nlog[t], links, cfgi * 2 + flit, t + 1);
+            c.threads = 2;
+            fed += kci_sim_feeds(&c, 1);
+            stopped += kci_sim_feeds(&c, 1) && r[0].cycles < c.warmup + c.measure + c.drain;
+            dead += kci_sim_feeds(&c, 1) && r[0].deadlock;
+            for (int t = 0; t < 3; t++) {
+                kc_simresult_free(&r[t]);
+                free(log[t]);
+            }
+        }
+        kc_simtraffic_free(&tr);
+        kc_simnet_free(&net);
+    }
+    for (int k = 4; k <= 9; k++) { /* the deadlocking rings, loaded: the producer stops far ahead */
+        kc_err err;
+        kc_simnet net;
+        kc_simroute route;
+        kc_simtraffic tr;
+        kc_simconfig c;
+        kc_test_sim_deadlock_ring(k, 6 + k, &net, &route, &tr, &c);
+        c.oneshot = 0;
+        c.process = KC_INJECT_BERNOULLI;
+        c.load = 0.3;
+        c.warmup = 50;
+        c.measure = 300;
+        c.drain = 300;
+        kc_simresult r[2];
+        for (int t = 0; t < 2; t++) {
+            c.threads = t + 1;
+            assert_int_equal(kci_sim_run_par(&net, &route, &tr, &c, 0, KC_SIM_PAR_NODES, &r[t], NULL, NULL, &err),
+                             KC_OK);
+        }
+        expect_same(&r[0], &r[1], NULL, 0, NULL, 0, net.net_channels / (uint32_t)net.vcs + 1, 1000 + k, 2);
+        dead += r[0].deadlock;
+        for (int t = 0; t < 2; t++)
+            kc_simresult_free(&r[t]);
+        kc_simtraffic_free(&tr);
+        kc_simnet_free(&net);
+    }
+    assert_true(fed >= 30);
+    assert_true(stopped >= 20);
+    assert_true(dead >= 4);
+}
+
 /* The public call: a 2^18-node cube (the threshold) on 2 threads, a short
  * run, against one thread. */
 static void test_public_threshold(void **state)
@@ -149,6 +228,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runs_same_on_every_thread_count),
         cmocka_unit_test(test_deadlock_same_on_every_thread_count),
+        cmocka_unit_test(test_feed_same_on_every_thread_count),
         cmocka_unit_test(test_public_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,7 +1,10 @@
 /* Message generation (step 1 of a cycle): the sources' queues, the choice
  * of destination, and the calendar that visits only the sources whose next
  * Poisson message is due (in node order, the order a scan of every source
- * would draw random numbers in); Bernoulli sources draw every cycle. */
+ * would draw random numbers in); Bernoulli sources draw every cycle.
+ * Generation proper (kci_gen_cycle) reads and writes only its own state
+ * (kci_gensrc) and hands each message to a sink: the engine's queues, or
+ * the feed that carries it from a thread of its own (feed.c). */
 #include "engine.h"
 
 #include <math.h>
@@ -32,11 +35,7 @@ int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32
     e->msgs[m].dst = dst;
     e->msgs[m].len = len;
     e->msgs[m].next = -1;
-    /* random ring ties: one bit per dimension, drawn as the message is made
-     * (only tori have rings to tie on); such runs are never driven, so the
-     * caller's id field is free to hold them */
-    e->msgs[m].id = e->route->tie == KC_SIM_TIE_RANDOM && e->net->topo == KC_SIM_TORUS && !e->driven
-                        ? (uint32_t)kc_rng_next(&e->rng) : id;
+    e->msgs[m].id = id;
     if (e->driven && !e->in_senders[node]) { /* driven runs visit only nodes with queued messages */
         e->in_senders[node] = 1;
         e->senders[e->nsenders++] = node;
@@ -85,47 +84,62 @@ void kci_dequeue(kci_engine *e, uint32_t node, kci_worm *w)
 }
 
 /* The destination of a message generated at node: uniform over the other
- * (virtual) nodes (over all of them with self_traffic), or one of the node's traffic entries; one draw. On a
- * general network the draw is over the ranks and gives the router of
- * the rank drawn (kcube/simtraffic.h). */
-static uint32_t pick_dest(kci_engine *e, uint32_t node)
+ * (virtual) nodes (over all of them with self_traffic), or one of the
+ * node's traffic entries; one draw. On a general network the draw is over
+ * the ranks and gives the router of the rank drawn (kcube/simtraffic.h). */
+static uint32_t pick_dest(kci_gensrc *g, uint32_t node)
 {
-    const kc_simtraffic *t = e->traffic;
+    const kc_simtraffic *t = g->traffic;
     if (t->uniform) {
-        uint32_t v = t->to_virt ? t->to_virt[node] : node, self = e->cfg->self_traffic ? 1 : 0;
-        uint32_t y = (uint32_t)kc_rng_below(&e->rng, (t->draw ? t->draw : t->nodes) - 1 + self);
+        uint32_t v = t->to_virt ? t->to_virt[node] : node, self = g->cfg->self_traffic ? 1 : 0;
+        uint32_t y = (uint32_t)kc_rng_below(&g->rng, (t->draw ? t->draw : t->nodes) - 1 + self);
         if (y >= v && !self)
             y++;
         return t->to_phys ? t->to_phys[y] : y;
     }
     uint32_t a = t->start[node], b = t->start[node + 1];
-    return b - a == 1 ? t->dest[a] : t->dest[a + (uint32_t)kc_rng_below(&e->rng, b - a)];
+    return b - a == 1 ? t->dest[a] : t->dest[a + (uint32_t)kc_rng_below(&g->rng, b - a)];
+}
+
+/* Random ring ties: one bit per dimension, drawn as the message is made,
+ * after its destination (only tori have rings to tie on; such runs are
+ * never driven, so the message's id field is free to hold them). */
+uint32_t kci_gen_id(kci_gensrc *g)
+{
+    return g->tie_bits ? (uint32_t)kc_rng_next(&g->rng) : 0;
+}
+
+/* A message at source x: its destination and id drawn, into the sink. */
+static inline int emit(kci_gensrc *g, uint32_t x, const kci_gen_sink *sink)
+{
+    uint32_t dst = pick_dest(g, x);
+    return sink->put(sink->ctx, x, dst, kci_gen_id(g));
 }
 
 /* The mean gap between x's messages: a router whose w endpoints send
  * generates w times as often (exactly `mean` on plain networks). */
-static inline double source_mean(const kci_engine *e, uint32_t x, double mean)
+static inline double source_mean(const kci_gensrc *g, uint32_t x, double mean)
 {
-    return e->traffic->weight ? mean / (double)e->traffic->weight[x] : mean;
+    return g->traffic->weight ? mean / (double)g->traffic->weight[x] : mean;
 }
 
 uint64_t kci_calendar_chunks(uint64_t nodes) { return nodes / KCI_CAL_CHUNK + KCI_CAL + 1; }
 
 /* x joins the calendar at the cycle of its next message (the first t with
  * next_msg_time < t + 1). The chunk pool (kci_calendar_chunks) never runs out. */
-static inline void cal_insert(kci_engine *e, uint32_t x)
+static inline void cal_insert(kci_gensrc *g, uint32_t x)
 {
-    double t = floor(e->next_msg_time[x]);
+    double t = floor(g->next_msg_time[x]);
     uint32_t cyc = t < 2147483648.0 ? (uint32_t)t : UINT32_C(2147483648);
-    int32_t *b = &e->cal_bucket[cyc & (KCI_CAL - 1)];
-    kci_calchunk *ch = *b >= 0 ? &e->cal_chunks[*b] : NULL;
+    int32_t *b = &g->cal_bucket[cyc & (KCI_CAL - 1)];
+    kci_calchunk *ch = *b >= 0 ? &g->cal_chunks[*b] : NULL;
     if (!ch || ch->n == KCI_CAL_CHUNK) {
-        int32_t f = e->cal_free; /* a freed chunk, else the next never used (so untouched memory stays unmapped) */
+        int32_t f = g->cal_free; /* a freed chunk, else the next never used (so untouched memory stays unmapped) */
         if (f >= 0)
-            e->cal_free = e->cal_chunks[f].next;
+            g->cal_free = g->cal_chunks[f].next;
         else
-            f = (int32_t)e->cal_used++;
-        ch = &e->cal_chunks[f];
+            f = (int32_t)g->cal_used++;
+        ch = &g->cal_chunks[f];
         ch->next = *b;
         ch->n = 0;
         *b = f;
@@ -134,109 +148,116 @@ static inline void cal_insert(kci_engine *e, uint32_t x)
     ch->cyc[ch->n++] = cyc;
 }
 
-/* The per-source state a generation at source x touches, prefetched a few
- * due sources ahead (they are far apart in memory). */
-KCI_PF_FN void pf_source(const kci_engine *e, uint32_t x)
-{
-    kci_prefetch_w(&e->next_msg_time[x]);
-    kci_prefetch_w(&e->queue_tail[x]);
-    kci_prefetch_w(&e->queue_len[x]);
-    kci_prefetch_w(&e->win_generated[x]);
-    if (!e->traffic->uniform)
-        kci_prefetch(&e->traffic->start[x]);
-}
-
 /* One Bernoulli trial per sender, in sender order, success with
  * probability p (times the source's weight): the draws of kc_rng_unit
  * compared with p, done as an integer comparison on a local copy of the
  * stream (the same values, the same outcomes: kci_rng_unit_threshold), so a
  * trial costs a few instructions rather than a call and a conversion. The
- * stream goes back to e->rng before a success draws its destination. */
-static void bernoulli_trials(kci_engine *e, double p)
+ * stream goes back to g->rng before a success draws its destination. */
+static int bernoulli_trials(kci_gensrc *g, double p, const kci_gen_sink *sink)
 {
-    const uint16_t *wt = e->traffic ? e->traffic->weight : NULL;
+    const uint16_t *wt = g->traffic ? g->traffic->weight : NULL;
+    const uint32_t *senders = g->senders;
     uint64_t thr = kci_rng_unit_threshold(p);
-    kc_rng r = e->rng;
-    for (uint32_t i = 0; i < e->nsenders; i++) {
-        uint32_t x = e->senders[i];
+    uint32_t n = g->nsenders;
+    int nomem = 0;
+    kc_rng r = g->rng;
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = senders[i];
         uint64_t t = wt ? kci_rng_unit_threshold(p * wt[x]) : thr;
         if ((kci_rng_step(&r) >> 11) >= t)
             continue;
-        e->rng = r;
-        if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
-            e->nomem = 1;
-        r = e->rng;
+        g->rng = r;
+        nomem |= emit(g, x, sink);
+        r = g->rng;
     }
-    e->rng = r;
+    g->rng = r;
+    return nomem;
 }
 
-void kci_generate(kci_engine *e)
+/* The Poisson sources due in cycle now, from this cycle's calendar bucket
+ * (generation runs every cycle, so none is late; the bucket also holds
+ * sources a turn of the calendar later, which go back in), into
+ * g->due_nodes in node order; returns their count. */
+static uint32_t due_sources(kci_gensrc *g, uint32_t now)
 {
-    const kc_simconfig *c = e->cfg;
-    double mean = (double)e->msg_len / c->load;
-    double p = c->load / (double)e->msg_len;
-    if (c->process == KC_INJECT_POISSON) {
-        /* This cycle's bucket holds the due sources (generation runs every
-         * cycle, so none is late) and some a turn of the calendar later;
-         * the due ones draw in node order, exactly as a scan of every
-         * source would, and go back at the cycle of their next message. */
-        int32_t *b = &e->cal_bucket[e->now & (KCI_CAL - 1)], h = *b;
-        uint32_t n = 0;
-        *b = -1;
-        while (h >= 0) {
-            kci_calchunk *ch = &e->cal_chunks[h];
-            int32_t next = ch->next;
-            if (next >= 0 && e->prefetch)
-                kci_prefetch(&e->cal_chunks[next]);
-            for (uint32_t j = 0; j < ch->n; j++) {
-                if (ch->cyc[j] == e->now)
-                    e->due_nodes[n++] = ch->node[j];
-                else
-                    cal_insert(e, ch->node[j]); /* a later turn: into a fresh chunk of this bucket */
-            }
-            ch->next = e->cal_free; /* read whole: free it */
-            e->cal_free = h;
-            h = next;
+    int32_t *b = &g->cal_bucket[now & (KCI_CAL - 1)], h = *b;
+    uint32_t n = 0;
+    *b = -1;
+    while (h >= 0) {
+        kci_calchunk *ch = &g->cal_chunks[h];
+        int32_t next = ch->next;
+        if (next >= 0 && g->prefetch)
+            kci_prefetch(&g->cal_chunks[next]);
+        for (uint32_t j = 0; j < ch->n; j++) {
+            if (ch->cyc[j] == now)
+                g->due_nodes[n++] = ch->node[j];
+            else
+                cal_insert(g, ch->node[j]); /* a later turn: into a fresh chunk of this bucket */
         }
-        kci_sort_nodes(e, e->due_nodes, n);
-        for (uint32_t i = 0; i < n; i++) {
-            uint32_t x = e->due_nodes[i];
-            if (i + 8 < n && e->prefetch)
-                pf_source(e, e->due_nodes[i + 8]);
-            double mx = source_mean(e, x, mean);
-            while (e->next_msg_time[x] < (double)e->now + 1.0) {
-                if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
-                    e->nomem = 1;
-                e->next_msg_time[x] += kc_rng_exponential(&e->rng, mx);
-            }
-            cal_insert(e, x);
+        ch->next = g->cal_free; /* read whole: free it */
+        g->cal_free = h;
+        h = next;
+    }
+    kci_sort_u32(g->due_nodes, n, g->sort_tmp, g->nodes - 1);
+    return n;
+}
+
+/* Source x's Poisson messages due by the end of cycle now, into the sink;
+ * nonzero when the sink ran out of memory. */
+static int poisson_source(kci_gensrc *g, uint32_t x, uint32_t now, double mean, const kci_gen_sink *sink)
+{
+    double mx = source_mean(g, x, mean);
+    int nomem = 0;
+    while (g->next_msg_time[x] < (double)now + 1.0) {
+        nomem |= emit(g, x, sink);
+        g->next_msg_time[x] += kc_rng_exponential(&g->rng, mx);
+    }
+    return nomem;
+}
+
+int kci_gen_cycle(kci_gensrc *g, uint32_t now, const kci_gen_sink *sink)
+{
+    const kc_simconfig *c = g->cfg;
+    double mean = (double)g->msg_len / c->load;
+    int nomem = 0;
+    if (c->process == KC_INJECT_BERNOULLI)
+        return bernoulli_trials(g, c->load / (double)g->msg_len, sink);
+    uint32_t n = due_sources(g, now);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t x = g->due_nodes[i];
+        if (i + 8 < n && g->prefetch) { /* per-source state, far apart in memory */
+            kci_prefetch_w(&g->next_msg_time[g->due_nodes[i + 8]]);
+            if (!g->traffic->uniform)
+                kci_prefetch(&g->traffic->start[g->due_nodes[i + 8]]);
+            if (sink->ahead)
+                sink->ahead(sink->ctx, g->due_nodes[i + 8]);
         }
-        return;
+        nomem |= poisson_source(g, x, now, mean, sink);
+        cal_insert(g, x);
     }
-    if (c->process == KC_INJECT_BERNOULLI) {
-        bernoulli_trials(e, p);
-        return;
-    }
-    for (uint32_t i = 0; i < e->nsenders; i++) {
-        uint32_t x = e->senders[i];
-        double mx = source_mean(e, x, mean);
-        while (e->next_msg_time[x] < (double)e->now + 1.0) {
-            if (kci_enqueue(e, x, pick_dest(e, x), e->msg_len, 0))
-                e->nomem = 1;
-            e->next_msg_time[x] += kc_rng_exponential(&e->rng, mx);
-        }
-    }
+    return nomem;
 }
 
 void kci_calendar_init(kci_engine *e)
 {
+    kci_gensrc *g = &e->gen;
+    g->traffic = e->traffic;
+    g->cfg = e->cfg;
+    g->senders = e->senders;
+    g->nsenders = e->nsenders;
+    g->nodes = e->net->nodes;
+    g->msg_len = e->msg_len;
+    g->tie_bits = e->route->tie == KC_SIM_TIE_RANDOM && e->net->topo == KC_SIM_TORUS && !e->driven;
+    g->prefetch = e->prefetch;
+    g->sort_tmp = e->sort_tmp; /* free while generation runs; the feed brings its own */
     double mean = (double)e->msg_len / (e->cfg->load > 0 ? e->cfg->load : 1);
-    for (uint32_t i = 0; i < e->nsenders; i++)
-        e->next_msg_time[e->senders[i]] = kc_rng_exponential(&e->rng, e->traffic ? source_mean(e, e->senders[i], mean) : mean);
+    for (uint32_t i = 0; i < g->nsenders; i++)
+        g->next_msg_time[g->senders[i]] = kc_rng_exponential(&g->rng, g->traffic ? source_mean(g, g->senders[i], mean) : mean);
     for (uint32_t i = 0; i < KCI_CAL; i++)
-        e->cal_bucket[i] = -1;
-    e->cal_free = -1;
-    e->cal_used = 0;
-    for (uint32_t i = 0; i < e->nsenders; i++)
-        cal_insert(e, e->senders[i]);
+        g->cal_bucket[i] = -1;
+    g->cal_free = -1;
+    g->cal_used = 0;
+    for (uint32_t i = 0; i < g->nsenders; i++)
+        cal_insert(g, g->senders[i]);
 }

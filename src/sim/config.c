@@ -142,6 +142,11 @@ uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int train
     return (uint32_t)(nt > s->nodes ? s->nodes : nt);
 }
 
+int kci_sim_feeds(const kc_simconfig *cfg, uint32_t parts)
+{
+    return cfg->threads > 1 && parts == 1 && !cfg->oneshot && cfg->load > 0 && cfg->process == KC_INJECT_BERNOULLI;
+}
+
 int64_t kc_sim_zero_load(const kc_simconfig *c, int hops)
 {
     int64_t r = c->route_delay, s = c->switch_delay, w = c->link_latency;

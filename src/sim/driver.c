@@ -176,6 +176,10 @@ static kc_status run_start(simrun *r, const kc_simnet *net, const kc_simroute *r
         kci_engine_free(e);
         return kc_fail(err, KC_ENOMEM, "cannot start %u threads for the simulation", nt);
     }
+    if (kci_sim_feeds(cfg, nt) && kci_feed_start(e, cfg->warmup + cfg->measure + cfg->drain)) {
+        kci_engine_free(e);
+        return kc_fail(err, KC_ENOMEM, "cannot start the generation thread for the simulation");
+    }
     if (cfg->channel_util) {
         out->link_flits = calloc(net->net_channels / (uint32_t)net->vcs + 1, sizeof *out->link_flits);
         if (!out->link_flits) {
@@ -194,7 +198,7 @@ static kc_status run_start(simrun *r, const kc_simnet *net, const kc_simroute *r
         for (uint32_t x = 0; x < net->nodes; x++)
             if (!traffic->uniform)
                 for (uint32_t j = traffic->start[x]; j < traffic->start[x + 1]; j++)
-                    if (kci_enqueue(e, x, traffic->dest[j], e->msg_len, 0))
+                    if (kci_enqueue(e, x, traffic->dest[j], e->msg_len, kci_gen_id(&e->gen)))
                         e->nomem = 1;
         e->outstanding = e->queued;
     }
@@ -309,6 +313,7 @@ kc_status kci_sim_run_par(const kc_simnet *net, const kc_simroute *route, const 
     if ((st = run_start(&r, net, route, traffic, cfg, flit_loop, min_nodes, log != NULL, out, err)))
         return st;
     out->cycles = run_cycles(&r, out);
+    kci_feed_stop(&r.e);
     if (r.e.nomem) {
         kci_engine_free(&r.e);
         kc_simresult_free(out);

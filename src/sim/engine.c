@@ -21,7 +21,7 @@
  * frees its injection channel once) and of ranges that are not alone
  * (KCI_SPLIT_ARRAYS). */
 #define KCI_NODE_ARRAYS(X)                                                                                    \
-    X(queue_head) X(queue_tail) X(senders) X(next_msg_time) X(due_nodes) X(pending)                            \
+    X(queue_head) X(queue_tail) X(senders) X(gen.next_msg_time) X(gen.due_nodes) X(pending)                            \
     X(fresh_queues)
 #define KCI_NODE_ZEROED(X) X(win_generated) X(win_delivered) X(queue_len) X(queue_len_start) X(queue_len_low)
 #define KCI_WORM_ARRAYS(Y, pathlen)                                                                           \
@@ -40,6 +40,7 @@
 void kci_engine_free(kci_engine *e)
 {
     kci_simthreads_stop(e);
+    kci_feed_stop(e);
 #define KCI_FREE(f) free(e->f);
 #define KCI_FREE_W(f, m) free(e->f);
 #define KCI_FREE_P(f, m) free(t->f);
@@ -78,8 +79,8 @@ void kci_engine_free(kci_engine *e)
     free(e->order_bits);
     free(e->order_summary);
     free(e->msgs);
-    free(e->cal_bucket);
-    free(e->cal_chunks);
+    free(e->gen.cal_bucket);
+    free(e->gen.cal_chunks);
     free(e->sort_tmp);
     free(e->log);
     free(e->in_senders);
@@ -165,7 +166,7 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) +
                         (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + 1); /* the touch bit, rounded up to a byte */
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + KCI_ESIZE(freed_sources));
-    uint64_t fixed = KCI_CAL * KCI_ESIZE(cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(cal_chunks) +
+    uint64_t fixed = KCI_CAL * KCI_ESIZE(gen.cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(gen.cal_chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
     /* shared VC links: the mark; the stream loop's booking holds it (the
      * flit loop's is smaller) */
@@ -367,7 +368,7 @@ static void init_scalars(kci_engine *e, const kc_simnet *net, const kc_simroute 
     e->msg_free = -1;
     e->last_arrival = 0;
     kc_simsample_init(&e->latency);
-    kc_rng_seed(&e->rng, cfg->seed);
+    kc_rng_seed(&e->gen.rng, cfg->seed);
 }
 
 /* The worm-level loop's channels, node ranges and timer wheels; 0 when out
@@ -475,15 +476,15 @@ static int init_sources(kci_engine *e)
 #define KCI_ZALLOC(f) ok &= (e->f = calloc(net->nodes, sizeof *e->f)) != NULL;
     KCI_NODE_ARRAYS(KCI_ALLOC)
     KCI_NODE_ZEROED(KCI_ZALLOC)
-    ok &= (e->cal_bucket = malloc(KCI_CAL * sizeof *e->cal_bucket)) != NULL;
-    ok &= (e->cal_chunks = malloc(kci_calendar_chunks(net->nodes) * sizeof *e->cal_chunks)) != NULL;
+    ok &= (e->gen.cal_bucket = malloc(KCI_CAL * sizeof *e->gen.cal_bucket)) != NULL;
+    ok &= (e->gen.cal_chunks = malloc(kci_calendar_chunks(net->nodes) * sizeof *e->gen.cal_chunks)) != NULL;
     ok &= (e->sort_tmp = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->sort_tmp)) != NULL;
     if (!ok)
         return 0;
     /* per-source state read at random (generation and delivery) */
     kci_sim_huge(e->queue_head, net->nodes * sizeof *e->queue_head);
     kci_sim_huge(e->queue_tail, net->nodes * sizeof *e->queue_tail);
-    kci_sim_huge(e->next_msg_time, net->nodes * sizeof *e->next_msg_time);
+    kci_sim_huge(e->gen.next_msg_time, net->nodes * sizeof *e->gen.next_msg_time);
     kci_sim_huge(e->win_generated, net->nodes * sizeof *e->win_generated);
     kci_sim_huge(e->win_delivered, net->nodes * sizeof *e->win_delivered);
     kci_sim_huge(e->queue_len, net->nodes * sizeof *e->queue_len);

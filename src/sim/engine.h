@@ -196,6 +196,39 @@ typedef struct kci_calchunk {
     uint32_t node[KCI_CAL_CHUNK], cyc[KCI_CAL_CHUNK];
 } kci_calchunk;
 
+/* Message generation's state (calendar.c), apart from the rest of the
+ * engine: during a run only generation reads or writes it, so it can run
+ * ahead of the cycles on a thread of its own (feed.c). */
+typedef struct kci_gensrc {
+    kc_rng rng;
+    double *next_msg_time; /* per source: when its next Poisson message is due */
+    /* Poisson runs: a calendar of the sources by the cycle of their next
+     * message (bucket = cycle mod KCI_CAL, a list of chunks of cal_chunks) */
+    int32_t *cal_bucket, cal_free; /* cal_free: freed chunks; chunks from cal_used on were never used */
+    uint32_t cal_used;
+    kci_calchunk *cal_chunks;
+    uint32_t *due_nodes, *sort_tmp; /* a cycle's due sources; scratch for their sort */
+    /* fixed for the run */
+    const kc_simtraffic *traffic;
+    const kc_simconfig *cfg;
+    const uint32_t *senders; /* the sources that generate, in node order */
+    uint32_t nsenders, nodes, msg_len;
+    int tie_bits; /* random ring ties: a message draws its bits as it is made */
+    int prefetch; /* prefetch per-source state (large networks) */
+} kci_gensrc;
+
+/* Where generation puts its messages: put(ctx, source, destination, id:
+ * random ring ties' bits, else 0), nonzero when out of memory; ahead
+ * (NULL: none) is told a due source's node some sources before its
+ * messages come, so that it can prefetch what put will touch. */
+typedef struct kci_gen_sink {
+    int (*put)(void *ctx, uint32_t src, uint32_t dst, uint32_t id);
+    void (*ahead)(void *ctx, uint32_t src);
+    void *ctx;
+} kci_gen_sink;
+
+typedef struct kci_feed kci_feed;
+
 /* Trains: header arbitration for one contiguous range of nodes. A header
  * at node v competes only for channels leaving v, and its wait entries sit
  * on those channels, so the part of a cycle that tries headers (wake-ups,
@@ -297,18 +330,12 @@ typedef struct kci_engine {
     int32_t msg_free, *queue_head, *queue_tail;
     uint64_t queued, queued_flits;
     uint32_t *senders, nsenders; /* sources that generate (driven runs: with queued messages) */
-    double *next_msg_time;       /* per source: when its next Poisson message is due */
-    /* Poisson runs: a calendar of the sources by the cycle of their next
-     * message (bucket = cycle mod KCI_CAL, a list of chunks of cal_chunks) */
-    int32_t *cal_bucket, cal_free; /* cal_free: freed chunks; chunks from cal_used on were never used */
-    uint32_t cal_used;
-    kci_calchunk *cal_chunks;
-    uint32_t *due_nodes; /* this cycle's due sources */
+    kci_gensrc gen;              /* generation (on one thread) */
+    kci_feed *feed;              /* generation ahead on another thread, or NULL */
     /* runs (not driven): the sources that may inject this cycle, and
      * those whose queue was empty until this cycle, in node order */
     uint32_t *pending, *fresh_queues, npending, nfresh_queues;
     uint32_t *sort_tmp; /* scratch of kci_sim_sort_nodes: nodes * inj entries */
-    kc_rng rng;
     /* bookkeeping */
     uint64_t flits_generated, flits_delivered, link_traversals;
     uint64_t gen_window, del_window, outstanding;
@@ -426,16 +453,41 @@ void kci_engine_finish(kci_engine *e, kci_worm *w, uint32_t arrival);
 /* Chunks the calendar of `nodes` sources can need at once: every bucket
  * has at most one chunk that is not full, and a source is in one bucket. */
 uint64_t kci_calendar_chunks(uint64_t nodes);
-/* Sets up the calendar and every sender's first Poisson message time. */
+/* Sets up generation's state: the senders, the calendar and every
+ * sender's first Poisson message time. */
 void kci_calendar_init(kci_engine *e);
-/* Appends a message to node's queue (generated now); -1 when out of memory. */
+/* The messages generated in cycle `now`, in the order a serial run makes
+ * them, each put into sink; nonzero when the sink ran out of memory
+ * (the rest of the cycle is still generated). Touches only g and the
+ * run's fixed data. O(senders) with Bernoulli injection, else O(messages
+ * + due sources). */
+int kci_gen_cycle(kci_gensrc *g, uint32_t now, const kci_gen_sink *sink);
+/* A new message's id outside generation (one-shot runs): its random ring
+ * ties' bits when the run draws them, else 0. */
+uint32_t kci_gen_id(kci_gensrc *g);
+/* Appends a message to node's queue (generated now, with that id); -1 when
+ * out of memory. */
 int kci_enqueue(kci_engine *e, uint32_t node, uint32_t dst, uint32_t len, uint32_t id);
 /* The message at the head of node's (non-empty) queue leaves it as worm
  * w, injected now: w gets its source, destination, generation and
  * injection cycles, length (all at the source), id, and whether it is
  * measured. */
 void kci_dequeue(kci_engine *e, uint32_t node, kci_worm *w);
-/* Step 1 of a cycle: the messages generated this cycle join their queues. */
+
+/* feed.c */
+/* Generation of cycles 0 .. limit - 1 starts on a thread of its own, from
+ * e->gen as it stands (which nothing reads or writes after: the thread
+ * has its own copy); -1 when memory or the thread cannot be had (nothing
+ * started). */
+int kci_feed_start(kci_engine *e, int64_t limit);
+/* The messages of the next cycle (cycles are taken in order, one a call),
+ * into sink; nonzero when the sink ran out of memory. Waits while the
+ * producer is behind. */
+int kci_feed_take(kci_feed *f, const kci_gen_sink *sink);
+/* Stops and joins the producer and frees the feed (none: nothing). */
+void kci_feed_stop(kci_engine *e);
+/* Step 1 of a cycle: the messages generated this cycle join their queues
+ * (from the feed when there is one). */
 void kci_generate(kci_engine *e);
 
 /* flit.c */

@@ -1,5 +1,6 @@
-/* Generation ahead on a thread of its own (a run on several threads that
- * does not split its nodes: kci_sim_feeds). Generation reads and writes
+/* Step 1 of a cycle (kci_generate): the cycle's messages into their
+ * queues, made here or taken from generation ahead on a thread of its own
+ * (a run on several threads that does not split its nodes: kci_sim_feeds). Generation reads and writes
  * only its own state (kci_gensrc) and the run's fixed data, and what it
  * makes does not depend on the rest of the run, so a producer thread can
  * make the messages of later cycles while the caller's thread runs the
@@ -171,4 +172,27 @@ void kci_feed_stop(kci_engine *e)
     kci_bg_join(&f->th);
     feed_free(f);
     e->feed = NULL;
+}
+
+/* The engine's sink: the message joins its source's queue. */
+static int engine_put(void *ctx, uint32_t src, uint32_t dst, uint32_t id)
+{
+    kci_engine *e = ctx;
+    return kci_enqueue(e, src, dst, e->msg_len, id);
+}
+
+/* The engine's per-source state a message at src will touch. */
+static void engine_ahead(void *ctx, uint32_t src)
+{
+    const kci_engine *e = ctx;
+    kci_prefetch_w(&e->queue_tail[src]);
+    kci_prefetch_w(&e->queue_len[src]);
+    kci_prefetch_w(&e->win_generated[src]);
+}
+
+void kci_generate(kci_engine *e)
+{
+    kci_gen_sink sink = {engine_put, engine_ahead, e};
+    if (e->feed ? kci_feed_take(e->feed, &sink) : kci_gen_cycle(&e->gen, e->now, &sink))
+        e->nomem = 1;
 }

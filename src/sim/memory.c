@@ -54,7 +54,8 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
     int trains = kci_sim_shape_trains(&s, cfg);
     int parts = (int)kci_sim_parts(&s, cfg, trains, KC_SIM_PAR_NODES);
     return (size_t)(kci_sim_fixed_bytes(&s, kci_sim_shape_vcs_independent(&s, cfg), trains, parts) + network +
-                    (kc_sim_pipeline(cfg, NULL) ? kci_sim_pipe_bytes(&s, cfg) : 0));
+                    (kc_sim_pipeline(cfg, NULL) ? kci_sim_pipe_bytes(&s, cfg) : 0) +
+                    (kci_sim_feeds(cfg, (uint32_t)parts) ? kci_feed_bytes(s.nodes) : 0));
 }
 
 kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_simmem *out, kc_err *err)
@@ -88,6 +89,8 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     uint64_t point = kci_sim_fixed_bytes(&sh, indep, trains, parts);
     if (kc_sim_pipeline(cfg, &s->route)) /* the router-pipeline loop's arrays on top */
         point = add_sat(point, kci_sim_pipe_bytes(&sh, cfg));
+    if (kci_sim_feeds(cfg, (uint32_t)parts)) /* generation on a thread of its own: its ring */
+        point = add_sat(point, kci_feed_bytes(sh.nodes));
     int adaptive = s->route.algo != KC_ROUTE_ECUBE && s->route.algo != KC_ROUTE_DOR;
     if (cfg->channel_util)
         point += (net_channels / (uint64_t)sh.vcs + 1) * sizeof(uint64_t);

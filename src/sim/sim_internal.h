@@ -33,6 +33,14 @@ int kci_sim_shape_trains(const kci_simshape *s, const kc_simconfig *cfg);
  * the node count, when the worm-level loop runs (trains) on a network of at
  * least min_nodes nodes; else 1. */
 uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int trains, uint64_t min_nodes);
+/* 1 when a run of cfg on `parts` node ranges generates its messages on a
+ * thread of its own (feed.c): on several threads, when the nodes are not
+ * split (the split already keeps both cores busy) and Bernoulli sources
+ * draw every cycle (Poisson generation visits only the due sources and
+ * costs too little to gain from a thread: 0.91-1.08x measured). */
+int kci_sim_feeds(const kc_simconfig *cfg, uint32_t parts);
+/* Bytes of that thread's ring and scratch for a run on `nodes` sources. */
+uint64_t kci_feed_bytes(uint64_t nodes);
 /* The checks kc_sim_run makes of its arguments (ranges, sizes, routing). */
 kc_status kci_sim_check_config(const kc_simnet *net, const kc_simroute *route, const kc_simtraffic *tr,
                                const kc_simconfig *c, kc_err *err);
