@@ -1,8 +1,10 @@
 /* The toolbox's threads (core/pool.h): the barrier keeps threads in step
  * over many generations (each round's writes seen by all after it), the
  * persistent pool runs every worker once per run and its barrier works
- * inside a job, the one-shot run finishes counter-driven work, and the
- * range split covers every item once. Checked against plain sums. */
+ * inside a job, the one-shot run finishes counter-driven work, a
+ * background job and the caller pass values through a ring on progress
+ * marks, and the range split covers every item once. Checked against
+ * plain sums and the values sent. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,6 +14,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/pool.h"
 #include "kcube/rng.h"
@@ -157,6 +160,61 @@ static void test_run_threads_counter(void **state)
     }
 }
 
+/* Marks and a background job: a producer beside the caller writes 1 .. N
+ * into an 8-slot ring, publishing each value's count on `written` and
+ * waiting on `read` for room (its own sleep included: the caller pauses
+ * now and then); the caller reads them in order, publishing `read`. Every
+ * value arrives once, in order, and the job has returned after the join. */
+enum { RING = 8, VALUES = 200000 };
+
+typedef struct ringrun {
+    kci_mark written, read;
+    unsigned ring[RING];
+    atomic_int done;
+} ringrun;
+
+static void ring_produce(void *ctx)
+{
+    ringrun *r = ctx;
+    for (unsigned long long i = 0; i < VALUES; i++) {
+        if (i >= RING)
+            kci_mark_wait(&r->read, i - RING + 1);
+        r->ring[i % RING] = (unsigned)i + 1;
+        kci_mark_set(&r->written, i + 1);
+    }
+    atomic_store(&r->done, 1);
+}
+
+static void test_mark_ring(void **state)
+{
+    (void)state;
+    ringrun r;
+    memset(&r, 0, sizeof r);
+    assert_int_equal(kci_mark_init(&r.written), 0);
+    assert_int_equal(kci_mark_init(&r.read), 0);
+    atomic_init(&r.done, 0);
+    kci_bg bg;
+    assert_int_equal(kci_bg_start(&bg, ring_produce, &r), 0);
+    unsigned long long have = 0;
+    int bad = 0;
+    for (unsigned long long i = 0; i < VALUES; i++) {
+        if (i == have)
+            have = kci_mark_wait(&r.written, i + 1);
+        bad += r.ring[i % RING] != (unsigned)i + 1;
+        kci_mark_set(&r.read, i + 1);
+        if (i % 50000 == 0) { /* let the producer fill the ring and sleep */
+            struct timespec ts = {0, 2000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    kci_bg_join(&bg);
+    assert_int_equal(bad, 0);
+    assert_int_equal(atomic_load(&r.done), 1);
+    assert_int_equal(kci_mark_get(&r.written), VALUES);
+    kci_mark_destroy(&r.written);
+    kci_mark_destroy(&r.read);
+}
+
 static void test_range_part(void **state)
 {
     (void)state;
@@ -185,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_barrier_rounds),
         cmocka_unit_test(test_pool_sums),
         cmocka_unit_test(test_run_threads_counter),
+        cmocka_unit_test(test_mark_ring),
         cmocka_unit_test(test_range_part),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

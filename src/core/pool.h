@@ -128,9 +128,12 @@ typedef struct kci_bg {
     pthread_t th;
     void (*job)(void *ctx);
     void *ctx;
+    int pinned;                /* started away from the caller's core (Linux) */
+    unsigned char cpus[128];   /* then the caller's cores (a cpu_set_t), the thread's once it runs */
 } kci_bg;
 
-/* Starts job(ctx) on a new thread; 0, or -1 when it cannot be started. */
+/* Starts job(ctx) on a new thread (on another of the caller's cores when
+ * it has any; it may move later); 0, or -1 when it cannot be started. */
 int kci_bg_start(kci_bg *b, void (*job)(void *ctx), void *ctx);
 
 /* Waits for the job to return. */
