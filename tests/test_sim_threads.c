@@ -171,9 +171,7 @@ static void test_feed_same_on_every_thread_count(void **state)
         c.oneshot = 0;
         c.process = KC_INJECT_BERNOULLI;
         c.load = 0.3;
-        c.warmup = 50;
-        c.measure = 300;
-        c.drain = 300;
+        c.drain = c.measure = 300;
         kc_simresult r[2];
         for (int t = 0; t < 2; t++) {
             c.threads = t + 1;
