@@ -330,7 +330,7 @@ typedef struct kci_engine {
     int32_t msg_free, *queue_head, *queue_tail;
     uint64_t queued, queued_flits;
     uint32_t *senders, nsenders; /* sources that generate (driven runs: with queued messages) */
-    kci_gensrc gen;              /* generation (on one thread) */
+    kci_gensrc gen;              /* generation's state (a feed's producer works on its own copy) */
     kci_feed *feed;              /* generation ahead on another thread, or NULL */
     /* runs (not driven): the sources that may inject this cycle, and
      * those whose queue was empty until this cycle, in node order */
