@@ -21,7 +21,7 @@
  * frees its injection channel once) and of ranges that are not alone
  * (KCI_SPLIT_ARRAYS). */
 #define KCI_NODE_ARRAYS(X)                                                                                    \
-    X(queue_head) X(queue_tail) X(senders) X(gen.next_msg_time) X(gen.due_nodes) X(pending)                            \
+    X(queue_head) X(queue_tail) X(senders) X(gen.next_msg_time) X(gen.due_nodes) X(pending)                    \
     X(fresh_queues)
 #define KCI_NODE_ZEROED(X) X(win_generated) X(win_delivered) X(queue_len) X(queue_len_start) X(queue_len_low)
 #define KCI_WORM_ARRAYS(Y, pathlen)                                                                           \
