@@ -7,7 +7,8 @@
 # output refused, missing binaries refused with one line and exit 2, and the
 # speed and curves modes end to end against a stand-in BookSim2 that prints
 # the stored outputs (the curves' fallback to sim_type=throughput when the
-# latency run is unstable), and build_booksim.sh's refusals. Skipped without
+# latency run is unstable; kcube on two threads a point, named in the
+# table), and build_booksim.sh's refusals. Skipped without
 # python3.
 set -u
 K="$1"
@@ -76,6 +77,11 @@ expect_exit 0 "speed mode end to end" -- python3 "$S" speed --booksim "$T/booksi
 expect_stdout_matches '^\| deep \| cube8 \| transpose \| 0.05 \| 1301 / [0-9]+ \| 1440 / [0-9]+ \|.*x \| [0-9]+x \| [0-9]+ / [0-9]+ \|$' \
     "a speed row with both tools' cycles, flit-hops and ratios"
 check "speed JSON has the row" -- grep -q '"ratio_wall"' "$T/s.json"
+expect_exit 0 "speed mode with kcube on two threads a point" -- python3 "$S" speed --booksim "$T/booksim" \
+    --kcube "$K" --only cube8-transpose-0.05 --reps 1 --configs deep --point-threads 2
+expect_stdout_contains "kcube ran each point on 2 threads (--point-threads; BookSim2 on one)."
+expect_script_refusal 2 "no threads a point" -- python3 "$S" speed --booksim "$T/booksim" --kcube "$K" \
+    --point-threads 0
 expect_exit 0 "curves mode end to end" -- python3 "$S" curves --booksim "$T/booksim" --kcube "$K" \
     --net cube8 --loads 0.1,0.9 --kcube-flags "--depth 2"
 expect_stdout_matches '^\| 0.1 \| 36.50 \| [0-9.]+ \| [-+][0-9.]+ % \|.*\| no \| yes \|$' "a stable curve point"
