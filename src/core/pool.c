@@ -52,6 +52,34 @@ static void sleep_wake(atomic_uint *sleepers, pthread_mutex_t *mu, pthread_cond_
     }
 }
 
+/* What a waiter waits for: ready(ctx) turns true, and stays true, once
+ * another thread has stored something and called sleep_wake. */
+typedef int (*wait_ready)(const void *ctx);
+
+/* Waits until ready(ctx): spin times a CPU pause, then yields times, then
+ * asleep on cv, registered as a sleeper before the last check (the other
+ * side of sleep_wake). */
+static inline void sleep_until(atomic_uint *sleepers, pthread_mutex_t *mu, pthread_cond_t *cv, unsigned spin,
+                               unsigned yields, wait_ready ready, const void *ctx)
+{
+    for (unsigned s = 0; s < spin; s++) {
+        if (ready(ctx))
+            return;
+        cpu_relax();
+    }
+    for (unsigned s = 0; s < yields; s++) {
+        if (ready(ctx))
+            return;
+        sched_yield();
+    }
+    pthread_mutex_lock(mu);
+    atomic_fetch_add(sleepers, 1);
+    while (!ready(ctx))
+        pthread_cond_wait(cv, mu);
+    atomic_fetch_sub(sleepers, 1);
+    pthread_mutex_unlock(mu);
+}
+
 int kci_barrier_init(kci_barrier *b, unsigned n)
 {
     atomic_init(&b->arrived, 0);
@@ -79,6 +107,18 @@ static void barrier_release(kci_barrier *b, unsigned g)
     sleep_wake(&b->sleepers, &b->mu, &b->cv);
 }
 
+/* A barrier waiter's generation g has passed. */
+typedef struct gen_wait {
+    kci_barrier *b;
+    unsigned g;
+} gen_wait;
+
+static int gen_passed(const void *ctx)
+{
+    const gen_wait *w = ctx;
+    return atomic_load(&w->b->gen) != w->g;
+}
+
 void kci_barrier_wait(kci_barrier *b)
 {
     unsigned g = atomic_load_explicit(&b->gen, memory_order_acquire);
@@ -86,22 +126,8 @@ void kci_barrier_wait(kci_barrier *b)
         barrier_release(b, g);
         return;
     }
-    for (unsigned s = 0; s < b->spin; s++) {
-        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
-            return;
-        cpu_relax();
-    }
-    for (unsigned s = 0; s < b->yields; s++) {
-        if (atomic_load_explicit(&b->gen, memory_order_acquire) != g)
-            return;
-        sched_yield();
-    }
-    pthread_mutex_lock(&b->mu);
-    atomic_fetch_add(&b->sleepers, 1);
-    while (atomic_load(&b->gen) == g)
-        pthread_cond_wait(&b->cv, &b->mu);
-    atomic_fetch_sub(&b->sleepers, 1);
-    pthread_mutex_unlock(&b->mu);
+    gen_wait w = {b, g};
+    sleep_until(&b->sleepers, &b->mu, &b->cv, b->spin, b->yields, gen_passed, &w);
 }
 
 /* ---- persistent pool ------------------------------------------------------ */
@@ -310,26 +336,26 @@ void kci_mark_set(kci_mark *m, unsigned long long v)
 
 unsigned long long kci_mark_get(kci_mark *m) { return atomic_load_explicit(&m->v, memory_order_acquire); }
 
+/* A mark waiter's value v has been reached. */
+typedef struct mark_wait {
+    kci_mark *m;
+    unsigned long long v;
+} mark_wait;
+
+static int mark_reached(const void *ctx)
+{
+    const mark_wait *w = ctx;
+    return atomic_load(&w->m->v) >= w->v;
+}
+
 unsigned long long kci_mark_wait(kci_mark *m, unsigned long long v)
 {
-    unsigned long long x;
-    for (unsigned s = 0; s < KCI_BARRIER_SPIN; s++) {
-        if ((x = kci_mark_get(m)) >= v)
-            return x;
-        cpu_relax();
-    }
-    for (unsigned s = 0; s < KCI_BARRIER_YIELDS; s++) {
-        if ((x = kci_mark_get(m)) >= v)
-            return x;
-        sched_yield();
-    }
-    pthread_mutex_lock(&m->mu);
-    atomic_fetch_add(&m->sleepers, 1);
-    while ((x = atomic_load(&m->v)) < v)
-        pthread_cond_wait(&m->cv, &m->mu);
-    atomic_fetch_sub(&m->sleepers, 1);
-    pthread_mutex_unlock(&m->mu);
-    return x;
+    unsigned long long x = kci_mark_get(m);
+    if (x >= v)
+        return x;
+    mark_wait w = {m, v};
+    sleep_until(&m->sleepers, &m->mu, &m->cv, KCI_BARRIER_SPIN, KCI_BARRIER_YIELDS, mark_reached, &w);
+    return kci_mark_get(m); /* the mark never goes back: still >= v */
 }
 
 static void *bg_thread(void *arg)

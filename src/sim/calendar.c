@@ -219,10 +219,10 @@ static int poisson_source(kci_gensrc *g, uint32_t x, uint32_t now, double mean, 
 int kci_gen_cycle(kci_gensrc *g, uint32_t now, const kci_gen_sink *sink)
 {
     const kc_simconfig *c = g->cfg;
-    double mean = (double)g->msg_len / c->load;
-    int nomem = 0;
     if (c->process == KC_INJECT_BERNOULLI)
         return bernoulli_trials(g, c->load / (double)g->msg_len, sink);
+    double mean = (double)g->msg_len / c->load;
+    int nomem = 0;
     uint32_t n = due_sources(g, now);
     for (uint32_t i = 0; i < n; i++) {
         uint32_t x = g->due_nodes[i];

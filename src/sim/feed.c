@@ -40,7 +40,6 @@ struct kci_feed {
     uint32_t ncyc;      /* cycles to make */
     uint32_t *sort_tmp; /* the producer's scratch for sorting due sources */
     kci_bg th;
-    int marks; /* marks made (for the clean-up of a failed start) */
     char pad0[64];
     kci_gensrc g;  /* the producer's copy of generation's state */
     uint64_t wr;   /* entries written */
@@ -107,13 +106,11 @@ static void produce(void *ctx)
     }
 }
 
-/* Frees what kci_feed_start made of f (the thread not running). */
+/* Frees f, its marks made (the thread not running). */
 static void feed_free(kci_feed *f)
 {
-    if (f->marks > 1)
-        kci_mark_destroy(&f->read);
-    if (f->marks > 0)
-        kci_mark_destroy(&f->written);
+    kci_mark_destroy(&f->read);
+    kci_mark_destroy(&f->written);
     free(f->ring);
     free(f->sort_tmp);
     free(f);
@@ -123,16 +120,22 @@ int kci_feed_start(kci_engine *e, int64_t limit)
 {
     uint32_t nodes = e->net->nodes;
     kci_feed *f = calloc(1, sizeof *f);
-    if (!f)
+    if (!f || kci_mark_init(&f->written)) {
+        free(f);
         return -1;
+    }
+    if (kci_mark_init(&f->read)) {
+        kci_mark_destroy(&f->written);
+        free(f);
+        return -1;
+    }
     f->cap = feed_cap(nodes);
     f->ring = malloc((size_t)f->cap * sizeof *f->ring);
     f->sort_tmp = malloc((size_t)nodes * sizeof *f->sort_tmp);
-    if (!f->ring || !f->sort_tmp || kci_mark_init(&f->written) || (f->marks = 1, kci_mark_init(&f->read))) {
+    if (!f->ring || !f->sort_tmp) {
         feed_free(f);
         return -1;
     }
-    f->marks = 2;
     atomic_init(&f->stop, 0);
     f->g = e->gen;
     f->g.sort_tmp = f->sort_tmp;
