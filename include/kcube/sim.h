@@ -59,8 +59,13 @@
 #include "kcube/simroute.h"
 #include "kcube/simtraffic.h"
 
-typedef enum kc_siminject { KC_INJECT_POISSON, KC_INJECT_BERNOULLI } kc_siminject;
-/* "poisson", "bernoulli". */
+/* How sources make messages. KC_INJECT_BERNOULLI_GAPS is the Bernoulli
+ * process of KC_INJECT_BERNOULLI (a message each cycle with probability
+ * load / msg_flits) drawn as geometric gaps between a source's messages: the
+ * same process in distribution, one draw per message rather than one per
+ * source and cycle, so another random stream and other sample figures. */
+typedef enum kc_siminject { KC_INJECT_POISSON, KC_INJECT_BERNOULLI, KC_INJECT_BERNOULLI_GAPS } kc_siminject;
+/* "poisson", "bernoulli", "bernoulli-gaps". */
 extern const kc_names kc_siminject_names;
 /* How the VCs of a link share it (kc_simconfig.vc_independent): "shared" (0),
  * "independent" (1). */

@@ -929,7 +929,8 @@ static int render_text(const sim_job *j)
     printf("traffic   %s, %s, seed %llu\n", j->traffic,
            j->cfg.oneshot                        ? "one-shot: one message per pair at cycle 0"
            : j->cfg.process == KC_INJECT_POISSON ? "Poisson injection"
-                                                 : "Bernoulli injection",
+           : j->cfg.process == KC_INJECT_BERNOULLI ? "Bernoulli injection"
+                                                   : "Bernoulli injection (geometric gaps)",
            (unsigned long long)j->cfg.seed);
     text_router(j);
     for (int s = 0; s < j->ns; s++)
@@ -959,7 +960,9 @@ static int render_plot(const sim_job *j)
                               j->user.pattern ? j->user.pattern : "traffic", kc_simtopo_name(net0->topo), net0->k,
                               net0->n, j->cfg.msg_flits, net0->depth);
     char *sub = sim_strdupf("kcube simulate; %s injection, seed %llu",
-                            j->cfg.process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
+                            j->cfg.process == KC_INJECT_POISSON     ? "Poisson"
+                            : j->cfg.process == KC_INJECT_BERNOULLI ? "Bernoulli"
+                                                                    : "Bernoulli (geometric gaps)",
                             (unsigned long long)j->cfg.seed);
     int r = title && sub ? cli_plot_latency(j->plot, j->size, title, sub, ps, j->ns) : out_of_memory();
     free(title);

@@ -1,7 +1,8 @@
 /* Message generation (step 1 of a cycle): the sources' queues, the choice
  * of destination, and the calendar that visits only the sources whose next
- * Poisson message is due (in node order, the order a scan of every source
- * would draw random numbers in); Bernoulli sources draw every cycle.
+ * Poisson message (or, with geometric gaps, Bernoulli message) is due, in
+ * node order, the order a scan of every source would draw random numbers
+ * in; Bernoulli sources of the per-cycle kind draw every cycle.
  * Generation proper (kci_gen_cycle) reads and writes only its own state
  * (kci_gensrc) and hands each message to a sink: the engine's queues, or
  * the feed that carries it from a thread of its own (feed.c). */
@@ -203,15 +204,39 @@ static uint32_t due_sources(kci_gensrc *g, uint32_t now)
     return n;
 }
 
-/* Source x's Poisson messages due by the end of cycle now, into the sink;
- * nonzero when the sink ran out of memory. */
-static int poisson_source(kci_gensrc *g, uint32_t x, uint32_t now, double mean, const kci_gen_sink *sink)
+/* The cycles a Bernoulli source with success probability p per cycle
+ * waits before its next success: P(G = g) = (1 - p)^g p, g = 0, 1, ...,
+ * by inversion, floor(ln U / ln(1 - p)) with U uniform in (0, 1] (exact up
+ * to rounding; p >= 1 gives 0). One draw. Capped at 2^31 cycles, past any
+ * run (kc_simconfig's cycles are at most 2e9). */
+static double geometric_wait(kc_rng *r, double p)
+{
+    if (p >= 1)
+        return 0;
+    double g = floor(log(1.0 - kc_rng_unit(r)) / log1p(-p));
+    return g < 2147483648.0 ? g : 2147483648.0;
+}
+
+/* The gap before a source's next message: exponential with mean `mean`
+ * (Poisson), or for geometric gaps one cycle plus the wait for the next
+ * success of probability 1 / mean (a source's messages are whole cycles
+ * apart). */
+static inline double next_gap(kci_gensrc *g, double mean)
+{
+    if (g->cfg->process == KC_INJECT_POISSON)
+        return kc_rng_exponential(&g->rng, mean);
+    return 1.0 + geometric_wait(&g->rng, 1.0 / mean);
+}
+
+/* Source x's messages due by the end of cycle now, into the sink; nonzero
+ * when the sink ran out of memory. */
+static int calendar_source(kci_gensrc *g, uint32_t x, uint32_t now, double mean, const kci_gen_sink *sink)
 {
     double mx = source_mean(g, x, mean);
     int nomem = 0;
     while (g->next_msg_time[x] < (double)now + 1.0) {
         nomem |= emit(g, x, sink);
-        g->next_msg_time[x] += kc_rng_exponential(&g->rng, mx);
+        g->next_msg_time[x] += next_gap(g, mx);
     }
     return nomem;
 }
@@ -233,7 +258,7 @@ int kci_gen_cycle(kci_gensrc *g, uint32_t now, const kci_gen_sink *sink)
             if (sink->ahead)
                 sink->ahead(sink->ctx, g->due_nodes[i + 8]);
         }
-        nomem |= poisson_source(g, x, now, mean, sink);
+        nomem |= calendar_source(g, x, now, mean, sink);
         cal_insert(g, x);
     }
     return nomem;
@@ -252,8 +277,11 @@ void kci_calendar_init(kci_engine *e)
     g->prefetch = e->prefetch;
     g->sort_tmp = e->sort_tmp; /* free while generation runs; the feed brings its own */
     double mean = (double)e->msg_len / (e->cfg->load > 0 ? e->cfg->load : 1);
-    for (uint32_t i = 0; i < g->nsenders; i++)
-        g->next_msg_time[g->senders[i]] = kc_rng_exponential(&g->rng, g->traffic ? source_mean(g, g->senders[i], mean) : mean);
+    for (uint32_t i = 0; i < g->nsenders; i++) { /* the first message: geometric gaps start at cycle 0 */
+        double mx = g->traffic ? source_mean(g, g->senders[i], mean) : mean;
+        g->next_msg_time[g->senders[i]] = g->cfg->process == KC_INJECT_POISSON ? kc_rng_exponential(&g->rng, mx)
+                                                                               : geometric_wait(&g->rng, 1.0 / mx);
+    }
     for (uint32_t i = 0; i < KCI_CAL; i++)
         g->cal_bucket[i] = -1;
     g->cal_free = -1;

@@ -32,6 +32,7 @@ void kc_simconfig_default(kc_simconfig *c)
 static const kc_name inject_entries[] = {
     {KC_INJECT_POISSON, "poisson", "exponential gaps between messages"},
     {KC_INJECT_BERNOULLI, "bernoulli", "one trial per cycle"},
+    {KC_INJECT_BERNOULLI_GAPS, "bernoulli-gaps", "the Bernoulli process drawn as geometric gaps (a draw per message)"},
     {0, NULL, NULL},
 };
 const kc_names kc_siminject_names = {"injection process", inject_entries};
@@ -199,9 +200,11 @@ kc_status kci_sim_check_config(const kc_simnet *net, const kc_simroute *route, c
         return kc_fail_param(err, KC_ERANGE, "msg_flits", "message length must be 1..65535 flits, got %d", c->msg_flits);
     if (!c->oneshot && !(c->load > 0 && c->load <= (double)c->msg_flits))
         return kc_fail_param(err, KC_ERANGE, "load", "offered load must be > 0 and at most one message per cycle (%d flits/node/cycle), got %g", c->msg_flits, c->load);
-    if (c->process == KC_INJECT_BERNOULLI && !c->oneshot && c->load > (double)c->msg_flits)
+    if ((unsigned)c->process > KC_INJECT_BERNOULLI_GAPS)
+        return kc_fail_param(err, KC_EINVAL, "process", "unknown injection process %d", (int)c->process);
+    if (c->process != KC_INJECT_POISSON && !c->oneshot && c->load > (double)c->msg_flits)
         return kc_fail_param(err, KC_ERANGE, "load", "Bernoulli injection needs load <= message length");
-    if (c->process == KC_INJECT_BERNOULLI && !c->oneshot && tr->weight_max > 1 &&
+    if (c->process != KC_INJECT_POISSON && !c->oneshot && tr->weight_max > 1 &&
         c->load * tr->weight_max > (double)c->msg_flits)
         return kc_fail_param(err, KC_ERANGE, "load",
                              "Bernoulli injection needs load x sending endpoints per router <= message length");

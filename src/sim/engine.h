@@ -201,8 +201,8 @@ typedef struct kci_calchunk {
  * ahead of the cycles on a thread of its own (feed.c). */
 typedef struct kci_gensrc {
     kc_rng rng;
-    double *next_msg_time; /* per source: when its next Poisson message is due */
-    /* Poisson runs: a calendar of the sources by the cycle of their next
+    double *next_msg_time; /* per source: when its next message is due (not with per-cycle trials) */
+    /* Poisson and geometric-gap runs: a calendar of the sources by the cycle of their next
      * message (bucket = cycle mod KCI_CAL, a list of chunks of cal_chunks) */
     int32_t *cal_bucket, cal_free; /* cal_free: freed chunks; chunks from cal_used on were never used */
     uint32_t cal_used;
@@ -454,7 +454,7 @@ void kci_engine_finish(kci_engine *e, kci_worm *w, uint32_t arrival);
  * has at most one chunk that is not full, and a source is in one bucket. */
 uint64_t kci_calendar_chunks(uint64_t nodes);
 /* Sets up generation's state: the senders, the calendar and every
- * sender's first Poisson message time. */
+ * sender's first message time (Poisson or geometric gaps). */
 void kci_calendar_init(kci_engine *e);
 /* The messages generated in cycle `now`, in the order a serial run makes
  * them, each put into sink; nonzero when the sink ran out of memory

@@ -58,7 +58,9 @@ void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, c
     kc_err err;
     c->msg_flits = 1 + (int)kc_rng_below(rng, 32);
     c->load = 0.02 + 0.6 * kc_rng_unit(rng);
-    c->process = kc_rng_below(rng, 3) ? KC_INJECT_POISSON : KC_INJECT_BERNOULLI;
+    static const kc_siminject proc[] = {KC_INJECT_POISSON,   KC_INJECT_POISSON,   KC_INJECT_POISSON,
+                                        KC_INJECT_POISSON,   KC_INJECT_BERNOULLI, KC_INJECT_BERNOULLI_GAPS};
+    c->process = proc[kc_rng_below(rng, 6)];
     c->seed = seed;
     c->warmup = w->warmup + (int64_t)kc_rng_below(rng, (uint64_t)w->warmup_span);
     c->measure = w->measure + (int64_t)kc_rng_below(rng, (uint64_t)w->measure_span);
