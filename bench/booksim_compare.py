@@ -123,10 +123,17 @@ def booksim_config(net, pattern, load, config, sim_type="latency", seed=1, extra
     return "".join("%s = %s;\n" % kv for kv in keys)
 
 
-def kcube_argv(kcube, net, pattern, load, flags, seed=1, point_threads=1):
+def kcube_argv(kcube, net, pattern, load, flags, seed=1, point_threads=1, injection=None):
     """kcube simulate's argument vector for one load point, JSON out, no time
-    limit, on point_threads threads (1: one, as BookSim2 runs)."""
+    limit, on point_threads threads (1: one, as BookSim2 runs); injection,
+    when given, replaces the configuration's --injection."""
     k, n = NETS[net]["k"], NETS[net]["n"]
+    flags = list(flags)
+    if injection:
+        if "--injection" in flags:
+            i = flags.index("--injection")
+            del flags[i:i + 2]
+        flags += ["--injection", injection]
     return [kcube, "simulate", "--k", str(k), "--n", str(n), "--pattern", pattern,
             "--rate", repr(float(load)), "--seed", str(seed), "--threads", "1",
             "--point-threads", str(point_threads), "--max-time", "0", "--json"] + list(flags)
@@ -255,7 +262,8 @@ def speed_workload(args, config, work, workdir):
     # latency_thres -1: past saturation BookSim2 would stop its latency run
     # early ("unstable") and time a fraction of the run kcube makes.
     cfg = booksim_config(net, pattern, load, config, extra=[("latency_thres", "-1.0")])
-    argv = kcube_argv(args.kcube, net, pattern, load, KCUBE_FLAGS[config], point_threads=args.point_threads)
+    argv = kcube_argv(args.kcube, net, pattern, load, KCUBE_FLAGS[config], point_threads=args.point_threads,
+                      injection=args.kcube_injection)
     bs, kc = [], []
     for r in range(reps):
         bs.append(run_booksim(args.booksim, cfg, workdir, "%s-%d" % (tag, r)))
@@ -298,10 +306,12 @@ def speed_md(rows, meta):
              "medians of %d (11- and 12-cube: 1). "
              "B: BookSim2, k: kcube; ratio: kcube's flit-hops per second over BookSim2's, "
              "from the medians' wall or own run time, or the median of the interleaved pairs' "
-             "wall ratios.%s"
+             "wall ratios.%s%s"
              % (meta["date"], meta["load_start"], meta["load_end"], meta["reps"],
                 " kcube ran each point on %d threads (--point-threads; BookSim2 on one)."
-                % meta["point_threads"] if meta.get("point_threads", 1) > 1 else ""), "",
+                % meta["point_threads"] if meta.get("point_threads", 1) > 1 else "",
+                " kcube's sources: --injection %s (BookSim2 draws a Bernoulli trial per source and cycle)."
+                % meta["kcube_injection"] if meta.get("kcube_injection") else ""), "",
              "| config | network | traffic | load | cycles B / k | flit-hops B / k "
              "| wall s B / k | run s B / k | Mflit-hops/s B / k (wall) | ratio wall | ratio run "
              "| ratio wall, pairs | RSS MB B / k |",
@@ -353,13 +363,15 @@ def cmd_speed(args):
     works = pick_workloads(args.only)
     if args.point_threads < 1:
         raise Refused("--point-threads must be at least 1, not %d" % args.point_threads)
+    if args.kcube_injection not in (None, "poisson", "bernoulli", "bernoulli-gaps"):
+        raise Refused("unknown --kcube-injection %r (poisson, bernoulli, bernoulli-gaps)" % args.kcube_injection)
     configs = args.configs.split(",")
     for c in configs:
         if c not in KCUBE_FLAGS:
             raise Refused("unknown configuration %r (deep, default)" % c)
     meta = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "load_start": uptime(),
             "reps": args.reps, "kcube": args.kcube, "booksim": args.booksim,
-            "point_threads": args.point_threads}
+            "point_threads": args.point_threads, "kcube_injection": args.kcube_injection}
     rows = []
     with tempfile.TemporaryDirectory(prefix="kcube-booksim-") as workdir:
         for config in configs:
@@ -490,6 +502,9 @@ def build_parser():
     s.add_argument("--point-threads", type=int, default=1, metavar="T",
                    help="kcube's threads within each point (default 1, as BookSim2; 2 puts Bernoulli "
                         "generation on the second core), named in the table")
+    s.add_argument("--kcube-injection", metavar="NAME",
+                   help="kcube's --injection in every configuration (e.g. bernoulli-gaps: the same "
+                        "Bernoulli process, a draw per message), named in the table")
     c = sub.choices["curves"]
     c.add_argument("--net", default="cube8", help="cube8, cube12, torus44, torus82")
     c.add_argument("--pattern", default="uniform", choices=sorted(PATTERNS))

@@ -82,6 +82,13 @@ expect_exit 0 "speed mode with kcube on two threads a point" -- python3 "$S" spe
 expect_stdout_contains "kcube ran each point on 2 threads (--point-threads; BookSim2 on one)."
 expect_script_refusal 2 "no threads a point" -- python3 "$S" speed --booksim "$T/booksim" --kcube "$K" \
     --point-threads 0
+expect_exit 0 "speed mode with kcube's sources drawn as geometric gaps" -- python3 "$S" speed \
+    --booksim "$T/booksim" --kcube "$K" --only cube8-transpose-0.05 --reps 1 --configs deep \
+    --kcube-injection bernoulli-gaps --json "$T/g.json"
+expect_stdout_contains "kcube's sources: --injection bernoulli-gaps (BookSim2 draws a Bernoulli trial per source and cycle)."
+check "the JSON names kcube's sampler" -- grep -q '"kcube_injection": "bernoulli-gaps"' "$T/g.json"
+expect_script_refusal 2 "an injection kcube does not have" -- python3 "$S" speed --booksim "$T/booksim" \
+    --kcube "$K" --kcube-injection uniform
 expect_exit 0 "curves mode end to end" -- python3 "$S" curves --booksim "$T/booksim" --kcube "$K" \
     --net cube8 --loads 0.1,0.9 --kcube-flags "--depth 2"
 expect_stdout_matches '^\| 0.1 \| 36.50 \| [0-9.]+ \| [-+][0-9.]+ % \|.*\| no \| yes \|$' "a stable curve point"
