@@ -139,16 +139,18 @@ def kcube_argv(kcube, net, pattern, load, flags, seed=1, point_threads=1, inject
             "--point-threads", str(point_threads), "--max-time", "0", "--json"] + list(flags)
 
 
-def run_timed(argv, out_path):
+def run_timed(argv, out_path, rss=True):
     """Run argv with stdout into out_path (stderr appended); returns
     (exit status, wall seconds of the whole process, peak RSS in KB). The
     peak comes from /usr/bin/time when it is there: a child forked by this
     Python process would carry Python's own resident pages into its peak
     (Linux keeps the high-water mark across exec), about 15 MB too many;
-    without it, wait4's figure, an upper bound."""
+    without it, wait4's figure, an upper bound. rss=False runs argv alone
+    (the peak is then None): /usr/bin/time's own start, 5-7 ms on our 2-core
+    machines, would be charged to the wall of a run that takes 15 ms."""
     timer = "/usr/bin/time"
     rss_path = out_path + ".rss"
-    if os.access(timer, os.X_OK):
+    if rss and os.access(timer, os.X_OK):
         argv = [timer, "-f", "%M", "-o", rss_path] + list(argv)
     with open(out_path, "wb") as out:
         t0 = time.monotonic()
@@ -156,7 +158,7 @@ def run_timed(argv, out_path):
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.monotonic() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
-    rss = usage.ru_maxrss
+    rss = usage.ru_maxrss if rss else None
     if argv[0] == timer:
         with open(rss_path) as f:
             rss = int(f.read().split()[-1])
@@ -216,25 +218,27 @@ def check_binary(path, name):
         raise Refused("%s binary %r is missing or not executable" % (name, path))
 
 
-def run_booksim(booksim, cfg_text, workdir, tag):
+def run_booksim(booksim, cfg_text, workdir, tag, rss=True):
     """One BookSim2 run of cfg_text: its parsed figures plus the process's
-    wall and peak RSS. Raises ValueError when it did not finish."""
+    wall and peak RSS (rss=False: none, the wall of the process alone).
+    Raises ValueError when it did not finish."""
     cfg = os.path.join(workdir, tag + ".cfg")
     with open(cfg, "w") as f:
         f.write(cfg_text)
     out = os.path.join(workdir, tag + ".booksim.out")
-    _, wall, rss = run_timed([booksim, cfg], out)  # BookSim2 exits 255 on success
+    _, wall, rss = run_timed([booksim, cfg], out, rss)  # BookSim2 exits 255 on success
     with open(out, errors="replace") as f:
         res = parse_booksim(f.read())
     res.update(wall=wall, rss_kb=rss)
     return res
 
 
-def run_kcube(argv, workdir, tag):
-    """One kcube run: its parsed point plus the process's wall and peak RSS.
-    Raises ValueError when it failed."""
+def run_kcube(argv, workdir, tag, rss=True):
+    """One kcube run: its parsed point plus the process's wall and peak RSS
+    (rss=False: none, the wall of the process alone). Raises ValueError
+    when it failed."""
     out = os.path.join(workdir, tag + ".kcube.out")
-    rc, wall, rss = run_timed(argv, out)
+    rc, wall, rss = run_timed(argv, out, rss)
     with open(out, errors="replace") as f:
         text = f.read()
     if rc != 0:
@@ -265,11 +269,16 @@ def speed_workload(args, config, work, workdir):
     argv = kcube_argv(args.kcube, net, pattern, load, KCUBE_FLAGS[config], point_threads=args.point_threads,
                       injection=args.kcube_injection)
     bs, kc = [], []
+    # The timed runs are each process alone; one more run of each under
+    # /usr/bin/time gives the peak RSS (run_timed says why apart).
     for r in range(reps):
-        bs.append(run_booksim(args.booksim, cfg, workdir, "%s-%d" % (tag, r)))
-        kc.append(run_kcube(argv, workdir, "%s-%d" % (tag, r)))
+        bs.append(run_booksim(args.booksim, cfg, workdir, "%s-%d" % (tag, r), rss=False))
+        kc.append(run_kcube(argv, workdir, "%s-%d" % (tag, r), rss=False))
         log("  %s rep %d: BookSim2 %.2f s, kcube %.3f s" % (tag, r + 1, bs[-1]["wall"], kc[-1]["wall"]))
     b, k = median_of(bs), median_of(kc)
+    b["rss_kb"] = run_booksim(args.booksim, cfg, workdir, tag + "-rss")["rss_kb"]
+    k["rss_kb"] = run_kcube(argv, workdir, tag + "-rss")["rss_kb"]
+    log("  %s: peak RSS BookSim2 %d KB, kcube %d KB (one more run each)" % (tag, b["rss_kb"], k["rss_kb"]))
     row = {"config": config, "net": net, "pattern": pattern, "load": load, "reps": reps,
            "booksim": b, "kcube": k}
     for key, wall in (("wall", "wall"), ("run", "run_s")):
@@ -306,7 +315,8 @@ def speed_md(rows, meta):
              "medians of %d (11- and 12-cube: 1). "
              "B: BookSim2, k: kcube; ratio: kcube's flit-hops per second over BookSim2's, "
              "from the medians' wall or own run time, or the median of the interleaved pairs' "
-             "wall ratios.%s%s"
+             "wall ratios. Wall: each process alone, from its start to its exit; peak RSS: one more "
+             "run of each under /usr/bin/time.%s%s"
              % (meta["date"], meta["load_start"], meta["load_end"], meta["reps"],
                 " kcube ran each point on %d threads (--point-threads; BookSim2 on one)."
                 % meta["point_threads"] if meta.get("point_threads", 1) > 1 else "",
