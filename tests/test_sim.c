@@ -20,6 +20,7 @@
 #include "kcube/simstats.h"
 #include "kcube/simsweep.h"
 #include "kcube/tcontention.h"
+#include "sim_random.h"
 
 static void net_init(kc_simnet *net, kc_simtopo topo, int k, int n, int vcs, int depth)
 {
@@ -309,12 +310,8 @@ static void test_reproducible_and_parallel(void **state)
 {
     (void)state;
     kc_err err;
-    kc_simspec sp;
-    kc_simspec_default(&sp);
-    sp.n = 6;
-    sp.pattern = "uniform";
     kc_simscenario sc;
-    assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+    kc_test_sim_uniform_cube(&sc, 6);
     kc_simconfig c;
     kc_simconfig_default(&c);
     c.warmup = 200;

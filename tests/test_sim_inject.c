@@ -21,6 +21,7 @@
 #include "kcube/sim.h"
 #include "kcube/simscenario.h"
 #include "sim/engine.h"
+#include "sim_random.h"
 
 enum { BINS = 40 };
 
@@ -55,12 +56,8 @@ static int count_put(void *ctx, uint32_t src, uint32_t dst, uint32_t id)
 static void run_generation(kc_siminject process, double load, int flits, uint32_t cycles, uint64_t seed, gen_log *g)
 {
     kc_err err;
-    kc_simspec sp;
-    kc_simspec_default(&sp);
-    sp.n = 6;
-    sp.pattern = "uniform";
     kc_simscenario sc;
-    assert_int_equal(kc_simscenario_build(&sc, &sp, &err), KC_OK);
+    kc_test_sim_uniform_cube(&sc, 6);
     kc_simconfig c;
     kc_simconfig_default(&c);
     c.process = process;

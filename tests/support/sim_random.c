@@ -10,6 +10,16 @@
 #include "sim/sim_internal.h"
 #include "sim_random.h"
 
+void kc_test_sim_uniform_cube(kc_simscenario *sc, int n)
+{
+    kc_err err;
+    kc_simspec sp;
+    kc_simspec_default(&sp);
+    sp.n = n;
+    sp.pattern = "uniform";
+    assert_int_equal(kc_simscenario_build(sc, &sp, &err), KC_OK);
+}
+
 void kc_test_sim_random_net(kc_rng *rng, int n_span, kc_simnet *net, kc_simroute *route, kc_simconfig *c)
 {
     kc_err err;

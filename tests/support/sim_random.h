@@ -1,7 +1,8 @@
 /* sim_random.h - random simulator configurations shared by test_sim_trains.c
  * (worm-level loop against the flit loop), test_sim_stream.c (stream loop
  * against the flit loop) and test_sim_threads.c (one run on 1..4 threads):
- * each compares two engines on the same draws. */
+ * each compares two engines on the same draws; and the fixed uniform
+ * n-cube scenario test_sim.c and test_sim_inject.c start from. */
 #ifndef KC_TEST_SIM_RANDOM_H
 #define KC_TEST_SIM_RANDOM_H
 #include <stddef.h>
@@ -9,6 +10,11 @@
 
 #include "kcube/rng.h"
 #include "kcube/sim.h"
+#include "kcube/simscenario.h"
+
+/* The binary n-cube with uniform traffic, every other choice the spec's
+ * default, into sc (free it with kc_simscenario_free). */
+void kc_test_sim_uniform_cube(kc_simscenario *sc, int n);
 
 /* A random network and routing the worm-level loop applies to: hypercubes
  * of 3 .. 2 + n_span dimensions (e-cube, P-cube, Duato with independent
@@ -32,7 +38,7 @@ typedef struct kc_test_sim_windows {
 } kc_test_sim_windows;
 
 /* A random loaded run on net with that seed: message length 1-32, load
- * 0.02-0.62, Poisson or Bernoulli, windows from w, per-link counts, one-shot
+ * 0.02-0.62, Poisson, Bernoulli or Bernoulli drawn as gaps, windows from w, per-link counts, one-shot
  * runs (1-3 random messages a node), queue caps; and its traffic in tr: the
  * one-shot pairs, a digit pattern on hypercubes, or uniform. */
 void kc_test_sim_random_load(kc_rng *rng, const kc_simnet *net, uint64_t seed, const kc_test_sim_windows *w,
