@@ -7,7 +7,8 @@
  * source's messages that pass a chi-square test against the geometric law
  * P(gap = d) = (1 - p)^(d - 1) p; and the two samplers' gap histograms must
  * pass a two-sample test against each other. Seeded; thresholds at a
- * false-alarm rate of about 1e-6 per test. */
+ * false-alarm rate of about 1e-6 per test. A process value outside the
+ * enumeration is refused. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -207,12 +208,28 @@ static void test_every_cycle(void **state)
     }
 }
 
+/* A process outside the enumeration is refused, not run as some other. */
+static void test_unknown_process(void **state)
+{
+    (void)state;
+    kc_err err;
+    kc_simscenario sc;
+    kc_test_sim_uniform_cube(&sc, 3);
+    kc_simconfig c;
+    kc_simconfig_default(&c);
+    c.process = (kc_siminject)(KC_INJECT_BERNOULLI_GAPS + 1);
+    kc_simresult res;
+    assert_int_equal(kc_sim_run(&sc.net, &sc.route, &sc.traffic, &c, &res, &err), KC_EINVAL);
+    kc_simscenario_free(&sc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gaps_are_geometric),
         cmocka_unit_test(test_first_message),
         cmocka_unit_test(test_every_cycle),
+        cmocka_unit_test(test_unknown_process),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
