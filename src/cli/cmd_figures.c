@@ -359,7 +359,7 @@ static int run_figure(const cli_args *a, fig_job *j, int f, fig_out *o)
     char *sub = r ? NULL
                   : sim_strdupf("%s; %s injection, VCs of a link %s, seed %llu%s",
                                 cli_seed_cite(cite, sizeof cite, fg->ref[7] - '0', fg->ref + 9),
-                                cfg->process == KC_INJECT_POISSON ? "Poisson" : "Bernoulli",
+                                sim_injection_name(cfg->process),
                                 cfg->vc_independent > 0 || (cfg->vc_independent < 0 && fg->k > 2) ? "independent"
                                                                                                  : "shared",
                                 (unsigned long long)cfg->seed, j->quick ? ", --quick (short runs)" : "");

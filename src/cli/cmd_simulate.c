@@ -926,12 +926,12 @@ static int render_text(const sim_job *j)
         printf("network   %s, k = %d, n = %d (%u nodes), %d-flit messages, buffers of %d flit%s\n",
                kc_simtopo_name(net0->topo), net0->k, net0->n, net0->nodes, j->cfg.msg_flits, j->spec.depth,
                j->spec.depth == 1 ? "" : "s");
-    printf("traffic   %s, %s, seed %llu\n", j->traffic,
-           j->cfg.oneshot                        ? "one-shot: one message per pair at cycle 0"
-           : j->cfg.process == KC_INJECT_POISSON ? "Poisson injection"
-           : j->cfg.process == KC_INJECT_BERNOULLI ? "Bernoulli injection"
-                                                   : "Bernoulli injection (geometric gaps)",
-           (unsigned long long)j->cfg.seed);
+    if (j->cfg.oneshot)
+        printf("traffic   %s, one-shot: one message per pair at cycle 0, seed %llu\n", j->traffic,
+               (unsigned long long)j->cfg.seed);
+    else
+        printf("traffic   %s, %s injection, seed %llu\n", j->traffic, sim_injection_name(j->cfg.process),
+               (unsigned long long)j->cfg.seed);
     text_router(j);
     for (int s = 0; s < j->ns; s++)
         text_series(j, &j->ser[s]);
@@ -960,9 +960,7 @@ static int render_plot(const sim_job *j)
                               j->user.pattern ? j->user.pattern : "traffic", kc_simtopo_name(net0->topo), net0->k,
                               net0->n, j->cfg.msg_flits, net0->depth);
     char *sub = sim_strdupf("kcube simulate; %s injection, seed %llu",
-                            j->cfg.process == KC_INJECT_POISSON     ? "Poisson"
-                            : j->cfg.process == KC_INJECT_BERNOULLI ? "Bernoulli"
-                                                                    : "Bernoulli (geometric gaps)",
+                            sim_injection_name(j->cfg.process),
                             (unsigned long long)j->cfg.seed);
     int r = title && sub ? cli_plot_latency(j->plot, j->size, title, sub, ps, j->ns) : out_of_memory();
     free(title);

@@ -41,6 +41,13 @@ int sim_processes(const cli_args *a)
     return a->host && a->host->sweep && a->host->sweep->parts > 1 ? a->host->sweep->parts : 1;
 }
 
+const char *sim_injection_name(kc_siminject process)
+{
+    return process == KC_INJECT_POISSON     ? "Poisson"
+           : process == KC_INJECT_BERNOULLI ? "Bernoulli"
+                                            : "geometric-gap Bernoulli";
+}
+
 int sim_threads(const cli_args *a, const cli_opt *threads_opt)
 {
     if (threads_opt && cli_given(a, threads_opt))

@@ -33,6 +33,9 @@ int sim_threads(const cli_args *a, const cli_opt *threads_opt);
 /* Processes sharing each sweep (kcube-mpi), 1 in kcube: time estimates
  * are divided by it. */
 int sim_processes(const cli_args *a);
+/* The injection process as titles and text name it: "Poisson",
+ * "Bernoulli", "geometric-gap Bernoulli" (followed by " injection"). */
+const char *sim_injection_name(kc_siminject process);
 
 /* Memory before work (docs/sim.md "Memory before work"): estimate every series at the
  * largest load, then the most threads (<= threads) within --max-memory or

@@ -277,11 +277,11 @@ void kci_calendar_init(kci_engine *e)
     g->prefetch = e->prefetch;
     g->sort_tmp = e->sort_tmp; /* free while generation runs; the feed brings its own */
     double mean = (double)e->msg_len / (e->cfg->load > 0 ? e->cfg->load : 1);
-    for (uint32_t i = 0; i < g->nsenders; i++) { /* the first message: geometric gaps start at cycle 0 */
-        double mx = g->traffic ? source_mean(g, g->senders[i], mean) : mean;
-        g->next_msg_time[g->senders[i]] = g->cfg->process == KC_INJECT_POISSON ? kc_rng_exponential(&g->rng, mx)
-                                                                               : geometric_wait(&g->rng, 1.0 / mx);
-    }
+    /* the first message one gap after 0, or with geometric gaps (a trial
+     * every cycle from 0) after -1 */
+    double before = g->cfg->process == KC_INJECT_POISSON ? 0.0 : -1.0;
+    for (uint32_t i = 0; i < g->nsenders; i++)
+        g->next_msg_time[g->senders[i]] = before + next_gap(g, g->traffic ? source_mean(g, g->senders[i], mean) : mean);
     for (uint32_t i = 0; i < KCI_CAL; i++)
         g->cal_bucket[i] = -1;
     g->cal_free = -1;
