@@ -124,29 +124,17 @@ static inline double source_mean(const kci_gensrc *g, uint32_t x, double mean)
     return g->traffic->weight ? mean / (double)g->traffic->weight[x] : mean;
 }
 
-uint64_t kci_calendar_chunks(uint64_t nodes) { return nodes / KCI_CAL_CHUNK + KCI_CAL + 1; }
+/* A source is listed once, so every bucket's partial chunk and the full
+ * ones for all sources. */
+uint64_t kci_calendar_chunks(uint64_t nodes) { return nodes / KCI_WCHUNK + KCI_CAL + 1; }
 
 /* x joins the calendar at the cycle of its next message (the first t with
- * next_msg_time < t + 1). The chunk pool (kci_calendar_chunks) never runs out. */
+ * next_msg_time < t + 1). The pool (kci_calendar_chunks) never runs out. */
 static inline void cal_insert(kci_gensrc *g, uint32_t x)
 {
     double t = floor(g->next_msg_time[x]);
     uint32_t cyc = t < 2147483648.0 ? (uint32_t)t : UINT32_C(2147483648);
-    int32_t *b = &g->cal_bucket[cyc & (KCI_CAL - 1)];
-    kci_calchunk *ch = *b >= 0 ? &g->cal_chunks[*b] : NULL;
-    if (!ch || ch->n == KCI_CAL_CHUNK) {
-        int32_t f = g->cal_free; /* a freed chunk, else the next never used (so untouched memory stays unmapped) */
-        if (f >= 0)
-            g->cal_free = g->cal_chunks[f].next;
-        else
-            f = (int32_t)g->cal_used++;
-        ch = &g->cal_chunks[f];
-        ch->next = *b;
-        ch->n = 0;
-        *b = f;
-    }
-    ch->node[ch->n] = x;
-    ch->cyc[ch->n++] = cyc;
+    (void)kci_wheel_add(&g->cal, x, cyc);
 }
 
 /* One Bernoulli trial per sender, in sender order, success with
@@ -182,23 +170,15 @@ static int bernoulli_trials(kci_gensrc *g, double p, const kci_gen_sink *sink)
  * g->due_nodes in node order; returns their count. */
 static uint32_t due_sources(kci_gensrc *g, uint32_t now)
 {
-    int32_t *b = &g->cal_bucket[now & (KCI_CAL - 1)], h = *b;
     uint32_t n = 0;
-    *b = -1;
-    while (h >= 0) {
-        kci_calchunk *ch = &g->cal_chunks[h];
-        int32_t next = ch->next;
-        if (next >= 0 && g->prefetch)
-            kci_prefetch(&g->cal_chunks[next]);
+    for (int32_t h = kci_wheel_take(&g->cal, now); h >= 0; h = kci_wheel_give(&g->cal, h, g->prefetch)) {
+        const kci_wchunk *ch = &g->cal.chunks[h];
         for (uint32_t j = 0; j < ch->n; j++) {
             if (ch->cyc[j] == now)
-                g->due_nodes[n++] = ch->node[j];
+                g->due_nodes[n++] = ch->item[j];
             else
-                cal_insert(g, ch->node[j]); /* a later turn: into a fresh chunk of this bucket */
+                cal_insert(g, ch->item[j]); /* a later turn: into a fresh chunk of this bucket */
         }
-        ch->next = g->cal_free; /* read whole: free it */
-        g->cal_free = h;
-        h = next;
     }
     kci_sort_u32(g->due_nodes, n, g->sort_tmp, g->nodes - 1);
     return n;
@@ -282,10 +262,7 @@ void kci_calendar_init(kci_engine *e)
     double before = g->cfg->process == KC_INJECT_POISSON ? 0.0 : -1.0;
     for (uint32_t i = 0; i < g->nsenders; i++)
         g->next_msg_time[g->senders[i]] = before + next_gap(g, g->traffic ? source_mean(g, g->senders[i], mean) : mean);
-    for (uint32_t i = 0; i < KCI_CAL; i++)
-        g->cal_bucket[i] = -1;
-    g->cal_free = -1;
-    g->cal_used = 0;
+    kci_wheel_clear(&g->cal);
     for (uint32_t i = 0; i < g->nsenders; i++)
         cal_insert(g, g->senders[i]);
 }

@@ -79,8 +79,7 @@ void kci_engine_free(kci_engine *e)
     free(e->order_bits);
     free(e->order_summary);
     free(e->msgs);
-    free(e->gen.cal_bucket);
-    free(e->gen.cal_chunks);
+    kci_wheel_free(&e->gen.cal);
     free(e->sort_tmp);
     free(e->log);
     free(e->in_senders);
@@ -166,7 +165,7 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
     uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) +
                         (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + 1); /* the touch bit, rounded up to a byte */
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + KCI_ESIZE(freed_sources));
-    uint64_t fixed = KCI_CAL * KCI_ESIZE(gen.cal_bucket) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(gen.cal_chunks) +
+    uint64_t fixed = KCI_CAL * KCI_ESIZE(gen.cal.head) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(gen.cal.chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
     /* shared VC links: the mark; the stream loop's booking holds it (the
      * flit loop's is smaller) */
@@ -476,8 +475,7 @@ static int init_sources(kci_engine *e)
 #define KCI_ZALLOC(f) ok &= (e->f = calloc(net->nodes, sizeof *e->f)) != NULL;
     KCI_NODE_ARRAYS(KCI_ALLOC)
     KCI_NODE_ZEROED(KCI_ZALLOC)
-    ok &= (e->gen.cal_bucket = malloc(KCI_CAL * sizeof *e->gen.cal_bucket)) != NULL;
-    ok &= (e->gen.cal_chunks = malloc(kci_calendar_chunks(net->nodes) * sizeof *e->gen.cal_chunks)) != NULL;
+    ok &= kci_wheel_init(&e->gen.cal, KCI_CAL, kci_calendar_chunks(net->nodes), 0) == 0;
     ok &= (e->sort_tmp = malloc((size_t)net->nodes * (size_t)net->inj * sizeof *e->sort_tmp)) != NULL;
     if (!ok)
         return 0;

@@ -31,11 +31,11 @@
 #include "core/sort.h"
 #include "kcube/simstats.h"
 #include "sim_internal.h"
+#include "wheel.h"
 
 #define KCI_FAR (INT32_MAX / 2) /* a path index no train reaches: a window edge not yet passed */
 #define KCI_WHEEL 1024          /* timer buckets of the trains, a power of two */
 #define KCI_CAL 4096            /* calendar buckets, a power of two */
-#define KCI_CAL_CHUNK 30        /* sources a calendar chunk holds */
 
 /* Software prefetching for the moves and the header tries. On large
  * networks every worm record, path entry and channel a move touches is a
@@ -187,26 +187,16 @@ typedef struct kci_tev {
     uint32_t t, c;
 } kci_tev;
 
-/* A calendar bucket is a list of chunks, all full but the first: walking
- * it reads arrays (a chunk a step, the next one prefetched) where a list
- * through the sources would miss the cache at every source. */
-typedef struct kci_calchunk {
-    int32_t next;
-    uint32_t n;
-    uint32_t node[KCI_CAL_CHUNK], cyc[KCI_CAL_CHUNK];
-} kci_calchunk;
-
 /* Message generation's state (calendar.c), apart from the rest of the
  * engine: during a run only generation reads or writes it, so it can run
  * ahead of the cycles on a thread of its own (feed.c). */
 typedef struct kci_gensrc {
     kc_rng rng;
     double *next_msg_time; /* per source: when its next message is due (not with per-cycle trials) */
-    /* Poisson and geometric-gap runs: a calendar of the sources by the cycle of their next
-     * message (bucket = cycle mod KCI_CAL, a list of chunks of cal_chunks) */
-    int32_t *cal_bucket, cal_free; /* cal_free: freed chunks; chunks from cal_used on were never used */
-    uint32_t cal_used;
-    kci_calchunk *cal_chunks;
+    /* Poisson and geometric-gap runs: a calendar of the sources by the
+     * cycle of their next message (KCI_CAL buckets; a fixed pool, a source
+     * is listed once) */
+    kci_wheel cal;
     uint32_t *due_nodes, *sort_tmp; /* a cycle's due sources; scratch for their sort */
     /* fixed for the run */
     const kc_simtraffic *traffic;
