@@ -346,6 +346,7 @@ static void init_scalars(kci_engine *e, const kc_simnet *net, const kc_simroute 
     memset(e, 0, sizeof *e);
     e->trains = trains;
     e->net = net;
+    e->ejbase = kc_simnet_ejch(net, 0, 0);
     e->route = route;
     e->traffic = tr;
     e->cfg = cfg;

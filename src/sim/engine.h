@@ -266,6 +266,7 @@ typedef struct kci_engine {
     uint32_t msg_len;     /* flits of a generated message */
     uint32_t depth;       /* flits a channel buffers */
     uint32_t net_delay;   /* cycles from entering a network channel to being ready to leave it (S + W) */
+    uint32_t ejbase;      /* the first ejection channel (kc_simnet_ejch(net, 0, 0)) */
     uint32_t eject_delay; /* the same for an ejection channel (S + 1) */
     uint32_t route_delay; /* cycles a header waits before it may take a channel (R) */
     uint32_t vcs;
@@ -526,7 +527,7 @@ static inline void kci_untried_add(kci_engine *e, uint32_t wi, uint32_t c, uint3
 static inline void kci_channel_freed(kci_engine *e, uint32_t c)
 {
     const kc_simnet *net = e->net;
-    uint32_t ejbase = kc_simnet_ejch(net, 0, 0), v; /* the first ejection channel */
+    uint32_t ejbase = e->ejbase, v;
     if (c < net->net_channels) {
         v = c / e->vcs / (uint32_t)net->ports;
     } else if (c >= ejbase) {

@@ -39,7 +39,7 @@ static inline uint32_t entry_delay(const kci_engine *e, uint32_t c)
 
 static inline uint32_t ejection_base(const kci_engine *e)
 {
-    return kc_simnet_ejch(e->net, 0, 0);
+    return e->ejbase;
 }
 
 /* Channel c is free from the next cycle on. */
