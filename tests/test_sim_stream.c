@@ -7,7 +7,8 @@
  * Driven runs compare every delivery cycle in delivery order; runs with a
  * load (Poisson, Bernoulli, one-shot, windows opening and closing with
  * worms in flight, per-link counts) compare every field of the result and
- * every delivery; rings that deadlock must stop alike. */
+ * every delivery; rings that deadlock must stop alike; bursts of long
+ * messages with idle stretches skipped between them must deliver alike. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -141,6 +142,55 @@ static void test_long_waits_same(void **state)
     long_wait_pair(9000, 2);  /* about 54,000: under the limit */
 }
 
+/* Bursts of long messages (41-300 flits, so that tails leave hops and
+ * headers fill buffers more than KCI_SWHEEL cycles ahead: the stream
+ * loop's wheel entries come back for later turns) with idle stretches
+ * skipped between them (kc_simdrive_skip: entries left from before a skip
+ * must not wake anything after it), on random configuration cfgi: every
+ * delivery must match the flit loop's. */
+static void long_burst_pair(int cfgi)
+{
+    kc_rng rng;
+    kc_err err;
+    kc_simnet net;
+    kc_simroute route;
+    kc_simconfig c;
+    kc_test_sim_random_setup(&rng, 12000 + (uint64_t)cfgi, 1, 3, &net, &route, &c);
+    kc_simdrive *d[2];
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(kci_simdrive_new_loop(&net, &route, &c, 1 - i, &d[i], &err), KC_OK);
+    uint32_t id = 0, delivered = 0;
+    int64_t t = 0;
+    for (int burst = 0; burst < 3 && !kc_simdrive_deadlock(d[0]); burst++) {
+        for (uint32_t x = 0; x < net.nodes; x++)
+            if (kc_rng_below(&rng, 3) == 0) {
+                uint32_t dst = (uint32_t)kc_rng_below(&rng, net.nodes), len = 41 + (uint32_t)kc_rng_below(&rng, 260);
+                for (int i = 0; i < 2; i++)
+                    assert_int_equal(kc_simdrive_send(d[i], x, dst, len, id, &err), KC_OK);
+                id++;
+            }
+        for (; kc_simdrive_busy(d[0]) && !kc_simdrive_deadlock(d[0]); t++) {
+            delivered += (uint32_t)kc_test_sim_step_pair(d, t, "stream", cfgi);
+            assert_int_equal(kc_simdrive_busy(d[0]), kc_simdrive_busy(d[1]));
+        }
+        t += 1 + (int64_t)kc_rng_below(&rng, 3000);
+        for (int i = 0; i < 2 && !kc_simdrive_deadlock(d[0]); i++)
+            assert_int_equal(kc_simdrive_skip(d[i], t, &err), KC_OK);
+    }
+    assert_int_equal(kc_simdrive_deadlock(d[0]), kc_simdrive_deadlock(d[1]));
+    assert_true(delivered > 0 || kc_simdrive_deadlock(d[0]));
+    for (int i = 0; i < 2; i++)
+        kc_simdrive_free(d[i]);
+    kc_simnet_free(&net);
+}
+
+static void test_long_bursts_same(void **state)
+{
+    (void)state;
+    for (int cfgi = 0; cfgi < 60; cfgi++)
+        long_burst_pair(cfgi);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +198,7 @@ int main(void)
         cmocka_unit_test(test_runs_same_results),
         cmocka_unit_test(test_deadlock_same),
         cmocka_unit_test(test_long_waits_same),
+        cmocka_unit_test(test_long_bursts_same),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -68,6 +68,10 @@ void kci_engine_free(kci_engine *e)
     free(e->gens);
     free(e->ring_free);
     free(e->late);
+    kci_wheel_free(&e->wake_wheel);
+    kci_wheel_free(&e->release_wheel);
+    free(e->due_bits);
+    free(e->due_next_bits);
     free(e->header_key);
     free(e->untried_head);
     free(e->untried_next);
@@ -116,6 +120,12 @@ int kci_engine_grow_worms(kci_engine *e)
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
         KCI_GROW(e->wake, cap);
         kci_sim_huge(e->hops, (size_t)cap * e->path_cap * sizeof *e->hops);
+        KCI_GROW(e->due_bits, (cap + 63) / 64);
+        KCI_GROW(e->due_next_bits, (cap + 63) / 64);
+        for (uint32_t k = (e->worm_cap + 63) / 64; k < (cap + 63) / 64; k++)
+            e->due_bits[k] = e->due_next_bits[k] = 0; /* caps are multiples of 64: no word is split */
+        for (uint32_t i = e->worm_cap; i < cap; i++) /* a slot's wheel entries outlive its worm */
+            e->wake[i] = (kci_wake){UINT32_MAX, 0};
     }
     if (e->trains) {
         KCI_TRAIN_ARRAYS(KCI_GROW_W)
@@ -166,7 +176,8 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
                         (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + 1); /* the touch bit, rounded up to a byte */
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + KCI_ESIZE(freed_sources));
     uint64_t fixed = KCI_CAL * KCI_ESIZE(gen.cal.head) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(gen.cal.chunks) +
-                     (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart)) : 0);
+                     (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart))
+                             : 2 * KCI_SWHEEL * (KCI_ESIZE(wake_wheel.head) + KCI_ESIZE(wake_wheel.chunks)));
     /* shared VC links: the mark; the stream loop's booking holds it (the
      * flit loop's is smaller) */
     uint64_t link_busy = s->vcs > 1 && !vc_independent ? (links + 1) * (trains ? KCI_ESIZE(link_busy) : KCI_ESIZE(book))
@@ -183,10 +194,13 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
 #define KCI_ADD_P(f, m) +(uint64_t)(m)*KCI_PSIZE(f)
     uint64_t path = (uint64_t)s->max_hops + 2;
     uint64_t b = 0 KCI_WORM_ARRAYS(KCI_ADD_W, path);
-    if (!trains) /* the stream loop: hop records, wake-up (the ready-time
-                  * blocks are counted per channel) */
-        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + KCI_ESIZE(ring_free) + KCI_ESIZE(header_key) +
-             KCI_ESIZE(untried_next) + KCI_ESIZE(blocked_next) + KCI_ESIZE(order_list);
+    if (!trains) /* the stream loop: hop records, wake-up, entries in the
+                  * wheels (an item and a cycle; about three a worm, with
+                  * the stale ones), the due bitmaps (the ready-time blocks
+                  * are counted per channel) */
+        b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + 3 * 2 * KCI_ESIZE(wake_wheel.chunks->item) + 1 +
+             KCI_ESIZE(ring_free) + KCI_ESIZE(header_key) + KCI_ESIZE(untried_next) + KCI_ESIZE(blocked_next) +
+             KCI_ESIZE(order_list);
     if (trains) {
         uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
@@ -288,12 +302,16 @@ static inline void inject_one(kci_engine *e, uint32_t x, uint32_t c, uint32_t wi
         e->movers[e->nmovers++] = wi;
         e->nactive++;
     } else {
-        kci_take_channel(e, c, wi, 0);
-        e->active[e->nactive++] = wi;
         w->seq = e->next_seq++;
+        if (e->stream) /* its entry first: taking the channel marks it due */
+            kci_stream_list(e, wi);
+        else
+            e->active[e->nactive++] = wi;
+        kci_take_channel(e, c, wi, 0);
         w->head = -1; /* stream loop: the header is still at the source */
         w->general = w->demote = w->packed = 0;
         w->unsettled = e->now;
+        w->release_at = UINT32_MAX;
     }
 }
 
@@ -439,7 +457,8 @@ static int init_channels(kci_engine *e, uint32_t nt)
         if (!init_trains(e, nt))
             return 0;
     } else if (e->stream) {
-        if (!(e->own = malloc(ch * sizeof *e->own)))
+        if (!(e->own = malloc(ch * sizeof *e->own)) || kci_wheel_init(&e->wake_wheel, KCI_SWHEEL, KCI_SWHEEL, 1) ||
+            kci_wheel_init(&e->release_wheel, KCI_SWHEEL, KCI_SWHEEL, 1))
             return 0;
         kci_sim_huge(e->own, ch * sizeof *e->own);
         for (size_t c = 0; c < ch; c++)

@@ -35,6 +35,7 @@
 
 #define KCI_FAR (INT32_MAX / 2) /* a path index no train reaches: a window edge not yet passed */
 #define KCI_WHEEL 1024          /* timer buckets of the trains, a power of two */
+#define KCI_SWHEEL 64           /* buckets of the stream loop's wheels, a power of two (most events are nearer) */
 #define KCI_CAL 4096            /* calendar buckets, a power of two */
 
 /* Software prefetching for the moves and the header tries. On large
@@ -83,6 +84,9 @@ typedef struct kci_worm {
             uint32_t unsettled;    /* streaming: first cycle whose flit moves are not yet counted */
             uint32_t ring;         /* general: its block of ready times in kci_engine.rings */
             uint32_t packed_until; /* packed: the last cycle a flit of it moves while the header waits */
+            uint32_t release_at;   /* streaming: the cycle its tail leaves its oldest hop, listed in the
+                                      release wheel, when known (else UINT32_MAX) */
+            uint32_t apos;         /* its entry's index in kci_engine.active */
             uint8_t packed;        /* streaming, its header blocked past its buffer's room: flits pile up */
             uint8_t general;       /* its flits do not stream: moved flit by flit */
             uint8_t demote;        /* an older worm took a link cycle it had booked */
@@ -154,8 +158,10 @@ typedef struct kci_gen {
 #define KCI_PACKED_SHIFT (INT64_C(1) << 30)
 
 /* When the stream loop visits a worm next (its slot's entry in a dense
- * array, so that skipping a worm reads no worm record): at its next event
- * (0: every cycle), and until when its flits move every cycle. */
+ * array, so that checking a wheel entry reads no worm record): at its next
+ * event (marked due for the next cycle, or listed in that cycle's bucket
+ * of the wake-up wheel; UINT32_MAX: when another worm wakes it), and until
+ * when its flits move every cycle (0 while it is general). */
 typedef struct kci_wake {
     uint32_t at, until;
 } kci_wake;
@@ -289,14 +295,22 @@ typedef struct kci_engine {
     kci_wake *wake;
     kci_gen *gens; /* general worms' buffer counts, path_cap a block (the rings' blocks) */
     uint32_t *rings, *ring_free, ring_cap, nring_free;
-    /* the moves' positions in active of worms woken during them (a
-     * younger booker told to turn general), ascending; the position being
-     * visited */
-    uint32_t *late, nlate, late_cap, move_pos;
+    /* the entries in active of the worms woken during the moves (a
+     * younger booker told to turn general), ascending */
+    uint32_t *late, nlate, late_cap;
+    /* the stream loop's wheels of wake-ups and tail releases (buckets by
+     * cycle mod KCI_SWHEEL); the entries of active (kci_worm.apos says
+     * which are live); the bitmaps over those entries of the worms due in
+     * this cycle's and the next cycle's moves */
+    kci_wheel wake_wheel, release_wheel; /* entries: a worm slot and the cycle it was listed for */
+    uint32_t nlisted;
+    uint64_t *due_bits, *due_next_bits;
     /* worm slots: records, paths (path_cap channels each), free slots */
     kci_worm *worms;
     uint32_t *path, path_cap, worm_cap, *free_worms, nfree_worms;
-    uint32_t *active, nactive, *active_next; /* flit loop: worms in the network (trains: only the count) */
+    /* flit loop: worms in the network (trains: only the count; stream
+     * loop: nlisted entries, nactive of them live, and the due list) */
+    uint32_t *active, nactive, *active_next;
     /* the deadlock search's list of waiting headers by key (trains:
      * also sort space, with new_headers and waiting_next) */
     kci_waiter *waiting, *new_headers, *waiting_next;
@@ -481,12 +495,20 @@ void kci_feed_stop(kci_engine *e);
  * (from the feed when there is one). */
 void kci_generate(kci_engine *e);
 
+/* stream.c */
+/* Worm wi is visited in this cycle's moves (allocation happens before
+ * them). O(1). */
+void kci_stream_wake(kci_engine *e, uint32_t wi);
+/* New worm wi joins the active entries (compacted first when they fill
+ * the array). O(1) amortized. */
+void kci_stream_list(kci_engine *e, uint32_t wi);
+
 /* flit.c */
 /* Step 3 and 4 of the flit loop: allocation (also the stream loop's),
  * movement. */
 void kci_flit_allocate(kci_engine *e);
 void kci_flit_move(kci_engine *e);
-/* After the moves (both loops): the worms kept, active_next[0..keep),
+/* After the flit loop's moves: the worms kept, active_next[0..keep),
  * become the active list. */
 void kci_flit_moved(kci_engine *e, uint32_t keep);
 /* Every waiting header, tried or not, in e->waiting by key (for the
@@ -499,7 +521,7 @@ static inline void kci_take_channel(kci_engine *e, uint32_t c, uint32_t wi, uint
     if (e->stream) {
         e->own[c] = (int32_t)wi;
         e->hops[(size_t)wi * e->path_cap + idx] = (kci_hop){0, 0, 0};
-        e->wake[wi].at = 0; /* its header may move: visit it */
+        kci_stream_wake(e, wi); /* its header may move: visit it */
     } else {
         e->chans[c] = (kci_chan){(int32_t)wi, 0, 0, 0, 0};
     }

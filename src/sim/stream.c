@@ -31,6 +31,8 @@
 
 #include "core/grow.h"
 
+#include <string.h>
+
 /* Cycles from entering channel c to being ready to leave it. */
 static inline uint32_t entry_delay(const kci_engine *e, uint32_t c)
 {
@@ -70,21 +72,13 @@ static inline int may_claim(const kci_engine *e, uint32_t wi, const kci_worm *w,
     return !o || o->seq > w->seq;
 }
 
-/* Worm wi, at a later position in active than the one being visited and
- * not due this cycle, is visited in this cycle's moves too: its position
- * (active is in injection order: a search by seq past the visited
- * position) joins the late list. O(log active + late). */
+/* Worm wi, younger than the one being visited (a later entry of active,
+ * which is in injection order) and not due this cycle, is visited in this
+ * cycle's moves too: its entry's index joins the late list, ascending.
+ * O(late). */
 static void wake_late(kci_engine *e, uint32_t wi)
 {
-    uint64_t seq = e->worms[wi].seq;
-    uint32_t lo = e->move_pos + 1, hi = e->nactive;
-    while (lo < hi) {
-        uint32_t mid = lo + (hi - lo) / 2;
-        if (e->worms[e->active[mid]].seq < seq)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
+    uint32_t pos = e->worms[wi].apos;
     if (e->nlate == e->late_cap) {
         uint32_t cap = e->late_cap ? 2 * e->late_cap : 16;
         if (KCI_RESIZE(e->late, cap)) {
@@ -94,9 +88,9 @@ static void wake_late(kci_engine *e, uint32_t wi)
         e->late_cap = cap;
     }
     uint32_t k = e->nlate++;
-    for (; k > 0 && e->late[k - 1] > lo; k--)
+    for (; k > 0 && e->late[k - 1] > pos; k--)
         e->late[k] = e->late[k - 1];
-    e->late[k] = lo;
+    e->late[k] = pos;
 }
 
 /* Worm wi sends a flit over shared link `link` this cycle (may_claim said
@@ -111,7 +105,7 @@ static inline void take_link(kci_engine *e, uint32_t wi, uint32_t link)
         o->demote = 1;
         if (e->wake[b->w].at > e->now)
             wake_late(e, b->w);
-        e->wake[b->w].at = 0;
+        e->wake[b->w].at = e->now;
     }
     b->busy = e->now + 1;
 }
@@ -262,6 +256,8 @@ static int demote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path,
     w->general = 1;
     w->demote = 0;
     w->stalled = 0;
+    e->wake[wi].until = 0; /* its moves mark progress themselves */
+    w->release_at = UINT32_MAX; /* its wheel entries go stale */
     unbook(e, wi, w, path);
     return 0;
 }
@@ -386,7 +382,8 @@ static void mark_stalled(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t
         if (g[i].cnt < depth && g[i - 1].cnt)
             return;
     w->stalled = 1;
-    e->wake[wi] = (kci_wake){UINT32_MAX, 0};
+    e->wake[wi].at = UINT32_MAX;
+    e->wake[wi].until = 0;
 }
 
 /* Flit seq of worm w entered ejection channel c this cycle: counts, and
@@ -594,18 +591,45 @@ static int turn_general(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
     return demote(e, wi, w, path, hops) ? 0 : general_step(e, wi, w, path, hops);
 }
 
+/* Slot wi into a wheel for cycle t (out of memory: the run stops).
+ * O(1) amortized. */
+static inline void wheel_add(kci_engine *e, kci_wheel *wh, uint32_t wi, uint32_t t)
+{
+    if (kci_wheel_add(wh, wi, t))
+        e->nomem = 1;
+}
+
+/* Streaming worm wi's next tail release (its tail leaving its oldest held
+ * hop) in the release wheel, so that no visit is spent on it: its cycle
+ * when the schedule gives one (not while that hop is packed), listed
+ * unless it already is. O(1). */
+static void plan_release(kci_engine *e, uint32_t wi, kci_worm *w, const kci_hop *hops)
+{
+    int64_t t = UINT32_MAX;
+    if ((int)w->first_held < w->head && hops[w->first_held + 1].s != KCI_PACKED)
+        t = entry_time(&hops[w->first_held + 1], w->len - 1);
+    if (t <= e->now || t >= UINT32_MAX) {
+        w->release_at = UINT32_MAX;
+        return;
+    }
+    if (w->release_at == t)
+        return;
+    w->release_at = (uint32_t)t;
+    wheel_add(e, &e->release_wheel, wi, (uint32_t)t);
+}
+
 /* After a visit of streaming worm w: the cycle of its next event (its
- * tail leaving a hop, its header's buffer filling, its tail's delivery)
- * and the last cycle its flits move till then. Between events a visit
- * would change nothing (bar a new channel for its header, or an older
- * worm taking a cycle it booked: both set its wake-up to 0). */
-static void plan_wake(kci_engine *e, uint32_t wi, const kci_worm *w, const uint32_t *path, const kci_hop *hops)
+ * header's buffer filling, its tail's delivery; its tail leaving a hop is
+ * the release wheel's) and the last cycle its flits move till then.
+ * Between events a visit would change nothing (bar a new channel for its
+ * header, or an older worm taking a cycle it booked: both make it due in
+ * the cycle they happen). */
+static void plan_wake(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path, const kci_hop *hops)
 {
     kci_wake *k = &e->wake[wi];
     uint32_t len = w->len, hh = hops[w->head].h;
     int64_t wake = INT64_MAX;
-    if ((int)w->first_held < w->head)
-        wake = entry_time(&hops[w->first_held + 1], len - 1);
+    plan_release(e, wi, w, hops);
     if (w->packed) {
         k->until = w->packed_until;
     } else {
@@ -616,7 +640,7 @@ static void plan_wake(kci_engine *e, uint32_t wi, const kci_worm *w, const uint3
             wake = wake < (int64_t)hh + e->depth ? wake : (int64_t)hh + e->depth;
     }
     if (w->head + 1 < (int)w->npath)
-        wake = 0; /* its header has a channel but could not move: it tries every cycle */
+        wake = e->now + 1; /* its header has a channel but could not move: it tries every cycle */
     k->at = wake < UINT32_MAX ? (uint32_t)wake : UINT32_MAX;
 }
 
@@ -654,6 +678,7 @@ static int visit(kci_engine *e, uint32_t wi)
     if (eject && now == hh + len - 1) {
         settle_worm(e, w, path, hops, now, e->in_window);
         release(e, c);
+        w->release_at = UINT32_MAX; /* the slot may still be listed */
         kci_engine_finish(e, w, now + e->eject_delay);
         return 1;
     }
@@ -722,72 +747,205 @@ KCI_PF_FN void visit_prefetch(const kci_engine *e, const uint32_t *due, uint32_t
     }
 }
 
-/* The positions in active of the worms due this cycle, ascending, into
- * due[]; returns their count. A worm between events (a streaming one, or
- * a stalled one) is skipped by its wake-up entry alone, without a branch
- * on it; one whose flits move meanwhile marks progress. O(active). */
+/* Worm wi is due at cycle t (> now): its wake-up says so and t's bucket
+ * lists it (an older entry elsewhere goes stale). O(1) amortized. */
+static inline void wake_at(kci_engine *e, uint32_t wi, uint32_t t)
+{
+    e->wake[wi].at = t;
+    wheel_add(e, &e->wake_wheel, wi, t);
+}
+
+/* Entry i of active is due in the moves of the cycle whose bitmap is
+ * bits. */
+static inline void mark_due(uint64_t *bits, uint32_t i)
+{
+    bits[i >> 6] |= UINT64_C(1) << (i & 63);
+}
+
+void kci_stream_wake(kci_engine *e, uint32_t wi)
+{
+    e->wake[wi].at = e->now;
+    mark_due(e->due_bits, e->worms[wi].apos);
+}
+
+/* Worm wi after its visit: due in the next cycle's moves when it asked
+ * for a wake-up now or then, else listed in the wheel for its wake-up's
+ * cycle (none while it sleeps). O(1). */
+static inline void relist(kci_engine *e, uint32_t wi)
+{
+    uint32_t at = e->wake[wi].at, next = e->now + 1;
+    if (at <= next) {
+        e->wake[wi].at = next;
+        mark_due(e->due_next_bits, e->worms[wi].apos);
+    } else if (at != UINT32_MAX) {
+        wake_at(e, wi, at);
+    }
+}
+
+/* The indices in active of the worms due this cycle, ascending, into
+ * due[]; returns their count. This cycle's bucket of the wheel is emptied
+ * first: an entry whose worm's wake-up still names this cycle marks it
+ * due, one for a later turn of the wheel goes back, the rest are stale.
+ * Then the due bitmap (the last cycle's visits, the wheel's entries, the
+ * headers allocated a channel) is read and cleared. O(entries + active /
+ * 64 + due). */
 static uint32_t due_worms(kci_engine *e, uint32_t *due)
 {
-    uint32_t n = 0, now = e->now, moving = 0;
-    const uint32_t *a = e->active;
-    for (uint32_t i = 0; i < e->nactive; i++) {
-        if (e->prefetch && i + KCI_PF < e->nactive)
-            kci_prefetch(&e->wake[a[i + KCI_PF]]);
-        const kci_wake *k = &e->wake[a[i]];
-        uint32_t is_due = now >= k->at;
-        due[n] = i;
-        n += is_due;
-        moving |= !is_due & (now <= k->until);
+    uint32_t n = 0, now = e->now;
+    kci_wheel *wh = &e->wake_wheel;
+    for (int32_t h = kci_wheel_take(wh, now); h >= 0; h = kci_wheel_give(wh, h, e->prefetch)) {
+        for (uint32_t j = 0; j < wh->chunks[h].n; j++) { /* a re-listing may move the pool */
+            const kci_wchunk *ch = &wh->chunks[h];
+            uint32_t wi = ch->item[j], t = ch->cyc[j], at = e->wake[wi].at;
+            if (e->prefetch && j + KCI_PF / 2 < ch->n) {
+                kci_prefetch(&e->wake[ch->item[j + KCI_PF / 2]]);
+                kci_prefetch(&e->worms[ch->item[j + KCI_PF / 2]].apos);
+            }
+            if (at != t)
+                continue; /* stale */
+            if (t == now)
+                mark_due(e->due_bits, e->worms[wi].apos);
+            else if (t > now)
+                wheel_add(e, wh, wi, t); /* a later turn: into a fresh chunk */
+        }
     }
-    if (moving)
-        e->progress = 1;
+    uint64_t *bits = e->due_bits;
+    for (uint32_t k = 0, words = (e->nlisted + 63) / 64; k < words; k++) {
+        for (uint64_t b = bits[k]; b; b &= b - 1)
+            due[n++] = k << 6 | (uint32_t)__builtin_ctzll(b);
+        bits[k] = 0;
+    }
     return n;
 }
 
-/* The active list without the worms delivered this cycle (marked
- * UINT32_MAX), in order, into active_next; returns its length. */
-static uint32_t drop_delivered(kci_engine *e)
+/* Whether a worm whose flits move this cycle was not visited (its
+ * schedule says so: wake-up's until). Only when no visit marked progress,
+ * so rare. O(active). */
+static int others_move(const kci_engine *e)
+{
+    for (uint32_t i = 0; i < e->nlisted; i++) {
+        uint32_t wi = e->active[i];
+        if (e->worms[wi].apos == i && e->now <= e->wake[wi].until)
+            return 1;
+    }
+    return 0;
+}
+
+/* The active entries without the delivered worms', in order, between
+ * the moves of two cycles (the next one's due bits move with their
+ * entries; an entry's index only decreases). O(entries). */
+static void compact_active(kci_engine *e)
 {
     uint32_t keep = 0;
-    for (uint32_t i = 0; i < e->nactive; i++) {
+    uint64_t *bits = e->due_bits;
+    for (uint32_t i = 0; i < e->nlisted; i++) {
         uint32_t wi = e->active[i];
-        e->active_next[keep] = wi;
-        keep += wi != UINT32_MAX;
+        if (e->worms[wi].apos != i)
+            continue;
+        uint64_t bit = bits[i >> 6] >> (i & 63) & 1;
+        bits[i >> 6] &= ~(UINT64_C(1) << (i & 63));
+        bits[keep >> 6] |= bit << (keep & 63);
+        e->worms[wi].apos = keep;
+        e->active[keep++] = wi;
     }
-    return keep;
+    e->nlisted = keep;
+}
+
+void kci_stream_list(kci_engine *e, uint32_t wi)
+{
+    if (e->nlisted == e->worm_cap)
+        compact_active(e);
+    e->worms[wi].apos = e->nlisted;
+    e->active[e->nlisted++] = wi;
+    e->nactive++;
+}
+
+/* What the release of the j-th entry of chunk ch reads, ahead of it: the
+ * worm record KCI_PF_PATH entries ahead; KCI_PF_CHAN ahead (the record in
+ * cache) the hop whose tail entry it checks and the path entry of the
+ * channel it frees. No effect on the state. */
+KCI_PF_FN void release_prefetch(const kci_engine *e, const kci_wchunk *ch, uint32_t j)
+{
+    if (j + KCI_PF_PATH < ch->n)
+        kci_prefetch_worm(e, ch->item[j + KCI_PF_PATH]);
+    if (j + KCI_PF_CHAN < ch->n) {
+        uint32_t wi = ch->item[j + KCI_PF_CHAN];
+        size_t at = (size_t)wi * e->path_cap + e->worms[wi].first_held;
+        kci_prefetch(&e->hops[at + 1]);
+        kci_prefetch(&e->path[at]);
+    }
+}
+
+/* The tail releases of this cycle's bucket of the release wheel, after
+ * the visits (a release frees a channel for the next cycle's allocation,
+ * which does not depend on the order of releases): an entry whose worm
+ * turned general, was delivered or released at a visit (its release_at
+ * names another cycle) is dropped, one for a later turn goes back. Each
+ * release lists the worm's next. O(entries). */
+static void release_due(kci_engine *e)
+{
+    kci_wheel *wh = &e->release_wheel;
+    for (int32_t h = kci_wheel_take(wh, e->now); h >= 0; h = kci_wheel_give(wh, h, e->prefetch)) {
+        for (uint32_t j = 0; j < wh->chunks[h].n; j++) { /* a listing may move the pool */
+            const kci_wchunk *ch = &wh->chunks[h];
+            uint32_t wi = ch->item[j], t = ch->cyc[j];
+            if (e->prefetch)
+                release_prefetch(e, ch, j);
+            kci_worm *w = &e->worms[wi];
+            if (w->general || w->release_at != t || t < e->now)
+                continue; /* stale */
+            if (t > e->now) {
+                wheel_add(e, wh, wi, t); /* a later turn */
+                continue;
+            }
+            size_t base = (size_t)wi * e->path_cap;
+            stream_release(e, w, &e->path[base], &e->hops[base]);
+            plan_release(e, wi, w, &e->hops[base]);
+        }
+    }
+}
+
+/* Worm wi's tail was delivered this cycle: its slot is free, its entry in
+ * active and its wheel entries stale. */
+static void drop_worm(kci_engine *e, uint32_t wi)
+{
+    e->free_worms[e->nfree_worms++] = wi;
+    e->worms[wi].apos = UINT32_MAX;
+    e->wake[wi].at = UINT32_MAX;
+    e->wake[wi].until = 0;
+    e->nactive--;
 }
 
 void kci_stream_move(kci_engine *e)
 {
-    uint32_t *due = e->active_next, ndue = due_worms(e, due), d = 0, l = 0, done = 0;
+    uint32_t *due = e->active_next, ndue = due_worms(e, due), d = 0, l = 0;
     int pf = kci_stream_prefetch(e);
     e->nlate = 0;
-    while (d < ndue || l < e->nlate) { /* the due and the late worms, in active order */
+    while (d < ndue || l < e->nlate) { /* the due and the late worms, in active's order */
         uint32_t i = l < e->nlate && (d == ndue || e->late[l] < due[d]) ? e->late[l++] : due[d++];
         if (pf)
             visit_prefetch(e, due, d, ndue);
-        e->move_pos = i;
         uint32_t wi = e->active[i];
-        if (visit(e, wi)) {
-            e->free_worms[e->nfree_worms++] = wi;
-            e->active[i] = UINT32_MAX;
-            done = 1;
-        }
+        if (visit(e, wi))
+            drop_worm(e, wi);
+        else
+            relist(e, wi);
     }
+    uint64_t *t = e->due_bits; /* the next cycle's */
+    e->due_bits = e->due_next_bits;
+    e->due_next_bits = t;
+    release_due(e);
     e->last_moved = e->now;
-    if (done) {
-        kci_flit_moved(e, drop_delivered(e));
-    } else { /* the list stays: kci_flit_moved swaps the two back */
-        uint32_t *t = e->active_next;
-        e->active_next = e->active;
-        e->active = t;
-        kci_flit_moved(e, e->nactive);
-    }
+    if (!e->progress && e->nactive && others_move(e))
+        e->progress = 1;
+    if (e->nlisted > 2 * e->nactive + 64)
+        compact_active(e);
 }
 
 void kci_stream_settle(kci_engine *e, int in_window)
 {
-    for (uint32_t i = 0; i < e->nactive; i++) {
+    compact_active(e);
+    for (uint32_t i = 0; i < e->nlisted; i++) {
         uint32_t wi = e->active[i];
         kci_worm *w = &e->worms[wi];
         size_t base = (size_t)wi * e->path_cap;
@@ -800,7 +958,8 @@ void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source)
 {
     uint32_t ejbase = ejection_base(e);
     int64_t t = e->last_moved;
-    for (uint32_t i = 0; i < e->nactive; i++) {
+    compact_active(e);
+    for (uint32_t i = 0; i < e->nlisted; i++) {
         uint32_t wi = e->active[i];
         kci_worm *w = &e->worms[wi];
         size_t base = (size_t)wi * e->path_cap;

@@ -5,7 +5,8 @@
  * miss the cache at every item, and a bucket holds only what is listed in
  * it, so the wheel's memory follows its entries. An entry whose cycle is
  * a later turn of the wheel is put back by the walker when its bucket
- * comes. Generation's calendar (calendar.c) uses it with a fixed pool.
+ * comes. Generation's calendar (calendar.c; a fixed pool) and the stream
+ * loop's wake-ups and tail releases (stream.c; a pool that grows) use it.
  * No state beyond the wheel's own. */
 #ifndef KCI_SIM_WHEEL_H
 #define KCI_SIM_WHEEL_H
