@@ -1,7 +1,7 @@
 /* Simulator speed: flit-hops per second and ns per flit-hop by network size,
  * memory per node, and (optionally) the same workloads on an older engine.
  *
- *   bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T] [--deep]
+ *   bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T] [--deep [--gaps]]
  *
  * --only TEXT keeps the workloads whose label starts with TEXT (repeatable;
  * it also runs the --large ones it names).
@@ -25,7 +25,9 @@
  * With --deep every workload runs the configuration BookSim2 users compare
  * (8-flit buffers, 2 VCs sharing each link, route and switch delays of 2,
  * one-cycle links, Bernoulli injection: the stream loop) instead of the
- * default one (the worm-level loop). */
+ * default one (the worm-level loop); --gaps draws those Bernoulli sources
+ * as geometric gaps (KC_INJECT_BERNOULLI_GAPS: the same process, a draw
+ * per message), which workers built before this option refuse. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,11 +89,11 @@ static long rss_kb(void)
 /* One run in this process; prints "nodes hops seconds rss_bytes". */
 static int worker(int argc, char **argv)
 {
-    if (argc < 10 || argc > 12) {
-        fprintf(stderr, "bench_sim: --worker torus k n vcs pattern load cycles seed [threads [deep]]\n");
+    if (argc < 10 || argc > 13) {
+        fprintf(stderr, "bench_sim: --worker torus k n vcs pattern load cycles seed [threads [deep [gaps]]]\n");
         return 2;
     }
-    int deep = argc == 12 && !strcmp(argv[11], "deep");
+    int deep = argc >= 12 && !strcmp(argv[11], "deep"), gaps = deep && argc == 13 && !strcmp(argv[12], "gaps");
     long rss0 = rss_kb();
     int torus = atoi(argv[2]), k = atoi(argv[3]), n = atoi(argv[4]), vcs = atoi(argv[5]);
     const char *pattern = argv[6];
@@ -124,7 +126,7 @@ static int worker(int argc, char **argv)
     if (deep) {
         c.route_delay = c.switch_delay = 2;
         c.link_latency = 1;
-        c.process = KC_INJECT_BERNOULLI;
+        c.process = gaps ? KC_INJECT_BERNOULLI_GAPS : KC_INJECT_BERNOULLI;
         c.vc_independent = 0;
     }
     kc_simresult res;
@@ -146,6 +148,8 @@ static int worker(int argc, char **argv)
 
 /* One worker run: `bin --worker ...` by fork/exec (no shell: --old BIN is
  * a path given by the user), its one result line read from a pipe. */
+/* deep: 0 the default configuration, 1 the deep one, 2 the deep one with
+ * geometric-gap sources (an argument more: older workers refuse it). */
 static int spawn(const char *bin, const bcase *b, int seed, int threads, int deep, sample *s)
 {
     char a[8][32];
@@ -158,7 +162,7 @@ static int spawn(const char *bin, const bcase *b, int seed, int threads, int dee
     snprintf(a[6], sizeof a[6], "%d", seed);
     snprintf(a[7], sizeof a[7], "%d", threads);
     char *argv[] = {(char *)bin, "--worker", a[0], a[1], a[2], a[3], (char *)b->pattern, a[4], a[5], a[6],
-                    threads > 1 || deep ? a[7] : NULL, deep ? "deep" : NULL,
+                    threads > 1 || deep ? a[7] : NULL, deep ? "deep" : NULL, deep == 2 ? "gaps" : NULL,
                     NULL}; /* an older build takes no thread count */
     int fd[2];
     if (pipe(fd) != 0)
@@ -249,7 +253,8 @@ static void versus_reference(kc_simtopo topo, int k, int n, int vcs, kc_simalgo 
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T] [--deep]\n");
+    fprintf(stderr,
+            "usage: bench_sim [--reps R] [--quick] [--large] [--only TEXT] [--old BIN] [--threads T] [--deep [--gaps]]\n");
     exit(2);
 }
 
@@ -268,7 +273,7 @@ static double load_now(void)
 
 /* The command line, and this binary's path for its workers. */
 typedef struct bopts {
-    int reps, quick, large, nonly, threads, deep;
+    int reps, quick, large, nonly, threads, deep, gaps;
     const char *old; /* --old BIN, or NULL */
     const char *only[16];
     char self[4096];
@@ -293,13 +298,17 @@ static void parse_opts(int argc, char **argv, bopts *o)
             o->large = 1;
         else if (!strcmp(argv[i], "--deep"))
             o->deep = 1;
+        else if (!strcmp(argv[i], "--gaps"))
+            o->gaps = 1;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc && o->nonly < 16)
             o->only[o->nonly++] = argv[++i];
         else
             usage();
     }
-    if (o->reps < 1 || o->reps > 99 || o->threads < 1 || o->threads > 64 || (o->threads > 1 && o->old))
+    if (o->reps < 1 || o->reps > 99 || o->threads < 1 || o->threads > 64 || (o->threads > 1 && o->old) ||
+        (o->gaps && !o->deep))
         usage();
+    o->deep += o->gaps; /* spawn's mode: 2 with gaps */
     if (o->quick)
         o->reps = 1;
     ssize_t len = readlink("/proc/self/exe", o->self, sizeof o->self - 1);
@@ -317,9 +326,10 @@ static void print_header(const bopts *o)
         printf("Simulator speed, 1 and %d threads interleaved, 20-flit messages, fixed cycles, median of %d (load "
                "average %.2f)\n", o->threads, o->reps, load);
     else
-        printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s%s (load average %.2f)\n",
+        printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s%s%s (load average %.2f)\n",
                o->reps, o->old ? ", interleaved with --old" : "",
-               o->deep ? ", depth 8, 2 shared VCs, R 2, S 2, W 1, Bernoulli" : "", load);
+               o->deep ? ", depth 8, 2 shared VCs, R 2, S 2, W 1, Bernoulli" : "",
+               o->gaps ? " (geometric gaps)" : "", load);
     printf("%-22s %8s %6s %9s %8s %9s %7s", "workload", "nodes", "cycles", "hops/run", "ns/hop", "Mhops/s",
            "B/node");
     if (o->old)
