@@ -818,14 +818,22 @@ static uint32_t due_worms(kci_engine *e, uint32_t *due)
     return n;
 }
 
+/* The worm of entry i of active, or UINT32_MAX when that entry is a
+ * delivered worm's (its slot's apos names another entry, or none). */
+static inline uint32_t live_entry(const kci_engine *e, uint32_t i)
+{
+    uint32_t wi = e->active[i];
+    return e->worms[wi].apos == i ? wi : UINT32_MAX;
+}
+
 /* Whether a worm whose flits move this cycle was not visited (its
  * schedule says so: wake-up's until). Only when no visit marked progress,
  * so rare. O(active). */
 static int others_move(const kci_engine *e)
 {
     for (uint32_t i = 0; i < e->nlisted; i++) {
-        uint32_t wi = e->active[i];
-        if (e->worms[wi].apos == i && e->now <= e->wake[wi].until)
+        uint32_t wi = live_entry(e, i);
+        if (wi != UINT32_MAX && e->now <= e->wake[wi].until)
             return 1;
     }
     return 0;
@@ -839,8 +847,8 @@ static void compact_active(kci_engine *e)
     uint32_t keep = 0;
     uint64_t *bits = e->due_bits;
     for (uint32_t i = 0; i < e->nlisted; i++) {
-        uint32_t wi = e->active[i];
-        if (e->worms[wi].apos != i)
+        uint32_t wi = live_entry(e, i);
+        if (wi == UINT32_MAX)
             continue;
         uint64_t bit = bits[i >> 6] >> (i & 63) & 1;
         bits[i >> 6] &= ~(UINT64_C(1) << (i & 63));
@@ -944,9 +952,10 @@ void kci_stream_move(kci_engine *e)
 
 void kci_stream_settle(kci_engine *e, int in_window)
 {
-    compact_active(e);
     for (uint32_t i = 0; i < e->nlisted; i++) {
-        uint32_t wi = e->active[i];
+        uint32_t wi = live_entry(e, i);
+        if (wi == UINT32_MAX)
+            continue;
         kci_worm *w = &e->worms[wi];
         size_t base = (size_t)wi * e->path_cap;
         if (!w->general && w->unsettled <= e->last_moved)
@@ -958,9 +967,10 @@ void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source)
 {
     uint32_t ejbase = ejection_base(e);
     int64_t t = e->last_moved;
-    compact_active(e);
     for (uint32_t i = 0; i < e->nlisted; i++) {
-        uint32_t wi = e->active[i];
+        uint32_t wi = live_entry(e, i);
+        if (wi == UINT32_MAX)
+            continue;
         kci_worm *w = &e->worms[wi];
         size_t base = (size_t)wi * e->path_cap;
         const uint32_t *path = &e->path[base];
