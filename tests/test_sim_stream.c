@@ -7,7 +7,8 @@
  * Driven runs compare every delivery cycle in delivery order; runs with a
  * load (Poisson, Bernoulli, one-shot, windows opening and closing with
  * worms in flight, per-link counts) compare every field of the result and
- * every delivery; rings that deadlock must stop alike; bursts of long
+ * every delivery, on one thread and with the allocation split among
+ * threads; rings that deadlock must stop alike; bursts of long
  * messages with idle stretches skipped between them must deliver alike. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -48,8 +49,10 @@ static void test_driven_same_deliveries(void **state)
 /* A run with a load (or a one-shot run) on random configuration cfgi,
  * both loops: every result field and every delivery; message lengths up to
  * 40, loads up to 0.7 flits per node and cycle (past saturation on most).
- * Returns 1 when measured messages were delivered. */
-static int run_pair(int cfgi)
+ * threads > 1: the stream loop's allocation split into that many node
+ * ranges however small the network. Returns 1 when measured messages were
+ * delivered. */
+static int run_pair(int cfgi, int threads)
 {
     kc_rng rng;
     kc_err err;
@@ -64,9 +67,12 @@ static int run_pair(int cfgi)
     kc_simresult r[2];
     kc_simarrival *log[2];
     size_t nlog[2];
-    for (int i = 0; i < 2; i++)
-        assert_int_equal(
-            kci_sim_run_par(&net, &route, &tr, &c, 1 - i, KC_SIM_PAR_NODES, &r[i], &log[i], &nlog[i], &err), KC_OK);
+    for (int i = 0; i < 2; i++) {
+        c.threads = i ? threads : 1;
+        assert_int_equal(kci_sim_run_par(&net, &route, &tr, &c, 1 - i, threads > 1 && i ? 1 : KC_SIM_PAR_NODES, &r[i],
+                                         &log[i], &nlog[i], &err),
+                         KC_OK);
+    }
     int busy = r[0].messages > 0;
     kc_test_sim_expect_same(&r[0], &r[1], net.net_channels / (uint32_t)net.vcs + 1, log[0], nlog[0], log[1], nlog[1],
                             "flit loop", "stream", cfgi);
@@ -84,8 +90,20 @@ static void test_runs_same_results(void **state)
     (void)state;
     int busy = 0;
     for (int cfgi = 0; cfgi < 800; cfgi++)
-        busy += run_pair(cfgi);
+        busy += run_pair(cfgi, 1);
     assert_true(busy >= 550);
+}
+
+/* The same with the stream loop's header allocation split among 2-4
+ * threads by node range: results identical to the flit loop's (so to one
+ * thread's). */
+static void test_split_same_results(void **state)
+{
+    (void)state;
+    int busy = 0;
+    for (int cfgi = 0; cfgi < 300; cfgi++)
+        busy += run_pair(cfgi, 2 + cfgi % 3);
+    assert_true(busy >= 200);
 }
 
 /* Rings with one VC and no VC rule (they deadlock) of 4-9 nodes, messages
@@ -196,6 +214,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_driven_same_deliveries),
         cmocka_unit_test(test_runs_same_results),
+        cmocka_unit_test(test_split_same_results),
         cmocka_unit_test(test_deadlock_same),
         cmocka_unit_test(test_long_waits_same),
         cmocka_unit_test(test_long_bursts_same),

@@ -1,6 +1,7 @@
 /* One run on several threads (kc_simconfig.threads, src/sim/trains.c and threads.c):
  * the worm-level loop splits header arbitration by node range, and the
- * results must not depend on the number of threads. On random
+ * results must not depend on the number of threads (the stream loop's
+ * split allocation is checked against the flit loop in test_sim_stream). On random
  * configurations (cube, torus and mesh sizes, routings, VC rules, ports,
  * route delays, message lengths, loads, patterns, processes, one-shot runs,
  * per-link counts, rings that deadlock) runs on 1, 2, 3 and 4 threads must
@@ -8,7 +9,8 @@
  * (message and cycle, in delivery order) identical, and identical to one
  * thread run as small networks run. Small networks are split here (and
  * prefetch, as large ones do) through kci_sim_run_par's node threshold;
- * one run checks the public threshold on a 2^18-node cube. Runs that do not
+ * two runs check the public threshold on a 2^18-node cube, one for each
+ * loop. Runs that do not
  * split generate on a thread of their own (feed.c), checked likewise. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -190,16 +192,18 @@ static void test_feed_same_on_every_thread_count(void **state)
     assert_true(dead >= 4);
 }
 
-/* The public call: a 2^18-node cube (the threshold) on 2 threads, a short
- * run, against one thread. */
-static void test_public_threshold(void **state)
+/* The public call: a cube at the threshold on 2 threads, a short run,
+ * against one thread: 2^18 nodes, or deep (8-flit buffers, two VCs sharing
+ * each link, route and switch delays of 2: the stream loop, which splits
+ * only its header allocation) 2^19, where 2^18 does not split. */
+static void public_threshold(int deep)
 {
-    (void)state;
     kc_err err;
     kc_simnet net;
     kc_simtraffic tr;
-    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 18, 1, 1, 1, 1, &err), KC_OK);
-    assert_true(net.nodes >= KC_SIM_PAR_NODES);
+    assert_int_equal(kc_simnet_init(&net, KC_SIM_HYPERCUBE, 2, 18 + deep, deep ? 2 : 1, 1, 1, deep ? 8 : 1, &err),
+                     KC_OK);
+    assert_true(net.nodes >= (deep ? KC_SIM_PAR_STREAM_NODES : KC_SIM_PAR_NODES));
     assert_int_equal(kc_simtraffic_uniform(&tr, net.nodes, NULL, &err), KC_OK);
     kc_simroute route = {KC_ROUTE_ECUBE, KC_VC_NONE, KC_TIE_PLUS};
     kc_simconfig c;
@@ -208,17 +212,38 @@ static void test_public_threshold(void **state)
     c.warmup = 10;
     c.measure = 20;
     c.drain = 60;
+    if (deep) {
+        c.route_delay = c.switch_delay = 2;
+        c.vc_independent = 0;
+        c.load = 0.03;
+        c.drain = 100;
+    }
+    kci_simshape shape = kci_sim_shape(&net);
+    c.threads = 2;
+    assert_int_equal(kci_sim_trains(&net, &c), !deep);
+    assert_int_equal(kci_sim_parts(&shape, &c, 1, KC_SIM_PAR_NODES), 2);
+    shape.nodes = net.nodes - 1; /* just below the loop's threshold */
+    assert_int_equal(kci_sim_parts(&shape, &c, 1, KC_SIM_PAR_NODES), 1);
+    shape.nodes = KC_SIM_PAR_NODES; /* the worm-level loop's */
+    assert_int_equal(kci_sim_parts(&shape, &c, 1, KC_SIM_PAR_NODES), deep ? 1 : 2);
     kc_simresult r[2];
     for (int t = 0; t < 2; t++) {
         c.threads = t + 1;
         assert_int_equal(kc_sim_run(&net, &route, &tr, &c, &r[t], &err), KC_OK);
     }
     assert_true(r[0].messages > 1000);
-    expect_same(&r[0], &r[1], NULL, 0, NULL, 0, 0, 18, 2);
+    expect_same(&r[0], &r[1], NULL, 0, NULL, 0, 0, 18 + deep, 2);
     for (int t = 0; t < 2; t++)
         kc_simresult_free(&r[t]);
     kc_simtraffic_free(&tr);
     kc_simnet_free(&net);
+}
+
+static void test_public_threshold(void **state)
+{
+    (void)state;
+    public_threshold(0);
+    public_threshold(1);
 }
 
 int main(void)

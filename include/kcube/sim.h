@@ -90,7 +90,8 @@ typedef struct kc_simconfig {
                                n-cubes with k > 2, 0 on the binary cube */
     int threads;            /* threads for this one run (1): header arbitration split by node
                                range, results identical for every count; used by the
-                               worm-level loop on networks of KC_SIM_PAR_NODES nodes or more */
+                               worm-level loop (and its moves) and the stream loop on networks
+                               of KC_SIM_PAR_NODES nodes or more */
     /* The router-pipeline model (BookSim2's input-queued VC router, see
      * "The BookSim2 model" in docs/sim.md). Zero values are the seeds'
      * model; any other value runs the router-pipeline loop. */
@@ -126,8 +127,11 @@ int kc_sim_pipeline(const kc_simconfig *c, const kc_simroute *route);
 /* The smallest network a run splits among cfg.threads threads: below it a
  * cycle is too short for the barriers and the serial part to pay (on the
  * 2-core machine 2 threads ran 2^16-node networks at 0.66-0.83x, 2^18 and
- * 2^20 at 1.1-1.3x). */
+ * 2^20 at 1.1-1.3x). The stream loop (deep buffers, delays, shared VC
+ * links), which splits only its header allocation, from twice that: its
+ * 2^18-node runs measured 0.8-1.1x, 2^19 1.06-1.23x, 2^20 1.2-1.6x. */
 #define KC_SIM_PAR_NODES 262144u
+#define KC_SIM_PAR_STREAM_NODES (2u * KC_SIM_PAR_NODES)
 
 void kc_simconfig_default(kc_simconfig *c);
 /* The injection latency a run uses: inject_latency, with 0 (a zeroed

@@ -133,11 +133,13 @@ int kci_sim_trains(const kc_simnet *net, const kc_simconfig *cfg)
     return kci_sim_shape_trains(&s, cfg);
 }
 
-uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int trains, uint64_t min_nodes)
+uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int splits, uint64_t min_nodes)
 {
-    /* only the worm-level loop splits, only on networks large enough that
-     * two barriers a cycle cost little against the cycle */
-    if (!trains || cfg->threads <= 1 || s->nodes < min_nodes)
+    /* only the worm-level and stream loops split, only on networks large
+     * enough that the barriers cost little against the cycle (the stream
+     * loop, whose moves stay serial, on twice as large) */
+    uint64_t from = kci_sim_shape_trains(s, cfg) ? min_nodes : 2 * min_nodes;
+    if (!splits || cfg->threads <= 1 || s->nodes < from)
         return 1;
     uint64_t nt = cfg->threads < KCI_MAX_THREADS ? (uint64_t)cfg->threads : KCI_MAX_THREADS;
     return (uint32_t)(nt > s->nodes ? s->nodes : nt);

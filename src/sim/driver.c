@@ -164,7 +164,7 @@ static kc_status run_start(simrun *r, const kc_simnet *net, const kc_simroute *r
                            kc_simresult *out, kc_err *err)
 {
     kci_simshape shape = kci_sim_shape(net);
-    uint32_t nt = kci_sim_parts(&shape, cfg, !flit_loop && kci_sim_shape_trains(&shape, cfg), min_nodes);
+    uint32_t nt = kci_sim_parts(&shape, cfg, !flit_loop && !kc_sim_pipeline(cfg, route), min_nodes);
     kci_engine *e = &r->e;
     kc_status st = kci_engine_init(e, net, route, traffic, cfg, flit_loop, nt, min_nodes < KC_SIM_PAR_NODES, err);
     if (st) {

@@ -79,6 +79,8 @@ void kci_engine_free(kci_engine *e)
     free(e->blocked_next);
     free(e->order_list);
     free(e->touched);
+    free(e->split_first);
+    free(e->split_touched);
     free(e->touch_bits);
     free(e->order_bits);
     free(e->order_summary);
@@ -115,6 +117,8 @@ int kci_engine_grow_worms(kci_engine *e)
         KCI_GROW(e->untried_next, cap);
         KCI_GROW(e->blocked_next, cap);
         KCI_GROW(e->order_list, cap);
+        if (e->nparts > 1)
+            KCI_GROW(e->split_first, cap);
     }
     if (e->stream) {
         KCI_GROW(e->hops, (size_t)cap * e->path_cap);
@@ -173,7 +177,8 @@ uint64_t kci_sim_fixed_bytes(const kci_simshape *s, int vc_independent, int trai
      * scratch and the released sources */
 #define KCI_ADD(f) +KCI_ESIZE(f)
     uint64_t per_node = 0 KCI_NODE_ARRAYS(KCI_ADD) KCI_NODE_ZEROED(KCI_ADD) +
-                        (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + 1); /* the touch bit, rounded up to a byte */
+                        (trains ? 0 : KCI_ESIZE(blocked_head) + KCI_ESIZE(touched) + 1) + /* the touch bit, rounded up to a byte */
+                        (!trains && np > 1 ? KCI_ESIZE(split_touched) : 0);
     per_node += (uint64_t)s->inj * (KCI_ESIZE(sort_tmp) + KCI_ESIZE(freed_sources));
     uint64_t fixed = KCI_CAL * KCI_ESIZE(gen.cal.head) + kci_calendar_chunks(s->nodes) * KCI_ESIZE(gen.cal.chunks) +
                      (trains ? np * (KCI_WHEEL * KCI_ESIZE(wheel) + sizeof(kci_tpart))
@@ -200,7 +205,7 @@ uint64_t kci_sim_worm_bytes(const kci_simshape *s, int trains, int adaptive, int
                   * are counted per channel) */
         b += path * KCI_ESIZE(hops) + KCI_ESIZE(wake) + 3 * 2 * KCI_ESIZE(wake_wheel.chunks->item) + 1 +
              KCI_ESIZE(ring_free) + KCI_ESIZE(header_key) + KCI_ESIZE(untried_next) + KCI_ESIZE(blocked_next) +
-             KCI_ESIZE(order_list);
+             KCI_ESIZE(order_list) + (parts > 1 ? KCI_ESIZE(split_first) : 0);
     if (trains) {
         uint64_t np = (uint64_t)(parts > 1 ? parts : 1);
         uint64_t cand = (uint64_t)(adaptive ? s->ports : 1) * (uint64_t)s->vcs;
@@ -447,6 +452,16 @@ static int init_headers(kci_engine *e)
     return 1;
 }
 
+/* The stream loop's node ranges (nt > 1): the allocation's per-range
+ * lists; 0 when out of memory. */
+static int init_split(kci_engine *e, uint32_t nt)
+{
+    e->nparts = nt;
+    for (uint32_t p = 0; p < nt; p++)
+        e->part_node[p] = (uint32_t)((uint64_t)e->net->nodes * p / nt);
+    return (e->split_touched = malloc((size_t)e->net->nodes * sizeof *e->split_touched)) != NULL;
+}
+
 /* The channels of either loop, the deeper buffers' rings and the shared
  * links' marks; 0 when out of memory. */
 static int init_channels(kci_engine *e, uint32_t nt)
@@ -463,6 +478,8 @@ static int init_channels(kci_engine *e, uint32_t nt)
         kci_sim_huge(e->own, ch * sizeof *e->own);
         for (size_t c = 0; c < ch; c++)
             e->own[c] = -1;
+        if (nt > 1 && !init_split(e, nt))
+            return 0;
     } else {
         e->chans = calloc(ch, sizeof *e->chans);
         if (!e->chans)

@@ -329,6 +329,13 @@ typedef struct kci_engine {
     int32_t *untried_head, *untried_next, *blocked_head, *blocked_next;
     uint64_t *touch_bits;
     uint32_t *touched, ntouched, untried_slots;
+    /* the stream loop's split allocation (nparts > 1): the touched routers
+     * and the first tries' channels grouped by node range, range p's at
+     * [touched_at[p], touched_at[p + 1]) and [first_at[p], first_at[p + 1]),
+     * and whether range p's tries moved a header (read after the run) */
+    uint32_t *split_touched, *split_first;
+    uint32_t touched_at[KCI_MAX_THREADS + 1], first_at[KCI_MAX_THREADS + 1];
+    int part_progress[KCI_MAX_THREADS];
     /* sources: queued messages (one array; lists by node), free slots */
     kci_qmsg *msgs;
     uint32_t msg_cap, msg_used; /* slots from msg_used on were never used */
@@ -436,6 +443,16 @@ static inline uint32_t kci_head_node(const kci_engine *e, uint32_t c)
     return dig == 0 ? node + (k - 1) * w : node - w;
 }
 
+/* The node range (thread part) of node v: range p holds nodes
+ * [part_node[p], part_node[p + 1]). A few compares, no division. */
+static inline uint32_t kci_part_of_node(const kci_engine *e, uint32_t v)
+{
+    uint32_t p = 0;
+    for (uint32_t i = 1; i < e->nparts; i++)
+        p += v >= e->part_node[i];
+    return p;
+}
+
 /* engine.c */
 /* Sets up e for a run (nparts node ranges; force_pf: the prefetching
  * stages even on a small network); on failure e may be half set up and
@@ -497,7 +514,7 @@ void kci_generate(kci_engine *e);
 
 /* stream.c */
 /* Worm wi is visited in this cycle's moves (allocation happens before
- * them). O(1). */
+ * them). O(1); safe from the split allocation's threads. */
 void kci_stream_wake(kci_engine *e, uint32_t wi);
 /* New worm wi joins the active entries (compacted first when they fill
  * the array). O(1) amortized. */

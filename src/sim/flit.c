@@ -24,8 +24,13 @@
  * allocation here serves the stream loop too: a cycle tries the headers
  * whose first try it is and, at each router where a channel was
  * released, the headers refused there before, and no others (they would
- * be refused again). */
+ * be refused again). A stream-loop run on several threads (from
+ * KC_SIM_PAR_STREAM_NODES nodes) tries each node range's routers on its
+ * own thread; only the order within a router matters, so the results do
+ * not change. */
 #include "engine.h"
+
+#include <string.h>
 
 /* The cycle the oldest flit buffered in channel c may leave it. */
 static inline uint32_t front_ready(const kci_engine *e, uint32_t c)
@@ -35,8 +40,10 @@ static inline uint32_t front_ready(const kci_engine *e, uint32_t c)
 
 
 /* The header of worm wi, key `key`, tries the channels its routing
- * function lists, first free first: 1 when it got one. */
-static int try_header(kci_engine *e, uint32_t wi, uint64_t key, uint32_t *cand)
+ * function lists, first free first: 1 when it got one (and *progress set).
+ * Writes only the state of the worm and of the router its header is at
+ * (and the stream loop's due bit, atomically on several threads). */
+static int try_header(kci_engine *e, uint32_t wi, uint64_t key, uint32_t *cand, int *progress)
 {
     uint32_t in = (uint32_t)key;
     uint32_t node = kci_head_node(e, in);
@@ -48,7 +55,7 @@ static int try_header(kci_engine *e, uint32_t wi, uint64_t key, uint32_t *cand)
             kci_take_channel(e, c, wi, w->npath);
             e->path[(size_t)wi * e->path_cap + w->npath++] = c;
             w->stalled = 0;
-            e->progress = 1;
+            *progress = 1;
             return 1;
         }
     }
@@ -57,33 +64,33 @@ static int try_header(kci_engine *e, uint32_t wi, uint64_t key, uint32_t *cand)
 
 /* Router v's refused headers, oldest first, try again (a channel leaving
  * it was released last cycle); those that get one leave its list. */
-static void retry_router(kci_engine *e, uint32_t v, uint32_t *cand)
+static void retry_router(kci_engine *e, uint32_t v, uint32_t *cand, int *progress)
 {
     int32_t *link = &e->blocked_head[v];
     while (*link >= 0) {
         uint32_t wi = (uint32_t)*link;
-        if (try_header(e, wi, e->header_key[wi], cand))
+        if (try_header(e, wi, e->header_key[wi], cand, progress))
             *link = e->blocked_next[wi];
         else
             link = &e->blocked_next[wi];
     }
 }
 
-/* What the retries at the i-th touched router read, ahead of them: its
- * list head and channels' owner entries KCI_PF_CHAN routers ahead, then
- * (the head in cache) the first refused header's key and worm. No effect
- * on the state. */
-KCI_PF_FN void retry_prefetch(const kci_engine *e, uint32_t i)
+/* What the retries at the i-th of the n touched routers in list read,
+ * ahead of them: its list head and channels' owner entries KCI_PF_CHAN
+ * routers ahead, then (the head in cache) the first refused header's key
+ * and worm. No effect on the state. */
+KCI_PF_FN void retry_prefetch(const kci_engine *e, const uint32_t *touched, uint32_t n, uint32_t i)
 {
-    if (i + KCI_PF_CHAN < e->ntouched) {
-        uint32_t v = e->touched[i + KCI_PF_CHAN], width = (uint32_t)e->net->ports * e->vcs;
+    if (i + KCI_PF_CHAN < n) {
+        uint32_t v = touched[i + KCI_PF_CHAN], width = (uint32_t)e->net->ports * e->vcs;
         const int32_t *out = &e->own[(size_t)v * width];
         kci_prefetch(&e->blocked_head[v]);
         kci_prefetch(out);
         kci_prefetch(out + width - 1);
     }
-    if (i + 2 < e->ntouched) {
-        int32_t wi = e->blocked_head[e->touched[i + 2]];
+    if (i + 2 < n) {
+        int32_t wi = e->blocked_head[touched[i + 2]];
         if (wi >= 0) {
             kci_prefetch(&e->header_key[wi]);
             kci_prefetch_worm(e, (uint32_t)wi);
@@ -146,11 +153,11 @@ static uint32_t first_try_order(kci_engine *e, uint32_t *list)
     return n;
 }
 
-/* The headers whose first try is this cycle, in channel order (the worm
- * is the channel's owner); a refused one joins its router's list. */
-static void first_tries(kci_engine *e, uint32_t *cand)
+/* The first tries of the n headers whose channels list gives (channel
+ * order; the worm is the channel's owner); a refused one joins its
+ * router's list. */
+static void first_tries(kci_engine *e, const uint32_t *list, uint32_t n, uint32_t *cand, int *progress)
 {
-    uint32_t *list = e->order_list, n = first_try_order(e, list);
     int pf = kci_stream_prefetch(e);
     for (uint32_t i = 0; i < n; i++) {
         if (pf && i + KCI_PF_CHAN < n)
@@ -158,9 +165,75 @@ static void first_tries(kci_engine *e, uint32_t *cand)
         if (pf && i + 2 < n) /* its owner entry is in cache by now: the worm's destination */
             kci_prefetch_worm(e, (uint32_t)e->own[list[i + 2]]);
         uint32_t owner = (uint32_t)kci_owner(e, list[i]);
-        if (!try_header(e, owner, e->header_key[owner], cand))
+        if (!try_header(e, owner, e->header_key[owner], cand, progress))
             block(e, owner);
     }
+}
+
+/* The retries at the n routers of touched; clear: their touch bits are
+ * cleared on the way (one thread). */
+static void retries(kci_engine *e, const uint32_t *touched, uint32_t n, int clear, uint32_t *cand, int *progress)
+{
+    int pf = kci_stream_prefetch(e);
+    for (uint32_t i = 0; i < n; i++) {
+        uint32_t v = touched[i];
+        if (pf)
+            retry_prefetch(e, touched, n, i);
+        if (clear)
+            e->touch_bits[v >> 6] &= ~(UINT64_C(1) << (v & 63));
+        retry_router(e, v, cand, progress);
+    }
+}
+
+/* The node range of the i-th entry of in: a router (channels 0), or the
+ * router a channel leads to. */
+static inline uint32_t entry_part(const kci_engine *e, const uint32_t *in, uint32_t i, int channels)
+{
+    return kci_part_of_node(e, channels ? kci_head_node(e, in[i]) : in[i]);
+}
+
+/* The n entries of in into out grouped by node range, in their order
+ * within a range (a counting sort); range p's are out[at[p] .. at[p + 1]).
+ * O(n x ranges). */
+static void group_by_part(const kci_engine *e, const uint32_t *in, uint32_t n, int channels, uint32_t *out,
+                          uint32_t *at)
+{
+    uint32_t next[KCI_MAX_THREADS + 1] = {0};
+    for (uint32_t i = 0; i < n; i++)
+        next[entry_part(e, in, i, channels) + 1]++;
+    for (uint32_t p = 0; p < e->nparts; p++)
+        next[p + 1] += next[p];
+    memcpy(at, next, (e->nparts + 1) * sizeof *at);
+    for (uint32_t i = 0; i < n; i++)
+        out[next[entry_part(e, in, i, channels)]++] = in[i];
+}
+
+/* Range p's share of a split allocation (a job of kci_simthreads_run):
+ * the retries at its routers, then the first tries there. */
+static void allocate_part(kci_engine *e, uint32_t p)
+{
+    uint32_t cand[KC_SIMROUTE_MAX];
+    int progress = 0;
+    retries(e, e->split_touched + e->touched_at[p], e->touched_at[p + 1] - e->touched_at[p], 0, cand, &progress);
+    first_tries(e, e->split_first + e->first_at[p], e->first_at[p + 1] - e->first_at[p], cand, &progress);
+    e->part_progress[p] = progress;
+}
+
+/* The stream loop on several threads: the touched routers and the first
+ * tries grouped by node range, each range's on its thread. A try writes
+ * only its worm's and its router's state (and a due bit, atomically), so
+ * the ranges do not meet. */
+static void allocate_split(kci_engine *e)
+{
+    for (uint32_t i = 0; i < e->ntouched; i++)
+        e->touch_bits[e->touched[i] >> 6] &= ~(UINT64_C(1) << (e->touched[i] & 63));
+    group_by_part(e, e->touched, e->ntouched, 0, e->split_touched, e->touched_at);
+    e->ntouched = 0;
+    uint32_t n = first_try_order(e, e->order_list);
+    group_by_part(e, e->order_list, n, 1, e->split_first, e->first_at);
+    kci_simthreads_run(e, allocate_part);
+    for (uint32_t p = 0; p < e->nparts; p++)
+        e->progress |= e->part_progress[p];
 }
 
 /* Headers at different routers ask for different channels, so only the
@@ -170,17 +243,14 @@ static void first_tries(kci_engine *e, uint32_t *cand)
  * channel it asked for is still owned. */
 void kci_flit_allocate(kci_engine *e)
 {
-    uint32_t cand[KC_SIMROUTE_MAX];
-    int pf = kci_stream_prefetch(e);
-    for (uint32_t i = 0; i < e->ntouched; i++) {
-        uint32_t v = e->touched[i];
-        if (pf)
-            retry_prefetch(e, i);
-        e->touch_bits[v >> 6] &= ~(UINT64_C(1) << (v & 63));
-        retry_router(e, v, cand);
+    if (e->pool) {
+        allocate_split(e);
+        return;
     }
+    uint32_t cand[KC_SIMROUTE_MAX];
+    retries(e, e->touched, e->ntouched, 1, cand, &e->progress);
     e->ntouched = 0;
-    first_tries(e, cand);
+    first_tries(e, e->order_list, first_try_order(e, e->order_list), cand, &e->progress);
 }
 
 /* Flit number seq of worm wi enters the buffer of network or injection

@@ -52,7 +52,7 @@ size_t kc_sim_memory(const kc_simnet *net, const kc_simconfig *cfg)
     kci_simshape s = kci_sim_shape(net);
     uint64_t network = (uint64_t)net->nodes * ((uint64_t)net->ports * sizeof(uint32_t) + (uint64_t)net->n);
     int trains = kci_sim_shape_trains(&s, cfg);
-    int parts = (int)kci_sim_parts(&s, cfg, trains, KC_SIM_PAR_NODES);
+    int parts = (int)kci_sim_parts(&s, cfg, !kc_sim_pipeline(cfg, NULL), KC_SIM_PAR_NODES);
     return (size_t)(kci_sim_fixed_bytes(&s, kci_sim_shape_vcs_independent(&s, cfg), trains, parts) + network +
                     (kc_sim_pipeline(cfg, NULL) ? kci_sim_pipe_bytes(&s, cfg) : 0) +
                     (kci_sim_feeds(cfg, (uint32_t)parts) ? kci_feed_bytes(s.nodes) : 0));
@@ -85,7 +85,7 @@ kc_status kc_simmem_estimate(const kc_simspec *s, const kc_simconfig *cfg, kc_si
     /* the engine's own decisions: its loop, its node ranges */
     int indep = kci_sim_shape_vcs_independent(&sh, cfg);
     int trains = kci_sim_shape_trains(&sh, cfg);
-    int parts = (int)kci_sim_parts(&sh, cfg, trains, KC_SIM_PAR_NODES);
+    int parts = (int)kci_sim_parts(&sh, cfg, !kc_sim_pipeline(cfg, &s->route), KC_SIM_PAR_NODES);
     uint64_t point = kci_sim_fixed_bytes(&sh, indep, trains, parts);
     if (kc_sim_pipeline(cfg, &s->route)) /* the router-pipeline loop's arrays on top */
         point = add_sat(point, kci_sim_pipe_bytes(&sh, cfg));

@@ -30,9 +30,10 @@ int kci_sim_shape_vcs_independent(const kci_simshape *s, const kc_simconfig *cfg
  * on a link): the engine's choice of loop and the estimates' alike. */
 int kci_sim_shape_trains(const kci_simshape *s, const kc_simconfig *cfg);
 /* Node ranges (threads) of a run: cfg->threads, at most KCI_MAX_THREADS and
- * the node count, when the worm-level loop runs (trains) on a network of at
- * least min_nodes nodes; else 1. */
-uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int trains, uint64_t min_nodes);
+ * the node count, when a loop that splits runs (splits: the worm-level or
+ * the stream loop) on a network of at least min_nodes nodes (the stream
+ * loop: 2 x min_nodes); else 1. */
+uint32_t kci_sim_parts(const kci_simshape *s, const kc_simconfig *cfg, int splits, uint64_t min_nodes);
 /* 1 when a run of cfg on `parts` node ranges generates its messages on a
  * thread of its own (feed.c): on several threads, when the nodes are not
  * split (the split already keeps both cores busy) and Bernoulli sources

@@ -31,6 +31,7 @@
 
 #include "core/grow.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 /* Cycles from entering channel c to being ready to leave it. */
@@ -764,8 +765,13 @@ static inline void mark_due(uint64_t *bits, uint32_t i)
 
 void kci_stream_wake(kci_engine *e, uint32_t wi)
 {
+    uint32_t i = e->worms[wi].apos;
     e->wake[wi].at = e->now;
-    mark_due(e->due_bits, e->worms[wi].apos);
+    if (e->pool) /* the split allocation's ranges may share a word */
+        atomic_fetch_or_explicit((_Atomic uint64_t *)&e->due_bits[i >> 6], UINT64_C(1) << (i & 63),
+                                 memory_order_relaxed);
+    else
+        mark_due(e->due_bits, i);
 }
 
 /* Worm wi after its visit: due in the next cycle's moves when it asked

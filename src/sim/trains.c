@@ -48,18 +48,10 @@ static uint64_t train_window_flits(const kci_worm *w, int64_t j)
     return hi >= lo ? (uint64_t)(hi - lo + 1) : 0;
 }
 
-/* The node range (thread part) of node v, and of channel c (the node c
- * leaves: a network or ejection channel, the ones headers wait on). Range
- * p holds nodes [pnode[p], pnode[p + 1]), whose network channels and
- * ejection channels are contiguous too: a few compares, no division. */
-static inline uint32_t part_of_node(const kci_engine *e, uint32_t v)
-{
-    uint32_t p = 0;
-    for (uint32_t i = 1; i < e->nparts; i++)
-        p += v >= e->part_node[i];
-    return p;
-}
-
+/* The node range (thread part) of channel c (the node c leaves: a network
+ * or ejection channel, the ones headers wait on). A range's network
+ * channels and ejection channels are contiguous, as its nodes are
+ * (kci_part_of_node): a few compares, no division. */
 static inline uint32_t part_of_chan(const kci_engine *e, uint32_t c)
 {
     const uint32_t *b = c < e->net->net_channels ? e->part_net_chan : e->part_ej_chan;
@@ -498,7 +490,7 @@ static void train_step(kci_engine *e, kci_tpart *m, uint32_t wi)
             e->parts->arrived_bits[c >> 6] |= UINT64_C(1) << (c & 63);
             e->parts->arrived_summary[c >> 12] |= UINT64_C(1) << (c >> 6 & 63);
         } else {
-            m->arrivals_out[m->narrivals_out++] = (kci_tev){part_of_node(e, kci_head_node(e, c)), c};
+            m->arrivals_out[m->narrivals_out++] = (kci_tev){kci_part_of_node(e, kci_head_node(e, c)), c};
         }
         return;
     }
