@@ -19,7 +19,9 @@
  * 1/6 of them warm-up. Only API both engines have is used here.
  * With --threads T every workload also runs on T threads (kc_simconfig
  * threads: one run split by node range, on networks of KC_SIM_PAR_NODES
- * nodes or more), alternating with the one-thread run as --old does; the
+ * nodes or more, KC_SIM_PAR_STREAM_NODES with --deep; smaller ones with
+ * Bernoulli sources generate on a thread of their own), alternating with
+ * the one-thread run as --old does; the
  * rows add the CPU time per flit-hop of both (the process's CPU clock over
  * the run) and the median per-repetition wall-time speed-up.
  * With --deep every workload runs the configuration BookSim2 users compare
@@ -66,6 +68,7 @@ static const bcase cases[] = {
     {"14-cube uniform 0.2", 0, 2, 14, 1, "uniform", 0.2, 300, 0},
     {"16-cube uniform 0.2", 0, 2, 16, 1, "uniform", 0.2, 240, 0},
     {"18-cube uniform 0.2", 0, 2, 18, 1, "uniform", 0.2, 480, 1},
+    {"19-cube uniform 0.2", 0, 2, 19, 1, "uniform", 0.2, 400, 1},
     {"20-cube uniform 0.2", 0, 2, 20, 1, "uniform", 0.2, 300, 1},
     {"4-ary 4-cube u 0.2", 1, 4, 4, 2, "uniform", 0.2, 48000, 0},
     {"8-ary 4-cube u 0.1", 1, 8, 4, 2, "uniform", 0.1, 3000, 0},
