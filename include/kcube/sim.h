@@ -129,7 +129,8 @@ int kc_sim_pipeline(const kc_simconfig *c, const kc_simroute *route);
  * 2-core machine 2 threads ran 2^16-node networks at 0.66-0.83x, 2^18 and
  * 2^20 at 1.1-1.3x). The stream loop (deep buffers, delays, shared VC
  * links), which splits only its header allocation, from twice that: its
- * 2^18-node runs measured 0.8-1.1x, 2^19 1.06-1.23x, 2^20 1.2-1.6x. */
+ * deep 2^18-node cube measured 0.56-1.14x (a median of 1.01x), 2^19
+ * 1.06-1.23x, 2^20 1.04-1.63x (a median of 1.54x). */
 #define KC_SIM_PAR_NODES 262144u
 #define KC_SIM_PAR_STREAM_NODES (2u * KC_SIM_PAR_NODES)
 
