@@ -90,8 +90,8 @@ typedef struct kc_simconfig {
                                n-cubes with k > 2, 0 on the binary cube */
     int threads;            /* threads for this one run (1): header arbitration split by node
                                range, results identical for every count; used by the
-                               worm-level loop (and its moves) and the stream loop on networks
-                               of KC_SIM_PAR_NODES nodes or more */
+                               worm-level loop (and its moves) on networks of KC_SIM_PAR_NODES
+                               nodes or more, the stream loop from KC_SIM_PAR_STREAM_NODES */
     /* The router-pipeline model (BookSim2's input-queued VC router, see
      * "The BookSim2 model" in docs/sim.md). Zero values are the seeds'
      * model; any other value runs the router-pipeline loop. */

@@ -140,8 +140,8 @@ static const cli_opt OPT_POINT_THREADS = {.name = "point-threads", .type = CLI_I
                                           .shown_def = shown_threads,
                                           .help = "threads within each load point: from 2^18 nodes "
                                                   "on, the worm-level loop splits each cycle's header arbitration "
-                                                  "and moves by node range, the stream loop its header "
-                                                  "arbitration; a run that does not split, with Bernoulli "
+                                                  "and moves by node range, from 2^19 the stream loop its "
+                                                  "header arbitration; a run that does not split, with Bernoulli "
                                                   "sources, generates its messages on a thread of its own; "
                                                   "results do not depend on it"};
 static const cli_opt OPT_COMPARE = {.name = "compare", .type = CLI_FLAG,
