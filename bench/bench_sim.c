@@ -150,8 +150,8 @@ static int worker(int argc, char **argv)
 }
 
 /* One worker run: `bin --worker ...` by fork/exec (no shell: --old BIN is
- * a path given by the user), its one result line read from a pipe. */
-/* deep: 0 the default configuration, 1 the deep one, 2 the deep one with
+ * a path given by the user), its one result line read from a pipe. deep:
+ * 0 the default configuration, 1 the deep one, 2 the deep one with
  * geometric-gap sources (an argument more: older workers refuse it). */
 static int spawn(const char *bin, const bcase *b, int seed, int threads, int deep, sample *s)
 {
@@ -325,14 +325,14 @@ static void parse_opts(int argc, char **argv, bopts *o)
 static void print_header(const bopts *o)
 {
     double load = load_now();
+    const char *model = o->deep ? ", depth 8, 2 shared VCs, R 2, S 2, W 1, Bernoulli" : "";
+    const char *gaps = o->gaps ? " (geometric gaps)" : "";
     if (o->threads > 1)
-        printf("Simulator speed, 1 and %d threads interleaved, 20-flit messages, fixed cycles, median of %d (load "
-               "average %.2f)\n", o->threads, o->reps, load);
+        printf("Simulator speed, 1 and %d threads interleaved, 20-flit messages, fixed cycles, median of %d%s%s (load "
+               "average %.2f)\n", o->threads, o->reps, model, gaps, load);
     else
         printf("Simulator speed, one core, 20-flit messages, fixed cycles, median of %d%s%s%s (load average %.2f)\n",
-               o->reps, o->old ? ", interleaved with --old" : "",
-               o->deep ? ", depth 8, 2 shared VCs, R 2, S 2, W 1, Bernoulli" : "",
-               o->gaps ? " (geometric gaps)" : "", load);
+               o->reps, o->old ? ", interleaved with --old" : "", model, gaps, load);
     printf("%-22s %8s %6s %9s %8s %9s %7s", "workload", "nodes", "cycles", "hops/run", "ns/hop", "Mhops/s",
            "B/node");
     if (o->old)

@@ -170,6 +170,12 @@ static void first_tries(kci_engine *e, const uint32_t *list, uint32_t n, uint32_
     }
 }
 
+/* Router v is no longer listed as touched. */
+static inline void untouch(kci_engine *e, uint32_t v)
+{
+    e->touch_bits[v >> 6] &= ~(UINT64_C(1) << (v & 63));
+}
+
 /* The retries at the n routers of touched; clear: their touch bits are
  * cleared on the way (one thread). */
 static void retries(kci_engine *e, const uint32_t *touched, uint32_t n, int clear, uint32_t *cand, int *progress)
@@ -180,7 +186,7 @@ static void retries(kci_engine *e, const uint32_t *touched, uint32_t n, int clea
         if (pf)
             retry_prefetch(e, touched, n, i);
         if (clear)
-            e->touch_bits[v >> 6] &= ~(UINT64_C(1) << (v & 63));
+            untouch(e, v);
         retry_router(e, v, cand, progress);
     }
 }
@@ -226,7 +232,7 @@ static void allocate_part(kci_engine *e, uint32_t p)
 static void allocate_split(kci_engine *e)
 {
     for (uint32_t i = 0; i < e->ntouched; i++)
-        e->touch_bits[e->touched[i] >> 6] &= ~(UINT64_C(1) << (e->touched[i] & 63));
+        untouch(e, e->touched[i]);
     group_by_part(e, e->touched, e->ntouched, 0, e->split_touched, e->touched_at);
     e->ntouched = 0;
     uint32_t n = first_try_order(e, e->order_list);

@@ -40,11 +40,6 @@ static inline uint32_t entry_delay(const kci_engine *e, uint32_t c)
     return c < e->net->net_channels ? e->net_delay : 1;
 }
 
-static inline uint32_t ejection_base(const kci_engine *e)
-{
-    return e->ejbase;
-}
-
 /* Channel c is free from the next cycle on. */
 static inline void release(kci_engine *e, uint32_t c)
 {
@@ -164,7 +159,7 @@ static inline uint32_t entered_by(const kci_worm *w, const kci_hop *hops, int j,
 static void settle_worm(kci_engine *e, kci_worm *w, const uint32_t *path, const kci_hop *hops, int64_t upto,
                         int in_window)
 {
-    uint32_t ejbase = ejection_base(e);
+    uint32_t ejbase = e->ejbase;
     for (int j = w->head; j >= 0; j--) {
         uint64_t n = entered_by(w, hops, j, upto) - entered_by(w, hops, j, (int64_t)w->unsettled - 1);
         uint32_t c = path[j];
@@ -239,7 +234,7 @@ static int demote(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *path,
     uint32_t *ring = ring_of(e, w);
     kci_gen *g = gen_of(e, w);
     int64_t t = (int64_t)e->now - 1;
-    uint32_t ejbase = ejection_base(e), depth = e->depth;
+    uint32_t ejbase = e->ejbase, depth = e->depth;
     settle_worm(e, w, path, hops, t, e->in_window);
     w->src_left = w->len - entered_by(w, hops, 0, t);
     for (int j = w->first_held; j < (int)w->npath; j++) {
@@ -281,7 +276,7 @@ static int infer_shift(const kci_engine *e, const kci_worm *w, const uint32_t *p
     kci_hop *p = &hops[j];
     const kci_gen *q = &g[j];
     uint32_t in = q->passed, len = w->len, d = entry_delay(e, path[j]);
-    int buffered = path[j] < ejection_base(e) && q->cnt;
+    int buffered = path[j] < e->ejbase && q->cnt;
     int64_t s = 0; /* a streaming hop's newest flit entered this cycle, unless all have */
     if (in < len)
         s = t - ((int64_t)p->h + in - 1);
@@ -312,7 +307,7 @@ static int infer_shift(const kci_engine *e, const kci_worm *w, const uint32_t *p
 static int streams_on(const kci_engine *e, const kci_worm *w, const uint32_t *path, kci_hop *hops, const kci_gen *g,
                       const uint32_t *ring, int64_t t)
 {
-    uint32_t ejbase = ejection_base(e), depth = e->depth, len = w->len;
+    uint32_t ejbase = e->ejbase, depth = e->depth, len = w->len;
     for (int j = w->head; j >= (int)w->first_held; j--) {
         if (infer_shift(e, w, path, hops, g, ring, j, t) || (j == w->head && hops[j].s))
             return 0;
@@ -375,7 +370,7 @@ static void mark_stalled(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t
 {
     int last = (int)w->npath - 1, first = w->first_held;
     uint32_t depth = e->depth;
-    if (path[last] >= ejection_base(e) || !g[last].passed)
+    if (path[last] >= e->ejbase || !g[last].passed)
         return;
     if (first == 0 && w->src_left && g[0].cnt < depth)
         return;
@@ -414,7 +409,7 @@ static inline int can_take(kci_engine *e, uint32_t wi, kci_worm *w, const uint32
         if (i - 1 < (int)w->first_held || !u->cnt || ring[(size_t)(i - 1) * e->depth + u->rhead] > e->now)
             return 0;
     }
-    if (c < ejection_base(e) && g[i].cnt >= e->depth)
+    if (c < e->ejbase && g[i].cnt >= e->depth)
         return 0;
     if (c < e->net->net_channels) {
         uint32_t link = c / e->vcs;
@@ -459,7 +454,7 @@ static int general_step(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t 
             w->head = i;
             hop_moved = 1;
         }
-        if (c >= ejection_base(e)) {
+        if (c >= e->ejbase) {
             if (eject_flit(e, w, c, seq))
                 return 1;
             continue;
@@ -494,7 +489,7 @@ static void stream_header(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_
         book_link(e, wi, c / e->vcs, now + w->len);
     hops[next].h = now;
     w->head = next;
-    if (c < ejection_base(e))
+    if (c < e->ejbase)
         kci_untried_add(e, wi, c, now + entry_delay(e, c));
 }
 
@@ -635,7 +630,7 @@ static void plan_wake(kci_engine *e, uint32_t wi, kci_worm *w, const uint32_t *p
         k->until = w->packed_until;
     } else {
         k->until = hh + len - 1;
-        if (path[w->head] >= ejection_base(e))
+        if (path[w->head] >= e->ejbase)
             wake = wake < (int64_t)hh + len - 1 ? wake : (int64_t)hh + len - 1;
         else if (len > e->depth)
             wake = wake < (int64_t)hh + e->depth ? wake : (int64_t)hh + e->depth;
@@ -667,7 +662,7 @@ static int visit(kci_engine *e, uint32_t wi)
         stream_header(e, wi, w, path, hops);
     }
     uint32_t hh = hops[w->head].h, c = path[w->head];
-    int eject = c >= ejection_base(e);
+    int eject = c >= e->ejbase;
     if (!packed && !eject && now - hh >= e->depth && now - hh < len) { /* the header's buffer is full */
         if (pack(e, wi, w, path, hops))
             return turn_general(e, wi, w, path, hops);
@@ -971,7 +966,7 @@ void kci_stream_settle(kci_engine *e, int in_window)
 
 void kci_stream_flits(kci_engine *e, uint64_t *buffered, uint64_t *at_source)
 {
-    uint32_t ejbase = ejection_base(e);
+    uint32_t ejbase = e->ejbase;
     int64_t t = e->last_moved;
     for (uint32_t i = 0; i < e->nlisted; i++) {
         uint32_t wi = live_entry(e, i);
